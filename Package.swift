@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+// The layers of DESIGN.md, one target each. System C libraries (SQLite,
+// ncursesw, libsodium) come in through module maps; nothing is fetched.
+import PackageDescription
+
+let package = Package(
+    name: "FetchedTable",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "failedbanks", targets: ["failedbanks"]),
+        .executable(name: "mystash", targets: ["mystash"]),
+        .executable(name: "bench", targets: ["bench"]),
+        .executable(name: "banklist-gen", targets: ["banklist-gen"]),
+    ],
+    targets: [
+        // System libraries.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CNCurses", path: "Sources/CNCurses"),
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
+
+        // Layers.
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        .target(name: "CSVImport", dependencies: ["SQLiteStore"]),
+        .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
+        .target(name: "TerminalUI", dependencies: ["CNCurses"]),
+        .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "TerminalUI"]),
+
+        // Apps: a library each (testable), and a thin executable.
+        .target(name: "FailedBanksKit",
+                dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI"]),
+        .target(name: "MyStashKit",
+                dependencies: ["SQLiteStore", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium"]),
+        .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
+        .executableTarget(name: "mystash", dependencies: ["MyStashKit"]),
+        .executableTarget(name: "banklist-gen", dependencies: ["CSVImport"]),
+        .executableTarget(name: "bench",
+                          dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit"]),
+
+        // Tests sit beside the layer they test.
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "SQLiteStore", "FailedBanksKit"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "SQLiteStore"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "FetchedResultsUITests",
+                    dependencies: ["FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore"]),
+        .testTarget(name: "FailedBanksTests", dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults"]),
+        .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),
+    ]
+)
