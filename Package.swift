@@ -24,17 +24,18 @@ let package = Package(
         .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
         .target(name: "TerminalUI", dependencies: ["CNCurses"]),
         .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "TerminalUI"]),
+        .target(name: "CLIKit"),
 
         // Apps: a library each (testable), and a thin executable.
         .target(name: "FailedBanksKit",
-                dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI"]),
+                dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit"]),
         .target(name: "MyStashKit",
-                dependencies: ["SQLiteStore", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium"]),
+                dependencies: ["SQLiteStore", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLIKit"]),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
         .executableTarget(name: "mystash", dependencies: ["MyStashKit"]),
-        .executableTarget(name: "banklist-gen", dependencies: ["CSVImport"]),
+        .executableTarget(name: "banklist-gen", dependencies: ["CSVImport", "CLIKit"]),
         .executableTarget(name: "bench",
-                          dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit"]),
+                          dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "CLIKit"]),
 
         // Tests sit beside the layer they test.
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
@@ -45,5 +46,6 @@ let package = Package(
                     dependencies: ["FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore"]),
         .testTarget(name: "FailedBanksTests", dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults"]),
         .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),
+        .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
     ]
 )

@@ -1,0 +1,144 @@
+/// Text attributes of one cell, independent of any terminal library.
+///
+/// The in-memory screen keeps them for golden tests; the ncurses backend maps
+/// them to `A_BOLD`, `A_DIM`, `A_REVERSE`, … and colour pairs.
+///
+///     var attrs: CellAttributes = [.bold, .reverse]
+public struct CellAttributes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let bold = CellAttributes(rawValue: 1 << 0)
+    public static let dim = CellAttributes(rawValue: 1 << 1)
+    public static let reverse = CellAttributes(rawValue: 1 << 2)
+    public static let underline = CellAttributes(rawValue: 1 << 3)
+    /// Accent colour (headers, index sidebar); ignored under `NO_COLOR`.
+    public static let accent = CellAttributes(rawValue: 1 << 4)
+    /// Destructive colour (the inline Delete button); ignored under `NO_COLOR`.
+    public static let destructive = CellAttributes(rawValue: 1 << 5)
+}
+
+/// One character cell of a `Canvas`.
+///
+/// A wide character (CJK, emoji) occupies its cell and marks the next one as
+/// a continuation (`isContinuation == true`, empty text) so nothing can be
+/// drawn into its right half.
+public struct Cell: Hashable, Sendable {
+    public var text: String
+    public var attributes: CellAttributes
+    public var isContinuation: Bool
+
+    public init(text: String = " ", attributes: CellAttributes = [], isContinuation: Bool = false) {
+        self.text = text
+        self.attributes = attributes
+        self.isContinuation = isContinuation
+    }
+
+    public static let blank = Cell()
+}
+
+/// A grid of cells that widgets render into; the screen backends copy it out.
+///
+/// Rendering is a function of state: views write here and never call the
+/// terminal, so a golden test is `render` plus `canvas.text`.
+///
+///     var canvas = Canvas(width: 80, height: 24)
+///     canvas.put("Failed Banks", x: 0, y: 0, attributes: .bold)
+///     print(canvas.text)
+public struct Canvas: Sendable {
+    public private(set) var width: Int
+    public private(set) var height: Int
+    public private(set) var cells: [Cell]
+    /// Where the terminal cursor should be left (for text fields), if anywhere.
+    public var cursor: (x: Int, y: Int)?
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    /// Blanks every cell (the `erase` of a frame; never a terminal `clear`).
+    public mutating func erase() {
+        for i in cells.indices { cells[i] = .blank }
+        cursor = nil
+    }
+
+    /// Resizes the grid, blanking it.
+    public mutating func resize(width: Int, height: Int) {
+        self = Canvas(width: width, height: height)
+    }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set { cells[y * width + x] = newValue }
+    }
+
+    /// Writes `string` starting at column `x` of row `y`, clipped to `maxWidth`
+    /// cells (and the canvas edge), truncating with `…` when it does not fit.
+    /// Returns the number of cells written. A wide character that would be
+    /// split by the limit is not drawn.
+    @discardableResult
+    public mutating func put(_ string: String, x: Int, y: Int, attributes: CellAttributes = [],
+                             maxWidth: Int? = nil, truncate: Bool = true) -> Int {
+        guard y >= 0, y < height, x < width else { return 0 }
+        let limit = min(maxWidth ?? (width - x), width - x)
+        guard limit > 0 else { return 0 }
+        let total = DisplayWidth.of(string)
+        let needsEllipsis = truncate && total > limit
+        let budget = needsEllipsis ? limit - 1 : limit
+        var column = x
+        for character in string {
+            let w = DisplayWidth.of(character)
+            if w == 0 {
+                // A combining mark joins the previous cell.
+                if column > x { self[column - 1, y].text.append(character) }
+                continue
+            }
+            if column - x + w > budget { break }
+            if column >= 0 {
+                self[column, y] = Cell(text: String(character), attributes: attributes)
+                if w == 2 { self[column + 1, y] = Cell(text: "", attributes: attributes, isContinuation: true) }
+            }
+            column += w
+        }
+        if needsEllipsis && column < width {
+            self[column, y] = Cell(text: "…", attributes: attributes)
+            column += 1
+        }
+        return column - x
+    }
+
+    /// Fills `width` cells of row `y` from column `x` with `character`.
+    public mutating func fill(_ character: Character = " ", x: Int, y: Int, width count: Int,
+                              attributes: CellAttributes = []) {
+        guard y >= 0, y < height else { return }
+        let start = max(0, x), end = min(width, x + count)
+        guard start < end else { return }
+        for column in start..<end { self[column, y] = Cell(text: String(character), attributes: attributes) }
+    }
+
+    /// Adds attributes to `count` cells of row `y` (e.g. reverse video for a selection).
+    public mutating func addAttributes(_ attributes: CellAttributes, x: Int, y: Int, width count: Int) {
+        guard y >= 0, y < height else { return }
+        let start = max(0, x), end = min(width, x + count)
+        guard start < end else { return }
+        for column in start..<end { self[column, y].attributes.formUnion(attributes) }
+    }
+
+    /// The visible text, one line per row, trailing spaces trimmed: what golden files hold.
+    public var text: String {
+        var lines: [String] = []
+        lines.reserveCapacity(height)
+        for y in 0..<height {
+            var line = ""
+            for x in 0..<width {
+                let cell = self[x, y]
+                if !cell.isContinuation { line += cell.text }
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,30 @@
+/// A key or other input event, decoded from the terminal by a backend.
+public enum InputEvent: Hashable, Sendable {
+    case character(Character)
+    case up, down, left, right, pageUp, pageDown, home, end
+    case enter, escape, tab, backTab, backspace, delete, insert
+    case function(Int)
+    /// A control chord other than those above, e.g. `.control("l")` for Ctrl-L.
+    case control(Character)
+    case mouseWheel(up: Bool, x: Int, y: Int)
+    case mouseClick(x: Int, y: Int)
+    case resize(width: Int, height: Int)
+}
+
+/// Where frames go and keys come from: ncursesw, or an in-memory grid in tests.
+///
+/// A frame is drawn into a `Canvas` by the views and handed to `present`,
+/// which the ncurses backend turns into `wnoutrefresh` + one `doupdate`.
+///
+///     let screen = MemoryScreen(width: 80, height: 24)
+///     var canvas = Canvas(width: screen.width, height: screen.height)
+///     tableView.render(into: &canvas, at: clock.now)
+///     screen.present(canvas)
+public protocol Screen: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    /// Shows a finished frame.
+    func present(_ canvas: Canvas)
+    /// Waits up to `timeoutMilliseconds` (nil: forever) for the next event.
+    func nextEvent(timeoutMilliseconds: Int?) -> InputEvent?
+}
