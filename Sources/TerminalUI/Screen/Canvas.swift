@@ -142,3 +142,44 @@ public struct Canvas: Sendable {
         return lines.joined(separator: "\n")
     }
 }
+
+/// A rectangle of canvas cells: where a view draws (its frame).
+///
+/// Added for the table view (`render(into:frame:at:)`); widgets share it.
+///
+///     let frame = Rect(x: 0, y: 1, width: canvas.width, height: canvas.height - 2)
+///     if frame.contains(x: 3, y: 4) { … }
+public struct Rect: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    /// One past the right-most column.
+    public var maxX: Int { x + width }
+    /// One past the bottom row.
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    public func contains(x px: Int, y py: Int) -> Bool {
+        px >= x && px < maxX && py >= y && py < maxY
+    }
+
+    /// The part of this rectangle that is also inside `other`.
+    public func intersection(_ other: Rect) -> Rect {
+        let nx = max(x, other.x), ny = max(y, other.y)
+        return Rect(x: nx, y: ny, width: min(maxX, other.maxX) - nx, height: min(maxY, other.maxY) - ny)
+    }
+}
+
+extension Canvas {
+    /// The whole canvas as a rectangle.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+}
