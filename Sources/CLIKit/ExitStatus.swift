@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Exit statuses from `sysexits.h`, the contract scripts rely on.
+///
+///     exit(ExitStatus.usage)
+public enum ExitStatus {
+    public static let ok: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 64
+    public static let dataError: Int32 = 65
+    public static let noInput: Int32 = 66
+    public static let software: Int32 = 70
+    public static let cantCreate: Int32 = 73
+    public static let ioError: Int32 = 74
+    public static let tempFail: Int32 = 75
+    public static let noPermission: Int32 = 77
+    public static let config: Int32 = 78
+}
+
+/// The program name used in messages (`failedbanks: …`); set once by `main`.
+public enum ProgramName {
+    nonisolated(unsafe) public static var current: String = "program"
+}
+
+/// Writes `message` to standard error as `program: message`, one line.
+///
+///     printError("no such file: banks.csv")
+public func printError(_ message: String) {
+    writeStandardError("\(ProgramName.current): \(message)\n")
+}
+
+/// Writes `text` to standard error without a prefix or newline (progress bars).
+public func writeStandardError(_ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeMutableBytes { buffer in
+            write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+        }
+        if written <= 0 { break }
+        offset += written
+    }
+}
+
+/// Runs a subcommand body, turning `CommandLineError` into help or a usage
+/// error with the agreed statuses.
+///
+///     exit(runCommand(spec: spec, arguments: args) { parsed in …; return ExitStatus.ok })
+public func runCommand(spec: CommandSpec, arguments: [String],
+                       _ body: (ParsedArguments) throws -> Int32) -> Int32 {
+    do {
+        let parsed = try parseArguments(arguments, spec: spec)
+        return try body(parsed)
+    } catch CommandLineError.helpRequested(let text) {
+        print(text)
+        return ExitStatus.ok
+    } catch CommandLineError.usage(let message) {
+        writeStandardError("\(message)\n")
+        return ExitStatus.usage
+    } catch {
+        printError("\(error)")
+        return ExitStatus.software
+    }
+}
