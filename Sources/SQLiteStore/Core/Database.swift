@@ -1,0 +1,258 @@
+import CSQLite
+import Foundation
+
+/// One connection to a SQLite file, with a prepared-statement cache and transactions.
+///
+/// Writable connections use WAL (readers never block the writer), wait up to
+/// `busyTimeoutMilliseconds` for another process's lock instead of failing,
+/// and enforce foreign keys. Every failure throws ``SQLiteError`` with SQLite's
+/// extended code, its message and the SQL.
+///
+/// A `Database` is used from one thread at a time (it is not `Sendable`).
+///
+///     let db = try Database(path: "/tmp/banks.sqlite")
+///     try db.execute("CREATE TABLE IF NOT EXISTS bank(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+///     try db.transaction {
+///         try db.run("INSERT INTO bank(name) VALUES (?)", [.text("First–Citizens")])
+///     }
+///     let count = try db.scalar("SELECT count(*) FROM bank").int64 // 1
+public final class Database {
+    /// How to open the file.
+    public struct Options: Sendable {
+        /// Open with SQLITE_OPEN_READONLY: no writes, no WAL switch, no file created.
+        public var readOnly = false
+        /// Create the file when missing (ignored when read-only).
+        public var create = true
+        /// How long to wait for another connection's lock before SQLITE_BUSY.
+        public var busyTimeoutMilliseconds = 5000
+        /// Switch a writable connection to WAL journal mode.
+        public var walMode = true
+        public init() {}
+    }
+
+    /// The file path as given.
+    public let path: String
+    /// The raw connection handle (for this module's helpers).
+    let handle: OpaquePointer
+    private var cache: [String: Statement] = [:]
+    private var transactionDepth = 0
+
+    /// Opens (or creates) the database at `path`.
+    public convenience init(path: String, options: Options = Options()) throws {
+        var flags = options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if !options.readOnly && options.create { flags |= SQLITE_OPEN_CREATE }
+        try self.init(filename: path, displayPath: path, flags: flags, options: options)
+    }
+
+    /// Opens a `file:` URI (used to inspect a file read-only, e.g. with `immutable=1`).
+    convenience init(uri: String, path: String, options: Options) throws {
+        var flags = (options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_URI
+        if !options.readOnly && options.create { flags |= SQLITE_OPEN_CREATE }
+        try self.init(filename: uri, displayPath: path, flags: flags, options: options)
+    }
+
+    private init(filename: String, displayPath: String, flags: Int32, options: Options) throws {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(filename, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            let error = SQLiteError(connection: db, code: db.map { sqlite3_extended_errcode($0) } ?? rc, sql: nil)
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: error.code, message: "\(error.message): \(displayPath)", sql: nil)
+        }
+        self.handle = db
+        self.path = displayPath
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, Int32(options.busyTimeoutMilliseconds))
+        do {
+            try execute("PRAGMA foreign_keys = ON")
+            if !options.readOnly && options.walMode && sqlite3_db_readonly(db, "main") == 0 {
+                let mode = try scalar("PRAGMA journal_mode = WAL")
+                if mode.string?.lowercased() != "wal" && mode.string?.lowercased() != "memory" {
+                    // An in-memory or special file may refuse WAL; that is fine.
+                }
+                try execute("PRAGMA synchronous = NORMAL")
+            }
+        } catch {
+            cache.removeAll()
+            sqlite3_close_v2(db)
+            throw error
+        }
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// True when the connection cannot write (opened read-only, or the file is not writable).
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    private func error(_ rc: Int32, sql: String?) -> SQLiteError {
+        let ext = sqlite3_extended_errcode(handle)
+        return SQLiteError(connection: handle, code: ext != 0 ? ext : rc, sql: sql)
+    }
+
+    // MARK: Running SQL
+
+    /// Runs one or more statements that take no arguments (schema scripts, pragmas).
+    public func execute(_ sql: String) throws {
+        var errmsg: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &errmsg)
+        if rc != SQLITE_OK {
+            let message = errmsg.map { String(cString: $0) }
+            sqlite3_free(errmsg)
+            let ext = sqlite3_extended_errcode(handle)
+            throw SQLiteError(code: ext != 0 ? ext : rc, message: message ?? String(cString: sqlite3_errstr(rc)), sql: sql)
+        }
+    }
+
+    /// Runs one statement (from the cache) with arguments, ignoring result rows.
+    public func run(_ sql: String, _ arguments: [StoreValue] = []) throws {
+        let stmt = try statement(sql)
+        defer { stmt.reset() }
+        try stmt.bind(arguments)
+        while try stmt.step() {}
+    }
+
+    /// Runs a query and returns all rows as values.
+    public func query(_ sql: String, _ arguments: [StoreValue] = []) throws -> [[StoreValue]] {
+        var rows: [[StoreValue]] = []
+        try forEachRow(sql, arguments) { rows.append($0.row()) }
+        return rows
+    }
+
+    /// The first column of the first row, `.null` when there is no row.
+    public func scalar(_ sql: String, _ arguments: [StoreValue] = []) throws -> StoreValue {
+        let stmt = try statement(sql)
+        defer { stmt.reset() }
+        try stmt.bind(arguments)
+        return try stmt.step() ? stmt.value(at: 0) : .null
+    }
+
+    /// Calls `body` for each result row; the statement is only valid inside `body`.
+    ///
+    ///     try db.forEachRow("SELECT id, name FROM bank ORDER BY name") { row in
+    ///         print(row.int64(at: 0), row.text(at: 1))
+    ///     }
+    public func forEachRow(_ sql: String, _ arguments: [StoreValue] = [], _ body: (Statement) throws -> Void) throws {
+        let stmt = try statement(sql)
+        defer { stmt.reset() }
+        try stmt.bind(arguments)
+        while try stmt.step() { try body(stmt) }
+    }
+
+    /// A prepared statement for `sql`, from the cache, reset and unbound.
+    ///
+    /// When the cached statement is still being stepped by someone (a nested
+    /// query with the same SQL), a fresh statement replaces it in the cache.
+    public func statement(_ sql: String) throws -> Statement {
+        if let cached = cache[sql] {
+            if !cached.isBusy {
+                sqlite3_clear_bindings(cached.handle)
+                return cached
+            }
+        }
+        let stmt = try Statement(connection: handle, sql: sql, persistent: true)
+        cache[sql] = stmt
+        return stmt
+    }
+
+    /// A statement outside the cache (for one-off SQL that should not stay prepared).
+    public func uncachedStatement(_ sql: String) throws -> Statement {
+        try Statement(connection: handle, sql: sql, persistent: false)
+    }
+
+    /// Drops all cached statements (needed before schema changes in some SQLite versions; cheap).
+    public func clearStatementCache() {
+        cache.removeAll()
+    }
+
+    // MARK: Transactions
+
+    /// True while inside ``transaction(_:)``.
+    public var isInTransaction: Bool { transactionDepth > 0 }
+
+    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` at the outermost level, a
+    /// `SAVEPOINT` when nested. A throw rolls back this level only and rethrows.
+    ///
+    ///     try db.transaction {
+    ///         try db.run("INSERT INTO bank(name) VALUES ('A')")
+    ///         try? db.transaction { try db.run("INSERT INTO nope VALUES (1)") } // only this level rolls back
+    ///     }
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        let depth = transactionDepth
+        let savepoint = "sp\(depth)"
+        if depth == 0 {
+            try execute(isReadOnly ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE")
+        } else {
+            try execute("SAVEPOINT \(savepoint)")
+        }
+        transactionDepth += 1
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            transactionDepth -= 1
+            if depth == 0 {
+                try? execute("ROLLBACK")
+            } else {
+                try? execute("ROLLBACK TO \(savepoint)")
+                try? execute("RELEASE \(savepoint)")
+            }
+            throw error
+        }
+        transactionDepth -= 1
+        if depth == 0 {
+            do { try execute("COMMIT") } catch {
+                try? execute("ROLLBACK")
+                throw error
+            }
+        } else {
+            try execute("RELEASE \(savepoint)")
+        }
+        return result
+    }
+
+    // MARK: Connection state
+
+    /// Row id of the last successful INSERT on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// `PRAGMA data_version`: changes whenever *another* connection commits.
+    public func dataVersion() throws -> Int64 {
+        try scalar("PRAGMA data_version").int64 ?? 0
+    }
+
+    /// `PRAGMA user_version`, the schema version.
+    public func userVersion() throws -> Int {
+        Int(try scalar("PRAGMA user_version").int64 ?? 0)
+    }
+
+    /// Sets `PRAGMA user_version`.
+    public func setUserVersion(_ v: Int) throws {
+        try execute("PRAGMA user_version = \(v)")
+    }
+
+    /// `PRAGMA application_id`.
+    public func applicationID() throws -> Int32 {
+        Int32(truncatingIfNeeded: try scalar("PRAGMA application_id").int64 ?? 0)
+    }
+
+    /// Sets `PRAGMA application_id`.
+    public func setApplicationID(_ id: Int32) throws {
+        try execute("PRAGMA application_id = \(id)")
+    }
+
+    /// Quotes an identifier for SQL ("name" with inner quotes doubled).
+    public static func quote(identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Quotes a text literal for SQL ('text' with inner quotes doubled).
+    public static func quote(literal: String) -> String {
+        "'" + literal.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

@@ -1,0 +1,48 @@
+import CSQLite
+
+/// An error reported by SQLite, with what is needed to understand it.
+///
+/// `code` is SQLite's *extended* result code (e.g. `SQLITE_CONSTRAINT_UNIQUE`
+/// = 2067), `message` is `sqlite3_errmsg`, and `sql` the statement that failed.
+///
+///     do { try db.run("INSERT INTO t(id) VALUES (1)") }
+///     catch let error as SQLiteError where error.primaryCode == SQLITE_CONSTRAINT { … }
+public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// SQLite's extended result code.
+    public let code: Int32
+    /// SQLite's message (`sqlite3_errmsg`), or our own for misuse detected in Swift.
+    public let message: String
+    /// The SQL text being prepared or run, when there was one.
+    public let sql: String?
+
+    public init(code: Int32, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// Builds an error from a connection's current error state.
+    init(connection: OpaquePointer?, code: Int32, sql: String?) {
+        var msg = String(cString: sqlite3_errstr(code))
+        if let connection, let m = sqlite3_errmsg(connection) {
+            let s = String(cString: m)
+            if !s.isEmpty && s != "not an error" { msg = s }
+        }
+        self.init(code: code, message: msg, sql: sql)
+    }
+
+    /// The primary result code (`code & 0xFF`), e.g. `SQLITE_CONSTRAINT`.
+    public var primaryCode: Int32 { code & 0xFF }
+
+    /// True for SQLITE_BUSY / SQLITE_LOCKED (another connection holds the lock past the busy timeout).
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+
+    /// True for a constraint violation (UNIQUE, NOT NULL, FOREIGN KEY, CHECK).
+    public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+
+    public var description: String {
+        var s = "SQLite error \(code): \(message)"
+        if let sql { s += " (SQL: \(sql))" }
+        return s
+    }
+}
