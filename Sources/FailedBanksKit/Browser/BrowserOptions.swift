@@ -1,0 +1,15 @@
+/// What the command line asked of the browser.
+///
+///     var options = BrowserOptions()
+///     options.sort = .name
+///     options.animated = false
+public struct BrowserOptions: Sendable, Equatable {
+    /// `--db`; nil: `$FAILEDBANKS_DB`, then the XDG default.
+    public var databasePath: String?
+    /// The tab shown first (`--sort`).
+    public var sort: BankSortTab = .date
+    /// False with `--no-animation`.
+    public var animated = true
+
+    public init() {}
+}

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds the sample `Data/banklist.csv` that the first launch imports.
+///
+/// The executable lives in `<package>/.build/<config>/failedbanks`, so the
+/// file is found by walking up from the executable's real path; an installed
+/// copy can point elsewhere with `$FAILEDBANKS_DATA` (the CSV file itself, or
+/// a directory holding `banklist.csv`).
+///
+///     if let csv = BundledData.bankListPath() { … import it … }
+public enum BundledData {
+    /// The file name looked for.
+    public static let fileName = "banklist.csv"
+
+    /// The path of the sample CSV, or nil when none is found.
+    public static func bankListPath(environment: [String: String] = currentEnvironment(),
+                                    executablePath: String? = currentExecutablePath()) -> String? {
+        if let override = environment["FAILEDBANKS_DATA"], !override.isEmpty {
+            if isDirectory(override) {
+                let candidate = joined(override, fileName)
+                return isRegularFile(candidate) ? candidate : nil
+            }
+            return isRegularFile(override) ? override : nil
+        }
+        guard let executablePath else { return nil }
+        var directory = parent(of: executablePath)
+        while !directory.isEmpty {
+            let candidate = joined(joined(directory, "Data"), fileName)
+            if isRegularFile(candidate) { return candidate }
+            if directory == "/" { break }
+            directory = parent(of: directory)
+        }
+        return nil
+    }
+
+    /// The process environment as a dictionary.
+    public static func currentEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+
+    /// The running executable's resolved path (`/proc/self/exe` on Linux).
+    public static func currentExecutablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 {
+            buffer[count] = 0
+            return String(cString: buffer)
+        }
+        guard let argument0 = CommandLine.arguments.first, argument0.contains("/") else { return nil }
+        guard let resolved = realpath(argument0, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    static func joined(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
