@@ -1,0 +1,31 @@
+/// Failures of the stash (the store of notes and passwords) above the vault.
+///
+///     catch StashError.locked { print("unlock the stash first") }
+public enum StashError: Error, Equatable, CustomStringConvertible {
+    /// The store file or its directory cannot be created.
+    case cannotCreate(path: String, reason: String)
+    /// The store does not exist (for commands that only read).
+    case noStore(path: String)
+    /// A secret was needed but the vault is not unlocked.
+    case locked
+    /// `setUp` on a store that already has a master passphrase.
+    case alreadyInitialized
+    /// `unlock` on a store that has no master passphrase yet.
+    case notInitialized
+    /// A required field is empty (entity and key name it).
+    case emptyField(entity: String, key: String)
+    /// The two entries of a new passphrase differ.
+    case passphrasesDiffer
+
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let reason): return "cannot create \(path): \(reason)"
+        case .noStore(let path): return "no stash at \(path)"
+        case .locked: return "the stash is locked"
+        case .alreadyInitialized: return "the stash already has a master passphrase"
+        case .notInitialized: return "the stash has no master passphrase yet"
+        case .emptyField(let entity, let key): return "\(entity): \(key) must not be empty"
+        case .passphrasesDiffer: return "the passphrases do not match"
+        }
+    }
+}
