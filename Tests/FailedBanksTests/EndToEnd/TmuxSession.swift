@@ -1,0 +1,109 @@
+import Foundation
+
+/// A private tmux server with one detached pane running a command: the real
+/// terminal the end-to-end tests drive.
+///
+/// Each session has its own socket (`tmux -L <unique>`), so tests never see
+/// each other's panes or a developer's own tmux; `close()` kills the server.
+/// Reads poll `capture-pane` until a condition holds or a deadline passes:
+/// no fixed sleeps.
+///
+///     let tmux = try TmuxSession(command: ["/bin/sh", script], width: 80, height: 24)
+///     defer { tmux.close() }
+///     let screen = try tmux.waitUntil { $0.contains("Failed Banks") }
+///     tmux.send("Down", "Down")
+final class TmuxSession {
+    struct Timeout: Error, CustomStringConvertible {
+        let what: String
+        let lastScreen: String
+        var description: String { "timed out waiting for \(what); the screen was:\n\(lastScreen)" }
+    }
+
+    nonisolated(unsafe) private static var counter = 0
+    private static let counterLock = NSLock()
+
+    let tmux: String
+    let socket: String
+    let target = "main"
+
+    init(command: [String], width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
+        guard let tmux = ProcessRunner.which("tmux") else { throw EndToEndError("tmux is not installed") }
+        self.tmux = tmux
+        let n = TmuxSession.counterLock.withLock { TmuxSession.counter += 1; return TmuxSession.counter }
+        socket = "fbtest-\(getpid())-\(n)-\(UInt32.random(in: 0...UInt32.max))"
+        var arguments = ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", target,
+                         "-x", "\(width)", "-y", "\(height)"]
+        for (key, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["-e", "\(key)=\(value)"] }
+        arguments += command
+        let result = try ProcessRunner.run(tmux, arguments)
+        guard result.status == 0 else {
+            throw EndToEndError("tmux new-session failed: \(result.standardError)")
+        }
+        // Keep the window at the size asked for, whatever clients come and go.
+        try ProcessRunner.run(tmux, ["-L", socket, "set-option", "-g", "window-size", "manual"])
+    }
+
+    deinit { close() }
+
+    private var closed = false
+    /// Kills this test's tmux server (and the programs in its pane).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        _ = try? ProcessRunner.run(tmux, ["-L", socket, "kill-server"])
+    }
+
+    /// The visible text of the pane, one line per row, trailing spaces trimmed.
+    func capture() -> String {
+        let result = try? ProcessRunner.run(tmux, ["-L", socket, "capture-pane", "-p", "-t", target])
+        let lines = (result?.standardOutput ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.map { line in
+            var s = String(line)
+            while s.hasSuffix(" ") { s.removeLast() }
+            return s
+        }.joined(separator: "\n")
+    }
+
+    /// Polls the pane until `condition` holds; returns that screen.
+    @discardableResult
+    func waitUntil(_ what: String = "the expected screen", timeout: Double = 5,
+                   _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = capture()
+        while !condition(screen) {
+            if Date() > deadline { throw Timeout(what: what, lastScreen: screen) }
+            usleep(30_000)
+            screen = capture()
+        }
+        return screen
+    }
+
+    /// Waits until the pane shows `text`.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 5) throws -> String {
+        try waitUntil("\"\(text)\"", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Sends tmux key names (`Down`, `PageDown`, `Enter`, `Escape`, `C-c`, `Tab`, `BTab`, `F1`, `DC`).
+    func send(_ keys: String...) {
+        _ = try? ProcessRunner.run(tmux, ["-L", socket, "send-keys", "-t", target] + keys)
+    }
+
+    /// Types `text` literally.
+    func type(_ text: String) {
+        _ = try? ProcessRunner.run(tmux, ["-L", socket, "send-keys", "-t", target, "-l", text])
+    }
+
+    /// Resizes the window (the program receives SIGWINCH).
+    func resize(width: Int, height: Int) {
+        _ = try? ProcessRunner.run(tmux, ["-L", socket, "resize-window", "-t", target,
+                                          "-x", "\(width)", "-y", "\(height)"])
+    }
+}
+
+/// Thrown when the environment cannot run an end-to-end test (no tmux, no binary).
+struct EndToEndError: Error, CustomStringConvertible {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+    var description: String { reason }
+}
