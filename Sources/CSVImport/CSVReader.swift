@@ -1,0 +1,272 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A streaming RFC 4180 CSV reader over bytes.
+///
+/// Reads the input in fixed-size chunks, so memory stays constant however
+/// large the file is. Handles quoted fields with embedded commas, doubled
+/// quotes (`""`) and line breaks; CRLF, LF and lone CR line ends (mixed, too);
+/// a UTF-8 byte-order mark; and a last record without a final line end.
+/// Blank lines between records are skipped. Each record carries the 1-based
+/// line on which it starts, counting line breaks inside quoted fields, so
+/// error messages can say `FILE:LINE`.
+///
+/// Lenient where real files are sloppy: a quote inside an unquoted field is
+/// kept as a character, and text after a closing quote is appended to the
+/// field. The one unrecoverable error is a quoted field still open at the end
+/// of the input (``CSVError/unterminatedQuote(line:)``).
+///
+///     let reader = try CSVReader(path: "banklist.csv")
+///     var record = CSVRecord()
+///     while try reader.read(into: &record) {
+///         let name = record[0]
+///         record.withUnsafeBytes(at: 3) { cert in /* parse digits */ }
+///     }
+public final class CSVReader {
+    private enum Source {
+        case file(Int32)
+        case memory([UInt8])
+    }
+
+    private enum State {
+        case startOfRecord, startOfField, unquoted, quoted, quoteInQuoted, finished
+    }
+
+    /// The path given to ``init(path:chunkSize:)``, or `nil` for in-memory input.
+    public let path: String?
+    /// The size of the input in bytes when known (regular files and memory).
+    public let totalBytes: Int64?
+    /// Bytes read from the input so far (for progress reports).
+    public private(set) var bytesRead: Int64 = 0
+
+    private var source: Source
+    private var memoryOffset = 0
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var count = 0
+    private var pos = 0
+    private var atStart = true
+    private var state = State.startOfRecord
+    private var line = 1
+    private var pendingCR = false
+    private var quotedPreviousCR = false
+
+    private static let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
+
+    /// Opens the file at `path` for reading in chunks of `chunkSize` bytes.
+    public init(path: String, chunkSize: Int = 1 << 18) throws {
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw CSVError.cannotOpen(path: path, code: errno) }
+        var info = stat()
+        if fstat(fd, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                close(fd)
+                throw CSVError.cannotOpen(path: path, code: EISDIR)
+            }
+            totalBytes = (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        } else {
+            totalBytes = nil
+        }
+        #if os(Linux)
+        _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+        #endif
+        self.path = path
+        self.source = .file(fd)
+        self.buffer = .allocate(byteCount: max(chunkSize, 16), alignment: 16)
+    }
+
+    /// Reads from bytes in memory; `chunkSize` is how much is handed to the
+    /// parser at a time (tests use tiny chunks to cross every boundary).
+    public init(bytes: [UInt8], chunkSize: Int = 1 << 16) {
+        self.path = nil
+        self.totalBytes = Int64(bytes.count)
+        self.source = .memory(bytes)
+        self.buffer = .allocate(byteCount: max(chunkSize, 4), alignment: 16)
+    }
+
+    deinit {
+        if case .file(let fd) = source { close(fd) }
+        buffer.deallocate()
+    }
+
+    /// The 1-based line number the reader has reached.
+    public var currentLine: Int { line }
+
+    /// Reads the next record into `record` (cleared first). Returns false at the end of the input.
+    public func read(into record: inout CSVRecord) throws -> Bool {
+        record.removeAll()
+        let q = CSVReader.quote, comma = CSVReader.comma, cr = CSVReader.cr, lf = CSVReader.lf
+        while true {
+            if pos == count {
+                if state == .finished { return false }
+                if try !fill() { return try finishAtEndOfInput(&record) }
+                continue
+            }
+            let p = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            switch state {
+            case .startOfRecord:
+                let b = p[pos]
+                if pendingCR {
+                    pendingCR = false
+                    if b == lf { pos += 1; continue }
+                }
+                if b == cr { line += 1; pendingCR = true; pos += 1; continue }
+                if b == lf { line += 1; pos += 1; continue }
+                record.line = line
+                state = .startOfField
+
+            case .startOfField:
+                if p[pos] == q {
+                    pos += 1
+                    quotedPreviousCR = false
+                    state = .quoted
+                } else {
+                    state = .unquoted
+                }
+
+            case .unquoted:
+                var i = pos
+                let n = count
+                while i < n {
+                    let b = p[i]
+                    if b > comma { i += 1; continue }
+                    if b == comma || b == cr || b == lf { break }
+                    i += 1
+                }
+                record.append(p + pos, count: i - pos)
+                if i == n { pos = i; continue }
+                let b = p[i]
+                pos = i + 1
+                record.endField()
+                if b == comma {
+                    state = .startOfField
+                } else {
+                    line += 1
+                    pendingCR = b == cr
+                    state = .startOfRecord
+                    return true
+                }
+
+            case .quoted:
+                var i = pos
+                let n = count
+                while i < n {
+                    let b = p[i]
+                    if b > q { quotedPreviousCR = false; i += 1; continue }
+                    if b == q { break }
+                    if b == lf {
+                        if !quotedPreviousCR { line += 1 }
+                        quotedPreviousCR = false
+                    } else if b == cr {
+                        line += 1
+                        quotedPreviousCR = true
+                    } else {
+                        quotedPreviousCR = false
+                    }
+                    i += 1
+                }
+                record.append(p + pos, count: i - pos)
+                if i == n { pos = i; continue }
+                pos = i + 1
+                state = .quoteInQuoted
+
+            case .quoteInQuoted:
+                let b = p[pos]
+                if b == q {
+                    record.append(byte: q)
+                    pos += 1
+                    quotedPreviousCR = false
+                    state = .quoted
+                } else if b == comma {
+                    pos += 1
+                    record.endField()
+                    state = .startOfField
+                } else if b == cr || b == lf {
+                    pos += 1
+                    record.endField()
+                    line += 1
+                    pendingCR = b == cr
+                    state = .startOfRecord
+                    return true
+                } else {
+                    // Text after a closing quote: keep it, as most readers do.
+                    state = .unquoted
+                }
+
+            case .finished:
+                return false
+            }
+        }
+    }
+
+    /// Reads the next record as a new value; `nil` at the end of the input.
+    public func next() throws -> CSVRecord? {
+        var record = CSVRecord()
+        return try read(into: &record) ? record : nil
+    }
+
+    /// Reads all remaining records (for small inputs and tests).
+    public func readAll() throws -> [CSVRecord] {
+        var records: [CSVRecord] = []
+        while let record = try next() { records.append(record) }
+        return records
+    }
+
+    private func finishAtEndOfInput(_ record: inout CSVRecord) throws -> Bool {
+        let previous = state
+        state = .finished
+        switch previous {
+        case .startOfRecord, .finished:
+            return false
+        case .startOfField, .unquoted, .quoteInQuoted:
+            record.endField()
+            return true
+        case .quoted:
+            throw CSVError.unterminatedQuote(line: record.line)
+        }
+    }
+
+    /// Refills the buffer; false at the end of the input. Skips a leading UTF-8 BOM.
+    private func fill() throws -> Bool {
+        count = 0
+        pos = 0
+        repeat {
+            let n = try readSome(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+            if n == 0 { break }
+            count += n
+        } while atStart && count < 3
+        if atStart {
+            atStart = false
+            if count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { pos = 3 }
+        }
+        return count > pos
+    }
+
+    private func readSome(into target: UnsafeMutableRawBufferPointer) throws -> Int {
+        switch source {
+        case .file(let fd):
+            while true {
+                let n = Glibc.read(fd, target.baseAddress, target.count)
+                if n >= 0 {
+                    bytesRead += Int64(n)
+                    return n
+                }
+                if errno == EINTR { continue }
+                throw CSVError.readFailed(path: path ?? "-", code: errno)
+            }
+        case .memory(let bytes):
+            let n = min(target.count, bytes.count - memoryOffset)
+            if n > 0 {
+                bytes.withUnsafeBytes { all in
+                    target.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[memoryOffset..<memoryOffset + n]))
+                }
+            }
+            memoryOffset += n
+            bytesRead += Int64(n)
+            return n
+        }
+    }
+}
