@@ -1,1 +1,29 @@
-print("not yet built")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLIKit
+import FailedBanksKit
+
+// bench [--rows N] [--json PATH] [--only NAME,…]: see BenchConfiguration.spec.
+// bench --child NAME …: one of the child processes bench starts for itself.
+ProgramName.current = "bench"
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--child" {
+    exit(ChildCommand.run(Array(arguments.dropFirst())))
+}
+do {
+    let configuration = try BenchConfiguration(arguments: arguments)
+    let runner = try BenchRunner(configuration: configuration)
+    exit(runner.run())
+} catch CommandLineError.helpRequested(let text) {
+    print(text)
+    exit(ExitStatus.ok)
+} catch CommandLineError.usage(let message) {
+    writeStandardError("\(message)\n")
+    exit(ExitStatus.usage)
+} catch {
+    printError("\(error)")
+    exit(ExitStatus.software)
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+import CLIKit
+
+/// What one `bench` run measures, parsed from its command line.
+///
+///     let configuration = try BenchConfiguration(arguments: ["--rows", "10000", "--only", "import,fetch"])
+struct BenchConfiguration {
+    /// The measurement groups, in the order they run; `--only` takes these names.
+    enum Group: String, CaseIterable {
+        case `import`, fetch, change, rss, frame, scroll, app, visidata
+
+        /// Groups that need the generated store on disk.
+        var needsStore: Bool { [.fetch, .change, .rss, .app].contains(self) }
+    }
+
+    var rows = 1_000_000
+    var jsonPath: String?
+    var groups: [Group] = Group.allCases
+    /// Keep the temporary folder (CSV and stores) for inspection.
+    var keep = false
+    /// Run the `failedbanks` program at this path instead of the one beside `bench`.
+    var failedbanksPath: String?
+    /// Multiplies every run count (0.5 for a quick look, 2 for a steadier one).
+    var runScale = 1.0
+
+    static let spec = CommandSpec(
+        name: "bench",
+        summary: "Measure every speed and memory target of the project side by side, with the references measured in the same run.",
+        usage: "[--rows N] [--json PATH] [--only NAME,…] [--keep]",
+        options: [
+            OptionSpec("--rows", value: "N", help: "rows of generated data (default 1000000; CI uses 10000)"),
+            OptionSpec("--json", value: "PATH", help: "also write the figures as one JSON object"),
+            OptionSpec("--only", value: "NAME,…", help: "run only these groups: " + Group.allCases.map(\.rawValue).joined(separator: ", ")),
+            OptionSpec("--keep", value: nil, help: "keep the temporary folder with the CSV and the stores"),
+            OptionSpec("--failedbanks", value: "PATH", help: "the failedbanks executable to measure (default: beside bench, else bench itself)"),
+            OptionSpec("--run-scale", value: "X", help: "multiply the number of timed runs (default 1)"),
+        ],
+        epilogue: """
+        Run it in release: swift run -c release bench --rows 1000000 --json out.json
+        Internal: 'bench --child failedbanks ARGS…', '--child fetch-rss --db PATH',
+        '--child scroll-tty' are the child processes bench starts for isolated measurements.
+        """)
+
+    init() {}
+
+    init(arguments: [String]) throws {
+        let parsed = try parseArguments(arguments, spec: BenchConfiguration.spec)
+        if let text = parsed.value("--rows") {
+            guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")), n >= 100 else {
+                throw CommandLineError.usage("bench: --rows must be a whole number ≥ 100 (got '\(text)')")
+            }
+            rows = n
+        }
+        jsonPath = parsed.value("--json")
+        if let only = parsed.value("--only") {
+            var chosen: [Group] = []
+            for name in only.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+                guard let group = Group(rawValue: name) ?? Group.containing(key: name) else {
+                    throw CommandLineError.usage("bench: unknown group '\(name)' for --only (groups: \(Group.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                if !chosen.contains(group) { chosen.append(group) }
+            }
+            groups = Group.allCases.filter(chosen.contains)
+        }
+        keep = parsed.flag("--keep")
+        failedbanksPath = parsed.value("--failedbanks")
+        if let text = parsed.value("--run-scale") {
+            guard let x = Double(text), x > 0 else {
+                throw CommandLineError.usage("bench: --run-scale must be a positive number (got '\(text)')")
+            }
+            runScale = x
+        }
+    }
+
+    /// Timed runs for a measurement: `cheap` on small data, `expensive` at a million rows, scaled by `--run-scale`.
+    func runs(small: Int, large: Int) -> Int {
+        let base = rows >= 200_000 ? large : small
+        return max(1, Int((Double(base) * runScale).rounded()))
+    }
+
+    var isLarge: Bool { rows >= 200_000 }
+}
+
+extension BenchConfiguration.Group {
+    /// The group that produces a JSON key (so `--only fetch_rss_mb` works too).
+    static func containing(key: String) -> Self? {
+        switch key {
+        case "import_s", "sqlite_import_s", "import_ratio", "import_peak_rss_mb": return .import
+        case "fetch_s", "raw_query_s", "fetch_ratio", "fetch_cached_s", "cache_ratio": return .fetch
+        case "change1_ms", "change1000_ms", "refetch_diff1_ms", "refetch_diff1000_ms",
+             "change1_speedup", "change1000_speedup": return .change
+        case "fetch_rss_mb": return .rss
+        case "frame_1m_ms", "frame_100_ms", "frame_ratio": return .frame
+        case "scroll_bytes": return .scroll
+        case "first_screen_s", "page_down_ms": return .app
+        default: return nil
+        }
+    }
+}

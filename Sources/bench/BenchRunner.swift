@@ -1,0 +1,164 @@
+import CLIKit
+import CSVImport
+import Foundation
+
+/// Runs the chosen measurement groups over one generated data set and
+/// prints the table (and writes the JSON).
+///
+/// The CSV is generated once with the repository's seeded generator; the
+/// store the controller and app groups read is the last import's output, so
+/// every figure is about the same data.
+///
+///     let runner = try BenchRunner(configuration: BenchConfiguration())
+///     exit(runner.run())
+final class BenchRunner {
+    let configuration: BenchConfiguration
+    var results: BenchResults
+    let workspace: Workspace
+    /// This executable, for re-running itself as a child.
+    let executablePath: String
+    /// The seed of the generated list (fixed: same bytes every run).
+    static let seed: UInt64 = 2024
+
+    private var csvPath: String?
+    private var storePath: String?
+
+    init(configuration: BenchConfiguration) throws {
+        self.configuration = configuration
+        self.results = BenchResults(rows: configuration.rows)
+        self.workspace = try Workspace()
+        self.workspace.keep = configuration.keep
+        self.executablePath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+    }
+
+    /// Runs every chosen group, prints the table, writes the JSON; returns the exit status.
+    func run() -> Int32 {
+        let started = Clock.now()
+        log("\(configuration.rows) rows; groups: \(configuration.groups.map(\.rawValue).joined(separator: ", ")); folder \(workspace.directory)")
+        for group in configuration.groups {
+            let groupStart = Clock.now()
+            do {
+                try measure(group)
+            } catch {
+                results.note("\(group.rawValue): \(error)")
+                log("\(group.rawValue): \(error)")
+            }
+            log(String(format: "%@ done in %.1f s", group.rawValue, Clock.now() - groupStart))
+        }
+        let report = Report(results: results)
+        print("")
+        print(report.table)
+        for note in results.notes { print("- \(note)") }
+        let summary = report.summary
+        print(String(format: "\n%d targets met, %d missed, %d not measured; %d rows; total %.1f s",
+                     summary.met, summary.missed, summary.unmeasured, configuration.rows, Clock.now() - started))
+        if configuration.keep { print("kept \(workspace.directory)") }
+        if let jsonPath = configuration.jsonPath {
+            guard FileText.store(results.json, at: jsonPath) else {
+                printError("cannot write \(jsonPath): \(String(cString: strerror(errno)))")
+                return ExitStatus.cantCreate
+            }
+        }
+        return ExitStatus.ok
+    }
+
+    private func measure(_ group: BenchConfiguration.Group) throws {
+        switch group {
+        case .import: try ImportBenchmark(runner: self).run()
+        case .fetch: try FetchBenchmark(runner: self).run()
+        case .change: try ChangeBenchmark(runner: self).run()
+        case .rss: try FetchMemoryBenchmark(runner: self).run()
+        case .frame: try FrameBenchmark(runner: self).run()
+        case .scroll: try ScrollBytesBenchmark(runner: self).run()
+        case .app: try AppBenchmark(runner: self).run()
+        case .visidata: try VisiDataBenchmark(runner: self).run()
+        }
+    }
+
+    // MARK: Shared data
+
+    /// The generated CSV (made on first use).
+    func csv() throws -> String {
+        if let csvPath { return csvPath }
+        let path = workspace.path("banks.csv")
+        let (seconds, _) = try Clock.time {
+            try BankListGenerator(seed: BenchRunner.seed).write(rows: configuration.rows, to: path)
+        }
+        log(String(format: "generated %@ (%d rows, %.1f MB) in %.1f s", path, configuration.rows,
+                   Double(workspace.size(path)) / 1_048_576, seconds))
+        csvPath = path
+        return path
+    }
+
+    /// The failedbanks store of the generated CSV: the import group's last
+    /// output, or made here (untimed) when that group did not run.
+    func store() throws -> String {
+        if let storePath { return storePath }
+        let path = workspace.path("big.sqlite")
+        workspace.removeDatabase(path)
+        let result = try ChildProcess.run(failedbanksCommand(["import", try csv(), "--db", path]), captureOutput: true)
+        guard result.succeeded else {
+            throw BenchError.failed("failedbanks import failed (status \(result.status)): \(lastLine(result.errorOutput))")
+        }
+        log(String(format: "built the store in %.1f s", result.seconds))
+        storePath = path
+        return path
+    }
+
+    /// Adopts `path` as the store later groups read (the import group's output).
+    func adoptStore(_ path: String) {
+        let target = workspace.path("big.sqlite")
+        if path != target {
+            workspace.removeDatabase(target)
+            for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+                rename(path + suffix, target + suffix)
+            }
+        }
+        storePath = target
+    }
+
+    // MARK: Programs
+
+    /// The command line that runs `failedbanks` with `arguments`: the
+    /// executable beside `bench` when it is at least as new as `bench`
+    /// (so it was built from the same sources), else `bench` itself running
+    /// the same `FailedBanksCommand` as a child.
+    func failedbanksCommand(_ arguments: [String]) -> [String] {
+        [failedbanksProgram.path] + failedbanksProgram.prefix + arguments
+    }
+
+    private(set) lazy var failedbanksProgram: (path: String, prefix: [String]) = {
+        if let explicit = configuration.failedbanksPath { return (explicit, []) }
+        let sibling = (executablePath as NSString).deletingLastPathComponent + "/failedbanks"
+        if let siblingTime = modificationTime(sibling), let benchTime = modificationTime(executablePath),
+           siblingTime >= benchTime, access(sibling, X_OK) == 0 {
+            log("measuring \(sibling)")
+            return (sibling, [])
+        }
+        log("no up-to-date failedbanks beside bench; measuring 'bench --child failedbanks' (same code)")
+        return (executablePath, ["--child", "failedbanks"])
+    }()
+
+    /// This program re-executed as the named child.
+    func childCommand(_ name: String, _ arguments: [String]) -> [String] {
+        [executablePath, "--child", name] + arguments
+    }
+
+    private func modificationTime(_ path: String) -> Double? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
+    // MARK: Output
+
+    /// A progress line on stderr (the table goes to stdout).
+    func log(_ message: String) {
+        writeStandardError("bench: \(message)\n")
+    }
+
+    func lastLine(_ text: String) -> String {
+        text.split(separator: "\n").last.map(String.init) ?? "(no message)"
+    }
+}

@@ -1,0 +1,7 @@
+struct FetchMemoryBenchmark {
+    let runner: BenchRunner
+
+    func run() throws {
+        throw BenchError.missing("not yet available")
+    }
+}

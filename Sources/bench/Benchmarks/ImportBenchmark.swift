@@ -1,0 +1,81 @@
+import Foundation
+import SQLiteStore
+
+/// `failedbanks import` of the generated CSV into an empty store, beside the
+/// `sqlite3` shell's `.import` of the same file into a plain table.
+///
+/// Both are child processes timed from spawn to reap, interleaved run by
+/// run so that a noisy neighbour hurts both alike. The peak resident set of
+/// our import comes from `wait4`'s `ru_maxrss` (the kernel's figure for that
+/// process alone). Keys: `import_s`, `sqlite_import_s`, `import_ratio`,
+/// `import_peak_rss_mb`.
+struct ImportBenchmark {
+    let runner: BenchRunner
+
+    func run() throws {
+        let csv = try runner.csv()
+        guard let sqlite3 = ChildProcess.which("sqlite3") else {
+            runner.results.note("import: the sqlite3 shell is not installed (apt-get install sqlite3); no reference")
+            return try measureOurs(csv: csv, sqlite3: nil)
+        }
+        try measureOurs(csv: csv, sqlite3: sqlite3)
+    }
+
+    private func measureOurs(csv: String, sqlite3: String?) throws {
+        // Warm the page cache with the file so the first run does not pay for the disk.
+        _ = FileText.contents(of: csv)
+        let runs = runner.configuration.runs(small: 5, large: 3)
+        var ours: [Double] = [], theirs: [Double] = []
+        var peak = 0
+        var lastStore: String?
+        var failure: String?
+        for index in 0...runs {  // index 0 is the warm-up
+            if let sqlite3 {
+                let db = runner.workspace.path("sqlite-import.db")
+                runner.workspace.removeDatabase(db)
+                let result = try ChildProcess.run([sqlite3, db, "-cmd", ".mode csv", ".import \(csv) t"], captureOutput: true)
+                runner.workspace.removeDatabase(db)
+                if !result.succeeded || !result.errorOutput.isEmpty {
+                    runner.results.note("import: sqlite3 .import said: \(runner.lastLine(result.errorOutput)) (status \(result.status))")
+                }
+                if result.succeeded && index > 0 { theirs.append(result.seconds) }
+            }
+            if failure == nil {
+                let db = runner.workspace.path("import-\(index).sqlite")
+                runner.workspace.removeDatabase(db)
+                let result = try ChildProcess.run(runner.failedbanksCommand(["import", csv, "--db", db]), captureOutput: true)
+                if result.succeeded {
+                    if index > 0 {
+                        ours.append(result.seconds)
+                        peak = max(peak, result.peakResidentKilobytes)
+                    }
+                    if let lastStore { runner.workspace.removeDatabase(lastStore) }
+                    lastStore = db
+                } else {
+                    runner.workspace.removeDatabase(db)
+                    failure = "failedbanks import failed (status \(result.status)): \(runner.lastLine(result.errorOutput + result.output))"
+                }
+            }
+            runner.log("import run \(index == 0 ? "warm-up" : String(index)): ours \(ours.last.map { String(format: "%.2f s", $0) } ?? "-"), sqlite3 \(theirs.last.map { String(format: "%.2f s", $0) } ?? "-")")
+        }
+        runner.results["sqlite_import_s"] = Statistics.median(theirs)
+        runner.results.runs["sqlite_import_s"] = theirs.count
+        if let failure {
+            runner.results.note("import: \(failure)")
+            return
+        }
+        runner.results["import_s"] = Statistics.median(ours)
+        runner.results.runs["import_s"] = ours.count
+        runner.results.runs["import_peak_rss_mb"] = ours.count
+        if peak > 0 { runner.results["import_peak_rss_mb"] = Double(peak) / 1024 }
+        runner.results.setRatio("import_ratio", "import_s", "sqlite_import_s")
+        if let lastStore {
+            let database = try Database(path: lastStore, options: { var o = Database.Options(); o.readOnly = true; return o }())
+            let count = try database.scalar("SELECT count(*) FROM failed_bank_info").int64 ?? 0
+            if count != Int64(runner.configuration.rows) {
+                runner.results.note("import: the store holds \(count) banks, not \(runner.configuration.rows)")
+            }
+            runner.adoptStore(lastStore)
+        }
+    }
+}

@@ -1,0 +1,7 @@
+struct ScrollBytesBenchmark {
+    let runner: BenchRunner
+
+    func run() throws {
+        throw BenchError.missing("not yet available")
+    }
+}

@@ -1,0 +1,8 @@
+import CLIKit
+
+enum FetchMemoryChild {
+    static func run(_ arguments: [String]) -> Int32 {
+        printError("not yet available")
+        return ExitStatus.software
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Every figure of one benchmark run, by its JSON key.
+///
+/// The keys and their order are the contract of issue 8 (`--json`); a figure
+/// that could not be measured stays `nil` and is written as JSON `null`.
+///
+///     var results = BenchResults(rows: 10_000)
+///     results["import_s"] = 1.25
+///     print(results.json)
+struct BenchResults {
+    /// The JSON keys in the order they are written.
+    static let keys = [
+        "rows",
+        "import_s", "sqlite_import_s", "import_ratio", "import_peak_rss_mb",
+        "fetch_s", "raw_query_s", "fetch_ratio", "fetch_cached_s", "cache_ratio",
+        "change1_ms", "change1000_ms", "refetch_diff1_ms", "refetch_diff1000_ms",
+        "change1_speedup", "change1000_speedup", "fetch_rss_mb",
+        "frame_1m_ms", "frame_100_ms", "frame_ratio", "scroll_bytes",
+        "first_screen_s", "page_down_ms",
+    ]
+
+    private var values: [String: Double] = [:]
+    /// Figures shown in the table but not part of the JSON contract (VisiData).
+    private(set) var extras: [String: Double] = [:]
+    /// Why a figure is missing, or how it was obtained; shown under the table.
+    private(set) var notes: [String] = []
+    /// How many timed runs each median is over, by key.
+    var runs: [String: Int] = [:]
+
+    init(rows: Int) {
+        values["rows"] = Double(rows)
+    }
+
+    subscript(key: String) -> Double? {
+        get { values[key] ?? extras[key] }
+        set {
+            if BenchResults.keys.contains(key) { values[key] = newValue } else { extras[key] = newValue }
+        }
+    }
+
+    mutating func note(_ text: String) {
+        notes.append(text)
+    }
+
+    /// Computes `key = numerator / denominator` when both are present and the denominator is positive.
+    mutating func setRatio(_ key: String, _ numerator: String, _ denominator: String) {
+        guard let n = self[numerator], let d = self[denominator], d > 0 else { return }
+        self[key] = n / d
+    }
+
+    /// One JSON object with exactly `BenchResults.keys`, in order.
+    var json: String {
+        let fields = BenchResults.keys.map { key -> String in
+            let text: String
+            if let value = values[key], value.isFinite {
+                text = key == "rows" || key == "scroll_bytes" ? String(Int(value.rounded())) : BenchResults.number(value)
+            } else {
+                text = "null"
+            }
+            return "  \"\(key)\": \(text)"
+        }
+        return "{\n" + fields.joined(separator: ",\n") + "\n}\n"
+    }
+
+    /// A JSON number: an integer when whole, else up to six decimals (never an exponent).
+    static func number(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        var text = String(format: "%.6f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// The printed table: each measurement beside its reference, the ratio, the
+/// target, and whether the target is met.
+///
+///     print(Report(results: results).table)
+struct Report {
+    enum Unit {
+        case seconds, milliseconds, megabytes, bytes, times
+
+        func format(_ value: Double) -> String {
+            switch self {
+            case .seconds: return String(format: value < 10 ? "%.3f s" : "%.1f s", value)
+            case .milliseconds: return String(format: value < 10 ? "%.3f ms" : "%.1f ms", value)
+            case .megabytes: return String(format: "%.1f MB", value)
+            case .bytes: return "\(Int(value.rounded())) B"
+            case .times: return String(format: value < 10 ? "%.2f×" : "%.0f×", value)
+            }
+        }
+    }
+
+    /// One target of an issue: a figure, its reference, and the rule.
+    struct Line {
+        var title: String
+        var key: String
+        var unit: Unit
+        var reference: (title: String, key: String, unit: Unit)? = nil
+        var ratio: (key: String, title: String)? = nil
+        var target: String
+        /// nil when a figure it needs is missing.
+        var check: (BenchResults) -> Bool?
+    }
+
+    var results: BenchResults
+
+    static var lines: [Line] {
+        [
+            Line(title: "import (failedbanks import)", key: "import_s", unit: .seconds,
+                 reference: ("sqlite3 shell .import", "sqlite_import_s", .seconds),
+                 ratio: ("import_ratio", "ours/ref"), target: "ratio ≤ 1.3",
+                 check: { r in r["import_ratio"].map { $0 <= 1.3 } }),
+            Line(title: "import peak RSS", key: "import_peak_rss_mb", unit: .megabytes,
+                 target: "≤ 64 MB", check: { r in r["import_peak_rss_mb"].map { $0 <= 64 } }),
+            Line(title: "performFetch (date, years, batch 20)", key: "fetch_s", unit: .seconds,
+                 reference: ("raw SQL, same IDs and order", "raw_query_s", .seconds),
+                 ratio: ("fetch_ratio", "ours/ref"), target: "ratio ≤ 1.5",
+                 check: { r in r["fetch_ratio"].map { $0 <= 1.5 } }),
+            Line(title: "performFetch, warm cache", key: "fetch_cached_s", unit: .seconds,
+                 reference: ("cold performFetch", "fetch_s", .seconds),
+                 ratio: ("cache_ratio", "ours/ref"), target: "ratio ≤ 0.5",
+                 check: { r in r["cache_ratio"].map { $0 <= 0.5 } }),
+            Line(title: "change set of 1 object", key: "change1_ms", unit: .milliseconds,
+                 reference: ("refetch + diff, same change", "refetch_diff1_ms", .milliseconds),
+                 ratio: ("change1_speedup", "speedup"), target: "≤ 1 ms, speedup ≥ 100",
+                 check: { r in both(r["change1_ms"].map { $0 <= 1 }, r["change1_speedup"].map { $0 >= 100 }) }),
+            Line(title: "change set of 1,000 objects", key: "change1000_ms", unit: .milliseconds,
+                 reference: ("refetch + diff, same changes", "refetch_diff1000_ms", .milliseconds),
+                 ratio: ("change1000_speedup", "speedup"), target: "≤ 20 ms, speedup ≥ 100",
+                 check: { r in both(r["change1000_ms"].map { $0 <= 20 }, r["change1000_speedup"].map { $0 >= 100 }) }),
+            Line(title: "RSS added by fetched controller", key: "fetch_rss_mb", unit: .megabytes,
+                 target: "≤ 48 MB", check: { r in r["fetch_rss_mb"].map { $0 <= 48 } }),
+            Line(title: "table frame, 1,000,000 rows", key: "frame_1m_ms", unit: .milliseconds,
+                 reference: ("table frame, 100 rows", "frame_100_ms", .milliseconds),
+                 ratio: ("frame_ratio", "1M/100"), target: "≤ 1 ms, ratio ≤ 1.2",
+                 check: { r in both(r["frame_1m_ms"].map { $0 <= 1 }, r["frame_ratio"].map { $0 <= 1.2 }) }),
+            Line(title: "one-row scroll, 80×24 pty", key: "scroll_bytes", unit: .bytes,
+                 target: "≤ 2048 B", check: { r in r["scroll_bytes"].map { $0 <= 2048 } }),
+            Line(title: "app start to first rows (pty)", key: "first_screen_s", unit: .seconds,
+                 reference: ("VisiData, same CSV", "visidata_first_screen_s", .seconds),
+                 target: "≤ 0.3 s", check: { r in r["first_screen_s"].map { $0 <= 0.3 } }),
+            Line(title: "page down, key to screen", key: "page_down_ms", unit: .milliseconds,
+                 target: "≤ 5 ms", check: { r in r["page_down_ms"].map { $0 <= 5 } }),
+        ]
+    }
+
+    private static func both(_ a: Bool?, _ b: Bool?) -> Bool? {
+        guard let a, let b else { return nil }
+        return a && b
+    }
+
+    /// The table as fixed-width text (also valid Markdown).
+    var table: String {
+        let header = ["measurement", "value", "runs", "reference", "ref value", "ratio", "target", "result"]
+        var rows: [[String]] = []
+        for line in Report.lines {
+            let value = results[line.key].map { line.unit.format($0) } ?? "n/a"
+            let runs = results.runs[line.key].map(String.init) ?? ""
+            var referenceTitle = "", referenceValue = ""
+            if let reference = line.reference {
+                referenceTitle = reference.title
+                referenceValue = results[reference.key].map { reference.unit.format($0) } ?? "n/a"
+            }
+            var ratio = ""
+            if let ratioSpec = line.ratio {
+                ratio = results[ratioSpec.key].map { Unit.times.format($0) } ?? "n/a"
+            }
+            let verdict: String
+            switch line.check(results) {
+            case .some(true): verdict = "met"
+            case .some(false): verdict = "MISSED"
+            case .none: verdict = "n/a"
+            }
+            rows.append([line.title, value, runs, referenceTitle, referenceValue, ratio, line.target, verdict])
+        }
+        var widths = header.map { $0.count }
+        for row in rows {
+            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
+        }
+        func render(_ cells: [String]) -> String {
+            "| " + cells.enumerated().map { i, cell in
+                cell + String(repeating: " ", count: widths[i] - cell.count)
+            }.joined(separator: " | ") + " |"
+        }
+        var text = [render(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"]
+        text += rows.map(render)
+        return text.joined(separator: "\n")
+    }
+
+    /// How many targets are met, missed, or not measured.
+    var summary: (met: Int, missed: Int, unmeasured: Int) {
+        var met = 0, missed = 0, unmeasured = 0
+        for line in Report.lines {
+            switch line.check(results) {
+            case .some(true): met += 1
+            case .some(false): missed += 1
+            case .none: unmeasured += 1
+            }
+        }
+        return (met, missed, unmeasured)
+    }
+}
