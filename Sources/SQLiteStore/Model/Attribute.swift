@@ -1,0 +1,45 @@
+/// The kinds of values an attribute holds, and how each is stored.
+///
+/// `.date` is `TEXT 'YYYY-MM-DD'`, `.dateTime` is `TEXT 'YYYY-MM-DDTHH:MM:SSZ'`,
+/// `.bool` is `INTEGER 0/1`; the rest map to SQLite's own classes.
+public enum AttributeType: Sendable, Hashable {
+    case text, integer, real, bool, date, dateTime, blob
+
+    /// The declared column type in CREATE TABLE.
+    public var sqlType: String {
+        switch self {
+        case .text, .date, .dateTime: return "TEXT"
+        case .integer, .bool: return "INTEGER"
+        case .real: return "REAL"
+        case .blob: return "BLOB"
+        }
+    }
+}
+
+/// A stored property of an entity: one column of its table.
+///
+///     Attribute("closeDate", .date, indexed: true)          // column close_date TEXT NOT NULL
+///     Attribute("fund", .integer, optional: true)            // column fund INTEGER
+///     Attribute("state", .text, default: .text(""))          // DEFAULT ''
+public struct Attribute: Sendable, Hashable {
+    /// The Swift-side name (camelCase), used in key paths.
+    public var name: String
+    public var type: AttributeType
+    /// When false the column is NOT NULL and `save()` refuses NULL.
+    public var isOptional: Bool
+    /// The column DEFAULT, also the value of a new object.
+    public var defaultValue: StoreValue?
+    /// Creates an index on the column (for sorting and filtering).
+    public var isIndexed: Bool
+    /// The column name: `snake_case(name)`.
+    public var columnName: String
+
+    public init(_ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: StoreValue? = nil, indexed: Bool = false) {
+        self.name = name
+        self.type = type
+        self.isOptional = optional
+        self.defaultValue = defaultValue
+        self.isIndexed = indexed
+        self.columnName = snakeCase(name)
+    }
+}

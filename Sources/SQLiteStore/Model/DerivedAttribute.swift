@@ -1,0 +1,31 @@
+/// A read-only attribute computed from others, in SQL and in Swift alike.
+///
+/// The SQL form lets the store sort, filter and section by it; the Swift form
+/// lets in-memory code (incremental change handling) compute the same value
+/// without a query. Both must agree — tests should check that they do.
+///
+///     DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { value in
+///         guard case .text(let d) = value("closeDate") else { return .null }
+///         return .text(String(d.prefix(4)))
+///     }
+public struct DerivedAttribute: Sendable {
+    public var name: String
+    public var type: AttributeType
+    /// The SQL template; `$.` stands for the table alias (`$.close_date` → `t1.close_date`).
+    public var sql: String
+    /// The Swift computation; `attribute(name)` reads another attribute of the same object.
+    public var compute: @Sendable (_ attribute: (String) -> StoreValue) -> StoreValue
+
+    public init(_ name: String, _ type: AttributeType, sql: String,
+                compute: @Sendable @escaping (_ attribute: (String) -> StoreValue) -> StoreValue) {
+        self.name = name
+        self.type = type
+        self.sql = sql
+        self.compute = compute
+    }
+
+    /// The SQL with `$.` replaced by `alias.` (or removed when alias is nil, e.g. for an index expression).
+    public func expression(alias: String?) -> String {
+        sql.replacingOccurrences(of: "$.", with: alias.map { $0 + "." } ?? "")
+    }
+}

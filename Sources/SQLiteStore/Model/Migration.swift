@@ -1,0 +1,22 @@
+/// One step of schema evolution, from one `user_version` to the next.
+///
+/// Migrations run in one transaction, in order, from the file's version up to
+/// the model's. After the last step the store creates whatever the model has
+/// and the file lacks (new tables, indexes) and rebuilds the history triggers,
+/// so a step only needs to do what cannot be inferred (renames, new columns,
+/// data changes).
+///
+///     Migration(from: 1, to: 2) { db in
+///         try db.execute("ALTER TABLE note ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
+///     }
+public struct Migration: Sendable {
+    public var from: Int
+    public var to: Int
+    public var migrate: @Sendable (Database) throws -> Void
+
+    public init(from: Int, to: Int, _ migrate: @Sendable @escaping (Database) throws -> Void) {
+        self.from = from
+        self.to = to
+        self.migrate = migrate
+    }
+}

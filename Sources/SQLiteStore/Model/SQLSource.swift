@@ -1,0 +1,88 @@
+/// The FROM clause and column expressions for reading key paths of one entity.
+///
+/// Key paths through to-one relationships become LEFT JOINs (a missing link
+/// gives NULL, as the Swift side's ``ManagedObject/value(forKeyPath:)`` does);
+/// derived attributes expand to their SQL with the right alias. Made by
+/// ``Model/sqlSource(root:keyPaths:)``.
+///
+///     var source = try model.sqlSource(root: "FailedBankInfo", keyPaths: ["details.closeYear"])
+///     source.from                                          // "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id"
+///     try source.expression(forKeyPath: "details.closeYear") // "substr(t1.close_date, 1, 4)"
+///     try source.expression(forKeyPath: "name")              // "t0.name"
+public struct SQLSource: Sendable {
+    /// `<root table> AS t0 [LEFT JOIN <table> AS tN ON …]…`
+    public private(set) var from: String
+    /// The root entity's alias, `t0`.
+    public let rootAlias = "t0"
+    /// The root entity.
+    public let root: Entity
+    let model: Model
+    /// Alias of each joined relationship path ("details", "details.bank").
+    private(set) var aliases: [String: String] = [:]
+
+    init(model: Model, root: Entity) {
+        self.model = model
+        self.root = root
+        self.from = "\(root.tableName) AS t0"
+    }
+
+    /// Adds the joins a key path needs (``Model/sqlSource(root:keyPaths:)`` calls this for each key path).
+    public mutating func add(keyPath: String) throws {
+        _ = try resolve(keyPath, addJoins: true)
+    }
+
+    /// The SQL expression of a key path: a column (`t1.close_date`), a derived
+    /// attribute's expanded SQL, `tN.id` for `id`, or the related row's id for a relationship.
+    public func expression(forKeyPath keyPath: String) throws -> String {
+        var copy = self
+        return try copy.resolve(keyPath, addJoins: false).expression
+    }
+
+    /// The attribute type of a key path (`.integer` for `id` and relationships).
+    public func type(forKeyPath keyPath: String) throws -> AttributeType {
+        var copy = self
+        return try copy.resolve(keyPath, addJoins: false).type
+    }
+
+    private mutating func resolve(_ keyPath: String, addJoins: Bool) throws -> (expression: String, type: AttributeType) {
+        let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var entity = root
+        var alias = rootAlias
+        var path = ""
+        for (i, part) in parts.enumerated() {
+            let isLast = i == parts.count - 1
+            if isLast {
+                if part == "id" { return (alias + ".id", .integer) }
+                if let a = entity.attribute(named: part) { return (alias + "." + a.columnName, a.type) }
+                if let d = entity.derivedAttribute(named: part) { return ("(" + d.expression(alias: alias) + ")", d.type) }
+            }
+            guard let rel = entity.relationship(named: part), let dest = model.entity(named: rel.destination) else {
+                throw StoreError.unknownKeyPath(keyPath, entity: root.name)
+            }
+            if isLast && rel.storesForeignKey { return (alias + "." + rel.columnName, .integer) }
+            path = path.isEmpty ? part : path + "." + part
+            let nextAlias: String
+            if let known = aliases[path] {
+                nextAlias = known
+            } else {
+                guard addJoins else { throw StoreError.unknownKeyPath(keyPath, entity: root.name) }
+                nextAlias = "t\(aliases.count + 1)"
+                aliases[path] = nextAlias
+                let on: String
+                if rel.storesForeignKey {
+                    on = "\(nextAlias).id = \(alias).\(rel.columnName)"
+                } else {
+                    guard let inverse = dest.relationship(named: rel.inverse) else {
+                        throw StoreError.unknownKeyPath(keyPath, entity: root.name)
+                    }
+                    on = "\(nextAlias).\(inverse.columnName) = \(alias).id"
+                }
+                from += " LEFT JOIN \(dest.tableName) AS \(nextAlias) ON \(on)"
+            }
+            if isLast { return (nextAlias + ".id", .integer) }
+            entity = dest
+            alias = nextAlias
+        }
+        throw StoreError.unknownKeyPath(keyPath, entity: root.name)
+    }
+}

@@ -1,0 +1,45 @@
+/// Errors of the object store (SQLite's own failures arrive as ``SQLiteError``).
+///
+/// Each case carries what a person needs to understand it; the command-line
+/// layer turns them into sentences (``description`` is a reasonable default).
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownEntity(String)
+    case unknownKeyPath(String, entity: String)
+    /// The file was written by a newer program (its `user_version` is higher than the model's).
+    case newerSchemaVersion(found: Int, supported: Int)
+    /// The file exists but is not a SQLite database.
+    case notADatabase(path: String)
+    /// A SQLite file that belongs to another application (other `application_id`, or unknown tables).
+    case foreignApplication(path: String, applicationID: Int32)
+    /// A write (or a needed migration) on a store opened read-only.
+    case readOnly(path: String)
+    /// A value that the model does not allow (a required attribute left NULL, …).
+    case validation(entity: String, key: String, reason: String)
+    /// The model contradicts itself (a relationship without its inverse, …).
+    case invalidModel(String)
+    /// No migration leads from the file's version towards the model's.
+    case missingMigration(from: Int, to: Int)
+    /// A table in the file lacks a column the model needs.
+    case schemaMismatch(table: String, reason: String)
+    /// An operation on an object that belongs to another context or is no longer valid.
+    case invalidObject(String)
+
+    public var description: String {
+        switch self {
+        case .unknownEntity(let e): return "unknown entity \"\(e)\""
+        case .unknownKeyPath(let k, let e): return "unknown key path \"\(k)\" for entity \(e)"
+        case .newerSchemaVersion(let found, let supported):
+            return "the store was written by a newer version of this program (schema version \(found); this program supports up to \(supported)); it was left unchanged"
+        case .notADatabase(let p): return "\(p) is not a SQLite database"
+        case .foreignApplication(let p, let id):
+            return id == 0 ? "\(p) is a SQLite database of another application (its tables do not match this program's)"
+                : "\(p) belongs to another application (application_id \(id))"
+        case .readOnly(let p): return "\(p) is open read-only"
+        case .validation(let e, let k, let r): return "\(e).\(k): \(r)"
+        case .invalidModel(let m): return "invalid model: \(m)"
+        case .missingMigration(let f, let t): return "no migration from schema version \(f) towards \(t)"
+        case .schemaMismatch(let t, let r): return "table \(t) does not match the model: \(r)"
+        case .invalidObject(let m): return "invalid object: \(m)"
+        }
+    }
+}

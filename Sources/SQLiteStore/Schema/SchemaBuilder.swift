@@ -1,0 +1,120 @@
+/// Writes the SQL of a model's schema: tables, indexes, the history table and its triggers.
+///
+/// Names are the readable snake_case ones, so that a person with `sqlite3`
+/// sees `failed_bank_info(id, name, city, state)` and `failed_bank_details(…, info_id)`.
+/// Kept separate from ``Store`` so the generated SQL can be read and tested on its own.
+///
+///     let builder = SchemaBuilder(model: model)
+///     print(builder.createTable(for: model.entity(named: "FailedBankDetails")!))
+struct SchemaBuilder {
+    let model: Model
+
+    static let historyTable = "store_history"
+
+    /// `CREATE TABLE IF NOT EXISTS` for one entity.
+    func createTable(for entity: Entity) -> String {
+        var columns = ["id INTEGER PRIMARY KEY"]
+        for a in entity.attributes {
+            var c = "\(a.columnName) \(a.type.sqlType)"
+            if !a.isOptional { c += " NOT NULL" }
+            if let d = a.defaultValue { c += " DEFAULT \(SchemaBuilder.literal(d))" }
+            columns.append(c)
+        }
+        for r in entity.relationships where r.storesForeignKey {
+            let dest = model.entity(named: r.destination)
+            let destTable = dest?.tableName ?? snakeCase(r.destination)
+            // The FK action describes what deleting the *destination* row does to this one,
+            // which is the delete rule of the destination's side (the inverse).
+            let rule = dest?.relationship(named: r.inverse)?.deleteRule ?? .nullify
+            let action = rule == .cascade ? "CASCADE" : "SET NULL"
+            columns.append("\(r.columnName) INTEGER REFERENCES \(destTable)(id) ON DELETE \(action)")
+        }
+        return "CREATE TABLE IF NOT EXISTS \(entity.tableName) (\n  " + columns.joined(separator: ",\n  ") + "\n)"
+    }
+
+    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS` for indexed attributes, foreign keys and unique keys.
+    func createIndexes(for entity: Entity) -> [String] {
+        var sql: [String] = []
+        let t = entity.tableName
+        for a in entity.attributes where a.isIndexed {
+            sql.append("CREATE INDEX IF NOT EXISTS \(t)_\(a.columnName) ON \(t)(\(a.columnName))")
+        }
+        for r in entity.relationships where r.storesForeignKey {
+            sql.append("CREATE INDEX IF NOT EXISTS \(t)_\(r.columnName) ON \(t)(\(r.columnName))")
+        }
+        for key in entity.uniqueKeys where !key.isEmpty {
+            let cols = key.compactMap { entity.columnName(forKey: $0) }
+            sql.append("CREATE UNIQUE INDEX IF NOT EXISTS \(t)_unique_\(cols.joined(separator: "_")) ON \(t)(\(cols.joined(separator: ", ")))")
+        }
+        return sql
+    }
+
+    /// The history table that triggers append to.
+    var createHistoryTable: String {
+        """
+        CREATE TABLE IF NOT EXISTS \(SchemaBuilder.historyTable) (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          entity TEXT NOT NULL,
+          row_id INTEGER NOT NULL,
+          op TEXT NOT NULL
+        )
+        """
+    }
+
+    func triggerNames(for entity: Entity) -> [String] {
+        ["insert", "update", "delete"].map { "\(entity.tableName)_history_\($0)" }
+    }
+
+    /// AFTER INSERT/UPDATE/DELETE triggers recording each row change in the history.
+    ///
+    /// A change of a row that holds a foreign key is also recorded as an update
+    /// ('U') of the row it references, old and new, because that object's key
+    /// paths (`details.closeDate`) read through it. An update of a referenced
+    /// row likewise records 'U' for the rows that reference it.
+    func createTriggers(for entity: Entity) -> [String] {
+        let t = entity.tableName
+        let name = SchemaBuilder.literal(.text(entity.name))
+        let h = SchemaBuilder.historyTable
+        func record(_ row: String, _ op: String) -> String {
+            "  INSERT INTO \(h)(entity, row_id, op) VALUES (\(name), \(row).id, '\(op)');\n"
+        }
+        func references(_ row: String, onlyIfChanged: Bool) -> String {
+            var s = ""
+            for r in entity.relationships where r.storesForeignKey {
+                let dest = SchemaBuilder.literal(.text(r.destination))
+                let col = "\(row).\(r.columnName)"
+                var cond = "\(col) IS NOT NULL"
+                if onlyIfChanged { cond += " AND OLD.\(r.columnName) IS NOT NEW.\(r.columnName)" }
+                s += "  INSERT INTO \(h)(entity, row_id, op) SELECT \(dest), \(col), 'U' WHERE \(cond);\n"
+            }
+            return s
+        }
+        var referencing = ""
+        for r in entity.relationships where !r.storesForeignKey {
+            guard let source = model.entity(named: r.destination), let fk = source.relationship(named: r.inverse) else { continue }
+            referencing += "  INSERT INTO \(h)(entity, row_id, op) SELECT \(SchemaBuilder.literal(.text(source.name))), id, 'U' FROM \(source.tableName) WHERE \(fk.columnName) = NEW.id;\n"
+        }
+        let names = triggerNames(for: entity)
+        return [
+            "CREATE TRIGGER \(names[0]) AFTER INSERT ON \(t) BEGIN\n" + record("NEW", "I") + references("NEW", onlyIfChanged: false) + "END",
+            "CREATE TRIGGER \(names[1]) AFTER UPDATE ON \(t) BEGIN\n" + record("NEW", "U") + references("NEW", onlyIfChanged: false)
+                + references("OLD", onlyIfChanged: true) + referencing + "END",
+            "CREATE TRIGGER \(names[2]) AFTER DELETE ON \(t) BEGIN\n" + record("OLD", "D") + references("OLD", onlyIfChanged: false) + "END",
+        ]
+    }
+
+    func dropTriggers(for entity: Entity) -> [String] {
+        triggerNames(for: entity).map { "DROP TRIGGER IF EXISTS \($0)" }
+    }
+
+    /// A SQL literal for a value (used for DEFAULTs and names inside triggers).
+    static func literal(_ value: StoreValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let v): return String(v)
+        case .real(let d): return d.isFinite ? "\(d)" : "NULL"
+        case .text(let s): return Database.quote(literal: s)
+        case .blob(let b): return "X'" + b.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() + "'"
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+/// A SQLite file that holds the objects of a ``Model``.
+///
+/// Opening a store creates the schema from the model (readable snake_case
+/// tables, indexes, unique keys), migrates older files through
+/// `user_version`, marks the file with the model's `application_id`, and
+/// installs the history table and triggers that let other processes' writes
+/// be noticed. It refuses — without touching the file — a newer schema
+/// version, a file that is not SQLite, and another application's database.
+///
+///     let store = try Store(path: "banks.sqlite", model: FailedBanks.model)
+///     let context = ObjectContext(store: store)
+///     try store.bulkWrite { db in /* import a million rows without history */ }
+public final class Store {
+    /// The connection (shared by the contexts of this store).
+    public let database: Database
+    public let model: Model
+    /// The path as given.
+    public let path: String
+    /// How many history entries survive pruning (the newest ones). Readers
+    /// that fall further behind receive a reset.
+    public var historyLimit: Int = 50_000 {
+        didSet { historyLimit = max(1, historyLimit) }
+    }
+    /// Bumped on every commit made through this store's connection, so that
+    /// contexts sharing the connection notice each other (`data_version` only
+    /// reports other connections).
+    var localChangeCounter: Int64 = 0
+
+    let schema: SchemaBuilder
+
+    public init(path: String, model: Model, readOnly: Bool = false) throws {
+        try model.validate()
+        self.path = path
+        self.model = model
+        self.schema = SchemaBuilder(model: model)
+
+        // 1. Inspect the file without writing anything.
+        let inspector = StoreFileInspector(path: path)
+        let finding = try inspector.inspect()
+        if case .database(let version, let appID) = finding {
+            try Store.check(version: version, applicationID: appID, model: model, path: path)
+            if appID == 0 {
+                let db = try inspector.openReadOnly()
+                if !(try inspector.tablesMatch(model, in: db)) {
+                    throw StoreError.foreignApplication(path: path, applicationID: 0)
+                }
+            }
+        }
+
+        // 2. Open for real.
+        var options = Database.Options()
+        options.readOnly = readOnly
+        if readOnly {
+            if case .missing = finding, !inspector.isSpecial { throw StoreError.readOnly(path: path) }
+            options.create = false
+        }
+        let db: Database
+        do {
+            db = try Database(path: path, options: options)
+        } catch let error as SQLiteError where error.primaryCode == 26 /* SQLITE_NOTADB */ {
+            throw StoreError.notADatabase(path: path)
+        }
+        self.database = db
+
+        // 3. Bring the schema to the model's version.
+        if readOnly || db.isReadOnly {
+            let version = try db.userVersion()
+            try Store.check(version: version, applicationID: try db.applicationID(), model: model, path: path)
+            if version != model.version { throw StoreError.readOnly(path: path) }
+            return
+        }
+        if try !schemaIsCurrent() {
+            try db.transaction {
+                // Re-check under the write lock: another process may have changed the file meanwhile.
+                let version = try db.userVersion()
+                let appID = try db.applicationID()
+                try Store.check(version: version, applicationID: appID, model: model, path: path)
+                if appID == 0, !(try inspector.tablesMatch(model, in: db)) {
+                    throw StoreError.foreignApplication(path: path, applicationID: 0)
+                }
+                if version > 0 && version < model.version {
+                    try migrate(from: version)
+                }
+                try ensureSchema()
+                try db.setApplicationID(model.applicationID)
+                try db.setUserVersion(model.version)
+            }
+            db.clearStatementCache()
+        }
+    }
+
+    /// True when the store can write.
+    public var isReadOnly: Bool { database.isReadOnly }
+
+    private static func check(version: Int, applicationID: Int32, model: Model, path: String) throws {
+        if applicationID != 0 && applicationID != model.applicationID {
+            throw StoreError.foreignApplication(path: path, applicationID: applicationID)
+        }
+        if version > model.version {
+            throw StoreError.newerSchemaVersion(found: version, supported: model.version)
+        }
+    }
+
+    /// Version, application id, history table and triggers are all as the model wants.
+    private func schemaIsCurrent() throws -> Bool {
+        guard try database.userVersion() == model.version, try database.applicationID() == model.applicationID else { return false }
+        let names = model.entities.flatMap { schema.triggerNames(for: $0) } + [SchemaBuilder.historyTable]
+        let placeholders = names.map { _ in "?" }.joined(separator: ",")
+        let found = try database.scalar("SELECT count(*) FROM sqlite_master WHERE name IN (\(placeholders))", names.map { .text($0) })
+        return found.int64 == Int64(names.count)
+    }
+
+    private func migrate(from start: Int) throws {
+        var version = start
+        while version < model.version {
+            guard let step = model.migrations.first(where: { $0.from == version }), step.to <= model.version else {
+                throw StoreError.missingMigration(from: version, to: model.version)
+            }
+            try step.migrate(database)
+            version = step.to
+        }
+    }
+
+    /// Creates what is missing (tables, indexes, history) and rebuilds the triggers; checks columns.
+    private func ensureSchema() throws {
+        for entity in model.entities {
+            try database.execute(schema.createTable(for: entity))
+        }
+        for entity in model.entities {
+            let columns = try StoreFileInspector.columns(of: entity.tableName, in: database)
+            for column in entity.columnNames where !columns.contains(column) {
+                throw StoreError.schemaMismatch(table: entity.tableName, reason: "missing column \(column)")
+            }
+            for sql in schema.createIndexes(for: entity) { try database.execute(sql) }
+        }
+        try database.execute(schema.createHistoryTable)
+        try installTriggers()
+    }
+
+    private func installTriggers() throws {
+        for entity in model.entities {
+            for sql in schema.dropTriggers(for: entity) + schema.createTriggers(for: entity) {
+                try database.execute(sql)
+            }
+        }
+    }
+
+    private func dropTriggers() throws {
+        for entity in model.entities {
+            for sql in schema.dropTriggers(for: entity) { try database.execute(sql) }
+        }
+    }
+
+    /// Runs `body` in one transaction with history triggers suspended, then
+    /// records a single reset marker: readers receive `isReset` and refetch,
+    /// instead of a million single-row changes.
+    ///
+    ///     try store.bulkWrite { db in
+    ///         let insert = try db.statement("INSERT INTO failed_bank_info(name, city, state) VALUES (?, ?, ?)")
+    ///         for row in rows { try insert.bind(row); _ = try insert.step(); insert.reset() }
+    ///     }
+    public func bulkWrite(_ body: (Database) throws -> Void) throws {
+        guard !isReadOnly else { throw StoreError.readOnly(path: path) }
+        try database.transaction {
+            try dropTriggers()
+            try body(database)
+            try installTriggers()
+            try database.run("INSERT INTO \(SchemaBuilder.historyTable)(entity, row_id, op) VALUES ('', 0, 'R')")
+            try pruneHistory()
+        }
+        localChangeCounter &+= 1
+    }
+
+    /// The sequence number of the newest history entry (0 when none was ever written).
+    public func historyPosition() throws -> Int64 {
+        try database.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(SchemaBuilder.historyTable)]).int64 ?? 0
+    }
+
+    /// Deletes history older than the newest `historyLimit` entries.
+    func pruneHistory() throws {
+        try database.run("DELETE FROM \(SchemaBuilder.historyTable) WHERE seq <= (SELECT max(seq) FROM \(SchemaBuilder.historyTable)) - ?",
+                         [.integer(Int64(historyLimit))])
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+@testable import SQLiteStore
+
+/// The failed-banks model of the original tutorial, as the tests use it.
+enum BankModel {
+    static let info = Entity("FailedBankInfo",
+        attributes: [Attribute("name", .text, indexed: true), Attribute("city", .text), Attribute("state", .text, indexed: true)],
+        relationships: [Relationship("details", destination: "FailedBankDetails", inverse: "info", deleteRule: .cascade, storesForeignKey: false)])
+
+    static let details = Entity("FailedBankDetails",
+        attributes: [Attribute("closeDate", .date, indexed: true), Attribute("updatedDate", .date, optional: true),
+                     Attribute("zip", .integer, optional: true), Attribute("fund", .real, optional: true),
+                     Attribute("insured", .bool, default: .integer(1))],
+        relationships: [Relationship("info", destination: "FailedBankInfo", inverse: "details", deleteRule: .nullify, storesForeignKey: true)],
+        derived: [DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { value in
+            guard case .text(let d) = value("closeDate") else { return .null }
+            return .text(String(d.prefix(4)))
+        }])
+
+    static let applicationID: Int32 = 0x4642_4E4B // "FBNK"
+
+    static func model(version: Int = 1, migrations: [Migration] = []) -> Model {
+        Model(version: version, applicationID: applicationID, entities: [info, details], migrations: migrations)
+    }
+}
+
+/// The package root, for `../shared/data`.
+func packageRoot() -> URL {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+    }
+    return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+}
+
+/// A file in `../shared/data`, or nil when that folder is absent.
+func sharedDataFile(_ name: String) -> URL? {
+    let url = packageRoot().deletingLastPathComponent().appendingPathComponent("shared/data/\(name)")
+    return FileManager.default.fileExists(atPath: url.path) ? url : nil
+}
