@@ -1,0 +1,60 @@
+/// The in-memory screen backend: keeps the last frame presented and replays a
+/// script of input events. Tests and benchmarks run the same views on it as the
+/// ncurses backend, and compare `text` with golden files.
+///
+///     let screen = MemoryScreen(width: 80, height: 24)
+///     screen.enqueue(.down, .down, .enter, .character("q"))
+///     var canvas = Canvas(width: screen.width, height: screen.height)
+///     table.render(into: &canvas, at: 0)
+///     screen.present(canvas)
+///     print(screen.text)
+///     screen.nextEvent(timeoutMilliseconds: 0)   // .down
+public final class MemoryScreen: Screen {
+    public private(set) var width: Int
+    public private(set) var height: Int
+    /// The frame most recently given to `present`, if any.
+    public private(set) var lastFrame: Canvas?
+    /// How many frames have been presented.
+    public private(set) var presentCount = 0
+    /// Events `nextEvent` will still return, first to last.
+    public private(set) var pendingEvents: [InputEvent] = []
+
+    public init(width: Int = 80, height: Int = 24) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    /// The last frame's text (one line per row, trailing spaces trimmed); "" before any.
+    public var text: String { lastFrame?.text ?? "" }
+
+    public func present(_ canvas: Canvas) {
+        lastFrame = canvas
+        presentCount += 1
+    }
+
+    /// The next scripted event; nil (at once, never waiting) when the script is used up.
+    public func nextEvent(timeoutMilliseconds: Int?) -> InputEvent? {
+        pendingEvents.isEmpty ? nil : pendingEvents.removeFirst()
+    }
+
+    /// Appends events to the script.
+    public func enqueue(_ events: InputEvent...) {
+        enqueue(contentsOf: events)
+    }
+
+    public func enqueue(contentsOf events: [InputEvent]) {
+        pendingEvents.append(contentsOf: events)
+    }
+
+    /// Types `string` as `.character` events.
+    public func type(_ string: String) {
+        enqueue(contentsOf: string.map { InputEvent.character($0) })
+    }
+
+    /// Changes the size, as a terminal resize would, and queues the `.resize` event.
+    public func resize(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        enqueue(.resize(width: self.width, height: self.height))
+    }
+}

@@ -1,0 +1,69 @@
+/// The content of one table row: what the data source returns for an index path.
+///
+/// A value, not a view: the table view draws it (it never keeps it, except to
+/// animate the row away after a delete). Two styles, as UIKit's:
+/// `.subtitle` (title line and a dim detail line, two lines high) and
+/// `.value1` (one line: title on the left, detail right-aligned). Text that
+/// does not fit is truncated by display cells with `…`; a wide character
+/// (CJK, emoji) is never split.
+///
+///     func cell(forRowAt indexPath: IndexPath) -> TableCell {
+///         let bank = banks[indexPath.section][indexPath.row]
+///         return TableCell(style: .subtitle, title: bank.name,
+///                          detail: "\(bank.city), \(bank.state)", accessory: .disclosureIndicator)
+///     }
+public struct TableCell: Hashable, Sendable {
+    /// How the title and detail are laid out.
+    public enum Style: Hashable, Sendable {
+        /// Title line, then a dim detail line (`UITableViewCell.CellStyle.subtitle`).
+        case subtitle
+        /// One line: title left, detail right-aligned and dim (`.value1`).
+        case value1
+
+        /// Lines the style needs: use it for `TableView.rowHeight`.
+        ///
+        ///     let table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
+        public var lineCount: Int {
+            switch self {
+            case .subtitle: return 2
+            case .value1: return 1
+            }
+        }
+    }
+
+    /// A symbol at the right edge of the row.
+    public enum Accessory: Hashable, Sendable {
+        case none
+        /// `›`: selecting the row shows more.
+        case disclosureIndicator
+        /// `✓`
+        case checkmark
+        /// `ⓘ`: a click on it calls the delegate's `accessoryTapped(at:)`.
+        case detailButton
+
+        var symbol: String? {
+            switch self {
+            case .none: return nil
+            case .disclosureIndicator: return "›"
+            case .checkmark: return "✓"
+            case .detailButton: return "ⓘ"
+            }
+        }
+    }
+
+    public var style: Style
+    public var title: String
+    public var detail: String?
+    public var accessory: Accessory
+    /// Extra attributes for the title (e.g. `.bold` for an unread note).
+    public var titleAttributes: CellAttributes
+
+    public init(style: Style = .subtitle, title: String, detail: String? = nil,
+                accessory: Accessory = .none, titleAttributes: CellAttributes = []) {
+        self.style = style
+        self.title = title
+        self.detail = detail
+        self.accessory = accessory
+        self.titleAttributes = titleAttributes
+    }
+}
