@@ -213,6 +213,25 @@ public final class Database {
         return result
     }
 
+    /// Runs `body` in a read transaction (`BEGIN DEFERRED`) so that several
+    /// queries see one consistent snapshot; inside a transaction it just runs `body`.
+    ///
+    ///     let (count, newest) = try db.read { (try db.scalar("SELECT count(*) FROM t"), try db.scalar("SELECT max(id) FROM t")) }
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        if transactionDepth > 0 { return try body() }
+        try execute("BEGIN DEFERRED")
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     // MARK: Connection state
 
     /// Row id of the last successful INSERT on this connection.

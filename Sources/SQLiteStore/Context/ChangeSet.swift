@@ -1,0 +1,54 @@
+/// What one save (or one batch of another process's writes) changed.
+///
+/// Published to a context's observers after each `save()`, `undo()`, `redo()`
+/// and by `processExternalChanges()`. Updates carry the changed keys; a change
+/// of a related object reached through a to-one relationship appears as an
+/// update of the referencing object with a key path (`"details.closeDate"`).
+/// An empty key set means "unknown keys" (another process's write).
+/// `isReset` means "too much changed to describe: refetch".
+///
+///     context.addObserver { changes in
+///         if changes.isReset { try? controller.performFetch(); return }
+///         for id in changes.deleted { … }
+///     }
+public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
+    public var inserted: Set<ObjectID>
+    public var updated: [ObjectID: Set<String>]
+    public var deleted: Set<ObjectID>
+    public var isReset: Bool
+    public var isFromOtherProcess: Bool
+
+    public init(inserted: Set<ObjectID> = [], updated: [ObjectID: Set<String>] = [:], deleted: Set<ObjectID> = [],
+                isReset: Bool = false, isFromOtherProcess: Bool = false) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.isReset = isReset
+        self.isFromOtherProcess = isFromOtherProcess
+    }
+
+    /// True when nothing changed and no reset is requested.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && !isReset }
+
+    public var description: String {
+        var parts: [String] = []
+        if isReset { parts.append("reset") }
+        if !inserted.isEmpty { parts.append("inserted " + inserted.sorted().map(\.description).joined(separator: ", ")) }
+        if !updated.isEmpty {
+            parts.append("updated " + updated.keys.sorted().map { "\($0)\(updated[$0]!.isEmpty ? "" : "[" + updated[$0]!.sorted().joined(separator: ",") + "]")" }.joined(separator: ", "))
+        }
+        if !deleted.isEmpty { parts.append("deleted " + deleted.sorted().map(\.description).joined(separator: ", ")) }
+        return "ChangeSet(" + (isFromOtherProcess ? "other process; " : "") + parts.joined(separator: "; ") + ")"
+    }
+
+    /// Adds keys to an update (creating it), unless the object was inserted or deleted in this set.
+    mutating func addUpdate(_ id: ObjectID, keys: some Sequence<String>) {
+        if inserted.contains(id) || deleted.contains(id) { return }
+        updated[id, default: []].formUnion(keys)
+    }
+}
+
+/// Identifies an observer registration, for ``ObjectContext/removeObserver(_:)``.
+public struct ObserverToken: Hashable, Sendable {
+    let id: Int
+}

@@ -1,0 +1,622 @@
+import Foundation
+
+/// A scratchpad of objects over a ``Store``: the `NSManagedObjectContext` analogue.
+///
+/// The context keeps one ``ManagedObject`` per row (identity map), tracks
+/// inserts, attribute changes and deletes until ``save()`` writes them in one
+/// transaction, and then publishes a ``ChangeSet`` to its observers. Saves can
+/// be undone and redone. Writes by other processes (or other connections) are
+/// picked up by ``processExternalChanges()``, called from the run loop.
+///
+/// A context is used from one thread (it is not `Sendable`).
+///
+///     let context = ObjectContext(store: store)
+///     context.addObserver { changes in print(changes) }
+///     let bank = context.insert(into: "FailedBankInfo")
+///     bank["name"] = .text("First–Citizens")
+///     try context.save()                    // publishes inserted: [FailedBankInfo/1]
+///     context.delete(bank)
+///     try context.save()                    // deleted (and cascaded details)
+///     try context.undo()                    // the row returns with the same id
+public final class ObjectContext {
+    public let store: Store
+    var database: Database { store.database }
+    var model: Model { store.model }
+
+    private var registry: [ObjectID: WeakObject] = [:]
+    private var registryPurgeThreshold = 4096
+    /// Objects with unsaved changes, held strongly until save or rollback.
+    private var dirty: [ObjectIdentifier: ManagedObject] = [:]
+    private var nextTemporaryRowID: Int64 = -1
+    private var pendingErrors: [StoreError] = []
+    private var observers: [(token: ObserverToken, body: (ChangeSet) -> Void)] = []
+    private var nextObserverID = 0
+    private var undoStack: [[RowChange]] = []
+    private var redoStack: [[RowChange]] = []
+    private var historyReader: HistoryReader?
+    private var selectColumns: [String: String] = [:]
+
+    /// How many saves can be undone.
+    public var undoLimit = 100
+
+    public init(store: Store) {
+        self.store = store
+        self.historyReader = try? HistoryReader(store: store)
+    }
+
+    // MARK: Identity map
+
+    func registered(_ id: ObjectID) -> ManagedObject? { registry[id]?.object }
+
+    private func register(_ object: ManagedObject) {
+        registry[object.objectID] = WeakObject(object: object)
+        if registry.count > registryPurgeThreshold {
+            registry = registry.filter { $0.value.object != nil }
+            registryPurgeThreshold = max(4096, registry.count * 2)
+        }
+    }
+
+    private func unregister(_ object: ManagedObject) {
+        if registry[object.objectID]?.object === object { registry.removeValue(forKey: object.objectID) }
+    }
+
+    /// Number of live objects in the identity map (for tests and diagnostics).
+    public var registeredObjectCount: Int { registry.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) } }
+
+    func noteChange(_ object: ManagedObject) {
+        if object.hasChanges { dirty[ObjectIdentifier(object)] = object } else { dirty.removeValue(forKey: ObjectIdentifier(object)) }
+    }
+
+    func recordError(_ error: StoreError) {
+        pendingErrors.append(error)
+    }
+
+    // MARK: Creating, loading, fetching
+
+    /// Creates a new object of `entity`, saved (and given its permanent ID) by the next ``save()``.
+    /// Attributes start at their defaults. An unknown entity name makes the next save throw.
+    public func insert(into entity: String) -> ManagedObject {
+        let description = model.entity(named: entity) ?? Entity(entity, attributes: [])
+        if model.entity(named: entity) == nil { recordError(.unknownEntity(entity)) }
+        let object = ManagedObject(entity: description, id: ObjectID(entity: entity, rowID: nextTemporaryRowID), context: self)
+        nextTemporaryRowID -= 1
+        object.isInserted = true
+        object.links = Array(repeating: .none, count: description.relationships.count)
+        object.committedLinks = object.links
+        object.changedKeys = Set(description.attributes.filter { $0.defaultValue != nil }.map(\.name))
+        if model.entity(named: entity) != nil { register(object) }
+        dirty[ObjectIdentifier(object)] = object
+        return object
+    }
+
+    /// The object for `id`: the registered one, or loaded from its row; nil when the row is gone.
+    public func object(with id: ObjectID) throws -> ManagedObject? {
+        if let object = registered(id) { return object }
+        if id.isTemporary { return nil }
+        guard let entity = model.entity(named: id.entity) else { throw StoreError.unknownEntity(id.entity) }
+        var result: ManagedObject?
+        try database.forEachRow(selectSQL(entity) + " WHERE id = ?", [.integer(id.rowID)]) { row in
+            result = materialize(entity, row)
+        }
+        return result
+    }
+
+    /// Loads many objects with one query per entity (per 500 ids); same order, missing rows skipped.
+    public func objects(with ids: [ObjectID]) throws -> [ManagedObject] {
+        var held: [ObjectID: ManagedObject] = [:]
+        var missing: [String: [Int64]] = [:]
+        for id in ids {
+            if let object = registered(id) { held[id] = object } else if !id.isTemporary { missing[id.entity, default: []].append(id.rowID) }
+        }
+        for (name, rowIDs) in missing {
+            guard let entity = model.entity(named: name) else { throw StoreError.unknownEntity(name) }
+            for object in try load(entity, rowIDs: rowIDs) { held[object.objectID] = object }
+        }
+        return ids.compactMap { held[$0] }
+    }
+
+    /// Objects of an entity from SQL: `sqlCondition` and `orderBy` use column names
+    /// (the table's alias is `t0`). Unsaved inserts are not included.
+    ///
+    ///     let banks = try context.fetch("FailedBankInfo", where: "state = ?", [.text("IL")], orderBy: "name COLLATE NOCASE")
+    public func fetch(_ entity: String, where sqlCondition: String? = nil, _ arguments: [StoreValue] = [],
+                      orderBy: String? = nil, limit: Int? = nil) throws -> [ManagedObject] {
+        guard let description = model.entity(named: entity) else { throw StoreError.unknownEntity(entity) }
+        var sql = selectSQL(description)
+        if let sqlCondition { sql += " WHERE (\(sqlCondition))" }
+        if let orderBy { sql += " ORDER BY \(orderBy)" }
+        if let limit { sql += " LIMIT \(limit)" }
+        var result: [ManagedObject] = []
+        try database.forEachRow(sql, arguments) { row in result.append(materialize(description, row)) }
+        return result
+    }
+
+    /// `SELECT t0.id, t0.<columns> FROM <table> AS t0`
+    private func selectSQL(_ entity: Entity) -> String {
+        if let sql = selectColumns[entity.name] { return sql }
+        let sql = "SELECT " + entity.columnNames.map { "t0." + $0 }.joined(separator: ", ") + " FROM \(entity.tableName) AS t0"
+        selectColumns[entity.name] = sql
+        return sql
+    }
+
+    /// Loads rows by id (chunked), refreshing registered objects; returns the objects found.
+    private func load(_ entity: Entity, rowIDs: [Int64]) throws -> [ManagedObject] {
+        var result: [ManagedObject] = []
+        result.reserveCapacity(rowIDs.count)
+        var start = 0
+        while start < rowIDs.count {
+            let chunk = rowIDs[start..<min(start + 500, rowIDs.count)]
+            let sql = selectSQL(entity) + " WHERE t0.id IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
+            try database.forEachRow(sql, chunk.map { .integer($0) }) { row in result.append(materialize(entity, row)) }
+            start += 500
+        }
+        return result
+    }
+
+    /// The registered object for the row (refreshed from it), or a new registered one.
+    private func materialize(_ entity: Entity, _ row: Statement) -> ManagedObject {
+        let id = ObjectID(entity: entity.name, rowID: row.int64(at: 0))
+        if let object = registered(id) {
+            refresh(object, from: row)
+            return object
+        }
+        let object = ManagedObject(entity: entity, id: id, context: self)
+        refresh(object, from: row)
+        register(object)
+        return object
+    }
+
+    /// Sets the committed state from a row; unsaved changes of the object are kept.
+    private func refresh(_ object: ManagedObject, from row: Statement) {
+        let entity = object.entity
+        var column: Int32 = 1
+        for i in entity.attributes.indices {
+            let value = row.value(at: column)
+            object.committedValues[i] = value
+            if !object.changedKeys.contains(entity.attributes[i].name) { object.values[i] = value }
+            column += 1
+        }
+        for i in entity.foreignKeyRelationships {
+            let rel = entity.relationships[i]
+            let link: ManagedObject.Link = row.isNull(at: column) ? .none : .object(ObjectID(entity: rel.destination, rowID: row.int64(at: column)))
+            object.committedLinks[i] = link
+            if !object.changedKeys.contains(rel.name) { object.links[i] = link }
+            column += 1
+        }
+        for (i, rel) in entity.relationships.enumerated() where !rel.storesForeignKey && !object.changedKeys.contains(rel.name) {
+            object.links[i] = .unknown
+            object.committedLinks[i] = .unknown
+        }
+    }
+
+    /// Finds the committed partner of a relationship in the store.
+    func lookUpLink(of object: ManagedObject, relationship i: Int) throws -> ManagedObject.Link {
+        if object.objectID.isTemporary { return .none }
+        let rel = object.entity.relationships[i]
+        guard let destination = model.entity(named: rel.destination) else { return .none }
+        let value: StoreValue
+        if rel.storesForeignKey {
+            value = try database.scalar("SELECT \(rel.columnName) FROM \(object.entity.tableName) WHERE id = ?", [.integer(object.objectID.rowID)])
+        } else {
+            guard let inverse = destination.relationship(named: rel.inverse) else { return .none }
+            value = try database.scalar("SELECT id FROM \(destination.tableName) WHERE \(inverse.columnName) = ? ORDER BY id LIMIT 1",
+                                        [.integer(object.objectID.rowID)])
+        }
+        guard let rowID = value.int64 else { return .none }
+        return .object(ObjectID(entity: destination.name, rowID: rowID))
+    }
+
+    // MARK: Changing
+
+    /// Marks an object deleted; ``save()`` applies the delete rules (cascade, nullify) and removes the row.
+    public func delete(_ object: ManagedObject) {
+        guard object.context === self else {
+            recordError(.invalidObject("\(object.objectID) belongs to another context"))
+            return
+        }
+        guard !object.isDeleted else { return }
+        object.isDeleted = true
+        dirty[ObjectIdentifier(object)] = object
+    }
+
+    /// True when there are unsaved inserts, updates or deletes.
+    public var hasChanges: Bool {
+        !pendingErrors.isEmpty || dirty.values.contains { $0.hasChanges }
+    }
+
+    /// Discards all unsaved changes: values return to their saved state, unsaved inserts are dropped.
+    public func rollback() {
+        for object in dirty.values {
+            if object.isInserted {
+                unregister(object)
+                object.isInserted = false
+                object.isDeleted = true
+            } else {
+                object.values = object.committedValues
+                object.links = object.committedLinks
+                object.isDeleted = false
+            }
+            object.changedKeys = []
+        }
+        dirty.removeAll()
+        pendingErrors.removeAll()
+    }
+
+    /// Cascades and nullifies from the objects marked deleted (loading partners as needed).
+    private func applyDeleteRules() throws {
+        var queue = dirty.values.filter(\.isDeleted)
+        var seen = Set(queue.map(ObjectIdentifier.init))
+        while let object = queue.popLast() {
+            for (i, rel) in object.entity.relationships.enumerated() {
+                guard let partner = try object.relatedThrowing(i), !partner.isDeleted,
+                      let j = partner.entity.relationshipIndex[rel.inverse] else { continue }
+                switch rel.deleteRule {
+                case .cascade:
+                    delete(partner)
+                    if seen.insert(ObjectIdentifier(partner)).inserted { queue.append(partner) }
+                case .nullify:
+                    if partner.links[j].id == object.objectID || partner.links[j] == .unknown {
+                        partner.setLink(.none, at: j)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Orders inserts so that an object comes after the new objects its foreign keys point to.
+    private func insertionOrder(_ objects: [ManagedObject]) -> [ManagedObject] {
+        var state: [ObjectIdentifier: Bool] = [:] // false = visiting, true = done
+        var result: [ManagedObject] = []
+        func visit(_ object: ManagedObject) {
+            state[ObjectIdentifier(object)] = false
+            for i in object.entity.foreignKeyRelationships {
+                if let id = object.links[i].id, id.isTemporary, let target = registered(id), target.isInserted, !target.isDeleted,
+                   state[ObjectIdentifier(target)] == nil {
+                    visit(target)
+                }
+            }
+            state[ObjectIdentifier(object)] = true
+            result.append(object)
+        }
+        for object in objects.sorted(by: { $0.objectID.rowID > $1.objectID.rowID }) where state[ObjectIdentifier(object)] == nil {
+            visit(object)
+        }
+        return result
+    }
+
+    // MARK: Saving
+
+    /// Writes all changes in one transaction, then publishes a ``ChangeSet``
+    /// with permanent IDs. Throws (and keeps the changes) on a validation or
+    /// SQLite error; a key set that the model does not know throws here.
+    public func save() throws {
+        if let error = pendingErrors.first {
+            pendingErrors.removeAll()
+            throw error
+        }
+        guard hasChanges else { return }
+        guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
+        try applyDeleteRules()
+
+        let objects = Array(dirty.values)
+        for object in objects where !object.isDeleted {
+            for (i, a) in object.entity.attributes.enumerated() where !a.isOptional && object.values[i].isNull {
+                throw StoreError.validation(entity: object.entity.name, key: a.name, reason: "is required")
+            }
+        }
+        let inserts = insertionOrder(objects.filter { $0.isInserted && !$0.isDeleted })
+        let updates = objects.filter { !$0.isInserted && !$0.isDeleted && !$0.changedKeys.isEmpty }.sorted { $0.objectID < $1.objectID }
+        let deletes = objects.filter { $0.isDeleted && !$0.isInserted }.sorted { $0.objectID < $1.objectID }
+
+        var permanent: [ObjectID: Int64] = [:]
+        func resolve(_ id: ObjectID) -> Int64? {
+            if let target = registered(id), target.isDeleted { return nil }
+            return id.isTemporary ? permanent[id] : id.rowID
+        }
+        var record: [RowChange] = []
+        let counterBefore = store.localChangeCounter
+        let range = try database.transaction { () throws -> ClosedRange<Int64>? in
+            let start = try store.historyPosition()
+            try database.execute("PRAGMA defer_foreign_keys = ON")
+            var unresolved: [ManagedObject] = []
+            for object in inserts {
+                let entity = object.entity
+                let row = object.columnValues(committed: false, resolve: resolve)
+                let columns = Array(entity.columnNames.dropFirst())
+                let sql = columns.isEmpty ? "INSERT INTO \(entity.tableName) DEFAULT VALUES"
+                    : "INSERT INTO \(entity.tableName)(\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+                try database.run(sql, row)
+                permanent[object.objectID] = database.lastInsertRowID
+                if entity.foreignKeyRelationships.contains(where: { object.links[$0].id?.isTemporary == true }) { unresolved.append(object) }
+            }
+            for object in unresolved { // foreign keys between new objects in a cycle: set after all inserts
+                let entity = object.entity
+                let fks = entity.foreignKeyRelationships
+                let sets = fks.map { "\(entity.relationships[$0].columnName) = ?" }.joined(separator: ", ")
+                let values = fks.map { i in object.links[i].id.flatMap(resolve).map { StoreValue.integer($0) } ?? .null }
+                try database.run("UPDATE \(entity.tableName) SET \(sets) WHERE id = ?", values + [.integer(permanent[object.objectID]!)])
+            }
+            for object in inserts {
+                let rowID = permanent[object.objectID]!
+                let entity = object.entity
+                var after = Dictionary(uniqueKeysWithValues: zip(entity.columnNames.dropFirst(), object.columnValues(committed: false, resolve: resolve)))
+                after["id"] = .integer(rowID)
+                record.append(RowChange(entity: entity.name, rowID: rowID, before: nil, after: after))
+            }
+            for object in updates {
+                let entity = object.entity
+                let columns = entity.columnNames.dropFirst()
+                let current = Dictionary(uniqueKeysWithValues: zip(columns, object.columnValues(committed: false, resolve: resolve)))
+                let committed = Dictionary(uniqueKeysWithValues: zip(columns, object.columnValues(committed: true, resolve: { $0.rowID })))
+                let changed = object.changedKeys.compactMap { key -> String? in
+                    if let i = entity.relationshipIndex[key], !entity.relationships[i].storesForeignKey { return nil }
+                    return entity.columnName(forKey: key)
+                }.sorted()
+                guard !changed.isEmpty else { continue }
+                let sql = "UPDATE \(entity.tableName) SET " + changed.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+                try database.run(sql, changed.map { current[$0]! } + [.integer(object.objectID.rowID)])
+                record.append(RowChange(entity: entity.name, rowID: object.objectID.rowID,
+                                        before: committed.filter { changed.contains($0.key) }, after: current.filter { changed.contains($0.key) }))
+            }
+            for object in deletes {
+                let entity = object.entity
+                var before = Dictionary(uniqueKeysWithValues: zip(entity.columnNames.dropFirst(), object.columnValues(committed: true, resolve: { $0.rowID })))
+                before["id"] = .integer(object.objectID.rowID)
+                try database.run("DELETE FROM \(entity.tableName) WHERE id = ?", [.integer(object.objectID.rowID)])
+                record.append(RowChange(entity: entity.name, rowID: object.objectID.rowID, before: before, after: nil))
+            }
+            try store.pruneHistory()
+            let end = try store.historyPosition()
+            return end > start ? (start + 1)...end : nil
+        }
+        store.localChangeCounter &+= 1
+        historyReader?.noteOwnWrite(range, counterBefore: counterBefore)
+
+        // The write is committed: give new objects their permanent IDs and build the change set.
+        var renamed: [ObjectID: ObjectID] = [:]
+        for object in inserts {
+            let id = ObjectID(entity: object.entity.name, rowID: permanent[object.objectID]!)
+            renamed[object.objectID] = id
+            unregister(object)
+            object.objectID = id
+            register(object)
+        }
+        var changes = ChangeSet()
+        for object in objects {
+            object.remapLinks(renamed)
+            if object.isDeleted {
+                if !object.isInserted { changes.deleted.insert(object.objectID) }
+                unregister(object)
+                object.isInserted = false
+                object.changedKeys = []
+                continue
+            }
+            if object.isInserted {
+                changes.inserted.insert(object.objectID)
+            } else if !object.changedKeys.isEmpty {
+                changes.updated[object.objectID] = withDerivedKeys(object.changedKeys, of: object.entity)
+            }
+            object.isInserted = false
+            object.committedValues = object.values
+            object.committedLinks = object.links
+            object.changedKeys = []
+        }
+        dirty.removeAll()
+        try propagateToOne(&changes)
+
+        if !record.isEmpty {
+            undoStack.append(record)
+            if undoStack.count > undoLimit { undoStack.removeFirst(undoStack.count - undoLimit) }
+        }
+        redoStack.removeAll()
+        publish(changes)
+    }
+
+    /// Adds the entity's derived attribute names when any attribute changed: they may depend on it.
+    private func withDerivedKeys(_ keys: Set<String>, of entity: Entity) -> Set<String> {
+        guard !entity.derived.isEmpty, keys.contains(where: { entity.attributeIndex[$0] != nil }) else { return keys }
+        return keys.union(entity.derived.map(\.name))
+    }
+
+    /// Reports attribute changes of an updated object as updates of the objects
+    /// that reach it through a to-one relationship ("details.closeDate").
+    private func propagateToOne(_ changes: inout ChangeSet) throws {
+        let direct = changes.updated
+        for (id, keys) in direct {
+            guard let entity = model.entity(named: id.entity) else { continue }
+            let attributeKeys = keys.filter { entity.attributeIndex[$0] != nil || entity.derivedIndex[$0] != nil }
+            guard !attributeKeys.isEmpty else { continue }
+            for (i, rel) in entity.relationships.enumerated() {
+                let partner: ObjectID?
+                if let object = registered(id), object.links[i] != .unknown {
+                    partner = object.links[i].id
+                } else if let object = registered(id) {
+                    partner = try object.relatedIDThrowing(i)
+                } else {
+                    let link = try lookUpLink(of: ManagedObject(entity: entity, id: id, context: self), relationship: i)
+                    partner = link.id
+                }
+                if let partner { changes.addUpdate(partner, keys: attributeKeys.map { rel.inverse + "." + $0 }) }
+            }
+        }
+    }
+
+    // MARK: Undo
+
+    /// True when there is a save to undo (or unsaved changes, which undo discards).
+    public var canUndo: Bool { !undoStack.isEmpty || hasChanges }
+    /// True when an undone save can be redone.
+    public var canRedo: Bool { !redoStack.isEmpty }
+
+    /// Undoes the last save (deleted rows return with their row ids, cascaded
+    /// children included), as a save of its own that publishes a change set.
+    /// With unsaved changes pending, undo discards those instead (``rollback()``).
+    public func undo() throws {
+        if hasChanges { rollback(); return }
+        guard let record = undoStack.last else { return }
+        try replay(record, forward: false)
+        undoStack.removeLast()
+        redoStack.append(record)
+    }
+
+    /// Redoes the last undone save; publishes a change set.
+    public func redo() throws {
+        rollback()
+        guard let record = redoStack.last else { return }
+        try replay(record, forward: true)
+        redoStack.removeLast()
+        undoStack.append(record)
+    }
+
+    private func replay(_ record: [RowChange], forward: Bool) throws {
+        guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
+        let counterBefore = store.localChangeCounter
+        let steps = forward ? record : record.reversed()
+        let range = try database.transaction { () throws -> ClosedRange<Int64>? in
+            let start = try store.historyPosition()
+            try database.execute("PRAGMA defer_foreign_keys = ON")
+            for step in steps {
+                guard let entity = model.entity(named: step.entity) else { continue }
+                let current = forward ? step.before : step.after
+                let target = forward ? step.after : step.before
+                switch (current, target) {
+                case (nil, let row?):
+                    let columns = row.keys.sorted()
+                    try database.run("INSERT INTO \(entity.tableName)(\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                                     columns.map { row[$0]! })
+                case (_?, nil):
+                    try database.run("DELETE FROM \(entity.tableName) WHERE id = ?", [.integer(step.rowID)])
+                case (_?, let row?):
+                    let columns = row.keys.filter { $0 != "id" }.sorted()
+                    guard !columns.isEmpty else { continue }
+                    try database.run("UPDATE \(entity.tableName) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
+                                     columns.map { row[$0]! } + [.integer(step.rowID)])
+                case (nil, nil):
+                    continue
+                }
+            }
+            try store.pruneHistory()
+            let end = try store.historyPosition()
+            return end > start ? (start + 1)...end : nil
+        }
+        store.localChangeCounter &+= 1
+        historyReader?.noteOwnWrite(range, counterBefore: counterBefore)
+
+        var changes = ChangeSet()
+        var partners: [ObjectID: Set<String>] = [:]
+        for step in steps {
+            guard let entity = model.entity(named: step.entity) else { continue }
+            let id = ObjectID(entity: entity.name, rowID: step.rowID)
+            let current = forward ? step.before : step.after
+            let target = forward ? step.after : step.before
+            switch (current, target) {
+            case (nil, _?): changes.deleted.remove(id); changes.inserted.insert(id)
+            case (_?, nil): changes.inserted.remove(id); changes.deleted.insert(id)
+            case (_?, let row?):
+                let keys = Set(row.keys.compactMap { entity.key(forColumn: $0) })
+                changes.updated[id, default: []].formUnion(withDerivedKeys(keys, of: entity))
+            case (nil, nil): continue
+            }
+            for i in entity.foreignKeyRelationships {
+                let rel = entity.relationships[i]
+                let old = current?[rel.columnName]?.int64, new = target?[rel.columnName]?.int64
+                guard old != new || current == nil || target == nil else { continue }
+                for rowID in [old, new].compactMap({ $0 }) {
+                    partners[ObjectID(entity: rel.destination, rowID: rowID), default: []].insert(rel.inverse)
+                }
+            }
+        }
+        for id in changes.inserted.union(changes.deleted) { changes.updated.removeValue(forKey: id) }
+        for (id, keys) in partners { changes.addUpdate(id, keys: keys) }
+        try reload(Array(changes.inserted) + Array(changes.updated.keys) + Array(changes.deleted))
+        try propagateToOne(&changes)
+        publish(changes)
+    }
+
+    // MARK: Other processes
+
+    /// Picks up writes made by other processes or connections since the last
+    /// call: cheap when nothing changed (one `PRAGMA data_version`). Refreshes
+    /// registered objects, then publishes and returns the change set (nil when
+    /// there was nothing). A reset is reported when this context's history
+    /// position was pruned or a bulk write happened: refetch everything.
+    @discardableResult
+    public func processExternalChanges() throws -> ChangeSet? {
+        if historyReader == nil { historyReader = try HistoryReader(store: store) }
+        guard let reader = historyReader, var changes = try reader.changes() else { return nil }
+        if changes.isReset {
+            try reload(registry.compactMap { $0.value.object == nil || $0.key.isTemporary ? nil : $0.key })
+            publish(changes)
+            return changes
+        }
+        // A 'U' may name a row that no longer exists (an orphan written with foreign keys off).
+        let existing = try existingIDs(Array(changes.updated.keys))
+        for id in changes.updated.keys where !existing.contains(id) { changes.updated.removeValue(forKey: id) }
+        try reload(Array(changes.updated.keys) + Array(changes.deleted) + Array(changes.inserted))
+        guard !changes.isEmpty else { return nil }
+        publish(changes)
+        return changes
+    }
+
+    /// Re-reads the registered objects among `ids`; those whose rows are gone become deleted.
+    private func reload(_ ids: [ObjectID]) throws {
+        var byEntity: [String: [Int64]] = [:]
+        var objects: [ManagedObject] = []
+        for id in ids {
+            guard let object = registered(id), !id.isTemporary else { continue }
+            objects.append(object)
+            byEntity[id.entity, default: []].append(id.rowID)
+        }
+        guard !objects.isEmpty else { return }
+        var found = Set<ObjectID>()
+        for (name, rowIDs) in byEntity {
+            guard let entity = model.entity(named: name) else { continue }
+            for object in try load(entity, rowIDs: rowIDs) { found.insert(object.objectID) }
+        }
+        for object in objects where !found.contains(object.objectID) {
+            object.isDeleted = true
+            object.changedKeys = []
+            dirty.removeValue(forKey: ObjectIdentifier(object))
+            unregister(object)
+        }
+    }
+
+    private func existingIDs(_ ids: [ObjectID]) throws -> Set<ObjectID> {
+        var byEntity: [String: [Int64]] = [:]
+        for id in ids { byEntity[id.entity, default: []].append(id.rowID) }
+        var found = Set<ObjectID>()
+        for (name, rowIDs) in byEntity {
+            guard let entity = model.entity(named: name) else { continue }
+            var start = 0
+            while start < rowIDs.count {
+                let chunk = rowIDs[start..<min(start + 500, rowIDs.count)]
+                try database.forEachRow("SELECT id FROM \(entity.tableName) WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))",
+                                        chunk.map { .integer($0) }) { row in
+                    found.insert(ObjectID(entity: name, rowID: row.int64(at: 0)))
+                }
+                start += 500
+            }
+        }
+        return found
+    }
+
+    // MARK: Observers
+
+    /// Calls `body` with each published change set (own saves, undo/redo, other processes).
+    @discardableResult
+    public func addObserver(_ body: @escaping (ChangeSet) -> Void) -> ObserverToken {
+        let token = ObserverToken(id: nextObserverID)
+        nextObserverID += 1
+        observers.append((token, body))
+        return token
+    }
+
+    public func removeObserver(_ token: ObserverToken) {
+        observers.removeAll { $0.token == token }
+    }
+
+    private func publish(_ changes: ChangeSet) {
+        guard !changes.isEmpty else { return }
+        for observer in observers { observer.body(changes) }
+    }
+}
