@@ -121,6 +121,7 @@ final class PseudoTerminal {
 
     /// Reads until nothing arrives for `quiet` seconds (or `timeout` passes).
     /// Returns the number of bytes read and the Clock time of the last one.
+    @discardableResult
     func drain(quiet: Double, timeout: Double = 10) -> (bytes: Int, lastByteTime: Double?) {
         let deadline = Clock.now() + timeout
         var count = 0
