@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the run loop and the views get "now" from, in seconds.
+///
+/// Animations and transient messages are functions of time; making time a
+/// parameter lets tests step through frames exactly. (This module's `Clock`
+/// shadows the standard library's `Clock` protocol for code that imports
+/// TerminalUI; the two are unrelated.)
+///
+///     let clock: any Clock = MonotonicClock()
+///     let started = clock.now
+///     …
+///     let elapsed = clock.now - started
+public protocol Clock: AnyObject {
+    /// Seconds since an arbitrary, fixed origin; never goes backwards.
+    var now: Double { get }
+}
+
+/// `CLOCK_MONOTONIC` in seconds: immune to wall-clock changes.
+///
+///     let loop = TerminalRunLoop(screen: screen, clock: MonotonicClock())
+public final class MonotonicClock: Clock {
+    public init() {}
+
+    public var now: Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
+    }
+}
+
+/// A clock that moves only when told to; tests drive animations and timeouts with it.
+///
+///     let clock = TestClock()
+///     statusLine.showMessage("Saved", at: clock.now)
+///     clock.advance(by: 5)
+///     // the message has expired at clock.now
+public final class TestClock: Clock {
+    public var now: Double
+
+    public init(now: Double = 0) { self.now = now }
+
+    public func advance(by seconds: Double) { now += seconds }
+}

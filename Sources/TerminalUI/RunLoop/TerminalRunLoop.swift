@@ -1,0 +1,230 @@
+/// The one loop that drives the screen: waits for input, hands it to the
+/// front-most view, fires tickers, redraws.
+///
+/// It owns a stack of views; the top one receives events, and everything from
+/// the top-most opaque view upwards is drawn, so overlays (help, dialogs) show
+/// the screen beneath. It blocks in `nextEvent` without a timeout unless a
+/// visible view animates (then about `framesPerSecond` frames a second), a
+/// ticker is due (the store's change polling), or a view asked to be woken at
+/// a moment (a status message expiring). After every event or tick it redraws
+/// the whole frame: erase the canvas, render, `present` (the backend sends only
+/// the differences).
+///
+/// Built in: `.resize` goes to every view and relayouts; Ctrl-L repaints the
+/// terminal; below `minimumWidth`×`minimumHeight` a "Terminal too small" screen
+/// replaces the views (only `q` and resizes act then). Events the top view
+/// ignores go to `unhandledEventHandler`; without one, `q` quits and, when
+/// `helpBindings` is set, `?` and F1 open a `HelpOverlay`.
+///
+///     let loop = TerminalRunLoop(screen: try CursesScreen(), minimumWidth: 40, minimumHeight: 10)
+///     loop.push(bankListScreen)
+///     loop.helpBindings = [("↑/↓ j/k", "move"), ("q", "quit")]
+///     loop.addTicker(every: 0.2) { _ in try? context.processExternalChanges() }
+///     let reason = loop.run()          // .quit, or .signal(SIGTERM) …
+///     screen.close()
+///     exit(reason.exitStatus)
+public final class TerminalRunLoop {
+    /// Why `run()` returned.
+    public enum Exit: Equatable, Sendable {
+        /// `q`, a view's `.quit`, or `quit()`.
+        case quit
+        /// SIGINT, SIGTERM or SIGHUP (or the terminal hung up: SIGHUP).
+        case signal(Int32)
+
+        /// The process exit status for this reason: 0, or 128 + the signal number.
+        public var exitStatus: Int32 {
+            switch self {
+            case .quit: return 0
+            case .signal(let signo): return 128 + signo
+            }
+        }
+    }
+
+    /// An identifier for a ticker added with `addTicker`.
+    public struct TickerID: Hashable, Sendable {
+        fileprivate let value: Int
+    }
+
+    private struct Ticker {
+        let id: TickerID
+        let interval: Double
+        var due: Double
+        let body: (Double) -> Void
+    }
+
+    public let screen: Screen
+    public let clock: any Clock
+    /// Below this size the "Terminal too small" screen is shown.
+    public var minimumWidth: Int
+    public var minimumHeight: Int
+    /// Frame rate while a view animates.
+    public var framesPerSecond: Double = 30
+    /// The view stack, bottom first. The last one receives events.
+    public private(set) var views: [View] = []
+    /// Offered every event the top view ignores. Returning `.ignored` drops it.
+    public var unhandledEventHandler: ((InputEvent) -> EventResult)?
+    /// When set (and there is no `unhandledEventHandler`), `?` and F1 show these keys.
+    public var helpBindings: [(keys: String, description: String)]?
+    /// The last frame drawn (what the screen shows).
+    public private(set) var canvas: Canvas
+    /// Frames drawn so far (for tests and benchmarks).
+    public private(set) var frameCount = 0
+
+    private var tickers: [Ticker] = []
+    private var nextTickerID = 0
+    private var quitRequested = false
+
+    public init(screen: Screen, clock: any Clock = MonotonicClock(), minimumWidth: Int = 20, minimumHeight: Int = 5) {
+        self.screen = screen
+        self.clock = clock
+        self.minimumWidth = minimumWidth
+        self.minimumHeight = minimumHeight
+        self.canvas = Canvas(width: screen.width, height: screen.height)
+    }
+
+    /// The view that receives events.
+    public var topView: View? { views.last }
+
+    /// Puts `view` in front (a new screen, an overlay, a dialog).
+    public func push(_ view: View) { views.append(view) }
+
+    /// Removes the front view and returns it.
+    @discardableResult
+    public func pop() -> View? { views.popLast() }
+
+    /// Removes `view` wherever it is in the stack.
+    public func remove(_ view: View) { views.removeAll { $0 === view } }
+
+    /// Replaces the whole stack with `view` (e.g. after a passphrase prompt).
+    public func setRoot(_ view: View) { views = [view] }
+
+    /// Ends `run()` after the current event with `.quit`.
+    public func quit() { quitRequested = true }
+
+    /// Calls `body(now)` every `interval` seconds while the loop runs (the
+    /// first time one interval from now); the frame is redrawn afterwards.
+    @discardableResult
+    public func addTicker(every interval: Double, _ body: @escaping (_ now: Double) -> Void) -> TickerID {
+        let id = TickerID(value: nextTickerID)
+        nextTickerID += 1
+        tickers.append(Ticker(id: id, interval: max(0.001, interval), due: clock.now + interval, body: body))
+        return id
+    }
+
+    public func removeTicker(_ id: TickerID) { tickers.removeAll { $0.id == id } }
+
+    /// Runs until a view or `q` quits, or a termination signal arrives.
+    public func run() -> Exit {
+        quitRequested = false
+        draw()
+        while true {
+            if quitRequested { return .quit }
+            if let signo = (screen as? TerminalScreen)?.terminationSignal { return .signal(signo) }
+            let event = screen.nextEvent(timeoutMilliseconds: waitTimeout(now: clock.now))
+            if let signo = (screen as? TerminalScreen)?.terminationSignal { return .signal(signo) }
+            if let event { dispatch(event) }
+            if quitRequested { return .quit }
+            fireDueTickers(now: clock.now)
+            draw()
+        }
+    }
+
+    /// How long `nextEvent` may wait: nil (block) unless something needs time.
+    func waitTimeout(now: Double) -> Int? {
+        var deadline: Double?
+        func consider(_ time: Double) { deadline = min(deadline ?? time, time) }
+        if !isTooSmall {
+            for view in visibleViews {
+                if view.needsTick(at: now) { consider(now + 1 / framesPerSecond) }
+                if let wake = view.nextWakeTime(after: now) { consider(wake) }
+            }
+        }
+        for ticker in tickers { consider(ticker.due) }
+        guard let deadline else { return nil }
+        return max(0, Int(((deadline - now) * 1000).rounded(.up)))
+    }
+
+    private func fireDueTickers(now: Double) {
+        for index in tickers.indices where index < tickers.count && tickers[index].due <= now {
+            let ticker = tickers[index]
+            var due = ticker.due + ticker.interval
+            if due <= now { due = now + ticker.interval }   // fell behind: do not fire in a burst
+            tickers[index].due = due
+            ticker.body(now)
+        }
+    }
+
+    private var isTooSmall: Bool { screen.width < minimumWidth || screen.height < minimumHeight }
+
+    private var visibleViews: ArraySlice<View> {
+        let start = views.lastIndex { $0.isOpaque } ?? 0
+        return views[start...]
+    }
+
+    /// Erases the canvas, renders the visible views (or the too-small screen), presents.
+    public func draw() {
+        let width = screen.width, height = screen.height
+        if canvas.width != width || canvas.height != height {
+            canvas.resize(width: width, height: height)
+        } else {
+            canvas.erase()
+        }
+        let now = clock.now
+        let frame = canvas.bounds
+        if isTooSmall {
+            TooSmallView(minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+                .render(into: &canvas, frame: frame, at: now)
+        } else {
+            for view in visibleViews { view.render(into: &canvas, frame: frame, at: now) }
+        }
+        screen.present(canvas)
+        frameCount += 1
+    }
+
+    /// Sends one event through the loop's rules (what `run()` does with each).
+    public func dispatch(_ event: InputEvent) {
+        switch event {
+        case .resize:
+            for view in views { _ = view.handle(event) }
+            return
+        case .control("l"):
+            (screen as? TerminalScreen)?.redrawAll()
+            return
+        default:
+            break
+        }
+        if isTooSmall {
+            if event == .character("q") { quitRequested = true }
+            return
+        }
+        guard let top = views.last else {
+            apply(fallback(event), to: nil)
+            return
+        }
+        var result = top.handle(event)
+        if result == .ignored { result = fallback(event) }
+        apply(result, to: top)
+    }
+
+    private func fallback(_ event: InputEvent) -> EventResult {
+        if let handler = unhandledEventHandler { return handler(event) }
+        switch event {
+        case .character("q"):
+            return .quit
+        case .character("?"), .function(1):
+            guard let bindings = helpBindings else { return .ignored }
+            push(HelpOverlay(bindings: bindings))
+            return .handled
+        default:
+            return .ignored
+        }
+    }
+
+    private func apply(_ result: EventResult, to view: View?) {
+        switch result {
+        case .handled, .ignored: break
+        case .dismiss: if let view { remove(view) }
+        case .quit: quitRequested = true
+        }
+    }
+}

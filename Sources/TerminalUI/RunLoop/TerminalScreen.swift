@@ -1,0 +1,18 @@
+/// A `Screen` on a real terminal: it can be asked to end by a signal, and can
+/// repaint everything when the picture got damaged.
+///
+/// The run loop works with any `Screen`; when the screen is also a
+/// `TerminalScreen` it ends on SIGINT/SIGTERM/SIGHUP and honours Ctrl-L.
+/// `CursesScreen` conforms; a test fake may conform to script a signal.
+///
+///     if let terminal = screen as? TerminalScreen, let signo = terminal.terminationSignal {
+///         return .signal(signo)
+///     }
+public protocol TerminalScreen: Screen {
+    /// The first of SIGINT, SIGTERM, SIGHUP that arrived (or SIGHUP when the
+    /// terminal went away), nil while none did.
+    var terminationSignal: Int32? { get }
+    /// Forgets what the terminal shows and repaints every cell on the next
+    /// `present` (Ctrl-L, or after another program scribbled on the screen).
+    func redrawAll()
+}

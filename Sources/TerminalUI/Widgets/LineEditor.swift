@@ -1,0 +1,126 @@
+/// One line of editable text and a cursor: the editing rules shared by
+/// `TextField`, `SecretField`, `TextArea`, `SearchField` and `FilterField`.
+///
+/// The cursor is an index into `characters` (grapheme clusters), so a CJK
+/// character, an emoji or "e" + combining accent moves and deletes as one.
+struct LineEditor: Equatable {
+    var characters: [Character]
+    var cursor: Int
+
+    init(_ text: String = "") {
+        characters = Array(text)
+        cursor = characters.count
+    }
+
+    var text: String { String(characters) }
+
+    enum Outcome: Equatable {
+        /// The text changed (and maybe the cursor).
+        case edited
+        /// Only the cursor moved (or the key was an editing key with nothing to do).
+        case moved
+        /// Not an editing key.
+        case ignored
+    }
+
+    /// Applies an editing key: characters insert; Backspace, Delete; ←/→;
+    /// Home/End and Ctrl-A/Ctrl-E; Ctrl-U deletes to the start, Ctrl-K to the
+    /// end, Ctrl-W the word before the cursor.
+    mutating func handle(_ event: InputEvent) -> Outcome {
+        switch event {
+        case .character(let character):
+            insert(character)
+            return .edited
+        case .backspace, .control("h"):
+            guard cursor > 0 else { return .moved }
+            characters.remove(at: cursor - 1)
+            cursor -= 1
+            return .edited
+        case .delete, .control("d"):
+            guard cursor < characters.count else { return .moved }
+            characters.remove(at: cursor)
+            return .edited
+        case .left, .control("b"):
+            cursor = max(0, cursor - 1)
+            return .moved
+        case .right, .control("f"):
+            cursor = min(characters.count, cursor + 1)
+            return .moved
+        case .home, .control("a"):
+            cursor = 0
+            return .moved
+        case .end, .control("e"):
+            cursor = characters.count
+            return .moved
+        case .control("u"):
+            guard cursor > 0 else { return .moved }
+            characters.removeSubrange(0..<cursor)
+            cursor = 0
+            return .edited
+        case .control("k"):
+            guard cursor < characters.count else { return .moved }
+            characters.removeSubrange(cursor...)
+            return .edited
+        case .control("w"):
+            guard cursor > 0 else { return .moved }
+            var start = cursor
+            while start > 0 && characters[start - 1].isWhitespace { start -= 1 }
+            while start > 0 && !characters[start - 1].isWhitespace { start -= 1 }
+            characters.removeSubrange(start..<cursor)
+            cursor = start
+            return .edited
+        default:
+            return .ignored
+        }
+    }
+
+    mutating func insert(_ character: Character) {
+        // A combining mark typed on its own joins the character before the cursor.
+        if DisplayWidth.of(character) == 0, cursor > 0 {
+            let joined = String(characters[cursor - 1]) + String(character)
+            if joined.count == 1 {
+                characters[cursor - 1] = Character(joined)
+                return
+            }
+        }
+        characters.insert(character, at: cursor)
+        cursor += 1
+    }
+
+    mutating func insert(contentsOf string: String) {
+        for character in string { insert(character) }
+    }
+
+    /// Draws the line into `width` cells at (`x`, `y`), scrolled horizontally
+    /// so the cursor stays visible (`scroll` is the first visible cell and is
+    /// updated unless `followCursor` is false). Wide characters cut by either edge are not drawn. Returns the
+    /// cursor's column on the canvas.
+    @discardableResult
+    func render(into canvas: inout Canvas, x: Int, y: Int, width: Int, scroll: inout Int,
+                mask: Character? = nil, attributes: CellAttributes = [], followCursor: Bool = true) -> Int {
+        guard width > 0 else { return x }
+        let widths = characters.map { mask != nil ? 1 : max(0, DisplayWidth.of($0)) }
+        var cursorCell = 0
+        for index in 0..<cursor { cursorCell += widths[index] }
+        let total = widths.reduce(0, +)
+        if followCursor {
+            // Keep the cursor inside, one cell reserved for it at the end.
+            if cursorCell < scroll { scroll = cursorCell }
+            if cursorCell >= scroll + width { scroll = cursorCell - width + 1 }
+            // Do not leave space unused on the right when text was deleted.
+            scroll = max(0, min(scroll, total + 1 - width))
+        }
+        var cell = 0
+        for (index, character) in characters.enumerated() {
+            let start = cell, end = cell + widths[index]
+            cell = end
+            if end <= scroll { continue }
+            if start >= scroll + width { break }
+            guard start >= scroll, end <= scroll + width else { continue }
+            let shown = mask.map { String($0) } ?? String(character)
+            canvas.put(shown, x: x + start - scroll, y: y, attributes: attributes,
+                       maxWidth: end - start, truncate: false)
+        }
+        return x + cursorCell - scroll
+    }
+}

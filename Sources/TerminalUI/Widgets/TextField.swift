@@ -1,0 +1,98 @@
+/// A single-line text field with the usual editing keys.
+///
+/// Keys: characters insert at the cursor; Backspace and Delete; ←/→;
+/// Home/End or Ctrl-A/Ctrl-E; Ctrl-U deletes to the start, Ctrl-K to the end,
+/// Ctrl-W the word before the cursor. Text wider than the field scrolls
+/// horizontally to keep the cursor in view; wide characters (CJK, emoji) take
+/// two cells and are never split. Enter calls `onSubmit` when one is set
+/// (otherwise Enter is left to the container, e.g. a `Form` moves on).
+///
+/// It draws on the first row of its frame, underlined so the field's extent
+/// shows, and puts the terminal cursor at the insertion point when focused.
+///
+///     let field = TextField(text: "", placeholder: "Bank name")
+///     field.onChange = { text in controller.search(text) }
+///     _ = field.handle(.character("S"))
+///     field.render(into: &canvas, frame: Rect(x: 10, y: 3, width: 30, height: 1), at: now)
+///     field.text          // "S"
+///     field.cursorIndex   // 1
+public final class TextField: FormControl {
+    var editor: LineEditor
+    /// First visible cell (horizontal scroll), kept by `render`.
+    public private(set) var scrollOffset = 0
+
+    /// Shown dim while the text is empty.
+    public var placeholder: String
+    /// Only the focused field draws the cursor. Default true.
+    public var isFocused = true
+    /// Longest text accepted, in characters (nil: unlimited).
+    public var maximumLength: Int?
+    /// Drawn over the field's cells (default underline, so the field's width shows).
+    public var fieldAttributes: CellAttributes = .underline
+    /// Called after every edit with the new text.
+    public var onChange: ((String) -> Void)?
+    /// Called on Enter with the text; when nil, Enter is `.ignored`.
+    public var onSubmit: ((String) -> Void)?
+    /// When set, every character is drawn as this one (for secrets).
+    var mask: Character?
+
+    public init(text: String = "", placeholder: String = "") {
+        self.editor = LineEditor(text)
+        self.placeholder = placeholder
+    }
+
+    /// The text. Setting it puts the cursor at the end (and does not call `onChange`).
+    public var text: String {
+        get { editor.text }
+        set { editor = LineEditor(newValue) }
+    }
+
+    /// The insertion point, in characters from the start (0...text.count).
+    public var cursorIndex: Int {
+        get { editor.cursor }
+        set { editor.cursor = max(0, min(editor.characters.count, newValue)) }
+    }
+
+    public var value: String {
+        get { text }
+        set { text = newValue }
+    }
+
+    public var preferredHeight: Int { 1 }
+
+    public func handle(_ event: InputEvent) -> EventResult {
+        if event == .enter {
+            guard let onSubmit else { return .ignored }
+            onSubmit(text)
+            return .handled
+        }
+        let before = editor
+        switch editor.handle(event) {
+        case .ignored:
+            return .ignored
+        case .moved:
+            return .handled
+        case .edited:
+            if let maximumLength, editor.characters.count > maximumLength {
+                editor = before
+                return .handled
+            }
+            onChange?(text)
+            return .handled
+        }
+    }
+
+    public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
+        guard !frame.isEmpty else { return }
+        let y = frame.y
+        canvas.fill(" ", x: frame.x, y: y, width: frame.width, attributes: fieldAttributes)
+        if editor.characters.isEmpty && !placeholder.isEmpty {
+            canvas.put(placeholder, x: frame.x, y: y, attributes: fieldAttributes.union(.dim), maxWidth: frame.width)
+        }
+        var scroll = scrollOffset
+        let cursorX = editor.render(into: &canvas, x: frame.x, y: y, width: frame.width, scroll: &scroll,
+                                    mask: mask, attributes: fieldAttributes)
+        scrollOffset = scroll
+        if isFocused { canvas.cursor = (cursorX, y) }
+    }
+}

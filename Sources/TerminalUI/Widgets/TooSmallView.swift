@@ -1,0 +1,31 @@
+/// What the run loop shows instead of the app while the window is below the
+/// app's minimum size: a centred "Terminal too small" and the size needed.
+///
+/// The loop draws it by itself (see `TerminalRunLoop.minimumWidth`); apps
+/// only choose the minimum.
+///
+///     let tooSmall = TooSmallView(minimumWidth: 20, minimumHeight: 5)
+///     tooSmall.render(into: &canvas, frame: canvas.bounds, at: 0)
+///     // "Terminal too small" / "need 20×5, have 15×4"
+public final class TooSmallView: View {
+    public var minimumWidth: Int
+    public var minimumHeight: Int
+
+    public init(minimumWidth: Int, minimumHeight: Int) {
+        self.minimumWidth = minimumWidth
+        self.minimumHeight = minimumHeight
+    }
+
+    public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
+        guard !frame.isEmpty else { return }
+        let lines = ["Terminal too small",
+                     "need \(minimumWidth)×\(minimumHeight), have \(frame.width)×\(frame.height)"]
+        let shown = min(lines.count, frame.height)
+        let top = frame.y + (frame.height - shown) / 2
+        for (index, line) in lines.prefix(shown).enumerated() {
+            let width = min(DisplayWidth.of(line), frame.width)
+            canvas.put(line, x: frame.x + (frame.width - width) / 2, y: top + index,
+                       attributes: index == 0 ? .bold : .dim, maxWidth: frame.width)
+        }
+    }
+}
