@@ -17,7 +17,7 @@ struct AnimatedItem {
         case none
         /// Deleted: drawn dim while its height shrinks to 0.
         case fadeOut
-        /// Inserted: its gap opens, and it is dim in the first half.
+        /// Inserted: its gap opens, and it is dim for the first two thirds.
         case fadeIn
         /// Reloaded: reverse and bold in the first half.
         case flash
@@ -48,7 +48,7 @@ struct AnimatedItem {
         switch effect {
         case .none, .move: return []
         case .fadeOut: return .dim
-        case .fadeIn: return q < 0.5 ? .dim : []
+        case .fadeIn: return q < 0.67 ? .dim : []
         case .flash: return q < 0.5 ? [.reverse, .bold] : []
         }
     }
