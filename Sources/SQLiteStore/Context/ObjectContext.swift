@@ -322,12 +322,16 @@ public final class ObjectContext {
             for object in inserts {
                 let entity = object.entity
                 let row = object.columnValues(committed: false, resolve: resolve)
+                let pointsAtUnsaved = entity.foreignKeyRelationships.contains { i in
+                    guard let id = object.links[i].id, id.isTemporary, permanent[id] == nil else { return false }
+                    return registered(id).map { !$0.isDeleted } ?? false
+                }
                 let columns = Array(entity.columnNames.dropFirst())
                 let sql = columns.isEmpty ? "INSERT INTO \(entity.tableName) DEFAULT VALUES"
                     : "INSERT INTO \(entity.tableName)(\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
                 try database.run(sql, row)
                 permanent[object.objectID] = database.lastInsertRowID
-                if entity.foreignKeyRelationships.contains(where: { object.links[$0].id?.isTemporary == true }) { unresolved.append(object) }
+                if pointsAtUnsaved { unresolved.append(object) }
             }
             for object in unresolved { // foreign keys between new objects in a cycle: set after all inserts
                 let entity = object.entity

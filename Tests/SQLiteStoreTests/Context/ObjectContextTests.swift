@@ -276,3 +276,26 @@ struct ObjectContextTests {
         #expect(f.recorder.changes.isEmpty)
     }
 }
+
+@Suite("Object context: saving new object graphs")
+struct NewObjectGraphTests {
+    @Test func aSaveOfNewLinkedObjectsWritesEachRowOnce() throws {
+        let f = try Fixture()
+        let start = try f.store.historyPosition()
+        try insertBank(f.context, name: "A")
+        let ops = try f.store.database.query("SELECT entity, op FROM store_history WHERE seq > ? ORDER BY seq", [.integer(start)])
+        #expect(ops == [["FailedBankInfo", "I"], ["FailedBankDetails", "I"], ["FailedBankInfo", "U"]])
+    }
+
+    @Test func detailsInsertedBeforeTheirInfoStillGetTheRightForeignKey() throws {
+        let f = try Fixture()
+        let details = f.context.insert(into: "FailedBankDetails")
+        details["closeDate"] = "2011-01-01"
+        let info = f.context.insert(into: "FailedBankInfo")
+        info["name"] = "N"; info["city"] = "C"; info["state"] = "S"
+        info.setRelated(details, for: "details")
+        try f.context.save()
+        #expect(try f.store.database.scalar("SELECT info_id FROM failed_bank_details") == .integer(info.objectID.rowID))
+        #expect(details.related("info") === info)
+    }
+}
