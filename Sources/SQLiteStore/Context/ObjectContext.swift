@@ -8,7 +8,9 @@ import Foundation
 /// be undone and redone. Writes by other processes (or other connections) are
 /// picked up by ``processExternalChanges()``, called from the run loop.
 ///
-/// A context is used from one thread (it is not `Sendable`).
+/// A context is used from one thread (it is not `Sendable`). The identity
+/// map holds objects weakly unless they have unsaved changes: an object you
+/// keep is the one you get again; one nobody keeps is reloaded when next asked for.
 ///
 ///     let context = ObjectContext(store: store)
 ///     context.addObserver { changes in print(changes) }
@@ -143,12 +145,10 @@ public final class ObjectContext {
     private func load(_ entity: Entity, rowIDs: [Int64]) throws -> [ManagedObject] {
         var result: [ManagedObject] = []
         result.reserveCapacity(rowIDs.count)
-        var start = 0
-        while start < rowIDs.count {
-            let chunk = rowIDs[start..<min(start + 500, rowIDs.count)]
-            let sql = selectSQL(entity) + " WHERE t0.id IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ",") + ")"
-            try database.forEachRow(sql, chunk.map { .integer($0) }) { row in result.append(materialize(entity, row)) }
-            start += 500
+        for (placeholders, arguments) in ObjectContext.inListChunks(rowIDs) {
+            try database.forEachRow(selectSQL(entity) + " WHERE t0.id IN (\(placeholders))", arguments) { row in
+                result.append(materialize(entity, row))
+            }
         }
         return result
     }
@@ -585,20 +585,33 @@ public final class ObjectContext {
         }
     }
 
+    /// Splits row ids into `IN (?,…)` lists of at most 512, padded to a power of two
+    /// (repeating the last id) so that only ten distinct statements reach the cache.
+    static func inListChunks(_ rowIDs: [Int64]) -> [(placeholders: String, arguments: [StoreValue])] {
+        var chunks: [(String, [StoreValue])] = []
+        var start = 0
+        while start < rowIDs.count {
+            let end = min(start + 512, rowIDs.count)
+            var size = 1
+            while size < end - start { size *= 2 }
+            var arguments = rowIDs[start..<end].map { StoreValue.integer($0) }
+            while arguments.count < size { arguments.append(arguments[arguments.count - 1]) }
+            chunks.append((Array(repeating: "?", count: size).joined(separator: ","), arguments))
+            start = end
+        }
+        return chunks
+    }
+
     private func existingIDs(_ ids: [ObjectID]) throws -> Set<ObjectID> {
         var byEntity: [String: [Int64]] = [:]
         for id in ids { byEntity[id.entity, default: []].append(id.rowID) }
         var found = Set<ObjectID>()
         for (name, rowIDs) in byEntity {
             guard let entity = model.entity(named: name) else { continue }
-            var start = 0
-            while start < rowIDs.count {
-                let chunk = rowIDs[start..<min(start + 500, rowIDs.count)]
-                try database.forEachRow("SELECT id FROM \(entity.tableName) WHERE id IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ",")))",
-                                        chunk.map { .integer($0) }) { row in
+            for (placeholders, arguments) in ObjectContext.inListChunks(rowIDs) {
+                try database.forEachRow("SELECT id FROM \(entity.tableName) WHERE id IN (\(placeholders))", arguments) { row in
                     found.insert(ObjectID(entity: name, rowID: row.int64(at: 0)))
                 }
-                start += 500
             }
         }
         return found

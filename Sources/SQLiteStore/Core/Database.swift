@@ -35,6 +35,8 @@ public final class Database {
     /// The raw connection handle (for this module's helpers).
     let handle: OpaquePointer
     private var cache: [String: Statement] = [:]
+    /// Beyond this many cached statements, idle ones are dropped.
+    static let cacheLimit = 512
     private var transactionDepth = 0
 
     /// Opens (or creates) the database at `path`.
@@ -153,6 +155,10 @@ public final class Database {
             }
         }
         let stmt = try Statement(connection: handle, sql: sql, persistent: true)
+        if cache.count >= Database.cacheLimit {
+            // Ad-hoc SQL (fetches with literal values) must not grow the cache forever.
+            cache = cache.filter { $0.value.isBusy }
+        }
         cache[sql] = stmt
         return stmt
     }

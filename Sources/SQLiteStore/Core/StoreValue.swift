@@ -90,6 +90,10 @@ extension StoreValue {
     public static func date(_ date: Date) -> StoreValue { .text(StoreDate.text(from: date)) }
     /// A date-time stored the model's way: `.text("YYYY-MM-DDTHH:MM:SSZ")`.
     public static func dateTime(_ date: Date) -> StoreValue { .text(StoreDate.dateTimeText(from: date)) }
+    /// A blob from `Data`.
+    public static func data(_ data: Data) -> StoreValue { .blob([UInt8](data)) }
+    /// The bytes of a blob as `Data`, nil for other cases.
+    public var data: Data? { bytes.map { Data($0) } }
     /// A bool stored as `.integer(0/1)`.
     public static func bool(_ value: Bool) -> StoreValue { .integer(value ? 1 : 0) }
 }

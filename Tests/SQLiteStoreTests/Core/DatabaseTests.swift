@@ -134,3 +134,31 @@ struct DatabaseTests {
         #expect(throws: SQLiteError.self) { try ro.run("INSERT INTO t(v) VALUES (1)") }
     }
 }
+
+@Suite("Database across processes")
+struct DatabaseProcessTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs /usr/bin/sqlite3"))
+    func aWriterWaitsForAnotherProcesssTransactionInsteadOfFailing() throws {
+        let dir = TemporaryDirectory()
+        let db = try Database(path: dir.path("busy.sqlite"))
+        try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v)")
+        // The child holds the write lock for about half a second.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        child.arguments = [db.path, "BEGIN IMMEDIATE; INSERT INTO t(v) VALUES ('child');", ".shell sleep 0.5", "COMMIT;"]
+        try child.run()
+        Thread.sleep(forTimeInterval: 0.2)
+        let started = Date()
+        try db.transaction { try db.run("INSERT INTO t(v) VALUES ('parent')") }
+        child.waitUntilExit()
+        #expect(child.terminationStatus == 0)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(try db.query("SELECT v FROM t ORDER BY id") == [["child"], ["parent"]])
+    }
+
+    @Test func blobsRoundTripAsData() throws {
+        let db = try Database(path: ":memory:")
+        let data = Data([0, 0xFF, 0x10])
+        #expect(try db.scalar("SELECT ?", [.data(data)]).data == data)
+    }
+}
