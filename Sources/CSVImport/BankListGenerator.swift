@@ -57,11 +57,21 @@ public struct BankListGenerator: Sendable {
     /// The banks of a `count`-row list, newest closing first (generated lazily).
     public func banks(count: Int) -> some Sequence<Bank> {
         var rng = SplitMix64(seed: seed)
-        // Certs: i ↦ (a·i + b) mod 2^k is a bijection for odd a, so certs are unique without a set.
-        var modulus = 1 << 16
-        while modulus < count * 4 { modulus <<= 1 }
-        let a = Int(rng.next() % UInt64(modulus)) | 1
-        let b = Int(rng.next() % UInt64(modulus))
+        // Certs: a scrambling bijection on k bits (odd multiply, add, xor-shift, odd multiply),
+        // so certs are unique without a set and do not run in an arithmetic progression.
+        var bits = 16
+        while 1 << bits < count * 4 { bits += 1 }
+        let mask = (1 << bits) - 1
+        let a = Int(rng.next() & UInt64(mask)) | 1
+        let b = Int(rng.next() & UInt64(mask))
+        let c = Int(rng.next() & UInt64(mask)) | 1
+        let shift = bits / 2 + 1
+        func cert(_ i: Int) -> Int {
+            var x = (a &* i &+ b) & mask
+            x ^= x >> shift
+            x = (x &* c) & mask
+            return 1 + x
+        }
         let firstNumber = firstDay.dayNumber
         let span = lastDay.dayNumber - firstNumber + 1
         let fundBase = 4_600
@@ -75,7 +85,7 @@ public struct BankListGenerator: Sendable {
                 name: Self.bankName(using: &rng, city: city),
                 city: city,
                 state: state,
-                cert: 1 + (a &* i &+ b) & (modulus - 1),
+                cert: cert(i),
                 acquiringInstitution: Self.acquirer(using: &rng),
                 closingDate: day,
                 fund: fundBase + count - 1 - i)
@@ -107,7 +117,9 @@ public struct BankListGenerator: Sendable {
         case 0...2: name = "\(first) \(kind)"
         case 3...4: name = "\(kind) of \(city)"
         case 5: name = "The \(first) \(kind) of \(city)"
-        default: name = "\(first) \(second[Int.random(in: 0..<second.count, using: &rng)]) \(kind)"
+        default:
+            let middle = second[Int.random(in: 0..<second.count, using: &rng)]
+            name = kind.hasPrefix(middle) || kind.contains(" \(middle)") ? "\(first) \(kind)" : "\(first) \(middle) \(kind)"
         }
         if Int.random(in: 0..<100, using: &rng) < 22 {
             name += suffixes[Int.random(in: 0..<suffixes.count, using: &rng)]

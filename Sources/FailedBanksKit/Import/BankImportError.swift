@@ -1,0 +1,69 @@
+import CSVImport
+import SQLiteStore
+
+/// Why an import of one file did not happen. Nothing was written when one
+/// of these is thrown: the file's transaction was rolled back.
+///
+///     do { _ = try importer.importFile("banklist.csv") }
+///     catch let error as BankImportError {
+///         error.messages.forEach { printError($0) }
+///         return error.exitStatus   // 65 for bad data, 66 for a missing file, 74 for I/O
+///     }
+public enum BankImportError: Error, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case unreadable(path: String, CSVError)
+    /// The file holds no bytes (or only blank lines).
+    case emptyFile(path: String)
+    /// The file holds a header row but no data rows.
+    case headerOnly(path: String)
+    /// Required columns are missing from the header row.
+    case missingColumns(path: String, names: [String], header: [String])
+    /// A quoted field is not closed before the end of the file.
+    case unterminatedQuote(path: String, line: Int)
+    /// Bad rows, in the all-or-nothing mode (or every row bad with `--skip-bad-rows`):
+    /// the first ones (at most the listed limit) and how many there were in all.
+    case badRows(path: String, issues: [BankImportIssue], total: Int)
+    /// The store failed (SQLite error, read-only file, …).
+    case store(path: String, Error)
+
+    /// The `sysexits.h` status for the command line.
+    public var exitStatus: Int32 {
+        switch self {
+        case .unreadable(_, let error): return error.isMissingInput || isUnreadable(error) ? 66 : 74
+        case .emptyFile, .headerOnly, .missingColumns, .unterminatedQuote, .badRows: return 65
+        case .store: return 74
+        }
+    }
+
+    private func isUnreadable(_ error: CSVError) -> Bool {
+        if case .cannotOpen = error { return true }
+        return false
+    }
+
+    /// The lines to show a person, in the agreed `FILE:LINE: reason` form.
+    public var messages: [String] {
+        switch self {
+        case .unreadable(_, let error):
+            return ["\(error)"]
+        case .emptyFile(let path):
+            return ["\(path): the file is empty (expected a header row and bank rows)"]
+        case .headerOnly(let path):
+            return ["\(path): the file has a header row but no banks"]
+        case .missingColumns(let path, let names, let header):
+            let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let found = header.map { "\"\($0)\"" }.joined(separator: ", ")
+            return ["\(path):1: missing required column\(names.count == 1 ? "" : "s") \(list) (header: \(found))"]
+        case .unterminatedQuote(let path, let line):
+            return ["\(path):\(line): a quoted field is not closed before the end of the file"]
+        case .badRows(let path, let issues, let total):
+            var lines = issues.map(\.description)
+            if total > issues.count { lines.append("… and \(total - issues.count) more error\(total - issues.count == 1 ? "" : "s")") }
+            lines.append("\(path): nothing imported: \(total) bad row\(total == 1 ? "" : "s") (use --skip-bad-rows to import the good rows)")
+            return lines
+        case .store(let path, let error):
+            return ["\(path): \(error)"]
+        }
+    }
+
+    public var description: String { messages.joined(separator: "\n") }
+}

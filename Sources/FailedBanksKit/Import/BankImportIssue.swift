@@ -1,0 +1,50 @@
+/// One bad row (or a problem with the file) found while importing, with
+/// what a person needs to fix it.
+///
+/// Its description is the agreed message form:
+///
+///     banklist.csv:42: not a valid date (column "Closing Date", value "31-Foo-24")
+public struct BankImportIssue: Sendable, Equatable, CustomStringConvertible {
+    /// The file, as named on the command line.
+    public var path: String
+    /// The 1-based line on which the row starts.
+    public var line: Int
+    /// What is wrong, e.g. "not a valid date".
+    public var reason: String
+    /// The documented column name, when the problem is one field.
+    public var column: String?
+    /// The field as read (trimmed), when the problem is one field.
+    public var value: String?
+
+    public init(path: String, line: Int, reason: String, column: String? = nil, value: String? = nil) {
+        self.path = path
+        self.line = line
+        self.reason = reason
+        self.column = column
+        self.value = value
+    }
+
+    public var description: String {
+        var text = "\(path):\(line): \(reason)"
+        switch (column, value) {
+        case let (column?, value?): text += " (column \"\(column)\", value \"\(BankImportIssue.quoteSafe(value))\")"
+        case let (column?, nil): text += " (column \"\(column)\")"
+        default: break
+        }
+        return text
+    }
+
+    /// Shows control characters (a line break inside a field) visibly.
+    static func quoteSafe(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\r": out += "\\r"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

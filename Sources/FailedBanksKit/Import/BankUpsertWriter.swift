@@ -1,0 +1,130 @@
+import CSVImport
+import SQLiteStore
+
+/// The path for a store that already holds banks: each row is looked up by
+/// cert and written only where it differs.
+///
+/// A new cert inserts an info and a details row; an existing one updates
+/// only the columns whose value changed (and only columns the file has: a
+/// 2010 list without acquirers leaves the stored acquirers alone); an
+/// unchanged bank is not written at all, so re-importing a file writes
+/// nothing and no history. Normal statements are used, so the history
+/// triggers record each change and a running browser animates them.
+///
+///     var writer = BankUpsertWriter(database: db, layout: layout)
+///     try run.forEachGoodRow { record, values in
+///         switch try writer.apply(record, values) { case .added: …; case .updated: …; case .unchanged: … }
+///     }
+struct BankUpsertWriter {
+    enum Outcome { case added, updated, unchanged }
+
+    private let database: Database
+    private let layout: BankRowLayout
+
+    init(database: Database, layout: BankRowLayout) {
+        self.database = database
+        self.layout = layout
+    }
+
+    private static let lookupSQL = """
+        SELECT d.id, d.info_id, i.name, i.city, i.state, d.close_date, d.updated_date, d.acquiring_institution, d.fund
+        FROM failed_bank_details AS d LEFT JOIN failed_bank_info AS i ON i.id = d.info_id
+        WHERE d.cert = ?
+        """
+
+    /// Adds, updates or leaves the bank of one checked row.
+    mutating func apply(_ record: CSVRecord, _ values: BankRowLayout.Values) throws -> Outcome {
+        let lookup = try database.statement(BankUpsertWriter.lookupSQL)
+        try lookup.bind(values.cert, at: 1)
+        guard try lookup.step() else {
+            lookup.reset()
+            try insert(record, values)
+            return .added
+        }
+        let detailsID = lookup.int64(at: 0)
+        let infoID: Int64? = lookup.isNull(at: 1) ? nil : lookup.int64(at: 1)
+
+        // Compare while the row is current; collect what changed.
+        var infoChanged = infoID == nil
+        if let _ = infoID {
+            for (column, index) in [(Int32(2), layout.name), (3, layout.city), (4, layout.state)] where !infoChanged {
+                infoChanged = !BankRowLayout.withText(record, index) { text in
+                    lookup.withUTF8(at: column) { $0.elementsEqual(text) }
+                }
+            }
+        }
+        var changedColumns: [(String, StoreValue)] = []
+        let closeText = values.closeDate.isoText
+        if lookup.isNull(at: 5) || lookup.text(at: 5) != closeText {
+            changedColumns.append(("close_date", .text(closeText)))
+        }
+        if layout.updatedDate != nil {
+            let new: StoreValue = values.updatedDate.map { .text($0.isoText) } ?? .null
+            if lookup.value(at: 6) != new { changedColumns.append(("updated_date", new)) }
+        }
+        if let index = layout.acquirer {
+            let text = BankRowLayout.text(record, index)
+            let new: StoreValue = text.isEmpty ? .null : .text(text)
+            if lookup.value(at: 7) != new { changedColumns.append(("acquiring_institution", new)) }
+        }
+        if layout.fund != nil {
+            let new: StoreValue = values.fund.map { .integer($0) } ?? .null
+            if lookup.value(at: 8) != new { changedColumns.append(("fund", new)) }
+        }
+        lookup.reset()
+
+        guard infoChanged || !changedColumns.isEmpty else { return .unchanged }
+        if infoChanged {
+            if let infoID {
+                let update = try database.statement("UPDATE failed_bank_info SET name = ?, city = ?, state = ? WHERE id = ?")
+                try bindInfo(update, record)
+                try update.bind(infoID, at: 4)
+                _ = try update.step()
+                update.reset()
+            } else {
+                // Details without info (its info was removed by hand): give it one again.
+                changedColumns.append(("info_id", .integer(try insertInfo(record))))
+            }
+        }
+        if !changedColumns.isEmpty {
+            let assignments = changedColumns.map { "\($0.0) = ?" }.joined(separator: ", ")
+            try database.run("UPDATE failed_bank_details SET \(assignments) WHERE id = ?",
+                             changedColumns.map(\.1) + [.integer(detailsID)])
+        }
+        return .updated
+    }
+
+    private func bindInfo(_ statement: Statement, _ record: CSVRecord) throws {
+        try BankRowLayout.withText(record, layout.name) { try statement.bind(utf8: $0, at: 1) }
+        try BankRowLayout.withText(record, layout.city) { try statement.bind(utf8: $0, at: 2) }
+        try BankRowLayout.withText(record, layout.state) { try statement.bind(utf8: $0, at: 3) }
+    }
+
+    private func insertInfo(_ record: CSVRecord) throws -> Int64 {
+        let insert = try database.statement("INSERT INTO failed_bank_info(name, city, state) VALUES (?, ?, ?)")
+        try bindInfo(insert, record)
+        _ = try insert.step()
+        insert.reset()
+        return database.lastInsertRowID
+    }
+
+    private func insert(_ record: CSVRecord, _ values: BankRowLayout.Values) throws {
+        let infoID = try insertInfo(record)
+        let insert = try database.statement("""
+            INSERT INTO failed_bank_details(info_id, close_date, updated_date, cert, acquiring_institution, fund)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        try insert.bind(infoID, at: 1)
+        try values.closeDate.withISOBytes { try insert.bind(utf8: $0, at: 2) }
+        if let updated = values.updatedDate { try updated.withISOBytes { try insert.bind(utf8: $0, at: 3) } }
+        try insert.bind(values.cert, at: 4)
+        if let index = layout.acquirer {
+            try BankRowLayout.withText(record, index) { text in
+                if !text.isEmpty { try insert.bind(utf8: text, at: 5) }
+            }
+        }
+        if let fund = values.fund { try insert.bind(fund, at: 6) }
+        _ = try insert.step()
+        insert.reset()
+    }
+}

@@ -1,0 +1,78 @@
+import SQLiteStore
+
+/// The failedbanks object model: the shape of the original Core Data tutorial.
+///
+/// `FailedBankInfo` (name, city, state) has a to-one `details` ↔
+/// `FailedBankDetails` (closing date, updated date, cert, acquiring
+/// institution, fund); deleting a bank's info deletes its details. The cert
+/// number, the FDIC's stable key for a bank, is unique. `closeYear` (the
+/// first four characters of the closing date) is the section key of the
+/// browser's date tab.
+///
+/// In SQLite (readable names, for people with `sqlite3`):
+///
+///     failed_bank_info    (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT NOT NULL, state TEXT NOT NULL)
+///     failed_bank_details (id INTEGER PRIMARY KEY, close_date TEXT NOT NULL /* YYYY-MM-DD */,
+///                          updated_date TEXT, cert INTEGER NOT NULL, acquiring_institution TEXT, fund INTEGER,
+///                          info_id INTEGER REFERENCES failed_bank_info(id) ON DELETE CASCADE)
+///     indexes: failed_bank_details(close_date), failed_bank_details(info_id), UNIQUE failed_bank_details(cert)
+///
+/// Usage:
+///
+///     let store = try Store(path: path, model: FailedBankModel.model)
+///     let banks = try ObjectContext(store: store).fetch(FailedBankModel.info, orderBy: "name")
+public enum FailedBankModel {
+    /// Entity names.
+    public static let info = "FailedBankInfo"
+    public static let details = "FailedBankDetails"
+
+    /// `application_id` of failedbanks stores: "FBNK".
+    public static let applicationID: Int32 = 0x4642_4E4B
+
+    /// The schema version this build reads and writes.
+    public static let version = 1
+
+    /// The model (entities, relationship, derived `closeYear`).
+    public static let model = Model(
+        version: version,
+        applicationID: applicationID,
+        entities: [
+            Entity(info,
+                   attributes: [
+                       Attribute("name", .text),
+                       Attribute("city", .text),
+                       Attribute("state", .text),
+                   ],
+                   relationships: [
+                       Relationship("details", destination: details, inverse: "info", deleteRule: .cascade, storesForeignKey: false),
+                   ]),
+            Entity(details,
+                   attributes: [
+                       Attribute("closeDate", .date, indexed: true),
+                       Attribute("updatedDate", .date, optional: true),
+                       Attribute("cert", .integer),
+                       Attribute("acquiringInstitution", .text, optional: true),
+                       Attribute("fund", .integer, optional: true),
+                   ],
+                   relationships: [
+                       Relationship("info", destination: info, inverse: "details", deleteRule: .nullify, storesForeignKey: true),
+                   ],
+                   derived: [
+                       DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { attribute in
+                           closeYear(of: attribute("closeDate"))
+                       },
+                   ],
+                   uniqueKeys: [["cert"]]),
+        ])
+
+    /// The Swift twin of `substr(close_date, 1, 4)`: the first four characters, NULL for NULL.
+    public static func closeYear(of closeDate: StoreValue) -> StoreValue {
+        switch closeDate {
+        case .null: return .null
+        case .text(let text): return .text(String(text.prefix(4)))
+        case .integer(let value): return .text(String(String(value).prefix(4)))
+        case .real(let value): return .text(String("\(value)".prefix(4)))
+        case .blob(let bytes): return .text(String(String(decoding: bytes, as: UTF8.self).prefix(4)))
+        }
+    }
+}
