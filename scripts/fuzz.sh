@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses in Fuzz/Harnesses (with AddressSanitizer) and
+# runs each for SECONDS (default 60) on its corpus in Fuzz/Corpus, which grows.
+#   bash scripts/fuzz.sh            # CI: 60 s each
+#   bash scripts/fuzz.sh 600        # the long form: 10 minutes each
+#   bash scripts/fuzz.sh 60 csv     # one harness: csv, date or predicate
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+only=${2:-}
+out=.build/fuzz
+mkdir -p "$out"
+flags=(-parse-as-library -O -g -sanitize=fuzzer,address -I Sources/CSQLite -I "$out")
+
+module() { # name, source folder
+    local name=$1 folder=$2
+    swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
+        -emit-library -static -o "$out/lib$name.a" $(find "$folder" -name '*.swift' | sort)
+}
+
+harness() { # name, file, libraries...
+    local name=$1 file=$2; shift 2
+    local libs=()
+    for lib in "$@"; do libs+=("$out/lib$lib.a"); done
+    swiftc -parse-as-library -O -g -sanitize=fuzzer,address -I Sources/CSQLite -I "$out" \
+        "$file" "${libs[@]}" -lsqlite3 -o "$out/fuzz-$name" 2>&1 | grep -v "Cannot export local symbol" || true
+}
+
+wants() { [ -z "$only" ] || [ "$only" = "$1" ]; }
+echo "building fuzz harnesses…"
+if wants csv || wants date; then
+    module CSVImport Sources/CSVImport
+    wants csv && harness csv Fuzz/Harnesses/CSVReaderFuzzer.swift CSVImport
+    wants date && harness date Fuzz/Harnesses/DateParserFuzzer.swift CSVImport
+fi
+if wants predicate; then
+    module SQLiteStore Sources/SQLiteStore
+    module FetchedResults Sources/FetchedResults
+    harness predicate Fuzz/Harnesses/PredicateParserFuzzer.swift FetchedResults SQLiteStore
+fi
+
+status=0
+for name in csv date predicate; do
+    wants "$name" || continue
+    corpus=Fuzz/Corpus/$name
+    mkdir -p "$corpus" "$out/artifacts-$name"
+    echo "fuzzing $name for $seconds s…"
+    if ! "$out/fuzz-$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+        -artifact_prefix="$out/artifacts-$name/" -print_final_stats=1 "$corpus" 2> "$out/fuzz-$name.log"; then
+        echo "fuzz-$name FAILED; crash input in $out/artifacts-$name/"; tail -40 "$out/fuzz-$name.log"; status=1
+    fi
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/fuzz-$name.log" | sed "s/^/  $name: /"
+done
+exit $status
