@@ -268,4 +268,22 @@ import Testing
         table.handle(.down)   // selects the first visible row again
         #expect(table.selection != nil)
     }
+
+    @Test func aTableInAnInsetFrameDrawsOnlyThereAndMapsClicksToIt() {
+        let banks = Fixtures.banks()
+        let table = TableView(rowHeight: 2)
+        table.dataSource = banks
+        var canvas = Canvas(width: 80, height: 24)
+        canvas.put("NAV", x: 0, y: 0)
+        canvas.put("STATUS", x: 0, y: 23)
+        table.render(into: &canvas, frame: Rect(x: 0, y: 1, width: 80, height: 22), at: 0)
+        let lines = canvas.text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[0] == "NAV")
+        #expect(lines[1].hasPrefix(" 2015 ─"))
+        #expect(lines[23] == "STATUS")
+        // Frame line 3 (canvas line 4) is the second line of row 1.
+        table.handle(.mouseClick(x: 10, y: 4))
+        #expect(table.selection == IndexPath(row: 1, section: 0))
+        #expect(table.handle(.mouseClick(x: 10, y: 0)) == false)   // the navigation bar is not the table's
+    }
 }

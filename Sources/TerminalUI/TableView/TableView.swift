@@ -134,8 +134,7 @@ public final class TableView {
     public func reloadData() {
         needsReload = false
         animation = nil
-        pendingBatch = TableUpdateBatch()
-        updateDepth = 0
+        pendingBatch = TableUpdateBatch()   // inside beginUpdates: the batch so far is moot
         cellCache.removeAll(keepingCapacity: true)
         editingIndexPath = nil
         guard let dataSource else {
