@@ -10,7 +10,9 @@
 ///     print(screen.text)
 ///     screen.nextEvent(timeoutMilliseconds: 0)   // .down
 public final class MemoryScreen: Screen {
+    /// Columns; changed by `resize`.
     public private(set) var width: Int
+    /// Lines; changed by `resize`.
     public private(set) var height: Int
     /// The frame most recently given to `present`, if any.
     public private(set) var lastFrame: Canvas?
@@ -19,6 +21,7 @@ public final class MemoryScreen: Screen {
     /// Events `nextEvent` will still return, first to last.
     public private(set) var pendingEvents: [InputEvent] = []
 
+    /// A blank screen of the given size with no scripted events.
     public init(width: Int = 80, height: Int = 24) {
         self.width = max(0, width)
         self.height = max(0, height)
@@ -27,6 +30,7 @@ public final class MemoryScreen: Screen {
     /// The last frame's text (one line per row, trailing spaces trimmed); "" before any.
     public var text: String { lastFrame?.text ?? "" }
 
+    /// Keeps `canvas` as `lastFrame` (a copy: later drawing does not change it).
     public func present(_ canvas: Canvas) {
         lastFrame = canvas
         presentCount += 1
@@ -42,6 +46,7 @@ public final class MemoryScreen: Screen {
         enqueue(contentsOf: events)
     }
 
+    /// Appends events to the script.
     public func enqueue(contentsOf events: [InputEvent]) {
         pendingEvents.append(contentsOf: events)
     }

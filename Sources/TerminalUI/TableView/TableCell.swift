@@ -51,13 +51,20 @@ public struct TableCell: Hashable, Sendable {
         }
     }
 
+    /// Layout of title and detail.
     public var style: Style
+    /// The main text (first line).
     public var title: String
+    /// Secondary text, dim: the second line (`.subtitle`) or right-aligned (`.value1`).
     public var detail: String?
+    /// Symbol at the right edge of the first line.
     public var accessory: Accessory
     /// Extra attributes for the title (e.g. `.bold` for an unread note).
     public var titleAttributes: CellAttributes
 
+    /// A cell; only the title is required.
+    ///
+    ///     TableCell(style: .value1, title: "User ID", detail: "alice")
     public init(style: Style = .subtitle, title: String, detail: String? = nil,
                 accessory: Accessory = .none, titleAttributes: CellAttributes = []) {
         self.style = style
