@@ -30,6 +30,7 @@ public final class Store {
 
     let schema: SchemaBuilder
 
+    /// Opens or creates the store at `path` (see the type's description for what is checked and refused).
     public init(path: String, model: Model, readOnly: Bool = false) throws {
         try model.validate()
         self.path = path

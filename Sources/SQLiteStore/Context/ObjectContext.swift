@@ -21,6 +21,7 @@ import Foundation
 ///     try context.save()                    // deleted (and cascaded details)
 ///     try context.undo()                    // the row returns with the same id
 public final class ObjectContext {
+    /// The store the context reads from and saves to.
     public let store: Store
     var database: Database { store.database }
     var model: Model { store.model }
@@ -41,6 +42,7 @@ public final class ObjectContext {
     /// How many saves can be undone.
     public var undoLimit = 100
 
+    /// A context over `store`; its history position starts at the store's current end.
     public init(store: Store) {
         self.store = store
         self.historyReader = try? HistoryReader(store: store)
@@ -628,6 +630,7 @@ public final class ObjectContext {
         return token
     }
 
+    /// Stops calling the observer registered with `token`.
     public func removeObserver(_ token: ObserverToken) {
         observers.removeAll { $0.token == token }
     }

@@ -139,8 +139,11 @@ public final class Statement {
     /// Name of a result column.
     public func columnName(at index: Int32) -> String { String(cString: sqlite3_column_name(handle, index)) }
 
+    /// The column as an integer (0 for NULL; text is converted as SQLite does).
     @inlinable public func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+    /// The column as a real (0 for NULL).
     @inlinable public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
+    /// True when the column is NULL.
     @inlinable public func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 
     /// Text of a column ("" for NULL); one String allocation, no intermediate copies.

@@ -23,6 +23,7 @@ public final class HistoryReader {
     /// `seq` ranges written by the owner itself, skipped when reading.
     private var ownRanges: [ClosedRange<Int64>] = []
 
+    /// A reader positioned at the store's current end of history.
     public init(store: Store) throws {
         self.store = store
         let db = store.database

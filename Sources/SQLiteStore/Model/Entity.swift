@@ -28,6 +28,7 @@ public struct Entity: Sendable {
     /// Indexes (into `relationships`) of the relationships that store a foreign key, in column order.
     let foreignKeyRelationships: [Int]
 
+    /// An entity; the table name is derived from `name`.
     public init(_ name: String, attributes: [Attribute], relationships: [Relationship] = [],
                 derived: [DerivedAttribute] = [], uniqueKeys: [[String]] = []) {
         self.name = name
@@ -48,8 +49,11 @@ public struct Entity: Sendable {
         foreignKeyRelationships = relationships.indices.filter { relationships[$0].storesForeignKey }
     }
 
+    /// The attribute called `name`, nil when there is none.
     public func attribute(named name: String) -> Attribute? { attributeIndex[name].map { attributes[$0] } }
+    /// The relationship called `name`, nil when there is none.
     public func relationship(named name: String) -> Relationship? { relationshipIndex[name].map { relationships[$0] } }
+    /// The derived attribute called `name`, nil when there is none.
     public func derivedAttribute(named name: String) -> DerivedAttribute? { derivedIndex[name].map { derived[$0] } }
 
     /// The table's columns in the order the store reads them: `id`, attributes, foreign keys.

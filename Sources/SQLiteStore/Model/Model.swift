@@ -26,6 +26,7 @@ public struct Model: Sendable {
         self.entityIndex = index
     }
 
+    /// The entity called `name`, nil when the model has none.
     public func entity(named name: String) -> Entity? {
         entityIndex[name].map { entities[$0] }
     }
