@@ -16,6 +16,8 @@ public enum StashError: Error, Equatable, CustomStringConvertible {
     case emptyField(entity: String, key: String)
     /// The two entries of a new passphrase differ.
     case passphrasesDiffer
+    /// Another process changed the master passphrase while this one was unlocked.
+    case passphraseChangedElsewhere
 
     public var description: String {
         switch self {
@@ -26,6 +28,7 @@ public enum StashError: Error, Equatable, CustomStringConvertible {
         case .notInitialized: return "the stash has no master passphrase yet"
         case .emptyField(let entity, let key): return "\(entity): \(key) must not be empty"
         case .passphrasesDiffer: return "the passphrases do not match"
+        case .passphraseChangedElsewhere: return "the master passphrase was changed by another process; restart mystash"
         }
     }
 }

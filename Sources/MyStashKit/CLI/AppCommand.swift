@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLIKit
+import Foundation
+
+/// `mystash` with no subcommand: asks for the master passphrase, then opens
+/// the full-screen app.
+///
+/// Every failure before the screen starts is one line on stderr and a
+/// `sysexits.h` status. The key is wiped when the app ends, however it ends
+/// through its own exit paths.
+///
+///     exit(AppCommand.run(["--db", "/tmp/stash.sqlite", "--no-animation"]))
+enum AppCommand {
+    static let spec = CommandSpec(
+        name: "mystash",
+        summary: "Notes and passwords in the terminal; passwords encrypted at rest under a master passphrase.",
+        usage: "[--db PATH] [--no-animation] | list notes|passwords | passwd",
+        options: [
+            OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
+            OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
+            OptionSpec("--version", value: nil, help: "print the version and exit"),
+        ],
+        maxPositionals: 0,
+        epilogue: """
+        commands:
+          list notes|passwords   print titles or names, one per line (never secrets; no passphrase)
+          passwd                 change the master passphrase
+        Run 'mystash COMMAND --help' for a command's options.
+        """ + "\n\n" + MyStashCommand.storeHelp + "\n\n" + """
+        On first run you choose the master passphrase (asked twice). Later runs ask for it
+        (three tries). In the app: Tab switches Notes/Passwords, a adds, Enter or e edits,
+        d deletes, u undoes, / searches, ? shows every key, q quits.
+
+        environment:
+          MYSTASH_DB     the store path (when --db is not given)
+          MYSTASH_KDF    'min' makes new passphrases use Argon2id's minimum cost: for tests only
+          NO_COLOR       no colours
+        """)
+
+    static func run(_ arguments: [String]) -> Int32 {
+        runCommand(spec: spec, arguments: arguments) { parsed in
+            if parsed.flag("--version") {
+                print("\(ProgramName.current) \(MyStashCommand.version)")
+                return ExitStatus.ok
+            }
+            guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+                printError("the app needs a terminal on stdin and stdout (use 'mystash list' in scripts)")
+                return ExitStatus.usage
+            }
+            let environment = ProcessInfo.processInfo.environment
+            let path = StashLocation.resolve(option: parsed.value("--db"), environment: environment)
+            let stash: Stash
+            do {
+                stash = try Stash(path: path)
+            } catch {
+                printError("cannot open \(path): \(error)")
+                return ExitStatus.cantCreate
+            }
+            defer { stash.lock() }
+            let status = PassphraseSession(prompt: PassphrasePrompt())
+                .open(stash, parameters: KDFParameters.fromEnvironment(environment))
+            guard status == ExitStatus.ok else { return status }
+            return StashAppLauncher(stash: stash, animated: !parsed.flag("--no-animation")).run()
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import CLIKit
+import Foundation
+
+/// `mystash list notes|passwords`: titles or names, one per line, for scripts.
+///
+/// Never prints a secret (not even user IDs or URLs) and needs no passphrase;
+/// opens the store read-only and never creates it.
+///
+///     ListCommand.run(["passwords", "--db", "/tmp/s.sqlite"])   // "Bank\nMail\n"
+enum ListCommand {
+    static let spec = CommandSpec(
+        name: "mystash list", summary: "Print the titles of the notes or the names of the passwords, one per line.",
+        usage: "notes|passwords [--db PATH]",
+        options: [OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)")],
+        minPositionals: 1, maxPositionals: 1,
+        epilogue: "Secrets are never printed, and no passphrase is needed.\n\n" + MyStashCommand.storeHelp)
+
+    static func run(_ arguments: [String]) -> Int32 {
+        runCommand(spec: spec, arguments: arguments) { parsed in
+            guard let kind = StashKind(rawValue: parsed.positionals[0]) else {
+                writeStandardError("mystash list: expected 'notes' or 'passwords', got '\(parsed.positionals[0])'\n")
+                return ExitStatus.usage
+            }
+            let path = StashLocation.resolve(option: parsed.value("--db"), environment: ProcessInfo.processInfo.environment)
+            let stash: Stash
+            do {
+                stash = try Stash(path: path, readOnly: true)
+            } catch StashError.noStore(let path) {
+                printError("no stash at \(path)")
+                return ExitStatus.noInput
+            } catch {
+                printError("cannot open \(path): \(error)")
+                return ExitStatus.noInput
+            }
+            do {
+                var output = ""
+                for name in try stash.names(of: kind) {
+                    // One line per item: a line break inside a title would break scripts.
+                    output += name.replacingOccurrences(of: "\n", with: " ") + "\n"
+                }
+                print(output, terminator: "")
+                return ExitStatus.ok
+            } catch {
+                printError("cannot read \(path): \(error)")
+                return ExitStatus.ioError
+            }
+        }
+    }
+}

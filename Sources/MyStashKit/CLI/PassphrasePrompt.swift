@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a passphrase from the terminal without echoing it.
+///
+/// Runs before the full-screen interface starts, the way `ssh` and `gpg` ask:
+/// the bytes are read straight into a buffer that is wiped after being copied
+/// into guarded memory, so no `String` copy of the passphrase is ever made.
+/// Echo is restored on every path, including Ctrl-C during the prompt.
+///
+///     let prompt = PassphrasePrompt()
+///     guard let passphrase = prompt.read("Master passphrase: ") else { return }  // nil at end of input
+///     try stash.unlock(passphrase: passphrase)
+public struct PassphrasePrompt {
+    /// Where the prompt is written and the passphrase read (a terminal, or a pipe in tests).
+    public let input: Int32
+    public let output: Int32
+
+    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDERR_FILENO) {
+        self.input = input
+        self.output = output
+    }
+
+    /// Shows `prompt`, reads one line with echo off, and returns it in guarded
+    /// memory (without the newline). Nil at end of input.
+    public func read(_ prompt: String) -> SecureBytes? {
+        write(prompt)
+        let restore = EchoGuard(fd: input)
+        defer {
+            restore.restore()
+            if restore.changed { write("\n") }
+        }
+        var line = [UInt8]()
+        line.reserveCapacity(256)
+        defer { Sodium.wipe(&line) }
+        var byte: UInt8 = 0
+        while true {
+            let n = systemRead(input, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                if line.isEmpty { return nil }
+                break
+            }
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
+            if line.count == line.capacity {
+                // Grow by hand so the old buffer can be wiped instead of left behind by a reallocation.
+                var bigger = [UInt8]()
+                bigger.reserveCapacity(line.capacity * 2)
+                bigger.append(contentsOf: line)
+                Sodium.wipe(&line)
+                line = bigger
+            }
+            line.append(byte)
+        }
+        byte = 0
+        return SecureBytes(wiping: &line)
+    }
+
+    /// Writes a message (not the passphrase) to the prompt's output.
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { systemWrite(output, $0.baseAddress! + offset, $0.count - offset) }
+            if n <= 0 { break }
+            offset += n
+        }
+    }
+}
+
+/// Turns terminal echo off for its lifetime and back on when restored, also
+/// when SIGINT/SIGTERM/SIGHUP arrive while it is active.
+private final class EchoGuard {
+    private let fd: Int32
+    private(set) var changed = false
+
+    init(fd: Int32) {
+        self.fd = fd
+        guard isatty(fd) == 1 else { return }
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else { return }
+        EchoState.saved = settings
+        EchoState.fd = fd
+        var quiet = settings
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        quiet.c_lflag |= tcflag_t(ICANON)
+        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, echoRestoringHandler) }
+        changed = tcsetattr(fd, TCSAFLUSH, &quiet) == 0
+    }
+
+    func restore() {
+        guard changed, var settings = EchoState.saved else { return }
+        tcsetattr(fd, TCSAFLUSH, &settings)
+        for sig in [SIGINT, SIGTERM, SIGHUP] { signal(sig, SIG_DFL) }
+        EchoState.saved = nil
+        changed = false
+    }
+}
+
+/// The terminal settings to put back from a signal handler (which cannot capture context).
+private enum EchoState {
+    nonisolated(unsafe) static var saved: termios?
+    nonisolated(unsafe) static var fd: Int32 = 0
+}
+
+private func echoRestoringHandler(_ signal: Int32) {
+    if var settings = EchoState.saved { tcsetattr(EchoState.fd, TCSANOW, &settings) }
+    let newline: [UInt8] = [10]
+    _ = systemWrite(STDERR_FILENO, newline, 1)
+    _exit(128 + signal)
+}
+
+// The struct's own `read`/`write` shadow the C functions inside it.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }

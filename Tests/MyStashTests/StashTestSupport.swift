@@ -1,0 +1,44 @@
+import Foundation
+@testable import MyStashKit
+
+/// A temporary directory holding one stash file, removed by `remove()`.
+final class TemporaryStash {
+    let directory: URL
+    var path: String { directory.appendingPathComponent("stash.sqlite").path }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mystash-test-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// Opens the stash and sets (or unlocks with) `passphrase`, with the minimum KDF cost.
+    func open(passphrase: String = "correct horse") throws -> Stash {
+        let stash = try Stash(path: path)
+        if stash.hasPassphrase {
+            try stash.unlock(passphrase: SecureBytes(utf8: passphrase))
+        } else {
+            try stash.setUp(passphrase: SecureBytes(utf8: passphrase), parameters: .minimum)
+        }
+        return stash
+    }
+
+    /// The bytes of the store and its `-wal` / `-shm` companions that exist.
+    func fileBytes() -> [String: Data] {
+        var result: [String: Data] = [:]
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            if let data = FileManager.default.contents(atPath: path + suffix) { result[suffix] = data }
+        }
+        return result
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+extension Data {
+    /// Whether `needle` occurs anywhere in these bytes.
+    func containsBytes(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, count >= needle.count else { return false }
+        return range(of: Data(needle)) != nil
+    }
+}
