@@ -1,0 +1,222 @@
+import SQLiteStore
+
+/// A fetch request compiled against a model: the SQL the controller runs and
+/// what it needs to place changed objects in Swift.
+///
+/// Rule 1 lives here: at least one sort descriptor, and with a section key
+/// path the first sort must order by the section key. Accepted:
+/// - the first sort's key path *is* the section key path, with a binary
+///   comparison (a case-insensitive sort would interleave "Apple" and "apple"
+///   and split their sections);
+/// - the section key is a derived attribute computed from the first sort's
+///   attribute (section `details.closeYear` = `substr(close_date, 1, 4)`,
+///   first sort `details.closeDate`). The controller then orders by the
+///   section key first (binary, in the first sort's direction) and by the
+///   sorts after it, which is the same order when the derivation preserves
+///   order, and keeps sections contiguous when it does not (`#` for every
+///   name that starts with a non-letter).
+/// Anything else throws ``FetchedResultsError/sectionKeyNotOrdered(sectionKeyPath:firstSort:reason:)``.
+struct FetchPlan {
+    let request: FetchRequest
+    let entity: Entity
+    let source: SQLSource
+    /// The sorts the SQL orders by (a prepended section sort, then the request's), before `t0.id`.
+    let sorts: [FetchSort]
+    let sortExpressions: [String]
+    let sectionKeyPath: String?
+    let sectionExpression: String?
+    /// The direction in which section values run.
+    let sectionAscending: Bool
+    let predicateSQL: SQLFragment?
+    let encoder: SortKeyEncoder
+    /// Key paths read for changed objects: sorts, then section, then predicate (distinct).
+    let valueKeyPaths: [String]
+    let valueIndex: [String: Int]
+    /// Indexes into `valueKeyPaths` of each sort and of the section key.
+    let sortValueIndexes: [Int]
+    let sectionValueIndex: Int?
+    /// Changed keys that can move an object or change its membership.
+    let relevantKeys: Set<String>
+    /// The main query: `SELECT t0.id[, section], sorts… FROM … WHERE … ORDER BY …, t0.id`.
+    let fetchSQL: String
+    let fetchArguments: [StoreValue]
+    /// Describes the request for the cache fingerprint.
+    let descriptor: String
+
+    init(request: FetchRequest, model: Model, sectionNameKeyPath: String?) throws {
+        guard let entity = model.entity(named: request.entityName) else {
+            throw FetchedResultsError.unknownEntity(request.entityName)
+        }
+        guard let first = request.sortDescriptors.first else {
+            throw FetchedResultsError.noSortDescriptors(entity: request.entityName)
+        }
+        self.request = request
+        self.entity = entity
+
+        var sorts = request.sortDescriptors
+        if let section = sectionNameKeyPath {
+            if section == first.keyPath {
+                guard first.comparison == .binary else {
+                    throw FetchedResultsError.sectionKeyNotOrdered(
+                        sectionKeyPath: section, firstSort: first.description,
+                        reason: "the first sort is case-insensitive, so names differing only in case would interleave; sort it binary or section by a derived key")
+                }
+            } else if try FetchPlan.isDerived(section, from: first.keyPath, model: model, root: entity) {
+                sorts.insert(FetchSort(section, ascending: first.ascending, comparison: .binary), at: 0)
+            } else {
+                throw FetchedResultsError.sectionKeyNotOrdered(
+                    sectionKeyPath: section, firstSort: first.description,
+                    reason: "the first sort descriptor must order by the section key path (or by the attribute a derived section key is computed from)")
+            }
+        }
+        self.sorts = sorts
+        self.sectionKeyPath = sectionNameKeyPath
+        self.sectionAscending = sectionNameKeyPath == nil ? true : sorts[0].ascending
+
+        var keyPaths: [String] = []
+        var index: [String: Int] = [:]
+        func note(_ k: String) -> Int {
+            if let i = index[k] { return i }
+            index[k] = keyPaths.count
+            keyPaths.append(k)
+            return keyPaths.count - 1
+        }
+        sortValueIndexes = sorts.map { note($0.keyPath) }
+        sectionValueIndex = sectionNameKeyPath.map { note($0) }
+        for k in request.predicate?.keyPaths ?? [] { _ = note(k) }
+        valueKeyPaths = keyPaths
+        valueIndex = index
+
+        let source = try model.sqlSource(root: entity.name, keyPaths: keyPaths)
+        self.source = source
+        sortExpressions = try sorts.map { try source.expression(forKeyPath: $0.keyPath) }
+        sectionExpression = try sectionNameKeyPath.map { try source.expression(forKeyPath: $0) }
+        encoder = SortKeyEncoder(sorts: sorts, types: try sorts.map { try source.type(forKeyPath: $0.keyPath) })
+        predicateSQL = try request.predicate.map { try $0.sql(in: source) }
+
+        var relevant = Set<String>()
+        for k in keyPaths {
+            for p in try FetchPlan.dependencies(of: k, model: model, root: entity) { relevant.insert(p) }
+        }
+        relevantKeys = relevant
+
+        var select = "SELECT t0.id"
+        if let s = sectionExpression { select += ", " + s }
+        for e in sortExpressions { select += ", " + e }
+        var sql = select + " FROM " + source.from
+        if let p = predicateSQL { sql += " WHERE " + p.sql }
+        sql += " ORDER BY " + FetchPlan.orderBy(sorts: sorts, expressions: sortExpressions)
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(0, request.fetchOffset))"
+        }
+        fetchSQL = sql
+        fetchArguments = predicateSQL?.arguments ?? []
+
+        var d = "entity=\(entity.name);section=\(sectionNameKeyPath ?? "-");sorts="
+        d += sorts.map(\.description).joined(separator: ",")
+        d += ";where=\(predicateSQL?.sql ?? "-");args=\(fetchArguments.map(\.description).joined(separator: ","))"
+        d += ";limit=\(request.fetchLimit);offset=\(request.fetchOffset)"
+        descriptor = d
+    }
+
+    static func orderBy(sorts: [FetchSort], expressions: [String]) -> String {
+        var terms: [String] = []
+        for (s, e) in zip(sorts, expressions) {
+            terms.append("\(e) COLLATE \(s.collation.sqlName) \(s.ascending ? "ASC" : "DESC")")
+        }
+        terms.append("t0.id ASC")
+        return terms.joined(separator: ", ")
+    }
+
+    /// Whether `section` names a derived attribute whose SQL reads the attribute `sortKeyPath` names.
+    static func isDerived(_ section: String, from sortKeyPath: String, model: Model, root: Entity) throws -> Bool {
+        let (sectionPrefix, sectionName) = split(section)
+        let (sortPrefix, sortName) = split(sortKeyPath)
+        guard sectionPrefix == sortPrefix, let owner = try entity(at: sectionPrefix, model: model, root: root),
+              let derived = owner.derivedAttribute(named: sectionName) else { return false }
+        return columns(of: derived).compactMap { owner.key(forColumn: $0) }.contains(sortName)
+    }
+
+    /// The changed keys (as change sets name them) that can alter the value of `keyPath`.
+    static func dependencies(of keyPath: String, model: Model, root: Entity) throws -> [String] {
+        var out = [keyPath]
+        let parts = keyPath.split(separator: ".").map(String.init)
+        // A changed link on the way changes everything behind it.
+        for i in 1..<max(1, parts.count) { out.append(parts[0..<i].joined(separator: ".")) }
+        let (prefix, name) = split(keyPath)
+        if let owner = try entity(at: prefix, model: model, root: root), let derived = owner.derivedAttribute(named: name) {
+            let keys = columns(of: derived).compactMap { owner.key(forColumn: $0) }
+            for k in keys { out.append(prefix.isEmpty ? k : prefix + "." + k) }
+        }
+        return out
+    }
+
+    private static func split(_ keyPath: String) -> (prefix: String, name: String) {
+        guard let dot = keyPath.lastIndex(of: ".") else { return ("", keyPath) }
+        return (String(keyPath[..<dot]), String(keyPath[keyPath.index(after: dot)...]))
+    }
+
+    private static func entity(at prefix: String, model: Model, root: Entity) throws -> Entity? {
+        var e = root
+        guard !prefix.isEmpty else { return e }
+        for part in prefix.split(separator: ".") {
+            guard let r = e.relationship(named: String(part)), let next = model.entity(named: r.destination) else { return nil }
+            e = next
+        }
+        return e
+    }
+
+    /// Column names a derived attribute's SQL template reads (`$.close_date` → `close_date`).
+    private static func columns(of derived: DerivedAttribute) -> [String] {
+        var out: [String] = []
+        let u = Array(derived.sql.utf8)
+        var i = 0
+        while i + 1 < u.count {
+            if u[i] == UInt8(ascii: "$") && u[i + 1] == UInt8(ascii: ".") {
+                var j = i + 2
+                var name: [UInt8] = []
+                while j < u.count, (u[j] >= 0x61 && u[j] <= 0x7A) || (u[j] >= 0x41 && u[j] <= 0x5A) || (u[j] >= 0x30 && u[j] <= 0x39) || u[j] == 0x5F {
+                    name.append(u[j]); j += 1
+                }
+                out.append(String(decoding: name, as: UTF8.self))
+                i = j
+            } else {
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// SELECT of the values of `valueKeyPaths` for some ids (bound as a JSON array in `?`).
+    func valuesSQL(single: Bool) -> String {
+        let columns = (["t0.id"] + (try! valueKeyPaths.map { try source.expression(forKeyPath: $0) })).joined(separator: ", ")
+        let condition = single ? "t0.id = ?" : "t0.id IN (SELECT value FROM json_each(?))"
+        return "SELECT \(columns) FROM \(source.from) WHERE \(condition)"
+    }
+
+    /// Compares two rows by the sorts then by id: -1, 0, 1.
+    func compareRows(_ a: [StoreValue], _ aID: Int64, _ b: [StoreValue], _ bID: Int64) -> Int {
+        for (k, s) in sorts.enumerated() {
+            let c = s.compare(a[sortValueIndexes[k]], b[sortValueIndexes[k]])
+            if c != 0 { return c }
+        }
+        return aID < bID ? -1 : (aID > bID ? 1 : 0)
+    }
+
+    /// The sort prefix of a row given its values (in `valueKeyPaths` order).
+    func prefix(of values: [StoreValue]) -> SortPrefix {
+        encoder.encode { values[sortValueIndexes[$0]] }
+    }
+
+    /// Whether the row with these values is fetched.
+    func matches(_ values: [StoreValue]) -> Bool {
+        guard let p = request.predicate else { return true }
+        return p.matches { k in valueIndex[k].map { values[$0] } ?? .null }
+    }
+
+    /// Whether a change of `keys` (as a change set reports them) can move the object or change its membership.
+    func isRelevant(_ keys: Set<String>) -> Bool {
+        if keys.isEmpty { return true }
+        return keys.contains { relevantKeys.contains($0) }
+    }
+}

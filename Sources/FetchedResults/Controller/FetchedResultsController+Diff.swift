@@ -1,0 +1,135 @@
+import Foundation
+import SQLiteStore
+
+extension FetchedResultsController {
+    /// Refetches and diffs the new results against the current ones, applies
+    /// and delivers the batch (when not empty), and returns it.
+    ///
+    /// This is the fallback after a store reset (and for requests with a
+    /// limit or offset); the benchmark also uses it as the baseline that
+    /// incremental processing must beat. Deletes are old − new, inserts
+    /// new − old; among the surviving objects, those that changed section or
+    /// fall outside a longest increasing subsequence of old positions move.
+    /// Objects in `updated` that stay in place are reported as updates.
+    ///
+    ///     let batch = try controller.refetchAndDiff()
+    @discardableResult
+    public func refetchAndDiff(updated: Set<ObjectID> = [], isReset: Bool = false) throws -> ChangeBatch {
+        guard hasFetched else {
+            try performFetch()
+            return ChangeBatch(counts: sectionRecords.map(\.count), sectionNames: sectionRecords.map(\.name), isReset: isReset)
+        }
+        let plan = try FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
+        let (newList, newRecords) = try runFetch(plan)
+        let oldList = list
+        let oldRecords = sectionRecords
+        let oldStarts = sectionStarts
+        var newStarts: [Int] = []
+        var total = 0
+        for r in newRecords { newStarts.append(total); total += r.count }
+        let root = plan.entity.name
+
+        // Positions by id, old and new.
+        let oldPositions = Self.positionMap(oldList.sequence)
+        let newPositions = Self.positionMap(newList.sequence)
+        let hasSections = plan.sectionExpression != nil
+
+        var objectChanges: [ChangeBatch.ObjectChange] = []
+        var position = 0
+        oldList.sequence.forEach { id, _ in
+            if newPositions[id] == nil {
+                objectChanges.append(.init(change: .delete, id: ObjectID(entity: root, rowID: id),
+                                           from: FetchedResultsController.indexPath(of: position, starts: oldStarts), to: nil))
+            }
+            position += 1
+        }
+        var inserts: [ChangeBatch.ObjectChange] = []
+        var moves: [ChangeBatch.ObjectChange] = []
+        var updates: [ChangeBatch.ObjectChange] = []
+        var survivors: [(id: Int64, old: Int, new: Int)] = []
+        position = 0
+        newList.sequence.forEach { id, _ in
+            if let old = oldPositions[id] {
+                let oldIP = FetchedResultsController.indexPath(of: Int(old), starts: oldStarts)
+                let newIP = FetchedResultsController.indexPath(of: position, starts: newStarts)
+                let sameSection = !hasSections
+                    || StoreValue.compare(oldRecords[oldIP.section].value, newRecords[newIP.section].value) == 0
+                if sameSection {
+                    survivors.append((id, Int(old), position))
+                } else {
+                    moves.append(.init(change: .move, id: ObjectID(entity: root, rowID: id), from: oldIP, to: newIP))
+                }
+            } else {
+                inserts.append(.init(change: .insert, id: ObjectID(entity: root, rowID: id), from: nil,
+                                     to: FetchedResultsController.indexPath(of: position, starts: newStarts)))
+            }
+            position += 1
+        }
+        let staying = longestIncreasingSubsequence(survivors.map(\.old))
+        var stays = [Bool](repeating: false, count: survivors.count)
+        for i in staying { stays[i] = true }
+        for (i, s) in survivors.enumerated() {
+            let id = ObjectID(entity: root, rowID: s.id)
+            let from = FetchedResultsController.indexPath(of: s.old, starts: oldStarts)
+            let to = FetchedResultsController.indexPath(of: s.new, starts: newStarts)
+            if !stays[i] {
+                moves.append(.init(change: .move, id: id, from: from, to: to))
+            } else if updated.contains(id) {
+                updates.append(.init(change: .update, id: id, from: from, to: to))
+            }
+        }
+        func byTarget(_ a: ChangeBatch.ObjectChange, _ b: ChangeBatch.ObjectChange) -> Bool {
+            a.to!.lexicographicallyPrecedes(b.to!)
+        }
+        objectChanges += inserts + moves.sorted(by: byTarget) + updates
+
+        var sectionChanges: [ChangeBatch.SectionChange] = []
+        if hasSections {
+            var deletes: [ChangeBatch.SectionChange] = [], insertsS: [ChangeBatch.SectionChange] = []
+            var newByValue: [StoreValue: Int] = [:]
+            for (j, r) in newRecords.enumerated() { newByValue[Self.sectionIdentity(r.value)] = j }
+            var oldByValue: [StoreValue: Int] = [:]
+            for (i, r) in oldRecords.enumerated() {
+                oldByValue[Self.sectionIdentity(r.value)] = i
+                if newByValue[Self.sectionIdentity(r.value)] == nil { deletes.append(.init(change: .delete, index: i, name: r.name)) }
+            }
+            for (j, r) in newRecords.enumerated() where oldByValue[Self.sectionIdentity(r.value)] == nil {
+                insertsS.append(.init(change: .insert, index: j, name: r.name))
+            }
+            sectionChanges = deletes + insertsS
+        }
+
+        list = newList
+        sectionRecords = newRecords
+        invalidateStarts()
+        generation += 1
+        loader.removeAll()
+        isStale = false
+        let batch = ChangeBatch(sectionChanges: sectionChanges, objectChanges: objectChanges,
+                                counts: newRecords.map(\.count), sectionNames: newRecords.map(\.name), isReset: isReset)
+        if !batch.isEmpty || isReset { deliver(batch) }
+        return batch
+    }
+
+    /// A hashable stand-in for a section value under SQLite's equality (1 and 1.0 are one section).
+    static func sectionIdentity(_ v: StoreValue) -> StoreValue {
+        if case .real(let d) = v, let i = Int64(exactly: d) { return .integer(i) }
+        return v
+    }
+
+    /// id → position for a whole sequence.
+    static func positionMap(_ sequence: IDSequence) -> RowIDMap {
+        var minID = Int64.max, maxID = Int64.min
+        sequence.forEach { id, _ in
+            if id < minID { minID = id }
+            if id > maxID { maxID = id }
+        }
+        var map = RowIDMap(minID: minID, maxID: maxID, count: sequence.count)
+        var p: Int32 = 0
+        sequence.forEach { id, _ in
+            map[id] = p
+            p += 1
+        }
+        return map
+    }
+}

@@ -1,0 +1,386 @@
+import Foundation
+import SQLiteStore
+
+/// A section's state: its key value, name and size.
+struct SectionRecord {
+    var value: StoreValue
+    var name: String
+    var count: Int
+}
+
+/// Core Data's `NSFetchedResultsController` over the SQLite object store:
+/// the results of a ``FetchRequest`` in sections, kept up to date as the
+/// store changes, with batches of changes a table view can animate.
+///
+/// - `performFetch()` runs one SQL query returning only ids (and the section
+///   key) in order; objects are loaded `fetchBatchSize` at a time when
+///   accessed (rule 7). With a `cacheName`, the section info and ids are
+///   persisted, so a second launch over an unchanged store skips the query (rule 8).
+/// - With a ``delegate`` or ``onChange`` set, the controller observes its
+///   context (own saves and `processExternalChanges()`) and turns each change
+///   set into a ``ChangeBatch`` in O(K log N) for K changed objects (rules 3–6).
+///   Without either it does not observe at all (rule 9).
+///
+///     var request = FetchRequest(entity: "FailedBankInfo")
+///     request.sortDescriptors = [FetchSort("details.closeDate", ascending: false),
+///                                FetchSort("name", comparison: .caseInsensitive)]
+///     request.fetchBatchSize = 20
+///     let controller = FetchedResultsController(fetchRequest: request, context: context,
+///                                               sectionNameKeyPath: "details.closeYear", cacheName: "banks-by-date")
+///     try controller.performFetch()
+///     for section in controller.sections { print(section.name, section.numberOfObjects) }
+///     controller.onChange = { batch in print(batch.objectChanges.count, "changes") }
+public final class FetchedResultsController {
+    public let fetchRequest: FetchRequest
+    public let context: ObjectContext
+    public let sectionNameKeyPath: String?
+    public let cacheName: String?
+    /// Where the cache file lives (default ``FetchedResultsController/defaultCacheDirectory``).
+    public let cacheDirectory: String?
+
+    /// Receives change batches call by call; setting it turns tracking on (rule 9).
+    public weak var delegate: FetchedResultsControllerDelegate? {
+        didSet { updateTracking() }
+    }
+
+    /// Receives each change batch as one value; setting it turns tracking on (rule 9).
+    public var onChange: ((ChangeBatch) -> Void)? {
+        didSet { updateTracking() }
+    }
+
+    /// Overrides the default section index title without turning tracking on
+    /// (the delegate's hook, when it returns non-nil, wins).
+    ///
+    ///     controller.sectionIndexTitleProvider = { name in name }   // "2025" instead of "2"
+    public var sectionIndexTitleProvider: ((String) -> String?)?
+
+    /// Called when processing a change set failed (the controller then refetched).
+    public var onError: ((Error) -> Void)?
+
+    /// The last error met while processing a change set.
+    public private(set) var lastError: Error?
+
+    // MARK: State
+
+    var plan: FetchPlan?
+    var list = OrderedIDList()
+    var sectionRecords: [SectionRecord] = []
+    private var startsCache: [Int]?
+    var generation = 0
+    var hasFetched = false
+    var loader: ObjectBatchLoader
+    private var observerToken: ObserverToken?
+    /// Set when tracking was off for a while after a fetch and the store moved: the next change set refetches.
+    var isStale = false
+    private var historyPositionWhenUntracked: Int64?
+    /// How the last performFetch got its data (for tests and the benchmark).
+    public private(set) var lastFetchUsedCache = false
+
+    /// Creates a controller; nothing is read until ``performFetch()``.
+    ///
+    /// - Parameters:
+    ///   - sectionNameKeyPath: the key path whose value names each object's section (nil: one section).
+    ///   - cacheName: persist section info and ids under this name (letters, digits, `-`, `_`, `.`).
+    ///   - cacheDirectory: overrides ``defaultCacheDirectory``.
+    public init(fetchRequest: FetchRequest, context: ObjectContext, sectionNameKeyPath: String? = nil,
+                cacheName: String? = nil, cacheDirectory: String? = nil) {
+        self.fetchRequest = fetchRequest
+        self.context = context
+        self.sectionNameKeyPath = sectionNameKeyPath
+        self.cacheName = cacheName
+        self.cacheDirectory = cacheDirectory
+        self.loader = ObjectBatchLoader(context: context, entityName: fetchRequest.entityName,
+                                        batchSize: fetchRequest.effectiveBatchSize)
+    }
+
+    deinit {
+        if let token = observerToken { context.removeObserver(token) }
+    }
+
+    // MARK: Fetching
+
+    /// Runs the fetch: validates the request (rule 1), then reads the ordered
+    /// ids and section bounds with one query, or from the cache when it is
+    /// still valid (rule 8).
+    ///
+    ///     try controller.performFetch()   // throws FetchedResultsError, PredicateError, SQLiteError
+    public func performFetch() throws {
+        let plan = try FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
+        if let name = cacheName, !ResultsCache.isValidName(name) { throw FetchedResultsError.invalidCacheName(name) }
+        self.plan = plan
+        var fetched: (OrderedIDList, [SectionRecord])?
+        lastFetchUsedCache = false
+        var fingerprint: String?
+        if let name = cacheName {
+            fingerprint = try? ResultsCache.fingerprint(plan: plan, store: context.store)
+            if let fingerprint, let cached = ResultsCache.load(name: name, directory: cacheDirectory, fingerprint: fingerprint) {
+                fetched = cached
+                lastFetchUsedCache = true
+            }
+        }
+        if fetched == nil {
+            fetched = try runFetch(plan)
+            if let name = cacheName, let fingerprint, let (list, sections) = fetched {
+                try? ResultsCache.save(name: name, directory: cacheDirectory, fingerprint: fingerprint, list: list, sections: sections)
+            }
+        }
+        (list, sectionRecords) = fetched!
+        startsCache = nil
+        generation += 1
+        loader.removeAll()
+        hasFetched = true
+        isStale = false
+        historyPositionWhenUntracked = nil
+        if !isTracking { historyPositionWhenUntracked = try? context.store.historyPosition() }
+        updateTracking()
+    }
+
+    /// Runs the ordered id query: `SELECT t0.id[, section], sorts… FROM … WHERE … ORDER BY …, t0.id`.
+    func runFetch(_ plan: FetchPlan) throws -> (OrderedIDList, [SectionRecord]) {
+        let db = context.store.database
+        let statement = try db.statement(plan.fetchSQL)
+        defer { statement.reset() }
+        try statement.bind(plan.fetchArguments)
+        var builder = OrderedIDList.Builder()
+        var sections: [SectionRecord] = []
+        let hasSection = plan.sectionExpression != nil
+        let firstSortColumn: Int32 = hasSection ? 2 : 1
+        // A prepended section sort reads the section column again; skip the duplicate read.
+        let sectionIsFirstSort = hasSection && plan.sorts[0].keyPath == plan.sectionKeyPath
+        var count = 0
+        var sectionValue: StoreValue = .null
+        while try statement.step() {
+            let id = statement.int64(at: 0)
+            if hasSection {
+                let v = statement.value(at: 1)
+                if sections.isEmpty || StoreValue.compare(v, sections[sections.count - 1].value) != 0 {
+                    sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
+                } else {
+                    sections[sections.count - 1].count += 1
+                }
+                sectionValue = v
+            }
+            let key = plan.encoder.encode { i in
+                if i == 0 && sectionIsFirstSort { return sectionValue }
+                return statement.value(at: firstSortColumn + Int32(i))
+            }
+            builder.append(id, key)
+            count += 1
+        }
+        if !hasSection { sections = [SectionRecord(value: .null, name: "", count: count)] }
+        return (builder.finish(), sections)
+    }
+
+    /// The name of a section for a section key value.
+    static func sectionName(for value: StoreValue) -> String {
+        switch value {
+        case .null: return ""
+        case .integer(let i): return String(i)
+        case .real(let d): return String(d)
+        case .text(let s): return s
+        case .blob(let b): return b.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    // MARK: Results
+
+    /// The number of fetched objects.
+    public var numberOfObjects: Int { list.count }
+
+    /// All fetched objects in order, loaded lazily in batches.
+    public var fetchedObjects: FetchedObjects {
+        FetchedObjects(sequence: list.sequence, range: 0..<list.count, loader: loader, generation: generation,
+                       entityName: fetchRequest.entityName)
+    }
+
+    /// The sections in order. Without a section key path there is exactly one (named "") once fetched.
+    public var sections: [SectionInfo] {
+        let starts = sectionStarts
+        return sectionRecords.indices.map { sectionInfo($0, starts: starts) }
+    }
+
+    func sectionInfo(_ i: Int, starts: [Int]) -> SectionInfo {
+        let r = sectionRecords[i]
+        return SectionInfo(name: r.name, indexTitle: sectionKeyTitle(r.name), numberOfObjects: r.count,
+                           objects: FetchedObjects(sequence: list.sequence, range: starts[i]..<(starts[i] + r.count),
+                                                   loader: loader, generation: generation, entityName: fetchRequest.entityName))
+    }
+
+    /// The section count (0 before a fetch).
+    public var numberOfSections: Int { sectionRecords.count }
+
+    /// Row count of `section`.
+    public func numberOfObjects(inSection section: Int) -> Int { sectionRecords[section].count }
+
+    /// Where each section starts in the flat order.
+    var sectionStarts: [Int] {
+        if let s = startsCache { return s }
+        var starts: [Int] = []
+        starts.reserveCapacity(sectionRecords.count)
+        var total = 0
+        for r in sectionRecords { starts.append(total); total += r.count }
+        startsCache = starts
+        return starts
+    }
+
+    func invalidateStarts() { startsCache = nil }
+
+    /// The flat position of an index path, nil when out of range.
+    func position(of indexPath: IndexPath) -> Int? {
+        guard indexPath.count == 2, indexPath.section >= 0, indexPath.section < sectionRecords.count,
+              indexPath.item >= 0, indexPath.item < sectionRecords[indexPath.section].count else { return nil }
+        return sectionStarts[indexPath.section] + indexPath.item
+    }
+
+    /// The index path of a flat position, given section starts.
+    static func indexPath(of position: Int, starts: [Int]) -> IndexPath {
+        var lo = 0, hi = starts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if starts[mid] <= position { lo = mid + 1 } else { hi = mid }
+        }
+        let section = max(0, lo - 1)
+        return IndexPath(item: position - starts[section], section: section)
+    }
+
+    /// The object at `indexPath` (loads its batch). Traps when out of range, like an array.
+    ///
+    ///     let bank = controller.object(at: IndexPath(indexes: [0, 0]))
+    public func object(at indexPath: IndexPath) -> ManagedObject {
+        guard let p = position(of: indexPath) else { preconditionFailure("index path \(indexPath) out of range") }
+        return fetchedObjects[p]
+    }
+
+    /// The object ID at `indexPath`, without loading the object; nil when out of range.
+    public func objectID(at indexPath: IndexPath) -> ObjectID? {
+        guard let p = position(of: indexPath) else { return nil }
+        return ObjectID(entity: fetchRequest.entityName, rowID: list.id(at: p))
+    }
+
+    /// The index path of an object, nil when it is not in the results. O(log N).
+    public func indexPath(for objectID: ObjectID) -> IndexPath? {
+        guard objectID.entity == fetchRequest.entityName, let p = list.position(of: objectID.rowID) else { return nil }
+        return FetchedResultsController.indexPath(of: p, starts: sectionStarts)
+    }
+
+    /// The index path of an object, nil when it is not in the results.
+    public func indexPath(forObject object: ManagedObject) -> IndexPath? {
+        indexPath(for: object.objectID)
+    }
+
+    // MARK: Section index
+
+    /// The index title for a section name: the delegate's answer, else
+    /// ``sectionIndexTitleProvider``'s, else the name's first character uppercased
+    /// (nil for an empty name).
+    ///
+    ///     controller.sectionIndexTitle(forSectionName: "texas") // "T"
+    public func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+        sectionKeyTitle(sectionName)
+    }
+
+    private func sectionKeyTitle(_ name: String) -> String? {
+        if let d = delegate, let t = d.controller(self, sectionIndexTitleForSectionName: name) { return t }
+        if let p = sectionIndexTitleProvider, let t = p(name) { return t }
+        guard let first = name.first else { return nil }
+        return String(first).uppercased()
+    }
+
+    /// The distinct index titles of the sections, in section order.
+    public var sectionIndexTitles: [String] {
+        var seen = Set<String>()
+        var out: [String] = []
+        for r in sectionRecords {
+            if let t = sectionKeyTitle(r.name), seen.insert(t).inserted { out.append(t) }
+        }
+        return out
+    }
+
+    /// The section an index title jumps to: the first section with that
+    /// title; for a title no section has, the first section whose title
+    /// sorts after it (or the last section). `index` is the title's position
+    /// in ``sectionIndexTitles`` and is used when `title` is not one of them.
+    ///
+    ///     let s = controller.section(forSectionIndexTitle: "2008", at: 3)
+    public func section(forSectionIndexTitle title: String, at index: Int) -> Int {
+        guard !sectionRecords.isEmpty else { return 0 }
+        let titles = sectionRecords.map { sectionKeyTitle($0.name) }
+        if let s = titles.firstIndex(where: { $0 == title }) { return s }
+        let all = sectionIndexTitles
+        if index >= 0 && index < all.count, let s = titles.firstIndex(where: { $0 == all[index] }) { return s }
+        let ascending = plan?.sectionAscending ?? true
+        if let s = titles.firstIndex(where: { t in
+            guard let t else { return false }
+            return ascending ? t > title : t < title
+        }) { return s }
+        return sectionRecords.count - 1
+    }
+
+    // MARK: Tracking (rule 9)
+
+    /// True when a delegate or ``onChange`` is set: the controller observes its context.
+    public var isTracking: Bool { delegate != nil || onChange != nil }
+
+    private func updateTracking() {
+        if isTracking {
+            guard observerToken == nil else { return }
+            observerToken = context.addObserver { [weak self] changes in self?.handle(changes) }
+            if hasFetched, let before = historyPositionWhenUntracked,
+               let now = try? context.store.historyPosition(), now != before {
+                isStale = true
+            }
+            historyPositionWhenUntracked = nil
+        } else if let token = observerToken {
+            context.removeObserver(token)
+            observerToken = nil
+            if hasFetched { historyPositionWhenUntracked = try? context.store.historyPosition() }
+        }
+    }
+
+    private func handle(_ changes: ChangeSet) {
+        do {
+            try process(changes)
+        } catch {
+            lastError = error
+            onError?(error)
+            _ = try? refetchAndDiff()
+        }
+    }
+
+    /// Delivers a batch: delegate calls in rule 3's order, then ``onChange``.
+    func deliver(_ batch: ChangeBatch) {
+        if let d = delegate {
+            d.controllerWillChangeContent(self)
+            let starts = sectionStarts
+            for s in batch.sectionChanges {
+                let info: SectionInfo
+                if s.change == .insert {
+                    info = sectionInfo(s.index, starts: starts)
+                } else {
+                    info = SectionInfo(name: s.name, indexTitle: sectionKeyTitle(s.name), numberOfObjects: 0,
+                                       objects: FetchedObjects(sequence: IDSequence(), range: 0..<0, loader: nil,
+                                                               generation: generation, entityName: fetchRequest.entityName))
+                }
+                d.controller(self, didChange: info, atSectionIndex: s.index, for: s.change)
+            }
+            for o in batch.objectChanges {
+                d.controller(self, didChange: o.id, at: o.from, for: o.change, newIndexPath: o.to)
+            }
+            d.controllerDidChangeContent(self)
+        }
+        onChange?(batch)
+    }
+
+    // MARK: Cache
+
+    /// `$XDG_CACHE_HOME/fetchedresults`, or `~/.cache/fetchedresults`.
+    public static var defaultCacheDirectory: String { ResultsCache.defaultDirectory }
+
+    /// Deletes the cache named `name` (all caches when nil) in `directory`
+    /// (default ``defaultCacheDirectory``).
+    ///
+    ///     FetchedResultsController.deleteCache(named: "banks-by-date")
+    public static func deleteCache(named name: String?, in directory: String? = nil) {
+        ResultsCache.delete(name: name, directory: directory)
+    }
+}

@@ -1,0 +1,215 @@
+import SQLiteStore
+
+/// A piece of SQL with its bound arguments, in the order of the `?`s.
+///
+///     let where_ = try predicate.sql(in: source)
+///     let rows = try db.query("SELECT t0.id FROM \(source.from) WHERE \(where_.sql)", where_.arguments)
+public struct SQLFragment: Sendable, Hashable {
+    public var sql: String
+    public var arguments: [StoreValue]
+
+    public init(sql: String, arguments: [StoreValue] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+}
+
+extension FetchPredicate {
+    /// Compiles the predicate to a SQL boolean expression over `source`
+    /// (made with ``SQLSource`` for all of ``keyPaths``); values are bound.
+    ///
+    /// The result is NULL where the Swift evaluation is unknown, 1 where it
+    /// is true and 0 where it is false.
+    ///
+    ///     let source = try model.sqlSource(root: "FailedBankInfo", keyPaths: predicate.keyPaths)
+    ///     let fragment = try predicate.sql(in: source)
+    ///     // SELECT t0.id FROM \(source.from) WHERE \(fragment.sql)
+    public func sql(in source: SQLSource) throws -> SQLFragment {
+        var compiler = PredicateSQLCompiler(source: source)
+        let sql = try compiler.compile(expression)
+        return SQLFragment(sql: sql, arguments: compiler.arguments)
+    }
+}
+
+/// Turns a ``PredicateExpression`` into SQL that means exactly what
+/// ``FetchPredicate/evaluate(_:)`` computes.
+///
+/// Affinity: SQLite converts a bound value before comparing it with a column
+/// of another type affinity (`'5' = 5` is true against an INTEGER column).
+/// The Swift side compares storage classes without conversion, so where a
+/// conversion could happen the column's affinity is removed with a unary `+`
+/// (`(+t0.cert) = ?`); otherwise the plain column is used so indexes stay usable.
+struct PredicateSQLCompiler {
+    let source: SQLSource
+    private(set) var arguments: [StoreValue] = []
+
+    init(source: SQLSource) { self.source = source }
+
+    mutating func compile(_ e: PredicateExpression) throws -> String {
+        switch e {
+        case .alwaysTrue: return "1"
+        case .alwaysFalse: return "0"
+        case .not(let x): return "(NOT \(try compile(x)))"
+        case .and(let a, let b):
+            let l = try compile(a)
+            return "(\(l) AND \(try compile(b)))"
+        case .or(let a, let b):
+            let l = try compile(a)
+            return "(\(l) OR \(try compile(b)))"
+        case .comparison(let c): return try comparison(c)
+        }
+    }
+
+    private mutating func bind(_ v: StoreValue) -> String {
+        arguments.append(v)
+        return "?"
+    }
+
+    /// Whether SQLite would convert `value` when comparing it with a column of `type`.
+    private static func affinityWouldConvert(_ type: AttributeType, _ value: StoreValue) -> Bool {
+        switch (type, value) {
+        case (.text, .integer), (.text, .real), (.date, .integer), (.date, .real), (.dateTime, .integer), (.dateTime, .real):
+            return true
+        case (.integer, .text), (.bool, .text), (.real, .text):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The SQL of an operand in a comparison against `others` (constants) or another key path.
+    private mutating func operand(_ o: PredicateOperand, againstValues others: [StoreValue], againstKeyPath: Bool) throws -> String {
+        switch o {
+        case .value(let v): return bind(v)
+        case .keyPath(let k):
+            let expr = try source.expression(forKeyPath: k)
+            let type = try source.type(forKeyPath: k)
+            if againstKeyPath || others.contains(where: { Self.affinityWouldConvert(type, $0) }) {
+                return "(+\(expr))"
+            }
+            return expr
+        }
+    }
+
+    /// The SQL of an operand where no comparison affinity applies (function arguments).
+    private mutating func plain(_ o: PredicateOperand) throws -> String {
+        switch o {
+        case .value(let v): return bind(v)
+        case .keyPath(let k): return try source.expression(forKeyPath: k)
+        }
+    }
+
+    private static func collate(_ ci: Bool) -> String { ci ? " COLLATE NOCASE" : " COLLATE BINARY" }
+
+    private mutating func comparison(_ c: PredicateComparison) throws -> String {
+        switch c.op {
+        case .between:
+            let low = PredicateComparison(c.left, .greaterOrEqual, .value(c.list[0]), caseInsensitive: c.caseInsensitive)
+            let high = PredicateComparison(c.left, .lessOrEqual, .value(c.list[1]), caseInsensitive: c.caseInsensitive)
+            let l = try comparison(low)
+            return "(\(l) AND \(try comparison(high)))"
+        case .in:
+            if c.list.isEmpty { return "0" }
+            let left = try operand(c.left, againstValues: c.list, againstKeyPath: false)
+            let items = c.list.map { bind($0) }.joined(separator: ", ")
+            return "(\(left)\(Self.collate(c.caseInsensitive)) IN (\(items)))"
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            return try ordering(c)
+        case .contains, .beginsWith, .endsWith, .like:
+            return try stringOperation(c)
+        }
+    }
+
+    private mutating func ordering(_ c: PredicateComparison) throws -> String {
+        let leftNull = c.left == .value(.null), rightNull = c.right == .value(.null)
+        if leftNull || rightNull {
+            switch c.op {
+            case .equal, .notEqual:
+                let test = c.op == .equal ? "IS NULL" : "IS NOT NULL"
+                if leftNull && rightNull { return c.op == .equal ? "1" : "0" }
+                let other = try plain(leftNull ? c.right : c.left)
+                return "(\(other) \(test))"
+            default:
+                return "NULL"
+            }
+        }
+        let sqlOp: String
+        switch c.op {
+        case .equal: sqlOp = "="
+        case .notEqual: sqlOp = "<>"
+        case .less: sqlOp = "<"
+        case .lessOrEqual: sqlOp = "<="
+        case .greater: sqlOp = ">"
+        default: sqlOp = ">="
+        }
+        let bothKeyPaths: Bool
+        if case .keyPath = c.left, case .keyPath = c.right { bothKeyPaths = true } else { bothKeyPaths = false }
+        let rightValues: [StoreValue] = { if case .value(let v) = c.right { return [v] } else { return [] } }()
+        let leftValues: [StoreValue] = { if case .value(let v) = c.left { return [v] } else { return [] } }()
+        let l = try operand(c.left, againstValues: rightValues, againstKeyPath: bothKeyPaths)
+        let r = try operand(c.right, againstValues: leftValues, againstKeyPath: bothKeyPaths)
+        return "(\(l)\(Self.collate(c.caseInsensitive)) \(sqlOp) \(r))"
+    }
+
+    private mutating func stringOperation(_ c: PredicateComparison) throws -> String {
+        let ci = c.caseInsensitive
+        // A NULL constant on either side: unknown for every row.
+        if c.right == .value(.null) || c.left == .value(.null) { return "NULL" }
+
+        // `x` may be used several times; when it is a constant each use binds it again.
+        func subject(_ compiler: inout PredicateSQLCompiler) throws -> String {
+            let x = try compiler.plain(c.left)
+            return ci ? "lower(\(x))" : x
+        }
+
+        if case .value(let pv) = c.right {
+            guard case .text(let rawPattern) = pv else { return "0" }
+            let pattern = ci ? TextMatching.asciiLowercased(rawPattern) : rawPattern
+            let typeTest = try plain(c.left)
+            var op: String
+            switch c.op {
+            case .contains:
+                let x = try subject(&self)
+                op = "instr(\(x), \(bind(.text(pattern)))) > 0"
+            case .beginsWith:
+                let x = try subject(&self)
+                op = "instr(\(x), \(bind(.text(pattern)))) = 1"
+            case .endsWith:
+                let n = TextMatching.sqliteLength(pattern)
+                if n == 0 {
+                    op = "1"
+                } else {
+                    let x = try subject(&self)
+                    let count = bind(.integer(Int64(n)))
+                    op = "substr(\(x), -\(count)) = \(bind(.text(pattern))) COLLATE BINARY"
+                }
+            default:
+                let like = LikePattern(rawPattern, caseInsensitive: ci)
+                let x = try subject(&self)
+                op = "\(x) GLOB \(bind(.text(like.globPattern)))"
+            }
+            return "(CASE typeof(\(typeTest)) WHEN 'text' THEN (\(op)) WHEN 'null' THEN NULL ELSE 0 END)"
+        }
+
+        // The pattern is a key path, read per row.
+        guard case .keyPath(let pk) = c.right else { return "0" }
+        if c.op == .like {
+            throw PredicateError.invalidOperand(position: 0, operator: "LIKE", reason: "needs a constant pattern, not a key path")
+        }
+        let pExpr = try source.expression(forKeyPath: pk)
+        let p = ci ? "lower(\(pExpr))" : pExpr
+        let xType = try plain(c.left)
+        let guardText = "typeof(\(xType)) = 'text' AND typeof(\(pExpr)) = 'text'"
+        let xNull = try plain(c.left)
+        let guardNull = "typeof(\(xNull)) = 'null' OR typeof(\(pExpr)) = 'null'"
+        let x = try subject(&self)
+        let op: String
+        switch c.op {
+        case .contains: op = "instr(\(x), \(p)) > 0"
+        case .beginsWith: op = "instr(\(x), \(p)) = 1"
+        default: op = "length(\(p)) = 0 OR substr(\(x), -length(\(p))) = \(p) COLLATE BINARY"
+        }
+        // Note the order of `?`s: guardText, guardNull, then op — matches the order of the calls above.
+        return "(CASE WHEN \(guardText) THEN (\(op)) WHEN \(guardNull) THEN NULL ELSE 0 END)"
+    }
+}

@@ -1,0 +1,48 @@
+import SQLiteStore
+
+/// One ordering criterion of a ``FetchRequest``: a key path, a direction and
+/// how text compares.
+///
+/// Key paths may go through to-one relationships (`details.closeDate`) and
+/// name derived attributes. Ordering is SQLite's: NULL first when ascending
+/// (last when descending), then numbers, text, blobs; `.caseInsensitive` is
+/// SQLite's NOCASE collation (ASCII letters fold, nothing else). The
+/// controller appends the object ID ascending as the last criterion, so the
+/// order is total and stable.
+///
+///     let byDate = FetchSort("details.closeDate", ascending: false)
+///     let byName = FetchSort("name", comparison: .caseInsensitive)
+public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
+    /// How text values compare.
+    public enum Comparison: Sendable, Hashable {
+        /// Byte order of the UTF-8 text (SQLite's BINARY).
+        case binary
+        /// ASCII case folded first (SQLite's NOCASE).
+        case caseInsensitive
+    }
+
+    public var keyPath: String
+    public var ascending: Bool
+    public var comparison: Comparison
+
+    public init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .binary) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+        self.comparison = comparison
+    }
+
+    /// The store collation matching ``comparison``.
+    public var collation: Collation { comparison == .binary ? .binary : .nocase }
+
+    public var description: String {
+        "\(keyPath) \(ascending ? "ASC" : "DESC")\(comparison == .caseInsensitive ? " [c]" : "")"
+    }
+
+    /// Orders two values as `ORDER BY <keyPath> COLLATE <collation> ASC|DESC` would: -1, 0 or 1.
+    ///
+    ///     FetchSort("name", ascending: false).compare(.text("a"), .text("b")) // 1
+    public func compare(_ a: StoreValue, _ b: StoreValue) -> Int {
+        let c = StoreValue.compare(a, b, collation: collation)
+        return ascending ? c : -c
+    }
+}

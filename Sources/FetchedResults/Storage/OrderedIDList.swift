@@ -1,0 +1,352 @@
+/// Fenwick (binary indexed) tree over chunk sizes: prefix sums and
+/// position lookup in O(log C).
+struct FenwickTree {
+    private(set) var tree: [Int]
+
+    init(counts: [Int]) {
+        var t = [0] + counts
+        let n = counts.count
+        if n > 0 {
+            for i in 1...n {
+                let j = i + (i & -i)
+                if j <= n { t[j] += t[i] }
+            }
+        }
+        tree = t
+    }
+
+    var count: Int { tree.count - 1 }
+
+    mutating func add(_ index: Int, _ delta: Int) {
+        var i = index + 1
+        while i < tree.count { tree[i] += delta; i += i & -i }
+    }
+
+    /// Sum of the counts before `index`.
+    func prefix(_ index: Int) -> Int {
+        var s = 0, i = index
+        while i > 0 { s += tree[i]; i -= i & -i }
+        return s
+    }
+
+    /// The index whose range contains `position`, and the offset inside it.
+    func locate(_ position: Int) -> (index: Int, offset: Int) {
+        var pos = 0, rem = position
+        var step = 1
+        while step * 2 <= count { step *= 2 }
+        while step > 0 {
+            let next = pos + step
+            if next <= count && tree[next] <= rem {
+                pos = next
+                rem -= tree[next]
+            }
+            step /= 2
+        }
+        return (pos, rem)
+    }
+}
+
+/// One run of consecutive fetched rows: their ids and sort-key prefixes.
+struct IDChunk {
+    var ids: ContiguousArray<Int64>
+    var keys: ContiguousArray<SortPrefix>
+}
+
+/// An immutable-by-value view of the ordered ids: position → id in O(log C).
+///
+/// Cheap to copy (arrays are copy-on-write), which is how ``FetchedObjects``
+/// and ``SectionInfo`` keep a stable snapshot while the controller moves on.
+struct IDSequence {
+    /// Chunk storage by slot number (stable while the chunk lives).
+    fileprivate(set) var slots: [IDChunk] = []
+    /// Slots in order.
+    fileprivate(set) var order: [Int32] = []
+    fileprivate(set) var tree = FenwickTree(counts: [])
+    fileprivate(set) var count = 0
+
+    func locate(_ position: Int) -> (slot: Int, offset: Int) {
+        let (ordinal, offset) = tree.locate(position)
+        return (Int(order[ordinal]), offset)
+    }
+
+    func id(at position: Int) -> Int64 {
+        let (slot, offset) = locate(position)
+        return slots[slot].ids[offset]
+    }
+
+    func key(at position: Int) -> SortPrefix {
+        let (slot, offset) = locate(position)
+        return slots[slot].keys[offset]
+    }
+
+    /// The ids of positions `range`, in order.
+    func ids(in range: Range<Int>) -> [Int64] {
+        guard !range.isEmpty else { return [] }
+        var out: [Int64] = []
+        out.reserveCapacity(range.count)
+        var (ordinal, offset) = tree.locate(range.lowerBound)
+        while out.count < range.count {
+            let chunk = slots[Int(order[ordinal])]
+            let take = min(chunk.ids.count - offset, range.count - out.count)
+            out.append(contentsOf: chunk.ids[offset..<(offset + take)])
+            ordinal += 1
+            offset = 0
+        }
+        return out
+    }
+
+    /// Calls `body` with every id in order.
+    func forEach(_ body: (Int64, SortPrefix) throws -> Void) rethrows {
+        for s in order {
+            let c = slots[Int(s)]
+            for i in c.ids.indices { try body(c.ids[i], c.keys[i]) }
+        }
+    }
+
+    /// Chunks in order (for bulk copies such as the cache file).
+    func forEachChunk(_ body: (IDChunk) throws -> Void) rethrows {
+        for s in order { try body(slots[Int(s)]) }
+    }
+}
+
+/// Maps a row id to the slot of the chunk holding it.
+///
+/// Dense (4 bytes per id in the covered range) when ids are compact, as
+/// SQLite's rowids usually are; a dictionary for the rest.
+struct RowIDMap {
+    private var base: Int64 = 0
+    private var dense: ContiguousArray<Int32> = []   // slot + 1; 0 = absent
+    private var sparse: [Int64: Int32] = [:]
+
+    init() {}
+
+    init(minID: Int64, maxID: Int64, count: Int) {
+        let span = maxID >= minID ? maxID - minID + 1 : 0
+        if count > 0, span > 0, span <= Int64(count) * 4 + 4096 {
+            base = minID
+            dense = ContiguousArray(repeating: 0, count: Int(span))
+        }
+    }
+
+    /// The index into `dense` for `id`, when it falls inside `0..<limit`.
+    @inline(__always)
+    private func offset(_ id: Int64, limit: Int) -> Int? {
+        guard id >= base else { return nil }
+        let (d, overflow) = id.subtractingReportingOverflow(base)
+        guard !overflow, d < Int64(limit) else { return nil }
+        return Int(d)
+    }
+
+    subscript(id: Int64) -> Int32? {
+        get {
+            if let i = offset(id, limit: dense.count) {
+                let v = dense[i]
+                return v == 0 ? nil : v - 1
+            }
+            return sparse.isEmpty ? nil : sparse[id]
+        }
+        set {
+            if let i = offset(id, limit: dense.count) {
+                dense[i] = newValue.map { $0 + 1 } ?? 0
+                return
+            }
+            guard let v = newValue else {
+                sparse[id] = nil
+                return
+            }
+            if dense.isEmpty && sparse.isEmpty {
+                base = id
+                dense = [v + 1]
+                return
+            }
+            if !dense.isEmpty, let i = offset(id, limit: dense.count + max(1024, dense.count / 2)) {
+                dense.append(contentsOf: repeatElement(0, count: i - dense.count + 1))
+                dense[i] = v + 1
+                return
+            }
+            sparse[id] = v
+        }
+    }
+}
+
+/// The fetched ids in order, with their sort-key prefixes: a chunked list
+/// supporting position lookup, removal and insertion in O(log N + chunk).
+///
+/// Chunks hold ~1,024 ids (split at 2,048); a Fenwick tree over chunk sizes
+/// gives the position of a chunk; a ``RowIDMap`` finds the chunk of an id.
+/// Memory is about 28 bytes per row (8 id + 16 prefix + 4 map).
+struct OrderedIDList {
+    static let targetChunk = 1024
+    static let maxChunk = 2048
+
+    private(set) var sequence = IDSequence()
+    private var ordinalOfSlot: [Int32] = []
+    private var freeSlots: [Int32] = []
+    private var map = RowIDMap()
+
+    var count: Int { sequence.count }
+
+    init() {}
+
+    /// Builds the list from ids in order (as read from the sorted query).
+    struct Builder {
+        private var chunks: [IDChunk] = []
+        private var current = IDChunk(ids: [], keys: [])
+        private var minID = Int64.max, maxID = Int64.min
+        private var total = 0
+
+        init() {
+            current.ids.reserveCapacity(OrderedIDList.targetChunk)
+            current.keys.reserveCapacity(OrderedIDList.targetChunk)
+        }
+
+        @inline(__always)
+        mutating func append(_ id: Int64, _ key: SortPrefix) {
+            current.ids.append(id)
+            current.keys.append(key)
+            if id < minID { minID = id }
+            if id > maxID { maxID = id }
+            total += 1
+            if current.ids.count == OrderedIDList.targetChunk {
+                chunks.append(current)
+                current = IDChunk(ids: [], keys: [])
+                current.ids.reserveCapacity(OrderedIDList.targetChunk)
+                current.keys.reserveCapacity(OrderedIDList.targetChunk)
+            }
+        }
+
+        /// Appends whole arrays (from the cache file).
+        mutating func append(ids: UnsafeBufferPointer<Int64>, keys: UnsafeBufferPointer<SortPrefix>) {
+            var i = 0
+            while i < ids.count {
+                let room = OrderedIDList.targetChunk - current.ids.count
+                let n = min(room, ids.count - i)
+                current.ids.append(contentsOf: ids[i..<(i + n)])
+                current.keys.append(contentsOf: keys[i..<(i + n)])
+                for id in ids[i..<(i + n)] {
+                    if id < minID { minID = id }
+                    if id > maxID { maxID = id }
+                }
+                total += n
+                i += n
+                if current.ids.count == OrderedIDList.targetChunk {
+                    chunks.append(current)
+                    current = IDChunk(ids: [], keys: [])
+                    current.ids.reserveCapacity(OrderedIDList.targetChunk)
+                    current.keys.reserveCapacity(OrderedIDList.targetChunk)
+                }
+            }
+        }
+
+        consuming func finish() -> OrderedIDList {
+            if !current.ids.isEmpty { chunks.append(current) }
+            var list = OrderedIDList()
+            list.sequence.slots = chunks
+            list.sequence.order = chunks.indices.map { Int32($0) }
+            list.sequence.tree = FenwickTree(counts: chunks.map { $0.ids.count })
+            list.sequence.count = total
+            list.ordinalOfSlot = chunks.indices.map { Int32($0) }
+            var map = RowIDMap(minID: minID, maxID: maxID, count: total)
+            for (slot, c) in chunks.enumerated() {
+                for id in c.ids { map[id] = Int32(slot) }
+            }
+            list.map = map
+            return list
+        }
+    }
+
+    func contains(_ id: Int64) -> Bool { map[id] != nil }
+
+    func id(at position: Int) -> Int64 { sequence.id(at: position) }
+
+    func key(at position: Int) -> SortPrefix { sequence.key(at: position) }
+
+    /// The position of `id`, nil when it is not in the list.
+    func position(of id: Int64) -> Int? {
+        guard let slot = map[id] else { return nil }
+        let ordinal = Int(ordinalOfSlot[Int(slot)])
+        guard let offset = sequence.slots[Int(slot)].ids.firstIndex(of: id) else { return nil }
+        return sequence.tree.prefix(ordinal) + offset
+    }
+
+    /// Removes `id`; returns its position before removal.
+    @discardableResult
+    mutating func remove(_ id: Int64) -> Int? {
+        guard let slot32 = map[id] else { return nil }
+        let slot = Int(slot32)
+        let ordinal = Int(ordinalOfSlot[slot])
+        guard let offset = sequence.slots[slot].ids.firstIndex(of: id) else { return nil }
+        let position = sequence.tree.prefix(ordinal) + offset
+        sequence.slots[slot].ids.remove(at: offset)
+        sequence.slots[slot].keys.remove(at: offset)
+        map[id] = nil
+        sequence.count -= 1
+        if sequence.slots[slot].ids.isEmpty && sequence.order.count > 1 {
+            sequence.order.remove(at: ordinal)
+            ordinalOfSlot[slot] = -1
+            freeSlots.append(slot32)
+            sequence.slots[slot] = IDChunk(ids: [], keys: [])
+            for o in ordinal..<sequence.order.count { ordinalOfSlot[Int(sequence.order[o])] = Int32(o) }
+            rebuildTree()
+        } else {
+            sequence.tree.add(ordinal, -1)
+        }
+        return position
+    }
+
+    /// Inserts `id` so that it ends up at `position` (0...count).
+    mutating func insert(_ id: Int64, key: SortPrefix, at position: Int) {
+        precondition(position >= 0 && position <= count, "insert position \(position) out of 0...\(count)")
+        if sequence.order.isEmpty {
+            let slot = newSlot(IDChunk(ids: [id], keys: [key]))
+            sequence.order = [Int32(slot)]
+            ordinalOfSlot[slot] = 0
+            sequence.count = 1
+            map[id] = Int32(slot)
+            rebuildTree()
+            return
+        }
+        let ordinal: Int, offset: Int
+        if position == count {
+            ordinal = sequence.order.count - 1
+            offset = sequence.slots[Int(sequence.order[ordinal])].ids.count
+        } else {
+            (ordinal, offset) = sequence.tree.locate(position)
+        }
+        let slot = Int(sequence.order[ordinal])
+        sequence.slots[slot].ids.insert(id, at: offset)
+        sequence.slots[slot].keys.insert(key, at: offset)
+        map[id] = Int32(slot)
+        sequence.count += 1
+        sequence.tree.add(ordinal, 1)
+        if sequence.slots[slot].ids.count > OrderedIDList.maxChunk { split(ordinal: ordinal) }
+    }
+
+    private mutating func newSlot(_ chunk: IDChunk) -> Int {
+        if let s = freeSlots.popLast() {
+            sequence.slots[Int(s)] = chunk
+            return Int(s)
+        }
+        sequence.slots.append(chunk)
+        ordinalOfSlot.append(-1)
+        return sequence.slots.count - 1
+    }
+
+    private mutating func split(ordinal: Int) {
+        let slot = Int(sequence.order[ordinal])
+        let half = sequence.slots[slot].ids.count / 2
+        let upper = IDChunk(ids: ContiguousArray(sequence.slots[slot].ids[half...]),
+                            keys: ContiguousArray(sequence.slots[slot].keys[half...]))
+        sequence.slots[slot].ids.removeSubrange(half...)
+        sequence.slots[slot].keys.removeSubrange(half...)
+        let newSlot = self.newSlot(upper)
+        for id in upper.ids { map[id] = Int32(newSlot) }
+        sequence.order.insert(Int32(newSlot), at: ordinal + 1)
+        for o in (ordinal + 1)..<sequence.order.count { ordinalOfSlot[Int(sequence.order[o])] = Int32(o) }
+        rebuildTree()
+    }
+
+    private mutating func rebuildTree() {
+        sequence.tree = FenwickTree(counts: sequence.order.map { sequence.slots[Int($0)].ids.count })
+    }
+}

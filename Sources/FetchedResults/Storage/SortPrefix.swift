@@ -1,0 +1,207 @@
+import SQLiteStore
+
+/// A compact, order-preserving 128-bit prefix of a row's sort key.
+///
+/// The controller keeps one per fetched row so that finding the new position
+/// of a changed object is a binary search in memory, without reading the
+/// sort values of probe rows from SQLite. Two prefixes `a` and `b`:
+///
+/// - if they differ, the rows compare as the prefixes do (the encoding is
+///   monotonic with SQLite's `ORDER BY` of all sort descriptors);
+/// - if they are equal and both are *exact*, the rows tie on every sort
+///   descriptor (the object ID decides);
+/// - otherwise the comparison is unknown and the full values are needed.
+///
+/// Layout, from the most significant bit: a marker bit `1` (so an all-zero
+/// value can mean "invalid"), up to 126 payload bits, and an exact flag in the
+/// least significant bit.
+struct SortPrefix: Hashable {
+    var hi: UInt64
+    var lo: UInt64
+
+    /// A prefix that compares as unknown with everything.
+    static let invalid = SortPrefix(hi: 0, lo: 0)
+
+    var isValid: Bool { hi != 0 }
+    var isExact: Bool { lo & 1 == 1 }
+
+    /// -1 / 0 / 1 when decided (0 = full tie on the sort values), nil when unknown.
+    @inline(__always)
+    static func compare(_ a: SortPrefix, _ b: SortPrefix) -> Int? {
+        guard a.hi != 0, b.hi != 0 else { return nil }
+        if a.hi != b.hi { return a.hi < b.hi ? -1 : 1 }
+        let la = a.lo & ~1, lb = b.lo & ~1
+        if la != lb { return la < lb ? -1 : 1 }
+        return (a.lo & b.lo & 1) == 1 ? 0 : nil
+    }
+}
+
+/// Turns a row's sort values into a ``SortPrefix``.
+///
+/// Each sort value contributes a memcomparable code: a 2-bit storage class
+/// (NULL, number, text, blob) and then
+/// - numbers: non-negative integers by byte length and bytes, then one bit
+///   for "has a fraction" (which ends the prefix); negatives and huge reals
+///   end the prefix right after the class;
+/// - dates (`.date` attributes, `YYYY-MM-DD`): 23 bits of year, month, day;
+///   date-times likewise with the time; any other text in such a column makes
+///   the whole prefix invalid (compared through SQLite instead);
+/// - other text: 7 bits per UTF-8 byte (after ASCII folding for NOCASE) for
+///   printable ASCII, a terminator 0, and codes that end the prefix for
+///   control characters and non-ASCII bytes;
+/// - blobs end the prefix after the class.
+/// A descending sort inverts its field's bits. A field that ends the prefix
+/// (or running out of bits) makes it inexact.
+struct SortKeyEncoder {
+    enum Mode { case generic, date, dateTime }
+
+    struct Field {
+        var mode: Mode
+        var nocase: Bool
+        var ascending: Bool
+    }
+
+    let fields: [Field]
+
+    init(fields: [Field]) { self.fields = fields }
+
+    /// Fields for sort descriptors whose key paths have the given attribute types.
+    init(sorts: [FetchSort], types: [AttributeType]) {
+        fields = zip(sorts, types).map { sort, type in
+            let mode: Mode
+            switch type {
+            case .date: mode = .date
+            case .dateTime: mode = .dateTime
+            default: mode = .generic
+            }
+            return Field(mode: mode, nocase: sort.comparison == .caseInsensitive, ascending: sort.ascending)
+        }
+    }
+
+    private struct Writer {
+        var hi: UInt64 = 1 << 63
+        var lo: UInt64 = 0
+        var pos = 1            // bits used, including the marker
+        var full = false
+        var invert: UInt64 = 0 // all ones for a descending field
+
+        /// Appends the low `n` bits of `v` (n ≤ 64); false when the prefix is full.
+        @inline(__always)
+        mutating func write(_ v: UInt64, _ n: Int) -> Bool {
+            if full { return false }
+            var value = (v ^ invert) & (n == 64 ? ~0 : ((1 << UInt64(n)) - 1))
+            var count = n
+            let avail = 127 - pos
+            if count > avail {
+                value >>= UInt64(count - avail)
+                count = avail
+                full = true
+            }
+            if count > 0 {
+                let shift = 128 - pos - count   // distance of the value's lowest bit from bit 0
+                if shift >= 64 {
+                    hi |= value << UInt64(shift - 64)
+                } else {
+                    lo |= value << UInt64(shift)
+                    if shift + count > 64 { hi |= value >> UInt64(64 - shift) }
+                }
+                pos += count
+            }
+            return !full
+        }
+    }
+
+    /// Encodes `count` sort values given by `value(i)`.
+    func encode(_ value: (Int) -> StoreValue) -> SortPrefix {
+        var w = Writer()
+        var exact = true
+        fieldLoop: for (i, f) in fields.enumerated() {
+            w.invert = f.ascending ? 0 : ~0
+            let v = value(i)
+            switch v {
+            case .null:
+                if !w.write(0, 2) { exact = false; break fieldLoop }
+            case .integer(let x):
+                if !w.write(1, 2) { exact = false; break fieldLoop }
+                if x < 0 { _ = w.write(0, 1); exact = false; break fieldLoop }
+                if !Self.writeMagnitude(UInt64(x), fraction: false, &w) { exact = false; break fieldLoop }
+            case .real(let d):
+                if d.isNaN {
+                    if !w.write(0, 2) { exact = false; break fieldLoop }
+                    continue
+                }
+                if !w.write(1, 2) { exact = false; break fieldLoop }
+                if d < 0 { _ = w.write(0, 1); exact = false; break fieldLoop }
+                if d >= 9223372036854775808.0 {
+                    _ = w.write(1, 1); _ = w.write(9, 4)
+                    exact = false; break fieldLoop
+                }
+                let f = d.rounded(.down)
+                let hasFraction = f != d
+                if !Self.writeMagnitude(UInt64(Int64(f)), fraction: hasFraction, &w) || hasFraction {
+                    exact = false; break fieldLoop
+                }
+            case .text(let s):
+                if !w.write(2, 2) { exact = false; break fieldLoop }
+                switch f.mode {
+                case .date, .dateTime:
+                    guard let bits = Self.dateBits(s, dateTime: f.mode == .dateTime) else { return .invalid }
+                    if !w.write(bits.value, bits.count) { exact = false; break fieldLoop }
+                case .generic:
+                    if !Self.writeText(s, nocase: f.nocase, &w) { exact = false; break fieldLoop }
+                }
+            case .blob:
+                _ = w.write(3, 2)
+                exact = false; break fieldLoop
+            }
+        }
+        return SortPrefix(hi: w.hi, lo: w.lo | (exact && !w.full ? 1 : 0))
+    }
+
+    /// Sign bit 1, byte length (4 bits), the bytes, then the fraction bit.
+    @inline(__always)
+    private static func writeMagnitude(_ x: UInt64, fraction: Bool, _ w: inout Writer) -> Bool {
+        let bytes = (64 - x.leadingZeroBitCount + 7) / 8
+        guard w.write(1, 1), w.write(UInt64(bytes), 4) else { return false }
+        if bytes > 0, !w.write(x, bytes * 8) { return false }
+        return w.write(fraction ? 1 : 0, 1)
+    }
+
+    /// 7-bit codes per byte; false when the prefix ended (a stop code or no more room).
+    private static func writeText(_ s: String, nocase: Bool, _ w: inout Writer) -> Bool {
+        var s = s
+        return s.withUTF8 { bytes -> Bool in
+            for var b in bytes {
+                if nocase && b >= 0x41 && b <= 0x5A { b |= 0x20 }
+                if b < 0x20 { _ = w.write(1, 7); return false }
+                if b >= 0x7F { _ = w.write(97, 7); return false }
+                if !w.write(UInt64(b) - 0x20 + 2, 7) { return false }
+            }
+            return w.write(0, 7)
+        }
+    }
+
+    /// `YYYY-MM-DD` → 23 bits (`THH:MM:SSZ` adds 17); nil for any other text.
+    private static func dateBits(_ s: String, dateTime: Bool) -> (value: UInt64, count: Int)? {
+        var s = s
+        return s.withUTF8 { u -> (value: UInt64, count: Int)? in
+            guard u.count == (dateTime ? 20 : 10), u[4] == 0x2D, u[7] == 0x2D else { return nil }
+            func digits(_ a: Int, _ n: Int) -> UInt64? {
+                var v: UInt64 = 0
+                for k in a..<(a + n) {
+                    let c = u[k]
+                    guard c >= 0x30 && c <= 0x39 else { return nil }
+                    v = v * 10 + UInt64(c - 0x30)
+                }
+                return v
+            }
+            guard let y = digits(0, 4), let m = digits(5, 2), let d = digits(8, 2), m < 16, d < 32 else { return nil }
+            var value = (y << 9) | (m << 5) | d
+            if !dateTime { return (value, 23) }
+            guard u[10] == 0x54, u[13] == 0x3A, u[16] == 0x3A, u[19] == 0x5A,
+                  let h = digits(11, 2), let mi = digits(14, 2), let sec = digits(17, 2), h < 32, mi < 64, sec < 64 else { return nil }
+            value = (value << 17) | (h << 12) | (mi << 6) | sec
+            return (value, 40)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import SQLiteStore
+@testable import FetchedResults
+
+/// The failedbanks model as the tests need it: FailedBankInfo(name, city, state) ↔ details
+/// FailedBankDetails(closeDate, updatedDate?, cert unique, acquiringInstitution?, fund?), closeYear derived.
+enum BankModel {
+    static let info = Entity("FailedBankInfo",
+        attributes: [Attribute("name", .text, indexed: true), Attribute("city", .text), Attribute("state", .text, indexed: true)],
+        relationships: [Relationship("details", destination: "FailedBankDetails", inverse: "info", deleteRule: .cascade, storesForeignKey: false)])
+
+    static let details = Entity("FailedBankDetails",
+        attributes: [Attribute("closeDate", .date, indexed: true), Attribute("updatedDate", .date, optional: true),
+                     Attribute("cert", .integer), Attribute("acquiringInstitution", .text, optional: true),
+                     Attribute("fund", .integer, optional: true)],
+        relationships: [Relationship("info", destination: "FailedBankInfo", inverse: "details", storesForeignKey: true)],
+        derived: [DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { value in
+            switch value("closeDate") {
+            case .null: return .null
+            case .text(let s): return .text(String(decoding: Array(s.utf8).prefix(4), as: UTF8.self))
+            case .integer(let i): return .text(String(String(i).prefix(4)))
+            default: return .null
+            }
+        }],
+        uniqueKeys: [["cert"]])
+
+    static let model = Model(version: 1, applicationID: 0x4652_5443, entities: [info, details])
+}
+
+/// A store in a fresh temporary directory, removed at deinit.
+final class TempStore {
+    let directory: String
+    let path: String
+    let store: Store
+    let context: ObjectContext
+
+    init(model: Model = BankModel.model) throws {
+        directory = NSTemporaryDirectory() + "frc-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        path = directory + "/banks.sqlite"
+        store = try Store(path: path, model: model)
+        context = ObjectContext(store: store)
+    }
+
+    /// A second connection to the same file, as another process would have.
+    func secondConnection() throws -> (Store, ObjectContext) {
+        let s = try Store(path: path, model: store.model)
+        return (s, ObjectContext(store: s))
+    }
+
+    var cacheDirectory: String { directory + "/cache" }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    /// Inserts a bank (and its details when `closeDate` is given) through the context; returns the info object.
+    @discardableResult
+    func addBank(_ name: String, city: String = "Springfield", state: String = "IL", closeDate: String? = "2010-05-14",
+                 cert: Int64? = nil, fund: Int64? = nil, acquirer: String? = nil, save: Bool = true) throws -> ManagedObject {
+        let info = context.insert(into: "FailedBankInfo")
+        info["name"] = .text(name)
+        info["city"] = .text(city)
+        info["state"] = .text(state)
+        if let closeDate {
+            let d = context.insert(into: "FailedBankDetails")
+            d["closeDate"] = .text(closeDate)
+            d["cert"] = .integer(cert ?? TempStore.nextCert())
+            d["fund"] = fund.map { .integer($0) } ?? .null
+            d["acquiringInstitution"] = acquirer.map { .text($0) } ?? .null
+            d.setRelated(info, for: "info")
+        }
+        if save { try context.save() }
+        return info
+    }
+
+    private nonisolated(unsafe) static var certCounter: Int64 = 1_000_000
+    private static let certLock = NSLock()
+    static func nextCert() -> Int64 {
+        certLock.lock(); defer { certLock.unlock() }
+        certCounter += 1
+        return certCounter
+    }
+}
+
+/// A deterministic random generator (SplitMix64) so property tests can print and replay their seed.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension IndexPath {
+    /// [section, item] for tests (Foundation on Linux has no `section`/`item`).
+    var s: Int { self[0] }
+    var i: Int { self[1] }
+    static func at(_ item: Int, _ section: Int) -> IndexPath { IndexPath(indexes: [section, item]) }
+}
+
+/// The controller's whole state as plain values.
+struct Snapshot: Equatable, CustomStringConvertible {
+    var sections: [(name: String, ids: [ObjectID])]
+
+    static func == (a: Snapshot, b: Snapshot) -> Bool {
+        a.sections.count == b.sections.count && zip(a.sections, b.sections).allSatisfy { $0.name == $1.name && $0.ids == $1.ids }
+    }
+
+    init(sections: [(name: String, ids: [ObjectID])]) { self.sections = sections }
+
+    init(_ controller: FetchedResultsController) {
+        sections = controller.sections.map { ($0.name, $0.objects.objectIDs) }
+    }
+
+    var description: String {
+        sections.map { "\($0.name)(\($0.ids.count)): " + $0.ids.map { String($0.rowID) }.joined(separator: ",") }.joined(separator: "\n")
+    }
+}
