@@ -1,7 +1,73 @@
+import FailedBanksKit
+import FetchedResults
+import Foundation
+import SQLiteStore
+
+/// `performFetch` of the Date tab over the generated store, beside the plain
+/// SQL query that returns the same ids in the same order through the same
+/// SQLite connection; then the same fetch from a warm cache.
+///
+/// Each timed fetch uses a new context and controller over one open store
+/// (so SQLite's page cache is warm for both, as in an app). Raw and
+/// controller runs alternate. The controller's ids are checked against the
+/// raw query's once. Keys: `fetch_s`, `raw_query_s`, `fetch_ratio`,
+/// `fetch_cached_s`, `cache_ratio`.
 struct FetchBenchmark {
     let runner: BenchRunner
 
     func run() throws {
-        throw BenchError.missing("not yet available")
+        let store = try FailedBankStore.open(path: try runner.store())
+        let rows = runner.configuration.rows
+        let runs = runner.configuration.runs(small: 7, large: 5)
+        var fetchTimes: [Double] = [], rawTimes: [Double] = []
+        var checked = false
+        for index in 0...runs {
+            let (rawSeconds, rawIDs) = try Clock.time { try BankFetch.rawIDs(store.database, expected: rows) }
+            let controller = BankFetch.controller(context: ObjectContext(store: store))
+            let (seconds, _) = try Clock.time { try controller.performFetch() }
+            if index > 0 {
+                rawTimes.append(rawSeconds)
+                fetchTimes.append(seconds)
+            }
+            if !checked {
+                checked = true
+                let ids = BankFetch.ids(of: controller)
+                if ids != rawIDs {
+                    let firstDifference = zip(ids, rawIDs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    runner.results.note("fetch: the controller's ids differ from the raw query's (\(ids.count) vs \(rawIDs.count) ids, first difference at \(firstDifference.map(String.init) ?? "the end"))")
+                }
+                if rawIDs.count != rows { runner.results.note("fetch: the store holds \(rawIDs.count) banks, not \(rows)") }
+            }
+            runner.log(String(format: "fetch run %@: performFetch %.3f s, raw %.3f s", index == 0 ? "warm-up" : String(index), seconds, rawSeconds))
+        }
+        runner.results["fetch_s"] = Statistics.median(fetchTimes)
+        runner.results["raw_query_s"] = Statistics.median(rawTimes)
+        runner.results.runs["fetch_s"] = fetchTimes.count
+        runner.results.runs["raw_query_s"] = rawTimes.count
+        runner.results.setRatio("fetch_ratio", "fetch_s", "raw_query_s")
+
+        // Warm cache: the first controller writes it, each later one (a "second launch") reads it.
+        let cacheDirectory = runner.workspace.path("cache")
+        mkdir(cacheDirectory, 0o755)
+        let cacheName = "bench-date"
+        FetchedResultsController.deleteCache(named: cacheName, in: cacheDirectory)
+        let writer = BankFetch.controller(context: ObjectContext(store: store), cacheName: cacheName, cacheDirectory: cacheDirectory)
+        try writer.performFetch()
+        var cachedTimes: [Double] = []
+        var misses = 0
+        for index in 0...runs {
+            let controller = BankFetch.controller(context: ObjectContext(store: store), cacheName: cacheName,
+                                                  cacheDirectory: cacheDirectory)
+            let (seconds, _) = try Clock.time { try controller.performFetch() }
+            if !controller.lastFetchUsedCache { misses += 1 }
+            if controller.numberOfObjects != rows {
+                runner.results.note("fetch: the cached controller has \(controller.numberOfObjects) objects, not \(rows)")
+            }
+            if index > 0 { cachedTimes.append(seconds) }
+        }
+        if misses > 0 { runner.results.note("fetch: \(misses) of \(runs + 1) cached fetches did not use the cache") }
+        runner.results["fetch_cached_s"] = Statistics.median(cachedTimes)
+        runner.results.runs["fetch_cached_s"] = cachedTimes.count
+        runner.results.setRatio("cache_ratio", "fetch_cached_s", "fetch_s")
     }
 }
