@@ -4,11 +4,11 @@ import SQLiteStore
 
 @Suite("Predicate parsing")
 struct PredicateParserTests {
-    private func tree(_ format: String, _ args: StoreValue...) throws -> PredicateExpression {
+    private func tree(_ format: String, _ args: StoreValue...) throws -> PredicateTree {
         try FetchPredicate(format, arguments: args).expression
     }
 
-    private func cmp(_ k: String, _ op: PredicateOperator, _ v: StoreValue, ci: Bool = false) -> PredicateExpression {
+    private func cmp(_ k: String, _ op: PredicateOperator, _ v: StoreValue, ci: Bool = false) -> PredicateTree {
         .comparison(PredicateComparison(.keyPath(k), op, .value(v), caseInsensitive: ci))
     }
 

@@ -64,7 +64,7 @@ extension FetchPredicate {
 
 /// The Swift twin of ``PredicateSQLCompiler``.
 enum PredicateEvaluator {
-    static func evaluate(_ e: PredicateExpression, _ value: (String) -> StoreValue) -> Truth {
+    static func evaluate(_ e: PredicateTree, _ value: (String) -> StoreValue) -> Truth {
         switch e {
         case .alwaysTrue: return .yes
         case .alwaysFalse: return .no

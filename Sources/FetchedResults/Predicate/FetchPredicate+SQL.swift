@@ -31,7 +31,7 @@ extension FetchPredicate {
     }
 }
 
-/// Turns a ``PredicateExpression`` into SQL that means exactly what
+/// Turns a ``PredicateTree`` into SQL that means exactly what
 /// ``FetchPredicate/evaluate(_:)`` computes.
 ///
 /// Affinity: SQLite converts a bound value before comparing it with a column
@@ -45,7 +45,7 @@ struct PredicateSQLCompiler {
 
     init(source: SQLSource) { self.source = source }
 
-    mutating func compile(_ e: PredicateExpression) throws -> String {
+    mutating func compile(_ e: PredicateTree) throws -> String {
         switch e {
         case .alwaysTrue: return "1"
         case .alwaysFalse: return "0"

@@ -30,7 +30,7 @@ import SQLiteStore
 ///     let r = try FetchPredicate("details.fund != nil AND NOT (city BEGINSWITH 'San')")
 public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     /// The parsed tree.
-    public let expression: PredicateExpression
+    public let expression: PredicateTree
     /// The format the predicate was parsed from (nil when built from a tree).
     public let format: String?
 
@@ -49,7 +49,7 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Wraps a tree built in code.
-    public init(_ expression: PredicateExpression) {
+    public init(_ expression: PredicateTree) {
         self.expression = expression
         self.format = nil
     }

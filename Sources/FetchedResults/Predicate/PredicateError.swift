@@ -65,3 +65,8 @@ public enum PredicateError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 }
+
+/// ``PredicateError`` under a name that Foundation does not also define
+/// (Foundation has its own `PredicateError`; in a file that imports both,
+/// write `FetchPredicateError` or `FetchedResults.PredicateError`).
+public typealias FetchPredicateError = PredicateError

@@ -25,7 +25,7 @@ struct PredicateParser {
         self.arguments = arguments
     }
 
-    mutating func parse() throws -> PredicateExpression {
+    mutating func parse() throws -> PredicateTree {
         let e = try parseOr()
         guard current.kind == .end else {
             throw PredicateError.unexpectedToken(position: current.position, expected: "AND, OR or end of input", found: current.display)
@@ -60,7 +60,7 @@ struct PredicateParser {
 
     // MARK: Logic
 
-    private mutating func parseOr() throws -> PredicateExpression {
+    private mutating func parseOr() throws -> PredicateTree {
         var e = try parseAnd()
         while isKeyword(current, "OR") || isSymbol(current, "||") {
             advance()
@@ -69,7 +69,7 @@ struct PredicateParser {
         return e
     }
 
-    private mutating func parseAnd() throws -> PredicateExpression {
+    private mutating func parseAnd() throws -> PredicateTree {
         var e = try parseNot()
         while isKeyword(current, "AND") || isSymbol(current, "&&") {
             advance()
@@ -78,7 +78,7 @@ struct PredicateParser {
         return e
     }
 
-    private mutating func parseNot() throws -> PredicateExpression {
+    private mutating func parseNot() throws -> PredicateTree {
         if isKeyword(current, "NOT") || isSymbol(current, "!") {
             advance()
             return .not(try parseNot())
@@ -86,7 +86,7 @@ struct PredicateParser {
         return try parsePrimary()
     }
 
-    private mutating func parsePrimary() throws -> PredicateExpression {
+    private mutating func parsePrimary() throws -> PredicateTree {
         if isSymbol(current, "(") {
             advance()
             let e = try parseOr()

@@ -7,25 +7,25 @@ import SQLiteStore
 /// Swift (for incremental changes), and the two agree exactly: see
 /// ``FetchPredicate`` for the semantics.
 ///
-///     let tree: PredicateExpression = .and(
+///     let tree: PredicateTree = .and(
 ///         .comparison(PredicateComparison(.keyPath("state"), .equal, .value(.text("CA")))),
 ///         .not(.comparison(PredicateComparison(.keyPath("details.fund"), .equal, .value(.null)))))
 ///     let predicate = FetchPredicate(tree)
-public indirect enum PredicateExpression: Sendable, Hashable {
+public indirect enum PredicateTree: Sendable, Hashable {
     /// `TRUEPREDICATE`.
     case alwaysTrue
     /// `FALSEPREDICATE`.
     case alwaysFalse
     case comparison(PredicateComparison)
-    case not(PredicateExpression)
-    case and(PredicateExpression, PredicateExpression)
-    case or(PredicateExpression, PredicateExpression)
+    case not(PredicateTree)
+    case and(PredicateTree, PredicateTree)
+    case or(PredicateTree, PredicateTree)
 
     /// Every key path the expression reads, in order of first appearance.
     public var keyPaths: [String] {
         var out: [String] = []
         var seen = Set<String>()
-        func visit(_ e: PredicateExpression) {
+        func visit(_ e: PredicateTree) {
             switch e {
             case .alwaysTrue, .alwaysFalse: break
             case .comparison(let c):
