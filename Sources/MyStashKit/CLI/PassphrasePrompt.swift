@@ -30,8 +30,9 @@ public struct PassphrasePrompt {
         write(prompt)
         let restore = EchoGuard(fd: input)
         defer {
+            let echoWasOff = restore.changed
             restore.restore()
-            if restore.changed { write("\n") }
+            if echoWasOff { write("\n") }   // the Enter the user typed was not echoed
         }
         var line = [UInt8]()
         line.reserveCapacity(256)

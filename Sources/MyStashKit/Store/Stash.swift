@@ -170,14 +170,17 @@ public final class Stash {
         return note
     }
 
-    /// Changes a note's title and body and saves (nothing is saved when both are unchanged).
-    public func updateNote(_ note: ManagedObject, title: String, body: String) throws {
+    /// Changes a note's title and body and saves. Returns false (and saves
+    /// nothing) when both are unchanged.
+    @discardableResult
+    public func updateNote(_ note: ManagedObject, title: String, body: String) throws -> Bool {
         try Stash.require(title, entity: StashModel.note, key: "title")
-        if note.string("title") == title && note.string("body") == body { return }
+        if note.string("title") == title && note.string("body") == body { return false }
         note["title"] = .text(title)
         note["body"] = .text(body)
         note["modified"] = .text(StoreDate.dateTimeText(from: Date()))
         try saveOrRollback()
+        return true
     }
 
     // MARK: - Passwords
@@ -204,11 +207,13 @@ public final class Stash {
         return object
     }
 
-    /// Replaces a password entry's fields (re-sealing the password with a fresh nonce) and saves.
-    public func updatePassword(_ object: ManagedObject, with entry: PasswordEntry) throws {
+    /// Replaces a password entry's fields (re-sealing the password with a fresh
+    /// nonce) and saves. Returns false (and saves nothing) when nothing changed.
+    @discardableResult
+    public func updatePassword(_ object: ManagedObject, with entry: PasswordEntry) throws -> Bool {
         let vault = try currentVault()
         try Stash.require(entry.name, entity: StashModel.password, key: "name")
-        if try self.entry(for: object) == entry { return }
+        if (try? self.entry(for: object)) == entry { return false }
         do {
             try fill(object, with: entry, vault: vault)
         } catch {
@@ -216,6 +221,7 @@ public final class Stash {
             throw error
         }
         try saveOrRollback()
+        return true
     }
 
     /// The decrypted password of an entry (for the form's reveal and copy only).

@@ -1,0 +1,51 @@
+import SQLiteStore
+import TerminalUI
+
+/// The add/edit form of a note: a title and a multi-line body.
+///
+/// Ctrl-S or [ Save ] saves (a title is required); Esc cancels, asking
+/// "Discard changes?" when something was edited (the `Form` does that).
+///
+///     let editor = NoteEditor(stash: stash, note: nil)          // a new note
+///     editor.onSaved = { object, verb in browser.didSave(object, verb) }
+///     loop.push(editor.form)
+final class NoteEditor {
+    let stash: Stash
+    let note: ManagedObject?
+    let form: Form
+    /// Called after a successful save with the object and what happened ("Added", "Saved").
+    var onSaved: ((ManagedObject, String) -> Void)?
+
+    init(stash: Stash, note: ManagedObject?) {
+        self.stash = stash
+        self.note = note
+        form = Form(title: note == nil ? "New Note" : "Edit Note", fields: [
+            .text("title", label: "Title", value: note?.string("title") ?? "", placeholder: "Title"),
+            .multiline("body", label: "Note", value: note?.string("body") ?? "", height: 12),
+        ])
+        form.hints = "Tab next field · Ctrl-S save · Esc cancel"
+        form.onSave = { [unowned self] values in self.save(values) }
+    }
+
+    private func save(_ values: [String: String]) -> Bool {
+        let title = (values["title"] ?? "").trimmingCharacters(in: .whitespaces)
+        let body = values["body"] ?? ""
+        guard !title.isEmpty else {
+            form.errorMessage = "A title is required"
+            form.focus(key: "title")
+            return false
+        }
+        do {
+            if let note {
+                if try stash.updateNote(note, title: title, body: body) { onSaved?(note, "Saved") }
+            } else {
+                let created = try stash.addNote(title: title, body: body)
+                onSaved?(created, "Added")
+            }
+            return true
+        } catch {
+            form.errorMessage = "Not saved: \(error)"
+            return false
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import SQLiteStore
+import TerminalUI
+
+/// The full-screen app on an unlocked stash: builds the run loop and the
+/// browser on a screen, polls the store for other processes' changes, and
+/// runs until `q` or a signal.
+///
+/// Works on any `Screen`: `CursesScreen` in the app, `MemoryScreen` in tests
+/// (which drive `loop.dispatch(_:)` and read `loop.canvas`).
+///
+///     let screen = try CursesScreen()
+///     let app = try StashApp(stash: stash, screen: screen)
+///     let exit = app.run()
+///     screen.close()
+///     stash.lock()
+public final class StashApp {
+    public let stash: Stash
+    public let loop: TerminalRunLoop
+    let browser: StashBrowser
+
+    /// Builds the app. `animated: false` is `--no-animation`.
+    public init(stash: Stash, screen: Screen, clock: any Clock = MonotonicClock(), animated: Bool = true) throws {
+        self.stash = stash
+        loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 40, minimumHeight: 12)
+        browser = try StashBrowser(stash: stash, loop: loop, animated: animated)
+        loop.push(browser)
+        loop.helpBindings = StashBrowser.helpBindings
+        loop.addTicker(every: 0.25) { [unowned self] _ in
+            _ = try? self.stash.context.processExternalChanges()
+        }
+    }
+
+    /// Runs until quit; returns why it ended (`exitStatus` gives the process status).
+    public func run() -> TerminalRunLoop.Exit {
+        loop.run()
+    }
+
+    /// What the screen shows now (tests).
+    public var screenText: String { loop.canvas.text }
+}
