@@ -48,8 +48,11 @@ import Testing
             send(.control("s"))
         }
 
-        /// The line index showing `needle`, if any.
-        func line(containing needle: String) -> Int? { lines.firstIndex { $0.contains(needle) } }
+        /// The line of the list (between the tab bar and the status line) showing `needle`, if any.
+        func line(containing needle: String) -> Int? {
+            let lines = self.lines
+            return lines.indices.first { $0 >= 2 && $0 < lines.count - 1 && lines[$0].contains(needle) }
+        }
     }
 
     @Test func emptyListsInviteToAdd() throws {

@@ -89,6 +89,10 @@ final class PasswordEditor: View {
             generatePassword()
             return .handled
         }
+        if event == .control("r") && !form.isConfirmingDiscard {
+            passwordField.toggleReveal()   // whichever field has the focus
+            return .handled
+        }
         let result = form.handle(event)
         if result == .dismiss { passwordField.text = "" }   // drop the plaintext with the form
         return result
