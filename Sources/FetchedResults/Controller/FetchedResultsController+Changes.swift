@@ -28,6 +28,7 @@ extension FetchedResultsController {
         }
         do {
             guard let batch = try applyIncrementally(changes, plan: plan) else { return nil }
+            statistics.incrementalBatches += 1
             deliver(batch)
             return batch
         } catch is InconsistentSnapshot {
@@ -259,6 +260,7 @@ extension FetchedResultsController {
     /// another writer got in between.
     private func loadProbes(_ ids: [Int64], into probes: inout [Int64: [StoreValue]], plan: FetchPlan) throws {
         let rows = try readValues(ids.filter { probes[$0] == nil }, plan: plan)
+        statistics.probeReads += rows.count
         for (id, values) in rows {
             if let p = list.position(of: id), plan.prefix(of: values) != list.key(at: p) { throw InconsistentSnapshot() }
             probes[id] = values

@@ -21,6 +21,7 @@ extension FetchedResultsController {
         }
         let plan = try FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
         let (newList, newRecords) = try runFetch(plan)
+        statistics.refetches += 1
         let oldList = list
         let oldRecords = sectionRecords
         let oldStarts = sectionStarts

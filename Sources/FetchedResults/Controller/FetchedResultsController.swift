@@ -75,6 +75,16 @@ public final class FetchedResultsController {
     private var historyPositionWhenUntracked: Int64?
     /// How the last performFetch got its data (for tests and the benchmark).
     public private(set) var lastFetchUsedCache = false
+    /// How many change sets were handled incrementally and how many by refetching (for tests and the benchmark).
+    public internal(set) var statistics = Statistics()
+
+    /// Counters of how change sets were handled.
+    public struct Statistics: Sendable, Equatable {
+        public var incrementalBatches = 0
+        public var refetches = 0
+        /// Probe rows whose full sort values had to be read from SQLite.
+        public var probeReads = 0
+    }
 
     /// Creates a controller; nothing is read until ``performFetch()``.
     ///

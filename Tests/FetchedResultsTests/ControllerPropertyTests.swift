@@ -1,0 +1,284 @@
+import Foundation
+import Testing
+import SQLiteStore
+@testable import FetchedResults
+
+/// Rules 3–6 on random workloads: every batch, applied to the previous
+/// snapshot by rule 4, equals a fresh fetch; every batch passes UIKit's count
+/// rule; no object twice; no self-moves. Changes come from the controller's
+/// own context, from a second connection's context, and as raw SQL on a
+/// second connection (what another process or the `sqlite3` shell does).
+///
+/// Seeds are fixed; a failure prints its seed and step. `FRC_LONG=1` runs many more steps.
+@Suite("Incremental change batches (property)")
+struct ControllerPropertyTests {
+    static let isLong = ProcessInfo.processInfo.environment["FRC_LONG"] == "1"
+    static let steps = isLong ? 10_000 : 500
+
+    static let names = ["alpha", "Alpha", "ALPHA", "Émile", "émile", "emile", "zeta", "Zeta", "beta", "Beta bank",
+                        "First State Bank", "first state bank", "First State Bank of Alpha Land", "日本", "ß bank",
+                        "100 Bank", "a", "A", "amber", "Apex", "abc", "Abc", "bank of zed", "(paren)"]
+    static let states = ["CA", "TX", "NY", "IL", "FL", "ca", "GA"]
+
+    struct Config {
+        var name: String
+        var request: FetchRequest
+        var section: String?
+    }
+
+    static func configs() throws -> [Config] {
+        var byDate = FetchRequest(entity: "FailedBankInfo")
+        byDate.sortDescriptors = [FetchSort("details.closeDate", ascending: false), FetchSort("name", comparison: .caseInsensitive)]
+        byDate.fetchBatchSize = 20
+        var byState = FetchRequest(entity: "FailedBankInfo")
+        byState.sortDescriptors = [FetchSort("state"), FetchSort("name", comparison: .caseInsensitive)]
+        byState.predicate = try FetchPredicate("details.closeDate >= '2006-01-01' OR name BEGINSWITH[c] 'a'")
+        var byName = FetchRequest(entity: "FailedBankInfo")
+        byName.sortDescriptors = [FetchSort("name", comparison: .caseInsensitive)]
+        byName.predicate = try FetchPredicate("state IN {'CA', 'TX', 'NY'} AND (details.fund == nil OR details.fund < 50)")
+        var byYearAsc = FetchRequest(entity: "FailedBankInfo")
+        byYearAsc.sortDescriptors = [FetchSort("details.closeYear"), FetchSort("city", ascending: false)]
+        return [
+            Config(name: "date/year", request: byDate, section: "details.closeYear"),
+            Config(name: "state/state filtered", request: byState, section: "state"),
+            Config(name: "name filtered", request: byName, section: nil),
+            Config(name: "year asc/year", request: byYearAsc, section: "details.closeYear"),
+        ]
+    }
+
+    static func fresh(_ t: TempStore, _ c: Config) throws -> Snapshot {
+        let f = FetchedResultsController(fetchRequest: c.request, context: t.context, sectionNameKeyPath: c.section)
+        try f.performFetch()
+        return Snapshot(f)
+    }
+
+    /// The expected results computed in Swift from every object, independent of the controller's SQL.
+    static func bruteForce(_ t: TempStore, _ c: Config) throws -> Snapshot {
+        let all = try t.context.fetch("FailedBankInfo")
+        var sorts = c.request.sortDescriptors
+        if let s = c.section, s != sorts[0].keyPath { sorts.insert(FetchSort(s, ascending: sorts[0].ascending), at: 0) }
+        let matching = all.filter { c.request.predicate?.matches($0) ?? true }.sorted { a, b in
+            for s in sorts {
+                let x = s.compare(a.value(forKeyPath: s.keyPath), b.value(forKeyPath: s.keyPath))
+                if x != 0 { return x < 0 }
+            }
+            return a.objectID.rowID < b.objectID.rowID
+        }
+        guard let key = c.section else { return Snapshot(sections: [("", matching.map(\.objectID))]) }
+        var sections: [(name: String, ids: [ObjectID])] = []
+        var last: StoreValue?
+        for o in matching {
+            let v = o.value(forKeyPath: key)
+            if let l = last, StoreValue.compare(l, v) == 0 {
+                sections[sections.count - 1].ids.append(o.objectID)
+            } else {
+                sections.append((FetchedResultsController.sectionName(for: v), [o.objectID]))
+            }
+            last = v
+        }
+        return Snapshot(sections: sections)
+    }
+
+    /// One random change, applied through a context (own or second) or as raw SQL.
+    struct Mutator {
+        var rng: SeededRandom
+        let t: TempStore
+        let otherStore: Store
+        let other: ObjectContext
+        var nextCert: Int64 = 5_000_000
+
+        mutating func pick<T>(_ a: [T]) -> T { a.randomElement(using: &rng)! }
+        mutating func chance(_ n: Int) -> Bool { Int.random(in: 0..<n, using: &rng) == 0 }
+
+        mutating func date() -> String {
+            if chance(6) {
+                // Reuse an existing date: ties.
+                if let d = try? t.store.database.scalar("SELECT close_date FROM failed_bank_details ORDER BY random() LIMIT 1").string { return d }
+            }
+            // Now and then a year nobody is in: a new section, soon emptied again.
+            let year = chance(5) ? Int.random(in: 1985...1994, using: &rng) : Int.random(in: 2000...2012, using: &rng)
+            return String(format: "%04d-%02d-%02d", year, Int.random(in: 1...12, using: &rng), Int.random(in: 1...28, using: &rng))
+        }
+
+        /// Recently touched banks are picked often, so sections empty and objects change repeatedly.
+        var recent: [Int64] = []
+
+        mutating func target(_ all: [Int64]) -> Int64 {
+            if !recent.isEmpty && chance(2) { return pick(recent) }
+            let id = pick(all)
+            recent.append(id)
+            if recent.count > 8 { recent.removeFirst() }
+            return id
+        }
+
+        func ids() throws -> [Int64] {
+            try t.store.database.query("SELECT id FROM failed_bank_info").map { $0[0].int64! }
+        }
+
+        /// Performs 1–6 operations in `context`, then saves.
+        mutating func viaContext(_ context: ObjectContext) throws {
+            let all = try ids()
+            for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                let op = Int.random(in: 0..<12, using: &rng)
+                if op == 0 || all.isEmpty {
+                    let info = context.insert(into: "FailedBankInfo")
+                    info["name"] = .text(pick(ControllerPropertyTests.names))
+                    info["city"] = .text(pick(["Springfield", "Shelbyville", "Ogdenville"]))
+                    info["state"] = .text(pick(ControllerPropertyTests.states))
+                    if !chance(8) {
+                        let d = context.insert(into: "FailedBankDetails")
+                        d["closeDate"] = .text(date())
+                        nextCert += 1
+                        d["cert"] = .integer(nextCert)
+                        d["fund"] = chance(2) ? .null : .integer(Int64.random(in: 0...100, using: &rng))
+                        d.setRelated(info, for: "info")
+                    }
+                    continue
+                }
+                guard let object = try context.object(with: ObjectID(entity: "FailedBankInfo", rowID: target(all))), !object.isDeleted else { continue }
+                switch op {
+                case 1: context.delete(object)
+                case 2, 3: object["name"] = .text(pick(ControllerPropertyTests.names))
+                case 4: object["state"] = .text(chance(4) ? pick(["WY", "AK"]) : pick(ControllerPropertyTests.states))
+                case 5, 6:
+                    if let d = object.related("details") { d["closeDate"] = .text(date()) }
+                case 7:
+                    if let d = object.related("details") { context.delete(d) }
+                    else {
+                        let d = context.insert(into: "FailedBankDetails")
+                        d["closeDate"] = .text(date())
+                        nextCert += 1
+                        d["cert"] = .integer(nextCert)
+                        d.setRelated(object, for: "info")
+                    }
+                case 8:
+                    if let d = object.related("details") { d["fund"] = chance(3) ? .null : .integer(Int64.random(in: 0...100, using: &rng)) }
+                case 9: object["city"] = .text(pick(["Springfield", "Shelbyville", "Ogdenville", "Capital City"]))
+                case 10:
+                    if let d = object.related("details") { d["acquiringInstitution"] = .text(pick(ControllerPropertyTests.names)) }
+                default:
+                    // Two changes to the same object in one save.
+                    object["name"] = .text(pick(ControllerPropertyTests.names))
+                    if let d = object.related("details") { d["closeDate"] = .text(date()) }
+                }
+            }
+            try context.save()
+        }
+
+        /// Raw SQL on the second connection, as the sqlite3 shell would write.
+        mutating func viaSQL() throws {
+            let db = otherStore.database
+            let all = try ids()
+            guard !all.isEmpty else { return }
+            let id = target(all)
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: try db.run("DELETE FROM failed_bank_info WHERE id = ?", [.integer(id)])
+            case 1: try db.run("UPDATE failed_bank_info SET name = ? WHERE id = ?", [.text(pick(ControllerPropertyTests.names)), .integer(id)])
+            case 2: try db.run("UPDATE failed_bank_details SET close_date = ? WHERE info_id = ?", [.text(date()), .integer(id)])
+            case 3:
+                try db.transaction {
+                    try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', ?)",
+                               [.text(pick(ControllerPropertyTests.names)), .text(pick(ControllerPropertyTests.states))])
+                    let newID = db.lastInsertRowID
+                    nextCert += 1
+                    try db.run("INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES (?, ?, ?)",
+                               [.text(date()), .integer(nextCert), .integer(newID)])
+                }
+            case 4: try db.run("UPDATE failed_bank_info SET state = ? WHERE id IN (?, ?)",
+                               [.text(pick(ControllerPropertyTests.states)), .integer(id), .integer(Int64(pick(all)))])
+            default: try db.run("UPDATE failed_bank_details SET fund = ? WHERE info_id = ?", [.integer(Int64.random(in: 0...100, using: &rng)), .integer(id)])
+            }
+        }
+    }
+
+    static let seeds: [UInt64] = [11, 42, 1977, 0xC0FFEE]
+
+    @Test(arguments: seeds)
+    func everyBatchAppliedToTheOldSnapshotGivesTheNewFetch(seed: UInt64) throws {
+        let t = try TempStore()
+        var rng = SeededRandom(seed: seed)
+        // ≥ 500 banks across 13 years, with ties and banks without details, written by "an importer".
+        let (otherStore, other) = try t.secondConnection()
+        let db = otherStore.database
+        try db.transaction {
+            for i in 0..<520 {
+                try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', ?)",
+                           [.text(Self.names.randomElement(using: &rng)!), .text(Self.states.randomElement(using: &rng)!)])
+                let id = db.lastInsertRowID
+                if i % 9 == 0 { continue }
+                try db.run("INSERT INTO failed_bank_details(close_date, cert, fund, info_id) VALUES (?, ?, ?, ?)",
+                           [.text(String(format: "%04d-%02d-%02d", 2000 + i % 13, 1 + i % 12, 1 + i % 27)), .integer(Int64(i + 1)),
+                            i % 3 == 0 ? .null : .integer(Int64(i % 100)), .integer(id)])
+            }
+        }
+        _ = try t.context.processExternalChanges()
+        _ = try other.processExternalChanges()
+        var mutator = Mutator(rng: SeededRandom(seed: seed &+ 1), t: t, otherStore: otherStore, other: other)
+
+        let configs = try Self.configs()
+        var controllers: [FetchedResultsController] = []
+        var received: [[ChangeBatch]] = Array(repeating: [], count: configs.count)
+        var snapshots: [Snapshot] = []
+        for (k, c) in configs.enumerated() {
+            let controller = FetchedResultsController(fetchRequest: c.request, context: t.context, sectionNameKeyPath: c.section)
+            try controller.performFetch()
+            controller.onChange = { received[k].append($0) }
+            controllers.append(controller)
+            snapshots.append(Snapshot(controller))
+            #expect(snapshots[k] == (try Self.bruteForce(t, c)), "seed \(seed): initial fetch of \(c.name) differs from Swift's")
+        }
+
+        var lastChanges: [ChangeSet] = []
+        t.context.addObserver { lastChanges.append($0) }
+        var kinds: [ChangeType: Int] = [:]
+        var sectionKinds: [ChangeType: Int] = [:]
+        for step in 0..<Self.steps {
+            lastChanges.removeAll()
+            let how = Int.random(in: 0..<4, using: &rng)
+            switch how {
+            case 0, 1: try mutator.viaContext(t.context)
+            case 2:
+                _ = try other.processExternalChanges()
+                try mutator.viaContext(other)
+                _ = try t.context.processExternalChanges()
+            default:
+                try mutator.viaSQL()
+                _ = try t.context.processExternalChanges()
+            }
+            for (k, c) in configs.enumerated() {
+                let expected = try Self.fresh(t, c)
+                var snapshot = snapshots[k]
+                for batch in received[k] {
+                    for c in batch.objectChanges { kinds[c.change, default: 0] += 1 }
+                    for c in batch.sectionChanges { sectionKinds[c.change, default: 0] += 1 }
+                    do {
+                        snapshot = try BatchChecker.apply(batch, to: snapshot)
+                    } catch {
+                        Issue.record("seed \(seed) step \(step) (\(how)) \(c.name): \(error)\nbatch: \(batch)\nold:\n\(snapshots[k])")
+                        return
+                    }
+                }
+                let batches = received[k]
+                received[k].removeAll()
+                if snapshot != expected {
+                    Issue.record("seed \(seed) step \(step) (\(how)) \(c.name): applying the batches does not give the fresh fetch\nchanges: \(lastChanges)\nbatches: \(batches)\nexpected:\n\(expected)\ngot:\n\(snapshot)")
+                    return
+                }
+                if Snapshot(controllers[k]) != expected {
+                    Issue.record("seed \(seed) step \(step) \(c.name): the controller's own state differs from a fresh fetch")
+                    return
+                }
+                if step % 50 == 0, expected != (try Self.bruteForce(t, c)) {
+                    Issue.record("seed \(seed) step \(step) \(c.name): the fetch differs from Swift's filter and sort")
+                    return
+                }
+                snapshots[k] = snapshot
+            }
+        }
+        // The workload exercised every kind of change, incrementally.
+        for kind in ChangeType.allCases { #expect(kinds[kind, default: 0] > 0, "seed \(seed): no \(kind) was reported") }
+        #expect(sectionKinds[.insert, default: 0] > 0 && sectionKinds[.delete, default: 0] > 0, "seed \(seed): sections were never created and emptied")
+        for c in controllers { #expect(c.statistics.refetches == 0 && c.statistics.incrementalBatches > Self.steps / 4) }
+        print("seed \(seed): \(kinds) sections \(sectionKinds) probes \(controllers.map(\.statistics.probeReads))")
+    }
+}
