@@ -1,13 +1,19 @@
+import FetchedResults
+import SQLiteStore
+
 /// The browser's three tabs, each an order and a sectioning of the banks.
 ///
 /// - `date`: `details.closeDate` newest first, then name case-insensitively,
-///   then id; one section per year.
+///   then id; one section per year (`details.closeYear`), the years in the index.
 /// - `name`: name case-insensitively, then id; sections by uppercased first
-///   letter, `#` for anything else.
+///   letter, `#` for anything else (`nameInitial`).
 /// - `state`: state, then name case-insensitively, then id; one section per state.
 ///
+/// The controller appends the object ID as the last tie-breaker itself.
+///
 ///     BankSortTab(argument: "name")   // .name
-///     BankSortTab.date.title          // "Date"
+///     let controller = BankSortTab.date.makeController(context: context, filter: nil)
+///     try controller.performFetch()
 public enum BankSortTab: String, CaseIterable, Sendable {
     case date, name, state
 
@@ -23,5 +29,55 @@ public enum BankSortTab: String, CaseIterable, Sendable {
         case .name: return "Name"
         case .state: return "State"
         }
+    }
+
+    /// The tab's position in the tab bar.
+    public var index: Int { BankSortTab.allCases.firstIndex(of: self)! }
+
+    /// The key path whose value names each section.
+    public var sectionNameKeyPath: String {
+        switch self {
+        case .date: return "details.closeYear"
+        case .name: return BrowserModel.nameInitial
+        case .state: return "state"
+        }
+    }
+
+    /// The sort descriptors (the controller appends the id).
+    public var sortDescriptors: [FetchSort] {
+        let byName = FetchSort("name", comparison: .caseInsensitive)
+        switch self {
+        case .date: return [FetchSort("details.closeDate", ascending: false), byName]
+        case .name: return [byName]
+        case .state: return [FetchSort("state"), byName]
+        }
+    }
+
+    /// The fetch request of this tab, optionally narrowed by `filter`.
+    public func fetchRequest(filter: FetchPredicate?) -> FetchRequest {
+        var request = FetchRequest(entity: FailedBankModel.info, predicate: filter, sortDescriptors: sortDescriptors)
+        request.fetchBatchSize = 40
+        return request
+    }
+
+    /// A controller for this tab (not yet fetched). Unfiltered tabs use a
+    /// results cache, so a second launch over an unchanged store starts faster.
+    public func makeController(context: ObjectContext, filter: FetchPredicate?,
+                               cacheDirectory: String? = nil) -> FetchedResultsController {
+        let controller = FetchedResultsController(
+            fetchRequest: fetchRequest(filter: filter), context: context,
+            sectionNameKeyPath: sectionNameKeyPath,
+            cacheName: filter == nil ? cacheName(forStoreAt: context.store.path) : nil,
+            cacheDirectory: cacheDirectory)
+        // Whole section names in the index: "2025", "CA", "A".
+        controller.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
+        return controller
+    }
+
+    /// One results cache per tab and store file, so two stores do not evict each other's.
+    func cacheName(forStoreAt path: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a of the path
+        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "failedbanks-\(rawValue)-\(String(hash, radix: 16))"
     }
 }

@@ -4,18 +4,188 @@ import Glibc
 import Darwin
 #endif
 import CLIKit
+import SQLiteStore
+import TerminalUI
 
 /// Everything between the parsed command line and the first frame: the
-/// store, the first-launch import, the terminal check.
+/// store (opened, refused, or opened read-only), the first-launch import, the
+/// terminal. Every failure here is one line on stderr and a `sysexits.h`
+/// status, before curses touches the terminal; a refused store file is left
+/// exactly as it was.
+///
+///     exit(BrowserLauncher(options: options).run())
 struct BrowserLauncher {
     var options: BrowserOptions
+    var environment: [String: String] = BundledData.currentEnvironment()
+
+    /// A store that could not be used, as the sentence and status the user gets.
+    struct Refusal: Error {
+        var message: String
+        var status: Int32
+    }
 
     func run() -> Int32 {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            printError("the browser needs a terminal on stdin and stdout (use 'failedbanks list' in scripts)")
+        let path = options.databasePath ?? FailedBankStore.defaultPath(environment: environment)
+        do {
+            // An existing file is checked first (a bad one is refused even without a terminal);
+            // a missing one is created only once we know there is a terminal to show it on.
+            var opened: (store: Store, readOnlyReason: String?)?
+            if fileExists(path) { opened = try openStore(at: path) }
+            if let refusal = terminalRefusal() {
+                printError(refusal.message)
+                return refusal.status
+            }
+            if opened == nil { opened = try openStore(at: path) }
+            guard let (store, readOnlyReason) = opened else { return ExitStatus.software }
+            if readOnlyReason == nil { try importBundledDataIfEmpty(store) }
+            return runBrowser(store: store, readOnlyReason: readOnlyReason)
+        } catch let refusal as Refusal {
+            printError(refusal.message)
+            return refusal.status
+        } catch {
+            printError("\(path): \(error)")
+            return ExitStatus.software
+        }
+    }
+
+    // MARK: The terminal
+
+    /// Why the browser cannot take the terminal over, if it cannot.
+    func terminalRefusal() -> Refusal? {
+        if isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
+            let which = isatty(STDIN_FILENO) != 1 ? "standard input" : "standard output"
+            return Refusal(message: "the browser needs a terminal, but \(which) is not one (use 'failedbanks list' in scripts)",
+                           status: ExitStatus.failure)
+        }
+        return nil
+    }
+
+    func runBrowser(store: Store, readOnlyReason: String?) -> Int32 {
+        let screen: CursesScreen
+        do {
+            screen = try CursesScreen()
+        } catch {
+            printError("cannot use the terminal: \(error)")
             return ExitStatus.failure
         }
-        printError("the browser is not yet available")
-        return ExitStatus.software
+        let browser: BankBrowser
+        do {
+            browser = try BankBrowser(store: store, options: options, screen: screen, readOnlyReason: readOnlyReason,
+                                      cacheDirectory: environment["FAILEDBANKS_CACHE"])
+        } catch {
+            screen.close()
+            printError("cannot read the banks from \(store.path): \(error)")
+            return ExitStatus.software
+        }
+        let exit = browser.run()
+        screen.close()
+        for line in browser.log.suffix(5) { printError(line) }
+        return exit.exitStatus
+    }
+
+    // MARK: The store
+
+    /// Opens the store for writing, or read-only (with the reason) when the
+    /// file or its directory cannot be written. Waits while another process
+    /// holds the write lock. Throws a ``Refusal`` for a file that is not ours.
+    func openStore(at path: String) throws -> (Store, String?) {
+        var readOnlyReason: String?
+        if fileExists(path) {
+            if access(path, W_OK) != 0 {
+                readOnlyReason = "the store file is not writable"
+            } else if access(directory(of: path), W_OK) != 0 {
+                readOnlyReason = "the store's directory is not writable"
+            }
+        }
+        var saidWaiting = false
+        while true {
+            do {
+                if readOnlyReason == nil { try FailedBankStore.createParentDirectories(of: path) }
+                let store = try Store(path: path, model: BrowserModel.model, readOnly: readOnlyReason != nil)
+                return (store, readOnlyReason)
+            } catch let error as SQLiteError where error.isBusy {
+                // Another process holds the write lock (an import): wait, as the busy timeout does, but longer.
+                if !saidWaiting {
+                    printError("waiting for \(path): another program is writing to it…")
+                    saidWaiting = true
+                }
+                usleep(200_000)
+            } catch let error as SQLiteError where readOnlyReason == nil && error.primaryCode == 8 /* SQLITE_READONLY */ {
+                readOnlyReason = "the store cannot be written (\(error.message))"
+            } catch {
+                throw BrowserLauncher.refusal(for: error, path: path)
+            }
+        }
+    }
+
+    /// The sentence and status for a store that cannot be opened.
+    static func refusal(for error: Error, path: String) -> Refusal {
+        switch error {
+        case let error as StoreError:
+            switch error {
+            case .notADatabase:
+                return Refusal(message: "\(path) is not a failedbanks store (not a SQLite database); it was left unchanged",
+                               status: ExitStatus.dataError)
+            case .newerSchemaVersion(let found, let supported):
+                return Refusal(message: "\(path) was written by a newer failedbanks (schema version \(found), this one reads up to \(supported)); it was left unchanged",
+                               status: ExitStatus.dataError)
+            case .foreignApplication:
+                return Refusal(message: "\(path) is another application's SQLite database, not a failedbanks store; it was left unchanged",
+                               status: ExitStatus.dataError)
+            case .schemaMismatch, .missingMigration:
+                return Refusal(message: "\(path) cannot be used: \(error); it was left unchanged", status: ExitStatus.dataError)
+            case .readOnly:
+                return Refusal(message: "\(path) does not exist and cannot be created read-only", status: ExitStatus.noInput)
+            default:
+                return Refusal(message: "\(path): \(error)", status: ExitStatus.software)
+            }
+        case let error as FailedBankStore.DirectoryError:
+            return Refusal(message: "\(error)", status: ExitStatus.cantCreate)
+        case let error as SQLiteError:
+            switch error.primaryCode {
+            case 14: return Refusal(message: "cannot open \(path): \(error.message)", status: ExitStatus.cantCreate)   // CANTOPEN
+            case 26: return Refusal(message: "\(path) is not a SQLite database; it was left unchanged", status: ExitStatus.dataError)
+            case 11: return Refusal(message: "\(path) is corrupt: \(error.message)", status: ExitStatus.dataError)
+            default: return Refusal(message: "cannot open \(path): \(error)", status: ExitStatus.ioError)
+            }
+        default:
+            return Refusal(message: "cannot open \(path): \(error)", status: ExitStatus.ioError)
+        }
+    }
+
+    // MARK: First launch
+
+    /// Imports the bundled `Data/banklist.csv` into an empty store, with
+    /// progress on stderr (curses has not started yet).
+    func importBundledDataIfEmpty(_ store: Store) throws {
+        let table = store.model.entity(named: FailedBankModel.info)?.tableName ?? "failed_bank_info"
+        // EXISTS, not count(*): O(1) on a million banks.
+        guard (try store.database.scalar("SELECT EXISTS (SELECT 1 FROM \(table))").int64 ?? 0) == 0 else { return }
+        guard let csv = BundledData.bankListPath(environment: environment) else {
+            printError("the store is empty and no bundled Data/banklist.csv was found (set FAILEDBANKS_DATA, or run 'failedbanks import FILE')")
+            return
+        }
+        writeStandardError("\(ProgramName.current): first launch: importing \(csv) into \(store.path)…\n")
+        let bar = ImportProgressBar(label: "banklist.csv")
+        do {
+            let summary = try BankImporter(store: store).importFile(csv, progress: bar.update)
+            bar.finish()
+            writeStandardError("\(ProgramName.current): \(summary.summaryLine)\n")
+        } catch let error as BankImportError {
+            bar.finish()
+            throw Refusal(message: error.messages.joined(separator: "; "), status: error.exitStatus)
+        }
+    }
+
+    // MARK: Files
+
+    func fileExists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

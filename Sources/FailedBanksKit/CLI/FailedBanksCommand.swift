@@ -34,7 +34,7 @@ public enum FailedBanksCommand {
         let rest = Array(arguments.dropFirst())
         switch first {
         case "import":
-            return notYetAvailable(first, rest)  // ImportCommand.run(rest) once it lands
+            return ImportCommand.run(rest)
         case "list":
             return notYetAvailable(first, rest)  // ListCommand.run(rest)
         case "watch":

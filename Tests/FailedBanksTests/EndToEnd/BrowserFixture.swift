@@ -90,7 +90,8 @@ final class BrowserFixture {
         """
         try text.write(to: script, atomically: true, encoding: .utf8)
         return try TmuxSession(command: ["/bin/sh", script.path], width: width, height: height,
-                               environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen"])
+                               environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen",
+                                             "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path])
     }
 
     /// The browser's process id, once it has started.

@@ -1,0 +1,427 @@
+import Foundation
+import FetchedResults
+import FetchedResultsUI
+import SQLiteStore
+import TerminalUI
+
+/// The failedbanks browser: the list screen (navigation bar, tabs, the
+/// sectioned table with its index, the status line) and everything it does.
+///
+/// It owns a `TerminalRunLoop` over any `Screen` — ncurses in the app, an
+/// in-memory screen in tests — with itself at the bottom of the view stack,
+/// the detail screen and the help overlay pushed above it. A ticker polls the
+/// store for other processes' writes every 200 ms; the controller turns them
+/// into batches and the adapter animates them.
+///
+///     let store = try Store(path: path, model: BrowserModel.model)
+///     let browser = try BankBrowser(store: store, options: BrowserOptions(), screen: try CursesScreen())
+///     let exit = browser.run()           // .quit, or .signal(SIGTERM) …
+public final class BankBrowser: View, TableViewDelegate {
+    public let store: Store
+    public let context: ObjectContext
+    public let loop: TerminalRunLoop
+    public let table: TableView
+    public private(set) var adapter: FetchedResultsTableAdapter!
+    /// The tab showing.
+    public private(set) var tab: BankSortTab
+    /// The filter applied (`\`), if any, and its text.
+    public private(set) var filter: FetchPredicate?
+    public private(set) var filterText = ""
+    /// Why deleting is disabled, when the store is read-only.
+    public let readOnlyReason: String?
+    /// Errors that should never happen (a refused batch, a failed poll), newest last.
+    public private(set) var log: [String] = []
+
+    let navigationBar = NavigationBar(title: "Failed Banks")
+    let tabBar: TabBar
+    let statusLine = StatusLine()
+    let searchField = SearchField()
+    let filterField = FilterField()
+    let options: BrowserOptions
+    let cacheDirectory: String?
+
+    var search: BankSearch?
+    /// The selection when `/` was pressed (Esc returns there).
+    var searchOrigin: ObjectID?
+    /// What each undo brings back, newest last (the context's undo stack in step).
+    var deletedBanks: [(id: ObjectID, name: String)] = []
+    var pollFailures = 0
+
+    /// Builds the browser over `store` on `screen` and fetches the first tab.
+    ///
+    /// - Parameters:
+    ///   - readOnlyReason: set when the store was opened read-only: delete and undo are disabled, and this says why.
+    ///   - cacheDirectory: where the controllers keep their results caches (nil: the default).
+    public init(store: Store, options: BrowserOptions, screen: Screen, clock: any TerminalUI.Clock = TerminalUI.MonotonicClock(),
+                readOnlyReason: String? = nil, cacheDirectory: String? = nil) throws {
+        self.store = store
+        self.context = ObjectContext(store: store)
+        self.options = options
+        self.tab = options.sort
+        self.readOnlyReason = readOnlyReason
+        self.cacheDirectory = cacheDirectory
+        self.loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8)
+        self.table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
+        self.tabBar = TabBar(titles: BankSortTab.allCases.map(\.title), selectedIndex: options.sort.index)
+
+        let controller = tab.makeController(context: context, filter: nil, cacheDirectory: cacheDirectory)
+        try controller.performFetch()
+        table.animatesUpdates = options.animated
+        table.emptyMessage = "No banks"
+        adapter = FetchedResultsTableAdapter(
+            controller: controller, tableView: table,
+            cellForObject: BankBrowser.cell(for:),
+            headerTitle: { section in "\(section.name) (\(section.numberOfObjects))" })
+        adapter.animatesChanges = options.animated
+        adapter.log = { [unowned self] message in self.log.append(message) }
+        table.delegate = self
+
+        tabBar.onSelect = { [unowned self] index in self.switchTab(to: BankSortTab.allCases[index]) }
+        configureSearchField()
+        configureFilterField()
+
+        loop.helpBindings = BrowserKeys.bindings
+        loop.push(self)
+        loop.addTicker(every: 0.2) { [unowned self] _ in self.pollExternalChanges() }
+        if let readOnlyReason {
+            statusLine.showMessage("Read-only: \(readOnlyReason) — browsing only", at: clock.now, duration: 8)
+        }
+    }
+
+    /// Runs until `q` or a termination signal.
+    public func run() -> TerminalRunLoop.Exit {
+        loop.run()
+    }
+
+    /// The cell of a bank: its name, and `City, ST` below it.
+    public static func cell(for bank: ManagedObject) -> TableCell {
+        let city = bank.string("city") ?? ""
+        let state = bank.string("state") ?? ""
+        let detail = city.isEmpty ? state : (state.isEmpty ? city : "\(city), \(state)")
+        return TableCell(style: .subtitle, title: bank.string("name") ?? "", detail: detail,
+                         accessory: .disclosureIndicator)
+    }
+
+    var now: Double { loop.clock.now }
+
+    // MARK: Drawing
+
+    public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
+        guard !frame.isEmpty else { return }
+        navigationBar.trailingText = readOnlyReason == nil ? nil : "read-only"
+        navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
+        tabBar.selectedIndex = tab.index
+        tabBar.render(into: &canvas, frame: frame.row(1), at: time)
+        table.render(into: &canvas, frame: frame.inset(top: 2, bottom: 1), at: time)
+        if searchField.isActive {
+            searchField.render(into: &canvas, frame: frame, at: time)
+        } else if filterField.isActive {
+            filterField.render(into: &canvas, frame: frame, at: time)
+        } else {
+            updateStatusLine()
+            statusLine.render(into: &canvas, frame: frame.row(frame.height - 1), at: time)
+        }
+    }
+
+    /// The status line's left side: the tab, the filter, the search, a hint.
+    func updateStatusLine() {
+        var parts = [tab.title]
+        if filter != nil { parts.append("filter: \(filterText)") }
+        if let search, !search.text.isEmpty { parts.append("/\(search.text)") }
+        statusLine.hints = parts.joined(separator: " · ") + "   ? help  q quit"
+        statusLine.trailingText = positionText
+    }
+
+    /// `123/572` (the selection's position and the number of banks shown).
+    var positionText: String {
+        let total = adapter.controller.numberOfObjects
+        return "\(total == 0 ? 0 : adapter.selectedPosition ?? 0)/\(total)"
+    }
+
+    public func needsTick(at time: Double) -> Bool { table.isAnimating(at: time) }
+
+    public func nextWakeTime(after time: Double) -> Double? { statusLine.nextWakeTime(after: time) }
+
+    // MARK: Keys
+
+    public func handle(_ event: InputEvent) -> EventResult {
+        if searchField.isActive {
+            _ = searchField.handle(event)
+            return .handled
+        }
+        if filterField.isActive {
+            _ = filterField.handle(event)
+            return .handled
+        }
+        if case .resize = event { return .ignored }
+        if case .mouseClick(_, let y) = event, y == 1 {
+            _ = tabBar.handle(event)
+            return .handled
+        }
+        if table.handle(event) { return .handled }
+        switch event {
+        case .tab, .backTab, .character("1"), .character("2"), .character("3"):
+            _ = tabBar.handle(event)
+            return .handled
+        case .character("/"):
+            beginSearch()
+            return .handled
+        case .character("\\"):
+            filterField.activate(text: filterText)
+            filterField.trailingText = nil
+            return .handled
+        case .character("n"):
+            findNext(forward: true)
+            return .handled
+        case .character("N"):
+            findNext(forward: false)
+            return .handled
+        case .character("u"):
+            undoDelete()
+            return .handled
+        case .escape, .left:
+            return clearSearchAndFilter() ? .handled : .ignored
+        default:
+            return .ignored   // q quits, ? and F1 open the help: the run loop's fallback
+        }
+    }
+
+    // MARK: TableViewDelegate
+
+    public func didSelectRow(at indexPath: IndexPath) {
+        guard adapter.controller.objectID(at: indexPath) != nil else { return }
+        let bank = adapter.controller.object(at: indexPath)
+        loop.push(BankDetailScreen(bank: bank))
+    }
+
+    public func canDeleteRow(at indexPath: IndexPath) -> Bool {
+        if let readOnlyReason {
+            statusLine.showMessage("Delete is disabled: \(readOnlyReason)", at: now, style: .error)
+            return false
+        }
+        return true
+    }
+
+    public func commitDelete(at indexPath: IndexPath) {
+        guard readOnlyReason == nil, adapter.controller.objectID(at: indexPath) != nil else { return }
+        let bank = adapter.controller.object(at: indexPath)
+        let name = bank.string("name") ?? "the bank"
+        let id = bank.objectID
+        context.delete(bank)
+        do {
+            try context.save()
+            deletedBanks.append((id, name))
+            statusLine.showMessage("Deleted \(name) — u to undo", at: now, duration: 8)
+        } catch {
+            context.rollback()
+            statusLine.showMessage("Could not delete \(name): \(error)", at: now, duration: 8, style: .error)
+        }
+    }
+
+    // MARK: Undo
+
+    func undoDelete() {
+        if let readOnlyReason {
+            statusLine.showMessage("Undo is disabled: \(readOnlyReason)", at: now, style: .error)
+            return
+        }
+        guard context.canUndo, let last = deletedBanks.last else {
+            statusLine.showMessage("Nothing to undo", at: now)
+            return
+        }
+        do {
+            try context.undo()
+            deletedBanks.removeLast()
+            adapter.select(last.id)
+            statusLine.showMessage("Restored \(last.name)", at: now)
+        } catch {
+            statusLine.showMessage("Could not undo: \(error)", at: now, duration: 8, style: .error)
+        }
+    }
+
+    // MARK: Tabs and filter
+
+    /// Shows `newTab`'s order and sections; the selection stays on the same bank.
+    public func switchTab(to newTab: BankSortTab) {
+        guard newTab != tab else { return }
+        do {
+            let controller = newTab.makeController(context: context, filter: filter, cacheDirectory: cacheDirectory)
+            try controller.performFetch()
+            tab = newTab
+            adapter.swap(to: controller)
+            search?.locate(in: controller, generation: adapter.batchCount)
+        } catch {
+            statusLine.showMessage("Could not sort by \(newTab.title.lowercased()): \(error)", at: now, style: .error)
+        }
+        tabBar.selectedIndex = tab.index
+    }
+
+    /// Applies `predicate` (nil: none) to the current tab.
+    func applyFilter(_ predicate: FetchPredicate?, text: String) throws {
+        let controller = tab.makeController(context: context, filter: predicate, cacheDirectory: cacheDirectory)
+        try controller.performFetch()
+        filter = predicate
+        filterText = predicate == nil ? "" : text
+        adapter.swap(to: controller)
+    }
+
+    func configureFilterField() {
+        filterField.onChange = { [unowned self] text in
+            _ = self.validateFilter(text)
+        }
+        filterField.onCommit = { [unowned self] text in
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else {
+                try? self.applyFilter(nil, text: "")
+                return
+            }
+            guard let predicate = self.validateFilter(trimmed) else {
+                self.filterField.activate(text: text)
+                _ = self.validateFilter(text)
+                return
+            }
+            do {
+                try self.applyFilter(predicate, text: trimmed)
+                self.statusLine.showMessage("\(self.adapter.controller.numberOfObjects) banks match", at: self.now)
+            } catch {
+                self.filterField.activate(text: text)
+                self.filterField.setError("\(error)", at: nil)
+            }
+        }
+        filterField.onCancel = { [unowned self] in
+            if self.filter != nil { try? self.applyFilter(nil, text: "") }
+        }
+    }
+
+    /// Parses `text` and checks its key paths against the model; shows the
+    /// error (with its position) in the filter line, or clears it.
+    @discardableResult
+    func validateFilter(_ text: String) -> FetchPredicate? {
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            filterField.clearError()
+            return nil
+        }
+        do {
+            let predicate = try FetchPredicate(text)
+            _ = try store.model.sqlSource(root: FailedBankModel.info, keyPaths: predicate.keyPaths)
+            filterField.clearError()
+            return predicate
+        } catch let error as FetchPredicateError {
+            filterField.setError("\(error)", at: error.position > 0 ? error.position - 1 : nil)
+        } catch StoreError.unknownKeyPath(let keyPath, _) {
+            let offset = text.range(of: keyPath).map { text.distance(from: text.startIndex, to: $0.lowerBound) }
+            filterField.setError("unknown key path \"\(keyPath)\"\(offset.map { " (column \($0 + 1))" } ?? "")", at: offset)
+        } catch {
+            filterField.setError("\(error)", at: nil)
+        }
+        return nil
+    }
+
+    /// Esc in the list: drops the search, then the filter. Returns whether anything was cleared.
+    func clearSearchAndFilter() -> Bool {
+        if search != nil {
+            search = nil
+            return true
+        }
+        if filter != nil {
+            do { try applyFilter(nil, text: "") } catch {
+                statusLine.showMessage("\(error)", at: now, style: .error)
+            }
+            return true
+        }
+        return false
+    }
+
+    // MARK: Search
+
+    func configureSearchField() {
+        searchField.onChange = { [unowned self] text in self.searchAsYouType(text) }
+        searchField.onCommit = { [unowned self] text in
+            if text.isEmpty { self.search = nil }
+            self.searchField.trailingText = nil
+        }
+        searchField.onCancel = { [unowned self] in
+            self.search = nil
+            if let origin = self.searchOrigin { self.adapter.select(origin) }
+            self.searchField.trailingText = nil
+        }
+    }
+
+    func beginSearch() {
+        searchOrigin = adapter.selectedObjectID
+        searchField.activate()
+        searchField.trailingText = nil
+        search = nil
+    }
+
+    /// Each edit: the first match at or after where the search began.
+    func searchAsYouType(_ text: String) {
+        guard !text.isEmpty else {
+            search = nil
+            searchField.trailingText = nil
+            if let origin = searchOrigin { adapter.select(origin) }
+            return
+        }
+        var newSearch = BankSearch(text: text)
+        do { try newSearch.refresh(in: store) } catch {
+            searchField.trailingText = "error"
+            return
+        }
+        let controller = adapter.controller
+        newSearch.locate(in: controller, generation: adapter.batchCount)
+        search = newSearch
+        let flat = FlatIndex(controller)
+        let start = searchOrigin.flatMap { controller.indexPath(for: $0) }.map { flat.position(of: $0) } ?? 0
+        if let found = newSearch.match(in: controller, from: start, forward: true) {
+            table.selectRow(at: flat.indexPath(at: found))
+            searchField.trailingText = newSearch.ordinalText(at: found)
+        } else {
+            searchField.trailingText = "no match"
+        }
+    }
+
+    /// `n` / `N`: the next or previous match after the selection, wrapping.
+    func findNext(forward: Bool) {
+        guard var current = search, !current.text.isEmpty else {
+            statusLine.showMessage("No search: press / to search by name", at: now)
+            return
+        }
+        do { try current.refresh(in: store) } catch {
+            statusLine.showMessage("Search failed: \(error)", at: now, style: .error)
+            return
+        }
+        let controller = adapter.controller
+        current.locate(in: controller, generation: adapter.batchCount)
+        search = current
+        let flat = FlatIndex(controller)
+        let here = table.selection.map { flat.position(of: $0) } ?? (forward ? -1 : 0)
+        guard flat.total > 0,
+              let found = current.match(in: controller, from: here + (forward ? 1 : -1), forward: forward) else {
+            statusLine.showMessage("No bank name contains \"\(current.text)\"", at: now)
+            return
+        }
+        table.selectRow(at: flat.indexPath(at: found))
+        var message = "/\(current.text)"
+        if let ordinal = current.ordinalText(at: found) { message += ": \(ordinal)" }
+        if forward, found <= here { message += " (wrapped to the top)" }
+        if !forward, found >= here { message += " (wrapped to the bottom)" }
+        statusLine.showMessage(message, at: now)
+    }
+
+    // MARK: Live changes
+
+    /// Picks up other processes' writes (the controller animates them through the adapter).
+    func pollExternalChanges() {
+        do {
+            try context.processExternalChanges()
+            pollFailures = 0
+        } catch {
+            pollFailures += 1
+            // A busy store is retried on the next tick; say so only when it persists.
+            if pollFailures == 10 {
+                log.append("processExternalChanges: \(error)")
+                statusLine.showMessage("Cannot read changes: \(error)", at: now, style: .error)
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import SQLiteStore
+
+/// The model the browser opens the store with: ``FailedBankModel/model``,
+/// plus the `nameInitial` section key of the Name tab when the model does not
+/// define it yet.
+///
+/// A derived attribute adds no column, so the file is the same either way;
+/// the SQL and the Swift computation agree (ASCII letters uppercased, every
+/// other first character `#`), as the controller's incremental updates need.
+///
+///     let store = try Store(path: path, model: BrowserModel.model)
+public enum BrowserModel {
+    /// The Name tab's section key path.
+    public static let nameInitial = "nameInitial"
+
+    /// The browser's model.
+    public static let model: Model = {
+        var model = FailedBankModel.model
+        guard let index = model.entities.firstIndex(where: { $0.name == FailedBankModel.info }),
+              model.entities[index].derivedAttribute(named: nameInitial) == nil else { return model }
+        let old = model.entities[index]
+        model.entities[index] = Entity(old.name, attributes: old.attributes, relationships: old.relationships,
+                                       derived: old.derived + [nameInitialAttribute], uniqueKeys: old.uniqueKeys)
+        return model
+    }()
+
+    static let nameInitialAttribute = DerivedAttribute(
+        nameInitial, .text,
+        sql: "CASE WHEN upper(substr($.name, 1, 1)) BETWEEN 'A' AND 'Z' THEN upper(substr($.name, 1, 1)) ELSE '#' END"
+    ) { attribute in
+        initial(of: attribute("name"))
+    }
+
+    /// The Swift twin of the SQL: the first character uppercased when it is
+    /// an ASCII letter, else `#` (NULL and empty names too, as SQL's CASE gives).
+    public static func initial(of name: StoreValue) -> StoreValue {
+        guard case .text(let text) = name else { return .text("#") }
+        guard let first = text.unicodeScalars.first, first.isASCII,
+              (first >= "a" && first <= "z") || (first >= "A" && first <= "Z") else { return .text("#") }
+        return .text(String(first).uppercased())
+    }
+}
