@@ -14,12 +14,8 @@ struct SchemaBuilder {
     /// `CREATE TABLE IF NOT EXISTS` for one entity.
     func createTable(for entity: Entity) -> String {
         var columns = ["id INTEGER PRIMARY KEY"]
-        for a in entity.attributes {
-            var c = "\(a.columnName) \(a.type.sqlType)"
-            if !a.isOptional { c += " NOT NULL" }
-            if let d = a.defaultValue { c += " DEFAULT \(SchemaBuilder.literal(d))" }
-            columns.append(c)
-        }
+        // Foreign keys first, right after the id, so `sqlite3` users see the link
+        // beside the key (failed_bank_details: id, info_id, close_date, …).
         for r in entity.relationships where r.storesForeignKey {
             let dest = model.entity(named: r.destination)
             let destTable = dest?.tableName ?? snakeCase(r.destination)
@@ -28,6 +24,12 @@ struct SchemaBuilder {
             let rule = dest?.relationship(named: r.inverse)?.deleteRule ?? .nullify
             let action = rule == .cascade ? "CASCADE" : "SET NULL"
             columns.append("\(r.columnName) INTEGER REFERENCES \(destTable)(id) ON DELETE \(action)")
+        }
+        for a in entity.attributes {
+            var c = "\(a.columnName) \(a.type.sqlType)"
+            if !a.isOptional { c += " NOT NULL" }
+            if let d = a.defaultValue { c += " DEFAULT \(SchemaBuilder.literal(d))" }
+            columns.append(c)
         }
         return "CREATE TABLE IF NOT EXISTS \(entity.tableName) (\n  " + columns.joined(separator: ",\n  ") + "\n)"
     }
