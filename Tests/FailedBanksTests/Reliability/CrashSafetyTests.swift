@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ReliabilityTests {
+    /// SIGKILL at random moments, while the store is being written: SQLite's
+    /// journal must leave either the state before the write or the state
+    /// after it, never a part, and never a damaged file.
+    @Suite struct CrashSafety {
+        let binary = ReliabilitySettings.failedbanks
+
+        @Test func importKilledAtAnyMomentLeavesTheOldDataOrTheWholeImportNeverPart() throws {
+            let seed = ReliabilitySettings.seed(ci: 9_001)
+            let trials = ReliabilitySettings.trials(ci: 12, long: 60)
+            let rows = ReliabilitySettings.size(ci: 50_000, long: 200_000)
+            let replay = ReliabilitySettings.replay(seed)
+            let scratch = try ScratchDirectory("crash-import")
+            defer { scratch.remove() }
+
+            // The store that already has data: Data/banklist.csv, imported by the app.
+            let fixture = try BrowserFixture()
+            defer { fixture.remove() }
+            let old = scratch.path("old.sqlite")
+            try ScratchDirectory.copyStore(fixture.database, to: old)
+            let csv = try ReliabilitySettings.generatedList(rows: rows, seed: seed, in: scratch.url)
+            let before = try StoreDigest.check(old)
+            try #require(before.integrity == "ok")
+
+            // The whole import once: the other acceptable state, and how long an import takes.
+            let full = scratch.path("full.sqlite")
+            try ScratchDirectory.copyStore(old, to: full)
+            let started = Date()
+            let complete = try ProcessRunner.run(binary, ["import", csv, "--db", full, "--quiet"])
+            let duration = Date().timeIntervalSince(started)
+            try #require(complete.status == 0, "the uninterrupted import: \(complete.standardError)")
+            let after = try StoreDigest.check(full)
+            try #require(after.integrity == "ok")
+            try #require(after.digest != before.digest, "the import must change the store")
+
+            var random = ReliabilityRandom(seed: seed)
+            var killedOld = 0, killedNew = 0, finished = 0
+            let store = scratch.path("trial.sqlite")
+            for trial in 0..<trials {
+                try ScratchDirectory.copyStore(old, to: store)
+                let delay = random.double(0...(duration * 1.05))
+                let child = try SpawnedProcess(binary, ["import", csv, "--db", store, "--quiet"], in: scratch.url, name: "import")
+                usleep(useconds_t(delay * 1_000_000))
+                let killed = child.signal(SIGKILL)
+                #expect(child.wait(timeout: 60), "trial \(trial): the import ends")
+                let what = "trial \(trial) of seed \(seed): SIGKILL \(killed ? "" : "(too late) ")after \(String(format: "%.3f", delay)) s of a \(String(format: "%.2f", duration)) s import; \(replay)"
+                if !killed {
+                    #expect(child.exitStatus == 0, "\(what): \(child.standardError)")
+                }
+                let check = try StoreDigest.check(store)
+                #expect(check.integrity == "ok", "\(what)")
+                let isOld = check.digest == before.digest, isNew = check.digest == after.digest
+                if !isOld && !isNew {
+                    let kept = FileManager.default.temporaryDirectory.appendingPathComponent("failedbanks-crash-\(seed)-\(trial).sqlite").path
+                    try? ScratchDirectory.copyStore(store, to: kept)
+                    Issue.record("\(what): the store holds \(check.digest), neither the old data (\(before.digest)) nor the whole import (\(after.digest)); kept at \(kept)")
+                }
+                if !killed { finished += 1 } else if isOld { killedOld += 1 } else if isNew { killedNew += 1 }
+
+                // Now and then: the app itself carries on from the recovered store.
+                if killed && (trial == 0 || trial % 10 == 9) {
+                    let again = try ProcessRunner.run(binary, ["import", csv, "--db", store, "--quiet"])
+                    #expect(again.status == 0, "\(what): import after the crash: \(again.standardError)")
+                    #expect(try StoreDigest.check(store).digest == after.digest, "\(what): import after the crash")
+                }
+            }
+            print("crash safety (import): \(trials) trials on \(rows) rows (\(String(format: "%.2f", duration)) s each), "
+                  + "\(killedOld + killedNew) killed mid-run (\(killedOld) left the old data, \(killedNew) the whole import), "
+                  + "\(finished) finished first; seed \(seed)")
+            #expect(killedOld + killedNew >= trials / 2, "most kills must land while the import runs; seed \(seed)")
+        }
+
+        @Test func deleteKilledMidSaveLeavesTheBankWhollyThereOrWhollyGone() throws {
+            let seed = ReliabilitySettings.seed(ci: 9_002)
+            let trials = ReliabilitySettings.trials(ci: 4, long: 50)
+            let replay = ReliabilitySettings.replay(seed)
+            let fixture = try BrowserFixture()
+            defer { fixture.remove() }
+            let scratch = try ScratchDirectory("crash-delete")
+            defer { scratch.remove() }
+
+            // The bank selected at launch (newest first), and the two acceptable states.
+            let facts = try StoreFacts(fixture)
+            let bank = try #require(facts.byDate.first)
+            let pristine = scratch.path("pristine.sqlite")
+            try ScratchDirectory.copyStore(fixture.database, to: pristine)
+            let before = try StoreDigest.check(pristine)
+            let deleted = scratch.path("deleted.sqlite")
+            try ScratchDirectory.copyStore(pristine, to: deleted)
+            _ = try ProcessRunner.run(BrowserFixture.sqlite3!, ["-batch", deleted,
+                "DELETE FROM failed_bank_details WHERE info_id = \(bank.id); DELETE FROM failed_bank_info WHERE id = \(bank.id);"])
+            let after = try StoreDigest.check(deleted)
+            try #require(after.digest.banks == before.digest.banks - 1)
+
+            var random = ReliabilityRandom(seed: seed)
+            var there = 0, gone = 0
+            for trial in 0..<trials {
+                try ScratchDirectory.copyStore(pristine, to: fixture.database)
+                let tmux = try fixture.launch()
+                defer { tmux.close() }
+                try tmux.waitFor("1/\(facts.byDate.count)", timeout: 10)
+                let pid = try #require(fixture.appPID())
+                tmux.send("d")
+                try tmux.waitFor("Delete")
+                let delay = random.double(0...0.060)
+                tmux.send("Enter")
+                usleep(useconds_t(delay * 1_000_000))
+                kill(pid, SIGKILL)
+                let status = fixture.exitStatus(timeout: 5)
+                let what = "trial \(trial) of seed \(seed): SIGKILL \(String(format: "%.1f", delay * 1000)) ms after Enter (exit \(status.map(String.init) ?? "?")); \(replay)"
+                tmux.close()
+
+                let check = try StoreDigest.check(fixture.database)
+                #expect(check.integrity == "ok", "\(what)")
+                if check.digest == before.digest { there += 1 } else if check.digest == after.digest { gone += 1 } else {
+                    Issue.record("\(what): the store holds \(check.digest); expected \(before.digest) (bank there) or \(after.digest) (bank gone)")
+                }
+            }
+            print("crash safety (browser delete): \(trials) trials, \(gone) saved, \(there) not yet; seed \(seed)")
+        }
+    }
+}
