@@ -40,18 +40,20 @@ public final class CSVReader {
     /// The size of the input in bytes when known (regular files and memory).
     public let totalBytes: Int64?
     /// Bytes read from the input so far (for progress reports).
-    public private(set) var bytesRead: Int64 = 0
+    @exclusivity(unchecked) public private(set) var bytesRead: Int64 = 0
 
+    // The hot state is touched only by this reader's own methods, one call at a time:
+    // runtime exclusivity checks on it are pure cost (they showed up in profiles).
     private var source: Source
-    private var memoryOffset = 0
+    @exclusivity(unchecked) private var memoryOffset = 0
     private let buffer: UnsafeMutableRawBufferPointer
-    private var count = 0
-    private var pos = 0
-    private var atStart = true
-    private var state = State.startOfRecord
-    private var line = 1
-    private var pendingCR = false
-    private var quotedPreviousCR = false
+    @exclusivity(unchecked) private var count = 0
+    @exclusivity(unchecked) private var pos = 0
+    @exclusivity(unchecked) private var atStart = true
+    @exclusivity(unchecked) private var state = State.startOfRecord
+    @exclusivity(unchecked) private var line = 1
+    @exclusivity(unchecked) private var pendingCR = false
+    @exclusivity(unchecked) private var quotedPreviousCR = false
 
     private static let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
@@ -97,7 +99,7 @@ public final class CSVReader {
 
     /// Reads the next record into `record` (cleared first). Returns false at the end of the input.
     public func read(into record: inout CSVRecord) throws -> Bool {
-        record.removeAll()
+        let fields = record.clearForWriting()
         let q = CSVReader.quote, comma = CSVReader.comma, cr = CSVReader.cr, lf = CSVReader.lf
         while true {
             if pos == count {
@@ -130,17 +132,23 @@ public final class CSVReader {
             case .unquoted:
                 var i = pos
                 let n = count
+                // Eight bytes at a time until a word holds a comma, CR or LF.
+                while i + 8 <= n {
+                    let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                    if CSVReader.hasDelimiter(word) { break }
+                    i += 8
+                }
                 while i < n {
                     let b = p[i]
                     if b > comma { i += 1; continue }
                     if b == comma || b == cr || b == lf { break }
                     i += 1
                 }
-                record.append(p + pos, count: i - pos)
+                fields.append(p + pos, count: i - pos)
                 if i == n { pos = i; continue }
                 let b = p[i]
                 pos = i + 1
-                record.endField()
+                fields.endField()
                 if b == comma {
                     state = .startOfField
                 } else {
@@ -168,7 +176,7 @@ public final class CSVReader {
                     }
                     i += 1
                 }
-                record.append(p + pos, count: i - pos)
+                fields.append(p + pos, count: i - pos)
                 if i == n { pos = i; continue }
                 pos = i + 1
                 state = .quoteInQuoted
@@ -176,17 +184,17 @@ public final class CSVReader {
             case .quoteInQuoted:
                 let b = p[pos]
                 if b == q {
-                    record.append(byte: q)
+                    fields.append(byte: q)
                     pos += 1
                     quotedPreviousCR = false
                     state = .quoted
                 } else if b == comma {
                     pos += 1
-                    record.endField()
+                    fields.endField()
                     state = .startOfField
                 } else if b == cr || b == lf {
                     pos += 1
-                    record.endField()
+                    fields.endField()
                     line += 1
                     pendingCR = b == cr
                     state = .startOfRecord
@@ -200,6 +208,15 @@ public final class CSVReader {
                 return false
             }
         }
+    }
+
+    /// True when one of the eight bytes of `word` is a comma, CR or LF (SWAR: a byte equal to `c`
+    /// becomes zero after XOR with `c` in every lane, and the zero-byte test finds it).
+    @inline(__always)
+    static func hasDelimiter(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        return hasZero(word ^ (ones &* 0x2C)) | hasZero(word ^ (ones &* 0x0D)) | hasZero(word ^ (ones &* 0x0A)) != 0
     }
 
     /// Reads the next record as a new value; `nil` at the end of the input.
@@ -216,13 +233,14 @@ public final class CSVReader {
     }
 
     private func finishAtEndOfInput(_ record: inout CSVRecord) throws -> Bool {
+        let fields = record.storage
         let previous = state
         state = .finished
         switch previous {
         case .startOfRecord, .finished:
             return false
         case .startOfField, .unquoted, .quoteInQuoted:
-            record.endField()
+            fields.endField()
             return true
         case .quoted:
             throw CSVError.unterminatedQuote(line: record.line)

@@ -255,7 +255,6 @@ private struct DateScanner {
 
     /// An English month name, abbreviated (3 letters, or "Sept") or full; 1–12.
     mutating func monthName() -> Int? {
-        var letters: (UInt64, UInt64) = (0, 0)
         var length = 0
         let s = start
         while start < end {
@@ -265,20 +264,29 @@ private struct DateScanner {
             start += 1
         }
         guard length >= 3, length <= 9 else { return nil }
-        return withUnsafeMutableBytes(of: &letters) { raw -> Int? in
-            for i in 0..<length { raw[i] = bytes[s + i] | 0x20 }
-            let word = UnsafeRawBufferPointer(rebasing: raw[0..<length])
-            for (index, name) in DateScanner.monthNames.enumerated() {
-                let full = name.utf8
-                if length == 3 || (length == 4 && index == 8) {
-                    // "jun", "sept": a prefix of the full name
-                    if zip(word, full).allSatisfy({ $0 == $1 }) { return index + 1 }
-                } else if length == full.count && zip(word, full).allSatisfy({ $0 == $1 }) {
-                    return index + 1
-                }
-            }
-            return nil
+        // The first three letters decide the month; longer words must then spell the full name (or "sept").
+        let key = UInt32(bytes[s] | 0x20) << 16 | UInt32(bytes[s + 1] | 0x20) << 8 | UInt32(bytes[s + 2] | 0x20)
+        let month: Int
+        switch key {
+        case 0x6A616E: month = 1  // jan
+        case 0x666562: month = 2  // feb
+        case 0x6D6172: month = 3  // mar
+        case 0x617072: month = 4  // apr
+        case 0x6D6179: month = 5  // may
+        case 0x6A756E: month = 6  // jun
+        case 0x6A756C: month = 7  // jul
+        case 0x617567: month = 8  // aug
+        case 0x736570: month = 9  // sep
+        case 0x6F6374: month = 10 // oct
+        case 0x6E6F76: month = 11 // nov
+        case 0x646563: month = 12 // dec
+        default: return nil
         }
+        if length == 3 || (length == 4 && month == 9 && bytes[s + 3] | 0x20 == 0x74) { return month }
+        let full = DateScanner.monthNames[month - 1].utf8
+        guard length == full.count else { return nil }
+        for i in 3..<length where bytes[s + i] | 0x20 != full[i] { return nil }
+        return month
     }
 
     static let monthNames: [StaticString] = [

@@ -59,7 +59,7 @@ struct BankRowLayout {
         guard record.count == fieldCount else {
             return .failure(Problem(reason: "expected \(fieldCount) fields, found \(record.count)"))
         }
-        if BankRowLayout.withText(record, name, { $0.isEmpty }) {
+        if BankRowLayout.isBlank(record, name) {
             return .failure(problem("missing bank name", BankListColumns.bankName, record, name))
         }
         let certValue: Int64
@@ -69,11 +69,11 @@ struct BankRowLayout {
         case .invalid: return .failure(problem("not a whole number", BankListColumns.cert, record, cert))
         }
         guard let close = record.withUnsafeBytes(at: closingDate, { CalendarDay.parse(bytes: $0, pivotYear: pivotYear) }) else {
-            let empty = BankRowLayout.withText(record, closingDate) { $0.isEmpty }
+            let empty = BankRowLayout.isBlank(record, closingDate)
             return .failure(problem(empty ? "missing closing date" : "not a valid date", BankListColumns.closingDate, record, closingDate))
         }
         var updated: CalendarDay?
-        if let updatedDate, !BankRowLayout.withText(record, updatedDate, { $0.isEmpty }) {
+        if let updatedDate, !BankRowLayout.isBlank(record, updatedDate) {
             guard let day = record.withUnsafeBytes(at: updatedDate, { CalendarDay.parse(bytes: $0, pivotYear: pivotYear) }) else {
                 return .failure(problem("not a valid date", BankListColumns.updatedDate, record, updatedDate))
             }
@@ -96,6 +96,19 @@ struct BankRowLayout {
 
     // MARK: Field access
 
+    /// True when the field is empty or white space only (usually decided by its first byte).
+    @inline(__always)
+    static func isBlank(_ record: CSVRecord, _ index: Int) -> Bool {
+        record.withUnsafeBytes(at: index) { raw in
+            for b in raw {
+                if b == 0x20 || b == 0x09 { continue }
+                if b < 0x80 { return false }
+                return trimmed(CSVTextDecoding.string(from: raw)).isEmpty
+            }
+            return true
+        }
+    }
+
     /// The field as trimmed text.
     static func text(_ record: CSVRecord, _ index: Int) -> String {
         withText(record, index) { String(decoding: $0, as: UTF8.self) }
@@ -111,8 +124,58 @@ struct BankRowLayout {
                 while end > start && (raw[end - 1] == 0x20 || raw[end - 1] == 0x09) { end -= 1 }
                 return try body(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
             }
+            if CSVTextDecoding.isValidUTF8(raw) {
+                return try body(UnsafeRawBufferPointer(rebasing: raw[trimmedRange(utf8: raw)]))
+            }
             var text = trimmed(CSVTextDecoding.string(from: raw))
             return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// The range of valid UTF-8 `bytes` without leading and trailing white space: the same
+    /// characters as `Character.isWhitespace`-style trimming (`Unicode.Scalar.Properties.isWhitespace`,
+    /// no-break spaces included) plus U+FEFF, found on the bytes without decoding.
+    static func trimmedRange(utf8 bytes: UnsafeRawBufferPointer) -> Range<Int> {
+        var start = 0, end = bytes.count
+        while start < end, let n = spaceLength(bytes, from: start, end: end) { start += n }
+        while end > start, let n = spaceLength(bytes, endingAt: end, start: start) { end -= n }
+        return start..<end
+    }
+
+    /// The byte length of a white-space scalar starting at `i`, or nil.
+    private static func spaceLength(_ b: UnsafeRawBufferPointer, from i: Int, end: Int) -> Int? {
+        let b0 = b[i]
+        if b0 == 0x20 || (b0 >= 0x09 && b0 <= 0x0D) { return 1 }
+        if b0 < 0xC2 { return nil }
+        if i + 1 < end && isSpace2(b0, b[i + 1]) { return 2 }
+        if i + 2 < end && isSpace3(b0, b[i + 1], b[i + 2]) { return 3 }
+        return nil
+    }
+
+    /// The byte length of a white-space scalar ending just before `end`, or nil.
+    private static func spaceLength(_ b: UnsafeRawBufferPointer, endingAt end: Int, start: Int) -> Int? {
+        let last = b[end - 1]
+        if last == 0x20 || (last >= 0x09 && last <= 0x0D) { return 1 }
+        if last < 0x80 { return nil }
+        if end - 2 >= start && isSpace2(b[end - 2], last) { return 2 }
+        if end - 3 >= start && isSpace3(b[end - 3], b[end - 2], last) { return 3 }
+        return nil
+    }
+
+    /// U+0085, U+00A0.
+    @inline(__always) private static func isSpace2(_ a: UInt8, _ b: UInt8) -> Bool {
+        a == 0xC2 && (b == 0xA0 || b == 0x85)
+    }
+
+    /// U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF.
+    @inline(__always) private static func isSpace3(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Bool {
+        switch (a, b) {
+        case (0xE2, 0x80): return (c >= 0x80 && c <= 0x8A) || c == 0xA8 || c == 0xA9 || c == 0xAF
+        case (0xE2, 0x81): return c == 0x9F
+        case (0xE1, 0x9A): return c == 0x80
+        case (0xE3, 0x80): return c == 0x80
+        case (0xEF, 0xBB): return c == 0xBF
+        default: return false
         }
     }
 

@@ -16,16 +16,17 @@ final class ImportRun {
     let progress: ((BankImportProgress) -> Void)?
     let started: Double
 
+    // Hot per-row state, used by one thread at a time (see BulkProducer): no runtime exclusivity checks.
     var summary: BankImportSummary
     /// The first bad rows (at most `options.maxListedIssues`).
     var issues: [BankImportIssue] = []
     /// Certs of listed duplicate issues, by issue index (to name the first line later).
     var duplicateIssueCerts: [Int: Int64] = [:]
-    var badRowCount = 0
-    var dataRowCount = 0
-    private var certs = CertSet()
-    private var record = CSVRecord()
-    private var nextProgressRow = 4096
+    @exclusivity(unchecked) var badRowCount = 0
+    @exclusivity(unchecked) var dataRowCount = 0
+    @exclusivity(unchecked) private var certs = CertSet()
+    @exclusivity(unchecked) private var record = CSVRecord()
+    @exclusivity(unchecked) private var nextProgressRow = 4096
     private var lastProgressTime: Double
 
     init(path: String, reader: CSVReader, layout: BankRowLayout, options: BankImporter.Options,
