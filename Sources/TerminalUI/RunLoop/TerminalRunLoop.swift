@@ -141,11 +141,13 @@ public final class TerminalRunLoop {
         }
         for ticker in tickers { consider(ticker.due) }
         guard let deadline else { return nil }
-        return max(0, Int(((deadline - now) * 1000).rounded(.up)))
+        // Whole milliseconds, rounded up, ignoring floating-point dust (0.4 − 0.2 is 0.2000…03).
+        return max(0, Int(((deadline - now) * 1000 - 1e-6).rounded(.up)))
     }
 
     private func fireDueTickers(now: Double) {
-        for index in tickers.indices where index < tickers.count && tickers[index].due <= now {
+        // Half a millisecond early counts as due: waits are in whole milliseconds.
+        for index in tickers.indices where index < tickers.count && tickers[index].due <= now + 0.0005 {
             let ticker = tickers[index]
             var due = ticker.due + ticker.interval
             if due <= now { due = now + ticker.interval }   // fell behind: do not fire in a burst

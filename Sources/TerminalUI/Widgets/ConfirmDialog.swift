@@ -54,7 +54,7 @@ public final class ConfirmDialog: View {
         let boxWidth = min(frame.width, max(wanted, min(36, frame.width)))
         let inner = max(1, boxWidth - 4)
         let lines = TextWrap.lines(message, width: inner)
-        let box = frame.centered(width: boxWidth, height: lines.count + 6)
+        let box = frame.centered(width: boxWidth, height: lines.count + 5)
         guard box.width >= 4, box.height >= 3 else { return }
         Box.draw(into: &canvas, frame: box, title: title)
         let inside = Box.content(of: box)

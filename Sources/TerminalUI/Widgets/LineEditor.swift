@@ -106,6 +106,8 @@ struct LineEditor: Equatable {
         if followCursor {
             // Keep the cursor inside, one cell reserved for it at the end.
             if cursorCell < scroll { scroll = cursorCell }
+            // The character just before the cursor stays in view too (context when moving left).
+            if cursor > 0, cursorCell - widths[cursor - 1] < scroll { scroll = cursorCell - widths[cursor - 1] }
             if cursorCell >= scroll + width { scroll = cursorCell - width + 1 }
             // Do not leave space unused on the right when text was deleted.
             scroll = max(0, min(scroll, total + 1 - width))
