@@ -263,7 +263,7 @@ public final class BankImporter {
 
     private func upsert(_ run: ImportRun, bulk: Bool) throws {
         let body: (Database) throws -> Void = { db in
-            var writer = BankUpsertWriter(database: db, layout: run.layout)
+            let writer = try BankUpsertWriter(database: db, layout: run.layout)
             try run.forEachGoodRow { record, values in
                 switch try writer.apply(record, values) {
                 case .added: run.summary.added += 1

@@ -11,7 +11,7 @@ import SQLiteStore
 /// nothing and no history. Normal statements are used, so the history
 /// triggers record each change and a running browser animates them.
 ///
-///     var writer = BankUpsertWriter(database: db, layout: layout)
+///     let writer = try BankUpsertWriter(database: db, layout: layout)
 ///     try run.forEachGoodRow { record, values in
 ///         switch try writer.apply(record, values) { case .added: …; case .updated: …; case .unchanged: … }
 ///     }
@@ -20,10 +20,22 @@ struct BankUpsertWriter {
 
     private let database: Database
     private let layout: BankRowLayout
+    private let lookup: Statement
+    private let insertInfoStatement: Statement
+    private let insertDetailsStatement: Statement
+    private let updateInfoStatement: Statement
 
-    init(database: Database, layout: BankRowLayout) {
+    /// Prepares the statements once (held here, outside the connection's bounded cache).
+    init(database: Database, layout: BankRowLayout) throws {
         self.database = database
         self.layout = layout
+        lookup = try database.uncachedStatement(BankUpsertWriter.lookupSQL)
+        insertInfoStatement = try database.uncachedStatement("INSERT INTO failed_bank_info(name, city, state) VALUES (?, ?, ?)")
+        insertDetailsStatement = try database.uncachedStatement("""
+            INSERT INTO failed_bank_details(info_id, close_date, updated_date, cert, acquiring_institution, fund)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        updateInfoStatement = try database.uncachedStatement("UPDATE failed_bank_info SET name = ?, city = ?, state = ? WHERE id = ?")
     }
 
     private static let lookupSQL = """
@@ -33,8 +45,7 @@ struct BankUpsertWriter {
         """
 
     /// Adds, updates or leaves the bank of one checked row.
-    mutating func apply(_ record: CSVRecord, _ values: BankRowLayout.Values) throws -> Outcome {
-        let lookup = try database.statement(BankUpsertWriter.lookupSQL)
+    func apply(_ record: CSVRecord, _ values: BankRowLayout.Values) throws -> Outcome {
         try lookup.bind(values.cert, at: 1)
         guard try lookup.step() else {
             lookup.reset()
@@ -54,29 +65,36 @@ struct BankUpsertWriter {
             }
         }
         var changedColumns: [(String, StoreValue)] = []
-        let closeText = values.closeDate.isoText
-        if lookup.isNull(at: 5) || lookup.text(at: 5) != closeText {
-            changedColumns.append(("close_date", .text(closeText)))
-        }
+        let sameClose = values.closeDate.withISOBytes { iso in !lookup.isNull(at: 5) && lookup.withUTF8(at: 5) { $0.elementsEqual(iso) } }
+        if !sameClose { changedColumns.append(("close_date", .text(values.closeDate.isoText))) }
         if layout.updatedDate != nil {
-            let new: StoreValue = values.updatedDate.map { .text($0.isoText) } ?? .null
-            if lookup.value(at: 6) != new { changedColumns.append(("updated_date", new)) }
+            let same: Bool
+            if let updated = values.updatedDate {
+                same = updated.withISOBytes { iso in !lookup.isNull(at: 6) && lookup.withUTF8(at: 6) { $0.elementsEqual(iso) } }
+            } else {
+                same = lookup.isNull(at: 6)
+            }
+            if !same { changedColumns.append(("updated_date", values.updatedDate.map { .text($0.isoText) } ?? .null)) }
         }
         if let index = layout.acquirer {
-            let text = BankRowLayout.text(record, index)
-            let new: StoreValue = text.isEmpty ? .null : .text(text)
-            if lookup.value(at: 7) != new { changedColumns.append(("acquiring_institution", new)) }
+            let same = BankRowLayout.withText(record, index) { text in
+                text.isEmpty ? lookup.isNull(at: 7) : !lookup.isNull(at: 7) && lookup.withUTF8(at: 7) { $0.elementsEqual(text) }
+            }
+            if !same {
+                let text = BankRowLayout.text(record, index)
+                changedColumns.append(("acquiring_institution", text.isEmpty ? .null : .text(text)))
+            }
         }
         if layout.fund != nil {
-            let new: StoreValue = values.fund.map { .integer($0) } ?? .null
-            if lookup.value(at: 8) != new { changedColumns.append(("fund", new)) }
+            let same = values.fund.map { !lookup.isNull(at: 8) && lookup.int64(at: 8) == $0 } ?? lookup.isNull(at: 8)
+            if !same { changedColumns.append(("fund", values.fund.map { .integer($0) } ?? .null)) }
         }
         lookup.reset()
 
         guard infoChanged || !changedColumns.isEmpty else { return .unchanged }
         if infoChanged {
             if let infoID {
-                let update = try database.statement("UPDATE failed_bank_info SET name = ?, city = ?, state = ? WHERE id = ?")
+                let update = updateInfoStatement
                 try bindInfo(update, record)
                 try update.bind(infoID, at: 4)
                 _ = try update.step()
@@ -101,7 +119,7 @@ struct BankUpsertWriter {
     }
 
     private func insertInfo(_ record: CSVRecord) throws -> Int64 {
-        let insert = try database.statement("INSERT INTO failed_bank_info(name, city, state) VALUES (?, ?, ?)")
+        let insert = insertInfoStatement
         try bindInfo(insert, record)
         _ = try insert.step()
         insert.reset()
@@ -110,10 +128,7 @@ struct BankUpsertWriter {
 
     private func insert(_ record: CSVRecord, _ values: BankRowLayout.Values) throws {
         let infoID = try insertInfo(record)
-        let insert = try database.statement("""
-            INSERT INTO failed_bank_details(info_id, close_date, updated_date, cert, acquiring_institution, fund)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """)
+        let insert = insertDetailsStatement
         try insert.bind(infoID, at: 1)
         try values.closeDate.withISOBytes { try insert.bind(utf8: $0, at: 2) }
         if let updated = values.updatedDate { try updated.withISOBytes { try insert.bind(utf8: $0, at: 3) } }
