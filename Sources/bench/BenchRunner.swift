@@ -18,6 +18,8 @@ final class BenchRunner {
     let workspace: Workspace
     /// This executable, for re-running itself as a child.
     let executablePath: String
+    /// `BENCH_DEBUG=1`: print the frames, terminal output and byte streams behind the figures.
+    static let debug = getenv("BENCH_DEBUG").map { String(cString: $0) != "" && String(cString: $0) != "0" } ?? false
     /// The seed of the generated list (fixed: same bytes every run).
     static let seed: UInt64 = 2024
 
@@ -129,9 +131,9 @@ final class BenchRunner {
     // MARK: Programs
 
     /// The command line that runs `failedbanks` with `arguments`: the
-    /// executable beside `bench` when it is at least as new as `bench`
-    /// (so it was built from the same sources), else `bench` itself running
-    /// the same `FailedBanksCommand` as a child.
+    /// executable beside `bench` when it was linked after the last change to
+    /// the package's sources (so it runs the same code), else `bench` itself
+    /// running the same `FailedBanksCommand` as a child (`--child failedbanks`).
     func failedbanksCommand(_ arguments: [String]) -> [String] {
         [failedbanksProgram.path] + failedbanksProgram.prefix + arguments
     }
@@ -139,14 +141,31 @@ final class BenchRunner {
     private(set) lazy var failedbanksProgram: (path: String, prefix: [String]) = {
         if let explicit = configuration.failedbanksPath { return (explicit, []) }
         let sibling = (executablePath as NSString).deletingLastPathComponent + "/failedbanks"
-        if let siblingTime = modificationTime(sibling), let benchTime = modificationTime(executablePath),
-           siblingTime >= benchTime, access(sibling, X_OK) == 0 {
-            log("measuring \(sibling)")
-            return (sibling, [])
+        if access(sibling, X_OK) == 0, let siblingTime = modificationTime(sibling) {
+            let sourcesTime = newestSourceTime()
+            if siblingTime >= sourcesTime {
+                log("measuring \(sibling)")
+                return (sibling, [])
+            }
+            log("\(sibling) is older than the sources; measuring 'bench --child failedbanks' (same code as this bench)")
+        } else {
+            log("no failedbanks beside bench; measuring 'bench --child failedbanks' (same code as this bench)")
         }
-        log("no up-to-date failedbanks beside bench; measuring 'bench --child failedbanks' (same code)")
         return (executablePath, ["--child", "failedbanks"])
     }()
+
+    /// The newest modification time of the package's sources outside `Sources/bench`
+    /// (the package root is found from this file's path at build time); 0 when not found.
+    private func newestSourceTime() -> Double {
+        let sources = ((#filePath as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        guard let enumerator = FileManager.default.enumerator(atPath: sources) else { return 0 }
+        var newest = 0.0
+        while let relative = enumerator.nextObject() as? String {
+            if relative.hasPrefix("bench/") { continue }
+            if let time = modificationTime(sources + "/" + relative) { newest = max(newest, time) }
+        }
+        return newest
+    }
 
     /// This program re-executed as the named child.
     func childCommand(_ name: String, _ arguments: [String]) -> [String] {

@@ -33,6 +33,7 @@ struct AppBenchmark {
             }
             if index > 0 { firstScreens.append(shown - tty.startTime) }
             tty.drain(quiet: 0.3)
+            if BenchRunner.debug && index == 0 { print(AppBenchmark.visibleText(tty.output)) }
             for _ in 0..<pagesPerRun {
                 let sent = Clock.now()
                 tty.send(AppBenchmark.pageDown)
@@ -93,6 +94,8 @@ struct AppBenchmark {
                 if i < bytes.count && bytes[i] == 0x5b {  // CSI: parameters then a final byte 0x40–0x7e
                     i += 1
                     while i < bytes.count && !(0x40...0x7e).contains(bytes[i]) { i += 1 }
+                } else if i < bytes.count && (0x20...0x2f).contains(bytes[i]) {  // ESC ( B and the like
+                    i += 1
                 }
                 i += 1
                 continue

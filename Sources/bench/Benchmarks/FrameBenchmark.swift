@@ -48,7 +48,7 @@ struct FrameBenchmark {
             view.selectRow(at: IndexPath(row: source.numberOfRows(inSection: middle) / 2, section: middle))
             view.render(into: &canvas, at: 0)
             drewRows = canvas.text.contains("Bank")
-            if getenv("BENCH_SHOW_FRAME") != nil { print(canvas.text) }
+            if BenchRunner.debug { print(canvas.text) }
         }
 
         /// Renders `count` frames, moving the selection down before each

@@ -41,7 +41,7 @@ struct ScrollBytesBenchmark {
             throw BenchError.failed("↓ drew nothing (first screen was \(first.bytes + tty.output.count) bytes)")
         }
         runner.log("scroll bytes per ↓: \(counts.map { String(Int($0)) }.joined(separator: ", "))")
-        if getenv("BENCH_SHOW_SCROLL") != nil {
+        if BenchRunner.debug {
             let tail = Array(tty.output.suffix(Int(counts.last ?? 0)))
             print(String(decoding: tail, as: UTF8.self).debugDescription)
         }
