@@ -220,9 +220,15 @@ public final class CursesScreen: TerminalScreen {
         let window = cnc_stdscr()
         let columns = min(canvas.width, width), lines = min(canvas.height, height)
         let comparable = previous.map { $0.width == canvas.width && $0.height == canvas.height } ?? false
+        if canvas.width < width || canvas.height < height {
+            // A frame drawn for an older, smaller size: blank what it does not cover
+            // (werase only changes curses' picture; doupdate still sends differences).
+            werase(window)
+            previous = nil
+        }
         for y in 0..<lines {
             let start = y * canvas.width
-            if comparable, let previous,
+            if comparable, let previous, canvas.width >= width, canvas.height >= height,
                canvas.cells[start..<(start + columns)] == previous.cells[start..<(start + columns)] {
                 continue
             }
@@ -406,9 +412,7 @@ public final class CursesScreen: TerminalScreen {
         // … stopped until `fg` …
         cnc_sigaction_restore(SIGTSTP, &ours)
         _ = TerminalSignals.take(SIGCONT)
-        TerminalSignals.arm(descriptor: options.outputDescriptor, modes: TerminalSignals.savedModes.pointee,
-                            restoreSequence: Array(UnsafeBufferPointer(start: TerminalSignals.restoreBytes,
-                                                                       count: TerminalSignals.restoreByteCount.load(ordering: .relaxed))))
+        TerminalSignals.rearm(descriptor: options.outputDescriptor)
         doupdate()   // after endwin, the next update puts curses back in program mode
     }
 

@@ -94,6 +94,11 @@ enum TerminalSignals {
         terminalDescriptor.store(descriptor, ordering: .sequentiallyConsistent)
     }
 
+    /// Curses mode again (after a suspend): the strings and modes recorded by `arm` still apply.
+    static func rearm(descriptor: Int32) {
+        terminalDescriptor.store(descriptor, ordering: .sequentiallyConsistent)
+    }
+
     /// The terminal is no longer in curses mode (endwin ran): nothing to restore.
     static func disarm() -> Int32 {
         terminalDescriptor.exchange(-1, ordering: .sequentiallyConsistent)
