@@ -37,8 +37,10 @@ struct FetchPlan {
     let sectionValueIndex: Int?
     /// Changed keys that can move an object or change its membership.
     let relevantKeys: Set<String>
-    /// The main query: `SELECT t0.id[, section], sorts… FROM … WHERE … ORDER BY …, t0.id`.
+    /// The main query: `SELECT t0.id[, section] FROM … WHERE … ORDER BY …, t0.id`.
     let fetchSQL: String
+    /// Reads every row's sort values, unordered, to build the prefixes: `SELECT t0.id, sorts… FROM …`.
+    let keysSQL: String
     let fetchArguments: [StoreValue]
     /// Describes the request for the cache fingerprint.
     let descriptor: String
@@ -102,7 +104,6 @@ struct FetchPlan {
 
         var select = "SELECT t0.id"
         if let s = sectionExpression { select += ", " + s }
-        for e in sortExpressions { select += ", " + e }
         var sql = select + " FROM " + source.from
         if let p = predicateSQL { sql += " WHERE " + p.sql }
         sql += " ORDER BY " + FetchPlan.orderBy(sorts: sorts, expressions: sortExpressions)
@@ -110,6 +111,7 @@ struct FetchPlan {
             sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(0, request.fetchOffset))"
         }
         fetchSQL = sql
+        keysSQL = "SELECT t0.id, " + sortExpressions.joined(separator: ", ") + " FROM " + source.from
         fetchArguments = predicateSQL?.arguments ?? []
 
         var d = "entity=\(entity.name);section=\(sectionNameKeyPath ?? "-");sorts="

@@ -63,6 +63,7 @@ extension FetchedResultsController {
         plain = plain.filter { list.contains($0) }
         gone = gone.filter { list.contains($0) }
         if gone.isEmpty && evaluate.isEmpty && plain.isEmpty { return nil }
+        if !evaluate.isEmpty { try ensureKeys(plan) }
 
         // 2. Read the new values of the objects to evaluate, with one query.
         let rows = try readValues(Array(evaluate), plan: plan)
@@ -102,9 +103,10 @@ extension FetchedResultsController {
             let p = oldPosition[id]!
             removedOldPositions.append(p)
             records[FetchedResultsController.indexPath(of: p, starts: oldStarts).section].count -= 1
-            list.remove(id)
         }
         removedOldPositions.sort()
+        // From the end, so that the old positions still below stay valid.
+        for p in removedOldPositions.reversed() { list.remove(at: p) }
 
         // 5. Rank each remaining member among the unchanged rows (binary search on prefixes, then full values).
         var probeValues: [Int64: [StoreValue]] = [:]
@@ -225,7 +227,30 @@ extension FetchedResultsController {
 
     /// Binary search with prefixes only: `lo == hi` is the rank; otherwise the
     /// rank lies in `lo...hi` and needs full values.
+    ///
+    /// Keys run in list order, so the rows whose prefix equals the member's form
+    /// one block, found with two binary searches; only inside it can the
+    /// prefix leave the order undecided (when the prefixes are inexact).
     private func narrow(_ m: Member) -> (Int, Int) {
+        guard m.key.isValid, list.hasKeys else { return (0, list.count) }
+        let key = m.key
+        guard let lower = list.sequence.partitionPoint({ k in k.isValid ? SortPrefix.compareBits(k, key) < 0 : nil }),
+              let upper = list.sequence.partitionPoint({ k in k.isValid ? SortPrefix.compareBits(k, key) <= 0 : nil }) else {
+            return narrowStopping(m)
+        }
+        // Inside the block of equal prefixes: exact ones tie on every sort, the id decides.
+        var lo = lower, hi = upper
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            guard let c = SortPrefix.compare(key, list.key(at: mid)) else { return (lo, hi) }
+            let order = c != 0 ? c : (m.id < list.id(at: mid) ? -1 : 1)
+            if order > 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return (lo, lo)
+    }
+
+    /// The plain search, stopping at the first undecided probe (used when some prefix is invalid).
+    private func narrowStopping(_ m: Member) -> (Int, Int) {
         var lo = 0, hi = list.count
         while lo < hi {
             let mid = (lo + hi) / 2

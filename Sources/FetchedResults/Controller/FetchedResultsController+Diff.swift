@@ -37,7 +37,7 @@ extension FetchedResultsController {
 
         var objectChanges: [ChangeBatch.ObjectChange] = []
         var position = 0
-        oldList.sequence.forEach { id, _ in
+        oldList.sequence.forEach { id in
             if newPositions[id] == nil {
                 objectChanges.append(.init(change: .delete, id: ObjectID(entity: root, rowID: id),
                                            from: FetchedResultsController.indexPath(of: position, starts: oldStarts), to: nil))
@@ -49,7 +49,7 @@ extension FetchedResultsController {
         var updates: [ChangeBatch.ObjectChange] = []
         var survivors: [(id: Int64, old: Int, new: Int)] = []
         position = 0
-        newList.sequence.forEach { id, _ in
+        newList.sequence.forEach { id in
             if let old = oldPositions[id] {
                 let oldIP = FetchedResultsController.indexPath(of: Int(old), starts: oldStarts)
                 let newIP = FetchedResultsController.indexPath(of: position, starts: newStarts)
@@ -121,13 +121,13 @@ extension FetchedResultsController {
     /// id → position for a whole sequence.
     static func positionMap(_ sequence: IDSequence) -> RowIDMap {
         var minID = Int64.max, maxID = Int64.min
-        sequence.forEach { id, _ in
+        sequence.forEach { id in
             if id < minID { minID = id }
             if id > maxID { maxID = id }
         }
         var map = RowIDMap(minID: minID, maxID: maxID, count: sequence.count)
         var p: Int32 = 0
-        sequence.forEach { id, _ in
+        sequence.forEach { id in
             map[id] = p
             p += 1
         }

@@ -84,6 +84,8 @@ public final class FetchedResultsController {
         public var refetches = 0
         /// Probe rows whose full sort values had to be read from SQLite.
         public var probeReads = 0
+        /// Times the per-row sort-key prefixes were built (once after each fetch that is followed by changes).
+        public var keyBuilds = 0
     }
 
     /// Creates a controller; nothing is read until ``performFetch()``.
@@ -145,7 +147,8 @@ public final class FetchedResultsController {
         updateTracking()
     }
 
-    /// Runs the ordered id query: `SELECT t0.id[, section], sorts… FROM … WHERE … ORDER BY …, t0.id`.
+    /// Runs the ordered id query: `SELECT t0.id[, section] FROM … WHERE … ORDER BY …, t0.id`,
+    /// keeping ids and section bounds only (rule 7).
     func runFetch(_ plan: FetchPlan) throws -> (OrderedIDList, [SectionRecord]) {
         let db = context.store.database
         let statement = try db.statement(plan.fetchSQL)
@@ -153,32 +156,45 @@ public final class FetchedResultsController {
         try statement.bind(plan.fetchArguments)
         var builder = OrderedIDList.Builder()
         var sections: [SectionRecord] = []
-        let hasSection = plan.sectionExpression != nil
-        let firstSortColumn: Int32 = hasSection ? 2 : 1
-        // A prepended section sort reads the section column again; skip the duplicate read.
-        let sectionIsFirstSort = hasSection && plan.sorts[0].keyPath == plan.sectionKeyPath
         var count = 0
-        var sectionValue: StoreValue = .null
-        while try statement.step() {
-            let id = statement.int64(at: 0)
-            if hasSection {
+        if plan.sectionExpression != nil {
+            var current: StoreValue = .null
+            while try statement.step() {
+                builder.append(statement.int64(at: 0))
                 let v = statement.value(at: 1)
-                if sections.isEmpty || StoreValue.compare(v, sections[sections.count - 1].value) != 0 {
+                if sections.isEmpty || StoreValue.compare(v, current) != 0 {
                     sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
+                    current = v
                 } else {
                     sections[sections.count - 1].count += 1
                 }
-                sectionValue = v
             }
-            let key = plan.encoder.encode { i in
-                if i == 0 && sectionIsFirstSort { return sectionValue }
-                return statement.value(at: firstSortColumn + Int32(i))
+        } else {
+            while try statement.step() {
+                builder.append(statement.int64(at: 0))
+                count += 1
             }
-            builder.append(id, key)
-            count += 1
+            sections = [SectionRecord(value: .null, name: "", count: count)]
         }
-        if !hasSection { sections = [SectionRecord(value: .null, name: "", count: count)] }
         return (builder.finish(), sections)
+    }
+
+    /// Builds the sort-key prefixes of every fetched row with one unordered pass
+    /// (done lazily, before the first incremental change set).
+    func ensureKeys(_ plan: FetchPlan) throws {
+        guard !list.hasKeys, list.count > 0 else { return }
+        let positions = FetchedResultsController.positionMap(list.sequence)
+        let statement = try context.store.database.statement(plan.keysSQL)
+        defer { statement.reset() }
+        let encoder = plan.encoder
+        try list.installKeys { set in
+            while try statement.step() {
+                let id = statement.int64(at: 0)
+                guard let p = positions[id] else { continue }
+                set(Int(p), encoder.encode { statement.value(at: Int32($0) + 1) })
+            }
+        }
+        statistics.keyBuilds += 1
     }
 
     /// The name of a section for a section key value.

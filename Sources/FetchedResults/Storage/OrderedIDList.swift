@@ -46,7 +46,7 @@ struct FenwickTree {
     }
 }
 
-/// One run of consecutive fetched rows: their ids and sort-key prefixes.
+/// One run of consecutive fetched rows: their ids and (once built) sort-key prefixes.
 struct IDChunk {
     var ids: ContiguousArray<Int64>
     var keys: ContiguousArray<SortPrefix>
@@ -76,7 +76,33 @@ struct IDSequence {
 
     func key(at position: Int) -> SortPrefix {
         let (slot, offset) = locate(position)
-        return slots[slot].keys[offset]
+        return offset < slots[slot].keys.count ? slots[slot].keys[offset] : .invalid
+    }
+
+    /// The first position whose key is not "before" (keys must be partitioned:
+    /// all befores first). nil when `isBefore` returns nil for a probed key.
+    /// Two-level: over chunks by their last key, then inside one chunk.
+    func partitionPoint(_ isBefore: (SortPrefix) -> Bool?) -> Int? {
+        var lo = 0, hi = order.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let slot = Int(order[mid])
+            guard let last = slots[slot].keys.last, let before = isBefore(last) else { return nil }
+            if before { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < order.count else { return count }
+        let ordinal = lo
+        let inside: Int? = slots[Int(order[ordinal])].keys.withUnsafeBufferPointer { keys in
+            var lo = 0, hi = keys.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                guard let before = isBefore(keys[mid]) else { return nil }
+                if before { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        guard let inside else { return nil }
+        return tree.prefix(ordinal) + inside
     }
 
     /// The ids of positions `range`, in order.
@@ -96,10 +122,9 @@ struct IDSequence {
     }
 
     /// Calls `body` with every id in order.
-    func forEach(_ body: (Int64, SortPrefix) throws -> Void) rethrows {
+    func forEach(_ body: (Int64) throws -> Void) rethrows {
         for s in order {
-            let c = slots[Int(s)]
-            for i in c.ids.indices { try body(c.ids[i], c.keys[i]) }
+            for id in slots[Int(s)].ids { try body(id) }
         }
     }
 
@@ -169,12 +194,15 @@ struct RowIDMap {
     }
 }
 
-/// The fetched ids in order, with their sort-key prefixes: a chunked list
-/// supporting position lookup, removal and insertion in O(log N + chunk).
+/// The fetched ids in order, with their sort-key prefixes once built: a
+/// chunked list supporting position lookup, removal and insertion in
+/// O(log N + chunk).
 ///
 /// Chunks hold ~1,024 ids (split at 2,048); a Fenwick tree over chunk sizes
 /// gives the position of a chunk; a ``RowIDMap`` finds the chunk of an id.
-/// Memory is about 28 bytes per row (8 id + 16 prefix + 4 map).
+/// Memory is about 12 bytes per row (8 id + 4 map), plus 24 for the prefix
+/// once ``installKeys(_:)`` has run (the controller does that lazily, at the
+/// first change set it processes).
 struct OrderedIDList {
     static let targetChunk = 1024
     static let maxChunk = 2048
@@ -183,6 +211,8 @@ struct OrderedIDList {
     private var ordinalOfSlot: [Int32] = []
     private var freeSlots: [Int32] = []
     private var map = RowIDMap()
+    /// True once every chunk holds a prefix per id.
+    private(set) var hasKeys = false
 
     var count: Int { sequence.count }
 
@@ -197,13 +227,11 @@ struct OrderedIDList {
 
         init() {
             current.ids.reserveCapacity(OrderedIDList.targetChunk)
-            current.keys.reserveCapacity(OrderedIDList.targetChunk)
         }
 
         @inline(__always)
-        mutating func append(_ id: Int64, _ key: SortPrefix) {
+        mutating func append(_ id: Int64) {
             current.ids.append(id)
-            current.keys.append(key)
             if id < minID { minID = id }
             if id > maxID { maxID = id }
             total += 1
@@ -211,18 +239,16 @@ struct OrderedIDList {
                 chunks.append(current)
                 current = IDChunk(ids: [], keys: [])
                 current.ids.reserveCapacity(OrderedIDList.targetChunk)
-                current.keys.reserveCapacity(OrderedIDList.targetChunk)
             }
         }
 
-        /// Appends whole arrays (from the cache file).
-        mutating func append(ids: UnsafeBufferPointer<Int64>, keys: UnsafeBufferPointer<SortPrefix>) {
+        /// Appends a run of ids (from the cache file).
+        mutating func append(ids: UnsafeBufferPointer<Int64>) {
             var i = 0
             while i < ids.count {
                 let room = OrderedIDList.targetChunk - current.ids.count
                 let n = min(room, ids.count - i)
                 current.ids.append(contentsOf: ids[i..<(i + n)])
-                current.keys.append(contentsOf: keys[i..<(i + n)])
                 for id in ids[i..<(i + n)] {
                     if id < minID { minID = id }
                     if id > maxID { maxID = id }
@@ -233,7 +259,6 @@ struct OrderedIDList {
                     chunks.append(current)
                     current = IDChunk(ids: [], keys: [])
                     current.ids.reserveCapacity(OrderedIDList.targetChunk)
-                    current.keys.reserveCapacity(OrderedIDList.targetChunk)
                 }
             }
         }
@@ -265,8 +290,31 @@ struct OrderedIDList {
     func position(of id: Int64) -> Int? {
         guard let slot = map[id] else { return nil }
         let ordinal = Int(ordinalOfSlot[Int(slot)])
-        guard let offset = sequence.slots[Int(slot)].ids.firstIndex(of: id) else { return nil }
+        guard let offset = OrderedIDList.offset(of: id, in: sequence.slots[Int(slot)].ids) else { return nil }
         return sequence.tree.prefix(ordinal) + offset
+    }
+
+    @inline(__always)
+    private static func offset(of id: Int64, in ids: ContiguousArray<Int64>) -> Int? {
+        ids.withUnsafeBufferPointer { b in
+            var i = 0
+            let n = b.count
+            while i < n {
+                if b[i] == id { return i }
+                i += 1
+            }
+            return nil
+        }
+    }
+
+    /// Removes the row at `position`; returns its id.
+    @discardableResult
+    mutating func remove(at position: Int) -> Int64 {
+        let (ordinal, offset) = sequence.tree.locate(position)
+        let slot = Int(sequence.order[ordinal])
+        let id = sequence.slots[slot].ids[offset]
+        removeRow(slot: slot, ordinal: ordinal, offset: offset, id: id)
+        return id
     }
 
     /// Removes `id`; returns its position before removal.
@@ -275,10 +323,16 @@ struct OrderedIDList {
         guard let slot32 = map[id] else { return nil }
         let slot = Int(slot32)
         let ordinal = Int(ordinalOfSlot[slot])
-        guard let offset = sequence.slots[slot].ids.firstIndex(of: id) else { return nil }
+        guard let offset = OrderedIDList.offset(of: id, in: sequence.slots[slot].ids) else { return nil }
         let position = sequence.tree.prefix(ordinal) + offset
+        removeRow(slot: slot, ordinal: ordinal, offset: offset, id: id)
+        return position
+    }
+
+    private mutating func removeRow(slot: Int, ordinal: Int, offset: Int, id: Int64) {
+        let slot32 = Int32(slot)
         sequence.slots[slot].ids.remove(at: offset)
-        sequence.slots[slot].keys.remove(at: offset)
+        if hasKeys { sequence.slots[slot].keys.remove(at: offset) }
         map[id] = nil
         sequence.count -= 1
         if sequence.slots[slot].ids.isEmpty && sequence.order.count > 1 {
@@ -291,14 +345,13 @@ struct OrderedIDList {
         } else {
             sequence.tree.add(ordinal, -1)
         }
-        return position
     }
 
     /// Inserts `id` so that it ends up at `position` (0...count).
     mutating func insert(_ id: Int64, key: SortPrefix, at position: Int) {
         precondition(position >= 0 && position <= count, "insert position \(position) out of 0...\(count)")
         if sequence.order.isEmpty {
-            let slot = newSlot(IDChunk(ids: [id], keys: [key]))
+            let slot = newSlot(IDChunk(ids: [id], keys: hasKeys ? [key] : []))
             sequence.order = [Int32(slot)]
             ordinalOfSlot[slot] = 0
             sequence.count = 1
@@ -315,11 +368,34 @@ struct OrderedIDList {
         }
         let slot = Int(sequence.order[ordinal])
         sequence.slots[slot].ids.insert(id, at: offset)
-        sequence.slots[slot].keys.insert(key, at: offset)
+        if hasKeys { sequence.slots[slot].keys.insert(key, at: offset) }
         map[id] = Int32(slot)
         sequence.count += 1
         sequence.tree.add(ordinal, 1)
         if sequence.slots[slot].ids.count > OrderedIDList.maxChunk { split(ordinal: ordinal) }
+    }
+
+    /// Gives every row its prefix: `fill` calls `set(position, key)` for the rows it knows
+    /// (rows it does not reach keep ``SortPrefix/invalid``, which compares as unknown).
+    mutating func installKeys(_ fill: (_ set: (Int, SortPrefix) -> Void) throws -> Void) rethrows {
+        for s in sequence.order {
+            let n = sequence.slots[Int(s)].ids.count
+            sequence.slots[Int(s)].keys = ContiguousArray(repeating: .invalid, count: n)
+        }
+        hasKeys = true
+        var seq = sequence
+        sequence = IDSequence()   // keep `seq` uniquely referenced while filling
+        defer { sequence = seq }
+        try fill { position, key in
+            let (ordinal, offset) = seq.tree.locate(position)
+            seq.slots[Int(seq.order[ordinal])].keys[offset] = key
+        }
+    }
+
+    /// Drops the prefixes (after a refetch they are rebuilt lazily).
+    mutating func removeKeys() {
+        for s in sequence.order { sequence.slots[Int(s)].keys = [] }
+        hasKeys = false
     }
 
     private mutating func newSlot(_ chunk: IDChunk) -> Int {
@@ -336,9 +412,9 @@ struct OrderedIDList {
         let slot = Int(sequence.order[ordinal])
         let half = sequence.slots[slot].ids.count / 2
         let upper = IDChunk(ids: ContiguousArray(sequence.slots[slot].ids[half...]),
-                            keys: ContiguousArray(sequence.slots[slot].keys[half...]))
+                            keys: hasKeys ? ContiguousArray(sequence.slots[slot].keys[half...]) : [])
         sequence.slots[slot].ids.removeSubrange(half...)
-        sequence.slots[slot].keys.removeSubrange(half...)
+        if hasKeys { sequence.slots[slot].keys.removeSubrange(half...) }
         let newSlot = self.newSlot(upper)
         for id in upper.ids { map[id] = Int32(newSlot) }
         sequence.order.insert(Int32(newSlot), at: ordinal + 1)

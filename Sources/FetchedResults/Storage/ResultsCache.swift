@@ -2,14 +2,14 @@ import Foundation
 import SQLiteStore
 
 /// The on-disk cache of a controller's results (rule 8): section info and the
-/// ordered ids with their sort prefixes, under a fingerprint of the request,
-/// the model and the store's data state.
+/// ordered ids, under a fingerprint of the request, the model and the
+/// store's data state.
 ///
-/// File layout (little-endian): `FRCACHE1`, the fingerprint (length + UTF-8),
-/// the sections (value, name, count), then blocks of `[UInt32 n][n × Int64 id][n × 16-byte prefix]`.
+/// File layout (little-endian): `FRCACHE2`, the fingerprint (length + UTF-8),
+/// the sections (value, name, count), then blocks of `[UInt32 n][n × Int64 id]`.
 /// Written to a temporary file and renamed, so a crash never leaves half a cache.
 enum ResultsCache {
-    static let magic = Array("FRCACHE1".utf8)
+    static let magic = Array("FRCACHE2".utf8)
 
     static var defaultDirectory: String {
         let env = ProcessInfo.processInfo.environment
@@ -81,7 +81,6 @@ enum ResultsCache {
             var n = UInt32(chunk.ids.count).littleEndian
             ok = ok && fwrite(&n, 4, 1, file) == 1
             chunk.ids.withUnsafeBytes { ok = ok && fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
-            chunk.keys.withUnsafeBytes { ok = ok && fwrite($0.baseAddress, 1, $0.count, file) == $0.count }
         }
         ok = fclose(file) == 0 && ok
         guard ok, rename(temp, final) == 0 else {
@@ -130,23 +129,13 @@ enum ResultsCache {
         guard let total = reader.int(8) else { return nil }
         var builder = OrderedIDList.Builder()
         var read: UInt64 = 0
-        var ids = [Int64](repeating: 0, count: OrderedIDList.targetChunk)
-        var keys = [SortPrefix](repeating: .invalid, count: OrderedIDList.targetChunk)
+        var ids = [Int64](repeating: 0, count: OrderedIDList.maxChunk)
         while read < total {
             guard let n32 = reader.int(4), n32 > 0, n32 <= UInt64(OrderedIDList.maxChunk) else { return nil }
             let n = Int(n32)
-            if ids.count < n {
-                ids = [Int64](repeating: 0, count: n)
-                keys = [SortPrefix](repeating: .invalid, count: n)
-            }
-            let okIDs = ids.withUnsafeMutableBytes { reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(n * 8)])) }
-            let okKeys = keys.withUnsafeMutableBytes { reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(n * 16)])) }
-            guard okIDs, okKeys else { return nil }
-            ids.withUnsafeBufferPointer { i in
-                keys.withUnsafeBufferPointer { k in
-                    builder.append(ids: UnsafeBufferPointer(rebasing: i[0..<n]), keys: UnsafeBufferPointer(rebasing: k[0..<n]))
-                }
-            }
+            let ok = ids.withUnsafeMutableBytes { reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(n * 8)])) }
+            guard ok else { return nil }
+            ids.withUnsafeBufferPointer { builder.append(ids: UnsafeBufferPointer(rebasing: $0[0..<n])) }
             read += UInt64(n)
         }
         guard read == total, sections.reduce(0, { $0 + $1.count }) == Int(total) || sections.count == 1 else { return nil }

@@ -1,6 +1,6 @@
 import SQLiteStore
 
-/// A compact, order-preserving 128-bit prefix of a row's sort key.
+/// A compact, order-preserving 192-bit prefix of a row's sort key.
 ///
 /// The controller keeps one per fetched row so that finding the new position
 /// of a changed object is a binary search in memory, without reading the
@@ -12,15 +12,16 @@ import SQLiteStore
 ///   descriptor (the object ID decides);
 /// - otherwise the comparison is unknown and the full values are needed.
 ///
-/// Layout, from the most significant bit: a marker bit `1` (so an all-zero
-/// value can mean "invalid"), up to 126 payload bits, and an exact flag in the
-/// least significant bit.
+/// Layout, from the most significant bit of `hi`: a marker bit `1` (so an
+/// all-zero value can mean "invalid"), up to 190 payload bits, and an exact
+/// flag in the least significant bit of `lo`.
 struct SortPrefix: Hashable {
     var hi: UInt64
+    var mid: UInt64
     var lo: UInt64
 
     /// A prefix that compares as unknown with everything.
-    static let invalid = SortPrefix(hi: 0, lo: 0)
+    static let invalid = SortPrefix(hi: 0, mid: 0, lo: 0)
 
     var isValid: Bool { hi != 0 }
     var isExact: Bool { lo & 1 == 1 }
@@ -30,9 +31,19 @@ struct SortPrefix: Hashable {
     static func compare(_ a: SortPrefix, _ b: SortPrefix) -> Int? {
         guard a.hi != 0, b.hi != 0 else { return nil }
         if a.hi != b.hi { return a.hi < b.hi ? -1 : 1 }
+        if a.mid != b.mid { return a.mid < b.mid ? -1 : 1 }
         let la = a.lo & ~1, lb = b.lo & ~1
         if la != lb { return la < lb ? -1 : 1 }
         return (a.lo & b.lo & 1) == 1 ? 0 : nil
+    }
+
+    /// Compares the prefix bits only (not the exact flag): -1, 0, 1. Both must be valid.
+    @inline(__always)
+    static func compareBits(_ a: SortPrefix, _ b: SortPrefix) -> Int {
+        if a.hi != b.hi { return a.hi < b.hi ? -1 : 1 }
+        if a.mid != b.mid { return a.mid < b.mid ? -1 : 1 }
+        let la = a.lo & ~1, lb = b.lo & ~1
+        return la == lb ? 0 : (la < lb ? -1 : 1)
     }
 }
 
@@ -46,9 +57,11 @@ struct SortPrefix: Hashable {
 /// - dates (`.date` attributes, `YYYY-MM-DD`): 23 bits of year, month, day;
 ///   date-times likewise with the time; any other text in such a column makes
 ///   the whole prefix invalid (compared through SQLite instead);
-/// - other text: 7 bits per UTF-8 byte (after ASCII folding for NOCASE) for
-///   printable ASCII, a terminator 0, and codes that end the prefix for
-///   control characters and non-ASCII bytes;
+/// - other text: per UTF-8 byte, 7 bits (binary) for printable ASCII, or 6
+///   bits (NOCASE: after folding, printable ASCII has 69 values; all but
+///   `[\]^_`` and `{|}~` get a code of their own, those two runs share one
+///   code each, which ends the prefix), a terminator 0, and codes that end
+///   the prefix for control characters and non-ASCII bytes;
 /// - blobs end the prefix after the class.
 /// A descending sort inverts its field's bits. A field that ends the prefix
 /// (or running out of bits) makes it inexact.
@@ -79,11 +92,14 @@ struct SortKeyEncoder {
     }
 
     private struct Writer {
-        var hi: UInt64 = 1 << 63
-        var lo: UInt64 = 0
+        var w0: UInt64 = 1 << 63
+        var w1: UInt64 = 0
+        var w2: UInt64 = 0
         var pos = 1            // bits used, including the marker
         var full = false
         var invert: UInt64 = 0 // all ones for a descending field
+
+        static let capacity = 191   // the last bit is the exact flag
 
         /// Appends the low `n` bits of `v` (n ≤ 64); false when the prefix is full.
         @inline(__always)
@@ -91,21 +107,24 @@ struct SortKeyEncoder {
             if full { return false }
             var value = (v ^ invert) & (n == 64 ? ~0 : ((1 << UInt64(n)) - 1))
             var count = n
-            let avail = 127 - pos
+            let avail = Writer.capacity - pos
             if count > avail {
                 value >>= UInt64(count - avail)
                 count = avail
                 full = true
             }
-            if count > 0 {
-                let shift = 128 - pos - count   // distance of the value's lowest bit from bit 0
-                if shift >= 64 {
-                    hi |= value << UInt64(shift - 64)
-                } else {
-                    lo |= value << UInt64(shift)
-                    if shift + count > 64 { hi |= value >> UInt64(64 - shift) }
+            while count > 0 {
+                let word = pos >> 6, bit = pos & 63
+                let take = min(64 - bit, count)
+                let chunk = (value >> UInt64(count - take)) & (take == 64 ? ~0 : ((1 << UInt64(take)) - 1))
+                let shifted = chunk << UInt64(64 - bit - take)
+                switch word {
+                case 0: w0 |= shifted
+                case 1: w1 |= shifted
+                default: w2 |= shifted
                 }
-                pos += count
+                pos += take
+                count -= take
             }
             return !full
         }
@@ -155,7 +174,7 @@ struct SortKeyEncoder {
                 exact = false; break fieldLoop
             }
         }
-        return SortPrefix(hi: w.hi, lo: w.lo | (exact && !w.full ? 1 : 0))
+        return SortPrefix(hi: w.w0, mid: w.w1, lo: w.w2 | (exact && !w.full ? 1 : 0))
     }
 
     /// Sign bit 1, byte length (4 bits), the bytes, then the fraction bit.
@@ -167,12 +186,18 @@ struct SortKeyEncoder {
         return w.write(fraction ? 1 : 0, 1)
     }
 
-    /// 7-bit codes per byte; false when the prefix ended (a stop code or no more room).
+    /// 7-bit (binary) or 6-bit (NOCASE) codes per byte; false when the prefix ended (a stop code or no more room).
     private static func writeText(_ s: String, nocase: Bool, _ w: inout Writer) -> Bool {
         var s = s
         return s.withUTF8 { bytes -> Bool in
-            for var b in bytes {
-                if nocase && b >= 0x41 && b <= 0x5A { b |= 0x20 }
+            if nocase {
+                for b in bytes {
+                    let code = nocaseCodes[Int(b)]
+                    if !w.write(UInt64(code & 0x3F), 6) || code & 0x80 != 0 { return false }
+                }
+                return w.write(0, 6)
+            }
+            for b in bytes {
                 if b < 0x20 { _ = w.write(1, 7); return false }
                 if b >= 0x7F { _ = w.write(97, 7); return false }
                 if !w.write(UInt64(b) - 0x20 + 2, 7) { return false }
@@ -180,6 +205,32 @@ struct SortKeyEncoder {
             return w.write(0, 7)
         }
     }
+
+    /// NOCASE 6-bit codes by byte; bit 7 set marks a code that ends the prefix.
+    /// 0 is the terminator, 1 control characters, 63 bytes ≥ 0x7F.
+    static let nocaseCodes: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        var code: UInt8 = 2
+        var b = 0x20
+        while b <= 0x7E {
+            if b >= 0x41 && b <= 0x5A { b += 1; continue }         // folded to lower case
+            if (b >= 0x5B && b <= 0x60) || (b >= 0x7B && b <= 0x7E) {
+                let end = b <= 0x60 ? 0x60 : 0x7E
+                for x in b...end { table[x] = code | 0x80 }
+                code += 1
+                b = end + 1
+                continue
+            }
+            table[b] = code
+            code += 1
+            b += 1
+        }
+        for x in 0x41...0x5A { table[x] = table[x | 0x20] }
+        for x in 0..<0x20 { table[x] = 1 | 0x80 }
+        for x in 0x7F...0xFF { table[x] = 63 | 0x80 }
+        precondition(code <= 63, "NOCASE code table overflows 6 bits")
+        return table
+    }()
 
     /// `YYYY-MM-DD` → 23 bits (`THH:MM:SSZ` adds 17); nil for any other text.
     private static func dateBits(_ s: String, dateTime: Bool) -> (value: UInt64, count: Int)? {
