@@ -120,6 +120,24 @@ private final class PulseView: View {
         #expect(loop.views.count == 1)
     }
 
+    @Test func escapeOrLeftIgnoredByAPushedScreenGoesBack() {
+        final class Quiet: View {
+            func render(into canvas: inout Canvas, frame: Rect, at time: Double) {}
+        }
+        let clock = TestClock()
+        let screen = WidgetScriptedScreen(clock: clock, script: [
+            (0, .escape), (1, .left), (2, .escape), (3, .character("q")),
+        ])
+        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let root = Quiet()
+        loop.push(root)
+        loop.push(Quiet())
+        loop.push(Quiet())
+        #expect(loop.run() == .quit)
+        #expect(loop.views.count == 1)   // two backs; the third Esc has nothing beneath
+        #expect(loop.topView === root)
+    }
+
     @Test func terminationSignalEndsTheLoopWithItsExitStatus() {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(clock: clock, script: [(9, .character("q"))])

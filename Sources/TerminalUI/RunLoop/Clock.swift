@@ -24,8 +24,10 @@ public protocol Clock: AnyObject {
 ///
 ///     let loop = TerminalRunLoop(screen: screen, clock: MonotonicClock())
 public final class MonotonicClock: Clock {
+    /// The system's monotonic clock.
     public init() {}
 
+    /// Seconds since boot (CLOCK_MONOTONIC).
     public var now: Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
@@ -40,9 +42,12 @@ public final class MonotonicClock: Clock {
 ///     clock.advance(by: 5)
 ///     // the message has expired at clock.now
 public final class TestClock: Clock {
+    /// The current time; set it or `advance` it.
     public var now: Double
 
+    /// A clock standing at `now`.
     public init(now: Double = 0) { self.now = now }
 
+    /// Moves time forward.
     public func advance(by seconds: Double) { now += seconds }
 }

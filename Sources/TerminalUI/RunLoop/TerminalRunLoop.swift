@@ -13,7 +13,8 @@
 /// Built in: `.resize` goes to every view and relayouts; Ctrl-L repaints the
 /// terminal; below `minimumWidth`×`minimumHeight` a "Terminal too small" screen
 /// replaces the views (only `q` and resizes act then). Events the top view
-/// ignores go to `unhandledEventHandler`; without one, `q` quits and, when
+/// ignores go to `unhandledEventHandler`; without one, `q` quits, Esc and ←
+/// close the top view when there is one beneath it (back), and, when
 /// `helpBindings` is set, `?` and F1 open a `HelpOverlay`.
 ///
 ///     let loop = TerminalRunLoop(screen: try CursesScreen(), minimumWidth: 40, minimumHeight: 10)
@@ -52,7 +53,9 @@ public final class TerminalRunLoop {
         let body: (Double) -> Void
     }
 
+    /// Where frames go and events come from.
     public let screen: Screen
+    /// "Now" for rendering, tickers and timeouts.
     public let clock: any Clock
     /// Below this size the "Terminal too small" screen is shown.
     public var minimumWidth: Int
@@ -74,6 +77,7 @@ public final class TerminalRunLoop {
     private var nextTickerID = 0
     private var quitRequested = false
 
+    /// A loop over `screen` with an empty view stack.
     public init(screen: Screen, clock: any Clock = MonotonicClock(), minimumWidth: Int = 20, minimumHeight: Int = 5) {
         self.screen = screen
         self.clock = clock
@@ -111,6 +115,7 @@ public final class TerminalRunLoop {
         return id
     }
 
+    /// Stops a ticker.
     public func removeTicker(_ id: TickerID) { tickers.removeAll { $0.id == id } }
 
     /// Runs until a view or `q` quits, or a termination signal arrives.
@@ -217,6 +222,9 @@ public final class TerminalRunLoop {
             guard let bindings = helpBindings else { return .ignored }
             push(HelpOverlay(bindings: bindings))
             return .handled
+        case .escape, .left:
+            // Back: a pushed screen the top view did not close itself.
+            return views.count > 1 ? .dismiss : .ignored
         default:
             return .ignored
         }

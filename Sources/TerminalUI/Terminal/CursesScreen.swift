@@ -46,10 +46,12 @@ public final class CursesScreen: TerminalScreen {
         public var enablesMouse: Bool
         /// How long a lone ESC waits for the rest of an escape sequence.
         public var escapeDelayMilliseconds: Int
-        /// The terminal's input and output (a pseudo-terminal in benchmarks).
+        /// The terminal's input (default standard input).
         public var inputDescriptor: Int32
+        /// The terminal's output (default standard output).
         public var outputDescriptor: Int32
 
+        /// Options from the environment (`TERM`, `NO_COLOR`), mouse on, 25 ms ESC delay, stdin/stdout.
         public init(terminalType: String? = CursesScreen.environment("TERM"),
                     usesColor: Bool = (CursesScreen.environment("NO_COLOR") ?? "").isEmpty,
                     enablesMouse: Bool = true,
@@ -70,12 +72,15 @@ public final class CursesScreen: TerminalScreen {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// Columns of the terminal (updated on resize).
     public private(set) var width: Int
+    /// Lines of the terminal (updated on resize).
     public private(set) var height: Int
     /// True between a successful `init` and `close()`.
     public private(set) var isActive: Bool
     /// Whether colour pairs are in use (false under `NO_COLOR` or on a monochrome terminal).
     public let usesColor: Bool
+    /// The options the screen was made with.
     public let options: Options
 
     private let screen: OpaquePointer
@@ -215,6 +220,9 @@ public final class CursesScreen: TerminalScreen {
 
     // MARK: - Frames
 
+    /// Shows `canvas`: rows that changed since the last frame go to `stdscr`, then
+    /// `wnoutrefresh` + one `doupdate`. The terminal cursor is shown at `canvas.cursor`
+    /// when set (a text field), hidden otherwise.
     public func present(_ canvas: Canvas) {
         guard isActive else { return }
         let window = cnc_stdscr()
@@ -310,6 +318,7 @@ public final class CursesScreen: TerminalScreen {
         return (attrs, pair)
     }
 
+    /// Ctrl-L: `clearok(curscr)` so the next `present` repaints every cell.
     public func redrawAll() {
         guard isActive else { return }
         clearok(cnc_curscr(), true)
@@ -318,11 +327,16 @@ public final class CursesScreen: TerminalScreen {
 
     // MARK: - Input
 
+    /// SIGINT, SIGTERM or SIGHUP once one arrived (SIGHUP too when the terminal hung up).
     public var terminationSignal: Int32? {
         for signo in TerminalSignals.terminationSignals where TerminalSignals.isPending(signo) { return signo }
         return inputClosed ? SIGHUP : nil
     }
 
+    /// Waits up to `timeoutMilliseconds` (nil: until something happens) for a key,
+    /// mouse or resize event. Returns nil on timeout and when a termination signal
+    /// arrived (see `terminationSignal`). Ctrl-Z suspends inside this call and
+    /// returns `.resize` after `fg`, so the loop redraws everything.
     public func nextEvent(timeoutMilliseconds: Int?) -> InputEvent? {
         guard isActive else { return nil }
         let window = cnc_stdscr()

@@ -27,6 +27,7 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
     /// A CursesScreen is already active in this process (curses has one terminal).
     case alreadyActive
 
+    /// The sentence for a person, without the program name.
     public var description: String {
         switch self {
         case .notATerminal(let stream):

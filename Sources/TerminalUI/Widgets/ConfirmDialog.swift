@@ -8,16 +8,22 @@
 ///     confirm.onAnswer = { discard in if discard { loop.pop() } }
 ///     loop.push(confirm)
 public final class ConfirmDialog: View {
+    /// In the top edge of the box.
     public var title: String?
+    /// The question, wrapped to the box.
     public var message: String
+    /// Label of the yes button ("Delete", "Discard").
     public var confirmTitle: String
+    /// Label of the no button.
     public var cancelTitle: String
     /// True while the confirm button is highlighted (Enter answers yes).
     public var confirmSelected: Bool
     /// Draw the confirm button in the destructive colour.
     public var isDestructive = false
+    /// Called with true (yes) or false (no, Esc) before the dialog closes.
     public var onAnswer: ((Bool) -> Void)?
 
+    /// A dialog; `confirmSelected` chooses which button Enter presses at first.
     public init(title: String? = nil, message: String, confirmTitle: String = "Yes", cancelTitle: String = "No",
                 confirmSelected: Bool = true) {
         self.title = title

@@ -13,15 +13,18 @@
 ///     ])
 ///     detail.render(into: &canvas, frame: canvas.bounds.inset(top: 1, bottom: 1), at: now)
 public final class DetailView: View {
+    /// One label and its value (which may be long or contain line breaks).
     public struct Row: Sendable, Equatable {
         public var label: String
         public var value: String
+        /// A row.
         public init(label: String, value: String) {
             self.label = label
             self.value = value
         }
     }
 
+    /// The rows; setting them scrolls back to the top.
     public var rows: [Row] {
         didSet { scrollOffset = 0 }
     }
@@ -31,6 +34,7 @@ public final class DetailView: View {
     public private(set) var contentHeight = 0
     private var pageHeight = 1
 
+    /// A detail view of `rows`.
     public init(rows: [Row]) { self.rows = rows }
 
     /// Convenience: rows from (label, value) pairs.

@@ -24,22 +24,28 @@ public final class FilterField: View {
     /// Where the error is, in characters from the start of the text.
     public private(set) var errorPosition: Int?
 
+    /// An inactive field; `prompt` is drawn before the text.
     public init(prompt: String = "\\") { core.prompt = prompt }
 
+    /// Drawn bold before the text.
     public var prompt: String {
         get { core.prompt }
         set { core.prompt = newValue }
     }
 
+    /// True from `activate` until a commit or Esc.
     public var isActive: Bool { core.isActive }
 
+    /// The filter expression as typed.
     public var text: String {
         get { core.field.text }
         set { core.field.text = newValue }
     }
 
+    /// The insertion point, in characters.
     public var cursorIndex: Int { core.field.cursorIndex }
 
+    /// Called after every edit: parse here, then `setError` or `clearError`.
     public var onChange: ((String) -> Void)? {
         get { core.onChange }
         set { core.onChange = newValue }
@@ -63,16 +69,19 @@ public final class FilterField: View {
         errorPosition = position
     }
 
+    /// The text parses again.
     public func clearError() {
         errorMessage = nil
         errorPosition = nil
     }
 
+    /// Opens the field with `text` (e.g. the filter in force) and no error.
     public func activate(text: String = "") {
         core.activate(text: text)
         clearError()
     }
 
+    /// Closes the field without calling any callback.
     public func deactivate() { core.deactivate() }
 
     public var isOpaque: Bool { false }

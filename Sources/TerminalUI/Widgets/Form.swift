@@ -24,10 +24,14 @@
 public final class Form: View {
     /// One labelled control of the form.
     public struct Field {
+        /// The key of this field's value in `values` and `onSave`.
         public let key: String
+        /// Shown left of the control.
         public let label: String
+        /// The editor (a `TextField`, `SecretField`, `TextArea` or your own `FormControl`).
         public let control: any FormControl
 
+        /// A field with any control.
         public init(key: String, label: String, control: any FormControl) {
             self.key = key
             self.label = label
@@ -52,14 +56,19 @@ public final class Form: View {
         }
     }
 
+    /// Bold, on the first line.
     public var title: String?
+    /// The fields, top to bottom (also the Tab order).
     public let fields: [Field]
+    /// The button's label.
     public var saveTitle = "Save"
     /// Shown under the button in the destructive colour; cleared by the next edit.
     public var errorMessage: String?
     /// The hint line at the bottom of the frame.
     public var hints = "Tab next · Ctrl-S save · Esc cancel"
+    /// Ctrl-S or [ Save ]: receives the values by key; return true to close the form.
     public var onSave: (([String: String]) -> Bool)?
+    /// Esc (after "Discard changes?" when edited): the form closes after this.
     public var onCancel: (() -> Void)?
     /// The focused field's index; `fields.count` is the [ Save ] button.
     public private(set) var focusIndex = 0
@@ -70,6 +79,7 @@ public final class Form: View {
     private var hitAreas: [(index: Int, frame: Rect)] = []
     private var scrollOffset = 0
 
+    /// A form with the focus on its first field.
     public init(title: String? = nil, fields: [Field]) {
         self.title = title
         self.fields = fields
@@ -84,6 +94,7 @@ public final class Form: View {
         return result
     }
 
+    /// The current value of the field with `key`.
     public func value(for key: String) -> String? {
         fields.first { $0.key == key }?.control.value
     }

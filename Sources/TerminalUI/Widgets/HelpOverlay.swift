@@ -12,7 +12,9 @@
 ///     ])
 ///     loop.push(help)           // drawn over the current screen
 public final class HelpOverlay: View {
+    /// In the top edge of the box.
     public var title: String
+    /// Keys and what they do, in order; empty `keys` makes a heading.
     public var bindings: [(keys: String, description: String)]
     /// First list line shown (when the list does not fit).
     public private(set) var scrollOffset = 0
@@ -20,6 +22,7 @@ public final class HelpOverlay: View {
     public var onDismiss: (() -> Void)?
     private var visibleLines = 0
 
+    /// An overlay listing `bindings`.
     public init(title: String = "Keys", bindings: [(keys: String, description: String)]) {
         self.title = title
         self.bindings = bindings

@@ -8,11 +8,14 @@
 ///     bar.backTitle = "Banks"      // on a detail screen: "‹ Banks"
 ///     bar.render(into: &canvas, frame: canvas.bounds.row(0), at: now)
 public final class NavigationBar: View {
+    /// Bold, centred.
     public var title: String
     /// When set, "‹ <backTitle>" is drawn on the left (Esc/← goes back).
     public var backTitle: String?
+    /// Dim, right-aligned (a count, a position).
     public var trailingText: String?
 
+    /// A bar with a title and optional sides.
     public init(title: String, backTitle: String? = nil, trailingText: String? = nil) {
         self.title = title
         self.backTitle = backTitle

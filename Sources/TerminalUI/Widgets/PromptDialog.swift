@@ -16,16 +16,22 @@
 ///     unlock.onCancel = { loop.quit() }
 ///     loop.push(unlock)
 public final class PromptDialog: View {
+    /// In the top edge of the box.
     public var title: String?
+    /// The question above the field.
     public var message: String
     /// Shown under the field in the destructive colour; cleared by the next edit.
     public var errorMessage: String?
+    /// Whether the answer is masked with •.
     public let isSecure: Bool
+    /// Enter: receives the text; return true to close, false to stay open.
     public var onSubmit: ((String) -> Bool)?
+    /// Esc: the dialog closes after this.
     public var onCancel: (() -> Void)?
     let field: TextField
     private let secret: SecretField?
 
+    /// A prompt, optionally pre-filled with `text`.
     public init(title: String? = nil, message: String, text: String = "", placeholder: String = "",
                 isSecure: Bool = false) {
         self.title = title

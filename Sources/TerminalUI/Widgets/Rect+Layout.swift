@@ -6,6 +6,7 @@
 ///     let content = screen.inset(top: 1, bottom: 1)        // everything between
 ///     let dialog = screen.centered(width: 40, height: 7)
 extension Rect {
+    /// The empty rectangle at the origin.
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
     /// The single row `index` (counted from this rectangle's top) of this rectangle.

@@ -22,32 +22,40 @@ public final class SearchField: View {
     /// Shown right-aligned (e.g. "3 of 17", "no match").
     public var trailingText: String?
 
+    /// An inactive field; `prompt` is drawn before the text.
     public init(prompt: String = "/") { core.prompt = prompt }
 
+    /// Drawn bold before the text.
     public var prompt: String {
         get { core.prompt }
         set { core.prompt = newValue }
     }
 
+    /// True from `activate` until Enter or Esc.
     public var isActive: Bool { core.isActive }
 
+    /// The search text (kept after Enter, cleared by Esc).
     public var text: String {
         get { core.field.text }
         set { core.field.text = newValue }
     }
 
+    /// The insertion point, in characters.
     public var cursorIndex: Int { core.field.cursorIndex }
 
+    /// Called after every edit (incremental search).
     public var onChange: ((String) -> Void)? {
         get { core.onChange }
         set { core.onChange = newValue }
     }
 
+    /// Enter: keep the match.
     public var onCommit: ((String) -> Void)? {
         get { core.onCommit }
         set { core.onCommit = newValue }
     }
 
+    /// Esc, or Backspace on an empty field.
     public var onCancel: (() -> Void)? {
         get { core.onCancel }
         set { core.onCancel = newValue }

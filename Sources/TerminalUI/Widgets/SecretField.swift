@@ -19,11 +19,13 @@ public final class SecretField: FormControl {
     }
     static let maskCharacter: Character = "•"
 
+    /// A masked field holding `text`.
     public init(text: String = "", placeholder: String = "") {
         field = TextField(text: text, placeholder: placeholder)
         field.mask = SecretField.maskCharacter
     }
 
+    /// The secret in clear (it is only drawn when revealed).
     public var text: String {
         get { field.text }
         set { field.text = newValue }
@@ -34,6 +36,7 @@ public final class SecretField: FormControl {
         set { field.text = newValue }
     }
 
+    /// The insertion point, in characters.
     public var cursorIndex: Int {
         get { field.cursorIndex }
         set { field.cursorIndex = newValue }
@@ -46,11 +49,13 @@ public final class SecretField: FormControl {
 
     public var preferredHeight: Int { 1 }
 
+    /// Called after every edit.
     public var onChange: ((String) -> Void)? {
         get { field.onChange }
         set { field.onChange = newValue }
     }
 
+    /// Called on Enter; when nil, Enter is left to the container.
     public var onSubmit: ((String) -> Void)? {
         get { field.onSubmit }
         set { field.onSubmit = newValue }

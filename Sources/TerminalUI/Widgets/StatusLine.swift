@@ -14,6 +14,7 @@ public final class StatusLine: View {
     /// How a message is drawn: `.info` bold, `.error` in the destructive colour (and bold).
     public enum MessageStyle: Sendable, Equatable { case info, error }
 
+    /// A transient message and when it stops showing.
     public struct Message: Sendable, Equatable {
         public var text: String
         public var style: MessageStyle
@@ -27,6 +28,7 @@ public final class StatusLine: View {
     /// The last message posted (it may have expired; see `message(at:)`).
     public private(set) var message: Message?
 
+    /// A status line with hints on the left and optional text on the right.
     public init(hints: String = "", trailingText: String? = nil) {
         self.hints = hints
         self.trailingText = trailingText
@@ -37,6 +39,7 @@ public final class StatusLine: View {
         message = Message(text: text, style: style, expiresAt: time + duration)
     }
 
+    /// Removes the message at once (e.g. after `u` undid the delete).
     public func clearMessage() { message = nil }
 
     /// The message showing at `time`, if any.

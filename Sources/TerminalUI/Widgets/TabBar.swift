@@ -10,13 +10,17 @@
 ///     tabs.render(into: &canvas, frame: canvas.bounds.row(1), at: now)
 ///     //  1 Closing Date │ 2 Name │ 3 State     ("2 Name" in reverse video)
 public final class TabBar: View {
+    /// The tabs, left to right.
     public var titles: [String]
+    /// The highlighted tab. Setting it directly does not call `onSelect`.
     public var selectedIndex: Int
     /// Show the digit that selects each tab. Default true.
     public var showsNumbers = true
+    /// Called with the new index when a key or click changes the tab.
     public var onSelect: ((Int) -> Void)?
     private var lastFrame: Rect?
 
+    /// A tab bar with `selectedIndex` highlighted.
     public init(titles: [String], selectedIndex: Int = 0) {
         self.titles = titles
         self.selectedIndex = selectedIndex
@@ -55,6 +59,7 @@ public final class TabBar: View {
         }
     }
 
+    /// The text drawn for tab `index`, e.g. " 2 Name ".
     public func label(at index: Int) -> String {
         showsNumbers && index < 9 ? " \(index + 1) \(titles[index]) " : " \(titles[index]) "
     }

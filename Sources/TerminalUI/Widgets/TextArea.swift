@@ -33,6 +33,7 @@ public final class TextArea: FormControl {
     /// Called after every edit with the new text.
     public var onChange: ((String) -> Void)?
 
+    /// An area holding `text`, the cursor at its end.
     public init(text: String = "", placeholder: String = "", preferredHeight: Int = 5) {
         self.lines = []
         self.placeholder = placeholder
@@ -60,6 +61,7 @@ public final class TextArea: FormControl {
     /// The insertion point: line index and character index within the line.
     public var cursor: (line: Int, column: Int) { (line, column) }
 
+    /// Lines in the text (at least 1).
     public var lineCount: Int { lines.count }
 
     public func handle(_ event: InputEvent) -> EventResult {

@@ -36,6 +36,7 @@ public final class TextField: FormControl {
     /// When set, every character is drawn as this one (for secrets).
     var mask: Character?
 
+    /// A field holding `text`, the cursor at its end.
     public init(text: String = "", placeholder: String = "") {
         self.editor = LineEditor(text)
         self.placeholder = placeholder

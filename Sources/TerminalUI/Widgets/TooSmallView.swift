@@ -9,9 +9,11 @@
 ///     tooSmall.render(into: &canvas, frame: canvas.bounds, at: 0)
 ///     // "Terminal too small" / "need 20×5" / "now 15×4", centred
 public final class TooSmallView: View {
+    /// The size the app needs.
     public var minimumWidth: Int
     public var minimumHeight: Int
 
+    /// The screen for an app that needs `minimumWidth`×`minimumHeight`.
     public init(minimumWidth: Int, minimumHeight: Int) {
         self.minimumWidth = minimumWidth
         self.minimumHeight = minimumHeight
