@@ -15,7 +15,7 @@ struct ControllerPropertyTests {
     static let isLong = ProcessInfo.processInfo.environment["FRC_LONG"] == "1"
     static let steps = isLong ? 10_000 : 500
 
-    static let names = ["alpha", "Alpha", "ALPHA", "Émile", "émile", "emile", "zeta", "Zeta", "beta", "Beta bank",
+    static let names = ["alpha", "Alpha", "ALPHA", "Émile", "émile", "emile", "zeta", "Zeta", "beta", "Beta bank", "1st Bank", "_under",
                         "First State Bank", "first state bank", "First State Bank of Alpha Land", "日本", "ß bank",
                         "100 Bank", "a", "A", "amber", "Apex", "abc", "Abc", "bank of zed", "(paren)"]
     static let states = ["CA", "TX", "NY", "IL", "FL", "ca", "GA"]
@@ -36,6 +36,8 @@ struct ControllerPropertyTests {
         var byName = FetchRequest(entity: "FailedBankInfo")
         byName.sortDescriptors = [FetchSort("name", comparison: .caseInsensitive)]
         byName.predicate = try FetchPredicate("state IN {'CA', 'TX', 'NY'} AND (details.fund == nil OR details.fund < 50)")
+        var byInitial = FetchRequest(entity: "FailedBankInfo")
+        byInitial.sortDescriptors = [FetchSort("name", comparison: .caseInsensitive)]
         var byYearAsc = FetchRequest(entity: "FailedBankInfo")
         byYearAsc.sortDescriptors = [FetchSort("details.closeYear"), FetchSort("city", ascending: false)]
         return [
@@ -43,6 +45,7 @@ struct ControllerPropertyTests {
             Config(name: "state/state filtered", request: byState, section: "state"),
             Config(name: "name filtered", request: byName, section: nil),
             Config(name: "year asc/year", request: byYearAsc, section: "details.closeYear"),
+            Config(name: "name/initial", request: byInitial, section: "initial"),
         ]
     }
 

@@ -77,6 +77,25 @@ struct ControllerRuleTests {
         #expect(c.sections[1].objects.map { $0.string("name")! } == ["C", "A"])
     }
 
+    @Test func derivedSectionKeyThatDoesNotPreserveOrderStillGivesContiguousSections() throws {
+        let t = try TempStore()
+        for n in ["apple", "1st Bank", "Banana", "Ébank", "zeta", "Apex"] { try t.addBank(n) }
+        var r = FetchRequest(entity: "FailedBankInfo")
+        r.sortDescriptors = [FetchSort("name", comparison: .caseInsensitive)]
+        let c = FetchedResultsController(fetchRequest: r, context: t.context, sectionNameKeyPath: "initial")
+        try c.performFetch()
+        #expect(c.sections.map(\.name) == ["#", "A", "B", "Z"])
+        #expect(c.sections.map { $0.objects.map { $0.string("name")! } } == [["1st Bank", "Ébank"], ["Apex", "apple"], ["Banana"], ["zeta"]])
+        var batches: [ChangeBatch] = []
+        c.onChange = { batches.append($0) }
+        let zeta = try t.context.fetch("FailedBankInfo", where: "name = 'zeta'")[0]
+        zeta["name"] = .text("_zeta")                 // sorts after "Ébank"? no: '_' < 'É'; it joins "#"
+        try t.context.save()
+        #expect(c.sections.map(\.name) == ["#", "A", "B"])
+        #expect(c.sections[0].objects.map { $0.string("name")! } == ["1st Bank", "_zeta", "Ébank"])
+        #expect(batches.first?.sectionChanges == [.init(change: .delete, index: 3, name: "Z")])
+    }
+
     @Test func unknownEntityThrows() throws {
         let t = try TempStore()
         var r = FetchRequest(entity: "Nope")

@@ -39,6 +39,10 @@ struct FetchPlan {
     let relevantKeys: Set<String>
     /// The main query: `SELECT t0.id[, section] FROM … WHERE … ORDER BY …, t0.id`.
     let fetchSQL: String
+    /// When the section sort was prepended: the same query ordered by the request's sorts only.
+    /// It gives the same order whenever the section values come out monotonic, which
+    /// ``FetchedResultsController/runFetch(_:)`` checks as it reads (and falls back to `fetchSQL`).
+    let fetchSQLWithoutSectionSort: String?
     /// Reads every row's sort values, unordered, to build the prefixes: `SELECT t0.id, sorts… FROM …`.
     let keysSQL: String
     let fetchArguments: [StoreValue]
@@ -104,13 +108,19 @@ struct FetchPlan {
 
         var select = "SELECT t0.id"
         if let s = sectionExpression { select += ", " + s }
-        var sql = select + " FROM " + source.from
-        if let p = predicateSQL { sql += " WHERE " + p.sql }
-        sql += " ORDER BY " + FetchPlan.orderBy(sorts: sorts, expressions: sortExpressions)
+        var base = select + " FROM " + source.from
+        if let p = predicateSQL { base += " WHERE " + p.sql }
+        var limit = ""
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
-            sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(0, request.fetchOffset))"
+            limit = " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(0, request.fetchOffset))"
         }
-        fetchSQL = sql
+        fetchSQL = base + " ORDER BY " + FetchPlan.orderBy(sorts: sorts, expressions: sortExpressions) + limit
+        if sorts.count > request.sortDescriptors.count {
+            fetchSQLWithoutSectionSort = base + " ORDER BY "
+                + FetchPlan.orderBy(sorts: Array(sorts.dropFirst()), expressions: Array(sortExpressions.dropFirst())) + limit
+        } else {
+            fetchSQLWithoutSectionSort = nil
+        }
         keysSQL = "SELECT t0.id, " + sortExpressions.joined(separator: ", ") + " FROM " + source.from
         fetchArguments = predicateSQL?.arguments ?? []
 

@@ -149,9 +149,20 @@ public final class FetchedResultsController {
 
     /// Runs the ordered id query: `SELECT t0.id[, section] FROM … WHERE … ORDER BY …, t0.id`,
     /// keeping ids and section bounds only (rule 7).
+    ///
+    /// When the controller orders by a derived section key first, it first tries the
+    /// query without that extra sort: if the section values come out monotonic (as
+    /// the year of a date does), the order is the same and the sort is cheaper.
     func runFetch(_ plan: FetchPlan) throws -> (OrderedIDList, [SectionRecord]) {
+        if let cheaper = plan.fetchSQLWithoutSectionSort, let result = try runFetch(plan, sql: cheaper, requireMonotonicSections: true) {
+            return result
+        }
+        return try runFetch(plan, sql: plan.fetchSQL, requireMonotonicSections: false)!
+    }
+
+    private func runFetch(_ plan: FetchPlan, sql: String, requireMonotonicSections: Bool) throws -> (OrderedIDList, [SectionRecord])? {
         let db = context.store.database
-        let statement = try db.statement(plan.fetchSQL)
+        let statement = try db.statement(sql)
         defer { statement.reset() }
         try statement.bind(plan.fetchArguments)
         var builder = OrderedIDList.Builder()
@@ -159,14 +170,22 @@ public final class FetchedResultsController {
         var count = 0
         if plan.sectionExpression != nil {
             var current: StoreValue = .null
+            let ascending = plan.sectionAscending
             while try statement.step() {
                 builder.append(statement.int64(at: 0))
                 let v = statement.value(at: 1)
-                if sections.isEmpty || StoreValue.compare(v, current) != 0 {
+                if sections.isEmpty {
                     sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
                     current = v
-                } else {
+                    continue
+                }
+                let c = StoreValue.compare(v, current)
+                if c == 0 {
                     sections[sections.count - 1].count += 1
+                } else {
+                    if requireMonotonicSections && (ascending ? c < 0 : c > 0) { return nil }
+                    sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
+                    current = v
                 }
             }
         } else {

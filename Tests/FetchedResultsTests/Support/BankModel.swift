@@ -7,7 +7,18 @@ import SQLiteStore
 enum BankModel {
     static let info = Entity("FailedBankInfo",
         attributes: [Attribute("name", .text, indexed: true), Attribute("city", .text), Attribute("state", .text, indexed: true)],
-        relationships: [Relationship("details", destination: "FailedBankDetails", inverse: "info", deleteRule: .cascade, storesForeignKey: false)])
+        relationships: [Relationship("details", destination: "FailedBankDetails", inverse: "info", deleteRule: .cascade, storesForeignKey: false)],
+        derived: [initial])
+
+    /// The uppercased first letter of the name, `#` for anything else: not order-preserving
+    /// under a case-insensitive name sort (digits sort before A, `É` after z).
+    static let initial = DerivedAttribute(
+        "initial", .text,
+        sql: "CASE WHEN upper(substr($.name, 1, 1)) BETWEEN 'A' AND 'Z' THEN upper(substr($.name, 1, 1)) ELSE '#' END") { value in
+            guard case .text(let name) = value("name"), let first = name.unicodeScalars.first,
+                  first.isASCII, (first >= "A" && first <= "Z") || (first >= "a" && first <= "z") else { return .text("#") }
+            return .text(String(first).uppercased())
+        }
 
     static let details = Entity("FailedBankDetails",
         attributes: [Attribute("closeDate", .date, indexed: true), Attribute("updatedDate", .date, optional: true),
