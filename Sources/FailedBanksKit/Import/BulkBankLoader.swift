@@ -82,8 +82,8 @@ final class BulkBankLoader {
         try info.bind(utf8: text(row.city), at: i + 2)
         try info.bind(utf8: text(row.state), at: i + 3)
         try details.bind(row.id, at: d + 1)
-        try row.closeDate.withISOBytes { try details.bind(utf8: $0, at: d + 2) }
-        if let updated = row.updatedDate { try updated.withISOBytes { try details.bind(utf8: $0, at: d + 3) } }
+        try details.bind(utf8: text(row.closeDate), at: d + 2)
+        if let updated = row.updatedDate { try details.bind(utf8: text(updated), at: d + 3) }
         try details.bind(row.cert, at: d + 4)
         if let acquirer = row.acquirer { try details.bind(utf8: text(acquirer), at: d + 5) }
         if let fund = row.fund { try details.bind(fund, at: d + 6) }

@@ -13,8 +13,9 @@ final class RowBatch: @unchecked Sendable {
         var id: Int64
         var cert: Int64
         var fund: Int64?
-        var closeDate: CalendarDay
-        var updatedDate: CalendarDay?
+        /// `YYYY-MM-DD` text, formatted here (on the parsing thread).
+        var closeDate: Range<Int>
+        var updatedDate: Range<Int>?
         var name: Range<Int>
         var city: Range<Int>
         var state: Range<Int>
@@ -58,18 +59,26 @@ final class RowBatch: @unchecked Sendable {
             let range = append(record, index)
             if !range.isEmpty { acquirer = range }
         }
-        rows.append(Row(id: id, cert: values.cert, fund: values.fund, closeDate: values.closeDate,
-                        updatedDate: values.updatedDate, name: name, city: city, state: state, acquirer: acquirer))
+        let closeDate = append(values.closeDate)
+        let updatedDate = values.updatedDate.map(append)
+        rows.append(Row(id: id, cert: values.cert, fund: values.fund, closeDate: closeDate,
+                        updatedDate: updatedDate, name: name, city: city, state: state, acquirer: acquirer))
     }
 
     private func append(_ record: CSVRecord, _ index: Int) -> Range<Int> {
+        BankRowLayout.withText(record, index) { append($0) }
+    }
+
+    private func append(_ day: CalendarDay) -> Range<Int> {
+        day.withISOBytes { append($0) }
+    }
+
+    private func append(_ text: UnsafeRawBufferPointer) -> Range<Int> {
         let start = byteCount
-        BankRowLayout.withText(record, index) { text in
-            guard let base = text.baseAddress, !text.isEmpty else { return }
-            if byteCount + text.count > byteCapacity { grow(to: byteCount + text.count) }
-            UnsafeMutableRawPointer(bytes + byteCount).copyMemory(from: base, byteCount: text.count)
-            byteCount += text.count
-        }
+        guard let base = text.baseAddress, !text.isEmpty else { return start..<start }
+        if byteCount + text.count > byteCapacity { grow(to: byteCount + text.count) }
+        UnsafeMutableRawPointer(bytes + byteCount).copyMemory(from: base, byteCount: text.count)
+        byteCount += text.count
         return start..<byteCount
     }
 
