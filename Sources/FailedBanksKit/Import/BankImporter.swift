@@ -233,8 +233,9 @@ public final class BankImporter {
         do { current = try db.scalar("PRAGMA journal_mode") } catch { trace("journal mode unknown: \(error)"); return nil }
         guard let mode = current.string?.lowercased(), mode == "wal" else { trace("journal mode \(current)"); return nil }
         // Do not wait for other connections: if any has the file open, keep WAL.
+        let timeout = (try? db.scalar("PRAGMA busy_timeout"))?.int64 ?? 5000
         try? db.execute("PRAGMA busy_timeout = 0")
-        defer { try? db.execute("PRAGMA busy_timeout = 5000") }
+        defer { try? db.execute("PRAGMA busy_timeout = \(timeout)") }
         let result: StoreValue
         do { result = try db.scalar("PRAGMA journal_mode = DELETE") } catch { trace("journal switch refused: \(error)"); return nil }
         guard let now = result.string?.lowercased(), now == "delete" else { trace("journal switch refused: \(result)"); return nil }
