@@ -57,6 +57,7 @@ final class BenchRunner {
         print(String(format: "\n%d targets met, %d missed, %d not measured; %d rows; total %.1f s",
                      summary.met, summary.missed, summary.unmeasured, configuration.rows, Clock.now() - started))
         if configuration.keep { print("kept \(workspace.directory)") }
+        workspace.cleanUp()
         if let jsonPath = configuration.jsonPath {
             guard FileText.store(results.json, at: jsonPath) else {
                 printError("cannot write \(jsonPath): \(String(cString: strerror(errno)))")

@@ -52,9 +52,9 @@ struct ChangeBenchmark {
 
         for (count, keys) in [(1, ("change1_ms", "refetch_diff1_ms", "change1_speedup")),
                               (1000, ("change1000_ms", "refetch_diff1000_ms", "change1000_speedup"))] {
-            let runs = count == 1 ? runner.configuration.runs(small: 31, large: 21)
-                                  : runner.configuration.runs(small: 11, large: 7)
-            let refetchRuns = min(runs, runner.configuration.runs(small: 5, large: 3))
+            let runs = count == 1 ? runner.configuration.runs(small: 31, large: 31)
+                                  : runner.configuration.runs(small: 11, large: 11)
+            let refetchRuns = min(runs, runner.configuration.runs(small: 5, large: 5))
             var processTimes: [Double] = [], refetchTimes: [Double] = []
             var mismatch: String?
             for index in 0...runs {  // 0: warm-up

@@ -18,7 +18,7 @@ struct FetchBenchmark {
     func run() throws {
         let store = try FailedBankStore.open(path: try runner.store())
         let rows = runner.configuration.rows
-        let runs = runner.configuration.runs(small: 7, large: 5)
+        let runs = runner.configuration.runs(small: 7, large: 9)
         var fetchTimes: [Double] = [], rawTimes: [Double] = []
         var checked = false
         for index in 0...runs {

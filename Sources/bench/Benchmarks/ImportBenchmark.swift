@@ -23,13 +23,17 @@ struct ImportBenchmark {
 
     private func measureOurs(csv: String, sqlite3: String?) throws {
         // Warm the page cache with the file so the first run does not pay for the disk.
-        _ = FileText.contents(of: csv)
-        let runs = runner.configuration.runs(small: 5, large: 3)
+        runner.workspace.warm(csv)
+        // posix_spawn uses vfork: the kernel counts this process's peak in each
+        // child's ru_maxrss, so a child's figure is max(ours, its own).
+        let benchPeak = ProcessMemory.peakResidentKilobytes() ?? 0
+        let runs = runner.configuration.runs(small: 5, large: 5)
         var ours: [Double] = [], theirs: [Double] = []
         var peak = 0
         var lastStore: String?
         var failure: String?
         for index in 0...runs {  // index 0 is the warm-up
+            var lastOurs: Double?, lastTheirs: Double?
             if let sqlite3 {
                 let db = runner.workspace.path("sqlite-import.db")
                 runner.workspace.removeDatabase(db)
@@ -38,13 +42,17 @@ struct ImportBenchmark {
                 if !result.succeeded || !result.errorOutput.isEmpty {
                     runner.results.note("import: sqlite3 .import said: \(runner.lastLine(result.errorOutput)) (status \(result.status))")
                 }
-                if result.succeeded && index > 0 { theirs.append(result.seconds) }
+                if result.succeeded {
+                    lastTheirs = result.seconds
+                    if index > 0 { theirs.append(result.seconds) }
+                }
             }
             if failure == nil {
                 let db = runner.workspace.path("import-\(index).sqlite")
                 runner.workspace.removeDatabase(db)
                 let result = try ChildProcess.run(runner.failedbanksCommand(["import", csv, "--db", db]), captureOutput: true)
                 if result.succeeded {
+                    lastOurs = result.seconds
                     if index > 0 {
                         ours.append(result.seconds)
                         peak = max(peak, result.peakResidentKilobytes)
@@ -56,7 +64,7 @@ struct ImportBenchmark {
                     failure = "failedbanks import failed (status \(result.status)): \(runner.lastLine(result.errorOutput + result.output))"
                 }
             }
-            runner.log("import run \(index == 0 ? "warm-up" : String(index)): ours \(ours.last.map { String(format: "%.2f s", $0) } ?? "-"), sqlite3 \(theirs.last.map { String(format: "%.2f s", $0) } ?? "-")")
+            runner.log("import run \(index == 0 ? "warm-up" : String(index)): ours \(lastOurs.map { String(format: "%.2f s", $0) } ?? "-"), sqlite3 \(lastTheirs.map { String(format: "%.2f s", $0) } ?? "-")")
         }
         runner.results["sqlite_import_s"] = Statistics.median(theirs)
         runner.results.runs["sqlite_import_s"] = theirs.count
@@ -68,6 +76,9 @@ struct ImportBenchmark {
         runner.results.runs["import_s"] = ours.count
         runner.results.runs["import_peak_rss_mb"] = ours.count
         if peak > 0 { runner.results["import_peak_rss_mb"] = Double(peak) / 1024 }
+        if peak > 0 && peak <= benchPeak {
+            runner.results.note(String(format: "import: peak RSS %.1f MB is bench's own peak (inherited through vfork), an upper bound", Double(peak) / 1024))
+        }
         runner.results.setRatio("import_ratio", "import_s", "sqlite_import_s")
         if let lastStore {
             let database = try Database(path: lastStore, options: { var o = Database.Options(); o.readOnly = true; return o }())

@@ -29,6 +29,8 @@ struct Report {
         var target: String
         /// nil when a figure it needs is missing.
         var check: (BenchResults) -> Bool?
+        /// Shown for context; no target, not counted in the summary.
+        var informational = false
     }
 
     var results: BenchResults
@@ -65,9 +67,11 @@ struct Report {
                  check: { r in both(r["frame_1m_ms"].map { $0 <= 1 }, r["frame_ratio"].map { $0 <= 1.2 }) }),
             Line(title: "one-row scroll, 80×24 pty", key: "scroll_bytes", unit: .bytes,
                  target: "≤ 2048 B", check: { r in r["scroll_bytes"].map { $0 <= 2048 } }),
-            Line(title: "app start to first rows (pty)", key: "first_screen_s", unit: .seconds,
+            Line(title: "app start to first rows (pty), cache valid", key: "first_screen_s", unit: .seconds,
                  reference: ("VisiData, same CSV", "visidata_first_screen_s", .seconds),
                  target: "≤ 0.3 s", check: { r in r["first_screen_s"].map { $0 <= 0.3 } }),
+            Line(title: "app first launch, no cache (pty)", key: "first_screen_cold_s", unit: .seconds,
+                 target: "(information)", check: { _ in nil }, informational: true),
             Line(title: "page down, key to screen", key: "page_down_ms", unit: .milliseconds,
                  target: "≤ 5 ms", check: { r in r["page_down_ms"].map { $0 <= 5 } }),
         ]
@@ -95,7 +99,8 @@ struct Report {
                 ratio = results[ratioSpec.key].map { Unit.times.format($0) } ?? "n/a"
             }
             let verdict: String
-            switch line.check(results) {
+            switch line.informational ? .some(true) : line.check(results) {
+            case .some(true) where line.informational: verdict = ""
             case .some(true): verdict = "met"
             case .some(false): verdict = "MISSED"
             case .none: verdict = "n/a"
@@ -119,7 +124,7 @@ struct Report {
     /// How many targets are met, missed, or not measured.
     var summary: (met: Int, missed: Int, unmeasured: Int) {
         var met = 0, missed = 0, unmeasured = 0
-        for line in Report.lines {
+        for line in Report.lines where !line.informational {
             switch line.check(results) {
             case .some(true): met += 1
             case .some(false): missed += 1

@@ -20,8 +20,22 @@ final class Workspace {
         directory = String(cString: made)
     }
 
-    deinit {
+    deinit { cleanUp() }
+
+    /// Removes the folder unless `keep` (call it before `exit`, which skips deinitializers).
+    func cleanUp() {
         if !keep { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// Reads a file through once, in 1 MB pieces, so the page cache holds it
+    /// (without making this process's peak memory grow: children spawned
+    /// later inherit that peak in their `ru_maxrss`).
+    func warm(_ path: String) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     func path(_ name: String) -> String { directory + "/" + name }
