@@ -61,7 +61,7 @@ enum AppCommand {
                 return ExitStatus.cantCreate
             }
             defer { stash.lock() }
-            let status = PassphraseSession(prompt: PassphrasePrompt())
+            let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
                 .open(stash, parameters: KDFParameters.fromEnvironment(environment))
             guard status == ExitStatus.ok else { return status }
             return StashAppLauncher(stash: stash, animated: !parsed.flag("--no-animation")).run()

@@ -24,6 +24,16 @@ public struct PassphrasePrompt {
         self.output = output
     }
 
+    /// A prompt on the controlling terminal (`/dev/tty`), as `ssh` and `gpg`
+    /// ask, so that it shows even when stderr is redirected; stdin/stderr
+    /// when there is no controlling terminal. The descriptor stays open for
+    /// the life of the process (one per run).
+    public static func onTerminal() -> PassphrasePrompt {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return PassphrasePrompt() }
+        return PassphrasePrompt(input: fd, output: fd)
+    }
+
     /// Shows `prompt`, reads one line with echo off, and returns it in guarded
     /// memory (without the newline). Nil at end of input.
     public func read(_ prompt: String) -> SecureBytes? {

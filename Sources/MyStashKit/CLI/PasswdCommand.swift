@@ -26,7 +26,7 @@ enum PasswdCommand {
                 return ExitStatus.noInput
             }
             defer { stash.lock() }
-            let prompt = PassphrasePrompt()
+            let prompt = PassphrasePrompt.onTerminal()
             guard stash.hasPassphrase else {
                 printError("the stash has no passphrase yet; run 'mystash' to set one")
                 return ExitStatus.dataError
