@@ -156,4 +156,33 @@ import Testing
         let stty = session.file("stty-\(run).txt")
         #expect(stty.contains(" echo"), "echo restored after the prompt: \(stty)")
     }
+
+    @Test(.enabled(if: EndToEnd.unavailableReason == nil, "needs the built mystash and tmux"))
+    func passwdChangesThePassphraseAndKeepsPasswordsReadable() throws {
+        let session = try StashSession()
+        defer { session.remove() }
+        do {
+            let stash = try Stash(path: session.database)
+            try stash.setUp(passphrase: SecureBytes(utf8: Self.passphrase), parameters: .minimum)
+            try stash.addPassword(PasswordEntry(name: "Bank", password: Self.secret))
+            try stash.addPassword(PasswordEntry(name: "Mail", password: "mail-secret"))
+            stash.lock()
+        }
+        let (pane, run) = try session.launch(subcommand: ["passwd"])
+        defer { pane.close() }
+        try pane.waitFor("Master passphrase:")
+        pane.type(Self.passphrase); pane.press("Enter")
+        try pane.waitFor("New master passphrase:")
+        pane.type("brand new phrase"); pane.press("Enter")
+        try pane.waitFor("Repeat the passphrase:")
+        pane.type("brand new phrase"); pane.press("Enter")
+        try pane.waitFor("Passphrase changed.")
+        #expect(session.exitStatus(of: run) == 0)
+
+        let stash = try Stash(path: session.database)
+        #expect(throws: VaultError.wrongPassphrase) { try stash.unlock(passphrase: SecureBytes(utf8: Self.passphrase)) }
+        try stash.unlock(passphrase: SecureBytes(utf8: "brand new phrase"))
+        let secrets = try stash.context.fetch(StashModel.password, orderBy: "name").map { try stash.revealPassword(of: $0) }
+        #expect(secrets == [Self.secret, "mail-secret"])
+    }
 }

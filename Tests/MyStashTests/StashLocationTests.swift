@@ -37,6 +37,8 @@ import Testing
         FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o644])
         FileManager.default.createFile(atPath: path + "-wal", contents: Data(), attributes: [.posixPermissions: 0o666])
         try StashLocation.prepare(path: path)
+        #expect(StashLocation.permissions(ofFile: path) == 0o644)   // not ours until opened as a stash
+        StashLocation.tightenPermissions(path: path)
         #expect(StashLocation.permissions(ofFile: path) == 0o600)
         #expect(StashLocation.permissions(ofFile: path + "-wal") == 0o600)
     }

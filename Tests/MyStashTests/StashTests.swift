@@ -206,3 +206,25 @@ import Testing
         #expect(note["titleInitial"] == .text("Q"))
     }
 }
+
+@Suite struct StashFileTests {
+    @Test func anotherApplicationsDatabaseIsRefusedAndLeftAlone() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let db = try Database(path: temp.path)
+        try db.execute("CREATE TABLE bank(id INTEGER PRIMARY KEY, name TEXT); PRAGMA application_id = 42;")
+        chmod(temp.path, 0o644)
+        let before = try Data(contentsOf: URL(fileURLWithPath: temp.path))
+        #expect(throws: (any Error).self) { try Stash(path: temp.path) }
+        #expect(StashLocation.permissions(ofFile: temp.path) == 0o644)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: temp.path)) == before)
+    }
+
+    @Test func namesAreListedInTheAppsOrderWithNonLettersFirst() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        for title in ["banana", "élan", "Apple", "_under", "42"] { try stash.addNote(title: title, body: "") }
+        #expect(try stash.names(of: .notes) == ["42", "_under", "élan", "Apple", "banana"])
+    }
+}

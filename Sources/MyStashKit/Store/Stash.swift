@@ -42,6 +42,7 @@ public final class Stash {
             try StashLocation.prepare(path: path)
         }
         self.store = try Store(path: path, model: StashModel.model, readOnly: readOnly)
+        if !readOnly { StashLocation.tightenPermissions(path: path) }
         self.context = ObjectContext(store: store)
         self.vaultContext = ObjectContext(store: store)
     }
@@ -264,10 +265,13 @@ public final class Stash {
     }
 
     /// Titles of all notes, or names of all passwords, in the app's order
-    /// (case-insensitive). Never secrets; needs no passphrase.
+    /// (by letter section, `#` first, then case-insensitively). Never
+    /// secrets; needs no passphrase.
     public func names(of kind: StashKind) throws -> [String] {
-        let key = kind == .notes ? "title" : "name"
-        return try context.fetch(kind.entity, orderBy: "\(key) COLLATE NOCASE, id").map { $0.string(key) ?? "" }
+        let key = kind.nameKey
+        let section = StashModel.initialSQL(column: key).replacingOccurrences(of: "$.", with: "t0.")
+        return try context.fetch(kind.entity, orderBy: "\(section), t0.\(key) COLLATE NOCASE, t0.id")
+            .map { $0.string(key) ?? "" }
     }
 
     private func saveOrRollback() throws {

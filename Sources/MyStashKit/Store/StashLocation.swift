@@ -10,12 +10,15 @@ import Darwin
 /// The path is, first match wins: `--db PATH`, `$MYSTASH_DB`,
 /// `$XDG_DATA_HOME/mystash/mystash.sqlite`, `~/.local/share/mystash/mystash.sqlite`.
 /// A new store is created with mode 0600 in a directory made with 0700; SQLite
-/// gives its `-wal` and `-shm` files the main file's mode, and a store found
-/// with looser permissions is tightened to 0600 (with its companions).
+/// gives its `-wal` and `-shm` files the main file's mode, and a stash found
+/// with looser permissions is tightened to 0600 (with its companions) once
+/// it has been opened as a stash.
 ///
 ///     let path = StashLocation.resolve(option: parsed.value("--db"),
 ///                                      environment: ProcessInfo.processInfo.environment)
 ///     try StashLocation.prepare(path: path)     // creates the directory and an empty 0600 file
+///     // … open the store …
+///     StashLocation.tightenPermissions(path: path)
 public enum StashLocation {
     /// The store path chosen from the command line option and the environment.
     public static func resolve(option: String?, environment: [String: String]) -> String {
@@ -31,9 +34,10 @@ public enum StashLocation {
         return dataHome + "/mystash/mystash.sqlite"
     }
 
-    /// Makes sure `path` can be opened as a private store: creates missing
-    /// parent directories (0700) and the file itself (empty, 0600), or tightens
-    /// an existing file and its `-wal`/`-shm` companions to 0600.
+    /// Makes sure `path` can be created as a private store: creates missing
+    /// parent directories (0700) and, when there is no file, an empty one
+    /// with mode 0600 (SQLite gives `-wal` and `-shm` the main file's mode).
+    /// An existing file is left alone (see `tightenPermissions(path:)`).
     ///
     /// Returns true when the file was created by this call.
     @discardableResult
@@ -58,13 +62,19 @@ public enum StashLocation {
         guard openError == EEXIST else {
             throw StashError.cannotCreate(path: path, reason: String(cString: strerror(openError)))
         }
+        return false
+    }
+
+    /// Tightens an existing store of ours and its `-wal`/`-shm` companions
+    /// to 0600 when group or others could read them. Call it only once the
+    /// file was opened as a stash, so that nobody else's file is touched.
+    public static func tightenPermissions(path: String) {
         for file in [path, path + "-wal", path + "-shm", path + "-journal"] {
             var info = stat()
             if stat(file, &info) == 0, info.st_mode & 0o077 != 0, info.st_uid == getuid() {
                 chmod(file, 0o600)
             }
         }
-        return false
     }
 
     /// The permission bits of a file (`0o600`), or nil when it does not exist.

@@ -123,12 +123,12 @@ final class StashSession {
 
     /// Starts `mystash --db <store>` in a new tmux pane; the pane's shell then
     /// records the exit status and `stty -a` in `exit-N.txt` / `stty-N.txt`.
-    func launch(_ extra: [String] = []) throws -> (pane: TmuxPane, run: Int) {
+    func launch(_ extra: [String] = [], subcommand: [String] = []) throws -> (pane: TmuxPane, run: Int) {
         guard let binary = EndToEnd.binary else { throw EndToEnd.Failure(EndToEnd.unavailableReason ?? "unavailable") }
         runs += 1
         let n = runs
         let script = directory.appendingPathComponent("run-\(n).sh")
-        let command = ([binary, "--db", database] + extra).map(EndToEnd.shellQuote).joined(separator: " ")
+        let command = ([binary] + subcommand + ["--db", database] + extra).map(EndToEnd.shellQuote).joined(separator: " ")
         let text = """
         #!/bin/sh
         cd \(EndToEnd.shellQuote(directory.path))
