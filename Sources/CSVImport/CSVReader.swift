@@ -130,32 +130,36 @@ public final class CSVReader {
                 }
 
             case .unquoted:
-                var i = pos
+                // Consecutive unquoted fields are read here without going back through the switch.
                 let n = count
-                // Eight bytes at a time until a word holds a comma, CR or LF.
-                while i + 8 <= n {
-                    let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                    if CSVReader.hasDelimiter(word) { break }
-                    i += 8
-                }
-                while i < n {
+                while true {
+                    var i = pos
+                    // Eight bytes at a time until a word holds a comma, CR or LF.
+                    while i + 8 <= n {
+                        let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                        if CSVReader.hasDelimiter(word) { break }
+                        i += 8
+                    }
+                    while i < n {
+                        let b = p[i]
+                        if b > comma { i += 1; continue }
+                        if b == comma || b == cr || b == lf { break }
+                        i += 1
+                    }
+                    fields.append(p + pos, count: i - pos)
+                    if i == n { pos = i; break }  // the field goes on in the next chunk
                     let b = p[i]
-                    if b > comma { i += 1; continue }
-                    if b == comma || b == cr || b == lf { break }
-                    i += 1
-                }
-                fields.append(p + pos, count: i - pos)
-                if i == n { pos = i; continue }
-                let b = p[i]
-                pos = i + 1
-                fields.endField()
-                if b == comma {
+                    pos = i + 1
+                    fields.endField()
+                    if b != comma {
+                        line += 1
+                        pendingCR = b == cr
+                        state = .startOfRecord
+                        return true
+                    }
+                    if pos < n && p[pos] != q { continue }  // another unquoted field
                     state = .startOfField
-                } else {
-                    line += 1
-                    pendingCR = b == cr
-                    state = .startOfRecord
-                    return true
+                    break
                 }
 
             case .quoted:
