@@ -18,12 +18,19 @@
 public struct BankListGenerator: Sendable {
     /// One generated bank (one CSV row).
     public struct Bank: Sendable, Equatable {
+        /// The bank's name, sometimes with a comma (", N.A.") or non-ASCII letters.
         public var name: String
+        /// The city of the bank's head office.
         public var city: String
+        /// Two-letter state code.
         public var state: String
+        /// FDIC certificate number, unique within one generated list.
         public var cert: Int
+        /// The acquirer, or "No Acquirer".
         public var acquiringInstitution: String
+        /// The closing date (2000–2025, newest first in the list).
         public var closingDate: CalendarDay
+        /// The FDIC fund number (counts down the list).
         public var fund: Int
 
         /// The row's fields in ``BankListGenerator/header`` order, dates as `26-Apr-24`.
@@ -45,6 +52,7 @@ public struct BankListGenerator: Sendable {
     public let firstDay = CalendarDay(year: 2000, month: 1, day: 7)!
     public let lastDay = CalendarDay(year: 2025, month: 12, day: 19)!
 
+    /// A generator whose every list is determined by `seed`.
     public init(seed: UInt64) { self.seed = seed }
 
     /// `26-Apr-24`: day without padding, English month abbreviation, two-digit year.

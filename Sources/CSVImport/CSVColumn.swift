@@ -11,6 +11,7 @@ public struct CSVColumn: Sendable, Hashable {
     /// Whether a file without this column is refused.
     public let isRequired: Bool
 
+    /// A column known as `name` (and `aliases`); `required: false` for columns some years lack.
     public init(_ name: String, aliases: [String] = [], required: Bool = true) {
         self.name = name
         self.aliases = aliases

@@ -31,8 +31,11 @@ import Darwin
 ///     CalendarDay.parse("June 27, 2025")?.isoText  // "2025-06-27"
 ///     CalendarDay.parse("31-Feb-24")               // nil
 public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The year (1–9999).
     public let year: Int
+    /// The month (1–12).
     public let month: Int
+    /// The day of the month (1–31, valid for the month).
     public let day: Int
 
     /// A validated date; nil when the day does not exist (or the year is outside 1–9999).

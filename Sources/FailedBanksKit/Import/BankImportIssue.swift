@@ -16,6 +16,7 @@ public struct BankImportIssue: Sendable, Equatable, CustomStringConvertible {
     /// The field as read (trimmed), when the problem is one field.
     public var value: String?
 
+    /// An issue at `path:line`, naming the column and its value when one field is at fault.
     public init(path: String, line: Int, reason: String, column: String? = nil, value: String? = nil) {
         self.path = path
         self.line = line

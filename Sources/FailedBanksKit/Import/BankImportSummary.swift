@@ -21,6 +21,7 @@ public struct BankImportSummary: Sendable, Equatable {
     /// True when the empty-store bulk path (history suppressed, readers reset) was used.
     public var usedBulkLoad = false
 
+    /// An empty summary for `path` (all counts zero).
     public init(path: String) { self.path = path }
 
     /// Good rows read: added + updated + unchanged.

@@ -50,11 +50,14 @@ public final class BankImporter {
         public var allowJournalSwitch = true
         /// The pivot for two-digit years (see ``CalendarDay``).
         public var pivotYear = CalendarDay.defaultPivotYear
+        /// The defaults: all-or-nothing, 20 listed issues.
         public init() {}
     }
 
+    /// The store imported into.
     public let store: Store
 
+    /// An importer writing into `store` (its connection is used from this thread; parsing may use a second one).
     public init(store: Store) {
         self.store = store
     }

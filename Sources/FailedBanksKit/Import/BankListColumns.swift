@@ -11,13 +11,21 @@ import CSVImport
 ///     let map = try CSVHeaderMap(header: record.fields, columns: BankListColumns.all)
 ///     let certIndex = map.index(of: BankListColumns.cert.name)!
 public enum BankListColumns {
+    /// Required. Also "Bank", "Institution Name".
     public static let bankName = CSVColumn("Bank Name", aliases: ["Bank", "Institution Name", "Institution"])
+    /// Required.
     public static let city = CSVColumn("City")
+    /// Required. Also "ST".
     public static let state = CSVColumn("State", aliases: ["ST"])
+    /// Required. Also "CERT", "CERT #".
     public static let cert = CSVColumn("Cert", aliases: ["CERT #", "Cert Number", "Cert No"])
+    /// Optional (absent in the 2010 list).
     public static let acquiringInstitution = CSVColumn("Acquiring Institution", aliases: ["Acquirer"], required: false)
+    /// Required.
     public static let closingDate = CSVColumn("Closing Date", aliases: ["Closed", "Close Date"])
+    /// Optional (2010–2019 lists).
     public static let updatedDate = CSVColumn("Updated Date", aliases: ["Last Updated"], required: false)
+    /// Optional (lists since 2020; "Fund  Sort ascending" when copied from the web page).
     public static let fund = CSVColumn("Fund", required: false)
 
     /// Every column, required ones first.

@@ -22,8 +22,9 @@ import SQLiteStore
 ///     let store = try Store(path: path, model: FailedBankModel.model)
 ///     let banks = try ObjectContext(store: store).fetch(FailedBankModel.info, orderBy: "name")
 public enum FailedBankModel {
-    /// Entity names.
+    /// Entity name of a bank's name and place (`failed_bank_info`).
     public static let info = "FailedBankInfo"
+    /// Entity name of a bank's closing details (`failed_bank_details`).
     public static let details = "FailedBankDetails"
 
     /// `application_id` of failedbanks stores: "FBNK".

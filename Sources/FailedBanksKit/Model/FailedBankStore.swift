@@ -37,7 +37,9 @@ public enum FailedBankStore {
 
     /// Errors creating the store's directory.
     public struct DirectoryError: Error, CustomStringConvertible {
+        /// The directory that could not be created.
         public let path: String
+        /// `errno` of the failed `mkdir`.
         public let code: Int32
         public var description: String { "cannot create directory \(path): \(String(cString: strerror(code)))" }
     }
