@@ -202,4 +202,24 @@ import Testing
         let rightColumn = h.lines.compactMap { $0.count >= 80 ? String($0.last!) : nil }
         #expect(rightColumn.contains("A") && rightColumn.contains("M") && rightColumn.contains("Z"), "\(h.text)")
     }
+
+    @Test func questionMarkShowsTheKeysAndAnyKeyClosesThem() throws {
+        let h = try Harness()
+        h.send(.character("?"))
+        #expect(h.text.contains("generate a strong password"))
+        #expect(h.text.contains("reveal the password"))
+        h.send(.escape)
+        #expect(!h.text.contains("generate a strong password"))
+    }
+
+    @Test func tabsKeepTheirOwnListsAndCounts() throws {
+        let h = try Harness()
+        h.addNote("Only note")
+        h.send(.character("2"))
+        #expect(h.text.contains("0 passwords"))
+        #expect(h.line(containing: "Only note") == nil)
+        h.send(.character("1"))
+        #expect(h.text.contains("1 note"))
+        #expect(h.line(containing: "Only note") != nil)
+    }
 }
