@@ -14,7 +14,9 @@ import TerminalUI
 ///     screen.close()
 ///     stash.lock()
 public final class StashApp {
+    /// The unlocked stash the app shows.
     public let stash: Stash
+    /// The run loop (tests dispatch events to it and read its `canvas`).
     public let loop: TerminalRunLoop
     let browser: StashBrowser
 

@@ -15,8 +15,9 @@ import Darwin
 ///     guard let passphrase = prompt.read("Master passphrase: ") else { return }  // nil at end of input
 ///     try stash.unlock(passphrase: passphrase)
 public struct PassphrasePrompt {
-    /// Where the prompt is written and the passphrase read (a terminal, or a pipe in tests).
+    /// Where the passphrase is read from (a terminal, or a pipe in tests).
     public let input: Int32
+    /// Where the prompt text goes.
     public let output: Int32
 
     public init(input: Int32 = STDIN_FILENO, output: Int32 = STDERR_FILENO) {

@@ -15,6 +15,7 @@ public struct PasswordGenerator: Sendable {
     public static let defaultAlphabet: [Character] =
         Array("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789") + Array("!#%+-=?@_*")
 
+    /// The characters drawn from (uniformly, with repetition).
     public var alphabet: [Character]
 
     public init(alphabet: [Character] = PasswordGenerator.defaultAlphabet) {

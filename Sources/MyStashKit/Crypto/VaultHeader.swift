@@ -11,6 +11,7 @@
 public struct VaultHeader: Hashable, Sendable {
     /// `crypto_pwhash_SALTBYTES` random bytes, fresh for each passphrase.
     public var salt: [UInt8]
+    /// The Argon2id limits the key was derived with.
     public var parameters: KDFParameters
     /// `Vault.verifierLength` bytes: BLAKE2b-256 keyed with the vault key over `Vault.verifierLabel`.
     public var verifier: [UInt8]

@@ -7,10 +7,15 @@
 ///     entry.url = "https://bank.example"
 ///     let object = try stash.addPassword(entry)
 public struct PasswordEntry: Hashable, Sendable {
+    /// What the entry is for ("Bank"); required, shown in the list.
     public var name: String
+    /// The login name; shown in the list.
     public var userID: String
+    /// The secret, in clear: sealed before it reaches the store, never listed.
     public var password: String
+    /// Where it is used; nil or empty for none.
     public var url: String?
+    /// Free text; nil or empty for none.
     public var notes: String?
 
     public init(name: String, userID: String = "", password: String = "", url: String? = nil, notes: String? = nil) {

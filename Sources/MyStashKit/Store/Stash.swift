@@ -19,7 +19,9 @@ import SQLiteStore
 ///     let secret = try stash.revealPassword(of: login)   // "s3cret"
 ///     stash.lock()                                        // key wiped
 public final class Stash {
+    /// The store file.
     public let path: String
+    /// The SQLite store (its `database` is for inspection and tests).
     public let store: Store
     /// The context the app's lists and edits use. Replaced (dropping its undo
     /// history, which may hold ciphertexts under the old key) by `changePassphrase`.

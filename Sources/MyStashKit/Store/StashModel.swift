@@ -12,9 +12,11 @@ import SQLiteStore
 ///     StashModel.initial(of: "élan")   // "#"
 ///     StashModel.initial(of: "bank")   // "B"
 public enum StashModel {
-    /// Entity names.
+    /// The notes entity (table `note`).
     public static let note = "Note"
+    /// The passwords entity (table `password`).
     public static let password = "Password"
+    /// The vault header entity (table `vault_info`, one row).
     public static let vaultInfo = "VaultInfo"
 
     /// `PRAGMA application_id` of a stash file ("MySt").
