@@ -49,6 +49,9 @@ final class TmuxPane {
         // kill-session ends the pane's programs at once; kill-server then stops the server.
         _ = try? EndToEnd.run(tmux, ["-L", socket, "kill-session", "-t", "main"])
         _ = try? EndToEnd.run(tmux, ["-L", socket, "kill-server"])
+        // The server may leave its socket file behind; it is ours to remove.
+        let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        unlink("\(directory)/tmux-\(getuid())/\(socket)")
     }
 
     /// What the pane shows now.
