@@ -16,11 +16,8 @@ struct StashAppLauncher {
 
     func run() -> Int32 {
         if !animated { TableView.animationsEnabled = false }
-        // Ctrl-S saves a form: the terminal's XON/XOFF flow control must not
-        // swallow it (curses' cbreak mode leaves IXON on). Turned off before
-        // curses saves the terminal state, put back after it restores it.
-        let flowControl = FlowControlSwitch(fd: STDIN_FILENO)
-        defer { flowControl.restore() }
+        // Ctrl-S saves a form; CursesScreen turns XON/XOFF flow control off
+        // while it owns the terminal so the key reaches the app.
         let screen: CursesScreen
         do {
             screen = try CursesScreen()
@@ -41,26 +38,5 @@ struct StashAppLauncher {
         screen.close()
         stash.lock()
         return exit.exitStatus
-    }
-}
-
-/// Turns the terminal's XON/XOFF flow control (Ctrl-S/Ctrl-Q) off until `restore()`.
-final class FlowControlSwitch {
-    private let fd: Int32
-    private var saved: termios?
-
-    init(fd: Int32) {
-        self.fd = fd
-        var settings = termios()
-        guard isatty(fd) == 1, tcgetattr(fd, &settings) == 0 else { return }
-        saved = settings
-        settings.c_iflag &= ~tcflag_t(IXON | IXOFF)
-        tcsetattr(fd, TCSANOW, &settings)
-    }
-
-    func restore() {
-        guard var settings = saved else { return }
-        tcsetattr(fd, TCSANOW, &settings)
-        saved = nil
     }
 }

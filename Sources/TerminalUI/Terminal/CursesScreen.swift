@@ -165,6 +165,16 @@ public final class CursesScreen: TerminalScreen {
         // window itself must never scroll when the bottom-right cell is written.
         idlok(window, true)
         scrollok(window, false)
+        // cbreak leaves XON/XOFF flow control on, so the terminal would swallow
+        // Ctrl-S (a form's save key) and Ctrl-Q. Off in the program's mode only:
+        // def_prog_mode records it, and endwin (and the crash handler, which
+        // holds the shell's modes saved above) puts the user's setting back.
+        var programModes = termios()
+        if tcgetattr(input, &programModes) == 0 {
+            programModes.c_iflag &= ~tcflag_t(IXON | IXOFF)
+            _ = tcsetattr(input, TCSANOW, &programModes)
+            def_prog_mode()
+        }
 
         var colors = false
         if options.usesColor && has_colors() {
