@@ -38,6 +38,7 @@ final class BenchRunner {
     /// Runs every chosen group, prints the table, writes the JSON; returns the exit status.
     func run() -> Int32 {
         let started = Clock.now()
+        let loadBefore = BenchRunner.loadAverage()
         log("\(configuration.rows) rows; groups: \(configuration.groups.map(\.rawValue).joined(separator: ", ")); folder \(workspace.directory)")
         for group in configuration.groups {
             let groupStart = Clock.now()
@@ -56,6 +57,7 @@ final class BenchRunner {
         let summary = report.summary
         print(String(format: "\n%d targets met, %d missed, %d not measured; %d rows; total %.1f s",
                      summary.met, summary.missed, summary.unmeasured, configuration.rows, Clock.now() - started))
+        print("machine: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs; load average \(loadBefore) at start, \(BenchRunner.loadAverage()) at end")
         if configuration.keep { print("kept \(workspace.directory)") }
         workspace.cleanUp()
         if let jsonPath = configuration.jsonPath {
@@ -177,6 +179,12 @@ final class BenchRunner {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
+    /// The 1, 5 and 15 minute load averages from `/proc/loadavg` (other people's work on a shared machine).
+    static func loadAverage() -> String {
+        guard let text = FileText.contents(of: "/proc/loadavg") else { return "unknown" }
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
     }
 
     // MARK: Output

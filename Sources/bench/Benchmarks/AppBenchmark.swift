@@ -12,6 +12,8 @@ import SQLiteStore
 /// - `page_down_ms`: a PgDn key (`ESC [ 6 ~`) written to the terminal, until
 ///   the last byte of the redraw it causes (the output burst ends when
 ///   nothing more arrives for 100 ms; that quiet wait is not counted).
+/// - `app_scroll_bytes` (table only): the bytes of a one-row scroll (↓ at the
+///   bottom of the screen) in the app, title, tabs and status line included.
 struct AppBenchmark {
     let runner: BenchRunner
     static let pageDown: [UInt8] = [0x1b, 0x5b, 0x36, 0x7e]
@@ -41,6 +43,7 @@ struct AppBenchmark {
         let pagesPerRun = 5
         var firstScreens: [Double] = []
         var pageDowns: [Double] = []
+        var scrollBytes: [Double] = []
         for index in 0...runs {  // 0: warm-up
             let tty = try launch(store: store, environment: environment, pattern: pattern)
             let terminal = tty.terminal
@@ -57,8 +60,20 @@ struct AppBenchmark {
                     problems.append("page down drew nothing")
                 }
             }
+            // One-row scrolls in the app itself: ↓ until the selection sits at the bottom, then count.
+            for _ in 0..<14 {
+                terminal.send(ScrollBytesBenchmark.down)
+                terminal.drain(quiet: 0.05)
+            }
+            for _ in 0..<3 {
+                terminal.send(ScrollBytesBenchmark.down)
+                let burst = terminal.drain(quiet: 0.1)
+                if index > 0 { scrollBytes.append(Double(burst.bytes)) }
+            }
             quit(terminal, problems: &problems)
         }
+        runner.results["app_scroll_bytes"] = Statistics.median(scrollBytes)
+        runner.results.runs["app_scroll_bytes"] = scrollBytes.count
         runner.results["first_screen_s"] = Statistics.median(firstScreens)
         runner.results.runs["first_screen_s"] = firstScreens.count
         runner.results["first_screen_cold_s"] = Statistics.median(coldScreens)

@@ -40,6 +40,7 @@ struct FetchBenchmark {
             }
             runner.log(String(format: "fetch run %@: performFetch %.3f s, raw %.3f s", index == 0 ? "warm-up" : String(index), seconds, rawSeconds))
         }
+        if BenchRunner.debug { try diagnose(store.database) }
         runner.results["fetch_s"] = Statistics.median(fetchTimes)
         runner.results["raw_query_s"] = Statistics.median(rawTimes)
         runner.results.runs["fetch_s"] = fetchTimes.count
@@ -69,5 +70,28 @@ struct FetchBenchmark {
         runner.results["fetch_cached_s"] = Statistics.median(cachedTimes)
         runner.results.runs["fetch_cached_s"] = cachedTimes.count
         runner.results.setRatio("cache_ratio", "fetch_cached_s", "fetch_s")
+    }
+
+    /// `BENCH_DEBUG=1`: where the controller's extra time goes, step by step
+    /// from the reference query towards what `performFetch` does.
+    private func diagnose(_ database: Database) throws {
+        let withSection = BankFetch.rawSQL.replacingOccurrences(of: "SELECT t0.id FROM", with: "SELECT t0.id, substr(t1.close_date, 1, 4) FROM")
+        for _ in 0..<3 {
+            let (a, _) = try Clock.time { try BankFetch.rawIDs(database, expected: runner.configuration.rows) }
+            let (b, _) = try Clock.time { () throws -> Int in
+                var n = 0
+                try database.forEachRow(withSection) { row in n &+= Int(row.int64(at: 0)) }
+                return n
+            }
+            let (c, _) = try Clock.time { () throws -> Int in
+                var n = 0
+                try database.forEachRow(withSection) { row in
+                    n &+= Int(row.int64(at: 0))
+                    if case .text(let year) = row.value(at: 1) { n &+= year.utf8.count }
+                }
+                return n
+            }
+            runner.log(String(format: "diagnose: ids %.3f s; ids + year column %.3f s; + year read as StoreValue %.3f s", a, b, c))
+        }
     }
 }

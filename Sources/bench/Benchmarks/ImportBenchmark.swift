@@ -29,6 +29,7 @@ struct ImportBenchmark {
         let benchPeak = ProcessMemory.peakResidentKilobytes() ?? 0
         let runs = runner.configuration.runs(small: 5, large: 5)
         var ours: [Double] = [], theirs: [Double] = []
+        var oursCPU: [Double] = [], theirsCPU: [Double] = []
         var peak = 0
         var lastStore: String?
         var failure: String?
@@ -44,7 +45,10 @@ struct ImportBenchmark {
                 }
                 if result.succeeded {
                     lastTheirs = result.seconds
-                    if index > 0 { theirs.append(result.seconds) }
+                    if index > 0 {
+                        theirs.append(result.seconds)
+                        theirsCPU.append(result.cpuSeconds)
+                    }
                 }
             }
             if failure == nil {
@@ -55,6 +59,7 @@ struct ImportBenchmark {
                     lastOurs = result.seconds
                     if index > 0 {
                         ours.append(result.seconds)
+                        oursCPU.append(result.cpuSeconds)
                         peak = max(peak, result.peakResidentKilobytes)
                     }
                     if let lastStore { runner.workspace.removeDatabase(lastStore) }
@@ -80,6 +85,9 @@ struct ImportBenchmark {
             runner.results.note(String(format: "import: peak RSS %.1f MB is bench's own peak (inherited through vfork), an upper bound", Double(peak) / 1024))
         }
         runner.results.setRatio("import_ratio", "import_s", "sqlite_import_s")
+        if let a = Statistics.median(oursCPU), let b = Statistics.median(theirsCPU) {
+            runner.results.note(String(format: "import: CPU time (user + system, median) ours %.2f s, sqlite3 %.2f s", a, b))
+        }
         if let lastStore {
             let database = try Database(path: lastStore, options: { var o = Database.Options(); o.readOnly = true; return o }())
             let count = try database.scalar("SELECT count(*) FROM failed_bank_info").int64 ?? 0

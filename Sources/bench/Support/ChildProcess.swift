@@ -19,6 +19,7 @@ struct ChildProcess {
         var status: Int32          // exit status, or 128 + signal
         var seconds: Double        // wall time from just before spawn to reaped
         var peakResidentKilobytes: Int
+        var cpuSeconds: Double     // user + system time of the child
         var output: String         // stdout when captured, else ""
         var errorOutput: String    // stderr when captured, else ""
         var succeeded: Bool { status == 0 }
@@ -58,9 +59,9 @@ struct ChildProcess {
             readBoth(outPipe[0], errPipe[0], into: &output, &errorOutput)
             close(outPipe[0]); close(errPipe[0])
         }
-        let (status, rss) = wait(pid)
+        let (status, rss, cpu) = waitWithUsage(pid)
         let seconds = Clock.now() - start
-        return Result(status: status, seconds: seconds, peakResidentKilobytes: rss,
+        return Result(status: status, seconds: seconds, peakResidentKilobytes: rss, cpuSeconds: cpu,
                       output: String(decoding: output, as: UTF8.self),
                       errorOutput: String(decoding: errorOutput, as: UTF8.self))
     }
@@ -84,8 +85,9 @@ struct ChildProcess {
         return pid
     }
 
-    /// Reaps `pid`: its exit status (128 + signal when killed) and peak RSS in KB.
-    static func wait(_ pid: pid_t) -> (status: Int32, peakResidentKilobytes: Int) {
+    /// Reaps `pid`: its exit status (128 + signal when killed), peak RSS in KB,
+    /// and CPU seconds (user + system).
+    static func waitWithUsage(_ pid: pid_t) -> (status: Int32, peakResidentKilobytes: Int, cpuSeconds: Double) {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -95,7 +97,8 @@ struct ChildProcess {
         } else {
             code = 128 + (status & 0x7f)
         }
-        return (code, Int(usage.ru_maxrss))
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return (code, Int(usage.ru_maxrss), seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 
     /// The environment of this process as a dictionary.
