@@ -96,6 +96,54 @@ struct ControllerRuleTests {
         #expect(batches.first?.sectionChanges == [.init(change: .delete, index: 3, name: "Z")])
     }
 
+    @Test func aChangeThatBreaksTheOrderOfADerivedSectionKeyIsStillPlacedInItsSection() throws {
+        let t = try TempStore()
+        for n in ["apple", "Banana", "zeta", "Apex"] { try t.addBank(n) }   // letters only: the initial follows the name
+        var r = FetchRequest(entity: "FailedBankInfo")
+        r.sortDescriptors = [FetchSort("name", comparison: .caseInsensitive)]
+        let c = FetchedResultsController(fetchRequest: r, context: t.context, sectionNameKeyPath: "initial")
+        try c.performFetch()
+        try c.prepareForChanges()
+        #expect(c.keysAreShort)
+        var batches: [ChangeBatch] = []
+        c.onChange = { batches.append($0) }
+        let old = Snapshot(c)
+        let e = try t.addBank("Ébank")                 // sorts after "zeta" by name, but its section "#" comes first
+        let fresh = FetchedResultsController(fetchRequest: r, context: t.context, sectionNameKeyPath: "initial")
+        try fresh.performFetch()
+        #expect(try BatchChecker.apply(batches[0], to: old) == Snapshot(fresh))
+        #expect(c.indexPath(forObject: e) == .at(0, 0))
+        #expect(Snapshot(c) == Snapshot(fresh))
+        #expect(!c.mayUseShortPrefixes)
+    }
+
+    @Test func aRowChangedByAnotherWriterMidBatchFallsBackToARefetchWithACorrectBatch() throws {
+        let t = try TempStore()
+        let long = "Community Exchange Savings Bank of Springfield"
+        let a = try t.addBank(long, closeDate: "2010-05-14")
+        let b = try t.addBank(long, closeDate: "2010-05-14")
+        _ = try t.addBank(long, closeDate: "2010-05-14")
+        let c = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        try c.performFetch()
+        try c.prepareForChanges()
+        var batches: [ChangeBatch] = []
+        c.onChange = { batches.append($0) }
+        let old = Snapshot(c)
+        // Another writer renames b and inserts d; only d's insert is handed to the controller.
+        let (other, _) = try t.secondConnection()
+        try other.database.run("UPDATE failed_bank_info SET name = 'Aaa' WHERE id = ?", [.integer(b.objectID.rowID)])
+        try other.database.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'X', 'IL')", [.text(long)])
+        let d = other.database.lastInsertRowID
+        try other.database.run("INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES ('2010-05-14', 999, ?)", [.integer(d)])
+        try c.process(ChangeSet(inserted: [ObjectID(entity: "FailedBankInfo", rowID: d)]))
+        #expect(c.statistics.refetches == 1)
+        let fresh = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        try fresh.performFetch()
+        #expect(batches.count == 1)
+        #expect(try BatchChecker.apply(batches[0], to: old) == Snapshot(fresh))
+        _ = a
+    }
+
     @Test func unknownEntityThrows() throws {
         let t = try TempStore()
         var r = FetchRequest(entity: "Nope")

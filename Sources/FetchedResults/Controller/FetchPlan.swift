@@ -29,6 +29,11 @@ struct FetchPlan {
     let sectionAscending: Bool
     let predicateSQL: SQLFragment?
     let encoder: SortKeyEncoder
+    /// Encodes the request's own sorts, leaving out a prepended section sort. Set when the
+    /// section key is derived from the first sort's attribute alone, so that equal sort
+    /// values mean equal sections and, while the data keeps the derivation monotonic, the
+    /// shorter prefix orders rows as the full one does (the controller verifies both).
+    let shortEncoder: SortKeyEncoder?
     /// Key paths read for changed objects: sorts, then section, then predicate (distinct).
     let valueKeyPaths: [String]
     let valueIndex: [String: Int]
@@ -60,6 +65,7 @@ struct FetchPlan {
         self.entity = entity
 
         var sorts = request.sortDescriptors
+        var derivedFromFirstSortAlone = false
         if let section = sectionNameKeyPath {
             if section == first.keyPath {
                 guard first.comparison == .binary else {
@@ -67,8 +73,9 @@ struct FetchPlan {
                         sectionKeyPath: section, firstSort: first.description,
                         reason: "the first sort is case-insensitive, so names differing only in case would interleave; sort it binary or section by a derived key")
                 }
-            } else if try FetchPlan.isDerived(section, from: first.keyPath, model: model, root: entity) {
+            } else if let reads = try FetchPlan.derivedReads(section, from: first.keyPath, model: model, root: entity) {
                 sorts.insert(FetchSort(section, ascending: first.ascending, comparison: .binary), at: 0)
+                derivedFromFirstSortAlone = reads == .onlyTheSortAttribute
             } else {
                 throw FetchedResultsError.sectionKeyNotOrdered(
                     sectionKeyPath: section, firstSort: first.description,
@@ -97,7 +104,9 @@ struct FetchPlan {
         self.source = source
         sortExpressions = try sorts.map { try source.expression(forKeyPath: $0.keyPath) }
         sectionExpression = try sectionNameKeyPath.map { try source.expression(forKeyPath: $0) }
-        encoder = SortKeyEncoder(sorts: sorts, types: try sorts.map { try source.type(forKeyPath: $0.keyPath) })
+        let types = try sorts.map { try source.type(forKeyPath: $0.keyPath) }
+        encoder = SortKeyEncoder(sorts: sorts, types: types)
+        shortEncoder = derivedFromFirstSortAlone ? SortKeyEncoder(sorts: Array(sorts.dropFirst()), types: Array(types.dropFirst())) : nil
         predicateSQL = try request.predicate.map { try $0.sql(in: source) }
 
         var relevant = Set<String>()
@@ -140,13 +149,19 @@ struct FetchPlan {
         return terms.joined(separator: ", ")
     }
 
-    /// Whether `section` names a derived attribute whose SQL reads the attribute `sortKeyPath` names.
-    static func isDerived(_ section: String, from sortKeyPath: String, model: Model, root: Entity) throws -> Bool {
+    enum DerivedReads { case onlyTheSortAttribute, theSortAttributeAndOthers }
+
+    /// Whether `section` names a derived attribute whose SQL reads the attribute `sortKeyPath`
+    /// names (nil when it does not), and whether it reads nothing else.
+    static func derivedReads(_ section: String, from sortKeyPath: String, model: Model, root: Entity) throws -> DerivedReads? {
         let (sectionPrefix, sectionName) = split(section)
         let (sortPrefix, sortName) = split(sortKeyPath)
         guard sectionPrefix == sortPrefix, let owner = try entity(at: sectionPrefix, model: model, root: root),
-              let derived = owner.derivedAttribute(named: sectionName) else { return false }
-        return columns(of: derived).compactMap { owner.key(forColumn: $0) }.contains(sortName)
+              let derived = owner.derivedAttribute(named: sectionName) else { return nil }
+        let columns = columns(of: derived)
+        let keys = columns.map { owner.key(forColumn: $0) }
+        guard keys.contains(sortName) else { return nil }
+        return keys.allSatisfy { $0 == sortName } ? .onlyTheSortAttribute : .theSortAttributeAndOthers
     }
 
     /// The changed keys (as change sets name them) that can alter the value of `keyPath`.
@@ -216,8 +231,9 @@ struct FetchPlan {
     }
 
     /// The sort prefix of a row given its values (in `valueKeyPaths` order).
-    func prefix(of values: [StoreValue]) -> SortPrefix {
-        encoder.encode { values[sortValueIndexes[$0]] }
+    func prefix(of values: [StoreValue], short: Bool = false) -> SortPrefix {
+        if short, let shortEncoder { return shortEncoder.encode { values[sortValueIndexes[$0 + 1]] } }
+        return encoder.encode { values[sortValueIndexes[$0]] }
     }
 
     /// Whether the row with these values is fetched.

@@ -63,7 +63,7 @@ extension FetchedResultsController {
         plain = plain.filter { list.contains($0) }
         gone = gone.filter { list.contains($0) }
         if gone.isEmpty && evaluate.isEmpty && plain.isEmpty { return nil }
-        if !evaluate.isEmpty { try ensureKeys(plan) }
+        if !evaluate.isEmpty { try ensureKeys(plan, changing: evaluate.union(gone)) }
 
         // 2. Read the new values of the objects to evaluate, with one query.
         let rows = try readValues(Array(evaluate), plan: plan)
@@ -71,7 +71,7 @@ extension FetchedResultsController {
         var leaving: [Int64] = []
         for id in evaluate {
             if let values = rows[id], plan.matches(values) {
-                members.append(Member(id: id, values: values, key: plan.prefix(of: values)))
+                members.append(Member(id: id, values: values, key: plan.prefix(of: values, short: keysAreShort)))
             } else if list.contains(id) {
                 leaving.append(id)
             }
@@ -81,9 +81,10 @@ extension FetchedResultsController {
         let oldRecords = sectionRecords
         let oldStarts = sectionStarts
         var oldPosition: [Int64: Int] = [:]
+        oldPosition.reserveCapacity(gone.count + leaving.count + members.count + plain.count)
         for id in gone { oldPosition[id] = list.position(of: id) }
         for id in leaving { oldPosition[id] = list.position(of: id) }
-        for m in members where list.contains(m.id) { oldPosition[m.id] = list.position(of: m.id) }
+        for m in members { if let p = list.position(of: m.id) { oldPosition[m.id] = p } }
         for id in plain { oldPosition[id] = list.position(of: id) }
         if members.isEmpty && leaving.isEmpty && gone.isEmpty {
             // Only plain updates: nothing moves.
@@ -98,15 +99,29 @@ extension FetchedResultsController {
         var records = oldRecords
         let hasSections = plan.sectionExpression != nil
         var removedOldPositions: [Int] = []
-        let removed = gone.union(leaving).union(members.lazy.map(\.id).filter { oldPosition[$0] != nil })
-        for id in removed {
-            let p = oldPosition[id]!
+        removedOldPositions.reserveCapacity(oldPosition.count)
+        for (id, p) in oldPosition where !plain.contains(id) {
             removedOldPositions.append(p)
-            records[FetchedResultsController.indexPath(of: p, starts: oldStarts).section].count -= 1
+            records[FetchedResultsController.sectionIndex(of: p, starts: oldStarts)].count -= 1
         }
         removedOldPositions.sort()
-        // From the end, so that the old positions still below stay valid.
-        for p in removedOldPositions.reversed() { list.remove(at: p) }
+        // From the end, so that the old positions still below stay valid. What is removed is
+        // remembered, so that a batch that cannot be completed leaves the list as it was.
+        var removedRows: [(position: Int, id: Int64, key: SortPrefix)] = []
+        removedRows.reserveCapacity(removedOldPositions.count)
+        for p in removedOldPositions.reversed() {
+            let (id, key) = list.remove(at: p)
+            removedRows.append((p, id, key))
+        }
+        var insertedIDs: [Int64] = []
+        var sectionChanges: [ChangeBatch.SectionChange] = []
+        var finalRecords: [SectionRecord] = []
+        var newStarts: [Int] = []
+        func restore() {
+            for id in insertedIDs { list.remove(id) }
+            for r in removedRows.reversed() { list.insert(r.id, key: r.key, at: r.position) }
+        }
+        do {
 
         // 5. Rank each remaining member among the unchanged rows (binary search on prefixes, then full values).
         var probeValues: [Int64: [StoreValue]] = [:]
@@ -116,9 +131,9 @@ extension FetchedResultsController {
             if lo == hi { members[i].rank = lo } else { pending.append((i, lo, hi)) }
         }
         if !pending.isEmpty {
-            var wanted: [Int64] = []
+            var wanted: [(id: Int64, position: Int)] = []
             for p in pending where p.hi - p.lo <= 64 {
-                for pos in p.lo..<p.hi { wanted.append(list.id(at: pos)) }
+                for pos in p.lo..<p.hi { wanted.append((list.id(at: pos), pos)) }
             }
             if !wanted.isEmpty { try loadProbes(wanted, into: &probeValues, plan: plan) }
             for p in pending {
@@ -133,6 +148,7 @@ extension FetchedResultsController {
         for j in members.indices {
             let m = members[j]
             list.insert(m.id, key: m.key, at: m.rank + j)
+            insertedIDs.append(m.id)
             members[j].newPosition = m.rank + j
             if hasSections {
                 let v = m.values[plan.sectionValueIndex!]
@@ -148,8 +164,6 @@ extension FetchedResultsController {
         }
 
         // 7. Section changes, by section value (sections never reorder).
-        var sectionChanges: [ChangeBatch.SectionChange] = []
-        var finalRecords: [SectionRecord] = []
         if hasSections {
             finalRecords = records.filter { $0.count > 0 }
             var i = 0, j = 0
@@ -171,12 +185,28 @@ extension FetchedResultsController {
         } else {
             finalRecords = records
         }
+        newStarts = []
+        var total = 0
+        for r in finalRecords { newStarts.append(total); total += r.count }
+        if keysAreShort && hasSections {
+            // Short prefixes leave the section out: every member must have landed in its own section.
+            for m in members {
+                let s = FetchedResultsController.sectionIndex(of: m.newPosition, starts: newStarts)
+                if StoreValue.compare(finalRecords[s].value, m.values[plan.sectionValueIndex!]) != 0 {
+                    mayUseShortPrefixes = false
+                    throw InconsistentSnapshot()
+                }
+            }
+        }
         sectionRecords = finalRecords
         invalidateStarts()
-        let newStarts = sectionStarts
         generation += 1
         loader.removeAll()
 
+        } catch {
+            restore()
+            throw error
+        }
         // 8. Moves or updates: an object that keeps its section and its place among
         //    the unchanged rows stays (an update); of several such in one gap the
         //    longest increasing run stays and the others move.
@@ -197,7 +227,7 @@ extension FetchedResultsController {
             let oldRank = old - removedBefore
             let sameSection: Bool
             if hasSections {
-                let oldSection = oldRecords[FetchedResultsController.indexPath(of: old, starts: oldStarts).section].value
+                let oldSection = oldRecords[FetchedResultsController.sectionIndex(of: old, starts: oldStarts)].value
                 sameSection = StoreValue.compare(oldSection, m.values[plan.sectionValueIndex!]) == 0
             } else {
                 sameSection = true
@@ -234,9 +264,23 @@ extension FetchedResultsController {
     private func narrow(_ m: Member) -> (Int, Int) {
         guard m.key.isValid, list.hasKeys else { return (0, list.count) }
         let key = m.key
-        guard let lower = list.sequence.partitionPoint({ k in k.isValid ? SortPrefix.compareBits(k, key) < 0 : nil }),
-              let upper = list.sequence.partitionPoint({ k in k.isValid ? SortPrefix.compareBits(k, key) <= 0 : nil }) else {
+        guard let lower = list.sequence.partitionPoint({ k in k.isValid ? SortPrefix.compareBits(k, key) < 0 : nil }) else {
             return narrowStopping(m)
+        }
+        // The block of equal prefixes is short: walk it.
+        var upper = lower
+        while upper < list.count {
+            let k = list.key(at: upper)
+            guard k.isValid else { return narrowStopping(m) }
+            if SortPrefix.compareBits(k, key) != 0 { break }
+            upper += 1
+            if upper - lower > 64 {
+                guard let u = list.sequence.partitionPoint({ k in k.isValid ? SortPrefix.compareBits(k, key) <= 0 : nil }) else {
+                    return narrowStopping(m)
+                }
+                upper = u
+                break
+            }
         }
         // Inside the block of equal prefixes: exact ones tie on every sort, the id decides.
         var lo = lower, hi = upper
@@ -272,7 +316,7 @@ extension FetchedResultsController {
             if let c = SortPrefix.compare(m.key, key) {
                 order = c != 0 ? c : (m.id < id ? -1 : 1)
             } else {
-                if probes[id] == nil { try loadProbes([id], into: &probes, plan: plan) }
+                if probes[id] == nil { try loadProbes([(id, mid)], into: &probes, plan: plan) }
                 guard let values = probes[id] else { throw InconsistentSnapshot() }
                 order = plan.compareRows(m.values, m.id, values, id)
             }
@@ -281,16 +325,18 @@ extension FetchedResultsController {
         return lo
     }
 
-    /// Reads the values of probe rows; a row whose values no longer give its stored prefix means
-    /// another writer got in between.
-    private func loadProbes(_ ids: [Int64], into probes: inout [Int64: [StoreValue]], plan: FetchPlan) throws {
-        let rows = try readValues(ids.filter { probes[$0] == nil }, plan: plan)
-        statistics.probeReads += rows.count
-        for (id, values) in rows {
-            if let p = list.position(of: id), plan.prefix(of: values) != list.key(at: p) { throw InconsistentSnapshot() }
+    /// Reads the values of probe rows (at known positions); a row whose values no longer
+    /// give its stored prefix means another writer got in between.
+    private func loadProbes(_ rows: [(id: Int64, position: Int)], into probes: inout [Int64: [StoreValue]], plan: FetchPlan) throws {
+        let wanted = rows.filter { probes[$0.id] == nil }
+        let read = try readValues(wanted.map(\.id), plan: plan)
+        statistics.probeReads += read.count
+        for (id, position) in wanted {
+            guard let values = read[id], plan.prefix(of: values, short: keysAreShort) == list.key(at: position) else {
+                throw InconsistentSnapshot()
+            }
             probes[id] = values
         }
-        for id in ids where probes[id] == nil { throw InconsistentSnapshot() }
     }
 
     /// The values of ``FetchPlan/valueKeyPaths`` for the given rows (one query).

@@ -101,6 +101,7 @@ extension FetchedResultsController {
         }
 
         list = newList
+        keysAreShort = false
         sectionRecords = newRecords
         invalidateStarts()
         generation += 1

@@ -72,6 +72,11 @@ public final class FetchedResultsController {
     private var observerToken: ObserverToken?
     /// Set when tracking was off for a while after a fetch and the store moved: the next change set refetches.
     var isStale = false
+    /// Whether the prefixes may leave out a prepended derived section sort (see ``FetchPlan/shortEncoder``);
+    /// cleared for good once the data shows the derivation is not monotonic.
+    var mayUseShortPrefixes = true
+    /// Whether the installed prefixes are the short ones.
+    var keysAreShort = false
     private var historyPositionWhenUntracked: Int64?
     /// How the last performFetch got its data (for tests and the benchmark).
     public private(set) var lastFetchUsedCache = false
@@ -142,6 +147,7 @@ public final class FetchedResultsController {
         loader.removeAll()
         hasFetched = true
         isStale = false
+        mayUseShortPrefixes = true
         historyPositionWhenUntracked = nil
         if !isTracking { historyPositionWhenUntracked = try? context.store.historyPosition() }
         updateTracking()
@@ -199,21 +205,64 @@ public final class FetchedResultsController {
     }
 
     /// Builds the sort-key prefixes of every fetched row with one unordered pass
-    /// (done lazily, before the first incremental change set).
-    func ensureKeys(_ plan: FetchPlan) throws {
+    /// (done lazily, before the first incremental change set, or by ``prepareForChanges()``).
+    ///
+    /// `changing` are the rows of the change set about to be processed: their values are
+    /// already new while their positions are old, so the monotonicity check skips them.
+    func ensureKeys(_ plan: FetchPlan, changing: Set<Int64> = []) throws {
         guard !list.hasKeys, list.count > 0 else { return }
         let positions = FetchedResultsController.positionMap(list.sequence)
-        let statement = try context.store.database.statement(plan.keysSQL)
-        defer { statement.reset() }
-        let encoder = plan.encoder
-        try list.installKeys { set in
-            while try statement.step() {
-                let id = statement.int64(at: 0)
-                guard let p = positions[id] else { continue }
-                set(Int(p), encoder.encode { statement.value(at: Int32($0) + 1) })
+        var short = mayUseShortPrefixes && plan.shortEncoder != nil
+        while true {
+            let encoder = short ? plan.shortEncoder! : plan.encoder
+            let statement = try context.store.database.statement(plan.keysSQL)
+            defer { statement.reset() }
+            let offset: Int32 = short ? 2 : 1
+            try list.installKeys { set in
+                while try statement.step() {
+                    let id = statement.int64(at: 0)
+                    guard let p = positions[id] else { continue }
+                    set(Int(p), encoder.encode { statement.value(at: Int32($0) + offset) })
+                }
+            }
+            statistics.keyBuilds += 1
+            if short && !keysAreMonotonic(ignoring: changing) {
+                list.removeKeys()
+                mayUseShortPrefixes = false
+                short = false
+                continue
+            }
+            keysAreShort = short
+            return
+        }
+    }
+
+    /// Whether the installed prefixes never decrease along the list.
+    private func keysAreMonotonic(ignoring changing: Set<Int64>) -> Bool {
+        var last = SortPrefix.invalid
+        var ok = true
+        list.sequence.forEachChunk { chunk in
+            guard ok else { return }
+            for i in chunk.keys.indices {
+                let k = chunk.keys[i]
+                guard k.isValid, changing.isEmpty || !changing.contains(chunk.ids[i]) else { continue }
+                if last.isValid && SortPrefix.compareBits(last, k) > 0 { ok = false; return }
+                last = k
             }
         }
-        statistics.keyBuilds += 1
+        return ok
+    }
+
+    /// Builds what incremental change processing needs (the per-row sort-key prefixes,
+    /// one pass over the rows) now rather than at the first change set. An app can call
+    /// it when idle after its first screen, so that the first change is not slower.
+    ///
+    ///     try controller.performFetch()
+    ///     render()
+    ///     try controller.prepareForChanges()
+    public func prepareForChanges() throws {
+        guard hasFetched, let plan, plan.request.fetchLimit == 0, plan.request.fetchOffset == 0 else { return }
+        try ensureKeys(plan)
     }
 
     /// The name of a section for a section key value.
@@ -277,14 +326,20 @@ public final class FetchedResultsController {
         return sectionStarts[indexPath.section] + indexPath.item
     }
 
-    /// The index path of a flat position, given section starts.
-    static func indexPath(of position: Int, starts: [Int]) -> IndexPath {
+    /// The section holding a flat position, given section starts.
+    @inline(__always)
+    static func sectionIndex(of position: Int, starts: [Int]) -> Int {
         var lo = 0, hi = starts.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if starts[mid] <= position { lo = mid + 1 } else { hi = mid }
         }
-        let section = max(0, lo - 1)
+        return max(0, lo - 1)
+    }
+
+    /// The index path of a flat position, given section starts.
+    static func indexPath(of position: Int, starts: [Int]) -> IndexPath {
+        let section = sectionIndex(of: position, starts: starts)
         return IndexPath(item: position - starts[section], section: section)
     }
 

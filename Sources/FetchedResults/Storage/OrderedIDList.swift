@@ -297,8 +297,18 @@ struct OrderedIDList {
     @inline(__always)
     private static func offset(of id: Int64, in ids: ContiguousArray<Int64>) -> Int? {
         ids.withUnsafeBufferPointer { b in
-            var i = 0
             let n = b.count
+            var i = 0
+            // Eight at a time: one vector compare per step.
+            if let base = b.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                let target = SIMD8<Int64>(repeating: id)
+                while i + 8 <= n {
+                    let v = raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD8<Int64>.self)
+                    if any(v .== target) { break }
+                    i += 8
+                }
+            }
             while i < n {
                 if b[i] == id { return i }
                 i += 1
@@ -307,14 +317,15 @@ struct OrderedIDList {
         }
     }
 
-    /// Removes the row at `position`; returns its id.
+    /// Removes the row at `position`; returns its id and prefix.
     @discardableResult
-    mutating func remove(at position: Int) -> Int64 {
+    mutating func remove(at position: Int) -> (id: Int64, key: SortPrefix) {
         let (ordinal, offset) = sequence.tree.locate(position)
         let slot = Int(sequence.order[ordinal])
         let id = sequence.slots[slot].ids[offset]
+        let key = hasKeys ? sequence.slots[slot].keys[offset] : .invalid
         removeRow(slot: slot, ordinal: ordinal, offset: offset, id: id)
-        return id
+        return (id, key)
     }
 
     /// Removes `id`; returns its position before removal.
