@@ -1,0 +1,267 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLIKit
+import FetchedResults
+import Foundation
+import SQLiteStore
+
+/// `failedbanks list [--db PATH] [--sort date|name|state] [--where PREDICATE] [--format text|json|csv]`
+///
+/// Prints the banks the way the browser's tab shows them: ordered and
+/// sectioned by a ``FetchedResultsController`` (the same request as the tab:
+/// `date` = closing date newest first, sections by year; `name` = name
+/// case-insensitively, sections by initial, `#` for non-letters; `state` =
+/// state, then name), optionally filtered by a predicate in the controller's
+/// language (`state == 'TX' AND details.closeDate >= 2020-01-01`).
+///
+/// JSON: `{"sections":[{"name":"2025","indexTitle":"2025","objects":[{"id":12,"name":"…","city":"…","state":"TX","cert":5520,"closeDate":"2025-06-27"}]}]}`
+/// (`id` is the `failed_bank_info` row id; `cert` and `closeDate` are null for a bank without details).
+/// CSV: a header `section,id,name,city,state,cert,closeDate`, then one row per bank.
+///
+/// | status | meaning |
+/// |---|---|
+/// | 0  | listed (also when nothing matches) |
+/// | 64 | usage error, or a predicate that does not parse or names an unknown key path |
+/// | 65 | the file is not a failedbanks store |
+/// | 66 | there is no store at the path |
+/// | 74 | the store cannot be read |
+///
+///     ListCommand.run(["--sort", "state", "--where", "state == 'TX'", "--format", "json"])
+public enum ListCommand {
+    static let spec = CommandSpec(
+        name: "failedbanks list",
+        summary: "Print the banks in the order and sections of a browser tab, as text, JSON or CSV.",
+        usage: "[--db PATH] [--sort date|name|state] [--where PREDICATE] [--format text|json|csv]",
+        options: [
+            OptionSpec("--db", value: "PATH", help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"),
+            OptionSpec("--sort", value: "ORDER", help: "date (newest first, by year; the default), name (by initial) or state"),
+            OptionSpec("--where", value: "PREDICATE", help: "only banks matching, e.g. \"state == 'TX' AND details.closeDate >= 2020-01-01\""),
+            OptionSpec("--format", value: "FORMAT", help: "text (the default), json or csv"),
+        ],
+        epilogue: """
+            Key paths: name, city, state, details.closeDate, details.closeYear, details.cert, details.fund,
+            details.acquiringInstitution, details.updatedDate. Operators: == != < <= > >= BETWEEN IN CONTAINS
+            BEGINSWITH ENDSWITH LIKE (with [c] for case-insensitive), AND OR NOT.
+            Exit status: 0 ok, 64 usage or bad predicate, 65 not a failedbanks store, 66 no store, 74 read error.
+            """)
+
+    enum Format: String { case text, json, csv }
+
+    /// Runs the subcommand with `arguments` (after `list`); returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        let out = StandardOutput()
+        defer { out.flush() }
+        return run(arguments, output: { out.write($0) }, errorOutput: { writeStandardError($0 + "\n") })
+    }
+
+    /// The same with the output going to `output` (text with its own newlines) and
+    /// messages to `errorOutput` (one line each), for tests.
+    static func run(_ arguments: [String], output: (String) -> Void, errorOutput: (String) -> Void) -> Int32 {
+        runCommand(spec: spec, arguments: arguments) { parsed in
+            guard let format = Format(rawValue: (parsed.value("--format") ?? "text").lowercased()) else {
+                throw CommandLineError.usage("failedbanks list: --format must be text, json or csv (try --help)")
+            }
+            let tab = try sortTab(parsed)
+            let filter = try predicate(parsed, command: "list")
+            let store: Store
+            switch openStore(parsed.value("--db")) {
+            case .success(let s): store = s
+            case .failure(let refusal):
+                errorOutput("\(ProgramName.current): \(refusal.message)")
+                return refusal.status
+            }
+            let controller = makeController(tab: tab, filter: filter, context: ObjectContext(store: store))
+            do {
+                try controller.performFetch()
+            } catch let error as StoreError {
+                if case .unknownKeyPath(let keyPath, _) = error {
+                    errorOutput("\(ProgramName.current) list: --where: unknown key path \"\(keyPath)\" (try --help)")
+                    return ExitStatus.usage
+                }
+                errorOutput("\(ProgramName.current): \(error)")
+                return ExitStatus.ioError
+            } catch {
+                errorOutput("\(ProgramName.current): cannot read the store: \(error)")
+                return ExitStatus.ioError
+            }
+            try write(controller, format: format, store: store, output: output)
+            return ExitStatus.ok
+        }
+    }
+
+    // MARK: Shared with `watch`
+
+    /// The tab named by `--sort` (default `date`).
+    static func sortTab(_ parsed: ParsedArguments) throws -> BankSortTab {
+        let name = parsed.value("--sort") ?? "date"
+        guard let tab = BankSortTab(argument: name) else {
+            throw CommandLineError.usage("\(ProgramName.current): --sort must be date, name or state, not '\(name)' (try --help)")
+        }
+        return tab
+    }
+
+    /// The `--where` predicate, or a usage error naming the column.
+    static func predicate(_ parsed: ParsedArguments, command: String) throws -> FetchPredicate? {
+        guard let text = parsed.value("--where") else { return nil }
+        do {
+            return try FetchPredicate(text)
+        } catch let error as FetchPredicateError {
+            throw CommandLineError.usage("\(ProgramName.current) \(command): --where: \(error) (try --help)")
+        }
+    }
+
+    /// Opens an existing store for reading; a refusal carries the sentence and the status.
+    static func openStore(_ path: String?) -> Result<Store, BrowserLauncher.Refusal> {
+        let resolved = path ?? FailedBankStore.defaultPath()
+        guard access(resolved, F_OK) == 0 else {
+            return .failure(BrowserLauncher.Refusal(
+                message: "no store at \(resolved) (import the FDIC list first: \(ProgramName.current) import FILE)",
+                status: ExitStatus.noInput))
+        }
+        do {
+            return .success(try Store(path: resolved, model: BrowserModel.model, readOnly: access(resolved, W_OK) != 0))
+        } catch {
+            return .failure(BrowserLauncher.refusal(for: error, path: resolved))
+        }
+    }
+
+    /// The tab's controller: its request and sections, whole section names as index titles.
+    static func makeController(tab: BankSortTab, filter: FetchPredicate?, context: ObjectContext) -> FetchedResultsController {
+        let controller = FetchedResultsController(fetchRequest: tab.fetchRequest(filter: filter), context: context,
+                                                  sectionNameKeyPath: tab.sectionNameKeyPath)
+        controller.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
+        return controller
+    }
+
+    /// One bank as the commands print it.
+    struct Row {
+        var id: Int64
+        var name: String
+        var city: String
+        var state: String
+        var cert: Int64?
+        var closeDate: String?
+    }
+
+    /// Reads the printed columns of `ids` (one query per 500), in the order given.
+    static func rows(_ ids: [Int64], store: Store) throws -> [Row] {
+        let source = try store.model.sqlSource(root: FailedBankModel.info,
+                                               keyPaths: ["name", "city", "state", "details.cert", "details.closeDate"])
+        let columns = try ["name", "city", "state", "details.cert", "details.closeDate"].map { try source.expression(forKeyPath: $0) }
+        let sql = "SELECT t0.id, \(columns.joined(separator: ", ")) FROM \(source.from) WHERE t0.id IN (SELECT value FROM json_each(?))"
+        var byID: [Int64: Row] = [:]
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(ids.count, start + 500)]
+            let json = "[" + chunk.map(String.init).joined(separator: ",") + "]"
+            try store.database.forEachRow(sql, [.text(json)]) { s in
+                let id = s.int64(at: 0)
+                byID[id] = Row(id: id, name: s.value(at: 1).string ?? "", city: s.value(at: 2).string ?? "",
+                               state: s.value(at: 3).string ?? "", cert: s.value(at: 4).int64, closeDate: s.value(at: 5).string)
+            }
+            start += 500
+        }
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// A JSON string literal.
+    static func json(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: Writing
+
+    private static func write(_ controller: FetchedResultsController, format: Format, store: Store,
+                              output: (String) -> Void) throws {
+        switch format {
+        case .json: output("{\"sections\":[")
+        case .csv: output("section,id,name,city,state,cert,closeDate\n")
+        case .text: break
+        }
+        for (index, section) in controller.sections.enumerated() {
+            switch format {
+            case .json:
+                output((index > 0 ? "," : "") + "{\"name\":\(json(section.name)),\"indexTitle\":"
+                       + (section.indexTitle.map(json) ?? "null") + ",\"objects\":[")
+            case .text:
+                let title = section.name.isEmpty ? "(none)" : section.name
+                output("\(title) (\(section.numberOfObjects) bank\(section.numberOfObjects == 1 ? "" : "s"))\n")
+            case .csv: break
+            }
+            let ids = section.objects.objectIDs.map(\.rowID)
+            var first = true
+            var start = 0
+            while start < ids.count {
+                let batch = try rows(Array(ids[start..<min(ids.count, start + 2000)]), store: store)
+                for r in batch {
+                    switch format {
+                    case .json:
+                        output((first ? "" : ",") + "{\"id\":\(r.id),\"name\":\(json(r.name)),\"city\":\(json(r.city)),"
+                               + "\"state\":\(json(r.state)),\"cert\":\(r.cert.map(String.init) ?? "null"),"
+                               + "\"closeDate\":\(r.closeDate.map(json) ?? "null")}")
+                    case .text:
+                        var line = "  \(r.name), \(r.city), \(r.state)"
+                        if let d = r.closeDate { line += "  closed \(d)" }
+                        if let c = r.cert { line += "  cert \(c)" }
+                        output(line + "\n")
+                    case .csv:
+                        let fields = [section.name, String(r.id), r.name, r.city, r.state, r.cert.map(String.init) ?? "", r.closeDate ?? ""]
+                        output(fields.map(csv).joined(separator: ",") + "\n")
+                    }
+                    first = false
+                }
+                start += 2000
+            }
+            if format == .json { output("]}") }
+        }
+        if format == .json { output("]}\n") }
+    }
+
+    private static func csv(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// Buffered standard output: one `write(2)` per 64 KiB, and on `flush()`.
+final class StandardOutput {
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(1 << 16) }
+
+    func write(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes what is buffered; false when standard output is closed.
+    @discardableResult
+    func flush() -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if n <= 0 {
+                buffer.removeAll(keepingCapacity: true)
+                return false
+            }
+            offset += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+        return true
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLIKit
+import FetchedResults
+import Foundation
+import SQLiteStore
+
+/// `failedbanks watch [--db PATH] [--sort date|name|state] [--where PREDICATE]`
+///
+/// Prints a ``FetchedResultsController``'s results and then each of its change
+/// batches as JSON Lines, flushed as soon as each is computed, until
+/// interrupted (Ctrl-C or SIGTERM: exit status 0). It polls the store every
+/// 100 ms, so it sees changes made by any process — another `failedbanks`, or
+/// the `sqlite3` shell (the store's triggers record them) — within 500 ms.
+///
+/// First line: `{"type":"snapshot","sections":[{"name":"2025","ids":[12,7]}]}`.
+/// Then one line per batch, in DESIGN.md's order (section changes, then
+/// object changes; old coordinates for deletes and move sources, new ones
+/// for inserts and move destinations, both for updates):
+///
+///     {"type":"batch","sections":[{"change":"delete","index":3},{"change":"insert","index":0,"name":"2026"}],
+///      "objects":[{"change":"delete","id":17,"from":[2,4]},{"change":"insert","id":99,"to":[0,0]},
+///                 {"change":"move","id":5,"from":[1,2],"to":[0,1]},{"change":"update","id":7,"from":[3,0],"to":[3,0]}],
+///      "counts":[1,12]}
+///
+/// (one line; `counts` are the row counts of every section after the batch).
+/// When the store reports a reset (a bulk import), a new snapshot line follows instead of a batch.
+///
+///     WatchCommand.run(["--db", "/tmp/banks.sqlite", "--sort", "state"])
+public enum WatchCommand {
+    static let spec = CommandSpec(
+        name: "failedbanks watch",
+        summary: "Print the banks' sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
+        usage: "[--db PATH] [--sort date|name|state] [--where PREDICATE]",
+        options: [
+            OptionSpec("--db", value: "PATH", help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"),
+            OptionSpec("--sort", value: "ORDER", help: "date (newest first, by year; the default), name (by initial) or state"),
+            OptionSpec("--where", value: "PREDICATE", help: "only banks matching, e.g. \"state == 'TX'\" (see 'failedbanks list --help')"),
+        ],
+        epilogue: """
+            Changes by any process are seen within 500 ms. Stop with Ctrl-C (exit status 0).
+            Exit status: 0 interrupted, 64 usage or bad predicate, 65 not a failedbanks store, 66 no store, 74 read error.
+            """)
+
+    /// Set by SIGINT / SIGTERM; the loop ends at its next tick.
+    nonisolated(unsafe) static var stopRequested: sig_atomic_t = 0
+
+    /// Runs the subcommand with `arguments` (after `watch`); returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        let out = StandardOutput()
+        signal(SIGINT) { _ in WatchCommand.stopRequested = 1 }
+        signal(SIGTERM) { _ in WatchCommand.stopRequested = 1 }
+        signal(SIGPIPE, SIG_IGN)
+        return run(arguments, output: { line in
+            out.write(line + "\n")
+            return out.flush()
+        }, errorOutput: { writeStandardError($0 + "\n") }, shouldStop: { stopRequested != 0 })
+    }
+
+    /// The same with each JSON line going to `output` (which returns false when the
+    /// reader is gone), messages to `errorOutput`, and `shouldStop` polled every tick; for tests.
+    static func run(_ arguments: [String], output: @escaping (String) -> Bool, errorOutput: (String) -> Void,
+                    shouldStop: () -> Bool, pollInterval: useconds_t = 100_000) -> Int32 {
+        runCommand(spec: spec, arguments: arguments) { parsed in
+            let tab = try ListCommand.sortTab(parsed)
+            let filter = try ListCommand.predicate(parsed, command: "watch")
+            let store: Store
+            switch ListCommand.openStore(parsed.value("--db")) {
+            case .success(let s): store = s
+            case .failure(let refusal):
+                errorOutput("\(ProgramName.current): \(refusal.message)")
+                return refusal.status
+            }
+            let context = ObjectContext(store: store)
+            let controller = ListCommand.makeController(tab: tab, filter: filter, context: context)
+            do {
+                try controller.performFetch()
+            } catch let error as StoreError {
+                if case .unknownKeyPath(let keyPath, _) = error {
+                    errorOutput("\(ProgramName.current) watch: --where: unknown key path \"\(keyPath)\" (try --help)")
+                    return ExitStatus.usage
+                }
+                errorOutput("\(ProgramName.current): \(error)")
+                return ExitStatus.ioError
+            } catch {
+                errorOutput("\(ProgramName.current): cannot read the store: \(error)")
+                return ExitStatus.ioError
+            }
+
+            var readerGone = !output(snapshotLine(controller))
+            controller.onChange = { batch in
+                guard !readerGone else { return }
+                let line = batch.isReset ? snapshotLine(controller) : batchLine(batch)
+                if !output(line) { readerGone = true }
+            }
+            try? controller.prepareForChanges()
+            while !readerGone && !shouldStop() {
+                do {
+                    try context.processExternalChanges()
+                } catch {
+                    errorOutput("\(ProgramName.current): cannot read the store's changes: \(error)")
+                    return ExitStatus.ioError
+                }
+                usleep(pollInterval)
+            }
+            return ExitStatus.ok
+        }
+    }
+
+    /// `{"type":"snapshot","sections":[{"name":"2025","ids":[12,7]}]}`
+    static func snapshotLine(_ controller: FetchedResultsController) -> String {
+        var s = "{\"type\":\"snapshot\",\"sections\":["
+        for (i, section) in controller.sections.enumerated() {
+            if i > 0 { s += "," }
+            s += "{\"name\":\(ListCommand.json(section.name)),\"ids\":["
+            s += section.objects.objectIDs.map { String($0.rowID) }.joined(separator: ",")
+            s += "]}"
+        }
+        return s + "]}"
+    }
+
+    /// `{"type":"batch","sections":[…],"objects":[…],"counts":[…]}`
+    static func batchLine(_ batch: ChangeBatch) -> String {
+        func path(_ p: IndexPath?) -> String? { p.map { "[\($0[0]),\($0[1])]" } }
+        let sections = batch.sectionChanges.map { c -> String in
+            var s = "{\"change\":\"\(c.change.rawValue)\",\"index\":\(c.index)"
+            if c.change == .insert { s += ",\"name\":\(ListCommand.json(c.name))" }
+            return s + "}"
+        }
+        let objects = batch.objectChanges.map { c -> String in
+            var s = "{\"change\":\"\(c.change.rawValue)\",\"id\":\(c.id.rowID)"
+            if let from = path(c.from) { s += ",\"from\":\(from)" }
+            if let to = path(c.to) { s += ",\"to\":\(to)" }
+            return s + "}"
+        }
+        return "{\"type\":\"batch\",\"sections\":[\(sections.joined(separator: ","))],\"objects\":[\(objects.joined(separator: ","))],"
+            + "\"counts\":[\(batch.counts.map(String.init).joined(separator: ","))]}"
+    }
+}
