@@ -23,11 +23,13 @@ struct BenchConfiguration {
     var failedbanksPath: String?
     /// Multiplies every run count (0.5 for a quick look, 2 for a steadier one).
     var runScale = 1.0
+    /// Exit with status 70 when a figure could not be measured (for CI: the program must not rot).
+    var strict = false
 
     static let spec = CommandSpec(
         name: "bench",
         summary: "Measure every speed and memory target of the project side by side, with the references measured in the same run.",
-        usage: "[--rows N] [--json PATH] [--only NAME,…] [--keep]",
+        usage: "[--rows N] [--json PATH] [--only NAME,…] [--keep] [--strict] [--run-scale X]",
         options: [
             OptionSpec("--rows", value: "N", help: "rows of generated data (default 1000000; CI uses 10000)"),
             OptionSpec("--json", value: "PATH", help: "also write the figures as one JSON object"),
@@ -35,6 +37,7 @@ struct BenchConfiguration {
             OptionSpec("--keep", value: nil, help: "keep the temporary folder with the CSV and the stores"),
             OptionSpec("--failedbanks", value: "PATH", help: "the failedbanks executable to measure (default: beside bench, else bench itself)"),
             OptionSpec("--run-scale", value: "X", help: "multiply the number of timed runs (default 1)"),
+            OptionSpec("--strict", value: nil, help: "exit with status 70 when any figure could not be measured"),
         ],
         epilogue: """
         Run it in release: swift run -c release bench --rows 1000000 --json out.json
@@ -64,6 +67,7 @@ struct BenchConfiguration {
             groups = Group.allCases.filter(chosen.contains)
         }
         keep = parsed.flag("--keep")
+        strict = parsed.flag("--strict")
         failedbanksPath = parsed.value("--failedbanks")
         if let text = parsed.value("--run-scale") {
             guard let x = Double(text), x > 0 else {

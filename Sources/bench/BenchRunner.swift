@@ -66,7 +66,20 @@ final class BenchRunner {
                 return ExitStatus.cantCreate
             }
         }
+        if configuration.strict {
+            let missing = BenchResults.keys.filter { results[$0] == nil && groupRan(forKey: $0) }
+            if !missing.isEmpty {
+                printError("not measured: \(missing.joined(separator: ", "))")
+                return ExitStatus.software
+            }
+        }
         return ExitStatus.ok
+    }
+
+    /// Whether the group that produces `key` was chosen for this run.
+    private func groupRan(forKey key: String) -> Bool {
+        guard let group = BenchConfiguration.Group.containing(key: key) else { return true }
+        return configuration.groups.contains(group)
     }
 
     private func measure(_ group: BenchConfiguration.Group) throws {
