@@ -214,6 +214,22 @@ struct ControllerRuleTests {
         #expect(c.fetchedObjects.map(\.objectID) == [b.objectID, a.objectID])
     }
 
+    @Test func aRowDeletedByAnotherProcessBeforeItsChangeSetIsNilNotACrash() throws {
+        let t = try TempStore()
+        _ = try t.addBank("A")
+        let b = try t.addBank("B")
+        var r = FetchRequest(entity: "FailedBankInfo")
+        r.sortDescriptors = [FetchSort("name")]
+        let context = ObjectContext(store: t.store)
+        let c = FetchedResultsController(fetchRequest: r, context: context)
+        try c.performFetch()
+        let (other, _) = try t.secondConnection()
+        try other.database.run("DELETE FROM failed_bank_info WHERE id = ?", [.integer(b.objectID.rowID)])
+        #expect(c.objectID(at: .at(1, 0)) == b.objectID)      // not processed yet
+        #expect(c.existingObject(at: .at(1, 0)) == nil)
+        #expect(c.existingObject(at: .at(0, 0))?.string("name") == "A")
+    }
+
     // MARK: Rules 3 and 5
 
     @Test func updateThatChangesSectionKeyMovesObjectAndCreatesSection() throws {

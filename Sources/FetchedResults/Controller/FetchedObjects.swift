@@ -41,6 +41,12 @@ public struct FetchedObjects: RandomAccessCollection {
         return object
     }
 
+    /// The object at `position`, nil when its row no longer exists.
+    public func existingObject(at position: Int) -> ManagedObject? {
+        guard position >= 0 && position < range.count, let loader else { return nil }
+        return loader.object(at: range.lowerBound + position, in: sequence, generation: generation)
+    }
+
     /// The object ID at `position`, without loading the object.
     public func objectID(at position: Int) -> ObjectID {
         ObjectID(entity: entityName, rowID: sequence.id(at: range.lowerBound + position))

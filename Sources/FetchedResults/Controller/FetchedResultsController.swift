@@ -31,9 +31,13 @@ struct SectionRecord {
 ///     for section in controller.sections { print(section.name, section.numberOfObjects) }
 ///     controller.onChange = { batch in print(batch.objectChanges.count, "changes") }
 public final class FetchedResultsController {
+    /// What is fetched: entity, predicate, sorts, batch size, limit and offset.
     public let fetchRequest: FetchRequest
+    /// The context objects are loaded from and whose change sets are observed while tracking.
     public let context: ObjectContext
+    /// The key path naming each object's section (nil: one section named "").
     public let sectionNameKeyPath: String?
+    /// The name the results are cached under (nil: no cache).
     public let cacheName: String?
     /// Where the cache file lives (default ``FetchedResultsController/defaultCacheDirectory``).
     public let cacheDirectory: String?
@@ -343,12 +347,24 @@ public final class FetchedResultsController {
         return IndexPath(item: position - starts[section], section: section)
     }
 
-    /// The object at `indexPath` (loads its batch). Traps when out of range, like an array.
+    /// The object at `indexPath` (loads its batch). Traps when out of range, like an array,
+    /// and when its row was deleted by another process and that change set has not been
+    /// processed yet (see ``existingObject(at:)``).
     ///
     ///     let bank = controller.object(at: IndexPath(indexes: [0, 0]))
     public func object(at indexPath: IndexPath) -> ManagedObject {
         guard let p = position(of: indexPath) else { preconditionFailure("index path \(indexPath) out of range") }
         return fetchedObjects[p]
+    }
+
+    /// The object at `indexPath`, or nil when the index path is out of range or its row has
+    /// been deleted by another process since the last change set was processed (a table
+    /// view's cell provider should use this and draw nothing for nil until the batch arrives).
+    ///
+    ///     if let bank = controller.existingObject(at: indexPath) { draw(bank) }
+    public func existingObject(at indexPath: IndexPath) -> ManagedObject? {
+        guard let p = position(of: indexPath) else { return nil }
+        return loader.object(at: p, in: list.sequence, generation: generation)
     }
 
     /// The object ID at `indexPath`, without loading the object; nil when out of range.
