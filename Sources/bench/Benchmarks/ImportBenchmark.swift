@@ -6,9 +6,11 @@ import SQLiteStore
 ///
 /// Both are child processes timed from spawn to reap, interleaved run by
 /// run so that a noisy neighbour hurts both alike. The peak resident set of
-/// our import comes from `wait4`'s `ru_maxrss` (the kernel's figure for that
-/// process alone). Keys: `import_s`, `sqlite_import_s`, `import_ratio`,
-/// `import_peak_rss_mb`.
+/// our import comes from `wait4`'s `ru_maxrss`, the kernel's figure for the
+/// child (which, because `posix_spawn` uses `vfork`, is at least this
+/// process's own peak: kept small here, and noted when it could matter).
+/// The last import's store becomes the store of the later groups. Keys:
+/// `import_s`, `sqlite_import_s`, `import_ratio`, `import_peak_rss_mb`.
 struct ImportBenchmark {
     let runner: BenchRunner
 
@@ -16,12 +18,12 @@ struct ImportBenchmark {
         let csv = try runner.csv()
         guard let sqlite3 = ChildProcess.which("sqlite3") else {
             runner.results.note("import: the sqlite3 shell is not installed (apt-get install sqlite3); no reference")
-            return try measureOurs(csv: csv, sqlite3: nil)
+            return try measure(csv: csv, sqlite3: nil)
         }
-        try measureOurs(csv: csv, sqlite3: sqlite3)
+        try measure(csv: csv, sqlite3: sqlite3)
     }
 
-    private func measureOurs(csv: String, sqlite3: String?) throws {
+    private func measure(csv: String, sqlite3: String?) throws {
         // Warm the page cache with the file so the first run does not pay for the disk.
         runner.workspace.warm(csv)
         // posix_spawn uses vfork: the kernel counts this process's peak in each
@@ -89,12 +91,19 @@ struct ImportBenchmark {
             runner.results.note(String(format: "import: CPU time (user + system, median) ours %.2f s, sqlite3 %.2f s", a, b))
         }
         if let lastStore {
-            let database = try Database(path: lastStore, options: { var o = Database.Options(); o.readOnly = true; return o }())
-            let count = try database.scalar("SELECT count(*) FROM failed_bank_info").int64 ?? 0
-            if count != Int64(runner.configuration.rows) {
+            let count = try ImportBenchmark.bankCount(lastStore)
+            if count != runner.configuration.rows {
                 runner.results.note("import: the store holds \(count) banks, not \(runner.configuration.rows)")
             }
             runner.adoptStore(lastStore)
         }
+    }
+
+    /// Rows of `failed_bank_info` (the connection is closed on return).
+    static func bankCount(_ path: String) throws -> Int {
+        var options = Database.Options()
+        options.readOnly = true
+        let database = try Database(path: path, options: options)
+        return Int(try database.scalar("SELECT count(*) FROM failed_bank_info").int64 ?? 0)
     }
 }

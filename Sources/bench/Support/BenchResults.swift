@@ -40,7 +40,7 @@ struct BenchResults {
     }
 
     mutating func note(_ text: String) {
-        notes.append(text)
+        if !notes.contains(text) { notes.append(text) }
     }
 
     /// Computes `key = numerator / denominator` when both are present and the denominator is positive.
