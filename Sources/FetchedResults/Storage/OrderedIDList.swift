@@ -2,6 +2,8 @@
 /// position lookup in O(log C).
 struct FenwickTree {
     private(set) var tree: [Int]
+    /// The largest power of two not above the size (the first step of `locate`).
+    private let topStep: Int
 
     init(counts: [Int]) {
         var t = [0] + counts
@@ -13,6 +15,9 @@ struct FenwickTree {
             }
         }
         tree = t
+        var step = 1
+        while step * 2 <= n { step *= 2 }
+        topStep = step
     }
 
     var count: Int { tree.count - 1 }
@@ -31,18 +36,20 @@ struct FenwickTree {
 
     /// The index whose range contains `position`, and the offset inside it.
     func locate(_ position: Int) -> (index: Int, offset: Int) {
-        var pos = 0, rem = position
-        var step = 1
-        while step * 2 <= count { step *= 2 }
-        while step > 0 {
-            let next = pos + step
-            if next <= count && tree[next] <= rem {
-                pos = next
-                rem -= tree[next]
+        tree.withUnsafeBufferPointer { t in
+            var pos = 0, rem = position
+            var step = topStep
+            let n = t.count - 1
+            while step > 0 {
+                let next = pos + step
+                if next <= n && t[next] <= rem {
+                    pos = next
+                    rem -= t[next]
+                }
+                step >>= 1
             }
-            step /= 2
+            return (pos, rem)
         }
-        return (pos, rem)
     }
 }
 
@@ -63,6 +70,9 @@ struct IDSequence {
     fileprivate(set) var order: [Int32] = []
     fileprivate(set) var tree = FenwickTree(counts: [])
     fileprivate(set) var count = 0
+    /// The last prefix of each chunk, by ordinal (kept with the keys): the chunk-level
+    /// search of ``partitionPoint(_:)`` reads this small array instead of every chunk.
+    fileprivate(set) var lastKeys: [SortPrefix] = []
 
     func locate(_ position: Int) -> (slot: Int, offset: Int) {
         let (ordinal, offset) = tree.locate(position)
@@ -83,13 +93,17 @@ struct IDSequence {
     /// all befores first). nil when `isBefore` returns nil for a probed key.
     /// Two-level: over chunks by their last key, then inside one chunk.
     func partitionPoint(_ isBefore: (SortPrefix) -> Bool?) -> Int? {
-        var lo = 0, hi = order.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let slot = Int(order[mid])
-            guard let last = slots[slot].keys.last, let before = isBefore(last) else { return nil }
-            if before { lo = mid + 1 } else { hi = mid }
+        guard lastKeys.count == order.count else { return nil }
+        let found: Int? = lastKeys.withUnsafeBufferPointer { last in
+            var lo = 0, hi = last.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                guard let before = isBefore(last[mid]) else { return nil }
+                if before { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
         }
+        guard let lo = found else { return nil }
         guard lo < order.count else { return count }
         let ordinal = lo
         let inside: Int? = slots[Int(order[ordinal])].keys.withUnsafeBufferPointer { keys in
@@ -355,6 +369,7 @@ struct OrderedIDList {
             rebuildTree()
         } else {
             sequence.tree.add(ordinal, -1)
+            noteLastKey(slot: slot, ordinal: ordinal)
         }
     }
 
@@ -383,6 +398,7 @@ struct OrderedIDList {
         map[id] = Int32(slot)
         sequence.count += 1
         sequence.tree.add(ordinal, 1)
+        noteLastKey(slot: slot, ordinal: ordinal)
         if sequence.slots[slot].ids.count > OrderedIDList.maxChunk { split(ordinal: ordinal) }
     }
 
@@ -396,7 +412,10 @@ struct OrderedIDList {
         hasKeys = true
         var seq = sequence
         sequence = IDSequence()   // keep `seq` uniquely referenced while filling
-        defer { sequence = seq }
+        defer {
+            sequence = seq
+            rebuildLastKeys()
+        }
         try fill { position, key in
             let (ordinal, offset) = seq.tree.locate(position)
             seq.slots[Int(seq.order[ordinal])].keys[offset] = key
@@ -407,6 +426,7 @@ struct OrderedIDList {
     mutating func removeKeys() {
         for s in sequence.order { sequence.slots[Int(s)].keys = [] }
         hasKeys = false
+        sequence.lastKeys = []
     }
 
     private mutating func newSlot(_ chunk: IDChunk) -> Int {
@@ -435,5 +455,16 @@ struct OrderedIDList {
 
     private mutating func rebuildTree() {
         sequence.tree = FenwickTree(counts: sequence.order.map { sequence.slots[Int($0)].ids.count })
+        rebuildLastKeys()
+    }
+
+    private mutating func rebuildLastKeys() {
+        sequence.lastKeys = hasKeys ? sequence.order.map { sequence.slots[Int($0)].keys.last ?? .invalid } : []
+    }
+
+    @inline(__always)
+    private mutating func noteLastKey(slot: Int, ordinal: Int) {
+        guard hasKeys, ordinal < sequence.lastKeys.count else { return }
+        sequence.lastKeys[ordinal] = sequence.slots[slot].keys.last ?? .invalid
     }
 }
