@@ -44,7 +44,7 @@ extension ReliabilityTests {
             let store = scratch.path("trial.sqlite")
             for trial in 0..<trials {
                 try ScratchDirectory.copyStore(old, to: store)
-                let delay = random.double(0...(duration * 1.05))
+                let delay = random.double(0...(duration * 1.25))  // the last part: after the commit, in the checkpoint at close
                 let child = try SpawnedProcess(binary, ["import", csv, "--db", store, "--quiet"], in: scratch.url, name: "import")
                 usleep(useconds_t(delay * 1_000_000))
                 let killed = child.signal(SIGKILL)

@@ -30,7 +30,7 @@ extension ReliabilityTests {
             var keyWords: [String] {
                 switch self {
                 case .stdinFromDevNull, .stdoutIntoCat: return ["terminal"]
-                case .termUnset, .termDumb, .termUnknown: return ["TERM"]
+                case .termUnset, .termDumb, .termUnknown: return ["TERM", "terminal"]
                 }
             }
         }
@@ -97,7 +97,7 @@ extension ReliabilityTests {
             #expect(fixture.exitStatus(timeout: 0.2) == nil, "the app survives a 1×1 window; stderr: \(fixture.standardError())")
             tmux.send("Up")
             tmux.resize(width: 80, height: 24)
-            let back = try tmux.waitUntil("the 80×24 screen again") { $0.contains("2/\(total)") && $0.lines.count == 24 }
+            let back = try tmux.waitUntil("the 80×24 screen again") { $0.contains("2/\(total)") && $0.lines[0].contains("Failed Banks") }
             #expect(back == before, "after:\n\(back)\nbefore:\n\(before)")
             tmux.send("C-l")
             usleep(200_000)
@@ -105,15 +105,20 @@ extension ReliabilityTests {
             try quitCleanly(fixture, tmux, count: total, "1×1")
         }
 
-        @Test func startingInAOneByOneWindowShowsTheBanksOnceTheWindowGrows() throws {
-            let (fixture, tmux, total) = try launch(width: 1, height: 1, waitForFirstScreen: false)
+        /// Regression: started smaller than 80×24, the browser did not repaint when the window grew to
+        /// exactly 80×24 (any other size did) — the old small picture stayed until a key was pressed.
+        @Test(arguments: [[1, 1], [40, 12]])
+        func startedInASmallWindowTheBrowserRepaintsWhenTheWindowGrowsTo80x24(_ size: [Int]) throws {
+            let (fixture, tmux, total) = try launch(width: size[0], height: size[1], waitForFirstScreen: false)
             defer { tmux.close(); fixture.remove() }
             _ = fixture.appPID()
             usleep(800_000)
-            #expect(fixture.exitStatus(timeout: 0.2) == nil, "the app starts in a 1×1 window; stderr: \(fixture.standardError())")
+            #expect(fixture.exitStatus(timeout: 0.2) == nil, "the app starts in a \(size[0])×\(size[1]) window; stderr: \(fixture.standardError())")
             tmux.resize(width: 80, height: 24)
-            try tmux.waitUntil("the first screen at 80×24", timeout: 5) { $0.contains("Failed Banks") && $0.contains("1/\(total)") }
-            try quitCleanly(fixture, tmux, count: total, "started 1×1")
+            try tmux.waitUntil("the first screen at 80×24 (from \(size[0])×\(size[1]))", timeout: 5) {
+                $0.lines[0].contains("Failed Banks") && $0.contains("1/\(total)")
+            }
+            try quitCleanly(fixture, tmux, count: total, "started \(size[0])×\(size[1])")
         }
 
         @Test func burstOfResizesDuringADeleteAnimationSettlesToTheRightScreen() throws {
@@ -133,7 +138,7 @@ extension ReliabilityTests {
                 }
                 tmux.resize(width: 80, height: 24)
                 let settled = try tmux.waitUntil("the 80×24 screen after the delete", timeout: 5) {
-                    $0.contains("/\(total - 1)") && $0.contains("Deleted") && $0.lines.count == 24
+                    $0.contains("/\(total - 1)") && $0.contains("Deleted") && $0.lines[0].contains("Failed Banks")
                 }
                 usleep(500_000)  // let any animation finish
                 let screen = tmux.capture()
@@ -150,11 +155,14 @@ extension ReliabilityTests {
             defer { fixture.remove() }
             let total = try StoreFacts(fixture).byDate.count
             let directory = fixture.directory.path
-            let tmux = try TmuxSession(command: ["/bin/bash", "--norc", "--noprofile", "-i"], width: 80, height: 24,
+            // `env --default-signal`: the shell a person has (the test thread's blocked signal mask is not passed on).
+            let tmux = try TmuxSession(command: ["/usr/bin/env", "--default-signal", "/bin/bash", "--norc", "--noprofile", "-i"], width: 80, height: 24,
                                        environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen", "PS1": "PROMPT$ "])
             defer { tmux.close() }
             try tmux.waitFor("PROMPT$")
-            tmux.type("cd \(shellQuote(directory)); \(shellQuote(binary)) --db banks.sqlite 2> app.stderr; echo \"STATUS=$?\"; stty -a > stty-end.txt")
+            tmux.type("cd \(shellQuote(directory))")
+            tmux.send("Enter")
+            tmux.type("\(shellQuote(binary)) --db banks.sqlite 2> app.stderr")
             tmux.send("Enter")
             try tmux.waitFor("1/\(total)", timeout: 10)
             tmux.send("Down")
@@ -179,6 +187,9 @@ extension ReliabilityTests {
             let resumed = try tmux.waitFor("3/\(total)")
             #expect(!resumed.contains("PROMPT$"), "a full repaint after fg:\n\(resumed)")
             tmux.send("q")
+            try tmux.waitUntil("the prompt after quitting", timeout: 5) { $0.lines.last { !$0.isEmpty }?.hasPrefix("PROMPT$") == true }
+            tmux.type("echo \"STATUS=$?\"; stty -a > stty-end.txt")
+            tmux.send("Enter")
             try tmux.waitFor("STATUS=0", timeout: 5)
             try waitUntil("stty after quitting", timeout: 5) {
                 !((try? String(contentsOfFile: directory + "/stty-end.txt", encoding: .utf8)) ?? "").isEmpty

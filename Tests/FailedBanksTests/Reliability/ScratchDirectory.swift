@@ -49,7 +49,7 @@ struct FileSnapshot: Equatable, CustomStringConvertible {
     let path: String
     let bytes: [UInt8]?
     let mode: mode_t
-    /// The directory's entries (so a created `-wal`, `-shm` or `-journal` shows).
+    /// The file's name and the names beside it that begin with it (so a created `-wal`, `-shm` or `-journal` shows).
     let siblings: [String]
 
     init(_ path: String) throws {
@@ -62,8 +62,9 @@ struct FileSnapshot: Equatable, CustomStringConvertible {
         }
         mode = stat(path, &info) == 0 ? info.st_mode : 0
         let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
         siblings = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { !$0.hasSuffix(".stdout") && !$0.hasSuffix(".stderr") }
+            .filter { $0.hasPrefix(name) }
             .sorted()
     }
 

@@ -35,7 +35,8 @@ final class TerminalProbe {
             exec sleep 3600
 
             """.write(toFile: script, atomically: true, encoding: .utf8)
-        tmux = try TmuxSession(command: ["/bin/bash", script], width: width, height: height,
+        // `env --default-signal`: the signals a shell would have (not the test thread's blocked mask).
+        tmux = try TmuxSession(command: ["/usr/bin/env", "--default-signal", "/bin/bash", script], width: width, height: height,
                                environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen"])
         let pane = scratch.path("pane.bin")
         _ = try ProcessRunner.run(tmux.tmux, ["-L", tmux.socket, "pipe-pane", "-t", tmux.target, "-o", "cat >> \(shellQuote(pane))"])
