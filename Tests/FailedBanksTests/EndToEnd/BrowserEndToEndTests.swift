@@ -156,7 +156,11 @@ struct BrowserEndToEndTests {
             INSERT INTO failed_bank_details(close_date, cert, info_id, acquiring_institution, fund)
               VALUES ('\(newest.closeDate)', 9999991, last_insert_rowid(), 'Nobody', 1);
             """)
-        let screen = try tmux.waitFor("Zz Live Test Bank", timeout: 1.0)
+        // Within a second, and settled: the name with "City, ST" under it (not mid-fade).
+        let screen = try tmux.waitUntil("the new bank on screen", timeout: 1.0) { screen in
+            guard let row = screen.lineIndex(containing: "Zz Live Test Bank"), row + 1 < screen.lines.count else { return false }
+            return screen.lines[row + 1].contains("Testville, KS")
+        }
         let header = try #require(screen.lineIndex(containing: "\(year) (\(facts.count(inYear: year) + 1))"),
                                   "the header counts the new bank:\n\(screen)")
         let row = try #require(screen.lineIndex(containing: "Zz Live Test Bank"))

@@ -80,6 +80,9 @@ final class BrowserFixture {
         #!/bin/sh
         cd \(shellQuote(directory.path))
         rm -f app.pid exit.txt stty.txt
+        # Ctrl-C reaches the whole foreground group: the shell must outlive it to record
+        # what happened (a handler, not an ignore, so the app does not inherit SIG_IGN).
+        trap ':' INT
         sh -c 'echo $$ > app.pid; exec "$@"' sh \(quoted) 2> app.stderr
         status=$?
         stty -a > stty.txt 2>&1
@@ -130,9 +133,10 @@ final class BrowserFixture {
 
     /// Runs SQL with the `sqlite3` shell on the fixture's store; rows as `|`-separated lines.
     @discardableResult
-    func sql(_ statements: String) throws -> String {
+    func sql(_ statements: String, separator: String = "|") throws -> String {
         guard let sqlite3 = BrowserFixture.sqlite3 else { throw EndToEndError("no sqlite3") }
-        let result = try ProcessRunner.run(sqlite3, ["-batch", "-cmd", ".timeout 5000", database, statements])
+        let result = try ProcessRunner.run(sqlite3, ["-batch", "-separator", separator, "-cmd", ".timeout 5000",
+                                                     database, statements])
         guard result.status == 0 else {
             throw EndToEndError("sqlite3 failed (\(result.status)): \(result.standardError)")
         }

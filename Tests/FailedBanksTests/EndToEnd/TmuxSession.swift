@@ -35,7 +35,7 @@ final class TmuxSession {
                          "-x", "\(width)", "-y", "\(height)"]
         for (key, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["-e", "\(key)=\(value)"] }
         arguments += command
-        let result = try ProcessRunner.run(tmux, arguments)
+        let result = try ProcessRunner.runDetaching(tmux, arguments)
         guard result.status == 0 else {
             throw EndToEndError("tmux new-session failed: \(result.standardError)")
         }
@@ -56,7 +56,9 @@ final class TmuxSession {
     /// The visible text of the pane, one line per row, trailing spaces trimmed.
     func capture() -> String {
         let result = try? ProcessRunner.run(tmux, ["-L", socket, "capture-pane", "-p", "-t", target])
-        let lines = (result?.standardOutput ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        var output = result?.standardOutput ?? ""
+        if output.hasSuffix("\n") { output.removeLast() }
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         return lines.map { line in
             var s = String(line)
             while s.hasSuffix(" ") { s.removeLast() }
