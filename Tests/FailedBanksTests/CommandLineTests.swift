@@ -45,4 +45,65 @@ struct CommandLineTests {
         #expect(result.standardOutput.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: database), "a refused launch creates no store")
     }
+
+    /// A temporary directory for one test.
+    private func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fb-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private func refuses(_ path: String, saying words: String) throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let result = try ProcessRunner.run(binary, ["--db", path])
+        #expect(result.status == 65, "sysexits EX_DATAERR")
+        #expect(result.standardError.contains(words), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "one line: \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file is left untouched")
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        #expect(!siblings.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-journal") }, "\(siblings)")
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefusedUntouched() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("notes.sqlite").path
+        try Data("Bank Name,City\nnot a database\n".utf8).write(to: URL(fileURLWithPath: path))
+        try refuses(path, saying: "not a SQLite database")
+    }
+
+    @Test func aStoreFromANewerVersionIsRefusedUntouched() throws {
+        guard let sqlite3 = BrowserFixture.sqlite3, let csv = BrowserFixture.sourceCSV else { return }
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("banks.sqlite").path
+        let created = try ProcessRunner.run(binary, ["import", csv, "--db", path, "--quiet"])
+        #expect(created.status == 0)
+        try ProcessRunner.run(sqlite3, [path, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 99;"])
+        try refuses(path, saying: "newer failedbanks")
+    }
+
+    @Test func anotherApplicationsDatabaseIsRefusedUntouched() throws {
+        let source = BrowserFixture.packageRoot.appendingPathComponent("../shared/data/FailedBanksCD_2011_coredata.sqlite").standardized
+        guard FileManager.default.fileExists(atPath: source.path) else { return }
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("coredata.sqlite").path
+        try FileManager.default.copyItem(atPath: source.path, toPath: path)
+        try refuses(path, saying: "another application")
+    }
+
+    @Test func subcommandsAreDispatched() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("banks.sqlite").path
+        if let csv = BrowserFixture.sourceCSV {
+            #expect(try ProcessRunner.run(binary, ["import", csv, "--db", path, "--quiet"]).status == 0)
+            #expect(try ProcessRunner.run(binary, ["list", "--db", path, "--format", "json"]).standardOutput.contains("sections"))
+        }
+        #expect(try ProcessRunner.run(binary, ["import", "--help"]).standardOutput.contains("failedbanks import"))
+        #expect(try ProcessRunner.run(binary, ["watch", "--help"]).standardOutput.contains("failedbanks watch"))
+        #expect(try ProcessRunner.run(binary, ["help", "list"]).standardOutput.contains("failedbanks list"))
+    }
 }

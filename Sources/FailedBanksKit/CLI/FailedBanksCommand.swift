@@ -36,9 +36,9 @@ public enum FailedBanksCommand {
         case "import":
             return ImportCommand.run(rest)
         case "list":
-            return notYetAvailable(first, rest)  // ListCommand.run(rest)
+            return ListCommand.run(rest)
         case "watch":
-            return notYetAvailable(first, rest)  // WatchCommand.run(rest)
+            return WatchCommand.run(rest)
         case "--version", "-V":
             print("\(ProgramName.current) \(version)")
             return ExitStatus.ok
@@ -54,11 +54,5 @@ public enum FailedBanksCommand {
             }
             return BrowserCommand.run(arguments)
         }
-    }
-
-    /// Placeholder while a subcommand's layer is being written.
-    private static func notYetAvailable(_ name: String, _ arguments: [String]) -> Int32 {
-        printError("'\(name)' is not yet available")
-        return ExitStatus.software
     }
 }

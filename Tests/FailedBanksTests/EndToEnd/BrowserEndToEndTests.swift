@@ -194,6 +194,21 @@ struct BrowserEndToEndTests {
         #expect(back == before, "after:\n\(back)\nbefore:\n\(before)")
     }
 
+    @Test func firstLaunchImportsTheBundledListThenShowsIt() throws {
+        let fixture = try BrowserFixture(importing: false)
+        let csv = try #require(BrowserFixture.sourceCSV)
+        let tmux = try fixture.launch(environment: ["FAILEDBANKS_DATA": csv])
+        defer { tmux.close(); fixture.remove() }
+        try tmux.waitFor("Failed Banks", timeout: 10)
+        let facts = try StoreFacts(fixture)
+        #expect(facts.byDate.count > 0)
+        let screen = try tmux.waitFor("1/\(facts.byDate.count)")
+        #expect(screen.contains("\(facts.years[0]) (\(facts.count(inYear: facts.years[0])))"))
+        #expect(fixture.standardError().contains("first launch: importing"))
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
     @Test(arguments: ["q", "C-c", "SIGTERM"])
     func everyWayOutRestoresTheTerminalAndLeavesTheStoreIntact(way: String) throws {
         let (fixture, tmux, facts) = try start()

@@ -52,14 +52,16 @@ final class BrowserFixture {
     let directory: URL
     var database: String { directory.appendingPathComponent("banks.sqlite").path }
 
-    /// Makes a temporary directory and imports the source CSV into a new store there.
-    init(csv: String? = BrowserFixture.sourceCSV) throws {
+    /// Makes a temporary directory and imports the source CSV into a new store
+    /// there (`importing: false` leaves the store missing: a first launch).
+    init(csv: String? = BrowserFixture.sourceCSV, importing: Bool = true) throws {
         guard let binary = BrowserFixture.binary, let csv else {
             throw EndToEndError(BrowserFixture.unavailableReason ?? "unavailable")
         }
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("failedbanks-e2e-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        guard importing else { return }
         let result = try ProcessRunner.run(binary, ["import", csv, "--db", database, "--quiet"])
         guard result.status == 0 else {
             throw EndToEndError("failedbanks import failed (\(result.status)): \(result.standardError)")
@@ -72,7 +74,8 @@ final class BrowserFixture {
     }
 
     /// Starts the browser on the fixture's store in a new tmux server.
-    func launch(_ arguments: [String] = [], width: Int = 80, height: Int = 24) throws -> TmuxSession {
+    func launch(_ arguments: [String] = [], width: Int = 80, height: Int = 24,
+                environment: [String: String] = [:]) throws -> TmuxSession {
         guard let binary = BrowserFixture.binary else { throw EndToEndError("no binary") }
         let script = directory.appendingPathComponent("run.sh")
         let quoted = ([binary, "--db", database] + arguments).map(shellQuote).joined(separator: " ")
@@ -92,9 +95,10 @@ final class BrowserFixture {
 
         """
         try text.write(to: script, atomically: true, encoding: .utf8)
+        let base = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen",
+                    "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path]
         return try TmuxSession(command: ["/bin/sh", script.path], width: width, height: height,
-                               environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen",
-                                             "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path])
+                               environment: base.merging(environment) { _, new in new })
     }
 
     /// The browser's process id, once it has started.
