@@ -149,16 +149,20 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
 
     // MARK: TableViewDataSource
 
+    /// The controller's section count.
     public var numberOfSections: Int { controller.numberOfSections }
 
+    /// The controller's object count in `section` (0 out of range).
     public func numberOfRows(inSection section: Int) -> Int {
         section < controller.numberOfSections ? controller.numberOfObjects(inSection: section) : 0
     }
 
+    /// ``cellForObject`` of the object at `indexPath` (faults in its batch).
     public func cell(forRowAt indexPath: IndexPath) -> TableCell {
         cellForObject(controller.object(at: indexPath))
     }
 
+    /// ``headerTitle`` of the section, else its name (nil without a section key path).
     public func titleForHeader(inSection section: Int) -> String? {
         let sections = sectionInfos
         guard section < sections.count else { return nil }
@@ -166,18 +170,22 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
         return controller.sectionNameKeyPath == nil ? nil : sections[section].name
     }
 
+    /// The controller's `sectionIndexTitles` (none without a section key path).
     public func sectionIndexTitles() -> [String] {
         controller.sectionNameKeyPath == nil ? [] : controller.sectionIndexTitles
     }
 
+    /// The controller's `section(forSectionIndexTitle:at:)`.
     public func section(forSectionIndexTitle title: String, at index: Int) -> Int {
         controller.section(forSectionIndexTitle: title, at: index)
     }
 
+    /// The row's `ObjectID`: the table anchors its selection on it.
     public func rowIdentity(at indexPath: IndexPath) -> AnyHashable? {
         controller.objectID(at: indexPath)
     }
 
+    /// Where the object with that `ObjectID` is now (O(log N)), nil when it is not in the results.
     public func indexPath(forRowIdentity identity: AnyHashable) -> IndexPath? {
         guard let id = identity.base as? ObjectID else { return nil }
         return controller.indexPath(for: id)
@@ -192,12 +200,14 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
 
     // MARK: FetchedResultsControllerDelegate
 
+    /// Will-change: `beginUpdates()`.
     public func controllerWillChangeContent(_ controller: FetchedResultsController) {
         guard controller === self.controller else { return }
         sectionCache = nil
         tableView.beginUpdates()
     }
 
+    /// A section inserted or deleted: the table's section operation.
     public func controller(_ controller: FetchedResultsController, didChange section: SectionInfo,
                            atSectionIndex sectionIndex: Int, for type: ChangeType) {
         guard controller === self.controller else { return }
@@ -209,6 +219,8 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
         }
     }
 
+    /// An object inserted, deleted, moved or updated: insert / delete / move / reload of its row
+    /// (old index paths for deletes and reloads, new ones for inserts, both for moves).
     public func controller(_ controller: FetchedResultsController, didChange objectID: ObjectID,
                            at indexPath: IndexPath?, for type: ChangeType, newIndexPath: IndexPath?) {
         guard controller === self.controller else { return }
@@ -224,6 +236,7 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
         }
     }
 
+    /// Did-change: `endUpdates(animated:)`; a refused batch is logged and the table reloaded.
     public func controllerDidChangeContent(_ controller: FetchedResultsController) {
         guard controller === self.controller else { return }
         sectionCache = nil

@@ -17,10 +17,15 @@ import TerminalUI
 ///     let browser = try BankBrowser(store: store, options: BrowserOptions(), screen: try CursesScreen())
 ///     let exit = browser.run()           // .quit, or .signal(SIGTERM) …
 public final class BankBrowser: View, TableViewDelegate {
+    /// The store browsed.
     public let store: Store
+    /// The context the controllers fetch through and deletes are saved in.
     public let context: ObjectContext
+    /// The run loop driving the screen (this browser is its bottom view).
     public let loop: TerminalRunLoop
+    /// The bank list.
     public let table: TableView
+    /// Feeds `table` from the current tab's controller.
     public private(set) var adapter: FetchedResultsTableAdapter!
     /// The tab showing.
     public private(set) var tab: BankSortTab
@@ -106,6 +111,7 @@ public final class BankBrowser: View, TableViewDelegate {
 
     // MARK: Drawing
 
+    /// Navigation bar, tabs, the table, and the status line (or the search or filter line).
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard !frame.isEmpty else { return }
         navigationBar.trailingText = readOnlyReason == nil ? nil : "read-only"
@@ -138,12 +144,16 @@ public final class BankBrowser: View, TableViewDelegate {
         return "\(total == 0 ? 0 : adapter.selectedPosition ?? 0)/\(total)"
     }
 
+    /// True while a batch animates.
     public func needsTick(at time: Double) -> Bool { table.isAnimating(at: time) }
 
+    /// When a status message expires.
     public func nextWakeTime(after time: Double) -> Double? { statusLine.nextWakeTime(after: time) }
 
     // MARK: Keys
 
+    /// The keys of ``BrowserKeys``: the search or filter line while open, then the
+    /// table's own keys, then the browser's; `q`, `?` and F1 fall through to the run loop.
     public func handle(_ event: InputEvent) -> EventResult {
         if searchField.isActive {
             _ = searchField.handle(event)
@@ -188,12 +198,14 @@ public final class BankBrowser: View, TableViewDelegate {
 
     // MARK: TableViewDelegate
 
+    /// Enter/→: the detail screen.
     public func didSelectRow(at indexPath: IndexPath) {
         guard adapter.controller.objectID(at: indexPath) != nil else { return }
         let bank = adapter.controller.object(at: indexPath)
         loop.push(BankDetailScreen(bank: bank))
     }
 
+    /// False (and says why) on a read-only store.
     public func canDeleteRow(at indexPath: IndexPath) -> Bool {
         if let readOnlyReason {
             statusLine.showMessage("Delete is disabled: \(readOnlyReason)", at: now, style: .error)
@@ -202,6 +214,7 @@ public final class BankBrowser: View, TableViewDelegate {
         return true
     }
 
+    /// The Delete button confirmed: delete through the context and save; the row animates out.
     public func commitDelete(at indexPath: IndexPath) {
         guard readOnlyReason == nil, adapter.controller.objectID(at: indexPath) != nil else { return }
         let bank = adapter.controller.object(at: indexPath)

@@ -11,11 +11,13 @@ import TerminalUI
 ///
 ///     loop.push(BankDetailScreen(bank: controller.object(at: indexPath)))
 public final class BankDetailScreen: View {
+    /// The bank shown.
     public let bank: ManagedObject
     let navigationBar = NavigationBar(title: "", backTitle: "Banks")
     let detailView = DetailView(rows: [])
     let statusLine = StatusLine(hints: "Esc/← back   ↑/↓ scroll   q quit")
 
+    /// A detail screen for `bank` (a `FailedBankInfo`).
     public init(bank: ManagedObject) {
         self.bank = bank
     }
@@ -47,6 +49,7 @@ public final class BankDetailScreen: View {
         ]
     }
 
+    /// Navigation bar with the bank's name and "‹ Banks", the rows, a key hint.
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard !frame.isEmpty else { return }
         if bank.isDeleted {
@@ -62,6 +65,7 @@ public final class BankDetailScreen: View {
         statusLine.render(into: &canvas, frame: frame.row(frame.height - 1), at: time)
     }
 
+    /// Esc, ←, Backspace or `h` go back; ↑/↓ and paging scroll long values.
     public func handle(_ event: InputEvent) -> EventResult {
         switch event {
         case .escape, .left, .backspace, .character("h"):
