@@ -181,10 +181,14 @@ struct BrowserEndToEndTests {
         let small = try tmux.waitUntil("a 40×12 layout") { $0.lines.count == 12 && $0.lines[0].contains("Failed Banks") }
         #expect(small.lines.allSatisfy { $0.count <= 40 })
         #expect(small.contains(position(2, of: total)) || small.contains("2/"))
-        // What the incremental update left equals a full repaint: no garbage.
+        // What the incremental update left equals a full repaint: no garbage. (The help
+        // overlay opened and closed after Ctrl-L proves the repaint has been processed.)
         tmux.send("C-l")
-        usleep(150_000)
-        #expect(tmux.capture() == small)
+        tmux.send("?")
+        try tmux.waitFor("Keys")
+        tmux.send("x")
+        let repainted = try tmux.waitUntil("the help to close") { !$0.contains("Keys") }
+        #expect(repainted == small, "after Ctrl-L:\n\(repainted)\nbefore:\n\(small)")
 
         tmux.resize(width: 10, height: 3)
         try tmux.waitUntil("the too-small message") { $0.contains("small") || $0.contains("Termin") }
