@@ -45,6 +45,7 @@ extension ReliabilityTests {
             var random = ReliabilityRandom(seed: seed)
             var secondImporter: SpawnedProcess?
             var statements = 0
+            var shellLog = ""
             let started = Date()
             // While the import runs, and for a while after it (so that changes also land between its batches).
             var quietAfterImport: Date?
@@ -55,12 +56,14 @@ extension ReliabilityTests {
                 if secondImporter == nil, Date().timeIntervalSince(started) > 0.3 {
                     secondImporter = try SpawnedProcess(binary, ["import", second, "--db", store, "--quiet"], in: scratch.url, name: "import2")
                 }
-                #expect(shell.write(randomChange(&random, maxID: Int64(firstCount + rows + 2_000), serial: statements)),
-                         "the sqlite3 shell takes statements: \(shell.standardError)")
+                let change = randomChange(&random, maxID: Int64(firstCount + rows + 2_000), serial: statements)
+                shellLog += change
+                #expect(shell.write(change), "the sqlite3 shell takes statements: \(shell.standardError)")
                 statements += 1
                 usleep(useconds_t(random.int(5_000...40_000)))
             }
             shell.closeInput()
+            try? shellLog.write(toFile: scratch.path("shell.sql"), atomically: true, encoding: .utf8)
             #expect(shell.finish(timeout: 130), "the shell finishes its statements")
             #expect(importer.finish(timeout: 120), "the import finishes")
             #expect(secondImporter?.finish(timeout: 120) ?? true, "the second import finishes")
@@ -90,7 +93,18 @@ extension ReliabilityTests {
             #expect(watched.sections.map(\.name) == expected.map(\.name), "watched section names; \(context)")
             if watched.sections != expected {
                 let firstDifference = zip(watched.sections, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                Issue.record("the watched state (\(watched.snapshots) snapshots, \(watched.batches) batches, \(watched.sections.reduce(0) { $0 + $1.ids.count }) banks) differs from a fresh fetch (\(total) banks) first in section \(firstDifference.map { expected[$0].name } ?? "count"); \(context)")
+                let seen = Set(watched.sections.flatMap(\.ids)), fetched = Set(expected.flatMap(\.ids))
+                let kept = FileManager.default.temporaryDirectory.appendingPathComponent("failedbanks-concurrent-\(seed)")
+                try? FileManager.default.removeItem(at: kept)
+                try? FileManager.default.copyItem(at: scratch.url, to: kept)
+                try? fresh.standardOutput.write(to: kept.appendingPathComponent("list.json"), atomically: true, encoding: .utf8)
+                try? ScratchDirectory.copyStore(store, to: kept.appendingPathComponent("banks.sqlite").path)
+                Issue.record("""
+                    the watched state (\(watched.snapshots) snapshots, \(watched.batches) batches, \(seen.count) banks) differs from \
+                    a fresh fetch (\(total) banks) first in section \(firstDifference.map { expected[$0].name } ?? "count"); \
+                    only watched: \(seen.subtracting(fetched).sorted().prefix(10)), only fetched: \(fetched.subtracting(seen).sorted().prefix(10)); \
+                    watch output, shell statements and store kept in \(kept.path); \(context)
+                    """)
             }
 
             // The browser: alive, showing the fresh total, its screen equal to a full repaint.

@@ -76,6 +76,58 @@ extension ReliabilityTests {
             #expect(killedOld + killedNew >= trials / 2, "most kills must land while the import runs; seed \(seed)")
         }
 
+        @Test(arguments: [SIGINT, SIGTERM])
+        func importInterruptedBySignalStopsPromptlyAndLeavesTheOldData(_ signal: Int32) throws {
+            let scratch = try ScratchDirectory("interrupt-import")
+            defer { scratch.remove() }
+            let fixture = try BrowserFixture()
+            defer { fixture.remove() }
+            let store = scratch.path("banks.sqlite")
+            try ScratchDirectory.copyStore(fixture.database, to: store)
+            let before = try StoreDigest.check(store).digest
+            let csv = try ReliabilitySettings.generatedList(rows: 50_000, seed: 9_003, in: scratch.url)
+
+            let child = try SpawnedProcess(binary, ["import", csv, "--db", store, "--quiet"], in: scratch.url, name: "import")
+            usleep(400_000)
+            try #require(child.signal(signal), "the import still runs after 0.4 s")
+            let sent = Date()
+            #expect(child.wait(timeout: 3), "the import stops within 3 s of signal \(signal)")
+            child.finish(timeout: 1)
+            let seconds = Date().timeIntervalSince(sent)
+            #expect(child.exitStatus != 0, "an interrupted import is not a success: \(child.standardError)")
+            #expect(!child.standardError.contains("Fatal error"), "stderr: \(child.standardError)")
+            let check = try StoreDigest.check(store)
+            #expect(check.integrity == "ok")
+            #expect(check.digest == before, "signal \(signal) after 0.4 s (stopped in \(String(format: "%.2f", seconds)) s): \(check.digest), expected the old data \(before)")
+        }
+
+        /// The disk fills up mid-import (a file-size limit makes writes fail with EFBIG):
+        /// the import rolls back, says so naming the store, and the store keeps the old data.
+        @Test func importThatRunsOutOfSpaceRollsBackAndSaysSo() throws {
+            let scratch = try ScratchDirectory("full-import")
+            defer { scratch.remove() }
+            let fixture = try BrowserFixture()
+            defer { fixture.remove() }
+            let store = scratch.path("banks.sqlite")
+            try ScratchDirectory.copyStore(fixture.database, to: store)
+            let before = try StoreDigest.check(store).digest
+            let csv = try ReliabilitySettings.generatedList(rows: 50_000, seed: 9_004, in: scratch.url)
+
+            // 1,000 KB per file: the store has room for the 500 banks, not for 50,000 more.
+            let child = try SpawnedProcess("/bin/bash", ["-c", "trap '' XFSZ; ulimit -f 1000; exec \"$0\" \"$@\"",
+                                                         binary, "import", csv, "--db", store, "--quiet"],
+                                           in: scratch.url, name: "import")
+            #expect(child.finish(timeout: 60))
+            let status = child.exitStatus ?? -1
+            let message = child.standardError
+            #expect((64...78).contains(status), "exit status \(status); stderr: \(message)")
+            #expect(["full", "space", "disk"].contains { message.localizedCaseInsensitiveContains($0) }, "stderr: \(message)")
+            #expect(message.contains("banks.sqlite"), "the message names the store: \(message)")
+            let check = try StoreDigest.check(store)
+            #expect(check.integrity == "ok")
+            #expect(check.digest == before, "the store holds \(check.digest), expected the old data \(before)")
+        }
+
         @Test func deleteKilledMidSaveLeavesTheBankWhollyThereOrWhollyGone() throws {
             let seed = ReliabilitySettings.seed(ci: 9_002)
             let trials = ReliabilitySettings.trials(ci: 4, long: 50)

@@ -66,6 +66,44 @@ struct WatchedState {
     private mutating func apply(_ batch: [String: Any], line: Int) {
         let sectionChanges = batch["sections"] as? [[String: Any]] ?? []
         let objectChanges = batch["objects"] as? [[String: Any]] ?? []
+        var seen = Set<Int64>()
+        var sameCoordinates: [Int64] = []
+        for change in objectChanges {
+            let id = (change["id"] as? NSNumber)?.int64Value ?? -1
+            if !seen.insert(id).inserted { problems.append("line \(line): object \(id) twice in one batch") }
+            let from = Self.coordinates(change["from"])
+            switch change["change"] as? String {
+            case "delete", "move", "update":
+                guard let from else { problems.append("line \(line): \(change["change"] ?? "?") without from: \(change)"); continue }
+                check(id, at: from, line: line)
+                if change["change"] as? String == "move", let to = Self.coordinates(change["to"]), to == from { sameCoordinates.append(id) }
+            case "insert": break
+            default: problems.append("line \(line): unknown object change \(change)")
+            }
+        }
+        let next = applied(sectionChanges, objectChanges, keepingInPlace: [], line: line)
+        // A move whose old and new coordinates are equal is a move to itself (rule 3) when
+        // leaving the object in place gives the same sections: it should have been an update.
+        for id in sameCoordinates where applied(sectionChanges, objectChanges, keepingInPlace: [id], line: line) == next {
+            problems.append("line \(line): object \(id) moves to itself")
+        }
+        // An inserted object must not be there already (rule 4: the result is the new fetch, each object once).
+        let arriving = objectChanges.filter { $0["change"] as? String == "insert" }.compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        if !arriving.isEmpty {
+            let before = Set(sections.flatMap(\.ids))
+            for id in arriving where before.contains(id) {
+                problems.append("line \(line): object \(id) inserted, but it is already in the results (no delete before)")
+            }
+        }
+        sections = next
+        if let counts = batch["counts"] as? [NSNumber], counts.map(\.intValue) != sections.map(\.ids.count) {
+            problems.append("line \(line): counts \(counts.map(\.intValue).prefix(12)) but the rebuilt sections hold \(sections.map(\.ids.count).prefix(12))")
+        }
+    }
+
+    /// The sections after one batch, by rule 4; moves of `keepingInPlace` are applied as updates.
+    private mutating func applied(_ sectionChanges: [[String: Any]], _ objectChanges: [[String: Any]],
+                                  keepingInPlace: Set<Int64>, line: Int) -> [Section] {
         var deletedSections = Set<Int>()
         var insertedSections: [(index: Int, name: String)] = []
         for change in sectionChanges {
@@ -73,35 +111,26 @@ struct WatchedState {
             switch change["change"] as? String {
             case "delete": deletedSections.insert(index)
             case "insert": insertedSections.append((index, change["name"] as? String ?? "?"))
-            default: problems.append("line \(line): unknown section change \(change)")
+            default: if keepingInPlace.isEmpty { problems.append("line \(line): unknown section change \(change)") }
             }
         }
         var removed = Set<[Int]>()
         var inserted: [(section: Int, row: Int, id: Int64)] = []
-        var seen = Set<Int64>()
         for change in objectChanges {
             let id = (change["id"] as? NSNumber)?.int64Value ?? -1
-            if !seen.insert(id).inserted { problems.append("line \(line): object \(id) twice in one batch") }
-            let from = Self.coordinates(change["from"])
-            let to = Self.coordinates(change["to"])
+            let from = Self.coordinates(change["from"]), to = Self.coordinates(change["to"])
             switch change["change"] as? String {
             case "delete":
-                guard let from else { problems.append("line \(line): delete without from: \(change)"); continue }
-                removed.insert([from.0, from.1])
-                check(id, at: from, line: line)
+                if let from { removed.insert([from.0, from.1]) }
             case "insert":
-                guard let to else { problems.append("line \(line): insert without to: \(change)"); continue }
-                inserted.append((to.0, to.1, id))
-            case "move":
-                guard let from, let to else { problems.append("line \(line): move without from/to: \(change)"); continue }
-                if from == to { problems.append("line \(line): object \(id) moves to itself") }
-                removed.insert([from.0, from.1])
-                check(id, at: from, line: line)
-                inserted.append((to.0, to.1, id))
-            case "update":
-                if let from { check(id, at: from, line: line) }
+                if let to { inserted.append((to.0, to.1, id)) }
+            case "move" where !keepingInPlace.contains(id):
+                if let from, let to {
+                    removed.insert([from.0, from.1])
+                    inserted.append((to.0, to.1, id))
+                }
             default:
-                problems.append("line \(line): unknown object change \(change)")
+                break
             }
         }
         // Old coordinates: drop removed rows and deleted sections.
@@ -113,20 +142,19 @@ struct WatchedState {
         // New coordinates, ascending.
         for (index, name) in insertedSections.sorted(by: { $0.index < $1.index }) {
             guard index >= 0, index <= next.count else {
-                problems.append("line \(line): section insert at \(index) of \(next.count)"); continue
+                if keepingInPlace.isEmpty { problems.append("line \(line): section insert at \(index) of \(next.count)") }
+                continue
             }
             next.insert(Section(name: name, ids: []), at: index)
         }
         for (s, r, id) in inserted.sorted(by: { ($0.section, $0.row) < ($1.section, $1.row) }) {
             guard s >= 0, s < next.count, r >= 0, r <= next[s].ids.count else {
-                problems.append("line \(line): row insert at [\(s), \(r)] out of range"); continue
+                if keepingInPlace.isEmpty { problems.append("line \(line): row insert at [\(s), \(r)] out of range") }
+                continue
             }
             next[s].ids.insert(id, at: r)
         }
-        sections = next
-        if let counts = batch["counts"] as? [NSNumber], counts.map(\.intValue) != sections.map(\.ids.count) {
-            problems.append("line \(line): counts \(counts.map(\.intValue).prefix(12)) but the rebuilt sections hold \(sections.map(\.ids.count).prefix(12))")
-        }
+        return next
     }
 
     /// A delete, move or update names the object at its old coordinates.
