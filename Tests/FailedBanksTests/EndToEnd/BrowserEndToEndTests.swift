@@ -213,15 +213,15 @@ struct BrowserEndToEndTests {
         #expect(fixture.exitStatus() == 0)
     }
 
-    @Test(arguments: ["q", "C-c", "SIGTERM"])
+    @Test(arguments: ["q", "C-c", "SIGTERM", "SIGHUP"])
     func everyWayOutRestoresTheTerminalAndLeavesTheStoreIntact(way: String) throws {
         let (fixture, tmux, facts) = try start()
         defer { tmux.close(); fixture.remove() }
         try tmux.waitFor(position(1, of: facts.byDate.count))
         switch way {
-        case "SIGTERM":
+        case "SIGTERM", "SIGHUP":
             let pid = try #require(fixture.appPID())
-            kill(pid, SIGTERM)
+            kill(pid, way == "SIGTERM" ? SIGTERM : SIGHUP)
         default:
             tmux.send(way)
         }
@@ -229,6 +229,7 @@ struct BrowserEndToEndTests {
         switch way {
         case "q": #expect(status == 0)
         case "C-c": #expect(status == 128 + SIGINT)
+        case "SIGHUP": #expect(status == 128 + SIGHUP)
         default: #expect(status == 128 + SIGTERM)
         }
         let stty = try #require(fixture.sttyAfterExit())
