@@ -294,6 +294,19 @@ final class BrowserHarness {
         #expect(h.position == "1/14")
     }
 
+    @Test func aBankWithoutDetailsIsListedUnderADashAndItsDetailSaysSo() throws {
+        let h = try BrowserHarness()
+        let other = try Database(path: h.store.path)
+        try other.execute("INSERT INTO failed_bank_info(name, city, state) VALUES ('Orphan Bank', 'Nowhere', 'ZZ')")
+        h.browser.pollExternalChanges()
+        let bottom = h.press(.character("G"))
+        #expect(bottom.contains("— (1)"), "\(bottom)")
+        #expect(h.selectedName == "Orphan Bank")
+        let detail = h.press(.enter)
+        #expect(detail.contains("Orphan Bank"))
+        #expect(detail.contains("Closing date"))
+    }
+
     @Test func tinyTerminalShowsTooSmall() throws {
         let h = try BrowserHarness(width: 10, height: 3)
         #expect(h.text.contains("Terminal") || h.text.contains("small"))

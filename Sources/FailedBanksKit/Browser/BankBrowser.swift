@@ -76,7 +76,7 @@ public final class BankBrowser: View, TableViewDelegate {
         adapter = FetchedResultsTableAdapter(
             controller: controller, tableView: table,
             cellForObject: BankBrowser.cell(for:),
-            headerTitle: { section in "\(section.name) (\(section.numberOfObjects))" })
+            headerTitle: BankBrowser.header(for:))
         adapter.animatesChanges = options.animated
         adapter.log = { [unowned self] message in self.log.append(message) }
         table.delegate = self
@@ -105,6 +105,12 @@ public final class BankBrowser: View, TableViewDelegate {
         let detail = city.isEmpty ? state : (state.isEmpty ? city : "\(city), \(state)")
         return TableCell(style: .subtitle, title: bank.string("name") ?? "", detail: detail,
                          accessory: .disclosureIndicator)
+    }
+
+    /// A section header: its name and count, "2025 (3)"; "— (2)" for banks
+    /// without the key (no details row, no state).
+    public static func header(for section: SectionInfo) -> String {
+        "\(section.name.isEmpty ? "—" : section.name) (\(section.numberOfObjects))"
     }
 
     var now: Double { loop.clock.now }

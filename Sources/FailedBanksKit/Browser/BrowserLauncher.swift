@@ -57,6 +57,10 @@ struct BrowserLauncher {
             return Refusal(message: "the browser needs a terminal, but \(which) is not one (use 'failedbanks list' in scripts)",
                            status: ExitStatus.failure)
         }
+        if (environment["TERM"] ?? "").isEmpty {
+            return Refusal(message: "TERM is not set, so the terminal cannot be used (use 'failedbanks list' in scripts)",
+                           status: ExitStatus.failure)
+        }
         return nil
     }
 
