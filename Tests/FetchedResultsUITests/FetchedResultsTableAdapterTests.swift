@@ -156,6 +156,20 @@ private let sampleBanks: [(String, String, String, String)] = [
         #expect(f.render(at: 5).contains("2025 (1)"))
     }
 
+    @Test func anUpdateInPlaceReloadsTheRowWithoutMovingIt() throws {
+        let f = try BankFixture(banks: sampleBanks, height: 18)
+        _ = f.render(at: 0)
+        let bank = try f.bank(named: "Citizens Bank")
+        let before = f.controller.indexPath(for: bank.objectID)
+        bank["city"] = .text("Storm Lake")
+        try f.context.save()
+        #expect(f.logged.isEmpty)
+        #expect(f.controller.indexPath(for: bank.objectID) == before)
+        let frame = f.render(at: 10)
+        #expect(frame.contains("Storm Lake, IA"))
+        #expect(!frame.contains("Sac City"))
+    }
+
     @Test func withoutAnimationTheNextFrameIsTheFinalOne() throws {
         let f = try BankFixture(banks: sampleBanks)
         f.adapter.animatesChanges = false
