@@ -144,6 +144,15 @@ extension TableView {
             }
         }
 
+        // Scrolled to the very top, the top stays in view, as UIKit's content
+        // offset does: rows inserted above push the content down (a live
+        // insert into a new first section is seen), as long as the selected
+        // row stays wholly on screen.
+        if oldOffset == 0, newOffset > 0 {
+            let staysOnScreen = newSelection.map { newLayout.rowTop($0) + newLayout.rowHeight <= height } ?? true
+            if staysOnScreen { newOffset = 0 }
+        }
+
         layout = newLayout
         scrollOffset = clampedOffset(newOffset)
         selection = newSelection
