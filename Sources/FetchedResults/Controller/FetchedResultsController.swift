@@ -37,7 +37,11 @@ public final class FetchedResultsController {
     public let context: ObjectContext
     /// The key path naming each object's section (nil: one section named "").
     public let sectionNameKeyPath: String?
-    /// The name the results are cached under (nil: no cache).
+    /// The name the results are cached under (nil: no cache). A cold ``performFetch()``
+    /// writes the cache; a later one (a second launch) reads it when the request, the
+    /// model and the store's data (history position, row count, max id, schema) are
+    /// unchanged. Changes processed afterwards are not written back: after them the
+    /// next launch fetches cold and rewrites the cache.
     public let cacheName: String?
     /// Where the cache file lives (default ``FetchedResultsController/defaultCacheDirectory``).
     public let cacheDirectory: String?
