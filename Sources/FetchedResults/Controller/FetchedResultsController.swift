@@ -92,6 +92,9 @@ public final class FetchedResultsController {
     public internal(set) var statistics = Statistics()
 
     /// Counters of how change sets were handled.
+    ///
+    ///     try controller.process(changes)
+    ///     print(controller.statistics.incrementalBatches, controller.statistics.refetches)
     public struct Statistics: Sendable, Equatable {
         public var incrementalBatches = 0
         public var refetches = 0

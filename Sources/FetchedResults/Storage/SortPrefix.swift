@@ -191,11 +191,13 @@ struct SortKeyEncoder {
         var s = s
         return s.withUTF8 { bytes -> Bool in
             if nocase {
-                for b in bytes {
-                    let code = nocaseCodes[Int(b)]
-                    if !w.write(UInt64(code & 0x3F), 6) || code & 0x80 != 0 { return false }
+                return nocaseCodes.withUnsafeBufferPointer { table in
+                    for b in bytes {
+                        let code = table[Int(b)]
+                        if !w.write(UInt64(code & 0x3F), 6) || code & 0x80 != 0 { return false }
+                    }
+                    return w.write(0, 6)
                 }
-                return w.write(0, 6)
             }
             for b in bytes {
                 if b < 0x20 { _ = w.write(1, 7); return false }
