@@ -343,6 +343,7 @@ extension FetchedResultsController {
     func readValues(_ ids: [Int64], plan: FetchPlan) throws -> [Int64: [StoreValue]] {
         var out: [Int64: [StoreValue]] = [:]
         guard !ids.isEmpty else { return out }
+        out.reserveCapacity(ids.count)
         let db = context.store.database
         let single = ids.count == 1
         let statement = try db.statement(plan.valuesSQL(single: single))
