@@ -132,7 +132,11 @@ public final class CursesScreen: TerminalScreen {
 
         // Before newterm: ncurses installs its own handlers only over default dispositions.
         TerminalSignals.install(wakeDescriptor: wakeWrite)
-        use_env(false)   // the size comes from the terminal, not stale LINES/COLUMNS
+        // The size comes from the terminal (TIOCGWINSZ), not from stale
+        // LINES/COLUMNS. (use_env(false) would be wrong: it makes ncurses take
+        // terminfo's 80×24 and skip the ioctl altogether.)
+        use_env(true)
+        use_tioctl(true)
 
         guard let inFile = fdopen(dup(input), "r"), let outFile = fdopen(dup(output), "w") else {
             TerminalSignals.uninstall()
