@@ -178,15 +178,18 @@ struct RowIDMap {
 
     subscript(id: Int64) -> Int32? {
         get {
+            // An id stored in `sparse` while it lay beyond the dense range stays
+            // there when the dense range later grows over it: look in both.
             if let i = offset(id, limit: dense.count) {
                 let v = dense[i]
-                return v == 0 ? nil : v - 1
+                if v != 0 { return v - 1 }
             }
             return sparse.isEmpty ? nil : sparse[id]
         }
         set {
             if let i = offset(id, limit: dense.count) {
                 dense[i] = newValue.map { $0 + 1 } ?? 0
+                if !sparse.isEmpty { sparse[id] = nil }
                 return
             }
             guard let v = newValue else {
@@ -201,6 +204,7 @@ struct RowIDMap {
             if !dense.isEmpty, let i = offset(id, limit: dense.count + max(1024, dense.count / 2)) {
                 dense.append(contentsOf: repeatElement(0, count: i - dense.count + 1))
                 dense[i] = v + 1
+                if !sparse.isEmpty { sparse[id] = nil }
                 return
             }
             sparse[id] = v
