@@ -73,12 +73,22 @@ public final class Statement {
         try checkBind(bindText(bytes, at: index))
     }
 
+    /// Binds UTF-8 text WITHOUT copying it (SQLITE_STATIC): the bytes must stay
+    /// valid and unchanged until the statement has been stepped and reset.
+    /// The bulk importer's hot path: it saves a malloc, a copy and a free per field.
+    ///
+    ///     try buffer.withUnsafeBytes { try insert.bind(utf8NoCopy: $0, at: 1) }   // step and reset inside
+    public func bind(utf8NoCopy bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        try checkBind(bindText(bytes, at: index, destructor: csqlite_static()))
+    }
+
     /// Binds text; an empty buffer binds '' (not NULL).
-    @inline(__always) private func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+    @inline(__always) private func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32,
+                                            destructor: sqlite3_destructor_type? = csqlite_transient()) -> Int32 {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
-            return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+            return sqlite3_bind_text(handle, index, "", 0, csqlite_static())
         }
-        return sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), csqlite_transient())
+        return sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), destructor)
     }
 
     /// Binds a blob (copied).
