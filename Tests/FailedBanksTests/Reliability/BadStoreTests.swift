@@ -21,7 +21,7 @@ extension ReliabilityTests {
         }
 
         /// Runs `failedbanks arguments` (killed after `timeout`: a hang is a failure too).
-        private func run(_ arguments: [String], in scratch: ScratchDirectory, name: String, timeout: Double = 15,
+        private func run(_ arguments: [String], in scratch: ScratchDirectory, name: String, timeout: Double = 10,
                          unprivileged: Bool = false) throws -> (status: Int32?, output: String, error: String, seconds: Double) {
             let started = Date()
             let child: SpawnedProcess

@@ -46,6 +46,7 @@ extension ReliabilityTests {
             var secondImporter: SpawnedProcess?
             var statements = 0
             var shellLog = ""
+            var screensWithLockWords: [String] = []
             let started = Date()
             // While the import runs, and for a while after it (so that changes also land between its batches).
             var quietAfterImport: Date?
@@ -60,6 +61,13 @@ extension ReliabilityTests {
                 shellLog += change
                 #expect(shell.write(change), "the sqlite3 shell takes statements: \(shell.standardError)")
                 statements += 1
+                if statements % 8 == 0 {
+                    // What a person would see meanwhile: no lock error in the browser's status line either.
+                    let screen = tmux.capture()
+                    if let word = Self.lockWords.first(where: { screen.localizedCaseInsensitiveContains($0) }) {
+                        screensWithLockWords.append("\"\(word)\" on screen:\n\(screen)")
+                    }
+                }
                 usleep(useconds_t(random.int(5_000...40_000)))
             }
             shell.closeInput()
@@ -79,6 +87,7 @@ extension ReliabilityTests {
                     #expect(!text.localizedCaseInsensitiveContains(word), "\(name) stderr shows \"\(word)\": \(text.prefix(600)); \(context)")
                 }
             }
+            #expect(screensWithLockWords.isEmpty, "the browser showed a lock error: \(screensWithLockWords.first ?? ""); \(context)")
             #expect(watch.isRunning, "watch keeps running: \(watch.standardError); \(context)")
 
             // Let the readers catch up: watch's output stops growing, and the browser repaints.

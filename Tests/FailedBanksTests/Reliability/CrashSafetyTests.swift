@@ -76,6 +76,60 @@ extension ReliabilityTests {
             #expect(killedOld + killedNew >= trials / 2, "most kills must land while the import runs; seed \(seed)")
         }
 
+        /// The first import goes through the bulk path (indexes dropped and rebuilt, the rollback
+        /// journal instead of WAL): killed anywhere, the store has no banks or all of them.
+        @Test func firstImportKilledAtAnyMomentLeavesNoBanksOrTheWholeImport() throws {
+            let seed = ReliabilitySettings.seed(ci: 9_005)
+            let trials = ReliabilitySettings.trials(ci: 6, long: 50)
+            let rows = ReliabilitySettings.size(ci: 50_000, long: 200_000)
+            let replay = ReliabilitySettings.replay(seed)
+            let scratch = try ScratchDirectory("crash-first-import")
+            defer { scratch.remove() }
+            let csv = try ReliabilitySettings.generatedList(rows: rows, seed: seed, in: scratch.url)
+
+            let full = scratch.path("full.sqlite")
+            let started = Date()
+            let complete = try ProcessRunner.run(binary, ["import", csv, "--db", full, "--quiet"])
+            let duration = Date().timeIntervalSince(started)
+            try #require(complete.status == 0, "the uninterrupted import: \(complete.standardError)")
+            let after = try StoreDigest.check(full)
+            try #require(after.integrity == "ok")
+
+            var random = ReliabilityRandom(seed: seed)
+            var empty = 0, whole = 0, finished = 0
+            let store = scratch.path("trial.sqlite")
+            for trial in 0..<trials {
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+                let delay = random.double(0...(duration * 1.25))
+                let child = try SpawnedProcess(binary, ["import", csv, "--db", store, "--quiet"], in: scratch.url, name: "import")
+                usleep(useconds_t(delay * 1_000_000))
+                let killed = child.signal(SIGKILL)
+                #expect(child.wait(timeout: 60), "trial \(trial): the import ends")
+                let what = "trial \(trial) of seed \(seed): SIGKILL \(killed ? "" : "(too late) ")after \(String(format: "%.3f", delay)) s of a \(String(format: "%.2f", duration)) s first import; \(replay)"
+                if !killed { finished += 1; #expect(child.exitStatus == 0, "\(what): \(child.standardError)") }
+                guard FileManager.default.fileExists(atPath: store) else { empty += 1; continue }
+                let check = try StoreDigest.check(store)
+                #expect(check.integrity == "ok", "\(what)")
+                if check.digest == after.digest {
+                    if killed { whole += 1 }
+                } else if check.digest.banks == 0 && check.digest.details == 0 {
+                    empty += 1
+                    // The app carries on from the recovered store: the next import is complete.
+                    if trial % 3 == 0 {
+                        let again = try ProcessRunner.run(binary, ["import", csv, "--db", store, "--quiet"])
+                        #expect(again.status == 0, "\(what): import after the crash: \(again.standardError)")
+                        #expect(try StoreDigest.check(store).digest == after.digest, "\(what): import after the crash")
+                    }
+                } else {
+                    let kept = FileManager.default.temporaryDirectory.appendingPathComponent("failedbanks-crash-first-\(seed)-\(trial).sqlite").path
+                    try? ScratchDirectory.copyStore(store, to: kept)
+                    Issue.record("\(what): the store holds \(check.digest), neither no banks nor the whole import (\(after.digest)); kept at \(kept)")
+                }
+            }
+            print("crash safety (first import, bulk path): \(trials) trials on \(rows) rows (\(String(format: "%.2f", duration)) s each), "
+                  + "\(empty) left no banks, \(whole) killed after the commit, \(finished) finished first; seed \(seed)")
+        }
+
         @Test(arguments: [SIGINT, SIGTERM])
         func importInterruptedBySignalStopsPromptlyAndLeavesTheOldData(_ signal: Int32) throws {
             let scratch = try ScratchDirectory("interrupt-import")

@@ -182,9 +182,9 @@ extension ReliabilityTests {
 
             tmux.type("fg")
             tmux.send("Enter")
-            try tmux.waitUntil("the app's screen again", timeout: 5) { $0.contains("Failed Banks") && $0.contains("2/\(total)") }
+            try tmux.waitUntil("the app's screen again", timeout: 10) { $0.contains("Failed Banks") && $0.contains("2/\(total)") }
             tmux.send("Down")
-            let resumed = try tmux.waitFor("3/\(total)")
+            let resumed = try tmux.waitFor("3/\(total)", timeout: 10)
             #expect(!resumed.contains("PROMPT$"), "a full repaint after fg:\n\(resumed)")
             tmux.send("q")
             try tmux.waitUntil("the prompt after quitting", timeout: 5) { $0.lines.last { !$0.isEmpty }?.hasPrefix("PROMPT$") == true }
