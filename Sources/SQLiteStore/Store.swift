@@ -31,7 +31,14 @@ public final class Store {
     let schema: SchemaBuilder
 
     /// Opens or creates the store at `path` (see the type's description for what is checked and refused).
-    public init(path: String, model: Model, readOnly: Bool = false) throws {
+    ///
+    /// `immutable` (with `readOnly`) is for one-shot readers of a file they may not write: when no
+    /// `-wal` file exists the file is opened with SQLite's `immutable=1`, so no `-shm` or `-wal` is
+    /// created beside it and no lock is taken (a plain read-only open of a WAL store creates both).
+    /// Changes other processes make afterwards are not seen, so a long-lived reader must not ask for it.
+    ///
+    ///     let snapshot = try Store(path: "/srv/banks.sqlite", model: model, readOnly: true, immutable: true)
+    public init(path: String, model: Model, readOnly: Bool = false, immutable: Bool = false) throws {
         try model.validate()
         self.path = path
         self.model = model
@@ -59,7 +66,11 @@ public final class Store {
         }
         let db: Database
         do {
-            db = try Database(path: path, options: options)
+            if readOnly && immutable && !inspector.isSpecial {
+                db = try inspector.openReadOnly()
+            } else {
+                db = try Database(path: path, options: options)
+            }
         } catch let error as SQLiteError where error.primaryCode == 26 /* SQLITE_NOTADB */ {
             throw StoreError.notADatabase(path: path)
         }

@@ -18,7 +18,8 @@ struct BrowserLauncher {
     var options: BrowserOptions
     var environment: [String: String] = BundledData.currentEnvironment()
 
-    /// A store that could not be used, as the sentence and status the user gets.
+    /// A launch that cannot go on (no terminal, a failed first import), as the sentence and
+    /// status the user gets. (A store that cannot be used is a ``StoreRefusal``.)
     struct Refusal: Error {
         var message: String
         var status: Int32
@@ -43,8 +44,9 @@ struct BrowserLauncher {
             printError(refusal.message)
             return refusal.status
         } catch {
-            printError("\(path): \(error)")
-            return ExitStatus.software
+            let refusal = StoreRefusal(error, path: path)   // a StoreRefusal passes through unchanged
+            printError(refusal.message)
+            return refusal.status
         }
     }
 
@@ -78,8 +80,9 @@ struct BrowserLauncher {
                                       cacheDirectory: environment["FAILEDBANKS_CACHE"])
         } catch {
             screen.close()
-            printError("cannot read the banks from \(store.path): \(error)")
-            return ExitStatus.software
+            let refusal = StoreRefusal(error, path: store.path)
+            printError(refusal.message)
+            return refusal.status
         }
         let exit = browser.run()
         screen.close()
@@ -91,70 +94,11 @@ struct BrowserLauncher {
 
     /// Opens the store for writing, or read-only (with the reason) when the
     /// file or its directory cannot be written. Waits while another process
-    /// holds the write lock. Throws a ``Refusal`` for a file that is not ours.
-    func openStore(at path: String) throws -> (Store, String?) {
-        var readOnlyReason: String?
-        if fileExists(path) {
-            if access(path, W_OK) != 0 {
-                readOnlyReason = "the store file is not writable"
-            } else if access(directory(of: path), W_OK) != 0 {
-                readOnlyReason = "the store's directory is not writable"
-            }
-        }
-        var saidWaiting = false
-        while true {
-            do {
-                if readOnlyReason == nil { try FailedBankStore.createParentDirectories(of: path) }
-                let store = try Store(path: path, model: BrowserModel.model, readOnly: readOnlyReason != nil)
-                return (store, readOnlyReason)
-            } catch let error as SQLiteError where error.isBusy {
-                // Another process holds the write lock (an import): wait, as the busy timeout does, but longer.
-                if !saidWaiting {
-                    printError("waiting for \(path): another program is writing to it…")
-                    saidWaiting = true
-                }
-                usleep(200_000)
-            } catch let error as SQLiteError where readOnlyReason == nil && error.primaryCode == 8 /* SQLITE_READONLY */ {
-                readOnlyReason = "the store cannot be written (\(error.message))"
-            } catch {
-                throw BrowserLauncher.refusal(for: error, path: path)
-            }
-        }
-    }
-
-    /// The sentence and status for a store that cannot be opened.
-    static func refusal(for error: Error, path: String) -> Refusal {
-        switch error {
-        case let error as StoreError:
-            switch error {
-            case .notADatabase:
-                return Refusal(message: "\(path) is not a failedbanks store (not a SQLite database); it was left unchanged",
-                               status: ExitStatus.dataError)
-            case .newerSchemaVersion(let found, let supported):
-                return Refusal(message: "\(path) was written by a newer failedbanks (schema version \(found), this one reads up to \(supported)); it was left unchanged",
-                               status: ExitStatus.dataError)
-            case .foreignApplication:
-                return Refusal(message: "\(path) is another application's SQLite database, not a failedbanks store; it was left unchanged",
-                               status: ExitStatus.dataError)
-            case .schemaMismatch, .missingMigration:
-                return Refusal(message: "\(path) cannot be used: \(error); it was left unchanged", status: ExitStatus.dataError)
-            case .readOnly:
-                return Refusal(message: "\(path) does not exist and cannot be created read-only", status: ExitStatus.noInput)
-            default:
-                return Refusal(message: "\(path): \(error)", status: ExitStatus.software)
-            }
-        case let error as FailedBankStore.DirectoryError:
-            return Refusal(message: "\(error)", status: ExitStatus.cantCreate)
-        case let error as SQLiteError:
-            switch error.primaryCode {
-            case 14: return Refusal(message: "cannot open \(path): \(error.message)", status: ExitStatus.cantCreate)   // CANTOPEN
-            case 26: return Refusal(message: "\(path) is not a SQLite database; it was left unchanged", status: ExitStatus.dataError)
-            case 11: return Refusal(message: "\(path) is corrupt: \(error.message)", status: ExitStatus.dataError)
-            default: return Refusal(message: "cannot open \(path): \(error)", status: ExitStatus.ioError)
-            }
-        default:
-            return Refusal(message: "cannot open \(path): \(error)", status: ExitStatus.ioError)
-        }
+    /// holds the write lock. Throws a ``StoreRefusal`` for a file that is not
+    /// ours (see ``FailedBankStore/open(path:for:model:waiting:)``).
+    func openStore(at path: String) throws(StoreRefusal) -> (Store, String?) {
+        let opened = try FailedBankStore.open(path: path, for: .browsing, model: BrowserModel.model, waiting: { printError($0) })
+        return (opened.store, opened.readOnlyReason)
     }
 
     // MARK: First launch
@@ -175,6 +119,9 @@ struct BrowserLauncher {
             let summary = try BankImporter(store: store).importFile(csv, progress: bar.update)
             bar.finish()
             writeStandardError("\(ProgramName.current): \(summary.summaryLine)\n")
+        } catch BankImportError.store(let csvPath, let error) {
+            bar.finish()
+            throw StoreRefusal(error, path: store.path).adding("; nothing was imported from \(csvPath)")
         } catch let error as BankImportError {
             bar.finish()
             throw Refusal(message: error.messages.joined(separator: "; "), status: error.exitStatus)
@@ -186,10 +133,5 @@ struct BrowserLauncher {
     func fileExists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
-    }
-
-    func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

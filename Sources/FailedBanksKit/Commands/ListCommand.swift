@@ -25,9 +25,10 @@ import SQLiteStore
 /// |---|---|
 /// | 0  | listed (also when nothing matches) |
 /// | 64 | usage error, or a predicate that does not parse or names an unknown key path |
-/// | 65 | the file is not a failedbanks store |
+/// | 65 | the file is not a failedbanks store, or it is damaged |
 /// | 66 | there is no store at the path |
 /// | 74 | the store cannot be read |
+/// | 75 | the store is locked by another process (try again) |
 ///
 ///     ListCommand.run(["--sort", "state", "--where", "state == 'TX'", "--format", "json"])
 public enum ListCommand {
@@ -45,7 +46,8 @@ public enum ListCommand {
             Key paths: name, city, state, details.closeDate, details.closeYear, details.cert, details.fund,
             details.acquiringInstitution, details.updatedDate. Operators: == != < <= > >= BETWEEN IN CONTAINS
             BEGINSWITH ENDSWITH LIKE (with [c] for case-insensitive), AND OR NOT.
-            Exit status: 0 ok, 64 usage or bad predicate, 65 not a failedbanks store, 66 no store, 74 read error.
+            Exit status: 0 ok, 64 usage or bad predicate, 65 not a failedbanks store or damaged, 66 no store, 74 read error,
+            75 locked by another process.
             """)
 
     enum Format: String { case text, json, csv }
@@ -67,7 +69,7 @@ public enum ListCommand {
             let tab = try sortTab(parsed)
             let filter = try predicate(parsed, command: "list")
             let store: Store
-            switch openStore(parsed.value("--db")) {
+            switch openStore(parsed.value("--db"), for: .reading) {
             case .success(let s): store = s
             case .failure(let refusal):
                 errorOutput("\(ProgramName.current): \(refusal.message)")
@@ -76,18 +78,22 @@ public enum ListCommand {
             let controller = makeController(tab: tab, filter: filter, context: ObjectContext(store: store))
             do {
                 try controller.performFetch()
-            } catch let error as StoreError {
-                if case .unknownKeyPath(let keyPath, _) = error {
-                    errorOutput("\(ProgramName.current) list: --where: unknown key path \"\(keyPath)\" (try --help)")
-                    return ExitStatus.usage
-                }
-                errorOutput("\(ProgramName.current): \(error)")
-                return ExitStatus.ioError
+            } catch StoreError.unknownKeyPath(let keyPath, _) {
+                errorOutput("\(ProgramName.current) list: --where: unknown key path \"\(keyPath)\" (try --help)")
+                return ExitStatus.usage
             } catch {
-                errorOutput("\(ProgramName.current): cannot read the store: \(error)")
-                return ExitStatus.ioError
+                let refusal = StoreRefusal(error, path: store.path)
+                errorOutput("\(ProgramName.current): \(refusal.message)")
+                return refusal.status
             }
-            try write(controller, format: format, store: store, output: output)
+            do {
+                try write(controller, format: format, store: store, output: output)
+            } catch {
+                // A damaged page met while reading the rows (after some were printed).
+                let refusal = StoreRefusal(error, path: store.path)
+                errorOutput("\(ProgramName.current): \(refusal.message)")
+                return refusal.status
+            }
             return ExitStatus.ok
         }
     }
@@ -113,18 +119,14 @@ public enum ListCommand {
         }
     }
 
-    /// Opens an existing store for reading; a refusal carries the sentence and the status.
-    static func openStore(_ path: String?) -> Result<Store, BrowserLauncher.Refusal> {
+    /// Opens an existing store for `purpose` (``FailedBankStore/Purpose/reading`` or `.watching`);
+    /// a refusal carries the sentence and the status.
+    static func openStore(_ path: String?, for purpose: FailedBankStore.Purpose) -> Result<Store, StoreRefusal> {
         let resolved = path ?? FailedBankStore.defaultPath()
-        guard access(resolved, F_OK) == 0 else {
-            return .failure(BrowserLauncher.Refusal(
-                message: "no store at \(resolved) (import the FDIC list first: \(ProgramName.current) import FILE)",
-                status: ExitStatus.noInput))
-        }
         do {
-            return .success(try Store(path: resolved, model: BrowserModel.model, readOnly: access(resolved, W_OK) != 0))
+            return .success(try FailedBankStore.open(path: resolved, for: purpose, model: BrowserModel.model).store)
         } catch {
-            return .failure(BrowserLauncher.refusal(for: error, path: resolved))
+            return .failure(error)
         }
     }
 

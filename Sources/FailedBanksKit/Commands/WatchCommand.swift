@@ -42,7 +42,8 @@ public enum WatchCommand {
         ],
         epilogue: """
             Changes by any process are seen within 500 ms. Stop with Ctrl-C (exit status 0).
-            Exit status: 0 interrupted, 64 usage or bad predicate, 65 not a failedbanks store, 66 no store, 74 read error.
+            Exit status: 0 interrupted, 64 usage or bad predicate, 65 not a failedbanks store or damaged, 66 no store,
+            74 read error, 75 locked by another process.
             """)
 
     /// Set by SIGINT / SIGTERM; the loop ends at its next tick.
@@ -68,7 +69,7 @@ public enum WatchCommand {
             let tab = try ListCommand.sortTab(parsed)
             let filter = try ListCommand.predicate(parsed, command: "watch")
             let store: Store
-            switch ListCommand.openStore(parsed.value("--db")) {
+            switch ListCommand.openStore(parsed.value("--db"), for: .watching) {
             case .success(let s): store = s
             case .failure(let refusal):
                 errorOutput("\(ProgramName.current): \(refusal.message)")
@@ -78,16 +79,13 @@ public enum WatchCommand {
             let controller = ListCommand.makeController(tab: tab, filter: filter, context: context)
             do {
                 try controller.performFetch()
-            } catch let error as StoreError {
-                if case .unknownKeyPath(let keyPath, _) = error {
-                    errorOutput("\(ProgramName.current) watch: --where: unknown key path \"\(keyPath)\" (try --help)")
-                    return ExitStatus.usage
-                }
-                errorOutput("\(ProgramName.current): \(error)")
-                return ExitStatus.ioError
+            } catch StoreError.unknownKeyPath(let keyPath, _) {
+                errorOutput("\(ProgramName.current) watch: --where: unknown key path \"\(keyPath)\" (try --help)")
+                return ExitStatus.usage
             } catch {
-                errorOutput("\(ProgramName.current): cannot read the store: \(error)")
-                return ExitStatus.ioError
+                let refusal = StoreRefusal(error, path: store.path)
+                errorOutput("\(ProgramName.current): \(refusal.message)")
+                return refusal.status
             }
 
             var readerGone = !output(snapshotLine(controller))
@@ -101,8 +99,9 @@ public enum WatchCommand {
                 do {
                     try context.processExternalChanges()
                 } catch {
-                    errorOutput("\(ProgramName.current): cannot read the store's changes: \(error)")
-                    return ExitStatus.ioError
+                    let refusal = StoreRefusal(error, path: store.path)
+                    errorOutput("\(ProgramName.current): \(refusal.message)")
+                    return refusal.status
                 }
                 usleep(pollInterval)
             }

@@ -31,7 +31,7 @@ public enum BankImportError: Error, CustomStringConvertible {
         switch self {
         case .unreadable(_, let error): return error.isMissingInput || isUnreadable(error) ? 66 : 74
         case .emptyFile, .headerOnly, .missingColumns, .unterminatedQuote, .badRows: return 65
-        case .store: return 74
+        case .store(_, let error): return StoreRefusal(error, path: "").status
         }
     }
 

@@ -21,10 +21,15 @@ import SQLiteStore
 /// |---|---|
 /// | 0  | every file imported (with `--skip-bad-rows`: at least one good row each) |
 /// | 64 | usage error |
-/// | 65 | bad data: bad rows, missing columns, an empty or header-only file |
+/// | 65 | bad data: bad rows, missing columns, an empty or header-only file; a store that is not failedbanks' or is damaged |
 /// | 66 | a file is missing or unreadable |
 /// | 73 | the store's directory cannot be created |
-/// | 74 | the store cannot be opened or written |
+/// | 74 | the store cannot be read or written (disk full, I/O error) |
+/// | 75 | the store is locked by another process past the busy timeout (try again) |
+/// | 77 | the store (or its folder) is read-only |
+///
+/// A store that cannot be used (not a failedbanks store, damaged, newer, read-only, locked, a
+/// directory or a FIFO) is refused in one line naming it, `failedbanks: STORE: reason`, and left as it was.
 ///
 ///     ImportCommand.run(["Data/banklist.csv", "--db", "/tmp/banks.sqlite"]) // 0
 public enum ImportCommand {
@@ -42,7 +47,8 @@ public enum ImportCommand {
         maxPositionals: nil,
         epilogue: """
             Get the current list from https://www.fdic.gov/bank-failures/failed-bank-list ("Download CSV").
-            Exit status: 0 ok, 64 usage, 65 bad data, 66 missing file, 73/74 store not writable.
+            Exit status: 0 ok, 64 usage, 65 bad data or a store that is not failedbanks' or is damaged, 66 missing file,
+            73 store not creatable, 74 I/O error or disk full, 75 store locked by another process, 77 store read-only.
             """)
 
     /// Runs the subcommand with `arguments` (after `import`); returns the exit status.
@@ -62,14 +68,13 @@ public enum ImportCommand {
             options.skipBadRows = parsed.flag("--skip-bad-rows")
 
             let store: Store
+            let storePath = parsed.value("--db") ?? FailedBankStore.defaultPath()
             do {
-                store = try FailedBankStore.open(path: parsed.value("--db"))
-            } catch let error as FailedBankStore.DirectoryError {
-                fail("\(error)")
-                return ExitStatus.cantCreate
+                store = try FailedBankStore.open(path: storePath, for: .writing).store
             } catch {
-                fail("cannot open the store \(parsed.value("--db") ?? FailedBankStore.defaultPath()): \(error)")
-                return ExitStatus.ioError
+                let refusal = StoreRefusal(error, path: storePath)   // already one; passes through
+                fail(refusal.message)
+                return refusal.status
             }
             let importer = BankImporter(store: store)
 
@@ -85,6 +90,13 @@ public enum ImportCommand {
                         errorOutput("… and \(summary.skipped - summary.issues.count) more bad rows skipped")
                     }
                     if !quiet { output(summary.summaryLine) }
+                } catch BankImportError.store(_, let error) {
+                    // The store failed (damaged, locked, full, …): say so naming the store; the file's
+                    // transaction was rolled back.
+                    bar?.finish()
+                    let refusal = StoreRefusal(error, path: store.path).adding("; nothing was imported from \(path)")
+                    fail(refusal.message)
+                    if status == ExitStatus.ok { status = refusal.status }
                 } catch let error as BankImportError {
                     bar?.finish()
                     if case .badRows = error {

@@ -59,7 +59,7 @@ public final class Database {
         guard rc == SQLITE_OK, let db else {
             let error = SQLiteError(connection: db, code: db.map { sqlite3_extended_errcode($0) } ?? rc, sql: nil)
             sqlite3_close_v2(db)
-            throw SQLiteError(code: error.code, message: "\(error.message): \(displayPath)", sql: nil)
+            throw SQLiteError(code: error.code, message: "\(error.message): \(displayPath)", sql: nil, systemErrno: error.systemErrno)
         }
         self.handle = db
         self.path = displayPath
@@ -104,7 +104,10 @@ public final class Database {
             let message = errmsg.map { String(cString: $0) }
             sqlite3_free(errmsg)
             let ext = sqlite3_extended_errcode(handle)
-            throw SQLiteError(code: ext != 0 ? ext : rc, message: message ?? String(cString: sqlite3_errstr(rc)), sql: sql)
+            let code = ext != 0 ? ext : rc
+            let primary = code & 0xFF
+            let errno = primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN ? sqlite3_system_errno(handle) : 0
+            throw SQLiteError(code: code, message: message ?? String(cString: sqlite3_errstr(rc)), sql: sql, systemErrno: errno)
         }
     }
 

@@ -14,11 +14,16 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     public let message: String
     /// The SQL text being prepared or run, when there was one.
     public let sql: String?
+    /// The operating system's `errno` behind an I/O failure (`sqlite3_system_errno`), 0 when none
+    /// or unknown: tells a full disk (`ENOSPC`), a file-size limit (`EFBIG`) or a quota (`EDQUOT`)
+    /// from other `SQLITE_IOERR_*` failures.
+    public let systemErrno: Int32
 
-    public init(code: Int32, message: String, sql: String? = nil) {
+    public init(code: Int32, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.code = code
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
     /// Builds an error from a connection's current error state.
@@ -28,7 +33,10 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
             let s = String(cString: m)
             if !s.isEmpty && s != "not an error" { msg = s }
         }
-        self.init(code: code, message: msg, sql: sql)
+        let primary = code & 0xFF
+        let errno = primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN
+            ? connection.map { sqlite3_system_errno($0) } ?? 0 : 0
+        self.init(code: code, message: msg, sql: sql, systemErrno: errno)
     }
 
     /// The primary result code (`code & 0xFF`), e.g. `SQLITE_CONSTRAINT`.

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Looks at an existing file before the store writes anything to it.
 ///
@@ -23,10 +28,11 @@ struct StoreFileInspector {
 
     func inspect() throws -> Finding {
         if isSpecial { return .missing }
-        let fm = FileManager.default
-        var isDir: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDir) else { return .missing }
-        if isDir.boolValue { throw StoreError.notADatabase(path: path) }
+        // stat, not open: opening a FIFO for reading blocks until a writer comes, and a
+        // directory or device is no database either.
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw StoreError.notADatabase(path: path) }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError.notADatabase(path: path)
         }
