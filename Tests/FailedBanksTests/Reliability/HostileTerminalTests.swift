@@ -198,6 +198,18 @@ extension ReliabilityTests {
             #expect(fixture.standardError().isEmpty, "stderr: \(fixture.standardError())")
         }
 
+        /// Regression: the browser never closed its connection (its object graph is a retain cycle,
+        /// which LeakSanitizer reports at every exit), so `-wal` and `-shm` stayed beside the store.
+        @Test func quittingTheBrowserClosesTheStoreLeavingNoWalOrShm() throws {
+            let (fixture, tmux, _) = try launch()
+            defer { tmux.close(); fixture.remove() }
+            tmux.send("q")
+            #expect(fixture.exitStatus(timeout: 5) == 0)
+            // Looked at before anything else opens the store (the last connection to close removes them).
+            let files = try FileSnapshot(fixture.database).siblings
+            #expect(files == ["banks.sqlite"], "beside the store after quitting: \(files)")
+        }
+
         @Test func sighupRestoresTheTerminalAndExitsWithTheSignal() throws {
             let (fixture, tmux, total) = try launch()
             defer { tmux.close(); fixture.remove() }
