@@ -14,54 +14,14 @@
 ///     loop.push(filter)
 ///     // \state == "CA
 ///     //          ^ unterminated string
-public final class FilterField: View {
-    let core = QueryFieldCore(prompt: "\\")
-
-    /// Shown right-aligned (e.g. "42 banks").
-    public var trailingText: String?
+public final class FilterField: EntryBar {
     /// The error message, if the text does not parse.
     public private(set) var errorMessage: String?
     /// Where the error is, in characters from the start of the text.
     public private(set) var errorPosition: Int?
 
     /// An inactive field; `prompt` is drawn before the text.
-    public init(prompt: String = "\\") { core.prompt = prompt }
-
-    /// Drawn bold before the text.
-    public var prompt: String {
-        get { core.prompt }
-        set { core.prompt = newValue }
-    }
-
-    /// True from `activate` until a commit or Esc.
-    public var isActive: Bool { core.isActive }
-
-    /// The filter expression as typed.
-    public var text: String {
-        get { core.field.text }
-        set { core.field.text = newValue }
-    }
-
-    /// The insertion point, in characters.
-    public var cursorIndex: Int { core.field.cursorIndex }
-
-    /// Called after every edit: parse here, then `setError` or `clearError`.
-    public var onChange: ((String) -> Void)? {
-        get { core.onChange }
-        set { core.onChange = newValue }
-    }
-
-    /// Enter with no error set: apply the filter.
-    public var onCommit: ((String) -> Void)? {
-        get { core.onCommit }
-        set { core.onCommit = newValue }
-    }
-
-    /// Esc: drop the filter.
-    public var onCancel: (() -> Void)? {
-        get { core.onCancel }
-        set { core.onCancel = newValue }
-    }
+    public override init(prompt: String = "\\") { super.init(prompt: prompt) }
 
     /// Shows `message` with a caret under character `position` of the text (nil: no caret).
     public func setError(_ message: String, at position: Int?) {
@@ -76,29 +36,26 @@ public final class FilterField: View {
     }
 
     /// Opens the field with `text` (e.g. the filter in force) and no error.
-    public func activate(text: String = "") {
-        core.activate(text: text)
+    public override func activate(text: String = "") {
+        super.activate(text: text)
         clearError()
     }
 
-    /// Closes the field without calling any callback.
-    public func deactivate() { core.deactivate() }
+    /// Enter does not commit while an error is set.
+    override var canCommit: Bool { errorMessage == nil }
 
-    public var isOpaque: Bool { false }
-
-    public func handle(_ event: InputEvent) -> EventResult {
-        let result = core.handle(event, canCommit: errorMessage == nil)
-        if result == .dismiss && !core.isActive && core.field.text.isEmpty { clearError() }
+    public override func handle(_ event: InputEvent) -> EventResult {
+        let result = super.handle(event)
+        if result == .dismiss && !isActive && field.text.isEmpty { clearError() }
         return result
     }
 
     /// Draws on the last row of `frame` (the last two while an error shows).
-    public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
+    public override func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard isActive, !frame.isEmpty else { return }
         let hasErrorLine = errorMessage != nil && frame.height >= 2
         let fieldY = hasErrorLine ? frame.maxY - 2 : frame.maxY - 1
-        let textX = core.render(into: &canvas, x: frame.x, y: fieldY, width: frame.width,
-                                trailing: trailingText, trailingAttributes: .dim, time: time)
+        let textX = renderLine(into: &canvas, x: frame.x, y: fieldY, width: frame.width, time: time)
         guard hasErrorLine, let errorMessage else { return }
         let y = frame.maxY - 1
         canvas.fill(" ", x: frame.x, y: y, width: frame.width)
@@ -108,9 +65,9 @@ public final class FilterField: View {
             return
         }
         // The caret's column: the text's cells before `position`, less the field's scroll.
-        let characters = Array(core.field.text)
+        let characters = Array(field.text)
         let before = characters.prefix(max(0, min(position, characters.count)))
-        let caretX = textX + DisplayWidth.of(String(before)) - core.field.scrollOffset
+        let caretX = textX + DisplayWidth.of(String(before)) - field.scrollOffset
         guard caretX >= frame.x, caretX < frame.maxX else {
             canvas.put(errorMessage, x: textX, y: y, attributes: errorAttributes, maxWidth: frame.maxX - textX)
             return

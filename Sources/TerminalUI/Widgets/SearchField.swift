@@ -16,70 +16,13 @@
 ///     loop.push(search)
 ///     // the app updates the count it shows on the right:
 ///     search.trailingText = "3 of 17"
-public final class SearchField: View {
-    let core = QueryFieldCore(prompt: "/")
-
-    /// Shown right-aligned (e.g. "3 of 17", "no match").
-    public var trailingText: String?
-
+public final class SearchField: EntryBar {
     /// An inactive field; `prompt` is drawn before the text.
-    public init(prompt: String = "/") { core.prompt = prompt }
+    public override init(prompt: String = "/") { super.init(prompt: prompt) }
 
-    /// Drawn bold before the text.
-    public var prompt: String {
-        get { core.prompt }
-        set { core.prompt = newValue }
-    }
-
-    /// True from `activate` until Enter or Esc.
-    public var isActive: Bool { core.isActive }
-
-    /// The search text (kept after Enter, cleared by Esc).
-    public var text: String {
-        get { core.field.text }
-        set { core.field.text = newValue }
-    }
-
-    /// The insertion point, in characters.
-    public var cursorIndex: Int { core.field.cursorIndex }
-
-    /// Called after every edit (incremental search).
-    public var onChange: ((String) -> Void)? {
-        get { core.onChange }
-        set { core.onChange = newValue }
-    }
-
-    /// Enter: keep the match.
-    public var onCommit: ((String) -> Void)? {
-        get { core.onCommit }
-        set { core.onCommit = newValue }
-    }
-
-    /// Esc, or Backspace on an empty field.
-    public var onCancel: (() -> Void)? {
-        get { core.onCancel }
-        set { core.onCancel = newValue }
-    }
-
-    /// Opens the field with `text` (e.g. the previous search) and the cursor at its end.
-    public func activate(text: String = "") {
-        core.activate(text: text)
+    /// Opens the field with `text` (e.g. the previous search), the cursor at its end and no trailing text.
+    public override func activate(text: String = "") {
+        super.activate(text: text)
         trailingText = nil
-    }
-
-    /// Closes the field without calling any callback.
-    public func deactivate() { core.deactivate() }
-
-    public var isOpaque: Bool { false }
-
-    public func handle(_ event: InputEvent) -> EventResult {
-        core.handle(event, canCommit: true)
-    }
-
-    /// Draws on the last row of `frame` while active.
-    public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
-        guard isActive, !frame.isEmpty else { return }
-        core.render(into: &canvas, x: frame.x, y: frame.maxY - 1, width: frame.width,
-                    trailing: trailingText, trailingAttributes: .dim, time: time)
     }
 }
