@@ -38,18 +38,7 @@ public enum BundledData {
     }
 
     /// The process environment as a dictionary.
-    public static func currentEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
+    public static func currentEnvironment() -> [String: String] { ProcessEnvironment.current() }
 
     /// The running executable's resolved path (`/proc/self/exe` on Linux).
     public static func currentExecutablePath() -> String? {

@@ -183,18 +183,7 @@ public enum FailedBankStore {
     }
 
     /// The process environment.
-    public static func currentEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
+    public static func currentEnvironment() -> [String: String] { ProcessEnvironment.current() }
 
     private static func homeFromPasswd() -> String? {
         guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FailedBanksKit
 
 /// A child process started with `posix_spawn`, waited for with `wait4`.
 ///
@@ -70,7 +71,7 @@ struct ChildProcess {
     static func spawn(_ arguments: [String], environment: [String: String],
                       actions: inout posix_spawn_file_actions_t,
                       attributes: UnsafePointer<posix_spawnattr_t>?) throws -> pid_t {
-        var env = currentEnvironment()
+        var env = ProcessEnvironment.current()
         for (key, value) in environment { env[key] = value }
         let envStrings = env.map { "\($0.key)=\($0.value)" }
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -101,24 +102,10 @@ struct ChildProcess {
         return (code, Int(usage.ru_maxrss), seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 
-    /// The environment of this process as a dictionary.
-    static func currentEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
-
     /// Finds `name` on `PATH` (or returns it when it contains a slash).
     static func which(_ name: String) -> String? {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-        let path = currentEnvironment()["PATH"] ?? "/usr/bin:/bin"
+        let path = ProcessEnvironment.current()["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(name)"
             if access(candidate, X_OK) == 0 { return candidate }
