@@ -15,8 +15,10 @@ extension ReliabilityTests {
         /// Words that must never reach a person from a lock conflict.
         static let lockWords = ["database is locked", "SQLITE_BUSY", "database table is locked", "busy"]
 
-        @Test func watchAndBrowserFollowAnImportAndAShellDeletingAndUpdatingAtRandom() throws {
-            let seed = ReliabilitySettings.seed(ci: 9_101)
+        /// One round in CI; the long form runs several, each with its own seed (the base seed + the round).
+        @Test(arguments: Array(0..<ReliabilitySettings.trials(ci: 1, long: 5)))
+        func watchAndBrowserFollowAnImportAndAShellDeletingAndUpdatingAtRandom(_ round: Int) throws {
+            let seed = ReliabilitySettings.seed(ci: 9_101) &+ UInt64(round)
             let rows = ReliabilitySettings.size(ci: 20_000, long: 100_000)
             let replay = ReliabilitySettings.replay(seed)
             let scratch = try ScratchDirectory("concurrent")
