@@ -29,12 +29,13 @@ harness() { # name, file, libraries...
 wants() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 echo "building fuzz harnesses…"
 if wants csv || wants date; then
+    module SQLiteStore Sources/SQLiteStore
     module CSVImport Sources/CSVImport
-    wants csv && harness csv Fuzz/Harnesses/CSVReaderFuzzer.swift CSVImport
-    wants date && harness date Fuzz/Harnesses/DateParserFuzzer.swift CSVImport
+    wants csv && harness csv Fuzz/Harnesses/CSVReaderFuzzer.swift CSVImport SQLiteStore
+    wants date && harness date Fuzz/Harnesses/DateParserFuzzer.swift CSVImport SQLiteStore
 fi
 if wants predicate; then
-    module SQLiteStore Sources/SQLiteStore
+    wants csv || wants date || module SQLiteStore Sources/SQLiteStore   # built above otherwise
     module FetchedResults Sources/FetchedResults
     harness predicate Fuzz/Harnesses/PredicateParserFuzzer.swift FetchedResults SQLiteStore
 fi

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import SQLiteStore
 
 /// A calendar date without a time or time zone, parsed from the formats the
 /// FDIC has used and written as ISO 8601 (`YYYY-MM-DD`).
@@ -49,30 +50,12 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// The date `dayNumber` days after 1970-01-01 (negative before).
     public init(dayNumber: Int) {
-        // Howard Hinnant's civil_from_days.
-        let z = dayNumber + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        self.month = m
-        self.day = d
+        // The same day numbering as the store's (days since 1970-01-01, proleptic Gregorian).
+        (year, month, day) = StoreDate.civil(fromDays: Int64(dayNumber))
     }
 
     /// Days since 1970-01-01 (negative before).
-    public var dayNumber: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    public var dayNumber: Int { Int(StoreDate.days(year: year, month: month, day: day)) }
 
     /// Next year (UTC) at the time the process started: the default pivot for two-digit years.
     public static let defaultPivotYear: Int = {
