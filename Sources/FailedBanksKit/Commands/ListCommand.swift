@@ -66,25 +66,11 @@ public enum ListCommand {
             guard let format = Format(rawValue: (parsed.value("--format") ?? "text").lowercased()) else {
                 throw CommandLineError.usage("failedbanks list: --format must be text, json or csv (try --help)")
             }
-            let tab = try sortTab(parsed)
-            let filter = try predicate(parsed, command: "list")
             let store: Store
-            switch openStore(parsed.value("--db"), for: .reading) {
-            case .success(let s): store = s
-            case .failure(let refusal):
-                errorOutput("\(ProgramName.current): \(refusal.message)")
-                return refusal.status
-            }
-            let controller = makeController(tab: tab, filter: filter, context: ObjectContext(store: store))
-            do {
-                try controller.performFetch()
-            } catch StoreError.unknownKeyPath(let keyPath, _) {
-                errorOutput("\(ProgramName.current) list: --where: unknown key path \"\(keyPath)\" (try --help)")
-                return ExitStatus.usage
-            } catch {
-                let refusal = StoreRefusal(error, path: store.path)
-                errorOutput("\(ProgramName.current): \(refusal.message)")
-                return refusal.status
+            let controller: FetchedResultsController
+            switch try openAndFetch(parsed, command: "list", for: .reading, errorOutput: errorOutput) {
+            case .fetched(let s, _, let c): (store, controller) = (s, c)
+            case .exit(let status): return status
             }
             do {
                 try write(controller, format: format, store: store, output: output)
@@ -136,6 +122,42 @@ public enum ListCommand {
                                                   sectionNameKeyPath: tab.sectionNameKeyPath)
         controller.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
         return controller
+    }
+
+    /// What `openAndFetch` ends with: the store, its context and the controller after its first
+    /// fetch; or the exit status, the message already written.
+    enum Opening {
+        case fetched(Store, ObjectContext, FetchedResultsController)
+        case exit(Int32)
+    }
+
+    /// The common start of `list` and `watch`: `--sort` and `--where` (usage errors are thrown),
+    /// the store at `--db` opened for `purpose`, and the first fetch. A refusal, or a `--where`
+    /// key path the model lacks (named with `command`), is reported on `errorOutput`.
+    static func openAndFetch(_ parsed: ParsedArguments, command: String, for purpose: FailedBankStore.Purpose,
+                             errorOutput: (String) -> Void) throws -> Opening {
+        let tab = try sortTab(parsed)
+        let filter = try predicate(parsed, command: command)
+        let store: Store
+        switch openStore(parsed.value("--db"), for: purpose) {
+        case .success(let s): store = s
+        case .failure(let refusal):
+            errorOutput("\(ProgramName.current): \(refusal.message)")
+            return .exit(refusal.status)
+        }
+        let context = ObjectContext(store: store)
+        let controller = makeController(tab: tab, filter: filter, context: context)
+        do {
+            try controller.performFetch()
+        } catch StoreError.unknownKeyPath(let keyPath, _) {
+            errorOutput("\(ProgramName.current) \(command): --where: unknown key path \"\(keyPath)\" (try --help)")
+            return .exit(ExitStatus.usage)
+        } catch {
+            let refusal = StoreRefusal(error, path: store.path)
+            errorOutput("\(ProgramName.current): \(refusal.message)")
+            return .exit(refusal.status)
+        }
+        return .fetched(store, context, controller)
     }
 
     /// One bank as the commands print it.

@@ -66,26 +66,12 @@ public enum WatchCommand {
     static func run(_ arguments: [String], output: @escaping (String) -> Bool, errorOutput: (String) -> Void,
                     shouldStop: () -> Bool, pollInterval: useconds_t = 100_000) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
-            let tab = try ListCommand.sortTab(parsed)
-            let filter = try ListCommand.predicate(parsed, command: "watch")
             let store: Store
-            switch ListCommand.openStore(parsed.value("--db"), for: .watching) {
-            case .success(let s): store = s
-            case .failure(let refusal):
-                errorOutput("\(ProgramName.current): \(refusal.message)")
-                return refusal.status
-            }
-            let context = ObjectContext(store: store)
-            let controller = ListCommand.makeController(tab: tab, filter: filter, context: context)
-            do {
-                try controller.performFetch()
-            } catch StoreError.unknownKeyPath(let keyPath, _) {
-                errorOutput("\(ProgramName.current) watch: --where: unknown key path \"\(keyPath)\" (try --help)")
-                return ExitStatus.usage
-            } catch {
-                let refusal = StoreRefusal(error, path: store.path)
-                errorOutput("\(ProgramName.current): \(refusal.message)")
-                return refusal.status
+            let context: ObjectContext
+            let controller: FetchedResultsController
+            switch try ListCommand.openAndFetch(parsed, command: "watch", for: .watching, errorOutput: errorOutput) {
+            case .fetched(let s, let c, let f): (store, context, controller) = (s, c, f)
+            case .exit(let status): return status
             }
 
             var readerGone = !output(snapshotLine(controller))
