@@ -14,6 +14,7 @@ flags=(-parse-as-library -O -g -sanitize=fuzzer,address -I Sources/CSQLite -I "$
 
 module() { # name, source folder
     local name=$1 folder=$2
+    rm -f "$out/lib$name.a"   # an archive is appended to, never replaced: start afresh
     swiftc "${flags[@]}" -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
         -emit-library -static -o "$out/lib$name.a" $(find "$folder" -name '*.swift' | sort)
 }
@@ -22,8 +23,12 @@ harness() { # name, file, libraries...
     local name=$1 file=$2; shift 2
     local libs=()
     for lib in "$@"; do libs+=("$out/lib$lib.a"); done
-    swiftc -parse-as-library -O -g -sanitize=fuzzer,address -I Sources/CSQLite -I "$out" \
-        "$file" "${libs[@]}" -lsqlite3 -o "$out/fuzz-$name" 2>&1 | grep -v "Cannot export local symbol" || true
+    rm -f "$out/fuzz-$name"
+    if ! swiftc -parse-as-library -O -g -sanitize=fuzzer,address -I Sources/CSQLite -I "$out" \
+        "$file" "${libs[@]}" -lsqlite3 -o "$out/fuzz-$name" > "$out/link-$name.log" 2>&1; then
+        grep -v "Cannot export local symbol" "$out/link-$name.log" | tail -20
+        echo "fuzz-$name: build failed"; exit 1
+    fi
 }
 
 wants() { [ -z "$only" ] || [ "$only" = "$1" ]; }
