@@ -99,7 +99,14 @@ extension ReliabilityTests {
             let expected = try WatchedState.Section.list(fromJSON: fresh.standardOutput)
             let total = expected.reduce(0) { $0 + $1.ids.count }
 
-            let watched = try WatchedState(jsonLines: watch.standardOutput)
+            // Eventually consistent: a large batch may take watch a while to compute.
+            var watched = try WatchedState(jsonLines: watch.standardOutput)
+            let converging = Date()
+            while watched.sections != expected && Date().timeIntervalSince(converging) < 30 && watch.isRunning {
+                usleep(500_000)
+                watched = try WatchedState(jsonLines: watch.standardOutput)
+            }
+            let convergence = Date().timeIntervalSince(converging)
             #expect(watched.problems.isEmpty, "watch's batches: \(watched.problems.prefix(10)); \(context)")
             #expect(watched.sections.map(\.name) == expected.map(\.name), "watched section names; \(context)")
             if watched.sections != expected {
@@ -112,7 +119,7 @@ extension ReliabilityTests {
                 try? ScratchDirectory.copyStore(store, to: kept.appendingPathComponent("banks.sqlite").path)
                 Issue.record("""
                     the watched state (\(watched.snapshots) snapshots, \(watched.batches) batches, \(seen.count) banks) differs from \
-                    a fresh fetch (\(total) banks) first in section \(firstDifference.map { expected[$0].name } ?? "count"); \
+                    a fresh fetch (\(total) banks) after waiting \(Int(convergence)) s, first in section \(firstDifference.map { expected[$0].name } ?? "count"); \
                     only watched: \(seen.subtracting(fetched).sorted().prefix(10)), only fetched: \(fetched.subtracting(seen).sorted().prefix(10)); \
                     watch output, shell statements and store kept in \(kept.path); \(context)
                     """)
@@ -132,7 +139,8 @@ extension ReliabilityTests {
             #expect(watch.finish(timeout: 5), "watch ends on SIGINT")
             #expect(try fixture.sql("PRAGMA integrity_check") == "ok")
             print("concurrent writers: \(rows)-row import + 2,000-row import + \(statements) shell statements; "
-                  + "watch saw \(watched.snapshots) snapshots and \(watched.batches) batches; \(total) banks at the end; seed \(seed)")
+                  + "watch saw \(watched.snapshots) snapshots and \(watched.batches) batches (settled \(String(format: "%.1f", convergence)) s after the quiet period); "
+                  + "\(total) banks at the end; seed \(seed)")
         }
 
         /// One random change by the shell: delete a bank (with or without foreign keys),
