@@ -95,7 +95,13 @@ public final class BankBrowser: View, TableViewDelegate {
 
     /// Runs until `q` or a termination signal.
     public func run() -> TerminalRunLoop.Exit {
-        loop.run()
+        let exit = loop.run()
+        // The loop holds its views (this browser among them) and this browser
+        // holds the loop: let go of them, so that the controller, the loaded
+        // objects and the store's connection are freed when the caller drops
+        // the browser (the last connection to close removes -wal and -shm).
+        while loop.pop() != nil {}
+        return exit
     }
 
     /// The cell of a bank: its name, and `City, ST` below it.
