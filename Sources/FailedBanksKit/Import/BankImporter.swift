@@ -279,10 +279,25 @@ public final class BankImporter {
             // Nothing changed: roll back, so that no history (or reset) is recorded.
             if !run.summary.changedStore { throw Abort.nothingToWrite }
         }
-        if bulk {
-            try store.bulkWrite(body)
-        } else {
-            try store.database.transaction { try body(store.database) }
+        // Another writer (a second import) may hold the store for longer than one
+        // busy timeout: while nothing has been read yet, wait for it twice more
+        // before saying it is locked.
+        var waits = 0
+        while true {
+            var started = false
+            do {
+                if bulk {
+                    try store.bulkWrite { db in started = true; try body(db) }
+                } else {
+                    try store.database.transaction { started = true; try body(store.database) }
+                }
+                return
+            } catch let error as SQLiteError where error.isBusy && !started && waits < BankImporter.extraBusyWaits {
+                waits += 1
+            }
         }
     }
+
+    /// How many more busy timeouts an import waits for another writer before giving up.
+    static let extraBusyWaits = 2
 }
