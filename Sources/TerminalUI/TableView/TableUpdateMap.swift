@@ -159,6 +159,18 @@ struct TableUpdateMap {
     }
 
     /// Number of elements of sorted `list` that are < `value`.
+    /// Carries a surviving row across one side of a batch: drops the rows that
+    /// `leaving` (sorted) takes out before it, then steps over each row that
+    /// `arriving` (sorted) puts in at or before its place. Old → new with
+    /// (deleted, inserted); new → old with (inserted, deleted).
+    private static func carry(_ row: Int, past leaving: [Int], into arriving: [Int]) -> Int {
+        var row = row - countBelow(leaving, row)
+        for position in arriving {
+            if position <= row { row += 1 } else { break }
+        }
+        return row
+    }
+
     private static func countBelow(_ list: [Int], _ value: Int) -> Int {
         var low = 0, high = list.count
         while low < high {
@@ -182,11 +194,7 @@ struct TableUpdateMap {
         if reloadedSections.contains(old.section) {
             return old.row < newRowCounts[n] ? IndexPath(row: old.row, section: n) : nil
         }
-        let removed = removedRows[old.section] ?? []
-        var row = old.row - Self.countBelow(removed, old.row)
-        for position in addedRows[n] ?? [] {
-            if position <= row { row += 1 } else { break }
-        }
+        let row = Self.carry(old.row, past: removedRows[old.section] ?? [], into: addedRows[n] ?? [])
         return IndexPath(row: row, section: n)
     }
 
@@ -199,11 +207,7 @@ struct TableUpdateMap {
         if reloadedSections.contains(s) {
             return new.row < oldRowCounts[s] ? IndexPath(row: new.row, section: s) : nil
         }
-        let added = addedRows[new.section] ?? []
-        var row = new.row - Self.countBelow(added, new.row)
-        for position in removedRows[s] ?? [] {
-            if position <= row { row += 1 } else { break }
-        }
+        let row = Self.carry(new.row, past: addedRows[new.section] ?? [], into: removedRows[s] ?? [])
         return IndexPath(row: row, section: s)
     }
 
