@@ -50,6 +50,8 @@ struct FetchPlan {
     let fetchSQLWithoutSectionSort: String?
     /// Reads every row's sort values, unordered, to build the prefixes: `SELECT t0.id, sorts… FROM …`.
     let keysSQL: String
+    /// `SELECT t0.id[, section] FROM …`: the fetch queries before their `WHERE` (for the preview queries).
+    let fetchSelectFrom: String
     let fetchArguments: [StoreValue]
     /// Describes the request for the cache fingerprint.
     let descriptor: String
@@ -117,7 +119,8 @@ struct FetchPlan {
 
         var select = "SELECT t0.id"
         if let s = sectionExpression { select += ", " + s }
-        var base = select + " FROM " + source.from
+        fetchSelectFrom = select + " FROM " + source.from
+        var base = fetchSelectFrom
         if let p = predicateSQL { base += " WHERE " + p.sql }
         var limit = ""
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
@@ -246,5 +249,44 @@ struct FetchPlan {
     func isRelevant(_ keys: Set<String>) -> Bool {
         if keys.isEmpty { return true }
         return keys.contains { relevantKeys.contains($0) }
+    }
+}
+
+// MARK: Preview queries
+
+extension FetchPlan {
+    /// Whether the fetch orders by a section sort the controller prepended (a derived section key).
+    var hasPrependedSectionSort: Bool { fetchSQLWithoutSectionSort != nil }
+
+    /// The first `limit` rows of the fetch's query, in its order: `fetchSelectFrom WHERE … ORDER BY … LIMIT n`.
+    ///
+    /// - requestSortsOnly: order as ``fetchSQLWithoutSectionSort`` does (the request's sorts, without a
+    ///   prepended section sort) instead of as ``fetchSQL`` does.
+    /// - narrowedBy: index into ``sorts`` of a *descending* sort that the rows are narrowed by:
+    ///   only rows whose value is at least a bound `?` (appended after ``fetchArguments``). Every
+    ///   row below that value, or NULL, comes after every row at or above it, so when at least
+    ///   `limit` rows are at or above it, the first `limit` rows are the fetch's first `limit`, and
+    ///   SQLite reads them from an index on that value (a `LEFT JOIN`ed to-one attribute too: the
+    ///   condition lets SQLite join the other way round) instead of sorting every row.
+    func previewSQL(limit: Int, requestSortsOnly: Bool, narrowedBy sortIndex: Int?) -> String {
+        var conditions: [String] = []
+        if let p = predicateSQL { conditions.append("(" + p.sql + ")") }
+        if let i = sortIndex { conditions.append("\(sortExpressions[i]) COLLATE \(sorts[i].collation.sqlName) >= ?") }
+        var sql = fetchSelectFrom
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        let skip = requestSortsOnly && hasPrependedSectionSort ? 1 : 0
+        sql += " ORDER BY " + FetchPlan.orderBy(sorts: Array(sorts.dropFirst(skip)), expressions: Array(sortExpressions.dropFirst(skip)))
+        return sql + " LIMIT \(max(0, limit))"
+    }
+
+    /// The value the `limit`-th matching row has for the descending sort `sortIndex`, counting
+    /// only rows where it is not NULL (no row: fewer than `limit` such rows). Reads the sort's
+    /// index when it has one: `SELECT e FROM … WHERE … AND e IS NOT NULL ORDER BY e DESC LIMIT 1 OFFSET limit − 1`.
+    func previewThresholdSQL(sortIndex: Int, limit: Int) -> String {
+        let e = sortExpressions[sortIndex]
+        var sql = "SELECT \(e) FROM \(source.from) WHERE "
+        if let p = predicateSQL { sql += "(" + p.sql + ") AND " }
+        sql += "\(e) IS NOT NULL ORDER BY \(e) COLLATE \(sorts[sortIndex].collation.sqlName) DESC"
+        return sql + " LIMIT 1 OFFSET \(max(0, limit - 1))"
     }
 }

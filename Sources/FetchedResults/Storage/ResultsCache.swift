@@ -10,6 +10,9 @@ import SQLiteStore
 /// Written to a temporary file and renamed, so a crash never leaves half a cache.
 enum ResultsCache {
     static let magic = Array("FRCACHE2".utf8)
+    /// The longest run of ids one record may hold (the writer writes one run per
+    /// chunk; this bound does not follow the chunk size, so older files stay readable).
+    static let maxRun = 4096
 
     static var defaultDirectory: String {
         let env = ProcessInfo.processInfo.environment
@@ -129,9 +132,9 @@ enum ResultsCache {
         guard let total = reader.int(8) else { return nil }
         var builder = OrderedIDList.Builder()
         var read: UInt64 = 0
-        var ids = [Int64](repeating: 0, count: OrderedIDList.maxChunk)
+        var ids = [Int64](repeating: 0, count: ResultsCache.maxRun)
         while read < total {
-            guard let n32 = reader.int(4), n32 > 0, n32 <= UInt64(OrderedIDList.maxChunk) else { return nil }
+            guard let n32 = reader.int(4), n32 > 0, n32 <= UInt64(ResultsCache.maxRun) else { return nil }
             let n = Int(n32)
             let ok = ids.withUnsafeMutableBytes { reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(n * 8)])) }
             guard ok else { return nil }
@@ -140,6 +143,17 @@ enum ResultsCache {
         }
         guard read == total, sections.reduce(0, { $0 + $1.count }) == Int(total) || sections.count == 1 else { return nil }
         return (builder.finish(), sections)
+    }
+
+    /// Whether the file `name` exists and was written under `fingerprint`: what ``load(name:directory:fingerprint:)``
+    /// checks first, without reading the ids (a file damaged after its header still fails `load`).
+    static func hasEntry(name: String, directory: String?, fingerprint: String) -> Bool {
+        let fd = open(path(name: name, directory: directory), O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var reader = Reader(fd: fd)
+        guard let m = reader.bytes(magic.count), m == magic, let fp = reader.string() else { return false }
+        return fp == fingerprint
     }
 
     /// Buffered reads from a file descriptor.
