@@ -62,10 +62,12 @@ public enum WatchCommand {
     }
 
     /// The same with each JSON line going to `output` (which returns false when the
-    /// reader is gone), messages to `errorOutput`, and `shouldStop` polled every tick; for tests.
+    /// reader is gone), messages to `errorOutput` (usage errors too), and `shouldStop` polled
+    /// every tick, just before the store is polled; for tests. `--help` is one call to `output`.
     static func run(_ arguments: [String], output: @escaping (String) -> Bool, errorOutput: (String) -> Void,
                     shouldStop: () -> Bool, pollInterval: useconds_t = 100_000) -> Int32 {
-        runCommand(spec: spec, arguments: arguments) { parsed in
+        SubcommandRunner.run(spec: spec, arguments: arguments, help: { _ = output($0) },
+                             errorOutput: errorOutput) { parsed in
             let store: Store
             let context: ObjectContext
             let controller: FetchedResultsController
