@@ -237,6 +237,35 @@ struct ListRun {
             """)
     }
 
+    @Test("JSON: backslashes and control characters are escaped")
+    func jsonEscapesControlCharacters() throws {
+        let odd = try CommandTestStore("list-json", banks: [.init("Tab\tBank\u{1}", "Back\\slash", "K\"S", "2020-02-02", cert: 9)])
+        let run = ListRun(["--db", odd.path, "--format", "json"])
+        #expect(run.output == #"{"sections":[{"name":"2020","indexTitle":"2020","objects":[{"id":1,"name":"Tab\tBank\u0001","city":"Back\\slash","state":"K\"S","cert":9,"closeDate":"2020-02-02"}]}]}"# + "\n")
+        #expect(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) is [String: Any])
+    }
+
+    @Test("every bank of a section larger than one read (500 ids) or one batch (2,000 rows) is printed once, in order")
+    func largeSection() throws {
+        let large = try CommandTestStore("list-large", banks: [])
+        try large.connection().execute("""
+            BEGIN;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+            INSERT INTO failed_bank_info(name, city, state) SELECT printf('Bank %04d', 2501 - i), 'Omaha', 'NE' FROM n;
+            INSERT INTO failed_bank_details(close_date, cert, info_id) SELECT '2020-01-01', id, id FROM failed_bank_info;
+            COMMIT;
+            """)
+        let expected = Array((1...2500).reversed()).map(Int64.init)   // "Bank 0001" is row 2500
+        let json = ListRun(["--db", large.path, "--sort", "name", "--format", "json"])
+        #expect(try json.sections().map(\.name) == ["B"])
+        #expect(try json.sections().first?.ids == expected)
+        let csv = ListRun(["--db", large.path, "--sort", "name", "--format", "csv"])
+        #expect(csv.lines.dropFirst().dropLast().map { Int64($0.split(separator: ",")[1])! } == expected)
+        let text = ListRun(["--db", large.path, "--sort", "name"])
+        #expect(text.lines.first == "B (2500 banks)")
+        #expect(text.lines.count == 2502)
+    }
+
     @Test("CSV: header, then section,id,name,city,state,cert,closeDate per bank; commas and quotes quoted, non-ASCII as is, missing details empty")
     func csvFormat() throws {
         let run = list("--format", "csv")

@@ -27,6 +27,7 @@ import SQLiteStore
 ///      "counts":[1,12]}
 ///
 /// (one line; `counts` are the row counts of every section after the batch).
+/// A change that leaves the results as they were (a bank outside `--where`) prints nothing.
 /// When the store reports a reset (a bulk import), a new snapshot line follows instead of a batch.
 ///
 ///     WatchCommand.run(["--db", "/tmp/banks.sqlite", "--sort", "state"])
@@ -78,7 +79,9 @@ public enum WatchCommand {
 
             var readerGone = !output(snapshotLine(controller))
             controller.onChange = { batch in
-                guard !readerGone else { return }
+                // A change set that touched none of the results (a bank outside --where) comes
+                // from the controller as an empty batch: nothing watch's reader could apply.
+                guard !readerGone, batch.isReset || !batch.isEmpty else { return }
                 let line = batch.isReset ? snapshotLine(controller) : batchLine(batch)
                 if !output(line) { readerGone = true }
             }
