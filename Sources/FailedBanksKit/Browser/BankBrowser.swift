@@ -13,6 +13,13 @@ import TerminalUI
 /// store for other processes' writes every 200 ms; the controller turns them
 /// into batches and the adapter animates them.
 ///
+/// The first frame never waits for the full fetch: when the first tab's results
+/// cache is not valid (a first launch, or the store changed), the browser shows
+/// the controller's preview of the first page at once ("2025 (…)" headers, the
+/// status line says "Loading…"), runs `performFetch()` right after that frame is
+/// on the screen, then installs the adapter; keys typed meanwhile are handled
+/// afterwards.
+///
 ///     let store = try Store(path: path, model: BrowserModel.model)
 ///     let browser = try BankBrowser(store: store, options: BrowserOptions(), screen: try CursesScreen())
 ///     let exit = browser.run()           // .quit, or .signal(SIGTERM) …
@@ -25,8 +32,15 @@ public final class BankBrowser: View, TableViewDelegate {
     public let loop: TerminalRunLoop
     /// The bank list.
     public let table: TableView
-    /// Feeds `table` from the current tab's controller.
+    /// Feeds `table` from the current tab's controller (nil while ``isLoading``).
     public private(set) var adapter: FetchedResultsTableAdapter!
+    /// True from a launch without a valid results cache until the first tab's full
+    /// fetch is done: the table shows a provisional first page and keys are ignored
+    /// (`q` and Ctrl-C still quit).
+    public private(set) var isLoading = false
+    /// Why the first tab's deferred fetch failed, if it did (the browser then quits
+    /// and the launcher reports it as it reports any store error).
+    public private(set) var loadError: Error?
     /// The tab showing.
     public private(set) var tab: BankSortTab
     /// The filter applied (`\`), if any, and its text.
@@ -51,6 +65,8 @@ public final class BankBrowser: View, TableViewDelegate {
     /// What each undo brings back, newest last (the context's undo stack in step).
     var deletedBanks: [(id: ObjectID, name: String)] = []
     var pollFailures = 0
+    /// The provisional first page while ``isLoading`` (the table's data source is weak).
+    var preview: FetchedPreviewTableSource?
 
     /// Builds the browser over `store` on `screen` and fetches the first tab.
     ///
@@ -69,17 +85,26 @@ public final class BankBrowser: View, TableViewDelegate {
         self.table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
         self.tabBar = TabBar(titles: BankSortTab.allCases.map(\.title), selectedIndex: options.sort.index)
 
-        let controller = tab.makeController(context: context, filter: nil, cacheDirectory: cacheDirectory)
-        try controller.performFetch()
         table.animatesUpdates = options.animated
         table.emptyMessage = "No banks"
-        adapter = FetchedResultsTableAdapter(
-            controller: controller, tableView: table,
-            cellForObject: BankBrowser.cell(for:),
-            headerTitle: BankBrowser.header(for:))
-        adapter.animatesChanges = options.animated
-        adapter.log = { [unowned self] message in self.log.append(message) }
         table.delegate = self
+        let controller = tab.makeController(context: context, filter: nil, cacheDirectory: cacheDirectory)
+        if controller.hasValidCache() {
+            try controller.performFetch()
+            install(controller)
+        } else if let preview = try? FetchedPreviewTableSource(
+                    rows: controller.previewFirstObjects(limit: max(1, screen.height)), context: context,
+                    isSectioned: true, cellForObject: BankBrowser.cell(for:),
+                    headerTitle: BankBrowser.provisionalHeader(forSectionNamed:)) {
+            self.preview = preview
+            table.dataSource = preview
+            isLoading = true
+            loop.afterNextFrame { [unowned self] in self.finishLoading(controller) }
+        } else {
+            // The preview failed: the fetch says why (or succeeds after all).
+            try controller.performFetch()
+            install(controller)
+        }
 
         tabBar.onSelect = { [unowned self] index in self.switchTab(to: BankSortTab.allCases[index]) }
         configureSearchField()
@@ -91,6 +116,33 @@ public final class BankBrowser: View, TableViewDelegate {
         if let readOnlyReason {
             statusLine.showMessage("Read-only: \(readOnlyReason) — browsing only", at: clock.now, duration: 8)
         }
+    }
+
+    /// The adapter for the first tab's fetched controller.
+    private func install(_ controller: FetchedResultsController) {
+        adapter = FetchedResultsTableAdapter(
+            controller: controller, tableView: table,
+            cellForObject: BankBrowser.cell(for:),
+            headerTitle: BankBrowser.header(for:))
+        adapter.animatesChanges = options.animated
+        adapter.log = { [unowned self] message in self.log.append(message) }
+    }
+
+    /// After the provisional first frame: the full fetch, then the real table (the
+    /// selection stays on the same bank). A failure quits the loop with ``loadError`` set.
+    func finishLoading(_ controller: FetchedResultsController) {
+        guard isLoading else { return }
+        do {
+            try controller.performFetch()
+        } catch {
+            loadError = error
+            log.append("performFetch: \(error)")
+            loop.quit()
+            return
+        }
+        install(controller)
+        preview = nil
+        isLoading = false
     }
 
     /// Runs until `q` or a termination signal.
@@ -117,6 +169,11 @@ public final class BankBrowser: View, TableViewDelegate {
     /// without the key (no details row, no state).
     public static func header(for section: SectionInfo) -> String {
         "\(section.name.isEmpty ? "—" : section.name) (\(section.numberOfObjects))"
+    }
+
+    /// A section header before its count is known: "2025 (…)", "— (…)".
+    public static func provisionalHeader(forSectionNamed name: String) -> String {
+        "\(name.isEmpty ? "—" : name) (…)"
     }
 
     var now: Double { loop.clock.now }
@@ -147,7 +204,7 @@ public final class BankBrowser: View, TableViewDelegate {
         if filter != nil { parts.append("filter: \(filterText)") }
         if let search, !search.text.isEmpty { parts.append("/\(search.text)") }
         statusLine.hints = parts.joined(separator: " · ") + "   ? help  q quit"
-        statusLine.trailingText = positionText
+        statusLine.trailingText = isLoading ? "Loading…" : positionText
     }
 
     /// `123/572` (the selection's position and the number of banks shown).
@@ -167,6 +224,8 @@ public final class BankBrowser: View, TableViewDelegate {
     /// The keys of ``BrowserKeys``: the search or filter line while open, then the
     /// table's own keys, then the browser's; `q`, `?` and F1 fall through to the run loop.
     public func handle(_ event: InputEvent) -> EventResult {
+        // The provisional page is not the results: nothing acts on it (q falls through and quits).
+        if isLoading { return .ignored }
         if searchField.isActive {
             _ = searchField.handle(event)
             return .handled
@@ -212,13 +271,14 @@ public final class BankBrowser: View, TableViewDelegate {
 
     /// Enter/→: the detail screen.
     public func didSelectRow(at indexPath: IndexPath) {
-        guard adapter.controller.objectID(at: indexPath) != nil else { return }
+        guard !isLoading, adapter.controller.objectID(at: indexPath) != nil else { return }
         let bank = adapter.controller.object(at: indexPath)
         loop.push(BankDetailScreen(bank: bank))
     }
 
     /// False (and says why) on a read-only store.
     public func canDeleteRow(at indexPath: IndexPath) -> Bool {
+        if isLoading { return false }
         if let readOnlyReason {
             statusLine.showMessage("Delete is disabled: \(readOnlyReason)", at: now, style: .error)
             return false
@@ -228,7 +288,7 @@ public final class BankBrowser: View, TableViewDelegate {
 
     /// The Delete button confirmed: delete through the context and save; the row animates out.
     public func commitDelete(at indexPath: IndexPath) {
-        guard readOnlyReason == nil, adapter.controller.objectID(at: indexPath) != nil else { return }
+        guard readOnlyReason == nil, !isLoading, adapter.controller.objectID(at: indexPath) != nil else { return }
         let bank = adapter.controller.object(at: indexPath)
         let name = bank.string("name") ?? "the bank"
         let id = bank.objectID
@@ -268,7 +328,7 @@ public final class BankBrowser: View, TableViewDelegate {
 
     /// Shows `newTab`'s order and sections; the selection stays on the same bank.
     public func switchTab(to newTab: BankSortTab) {
-        guard newTab != tab else { return }
+        guard newTab != tab, !isLoading else { return }
         do {
             let controller = newTab.makeController(context: context, filter: filter, cacheDirectory: cacheDirectory)
             try controller.performFetch()
@@ -437,6 +497,7 @@ public final class BankBrowser: View, TableViewDelegate {
 
     /// Picks up other processes' writes (the controller animates them through the adapter).
     func pollExternalChanges() {
+        guard !isLoading else { return }
         do {
             try context.processExternalChanges()
             pollFailures = 0

@@ -86,6 +86,12 @@ struct BrowserLauncher {
         }
         let exit = browser.run()
         screen.close()
+        if let error = browser.loadError {
+            // The first fetch, deferred until after the first frame, failed: as if it had failed before it.
+            let refusal = StoreRefusal(error, path: store.path)
+            printError(refusal.message)
+            return refusal.status
+        }
         for line in browser.log.suffix(5) { printError(line) }
         return exit.exitStatus
     }

@@ -76,6 +76,7 @@ public final class TerminalRunLoop {
     private var tickers: [Ticker] = []
     private var nextTickerID = 0
     private var quitRequested = false
+    private var afterFrameActions: [() -> Void] = []
 
     /// A loop over `screen` with an empty view stack.
     public init(screen: Screen, clock: any Clock = MonotonicClock(), minimumWidth: Int = 20, minimumHeight: Int = 5) {
@@ -117,6 +118,27 @@ public final class TerminalRunLoop {
 
     /// Stops a ticker.
     public func removeTicker(_ id: TickerID) { tickers.removeAll { $0.id == id } }
+
+    /// Runs `body` once, right after the next frame has been presented (so it is on the
+    /// terminal), then draws again at once so that what `body` changed shows without
+    /// waiting for a key or a tick.
+    ///
+    /// For slow work that should not delay the first picture: draw something quick
+    /// (a provisional page, "Loading…"), do the work here, on the loop's thread. Keys
+    /// typed meanwhile wait in the terminal and are handled afterwards. With
+    /// `run()`, the next frame is its first; in a test that calls `draw()` itself,
+    /// it is that call's. Actions added while the actions run wait for the frame
+    /// drawn after them.
+    ///
+    ///     showProvisionalPage()
+    ///     loop.afterNextFrame { [unowned self] in
+    ///         try? controller.performFetch()     // a second or so on a big store
+    ///         showResults()
+    ///     }
+    ///     loop.run()                             // frame 1: provisional; frame 2: results
+    public func afterNextFrame(_ body: @escaping () -> Void) {
+        afterFrameActions.append(body)
+    }
 
     /// Runs until a view or `q` quits, or a termination signal arrives.
     public func run() -> Exit {
@@ -168,7 +190,8 @@ public final class TerminalRunLoop {
         return views[start...]
     }
 
-    /// Erases the canvas, renders the visible views (or the too-small screen), presents.
+    /// Erases the canvas, renders the visible views (or the too-small screen), presents;
+    /// then runs the ``afterNextFrame(_:)`` actions, if any, and draws once more.
     public func draw() {
         let width = screen.width, height = screen.height
         if canvas.width != width || canvas.height != height {
@@ -186,6 +209,12 @@ public final class TerminalRunLoop {
         }
         screen.present(canvas)
         frameCount += 1
+        if !afterFrameActions.isEmpty {
+            let actions = afterFrameActions
+            afterFrameActions.removeAll()
+            for action in actions { action() }
+            draw()
+        }
     }
 
     /// Sends one event through the loop's rules (what `run()` does with each).
