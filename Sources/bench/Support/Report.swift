@@ -75,7 +75,7 @@ struct Report {
                  reference: ("VisiData, same CSV", "visidata_first_screen_s", .seconds),
                  target: "≤ 0.3 s", check: { r in r["first_screen_s"].map { $0 <= 0.3 } }),
             Line(title: "app first launch, no cache (pty)", key: "first_screen_cold_s", unit: .seconds,
-                 target: "(information)", check: { _ in nil }, informational: true),
+                 target: "≤ 0.3 s", check: { r in r["first_screen_cold_s"].map { $0 <= 0.3 } }),
             Line(title: "page down, key to screen", key: "page_down_ms", unit: .milliseconds,
                  target: "≤ 5 ms", check: { r in r["page_down_ms"].map { $0 <= 5 } }),
         ]
