@@ -30,6 +30,12 @@ public final class Store {
 
     let schema: SchemaBuilder
 
+    /// Whether ``readerConnection()`` may open a second connection (not for
+    /// immutable snapshots or special files, which must not grow `-shm`/`-wal`).
+    private let allowsReaderConnection: Bool
+    private var reader: Database?
+    private var readerFailed = false
+
     /// Opens or creates the store at `path` (see the type's description for what is checked and refused).
     ///
     /// `immutable` (with `readOnly`) is for one-shot readers of a file they may not write: when no
@@ -64,6 +70,7 @@ public final class Store {
             if case .missing = finding, !inspector.isSpecial { throw StoreError.readOnly(path: path) }
             options.create = false
         }
+        allowsReaderConnection = !(readOnly && immutable) && !inspector.isSpecial && !path.isEmpty && path != ":memory:"
         let db: Database
         do {
             if readOnly && immutable && !inspector.isSpecial {
@@ -105,6 +112,33 @@ public final class Store {
 
     /// True when the store can write.
     public var isReadOnly: Bool { database.isReadOnly }
+
+    deinit {
+        // The main connection closes last, so that it (not a read-only one) checkpoints and removes -wal/-shm.
+        reader = nil
+    }
+
+    /// A second, read-only connection to the same file, opened on first use;
+    /// nil for immutable snapshots, special files, or when it cannot be opened.
+    ///
+    /// It lets a caller read on another thread while ``database`` is busy on
+    /// this one: a controller splits a large change set's row reads between
+    /// the two, one per core. It sees what is committed (not this store's open
+    /// transaction), and one thread at a time may use it.
+    ///
+    ///     if let reader = store.readerConnection() {
+    ///         DispatchQueue.global().async { _ = try? reader.query("SELECT count(*) FROM failed_bank_info") }
+    ///     }
+    public func readerConnection() -> Database? {
+        if let reader { return reader }
+        guard allowsReaderConnection, !readerFailed else { return nil }
+        var options = Database.Options()
+        options.readOnly = true
+        options.create = false
+        reader = try? Database(path: path, options: options)
+        readerFailed = reader == nil
+        return reader
+    }
 
     private static func check(version: Int, applicationID: Int32, model: Model, path: String) throws {
         if applicationID != 0 && applicationID != model.applicationID {

@@ -168,6 +168,34 @@ struct ControllerPropertyTests {
             try context.save()
         }
 
+        /// One transaction on the second connection changing hundreds of banks at
+        /// once (new closing dates and names, some deletions and new banks): a
+        /// change set large enough for the controller to read its rows on two
+        /// connections and to touch many rows of one chunk.
+        mutating func massViaSQL() throws {
+            let db = otherStore.database
+            let all = try ids()
+            guard !all.isEmpty else { return }
+            try db.transaction {
+                for _ in 0..<Int.random(in: 300...600, using: &rng) {
+                    let id = pick(all)
+                    switch Int.random(in: 0..<20, using: &rng) {
+                    case 0: try db.run("DELETE FROM failed_bank_info WHERE id = ?", [.integer(id)])
+                    case 1:
+                        try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', ?)",
+                                   [.text(pick(ControllerPropertyTests.names)), .text(pick(ControllerPropertyTests.states))])
+                        let newID = db.lastInsertRowID
+                        nextCert += 1
+                        try db.run("INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES (?, ?, ?)",
+                                   [.text(date()), .integer(nextCert), .integer(newID)])
+                    case 2...5: try db.run("UPDATE failed_bank_info SET name = ? WHERE id = ?", [.text(pick(ControllerPropertyTests.names)), .integer(id)])
+                    case 6: try db.run("UPDATE failed_bank_info SET state = ? WHERE id = ?", [.text(pick(ControllerPropertyTests.states)), .integer(id)])
+                    default: try db.run("UPDATE failed_bank_details SET close_date = ? WHERE info_id = ?", [.text(date()), .integer(id)])
+                    }
+                }
+            }
+        }
+
         /// Raw SQL on the second connection, as the sqlite3 shell would write.
         mutating func viaSQL() throws {
             let db = otherStore.database
@@ -237,8 +265,11 @@ struct ControllerPropertyTests {
         var sectionKinds: [ChangeType: Int] = [:]
         for step in 0..<Self.steps {
             lastChanges.removeAll()
-            let how = Int.random(in: 0..<4, using: &rng)
+            let how = step % 50 == 49 ? 4 : Int.random(in: 0..<4, using: &rng)
             switch how {
+            case 4:
+                try mutator.massViaSQL()
+                _ = try t.context.processExternalChanges()
             case 0, 1: try mutator.viaContext(t.context)
             case 2:
                 _ = try other.processExternalChanges()
@@ -282,6 +313,7 @@ struct ControllerPropertyTests {
         for kind in ChangeType.allCases { #expect(kinds[kind, default: 0] > 0, "seed \(seed): no \(kind) was reported") }
         #expect(sectionKinds[.insert, default: 0] > 0 && sectionKinds[.delete, default: 0] > 0, "seed \(seed): sections were never created and emptied")
         for c in controllers { #expect(c.statistics.refetches == 0 && c.statistics.incrementalBatches > Self.steps / 4) }
+        #expect(controllers.contains { $0.statistics.splitReads > 0 }, "seed \(seed): no change set was large enough to read on two connections")
         print("seed \(seed): \(kinds) sections \(sectionKinds) probes \(controllers.map(\.statistics.probeReads))")
     }
 }

@@ -52,4 +52,71 @@ import Testing
             }
         }
     }
+
+    @Test(arguments: [4, 5, 6])
+    func batchRemovalsAndRankedInsertsMatchAnArrayWithKeysAlongside(seed: UInt64) {
+        var random = Random(state: seed)
+        var builder = OrderedIDList.Builder()
+        var model: [(id: Int64, key: SortPrefix)] = []
+        func key(_ id: Int64) -> SortPrefix { SortPrefix(hi: 1 << 63 | UInt64(id), mid: UInt64(id) &* 31, lo: 1) }
+        for id in 1...3000 as ClosedRange<Int64> { builder.append(id); model.append((id, key(id))) }
+        var list = builder.finish()
+        list.installKeys { set in for (p, row) in model.enumerated() { set(p, row.key) } }
+        var nextID: Int64 = 3001
+        for step in 0..<120 {
+            // Remove a random set of positions: sometimes a few, sometimes a whole run (emptying chunks).
+            var positions = Set<Int>()
+            if !model.isEmpty {
+                if random.below(5) == 0 {
+                    let start = random.below(model.count)
+                    let length = min(model.count - start, 1 + random.below(1500))
+                    positions.formUnion(start..<(start + length))
+                } else {
+                    for _ in 0..<random.below(min(model.count, 200) + 1) { positions.insert(random.below(model.count)) }
+                }
+            }
+            let sorted = positions.sorted()
+            let removed = list.remove(sortedPositions: sorted)
+            let expected = sorted.map { model[$0] }
+            #expect(removed.map(\.id) == expected.map(\.id), "seed \(seed) step \(step): removed ids")
+            #expect(removed.map(\.key) == expected.map(\.key), "seed \(seed) step \(step): removed keys")
+            for p in sorted.reversed() { model.remove(at: p) }
+
+            // Insert a batch by rank: sometimes many at one rank (a chunk that must split several times).
+            var rows: [(id: Int64, key: SortPrefix, rank: Int)] = []
+            let n = random.below(5) == 0 ? 1 + random.below(3000) : random.below(200)
+            let crowded = random.below(model.count + 1)
+            for _ in 0..<n {
+                let rank = random.below(3) == 0 ? crowded : random.below(model.count + 1)
+                rows.append((nextID, key(nextID), rank))
+                nextID += 1
+            }
+            rows.sort { $0.rank < $1.rank }
+            list.insert(ranked: rows)
+            var merged: [(id: Int64, key: SortPrefix)] = []
+            var next = 0
+            for (rank, row) in model.enumerated() {
+                while next < rows.count && rows[next].rank == rank { merged.append((rows[next].id, rows[next].key)); next += 1 }
+                merged.append(row)
+            }
+            while next < rows.count { merged.append((rows[next].id, rows[next].key)); next += 1 }
+            model = merged
+
+            #expect(list.count == model.count, "seed \(seed) step \(step)")
+            for (position, row) in model.enumerated() where position % 7 == step % 7 || position == model.count - 1 {
+                guard list.position(of: row.id) == position, list.id(at: position) == row.id, list.key(at: position) == row.key else {
+                    Issue.record("seed \(seed) step \(step): id \(row.id) expected at \(position), list says \(String(describing: list.position(of: row.id)))")
+                    return
+                }
+            }
+            // The chunk-level search still sees every chunk's last key.
+            if let probe = model.indices.randomElement(using: &random) {
+                let k = model[probe].key
+                #expect(list.sequence.partitionPoint { SortPrefix.compareBits($0, k) < 0 } != nil, "seed \(seed) step \(step)")
+            }
+        }
+    }
 }
+
+extension OrderedIDListTests.Random: RandomNumberGenerator {}
+

@@ -43,16 +43,23 @@ extension FetchedResultsController {
         var id: Int64
         var values: [StoreValue]
         var key: SortPrefix
+        var oldPosition = -1  // -1: not in the results before
         var rank = 0          // rows of the unchanged remainder before it
         var newPosition = 0
     }
 
+    /// The incremental path: K changed objects cost K reads (one query), K
+    /// binary searches and one pass over each chunk touched — no refetch.
+    ///
+    /// The id list is moved out of the controller while the batch is built, so
+    /// that the hot loops work on a uniquely referenced value (no copies, no
+    /// reference counting per access); it is moved back on every exit.
     private func applyIncrementally(_ changes: ChangeSet, plan: FetchPlan) throws -> ChangeBatch? {
         let root = plan.entity.name
 
         // 1. Classify the change set.
-        var gone = Set<Int64>()
-        var evaluate = Set<Int64>()
+        var gone = Set<Int64>(minimumCapacity: changes.deleted.count)
+        var evaluate = Set<Int64>(minimumCapacity: changes.inserted.count + changes.updated.count)
         var plain = Set<Int64>()
         for id in changes.deleted where id.entity == root { gone.insert(id.rowID) }
         for id in changes.inserted where id.entity == root { evaluate.insert(id.rowID); gone.remove(id.rowID) }
@@ -60,74 +67,69 @@ extension FetchedResultsController {
             if plan.isRelevant(keys) { evaluate.insert(id.rowID) } else { plain.insert(id.rowID) }
         }
         plain.subtract(evaluate)
-        plain = plain.filter { list.contains($0) }
-        gone = gone.filter { list.contains($0) }
+        plain = plain.filter { self.list.contains($0) }
+        gone = gone.filter { self.list.contains($0) }
         if gone.isEmpty && evaluate.isEmpty && plain.isEmpty { return nil }
-        if !evaluate.isEmpty { try ensureKeys(plan, changing: evaluate.union(gone)) }
+        if !evaluate.isEmpty && !self.list.hasKeys { try ensureKeys(plan, changing: evaluate.union(gone)) }
 
-        // 2. Read the new values of the objects to evaluate, with one query.
-        let rows = try readValues(Array(evaluate), plan: plan)
+        var list = self.list
+        self.list = OrderedIDList()      // `list` is now the only reference: mutated in place
+        defer { self.list = list }
+
+        // 2. Read the new values of the objects to evaluate (one query); old positions.
+        let short = keysAreShort
         var members: [Member] = []
-        var leaving: [Int64] = []
-        for id in evaluate {
-            if let values = rows[id], plan.matches(values) {
-                members.append(Member(id: id, values: values, key: plan.prefix(of: values, short: keysAreShort)))
-            } else if list.contains(id) {
-                leaving.append(id)
-            }
+        members.reserveCapacity(evaluate.count)
+        var matched = Set<Int64>(minimumCapacity: evaluate.count)
+        for (id, values) in try readRows(Array(evaluate), plan: plan) where plan.matches(values) {
+            matched.insert(id)
+            members.append(Member(id: id, values: values, key: plan.prefix(of: values, short: short),
+                                  oldPosition: list.position(of: id) ?? -1))
         }
-
-        // 3. Old coordinates.
+        var departed: [(id: Int64, position: Int)] = []   // deleted, or no longer matching
+        for id in gone { departed.append((id, list.position(of: id)!)) }
+        for id in evaluate where !matched.contains(id) {
+            if let p = list.position(of: id) { departed.append((id, p)) }
+        }
         let oldRecords = sectionRecords
         let oldStarts = sectionStarts
-        var oldPosition: [Int64: Int] = [:]
-        oldPosition.reserveCapacity(gone.count + leaving.count + members.count + plain.count)
-        for id in gone { oldPosition[id] = list.position(of: id) }
-        for id in leaving { oldPosition[id] = list.position(of: id) }
-        for m in members { if let p = list.position(of: m.id) { oldPosition[m.id] = p } }
-        for id in plain { oldPosition[id] = list.position(of: id) }
-        if members.isEmpty && leaving.isEmpty && gone.isEmpty {
-            // Only plain updates: nothing moves.
-            let updates = plain.map { id -> ChangeBatch.ObjectChange in
-                let ip = FetchedResultsController.indexPath(of: oldPosition[id]!, starts: oldStarts)
-                return ChangeBatch.ObjectChange(change: .update, id: ObjectID(entity: root, rowID: id), from: ip, to: ip)
-            }.sorted { $0.to!.lexicographicallyPrecedes($1.to!) }
-            return ChangeBatch(objectChanges: updates, counts: sectionRecords.map(\.count), sectionNames: sectionRecords.map(\.name))
+        if members.isEmpty && departed.isEmpty {
+            // Only plain updates: nothing moves. (None at all: the results did not change.)
+            if plain.isEmpty { return nil }
+            var updates: [(position: Int, id: Int64)] = plain.map { (list.position(of: $0)!, $0) }
+            updates.sort { $0.position < $1.position }
+            let changes = updates.map { u -> ChangeBatch.ObjectChange in
+                let ip = FetchedResultsController.indexPath(of: u.position, starts: oldStarts)
+                return ChangeBatch.ObjectChange(change: .update, id: ObjectID(entity: root, rowID: u.id), from: ip, to: ip)
+            }
+            return ChangeBatch(objectChanges: changes, counts: oldRecords.map(\.count), sectionNames: oldRecords.map(\.name))
         }
+        let plainOld: [(id: Int64, position: Int)] = plain.map { ($0, list.position(of: $0)!) }
 
-        // 4. Take every changed object out; what remains keeps its relative order.
+        // 3. Take every changed object out; what remains keeps its relative order.
         var records = oldRecords
         let hasSections = plan.sectionExpression != nil
         var removedOldPositions: [Int] = []
-        removedOldPositions.reserveCapacity(oldPosition.count)
-        for (id, p) in oldPosition where !plain.contains(id) {
-            removedOldPositions.append(p)
+        removedOldPositions.reserveCapacity(departed.count + members.count)
+        for d in departed { removedOldPositions.append(d.position) }
+        for m in members where m.oldPosition >= 0 { removedOldPositions.append(m.oldPosition) }
+        removedOldPositions.sort()
+        for p in removedOldPositions {
             records[FetchedResultsController.sectionIndex(of: p, starts: oldStarts)].count -= 1
         }
-        removedOldPositions.sort()
-        // From the end, so that the old positions still below stay valid. What is removed is
-        // remembered, so that a batch that cannot be completed leaves the list as it was.
-        var removedRows: [(position: Int, id: Int64, key: SortPrefix)] = []
-        removedRows.reserveCapacity(removedOldPositions.count)
-        for p in removedOldPositions.reversed() {
-            let (id, key) = list.remove(at: p)
-            removedRows.append((p, id, key))
-        }
-        var insertedIDs: [Int64] = []
-        var sectionChanges: [ChangeBatch.SectionChange] = []
+        // What is removed is remembered, so that a batch that cannot be completed leaves the list as it was.
+        let removedRows = list.remove(sortedPositions: removedOldPositions)
+        var inserted = false
         var finalRecords: [SectionRecord] = []
+        var sectionChanges: [ChangeBatch.SectionChange] = []
         var newStarts: [Int] = []
-        func restore() {
-            for id in insertedIDs { list.remove(id) }
-            for r in removedRows.reversed() { list.insert(r.id, key: r.key, at: r.position) }
-        }
         do {
 
-        // 5. Rank each remaining member among the unchanged rows (binary search on prefixes, then full values).
+        // 4. Rank each member among the unchanged rows (binary search on prefixes, then full values).
         var probeValues: [Int64: [StoreValue]] = [:]
         var pending: [(member: Int, lo: Int, hi: Int)] = []
         for i in members.indices {
-            let (lo, hi) = narrow(members[i])
+            let (lo, hi) = narrow(members[i], in: list)
             if lo == hi { members[i].rank = lo } else { pending.append((i, lo, hi)) }
         }
         if !pending.isEmpty {
@@ -135,23 +137,23 @@ extension FetchedResultsController {
             for p in pending where p.hi - p.lo <= 64 {
                 for pos in p.lo..<p.hi { wanted.append((list.id(at: pos), pos)) }
             }
-            if !wanted.isEmpty { try loadProbes(wanted, into: &probeValues, plan: plan) }
+            if !wanted.isEmpty { try loadProbes(wanted, into: &probeValues, list: list, plan: plan) }
             for p in pending {
-                members[p.member].rank = try rank(members[p.member], lo: p.lo, hi: p.hi, probes: &probeValues, plan: plan)
+                members[p.member].rank = try rank(members[p.member], lo: p.lo, hi: p.hi, list: list, probes: &probeValues, plan: plan)
             }
         }
         members.sort { a, b in
             a.rank != b.rank ? a.rank < b.rank : plan.compareRows(a.values, a.id, b.values, b.id) < 0
         }
 
-        // 6. Insert members in ascending final position; count them into their sections.
+        // 5. Insert members in ascending final position; count them into their sections.
+        var rows: [(id: Int64, key: SortPrefix, rank: Int)] = []
+        rows.reserveCapacity(members.count)
         for j in members.indices {
-            let m = members[j]
-            list.insert(m.id, key: m.key, at: m.rank + j)
-            insertedIDs.append(m.id)
-            members[j].newPosition = m.rank + j
+            members[j].newPosition = members[j].rank + j
+            rows.append((members[j].id, members[j].key, members[j].rank))
             if hasSections {
-                let v = m.values[plan.sectionValueIndex!]
+                let v = members[j].values[plan.sectionValueIndex!]
                 let (found, index) = findSection(v, in: records, ascending: plan.sectionAscending)
                 if found {
                     records[index].count += 1
@@ -162,8 +164,10 @@ extension FetchedResultsController {
                 records[0].count += 1
             }
         }
+        list.insert(ranked: rows)
+        inserted = true
 
-        // 7. Section changes, by section value (sections never reorder).
+        // 6. Section changes, by section value (sections never reorder).
         if hasSections {
             finalRecords = records.filter { $0.count > 0 }
             var i = 0, j = 0
@@ -185,8 +189,8 @@ extension FetchedResultsController {
         } else {
             finalRecords = records
         }
-        newStarts = []
         var total = 0
+        newStarts.reserveCapacity(finalRecords.count)
         for r in finalRecords { newStarts.append(total); total += r.count }
         if keysAreShort && hasSections {
             // Short prefixes leave the section out: every member must have landed in its own section.
@@ -198,59 +202,61 @@ extension FetchedResultsController {
                 }
             }
         }
+
+        } catch {
+            // Put the list back as it was: take the members out again, then the removed rows back in.
+            if inserted {
+                var positions = members.map(\.newPosition)
+                positions.sort()
+                _ = list.remove(sortedPositions: positions)
+            }
+            var back: [(id: Int64, key: SortPrefix, rank: Int)] = []
+            back.reserveCapacity(removedRows.count)
+            for (j, r) in removedRows.enumerated() { back.append((r.id, r.key, removedOldPositions[j] - j)) }
+            list.insert(ranked: back)
+            throw error
+        }
         sectionRecords = finalRecords
         invalidateStarts()
         generation += 1
         loader.removeAll()
 
-        } catch {
-            restore()
-            throw error
-        }
-        // 8. Moves or updates: an object that keeps its section and its place among
+        // 7. Moves or updates: an object that keeps its section and its place among
         //    the unchanged rows stays (an update); of several such in one gap the
-        //    longest increasing run stays and the others move.
-        func oldIP(_ id: Int64) -> IndexPath { FetchedResultsController.indexPath(of: oldPosition[id]!, starts: oldStarts) }
-        func newIP(_ p: Int) -> IndexPath { FetchedResultsController.indexPath(of: p, starts: newStarts) }
+        //    longest increasing run stays and the others move. Entries are built
+        //    from flat positions and ordered by them (the order of index paths).
+        func ip(_ p: Int, _ starts: [Int]) -> IndexPath { FetchedResultsController.indexPath(of: p, starts: starts) }
+        func objectID(_ id: Int64) -> ObjectID { ObjectID(entity: root, rowID: id) }
+        departed.sort { $0.position < $1.position }
         var objectChanges: [ChangeBatch.ObjectChange] = []
-        var inserts: [ChangeBatch.ObjectChange] = [], moves: [ChangeBatch.ObjectChange] = [], updates: [ChangeBatch.ObjectChange] = []
-        for id in gone.union(leaving).sorted(by: { oldPosition[$0]! < oldPosition[$1]! }) {
-            objectChanges.append(.init(change: .delete, id: ObjectID(entity: root, rowID: id), from: oldIP(id), to: nil))
+        objectChanges.reserveCapacity(departed.count + members.count + plainOld.count)
+        for d in departed {
+            objectChanges.append(.init(change: .delete, id: objectID(d.id), from: ip(d.position, oldStarts), to: nil))
         }
-        var candidates: [(member: Int, old: Int)] = []
-        for (j, m) in members.enumerated() {
-            guard let old = oldPosition[m.id] else {
-                inserts.append(.init(change: .insert, id: ObjectID(entity: root, rowID: m.id), from: nil, to: newIP(m.newPosition)))
-                continue
-            }
-            let removedBefore = lowerBound(removedOldPositions, old)
-            let oldRank = old - removedBefore
-            let sameSection: Bool
-            if hasSections {
-                let oldSection = oldRecords[FetchedResultsController.sectionIndex(of: old, starts: oldStarts)].value
-                sameSection = StoreValue.compare(oldSection, m.values[plan.sectionValueIndex!]) == 0
-            } else {
-                sameSection = true
-            }
-            if sameSection && oldRank == m.rank { candidates.append((j, old)) } else {
-                moves.append(.init(change: .move, id: ObjectID(entity: root, rowID: m.id), from: oldIP(m.id), to: newIP(m.newPosition)))
-            }
+        var candidates: [Int] = []     // members that may stay, by index (ascending new position)
+        for (j, m) in members.enumerated() where m.oldPosition >= 0 {
+            let oldRank = m.oldPosition - lowerBound(removedOldPositions, m.oldPosition)
+            let sameSection = !hasSections || StoreValue.compare(
+                oldRecords[FetchedResultsController.sectionIndex(of: m.oldPosition, starts: oldStarts)].value,
+                m.values[plan.sectionValueIndex!]) == 0
+            if sameSection && oldRank == m.rank { candidates.append(j) }
         }
-        let staying = Set(longestIncreasingSubsequence(candidates.map(\.old)).map { candidates[$0].member })
-        for c in candidates {
-            let m = members[c.member]
-            let change: ChangeType = staying.contains(c.member) ? .update : .move
-            let entry = ChangeBatch.ObjectChange(change: change, id: ObjectID(entity: root, rowID: m.id), from: oldIP(m.id), to: newIP(m.newPosition))
-            if change == .update { updates.append(entry) } else { moves.append(entry) }
+        var staying = [Bool](repeating: false, count: members.count)
+        for k in longestIncreasingSubsequence(candidates.map { members[$0].oldPosition }) { staying[candidates[k]] = true }
+        for m in members where m.oldPosition < 0 {
+            objectChanges.append(.init(change: .insert, id: objectID(m.id), from: nil, to: ip(m.newPosition, newStarts)))
         }
-        for id in plain {
-            guard let p = list.position(of: id) else { continue }
-            updates.append(.init(change: .update, id: ObjectID(entity: root, rowID: id), from: oldIP(id), to: newIP(p)))
+        for (j, m) in members.enumerated() where m.oldPosition >= 0 && !staying[j] {
+            objectChanges.append(.init(change: .move, id: objectID(m.id), from: ip(m.oldPosition, oldStarts), to: ip(m.newPosition, newStarts)))
         }
-        func byTarget(_ a: ChangeBatch.ObjectChange, _ b: ChangeBatch.ObjectChange) -> Bool {
-            a.to!.lexicographicallyPrecedes(b.to!)
+        var updates: [(new: Int, old: Int, id: Int64)] = []
+        updates.reserveCapacity(candidates.count + plainOld.count)
+        for j in candidates where staying[j] { updates.append((members[j].newPosition, members[j].oldPosition, members[j].id)) }
+        for u in plainOld { updates.append((list.position(of: u.id)!, u.position, u.id)) }
+        updates.sort { $0.new < $1.new }
+        for u in updates {
+            objectChanges.append(.init(change: .update, id: objectID(u.id), from: ip(u.old, oldStarts), to: ip(u.new, newStarts)))
         }
-        objectChanges += inserts.sorted(by: byTarget) + moves.sorted(by: byTarget) + updates.sorted(by: byTarget)
         return ChangeBatch(sectionChanges: sectionChanges, objectChanges: objectChanges,
                            counts: finalRecords.map(\.count), sectionNames: finalRecords.map(\.name))
     }
@@ -261,22 +267,21 @@ extension FetchedResultsController {
     /// Keys run in list order, so the rows whose prefix equals the member's form
     /// one block, found with two binary searches; only inside it can the
     /// prefix leave the order undecided (when the prefixes are inexact).
-    private func narrow(_ m: Member) -> (Int, Int) {
+    private func narrow(_ m: Member, in list: borrowing OrderedIDList) -> (Int, Int) {
         guard m.key.isValid, list.hasKeys else { return (0, list.count) }
         let key = m.key
-        guard let lower = list.sequence.partitionPoint({ k in k.isValid ? SortPrefix.compareBits(k, key) < 0 : nil }) else {
-            return narrowStopping(m)
-        }
+        guard let (lower, isEqual) = list.sequence.lowerBound(bits: key) else { return narrowStopping(m, in: list) }
+        if !isEqual { return (lower, lower) }     // the usual case: no other row shares the prefix
         // The block of equal prefixes is short: walk it.
         var upper = lower
         while upper < list.count {
             let k = list.key(at: upper)
-            guard k.isValid else { return narrowStopping(m) }
+            guard k.isValid else { return narrowStopping(m, in: list) }
             if SortPrefix.compareBits(k, key) != 0 { break }
             upper += 1
             if upper - lower > 64 {
                 guard let u = list.sequence.partitionPoint({ k in k.isValid ? SortPrefix.compareBits(k, key) <= 0 : nil }) else {
-                    return narrowStopping(m)
+                    return narrowStopping(m, in: list)
                 }
                 upper = u
                 break
@@ -294,7 +299,7 @@ extension FetchedResultsController {
     }
 
     /// The plain search, stopping at the first undecided probe (used when some prefix is invalid).
-    private func narrowStopping(_ m: Member) -> (Int, Int) {
+    private func narrowStopping(_ m: Member, in list: borrowing OrderedIDList) -> (Int, Int) {
         var lo = 0, hi = list.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -306,7 +311,8 @@ extension FetchedResultsController {
     }
 
     /// The exact rank of `m` within `lo...hi`, reading probe rows' values as needed.
-    private func rank(_ m: Member, lo: Int, hi: Int, probes: inout [Int64: [StoreValue]], plan: FetchPlan) throws -> Int {
+    private func rank(_ m: Member, lo: Int, hi: Int, list: borrowing OrderedIDList,
+                      probes: inout [Int64: [StoreValue]], plan: FetchPlan) throws -> Int {
         var lo = lo, hi = hi
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -316,7 +322,7 @@ extension FetchedResultsController {
             if let c = SortPrefix.compare(m.key, key) {
                 order = c != 0 ? c : (m.id < id ? -1 : 1)
             } else {
-                if probes[id] == nil { try loadProbes([(id, mid)], into: &probes, plan: plan) }
+                if probes[id] == nil { try loadProbes([(id, mid)], into: &probes, list: list, plan: plan) }
                 guard let values = probes[id] else { throw InconsistentSnapshot() }
                 order = plan.compareRows(m.values, m.id, values, id)
             }
@@ -327,7 +333,8 @@ extension FetchedResultsController {
 
     /// Reads the values of probe rows (at known positions); a row whose values no longer
     /// give its stored prefix means another writer got in between.
-    private func loadProbes(_ rows: [(id: Int64, position: Int)], into probes: inout [Int64: [StoreValue]], plan: FetchPlan) throws {
+    private func loadProbes(_ rows: [(id: Int64, position: Int)], into probes: inout [Int64: [StoreValue]],
+                            list: borrowing OrderedIDList, plan: FetchPlan) throws {
         let wanted = rows.filter { probes[$0.id] == nil }
         let read = try readValues(wanted.map(\.id), plan: plan)
         statistics.probeReads += read.count
@@ -339,29 +346,21 @@ extension FetchedResultsController {
         }
     }
 
-    /// The values of ``FetchPlan/valueKeyPaths`` for the given rows (one query).
+    /// The values of ``FetchPlan/valueKeyPaths`` for the given rows (one query), by id.
     func readValues(_ ids: [Int64], plan: FetchPlan) throws -> [Int64: [StoreValue]] {
         var out: [Int64: [StoreValue]] = [:]
-        guard !ids.isEmpty else { return out }
         out.reserveCapacity(ids.count)
-        let db = context.store.database
-        let single = ids.count == 1
-        let statement = try db.statement(plan.valuesSQL(single: single))
-        defer { statement.reset() }
-        if single {
-            try statement.bind(ids[0], at: 1)
-        } else {
-            try statement.bind("[" + ids.map(String.init).joined(separator: ",") + "]", at: 1)
-        }
-        let n = Int32(plan.valueKeyPaths.count)
-        while try statement.step() {
-            let id = statement.int64(at: 0)
-            var values: [StoreValue] = []
-            values.reserveCapacity(Int(n))
-            for c in 0..<n { values.append(statement.value(at: c + 1)) }
-            out[id] = values
-        }
+        for (id, values) in try readRows(ids, plan: plan) { out[id] = values }
         return out
+    }
+
+    /// The values of ``FetchPlan/valueKeyPaths`` for the given rows, in the order
+    /// SQLite returns them; rows that no longer exist are missing (see ``RowValuesReader``).
+    func readRows(_ ids: [Int64], plan: FetchPlan) throws -> [(id: Int64, values: [StoreValue])] {
+        var reader = RowValuesReader(store: context.store, plan: plan)
+        let rows = try reader.read(ids)
+        if reader.wasSplit { statistics.splitReads += 1 }
+        return rows
     }
 
     /// Order of two section values in the direction sections run.

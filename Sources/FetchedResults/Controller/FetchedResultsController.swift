@@ -102,6 +102,8 @@ public final class FetchedResultsController {
         public var probeReads = 0
         /// Times the per-row sort-key prefixes were built (once after each fetch that is followed by changes).
         public var keyBuilds = 0
+        /// Change sets whose rows were read on two connections at once (large ones).
+        public var splitReads = 0
     }
 
     /// Creates a controller; nothing is read until ``performFetch()``.

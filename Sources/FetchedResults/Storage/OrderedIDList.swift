@@ -119,6 +119,38 @@ struct IDSequence {
         return tree.prefix(ordinal) + inside
     }
 
+    /// The first position whose prefix is not below `key` (comparing prefix
+    /// bits), and whether the prefix there equals `key`'s bits; nil when an
+    /// invalid prefix is met on the way. The common case of ``partitionPoint(_:)``
+    /// without closures: two binary searches over plain arrays.
+    func lowerBound(bits key: SortPrefix) -> (position: Int, isEqual: Bool)? {
+        guard lastKeys.count == order.count else { return nil }
+        let ordinal: Int? = lastKeys.withUnsafeBufferPointer { last in
+            var lo = 0, hi = last.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                guard last[mid].isValid else { return nil }
+                if SortPrefix.compareBits(last[mid], key) < 0 { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        guard let ordinal else { return nil }
+        guard ordinal < order.count else { return (count, false) }
+        let found: (Int, Bool)? = slots[Int(order[ordinal])].keys.withUnsafeBufferPointer { keys in
+            var lo = 0, hi = keys.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                guard keys[mid].isValid else { return nil }
+                if SortPrefix.compareBits(keys[mid], key) < 0 { lo = mid + 1 } else { hi = mid }
+            }
+            // The chunk's last prefix is not below `key`, so `lo` is inside the chunk.
+            guard lo < keys.count, keys[lo].isValid else { return nil }
+            return (lo, SortPrefix.compareBits(keys[lo], key) == 0)
+        }
+        guard let (inside, isEqual) = found else { return nil }
+        return (tree.prefix(ordinal) + inside, isEqual)
+    }
+
     /// The ids of positions `range`, in order.
     func ids(in range: Range<Int>) -> [Int64] {
         guard !range.isEmpty else { return [] }
@@ -216,14 +248,17 @@ struct RowIDMap {
 /// chunked list supporting position lookup, removal and insertion in
 /// O(log N + chunk).
 ///
-/// Chunks hold ~1,024 ids (split at 2,048); a Fenwick tree over chunk sizes
-/// gives the position of a chunk; a ``RowIDMap`` finds the chunk of an id.
-/// Memory is about 12 bytes per row (8 id + 4 map), plus 24 for the prefix
-/// once ``installKeys(_:)`` has run (the controller does that lazily, at the
-/// first change set it processes).
+/// Chunks hold ~64 ids (split at 128): small, so that a removal or an
+/// insertion moves at most a few kilobytes and finding an id in its chunk is a
+/// short scan, which is what a batch of a thousand scattered changes pays per
+/// object; a Fenwick tree over chunk sizes gives the position of a chunk; a
+/// ``RowIDMap`` finds the chunk of an id. Memory is about 14 bytes per row
+/// (8 id + 4 map + ~2 of chunk overhead), plus 24 for the prefix once
+/// ``installKeys(_:)`` has run (the controller does that lazily, at the first
+/// change set it processes, or when asked by ``FetchedResultsController/prepareForChanges()``).
 struct OrderedIDList {
-    static let targetChunk = 1024
-    static let maxChunk = 2048
+    static let targetChunk = 64
+    static let maxChunk = 128
 
     private(set) var sequence = IDSequence()
     private var ordinalOfSlot: [Int32] = []
@@ -404,6 +439,202 @@ struct OrderedIDList {
         sequence.tree.add(ordinal, 1)
         noteLastKey(slot: slot, ordinal: ordinal)
         if sequence.slots[slot].ids.count > OrderedIDList.maxChunk { split(ordinal: ordinal) }
+    }
+
+    /// Removes the rows at `positions` (ascending, distinct) in one pass per
+    /// chunk; returns their ids and prefixes (``SortPrefix/invalid`` without
+    /// keys) in the same order.
+    ///
+    /// A batch of K removals costs one compaction of each chunk it touches and
+    /// one O(C) rebuild of the chunk index, instead of K tree updates.
+    mutating func remove(sortedPositions positions: [Int]) -> [(id: Int64, key: SortPrefix)] {
+        guard !positions.isEmpty else { return [] }
+        precondition(positions.last! < count, "remove position \(positions.last!) out of 0..<\(count)")
+        var removed: [(id: Int64, key: SortPrefix)] = []
+        removed.reserveCapacity(positions.count)
+        var emptied = false
+        var touched: [(ordinal: Int, slot: Int, delta: Int)] = []
+        var i = 0
+        while i < positions.count {
+            let (ordinal, firstOffset) = sequence.tree.locate(positions[i])
+            let start = positions[i] - firstOffset
+            let slot = Int(sequence.order[ordinal])
+            let size = sequence.slots[slot].ids.count
+            var end = i
+            while end < positions.count && positions[end] - start < size { end += 1 }
+            let keep = size - (end - i)
+            let withKeys = hasKeys
+            OrderedIDList.compact(&sequence.slots[slot], offsets: positions[i..<end].lazy.map { $0 - start },
+                                  withKeys: withKeys, removed: &removed)
+            if keep == 0 { emptied = true }
+            touched.append((ordinal, slot, i - end))
+            i = end
+        }
+        for r in removed { map[r.id] = nil }
+        sequence.count -= positions.count
+        if !emptied {
+            updateIndex(touched)
+            return removed
+        }
+        // Drop the emptied chunks (an empty list keeps one empty chunk).
+        var order: [Int32] = []
+        order.reserveCapacity(sequence.order.count)
+        for s in sequence.order {
+            if sequence.slots[Int(s)].ids.isEmpty {
+                ordinalOfSlot[Int(s)] = -1
+                freeSlots.append(s)
+                sequence.slots[Int(s)] = IDChunk(ids: [], keys: [])
+            } else {
+                order.append(s)
+            }
+        }
+        if order.isEmpty, let kept = freeSlots.popLast() { order = [kept] }
+        sequence.order = order
+        for (o, s) in order.enumerated() { ordinalOfSlot[Int(s)] = Int32(o) }
+        rebuildTree()
+        return removed
+    }
+
+    /// Brings the chunk index up to date after the sizes of `touched` chunks
+    /// changed (none added or dropped): tree updates for a few, a rebuild for many.
+    private mutating func updateIndex(_ touched: [(ordinal: Int, slot: Int, delta: Int)]) {
+        guard touched.count * 8 < sequence.order.count else {
+            rebuildTree()
+            return
+        }
+        for t in touched {
+            sequence.tree.add(t.ordinal, t.delta)
+            noteLastKey(slot: t.slot, ordinal: t.ordinal)
+        }
+    }
+
+    /// Opens gaps in one chunk for `rows` (ascending rank; `start` is the rank of
+    /// the chunk's first row) and fills them, in place: the chunk grows at its end
+    /// and each run of old rows moves up once. Returns the new size.
+    private static func expand(_ chunk: inout IDChunk, size: Int, rows: ArraySlice<(id: Int64, key: SortPrefix, rank: Int)>,
+                               start: Int, withKeys: Bool) -> Int {
+        let added = rows.count
+        chunk.ids.append(contentsOf: repeatElement(0, count: added))
+        if withKeys { chunk.keys.append(contentsOf: repeatElement(.invalid, count: added)) }
+        chunk.ids.withUnsafeMutableBufferPointer { ids in
+            chunk.keys.withUnsafeMutableBufferPointer { keys in
+                // From the end: old rows at or after each new row's offset move up by the rows still to place.
+                var end = size             // old rows [.., end) not yet moved
+                var shift = added
+                for r in rows.reversed() {
+                    let offset = r.rank - start
+                    let n = end - offset
+                    if n > 0 {
+                        (ids.baseAddress! + offset + shift).update(from: ids.baseAddress! + offset, count: n)
+                        if withKeys { (keys.baseAddress! + offset + shift).update(from: keys.baseAddress! + offset, count: n) }
+                    }
+                    end = offset
+                    shift -= 1
+                    ids[offset + shift] = r.id
+                    if withKeys { keys[offset + shift] = r.key }
+                }
+            }
+        }
+        return size + added
+    }
+
+    /// Drops the rows at `offsets` (ascending) of one chunk, moving each run
+    /// between them once; appends what it drops to `removed`.
+    private static func compact(_ chunk: inout IDChunk, offsets: some Sequence<Int>, withKeys: Bool,
+                                removed: inout [(id: Int64, key: SortPrefix)]) {
+        let size = chunk.ids.count
+        var write = -1, read = 0, dropped = 0
+        chunk.ids.withUnsafeMutableBufferPointer { ids in
+            chunk.keys.withUnsafeMutableBufferPointer { keys in
+                func move(_ from: Int, _ to: Int, _ n: Int) {
+                    guard n > 0, from != to else { return }
+                    (ids.baseAddress! + to).update(from: ids.baseAddress! + from, count: n)
+                    if withKeys { (keys.baseAddress! + to).update(from: keys.baseAddress! + from, count: n) }
+                }
+                for offset in offsets {
+                    if write < 0 { write = offset } else { move(read, write, offset - read); write += offset - read }
+                    removed.append((ids[offset], withKeys ? keys[offset] : .invalid))
+                    read = offset + 1
+                    dropped += 1
+                }
+                if write >= 0 { move(read, write, size - read) }
+            }
+        }
+        chunk.ids.removeLast(dropped)
+        if withKeys { chunk.keys.removeLast(dropped) }
+    }
+
+    /// Inserts rows given with their *rank* — the number of rows of the list
+    /// as it is now that come before them — in ascending rank (rows of equal
+    /// rank in the order wanted), in one pass per chunk.
+    ///
+    /// Row j of `rows` ends up at position `rank + j`. Chunks that grow past
+    /// ``maxChunk`` are split into chunks of ``targetChunk``.
+    mutating func insert(ranked rows: [(id: Int64, key: SortPrefix, rank: Int)]) {
+        guard !rows.isEmpty else { return }
+        if sequence.order.isEmpty {
+            let slot = newSlot(IDChunk(ids: [], keys: []))
+            sequence.order = [Int32(slot)]
+            ordinalOfSlot[slot] = 0
+            rebuildTree()
+        }
+        let withKeys = hasKeys
+        var splitOrdinals: [Int] = []
+        var touched: [(ordinal: Int, slot: Int, delta: Int)] = []
+        var i = 0
+        while i < rows.count {
+            let rank = rows[i].rank
+            precondition(rank >= 0 && rank <= count, "insert rank \(rank) out of 0...\(count)")
+            let ordinal: Int, firstOffset: Int
+            if rank == count {
+                ordinal = sequence.order.count - 1
+                firstOffset = sequence.slots[Int(sequence.order[ordinal])].ids.count
+            } else {
+                (ordinal, firstOffset) = sequence.tree.locate(rank)
+            }
+            let start = rank - firstOffset
+            let slot = Int(sequence.order[ordinal])
+            let size = sequence.slots[slot].ids.count
+            // Rows landing in this chunk: ranks up to its end (the end itself only for the last chunk).
+            let isLast = ordinal == sequence.order.count - 1
+            var end = i
+            while end < rows.count && (rows[end].rank - start < size || (isLast && rows[end].rank - start == size)) { end += 1 }
+            if end == i { end = i + 1 }
+            let newSize = OrderedIDList.expand(&sequence.slots[slot], size: size, rows: rows[i..<end], start: start, withKeys: withKeys)
+            for r in rows[i..<end] { map[r.id] = Int32(slot) }
+            if newSize > OrderedIDList.maxChunk { splitOrdinals.append(ordinal) }
+            touched.append((ordinal, slot, end - i))
+            i = end
+        }
+        sequence.count += rows.count
+        if splitOrdinals.isEmpty {
+            updateIndex(touched)
+            return
+        }
+        var order: [Int32] = []
+        order.reserveCapacity(sequence.order.count + splitOrdinals.count * 2)
+        var next = 0
+        for (o, s) in sequence.order.enumerated() {
+            order.append(s)
+            guard next < splitOrdinals.count, splitOrdinals[next] == o else { continue }
+            next += 1
+            let whole = sequence.slots[Int(s)]
+            var lower = OrderedIDList.targetChunk
+            sequence.slots[Int(s)].ids.removeSubrange(lower...)
+            if withKeys { sequence.slots[Int(s)].keys.removeSubrange(lower...) }
+            while lower < whole.ids.count {
+                let upper = min(lower + OrderedIDList.targetChunk, whole.ids.count)
+                let piece = IDChunk(ids: ContiguousArray(whole.ids[lower..<upper]),
+                                    keys: withKeys ? ContiguousArray(whole.keys[lower..<upper]) : [])
+                let slot = newSlot(piece)
+                for id in piece.ids { map[id] = Int32(slot) }
+                order.append(Int32(slot))
+                lower = upper
+            }
+        }
+        sequence.order = order
+        for (o, s) in order.enumerated() { ordinalOfSlot[Int(s)] = Int32(o) }
+        rebuildTree()
     }
 
     /// Gives every row its prefix: `fill` calls `set(position, key)` for the rows it knows
