@@ -67,7 +67,9 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
     private var sectionCache: [SectionInfo]?
 
     /// Becomes the controller's delegate (which turns its change tracking on)
-    /// and the table's data source, and loads the table.
+    /// and the table's data source, and loads the table. The controller gets
+    /// ready for change sets in the background meanwhile
+    /// (`prepareForChangesInBackground()`), so that the first one is not slower.
     ///
     /// The controller should have performed its fetch.
     public init(controller: FetchedResultsController, tableView: TableView,
@@ -80,6 +82,7 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
         controller.delegate = self
         tableView.dataSource = self
         tableView.reloadData()
+        controller.prepareForChangesInBackground()
     }
 
     deinit {
@@ -110,6 +113,7 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
             tableView.scrollOffset = 0
             tableView.selectRow(at: IndexPath(row: 0, section: 0))
         }
+        newController.prepareForChangesInBackground()
     }
 
     /// Reloads the table from the controller as it is now (after a refetch).

@@ -35,6 +35,8 @@ public final class Store {
     private let allowsReaderConnection: Bool
     private var reader: Database?
     private var readerFailed = false
+    /// Held while someone uses `reader` (a semaphore: it may be released on the thread that used it).
+    private let readerAvailable = DispatchSemaphore(value: 1)
 
     /// Opens or creates the store at `path` (see the type's description for what is checked and refused).
     ///
@@ -114,30 +116,45 @@ public final class Store {
     public var isReadOnly: Bool { database.isReadOnly }
 
     deinit {
-        // The main connection closes last, so that it (not a read-only one) checkpoints and removes -wal/-shm.
+        // Wait for a reader still at work on another thread, then close it before the main
+        // connection, so that the main one (not a read-only one) checkpoints and removes -wal/-shm.
+        readerAvailable.wait()
         reader = nil
+        readerAvailable.signal()
     }
 
-    /// A second, read-only connection to the same file, opened on first use;
-    /// nil for immutable snapshots, special files, or when it cannot be opened.
+    /// A loan of the store's second, read-only connection to the same file,
+    /// for use on another thread; nil when another thread has it, for immutable
+    /// snapshots and special files, or when it cannot be opened. Opened on
+    /// first use; give it back with ``ReaderConnectionLease/release()`` (from
+    /// any thread) once nobody touches it any more.
     ///
-    /// It lets a caller read on another thread while ``database`` is busy on
-    /// this one: a controller splits a large change set's row reads between
-    /// the two, one per core. It sees what is committed (not this store's open
-    /// transaction), and one thread at a time may use it.
+    /// It lets work run beside ``database``: a controller splits a large
+    /// change set's row reads between the two connections, one per core, and
+    /// builds its sort-key prefixes in the background after a fetch. It sees
+    /// what is committed, not this store's open transaction. The store, when
+    /// it goes away, waits for the connection to be given back.
     ///
-    ///     if let reader = store.readerConnection() {
-    ///         DispatchQueue.global().async { _ = try? reader.query("SELECT count(*) FROM failed_bank_info") }
+    ///     if let lease = store.acquireReaderConnection() {
+    ///         DispatchQueue.global().async {
+    ///             _ = try? lease.database.scalar("SELECT count(*) FROM failed_bank_info")
+    ///             lease.release()
+    ///         }
     ///     }
-    public func readerConnection() -> Database? {
-        if let reader { return reader }
-        guard allowsReaderConnection, !readerFailed else { return nil }
-        var options = Database.Options()
-        options.readOnly = true
-        options.create = false
-        reader = try? Database(path: path, options: options)
-        readerFailed = reader == nil
-        return reader
+    public func acquireReaderConnection() -> ReaderConnectionLease? {
+        guard allowsReaderConnection, !readerFailed, readerAvailable.wait(timeout: .now()) == .success else { return nil }
+        if reader == nil {
+            var options = Database.Options()
+            options.readOnly = true
+            options.create = false
+            reader = try? Database(path: path, options: options)
+            readerFailed = reader == nil
+        }
+        guard let reader else {
+            readerAvailable.signal()
+            return nil
+        }
+        return ReaderConnectionLease(connection: reader, available: readerAvailable)
     }
 
     private static func check(version: Int, applicationID: Int32, model: Model, path: String) throws {
@@ -229,4 +246,28 @@ public final class Store {
         try database.run("DELETE FROM \(SchemaBuilder.historyTable) WHERE seq <= (SELECT max(seq) FROM \(SchemaBuilder.historyTable)) - ?",
                          [.integer(Int64(historyLimit))])
     }
+}
+
+/// A loan of a store's second connection (``Store/acquireReaderConnection()``):
+/// one thread at a time uses ``database`` until ``release()``.
+public final class ReaderConnectionLease: @unchecked Sendable {
+    private var connection: Database?
+    private let available: DispatchSemaphore
+
+    init(connection: Database, available: DispatchSemaphore) {
+        self.connection = connection
+        self.available = available
+    }
+
+    /// The connection (valid until ``release()``).
+    public var database: Database { connection! }
+
+    /// Gives the connection back (once; a lease dropped unreleased gives it back too).
+    public func release() {
+        guard connection != nil else { return }
+        connection = nil
+        available.signal()
+    }
+
+    deinit { release() }
 }

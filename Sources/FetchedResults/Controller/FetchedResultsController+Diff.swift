@@ -100,6 +100,7 @@ extension FetchedResultsController {
             sectionChanges = deletes + insertsS
         }
 
+        cancelPrefixJob()
         list = newList
         keysAreShort = false
         sectionRecords = newRecords

@@ -86,6 +86,8 @@ public final class FetchedResultsController {
     /// Whether the installed prefixes are the short ones.
     var keysAreShort = false
     private var historyPositionWhenUntracked: Int64?
+    /// The background build of the prefixes, if one was started (``prepareForChangesInBackground()``).
+    var prefixJob: PrefixBuildJob?
     /// How the last performFetch got its data (for tests and the benchmark).
     public private(set) var lastFetchUsedCache = false
     /// How many change sets were handled incrementally and how many by refetching (for tests and the benchmark).
@@ -124,6 +126,7 @@ public final class FetchedResultsController {
     }
 
     deinit {
+        prefixJob?.cancel()
         if let token = observerToken { context.removeObserver(token) }
     }
 
@@ -154,6 +157,7 @@ public final class FetchedResultsController {
                 try? ResultsCache.save(name: name, directory: cacheDirectory, fingerprint: fingerprint, list: list, sections: sections)
             }
         }
+        cancelPrefixJob()
         (list, sectionRecords) = fetched!
         startsCache = nil
         generation += 1
@@ -224,6 +228,18 @@ public final class FetchedResultsController {
     /// already new while their positions are old, so the monotonicity check skips them.
     func ensureKeys(_ plan: FetchPlan, changing: Set<Int64> = []) throws {
         guard !list.hasKeys, list.count > 0 else { return }
+        if let job = prefixJob {
+            prefixJob = nil
+            if let keys = job.waitForKeys(), job.generation == generation, list.installKeys(chunks: keys) {
+                statistics.keyBuilds += 1
+                if !job.isShort || keysAreMonotonic(ignoring: changing) {
+                    keysAreShort = job.isShort
+                    return
+                }
+                list.removeKeys()
+                mayUseShortPrefixes = false
+            }
+        }
         let positions = FetchedResultsController.positionMap(list.sequence)
         var short = mayUseShortPrefixes && plan.shortEncoder != nil
         while true {
@@ -276,6 +292,31 @@ public final class FetchedResultsController {
     public func prepareForChanges() throws {
         guard hasFetched, let plan, plan.request.fetchLimit == 0, plan.request.fetchOffset == 0 else { return }
         try ensureKeys(plan)
+    }
+
+    /// Like ``prepareForChanges()``, but on another thread over the store's
+    /// second connection, returning at once: an app calls it after its first
+    /// screen and stays responsive while the prefixes are built. The next
+    /// change set uses them (waiting for the job if it is still running); when
+    /// the results changed in between, or the store's second connection is not
+    /// available, the controller builds them itself as before.
+    ///
+    ///     try controller.performFetch()
+    ///     controller.prepareForChangesInBackground()
+    public func prepareForChangesInBackground() {
+        guard hasFetched, let plan, plan.request.fetchLimit == 0, plan.request.fetchOffset == 0,
+              !list.hasKeys, list.count > 0, prefixJob == nil,
+              let lease = context.store.acquireReaderConnection() else { return }
+        let job = PrefixBuildJob(sequence: list.sequence, plan: plan,
+                                 short: mayUseShortPrefixes && plan.shortEncoder != nil, generation: generation)
+        job.start(with: lease)
+        prefixJob = job
+    }
+
+    /// Stops a background prefix build whose results are about to be replaced.
+    func cancelPrefixJob() {
+        prefixJob?.cancel()
+        prefixJob = nil
     }
 
     /// The name of a section for a section key value.

@@ -7,7 +7,8 @@ import SQLiteStore
 ///
 /// Up to ``parallelThreshold`` rows it runs one query on the store's
 /// connection. Beyond that it splits the rows in two and reads the first half
-/// on the store's second, read-only connection (``Store/readerConnection()``)
+/// on the store's second, read-only connection (``Store/acquireReaderConnection()``,
+/// when no other thread has it)
 /// on another thread while this thread reads the second half, so both cores
 /// work. It stays on one connection while the store's connection is inside a
 /// transaction (the other connection would not see its writes), and falls back
@@ -39,11 +40,12 @@ struct RowValuesReader {
         guard !ids.isEmpty else { return [] }
         let main = store.database
         guard ids.count >= RowValuesReader.parallelThreshold, !main.isInTransaction,
-              let reader = store.readerConnection() else {
+              let lease = store.acquireReaderConnection() else {
             return try RowValuesReader.read(ids[...], on: main, sql: ids.count == 1 ? singleSQL : sql, columns: columns)
         }
+        defer { lease.release() }   // after `done.wait()` below, on every path
         let half = ids.count / 2
-        let job = Job(database: reader, ids: ids[..<half], sql: sql, columns: columns)
+        let job = Job(database: lease.database, ids: ids[..<half], sql: sql, columns: columns)
         let done = DispatchGroup()
         DispatchQueue.global(qos: .userInitiated).async(group: done) { job.run() }
         let mine: [(id: Int64, values: [StoreValue])]

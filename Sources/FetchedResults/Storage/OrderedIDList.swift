@@ -657,6 +657,17 @@ struct OrderedIDList {
         }
     }
 
+    /// Installs prefixes built elsewhere (``PrefixBuildJob``), one array per
+    /// chunk in order; false, and nothing changes, when they do not fit the chunks.
+    mutating func installKeys(chunks: [ContiguousArray<SortPrefix>]) -> Bool {
+        guard chunks.count == sequence.order.count else { return false }
+        for (o, s) in sequence.order.enumerated() where sequence.slots[Int(s)].ids.count != chunks[o].count { return false }
+        for (o, s) in sequence.order.enumerated() { sequence.slots[Int(s)].keys = chunks[o] }
+        hasKeys = true
+        rebuildLastKeys()
+        return true
+    }
+
     /// Drops the prefixes (after a refetch they are rebuilt lazily).
     mutating func removeKeys() {
         for s in sequence.order { sequence.slots[Int(s)].keys = [] }

@@ -1,0 +1,86 @@
+import Dispatch
+import SQLiteStore
+import Synchronization
+
+/// Builds a controller's per-row sort-key prefixes on another thread, over
+/// the store's second connection (``Store/acquireReaderConnection()``), so
+/// that the controller gets ready for change sets without anyone waiting for
+/// the pass over every row (about 0.6 s at a million rows).
+///
+/// It works on a copy of the id sequence taken when it starts. The controller
+/// picks the result up at its next change set (waiting for the job if it is
+/// still running) and installs it only when its results did not move in the
+/// meantime (same `generation`); otherwise it builds the prefixes itself, as
+/// without a job.
+///
+///     let job = PrefixBuildJob(sequence: list.sequence, plan: plan, short: false, generation: generation)
+///     job.start(with: lease)
+///     if let keys = job.waitForKeys() { _ = list.installKeys(chunks: keys) }
+final class PrefixBuildJob: @unchecked Sendable {
+    /// The controller's generation the sequence belongs to.
+    let generation: Int
+    /// Whether the prefixes are the short ones (see ``FetchPlan/shortEncoder``).
+    let isShort: Bool
+
+    private let sequence: IDSequence
+    private let sql: String
+    private let encoder: SortKeyEncoder
+    private let firstColumn: Int32
+    private let finished = DispatchGroup()
+    private let cancelled = Atomic<Bool>(false)
+    /// One array per chunk, in order (nil when the read failed or was cancelled).
+    private var keys: [ContiguousArray<SortPrefix>]?
+
+    init(sequence: IDSequence, plan: FetchPlan, short: Bool, generation: Int) {
+        self.sequence = sequence
+        self.sql = plan.keysSQL
+        self.encoder = short ? plan.shortEncoder! : plan.encoder
+        self.firstColumn = short ? 2 : 1
+        self.isShort = short
+        self.generation = generation
+    }
+
+    /// Runs the job on a background thread with the store's second connection
+    /// (given back when the job ends, from that thread).
+    func start(with lease: ReaderConnectionLease) {
+        finished.enter()
+        DispatchQueue.global(qos: .utility).async { [self] in
+            keys = build(lease.database)
+            lease.release()
+            finished.leave()
+        }
+    }
+
+    /// Asks the job to stop early (its result is then nil).
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// Waits for the job; its prefixes, one array per chunk in order.
+    func waitForKeys() -> [ContiguousArray<SortPrefix>]? {
+        finished.wait()
+        return keys
+    }
+
+    private func build(_ database: Database) -> [ContiguousArray<SortPrefix>]? {
+        let positions = FetchedResultsController.positionMap(sequence)
+        var chunks: [ContiguousArray<SortPrefix>] = []
+        chunks.reserveCapacity(sequence.order.count)
+        for s in sequence.order {
+            chunks.append(ContiguousArray(repeating: .invalid, count: sequence.slots[Int(s)].ids.count))
+        }
+        do {
+            let statement = try database.statement(sql)
+            defer { statement.reset() }
+            var rows = 0
+            while try statement.step() {
+                rows += 1
+                if rows & 0xFFF == 0 && cancelled.load(ordering: .relaxed) { return nil }
+                guard let p = positions[statement.int64(at: 0)] else { continue }
+                let (ordinal, offset) = sequence.tree.locate(Int(p))
+                chunks[ordinal][offset] = encoder.encode { statement.value(at: Int32($0) + firstColumn) }
+            }
+        } catch {
+            return nil
+        }
+        return cancelled.load(ordering: .relaxed) ? nil : chunks
+    }
+}
