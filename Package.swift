@@ -38,10 +38,11 @@ let package = Package(
                           dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "CLIKit"]),
 
         // Tests sit beside the layer they test.
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
         .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "SQLiteStore", "FailedBanksKit"]),
-        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "SQLiteStore"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"], exclude: ["Golden"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "SQLiteStore", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FetchedResultsUITests",
                     dependencies: ["FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore"],
                     exclude: ["Golden"]),

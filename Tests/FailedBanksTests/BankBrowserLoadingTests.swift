@@ -36,18 +36,7 @@ private final class LoadingFixture {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("banks.sqlite").path
         store = try Store(path: path, model: BrowserModel.model)
-        let context = ObjectContext(store: store)
-        for (index, bank) in BrowserHarness.banks.enumerated() {
-            let info = context.insert(into: FailedBankModel.info)
-            info["name"] = .text(bank.0)
-            info["city"] = .text(bank.1)
-            info["state"] = .text(bank.2)
-            let details = context.insert(into: FailedBankModel.details)
-            details["closeDate"] = .text(bank.3)
-            details["cert"] = .integer(Int64(2000 + index))
-            info.setRelated(details, for: "details")
-        }
-        try context.save()
+        try BrowserHarness.writeBanks(to: store)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

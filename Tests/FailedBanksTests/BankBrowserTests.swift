@@ -30,29 +30,31 @@ final class BrowserHarness {
         ("ebank", "Atlanta", "GA", "2013-08-30"),
     ]
 
+    /// Saves ``banks`` (with full details) into `store`.
+    static func writeBanks(to store: Store) throws {
+        let context = ObjectContext(store: store)
+        for (index, bank) in BrowserHarness.banks.enumerated() {
+            let info = context.insert(into: FailedBankModel.info)
+            info["name"] = .text(bank.0)
+            info["city"] = .text(bank.1)
+            info["state"] = .text(bank.2)
+            let details = context.insert(into: FailedBankModel.details)
+            details["closeDate"] = .text(bank.3)
+            details["updatedDate"] = .text("2025-02-03")
+            details["cert"] = .integer(Int64(1000 + index))
+            details["acquiringInstitution"] = .text("Acquirer \(index)")
+            details["fund"] = .integer(Int64(10_500 + index))
+            info.setRelated(details, for: "details")
+        }
+        try context.save()
+    }
+
     init(width: Int = 80, height: Int = 24, options: BrowserOptions = BrowserOptions(),
          readOnly: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fb-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("banks.sqlite").path
-        do {
-            let writer = try Store(path: path, model: BrowserModel.model)
-            let context = ObjectContext(store: writer)
-            for (index, bank) in BrowserHarness.banks.enumerated() {
-                let info = context.insert(into: FailedBankModel.info)
-                info["name"] = .text(bank.0)
-                info["city"] = .text(bank.1)
-                info["state"] = .text(bank.2)
-                let details = context.insert(into: FailedBankModel.details)
-                details["closeDate"] = .text(bank.3)
-                details["updatedDate"] = .text("2025-02-03")
-                details["cert"] = .integer(Int64(1000 + index))
-                details["acquiringInstitution"] = .text("Acquirer \(index)")
-                details["fund"] = .integer(Int64(10_500 + index))
-                info.setRelated(details, for: "details")
-            }
-            try context.save()
-        }
+        try BrowserHarness.writeBanks(to: try Store(path: path, model: BrowserModel.model))
         store = try Store(path: path, model: BrowserModel.model, readOnly: readOnly)
         screen = MemoryScreen(width: width, height: height)
         browser = try BankBrowser(store: store, options: options, screen: screen, clock: clock,

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 import SQLiteStore
@@ -84,7 +85,7 @@ struct ControllerPropertyTests {
 
     /// One random change, applied through a context (own or second) or as raw SQL.
     struct Mutator {
-        var rng: SeededRandom
+        var rng: SeededGenerator
         let t: TempStore
         let otherStore: Store
         let other: ObjectContext
@@ -227,7 +228,7 @@ struct ControllerPropertyTests {
     @Test(arguments: seeds)
     func everyBatchAppliedToTheOldSnapshotGivesTheNewFetch(seed: UInt64) throws {
         let t = try TempStore()
-        var rng = SeededRandom(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         // ≥ 500 banks across 13 years, with ties and banks without details, written by "an importer".
         let (otherStore, other) = try t.secondConnection()
         let db = otherStore.database
@@ -244,7 +245,7 @@ struct ControllerPropertyTests {
         }
         _ = try t.context.processExternalChanges()
         _ = try other.processExternalChanges()
-        var mutator = Mutator(rng: SeededRandom(seed: seed &+ 1), t: t, otherStore: otherStore, other: other)
+        var mutator = Mutator(rng: SeededGenerator(seed: seed &+ 1), t: t, otherStore: otherStore, other: other)
 
         let configs = try Self.configs()
         var controllers: [FetchedResultsController] = []

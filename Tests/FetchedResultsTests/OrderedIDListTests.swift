@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import FetchedResults
 
@@ -5,22 +6,10 @@ import Testing
 /// order must match a plain array through any mix of inserts and removals,
 /// across chunk splits and the growth of its dense row-id map.
 @Suite struct OrderedIDListTests {
-    /// A reproducible generator (SplitMix64), so a failure names its seed.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
 
     @Test(arguments: [1, 2, 3])
     func randomInsertsAndRemovalsKeepPositionsAndMembershipExact(seed: UInt64) {
-        var random = Random(state: seed)
+        var random = SeededGenerator(seed: seed)
         var builder = OrderedIDList.Builder()
         var model: [Int64] = []
         for id in 1...500 as ClosedRange<Int64> { builder.append(id); model.append(id) }
@@ -55,7 +44,7 @@ import Testing
 
     @Test(arguments: [4, 5, 6])
     func batchRemovalsAndRankedInsertsMatchAnArrayWithKeysAlongside(seed: UInt64) {
-        var random = Random(state: seed)
+        var random = SeededGenerator(seed: seed)
         var builder = OrderedIDList.Builder()
         var model: [(id: Int64, key: SortPrefix)] = []
         func key(_ id: Int64) -> SortPrefix { SortPrefix(hi: 1 << 63 | UInt64(id), mid: UInt64(id) &* 31, lo: 1) }
@@ -118,5 +107,4 @@ import Testing
     }
 }
 
-extension OrderedIDListTests.Random: RandomNumberGenerator {}
 

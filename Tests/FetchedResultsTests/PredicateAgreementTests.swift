@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 import SQLiteStore
@@ -19,7 +20,7 @@ struct PredicateAgreementTests {
                            "details.acquiringInstitution", "details.fund", "details.closeYear"]
 
     /// Fills the store with rows of every storage class, NULLs and missing details.
-    static func populate(_ t: TempStore, rows: Int, rng: inout SeededRandom) throws {
+    static func populate(_ t: TempStore, rows: Int, rng: inout SeededGenerator) throws {
         let db = t.store.database
         func text() -> StoreValue { .text(texts.randomElement(using: &rng)!) }
         func date() -> StoreValue {
@@ -57,7 +58,7 @@ struct PredicateAgreementTests {
     // MARK: Random predicates
 
     struct Generator {
-        var rng: SeededRandom
+        var rng: SeededGenerator
 
         mutating func pick<T>(_ a: [T]) -> T { a.randomElement(using: &rng)! }
         mutating func chance(_ n: Int) -> Bool { Int.random(in: 0..<n, using: &rng) == 0 }
@@ -184,11 +185,11 @@ struct PredicateAgreementTests {
     @Test(arguments: seeds)
     func randomPredicatesSelectTheSameRowsInSQLAndSwift(seed: UInt64) throws {
         let t = try TempStore()
-        var rng = SeededRandom(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         try Self.populate(t, rows: 240, rng: &rng)
         let objects = try t.context.fetch("FailedBankInfo")
         let model = t.store.model
-        var gen = Generator(rng: SeededRandom(seed: seed &* 31 &+ 7))
+        var gen = Generator(rng: SeededGenerator(seed: seed &* 31 &+ 7))
         let count = Self.isLong ? 20_000 : 400
         for n in 0..<count {
             let tree = gen.expression()
@@ -219,10 +220,10 @@ struct PredicateAgreementTests {
     @Test(arguments: seeds)
     func randomSortsOrderTheSameInSQLAndSwiftAndPrefixesAreMonotonic(seed: UInt64) throws {
         let t = try TempStore()
-        var rng = SeededRandom(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         try Self.populate(t, rows: 200, rng: &rng)
         let objects = try t.context.fetch("FailedBankInfo")
-        var gen = Generator(rng: SeededRandom(seed: seed ^ 0xABCD))
+        var gen = Generator(rng: SeededGenerator(seed: seed ^ 0xABCD))
         let rounds = Self.isLong ? 400 : 40
         for n in 0..<rounds {
             var sorts: [FetchSort] = []

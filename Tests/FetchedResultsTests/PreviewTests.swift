@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 import SQLiteStore
@@ -48,7 +49,7 @@ struct PreviewTests {
 
     /// Banks with tied dates, tied names, no details (NULL year), and names that do not start with a letter.
     static func fill(_ t: TempStore, seed: UInt64, count: Int) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let states = ["CA", "TX", "IL", "NY", "GA"]
         let prefixes = ["Bank", "bank", "First", "1st", "Éclair", "_Under", "Zeta", "alpha", "Citizens"]
         for i in 0..<count {
