@@ -62,6 +62,11 @@ public final class FetchedResultsController {
     ///     controller.sectionIndexTitleProvider = { name in name }   // "2025" instead of "2"
     public var sectionIndexTitleProvider: ((String) -> String?)?
 
+    /// Whether a large change set's rows are read on the store's second connection
+    /// too, half on each core (default true; see ``process(_:)``). The benchmark
+    /// turns it off to show what one connection costs.
+    public var splitsLargeReads = true
+
     /// Called when processing a change set failed (the controller then refetched).
     public var onError: ((Error) -> Void)?
 

@@ -26,9 +26,12 @@ struct RowValuesReader {
     let sql: String
     let singleSQL: String
     let columns: Int32
+    /// Whether large reads may use the second connection.
+    let splits: Bool
 
-    init(store: Store, plan: FetchPlan) {
+    init(store: Store, plan: FetchPlan, splits: Bool = true) {
         self.store = store
+        self.splits = splits
         self.sql = plan.valuesSQL(single: false)
         self.singleSQL = plan.valuesSQL(single: true)
         self.columns = Int32(plan.valueKeyPaths.count)
@@ -39,7 +42,7 @@ struct RowValuesReader {
         wasSplit = false
         guard !ids.isEmpty else { return [] }
         let main = store.database
-        guard ids.count >= RowValuesReader.parallelThreshold, !main.isInTransaction,
+        guard splits, ids.count >= RowValuesReader.parallelThreshold, !main.isInTransaction,
               let lease = store.acquireReaderConnection() else {
             return try RowValuesReader.read(ids[...], on: main, sql: ids.count == 1 ? singleSQL : sql, columns: columns)
         }

@@ -18,6 +18,11 @@ import SQLiteStore
 /// two batches' section counts must agree. Keys: `change1_ms`,
 /// `change1000_ms`, `refetch_diff1_ms`, `refetch_diff1000_ms`,
 /// `change1_speedup`, `change1000_speedup`.
+///
+/// A third controller reads each change set's rows on the store's connection
+/// only (`splitsLargeReads = false`): its time for the 1,000-object change sets
+/// is the table's information row `change1000_one_connection_ms`, the cost
+/// without the second core.
 struct ChangeBenchmark {
     let runner: BenchRunner
 
@@ -40,8 +45,13 @@ struct ChangeBenchmark {
         let incrementalDelegate = CountingDelegate(), baselineDelegate = CountingDelegate()
         incremental.delegate = incrementalDelegate
         baseline.delegate = baselineDelegate
+        let oneConnection = BankFetch.controller(context: ObjectContext(store: store))
+        oneConnection.splitsLargeReads = false
+        let oneConnectionDelegate = CountingDelegate()
+        oneConnection.delegate = oneConnectionDelegate
         try incremental.performFetch()
         try baseline.performFetch()
+        try oneConnection.performFetch()
         guard incremental.numberOfObjects > 0 else { throw BenchError.failed("the store is empty") }
 
         let writer = ObjectContext(store: store)
@@ -55,7 +65,7 @@ struct ChangeBenchmark {
             let runs = count == 1 ? runner.configuration.runs(small: 31, large: 31)
                                   : runner.configuration.runs(small: 11, large: 11)
             let refetchRuns = min(runs, runner.configuration.runs(small: 5, large: 5))
-            var processTimes: [Double] = [], refetchTimes: [Double] = []
+            var processTimes: [Double] = [], refetchTimes: [Double] = [], oneConnectionTimes: [Double] = []
             var mismatch: String?
             for index in 0...runs {  // 0: warm-up
                 let ids = randomIDs(count, of: incremental, using: &random)
@@ -69,6 +79,8 @@ struct ChangeBenchmark {
 
                 let (seconds, batch) = try Clock.time { try incremental.process(changes) }
                 if index > 0 { processTimes.append(seconds) }
+                let (oneSeconds, _) = try Clock.time { try oneConnection.process(changes) }
+                if index > 0 { oneConnectionTimes.append(oneSeconds) }
                 if index == 0 && count == 1 { runner.results["first_change1_ms"] = seconds * 1000 }
                 let baselineBatch: ChangeBatch?
                 if index <= refetchRuns {
@@ -93,6 +105,10 @@ struct ChangeBenchmark {
             runner.results.runs[keys.0] = processTimes.count
             runner.results.runs[keys.1] = refetchTimes.count
             runner.results.setRatio(keys.2, keys.1, keys.0)
+            if count == 1000 {
+                runner.results["change1000_one_connection_ms"] = Statistics.median(oneConnectionTimes).map { $0 * 1000 }
+                runner.results.runs["change1000_one_connection_ms"] = oneConnectionTimes.count
+            }
         }
         if incrementalDelegate.objectChanges == 0 {
             runner.results.note("change: the delegate received no object changes")
