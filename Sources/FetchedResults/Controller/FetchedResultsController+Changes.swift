@@ -76,54 +76,69 @@ extension FetchedResultsController {
         self.list = OrderedIDList()      // `list` is now the only reference: mutated in place
         defer { self.list = list }
 
-        // 2. Read the new values of the objects to evaluate (one query); old positions.
-        let short = keysAreShort
-        var members: [Member] = []
-        members.reserveCapacity(evaluate.count)
-        var matched = Set<Int64>(minimumCapacity: evaluate.count)
-        for (id, values) in try readRows(Array(evaluate), plan: plan) where plan.matches(values) {
-            matched.insert(id)
-            members.append(Member(id: id, values: values, key: plan.prefix(of: values, short: short),
-                                  oldPosition: list.position(of: id) ?? -1))
+        // 2. Start reading the new values of the objects to evaluate (a large read starts on
+        //    the store's second connection at once), and meanwhile take every changed object
+        //    that is in the results out of the list: what remains keeps its relative order.
+        var reader = RowValuesReader(store: context.store, plan: plan, splits: splitsLargeReads)
+        let read = reader.begin(Array(evaluate), otherShare: 0.6)
+        var oldPosition: [Int64: Int] = [:]
+        oldPosition.reserveCapacity(evaluate.count + gone.count)
+        var removedOldPositions: [Int] = []
+        removedOldPositions.reserveCapacity(evaluate.count + gone.count)
+        for id in gone {
+            let p = list.position(of: id)!
+            oldPosition[id] = p
+            removedOldPositions.append(p)
         }
-        var departed: [(id: Int64, position: Int)] = []   // deleted, or no longer matching
-        for id in gone { departed.append((id, list.position(of: id)!)) }
-        for id in evaluate where !matched.contains(id) {
-            if let p = list.position(of: id) { departed.append((id, p)) }
+        for id in evaluate {
+            guard let p = list.position(of: id) else { continue }
+            oldPosition[id] = p
+            removedOldPositions.append(p)
         }
+        removedOldPositions.sort()
+        let plainOld: [(id: Int64, position: Int)] = plain.map { ($0, list.position(of: $0)!) }
         let oldRecords = sectionRecords
         let oldStarts = sectionStarts
-        if members.isEmpty && departed.isEmpty {
-            // Only plain updates: nothing moves. (None at all: the results did not change.)
-            if plain.isEmpty { return nil }
-            var updates: [(position: Int, id: Int64)] = plain.map { (list.position(of: $0)!, $0) }
-            updates.sort { $0.position < $1.position }
-            let changes = updates.map { u -> ChangeBatch.ObjectChange in
-                let ip = FetchedResultsController.indexPath(of: u.position, starts: oldStarts)
-                return ChangeBatch.ObjectChange(change: .update, id: ObjectID(entity: root, rowID: u.id), from: ip, to: ip)
-            }
-            return ChangeBatch(objectChanges: changes, counts: oldRecords.map(\.count), sectionNames: oldRecords.map(\.name))
-        }
-        let plainOld: [(id: Int64, position: Int)] = plain.map { ($0, list.position(of: $0)!) }
-
-        // 3. Take every changed object out; what remains keeps its relative order.
         var records = oldRecords
         let hasSections = plan.sectionExpression != nil
-        var removedOldPositions: [Int] = []
-        removedOldPositions.reserveCapacity(departed.count + members.count)
-        for d in departed { removedOldPositions.append(d.position) }
-        for m in members where m.oldPosition >= 0 { removedOldPositions.append(m.oldPosition) }
-        removedOldPositions.sort()
         for p in removedOldPositions {
             records[FetchedResultsController.sectionIndex(of: p, starts: oldStarts)].count -= 1
         }
         // What is removed is remembered, so that a batch that cannot be completed leaves the list as it was.
         let removedRows = list.remove(sortedPositions: removedOldPositions)
+
+        // 3. The members (in the results after the batch) and the departed (deleted, or no longer matching).
+        let short = keysAreShort
+        var members: [Member] = []
+        var departed: [(id: Int64, position: Int)] = []
         var inserted = false
         var finalRecords: [SectionRecord] = []
         var sectionChanges: [ChangeBatch.SectionChange] = []
         var newStarts: [Int] = []
         do {
+
+        let rows = try reader.finish(read)
+        if reader.wasSplit { statistics.splitReads += 1 }
+        members.reserveCapacity(rows.count)
+        var matched = Set<Int64>(minimumCapacity: rows.count)
+        for (id, values) in rows where plan.matches(values) {
+            matched.insert(id)
+            members.append(Member(id: id, values: values, key: plan.prefix(of: values, short: short),
+                                  oldPosition: oldPosition[id] ?? -1))
+        }
+        for id in gone { departed.append((id, oldPosition[id]!)) }
+        for id in evaluate where !matched.contains(id) {
+            if let p = oldPosition[id] { departed.append((id, p)) }
+        }
+        if members.isEmpty && departed.isEmpty {
+            // Nothing was taken out. Only plain updates: nothing moves. (None at all: the results did not change.)
+            if plainOld.isEmpty { return nil }
+            let updates = plainOld.sorted { $0.position < $1.position }.map { u -> ChangeBatch.ObjectChange in
+                let ip = FetchedResultsController.indexPath(of: u.position, starts: oldStarts)
+                return ChangeBatch.ObjectChange(change: .update, id: ObjectID(entity: root, rowID: u.id), from: ip, to: ip)
+            }
+            return ChangeBatch(objectChanges: updates, counts: oldRecords.map(\.count), sectionNames: oldRecords.map(\.name))
+        }
 
         // 4. Rank each member among the unchanged rows (binary search on prefixes, then full values).
         var probeValues: [Int64: [StoreValue]] = [:]
@@ -147,11 +162,11 @@ extension FetchedResultsController {
         }
 
         // 5. Insert members in ascending final position; count them into their sections.
-        var rows: [(id: Int64, key: SortPrefix, rank: Int)] = []
-        rows.reserveCapacity(members.count)
+        var ranked: [(id: Int64, key: SortPrefix, rank: Int)] = []
+        ranked.reserveCapacity(members.count)
         for j in members.indices {
             members[j].newPosition = members[j].rank + j
-            rows.append((members[j].id, members[j].key, members[j].rank))
+            ranked.append((members[j].id, members[j].key, members[j].rank))
             if hasSections {
                 let v = members[j].values[plan.sectionValueIndex!]
                 let (found, index) = findSection(v, in: records, ascending: plan.sectionAscending)
@@ -164,7 +179,7 @@ extension FetchedResultsController {
                 records[0].count += 1
             }
         }
-        list.insert(ranked: rows)
+        list.insert(ranked: ranked)
         inserted = true
 
         // 6. Section changes, by section value (sections never reorder).

@@ -65,7 +65,7 @@ final class PrefixBuildJob: @unchecked Sendable {
         var chunks: [ContiguousArray<SortPrefix>] = []
         chunks.reserveCapacity(sequence.order.count)
         for s in sequence.order {
-            chunks.append(ContiguousArray(repeating: .invalid, count: sequence.slots[Int(s)].ids.count))
+            chunks.append(OrderedIDList.invalidKeys(count: sequence.slots[Int(s)].ids.count))
         }
         do {
             let statement = try database.statement(sql)

@@ -19,8 +19,9 @@ struct RowValuesReader {
     /// Whether the last ``read(_:)`` was split between the two connections.
     private(set) var wasSplit = false
 
-    /// Below this many rows a second thread costs more than it saves.
-    static let parallelThreshold = 256
+    /// Below this many rows a second thread costs more than it saves (handing
+    /// half the rows over costs tens of microseconds; reading them, ~5 µs each).
+    static let parallelThreshold = 64
 
     let store: Store
     let sql: String
@@ -39,30 +40,57 @@ struct RowValuesReader {
 
     /// The rows' values in the order SQLite returns them; rows that no longer exist are missing.
     mutating func read(_ ids: [Int64]) throws -> [(id: Int64, values: [StoreValue])] {
+        let pending = begin(ids)
+        return try finish(pending)
+    }
+
+    /// A read under way: the other connection's share is being read on another
+    /// thread; the rest is read on this one by ``finish(_:)``, which must follow.
+    struct Pending {
+        fileprivate let mine: ArraySlice<Int64>
+        fileprivate let theirs: ArraySlice<Int64>
+        fileprivate let job: Job?
+        fileprivate let done: DispatchGroup?
+        fileprivate let lease: ReaderConnectionLease?
+    }
+
+    /// Starts reading: when the read is large enough (and the store's second
+    /// connection is free) the first `otherShare` of the rows go to another
+    /// thread at once, so that the caller can do other work before ``finish(_:)``.
+    mutating func begin(_ ids: [Int64], otherShare: Double = 0.5) -> Pending {
         wasSplit = false
-        guard !ids.isEmpty else { return [] }
-        let main = store.database
-        guard splits, ids.count >= RowValuesReader.parallelThreshold, !main.isInTransaction,
+        guard splits, ids.count >= RowValuesReader.parallelThreshold, !store.database.isInTransaction,
               let lease = store.acquireReaderConnection() else {
-            return try RowValuesReader.read(ids[...], on: main, sql: ids.count == 1 ? singleSQL : sql, columns: columns)
+            return Pending(mine: ids[...], theirs: [], job: nil, done: nil, lease: nil)
         }
-        defer { lease.release() }   // after `done.wait()` below, on every path
-        let half = ids.count / 2
-        let job = Job(database: lease.database, ids: ids[..<half], sql: sql, columns: columns)
+        let cut = min(ids.count - 1, max(1, Int(Double(ids.count) * otherShare)))
+        let job = Job(database: lease.database, ids: ids[..<cut], sql: sql, columns: columns)
         let done = DispatchGroup()
         DispatchQueue.global(qos: .userInitiated).async(group: done) { job.run() }
+        wasSplit = true
+        return Pending(mine: ids[cut...], theirs: ids[..<cut], job: job, done: done, lease: lease)
+    }
+
+    /// Reads this thread's share, waits for the other one, and returns all the rows.
+    mutating func finish(_ pending: Pending) throws -> [(id: Int64, values: [StoreValue])] {
+        let main = store.database
+        guard let job = pending.job, let done = pending.done else {
+            guard !pending.mine.isEmpty else { return [] }
+            return try RowValuesReader.read(pending.mine, on: main, sql: pending.mine.count == 1 ? singleSQL : sql, columns: columns)
+        }
+        defer { pending.lease?.release() }   // after `done.wait()` below, on every path
         let mine: [(id: Int64, values: [StoreValue])]
         do {
-            mine = try RowValuesReader.read(ids[half...], on: main, sql: sql, columns: columns)
+            mine = try RowValuesReader.read(pending.mine, on: main, sql: sql, columns: columns)
         } catch {
             done.wait()
             throw error
         }
         done.wait()
         guard let theirs = job.result else {
-            return try RowValuesReader.read(ids[..<half], on: main, sql: sql, columns: columns) + mine
+            wasSplit = false
+            return try RowValuesReader.read(pending.theirs, on: main, sql: sql, columns: columns) + mine
         }
-        wasSplit = true
         return theirs + mine
     }
 
@@ -95,9 +123,9 @@ struct RowValuesReader {
         return out
     }
 
-    /// The half read on the other thread. The connection is used by that thread
+    /// The share read on the other thread. The connection is used by that thread
     /// only while the job runs, and the caller waits for it before touching it.
-    private final class Job: @unchecked Sendable {
+    fileprivate final class Job: @unchecked Sendable {
         let database: Database
         let ids: ArraySlice<Int64>
         let sql: String

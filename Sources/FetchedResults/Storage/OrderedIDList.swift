@@ -252,13 +252,24 @@ struct RowIDMap {
 /// insertion moves at most a few kilobytes and finding an id in its chunk is a
 /// short scan, which is what a batch of a thousand scattered changes pays per
 /// object; a Fenwick tree over chunk sizes gives the position of a chunk; a
-/// ``RowIDMap`` finds the chunk of an id. Memory is about 14 bytes per row
-/// (8 id + 4 map + ~2 of chunk overhead), plus 24 for the prefix once
+/// ``RowIDMap`` finds the chunk of an id. Memory is about 15 bytes per row
+/// (8 id + 1 spare room + 4 map + ~2 of chunk overhead), plus 27 for the prefix once
 /// ``installKeys(_:)`` has run (the controller does that lazily, at the first
 /// change set it processes, or when asked by ``FetchedResultsController/prepareForChanges()``).
 struct OrderedIDList {
     static let targetChunk = 64
     static let maxChunk = 128
+    /// Room reserved in a new chunk's arrays, so that the first rows a change
+    /// set inserts into it do not reallocate them.
+    static let chunkCapacity = targetChunk + 8
+
+    /// `count` invalid prefixes, with a chunk's spare room.
+    static func invalidKeys(count: Int) -> ContiguousArray<SortPrefix> {
+        var keys = ContiguousArray<SortPrefix>()
+        keys.reserveCapacity(max(count, chunkCapacity))
+        keys.append(contentsOf: repeatElement(.invalid, count: count))
+        return keys
+    }
 
     private(set) var sequence = IDSequence()
     private var ordinalOfSlot: [Int32] = []
@@ -279,7 +290,7 @@ struct OrderedIDList {
         private var total = 0
 
         init() {
-            current.ids.reserveCapacity(OrderedIDList.targetChunk)
+            current.ids.reserveCapacity(OrderedIDList.chunkCapacity)
         }
 
         @inline(__always)
@@ -291,7 +302,7 @@ struct OrderedIDList {
             if current.ids.count == OrderedIDList.targetChunk {
                 chunks.append(current)
                 current = IDChunk(ids: [], keys: [])
-                current.ids.reserveCapacity(OrderedIDList.targetChunk)
+                current.ids.reserveCapacity(OrderedIDList.chunkCapacity)
             }
         }
 
@@ -311,7 +322,7 @@ struct OrderedIDList {
                 if current.ids.count == OrderedIDList.targetChunk {
                     chunks.append(current)
                     current = IDChunk(ids: [], keys: [])
-                    current.ids.reserveCapacity(OrderedIDList.targetChunk)
+                    current.ids.reserveCapacity(OrderedIDList.chunkCapacity)
                 }
             }
         }
@@ -642,7 +653,7 @@ struct OrderedIDList {
     mutating func installKeys(_ fill: (_ set: (Int, SortPrefix) -> Void) throws -> Void) rethrows {
         for s in sequence.order {
             let n = sequence.slots[Int(s)].ids.count
-            sequence.slots[Int(s)].keys = ContiguousArray(repeating: .invalid, count: n)
+            sequence.slots[Int(s)].keys = OrderedIDList.invalidKeys(count: n)
         }
         hasKeys = true
         var seq = sequence
