@@ -38,7 +38,7 @@ let package = Package(
                           dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "CLIKit"]),
 
         // Tests sit beside the layer they test.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CSVImport"], path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
         .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "SQLiteStore", "FailedBanksKit"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "SQLiteStore", "TestSupport"]),

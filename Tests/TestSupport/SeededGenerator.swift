@@ -1,22 +1,15 @@
-/// A deterministic random generator (SplitMix64), shared by the test targets,
-/// so that property tests can print their seed and replay a failure.
+import CSVImport
+
+/// The deterministic random generator of the test targets: the project's
+/// SplitMix64 (the one that writes the sample data), so that property tests
+/// print their seed and replay a failure.
 ///
 ///     var random = SeededGenerator(seed: 42)
 ///     let position = random.below(10)
 ///     let name = names.randomElement(using: &random)
-public struct SeededGenerator: RandomNumberGenerator {
-    public var state: UInt64
+public typealias SeededGenerator = SplitMix64
 
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A number in `0..<n` (n > 0).
     public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
