@@ -110,15 +110,21 @@ extension ReliabilityTests {
             #expect(after == before, "\(what): \(after.differences(from: before))")
         }
 
-        @Test func readOnlyStoreFileListsButImportIsRefusedAndNothingChanges() throws {
-            let scratch = try ScratchDirectory("readonly-file")
-            defer { scratch.remove() }
+        /// A good store in its own folder, both owned by the unprivileged user (whom permissions bind).
+        func storeOwnedByTheUnprivilegedUser(in scratch: ScratchDirectory) throws -> (folder: String, store: String) {
             let good = try goodStore(in: scratch)
             let folder = scratch.path("folder")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let store = folder + "/banks.sqlite"
             try ScratchDirectory.copyStore(good, to: store)
             try makeOwnedByTheUnprivilegedUser([folder, store])
+            return (folder, store)
+        }
+
+        @Test func readOnlyStoreFileListsButImportIsRefusedAndNothingChanges() throws {
+            let scratch = try ScratchDirectory("readonly-file")
+            defer { scratch.remove() }
+            let (_, store) = try storeOwnedByTheUnprivilegedUser(in: scratch)
             chmod(store, 0o444)
             let before = try FileSnapshot(store)
             // Banks the store does not have yet, so that the import must write.
@@ -141,12 +147,7 @@ extension ReliabilityTests {
         @Test func storeInAReadOnlyFolderIsReadOrRefusedClearlyButNeverChanged() throws {
             let scratch = try ScratchDirectory("readonly-folder")
             defer { scratch.remove() }
-            let good = try goodStore(in: scratch)
-            let folder = scratch.path("folder")
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let store = folder + "/banks.sqlite"
-            try ScratchDirectory.copyStore(good, to: store)
-            try makeOwnedByTheUnprivilegedUser([folder, store])
+            let (folder, store) = try storeOwnedByTheUnprivilegedUser(in: scratch)
             chmod(folder, 0o555)
             defer { chmod(folder, 0o755) }
             let before = try FileSnapshot(store)
