@@ -33,6 +33,9 @@ public final class Store {
     /// Whether ``readerConnection()`` may open a second connection (not for
     /// immutable snapshots or special files, which must not grow `-shm`/`-wal`).
     private let allowsReaderConnection: Bool
+    /// The file the main connection opened (device, inode): the second connection
+    /// must open the same one, not a file put at the path since.
+    private var fileIdentity: (device: UInt64, inode: UInt64)?
     private var reader: Database?
     private var readerFailed = false
     /// Held while someone uses `reader` (a semaphore: it may be released on the thread that used it).
@@ -84,6 +87,7 @@ public final class Store {
             throw StoreError.notADatabase(path: path)
         }
         self.database = db
+        fileIdentity = Store.identity(ofFileAt: path)
 
         // 3. Bring the schema to the model's version.
         if readOnly || db.isReadOnly {
@@ -148,6 +152,9 @@ public final class Store {
             options.readOnly = true
             options.create = false
             reader = try? Database(path: path, options: options)
+            if reader != nil, fileIdentity == nil || !Store.sameFile(fileIdentity, Store.identity(ofFileAt: path)) {
+                reader = nil   // the file at the path is not the one this store has open
+            }
             readerFailed = reader == nil
         }
         guard let reader else {
@@ -245,6 +252,20 @@ public final class Store {
     func pruneHistory() throws {
         try database.run("DELETE FROM \(SchemaBuilder.historyTable) WHERE seq <= (SELECT max(seq) FROM \(SchemaBuilder.historyTable)) - ?",
                          [.integer(Int64(historyLimit))])
+    }
+}
+
+extension Store {
+    /// Device and inode of the file at `path`, nil when it cannot be read.
+    static func identity(ofFileAt path: String) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    static func sameFile(_ a: (device: UInt64, inode: UInt64)?, _ b: (device: UInt64, inode: UInt64)?) -> Bool {
+        guard let a, let b else { return false }
+        return a.device == b.device && a.inode == b.inode
     }
 }
 

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import SQLiteStore
+
+/// The store's second, read-only connection (`acquireReaderConnection()`):
+/// lent to one borrower at a time, seeing committed data, refused where a
+/// second connection would be wrong (an immutable snapshot, or a file that
+/// is no longer the one the store has open).
+@Suite struct ReaderConnectionTests {
+    static func bankModel() -> Model { BankModel.model() }
+
+    @Test func itIsLentToOneBorrowerAtATimeAndSeesCommittedRows() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.path("banks.sqlite"), model: Self.bankModel())
+        try store.database.run("INSERT INTO failed_bank_info(name, city, state) VALUES ('A', 'B', 'CA')")
+
+        let lease = try #require(store.acquireReaderConnection())
+        #expect(store.acquireReaderConnection() == nil, "a second borrower waits its turn")
+        #expect(try lease.database.scalar("SELECT count(*) FROM failed_bank_info").int64 == 1)
+        #expect(lease.database.isReadOnly)
+        lease.release()
+        lease.release()   // once only
+        let again = try #require(store.acquireReaderConnection())
+        again.release()
+    }
+
+    @Test func aLeaseDroppedWithoutReleaseGivesTheConnectionBack() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.path("banks.sqlite"), model: Self.bankModel())
+        do { _ = store.acquireReaderConnection() }
+        let lease = try #require(store.acquireReaderConnection())
+        lease.release()
+    }
+
+    @Test func itDoesNotSeeTheStoresOpenTransaction() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.path("banks.sqlite"), model: Self.bankModel())
+        let lease = try #require(store.acquireReaderConnection())
+        defer { lease.release() }
+        try store.database.transaction {
+            try store.database.run("INSERT INTO failed_bank_info(name, city, state) VALUES ('A', 'B', 'CA')")
+            #expect(try lease.database.scalar("SELECT count(*) FROM failed_bank_info").int64 == 0)
+        }
+        #expect(try lease.database.scalar("SELECT count(*) FROM failed_bank_info").int64 == 1)
+    }
+
+    @Test func aFileThatReplacedTheStoresFileIsNotOpened() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("banks.sqlite")
+        let store = try Store(path: path, model: Self.bankModel())
+        // Someone removes the file and puts another store at the same path.
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        let other = try Store(path: path, model: Self.bankModel())
+        try other.database.run("INSERT INTO failed_bank_info(name, city, state) VALUES ('Other', 'B', 'CA')")
+        #expect(store.acquireReaderConnection() == nil)
+    }
+
+    @Test func anImmutableSnapshotHasNoSecondConnection() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("banks.sqlite")
+        do { _ = try Store(path: path, model: Self.bankModel()) }
+        let snapshot = try Store(path: path, model: Self.bankModel(), readOnly: true, immutable: true)
+        #expect(snapshot.acquireReaderConnection() == nil)
+    }
+
+    @Test func closingTheStoreRemovesTheWALEvenAfterTheSecondConnectionWasUsed() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("banks.sqlite")
+        do {
+            let store = try Store(path: path, model: Self.bankModel())
+            try store.database.run("INSERT INTO failed_bank_info(name, city, state) VALUES ('A', 'B', 'CA')")
+            let lease = try #require(store.acquireReaderConnection())
+            _ = try lease.database.scalar("SELECT count(*) FROM failed_bank_info")
+            lease.release()
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+}
