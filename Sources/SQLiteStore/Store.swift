@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A SQLite file that holds the objects of a ``Model``.
 ///
@@ -40,6 +41,8 @@ public final class Store {
     private var readerFailed = false
     /// Held while someone uses `reader` (a semaphore: it may be released on the thread that used it).
     private let readerAvailable = DispatchSemaphore(value: 1)
+    /// Set when the store goes away: long work on the second connection should stop.
+    private let closing = ReaderConnectionLease.Flag()
 
     /// Opens or creates the store at `path` (see the type's description for what is checked and refused).
     ///
@@ -120,12 +123,17 @@ public final class Store {
     public var isReadOnly: Bool { database.isReadOnly }
 
     deinit {
-        // Wait for a reader still at work on another thread, then close it before the main
-        // connection, so that the main one (not a read-only one) checkpoints and removes -wal/-shm.
+        // Ask a reader still at work on another thread to stop, wait for it, then close it before
+        // the main connection, so that the main one (not a read-only one) checkpoints and removes -wal/-shm.
+        closing.set()
+        reader?.interrupt()
         readerAvailable.wait()
         reader = nil
         readerAvailable.signal()
     }
+
+    /// Whether this store can have a second connection at all (whether or not it is lent out now).
+    public var hasReaderConnection: Bool { allowsReaderConnection && !readerFailed }
 
     /// A loan of the store's second, read-only connection to the same file,
     /// for use on another thread; nil when another thread has it, for immutable
@@ -161,7 +169,7 @@ public final class Store {
             readerAvailable.signal()
             return nil
         }
-        return ReaderConnectionLease(connection: reader, available: readerAvailable)
+        return ReaderConnectionLease(connection: reader, available: readerAvailable, closing: closing)
     }
 
     private static func check(version: Int, applicationID: Int32, model: Model, path: String) throws {
@@ -272,16 +280,29 @@ extension Store {
 /// A loan of a store's second connection (``Store/acquireReaderConnection()``):
 /// one thread at a time uses ``database`` until ``release()``.
 public final class ReaderConnectionLease: @unchecked Sendable {
+    /// A flag one thread sets and others read.
+    final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .relaxed) }
+        var isSet: Bool { value.load(ordering: .relaxed) }
+    }
+
     private var connection: Database?
     private let available: DispatchSemaphore
+    private let closing: Flag
 
-    init(connection: Database, available: DispatchSemaphore) {
+    init(connection: Database, available: DispatchSemaphore, closing: Flag) {
         self.connection = connection
         self.available = available
+        self.closing = closing
     }
 
     /// The connection (valid until ``release()``).
     public var database: Database { connection! }
+
+    /// True once the store is going away: long work should stop and release the connection
+    /// (the store waits for it). Check it every few thousand rows.
+    public var storeIsClosing: Bool { closing.isSet }
 
     /// Gives the connection back (once; a lease dropped unreleased gives it back too).
     public func release() {

@@ -93,6 +93,24 @@ private final class LoadingFixture {
         #expect(screen.frames[0].lines[23].hasSuffix("1/13"))
     }
 
+    @Test func theOtherTabsCachesAreFilledInTheBackgroundSoTheFirstSwitchReadsThem() throws {
+        let f = try LoadingFixture()
+        let browser = try f.browser(on: FrameRecorder())
+        browser.loop.draw()   // the preview, then the full fetch
+        #expect(browser.tabsToWarm == [.name, .state])
+        // The ticker warms one tab at a time; wait for each to finish.
+        for _ in 0..<200 where !browser.tabsToWarm.isEmpty || !f.store.hasReaderConnectionFree {
+            browser.warmNextTab()
+            usleep(10_000)
+        }
+        #expect(browser.tabsToWarm.isEmpty)
+        browser.switchTab(to: .name)
+        #expect(browser.tab == .name)
+        #expect(browser.adapter.controller.lastFetchUsedCache)
+        browser.switchTab(to: .state)
+        #expect(browser.adapter.controller.lastFetchUsedCache)
+    }
+
     @Test func keysDuringLoadingAreIgnoredAndQStillQuits() throws {
         let f = try LoadingFixture()
         let screen = FrameRecorder()
@@ -143,3 +161,13 @@ private final class LoadingFixture {
         #expect(browser.adapter == nil)
     }
 }
+
+private extension Store {
+    /// True when the second connection is not lent out (a background job has finished).
+    var hasReaderConnectionFree: Bool {
+        guard let lease = acquireReaderConnection() else { return false }
+        lease.release()
+        return true
+    }
+}
+

@@ -65,6 +65,9 @@ public final class BankBrowser: View, TableViewDelegate {
     /// What each undo brings back, newest last (the context's undo stack in step).
     var deletedBanks: [(id: ObjectID, name: String)] = []
     var pollFailures = 0
+    /// Tabs whose results cache is still to be filled in the background, so that the
+    /// first switch to them reads the cache instead of fetching (see ``warmNextTab()``).
+    var tabsToWarm: [BankSortTab] = []
     /// The provisional first page while ``isLoading`` (the table's data source is weak).
     var preview: FetchedPreviewTableSource?
 
@@ -126,6 +129,7 @@ public final class BankBrowser: View, TableViewDelegate {
             headerTitle: BankBrowser.header(for:))
         adapter.animatesChanges = options.animated
         adapter.log = { [unowned self] message in self.log.append(message) }
+        tabsToWarm = BankSortTab.allCases.filter { $0 != tab }
     }
 
     /// After the provisional first frame: the full fetch, then the real table (the
@@ -498,6 +502,7 @@ public final class BankBrowser: View, TableViewDelegate {
     /// Picks up other processes' writes (the controller animates them through the adapter).
     func pollExternalChanges() {
         guard !isLoading else { return }
+        warmNextTab()
         do {
             try context.processExternalChanges()
             pollFailures = 0
@@ -510,4 +515,19 @@ public final class BankBrowser: View, TableViewDelegate {
             }
         }
     }
+
+    /// Fills the next other tab's results cache on the store's second connection
+    /// (one at a time; retried on the next tick while that connection is busy).
+    /// Called from the 200 ms ticker once the first tab has loaded.
+    func warmNextTab() {
+        while let next = tabsToWarm.first {
+            if next == tab { tabsToWarm.removeFirst(); continue }
+            switch next.makeController(context: context, filter: nil, cacheDirectory: cacheDirectory).warmCacheInBackground() {
+            case .busy: return
+            case .started: tabsToWarm.removeFirst(); return
+            case .alreadyValid, .notApplicable: tabsToWarm.removeFirst()
+            }
+        }
+    }
 }
+

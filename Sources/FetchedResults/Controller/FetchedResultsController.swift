@@ -182,14 +182,20 @@ public final class FetchedResultsController {
     /// query without that extra sort: if the section values come out monotonic (as
     /// the year of a date does), the order is the same and the sort is cheaper.
     func runFetch(_ plan: FetchPlan) throws -> (OrderedIDList, [SectionRecord]) {
-        if let cheaper = plan.fetchSQLWithoutSectionSort, let result = try runFetch(plan, sql: cheaper, requireMonotonicSections: true) {
-            return result
-        }
-        return try runFetch(plan, sql: plan.fetchSQL, requireMonotonicSections: false)!
+        try FetchedResultsController.runFetch(plan, on: context.store.database)
     }
 
-    private func runFetch(_ plan: FetchPlan, sql: String, requireMonotonicSections: Bool) throws -> (OrderedIDList, [SectionRecord])? {
-        let db = context.store.database
+    /// ``runFetch(_:)`` on a given connection (the store's second one, for ``warmCacheInBackground()``).
+    static func runFetch(_ plan: FetchPlan, on db: Database) throws -> (OrderedIDList, [SectionRecord]) {
+        if let cheaper = plan.fetchSQLWithoutSectionSort,
+           let result = try runFetch(plan, sql: cheaper, on: db, requireMonotonicSections: true) {
+            return result
+        }
+        return try runFetch(plan, sql: plan.fetchSQL, on: db, requireMonotonicSections: false)!
+    }
+
+    private static func runFetch(_ plan: FetchPlan, sql: String, on db: Database,
+                                 requireMonotonicSections: Bool) throws -> (OrderedIDList, [SectionRecord])? {
         let statement = try db.statement(sql)
         defer { statement.reset() }
         try statement.bind(plan.fetchArguments)

@@ -45,7 +45,7 @@ final class PrefixBuildJob: @unchecked Sendable {
     func start(with lease: ReaderConnectionLease) {
         finished.enter()
         DispatchQueue.global(qos: .utility).async { [self] in
-            keys = build(lease.database)
+            keys = build(lease)
             lease.release()
             finished.leave()
         }
@@ -60,7 +60,8 @@ final class PrefixBuildJob: @unchecked Sendable {
         return keys
     }
 
-    private func build(_ database: Database) -> [ContiguousArray<SortPrefix>]? {
+    private func build(_ lease: ReaderConnectionLease) -> [ContiguousArray<SortPrefix>]? {
+        let database = lease.database
         let positions = FetchedResultsController.positionMap(sequence)
         var chunks: [ContiguousArray<SortPrefix>] = []
         chunks.reserveCapacity(sequence.order.count)
@@ -73,7 +74,7 @@ final class PrefixBuildJob: @unchecked Sendable {
             var rows = 0
             while try statement.step() {
                 rows += 1
-                if rows & 0xFFF == 0 && cancelled.load(ordering: .relaxed) { return nil }
+                if rows & 0xFFF == 0 && (cancelled.load(ordering: .relaxed) || lease.storeIsClosing) { return nil }
                 guard let p = positions[statement.int64(at: 0)] else { continue }
                 let (ordinal, offset) = sequence.tree.locate(Int(p))
                 chunks[ordinal][offset] = encoder.encode { statement.value(at: Int32($0) + firstColumn) }

@@ -86,6 +86,13 @@ public final class Database {
         sqlite3_close_v2(handle)
     }
 
+    /// Makes the statement running on this connection (on whatever thread)
+    /// stop soon with `SQLITE_INTERRUPT`; safe to call from another thread
+    /// while the connection is open. Used to stop long background reads.
+    ///
+    ///     reader.interrupt()   // the other thread's step() throws SQLiteError (code 9)
+    public func interrupt() { sqlite3_interrupt(handle) }
+
     /// True when the connection cannot write (opened read-only, or the file is not writable).
     public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 

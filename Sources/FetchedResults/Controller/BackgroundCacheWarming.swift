@@ -1,0 +1,82 @@
+import Dispatch
+import SQLiteStore
+
+/// Fills a controller's results cache on another thread, over the store's
+/// second connection, so that a later `performFetch()` with the same request
+/// (another tab the user has not opened yet) reads the cache instead of
+/// running its query: the app's first switch to that tab is then as fast as
+/// a second launch.
+///
+/// The cache is written under the fingerprint taken when the work starts;
+/// data committed meanwhile is newer than that fingerprint says, and a later
+/// fetch, whose fingerprint then differs, does not use it (rule 8 holds).
+///
+///     if case .started(let warming) = byName.warmCacheInBackground() { warming.wait() }
+public final class BackgroundCacheWarming: @unchecked Sendable {
+    private let finished = DispatchGroup()
+    private var succeeded = false
+
+    init() {}
+
+    /// Waits for the work; true when the cache was written.
+    @discardableResult
+    public func wait() -> Bool {
+        finished.wait()
+        return succeeded
+    }
+
+    fileprivate func start(plan: FetchPlan, fingerprint: String, name: String, directory: String?,
+                           lease: ReaderConnectionLease) {
+        finished.enter()
+        DispatchQueue.global(qos: .utility).async { [self] in
+            defer { finished.leave() }
+            let result = try? FetchedResultsController.runFetch(plan, on: lease.database)
+            let closing = lease.storeIsClosing
+            lease.release()
+            guard let (list, sections) = result, !closing else { return }
+            succeeded = (try? ResultsCache.save(name: name, directory: directory, fingerprint: fingerprint,
+                                                list: list, sections: sections)) != nil
+        }
+    }
+}
+
+extension FetchedResultsController {
+    /// What ``warmCacheInBackground()`` did.
+    public enum CacheWarmingStart {
+        /// The work runs; `wait()` on it if you must.
+        case started(BackgroundCacheWarming)
+        /// The cache is already valid: nothing to do.
+        case alreadyValid
+        /// The store's second connection is in use: try again later.
+        case busy
+        /// This controller has no cache to fill (no `cacheName`, a limit or offset, or no second connection).
+        case notApplicable
+    }
+
+    /// Fills this controller's results cache in the background (see
+    /// ``BackgroundCacheWarming``) without fetching into the controller.
+    ///
+    ///     let byName = BankSortTab.name.makeController(context: context, filter: nil)
+    ///     if case .busy = byName.warmCacheInBackground() { /* try again on the next tick */ }
+    @discardableResult
+    public func warmCacheInBackground() -> CacheWarmingStart {
+        guard let name = cacheName, ResultsCache.isValidName(name),
+              fetchRequest.fetchLimit == 0, fetchRequest.fetchOffset == 0,
+              let plan = try? FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
+        else { return .notApplicable }
+        guard let lease = context.store.acquireReaderConnection() else {
+            return context.store.hasReaderConnection ? .busy : .notApplicable
+        }
+        guard let fingerprint = try? ResultsCache.fingerprint(plan: plan, store: context.store) else {
+            lease.release()
+            return .notApplicable
+        }
+        if ResultsCache.hasEntry(name: name, directory: cacheDirectory, fingerprint: fingerprint) {
+            lease.release()
+            return .alreadyValid
+        }
+        let warming = BackgroundCacheWarming()
+        warming.start(plan: plan, fingerprint: fingerprint, name: name, directory: cacheDirectory, lease: lease)
+        return .started(warming)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import SQLiteStore
+@testable import FetchedResults
+
+/// `warmCacheInBackground()`: a controller's results cache is filled on the
+/// store's second connection without fetching into the controller; a later
+/// fetch with the same request reads it (rule 8), and data committed since
+/// makes it stale as any change does.
+@Suite struct CacheWarmingTests {
+    static func byName() -> FetchRequest {
+        var r = FetchRequest(entity: "FailedBankInfo")
+        r.sortDescriptors = [FetchSort("name", comparison: .caseInsensitive)]
+        return r
+    }
+
+    static func filled() throws -> TempStore {
+        let t = try TempStore()
+        for i in 0..<300 { try t.addBank("Bank \(i % 97) \(i)", closeDate: "20\(10 + i % 7)-03-04", save: false) }
+        try t.context.save()
+        return t
+    }
+
+    func controller(_ t: TempStore) -> FetchedResultsController {
+        FetchedResultsController(fetchRequest: Self.byName(), context: t.context, sectionNameKeyPath: "initial",
+                                 cacheName: "by-name", cacheDirectory: t.cacheDirectory)
+    }
+
+    @Test func aWarmedCacheIsReadByTheNextFetchAndEqualsAFreshOne() throws {
+        let t = try Self.filled()
+        guard case .started(let warming) = controller(t).warmCacheInBackground() else {
+            Issue.record("the warming did not start")
+            return
+        }
+        #expect(warming.wait())
+        #expect(controller(t).hasValidCache())
+        if case .alreadyValid = controller(t).warmCacheInBackground() {} else { Issue.record("a valid cache is warmed again") }
+
+        let cached = controller(t)
+        try cached.performFetch()
+        #expect(cached.lastFetchUsedCache)
+        let fresh = FetchedResultsController(fetchRequest: Self.byName(), context: t.context, sectionNameKeyPath: "initial")
+        try fresh.performFetch()
+        #expect(Snapshot(cached) == Snapshot(fresh))
+    }
+
+    @Test func dataCommittedAfterWarmingMakesTheCacheStale() throws {
+        let t = try Self.filled()
+        guard case .started(let warming) = controller(t).warmCacheInBackground() else {
+            Issue.record("the warming did not start")
+            return
+        }
+        warming.wait()
+        try t.addBank("AAA new bank")
+        let c = controller(t)
+        #expect(!c.hasValidCache())
+        try c.performFetch()
+        #expect(!c.lastFetchUsedCache)
+        #expect(c.fetchedObjects.count == 301)
+    }
+
+    @Test func aBusySecondConnectionOrNoCacheNameIsSaidSo() throws {
+        let t = try Self.filled()
+        let lease = try #require(t.store.acquireReaderConnection())
+        if case .busy = controller(t).warmCacheInBackground() {} else { Issue.record("expected busy") }
+        lease.release()
+        let uncached = FetchedResultsController(fetchRequest: Self.byName(), context: t.context)
+        if case .notApplicable = uncached.warmCacheInBackground() {} else { Issue.record("expected notApplicable") }
+    }
+}
