@@ -12,6 +12,14 @@ import Testing
     static let passphrase = "e2e pass phrase"
     static let secret = "pw-e2e-Secret-9"
 
+    /// A stash set up with ``passphrase`` (fast key derivation) holding `passwords` (name, secret), locked again.
+    static func makeStash(at path: String, passwords: [(String, String)]) throws {
+        let stash = try Stash(path: path)
+        try stash.setUp(passphrase: SecureBytes(utf8: passphrase), parameters: .minimum)
+        for (name, secret) in passwords { try stash.addPassword(PasswordEntry(name: name, password: secret)) }
+        stash.lock()
+    }
+
     /// Lines of the list area (below the tab bar, above the status line).
     private func listLines(_ screen: String) -> [String] {
         var lines = screen.components(separatedBy: "\n")
@@ -136,12 +144,7 @@ import Testing
     func threeWrongPassphrasesAreRefusedAndTheStoreIsUntouched() throws {
         let session = try StashSession()
         defer { session.remove() }
-        do {
-            let stash = try Stash(path: session.database)
-            try stash.setUp(passphrase: SecureBytes(utf8: Self.passphrase), parameters: .minimum)
-            try stash.addPassword(PasswordEntry(name: "Bank", password: Self.secret))
-            stash.lock()
-        }
+        try Self.makeStash(at: session.database, passwords: [("Bank", Self.secret)])
         let before = session.storeBytes()
         let (pane, run) = try session.launch()
         defer { pane.close() }
@@ -161,13 +164,7 @@ import Testing
     func passwdChangesThePassphraseAndKeepsPasswordsReadable() throws {
         let session = try StashSession()
         defer { session.remove() }
-        do {
-            let stash = try Stash(path: session.database)
-            try stash.setUp(passphrase: SecureBytes(utf8: Self.passphrase), parameters: .minimum)
-            try stash.addPassword(PasswordEntry(name: "Bank", password: Self.secret))
-            try stash.addPassword(PasswordEntry(name: "Mail", password: "mail-secret"))
-            stash.lock()
-        }
+        try Self.makeStash(at: session.database, passwords: [("Bank", Self.secret), ("Mail", "mail-secret")])
         let (pane, run) = try session.launch(subcommand: ["passwd"])
         defer { pane.close() }
         try pane.waitFor("Master passphrase:")
