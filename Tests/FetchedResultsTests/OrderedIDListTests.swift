@@ -23,12 +23,12 @@ import Testing
                 nextID += 1
                 guard !model.contains(id) else { continue }
                 let position = random.below(model.count + 1)
-                list.insert(id, key: .invalid, at: position)
+                list.insert(ranked: [(id, .invalid, position)])
                 model.insert(id, at: position)
             } else {
                 let position = random.below(model.count)
-                let removed = list.remove(at: position)
-                #expect(removed.id == model.remove(at: position), "seed \(seed) step \(step)")
+                let removed = list.remove(sortedPositions: [position])
+                #expect(removed.map(\.id) == [model.remove(at: position)], "seed \(seed) step \(step)")
             }
             if step % 500 == 0 || step == 5999 {
                 #expect(list.count == model.count, "seed \(seed) step \(step)")
@@ -98,13 +98,36 @@ import Testing
                     return
                 }
             }
-            // The chunk-level search still sees every chunk's last key.
-            if let probe = model.indices.randomElement(using: &random) {
-                let k = model[probe].key
-                #expect(list.sequence.partitionPoint { SortPrefix.compareBits($0, k) < 0 } != nil, "seed \(seed) step \(step)")
-            }
+            // The chunk-level search reads each chunk's last prefix: kept up to date.
+            var lastKeys: [SortPrefix] = []
+            list.sequence.forEachChunk { lastKeys.append($0.keys.last ?? .invalid) }
+            #expect(list.sequence.lastKeys == lastKeys, "seed \(seed) step \(step): the chunks' last prefixes")
+        }
+    }
+
+    @Test func lowerBoundFindsTheFirstPrefixNotBelowAndPastEqualTheFirstAbove() {
+        // 1,000 rows in list order with runs of equal prefixes (up to 200 long, across chunks).
+        var random = SeededGenerator(seed: 7)
+        var keys: [SortPrefix] = []
+        var value: UInt64 = 10
+        while keys.count < 1000 {
+            value += UInt64(1 + random.below(3))
+            let run = random.below(10) == 0 ? 1 + random.below(200) : 1 + random.below(3)
+            keys += Array(repeating: SortPrefix(hi: 1 << 63 | value, mid: 0, lo: 1), count: run)
+        }
+        var builder = OrderedIDList.Builder()
+        for id in keys.indices { builder.append(Int64(id + 1)) }
+        var list = builder.finish()
+        list.installKeys { set in for (p, k) in keys.enumerated() { set(p, k) } }
+        for probe in stride(from: 8, through: value + 2, by: 1) {
+            let key = SortPrefix(hi: 1 << 63 | probe, mid: 0, lo: 1)
+            let below = keys.firstIndex { SortPrefix.compareBits($0, key) >= 0 } ?? keys.count
+            let notAbove = keys.firstIndex { SortPrefix.compareBits($0, key) > 0 } ?? keys.count
+            let found = list.sequence.lowerBound(bits: key)
+            #expect(found?.position == below, "probe \(probe)")
+            #expect(found?.isEqual == (below < keys.count && keys[below] == key), "probe \(probe)")
+            #expect(list.sequence.lowerBound(bits: key, pastEqual: true)?.position == notAbove, "probe \(probe), past equal")
         }
     }
 }
-
 

@@ -295,7 +295,7 @@ extension FetchedResultsController {
             if SortPrefix.compareBits(k, key) != 0 { break }
             upper += 1
             if upper - lower > 64 {
-                guard let u = list.sequence.partitionPoint({ k in k.isValid ? SortPrefix.compareBits(k, key) <= 0 : nil }) else {
+                guard let (u, _) = list.sequence.lowerBound(bits: key, pastEqual: true) else {
                     return narrowStopping(m, in: list)
                 }
                 upper = u

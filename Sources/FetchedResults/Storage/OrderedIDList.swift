@@ -71,7 +71,7 @@ struct IDSequence {
     fileprivate(set) var tree = FenwickTree(counts: [])
     fileprivate(set) var count = 0
     /// The last prefix of each chunk, by ordinal (kept with the keys): the chunk-level
-    /// search of ``partitionPoint(_:)`` reads this small array instead of every chunk.
+    /// search of ``lowerBound(bits:pastEqual:)`` reads this small array instead of every chunk.
     fileprivate(set) var lastKeys: [SortPrefix] = []
 
     func locate(_ position: Int) -> (slot: Int, offset: Int) {
@@ -89,48 +89,20 @@ struct IDSequence {
         return offset < slots[slot].keys.count ? slots[slot].keys[offset] : .invalid
     }
 
-    /// The first position whose key is not "before" (keys must be partitioned:
-    /// all befores first). nil when `isBefore` returns nil for a probed key.
-    /// Two-level: over chunks by their last key, then inside one chunk.
-    func partitionPoint(_ isBefore: (SortPrefix) -> Bool?) -> Int? {
-        guard lastKeys.count == order.count else { return nil }
-        let found: Int? = lastKeys.withUnsafeBufferPointer { last in
-            var lo = 0, hi = last.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                guard let before = isBefore(last[mid]) else { return nil }
-                if before { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
-        }
-        guard let lo = found else { return nil }
-        guard lo < order.count else { return count }
-        let ordinal = lo
-        let inside: Int? = slots[Int(order[ordinal])].keys.withUnsafeBufferPointer { keys in
-            var lo = 0, hi = keys.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                guard let before = isBefore(keys[mid]) else { return nil }
-                if before { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
-        }
-        guard let inside else { return nil }
-        return tree.prefix(ordinal) + inside
-    }
-
     /// The first position whose prefix is not below `key` (comparing prefix
-    /// bits), and whether the prefix there equals `key`'s bits; nil when an
-    /// invalid prefix is met on the way. The common case of ``partitionPoint(_:)``
-    /// without closures: two binary searches over plain arrays.
-    func lowerBound(bits key: SortPrefix) -> (position: Int, isEqual: Bool)? {
+    /// bits; with `pastEqual`, the first one above it), and whether the prefix
+    /// there equals `key`'s bits; nil when an invalid prefix is met on the way.
+    /// Prefixes run in list order, so this is two binary searches over plain
+    /// arrays: the chunks by their last prefix, then inside one chunk.
+    func lowerBound(bits key: SortPrefix, pastEqual: Bool = false) -> (position: Int, isEqual: Bool)? {
         guard lastKeys.count == order.count else { return nil }
+        let bound = pastEqual ? 1 : 0    // a prefix is "before" when compareBits(prefix, key) < bound
         let ordinal: Int? = lastKeys.withUnsafeBufferPointer { last in
             var lo = 0, hi = last.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 guard last[mid].isValid else { return nil }
-                if SortPrefix.compareBits(last[mid], key) < 0 { lo = mid + 1 } else { hi = mid }
+                if SortPrefix.compareBits(last[mid], key) < bound { lo = mid + 1 } else { hi = mid }
             }
             return lo
         }
@@ -141,9 +113,9 @@ struct IDSequence {
             while lo < hi {
                 let mid = (lo + hi) / 2
                 guard keys[mid].isValid else { return nil }
-                if SortPrefix.compareBits(keys[mid], key) < 0 { lo = mid + 1 } else { hi = mid }
+                if SortPrefix.compareBits(keys[mid], key) < bound { lo = mid + 1 } else { hi = mid }
             }
-            // The chunk's last prefix is not below `key`, so `lo` is inside the chunk.
+            // The chunk's last prefix is not before `key`, so `lo` is inside the chunk.
             guard lo < keys.count, keys[lo].isValid else { return nil }
             return (lo, SortPrefix.compareBits(keys[lo], key) == 0)
         }
@@ -379,77 +351,6 @@ struct OrderedIDList {
             }
             return nil
         }
-    }
-
-    /// Removes the row at `position`; returns its id and prefix.
-    @discardableResult
-    mutating func remove(at position: Int) -> (id: Int64, key: SortPrefix) {
-        let (ordinal, offset) = sequence.tree.locate(position)
-        let slot = Int(sequence.order[ordinal])
-        let id = sequence.slots[slot].ids[offset]
-        let key = hasKeys ? sequence.slots[slot].keys[offset] : .invalid
-        removeRow(slot: slot, ordinal: ordinal, offset: offset, id: id)
-        return (id, key)
-    }
-
-    /// Removes `id`; returns its position before removal.
-    @discardableResult
-    mutating func remove(_ id: Int64) -> Int? {
-        guard let slot32 = map[id] else { return nil }
-        let slot = Int(slot32)
-        let ordinal = Int(ordinalOfSlot[slot])
-        guard let offset = OrderedIDList.offset(of: id, in: sequence.slots[slot].ids) else { return nil }
-        let position = sequence.tree.prefix(ordinal) + offset
-        removeRow(slot: slot, ordinal: ordinal, offset: offset, id: id)
-        return position
-    }
-
-    private mutating func removeRow(slot: Int, ordinal: Int, offset: Int, id: Int64) {
-        let slot32 = Int32(slot)
-        sequence.slots[slot].ids.remove(at: offset)
-        if hasKeys { sequence.slots[slot].keys.remove(at: offset) }
-        map[id] = nil
-        sequence.count -= 1
-        if sequence.slots[slot].ids.isEmpty && sequence.order.count > 1 {
-            sequence.order.remove(at: ordinal)
-            ordinalOfSlot[slot] = -1
-            freeSlots.append(slot32)
-            sequence.slots[slot] = IDChunk(ids: [], keys: [])
-            for o in ordinal..<sequence.order.count { ordinalOfSlot[Int(sequence.order[o])] = Int32(o) }
-            rebuildTree()
-        } else {
-            sequence.tree.add(ordinal, -1)
-            noteLastKey(slot: slot, ordinal: ordinal)
-        }
-    }
-
-    /// Inserts `id` so that it ends up at `position` (0...count).
-    mutating func insert(_ id: Int64, key: SortPrefix, at position: Int) {
-        precondition(position >= 0 && position <= count, "insert position \(position) out of 0...\(count)")
-        if sequence.order.isEmpty {
-            let slot = newSlot(IDChunk(ids: [id], keys: hasKeys ? [key] : []))
-            sequence.order = [Int32(slot)]
-            ordinalOfSlot[slot] = 0
-            sequence.count = 1
-            map[id] = Int32(slot)
-            rebuildTree()
-            return
-        }
-        let ordinal: Int, offset: Int
-        if position == count {
-            ordinal = sequence.order.count - 1
-            offset = sequence.slots[Int(sequence.order[ordinal])].ids.count
-        } else {
-            (ordinal, offset) = sequence.tree.locate(position)
-        }
-        let slot = Int(sequence.order[ordinal])
-        sequence.slots[slot].ids.insert(id, at: offset)
-        if hasKeys { sequence.slots[slot].keys.insert(key, at: offset) }
-        map[id] = Int32(slot)
-        sequence.count += 1
-        sequence.tree.add(ordinal, 1)
-        noteLastKey(slot: slot, ordinal: ordinal)
-        if sequence.slots[slot].ids.count > OrderedIDList.maxChunk { split(ordinal: ordinal) }
     }
 
     /// Removes the rows at `positions` (ascending, distinct) in one pass per
@@ -694,20 +595,6 @@ struct OrderedIDList {
         sequence.slots.append(chunk)
         ordinalOfSlot.append(-1)
         return sequence.slots.count - 1
-    }
-
-    private mutating func split(ordinal: Int) {
-        let slot = Int(sequence.order[ordinal])
-        let half = sequence.slots[slot].ids.count / 2
-        let upper = IDChunk(ids: ContiguousArray(sequence.slots[slot].ids[half...]),
-                            keys: hasKeys ? ContiguousArray(sequence.slots[slot].keys[half...]) : [])
-        sequence.slots[slot].ids.removeSubrange(half...)
-        if hasKeys { sequence.slots[slot].keys.removeSubrange(half...) }
-        let newSlot = self.newSlot(upper)
-        for id in upper.ids { map[id] = Int32(newSlot) }
-        sequence.order.insert(Int32(newSlot), at: ordinal + 1)
-        for o in (ordinal + 1)..<sequence.order.count { ordinalOfSlot[Int(sequence.order[o])] = Int32(o) }
-        rebuildTree()
     }
 
     private mutating func rebuildTree() {
