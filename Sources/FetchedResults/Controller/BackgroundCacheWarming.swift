@@ -62,21 +62,22 @@ extension FetchedResultsController {
     public func warmCacheInBackground() -> CacheWarmingStart {
         guard let name = cacheName, ResultsCache.isValidName(name),
               fetchRequest.fetchLimit == 0, fetchRequest.fetchOffset == 0,
-              let plan = try? FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
+              let plan = try? makePlan()
         else { return .notApplicable }
+        // The second connection first: while it is busy, the fingerprint's queries are not worth running.
         guard let lease = context.store.acquireReaderConnection() else {
             return context.store.hasReaderConnection ? .busy : .notApplicable
         }
-        guard let fingerprint = try? ResultsCache.fingerprint(plan: plan, store: context.store) else {
+        guard let cache = cacheIdentity(for: plan) else {
             lease.release()
             return .notApplicable
         }
-        if ResultsCache.hasEntry(name: name, directory: cacheDirectory, fingerprint: fingerprint) {
+        if ResultsCache.hasEntry(name: name, directory: cacheDirectory, fingerprint: cache.fingerprint) {
             lease.release()
             return .alreadyValid
         }
         let warming = BackgroundCacheWarming()
-        warming.start(plan: plan, fingerprint: fingerprint, name: name, directory: cacheDirectory, lease: lease)
+        warming.start(plan: plan, fingerprint: cache.fingerprint, name: name, directory: cacheDirectory, lease: lease)
         return .started(warming)
     }
 }

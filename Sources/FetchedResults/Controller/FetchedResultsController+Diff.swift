@@ -19,7 +19,7 @@ extension FetchedResultsController {
             try performFetch()
             return ChangeBatch(counts: sectionRecords.map(\.count), sectionNames: sectionRecords.map(\.name), isReset: isReset)
         }
-        let plan = try FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
+        let plan = try makePlan()
         let (newList, newRecords) = try runFetch(plan)
         statistics.refetches += 1
         let oldList = list

@@ -32,10 +32,8 @@ extension FetchedResultsController {
     ///     try controller.performFetch()
     ///     assert(controller.lastFetchUsedCache == quick)   // when the store did not change in between
     public func hasValidCache() -> Bool {
-        guard let name = cacheName, ResultsCache.isValidName(name),
-              let plan = try? FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath),
-              let fingerprint = try? ResultsCache.fingerprint(plan: plan, store: context.store) else { return false }
-        return ResultsCache.hasEntry(name: name, directory: cacheDirectory, fingerprint: fingerprint)
+        guard let plan = try? makePlan(), let cache = cacheIdentity(for: plan) else { return false }
+        return ResultsCache.hasEntry(name: cache.name, directory: cacheDirectory, fingerprint: cache.fingerprint)
     }
 
     /// The first `limit` objects of the results (fewer when there are fewer), in the order
@@ -71,7 +69,7 @@ extension FetchedResultsController {
     ///   (``FetchedResultsError``, ``PredicateError``), and SQLite's errors.
     public func previewFirstObjects(limit: Int) throws -> [FetchedPreviewRow] {
         guard limit > 0 else { return [] }
-        let plan = try FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
+        let plan = try makePlan()
         let rows = try context.store.database.read { try previewRows(plan, limit: limit) }
         var titles: [String: String?] = [:]
         return rows.map { id, value in

@@ -143,23 +143,20 @@ public final class FetchedResultsController {
     ///
     ///     try controller.performFetch()   // throws FetchedResultsError, PredicateError, SQLiteError
     public func performFetch() throws {
-        let plan = try FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
+        let plan = try makePlan()
         if let name = cacheName, !ResultsCache.isValidName(name) { throw FetchedResultsError.invalidCacheName(name) }
         self.plan = plan
         var fetched: (OrderedIDList, [SectionRecord])?
         lastFetchUsedCache = false
-        var fingerprint: String?
-        if let name = cacheName {
-            fingerprint = try? ResultsCache.fingerprint(plan: plan, store: context.store)
-            if let fingerprint, let cached = ResultsCache.load(name: name, directory: cacheDirectory, fingerprint: fingerprint) {
-                fetched = cached
-                lastFetchUsedCache = true
-            }
+        let cache = cacheIdentity(for: plan)
+        if let cache, let cached = ResultsCache.load(name: cache.name, directory: cacheDirectory, fingerprint: cache.fingerprint) {
+            fetched = cached
+            lastFetchUsedCache = true
         }
         if fetched == nil {
             fetched = try runFetch(plan)
-            if let name = cacheName, let fingerprint, let (list, sections) = fetched {
-                try? ResultsCache.save(name: name, directory: cacheDirectory, fingerprint: fingerprint, list: list, sections: sections)
+            if let cache, let (list, sections) = fetched {
+                try? ResultsCache.save(name: cache.name, directory: cacheDirectory, fingerprint: cache.fingerprint, list: list, sections: sections)
             }
         }
         cancelPrefixJob()
@@ -173,6 +170,19 @@ public final class FetchedResultsController {
         historyPositionWhenUntracked = nil
         if !isTracking { historyPositionWhenUntracked = try? context.store.historyPosition() }
         updateTracking()
+    }
+
+    /// The fetch plan of ``fetchRequest`` over the store's model (validates the request, rule 1).
+    func makePlan() throws -> FetchPlan {
+        try FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
+    }
+
+    /// The cache name and the fingerprint a valid cache entry carries now (the request, the
+    /// model and the store's data); nil without a usable ``cacheName`` or when the store cannot say.
+    func cacheIdentity(for plan: FetchPlan) -> (name: String, fingerprint: String)? {
+        guard let name = cacheName, ResultsCache.isValidName(name),
+              let fingerprint = try? ResultsCache.fingerprint(plan: plan, store: context.store) else { return nil }
+        return (name, fingerprint)
     }
 
     /// Runs the ordered id query: `SELECT t0.id[, section] FROM … WHERE … ORDER BY …, t0.id`,
