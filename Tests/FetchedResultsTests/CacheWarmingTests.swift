@@ -67,4 +67,16 @@ import SQLiteStore
         let uncached = FetchedResultsController(fetchRequest: Self.byName(), context: t.context)
         if case .notApplicable = uncached.warmCacheInBackground() {} else { Issue.record("expected notApplicable") }
     }
+
+    @Test func fetchingFromTheCacheOnlyFetchesWhenItIsValidAndOtherwiseChangesNothing() throws {
+        let t = try Self.filled()
+        let cold = controller(t)
+        #expect(try !cold.performFetchFromCache())
+        #expect(!cold.hasFetched && cold.fetchedObjects.count == 0)
+        try cold.performFetch()                       // writes the cache
+        let warm = controller(t)
+        #expect(try warm.performFetchFromCache())
+        #expect(warm.lastFetchUsedCache && Snapshot(warm) == Snapshot(cold))
+    }
 }
+

@@ -92,8 +92,7 @@ public final class BankBrowser: View, TableViewDelegate {
         table.emptyMessage = "No banks"
         table.delegate = self
         let controller = tab.makeController(context: context, filter: nil, cacheDirectory: cacheDirectory)
-        if controller.hasValidCache() {
-            try controller.performFetch()
+        if try controller.performFetchFromCache() {
             install(controller)
         } else if let preview = try? FetchedPreviewTableSource(
                     rows: controller.previewFirstObjects(limit: max(1, screen.height)), context: context,

@@ -143,16 +143,27 @@ public final class FetchedResultsController {
     ///
     ///     try controller.performFetch()   // throws FetchedResultsError, PredicateError, SQLiteError
     public func performFetch() throws {
+        _ = try fetch(queryingWhenNoCache: true)
+    }
+
+    /// ``performFetch()`` from a valid results cache only: true when there was
+    /// one (the controller is then fetched, as by `performFetch()`); false, and
+    /// nothing changes, when the query would have to run. One cache check, where
+    /// ``hasValidCache()`` followed by `performFetch()` makes two.
+    ///
+    ///     if try !controller.performFetchFromCache() { showPreview(); try controller.performFetch() }
+    public func performFetchFromCache() throws -> Bool {
+        try fetch(queryingWhenNoCache: false)
+    }
+
+    private func fetch(queryingWhenNoCache: Bool) throws -> Bool {
         let plan = try makePlan()
         if let name = cacheName, !ResultsCache.isValidName(name) { throw FetchedResultsError.invalidCacheName(name) }
-        self.plan = plan
-        var fetched: (OrderedIDList, [SectionRecord])?
-        lastFetchUsedCache = false
         let cache = cacheIdentity(for: plan)
-        if let cache, let cached = ResultsCache.load(name: cache.name, directory: cacheDirectory, fingerprint: cache.fingerprint) {
-            fetched = cached
-            lastFetchUsedCache = true
-        }
+        var fetched = cache.flatMap { ResultsCache.load(name: $0.name, directory: cacheDirectory, fingerprint: $0.fingerprint) }
+        if fetched == nil && !queryingWhenNoCache { return false }
+        self.plan = plan
+        lastFetchUsedCache = fetched != nil
         if fetched == nil {
             fetched = try runFetch(plan)
             if let cache, let (list, sections) = fetched {
@@ -170,6 +181,7 @@ public final class FetchedResultsController {
         historyPositionWhenUntracked = nil
         if !isTracking { historyPositionWhenUntracked = try? context.store.historyPosition() }
         updateTracking()
+        return true
     }
 
     /// The fetch plan of ``fetchRequest`` over the store's model (validates the request, rule 1).
