@@ -13,11 +13,7 @@ extension ReliabilityTests {
 
         /// A store made from Data/banklist.csv, to derive the bad files from (made once per test).
         private func goodStore(in scratch: ScratchDirectory) throws -> String {
-            let fixture = try BrowserFixture()
-            defer { fixture.remove() }
-            let good = scratch.path("good.sqlite")
-            try ScratchDirectory.copyStore(fixture.database, to: good)
-            return good
+            try scratch.bundledStore(named: "good.sqlite")
         }
 
         /// Runs `failedbanks arguments` (killed after `timeout`: a hang is a failure too).

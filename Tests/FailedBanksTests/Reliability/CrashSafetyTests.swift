@@ -20,10 +20,7 @@ extension ReliabilityTests {
             defer { scratch.remove() }
 
             // The store that already has data: Data/banklist.csv, imported by the app.
-            let fixture = try BrowserFixture()
-            defer { fixture.remove() }
-            let old = scratch.path("old.sqlite")
-            try ScratchDirectory.copyStore(fixture.database, to: old)
+            let old = try scratch.bundledStore(named: "old.sqlite")
             let csv = try ReliabilitySettings.generatedList(rows: rows, seed: seed, in: scratch.url)
             let before = try StoreDigest.check(old)
             try #require(before.integrity == "ok")
@@ -143,10 +140,7 @@ extension ReliabilityTests {
         func importInterruptedBySignalStopsPromptlyAndLeavesTheOldData(_ signal: Int32) throws {
             let scratch = try ScratchDirectory("interrupt-import")
             defer { scratch.remove() }
-            let fixture = try BrowserFixture()
-            defer { fixture.remove() }
-            let store = scratch.path("banks.sqlite")
-            try ScratchDirectory.copyStore(fixture.database, to: store)
+            let store = try scratch.bundledStore(named: "banks.sqlite")
             let before = try StoreDigest.check(store).digest
             let csv = try ReliabilitySettings.generatedList(rows: 50_000, seed: 9_003, in: scratch.url)
 
@@ -169,10 +163,7 @@ extension ReliabilityTests {
         @Test func importThatRunsOutOfSpaceRollsBackAndSaysSo() throws {
             let scratch = try ScratchDirectory("full-import")
             defer { scratch.remove() }
-            let fixture = try BrowserFixture()
-            defer { fixture.remove() }
-            let store = scratch.path("banks.sqlite")
-            try ScratchDirectory.copyStore(fixture.database, to: store)
+            let store = try scratch.bundledStore(named: "banks.sqlite")
             let before = try StoreDigest.check(store).digest
             let csv = try ReliabilitySettings.generatedList(rows: 50_000, seed: 9_004, in: scratch.url)
 

@@ -39,10 +39,7 @@ extension ReliabilityTests {
         func browserWithoutAUsableTerminalSaysWhyExitsNonZeroAndWritesNoEscapes(_ refusal: Refusal) throws {
             let scratch = try ScratchDirectory("term-\(refusal)")
             defer { scratch.remove() }
-            let fixture = try BrowserFixture()
-            defer { fixture.remove() }
-            let store = scratch.path("banks.sqlite")
-            try ScratchDirectory.copyStore(fixture.database, to: store)
+            let store = try scratch.bundledStore(named: "banks.sqlite")
             let before = try FileSnapshot(store)
 
             let probe = try TerminalProbe(refusal.command(binary, store: store), in: scratch)

@@ -25,6 +25,16 @@ struct ScratchDirectory {
         try? FileManager.default.removeItem(at: url)
     }
 
+    /// A store made from the bundled `Data/banklist.csv` (as the app's first launch
+    /// makes it), copied into this directory as `name`; returns its path.
+    func bundledStore(named name: String) throws -> String {
+        let fixture = try BrowserFixture()
+        defer { fixture.remove() }
+        let store = path(name)
+        try ScratchDirectory.copyStore(fixture.database, to: store)
+        return store
+    }
+
     /// Copies a store file (and its `-wal`, when present) to `destination`.
     static func copyStore(_ source: String, to destination: String) throws {
         let fm = FileManager.default
