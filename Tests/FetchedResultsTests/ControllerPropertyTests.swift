@@ -169,6 +169,16 @@ struct ControllerPropertyTests {
             try context.save()
         }
 
+        /// A new bank with its details, as raw SQL on `db`.
+        mutating func insertBankViaSQL(_ db: Database) throws {
+            try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', ?)",
+                       [.text(pick(ControllerPropertyTests.names)), .text(pick(ControllerPropertyTests.states))])
+            let newID = db.lastInsertRowID
+            nextCert += 1
+            try db.run("INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES (?, ?, ?)",
+                       [.text(date()), .integer(nextCert), .integer(newID)])
+        }
+
         /// One transaction on the second connection changing hundreds of banks at
         /// once (new closing dates and names, some deletions and new banks): a
         /// change set large enough for the controller to read its rows on two
@@ -182,13 +192,7 @@ struct ControllerPropertyTests {
                     let id = pick(all)
                     switch Int.random(in: 0..<20, using: &rng) {
                     case 0: try db.run("DELETE FROM failed_bank_info WHERE id = ?", [.integer(id)])
-                    case 1:
-                        try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', ?)",
-                                   [.text(pick(ControllerPropertyTests.names)), .text(pick(ControllerPropertyTests.states))])
-                        let newID = db.lastInsertRowID
-                        nextCert += 1
-                        try db.run("INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES (?, ?, ?)",
-                                   [.text(date()), .integer(nextCert), .integer(newID)])
+                    case 1: try insertBankViaSQL(db)
                     case 2...5: try db.run("UPDATE failed_bank_info SET name = ? WHERE id = ?", [.text(pick(ControllerPropertyTests.names)), .integer(id)])
                     case 6: try db.run("UPDATE failed_bank_info SET state = ? WHERE id = ?", [.text(pick(ControllerPropertyTests.states)), .integer(id)])
                     default: try db.run("UPDATE failed_bank_details SET close_date = ? WHERE info_id = ?", [.text(date()), .integer(id)])
@@ -207,15 +211,7 @@ struct ControllerPropertyTests {
             case 0: try db.run("DELETE FROM failed_bank_info WHERE id = ?", [.integer(id)])
             case 1: try db.run("UPDATE failed_bank_info SET name = ? WHERE id = ?", [.text(pick(ControllerPropertyTests.names)), .integer(id)])
             case 2: try db.run("UPDATE failed_bank_details SET close_date = ? WHERE info_id = ?", [.text(date()), .integer(id)])
-            case 3:
-                try db.transaction {
-                    try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', ?)",
-                               [.text(pick(ControllerPropertyTests.names)), .text(pick(ControllerPropertyTests.states))])
-                    let newID = db.lastInsertRowID
-                    nextCert += 1
-                    try db.run("INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES (?, ?, ?)",
-                               [.text(date()), .integer(nextCert), .integer(newID)])
-                }
+            case 3: try db.transaction { try insertBankViaSQL(db) }
             case 4: try db.run("UPDATE failed_bank_info SET state = ? WHERE id IN (?, ?)",
                                [.text(pick(ControllerPropertyTests.states)), .integer(id), .integer(Int64(pick(all)))])
             default: try db.run("UPDATE failed_bank_details SET fund = ? WHERE info_id = ?", [.integer(Int64.random(in: 0...100, using: &rng)), .integer(id)])

@@ -5,13 +5,8 @@ import FetchedResultsUI
 import SQLiteStore
 import TerminalUI
 
-private let banks: [(String, String, String, String)] = [
-    ("Pulaski Savings Bank", "Chicago", "IL", "2025-01-17"),
-    ("The First National Bank of Lindsay", "Lindsay", "OK", "2023-10-18"),
-    ("First Bank of Ohio", "Canton", "OH", "2023-09-13"),
-    ("Republic First Bank", "Philadelphia", "PA", "2023-04-26"),
-    ("Citizens Bank", "Sac City", "IA", "2021-11-03"),
-]
+/// The five newest of the adapter tests' banks.
+private let banks = Array(sampleBanks.prefix(5))
 
 /// The provisional first page: the preview's rows in their sections, then the adapter takes over.
 @Suite struct FetchedPreviewTableSourceTests {

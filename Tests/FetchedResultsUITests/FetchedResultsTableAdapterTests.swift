@@ -5,7 +5,8 @@ import FetchedResultsUI
 import SQLiteStore
 import TerminalUI
 
-private let sampleBanks: [(String, String, String, String)] = [
+/// Seven failed banks (name, city, state, closing date), newest first, over four years.
+let sampleBanks: [(String, String, String, String)] = [
     ("Pulaski Savings Bank", "Chicago", "IL", "2025-01-17"),
     ("The First National Bank of Lindsay", "Lindsay", "OK", "2023-10-18"),
     ("First Bank of Ohio", "Canton", "OH", "2023-09-13"),
