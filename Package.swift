@@ -7,6 +7,13 @@ let package = Package(
     name: "FetchedTable",
     platforms: [.macOS(.v14)],
     products: [
+        // The engine, for other packages: `.product(name: "FetchedResults", package: "FetchedTable")`.
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "FetchedResults", targets: ["FetchedResults"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "FetchedResultsUI", targets: ["FetchedResultsUI"]),
+        .library(name: "CSVImport", targets: ["CSVImport"]),
+        // The apps and tools.
         .executable(name: "failedbanks", targets: ["failedbanks"]),
         .executable(name: "mystash", targets: ["mystash"]),
         .executable(name: "bench", targets: ["bench"]),
@@ -21,8 +28,9 @@ let package = Package(
         // Layers.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(name: "CSVImport", dependencies: ["SQLiteStore"]),
-        .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
-        .target(name: "TerminalUI", dependencies: ["CNCurses"]),
+        .target(name: "TableIndexPath"),
+        .target(name: "FetchedResults", dependencies: ["SQLiteStore", "TableIndexPath"]),
+        .target(name: "TerminalUI", dependencies: ["CNCurses", "TableIndexPath"]),
         .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "TerminalUI"]),
         .target(name: "CLIKit"),
 

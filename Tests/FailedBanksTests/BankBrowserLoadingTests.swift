@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import FetchedResults
+@_spi(Benchmark) import FetchedResults
 import SQLiteStore
-import TerminalUI
+@_spi(Benchmark) import TerminalUI
 @testable import FailedBanksKit
 
 /// A screen that keeps the text of every frame presented.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SQLiteStore
-@testable import FetchedResults
+@_spi(Benchmark) @testable import FetchedResults
 
 /// `prepareForChangesInBackground()`: the per-row prefixes are built on the
 /// store's second connection while the caller goes on; the next change set

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SQLiteStore
-@testable import FetchedResults
+@_spi(Benchmark) @testable import FetchedResults
 
 /// `warmCacheInBackground()`: a controller's results cache is filled on the
 /// store's second connection without fetching into the controller; a later

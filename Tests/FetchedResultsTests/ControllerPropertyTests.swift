@@ -2,7 +2,7 @@ import TestSupport
 import Foundation
 import Testing
 import SQLiteStore
-@testable import FetchedResults
+@_spi(Benchmark) @testable import FetchedResults
 
 /// Rules 3–6 on random workloads: every batch, applied to the previous
 /// snapshot by rule 4, equals a fresh fetch; every batch passes UIKit's count

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SQLiteStore
-@testable import FetchedResults
+@_spi(Benchmark) @testable import FetchedResults
 
 /// DESIGN.md's controller rules 1, 3, 5, 7, 8 and 9, one behaviour per test.
 @Suite("Fetched results controller rules")

@@ -2,7 +2,7 @@ import TestSupport
 import Foundation
 import Testing
 import SQLiteStore
-@testable import FetchedResults
+@_spi(Benchmark) @testable import FetchedResults
 
 /// `previewFirstObjects(limit:)` gives the first rows of `performFetch()` without running it,
 /// and `hasValidCache()` says when `performFetch()` will read its cache.

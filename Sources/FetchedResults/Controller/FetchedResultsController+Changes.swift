@@ -10,15 +10,15 @@ extension FetchedResultsController {
     /// delegate and ``onChange``; returns it (nil when the results did not change).
     ///
     /// This is what the controller does for every change set its context
-    /// publishes while tracking; it is public so that its cost can be measured
-    /// on its own. A reset (or a request with `fetchLimit`/`fetchOffset`)
+    /// publishes while tracking; the benchmark calls it directly to measure its
+    /// cost on its own (it is not part of the public API). A reset (or a request with `fetchLimit`/`fetchOffset`)
     /// refetches and diffs; everything else is incremental, O(K log N) for K
     /// changed objects (rule 6).
     ///
     ///     try context.save()                              // the controller observes this already when tracking
     ///     let batch = try controller.process(changeSet)   // or drive it by hand
     @discardableResult
-    public func process(_ changes: ChangeSet) throws -> ChangeBatch? {
+    @_spi(Benchmark) public func process(_ changes: ChangeSet) throws -> ChangeBatch? {
         guard hasFetched, let plan else { return nil }
         let root = plan.entity.name
         if changes.isReset || isStale || plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 {

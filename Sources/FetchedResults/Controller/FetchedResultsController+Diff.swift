@@ -14,7 +14,7 @@ extension FetchedResultsController {
     ///
     ///     let batch = try controller.refetchAndDiff()
     @discardableResult
-    public func refetchAndDiff(updated: Set<ObjectID> = [], isReset: Bool = false) throws -> ChangeBatch {
+    @_spi(Benchmark) public func refetchAndDiff(updated: Set<ObjectID> = [], isReset: Bool = false) throws -> ChangeBatch {
         guard hasFetched else {
             try performFetch()
             return ChangeBatch(counts: sectionRecords.map(\.count), sectionNames: sectionRecords.map(\.name), isReset: isReset)

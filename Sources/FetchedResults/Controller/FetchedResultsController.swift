@@ -65,7 +65,7 @@ public final class FetchedResultsController {
     /// Whether a large change set's rows are read on the store's second connection
     /// too, half on each core (default true; see ``process(_:)``). The benchmark
     /// turns it off to show what one connection costs.
-    public var splitsLargeReads = true
+    @_spi(Benchmark) public var splitsLargeReads = true
 
     /// Called when processing a change set failed (the controller then refetched).
     public var onError: ((Error) -> Void)?
@@ -94,15 +94,15 @@ public final class FetchedResultsController {
     /// The background build of the prefixes, if one was started (``prepareForChangesInBackground()``).
     var prefixJob: PrefixBuildJob?
     /// How the last performFetch got its data (for tests and the benchmark).
-    public private(set) var lastFetchUsedCache = false
+    @_spi(Benchmark) public private(set) var lastFetchUsedCache = false
     /// How many change sets were handled incrementally and how many by refetching (for tests and the benchmark).
-    public internal(set) var statistics = Statistics()
+    @_spi(Benchmark) public internal(set) var statistics = Statistics()
 
     /// Counters of how change sets were handled.
     ///
     ///     try controller.process(changes)
     ///     print(controller.statistics.incrementalBatches, controller.statistics.refetches)
-    public struct Statistics: Sendable, Equatable {
+    @_spi(Benchmark) public struct Statistics: Sendable, Equatable {
         public var incrementalBatches = 0
         public var refetches = 0
         /// Probe rows whose full sort values had to be read from SQLite.

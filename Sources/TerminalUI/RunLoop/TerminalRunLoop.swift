@@ -71,7 +71,7 @@ public final class TerminalRunLoop {
     /// The last frame drawn (what the screen shows).
     public private(set) var canvas: Canvas
     /// Frames drawn so far (for tests and benchmarks).
-    public private(set) var frameCount = 0
+    @_spi(Benchmark) public private(set) var frameCount = 0
 
     private var tickers: [Ticker] = []
     private var nextTickerID = 0

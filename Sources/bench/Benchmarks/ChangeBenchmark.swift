@@ -1,6 +1,6 @@
 import CSVImport
 import FailedBanksKit
-import FetchedResults
+@_spi(Benchmark) import FetchedResults
 import Foundation
 import SQLiteStore
 

@@ -1,5 +1,5 @@
 import Foundation
-import TerminalUI
+@_spi(Benchmark) import TerminalUI
 
 /// One `TableView` frame rendered into an 80×24 in-memory `Canvas`, for a
 /// 1,000,000-row and a 100-row data source of the same shape.

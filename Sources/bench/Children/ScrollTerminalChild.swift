@@ -1,5 +1,5 @@
 import CLIKit
-import TerminalUI
+@_spi(Benchmark) import TerminalUI
 
 /// `bench --child scroll-tty [--rows N]`: a subtitle-style table (the app's
 /// Date tab shape, see ``SyntheticBankSource``) drawn full-screen through

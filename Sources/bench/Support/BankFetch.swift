@@ -1,5 +1,5 @@
 import FailedBanksKit
-import FetchedResults
+@_spi(Benchmark) import FetchedResults
 import Foundation
 import SQLiteStore
 

@@ -1,5 +1,5 @@
 import Foundation
-import TerminalUI
+@_spi(Benchmark) import TerminalUI
 
 /// A table data source of any size, shaped like the app's Date tab: one
 /// section per year (2025 down to 2000, the generator's spread), subtitle

@@ -2,7 +2,10 @@ import Foundation
 
 // Foundation on Linux has `IndexPath` but not UIKit's `section`/`row`
 // conveniences (checked with Swift 6.3: `IndexPath(row:section:)`,
-// `.section`, `.row` and `.item` do not exist), so the table view adds them.
+// `.section`, `.row` and `.item` do not exist). They live in this one small
+// module, below both the controller and the table view, and both re-export it:
+// code that imports `FetchedResults` or `TerminalUI` (or both) sees one
+// declaration, never two ambiguous ones.
 
 extension IndexPath {
     /// A two-element index path `[section, row]`, as UIKit's `IndexPath(row:section:)`.
