@@ -67,6 +67,10 @@ public final class FetchedResultsController {
     /// turns it off to show what one connection costs.
     @_spi(Benchmark) public var splitsLargeReads = true
 
+    /// The continuations of the sequences made by ``changeBatches(bufferingPolicy:)``;
+    /// each delivered batch is yielded to all of them (finished ones are dropped then).
+    var batchContinuations: [AsyncStream<ChangeBatch>.Continuation] = []
+
     /// Called when processing a change set failed (the controller then refetched).
     public var onError: ((Error) -> Void)?
 
@@ -131,6 +135,7 @@ public final class FetchedResultsController {
     }
 
     deinit {
+        for continuation in batchContinuations { continuation.finish() }
         prefixJob?.cancel()
         if let token = observerToken { context.removeObserver(token) }
     }
@@ -518,9 +523,9 @@ public final class FetchedResultsController {
     // MARK: Tracking (rule 9)
 
     /// True when a delegate or ``onChange`` is set: the controller observes its context.
-    public var isTracking: Bool { delegate != nil || onChange != nil }
+    public var isTracking: Bool { delegate != nil || onChange != nil || !batchContinuations.isEmpty }
 
-    private func updateTracking() {
+    func updateTracking() {
         if isTracking {
             guard observerToken == nil else { return }
             observerToken = context.addObserver { [weak self] changes in self?.handle(changes) }
@@ -568,6 +573,7 @@ public final class FetchedResultsController {
             d.controllerDidChangeContent(self)
         }
         onChange?(batch)
+        if !batchContinuations.isEmpty { yieldToSequences(batch) }
     }
 
     // MARK: Cache

@@ -1,0 +1,30 @@
+"""Lists the public symbols of symbol-graph files that have no documentation comment.
+
+Usage: python3 scripts/undocumented-symbols.py GRAPH.json...
+Exits 1 when there is one. Synthesized members (memberwise initializers, the
+default implementations of protocol requirements) and symbols that inherit a
+documented protocol requirement's comment are not counted.
+"""
+import json
+import sys
+
+missing = []
+for path in sys.argv[1:]:
+    graph = json.load(open(path))
+    for symbol in graph.get("symbols", []):
+        if symbol.get("accessLevel") not in ("public", "open"):
+            continue
+        precise = symbol["identifier"]["precise"]
+        if "::SYNTHESIZED::" in precise:
+            continue
+        if symbol.get("docComment", {}).get("lines"):
+            continue
+        location = symbol.get("location", {})
+        where = location.get("uri", "?").split("/Sources/")[-1]
+        line = location.get("position", {}).get("line", 0) + 1
+        title = ".".join(symbol["pathComponents"])
+        missing.append(f"{where}:{line}: {title} ({symbol['kind']['displayName']}) has no documentation comment")
+
+for line in sorted(set(missing)):
+    print(line)
+sys.exit(1 if missing else 0)
