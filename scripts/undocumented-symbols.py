@@ -11,11 +11,15 @@ import sys
 missing = []
 for path in sys.argv[1:]:
     graph = json.load(open(path))
+    # Members that implement a protocol requirement (or are a protocol's default
+    # implementation) show the requirement's documentation.
+    inherits = {r["source"] for r in graph.get("relationships", [])
+                if r.get("sourceOrigin") or r["kind"] == "defaultImplementationOf"}
     for symbol in graph.get("symbols", []):
         if symbol.get("accessLevel") not in ("public", "open"):
             continue
         precise = symbol["identifier"]["precise"]
-        if "::SYNTHESIZED::" in precise:
+        if "::SYNTHESIZED::" in precise or precise in inherits:
             continue
         if symbol.get("docComment", {}).get("lines"):
             continue
