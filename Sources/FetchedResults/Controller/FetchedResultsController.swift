@@ -421,12 +421,7 @@ public final class FetchedResultsController {
     /// The section holding a flat position, given section starts.
     @inline(__always)
     static func sectionIndex(of position: Int, starts: [Int]) -> Int {
-        var lo = 0, hi = starts.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if starts[mid] <= position { lo = mid + 1 } else { hi = mid }
-        }
-        return max(0, lo - 1)
+        max(0, binarySearch(0..<starts.count) { starts[$0] <= position }.lowerBound - 1)
     }
 
     /// The index path of a flat position, given section starts.
