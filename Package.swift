@@ -26,8 +26,9 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
 
         // Layers.
-        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
-        .target(name: "CSVImport", dependencies: ["SQLiteStore"]),
+        .target(name: "CivilCalendar"),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "CivilCalendar"]),
+        .target(name: "CSVImport", dependencies: ["CivilCalendar"]),
         .target(name: "TableIndexPath"),
         .target(name: "FetchedResults", dependencies: ["SQLiteStore", "TableIndexPath"]),
         .target(name: "TerminalUI", dependencies: ["CNCurses", "TableIndexPath"]),
@@ -41,20 +42,20 @@ let package = Package(
                 dependencies: ["SQLiteStore", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLIKit"]),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
         .executableTarget(name: "mystash", dependencies: ["MyStashKit"]),
-        .executableTarget(name: "banklist-gen", dependencies: ["CSVImport", "CLIKit"]),
+        .executableTarget(name: "banklist-gen", dependencies: ["CSVImport", "CLIKit", "TestSupport"]),
         .executableTarget(name: "bench",
-                          dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "CLIKit"]),
+                          dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "CLIKit", "TestSupport"]),
 
         // Tests sit beside the layer they test.
         .target(name: "TestSupport", dependencies: ["CSVImport"], path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
-        .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "SQLiteStore", "FailedBanksKit"]),
+        .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "SQLiteStore", "FailedBanksKit", "TestSupport"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FetchedResultsUITests",
                     dependencies: ["FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore"],
                     exclude: ["Golden"]),
-        .testTarget(name: "FailedBanksTests", dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults"]),
+        .testTarget(name: "FailedBanksTests", dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport"]),
         .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
     ]

@@ -33,16 +33,17 @@ harness() { # name, file, libraries...
 
 wants() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 echo "building fuzz harnesses…"
+module CivilCalendar Sources/CivilCalendar      # below both SQLiteStore and CSVImport
 if wants csv || wants date; then
-    module SQLiteStore Sources/SQLiteStore
     module CSVImport Sources/CSVImport
-    wants csv && harness csv Fuzz/Harnesses/CSVReaderFuzzer.swift CSVImport SQLiteStore
-    wants date && harness date Fuzz/Harnesses/DateParserFuzzer.swift CSVImport SQLiteStore
+    wants csv && harness csv Fuzz/Harnesses/CSVReaderFuzzer.swift CSVImport CivilCalendar
+    wants date && harness date Fuzz/Harnesses/DateParserFuzzer.swift CSVImport CivilCalendar
 fi
 if wants predicate; then
-    wants csv || wants date || module SQLiteStore Sources/SQLiteStore   # built above otherwise
+    module SQLiteStore Sources/SQLiteStore
+    module TableIndexPath Sources/TableIndexPath
     module FetchedResults Sources/FetchedResults
-    harness predicate Fuzz/Harnesses/PredicateParserFuzzer.swift FetchedResults SQLiteStore
+    harness predicate Fuzz/Harnesses/PredicateParserFuzzer.swift FetchedResults TableIndexPath SQLiteStore CivilCalendar
 fi
 
 status=0

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SQLiteStore
+import CivilCalendar
 
 /// A calendar date without a time or time zone, parsed from the formats the
 /// FDIC has used and written as ISO 8601 (`YYYY-MM-DD`).
@@ -51,11 +51,11 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     /// The date `dayNumber` days after 1970-01-01 (negative before).
     public init(dayNumber: Int) {
         // The same day numbering as the store's (days since 1970-01-01, proleptic Gregorian).
-        (year, month, day) = StoreDate.civil(fromDays: Int64(dayNumber))
+        (year, month, day) = CivilCalendar.civil(fromDays: Int64(dayNumber))
     }
 
     /// Days since 1970-01-01 (negative before).
-    public var dayNumber: Int { Int(StoreDate.days(year: year, month: month, day: day)) }
+    public var dayNumber: Int { Int(CivilCalendar.days(year: year, month: month, day: day)) }
 
     /// Next year (UTC) at the time the process started: the default pivot for two-digit years.
     public static let defaultPivotYear: Int = {
@@ -73,13 +73,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     /// Number of days in a month of the proleptic Gregorian calendar.
-    public static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    public static func daysIn(month: Int, year: Int) -> Int { CivilCalendar.daysIn(month: month, year: year) }
 
     public static func < (a: CalendarDay, b: CalendarDay) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)

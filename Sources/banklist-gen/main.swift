@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TestSupport
 
 // banklist-gen: writes a synthetic FDIC Failed Bank List (seeded, reproducible).
 //

@@ -2,6 +2,7 @@ import CLIKit
 import CSVImport
 import FailedBanksKit
 import Foundation
+import TestSupport
 
 /// Runs the chosen measurement groups over one generated data set and
 /// prints the table (and writes the JSON).

@@ -3,6 +3,7 @@ import Foundation
 @testable import FailedBanksKit
 import CSVImport
 import SQLiteStore
+import TestSupport
 
 @Suite struct BankImporterTests {
     @Test func theSchemaHasTheDocumentedTablesColumnsAndIndexes() throws {

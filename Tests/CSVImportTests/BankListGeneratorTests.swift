@@ -1,5 +1,6 @@
 import Testing
 @testable import CSVImport
+import TestSupport
 
 @Suite struct BankListGeneratorTests {
     @Test func theSameSeedGivesTheSameBytes() throws {

@@ -1,6 +1,7 @@
 import Testing
 @testable import CSVImport
 import Foundation
+import TestSupport
 
 @Suite struct CSVRoundTripTests {
     static let alphabet: [String] = ["a", "Z", "7", " ", ",", "\"", "\r", "\n", "\r\n", "é", "–", "ß", "日", "🏦", "\u{a0}", "'", ";", "x"]

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// Converts dates to and from the ISO-8601 text the store keeps in its columns.
@@ -45,45 +46,23 @@ public enum StoreDate {
         return day.addingTimeInterval(TimeInterval(hh * 3600 + mm * 60 + ss))
     }
 
-    /// Days since 1970-01-01 of a civil date (proleptic Gregorian).
+    /// Days since 1970-01-01 of a civil date (proleptic Gregorian; see `CivilCalendar`).
     public static func days(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = Int64((month + 9) % 12)
-        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        CivilCalendar.days(year: year, month: month, day: day)
     }
 
     /// The civil date (year, month, day) of a day count since 1970-01-01.
     public static func civil(fromDays z0: Int64) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        return (Int(y), Int(m), Int(d))
+        let civil = CivilCalendar.civil(fromDays: z0)
+        return (civil.year, civil.month, civil.day)
     }
 
     private static func parseDate<C: Collection>(_ c: C) -> Date? where C.Element == UInt8 {
         let u = Array(c)
         guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
               let y = number(u[0..<4]), let m = number(u[5..<7]), let d = number(u[8..<10]),
-              (1...12).contains(m), d >= 1, d <= daysInMonth(year: y, month: m) else { return nil }
+              (1...12).contains(m), d >= 1, d <= CivilCalendar.daysIn(month: m, year: y) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(days(year: y, month: m, day: d) * 86_400))
-    }
-
-    private static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     private static func number(_ s: ArraySlice<UInt8>) -> Int? {

@@ -3,6 +3,7 @@ import FailedBanksKit
 @_spi(Benchmark) import FetchedResults
 import Foundation
 import SQLiteStore
+import TestSupport
 
 /// The controller's work for a change set of 1 and of 1,000 changed banks,
 /// beside refetching and diffing for the very same change sets.

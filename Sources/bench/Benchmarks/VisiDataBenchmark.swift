@@ -1,5 +1,6 @@
 import CSVImport
 import Foundation
+import TestSupport
 
 /// For comparison only (not a JSON key): VisiData's first screen of the same
 /// CSV, through the same kind of pseudo-terminal as `first_screen_s`.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// The reliability suites (issue 9): crash safety, concurrent writers, bad

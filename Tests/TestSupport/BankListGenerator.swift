@@ -1,3 +1,6 @@
+import CSVImport
+import Foundation
+
 /// Writes synthetic FDIC Failed Bank Lists in the FDIC's current format, from a seed.
 ///
 /// The output looks like the list the FDIC publishes today: the header
@@ -9,8 +12,8 @@
 /// closing dates spread over 2000–2025. The file is UTF-8 (the FDIC's own
 /// file is Windows-1252; the reader accepts both). Same seed, same bytes.
 ///
-/// It serves as the project's sample (`Data/banklist.csv`, 500 rows, seed
-/// 2024) and for benchmarks (a million rows).
+/// It serves benchmarks (a million rows) and tests only: no person browses
+/// invented banks (`Data/banklist.csv` is the FDIC's real list).
 ///
 ///     let generator = BankListGenerator(seed: 2024)
 ///     try generator.write(rows: 500, to: "Data/banklist.csv")
