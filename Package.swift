@@ -26,25 +26,25 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
 
         // Layers.
-        .target(name: "CivilCalendar"),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "CivilCalendar"]),
-        .target(name: "CSVImport", dependencies: ["CivilCalendar"]),
+        .target(name: "Timekeeping"),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "Timekeeping"]),
+        .target(name: "CSVImport", dependencies: ["Timekeeping"]),
         .target(name: "TableIndexPath"),
         .target(name: "FetchedResults", dependencies: ["SQLiteStore", "TableIndexPath"]),
-        .target(name: "TerminalUI", dependencies: ["CNCurses", "TableIndexPath"]),
+        .target(name: "TerminalUI", dependencies: ["CNCurses", "TableIndexPath", "Timekeeping"]),
         .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "TerminalUI"]),
         .target(name: "CLIKit"),
 
         // Apps: a library each (testable), and a thin executable.
         .target(name: "FailedBanksKit",
-                dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit"]),
+                dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit", "Timekeeping"]),
         .target(name: "MyStashKit",
                 dependencies: ["SQLiteStore", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLIKit"]),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
         .executableTarget(name: "mystash", dependencies: ["MyStashKit"]),
         .executableTarget(name: "banklist-gen", dependencies: ["CSVImport", "CLIKit", "TestSupport"]),
         .executableTarget(name: "bench",
-                          dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "CLIKit", "TestSupport"]),
+                          dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "CLIKit", "TestSupport", "Timekeeping"]),
 
         // Tests sit beside the layer they test.
         .target(name: "TestSupport", dependencies: ["CSVImport"], path: "Tests/TestSupport"),

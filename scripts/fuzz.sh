@@ -33,17 +33,17 @@ harness() { # name, file, libraries...
 
 wants() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 echo "building fuzz harnesses…"
-module CivilCalendar Sources/CivilCalendar      # below both SQLiteStore and CSVImport
+module Timekeeping Sources/Timekeeping          # below SQLiteStore, CSVImport and TerminalUI
 if wants csv || wants date; then
     module CSVImport Sources/CSVImport
-    wants csv && harness csv Fuzz/Harnesses/CSVReaderFuzzer.swift CSVImport CivilCalendar
-    wants date && harness date Fuzz/Harnesses/DateParserFuzzer.swift CSVImport CivilCalendar
+    wants csv && harness csv Fuzz/Harnesses/CSVReaderFuzzer.swift CSVImport Timekeeping
+    wants date && harness date Fuzz/Harnesses/DateParserFuzzer.swift CSVImport Timekeeping
 fi
 if wants predicate; then
     module SQLiteStore Sources/SQLiteStore
     module TableIndexPath Sources/TableIndexPath
     module FetchedResults Sources/FetchedResults
-    harness predicate Fuzz/Harnesses/PredicateParserFuzzer.swift FetchedResults TableIndexPath SQLiteStore CivilCalendar
+    harness predicate Fuzz/Harnesses/PredicateParserFuzzer.swift FetchedResults TableIndexPath SQLiteStore Timekeeping
 fi
 
 status=0

@@ -3,6 +3,7 @@ import CSVImport
 import FailedBanksKit
 import Foundation
 import TestSupport
+import Timekeeping
 
 /// Runs the chosen measurement groups over one generated data set and
 /// prints the table (and writes the JSON).
@@ -38,18 +39,18 @@ final class BenchRunner {
 
     /// Runs every chosen group, prints the table, writes the JSON; returns the exit status.
     func run() -> Int32 {
-        let started = Clock.now()
+        let started = MonotonicClock.seconds()
         let loadBefore = BenchRunner.loadAverage()
         log("\(configuration.rows) rows; groups: \(configuration.groups.map(\.rawValue).joined(separator: ", ")); folder \(workspace.directory)")
         for group in configuration.groups {
-            let groupStart = Clock.now()
+            let groupStart = MonotonicClock.seconds()
             do {
                 try measure(group)
             } catch {
                 results.note("\(group.rawValue): \(error)")
                 log("\(group.rawValue): \(error)")
             }
-            log(String(format: "%@ done in %.1f s", group.rawValue, Clock.now() - groupStart))
+            log(String(format: "%@ done in %.1f s", group.rawValue, MonotonicClock.seconds() - groupStart))
         }
         let report = Report(results: results)
         print("")
@@ -57,7 +58,7 @@ final class BenchRunner {
         for note in results.notes { print("- \(note)") }
         let summary = report.summary
         print(String(format: "\n%d targets met, %d missed, %d not measured; %d rows; total %.1f s",
-                     summary.met, summary.missed, summary.unmeasured, configuration.rows, Clock.now() - started))
+                     summary.met, summary.missed, summary.unmeasured, configuration.rows, MonotonicClock.seconds() - started))
         print("machine: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs; load average \(loadBefore) at start, \(BenchRunner.loadAverage()) at end")
         if configuration.keep { print("kept \(workspace.directory)") }
         workspace.cleanUp()
@@ -102,7 +103,7 @@ final class BenchRunner {
     func csv() throws -> String {
         if let csvPath { return csvPath }
         let path = workspace.path("banks.csv")
-        let (seconds, _) = try Clock.time {
+        let (seconds, _) = try MonotonicClock.measure {
             try BankListGenerator(seed: BenchRunner.seed).write(rows: configuration.rows, to: path)
         }
         log(String(format: "generated %@ (%d rows, %.1f MB) in %.1f s", path, configuration.rows,
@@ -124,7 +125,7 @@ final class BenchRunner {
             // Keep the other groups measurable while the command line is broken: the same importer, in-process.
             results.note("store: 'failedbanks import' failed (status \(result.status): \(lastLine(result.errorOutput))); the store was built with BankImporter in-process")
             workspace.removeDatabase(path)
-            let (seconds, _) = try Clock.time {
+            let (seconds, _) = try MonotonicClock.measure {
                 try BankImporter(store: try FailedBankStore.open(path: path)).importFile(try csv())
             }
             log(String(format: "built the store in-process in %.1f s", seconds))

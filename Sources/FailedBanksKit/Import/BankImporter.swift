@@ -2,6 +2,7 @@ import CSVImport
 import SQLiteStore
 import CLIKit
 import Foundation
+import Timekeeping
 
 /// Imports FDIC Failed Bank List CSV files into a failedbanks store.
 ///
@@ -65,7 +66,7 @@ public final class BankImporter {
     /// Imports one file; see the type's summary. `progress` is called at most ~10 times a second.
     public func importFile(_ path: String, options: Options = Options(),
                            progress: ((BankImportProgress) -> Void)? = nil) throws -> BankImportSummary {
-        let started = MonotonicClock.now()
+        let started = MonotonicClock.seconds()
         let reader: CSVReader
         do {
             reader = try CSVReader(path: path)
@@ -113,7 +114,7 @@ public final class BankImporter {
         var summary = run.summary
         summary.issues = run.issues
         summary.skipped = run.badRowCount
-        summary.seconds = MonotonicClock.now() - started
+        summary.seconds = MonotonicClock.seconds() - started
         return summary
     }
 
@@ -126,11 +127,11 @@ public final class BankImporter {
 
     /// `FAILEDBANKS_TRACE_IMPORT=1` prints the phases of the bulk path with their times (for tuning).
     private let tracing = FailedBankStore.currentEnvironment()["FAILEDBANKS_TRACE_IMPORT"] == "1"
-    private var lastTrace = MonotonicClock.now()
+    private var lastTrace = MonotonicClock.seconds()
     private var lastCPU = 0.0
     private func trace(_ phase: String) {
         guard tracing else { return }
-        let now = MonotonicClock.now()
+        let now = MonotonicClock.seconds()
         var usage = rusage()
         getrusage(__rusage_who_t(0) /* RUSAGE_SELF */, &usage)
         let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6

@@ -1,4 +1,5 @@
 import CSVImport
+import Timekeeping
 
 /// The state of one file's import: the reader, the column layout, the bad
 /// rows found so far, the certs seen, the counts and the progress reports.
@@ -86,7 +87,7 @@ final class ImportRun {
     private func reportProgress(finished: Bool) {
         nextProgressRow = dataRowCount + 4096
         guard let progress else { return }
-        let now = MonotonicClock.now()
+        let now = MonotonicClock.seconds()
         guard finished || now - lastProgressTime >= 0.1 else { return }
         lastProgressTime = now
         progress(BankImportProgress(rows: dataRowCount, bytesRead: reader.bytesRead, totalBytes: reader.totalBytes,

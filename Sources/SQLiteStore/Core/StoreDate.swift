@@ -1,4 +1,4 @@
-import CivilCalendar
+import Timekeeping
 import Foundation
 
 /// Converts dates to and from the ISO-8601 text the store keeps in its columns.

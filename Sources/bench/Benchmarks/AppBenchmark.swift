@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import Timekeeping
 
 /// The app a person runs, in a real terminal: `failedbanks --db big.sqlite`
 /// under a pseudo-terminal (TERM=xterm-256color, 80×24).
@@ -53,7 +54,7 @@ struct AppBenchmark {
             terminal.drain(quiet: 0.3)
             if BenchRunner.debug && index == 0 { print(AppBenchmark.visibleText(terminal.output)) }
             for _ in 0..<pagesPerRun {
-                let sent = Clock.now()
+                let sent = MonotonicClock.seconds()
                 terminal.send(AppBenchmark.pageDown)
                 let burst = terminal.drain(quiet: 0.1)
                 if let last = burst.lastByteTime, burst.bytes > 0 {

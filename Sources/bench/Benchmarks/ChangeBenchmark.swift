@@ -4,6 +4,7 @@ import FailedBanksKit
 import Foundation
 import SQLiteStore
 import TestSupport
+import Timekeeping
 
 /// The controller's work for a change set of 1 and of 1,000 changed banks,
 /// beside refetching and diffing for the very same change sets.
@@ -83,16 +84,16 @@ struct ChangeBenchmark {
                 try writer.save()
                 guard let changes = published.value else { throw BenchError.failed("saving \(count) changes published no change set") }
 
-                let (seconds, batch) = try Clock.time { try incremental.process(changes) }
+                let (seconds, batch) = try MonotonicClock.measure { try incremental.process(changes) }
                 if index > 0 { processTimes.append(seconds) }
-                let (oneSeconds, _) = try Clock.time { try oneConnection.process(changes) }
+                let (oneSeconds, _) = try MonotonicClock.measure { try oneConnection.process(changes) }
                 if index > 0 { oneConnectionTimes.append(oneSeconds) }
                 if index == 0 && count == 1 { runner.results["first_change1_background_ms"] = oneSeconds * 1000 }
                 if index == 0 && count == 1 { runner.results["first_change1_ms"] = seconds * 1000 }
                 let baselineBatch: ChangeBatch?
                 if index <= refetchRuns {
                     let updated = Set(changes.updated.keys.filter { $0.entity == FailedBankModel.info })
-                    let (refetchSeconds, diffed) = try Clock.time { try baseline.refetchAndDiff(updated: updated) }
+                    let (refetchSeconds, diffed) = try MonotonicClock.measure { try baseline.refetchAndDiff(updated: updated) }
                     if index > 0 { refetchTimes.append(refetchSeconds) }
                     baselineBatch = diffed
                     if large || index == 0 {

@@ -2,6 +2,7 @@ import FailedBanksKit
 @_spi(Benchmark) import FetchedResults
 import Foundation
 import SQLiteStore
+import Timekeeping
 
 /// `performFetch` of the Date tab over the generated store, beside the plain
 /// SQL query that returns the same ids in the same order through the same
@@ -22,9 +23,9 @@ struct FetchBenchmark {
         var fetchTimes: [Double] = [], rawTimes: [Double] = []
         var checked = false
         for index in 0...runs {
-            let (rawSeconds, rawIDs) = try Clock.time { try BankFetch.rawIDs(store.database, expected: rows) }
+            let (rawSeconds, rawIDs) = try MonotonicClock.measure { try BankFetch.rawIDs(store.database, expected: rows) }
             let controller = BankFetch.controller(context: ObjectContext(store: store))
-            let (seconds, _) = try Clock.time { try controller.performFetch() }
+            let (seconds, _) = try MonotonicClock.measure { try controller.performFetch() }
             if index > 0 {
                 rawTimes.append(rawSeconds)
                 fetchTimes.append(seconds)
@@ -59,7 +60,7 @@ struct FetchBenchmark {
         for index in 0...runs {
             let controller = BankFetch.controller(context: ObjectContext(store: store), cacheName: cacheName,
                                                   cacheDirectory: cacheDirectory)
-            let (seconds, _) = try Clock.time { try controller.performFetch() }
+            let (seconds, _) = try MonotonicClock.measure { try controller.performFetch() }
             if !controller.lastFetchUsedCache { misses += 1 }
             if controller.numberOfObjects != rows {
                 runner.results.note("fetch: the cached controller has \(controller.numberOfObjects) objects, not \(rows)")
@@ -77,13 +78,13 @@ struct FetchBenchmark {
     private func diagnose(_ database: Database) throws {
         let withSection = BankFetch.rawSQL.replacingOccurrences(of: "SELECT t0.id FROM", with: "SELECT t0.id, substr(t1.close_date, 1, 4) FROM")
         for _ in 0..<3 {
-            let (a, _) = try Clock.time { try BankFetch.rawIDs(database, expected: runner.configuration.rows) }
-            let (b, _) = try Clock.time { () throws -> Int in
+            let (a, _) = try MonotonicClock.measure { try BankFetch.rawIDs(database, expected: runner.configuration.rows) }
+            let (b, _) = try MonotonicClock.measure { () throws -> Int in
                 var n = 0
                 try database.forEachRow(withSection) { row in n &+= Int(row.int64(at: 0)) }
                 return n
             }
-            let (c, _) = try Clock.time { () throws -> Int in
+            let (c, _) = try MonotonicClock.measure { () throws -> Int in
                 var n = 0
                 try database.forEachRow(withSection) { row in
                     n &+= Int(row.int64(at: 0))

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import FailedBanksKit
+import Timekeeping
 
 /// A child process started with `posix_spawn`, waited for with `wait4`.
 ///
@@ -51,7 +52,7 @@ struct ChildProcess {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        let start = Clock.now()
+        let start = MonotonicClock.seconds()
         let pid = try spawn(arguments, environment: environment, actions: &actions, attributes: nil)
         var output: [UInt8] = []
         var errorOutput: [UInt8] = []
@@ -61,7 +62,7 @@ struct ChildProcess {
             close(outPipe[0]); close(errPipe[0])
         }
         let (status, rss, cpu) = waitWithUsage(pid)
-        let seconds = Clock.now() - start
+        let seconds = MonotonicClock.seconds() - start
         return Result(status: status, seconds: seconds, peakResidentKilobytes: rss, cpuSeconds: cpu,
                       output: String(decoding: output, as: UTF8.self),
                       errorOutput: String(decoding: errorOutput, as: UTF8.self))

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Timekeeping
 
 /// A program running in a real terminal: a pseudo-terminal whose master side
 /// this process reads and writes, as a terminal emulator would.
@@ -20,7 +21,7 @@ import Darwin
 final class PseudoTerminal {
     let pid: pid_t
     let master: Int32
-    /// Clock.now() just before the spawn.
+    /// MonotonicClock.seconds() just before the spawn.
     let startTime: Double
     /// Everything read from the master so far.
     private(set) var output: [UInt8] = []
@@ -62,7 +63,7 @@ final class PseudoTerminal {
         env["TERM"] = env["TERM"] ?? "xterm-256color"
         env["LINES"] = nil
         env["COLUMNS"] = nil
-        let start = Clock.now()
+        let start = MonotonicClock.seconds()
         let spawned: pid_t
         do {
             spawned = try withUnsafePointer(to: &attributes) { pointer in
@@ -108,12 +109,12 @@ final class PseudoTerminal {
     /// Reads until `pattern` appears in the output after offset `from`.
     /// Returns the Clock time at which the chunk completing it was read, or nil at the timeout.
     func waitFor(_ pattern: [UInt8], from: Int = 0, timeout: Double) -> Double? {
-        let deadline = Clock.now() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         var searched = from
         while true {
-            if let _ = PseudoTerminal.find(pattern, in: output, from: searched) { return Clock.now() }
+            if let _ = PseudoTerminal.find(pattern, in: output, from: searched) { return MonotonicClock.seconds() }
             searched = max(from, output.count - pattern.count + 1)
-            let remaining = deadline - Clock.now()
+            let remaining = deadline - MonotonicClock.seconds()
             if remaining <= 0 || isClosed { return nil }
             readChunk(timeout: min(remaining, 0.5))
         }
@@ -123,14 +124,14 @@ final class PseudoTerminal {
     /// Returns the number of bytes read and the Clock time of the last one.
     @discardableResult
     func drain(quiet: Double, timeout: Double = 10) -> (bytes: Int, lastByteTime: Double?) {
-        let deadline = Clock.now() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         var count = 0
         var last: Double?
-        while Clock.now() < deadline && !isClosed {
+        while MonotonicClock.seconds() < deadline && !isClosed {
             let chunk = readChunk(timeout: quiet)
             if chunk.isEmpty { break }
             count += chunk.count
-            last = Clock.now()
+            last = MonotonicClock.seconds()
         }
         return (count, last)
     }
@@ -145,17 +146,17 @@ final class PseudoTerminal {
     @discardableResult
     func finish(timeout: Double = 3) -> Int32 {
         if let exitStatus { return exitStatus }
-        var deadline = Clock.now() + timeout
+        var deadline = MonotonicClock.seconds() + timeout
         var status: Int32 = 0
         var signalled = false
         while true {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }
             if reaped < 0 && errno != EINTR { exitStatus = -1; return -1 }
-            if Clock.now() > deadline {
+            if MonotonicClock.seconds() > deadline {
                 kill(pid, signalled ? SIGKILL : SIGTERM)
                 signalled = true
-                deadline = Clock.now() + 1
+                deadline = MonotonicClock.seconds() + 1
             }
             if isClosed { usleep(10_000) } else { readChunk(timeout: 0.05) }
         }

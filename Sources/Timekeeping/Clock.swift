@@ -4,12 +4,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Where the run loop and the views get "now" from, in seconds.
+/// Where the run loop, the views and the importers get "now" from, in seconds:
+/// the project's one clock type.
 ///
 /// Animations and transient messages are functions of time; making time a
 /// parameter lets tests step through frames exactly. (This module's `Clock`
 /// shadows the standard library's `Clock` protocol for code that imports
-/// TerminalUI; the two are unrelated.)
+/// Timekeeping or TerminalUI; the two are unrelated.)
 ///
 ///     let clock: any Clock = MonotonicClock()
 ///     let started = clock.now
@@ -23,15 +24,26 @@ public protocol Clock: AnyObject {
 /// `CLOCK_MONOTONIC` in seconds: immune to wall-clock changes.
 ///
 ///     let loop = TerminalRunLoop(screen: screen, clock: MonotonicClock())
+///     let (seconds, rows) = MonotonicClock.measure { try importer.run() }
 public final class MonotonicClock: Clock {
     /// The system's monotonic clock.
     public init() {}
 
     /// Seconds since boot (CLOCK_MONOTONIC).
-    public var now: Double {
+    public var now: Double { MonotonicClock.seconds() }
+
+    /// Seconds since boot (CLOCK_MONOTONIC), without an instance: for durations.
+    public static func seconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
+    }
+
+    /// Runs `body` and returns how long it took, in seconds, with its result.
+    public static func measure<T>(_ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
+        let start = seconds()
+        let result = try body()
+        return (seconds() - start, result)
     }
 }
 
