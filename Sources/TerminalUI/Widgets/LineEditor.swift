@@ -75,8 +75,9 @@ struct LineEditor: Equatable {
     }
 
     mutating func insert(_ character: Character) {
-        // A combining mark typed on its own joins the character before the cursor.
-        if DisplayWidth.of(character) == 0, cursor > 0 {
+        // A scalar that extends the cluster before the cursor joins it: keys arrive one
+        // scalar at a time, so "e" + U+0301 or the parts of a ZWJ emoji become one character.
+        if cursor > 0, !character.isASCII {
             let joined = String(characters[cursor - 1]) + String(character)
             if joined.count == 1 {
                 characters[cursor - 1] = Character(joined)
