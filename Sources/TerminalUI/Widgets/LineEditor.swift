@@ -75,17 +75,20 @@ struct LineEditor: Equatable {
     }
 
     mutating func insert(_ character: Character) {
-        // A scalar that extends the cluster before the cursor joins it: keys arrive one
-        // scalar at a time, so "e" + U+0301 or the parts of a ZWJ emoji become one character.
-        if cursor > 0, !character.isASCII {
-            let joined = String(characters[cursor - 1]) + String(character)
-            if joined.count == 1 {
-                characters[cursor - 1] = Character(joined)
-                return
-            }
+        if joinsCluster(before: character) {
+            characters[cursor - 1] = Character(String(characters[cursor - 1]) + String(character))
+            return
         }
         characters.insert(character, at: cursor)
         cursor += 1
+    }
+
+    /// True when `character` extends the cluster before the cursor instead of
+    /// starting one: keys arrive one scalar at a time, so "e" + U+0301 or the
+    /// parts of a ZWJ emoji become one character.
+    func joinsCluster(before character: Character) -> Bool {
+        guard cursor > 0, !character.isASCII else { return false }
+        return (String(characters[cursor - 1]) + String(character)).count == 1
     }
 
     mutating func insert(contentsOf string: String) {
