@@ -99,5 +99,9 @@ private final class BackdropView: View {
         #expect(field.cursorIndex == 2)
         _ = field.handle(.backspace)
         #expect(field.text == "e\u{301}")
+        // A flood of combining marks stops joining at a bound (each join rebuilds the character).
+        for _ in 0..<1_000 { _ = field.handle(.character("\u{301}")) }
+        #expect(field.cursorIndex > 2)
+        #expect(field.text.unicodeScalars.count == 2 + 1_000)
     }
 }
