@@ -54,9 +54,8 @@ import Glibc
             var canvas = Canvas(width: 60, height: 1)
             let written = canvas.put(name, x: 0, y: 0, maxWidth: limit)
             #expect(written <= limit, "limit \(limit)")
-            let shown = cells(canvas).map(\.text).filter { $0 != " " || true }
             // The cells are whole clusters of the name, in order, then maybe "…", then blanks.
-            var texts = shown
+            var texts = cells(canvas).map(\.text)
             while texts.last == " " { texts.removeLast() }
             let truncated = texts.last == "…" && DisplayWidth.of(name) > limit
             if truncated { texts.removeLast() }

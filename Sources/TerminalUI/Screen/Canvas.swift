@@ -20,8 +20,10 @@ public struct CellAttributes: OptionSet, Hashable, Sendable {
 
 /// One character cell of a `Canvas`.
 ///
-/// A wide character (CJK, emoji) occupies its cell and marks the next one as
-/// a continuation (`isContinuation == true`, empty text) so nothing can be
+/// `text` is one whole grapheme cluster as `CellText` shows it (a letter with
+/// its accents, an emoji ZWJ sequence, a control's placeholder). A wide one
+/// (CJK, emoji, a flag) occupies its cell and marks the next one as a
+/// continuation (`isContinuation == true`, empty text) so nothing can be
 /// drawn into its right half.
 public struct Cell: Hashable, Sendable {
     public var text: String
