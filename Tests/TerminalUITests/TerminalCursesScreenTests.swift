@@ -217,3 +217,22 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         #expect(moved.contains("\u{1B}[?25h"))   // cursor made visible (cnorm/cvvis)
     }
 }
+
+/// Grapheme clusters through curses to the terminal.
+@Suite(.serialized) struct TerminalCursesClusterTests {
+    @Test func aZWJSequenceAndACombiningMarkReachTheTerminalWholeAndBidiControlsNever() throws {
+        let tty = try #require(PseudoTerminalPair())
+        let screen = try CursesScreen(options: options(tty))
+        defer { screen.close() }
+        var canvas = Canvas(width: 80, height: 24)
+        canvas.put(GraphemeClusterTests.family + " \u{1F1FA}\u{1F1F8} \u{202E}x\u{202C}|end", x: 0, y: 0)
+        screen.present(canvas)
+        let output = String(decoding: tty.drain(), as: UTF8.self)
+        #expect(output.contains("Family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} Bank e\u{301} \u{1F1FA}\u{1F1F8} "),
+                "\(output.debugDescription)")
+        #expect(output.contains("\u{FFFD}x\u{FFFD}|end"))
+        for scalar in output.unicodeScalars {
+            #expect(!(0x202A...0x202E).contains(scalar.value) && !(0x2066...0x2069).contains(scalar.value))
+        }
+    }
+}

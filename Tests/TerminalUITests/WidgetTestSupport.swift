@@ -80,4 +80,14 @@ final class WidgetScriptedScreen: TerminalScreen {
         clock.advance(by: Double(timeoutMilliseconds) / 1000)
         return nil
     }
+
+    /// A scripted event that is due now (typed while the last one was handled), not a wait.
+    func nextPendingEvent() -> InputEvent? {
+        guard signal == nil || signal!.at > clock.now, let next = script.first, next.at <= clock.now + 1e-9 else {
+            return nil
+        }
+        script.removeFirst()
+        if case .resize(let w, let h) = next.event { width = w; height = h }
+        return next.event
+    }
 }

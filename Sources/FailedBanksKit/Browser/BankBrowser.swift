@@ -451,9 +451,14 @@ public final class BankBrowser: View, TableViewDelegate {
             return
         }
         var newSearch = BankSearch(text: text)
-        do { try newSearch.refresh(in: store) } catch {
-            searchField.trailingText = "error"
-            return
+        // Incremental: a text that extends one without matches has none either (no query;
+        // n/N query again). Edits arrive once per burst of input (TerminalUI's InputBurst).
+        let extendsNoMatch = search.map { $0.matchingIDs.isEmpty && text.hasPrefix($0.text) } ?? false
+        if !extendsNoMatch {
+            do { try newSearch.refresh(in: store) } catch {
+                searchField.trailingText = "error"
+                return
+            }
         }
         let controller = adapter.controller
         newSearch.locate(in: controller, generation: adapter.batchCount)

@@ -6,9 +6,11 @@
 /// the screen beneath. It blocks in `nextEvent` without a timeout unless a
 /// visible view animates (then about `framesPerSecond` frames a second), a
 /// ticker is due (the store's change polling), or a view asked to be woken at
-/// a moment (a status message expiring). After every event or tick it redraws
-/// the whole frame: erase the canvas, render, `present` (the backend sends only
-/// the differences).
+/// a moment (a status message expiring). It handles all the input that is
+/// waiting before it draws (a burst: see `dispatchBurst(startingWith:)` and
+/// `InputBurst`), so a long paste costs one frame and one search, not one per
+/// character. After every burst or tick it redraws the whole frame: erase the
+/// canvas, render, `present` (the backend sends only the differences).
 ///
 /// Built in: `.resize` goes to every view and relayouts; Ctrl-L repaints the
 /// terminal; below `minimumWidth`×`minimumHeight` a "Terminal too small" screen
@@ -149,7 +151,7 @@ public final class TerminalRunLoop {
             if let signo = (screen as? TerminalScreen)?.terminationSignal { return .signal(signo) }
             let event = screen.nextEvent(timeoutMilliseconds: waitTimeout(now: clock.now))
             if let signo = (screen as? TerminalScreen)?.terminationSignal { return .signal(signo) }
-            if let event { dispatch(event) }
+            if let event { dispatchBurst(startingWith: event) }
             if quitRequested { return .quit }
             fireDueTickers(now: clock.now)
             draw()
@@ -215,6 +217,35 @@ public final class TerminalRunLoop {
             for action in actions { action() }
             draw()
         }
+    }
+
+    /// Longest a burst is delivered before a frame is drawn (seconds, the loop's clock).
+    public var maximumBurstDuration: Double = 0.05
+
+    /// Sends `first` and every event already waiting in the screen through
+    /// ``dispatch(_:)``, as one `InputBurst`: a paste of 10,000 characters is
+    /// handled before anything is drawn, and the text fields report their
+    /// change (a search, a filter) once at the end — or before the first event
+    /// that is not a typed character, so that key acts on the pasted text.
+    /// Stops early when a view quits, when no event waits, or after
+    /// ``maximumBurstDuration`` (then a frame shows the progress and the next
+    /// burst goes on). Returns the number of events dispatched.
+    @discardableResult
+    public func dispatchBurst(startingWith first: InputEvent) -> Int {
+        var count = 0
+        let start = clock.now
+        InputBurst.deliver { burst in
+            var next: InputEvent? = first
+            while let event = next {
+                if case .character = event {} else { burst.flush() }
+                dispatch(event)
+                count += 1
+                if quitRequested || clock.now - start >= maximumBurstDuration { break }
+                if (screen as? TerminalScreen)?.terminationSignal != nil { break }
+                next = screen.nextPendingEvent()
+            }
+        }
+        return count
     }
 
     /// Sends one event through the loop's rules (what `run()` does with each).

@@ -20,8 +20,10 @@ public struct CellAttributes: OptionSet, Hashable, Sendable {
 
 /// One character cell of a `Canvas`.
 ///
-/// A wide character (CJK, emoji) occupies its cell and marks the next one as
-/// a continuation (`isContinuation == true`, empty text) so nothing can be
+/// `text` is one whole grapheme cluster as `CellText` shows it (a letter with
+/// its accents, an emoji ZWJ sequence, a control's placeholder). A wide one
+/// (CJK, emoji, a flag) occupies its cell and marks the next one as a
+/// continuation (`isContinuation == true`, empty text) so nothing can be
 /// drawn into its right half.
 public struct Cell: Hashable, Sendable {
     public var text: String
@@ -76,8 +78,12 @@ public struct Canvas: Sendable {
 
     /// Writes `string` starting at column `x` of row `y`, clipped to `maxWidth`
     /// cells (and the canvas edge), truncating with `…` when it does not fit.
-    /// Returns the number of cells written. A wide character that would be
-    /// split by the limit is not drawn.
+    /// Returns the number of cells written.
+    ///
+    /// Each cell holds one whole grapheme cluster as `CellText` shows it: an
+    /// emoji ZWJ sequence or a letter with its accents is never split, not
+    /// even by the truncation (a wide character that would be cut by the limit
+    /// is not drawn), and control characters appear as visible placeholders.
     @discardableResult
     public mutating func put(_ string: String, x: Int, y: Int, attributes: CellAttributes = [],
                              maxWidth: Int? = nil, truncate: Bool = true) -> Int {
@@ -89,16 +95,15 @@ public struct Canvas: Sendable {
         let budget = needsEllipsis ? limit - 1 : limit
         var column = x
         for character in string {
-            let w = DisplayWidth.of(character)
-            if w == 0 {
-                // A combining mark joins the previous cell.
-                if column > x { self[column - 1, y].text.append(character) }
-                continue
-            }
+            let (text, w) = CellText.visible(character)
+            if w == 0 { continue }   // an invisible format character: no cell
             if column - x + w > budget { break }
             if column >= 0 {
-                self[column, y] = Cell(text: String(character), attributes: attributes)
+                self[column, y] = Cell(text: text, attributes: attributes)
                 if w == 2 { self[column + 1, y] = Cell(text: "", attributes: attributes, isContinuation: true) }
+            } else if column + w > 0 {
+                // The right half of a wide character cut by the left edge: a blank.
+                self[0, y] = Cell(text: " ", attributes: attributes)
             }
             column += w
         }
@@ -109,13 +114,16 @@ public struct Canvas: Sendable {
         return column - x
     }
 
-    /// Fills `width` cells of row `y` from column `x` with `character`.
+    /// Fills `width` cells of row `y` from column `x` with `character`
+    /// (a one-cell character; a control character fills with its placeholder).
     public mutating func fill(_ character: Character = " ", x: Int, y: Int, width count: Int,
                               attributes: CellAttributes = []) {
         guard y >= 0, y < height else { return }
         let start = max(0, x), end = min(width, x + count)
         guard start < end else { return }
-        for column in start..<end { self[column, y] = Cell(text: String(character), attributes: attributes) }
+        let shown = CellText.visible(character)
+        let text = shown.width == 1 ? shown.text : " "
+        for column in start..<end { self[column, y] = Cell(text: text, attributes: attributes) }
     }
 
     /// Adds attributes to `count` cells of row `y` (e.g. reverse video for a selection).

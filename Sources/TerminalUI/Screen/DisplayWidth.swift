@@ -1,12 +1,15 @@
-/// Display width of text in terminal cells, as `wcwidth` would report it.
+/// Display width of text in terminal cells, as the canvas draws it.
 ///
 /// Implemented in Swift (not by calling the C library) so that the in-memory
-/// screen and golden tests do not depend on the process locale: East Asian
-/// wide and fullwidth characters and emoji take two cells, combining marks and
-/// zero-width characters none, everything else one.
+/// screen and golden tests do not depend on the process locale. A grapheme
+/// cluster (a `Character`) is measured whole, by the rules of `CellText`:
+/// East Asian wide and fullwidth characters, emoji, flags and emoji ZWJ
+/// sequences take two cells, combining marks add none, a control character
+/// takes the one cell of its visible placeholder, everything else one.
 ///
-///     DisplayWidth.of("日本")   // 4
-///     DisplayWidth.of("é")     // 1
+///     DisplayWidth.of("日本")            // 4
+///     DisplayWidth.of("e\u{301}")       // 1
+///     DisplayWidth.of("👨‍👩‍👧")            // 2
 public enum DisplayWidth {
     public static func of(_ string: String) -> Int {
         var total = 0
@@ -14,14 +17,12 @@ public enum DisplayWidth {
         return total
     }
 
+    /// The cells one grapheme cluster takes on the canvas (0, 1 or 2).
     public static func of(_ character: Character) -> Int {
-        guard let first = character.unicodeScalars.first else { return 0 }
-        // An emoji presentation sequence (e.g. "❤️") is wide.
-        if character.unicodeScalars.count > 1,
-           character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-        return of(first)
+        CellText.width(of: character)
     }
 
+    /// The width of one scalar on its own, as `wcwidth` reports it (controls 0).
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v == 0 { return 0 }

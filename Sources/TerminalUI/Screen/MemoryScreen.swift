@@ -19,7 +19,11 @@ public final class MemoryScreen: Screen {
     /// How many frames have been presented.
     public private(set) var presentCount = 0
     /// Events `nextEvent` will still return, first to last.
-    public private(set) var pendingEvents: [InputEvent] = []
+    public var pendingEvents: ArraySlice<InputEvent> { script[nextEventIndex...] }
+    /// The events enqueued so far; those before `nextEventIndex` have been returned
+    /// (an index, not `removeFirst`, so a scripted 10,000-character paste is not quadratic).
+    private var script: [InputEvent] = []
+    private var nextEventIndex = 0
 
     /// A blank screen of the given size with no scripted events.
     public init(width: Int = 80, height: Int = 24) {
@@ -38,7 +42,9 @@ public final class MemoryScreen: Screen {
 
     /// The next scripted event; nil (at once, never waiting) when the script is used up.
     public func nextEvent(timeoutMilliseconds: Int?) -> InputEvent? {
-        pendingEvents.isEmpty ? nil : pendingEvents.removeFirst()
+        guard nextEventIndex < script.count else { return nil }
+        defer { nextEventIndex += 1 }
+        return script[nextEventIndex]
     }
 
     /// Appends events to the script.
@@ -48,7 +54,11 @@ public final class MemoryScreen: Screen {
 
     /// Appends events to the script.
     public func enqueue(contentsOf events: [InputEvent]) {
-        pendingEvents.append(contentsOf: events)
+        if nextEventIndex == script.count {
+            script.removeAll(keepingCapacity: true)
+            nextEventIndex = 0
+        }
+        script.append(contentsOf: events)
     }
 
     /// Types `string` as `.character` events.

@@ -27,4 +27,11 @@ public protocol Screen: AnyObject {
     func present(_ canvas: Canvas)
     /// Waits up to `timeoutMilliseconds` (nil: forever) for the next event.
     func nextEvent(timeoutMilliseconds: Int?) -> InputEvent?
+    /// The next event if one is already waiting, without waiting: what the run
+    /// loop reads to deliver a burst. Default: `nextEvent(timeoutMilliseconds: 0)`.
+    func nextPendingEvent() -> InputEvent?
+}
+
+extension Screen {
+    public func nextPendingEvent() -> InputEvent? { nextEvent(timeoutMilliseconds: 0) }
 }

@@ -272,6 +272,10 @@ public final class CursesScreen: TerminalScreen {
 
     /// One canvas row as curses cells. Continuation cells are left out: curses
     /// extends a wide character over the next cell itself.
+    ///
+    /// A cell's whole grapheme cluster goes into its `cchar_t` (`cursesText`):
+    /// the terminal composes it, and curses counts the cell by the width of its
+    /// first character, so its cursor bookkeeping and the terminal's agree.
     private func fillRow(from canvas: Canvas, y: Int, columns: Int) {
         row.removeAll(keepingCapacity: true)
         var x = 0
@@ -284,9 +288,7 @@ public final class CursesScreen: TerminalScreen {
                 row.append(makeCell([0x20], attrs, pair)); x += 1; continue
             }
             let wide = x + 1 < canvas.width && canvas[x + 1, y].isContinuation
-            text.removeAll(keepingCapacity: true)
-            for scalar in cell.text.unicodeScalars where text.count < 5 { text.append(wchar_t(bitPattern: scalar.value)) }
-            if text.isEmpty { text = [0x20] }
+            CursesScreen.cursesText(cell.text, into: &text)
             let cursesWidth = Int(cnc_wcwidth(text[0]))
             let cellWidth = wide ? 2 : 1
             if cursesWidth == cellWidth {
@@ -295,6 +297,12 @@ public final class CursesScreen: TerminalScreen {
                     row.append(makeCell([0x20], attrs, pair)); x += 1; continue
                 }
                 row.append(makeCell(text, attrs, pair))
+            } else if cursesWidth == 1 && wide && text.count == 2 && x + 1 < columns
+                        && text.allSatisfy({ (0x1F1E6...0x1F1FF).contains(UInt32(bitPattern: $0)) }) {
+                // A flag: two regional indicators, one a cell for curses (each is
+                // narrow to it), written one after the other so the terminal joins them.
+                row.append(makeCell([text[0]], attrs, pair))
+                row.append(makeCell([text[1]], attrs, pair))
             } else if cursesWidth == 1 && wide {
                 // The C library thinks it narrower than we do (e.g. "❤️"):
                 // draw the base character and blank the cell we reserved.
@@ -309,11 +317,50 @@ public final class CursesScreen: TerminalScreen {
         }
     }
 
+    /// The characters of one cell as curses stores them: the whole cluster when it has
+    /// at most `CCHARW_MAX` (5) scalars. A longer one (a family of four, a ZWJ sequence
+    /// with skin tones) keeps its longest prefix that ends before a zero-width joiner
+    /// — whole emoji, so the terminal still draws one two-cell emoji there — and a
+    /// cluster without a joiner its first five scalars. Control characters never get
+    /// here (the canvas holds placeholders); one that did would be dropped.
+    static func cursesText(_ cluster: String, into text: inout [wchar_t]) {
+        let capacity = 5   // CCHARW_MAX in <curses.h>
+        text.removeAll(keepingCapacity: true)
+        var lastJoinerCut: Int?
+        var truncated = false
+        for scalar in cluster.unicodeScalars {
+            if CellText.isTerminalControl(scalar) { continue }
+            if text.count == capacity {
+                truncated = true
+                if scalar.value == 0x200D { lastJoinerCut = capacity }   // the five are whole emoji
+                break
+            }
+            if scalar.value == 0x200D { lastJoinerCut = text.count }
+            text.append(wchar_t(bitPattern: scalar.value))
+        }
+        if truncated {
+            if let cut = lastJoinerCut, cut > 0 {
+                text.removeSubrange(cut...)
+            }
+        } else if text.last == 0x200D && text.count > 1 {
+            text.removeLast()   // a dangling joiner would join whatever is drawn next
+        }
+        if text.isEmpty { text = [0x20] }
+    }
+
+    /// A curses cell holding all of `text` (its first character and up to four
+    /// combining ones) with the attributes. `setcchar` alone would keep only the
+    /// characters up to the next spacing one and drop the rest of a ZWJ sequence.
     private func makeCell(_ text: [wchar_t], _ attrs: attr_t, _ pair: Int16) -> cchar_t {
         var cell = cchar_t()
-        var nulTerminated = text
-        nulTerminated.append(0)
-        _ = setcchar(&cell, nulTerminated, attrs, pair, nil)
+        let base: [wchar_t] = [text[0], 0]
+        _ = setcchar(&cell, base, attrs, pair, nil)
+        if text.count > 1 {
+            withUnsafeMutableBytes(of: &cell.chars) { raw in
+                let chars = raw.bindMemory(to: wchar_t.self)
+                for (i, character) in text.enumerated() where i < chars.count { chars[i] = character }
+            }
+        }
         return cell
     }
 

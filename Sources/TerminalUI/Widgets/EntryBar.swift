@@ -31,7 +31,7 @@ public class EntryBar: View {
     /// The insertion point, in characters.
     public var cursorIndex: Int { field.cursorIndex }
 
-    /// Called after every edit.
+    /// Called after an edit (once per burst of input, such as a paste: see `InputBurst`).
     public var onChange: ((String) -> Void)?
 
     /// Enter: the field closes with the text.

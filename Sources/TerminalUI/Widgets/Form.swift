@@ -173,9 +173,10 @@ public final class Form: View {
             }
         }
         let control = fields[focusIndex].control
-        let before = control.value
+        // The value is compared only while an error shows (it is the whole text: O(n) per key).
+        let before = errorMessage == nil ? nil : control.value
         let result = control.handle(event)
-        if control.value != before { errorMessage = nil }
+        if let before, control.value != before { errorMessage = nil }
         if result != .ignored { return result == .dismiss ? .handled : result }
         switch event {
         case .enter, .down: focus(index: focusIndex + 1); return .handled

@@ -75,17 +75,28 @@ struct LineEditor: Equatable {
     }
 
     mutating func insert(_ character: Character) {
-        // A combining mark typed on its own joins the character before the cursor.
-        if DisplayWidth.of(character) == 0, cursor > 0 {
-            let joined = String(characters[cursor - 1]) + String(character)
-            if joined.count == 1 {
-                characters[cursor - 1] = Character(joined)
-                return
-            }
+        if joinsCluster(before: character) {
+            characters[cursor - 1] = Character(String(characters[cursor - 1]) + String(character))
+            return
         }
         characters.insert(character, at: cursor)
         cursor += 1
     }
+
+    /// True when `character` extends the cluster before the cursor instead of
+    /// starting one: keys arrive one scalar at a time, so "e" + U+0301 or the
+    /// parts of a ZWJ emoji become one character.
+    /// A cluster stops growing at `maximumClusterScalars` (a paste of 10,000 combining
+    /// marks would otherwise rebuild an ever longer character for each one).
+    func joinsCluster(before character: Character) -> Bool {
+        guard cursor > 0, !character.isASCII else { return false }
+        let previous = characters[cursor - 1]
+        guard previous.unicodeScalars.count < LineEditor.maximumClusterScalars else { return false }
+        return (String(previous) + String(character)).count == 1
+    }
+
+    /// The most scalars typed keys join into one character (real clusters have far fewer).
+    static let maximumClusterScalars = 32
 
     mutating func insert(contentsOf string: String) {
         for character in string { insert(character) }

@@ -49,7 +49,7 @@ public final class SecretField: FormControl {
 
     public var preferredHeight: Int { 1 }
 
-    /// Called after every edit.
+    /// Called after an edit (once per burst of input, such as a paste: see `InputBurst`).
     public var onChange: ((String) -> Void)? {
         get { field.onChange }
         set { field.onChange = newValue }

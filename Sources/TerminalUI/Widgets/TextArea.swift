@@ -30,7 +30,7 @@ public final class TextArea: FormControl {
     public var placeholder: String
     /// Drawn over the area's cells.
     public var fieldAttributes: CellAttributes = []
-    /// Called after every edit with the new text.
+    /// Called after an edit with the new text (once per burst of input, such as a paste: see `InputBurst`).
     public var onChange: ((String) -> Void)?
 
     /// An area holding `text`, the cursor at its end.
@@ -103,6 +103,7 @@ public final class TextArea: FormControl {
         default:
             var editor = LineEditor()
             editor.characters = lines[line]
+            lines[line] = []   // the editor's copy is then the only one: edits in place, not O(line) per key
             editor.cursor = column
             let outcome = editor.handle(event)
             lines[line] = editor.characters
@@ -117,7 +118,12 @@ public final class TextArea: FormControl {
 
     private func edited() -> EventResult {
         goalCell = nil
-        onChange?(text)
+        if onChange != nil {
+            InputBurst.coalesce(self) { [weak self] in
+                guard let self else { return }
+                self.onChange?(self.text)
+            }
+        }
         return .handled
     }
 

@@ -29,7 +29,8 @@ public final class TextField: FormControl {
     public var maximumLength: Int?
     /// Drawn over the field's cells (default underline, so the field's width shows).
     public var fieldAttributes: CellAttributes = .underline
-    /// Called after every edit with the new text.
+    /// Called after an edit with the new text: at once, or — while the run loop
+    /// delivers a burst of input, such as a paste — once at the end of the burst.
     public var onChange: ((String) -> Void)?
     /// Called on Enter with the text; when nil, Enter is `.ignored`.
     public var onSubmit: ((String) -> Void)?
@@ -67,19 +68,29 @@ public final class TextField: FormControl {
             onSubmit(text)
             return .handled
         }
-        let before = editor
+        // Refused before editing: keeping a copy to restore would make every key
+        // copy the whole text (quadratic for a paste).
+        if case .character(let character) = event, let maximumLength,
+           editor.characters.count >= maximumLength, !editor.joinsCluster(before: character) {
+            return .handled
+        }
         switch editor.handle(event) {
         case .ignored:
             return .ignored
         case .moved:
             return .handled
         case .edited:
-            if let maximumLength, editor.characters.count > maximumLength {
-                editor = before
-                return .handled
-            }
-            onChange?(text)
+            textDidChange()
             return .handled
+        }
+    }
+
+    /// `onChange` with the text, once per burst of input (see `InputBurst`).
+    private func textDidChange() {
+        guard onChange != nil else { return }
+        InputBurst.coalesce(self) { [weak self] in
+            guard let self else { return }
+            self.onChange?(self.text)
         }
     }
 
