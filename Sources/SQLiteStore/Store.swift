@@ -16,6 +16,7 @@ import Synchronization
 public final class Store {
     /// The connection (shared by the contexts of this store).
     public let database: Database
+    /// The model the store's schema follows.
     public let model: Model
     /// The path as given.
     public let path: String

@@ -5,9 +5,12 @@ import SQLiteStore
 ///     let where_ = try predicate.sql(in: source)
 ///     let rows = try db.query("SELECT t0.id FROM \(source.from) WHERE \(where_.sql)", where_.arguments)
 public struct SQLFragment: Sendable, Hashable {
+    /// The SQL text, with `?` placeholders.
     public var sql: String
+    /// The values bound to the placeholders, in order.
     public var arguments: [StoreValue]
 
+    /// A fragment of `sql` with its `arguments`.
     public init(sql: String, arguments: [StoreValue] = []) {
         self.sql = sql
         self.arguments = arguments

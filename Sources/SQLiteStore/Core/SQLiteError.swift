@@ -19,6 +19,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// from other `SQLITE_IOERR_*` failures.
     public let systemErrno: Int32
 
+    /// An error with SQLite's result code, its message, and the SQL that failed.
     public init(code: Int32, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.code = code
         self.message = message

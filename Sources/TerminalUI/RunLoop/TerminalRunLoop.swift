@@ -59,6 +59,7 @@ public final class TerminalRunLoop {
     public let clock: any Clock
     /// Below this size the "Terminal too small" screen is shown.
     public var minimumWidth: Int
+    /// Below this height the "Terminal too small" screen is shown.
     public var minimumHeight: Int
     /// Frame rate while a view animates.
     public var framesPerSecond: Double = 30

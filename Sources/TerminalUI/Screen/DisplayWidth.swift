@@ -8,12 +8,14 @@
 ///     DisplayWidth.of("日本")   // 4
 ///     DisplayWidth.of("é")     // 1
 public enum DisplayWidth {
+    /// The cells `string` takes: the sum over its characters.
     public static func of(_ string: String) -> Int {
         var total = 0
         for character in string { total += of(character) }
         return total
     }
 
+    /// The cells one character takes (0, 1 or 2).
     public static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         // An emoji presentation sequence (e.g. "❤️") is wide.
@@ -22,6 +24,7 @@ public enum DisplayWidth {
         return of(first)
     }
 
+    /// The cells one scalar takes (0, 1 or 2).
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v == 0 { return 0 }
