@@ -120,6 +120,8 @@ public final class FetchedResultsController {
     /// Creates a controller; nothing is read until ``performFetch()``.
     ///
     /// - Parameters:
+    ///   - fetchRequest: what to fetch; it needs at least one sort descriptor.
+    ///   - context: where objects are loaded from and whose saves (and `processExternalChanges()`) are tracked.
     ///   - sectionNameKeyPath: the key path whose value names each object's section (nil: one section).
     ///   - cacheName: persist section info and ids under this name (letters, digits, `-`, `_`, `.`).
     ///   - cacheDirectory: overrides ``defaultCacheDirectory``.

@@ -19,7 +19,7 @@ public struct SQLFragment: Sendable, Hashable {
 
 extension FetchPredicate {
     /// Compiles the predicate to a SQL boolean expression over `source`
-    /// (made with ``SQLSource`` for all of ``keyPaths``); values are bound.
+    /// (made with SQLiteStore's `Model.sqlSource(root:keyPaths:)` for all of ``keyPaths``); values are bound.
     ///
     /// The result is NULL where the Swift evaluation is unknown, 1 where it
     /// is true and 0 where it is false.
