@@ -4,7 +4,7 @@ import SQLiteStore
 /// One batch of changes to a controller's results, as a value.
 ///
 /// Delivered to ``FetchedResultsController/onChange`` (and, call by call, to
-/// the delegate). It obeys DESIGN.md's rules 3 and 4: deletes and move
+/// the delegate). It obeys rules 3 and 4 of <doc:ChangeBatches>: deletes and move
 /// sources use the **old** index paths, inserts and move destinations the
 /// **new** ones, updates carry both; no object appears twice; an object whose
 /// position did not change is an update, never a move to itself. Applying it

@@ -19,7 +19,7 @@ import SQLiteStore
 ///         show(controller)
 ///     }
 extension FetchedResultsController {
-    /// Whether ``performFetch()`` would read its results from the cache (rule 8): the
+    /// Whether ``performFetch()`` would read its results from the cache (<doc:ResultsCaches>): the
     /// controller has a valid ``cacheName``, and a cache file of that name exists written
     /// for this request, model and the store's current data. Reads the file's header
     /// only (not the ids); false when there is no cache name, no file, the request is

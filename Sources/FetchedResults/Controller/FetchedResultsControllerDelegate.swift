@@ -5,7 +5,7 @@ import SQLiteStore
 /// batch updates want: will-change, section changes, object changes, did-change.
 ///
 /// Every method has a default (empty) implementation. Setting a delegate turns
-/// change tracking on (rule 9); without a delegate or ``FetchedResultsController/onChange``
+/// change tracking on (rule 9 of <doc:ChangeBatches>); without a delegate or ``FetchedResultsController/onChange``
 /// the controller does not even observe its context.
 ///
 ///     final class Adapter: FetchedResultsControllerDelegate {
