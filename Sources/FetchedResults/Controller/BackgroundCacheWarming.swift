@@ -56,7 +56,7 @@ extension FetchedResultsController {
     /// Fills this controller's results cache in the background (see
     /// ``BackgroundCacheWarming``) without fetching into the controller.
     ///
-    ///     let byName = BankSortTab.name.makeController(context: context, filter: nil)
+    ///     let byName = FetchedResultsController(fetchRequest: byNameRequest, context: context, cacheName: "banks-by-name")
     ///     if case .busy = byName.warmCacheInBackground() { /* try again on the next tick */ }
     @discardableResult
     public func warmCacheInBackground() -> CacheWarmingStart {

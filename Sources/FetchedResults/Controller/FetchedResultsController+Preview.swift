@@ -29,8 +29,7 @@ extension FetchedResultsController {
     /// the entity's table), and changes nothing.
     ///
     ///     let quick = controller.hasValidCache()
-    ///     try controller.performFetch()
-    ///     assert(controller.lastFetchUsedCache == quick)   // when the store did not change in between
+    ///     if quick { try controller.performFetch() }   // reads the cache (unless the store changed in between)
     public func hasValidCache() -> Bool {
         guard let plan = try? makePlan(), let cache = cacheIdentity(for: plan) else { return false }
         return ResultsCache.hasEntry(name: cache.name, directory: cacheDirectory, fingerprint: cache.fingerprint)

@@ -441,7 +441,7 @@ public final class FetchedResultsController {
     /// and when its row was deleted by another process and that change set has not been
     /// processed yet (see ``existingObject(at:)``).
     ///
-    ///     let bank = controller.object(at: IndexPath(indexes: [0, 0]))
+    ///     let bank = controller.object(at: IndexPath(row: 0, section: 0))
     public func object(at indexPath: IndexPath) -> ManagedObject {
         guard let p = position(of: indexPath) else { preconditionFailure("index path \(indexPath) out of range") }
         return fetchedObjects[p]

@@ -14,7 +14,7 @@ import SQLiteStore
 ///                         atSectionIndex index: Int, for type: ChangeType) { … }
 ///         func controller(_ c: FetchedResultsController, didChange objectID: ObjectID,
 ///                         at indexPath: IndexPath?, for type: ChangeType, newIndexPath: IndexPath?) { … }
-///         func controllerDidChangeContent(_ c: FetchedResultsController) { table.endUpdates() }
+///         func controllerDidChangeContent(_ c: FetchedResultsController) { try? table.endUpdates() }
 ///     }
 ///     controller.delegate = adapter
 public protocol FetchedResultsControllerDelegate: AnyObject {

@@ -17,7 +17,8 @@
 /// close the top view when there is one beneath it (back), and, when
 /// `helpBindings` is set, `?` and F1 open a `HelpOverlay`.
 ///
-///     let loop = TerminalRunLoop(screen: try CursesScreen(), minimumWidth: 40, minimumHeight: 10)
+///     let screen = try CursesScreen()
+///     let loop = TerminalRunLoop(screen: screen, minimumWidth: 40, minimumHeight: 10)
 ///     loop.push(bankListScreen)
 ///     loop.helpBindings = [("↑/↓ j/k", "move"), ("q", "quit")]
 ///     loop.addTicker(every: 0.2) { _ in try? context.processExternalChanges() }
