@@ -12,7 +12,9 @@ modules=(${@:-SQLiteStore CSVImport FetchedResults TerminalUI FetchedResultsUI T
 scratch=.build/docs-build
 graphs=.build/symbol-graphs
 out=.build/docs
-rm -rf "$graphs"; mkdir -p "$graphs" "$out"
+# Not emptied between runs: a module the incremental build does not recompile
+# emits no graph, and keeps the one of the run that last compiled it.
+mkdir -p "$graphs" "$out"
 
 echo "== symbol graphs"
 for m in "${modules[@]}"; do

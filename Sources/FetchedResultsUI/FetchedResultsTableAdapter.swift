@@ -6,7 +6,7 @@ import TerminalUI
 /// Connects a `FetchedResultsController` to a `TableView`: it is the
 /// controller's delegate and the table's data source.
 ///
-/// The design card's heart. A change batch from the controller arrives as
+/// A change batch from the controller arrives as
 /// will-change, section changes, object changes, did-change; the adapter
 /// turns them into `beginUpdates()`, the table's batch operations (insert /
 /// delete / move rows and sections; an update becomes a reload, which

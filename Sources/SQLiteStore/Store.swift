@@ -10,12 +10,13 @@ import Synchronization
 /// be noticed. It refuses — without touching the file — a newer schema
 /// version, a file that is not SQLite, and another application's database.
 ///
-///     let store = try Store(path: "banks.sqlite", model: FailedBanks.model)
+///     let store = try Store(path: "banks.sqlite", model: model)
 ///     let context = ObjectContext(store: store)
 ///     try store.bulkWrite { db in /* import a million rows without history */ }
 public final class Store {
     /// The connection (shared by the contexts of this store).
     public let database: Database
+    /// The model the store's schema follows.
     public let model: Model
     /// The path as given.
     public let path: String

@@ -87,7 +87,7 @@ struct WatchRun {
         try WatchRun(["--db", store.path] + arguments, steps: steps.map { sql in { try shell.execute(sql) } })
     }
 
-    /// The state rebuilt from watch's lines (snapshot + batches, by DESIGN.md's rule 4) is what `list` prints now.
+    /// The state rebuilt from watch's lines (snapshot + batches, by rule 4 of FetchedResults.docc/ChangeBatches.md) is what `list` prints now.
     func expectAgreesWithList(_ run: WatchRun, _ arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let watched = try WatchedState(jsonLines: run.lines.joined(separator: "\n"))
         #expect(watched.problems.isEmpty, "\(watched.problems)", sourceLocation: sourceLocation)

@@ -5,7 +5,7 @@ import SQLiteStore
 
 /// `warmCacheInBackground()`: a controller's results cache is filled on the
 /// store's second connection without fetching into the controller; a later
-/// fetch with the same request reads it (rule 8), and data committed since
+/// fetch with the same request reads it (rule 8 of FetchedResults.docc/ChangeBatches.md), and data committed since
 /// makes it stale as any change does.
 @Suite struct CacheWarmingTests {
     static func byName() -> FetchRequest {

@@ -5,7 +5,7 @@ import SQLiteStore
 @_spi(Benchmark) @testable import FetchedResults
 
 /// Rules 3–6 on random workloads: every batch, applied to the previous
-/// snapshot by rule 4, equals a fresh fetch; every batch passes UIKit's count
+/// snapshot by rule 4 (FetchedResults.docc/ChangeBatches.md), equals a fresh fetch; every batch passes UIKit's count
 /// rule; no object twice; no self-moves. Changes come from the controller's
 /// own context, from a second connection's context, and as raw SQL on a
 /// second connection (what another process or the `sqlite3` shell does).

@@ -3,7 +3,7 @@ import Testing
 import SQLiteStore
 @_spi(Benchmark) @testable import FetchedResults
 
-/// DESIGN.md's controller rules 1, 3, 5, 7, 8 and 9, one behaviour per test.
+/// The controller's rules 1, 3, 5, 7, 8 and 9 (FetchedResults.docc/ChangeBatches.md), one behaviour per test.
 @Suite("Fetched results controller rules")
 struct ControllerRuleTests {
     static func byDate(batchSize: Int = 20) -> FetchRequest {

@@ -4,7 +4,7 @@ import Testing
 import SQLiteStore
 @testable import FetchedResults
 
-/// Rule 2: predicates and sorts are evaluated in SQL for fetching and in Swift
+/// Rule 2 of FetchedResults.docc/ChangeBatches.md: predicates and sorts are evaluated in SQL for fetching and in Swift
 /// for incremental changes; both must agree exactly, NULLs, case, types and
 /// non-ASCII text included. These property tests compare them on random data.
 @Suite("SQL and Swift agree")

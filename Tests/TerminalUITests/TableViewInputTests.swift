@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TerminalUI
 
-/// Keys and mouse: DESIGN.md's key map, as the table view implements it.
+/// Keys and mouse: the key map of `TableView.handle(_:)`, as the table view implements it.
 @Suite struct TableViewInputTests {
     /// 10 sections (2015…2006) of 6 two-line rows, drawn once at 80×24.
     private func makeTable() -> (TableView, ModelDataSource, RecordingDelegate) {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import TerminalUI
 
-/// Random valid batches (built the way DESIGN.md rule 4 applies them) against a
+/// Random valid batches (built the way rule 4 of FetchedResults.docc/ChangeBatches.md applies them) against a
 /// model array of arrays: the table must accept every one, keep the selection on
 /// the same object, and once the animation is over draw exactly what a fresh
 /// table over the new data draws.

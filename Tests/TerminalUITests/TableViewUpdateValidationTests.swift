@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TerminalUI
 
-/// Batch updates are checked against the data source by DESIGN.md rule 4; an
+/// Batch updates are checked against the data source by UIKit's rule (TerminalUI.docc/TableViewBatchUpdates.md); an
 /// inconsistent batch throws an error naming the section and the counts (as
 /// UIKit's exception does) and leaves the table reloaded and consistent.
 @Suite struct TableViewUpdateValidationTests {
@@ -207,7 +207,7 @@ import Testing
     }
 
     @Test func aSectionKeyChangeMovesTheRowIntoANewSectionAndDeletesTheEmptiedOne() {
-        // DESIGN.md rule 5: S1's only row moves to a new section after S2; S1 is deleted.
+        // Rule 5 of FetchedResults.docc/ChangeBatches.md: S1's only row moves to a new section after S2; S1 is deleted.
         let (table, source) = makeTable([2, 1, 2])
         table.selectRow(at: IndexPath(row: 0, section: 1))
         let moved = source.sections[1].rows[0]

@@ -53,6 +53,7 @@ public struct BankListGenerator: Sendable {
     public let seed: UInt64
     /// The first and last closing day of the spread.
     public let firstDay = CalendarDay(year: 2000, month: 1, day: 7)!
+    /// The last closing day of the spread.
     public let lastDay = CalendarDay(year: 2025, month: 12, day: 19)!
 
     /// A generator whose every list is determined by `seed`.

@@ -17,7 +17,7 @@ import SQLiteStore
 /// the `sqlite3` shell (the store's triggers record them) — within 500 ms.
 ///
 /// First line: `{"type":"snapshot","sections":[{"name":"2025","ids":[12,7]}]}`.
-/// Then one line per batch, in DESIGN.md's order (section changes, then
+/// Then one line per batch, in the controller's order (rule 3 of FetchedResults.docc/ChangeBatches.md) (section changes, then
 /// object changes; old coordinates for deletes and move sources, new ones
 /// for inserts and move destinations, both for updates):
 ///

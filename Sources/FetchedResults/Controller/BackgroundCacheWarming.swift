@@ -9,7 +9,7 @@ import SQLiteStore
 ///
 /// The cache is written under the fingerprint taken when the work starts;
 /// data committed meanwhile is newer than that fingerprint says, and a later
-/// fetch, whose fingerprint then differs, does not use it (rule 8 holds).
+/// fetch, whose fingerprint then differs, does not use it (rule 8 of <doc:ChangeBatches> holds; see <doc:ResultsCaches>).
 ///
 ///     if case .started(let warming) = byName.warmCacheInBackground() { warming.wait() }
 public final class BackgroundCacheWarming: @unchecked Sendable {
@@ -56,7 +56,7 @@ extension FetchedResultsController {
     /// Fills this controller's results cache in the background (see
     /// ``BackgroundCacheWarming``) without fetching into the controller.
     ///
-    ///     let byName = BankSortTab.name.makeController(context: context, filter: nil)
+    ///     let byName = FetchedResultsController(fetchRequest: byNameRequest, context: context, cacheName: "banks-by-name")
     ///     if case .busy = byName.warmCacheInBackground() { /* try again on the next tick */ }
     @discardableResult
     public func warmCacheInBackground() -> CacheWarmingStart {

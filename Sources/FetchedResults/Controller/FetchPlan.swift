@@ -3,7 +3,7 @@ import SQLiteStore
 /// A fetch request compiled against a model: the SQL the controller runs and
 /// what it needs to place changed objects in Swift.
 ///
-/// Rule 1 lives here: at least one sort descriptor, and with a section key
+/// Rule 1 of <doc:ChangeBatches> lives here: at least one sort descriptor, and with a section key
 /// path the first sort must order by the section key. Accepted:
 /// - the first sort's key path *is* the section key path, with a binary
 ///   comparison (a case-insensitive sort would interleave "Apple" and "apple"

@@ -1,7 +1,7 @@
 import SQLiteStore
 
 /// The fetched objects in order: a lazy random-access collection that loads
-/// objects `fetchBatchSize` at a time as they are accessed (rule 7).
+/// objects `fetchBatchSize` at a time as they are accessed (rule 7 of <doc:ChangeBatches>).
 ///
 /// It is a snapshot: the ids are those of the moment it was taken (sharing
 /// storage with the controller until the controller changes). Accessing an

@@ -15,6 +15,7 @@ public struct FetchedPreviewRow: Sendable, Hashable {
     /// Its section's index title, as ``SectionInfo/indexTitle`` will give it.
     public var sectionIndexTitle: String?
 
+    /// A preview row (the controller makes them; tests may too).
     public init(objectID: ObjectID, sectionName: String, sectionIndexTitle: String?) {
         self.objectID = objectID
         self.sectionName = sectionName

@@ -4,7 +4,7 @@ extension FetchedResultsController {
     /// The controller's change batches as an `AsyncSequence`, for code written
     /// with Swift concurrency (beside the ``delegate`` and ``onChange``).
     ///
-    /// Asking for a sequence turns tracking on (rule 9), as setting a delegate
+    /// Asking for a sequence turns tracking on (rule 9 of <doc:ChangeBatches>), as setting a delegate
     /// does. Each batch the controller delivers afterwards — for its context's
     /// own saves and for other processes' changes it is told of
     /// (`processExternalChanges()`) — is yielded to every sequence made so far,

@@ -13,7 +13,7 @@ extension FetchedResultsController {
     /// publishes while tracking; the benchmark calls it directly to measure its
     /// cost on its own (it is not part of the public API). A reset (or a request with `fetchLimit`/`fetchOffset`)
     /// refetches and diffs; everything else is incremental, O(K log N) for K
-    /// changed objects (rule 6).
+    /// changed objects (rule 6 of <doc:ChangeBatches>).
     ///
     ///     try context.save()                              // the controller observes this already when tracking
     ///     let batch = try controller.process(changeSet)   // or drive it by hand

@@ -19,7 +19,7 @@ import SQLiteStore
 ///         show(controller)
 ///     }
 extension FetchedResultsController {
-    /// Whether ``performFetch()`` would read its results from the cache (rule 8): the
+    /// Whether ``performFetch()`` would read its results from the cache (<doc:ResultsCaches>): the
     /// controller has a valid ``cacheName``, and a cache file of that name exists written
     /// for this request, model and the store's current data. Reads the file's header
     /// only (not the ids); false when there is no cache name, no file, the request is
@@ -29,8 +29,7 @@ extension FetchedResultsController {
     /// the entity's table), and changes nothing.
     ///
     ///     let quick = controller.hasValidCache()
-    ///     try controller.performFetch()
-    ///     assert(controller.lastFetchUsedCache == quick)   // when the store did not change in between
+    ///     if quick { try controller.performFetch() }   // reads the cache (unless the store changed in between)
     public func hasValidCache() -> Bool {
         guard let plan = try? makePlan(), let cache = cacheIdentity(for: plan) else { return false }
         return ResultsCache.hasEntry(name: cache.name, directory: cacheDirectory, fingerprint: cache.fingerprint)

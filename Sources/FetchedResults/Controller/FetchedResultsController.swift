@@ -14,12 +14,12 @@ struct SectionRecord {
 ///
 /// - `performFetch()` runs one SQL query returning only ids (and the section
 ///   key) in order; objects are loaded `fetchBatchSize` at a time when
-///   accessed (rule 7). With a `cacheName`, the section info and ids are
-///   persisted, so a second launch over an unchanged store skips the query (rule 8).
+///   accessed (rule 7 of <doc:ChangeBatches>). With a `cacheName`, the section info and ids are
+///   persisted, so a second launch over an unchanged store skips the query (<doc:ResultsCaches>).
 /// - With a ``delegate`` or ``onChange`` set, the controller observes its
 ///   context (own saves and `processExternalChanges()`) and turns each change
-///   set into a ``ChangeBatch`` in O(K log N) for K changed objects (rules 3–6).
-///   Without either it does not observe at all (rule 9).
+///   set into a ``ChangeBatch`` in O(K log N) for K changed objects (rules 3–6 of <doc:ChangeBatches>).
+///   Without either it does not observe at all (rule 9 of <doc:ChangeBatches>).
 ///
 ///     var request = FetchRequest(entity: "FailedBankInfo")
 ///     request.sortDescriptors = [FetchSort("details.closeDate", ascending: false),
@@ -46,12 +46,12 @@ public final class FetchedResultsController {
     /// Where the cache file lives (default ``FetchedResultsController/defaultCacheDirectory``).
     public let cacheDirectory: String?
 
-    /// Receives change batches call by call; setting it turns tracking on (rule 9).
+    /// Receives change batches call by call; setting it turns tracking on (rule 9 of <doc:ChangeBatches>).
     public weak var delegate: FetchedResultsControllerDelegate? {
         didSet { updateTracking() }
     }
 
-    /// Receives each change batch as one value; setting it turns tracking on (rule 9).
+    /// Receives each change batch as one value; setting it turns tracking on (rule 9 of <doc:ChangeBatches>).
     public var onChange: ((ChangeBatch) -> Void)? {
         didSet { updateTracking() }
     }
@@ -120,6 +120,8 @@ public final class FetchedResultsController {
     /// Creates a controller; nothing is read until ``performFetch()``.
     ///
     /// - Parameters:
+    ///   - fetchRequest: what to fetch; it needs at least one sort descriptor.
+    ///   - context: where objects are loaded from and whose saves (and `processExternalChanges()`) are tracked.
     ///   - sectionNameKeyPath: the key path whose value names each object's section (nil: one section).
     ///   - cacheName: persist section info and ids under this name (letters, digits, `-`, `_`, `.`).
     ///   - cacheDirectory: overrides ``defaultCacheDirectory``.
@@ -142,9 +144,9 @@ public final class FetchedResultsController {
 
     // MARK: Fetching
 
-    /// Runs the fetch: validates the request (rule 1), then reads the ordered
+    /// Runs the fetch: validates the request (rule 1 of <doc:ChangeBatches>), then reads the ordered
     /// ids and section bounds with one query, or from the cache when it is
-    /// still valid (rule 8).
+    /// still valid (<doc:ResultsCaches>).
     ///
     ///     try controller.performFetch()   // throws FetchedResultsError, PredicateError, SQLiteError
     public func performFetch() throws {
@@ -189,7 +191,7 @@ public final class FetchedResultsController {
         return true
     }
 
-    /// The fetch plan of ``fetchRequest`` over the store's model (validates the request, rule 1).
+    /// The fetch plan of ``fetchRequest`` over the store's model (validates the request: rule 1 of <doc:ChangeBatches>).
     func makePlan() throws -> FetchPlan {
         try FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
     }
@@ -203,7 +205,7 @@ public final class FetchedResultsController {
     }
 
     /// Runs the ordered id query: `SELECT t0.id[, section] FROM … WHERE … ORDER BY …, t0.id`,
-    /// keeping ids and section bounds only (rule 7).
+    /// keeping ids and section bounds only (rule 7 of <doc:ChangeBatches>).
     ///
     /// When the controller orders by a derived section key first, it first tries the
     /// query without that extra sort: if the section values come out monotonic (as
@@ -434,7 +436,7 @@ public final class FetchedResultsController {
     /// and when its row was deleted by another process and that change set has not been
     /// processed yet (see ``existingObject(at:)``).
     ///
-    ///     let bank = controller.object(at: IndexPath(indexes: [0, 0]))
+    ///     let bank = controller.object(at: IndexPath(row: 0, section: 0))
     public func object(at indexPath: IndexPath) -> ManagedObject {
         guard let p = position(of: indexPath) else { preconditionFailure("index path \(indexPath) out of range") }
         return fetchedObjects[p]
@@ -515,7 +517,7 @@ public final class FetchedResultsController {
         return sectionRecords.count - 1
     }
 
-    // MARK: Tracking (rule 9)
+    // MARK: Tracking (rule 9 of FetchedResults.docc/ChangeBatches.md)
 
     /// True when a delegate or ``onChange`` is set: the controller observes its context.
     public var isTracking: Bool { delegate != nil || onChange != nil || !batchContinuations.isEmpty }
@@ -546,7 +548,7 @@ public final class FetchedResultsController {
         }
     }
 
-    /// Delivers a batch: delegate calls in rule 3's order, then ``onChange``.
+    /// Delivers a batch: delegate calls in the order of rule 3 of <doc:ChangeBatches>, then ``onChange``.
     func deliver(_ batch: ChangeBatch) {
         if let d = delegate {
             d.controllerWillChangeContent(self)

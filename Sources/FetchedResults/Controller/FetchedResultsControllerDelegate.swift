@@ -5,7 +5,7 @@ import SQLiteStore
 /// batch updates want: will-change, section changes, object changes, did-change.
 ///
 /// Every method has a default (empty) implementation. Setting a delegate turns
-/// change tracking on (rule 9); without a delegate or ``FetchedResultsController/onChange``
+/// change tracking on (rule 9 of <doc:ChangeBatches>); without a delegate or ``FetchedResultsController/onChange``
 /// the controller does not even observe its context.
 ///
 ///     final class Adapter: FetchedResultsControllerDelegate {
@@ -14,7 +14,7 @@ import SQLiteStore
 ///                         atSectionIndex index: Int, for type: ChangeType) { … }
 ///         func controller(_ c: FetchedResultsController, didChange objectID: ObjectID,
 ///                         at indexPath: IndexPath?, for type: ChangeType, newIndexPath: IndexPath?) { … }
-///         func controllerDidChangeContent(_ c: FetchedResultsController) { table.endUpdates() }
+///         func controllerDidChangeContent(_ c: FetchedResultsController) { try? table.endUpdates() }
 ///     }
 ///     controller.delegate = adapter
 public protocol FetchedResultsControllerDelegate: AnyObject {

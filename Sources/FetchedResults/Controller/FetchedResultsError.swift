@@ -6,9 +6,9 @@ import SQLiteStore
 ///     catch let error as FetchedResultsError { print(error) }
 ///     // the fetch request for FailedBankInfo has no sort descriptors; a fetched results controller needs at least one
 public enum FetchedResultsError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Rule 1: a controller needs at least one sort descriptor.
+    /// Rule 1 of <doc:ChangeBatches>: a controller needs at least one sort descriptor.
     case noSortDescriptors(entity: String)
-    /// Rule 1: with a section key path, the first sort must order by the section key.
+    /// Rule 1 of <doc:ChangeBatches>: with a section key path, the first sort must order by the section key.
     case sectionKeyNotOrdered(sectionKeyPath: String, firstSort: String, reason: String)
     /// The request names an entity the store's model does not have.
     case unknownEntity(String)

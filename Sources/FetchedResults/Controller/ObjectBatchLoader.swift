@@ -1,7 +1,7 @@
 import SQLiteStore
 
 /// Loads fetched objects `batchSize` at a time and keeps the most recently
-/// used batches (rule 7: memory stays proportional to ids, not objects).
+/// used batches (rule 7 of <doc:ChangeBatches>: memory stays proportional to ids, not objects).
 ///
 /// Batches are keyed by the controller's generation (bumped by every change)
 /// and the batch number, so a stale snapshot never reads another snapshot's batch.
@@ -18,7 +18,7 @@ final class ObjectBatchLoader {
     }
 
     private var entries: [Entry] = []   // most recently used last
-    /// Number of batches loaded since creation (for tests of rule 7).
+    /// Number of batches loaded since creation (for tests of rule 7 of <doc:ChangeBatches>).
     private(set) var loadCount = 0
 
     init(context: ObjectContext, entityName: String, batchSize: Int, maxBatches: Int = 8) {

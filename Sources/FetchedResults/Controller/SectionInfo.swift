@@ -11,6 +11,7 @@ public struct SectionInfo {
     public let name: String
     /// The title in the section index (see ``FetchedResultsController/sectionIndexTitle(forSectionName:)``).
     public let indexTitle: String?
+    /// The number of objects in the section (known without loading any of them).
     public let numberOfObjects: Int
     /// The section's objects, loaded lazily in batches.
     public let objects: FetchedObjects

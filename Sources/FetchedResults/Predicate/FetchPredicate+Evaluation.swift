@@ -56,7 +56,7 @@ extension FetchPredicate {
         evaluate(value) == true
     }
 
-    /// True when `object` is fetched by this predicate (reads ``ManagedObject/value(forKeyPath:)``).
+    /// True when `object` is fetched by this predicate (reads SQLiteStore's `ManagedObject.value(forKeyPath:)`).
     public func matches(_ object: ManagedObject) -> Bool {
         matches { object.value(forKeyPath: $0) }
     }

@@ -5,9 +5,12 @@ import SQLiteStore
 ///     let where_ = try predicate.sql(in: source)
 ///     let rows = try db.query("SELECT t0.id FROM \(source.from) WHERE \(where_.sql)", where_.arguments)
 public struct SQLFragment: Sendable, Hashable {
+    /// The SQL text, with `?` placeholders.
     public var sql: String
+    /// The values bound to the placeholders, in order.
     public var arguments: [StoreValue]
 
+    /// A fragment of `sql` with its `arguments`.
     public init(sql: String, arguments: [StoreValue] = []) {
         self.sql = sql
         self.arguments = arguments
@@ -16,7 +19,7 @@ public struct SQLFragment: Sendable, Hashable {
 
 extension FetchPredicate {
     /// Compiles the predicate to a SQL boolean expression over `source`
-    /// (made with ``SQLSource`` for all of ``keyPaths``); values are bound.
+    /// (made with SQLiteStore's `Model.sqlSource(root:keyPaths:)` for all of ``keyPaths``); values are bound.
     ///
     /// The result is NULL where the Swift evaluation is unknown, 1 where it
     /// is true and 0 where it is false.

@@ -6,7 +6,7 @@ import SQLiteStore
 /// message can point at the spot: `column 14: expected a value, found "AND"`.
 ///
 ///     do { _ = try FetchPredicate("state == ") }
-///     catch let error as PredicateError { print(error) } // column 10: expected a value, found end of input
+///     catch let error as FetchPredicateError { print(error) } // column 10: expected a key path or a value, found end of input
 public enum PredicateError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The parser needed `expected` at `position` but saw `found`.
     case unexpectedToken(position: Int, expected: String, found: String)

@@ -16,9 +16,13 @@ public indirect enum PredicateTree: Sendable, Hashable {
     case alwaysTrue
     /// `FALSEPREDICATE`.
     case alwaysFalse
+    /// One comparison (`state == 'CA'`).
     case comparison(PredicateComparison)
+    /// `NOT x` (unknown stays unknown).
     case not(PredicateTree)
+    /// `a AND b` (SQL's three-valued AND).
     case and(PredicateTree, PredicateTree)
+    /// `a OR b` (SQL's three-valued OR).
     case or(PredicateTree, PredicateTree)
 
     /// Every key path the expression reads, in order of first appearance.
@@ -41,24 +45,35 @@ public indirect enum PredicateTree: Sendable, Hashable {
 
 /// One side of a comparison: a key path read from the object, or a constant.
 public enum PredicateOperand: Sendable, Hashable {
+    /// A key path read from the object (`details.closeDate`); NULL when a relationship on the way is nil.
     case keyPath(String)
+    /// A constant (a literal, or a `%@` argument).
     case value(StoreValue)
 }
 
 /// The operators of the predicate language.
 public enum PredicateOperator: String, Sendable, Hashable, CaseIterable {
+    /// `==` (also `=`).
     case equal = "=="
+    /// `!=` (also `<>`).
     case notEqual = "!="
+    /// `<`
     case less = "<"
+    /// `<=` (also `=<`).
     case lessOrEqual = "<="
+    /// `>`
     case greater = ">"
+    /// `>=` (also `=>`).
     case greaterOrEqual = ">="
     /// `x BETWEEN {a, b}`: `a <= x AND x <= b`.
     case between = "BETWEEN"
     /// `x IN {a, b, …}`.
     case `in` = "IN"
+    /// The text contains the other (bytes, as SQLite's `instr`).
     case contains = "CONTAINS"
+    /// The text starts with the other.
     case beginsWith = "BEGINSWITH"
+    /// The text ends with the other.
     case endsWith = "ENDSWITH"
     /// Wildcards `*` (any run of characters) and `?` (one character); `\` escapes.
     case like = "LIKE"
@@ -78,10 +93,15 @@ public enum PredicateOperator: String, Sendable, Hashable, CaseIterable {
 /// (two for `BETWEEN`). `caseInsensitive` is the `[c]` modifier: SQLite's
 /// ASCII-only case folding (the NOCASE collation and `lower()`).
 public struct PredicateComparison: Sendable, Hashable {
+    /// The left operand (usually a key path).
     public var left: PredicateOperand
+    /// The operator.
     public var op: PredicateOperator
+    /// The right operand (unused for `BETWEEN` and `IN`).
     public var right: PredicateOperand
+    /// The constants of `BETWEEN` (two) and `IN` (any number); empty otherwise.
     public var list: [StoreValue]
+    /// The `[c]` modifier: ASCII-only case folding, as SQLite's NOCASE.
     public var caseInsensitive: Bool
 
     /// A binary comparison (any operator but `BETWEEN` and `IN`).

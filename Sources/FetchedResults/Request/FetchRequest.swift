@@ -28,6 +28,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// The batch size used when ``fetchBatchSize`` is 0.
     public static let defaultBatchSize = 50
 
+    /// A request for the objects of `entity`; set the sort descriptors before fetching (at least one is required).
     public init(entity: String, predicate: FetchPredicate? = nil, sortDescriptors: [FetchSort] = [],
                 fetchBatchSize: Int = 0, fetchLimit: Int = 0, fetchOffset: Int = 0) {
         self.entityName = entity

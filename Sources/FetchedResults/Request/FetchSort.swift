@@ -21,10 +21,14 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
         case caseInsensitive
     }
 
+    /// The key path sorted by (`name`, `details.closeDate`, a derived attribute).
     public var keyPath: String
+    /// True for A→Z, 0→9, oldest first; false for the reverse. NULLs sort first ascending, last descending (SQLite's order).
     public var ascending: Bool
+    /// How text compares: byte for byte, or ASCII case-insensitively.
     public var comparison: Comparison
 
+    /// A sort by `keyPath`.
     public init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .binary) {
         self.keyPath = keyPath
         self.ascending = ascending

@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteStore
 
-/// The on-disk cache of a controller's results (rule 8): section info and the
+/// The on-disk cache of a controller's results (rule 8 of <doc:ChangeBatches>; see <doc:ResultsCaches>): section info and the
 /// ordered ids, under a fingerprint of the request, the model and the
 /// store's data state.
 ///

@@ -12,12 +12,18 @@
 ///         for id in changes.deleted { … }
 ///     }
 public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
+    /// Objects created (permanent IDs).
     public var inserted: Set<ObjectID>
+    /// Objects changed, with the keys (and key paths through to-one relationships) that changed; an empty set means the keys are unknown (another process's write).
     public var updated: [ObjectID: Set<String>]
+    /// Objects removed (including those removed by a cascade).
     public var deleted: Set<ObjectID>
+    /// Too much changed to describe (a bulk write, or history pruned past the reader): refetch.
     public var isReset: Bool
+    /// True when the changes were written by another process or connection (``ObjectContext/processExternalChanges()``), false for this context's own saves.
     public var isFromOtherProcess: Bool
 
+    /// A change set (contexts make the real ones; tests and drivers may build their own).
     public init(inserted: Set<ObjectID> = [], updated: [ObjectID: Set<String>] = [:], deleted: Set<ObjectID> = [],
                 isReset: Bool = false, isFromOtherProcess: Bool = false) {
         self.inserted = inserted

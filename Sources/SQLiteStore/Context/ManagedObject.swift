@@ -25,6 +25,7 @@ public final class ManagedObject {
         var id: ObjectID? { if case .object(let id) = self { return id } else { return nil } }
     }
 
+    /// The entity of the object (its attributes, relationships and table).
     public let entity: Entity
     /// Temporary (negative row id) until the first save, permanent afterwards.
     public internal(set) var objectID: ObjectID

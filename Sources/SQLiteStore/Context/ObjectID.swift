@@ -7,9 +7,12 @@
 ///     let id = ObjectID(entity: "FailedBankInfo", rowID: 12)
 ///     id.description // "FailedBankInfo/12"
 public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The entity's name (`"FailedBankInfo"`).
     public let entity: String
+    /// The row's `id` (negative while the object is unsaved).
     public let rowID: Int64
 
+    /// The ID of row `rowID` of `entity`.
     public init(entity: String, rowID: Int64) {
         self.entity = entity
         self.rowID = rowID

@@ -9,7 +9,9 @@ import Foundation
 ///
 ///     StoreValue.compare("apple", "Banana", collation: .nocase) // -1
 public enum Collation: Sendable, Hashable {
+    /// Byte order of the UTF-8 text (SQLite's default `BINARY`).
     case binary
+    /// SQLite's `NOCASE`: ASCII `A`–`Z` fold to lower case, nothing else.
     case nocase
 
     /// The SQL name, for `COLLATE <name>`.

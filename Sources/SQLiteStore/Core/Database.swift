@@ -27,6 +27,7 @@ public final class Database {
         public var busyTimeoutMilliseconds = 5000
         /// Switch a writable connection to WAL journal mode.
         public var walMode = true
+        /// The defaults: read-write, created when missing.
         public init() {}
     }
 

@@ -6,7 +6,7 @@ import CSQLite
 /// = 2067), `message` is `sqlite3_errmsg`, and `sql` the statement that failed.
 ///
 ///     do { try db.run("INSERT INTO t(id) VALUES (1)") }
-///     catch let error as SQLiteError where error.primaryCode == SQLITE_CONSTRAINT { … }
+///     catch let error as SQLiteError where error.primaryCode == 19 /* SQLITE_CONSTRAINT */ { … }
 public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// SQLite's extended result code.
     public let code: Int32
@@ -19,6 +19,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// from other `SQLITE_IOERR_*` failures.
     public let systemErrno: Int32
 
+    /// An error with SQLite's result code, its message, and the SQL that failed.
     public init(code: Int32, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.code = code
         self.message = message

@@ -11,10 +11,15 @@ import Foundation
 ///     let year = StoreValue.integer(2011)
 ///     year.int64 // 2011
 public enum StoreValue: Hashable, Sendable {
+    /// SQL NULL.
     case null
+    /// A 64-bit integer (also bools, 0 and 1).
     case integer(Int64)
+    /// A double.
     case real(Double)
+    /// UTF-8 text (also dates, as ISO text).
     case text(String)
+    /// Bytes.
     case blob([UInt8])
 
     /// True for `.null`.

@@ -15,6 +15,7 @@
 ///     // later, from the run loop:
 ///     if let changes = try reader.changes() { print(changes) }
 public final class HistoryReader {
+    /// The store whose history is read.
     public let store: Store
     /// The `seq` of the newest entry read (or skipped).
     public private(set) var position: Int64

@@ -3,6 +3,7 @@
 /// `.date` is `TEXT 'YYYY-MM-DD'`, `.dateTime` is `TEXT 'YYYY-MM-DDTHH:MM:SSZ'`,
 /// `.bool` is `INTEGER 0/1`; the rest map to SQLite's own classes.
 public enum AttributeType: Sendable, Hashable {
+    /// The value kinds: text, 64-bit integer, double, bool (0/1), date (`YYYY-MM-DD`), date-time (`YYYY-MM-DDTHH:MM:SSZ`) and bytes.
     case text, integer, real, bool, date, dateTime, blob
 
     /// The declared column type in CREATE TABLE.
@@ -24,6 +25,7 @@ public enum AttributeType: Sendable, Hashable {
 public struct Attribute: Sendable, Hashable {
     /// The Swift-side name (camelCase), used in key paths.
     public var name: String
+    /// The kind of value the attribute holds.
     public var type: AttributeType
     /// When false the column is NOT NULL and `save()` refuses NULL.
     public var isOptional: Bool
@@ -34,6 +36,7 @@ public struct Attribute: Sendable, Hashable {
     /// The column name: `snake_case(name)`.
     public var columnName: String
 
+    /// An attribute; required (NOT NULL) unless `optional`, indexed when `indexed`.
     public init(_ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: StoreValue? = nil, indexed: Bool = false) {
         self.name = name
         self.type = type

@@ -9,13 +9,16 @@
 ///         return .text(String(d.prefix(4)))
 ///     }
 public struct DerivedAttribute: Sendable {
+    /// The name used in key paths, sorts and section keys (`closeYear`).
     public var name: String
+    /// The type of the computed value.
     public var type: AttributeType
     /// The SQL template; `$.` stands for the table alias (`$.close_date` → `t1.close_date`).
     public var sql: String
     /// The Swift computation; `attribute(name)` reads another attribute of the same object.
     public var compute: @Sendable (_ attribute: (String) -> StoreValue) -> StoreValue
 
+    /// A derived attribute from its SQL and the same computation in Swift.
     public init(_ name: String, _ type: AttributeType, sql: String,
                 compute: @Sendable @escaping (_ attribute: (String) -> StoreValue) -> StoreValue) {
         self.name = name

@@ -10,9 +10,13 @@
 ///         uniqueKeys: [["name", "city"]])
 ///     info.tableName // "failed_bank_info"
 public struct Entity: Sendable {
+    /// The entity's name (CamelCase), used in fetch requests and object IDs.
     public var name: String
+    /// The stored attributes, one column each.
     public var attributes: [Attribute]
+    /// The to-one relationships.
     public var relationships: [Relationship]
+    /// Attributes computed from others (not stored).
     public var derived: [DerivedAttribute]
     /// Sets of attribute (or relationship) names whose combined values must be unique.
     public var uniqueKeys: [[String]]

@@ -10,10 +10,14 @@
 ///         try db.execute("ALTER TABLE note ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
 ///     }
 public struct Migration: Sendable {
+    /// The `user_version` the step starts from.
     public var from: Int
+    /// The `user_version` the step leads to.
     public var to: Int
+    /// The step's work, run inside the store's migration transaction.
     public var migrate: @Sendable (Database) throws -> Void
 
+    /// A step from version `from` to version `to`.
     public init(from: Int, to: Int, _ migrate: @Sendable @escaping (Database) throws -> Void) {
         self.from = from
         self.to = to

@@ -10,12 +10,17 @@
 ///     source.from                                           // "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id"
 ///     try source.expression(forKeyPath: "details.closeDate") // "t1.close_date"
 public struct Model: Sendable {
+    /// The schema version (`PRAGMA user_version`); at least 1.
     public var version: Int
+    /// The file's owner mark (`PRAGMA application_id`).
     public var applicationID: Int32
+    /// The entities, one table each.
     public var entities: [Entity]
+    /// The steps from older versions, one per starting version.
     public var migrations: [Migration]
     let entityIndex: [String: Int]
 
+    /// A model; ``validate()`` (also run when a store opens) checks it.
     public init(version: Int, applicationID: Int32, entities: [Entity], migrations: [Migration] = []) {
         self.version = version
         self.applicationID = applicationID

@@ -16,17 +16,20 @@ public enum DeleteRule: Sendable, Hashable {
 ///     Relationship("info", destination: "FailedBankInfo", inverse: "details", storesForeignKey: true)
 ///     Relationship("details", destination: "FailedBankDetails", inverse: "info", deleteRule: .cascade, storesForeignKey: false)
 public struct Relationship: Sendable, Hashable {
+    /// The relationship's name, used in key paths (`details.closeDate`).
     public var name: String
     /// The destination entity's name.
     public var destination: String
     /// The name of the inverse relationship on the destination.
     public var inverse: String
+    /// What deleting this side's object does to the related one.
     public var deleteRule: DeleteRule
     /// True on the side whose table holds the foreign key column.
     public var storesForeignKey: Bool
     /// The foreign key column, `<snake_name>_id` (meaningful only when `storesForeignKey`).
     public var columnName: String
 
+    /// A to-one relationship; exactly one side of a pair has `storesForeignKey`.
     public init(_ name: String, destination: String, inverse: String, deleteRule: DeleteRule = .nullify, storesForeignKey: Bool) {
         self.name = name
         self.destination = destination

@@ -3,7 +3,9 @@
 /// Each case carries what a person needs to understand it; the command-line
 /// layer turns them into sentences (``description`` is a reasonable default).
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No entity of that name in the model.
     case unknownEntity(String)
+    /// A key path that does not lead to an attribute, derived attribute or relationship of the entity.
     case unknownKeyPath(String, entity: String)
     /// The file was written by a newer program (its `user_version` is higher than the model's).
     case newerSchemaVersion(found: Int, supported: Int)

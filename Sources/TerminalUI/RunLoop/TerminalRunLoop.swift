@@ -19,7 +19,8 @@
 /// close the top view when there is one beneath it (back), and, when
 /// `helpBindings` is set, `?` and F1 open a `HelpOverlay`.
 ///
-///     let loop = TerminalRunLoop(screen: try CursesScreen(), minimumWidth: 40, minimumHeight: 10)
+///     let screen = try CursesScreen()
+///     let loop = TerminalRunLoop(screen: screen, minimumWidth: 40, minimumHeight: 10)
 ///     loop.push(bankListScreen)
 ///     loop.helpBindings = [("↑/↓ j/k", "move"), ("q", "quit")]
 ///     loop.addTicker(every: 0.2) { _ in try? context.processExternalChanges() }
@@ -61,6 +62,7 @@ public final class TerminalRunLoop {
     public let clock: any Clock
     /// Below this size the "Terminal too small" screen is shown.
     public var minimumWidth: Int
+    /// Below this height the "Terminal too small" screen is shown.
     public var minimumHeight: Int
     /// Frame rate while a view animates.
     public var framesPerSecond: Double = 30

@@ -8,9 +8,13 @@ public struct CellAttributes: OptionSet, Hashable, Sendable {
     public let rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// Bold text.
     public static let bold = CellAttributes(rawValue: 1 << 0)
+    /// Dim text (detail lines, hints).
     public static let dim = CellAttributes(rawValue: 1 << 1)
+    /// Reverse video (the selection).
     public static let reverse = CellAttributes(rawValue: 1 << 2)
+    /// Underlined text.
     public static let underline = CellAttributes(rawValue: 1 << 3)
     /// Accent colour (headers, index sidebar); ignored under `NO_COLOR`.
     public static let accent = CellAttributes(rawValue: 1 << 4)
@@ -26,16 +30,21 @@ public struct CellAttributes: OptionSet, Hashable, Sendable {
 /// continuation (`isContinuation == true`, empty text) so nothing can be
 /// drawn into its right half.
 public struct Cell: Hashable, Sendable {
+    /// The character shown (one grapheme; empty for a continuation cell).
     public var text: String
+    /// How it is drawn.
     public var attributes: CellAttributes
+    /// True for the right half of a wide character.
     public var isContinuation: Bool
 
+    /// A cell; the default is a plain space.
     public init(text: String = " ", attributes: CellAttributes = [], isContinuation: Bool = false) {
         self.text = text
         self.attributes = attributes
         self.isContinuation = isContinuation
     }
 
+    /// A plain space.
     public static let blank = Cell()
 }
 
@@ -48,12 +57,16 @@ public struct Cell: Hashable, Sendable {
 ///     canvas.put("Failed Banks", x: 0, y: 0, attributes: .bold)
 ///     print(canvas.text)
 public struct Canvas: Sendable {
+    /// Columns.
     public private(set) var width: Int
+    /// Lines.
     public private(set) var height: Int
+    /// The cells, row by row (`y * width + x`).
     public private(set) var cells: [Cell]
     /// Where the terminal cursor should be left (for text fields), if anywhere.
     public var cursor: (x: Int, y: Int)?
 
+    /// A blank canvas of `width`×`height` cells.
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
@@ -71,6 +84,7 @@ public struct Canvas: Sendable {
         self = Canvas(width: width, height: height)
     }
 
+    /// The cell at column `x`, line `y` (both in range).
     public subscript(x: Int, y: Int) -> Cell {
         get { cells[y * width + x] }
         set { cells[y * width + x] = newValue }
@@ -158,11 +172,16 @@ public struct Canvas: Sendable {
 ///     let frame = Rect(x: 0, y: 1, width: canvas.width, height: canvas.height - 2)
 ///     if frame.contains(x: 3, y: 4) { … }
 public struct Rect: Hashable, Sendable {
+    /// The left-most column.
     public var x: Int
+    /// The top line.
     public var y: Int
+    /// Columns (never negative).
     public var width: Int
+    /// Lines (never negative).
     public var height: Int
 
+    /// A rectangle; a negative size becomes 0.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -174,8 +193,10 @@ public struct Rect: Hashable, Sendable {
     public var maxX: Int { x + width }
     /// One past the bottom row.
     public var maxY: Int { y + height }
+    /// True when it has no cells.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
+    /// Whether the cell at (`px`, `py`) is inside.
     public func contains(x px: Int, y py: Int) -> Bool {
         px >= x && px < maxX && py >= y && py < maxY
     }

@@ -11,6 +11,7 @@
 ///     DisplayWidth.of("e\u{301}")       // 1
 ///     DisplayWidth.of("👨‍👩‍👧")            // 2
 public enum DisplayWidth {
+    /// The cells `string` takes: the sum over its characters.
     public static func of(_ string: String) -> Int {
         var total = 0
         for character in string { total += of(character) }

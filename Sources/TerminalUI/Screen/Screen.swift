@@ -1,13 +1,20 @@
 /// A key or other input event, decoded from the terminal by a backend.
 public enum InputEvent: Hashable, Sendable {
+    /// A printable character typed.
     case character(Character)
+    /// The arrow and paging keys.
     case up, down, left, right, pageUp, pageDown, home, end
+    /// Enter, Esc, Tab, Shift-Tab, Backspace, Delete and Insert.
     case enter, escape, tab, backTab, backspace, delete, insert
+    /// A function key: `.function(1)` is F1.
     case function(Int)
     /// A control chord other than those above, e.g. `.control("l")` for Ctrl-L.
     case control(Character)
+    /// The mouse wheel turned at (`x`, `y`).
     case mouseWheel(up: Bool, x: Int, y: Int)
+    /// A click at (`x`, `y`).
     case mouseClick(x: Int, y: Int)
+    /// The terminal's new size (the screen's `width` and `height` already report it).
     case resize(width: Int, height: Int)
 }
 
@@ -21,7 +28,9 @@ public enum InputEvent: Hashable, Sendable {
 ///     tableView.render(into: &canvas, at: clock.now)
 ///     screen.present(canvas)
 public protocol Screen: AnyObject {
+    /// Columns of the terminal (or of the in-memory grid).
     var width: Int { get }
+    /// Lines of the terminal (or of the in-memory grid).
     var height: Int { get }
     /// Shows a finished frame.
     func present(_ canvas: Canvas)

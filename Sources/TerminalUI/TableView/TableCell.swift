@@ -33,6 +33,7 @@ public struct TableCell: Hashable, Sendable {
 
     /// A symbol at the right edge of the row.
     public enum Accessory: Hashable, Sendable {
+        /// No symbol.
         case none
         /// `›`: selecting the row shows more.
         case disclosureIndicator

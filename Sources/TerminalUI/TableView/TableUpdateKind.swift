@@ -4,7 +4,9 @@
 ///         print(kind, other)   // e.g. deleteRow reloadRow
 ///     }
 public enum TableUpdateKind: String, Hashable, Sendable {
+    /// Row operations (a move is named by its source or its destination).
     case insertRow, deleteRow, reloadRow, moveRowSource, moveRowDestination
+    /// Section operations.
     case insertSection, deleteSection, reloadSection
 
     /// Whether the operation's index is in the coordinates after the update

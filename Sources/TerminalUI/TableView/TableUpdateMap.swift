@@ -1,7 +1,7 @@
 import Foundation
 
 /// A validated batch: maps rows and sections between the numbering before the
-/// update and the numbering after it (DESIGN.md rule 4).
+/// update and the numbering after it (the rule of <doc:TableViewBatchUpdates>).
 ///
 /// Built in O(sections + K log K) for K operations; each mapping query costs
 /// O(K) at worst, so a batch of a few rows over a million-row table is cheap.
@@ -137,7 +137,7 @@ struct TableUpdateMap {
         for key in removedRows.keys { removedRows[key]!.sort() }
         for key in addedRows.keys { addedRows[key]!.sort() }
 
-        // 4. Row counts of every section that exists before and after (rule 4).
+        // 4. Row counts of every section that exists before and after (UIKit's count rule, TerminalUI.docc/TableViewBatchUpdates.md).
         var deletedPerSection: [Int: Int] = [:], movedOut: [Int: Int] = [:], movedIn: [Int: Int] = [:]
         var insertedPerSection: [Int: Int] = [:]
         for ip in batch.deletedRows { deletedPerSection[ip.section, default: 0] += 1 }

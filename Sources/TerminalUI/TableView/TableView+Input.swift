@@ -1,6 +1,6 @@
 import Foundation
 
-// Keys and mouse (DESIGN.md's key map). Input is handled between frames and
+// Keys and mouse (the key map is in `handle(_:)`'s documentation). Input is handled between frames and
 // never waits for an animation: a scroll ends a running one at once.
 
 extension TableView {

@@ -3,7 +3,7 @@ import Foundation
 // Batch updates in UIKit's shape. Deletes, reloads and move sources use the
 // index paths before the update; inserts and move destinations those after it.
 // `endUpdates` validates the batch against the data source's new counts
-// (DESIGN.md rule 4), keeps the selection and scroll on the same object, and
+// (UIKit's rule; see TerminalUI.docc/TableViewBatchUpdates.md), keeps the selection and scroll on the same object, and
 // starts the animation.
 
 extension TableView {

@@ -129,7 +129,7 @@ public final class TableView {
     /// else on the same index path (clamped), and keeping the selected row at
     /// the same height on screen. Cancels a running animation and the Delete button.
     ///
-    ///     controller.fetchRequest = byName; try controller.performFetch()
+    ///     banks.years = loadYears()          // the data source's new data
     ///     table.reloadData()
     public func reloadData() {
         needsReload = false

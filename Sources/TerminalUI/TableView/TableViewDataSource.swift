@@ -21,6 +21,7 @@ import Foundation
 public protocol TableViewDataSource: AnyObject {
     /// Number of sections (0 for an empty table).
     var numberOfSections: Int { get }
+    /// Number of rows in `section`.
     func numberOfRows(inSection section: Int) -> Int
     /// The content of a visible row. Called only while drawing, only for visible rows.
     func cell(forRowAt indexPath: IndexPath) -> TableCell

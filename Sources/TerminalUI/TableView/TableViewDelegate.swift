@@ -7,7 +7,10 @@ import Foundation
 ///
 ///     final class BankListScreen: TableViewDelegate {
 ///         func didSelectRow(at indexPath: IndexPath) { showDetail(indexPath) }
-///         func commitDelete(at indexPath: IndexPath) { try? controller.delete(at: indexPath) }
+///         func commitDelete(at indexPath: IndexPath) {
+///             context.delete(controller.object(at: indexPath))   // the save's batch removes the row
+///             try? context.save()
+///         }
 ///     }
 ///     tableView.delegate = screen   // weak
 public protocol TableViewDelegate: AnyObject {

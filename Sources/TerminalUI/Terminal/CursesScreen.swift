@@ -29,7 +29,7 @@ import Darwin
 ///
 ///     let screen: CursesScreen
 ///     do { screen = try CursesScreen() }
-///     catch { printError("\(error)"); exit(ExitStatus.usage) }
+///     catch { print("cannot use the terminal: \(error)"); exit(1) }
 ///     let loop = TerminalRunLoop(screen: screen)
 ///     loop.push(browser)
 ///     let reason = loop.run()

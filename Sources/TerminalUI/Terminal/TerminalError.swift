@@ -8,8 +8,8 @@
 ///         let screen = try CursesScreen()
 ///         …
 ///     } catch let error as TerminalError {
-///         printError(error.description)   // "failedbanks: TERM is not set"
-///         exit(ExitStatus.usage)
+///         print(error.description)   // "TERM is not set" …
+///         exit(1)
 ///     }
 public enum TerminalError: Error, Equatable, CustomStringConvertible {
     /// Standard input or output (`stream` names it) is a pipe or file, not a terminal.

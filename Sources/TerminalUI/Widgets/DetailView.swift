@@ -15,7 +15,9 @@
 public final class DetailView: View {
     /// One label and its value (which may be long or contain line breaks).
     public struct Row: Sendable, Equatable {
+        /// The label, on the left.
         public var label: String
+        /// The value, wrapped beside the label.
         public var value: String
         /// A row.
         public init(label: String, value: String) {

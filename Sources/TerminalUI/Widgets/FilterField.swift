@@ -7,8 +7,9 @@
 ///
 ///     let filter = FilterField()
 ///     filter.onChange = { text in
-///         do { try controller.setFilter(text); filter.clearError() }
-///         catch let error as PredicateError { filter.setError(error.reason, at: error.position) }
+///         do { request.predicate = try FetchPredicate(text); filter.clearError() }
+///         catch let error as FetchPredicateError { filter.setError(error.description, at: error.position - 1) }
+///         catch { filter.setError("\(error)", at: nil) }
 ///     }
 ///     filter.activate()
 ///     loop.push(filter)

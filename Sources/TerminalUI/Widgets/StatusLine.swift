@@ -12,12 +12,20 @@
 ///     status.render(into: &canvas, frame: canvas.bounds.row(canvas.height - 1), at: clock.now)
 public final class StatusLine: View {
     /// How a message is drawn: `.info` bold, `.error` in the destructive colour (and bold).
-    public enum MessageStyle: Sendable, Equatable { case info, error }
+    public enum MessageStyle: Sendable, Equatable {
+        /// An ordinary message, bold.
+        case info
+        /// Something went wrong: the destructive colour, bold.
+        case error
+    }
 
     /// A transient message and when it stops showing.
     public struct Message: Sendable, Equatable {
+        /// What is shown.
         public var text: String
+        /// How it is drawn.
         public var style: MessageStyle
+        /// When it stops showing (seconds, the clock's time).
         public var expiresAt: Double
     }
 

@@ -11,7 +11,7 @@
 /// shows, and puts the terminal cursor at the insertion point when focused.
 ///
 ///     let field = TextField(text: "", placeholder: "Bank name")
-///     field.onChange = { text in controller.search(text) }
+///     field.onChange = { text in query = text }
 ///     _ = field.handle(.character("S"))
 ///     field.render(into: &canvas, frame: Rect(x: 10, y: 3, width: 30, height: 1), at: now)
 ///     field.text          // "S"

@@ -11,6 +11,7 @@
 public final class TooSmallView: View {
     /// The size the app needs.
     public var minimumWidth: Int
+    /// The height the app needs.
     public var minimumHeight: Int
 
     /// The screen for an app that needs `minimumWidth`×`minimumHeight`.

@@ -8,7 +8,7 @@ import Timekeeping
 /// - `first_screen_s`: from just before the spawn until the first row of the
 ///   Date tab (the newest bank, found with plain SQL) has been written to the
 ///   terminal, for a launch over an unchanged store (the controller's results
-///   cache from an earlier launch is valid, rule 8).
+///   cache from an earlier launch is valid, rule 8 of FetchedResults.docc/ChangeBatches.md).
 /// - `first_screen_cold_s`: the same for the very first launch, with no cache:
 ///   the app draws the controller's preview of the first page before its full
 ///   fetch, so the same ≤ 0.3 s target applies.

@@ -2,7 +2,7 @@ import Foundation
 
 /// The sections and object ids that `failedbanks watch` describes, rebuilt
 /// from its JSON Lines: the last snapshot, with every later batch applied by
-/// DESIGN.md's rule 4 (remove deleted rows, move sources and deleted
+/// Rule 4 of FetchedResults.docc/ChangeBatches.md (remove deleted rows, move sources and deleted
 /// sections in old coordinates; insert new sections ascending; insert rows
 /// and move destinations ascending in new coordinates). Whatever does not
 /// add up (a batch's `counts` against the rebuilt sections, a coordinate out

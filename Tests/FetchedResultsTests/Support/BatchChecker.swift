@@ -2,7 +2,7 @@ import Foundation
 import SQLiteStore
 @testable import FetchedResults
 
-/// DESIGN.md's rules 3 and 4, written independently of the controller: what
+/// Rules 3 and 4 of FetchedResults.docc/ChangeBatches.md, written independently of the controller: what
 /// a table view does with a batch, and the checks UIKit makes.
 enum BatchChecker {
     struct Failure: Error, CustomStringConvertible {
