@@ -5,7 +5,8 @@ import SQLiteStore
 /// `FailedBankInfo` (name, city, state) has a to-one `details` ↔
 /// `FailedBankDetails` (closing date, updated date, cert, acquiring
 /// institution, fund); deleting a bank's info deletes its details. The cert
-/// number, the FDIC's stable key for a bank, is unique. `closeYear` (the
+/// number, the FDIC's stable key for a bank, is unique, and so is a details
+/// row's `info_id`: one details row per bank (version 2). `closeYear` (the
 /// first four characters of the closing date) is the section key of the
 /// browser's date tab.
 ///
@@ -15,7 +16,14 @@ import SQLiteStore
 ///     failed_bank_details (id INTEGER PRIMARY KEY, close_date TEXT NOT NULL /* YYYY-MM-DD */,
 ///                          updated_date TEXT, cert INTEGER NOT NULL, acquiring_institution TEXT, fund INTEGER,
 ///                          info_id INTEGER REFERENCES failed_bank_info(id) ON DELETE CASCADE)
-///     indexes: failed_bank_details(close_date), failed_bank_details(info_id), UNIQUE failed_bank_details(cert)
+///     indexes: failed_bank_details(close_date), UNIQUE failed_bank_details(cert), UNIQUE failed_bank_details(info_id)
+///
+/// Version 1 had a plain index on `info_id`, so a `sqlite3` shell could give a
+/// bank a second details row. Opening a version-1 store migrates it: without
+/// such rows the plain index becomes the unique one; with them the store still
+/// opens, keeps the plain index (`Store.enforcesUniqueKey(["info"], of: details)`
+/// is false) and every reader shows the lowest-id details row, in SQL and in
+/// Swift alike (``SQLSource``, ``ManagedObject/related(_:)``).
 ///
 /// Usage:
 ///
@@ -30,8 +38,24 @@ public enum FailedBankModel {
     /// `application_id` of failedbanks stores: "FBNK".
     public static let applicationID: Int32 = 0x4642_4E4B
 
-    /// The schema version this build reads and writes.
-    public static let version = 1
+    /// The schema version this build reads and writes (2: one details row per bank).
+    public static let version = 2
+
+    /// 1 → 2: the unique index on `failed_bank_details(info_id)`, which the store creates
+    /// after this step (see ``Migration``). When no bank has two details rows it replaces
+    /// the plain index on the column; otherwise the plain index stays and the unique one
+    /// is left out, so that the store keeps opening (rows are not deleted for the user).
+    static let migrations = [
+        Migration(from: 1, to: 2) { db in
+            let duplicated = try db.scalar("""
+                SELECT EXISTS (SELECT 1 FROM failed_bank_details WHERE info_id IS NOT NULL
+                               GROUP BY info_id HAVING count(*) > 1)
+                """)
+            if duplicated.int64 == 0 {
+                try db.execute("DROP INDEX IF EXISTS failed_bank_details_info_id")
+            }
+        },
+    ]
 
     /// The model (entities, relationship, derived `closeYear`).
     public static let model = Model(
@@ -63,8 +87,9 @@ public enum FailedBankModel {
                            closeYear(of: attribute("closeDate"))
                        },
                    ],
-                   uniqueKeys: [["cert"]]),
-        ])
+                   uniqueKeys: [["cert"], ["info"]]),
+        ],
+        migrations: migrations)
 
     /// The Swift twin of `substr(close_date, 1, 4)`: the first four characters, NULL for NULL.
     public static func closeYear(of closeDate: StoreValue) -> StoreValue {
