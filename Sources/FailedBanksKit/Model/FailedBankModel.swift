@@ -7,8 +7,8 @@ import SQLiteStore
 /// institution, fund); deleting a bank's info deletes its details. The cert
 /// number, the FDIC's stable key for a bank, is unique, and so is a details
 /// row's `info_id`: one details row per bank (version 2). `closeYear` (the
-/// first four characters of the closing date) is the section key of the
-/// browser's date tab.
+/// year of the closing date; NULL when the stored value is not a date, so such
+/// banks section under "—") is the section key of the browser's date tab.
 ///
 /// In SQLite (readable names, for people with `sqlite3`):
 ///
@@ -83,7 +83,7 @@ public enum FailedBankModel {
                        Relationship("info", destination: info, inverse: "details", deleteRule: .nullify, storesForeignKey: true),
                    ],
                    derived: [
-                       DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { attribute in
+                       DerivedAttribute("closeYear", .text, sql: closeYearSQL) { attribute in
                            closeYear(of: attribute("closeDate"))
                        },
                    ],
@@ -91,14 +91,22 @@ public enum FailedBankModel {
         ],
         migrations: migrations)
 
-    /// The Swift twin of `substr(close_date, 1, 4)`: the first four characters, NULL for NULL.
+    /// `closeYear` in SQL: the year of a closing date stored as `YYYY-MM-DD…` text, NULL for
+    /// anything else (`yesterday`, `6/27/2025`, a number, a BLOB a `sqlite3` shell wrote),
+    /// which sections such banks under "—" with the banks without details, not under `yest`.
+    static let closeYearSQL = """
+        CASE WHEN typeof($.close_date) = 'text' AND $.close_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' \
+        THEN substr($.close_date, 1, 4) END
+        """
+
+    /// The Swift twin of ``closeYearSQL``: the first four characters of text that starts like
+    /// a date (four ASCII digits, `-`, two, `-`, two), NULL for everything else.
     public static func closeYear(of closeDate: StoreValue) -> StoreValue {
-        switch closeDate {
-        case .null: return .null
-        case .text(let text): return .text(String(text.prefix(4)))
-        case .integer(let value): return .text(String(String(value).prefix(4)))
-        case .real(let value): return .text(String("\(value)".prefix(4)))
-        case .blob(let bytes): return .text(String(String(decoding: bytes, as: UTF8.self).prefix(4)))
-        }
+        guard case .text(let text) = closeDate else { return .null }
+        let u = Array(text.utf8.prefix(10))
+        func digit(_ i: Int) -> Bool { u[i] >= UInt8(ascii: "0") && u[i] <= UInt8(ascii: "9") }
+        guard u.count == 10, (0..<4).allSatisfy(digit), u[4] == UInt8(ascii: "-"), digit(5), digit(6),
+              u[7] == UInt8(ascii: "-"), digit(8), digit(9) else { return .null }
+        return .text(String(decoding: u[0..<4], as: UTF8.self))
     }
 }
