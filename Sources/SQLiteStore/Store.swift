@@ -212,7 +212,7 @@ public final class Store {
             for column in entity.columnNames where !columns.contains(column) {
                 throw StoreError.schemaMismatch(table: entity.tableName, reason: "missing column \(column)")
             }
-            for sql in schema.createIndexes(for: entity) { try database.execute(sql) }
+            try schema.installIndexes(for: entity, in: database)
         }
         try database.execute(schema.createHistoryTable)
         try installTriggers()

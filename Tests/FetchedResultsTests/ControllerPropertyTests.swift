@@ -201,12 +201,19 @@ struct ControllerPropertyTests {
             }
         }
 
+        /// Whether ``viaSQL()`` also writes extra details rows for banks that have one (nothing in
+        /// this model forbids them; the controller must show the lowest-id one, never the bank twice).
+        var duplicates = false
+        /// Banks given an extra details row while this mutator ran (while that row lived, it showed when lower).
+        var duplicateInserts = 0
+
         /// Raw SQL on the second connection, as the sqlite3 shell would write.
         mutating func viaSQL() throws {
             let db = otherStore.database
             let all = try ids()
             guard !all.isEmpty else { return }
             let id = target(all)
+            if duplicates && chance(2) { return try duplicateViaSQL(db, bank: id) }
             switch Int.random(in: 0..<6, using: &rng) {
             case 0: try db.run("DELETE FROM failed_bank_info WHERE id = ?", [.integer(id)])
             case 1: try db.run("UPDATE failed_bank_info SET name = ? WHERE id = ?", [.text(pick(ControllerPropertyTests.names)), .integer(id)])
@@ -217,12 +224,55 @@ struct ControllerPropertyTests {
             default: try db.run("UPDATE failed_bank_details SET fund = ? WHERE info_id = ?", [.integer(Int64.random(in: 0...100, using: &rng)), .integer(id)])
             }
         }
+
+        /// A change of a bank's extra details rows: a second row (at a higher id, or at a free id
+        /// below the bank's lowest one, which then becomes the one shown), a new date on any of
+        /// its rows, its lowest row deleted (the next one shows), or a row moved to another bank.
+        mutating func duplicateViaSQL(_ db: Database, bank id: Int64) throws {
+            guard try db.scalar("SELECT EXISTS (SELECT 1 FROM failed_bank_info WHERE id = ?)", [.integer(id)]).int64 == 1 else { return }
+            let rows = try db.query("SELECT id FROM failed_bank_details WHERE info_id = ? ORDER BY id", [.integer(id)]).map { $0[0].int64! }
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0, 1:
+                nextCert += 1
+                var newID: StoreValue = .null
+                if let lowest = rows.first, chance(2),
+                   let free = try db.scalar("SELECT max(id) + 1 FROM failed_bank_details WHERE id < ?", [.integer(lowest)]).int64,
+                   free < lowest {
+                    newID = .integer(free)
+                }
+                try db.run("INSERT INTO failed_bank_details(id, close_date, cert, fund, info_id) VALUES (?, ?, ?, ?, ?)",
+                           [newID, .text(date()), .integer(nextCert), chance(2) ? .null : .integer(Int64.random(in: 0...100, using: &rng)), .integer(id)])
+                if !rows.isEmpty { duplicateInserts += 1 }
+            case 2:
+                guard !rows.isEmpty else { return }
+                try db.run("UPDATE failed_bank_details SET close_date = ? WHERE id = ?", [.text(date()), .integer(pick(rows))])
+            case 3:
+                guard let lowest = rows.first, rows.count > 1 || chance(4) else { return }
+                try db.run("DELETE FROM failed_bank_details WHERE id = ?", [.integer(lowest)])
+            case 4:
+                guard let row = rows.last else { return }
+                try db.run("UPDATE failed_bank_details SET info_id = ? WHERE id = ?", [.integer(pick(try ids())), .integer(row)])
+            default:
+                guard !rows.isEmpty else { return }
+                try db.run("UPDATE failed_bank_details SET fund = ? WHERE id = ?", [.integer(Int64.random(in: 0...100, using: &rng)), .integer(pick(rows))])
+            }
+        }
     }
 
     static let seeds: [UInt64] = [11, 42, 1977, 0xC0FFEE]
 
     @Test(arguments: seeds)
     func everyBatchAppliedToTheOldSnapshotGivesTheNewFetch(seed: UInt64) throws {
+        try Self.run(seed: seed, duplicates: false)
+    }
+
+    @Test("with extra details rows for a bank written by raw SQL (inserted, re-dated, deleted, moved), every batch still applies and equals a fresh fetch; no bank shows twice",
+          arguments: [UInt64(7), 2026])
+    func duplicatedDetailsRowsNeverBreakABatch(seed: UInt64) throws {
+        try Self.run(seed: seed, duplicates: true)
+    }
+
+    static func run(seed: UInt64, duplicates: Bool) throws {
         let t = try TempStore()
         var rng = SeededGenerator(seed: seed)
         // ≥ 500 banks across 13 years, with ties and banks without details, written by "an importer".
@@ -242,6 +292,7 @@ struct ControllerPropertyTests {
         _ = try t.context.processExternalChanges()
         _ = try other.processExternalChanges()
         var mutator = Mutator(rng: SeededGenerator(seed: seed &+ 1), t: t, otherStore: otherStore, other: other)
+        mutator.duplicates = duplicates
 
         let configs = try Self.configs()
         var controllers: [FetchedResultsController] = []
@@ -278,6 +329,11 @@ struct ControllerPropertyTests {
             }
             for (k, c) in configs.enumerated() {
                 let expected = try Self.fresh(t, c)
+                let shown = expected.sections.flatMap(\.ids)
+                if Set(shown).count != shown.count {
+                    Issue.record("seed \(seed) step \(step) \(c.name): a fresh fetch shows a bank twice")
+                    return
+                }
                 var snapshot = snapshots[k]
                 for batch in received[k] {
                     for c in batch.objectChanges { kinds[c.change, default: 0] += 1 }
@@ -308,9 +364,14 @@ struct ControllerPropertyTests {
         }
         // The workload exercised every kind of change, incrementally.
         for kind in ChangeType.allCases { #expect(kinds[kind, default: 0] > 0, "seed \(seed): no \(kind) was reported") }
-        #expect(sectionKinds[.insert, default: 0] > 0 && sectionKinds[.delete, default: 0] > 0, "seed \(seed): sections were never created and emptied")
+        #expect(sectionKinds[.insert, default: 0] > 0 && (duplicates || sectionKinds[.delete, default: 0] > 0),
+                "seed \(seed): sections were never created and emptied")
         for c in controllers { #expect(c.statistics.refetches == 0 && c.statistics.incrementalBatches > Self.steps / 4) }
         #expect(controllers.contains { $0.statistics.splitReads > 0 }, "seed \(seed): no change set was large enough to read on two connections")
+        if duplicates {
+            let duplicated = try t.store.database.scalar("SELECT count(*) FROM (SELECT 1 FROM failed_bank_details GROUP BY info_id HAVING count(*) > 1)")
+            #expect(mutator.duplicateInserts > 5 && (duplicated.int64 ?? 0) > 0, "seed \(seed): too few banks had extra details rows")
+        }
         print("seed \(seed): \(kinds) sections \(sectionKinds) probes \(controllers.map(\.statistics.probeReads))")
     }
 }

@@ -159,12 +159,13 @@ public final class BankBrowser: View, TableViewDelegate {
         return exit
     }
 
-    /// The cell of a bank: its name, and `City, ST` below it.
+    /// The cell of a bank: its name, and `City, ST` below it. A value that is not text
+    /// (a BLOB name a `sqlite3` shell stored) shows as ``DisplayText/of(_:)`` writes it (`x'…'`).
     public static func cell(for bank: ManagedObject) -> TableCell {
-        let city = bank.string("city") ?? ""
-        let state = bank.string("state") ?? ""
+        let city = DisplayText.of(bank.value(forKeyPath: "city"))
+        let state = DisplayText.of(bank.value(forKeyPath: "state"))
         let detail = city.isEmpty ? state : (state.isEmpty ? city : "\(city), \(state)")
-        return TableCell(style: .subtitle, title: bank.string("name") ?? "", detail: detail,
+        return TableCell(style: .subtitle, title: DisplayText.of(bank.value(forKeyPath: "name")), detail: detail,
                          accessory: .disclosureIndicator)
     }
 
@@ -353,7 +354,11 @@ public final class BankBrowser: View, TableViewDelegate {
         adapter.swap(to: controller)
     }
 
+    /// Longest filter the `\` line takes, in characters; typing or pasting more is cut there.
+    static let filterMaximumLength = 1000
+
     func configureFilterField() {
+        filterField.maximumLength = BankBrowser.filterMaximumLength
         filterField.onChange = { [unowned self] text in
             _ = self.validateFilter(text)
         }
@@ -395,7 +400,14 @@ public final class BankBrowser: View, TableViewDelegate {
             filterField.clearError()
             return predicate
         } catch let error as FetchPredicateError {
-            filterField.setError("\(error)", at: error.position > 0 ? error.position - 1 : nil)
+            if text.count >= BankBrowser.filterMaximumLength {
+                // Cut at the field's length: the parser's complaint (an unterminated string, a
+                // missing operand) is about the cut, not about what was typed.
+                filterField.setError("the filter is too long: at most \(BankBrowser.filterMaximumLength) characters",
+                                     at: BankBrowser.filterMaximumLength - 1)
+            } else {
+                filterField.setError("\(error)", at: error.position > 0 ? error.position - 1 : nil)
+            }
         } catch StoreError.unknownKeyPath(let keyPath, _) {
             let offset = text.range(of: keyPath).map { text.distance(from: text.startIndex, to: $0.lowerBound) }
             filterField.setError("unknown key path \"\(keyPath)\"\(offset.map { " (column \($0 + 1))" } ?? "")", at: offset)

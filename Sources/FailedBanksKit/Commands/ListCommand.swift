@@ -20,6 +20,9 @@ import SQLiteStore
 /// JSON: `{"sections":[{"name":"2025","indexTitle":"2025","objects":[{"id":12,"name":"…","city":"…","state":"TX","cert":5520,"closeDate":"2025-06-27"}]}]}`
 /// (`id` is the `failed_bank_info` row id; `cert` and `closeDate` are null for a bank without details).
 /// CSV: a header `section,id,name,city,state,cert,closeDate`, then one row per bank.
+/// Text: a line per section, then one line per bank; control characters in it are
+/// escaped (`\0`, `\n`, `\u{1B}`, ``DisplayText/escapingControls(_:)``). A name stored as a
+/// BLOB (by a `sqlite3` shell) is shown in every format as its bytes in hex, `x'…'`.
 ///
 /// | status | meaning |
 /// |---|---|
@@ -184,8 +187,8 @@ public enum ListCommand {
             let json = "[" + chunk.map(String.init).joined(separator: ",") + "]"
             try store.database.forEachRow(sql, [.text(json)]) { s in
                 let id = s.int64(at: 0)
-                byID[id] = Row(id: id, name: s.value(at: 1).string ?? "", city: s.value(at: 2).string ?? "",
-                               state: s.value(at: 3).string ?? "", cert: s.value(at: 4).int64, closeDate: s.value(at: 5).string)
+                byID[id] = Row(id: id, name: DisplayText.of(s.value(at: 1)), city: DisplayText.of(s.value(at: 2)),
+                               state: DisplayText.of(s.value(at: 3)), cert: s.value(at: 4).int64, closeDate: s.value(at: 5).string)
             }
             start += 500
         }
@@ -224,7 +227,7 @@ public enum ListCommand {
                 output((index > 0 ? "," : "") + "{\"name\":\(json(section.name)),\"indexTitle\":"
                        + (section.indexTitle.map(json) ?? "null") + ",\"objects\":[")
             case .text:
-                let title = section.name.isEmpty ? "(none)" : section.name
+                let title = section.name.isEmpty ? "(none)" : DisplayText.escapingControls(section.name)
                 output("\(title) (\(section.numberOfObjects) bank\(section.numberOfObjects == 1 ? "" : "s"))\n")
             case .csv: break
             }
@@ -240,8 +243,10 @@ public enum ListCommand {
                                + "\"state\":\(json(r.state)),\"cert\":\(r.cert.map(String.init) ?? "null"),"
                                + "\"closeDate\":\(r.closeDate.map(json) ?? "null")}")
                     case .text:
-                        var line = "  \(r.name), \(r.city), \(r.state)"
-                        if let d = r.closeDate { line += "  closed \(d)" }
+                        // One bank a line: control characters (a NUL, a newline) are escaped.
+                        let e = DisplayText.escapingControls
+                        var line = "  \(e(r.name)), \(e(r.city)), \(e(r.state))"
+                        if let d = r.closeDate { line += "  closed \(e(d))" }
                         if let c = r.cert { line += "  cert \(c)" }
                         output(line + "\n")
                     case .csv:

@@ -5,9 +5,10 @@ import SQLiteStore
 /// `FailedBankInfo` (name, city, state) has a to-one `details` ↔
 /// `FailedBankDetails` (closing date, updated date, cert, acquiring
 /// institution, fund); deleting a bank's info deletes its details. The cert
-/// number, the FDIC's stable key for a bank, is unique. `closeYear` (the
-/// first four characters of the closing date) is the section key of the
-/// browser's date tab.
+/// number, the FDIC's stable key for a bank, is unique, and so is a details
+/// row's `info_id`: one details row per bank (version 2). `closeYear` (the
+/// year of the closing date; NULL when the stored value is not a date, so such
+/// banks section under "—") is the section key of the browser's date tab.
 ///
 /// In SQLite (readable names, for people with `sqlite3`):
 ///
@@ -15,7 +16,14 @@ import SQLiteStore
 ///     failed_bank_details (id INTEGER PRIMARY KEY, close_date TEXT NOT NULL /* YYYY-MM-DD */,
 ///                          updated_date TEXT, cert INTEGER NOT NULL, acquiring_institution TEXT, fund INTEGER,
 ///                          info_id INTEGER REFERENCES failed_bank_info(id) ON DELETE CASCADE)
-///     indexes: failed_bank_details(close_date), failed_bank_details(info_id), UNIQUE failed_bank_details(cert)
+///     indexes: failed_bank_details(close_date), UNIQUE failed_bank_details(cert), UNIQUE failed_bank_details(info_id)
+///
+/// Version 1 had a plain index on `info_id`, so a `sqlite3` shell could give a
+/// bank a second details row. Opening a version-1 store migrates it: without
+/// such rows the plain index becomes the unique one; with them the store still
+/// opens, keeps the plain index (`Store.enforcesUniqueKey(["info"], of: details)`
+/// is false) and every reader shows the lowest-id details row, in SQL and in
+/// Swift alike (``SQLSource``, ``ManagedObject/related(_:)``).
 ///
 /// Usage:
 ///
@@ -30,8 +38,24 @@ public enum FailedBankModel {
     /// `application_id` of failedbanks stores: "FBNK".
     public static let applicationID: Int32 = 0x4642_4E4B
 
-    /// The schema version this build reads and writes.
-    public static let version = 1
+    /// The schema version this build reads and writes (2: one details row per bank).
+    public static let version = 2
+
+    /// 1 → 2: the unique index on `failed_bank_details(info_id)`, which the store creates
+    /// after this step (see ``Migration``). When no bank has two details rows it replaces
+    /// the plain index on the column; otherwise the plain index stays and the unique one
+    /// is left out, so that the store keeps opening (rows are not deleted for the user).
+    static let migrations = [
+        Migration(from: 1, to: 2) { db in
+            let duplicated = try db.scalar("""
+                SELECT EXISTS (SELECT 1 FROM failed_bank_details WHERE info_id IS NOT NULL
+                               GROUP BY info_id HAVING count(*) > 1)
+                """)
+            if duplicated.int64 == 0 {
+                try db.execute("DROP INDEX IF EXISTS failed_bank_details_info_id")
+            }
+        },
+    ]
 
     /// The model (entities, relationship, derived `closeYear`).
     public static let model = Model(
@@ -59,21 +83,30 @@ public enum FailedBankModel {
                        Relationship("info", destination: info, inverse: "details", deleteRule: .nullify, storesForeignKey: true),
                    ],
                    derived: [
-                       DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { attribute in
+                       DerivedAttribute("closeYear", .text, sql: closeYearSQL) { attribute in
                            closeYear(of: attribute("closeDate"))
                        },
                    ],
-                   uniqueKeys: [["cert"]]),
-        ])
+                   uniqueKeys: [["cert"], ["info"]]),
+        ],
+        migrations: migrations)
 
-    /// The Swift twin of `substr(close_date, 1, 4)`: the first four characters, NULL for NULL.
+    /// `closeYear` in SQL: the year of a closing date stored as `YYYY-MM-DD…` text, NULL for
+    /// anything else (`yesterday`, `6/27/2025`, a number, a BLOB a `sqlite3` shell wrote),
+    /// which sections such banks under "—" with the banks without details, not under `yest`.
+    static let closeYearSQL = """
+        CASE WHEN typeof($.close_date) = 'text' AND $.close_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' \
+        THEN substr($.close_date, 1, 4) END
+        """
+
+    /// The Swift twin of ``closeYearSQL``: the first four characters of text that starts like
+    /// a date (four ASCII digits, `-`, two, `-`, two), NULL for everything else.
     public static func closeYear(of closeDate: StoreValue) -> StoreValue {
-        switch closeDate {
-        case .null: return .null
-        case .text(let text): return .text(String(text.prefix(4)))
-        case .integer(let value): return .text(String(String(value).prefix(4)))
-        case .real(let value): return .text(String("\(value)".prefix(4)))
-        case .blob(let bytes): return .text(String(String(decoding: bytes, as: UTF8.self).prefix(4)))
-        }
+        guard case .text(let text) = closeDate else { return .null }
+        let u = Array(text.utf8.prefix(10))
+        func digit(_ i: Int) -> Bool { u[i] >= UInt8(ascii: "0") && u[i] <= UInt8(ascii: "9") }
+        guard u.count == 10, (0..<4).allSatisfy(digit), u[4] == UInt8(ascii: "-"), digit(5), digit(6),
+              u[7] == UInt8(ascii: "-"), digit(8), digit(9) else { return .null }
+        return .text(String(decoding: u[0..<4], as: UTF8.self))
     }
 }

@@ -208,6 +208,20 @@ public final class ManagedObject {
         context?.noteChange(self)
     }
 
+    /// Forgets the partners of the relationships whose foreign key the other side stores
+    /// (`info.details`), so that they are looked up again when next read.
+    ///
+    /// The store decides which row such a link is, not the context's bookkeeping: when rows
+    /// written by others (a `sqlite3` shell) point at this object too, it is the one with the
+    /// lowest id, as every SQL join reads it (``SQLSource``). After a save that deleted or
+    /// unlinked the lowest one, the next-lowest is the partner, not none.
+    func forgetInverseLinks() {
+        for i in links.indices where !entity.relationships[i].storesForeignKey {
+            links[i] = .unknown
+            committedLinks[i] = .unknown
+        }
+    }
+
     /// Replaces a temporary ID with the permanent one in this object's links.
     func remapLinks(_ map: [ObjectID: ObjectID]) {
         for i in links.indices {

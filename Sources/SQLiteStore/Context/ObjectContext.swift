@@ -405,6 +405,7 @@ public final class ObjectContext {
             object.isInserted = false
             object.committedValues = object.values
             object.committedLinks = object.links
+            object.forgetInverseLinks()
             object.changedKeys = []
         }
         dirty.removeAll()

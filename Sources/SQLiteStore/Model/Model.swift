@@ -7,7 +7,7 @@
 ///     let model = Model(version: 2, applicationID: 0x4642_4E4B, entities: [info, details],
 ///                       migrations: [Migration(from: 1, to: 2) { db in … }])
 ///     let source = try model.sqlSource(root: "FailedBankInfo", keyPaths: ["name", "details.closeDate"])
-///     source.from                                           // "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id"
+///     source.from                                           // "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id AND NOT EXISTS (…)"
 ///     try source.expression(forKeyPath: "details.closeDate") // "t1.close_date"
 public struct Model: Sendable {
     /// The schema version (`PRAGMA user_version`); at least 1.

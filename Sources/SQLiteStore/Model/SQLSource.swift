@@ -5,8 +5,19 @@
 /// derived attributes expand to their SQL with the right alias. Made by
 /// ``Model/sqlSource(root:keyPaths:)``.
 ///
+/// A join never multiplies the root's rows. Through the side that stores the
+/// foreign key (`details.info`) it follows a primary key, so it finds at most
+/// one row. Through the other side (`info.details`, reading `failed_bank_details.info_id`)
+/// nothing but a unique index stops several rows pointing at the same object
+/// (a `sqlite3` shell can insert them), so the join keeps only the one with
+/// the lowest id — the row ``ManagedObject/related(_:)`` reads in Swift:
+/// `… ON t1.info_id = t0.id AND NOT EXISTS (SELECT 1 FROM failed_bank_details AS t1x
+/// WHERE t1x.info_id = t1.info_id AND t1x.id < t1.id)`. The test names only `t1`, so
+/// SQLite may still run the join from `t1`'s side (from an index on a sorted
+/// column of it) and it costs one probe of the foreign key's index per row.
+///
 ///     var source = try model.sqlSource(root: "FailedBankInfo", keyPaths: ["details.closeYear"])
-///     source.from                                          // "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id"
+///     source.from                                          // "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id AND NOT EXISTS (…)"
 ///     try source.expression(forKeyPath: "details.closeYear") // "substr(t1.close_date, 1, 4)"
 ///     try source.expression(forKeyPath: "name")              // "t0.name"
 public struct SQLSource: Sendable {
@@ -76,6 +87,7 @@ public struct SQLSource: Sendable {
                         throw StoreError.unknownKeyPath(keyPath, entity: root.name)
                     }
                     on = "\(nextAlias).\(inverse.columnName) = \(alias).id"
+                        + SQLSource.lowestIDCondition(alias: nextAlias, table: dest.tableName, foreignKey: inverse.columnName)
                 }
                 from += " LEFT JOIN \(dest.tableName) AS \(nextAlias) ON \(on)"
             }
@@ -84,5 +96,12 @@ public struct SQLSource: Sendable {
             alias = nextAlias
         }
         throw StoreError.unknownKeyPath(keyPath, entity: root.name)
+    }
+
+    /// ` AND NOT EXISTS (…)`: the row at `alias` is the lowest-id one of the rows of `table`
+    /// whose `foreignKey` holds the same value (see the type's description).
+    static func lowestIDCondition(alias: String, table: String, foreignKey: String) -> String {
+        let other = alias + "x"
+        return " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(foreignKey) = \(alias).\(foreignKey) AND \(other).id < \(alias).id)"
     }
 }

@@ -34,21 +34,68 @@ struct SchemaBuilder {
         return "CREATE TABLE IF NOT EXISTS \(entity.tableName) (\n  " + columns.joined(separator: ",\n  ") + "\n)"
     }
 
+    /// One index of the schema: a plain one, or the one that enforces a unique key.
+    struct Index {
+        var name: String
+        var sql: String
+        /// The unique key it enforces (nil for a plain index).
+        var uniqueKey: [String]?
+        /// For a unique key's index: the plain index on the same columns, made instead when existing rows break the key.
+        var fallbackSQL: String?
+    }
+
     /// `CREATE [UNIQUE] INDEX IF NOT EXISTS` for indexed attributes, foreign keys and unique keys.
-    func createIndexes(for entity: Entity) -> [String] {
-        var sql: [String] = []
+    ///
+    /// A foreign key that is a unique key on its own (a one-to-one link, `failed_bank_details.info_id`)
+    /// gets only the unique index, which serves the same lookups.
+    func indexes(for entity: Entity) -> [Index] {
+        var out: [Index] = []
         let t = entity.tableName
-        for a in entity.attributes where a.isIndexed {
-            sql.append("CREATE INDEX IF NOT EXISTS \(t)_\(a.columnName) ON \(t)(\(a.columnName))")
+        func plain(_ name: String, _ columns: String) -> Index {
+            Index(name: name, sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(t)(\(columns))")
         }
-        for r in entity.relationships where r.storesForeignKey {
-            sql.append("CREATE INDEX IF NOT EXISTS \(t)_\(r.columnName) ON \(t)(\(r.columnName))")
+        for a in entity.attributes where a.isIndexed {
+            out.append(plain("\(t)_\(a.columnName)", a.columnName))
+        }
+        for r in entity.relationships where r.storesForeignKey && !entity.uniqueKeys.contains([r.name]) {
+            out.append(plain("\(t)_\(r.columnName)", r.columnName))
         }
         for key in entity.uniqueKeys where !key.isEmpty {
             let cols = key.compactMap { entity.columnName(forKey: $0) }
-            sql.append("CREATE UNIQUE INDEX IF NOT EXISTS \(t)_unique_\(cols.joined(separator: "_")) ON \(t)(\(cols.joined(separator: ", ")))")
+            let name = SchemaBuilder.uniqueIndexName(table: t, columns: cols)
+            out.append(Index(name: name,
+                             sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(t)(\(cols.joined(separator: ", ")))",
+                             uniqueKey: key,
+                             fallbackSQL: plain("\(t)_\(cols.joined(separator: "_"))", cols.joined(separator: ", ")).sql))
         }
-        return sql
+        return out
+    }
+
+    /// The SQL of ``indexes(for:)``.
+    func createIndexes(for entity: Entity) -> [String] { indexes(for: entity).map(\.sql) }
+
+    /// `<table>_unique_<columns>`: the name of the index that enforces a unique key.
+    static func uniqueIndexName(table: String, columns: [String]) -> String {
+        "\(table)_unique_\(columns.joined(separator: "_"))"
+    }
+
+    /// Creates the entity's indexes that `database` lacks.
+    ///
+    /// A unique key that rows already in the file break (a key a newer model adds, over a
+    /// file whose rows were written before: two `failed_bank_details` rows with the same
+    /// `info_id`) is not enforced in that file, and a plain index on its columns is made
+    /// instead: refusing to open the store would lock its owner out of the data, and which
+    /// of the rows to delete is not the store's to choose. ``Store/enforcesUniqueKey(_:of:)``
+    /// tells whether a file enforces a key; creating the store's schema again (the next
+    /// migration) tries the unique index again.
+    func installIndexes(for entity: Entity, in database: Database) throws {
+        for index in indexes(for: entity) {
+            do {
+                try database.execute(index.sql)
+            } catch let error as SQLiteError where error.primaryCode == 19 /* SQLITE_CONSTRAINT */ && index.fallbackSQL != nil {
+                try database.execute(index.fallbackSQL!)
+            }
+        }
     }
 
     /// The history table that triggers append to.

@@ -31,6 +31,12 @@ public class EntryBar: View {
     /// The insertion point, in characters.
     public var cursorIndex: Int { field.cursorIndex }
 
+    /// Longest text accepted, in characters (nil: unlimited): an edit that would make it longer is refused.
+    public var maximumLength: Int? {
+        get { field.maximumLength }
+        set { field.maximumLength = newValue }
+    }
+
     /// Called after an edit (once per burst of input, such as a paste: see `InputBurst`).
     public var onChange: ((String) -> Void)?
 

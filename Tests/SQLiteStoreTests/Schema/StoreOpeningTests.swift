@@ -208,7 +208,8 @@ struct ModelTests {
 
     @Test func keyPathsThroughRelationshipsBecomeLeftJoins() throws {
         let source = try BankModel.model().sqlSource(root: "FailedBankInfo", keyPaths: ["name", "details.closeDate", "details.closeYear"])
-        #expect(source.from == "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id")
+        #expect(source.from == "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id"
+                + " AND NOT EXISTS (SELECT 1 FROM failed_bank_details AS t1x WHERE t1x.info_id = t1.info_id AND t1x.id < t1.id)")
         #expect(try source.expression(forKeyPath: "name") == "t0.name")
         #expect(try source.expression(forKeyPath: "details.closeDate") == "t1.close_date")
         #expect(try source.expression(forKeyPath: "details.closeYear") == "(substr(t1.close_date, 1, 4))")

@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+// The Heroes tutorial's sectioned list, on the FetchedTable libraries:
+//   swift run --package-path Examples/Heroes heroes [--db PATH]
+import PackageDescription
+
+let package = Package(
+    name: "Heroes",
+    dependencies: [.package(name: "FetchedTable", path: "../..")],
+    targets: [
+        .target(name: "HeroList", dependencies: [
+            .product(name: "SQLiteStore", package: "FetchedTable"),
+            .product(name: "FetchedResults", package: "FetchedTable"),
+            .product(name: "TerminalUI", package: "FetchedTable"),
+            .product(name: "FetchedResultsUI", package: "FetchedTable"),
+        ]),
+        .executableTarget(name: "heroes", dependencies: ["HeroList"]),
+        .testTarget(name: "HeroListTests", dependencies: ["HeroList"]),
+    ]
+)

@@ -1,0 +1,18 @@
+import Foundation
+import HeroList
+import TerminalUI
+
+// heroes [--db PATH]: the HeroList tutorial.
+let path = HeroList.databasePath(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
+do {
+    let store = try HeroList.openStore(at: path)
+    let screen = try CursesScreen()
+    let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
+    let list = try HeroList.makeScreen(store: store, loop: loop,
+                                          animated: !CommandLine.arguments.contains("--no-animation"))
+    _ = list.run()
+    screen.close()
+} catch {
+    FileHandle.standardError.write(Data("heroes: \(path): \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,101 @@
+import FetchedResults
+import FetchedResultsUI
+import Foundation
+import SQLiteStore
+import TerminalUI
+
+/// A student, as the table `student` (name, number, subject) holds one.
+public struct Student: StoreRecord, Equatable {
+    public static let entityName = "Student"
+    public var name: String
+    public var number: Int
+    public var subject: String
+
+    public init(name: String, number: Int, subject: String) {
+        self.name = name
+        self.number = number
+        self.subject = subject
+    }
+
+    public init(row: RecordRow) throws {
+        name = try row["name"]
+        number = try row["number"]
+        subject = try row["subject"]
+    }
+
+    public func encode(to container: inout RecordContainer) {
+        container["name"] = name
+        container["number"] = number
+        container["subject"] = subject
+    }
+}
+
+/// The store's model, the sample data, and the list screen's configuration.
+public enum StudentList {
+    /// One entity, `Student`, in the table `student`.
+    public static let model = Model(version: 1, applicationID: 0x5354_4455, entities: [
+        Entity("Student", attributes: [
+            Attribute("name", .text),
+            Attribute("number", .integer),
+            Attribute("subject", .text, indexed: true),
+        ]),
+    ])
+
+    /// What a first launch puts in an empty store.
+    public static let sampleStudents: [Student] = [
+        ("Ada Lovelace", "Mathematics"), ("Alan Turing", "Mathematics"), ("Emmy Noether", "Mathematics"),
+        ("Marie Curie", "Physics"), ("Richard Feynman", "Physics"), ("Lise Meitner", "Physics"),
+        ("Rosalind Franklin", "Biology"), ("Charles Darwin", "Biology"), ("Barbara McClintock", "Biology"),
+        ("Dorothy Hodgkin", "Chemistry"), ("Linus Pauling", "Chemistry"),
+        ("Mary Beard", "History"), ("Eric Hobsbawm", "History"), ("Herodotus", "History"),
+        ("Grace Hopper", "Computing"), ("Donald Knuth", "Computing"), ("Edsger Dijkstra", "Computing"),
+        ("Jane Austen", "English"), ("Virginia Woolf", "English"),
+        ("Hypatia", "Astronomy"), ("Vera Rubin", "Astronomy"),
+    ].enumerated().map { index, student in Student(name: student.0, number: 101 + index * 7 % 40, subject: student.1) }
+
+    /// The store at `path`, with the sample students when it is empty.
+    public static func openStore(at path: String) throws -> Store {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let store = try Store(path: path, model: model)
+        let context = ObjectContext(store: store)
+        if try context.fetch("Student", limit: 1).isEmpty {
+            for student in sampleStudents { context.insert(student) }
+            try context.save()
+        }
+        return store
+    }
+
+    /// The one tab: by subject then number, a section per subject with its count, the subjects'
+    /// initials in the index; `/` searches names.
+    public static var bySubject: ListTab {
+        var tab = ListTab(title: "Students", entity: "Student",
+                          sortDescriptors: [FetchSort("subject"), FetchSort("number")],
+                          sectionNameKeyPath: "subject") { object in
+            let student = try? object.record(as: Student.self)
+            return TableCell(style: .subtitle, title: student?.name ?? "?", detail: "No. \(student?.number ?? 0)")
+        }
+        tab.headerTitle = { section in "\(section.name) (\(section.numberOfObjects))" }
+        tab.searchKeyPaths = ["name"]
+        tab.noun = ("student", "students")
+        tab.objectName = { object in "“\(object.string("name") ?? "")”" }
+        return tab
+    }
+
+    /// The list screen of the students in `store`, on `loop`.
+    public static func makeScreen(store: Store, loop: TerminalRunLoop, animated: Bool = true) throws -> ListScreen {
+        var configuration = ListScreenConfiguration(title: "Students", tabs: [bySubject])
+        configuration.animated = animated
+        configuration.indexTitleDescription = "a subject's initial"
+        configuration.filterExample = ["subject == \"Physics\"; Esc clears"]
+        return try ListScreen(context: ObjectContext(store: store), configuration: configuration, loop: loop)
+    }
+
+    /// `--db PATH`, else `$XDG_DATA_HOME/fetchedtable-examples/students.sqlite`.
+    public static func databasePath(arguments: [String], environment: [String: String]) -> String {
+        if let index = arguments.firstIndex(of: "--db"), index + 1 < arguments.count { return arguments[index + 1] }
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return data + "/fetchedtable-examples/students.sqlite"
+    }
+}
