@@ -274,8 +274,7 @@ public final class BankBrowser: View, TableViewDelegate {
 
     /// Enter/→: the detail screen.
     public func didSelectRow(at indexPath: IndexPath) {
-        guard !isLoading, adapter.controller.objectID(at: indexPath) != nil else { return }
-        let bank = adapter.controller.object(at: indexPath)
+        guard !isLoading, let bank = adapter.controller.existingObject(at: indexPath) else { return }
         loop.push(BankDetailScreen(bank: bank))
     }
 
@@ -291,8 +290,7 @@ public final class BankBrowser: View, TableViewDelegate {
 
     /// The Delete button confirmed: delete through the context and save; the row animates out.
     public func commitDelete(at indexPath: IndexPath) {
-        guard readOnlyReason == nil, !isLoading, adapter.controller.objectID(at: indexPath) != nil else { return }
-        let bank = adapter.controller.object(at: indexPath)
+        guard readOnlyReason == nil, !isLoading, let bank = adapter.controller.existingObject(at: indexPath) else { return }
         let name = bank.string("name") ?? "the bank"
         let id = bank.objectID
         context.delete(bank)

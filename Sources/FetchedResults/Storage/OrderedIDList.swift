@@ -300,6 +300,15 @@ struct OrderedIDList {
         }
 
         consuming func finish() -> OrderedIDList {
+            finish(rejectingDuplicates: false)!
+        }
+
+        /// The list, or nil when an id was appended twice (a damaged cache file).
+        consuming func finishRejectingDuplicates() -> OrderedIDList? {
+            finish(rejectingDuplicates: true)
+        }
+
+        private consuming func finish(rejectingDuplicates: Bool) -> OrderedIDList? {
             if !current.ids.isEmpty { chunks.append(current) }
             var list = OrderedIDList()
             list.sequence.slots = chunks
@@ -309,7 +318,10 @@ struct OrderedIDList {
             list.ordinalOfSlot = chunks.indices.map { Int32($0) }
             var map = RowIDMap(minID: minID, maxID: maxID, count: total)
             for (slot, c) in chunks.enumerated() {
-                for id in c.ids { map[id] = Int32(slot) }
+                for id in c.ids {
+                    if rejectingDuplicates && map[id] != nil { return nil }
+                    map[id] = Int32(slot)
+                }
             }
             list.map = map
             return list
