@@ -131,7 +131,6 @@ public final class Store {
     public var isReadOnly: Bool { database.isReadOnly }
 
     deinit {
-        if fileNode != nil { OpenStoreRegistry.unregister(ObjectIdentifier(self), path: path) }
         // Ask a reader still at work on another thread to stop, wait for it, then close it before
         // the main connection, so that the main one (not a read-only one) checkpoints and removes -wal/-shm.
         closing.set()
@@ -139,6 +138,10 @@ public final class Store {
         readerAvailable.wait()
         reader = nil
         readerAvailable.signal()
+        // SQLite neither checkpoints nor removes the -wal of a file renamed or deleted while open:
+        // empty it, or the next file at the path would be read through it (see prepareForReopening()).
+        if fileNode != nil && fileAtPath() != .same { _ = emptyLog() }
+        if fileNode != nil { OpenStoreRegistry.unregister(ObjectIdentifier(self), path: path) }
     }
 
     /// Whether this store can have a second connection at all (whether or not it is lent out now).
@@ -314,9 +317,10 @@ extension Store {
     ///
     /// Why: SQLite does not checkpoint on close a file that was renamed or deleted
     /// while open, and leaves its `-wal`, named after the path; a connection to the
-    /// new file would read the old file's pages from it. Afterwards this store still
-    /// reads, but should only be released. Returns false when the log could not be
-    /// emptied (another process has the old file open and is reading it).
+    /// new file would read the old file's pages from it. (A store released while its
+    /// path names another file does this too, last thing before it closes.) Afterwards
+    /// this store still reads, but should only be released. Returns false when the log
+    /// could not be emptied (another process has the old file open and is reading it).
     ///
     ///     guard store.fileAtPath() == .replaced else { return }
     ///     _ = store.prepareForReopening()
@@ -330,6 +334,11 @@ extension Store {
         reader = nil
         readerFailed = true
         readerAvailable.signal()
+        return emptyLog()
+    }
+
+    /// `wal_checkpoint(TRUNCATE)`: true when the log is empty afterwards.
+    private func emptyLog() -> Bool {
         guard !database.isInTransaction,
               let row = try? database.query("PRAGMA wal_checkpoint(TRUNCATE)").first else { return false }
         return row.first?.int64 == 0
