@@ -164,7 +164,9 @@ struct RowIDMap {
     init() {}
 
     init(minID: Int64, maxID: Int64, count: Int) {
-        let span = maxID >= minID ? maxID - minID + 1 : 0
+        // The ids may span more than Int64 holds (a row id of -2^63 beside one of 2^63 - 1).
+        let (difference, overflow) = maxID.subtractingReportingOverflow(minID)
+        let span = maxID >= minID && !overflow && difference < Int64.max ? difference + 1 : 0
         if count > 0, span > 0, span <= Int64(count) * 4 + 4096 {
             base = minID
             dense = ContiguousArray(repeating: 0, count: Int(span))
