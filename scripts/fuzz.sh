@@ -3,14 +3,14 @@
 # runs each for SECONDS (default 60) on its corpus in Fuzz/Corpus, which grows.
 #   bash scripts/fuzz.sh            # CI: 60 s each
 #   bash scripts/fuzz.sh 600        # the long form: 10 minutes each
-#   bash scripts/fuzz.sh 60 csv     # one harness: csv, date or predicate
+#   bash scripts/fuzz.sh 60 csv     # one harness: csv, date, predicate or cache
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 only=${2:-}
 out=.build/fuzz
 mkdir -p "$out"
-flags=(-parse-as-library -O -g -sanitize=fuzzer,address -I Sources/CSQLite -I "$out")
+flags=(-parse-as-library -O -g -enable-testing -sanitize=fuzzer,address -I Sources/CSQLite -I "$out")
 
 module() { # name, source folder
     local name=$1 folder=$2
@@ -39,15 +39,16 @@ if wants csv || wants date; then
     wants csv && harness csv Fuzz/Harnesses/CSVReaderFuzzer.swift CSVImport Timekeeping
     wants date && harness date Fuzz/Harnesses/DateParserFuzzer.swift CSVImport Timekeeping
 fi
-if wants predicate; then
+if wants predicate || wants cache; then
     module SQLiteStore Sources/SQLiteStore
     module TableIndexPath Sources/TableIndexPath
     module FetchedResults Sources/FetchedResults
-    harness predicate Fuzz/Harnesses/PredicateParserFuzzer.swift FetchedResults TableIndexPath SQLiteStore Timekeeping
+    wants predicate && harness predicate Fuzz/Harnesses/PredicateParserFuzzer.swift FetchedResults TableIndexPath SQLiteStore Timekeeping
+    wants cache && harness cache Fuzz/Harnesses/ResultsCacheFuzzer.swift FetchedResults TableIndexPath SQLiteStore Timekeeping
 fi
 
 status=0
-for name in csv date predicate; do
+for name in csv date predicate cache; do
     wants "$name" || continue
     corpus=Fuzz/Corpus/$name
     mkdir -p "$corpus" "$out/artifacts-$name"

@@ -131,8 +131,8 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
 
     /// The selected object, if any (loads its batch).
     public var selectedObject: ManagedObject? {
-        guard let indexPath = tableView.selection, controller.objectID(at: indexPath) != nil else { return nil }
-        return controller.object(at: indexPath)
+        guard let indexPath = tableView.selection else { return nil }
+        return controller.existingObject(at: indexPath)
     }
 
     /// Selects the object with `id` when it is in the results; returns whether it was.
@@ -161,9 +161,11 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
         section < controller.numberOfSections ? controller.numberOfObjects(inSection: section) : 0
     }
 
-    /// ``cellForObject`` of the object at `indexPath` (faults in its batch).
+    /// ``cellForObject`` of the object at `indexPath` (faults in its batch); an empty cell
+    /// while its row is gone (deleted by another process, the batch not processed yet).
     public func cell(forRowAt indexPath: IndexPath) -> TableCell {
-        cellForObject(controller.object(at: indexPath))
+        guard let object = controller.existingObject(at: indexPath) else { return TableCell(title: "") }
+        return cellForObject(object)
     }
 
     /// ``headerTitle`` of the section, else its name (nil without a section key path).

@@ -37,7 +37,9 @@ public final class Store {
     private let allowsReaderConnection: Bool
     /// The file the main connection opened (device, inode): the second connection
     /// must open the same one, not a file put at the path since.
-    private var fileIdentity: (device: UInt64, inode: UInt64)?
+    private let fileNode: FileNode?
+    /// The random id read from (or written into) the file's `store_metadata`.
+    private var storeID: String?
     private var reader: Database?
     private var readerFailed = false
     /// Held while someone uses `reader` (a semaphore: it may be released on the thread that used it).
@@ -61,6 +63,9 @@ public final class Store {
 
         // 1. Inspect the file without writing anything.
         let inspector = StoreFileInspector(path: path)
+        if !inspector.isSpecial && OpenStoreRegistry.holdsReplacedFile(at: path) {
+            throw StoreError.replacedFileStillOpen(path: path)
+        }
         let finding = try inspector.inspect()
         if case .database(let version, let appID) = finding {
             try Store.check(version: version, applicationID: appID, model: model, path: path)
@@ -91,13 +96,15 @@ public final class Store {
             throw StoreError.notADatabase(path: path)
         }
         self.database = db
-        fileIdentity = Store.identity(ofFileAt: path)
+        fileNode = inspector.isSpecial ? nil : FileNode(path: path)
+        if let fileNode { OpenStoreRegistry.register(ObjectIdentifier(self), path: path, node: fileNode) }
 
         // 3. Bring the schema to the model's version.
         if readOnly || db.isReadOnly {
             let version = try db.userVersion()
             try Store.check(version: version, applicationID: try db.applicationID(), model: model, path: path)
             if version != model.version { throw StoreError.readOnly(path: path) }
+            storeID = try? readStoreID()   // nil for a store older than the id, which cannot be written here
             return
         }
         if try !schemaIsCurrent() {
@@ -118,6 +125,7 @@ public final class Store {
             }
             db.clearStatementCache()
         }
+        storeID = try readStoreID()
     }
 
     /// True when the store can write.
@@ -131,6 +139,10 @@ public final class Store {
         readerAvailable.wait()
         reader = nil
         readerAvailable.signal()
+        // SQLite neither checkpoints nor removes the -wal of a file renamed or deleted while open:
+        // empty it, or the next file at the path would be read through it (see prepareForReopening()).
+        if fileNode != nil && fileAtPath() != .same { _ = emptyLog() }
+        if fileNode != nil { OpenStoreRegistry.unregister(ObjectIdentifier(self), path: path) }
     }
 
     /// Whether this store can have a second connection at all (whether or not it is lent out now).
@@ -161,7 +173,7 @@ public final class Store {
             options.readOnly = true
             options.create = false
             reader = try? Database(path: path, options: options)
-            if reader != nil, fileIdentity == nil || !Store.sameFile(fileIdentity, Store.identity(ofFileAt: path)) {
+            if reader != nil, fileNode == nil || fileNode != FileNode(path: path) {
                 reader = nil   // the file at the path is not the one this store has open
             }
             readerFailed = reader == nil
@@ -185,10 +197,16 @@ public final class Store {
     /// Version, application id, history table and triggers are all as the model wants.
     private func schemaIsCurrent() throws -> Bool {
         guard try database.userVersion() == model.version, try database.applicationID() == model.applicationID else { return false }
-        let names = model.entities.flatMap { schema.triggerNames(for: $0) } + [SchemaBuilder.historyTable]
+        let names = model.entities.flatMap { schema.triggerNames(for: $0) } + [SchemaBuilder.historyTable, SchemaBuilder.metadataTable]
         let placeholders = names.map { _ in "?" }.joined(separator: ",")
         let found = try database.scalar("SELECT count(*) FROM sqlite_master WHERE name IN (\(placeholders))", names.map { .text($0) })
-        return found.int64 == Int64(names.count)
+        guard found.int64 == Int64(names.count) else { return false }
+        return try readStoreID() != nil
+    }
+
+    /// The random id in `store_metadata` (nil when the row is missing; throws when the table is).
+    private func readStoreID() throws -> String? {
+        try database.scalar("SELECT value FROM \(SchemaBuilder.metadataTable) WHERE key = ?", [.text(SchemaBuilder.storeIDKey)]).string
     }
 
     private func migrate(from start: Int) throws {
@@ -215,6 +233,10 @@ public final class Store {
             try schema.installIndexes(for: entity, in: database)
         }
         try database.execute(schema.createHistoryTable)
+        try database.execute(schema.createMetadataTable)
+        // A store gets its random id once, at creation (or at the first writable open of a store older than it).
+        try database.run("INSERT OR IGNORE INTO \(SchemaBuilder.metadataTable)(key, value) VALUES (?, ?)",
+                         [.text(SchemaBuilder.storeIDKey), .text(UUID().uuidString)])
         try installTriggers()
     }
 
@@ -265,16 +287,62 @@ public final class Store {
 }
 
 extension Store {
-    /// Device and inode of the file at `path`, nil when it cannot be read.
-    static func identity(ofFileAt path: String) -> (device: UInt64, inode: UInt64)? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    /// What tells this store's file apart from every other file, including one
+    /// created later at the same path (see ``StoreIdentity``).
+    ///
+    ///     let fingerprint = "\(store.identity);rows=\(count)"
+    public var identity: StoreIdentity {
+        StoreIdentity(storeID: storeID, device: fileNode?.device, inode: fileNode?.inode)
     }
 
-    static func sameFile(_ a: (device: UInt64, inode: UInt64)?, _ b: (device: UInt64, inode: UInt64)?) -> Bool {
-        guard let a, let b else { return false }
-        return a.device == b.device && a.inode == b.inode
+    /// Whether the path still names the file this store has open: one `stat`, cheap
+    /// enough for every poll of a run loop (not for every row).
+    ///
+    /// `.replaced` means another file was renamed over the path (or the store was
+    /// deleted and another created there): this store goes on reading and writing
+    /// the old, unlinked file. To follow the path, call ``prepareForReopening()``,
+    /// release this store (every context and controller over it), then open a new
+    /// `Store` at the path; a new store is refused while this one lives
+    /// (``StoreError/replacedFileStillOpen(path:)``).
+    ///
+    ///     if store.fileAtPath() == .replaced { reopen() }
+    public func fileAtPath() -> StoreFileAtPath {
+        guard let fileNode else { return .same }
+        guard let now = FileNode(path: path) else { return .missing }
+        return now == fileNode ? .same : .replaced
+    }
+
+    /// Gets this store out of the way of the file now at its path, before it is
+    /// released and the path opened again: closes the second connection and empties
+    /// the write-ahead log into this store's own file (`wal_checkpoint(TRUNCATE)`).
+    ///
+    /// Why: SQLite does not checkpoint on close a file that was renamed or deleted
+    /// while open, and leaves its `-wal`, named after the path; a connection to the
+    /// new file would read the old file's pages from it. (A store released while its
+    /// path names another file does this too, last thing before it closes.) Afterwards
+    /// this store still reads, but should only be released. Returns false when the log
+    /// could not be emptied (another process has the old file open and is reading it).
+    ///
+    ///     guard store.fileAtPath() == .replaced else { return }
+    ///     _ = store.prepareForReopening()
+    ///     context = nil; controller = nil; store = nil    // every reference
+    ///     store = try Store(path: path, model: model)
+    @discardableResult
+    public func prepareForReopening() -> Bool {
+        closing.set()
+        reader?.interrupt()
+        readerAvailable.wait()
+        reader = nil
+        readerFailed = true
+        readerAvailable.signal()
+        return emptyLog()
+    }
+
+    /// `wal_checkpoint(TRUNCATE)`: true when the log is empty afterwards.
+    private func emptyLog() -> Bool {
+        guard !database.isInTransaction,
+              let row = try? database.query("PRAGMA wal_checkpoint(TRUNCATE)").first else { return false }
+        return row.first?.int64 == 0
     }
 }
 

@@ -129,5 +129,15 @@ import Testing
             #expect(list.sequence.lowerBound(bits: key, pastEqual: true)?.position == notAbove, "probe \(probe), past equal")
         }
     }
-}
 
+    /// Found by the cache fuzzer: ids as far apart as Int64 allows (SQLite accepts such row ids).
+    @Test func idsSpanningTheWholeInt64RangeBuildAList() {
+        var builder = OrderedIDList.Builder()
+        for id in [Int64.max, 0, Int64.min, 3] { builder.append(id) }
+        let list = builder.finish()
+        #expect(list.position(of: Int64.min) == 2)
+        #expect(list.position(of: Int64.max) == 0)
+        #expect(list.position(of: 3) == 3)
+        #expect(list.position(of: 1) == nil)
+    }
+}

@@ -11,7 +11,11 @@ import TerminalUI
 /// in-memory screen in tests — with itself at the bottom of the view stack,
 /// the detail screen and the help overlay pushed above it. A ticker polls the
 /// store for other processes' writes every 200 ms; the controller turns them
-/// into batches and the adapter animates them.
+/// into batches and the adapter animates them. Each poll also checks that the
+/// store's path still names the open file: when another file was renamed over
+/// it, the browser reopens the path and shows the new file (a status line says
+/// so); when that file cannot be browsed, the browser quits and the launcher
+/// prints why, as for any store it refuses at launch (see ``followReplacedStore()``).
 ///
 /// The first frame never waits for the full fetch: when the first tab's results
 /// cache is not valid (a first launch, or the store changed), the browser shows
@@ -24,10 +28,10 @@ import TerminalUI
 ///     let browser = try BankBrowser(store: store, options: BrowserOptions(), screen: try CursesScreen())
 ///     let exit = browser.run()           // .quit, or .signal(SIGTERM) …
 public final class BankBrowser: View, TableViewDelegate {
-    /// The store browsed.
-    public let store: Store
+    /// The store browsed (another one when the file at its path was replaced: ``followReplacedStore()``).
+    public private(set) var store: Store
     /// The context the controllers fetch through and deletes are saved in.
-    public let context: ObjectContext
+    public private(set) var context: ObjectContext
     /// The run loop driving the screen (this browser is its bottom view).
     public let loop: TerminalRunLoop
     /// The bank list.
@@ -47,7 +51,7 @@ public final class BankBrowser: View, TableViewDelegate {
     public private(set) var filter: FetchPredicate?
     public private(set) var filterText = ""
     /// Why deleting is disabled, when the store is read-only.
-    public let readOnlyReason: String?
+    public private(set) var readOnlyReason: String?
     /// Errors that should never happen (a refused batch, a failed poll), newest last.
     public private(set) var log: [String] = []
 
@@ -275,8 +279,7 @@ public final class BankBrowser: View, TableViewDelegate {
 
     /// Enter/→: the detail screen.
     public func didSelectRow(at indexPath: IndexPath) {
-        guard !isLoading, adapter.controller.objectID(at: indexPath) != nil else { return }
-        let bank = adapter.controller.object(at: indexPath)
+        guard !isLoading, let bank = adapter.controller.existingObject(at: indexPath) else { return }
         loop.push(BankDetailScreen(bank: bank))
     }
 
@@ -292,8 +295,7 @@ public final class BankBrowser: View, TableViewDelegate {
 
     /// The Delete button confirmed: delete through the context and save; the row animates out.
     public func commitDelete(at indexPath: IndexPath) {
-        guard readOnlyReason == nil, !isLoading, adapter.controller.objectID(at: indexPath) != nil else { return }
-        let bank = adapter.controller.object(at: indexPath)
+        guard readOnlyReason == nil, !isLoading, let bank = adapter.controller.existingObject(at: indexPath) else { return }
         let name = bank.string("name") ?? "the bank"
         let id = bank.objectID
         context.delete(bank)
@@ -515,9 +517,14 @@ public final class BankBrowser: View, TableViewDelegate {
 
     // MARK: Live changes
 
-    /// Picks up other processes' writes (the controller animates them through the adapter).
+    /// Picks up other processes' writes (the controller animates them through the adapter),
+    /// and a file renamed over the store's path.
     func pollExternalChanges() {
         guard !isLoading else { return }
+        if store.fileAtPath() == .replaced {
+            followReplacedStore()
+            return
+        }
         warmNextTab()
         do {
             try context.processExternalChanges()
@@ -529,6 +536,53 @@ public final class BankBrowser: View, TableViewDelegate {
                 log.append("processExternalChanges: \(error)")
                 statusLine.showMessage("Cannot read changes: \(error)", at: now, style: .error)
             }
+        }
+    }
+
+    /// Another file was renamed over the store's path (`mv other.sqlite store.sqlite`): the old
+    /// file, unlinked, is no longer what the user means. Shows the file now at the path, on the
+    /// same tab and filter, from the top (a status message says so); undo, search and a pushed
+    /// detail screen belong to the old file and are dropped. When the new file cannot be opened
+    /// (not a failedbanks store, newer, damaged), the browser quits with ``loadError`` set to the
+    /// refusal, which the launcher prints as it does at launch: nothing of the old file is shown
+    /// or written after its replacement.
+    ///
+    /// The old store is released before the path is opened again: the two files would share the
+    /// `-wal` and `-shm` files named after the path (``Store/prepareForReopening()``).
+    func followReplacedStore() {
+        let path = store.path
+        let model = store.model
+        store.prepareForReopening()
+        while let top = loop.topView, top !== self { _ = loop.pop() }
+        search = nil
+        searchOrigin = nil
+        deletedBanks = []
+        tabsToWarm = []
+        do {
+            // Stand-ins while the old store goes: the adapter always has a controller.
+            let placeholder = try Store(path: ":memory:", model: model)
+            context = ObjectContext(store: placeholder)
+            let empty = FetchedResultsController(fetchRequest: tab.fetchRequest(filter: nil), context: context,
+                                                 sectionNameKeyPath: tab.sectionNameKeyPath)
+            try empty.performFetch()
+            adapter.swap(to: empty)
+            store = placeholder
+            let opened = try FailedBankStore.open(path: path, for: .browsing, model: model)
+            store = opened.store
+            context = ObjectContext(store: store)
+            readOnlyReason = opened.readOnlyReason
+            let controller = tab.makeController(context: context, filter: filter, cacheDirectory: cacheDirectory)
+            try controller.performFetch()
+            adapter.swap(to: controller)
+            table.scrollOffset = 0
+            table.selectRow(at: IndexPath(row: 0, section: 0))
+            tabsToWarm = BankSortTab.allCases.filter { $0 != tab }
+            statusLine.showMessage("The store file was replaced: showing the file now at \(path)", at: now, duration: 8)
+        } catch {
+            let refusal = StoreRefusal(error, path: path)
+            loadError = refusal.adding(" (it replaced the store file while the browser showed it)")
+            log.append("reopening the replaced store: \(refusal.message)")
+            loop.quit()
         }
     }
 

@@ -38,8 +38,11 @@ struct BrowserLauncher {
             }
             if opened == nil { opened = try openStore(at: path) }
             guard let (store, readOnlyReason) = opened else { return ExitStatus.software }
+            opened = nil
             if readOnlyReason == nil { try importBundledDataIfEmpty(store) }
-            return runBrowser(store: store, readOnlyReason: readOnlyReason)
+            // Handed over: the browser must be the store's only owner, to let it go when
+            // another file is renamed over the path (BankBrowser.followReplacedStore()).
+            return runBrowser(store: consume store, readOnlyReason: readOnlyReason)
         } catch let refusal as Refusal {
             printError(refusal.message)
             return refusal.status
@@ -66,7 +69,8 @@ struct BrowserLauncher {
         return nil
     }
 
-    func runBrowser(store: Store, readOnlyReason: String?) -> Int32 {
+    func runBrowser(store: consuming Store, readOnlyReason: String?) -> Int32 {
+        let path = store.path
         let screen: CursesScreen
         do {
             screen = try CursesScreen()
@@ -76,11 +80,11 @@ struct BrowserLauncher {
         }
         let browser: BankBrowser
         do {
-            browser = try BankBrowser(store: store, options: options, screen: screen, readOnlyReason: readOnlyReason,
+            browser = try BankBrowser(store: consume store, options: options, screen: screen, readOnlyReason: readOnlyReason,
                                       cacheDirectory: environment["FAILEDBANKS_CACHE"])
         } catch {
             screen.close()
-            let refusal = StoreRefusal(error, path: store.path)
+            let refusal = StoreRefusal(error, path: path)
             printError(refusal.message)
             return refusal.status
         }
@@ -88,7 +92,7 @@ struct BrowserLauncher {
         screen.close()
         if let error = browser.loadError {
             // The first fetch, deferred until after the first frame, failed: as if it had failed before it.
-            let refusal = StoreRefusal(error, path: store.path)
+            let refusal = StoreRefusal(error, path: path)
             printError(refusal.message)
             return refusal.status
         }

@@ -29,6 +29,11 @@ import SQLiteStore
 /// (one line; `counts` are the row counts of every section after the batch).
 /// A change that leaves the results as they were (a bank outside `--where`) prints nothing.
 /// When the store reports a reset (a bulk import), a new snapshot line follows instead of a batch.
+/// So it does when another file is renamed over the store's path (`mv other.sqlite store.sqlite`;
+/// each poll compares the path's device and inode with the open file's): `watch` says so on
+/// stderr, reopens the path and prints the new file's snapshot; when the new file is not a
+/// failedbanks store, it prints why and exits with the status of that refusal (65 not a store
+/// or damaged, …). A store deleted without a replacement goes on being read until a file appears.
 ///
 ///     WatchCommand.run(["--db", "/tmp/banks.sqlite", "--sort", "state"])
 public enum WatchCommand {
@@ -69,28 +74,47 @@ public enum WatchCommand {
                     shouldStop: () -> Bool, pollInterval: useconds_t = 100_000) -> Int32 {
         SubcommandRunner.run(spec: spec, arguments: arguments, help: { _ = output($0) },
                              errorOutput: errorOutput) { parsed in
-            let store: Store
-            let context: ObjectContext
-            let controller: FetchedResultsController
-            switch try ListCommand.openAndFetch(parsed, command: "watch", for: .watching, errorOutput: errorOutput) {
-            case .fetched(let s, let c, let f): (store, context, controller) = (s, c, f)
-            case .exit(let status): return status
+            var watched: Watched?
+            var readerGone = false
+            /// Opens the store at the path, prints the snapshot line and follows the controller's batches.
+            func start() throws -> Int32? {
+                switch try ListCommand.openAndFetch(parsed, command: "watch", for: .watching, errorOutput: errorOutput) {
+                case .fetched(let store, let context, let controller):
+                    watched = Watched(store: store, context: context, controller: controller)
+                    readerGone = !output(snapshotLine(controller))
+                    controller.onChange = { [unowned controller] batch in
+                        // A change set that touched none of the results (a bank outside --where) comes
+                        // from the controller as an empty batch: nothing watch's reader could apply.
+                        guard !readerGone, batch.isReset || !batch.isEmpty else { return }
+                        let line = batch.isReset ? snapshotLine(controller) : batchLine(batch)
+                        if !output(line) { readerGone = true }
+                    }
+                    try? controller.prepareForChanges()
+                    return nil
+                case .exit(let status):
+                    return status
+                }
             }
-
-            var readerGone = !output(snapshotLine(controller))
-            controller.onChange = { batch in
-                // A change set that touched none of the results (a bank outside --where) comes
-                // from the controller as an empty batch: nothing watch's reader could apply.
-                guard !readerGone, batch.isReset || !batch.isEmpty else { return }
-                let line = batch.isReset ? snapshotLine(controller) : batchLine(batch)
-                if !output(line) { readerGone = true }
-            }
-            try? controller.prepareForChanges()
+            if let status = try start() { return status }
             while !readerGone && !shouldStop() {
+                var replaced = false
+                if let old = watched?.store, old.fileAtPath() == .replaced {
+                    errorOutput("\(ProgramName.current) watch: \(old.path): the store file was replaced by another file; reading that one")
+                    old.prepareForReopening()
+                    replaced = true
+                }
+                if replaced {
+                    // Another file was renamed over the path: a reset onto the file now there (a new
+                    // snapshot line), or its refusal. The old store is released first: it shares
+                    // -wal/-shm with the new file by name.
+                    watched = nil
+                    if let status = try start() { return status }
+                }
+                guard let context = watched?.context else { return ExitStatus.software }
                 do {
                     try context.processExternalChanges()
                 } catch {
-                    let refusal = StoreRefusal(error, path: store.path)
+                    let refusal = StoreRefusal(error, path: context.store.path)
                     errorOutput("\(ProgramName.current): \(refusal.message)")
                     return refusal.status
                 }
@@ -98,6 +122,13 @@ public enum WatchCommand {
             }
             return ExitStatus.ok
         }
+    }
+
+    /// The store, context and controller being watched (released together when the file at the path is replaced).
+    private struct Watched {
+        var store: Store
+        var context: ObjectContext
+        var controller: FetchedResultsController
     }
 
     /// `{"type":"snapshot","sections":[{"name":"2025","ids":[12,7]}]}`

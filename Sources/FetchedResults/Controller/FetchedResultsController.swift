@@ -39,9 +39,12 @@ public final class FetchedResultsController {
     public let sectionNameKeyPath: String?
     /// The name the results are cached under (nil: no cache). A cold ``performFetch()``
     /// writes the cache; a later one (a second launch) reads it when the request, the
-    /// model and the store's data (history position, row count, max id, schema) are
-    /// unchanged. Changes processed afterwards are not written back: after them the
-    /// next launch fetches cold and rewrites the cache.
+    /// model, the store file (its ``Store/identity``: a random id written at creation,
+    /// device and inode) and the store's data (history position, row count, max id,
+    /// schema) are unchanged. A cache file is a hint: one that is damaged, or whose ids
+    /// do not agree with the table, is deleted and the results fetched afresh. Changes
+    /// processed afterwards are not written back: after them the next launch fetches
+    /// cold and rewrites the cache.
     public let cacheName: String?
     /// Where the cache file lives (default ``FetchedResultsController/defaultCacheDirectory``).
     public let cacheDirectory: String?
@@ -167,7 +170,7 @@ public final class FetchedResultsController {
         let plan = try makePlan()
         if let name = cacheName, !ResultsCache.isValidName(name) { throw FetchedResultsError.invalidCacheName(name) }
         let cache = cacheIdentity(for: plan)
-        var fetched = cache.flatMap { ResultsCache.load(name: $0.name, directory: cacheDirectory, fingerprint: $0.fingerprint) }
+        var fetched = cache.flatMap { ResultsCache.load(name: $0.name, directory: cacheDirectory, key: $0.key, store: context.store) }
         if fetched == nil && !queryingWhenNoCache { return false }
         self.plan = plan
         lastFetchUsedCache = fetched != nil
@@ -198,10 +201,10 @@ public final class FetchedResultsController {
 
     /// The cache name and the fingerprint a valid cache entry carries now (the request, the
     /// model and the store's data); nil without a usable ``cacheName`` or when the store cannot say.
-    func cacheIdentity(for plan: FetchPlan) -> (name: String, fingerprint: String)? {
+    func cacheIdentity(for plan: FetchPlan) -> (name: String, fingerprint: String, key: ResultsCache.Key)? {
         guard let name = cacheName, ResultsCache.isValidName(name),
-              let fingerprint = try? ResultsCache.fingerprint(plan: plan, store: context.store) else { return nil }
-        return (name, fingerprint)
+              let key = try? ResultsCache.key(plan: plan, store: context.store) else { return nil }
+        return (name, key.fingerprint, key)
     }
 
     /// Runs the ordered id query: `SELECT t0.id[, section] FROM … WHERE … ORDER BY …, t0.id`,

@@ -164,7 +164,9 @@ struct RowIDMap {
     init() {}
 
     init(minID: Int64, maxID: Int64, count: Int) {
-        let span = maxID >= minID ? maxID - minID + 1 : 0
+        // The ids may span more than Int64 holds (a row id of -2^63 beside one of 2^63 - 1).
+        let (difference, overflow) = maxID.subtractingReportingOverflow(minID)
+        let span = maxID >= minID && !overflow && difference < Int64.max ? difference + 1 : 0
         if count > 0, span > 0, span <= Int64(count) * 4 + 4096 {
             base = minID
             dense = ContiguousArray(repeating: 0, count: Int(span))
@@ -300,6 +302,15 @@ struct OrderedIDList {
         }
 
         consuming func finish() -> OrderedIDList {
+            finish(rejectingDuplicates: false)!
+        }
+
+        /// The list, or nil when an id was appended twice (a damaged cache file).
+        consuming func finishRejectingDuplicates() -> OrderedIDList? {
+            finish(rejectingDuplicates: true)
+        }
+
+        private consuming func finish(rejectingDuplicates: Bool) -> OrderedIDList? {
             if !current.ids.isEmpty { chunks.append(current) }
             var list = OrderedIDList()
             list.sequence.slots = chunks
@@ -309,7 +320,10 @@ struct OrderedIDList {
             list.ordinalOfSlot = chunks.indices.map { Int32($0) }
             var map = RowIDMap(minID: minID, maxID: maxID, count: total)
             for (slot, c) in chunks.enumerated() {
-                for id in c.ids { map[id] = Int32(slot) }
+                for id in c.ids {
+                    if rejectingDuplicates && map[id] != nil { return nil }
+                    map[id] = Int32(slot)
+                }
             }
             list.map = map
             return list

@@ -25,6 +25,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case schemaMismatch(table: String, reason: String)
     /// An operation on an object that belongs to another context or is no longer valid.
     case invalidObject(String)
+    /// Another file was put at the path while a store of this process still has the old file
+    /// open: opening the new one now would share the old one's `-wal` (``Store/fileAtPath()``).
+    case replacedFileStillOpen(path: String)
 
     public var description: String {
         switch self {
@@ -42,6 +45,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingMigration(let f, let t): return "no migration from schema version \(f) towards \(t)"
         case .schemaMismatch(let t, let r): return "table \(t) does not match the model: \(r)"
         case .invalidObject(let m): return "invalid object: \(m)"
+        case .replacedFileStillOpen(let p):
+            return "\(p) was replaced by another file while this program still has the old one open; the new one cannot be opened until the old one is closed"
         }
     }
 }

@@ -10,6 +10,9 @@ struct SchemaBuilder {
     let model: Model
 
     static let historyTable = "store_history"
+    /// Facts about the store itself (its random id, ``storeIDKey``), one row per key.
+    static let metadataTable = "store_metadata"
+    static let storeIDKey = "store_id"
 
     /// `CREATE TABLE IF NOT EXISTS` for one entity.
     func createTable(for entity: Entity) -> String {
@@ -108,6 +111,11 @@ struct SchemaBuilder {
           op TEXT NOT NULL
         )
         """
+    }
+
+    /// The store's own facts: `store_id` is a random id written when the store is created.
+    var createMetadataTable: String {
+        "CREATE TABLE IF NOT EXISTS \(SchemaBuilder.metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
     }
 
     func triggerNames(for entity: Entity) -> [String] {
