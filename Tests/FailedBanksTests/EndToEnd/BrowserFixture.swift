@@ -31,7 +31,7 @@ final class BrowserFixture {
     static let sourceCSV: String? = {
         let candidates = [
             packageRoot.appendingPathComponent("Data/banklist.csv").path,
-            packageRoot.appendingPathComponent("../shared/data/banklist_2025_resaved_mojibake.csv").standardized.path,
+            packageRoot.appendingPathComponent("Tests/Fixtures/banklist_2025_resaved_mojibake.csv").path,
         ]
         return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }()
@@ -44,7 +44,7 @@ final class BrowserFixture {
         if binary == nil { return "no built failedbanks (run 'swift build' first, or set FAILEDBANKS_BIN)" }
         if tmux == nil { return "tmux is not installed" }
         if sqlite3 == nil { return "the sqlite3 shell is not installed" }
-        if sourceCSV == nil { return "neither Data/banklist.csv nor ../shared/data is present" }
+        if sourceCSV == nil { return "neither Data/banklist.csv nor Tests/Fixtures is present" }
         return nil
     }()
     static var isAvailable: Bool { unavailableReason == nil }

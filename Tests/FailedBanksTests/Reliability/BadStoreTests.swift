@@ -47,10 +47,6 @@ extension ReliabilityTests {
 
         @Test(arguments: BadStore.allCases)
         func listAndImportRefuseTheFileWithAClearMessageAndLeaveItUnchanged(_ kind: BadStore) throws {
-            if let shared = kind.sharedFile, ReliabilitySettings.sharedData(shared) == nil {
-                print("skipped \(kind): ../shared/data/\(shared) is absent")
-                return
-            }
             let scratch = try ScratchDirectory("bad-\(kind)")
             defer { scratch.remove() }
             let good = try goodStore(in: scratch)
@@ -73,10 +69,6 @@ extension ReliabilityTests {
 
         @Test(arguments: [BadStore.notSQLite, .corruptedTableRoot, .newerSchemaVersion, .coreDataStore, .directory])
         func browserRefusesTheFileBeforeTakingTheTerminalAndLeavesItUnchanged(_ kind: BadStore) throws {
-            if let shared = kind.sharedFile, ReliabilitySettings.sharedData(shared) == nil {
-                print("skipped \(kind): ../shared/data/\(shared) is absent")
-                return
-            }
             let fixture = try BrowserFixture()
             defer { fixture.remove() }
             let scratch = try ScratchDirectory("bad-browser-\(kind)")
