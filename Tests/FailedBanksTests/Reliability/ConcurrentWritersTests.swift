@@ -59,7 +59,7 @@ extension ReliabilityTests {
                 if secondImporter == nil, Date().timeIntervalSince(started) > 0.3 {
                     secondImporter = try SpawnedProcess(binary, ["import", second, "--db", store, "--quiet"], in: scratch.url, name: "import2")
                 }
-                let change = randomChange(&random, maxID: Int64(firstCount + rows + 2_000), serial: statements)
+                let change = Self.randomChange(&random, maxID: Int64(firstCount + rows + 2_000), serial: statements)
                 shellLog += change
                 #expect(shell.write(change), "the sqlite3 shell takes statements: \(shell.standardError)")
                 statements += 1
@@ -144,8 +144,8 @@ extension ReliabilityTests {
         }
 
         /// One random change by the shell: delete a bank (with or without foreign keys),
-        /// rename it, move it to another state or year, or insert a new one.
-        private func randomChange(_ random: inout ReliabilityRandom, maxID: Int64, serial: Int) -> String {
+        /// rename it, move it to another state or year, or insert a new one (the soak uses it too).
+        static func randomChange(_ random: inout ReliabilityRandom, maxID: Int64, serial: Int) -> String {
             let id = random.int(1...Int(maxID))
             switch random.int(0...6) {
             case 0:
