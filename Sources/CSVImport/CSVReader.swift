@@ -308,7 +308,12 @@ public final class CSVReader {
         switch previous {
         case .startOfRecord, .finished:
             return false
-        case .startOfField, .unquoted, .quoteInQuoted:
+        case .startOfField:
+            // An empty last field after a comma at the very end: counted like any other field.
+            if fields.fieldCount >= limits.maxFieldCount { try checkLimits(fields, line: record.line) }
+            fields.endField()
+            return true
+        case .unquoted, .quoteInQuoted:
             fields.endField()
             return true
         case .quoted:

@@ -76,6 +76,9 @@ import Testing
         #expect(readAll(Array(",,,\n".utf8), chunkSize: chunkSize, limits: limits).error == nil, "four empty fields")
         #expect(readAll(Array(",,,,\n".utf8), chunkSize: chunkSize, limits: limits).error == .recordTooLong(line: 1),
                 "five fields")
+        #expect(readAll(Array(",,,".utf8), chunkSize: chunkSize, limits: limits).error == nil, "four fields at the end")
+        #expect(readAll(Array(",,,,".utf8), chunkSize: chunkSize, limits: limits).error == .recordTooLong(line: 1),
+                "five fields, the last one empty at the end of the input")
     }
 
     @Test func anEndlessLineOfCommasIsLimitedByTheFieldCount() {
@@ -99,6 +102,27 @@ import Testing
         #expect(reader.bytesRead <= Int64(Self.mebibyte + chunkSize), "read \(reader.bytesRead) bytes")
         #expect(record.storage.byteCapacity <= 2 * (Self.mebibyte + chunkSize),
                 "buffered \(record.storage.byteCapacity) bytes")
+    }
+
+    @Test func withSmallLimitsTheOutcomeDoesNotDependOnTheChunkSize() {
+        // Random CSV-ish bytes: the same records, or the same error at the same line, for every chunking.
+        var random = SplitMix64(seed: 13_004)
+        let alphabet = Array("ab\",\r\n".utf8)
+        for _ in 0..<2_000 {
+            let bytes = (0..<Int.random(in: 0...60, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            let limits = CSVReader.Limits(maxFieldBytes: Int.random(in: 1...8, using: &random),
+                                          maxRecordBytes: Int.random(in: 1...24, using: &random),
+                                          maxFieldCount: Int.random(in: 1...6, using: &random))
+            func outcome(_ chunkSize: Int) -> String {
+                let result = readAll(bytes, chunkSize: chunkSize, limits: limits)
+                if let error = result.error { return "\(error)" }
+                return result.records.map { "\($0.line) \($0.fields)" }.joined(separator: "; ")
+            }
+            let whole = outcome(1 << 16)
+            for chunkSize in [1, 2, 5] {
+                #expect(outcome(chunkSize) == whole, "\(bytes) with \(limits), chunks of \(chunkSize)")
+            }
+        }
     }
 
     @Test func theErrorSaysRecordTooLongWithTheLine() {
