@@ -102,7 +102,7 @@ final class BrowserFixture {
     }
 
     /// The browser's process id, once it has started.
-    func appPID(timeout: Double = 5) -> pid_t? {
+    func appPID(timeout: Double = 30) -> pid_t? {
         let deadline = Date().addingTimeInterval(timeout)
         let file = directory.appendingPathComponent("app.pid").path
         while Date() < deadline {
@@ -114,7 +114,7 @@ final class BrowserFixture {
     }
 
     /// The browser's exit status, once the shell has recorded it.
-    func exitStatus(timeout: Double = 5) -> Int32? {
+    func exitStatus(timeout: Double = 30) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         let file = directory.appendingPathComponent("exit.txt").path
         while Date() < deadline {

@@ -148,7 +148,8 @@ extension ReliabilityTests {
             usleep(400_000)
             try #require(child.signal(signal), "the import still runs after 0.4 s")
             let sent = Date()
-            #expect(child.wait(timeout: 3), "the import stops within 3 s of signal \(signal)")
+            // Promptly: within a batch when idle; 10 s leaves room for a loaded machine.
+            #expect(child.wait(timeout: 10), "the import stops within 10 s of signal \(signal)")
             child.finish(timeout: 1)
             let seconds = Date().timeIntervalSince(sent)
             #expect(child.exitStatus != 0, "an interrupted import is not a success: \(child.standardError)")
@@ -218,7 +219,7 @@ extension ReliabilityTests {
                 tmux.send("Enter")
                 usleep(useconds_t(delay * 1_000_000))
                 kill(pid, SIGKILL)
-                let status = fixture.exitStatus(timeout: 5)
+                let status = fixture.exitStatus(timeout: 30)
                 let what = "trial \(trial) of seed \(seed): SIGKILL \(String(format: "%.1f", delay * 1000)) ms after Enter (exit \(status.map(String.init) ?? "?")); \(replay)"
                 tmux.close()
 

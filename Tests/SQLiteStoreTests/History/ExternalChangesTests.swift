@@ -13,8 +13,9 @@ func startSQLiteShell(_ path: String, _ sql: String) throws -> Process {
 }
 
 /// Polls `processExternalChanges` every 50 ms for up to `seconds`, merging what
-/// it returns, until `done` holds for the merged change set.
-func pollExternalChanges(_ context: ObjectContext, within seconds: Double = 1.0, until done: (ChangeSet) -> Bool) throws -> ChangeSet {
+/// it returns, until `done` holds for the merged change set. The deadline is
+/// generous: the other process (a `sqlite3` shell) may start late on a loaded machine.
+func pollExternalChanges(_ context: ObjectContext, within seconds: Double = 60, until done: (ChangeSet) -> Bool) throws -> ChangeSet {
     var merged = ChangeSet(isFromOtherProcess: true)
     let deadline = Date().addingTimeInterval(seconds)
     repeat {
@@ -36,7 +37,7 @@ let sqliteShellAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bi
 @Suite("Changes from other processes")
 struct ExternalChangesTests {
     @Test(.enabled(if: sqliteShellAvailable, "needs /usr/bin/sqlite3"))
-    func shellInsertUpdateAndDeleteArePublishedWithinOneSecond() throws {
+    func shellInsertUpdateAndDeleteArePublished() throws {
         let f = try Fixture()
         let (a, aDetails) = try insertBank(f.context, name: "A", closeDate: "2010-01-01")
         let (b, bDetails) = try insertBank(f.context, name: "B")
