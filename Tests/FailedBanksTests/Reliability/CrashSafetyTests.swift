@@ -39,9 +39,12 @@ extension ReliabilityTests {
             var random = ReliabilityRandom(seed: seed)
             var killedOld = 0, killedNew = 0, finished = 0
             let store = scratch.path("trial.sqlite")
+            // How long an import takes now: measured once, shortened whenever an import ends before its kill
+            // (the machine's load changes between trials; the kills must still land while imports run).
+            var estimate = duration
             for trial in 0..<trials {
                 try ScratchDirectory.copyStore(old, to: store)
-                let delay = random.double(0...(duration * 1.25))  // the last part: after the commit, in the checkpoint at close
+                let delay = random.double(0...(estimate * 1.25))  // the last part: after the commit, in the checkpoint at close
                 let child = try SpawnedProcess(binary, ["import", csv, "--db", store, "--quiet"], in: scratch.url, name: "import")
                 usleep(useconds_t(delay * 1_000_000))
                 let killed = child.signal(SIGKILL)
@@ -58,7 +61,7 @@ extension ReliabilityTests {
                     try? ScratchDirectory.copyStore(store, to: kept)
                     Issue.record("\(what): the store holds \(check.digest), neither the old data (\(before.digest)) nor the whole import (\(after.digest)); kept at \(kept)")
                 }
-                if !killed { finished += 1 } else if isOld { killedOld += 1 } else if isNew { killedNew += 1 }
+                if !killed { finished += 1; estimate = min(estimate, delay) * 0.8 } else if isOld { killedOld += 1 } else if isNew { killedNew += 1 }
 
                 // Now and then: the app itself carries on from the recovered store.
                 if killed && (trial == 0 || trial % 10 == 9) {

@@ -98,11 +98,14 @@ struct ExternalChangesTests {
         let f = try Fixture()
         try insertBank(f.context, name: "A")
         #expect(try f.context.processExternalChanges() == nil)
-        // Another process writes a lot and prunes the history as a store would.
+        // Another process writes a lot and prunes the history as a store would: in one transaction (a
+        // reader polling between the insert and the prune would have caught up, and see no reset).
         let shell = try startSQLiteShell(f.path, """
+            BEGIN;
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20)
             INSERT INTO failed_bank_info(name, city, state) SELECT 'Bank ' || i, 'C', 'S' FROM n;
             DELETE FROM store_history WHERE seq <= (SELECT max(seq) FROM store_history) - 5;
+            COMMIT;
             """)
         let changes = try pollExternalChanges(f.context) { $0.isReset }
         shell.waitUntilExit()
