@@ -14,6 +14,9 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     case writeFailed(path: String, code: Int32)
     /// A quoted field was still open at the end of the file; `line` is where the record began.
     case unterminatedQuote(line: Int)
+    /// A field or a record is longer than the reader's ``CSVReader/Limits``; `line` is where the
+    /// record began. The reader stops there (the input may have no end, like `/dev/zero`).
+    case recordTooLong(line: Int)
     /// Required columns are missing from the header row (names as documented, e.g. "Closing Date").
     case missingColumns([String], found: [String])
 
@@ -33,6 +36,8 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
             return "cannot write \(path): \(errorText(code))"
         case .unterminatedQuote(let line):
             return "line \(line): a quoted field is not closed before the end of the file"
+        case .recordTooLong(let line):
+            return "line \(line): record too long"
         case .missingColumns(let names, let found):
             let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
             let header = found.map { "\"\($0)\"" }.joined(separator: ", ")

@@ -16,8 +16,11 @@ import Darwin
 ///
 /// Lenient where real files are sloppy: a quote inside an unquoted field is
 /// kept as a character, and text after a closing quote is appended to the
-/// field. The one unrecoverable error is a quoted field still open at the end
-/// of the input (``CSVError/unterminatedQuote(line:)``).
+/// field. Two errors are unrecoverable: a quoted field still open at the end
+/// of the input (``CSVError/unterminatedQuote(line:)``), and a field or record
+/// longer than the reader's ``Limits`` (``CSVError/recordTooLong(line:)``), so
+/// that input without an end (`/dev/zero`, a 2 GB line) stops the reader
+/// after a few megabytes instead of filling memory.
 ///
 ///     let reader = try CSVReader(path: "banklist.csv")
 ///     var record = CSVRecord()
@@ -35,12 +38,43 @@ public final class CSVReader {
         case startOfRecord, startOfField, unquoted, quoted, quoteInQuoted, finished
     }
 
-    /// The path given to ``init(path:chunkSize:)``, or `nil` for in-memory input.
+    /// How long a field and a record may be. Past a limit, ``CSVReader/read(into:)`` throws
+    /// ``CSVError/recordTooLong(line:)`` having buffered at most the limit plus one chunk.
+    ///
+    /// A record's length is the bytes of its fields (quotes removed, `""` counted once) plus one
+    /// per comma between them.
+    ///
+    ///     let reader = CSVReader(bytes: bytes, limits: .init(maxFieldBytes: 64, maxRecordBytes: 256))
+    public struct Limits: Sendable, Equatable {
+        /// The most bytes one field may hold.
+        public var maxFieldBytes: Int
+        /// The most bytes one record may hold, counting one byte per comma.
+        public var maxRecordBytes: Int
+        /// The most fields one record may have.
+        public var maxFieldCount: Int
+
+        /// Limits; each is at least 1.
+        public init(maxFieldBytes: Int, maxRecordBytes: Int, maxFieldCount: Int = 1 << 16) {
+            self.maxFieldBytes = max(maxFieldBytes, 1)
+            self.maxRecordBytes = max(maxRecordBytes, 1)
+            self.maxFieldCount = max(maxFieldCount, 1)
+        }
+
+        /// 1 MiB per field, 16 MiB per record, 65,536 fields: far beyond any real bank list.
+        public static let standard = Limits(maxFieldBytes: 1 << 20, maxRecordBytes: 1 << 24)
+    }
+
+    /// The path given to ``init(path:chunkSize:limits:)``, or `nil` for in-memory input.
     public let path: String?
     /// The size of the input in bytes when known (regular files and memory).
     public let totalBytes: Int64?
     /// Bytes read from the input so far (for progress reports).
     @exclusivity(unchecked) public private(set) var bytesRead: Int64 = 0
+    /// The limits on a field and a record.
+    public let limits: Limits
+    /// Below this many buffered bytes (and ``Limits/maxFieldCount`` fields) no limit can be
+    /// exceeded, so the per-field check on the hot path is one comparison of each.
+    private let bytesBelowEveryLimit: Int
 
     // The hot state is touched only by this reader's own methods, one call at a time:
     // runtime exclusivity checks on it are pure cost (they showed up in profiles).
@@ -58,7 +92,7 @@ public final class CSVReader {
     private static let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
     /// Opens the file at `path` for reading in chunks of `chunkSize` bytes.
-    public init(path: String, chunkSize: Int = 1 << 18) throws {
+    public init(path: String, chunkSize: Int = 1 << 18, limits: Limits = .standard) throws {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw CSVError.cannotOpen(path: path, code: errno) }
@@ -76,14 +110,18 @@ public final class CSVReader {
         _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         #endif
         self.path = path
+        self.limits = limits
+        self.bytesBelowEveryLimit = CSVReader.bytesBelowEveryLimit(limits)
         self.source = .file(fd)
         self.buffer = .allocate(byteCount: max(chunkSize, 16), alignment: 16)
     }
 
     /// Reads from bytes in memory; `chunkSize` is how much is handed to the
     /// parser at a time (tests use tiny chunks to cross every boundary).
-    public init(bytes: [UInt8], chunkSize: Int = 1 << 16) {
+    public init(bytes: [UInt8], chunkSize: Int = 1 << 16, limits: Limits = .standard) {
         self.path = nil
+        self.limits = limits
+        self.bytesBelowEveryLimit = CSVReader.bytesBelowEveryLimit(limits)
         self.totalBytes = Int64(bytes.count)
         self.source = .memory(bytes)
         self.buffer = .allocate(byteCount: max(chunkSize, 4), alignment: 16)
@@ -147,6 +185,9 @@ public final class CSVReader {
                         i += 1
                     }
                     fields.append(p + pos, count: i - pos)
+                    if fields.byteCount > bytesBelowEveryLimit || fields.fieldCount >= limits.maxFieldCount {
+                        try checkLimits(fields, line: record.line)
+                    }
                     if i == n { pos = i; break }  // the field goes on in the next chunk
                     let b = p[i]
                     pos = i + 1
@@ -181,6 +222,9 @@ public final class CSVReader {
                     i += 1
                 }
                 fields.append(p + pos, count: i - pos)
+                if fields.byteCount > bytesBelowEveryLimit || fields.fieldCount >= limits.maxFieldCount {
+                    try checkLimits(fields, line: record.line)
+                }
                 if i == n { pos = i; continue }
                 pos = i + 1
                 state = .quoteInQuoted
@@ -189,6 +233,7 @@ public final class CSVReader {
                 let b = p[pos]
                 if b == q {
                     fields.append(byte: q)
+                    if fields.byteCount > bytesBelowEveryLimit { try checkLimits(fields, line: record.line) }
                     pos += 1
                     quotedPreviousCR = false
                     state = .quoted
@@ -211,6 +256,26 @@ public final class CSVReader {
             case .finished:
                 return false
             }
+        }
+    }
+
+    /// The buffered byte count below which, with fewer than `maxFieldCount` fields, no limit is
+    /// exceeded: a field is no longer than the record's bytes, and a record's length is its bytes
+    /// plus fewer than `maxFieldCount` commas.
+    private static func bytesBelowEveryLimit(_ limits: Limits) -> Int {
+        max(0, min(limits.maxFieldBytes, limits.maxRecordBytes - limits.maxFieldCount))
+    }
+
+    /// Throws ``CSVError/recordTooLong(line:)`` when the record being read (its field being read
+    /// not yet ended) is past a limit. The slow path of the check, for long records only.
+    private func checkLimits(_ fields: CSVRecord.Storage, line: Int) throws {
+        let fieldStart = fields.fieldCount == 0 ? 0 : fields.ends[fields.fieldCount - 1]
+        if fields.byteCount - fieldStart > limits.maxFieldBytes
+            || fields.byteCount + fields.fieldCount > limits.maxRecordBytes
+            || fields.fieldCount >= limits.maxFieldCount {
+            state = .finished
+            pos = count
+            throw CSVError.recordTooLong(line: line)
         }
     }
 
@@ -243,7 +308,12 @@ public final class CSVReader {
         switch previous {
         case .startOfRecord, .finished:
             return false
-        case .startOfField, .unquoted, .quoteInQuoted:
+        case .startOfField:
+            // An empty last field after a comma at the very end: counted like any other field.
+            if fields.fieldCount >= limits.maxFieldCount { try checkLimits(fields, line: record.line) }
+            fields.endField()
+            return true
+        case .unquoted, .quoteInQuoted:
             fields.endField()
             return true
         case .quoted:

@@ -63,9 +63,9 @@ struct StoreSnapshot: Equatable {
     var bankCount: Int { rows.count }
 }
 
-/// The path of a shared real-world file (callers are gated on `sharedDataDirectory != nil`).
-func sharedFile(_ name: String) -> String {
-    sharedDataDirectory!.appendingPathComponent(name).path
+/// The path of a real-world file in `Tests/Fixtures`.
+func fixtureFile(_ name: String) -> String {
+    fixturesDirectory.appendingPathComponent(name).path
 }
 
 /// Header of the FDIC's current format, as plain ASCII.

@@ -3,8 +3,8 @@ import Foundation
 @testable import FailedBanksKit
 import SQLiteStore
 
-/// Imports of the real FDIC files in ../shared/data (skipped only when that folder is absent).
-@Suite(.enabled(if: sharedDataDirectory != nil, "../shared/data is absent: real-file import tests skipped"))
+/// Imports of the real FDIC files in Tests/Fixtures.
+@Suite
 struct RealFileImportTests {
     @Test(arguments: [
         ("banklist_2024_fdic_original_cp1252.csv", 569),
@@ -17,10 +17,10 @@ struct RealFileImportTests {
     func everyRealFileImportsWithItsRowCount(file: String, rows: Int) throws {
         let sandbox = ImportSandbox()
         defer { sandbox.remove() }
-        let result = sandbox.run([sharedFile(file)])
+        let result = sandbox.run([fixtureFile(file)])
         #expect(result.status == 0, "\(result.errorText)")
         #expect(result.output.count == 1)
-        #expect(result.output.first?.hasPrefix("imported \(rows) rows from \(sharedFile(file)): \(rows) added, 0 updated, 0 unchanged, 0 skipped in ") == true,
+        #expect(result.output.first?.hasPrefix("imported \(rows) rows from \(fixtureFile(file)): \(rows) added, 0 updated, 0 unchanged, 0 skipped in ") == true,
                 "\(result.output)")
         let snapshot = try sandbox.snapshot()
         #expect(snapshot.bankCount == rows)
@@ -35,7 +35,7 @@ struct RealFileImportTests {
     @Test func siliconValleyBankIsReadExactlyFromTheWindows1252File() throws {
         let sandbox = ImportSandbox()
         defer { sandbox.remove() }
-        #expect(sandbox.run([sharedFile("banklist_2024_fdic_original_cp1252.csv")]).status == 0)
+        #expect(sandbox.run([fixtureFile("banklist_2024_fdic_original_cp1252.csv")]).status == 0)
         let db = try Database(path: sandbox.storePath)
         let row = try db.query("""
             SELECT i.name, i.city, i.state, d.cert, d.close_date, d.acquiring_institution, d.fund, d.updated_date
@@ -54,7 +54,7 @@ struct RealFileImportTests {
     @Test func olderFormatsKeepTheirColumns() throws {
         let sandbox = ImportSandbox()
         defer { sandbox.remove() }
-        #expect(sandbox.run([sharedFile("banklist_2010_tutorial.csv")]).status == 0)
+        #expect(sandbox.run([fixtureFile("banklist_2010_tutorial.csv")]).status == 0)
         let db = try Database(path: sandbox.storePath)
         // No acquirer or fund column in 2010; updated dates present.
         #expect(try db.scalar("SELECT count(*) FROM failed_bank_details WHERE acquiring_institution IS NOT NULL OR fund IS NOT NULL") == .integer(0))
@@ -64,7 +64,7 @@ struct RealFileImportTests {
 
         let sandbox2 = ImportSandbox()
         defer { sandbox2.remove() }
-        #expect(sandbox2.run([sharedFile("banklist_2025_scraped_longdates_sample.csv")]).status == 0)
+        #expect(sandbox2.run([fixtureFile("banklist_2025_scraped_longdates_sample.csv")]).status == 0)
         let db2 = try Database(path: sandbox2.storePath)
         #expect(try db2.query("SELECT close_date, fund FROM failed_bank_details WHERE cert = 5520") == [[.text("2025-06-27"), .integer(10549)]])
         #expect(try db2.scalar("SELECT acquiring_institution FROM failed_bank_details WHERE cert = 4134") == .text("First Bank & Trust Co., Duncan, OK"))
@@ -73,7 +73,7 @@ struct RealFileImportTests {
     @Test func namesEndingInSpacesAreTrimmed() throws {
         let sandbox = ImportSandbox()
         defer { sandbox.remove() }
-        #expect(sandbox.run([sharedFile("banklist_2018_updated_date.csv")]).status == 0)
+        #expect(sandbox.run([fixtureFile("banklist_2018_updated_date.csv")]).status == 0)
         let db = try Database(path: sandbox.storePath)
         #expect(try db.scalar("SELECT count(*) FROM failed_bank_info WHERE name <> trim(name) OR city <> trim(city)") == .integer(0))
         #expect(try db.scalar("SELECT i.name FROM failed_bank_info i JOIN failed_bank_details d ON d.info_id = i.id WHERE d.cert = 30003")
@@ -84,9 +84,9 @@ struct RealFileImportTests {
     @Test func importing2024Then2025AddsExactlyTheNewBanks() throws {
         let sandbox = ImportSandbox()
         defer { sandbox.remove() }
-        #expect(sandbox.run([sharedFile("banklist_2024_fdic_original_cp1252.csv")]).status == 0)
+        #expect(sandbox.run([fixtureFile("banklist_2024_fdic_original_cp1252.csv")]).status == 0)
         let before = try sandbox.snapshot()
-        let result = sandbox.run([sharedFile("banklist_2025_resaved_mojibake.csv")])
+        let result = sandbox.run([fixtureFile("banklist_2025_resaved_mojibake.csv")])
         #expect(result.status == 0, "\(result.errorText)")
         // The 2025 file was re-saved through the wrong code page: Silicon Valley Bank's acquirer now reads
         // "FirstñCitizens", which is a real difference, so exactly that bank is updated.
@@ -100,7 +100,7 @@ struct RealFileImportTests {
         #expect(after.historyCount > before.historyCount)
 
         // Re-importing writes nothing and records no history.
-        let again = sandbox.run([sharedFile("banklist_2025_resaved_mojibake.csv")])
+        let again = sandbox.run([fixtureFile("banklist_2025_resaved_mojibake.csv")])
         #expect(again.status == 0)
         #expect(again.output.first?.contains(": 0 added, 0 updated, 572 unchanged, 0 skipped") == true, "\(again.output)")
         #expect(try sandbox.snapshot() == after)
@@ -111,7 +111,7 @@ struct RealFileImportTests {
         defer { sandbox.remove() }
         let files = ["banklist_2010_tutorial.csv", "banklist_2014_cert_hash.csv", "banklist_2018_updated_date.csv",
                      "banklist_2024_fdic_original_cp1252.csv", "banklist_2025_resaved_mojibake.csv",
-                     "banklist_2025_scraped_longdates_sample.csv"].map(sharedFile)
+                     "banklist_2025_scraped_longdates_sample.csv"].map(fixtureFile)
         let result = sandbox.run(files)
         #expect(result.status == 0, "\(result.errorText)")
         #expect(result.output.count == 6)

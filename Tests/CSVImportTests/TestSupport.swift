@@ -11,12 +11,8 @@ func removeFile(_ path: String) { unlink(path) }
 let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// `../shared/data` next to the package root, or nil when absent (tests then skip with a message).
-let sharedDataDirectory: URL? = {
-    let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue ? url : nil
-}()
+/// `Tests/Fixtures`: the real FDIC files, part of the repository (a test that needs a missing one fails).
+let fixturesDirectory: URL = packageRoot.appendingPathComponent("Tests/Fixtures")
 
 /// A fresh temporary directory for one test.
 func makeTemporaryDirectory(_ label: String = "csvimport") -> String {

@@ -98,8 +98,9 @@ private final class LoadingFixture {
         let browser = try f.browser(on: FrameRecorder())
         browser.loop.draw()   // the preview, then the full fetch
         #expect(browser.tabsToWarm == [.name, .state])
-        // The ticker warms one tab at a time; wait for each to finish.
-        for _ in 0..<200 where !browser.tabsToWarm.isEmpty || !f.store.hasReaderConnectionFree {
+        // The ticker warms one tab at a time; wait for each to finish (a generous deadline, not a count of ticks).
+        let deadline = Date().addingTimeInterval(60)
+        while (!browser.tabsToWarm.isEmpty || !f.store.hasReaderConnectionFree) && Date() < deadline {
             browser.warmNextTab()
             usleep(10_000)
         }

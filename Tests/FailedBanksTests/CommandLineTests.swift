@@ -73,8 +73,10 @@ struct CommandLineTests {
         try refuses(path, saying: "not a SQLite database")
     }
 
-    @Test func aStoreFromANewerVersionIsRefusedUntouched() throws {
-        guard let sqlite3 = BrowserFixture.sqlite3, let csv = BrowserFixture.sourceCSV else { return }
+    @Test(.enabled(if: BrowserFixture.sqlite3 != nil, "the sqlite3 shell is not installed"))
+    func aStoreFromANewerVersionIsRefusedUntouched() throws {
+        let sqlite3 = try #require(BrowserFixture.sqlite3)
+        let csv = try #require(BrowserFixture.sourceCSV, "Data/banklist.csv is missing")
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("banks.sqlite").path
@@ -85,8 +87,8 @@ struct CommandLineTests {
     }
 
     @Test func anotherApplicationsDatabaseIsRefusedUntouched() throws {
-        let source = BrowserFixture.packageRoot.appendingPathComponent("../shared/data/FailedBanksCD_2011_coredata.sqlite").standardized
-        guard FileManager.default.fileExists(atPath: source.path) else { return }
+        let source = BrowserFixture.packageRoot.appendingPathComponent("Tests/Fixtures/FailedBanksCD_2011_coredata.sqlite")
+        try #require(FileManager.default.fileExists(atPath: source.path), "\(source.path) is missing")
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("coredata.sqlite").path
@@ -98,10 +100,9 @@ struct CommandLineTests {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("banks.sqlite").path
-        if let csv = BrowserFixture.sourceCSV {
-            #expect(try ProcessRunner.run(binary, ["import", csv, "--db", path, "--quiet"]).status == 0)
-            #expect(try ProcessRunner.run(binary, ["list", "--db", path, "--format", "json"]).standardOutput.contains("sections"))
-        }
+        let csv = try #require(BrowserFixture.sourceCSV, "Data/banklist.csv is missing")
+        #expect(try ProcessRunner.run(binary, ["import", csv, "--db", path, "--quiet"]).status == 0)
+        #expect(try ProcessRunner.run(binary, ["list", "--db", path, "--format", "json"]).standardOutput.contains("sections"))
         #expect(try ProcessRunner.run(binary, ["import", "--help"]).standardOutput.contains("failedbanks import"))
         #expect(try ProcessRunner.run(binary, ["watch", "--help"]).standardOutput.contains("failedbanks watch"))
         #expect(try ProcessRunner.run(binary, ["help", "list"]).standardOutput.contains("failedbanks list"))

@@ -24,7 +24,7 @@ enum BankModel {
     }
 }
 
-/// The package root, for `../shared/data`.
+/// The package root, for `Tests/Fixtures`.
 func packageRoot() -> URL {
     var url = URL(fileURLWithPath: #filePath)
     while url.path != "/" {
@@ -34,8 +34,7 @@ func packageRoot() -> URL {
     return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 }
 
-/// A file in `../shared/data`, or nil when that folder is absent.
-func sharedDataFile(_ name: String) -> URL? {
-    let url = packageRoot().deletingLastPathComponent().appendingPathComponent("shared/data/\(name)")
-    return FileManager.default.fileExists(atPath: url.path) ? url : nil
+/// A real-world file in `Tests/Fixtures` (part of the repository; a test using a missing one fails).
+func fixtureFile(_ name: String) -> URL {
+    packageRoot().appendingPathComponent("Tests/Fixtures/\(name)")
 }

@@ -149,7 +149,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         ]
         for (bytes, expected) in keys {
             tty.type(bytes)
-            #expect(screen.nextEvent(timeoutMilliseconds: 1000) == expected, "bytes \(bytes)")
+            #expect(screen.nextEvent(timeoutMilliseconds: 10_000) == expected, "bytes \(bytes)")
         }
         #expect(screen.nextEvent(timeoutMilliseconds: 30) == nil)   // nothing more: times out
     }
@@ -160,7 +160,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         defer { screen.close() }
         tty.resize(rows: 30, columns: 100)
         kill(getpid(), SIGWINCH)   // process-directed: test threads may block signals
-        #expect(screen.nextEvent(timeoutMilliseconds: 1000) == .resize(width: 100, height: 30))
+        #expect(screen.nextEvent(timeoutMilliseconds: 10_000) == .resize(width: 100, height: 30))
         #expect(screen.width == 100 && screen.height == 30)
         #expect(screen.nextEvent(timeoutMilliseconds: 50) == nil)   // reported once
     }

@@ -20,6 +20,9 @@ public enum BankImportError: Error, CustomStringConvertible {
     case missingColumns(path: String, names: [String], header: [String])
     /// A quoted field is not closed before the end of the file.
     case unterminatedQuote(path: String, line: Int)
+    /// A field or record is longer than ``CSVReader/Limits/standard`` (1 MiB, 16 MiB): the file
+    /// is not a bank list (or has no end, like `/dev/zero`).
+    case recordTooLong(path: String, line: Int)
     /// Bad rows, in the all-or-nothing mode (or every row bad with `--skip-bad-rows`):
     /// the first ones (at most the listed limit) and how many there were in all.
     case badRows(path: String, issues: [BankImportIssue], total: Int)
@@ -30,7 +33,7 @@ public enum BankImportError: Error, CustomStringConvertible {
     public var exitStatus: Int32 {
         switch self {
         case .unreadable(_, let error): return error.isMissingInput || isUnreadable(error) ? 66 : 74
-        case .emptyFile, .headerOnly, .missingColumns, .unterminatedQuote, .badRows: return 65
+        case .emptyFile, .headerOnly, .missingColumns, .unterminatedQuote, .recordTooLong, .badRows: return 65
         case .store(_, let error): return StoreRefusal(error, path: "").status
         }
     }
@@ -55,6 +58,8 @@ public enum BankImportError: Error, CustomStringConvertible {
             return ["\(path):1: missing required column\(names.count == 1 ? "" : "s") \(list) (header: \(found))"]
         case .unterminatedQuote(let path, let line):
             return ["\(path):\(line): a quoted field is not closed before the end of the file"]
+        case .recordTooLong(let path, let line):
+            return ["\(path):\(line): record too long"]
         case .badRows(let path, let issues, let total):
             var lines = issues.map(\.description)
             if total > issues.count { lines.append("… and \(total - issues.count) more error\(total - issues.count == 1 ? "" : "s")") }
@@ -66,4 +71,13 @@ public enum BankImportError: Error, CustomStringConvertible {
     }
 
     public var description: String { messages.joined(separator: "\n") }
+
+    /// The error for `error`, thrown by the reader of the file at `path`.
+    static func reading(_ path: String, _ error: CSVError) -> BankImportError {
+        switch error {
+        case .unterminatedQuote(let line): return .unterminatedQuote(path: path, line: line)
+        case .recordTooLong(let line): return .recordTooLong(path: path, line: line)
+        default: return .unreadable(path: path, error)
+        }
+    }
 }

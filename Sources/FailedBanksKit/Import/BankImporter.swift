@@ -76,10 +76,8 @@ public final class BankImporter {
         var header = CSVRecord()
         do {
             guard try reader.read(into: &header) else { throw BankImportError.emptyFile(path: path) }
-        } catch CSVError.unterminatedQuote(let line) {
-            throw BankImportError.unterminatedQuote(path: path, line: line)
         } catch let error as CSVError {
-            throw BankImportError.unreadable(path: path, error)
+            throw BankImportError.reading(path, error)
         }
         let layout: BankRowLayout
         do {

@@ -21,7 +21,7 @@ import SQLiteStore
 /// |---|---|
 /// | 0  | every file imported (with `--skip-bad-rows`: at least one good row each) |
 /// | 64 | usage error |
-/// | 65 | bad data: bad rows, missing columns, an empty or header-only file; a store that is not failedbanks' or is damaged |
+/// | 65 | bad data: bad rows, missing columns, an empty or header-only file, a record over 16 MiB or a field over 1 MiB (`FILE:LINE: record too long`: `/dev/zero` stops there); a store that is not failedbanks' or is damaged |
 /// | 66 | a file is missing or unreadable |
 /// | 73 | the store's directory cannot be created |
 /// | 74 | the store cannot be read or written (disk full, I/O error) |

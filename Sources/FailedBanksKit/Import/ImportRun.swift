@@ -69,10 +69,8 @@ final class ImportRun {
     private func readNext() throws -> Bool {
         do {
             return try reader.read(into: &record)
-        } catch CSVError.unterminatedQuote(let line) {
-            throw BankImportError.unterminatedQuote(path: path, line: line)
         } catch let error as CSVError {
-            throw BankImportError.unreadable(path: path, error)
+            throw BankImportError.reading(path, error)
         }
     }
 

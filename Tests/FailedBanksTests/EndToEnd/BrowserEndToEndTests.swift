@@ -144,7 +144,7 @@ struct BrowserEndToEndTests {
         #expect(try fixture.sql("SELECT count(*) FROM failed_bank_info") == "\(total)")
     }
 
-    @Test func bankInsertedBySQLiteShellAppearsInItsSectionWithinOneSecond() throws {
+    @Test func bankInsertedBySQLiteShellAppearsInItsSection() throws {
         let (fixture, tmux, facts) = try start()
         defer { tmux.close(); fixture.remove() }
         let newest = facts.byDate[0]
@@ -156,8 +156,9 @@ struct BrowserEndToEndTests {
             INSERT INTO failed_bank_details(close_date, cert, info_id, acquiring_institution, fund)
               VALUES ('\(newest.closeDate)', 9999991, last_insert_rowid(), 'Nobody', 1);
             """)
-        // Within a second, and settled: the name with "City, ST" under it (not mid-fade).
-        let screen = try tmux.waitUntil("the new bank on screen", timeout: 1.0) { screen in
+        // Settled: the name with "City, ST" under it (not mid-fade). The browser polls every 200 ms (its
+        // ticker, tested on a virtual clock); the deadline here is generous, for a loaded machine.
+        let screen = try tmux.waitUntil("the new bank on screen", timeout: 30) { screen in
             guard let row = screen.lineIndex(containing: "Zz Live Test Bank"), row + 1 < screen.lines.count else { return false }
             return screen.lines[row + 1].contains("Testville, KS")
         }

@@ -31,7 +31,7 @@ final class BrowserFixture {
     static let sourceCSV: String? = {
         let candidates = [
             packageRoot.appendingPathComponent("Data/banklist.csv").path,
-            packageRoot.appendingPathComponent("../shared/data/banklist_2025_resaved_mojibake.csv").standardized.path,
+            packageRoot.appendingPathComponent("Tests/Fixtures/banklist_2025_resaved_mojibake.csv").path,
         ]
         return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }()
@@ -44,7 +44,7 @@ final class BrowserFixture {
         if binary == nil { return "no built failedbanks (run 'swift build' first, or set FAILEDBANKS_BIN)" }
         if tmux == nil { return "tmux is not installed" }
         if sqlite3 == nil { return "the sqlite3 shell is not installed" }
-        if sourceCSV == nil { return "neither Data/banklist.csv nor ../shared/data is present" }
+        if sourceCSV == nil { return "neither Data/banklist.csv nor Tests/Fixtures is present" }
         return nil
     }()
     static var isAvailable: Bool { unavailableReason == nil }
@@ -102,7 +102,7 @@ final class BrowserFixture {
     }
 
     /// The browser's process id, once it has started.
-    func appPID(timeout: Double = 5) -> pid_t? {
+    func appPID(timeout: Double = 30) -> pid_t? {
         let deadline = Date().addingTimeInterval(timeout)
         let file = directory.appendingPathComponent("app.pid").path
         while Date() < deadline {
@@ -114,7 +114,7 @@ final class BrowserFixture {
     }
 
     /// The browser's exit status, once the shell has recorded it.
-    func exitStatus(timeout: Double = 5) -> Int32? {
+    func exitStatus(timeout: Double = 30) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         let file = directory.appendingPathComponent("exit.txt").path
         while Date() < deadline {

@@ -66,16 +66,33 @@ final class TmuxSession {
         }.joined(separator: "\n")
     }
 
-    /// Polls the pane until `condition` holds; returns that screen.
+    /// Polls the pane until `condition` holds; returns that screen. Waits at least
+    /// ``generousDeadline`` whatever `timeout` says: a deadline only decides how long a
+    /// failing test takes, and a loaded machine can stall a program for seconds.
     @discardableResult
     func waitUntil(_ what: String = "the expected screen", timeout: Double = 5,
                    _ condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(max(timeout, generousDeadline))
         var screen = capture()
         while !condition(screen) {
             if Date() > deadline { throw Timeout(what: what, lastScreen: screen) }
             usleep(30_000)
             screen = capture()
+        }
+        return screen
+    }
+
+    /// Waits until the pane has not changed for `quiet` seconds (an animation has finished);
+    /// returns that screen. Throws after ``generousDeadline`` of changes.
+    @discardableResult
+    func waitUntilSettled(quiet: Double = 0.5) throws -> String {
+        let deadline = Date().addingTimeInterval(generousDeadline)
+        var screen = capture(), since = Date()
+        while Date().timeIntervalSince(since) < quiet {
+            if Date() > deadline { throw Timeout(what: "the screen to settle", lastScreen: screen) }
+            usleep(30_000)
+            let now = capture()
+            if now != screen { screen = now; since = Date() }
         }
         return screen
     }

@@ -40,8 +40,8 @@ enum BadStore: String, CaseIterable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Needs `../shared/data` (skipped with a message when absent).
-    var sharedFile: String? {
+    /// The real-world store in `Tests/Fixtures` this kind is a copy of, if any.
+    var fixtureFile: String? {
         switch self {
         case .coreDataStore: return "FailedBanksCD_2011_coredata.sqlite"
         case .tutorialStore: return "banklist_2010_tutorial.sqlite3"
@@ -84,7 +84,8 @@ enum BadStore: String, CaseIterable, Sendable, CustomStringConvertible {
             let result = try ProcessRunner.run(BrowserFixture.sqlite3!, ["-batch", path, "PRAGMA user_version = 99"])
             guard result.status == 0 else { throw EndToEndError("sqlite3: \(result.standardError)") }
         case .coreDataStore, .tutorialStore:
-            guard let source = ReliabilitySettings.sharedData(sharedFile!) else { throw EndToEndError("../shared/data/\(sharedFile!) is absent") }
+            let source = ReliabilitySettings.fixture(fixtureFile!)
+            guard fm.fileExists(atPath: source) else { throw EndToEndError("\(source) is missing") }
             try? fm.removeItem(atPath: path)
             try fm.copyItem(atPath: source, toPath: path)
             chmod(path, 0o644)

@@ -39,9 +39,12 @@ extension ReliabilityTests {
             var random = ReliabilityRandom(seed: seed)
             var killedOld = 0, killedNew = 0, finished = 0
             let store = scratch.path("trial.sqlite")
+            // How long an import takes now: measured once, shortened whenever an import ends before its kill
+            // (the machine's load changes between trials; the kills must still land while imports run).
+            var estimate = duration
             for trial in 0..<trials {
                 try ScratchDirectory.copyStore(old, to: store)
-                let delay = random.double(0...(duration * 1.25))  // the last part: after the commit, in the checkpoint at close
+                let delay = random.double(0...(estimate * 1.25))  // the last part: after the commit, in the checkpoint at close
                 let child = try SpawnedProcess(binary, ["import", csv, "--db", store, "--quiet"], in: scratch.url, name: "import")
                 usleep(useconds_t(delay * 1_000_000))
                 let killed = child.signal(SIGKILL)
@@ -58,7 +61,7 @@ extension ReliabilityTests {
                     try? ScratchDirectory.copyStore(store, to: kept)
                     Issue.record("\(what): the store holds \(check.digest), neither the old data (\(before.digest)) nor the whole import (\(after.digest)); kept at \(kept)")
                 }
-                if !killed { finished += 1 } else if isOld { killedOld += 1 } else if isNew { killedNew += 1 }
+                if !killed { finished += 1; estimate = min(estimate, delay) * 0.8 } else if isOld { killedOld += 1 } else if isNew { killedNew += 1 }
 
                 // Now and then: the app itself carries on from the recovered store.
                 if killed && (trial == 0 || trial % 10 == 9) {
@@ -148,7 +151,8 @@ extension ReliabilityTests {
             usleep(400_000)
             try #require(child.signal(signal), "the import still runs after 0.4 s")
             let sent = Date()
-            #expect(child.wait(timeout: 3), "the import stops within 3 s of signal \(signal)")
+            // Promptly: within a batch when idle; 10 s leaves room for a loaded machine.
+            #expect(child.wait(timeout: 10), "the import stops within 10 s of signal \(signal)")
             child.finish(timeout: 1)
             let seconds = Date().timeIntervalSince(sent)
             #expect(child.exitStatus != 0, "an interrupted import is not a success: \(child.standardError)")
@@ -218,7 +222,7 @@ extension ReliabilityTests {
                 tmux.send("Enter")
                 usleep(useconds_t(delay * 1_000_000))
                 kill(pid, SIGKILL)
-                let status = fixture.exitStatus(timeout: 5)
+                let status = fixture.exitStatus(timeout: 30)
                 let what = "trial \(trial) of seed \(seed): SIGKILL \(String(format: "%.1f", delay * 1000)) ms after Enter (exit \(status.map(String.init) ?? "?")); \(replay)"
                 tmux.close()
 

@@ -74,7 +74,7 @@ extension ReliabilityTests {
         /// `q`, then: exit 0, terminal restored, nothing on stderr, the store intact with `count` banks.
         private func quitCleanly(_ fixture: BrowserFixture, _ tmux: TmuxSession, count: Int, _ what: String) throws {
             tmux.send("q")
-            let status = fixture.exitStatus(timeout: 5)
+            let status = fixture.exitStatus(timeout: 30)
             #expect(status == 0, "\(what): exit status \(status.map(String.init) ?? "none (still running)"); screen:\n\(tmux.capture())")
             #expect(sttyIsSane(fixture.sttyAfterExit() ?? ""), "\(what): terminal left: \(fixture.sttyAfterExit() ?? "no stty record")")
             #expect(fixture.standardError().isEmpty, "\(what): stderr: \(fixture.standardError())")
@@ -96,8 +96,7 @@ extension ReliabilityTests {
             let back = try tmux.waitUntil("the 80×24 screen again") { $0.contains("2/\(total)") && $0.lines[0].contains("Failed Banks") }
             #expect(back == before, "after:\n\(back)\nbefore:\n\(before)")
             tmux.send("C-l")
-            usleep(200_000)
-            #expect(tmux.capture() == back, "the screen after growing equals a full repaint")
+            #expect(try tmux.waitUntilSettled() == back, "the screen after growing equals a full repaint")
             try quitCleanly(fixture, tmux, count: total, "1×1")
         }
 
@@ -136,11 +135,9 @@ extension ReliabilityTests {
                 let settled = try tmux.waitUntil("the 80×24 screen after the delete", timeout: 5) {
                     $0.contains("/\(total - 1)") && $0.contains("Deleted") && $0.lines[0].contains("Failed Banks")
                 }
-                usleep(500_000)  // let any animation finish
-                let screen = tmux.capture()
+                let screen = try tmux.waitUntilSettled()   // any animation has finished
                 tmux.send("C-l")
-                usleep(200_000)
-                #expect(tmux.capture() == screen, "\(what): incremental screen equals a full repaint\nbefore Ctrl-L:\n\(screen)\nafter:\n\(tmux.capture())")
+                #expect(try tmux.waitUntilSettled() == screen, "\(what): incremental screen equals a full repaint\nbefore Ctrl-L:\n\(screen)\nafter:\n\(tmux.capture())")
                 #expect(settled.lines[0].contains("Failed Banks"), "\(what):\n\(settled)")
                 try quitCleanly(fixture, tmux, count: total - 1, what)
             }
@@ -200,7 +197,7 @@ extension ReliabilityTests {
             let (fixture, tmux, _) = try launch()
             defer { tmux.close(); fixture.remove() }
             tmux.send("q")
-            #expect(fixture.exitStatus(timeout: 5) == 0)
+            #expect(fixture.exitStatus(timeout: 30) == 0)
             // Looked at before anything else opens the store (the last connection to close removes them).
             let files = try FileSnapshot(fixture.database).siblings
             #expect(files == ["banks.sqlite"], "beside the store after quitting: \(files)")
@@ -211,7 +208,7 @@ extension ReliabilityTests {
             defer { tmux.close(); fixture.remove() }
             let pid = try #require(fixture.appPID())
             kill(pid, SIGHUP)
-            let status = fixture.exitStatus(timeout: 5)
+            let status = fixture.exitStatus(timeout: 30)
             #expect(status == 128 + SIGHUP, "exit status \(status.map(String.init) ?? "none (still running)")")
             #expect(sttyIsSane(fixture.sttyAfterExit() ?? ""), "terminal left: \(fixture.sttyAfterExit() ?? "no stty record")")
             #expect(tmux.paneFormat("#{alternate_on}") == "0", "the alternate screen is off after SIGHUP")

@@ -58,10 +58,9 @@ enum ReliabilitySettings {
         return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }()
 
-    /// `../shared/data/<name>` when present.
-    static func sharedData(_ name: String) -> String? {
-        let path = BrowserFixture.packageRoot.appendingPathComponent("../shared/data/\(name)").standardized.path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
+    /// `Tests/Fixtures/<name>`: a real-world file, part of the repository.
+    static func fixture(_ name: String) -> String {
+        BrowserFixture.packageRoot.appendingPathComponent("Tests/Fixtures/\(name)").path
     }
 
     /// Writes a generated bank list of `rows` rows with `seed` into `directory`.

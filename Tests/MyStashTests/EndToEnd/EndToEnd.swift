@@ -146,7 +146,7 @@ final class StashSession {
     }
 
     /// The exit status of run `n`, once recorded.
-    func exitStatus(of n: Int, timeout: Double = 10) -> Int32? {
+    func exitStatus(of n: Int, timeout: Double = 30) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         let file = directory.appendingPathComponent("exit-\(n).txt").path
         while Date() < deadline {

@@ -73,10 +73,12 @@ final class TmuxPane {
         }
     }
 
-    /// Polls the screen until `condition` holds; returns that screen.
+    /// Polls the screen until `condition` holds; returns that screen. Waits at least 30 s
+    /// whatever `timeout` says: a deadline only decides how long a failing test takes, and a
+    /// loaded machine can stall a program for seconds.
     @discardableResult
     func waitUntil(_ what: String, timeout: Double = 10, _ condition: (String) -> Bool) throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(max(timeout, 30))
         var screen = capture()
         while !condition(screen) {
             guard Date() < deadline else { throw Timeout(what: what, screen: screen) }

@@ -142,17 +142,21 @@ struct DatabaseProcessTests {
         let dir = TemporaryDirectory()
         let db = try Database(path: dir.path("busy.sqlite"))
         try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v)")
-        // The child holds the write lock for about half a second.
+        // The child takes the write lock, says so (a file), and holds it for about half a second.
+        let locked = dir.path("child-holds-the-lock")
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        child.arguments = [db.path, "BEGIN IMMEDIATE; INSERT INTO t(v) VALUES ('child');", ".shell sleep 0.5", "COMMIT;"]
+        child.arguments = [db.path, "BEGIN IMMEDIATE; INSERT INTO t(v) VALUES ('child');",
+                           ".shell touch '\(locked)'", ".shell sleep 0.5", "COMMIT;"]
         try child.run()
-        Thread.sleep(forTimeInterval: 0.2)
-        let started = Date()
+        // Wait for the lock to be taken (not for a fixed time: a loaded machine may start the child late).
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: locked) && child.isRunning && Date() < deadline { usleep(5_000) }
+        try #require(FileManager.default.fileExists(atPath: locked), "the sqlite3 shell never took the lock")
+        // Within the busy timeout (5 s), the transaction waits for the child's commit instead of failing.
         try db.transaction { try db.run("INSERT INTO t(v) VALUES ('parent')") }
         child.waitUntilExit()
         #expect(child.terminationStatus == 0)
-        #expect(Date().timeIntervalSince(started) < 5)
         #expect(try db.query("SELECT v FROM t ORDER BY id") == [["child"], ["parent"]])
     }
 

@@ -13,8 +13,9 @@ func startSQLiteShell(_ path: String, _ sql: String) throws -> Process {
 }
 
 /// Polls `processExternalChanges` every 50 ms for up to `seconds`, merging what
-/// it returns, until `done` holds for the merged change set.
-func pollExternalChanges(_ context: ObjectContext, within seconds: Double = 1.0, until done: (ChangeSet) -> Bool) throws -> ChangeSet {
+/// it returns, until `done` holds for the merged change set. The deadline is
+/// generous: the other process (a `sqlite3` shell) may start late on a loaded machine.
+func pollExternalChanges(_ context: ObjectContext, within seconds: Double = 60, until done: (ChangeSet) -> Bool) throws -> ChangeSet {
     var merged = ChangeSet(isFromOtherProcess: true)
     let deadline = Date().addingTimeInterval(seconds)
     repeat {
@@ -36,7 +37,7 @@ let sqliteShellAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bi
 @Suite("Changes from other processes")
 struct ExternalChangesTests {
     @Test(.enabled(if: sqliteShellAvailable, "needs /usr/bin/sqlite3"))
-    func shellInsertUpdateAndDeleteArePublishedWithinOneSecond() throws {
+    func shellInsertUpdateAndDeleteArePublished() throws {
         let f = try Fixture()
         let (a, aDetails) = try insertBank(f.context, name: "A", closeDate: "2010-01-01")
         let (b, bDetails) = try insertBank(f.context, name: "B")
@@ -97,11 +98,14 @@ struct ExternalChangesTests {
         let f = try Fixture()
         try insertBank(f.context, name: "A")
         #expect(try f.context.processExternalChanges() == nil)
-        // Another process writes a lot and prunes the history as a store would.
+        // Another process writes a lot and prunes the history as a store would: in one transaction (a
+        // reader polling between the insert and the prune would have caught up, and see no reset).
         let shell = try startSQLiteShell(f.path, """
+            BEGIN;
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20)
             INSERT INTO failed_bank_info(name, city, state) SELECT 'Bank ' || i, 'C', 'S' FROM n;
             DELETE FROM store_history WHERE seq <= (SELECT max(seq) FROM store_history) - 5;
+            COMMIT;
             """)
         let changes = try pollExternalChanges(f.context) { $0.isReset }
         shell.waitUntilExit()

@@ -155,10 +155,8 @@ struct StoreOpeningTests {
     }
 
     @Test func theCoreDataFileOfTheOriginalTutorialIsForeign() throws {
-        guard let url = sharedDataFile("FailedBanksCD_2011_coredata.sqlite") else {
-            print("skipped: ../shared/data/FailedBanksCD_2011_coredata.sqlite is absent")
-            return
-        }
+        let url = fixtureFile("FailedBanksCD_2011_coredata.sqlite")
+        try #require(FileManager.default.fileExists(atPath: url.path), "Tests/Fixtures/\(url.lastPathComponent) is missing")
         let copy = dir.path("cd.sqlite")
         try FileManager.default.copyItem(atPath: url.path, toPath: copy)
         let before = try Data(contentsOf: URL(fileURLWithPath: copy))
