@@ -34,7 +34,7 @@ import Foundation
 ///     let store = try FailedBankStore.open(path: "/tmp/banks.sqlite")
 ///     let importer = BankImporter(store: store)
 ///     let summary = try importer.importFile("Data/banklist.csv")
-///     print(summary.summaryLine)  // imported 500 rows from Data/banklist.csv: 500 added, 0 updated, …
+///     print(summary.summaryLine)  // imported 572 rows from Data/banklist.csv: 572 added, 0 updated, …
 public final class BankImporter {
     /// How to import.
     public struct Options: Sendable {
