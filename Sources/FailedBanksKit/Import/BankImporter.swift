@@ -63,12 +63,16 @@ public final class BankImporter {
     }
 
     /// Imports one file; see the type's summary. `progress` is called at most ~10 times a second.
-    public func importFile(_ path: String, options: Options = Options(),
+    ///
+    /// `displayName` names the file in the summary and in error messages instead of `path` (a
+    /// download kept in a temporary file is named by its URL).
+    public func importFile(_ filePath: String, displayName: String? = nil, options: Options = Options(),
                            progress: ((BankImportProgress) -> Void)? = nil) throws -> BankImportSummary {
         let started = MonotonicClock.now()
+        let path = displayName ?? filePath
         let reader: CSVReader
         do {
-            reader = try CSVReader(path: path)
+            reader = try CSVReader(path: filePath)
         } catch let error as CSVError {
             throw BankImportError.unreadable(path: path, error)
         }
@@ -86,7 +90,7 @@ public final class BankImporter {
         } catch CSVError.missingColumns(let names, let found) {
             throw BankImportError.missingColumns(path: path, names: names, header: found)
         }
-        let run = ImportRun(path: path, reader: reader, layout: layout, options: options, progress: progress, started: started)
+        let run = ImportRun(path: path, filePath: filePath, reader: reader, layout: layout, options: options, progress: progress, started: started)
 
         do {
             if try !bulkLoadIntoEmptyStore(run) {

@@ -75,10 +75,10 @@ struct StoreFileInspector {
         }
     }
 
-    /// Names of the user tables in the file (not sqlite_* or the history table).
+    /// Names of the user tables in the file (not sqlite_*, the history table or the metadata table).
     func userTables(in db: Database) throws -> [String] {
-        try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ? ORDER BY name",
-                     [.text(SchemaBuilder.historyTable)]).compactMap { $0.first?.string }
+        try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT IN (?, ?) ORDER BY name",
+                     [.text(SchemaBuilder.historyTable), .text(Store.metadataTable)]).compactMap { $0.first?.string }
     }
 
     /// Columns of a table.
