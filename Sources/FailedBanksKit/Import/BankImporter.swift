@@ -5,6 +5,10 @@ import Foundation
 
 /// Imports FDIC Failed Bank List CSV files into a failedbanks store.
 ///
+/// It also reads the original app's SQLite stores (a Core Data store, the
+/// tutorial's database), recognised by their content, never modified: see
+/// ``LegacyBankStore``.
+///
 /// Banks are matched by cert (the FDIC's stable key): a new cert adds a bank,
 /// a known one is updated only where a value differs, so re-importing a file
 /// writes nothing. One file is one transaction. By default it is
@@ -71,10 +75,17 @@ public final class BankImporter {
         let started = MonotonicClock.now()
         let path = displayName ?? filePath
         let reader: CSVReader
-        do {
-            reader = try CSVReader(path: filePath)
-        } catch let error as CSVError {
-            throw BankImportError.unreadable(path: path, error)
+        var rereadablePath: String? = filePath
+        if let legacy = try LegacyBankStore(path: filePath) {
+            // One of the original app's SQLite stores: its banks as CSV rows, through the same checks and upsert.
+            reader = CSVReader(bytes: try legacy.csvBytes())
+            rereadablePath = nil
+        } else {
+            do {
+                reader = try CSVReader(path: filePath)
+            } catch let error as CSVError {
+                throw BankImportError.unreadable(path: path, error)
+            }
         }
         var header = CSVRecord()
         do {
@@ -90,7 +101,7 @@ public final class BankImporter {
         } catch CSVError.missingColumns(let names, let found) {
             throw BankImportError.missingColumns(path: path, names: names, header: found)
         }
-        let run = ImportRun(path: path, filePath: filePath, reader: reader, layout: layout, options: options, progress: progress, started: started)
+        let run = ImportRun(path: path, filePath: rereadablePath, reader: reader, layout: layout, options: options, progress: progress, started: started)
 
         do {
             if try !bulkLoadIntoEmptyStore(run) {

@@ -118,6 +118,10 @@ public final class BankListUpdater {
             return UpdateError.notABankList(url: url, reason: "\(csvError)")
         case .badRows(_, let issues, let total):
             return UpdateError.badRows(url: url, issues: issues, total: total)
+        case .notABankStore:
+            return UpdateError.notABankList(url: url, reason: "a SQLite database without bank tables")
+        case .unreadableStore(_, let storeError):
+            return UpdateError.notABankList(url: url, reason: "a SQLite database that cannot be read: \(storeError)")
         case .store:
             return error
         }
