@@ -20,6 +20,7 @@ public enum FailedBanksCommand {
         ("import", "import FDIC Failed Bank List CSV files into the store"),
         ("update", "download the FDIC's current list and import it"),
         ("list", "print the banks by section (text, JSON or CSV)"),
+        ("chart", "print the failures per year as a bar chart"),
         ("watch", "print the controller's change batches as JSON Lines until interrupted"),
     ]
 
@@ -40,6 +41,8 @@ public enum FailedBanksCommand {
             return UpdateCommand.run(rest)
         case "list":
             return ListCommand.run(rest)
+        case "chart":
+            return ChartCommand.run(rest)
         case "watch":
             return WatchCommand.run(rest)
         case "--version", "-V":
