@@ -25,17 +25,26 @@ extension BankBrowser {
         statusLine.showMessage(update.state.statusText, at: now, duration: 3600)
         update.start()
         var ticker: TerminalRunLoop.TickerID?
-        ticker = loop.addTicker(every: 0.1) { [unowned self] now in
-            let state = update.state
-            if case .finished(let message, let isError) = state {
-                if let ticker { self.loop.removeTicker(ticker) }
-                self.backgroundUpdate = nil
-                // The writes are committed: pick them up now rather than at the next poll.
-                self.pollExternalChanges()
-                self.statusLine.showMessage(message, at: now, duration: 10, style: isError ? .error : .info)
-            } else {
-                self.statusLine.showMessage(state.statusText, at: now, duration: 3600)
-            }
+        ticker = loop.addTicker(every: 0.1) { [unowned self] _ in
+            if self.checkBackgroundUpdate(), let ticker { self.loop.removeTicker(ticker) }
         }
+    }
+
+    /// Shows the running update's progress in the status line, or, once it is done, its
+    /// summary or error (after picking up its writes). Returns true when there is no update
+    /// running any more. Called every 0.1 s while one runs.
+    @discardableResult
+    func checkBackgroundUpdate() -> Bool {
+        guard let update = backgroundUpdate else { return true }
+        let state = update.state
+        guard case .finished(let message, let isError) = state else {
+            statusLine.showMessage(state.statusText, at: now, duration: 3600)
+            return false
+        }
+        backgroundUpdate = nil
+        // The writes are committed: pick them up now rather than at the next poll.
+        pollExternalChanges()
+        statusLine.showMessage(message, at: now, duration: 10, style: isError ? .error : .info)
+        return true
     }
 }
