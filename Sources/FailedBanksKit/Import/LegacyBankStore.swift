@@ -15,7 +15,9 @@ import SQLiteStore
 /// The file is opened read-only and never modified (``Database/openReadOnly(path:)``).
 /// Its banks come out as the rows of a CSV list in the 2010 tutorial's columns
 /// (`Bank Name,City,State,CERT #,Closing Date,Updated Date`, ISO dates), so that
-/// they go through the importer's checks and its upsert exactly as a CSV file's do.
+/// they go through the importer's checks and its upsert exactly as a CSV file's do
+/// (a bad bank is reported as `STORE:LINE`, line 2 being the bank with the lowest id).
+/// Core Data's to-one relationship is read from `ZDETAILS`, else from the inverse `ZINFO`.
 ///
 ///     if let store = try LegacyBankStore(path: "FailedBanksCD.sqlite") {
 ///         let reader = CSVReader(bytes: try store.csvBytes())
@@ -71,9 +73,12 @@ struct LegacyBankStore {
             switch kind {
             case .coreData:
                 try database.forEachRow("""
-                    SELECT i.ZNAME, i.ZCITY, i.ZSTATE, d.ZZIP, d.ZCLOSEDATE, d.ZUPDATEDDATE
-                    FROM ZFAILEDBANKINFO AS i LEFT JOIN ZFAILEDBANKDETAILS AS d ON d.Z_PK = i.ZDETAILS OR d.ZINFO = i.Z_PK
-                    GROUP BY i.Z_PK ORDER BY i.Z_PK
+                    SELECT i.ZNAME, i.ZCITY, i.ZSTATE, coalesce(d.ZZIP, e.ZZIP),
+                           coalesce(d.ZCLOSEDATE, e.ZCLOSEDATE), coalesce(d.ZUPDATEDDATE, e.ZUPDATEDDATE)
+                    FROM ZFAILEDBANKINFO AS i
+                    LEFT JOIN ZFAILEDBANKDETAILS AS d ON d.Z_PK = i.ZDETAILS
+                    LEFT JOIN ZFAILEDBANKDETAILS AS e ON i.ZDETAILS IS NULL AND e.ZINFO = i.Z_PK
+                    ORDER BY i.Z_PK
                     """) { row in
                     try writer.write([text(row.value(at: 0)), text(row.value(at: 1)), text(row.value(at: 2)),
                                       text(row.value(at: 3)),

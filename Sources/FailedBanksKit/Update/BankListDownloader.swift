@@ -125,15 +125,13 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let http = response as? HTTPURLResponse
-        lock.withLock { self.response = http }
-        if let http, response.expectedContentLength > Int64(maximumBytes) {
-            lock.withLock { exceededCap = true }
-            _ = http
-            completionHandler(.cancel)
-            return
+        let announcedTooLarge = response.expectedContentLength > Int64(maximumBytes)
+        lock.withLock {
+            self.response = response as? HTTPURLResponse
+            if announcedTooLarge { exceededCap = true }
         }
-        completionHandler(.allow)
+        // A Content-Length beyond the cap: refuse before reading the body.
+        completionHandler(announcedTooLarge ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive chunk: Data) {

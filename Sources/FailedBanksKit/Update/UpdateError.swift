@@ -63,7 +63,7 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
         case .truncated(let url, let received, let expected):
             return "\(url): truncated: the body ended after \(received) of the \(expected) bytes announced (Content-Length)"
         case .tooLarge(let url, let limit):
-            return "\(url): the answer is larger than \(limit / (1 << 20)) MB, so not a failed bank list"
+            return "\(url): the answer is larger than \(DownloadProgressBar.size(limit)), so not a failed bank list"
         case .notABankList(let url, let reason):
             return "\(url): not a failed bank list (\(reason))"
         case .badRows(let url, _, let total):

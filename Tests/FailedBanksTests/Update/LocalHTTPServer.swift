@@ -24,6 +24,8 @@ final class LocalHTTPServer: @unchecked Sendable {
         case respond(status: Int, reason: String, headers: [(String, String)], body: [UInt8])
         /// Announces `announced` bytes in Content-Length, sends `body` (fewer), then closes.
         case truncated(headers: [(String, String)], body: [UInt8], announced: Int)
+        /// A 200 without Content-Length: the body ends when the connection closes.
+        case unsized(body: [UInt8])
         /// Accepts the connection and never answers (until the server stops).
         case silence
 
@@ -125,15 +127,18 @@ final class LocalHTTPServer: @unchecked Sendable {
             send(fd, head(status: status, reason: reason, headers: headers, length: body.count) + body)
         case .truncated(let headers, let body, let announced):
             send(fd, head(status: 200, reason: "OK", headers: headers, length: announced) + body)
+        case .unsized(let body):
+            send(fd, head(status: 200, reason: "OK", headers: [], length: nil) + body)
         }
         shutdown(fd, Int32(SHUT_RDWR))
         close(fd)
     }
 
-    private func head(status: Int, reason: String, headers: [(String, String)], length: Int) -> [UInt8] {
+    private func head(status: Int, reason: String, headers: [(String, String)], length: Int?) -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(reason)\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        text += "Content-Length: \(length)\r\nConnection: close\r\n\r\n"
+        if let length { text += "Content-Length: \(length)\r\n" }
+        text += "Connection: close\r\n\r\n"
         return Array(text.utf8)
     }
 

@@ -240,3 +240,21 @@ import CLIKit
         #expect(update(["--help"]).output.joined().contains("failedbanks update"))
     }
 }
+
+/// The downloader's size cap, whether or not the server announces the size.
+@Suite struct DownloadSizeCapTests {
+    @Test(arguments: [true, false])
+    func aBodyLargerThanTheCapIsRefusedWith65(announced: Bool) throws {
+        let body = UpdateCommandTests.newerList
+        let server = try LocalHTTPServer { _ in
+            announced ? .ok(body: body) : .unsized(body: body)
+        }
+        defer { server.stop() }
+        let url = try #require(URL(string: server.url("/big.csv")))
+        #expect(throws: UpdateError.tooLarge(url: url.absoluteString, limit: 4096)) {
+            _ = try BankListDownloader().download(.init(url: url, validators: nil, timeout: 30, maximumBytes: 4096))
+        }
+        #expect(UpdateError.tooLarge(url: "u", limit: 32 << 20).exitStatus == 65)
+        #expect(UpdateError.tooLarge(url: "u", limit: 32 << 20).reason == "u: the answer is larger than 32.0 MB, so not a failed bank list")
+    }
+}
