@@ -11,7 +11,14 @@ extension Database {
     ///
     /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite, ``SQLiteError`` otherwise.
     public static func openReadOnly(path: String) throws -> Database {
-        try StoreFileInspector(path: path).openReadOnly()
+        let db = try StoreFileInspector(path: path).openReadOnly()
+        do {
+            // SQLite reads the file on first use: a file that is not a database is refused here.
+            _ = try db.scalar("SELECT count(*) FROM sqlite_master")
+        } catch let error as SQLiteError where error.primaryCode == 26 /* SQLITE_NOTADB */ {
+            throw StoreError.notADatabase(path: path)
+        }
+        return db
     }
 
     /// The names of the tables in the main schema (without SQLite's own `sqlite_*` tables), sorted.
