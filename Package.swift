@@ -55,7 +55,8 @@ let package = Package(
         .testTarget(name: "FetchedResultsUITests",
                     dependencies: ["FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore"],
                     exclude: ["Golden"]),
-        .testTarget(name: "FailedBanksTests", dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport"]),
+        .testTarget(name: "FailedBanksTests", dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport"],
+                    exclude: ["Golden"]),
         .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
     ]

@@ -13,6 +13,8 @@ public enum ExitStatus {
     public static let usage: Int32 = 64
     public static let dataError: Int32 = 65
     public static let noInput: Int32 = 66
+    /// A service is unavailable: the network, a server, an HTTP error.
+    public static let unavailable: Int32 = 69
     public static let software: Int32 = 70
     public static let cantCreate: Int32 = 73
     public static let ioError: Int32 = 74

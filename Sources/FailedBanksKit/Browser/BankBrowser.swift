@@ -74,6 +74,8 @@ public final class BankBrowser: View, TableViewDelegate {
     var tabsToWarm: [BankSortTab] = []
     /// The provisional first page while ``isLoading`` (the table's data source is weak).
     var preview: FetchedPreviewTableSource?
+    /// The update `U` started, while it runs (see BankBrowser+Update.swift).
+    var backgroundUpdate: BackgroundUpdate?
 
     /// Builds the browser over `store` on `screen` and fetches the first tab.
     ///
@@ -267,6 +269,12 @@ public final class BankBrowser: View, TableViewDelegate {
             return .handled
         case .character("u"):
             undoDelete()
+            return .handled
+        case .character("c"):
+            showChart()
+            return .handled
+        case .character("U"):
+            startUpdate()
             return .handled
         case .escape, .left:
             return clearSearchAndFilter() ? .handled : .ignored

@@ -10,6 +10,10 @@ public struct BrowserOptions: Sendable, Equatable {
     public var sort: BankSortTab = .date
     /// False with `--no-animation`.
     public var animated = true
+    /// Where `U` downloads the list from; nil: `$FAILEDBANKS_URL`, then the FDIC's CSV download.
+    public var updateURL: String?
+    /// Whether charts may draw eighth blocks (false when `NO_COLOR` is set).
+    public var usesBlocks = (ProcessEnvironment.current()["NO_COLOR"] ?? "").isEmpty
 
     public init() {}
 }

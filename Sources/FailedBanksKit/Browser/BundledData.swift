@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Finds the sample `Data/banklist.csv` that the first launch imports.
+/// Finds the bundled `Data/banklist.csv` (the FDIC's Failed Bank List) that the first launch imports.
 ///
 /// The executable lives in `<package>/.build/<config>/failedbanks`, so the
 /// file is found by walking up from the executable's real path; an installed
@@ -16,7 +16,7 @@ public enum BundledData {
     /// The file name looked for.
     public static let fileName = "banklist.csv"
 
-    /// The path of the sample CSV, or nil when none is found.
+    /// The path of the bundled CSV, or nil when none is found.
     public static func bankListPath(environment: [String: String] = currentEnvironment(),
                                     executablePath: String? = currentExecutablePath()) -> String? {
         if let override = environment["FAILEDBANKS_DATA"], !override.isEmpty {

@@ -17,7 +17,7 @@ public enum BrowserCommand {
     static let spec = CommandSpec(
         name: "failedbanks",
         summary: "Browse the FDIC Failed Bank List: by closing date (sections by year), by name or by state.",
-        usage: "[--db PATH] [--sort date|name|state] [--no-animation] | import|list|watch …",
+        usage: "[--db PATH] [--sort date|name|state] [--no-animation] | import|update|list|chart|watch …",
         options: [
             OptionSpec("--db", value: "PATH", help: "the store (default: $FAILEDBANKS_DB, then the XDG data directory)"),
             OptionSpec("--sort", value: "ORDER", help: "the first tab: date (default), name or state"),
@@ -28,7 +28,9 @@ public enum BrowserCommand {
         epilogue: """
         commands:
           import FILE…   import FDIC Failed Bank List CSV files into the store
+          update         download the FDIC's current list and import it
           list           print the banks by section (text, JSON or CSV)
+          chart          print the failures per year as a bar chart
           watch          print the controller's change batches as JSON Lines
         Run 'failedbanks COMMAND --help' for a command's options.
 

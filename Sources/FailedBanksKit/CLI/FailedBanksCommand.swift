@@ -8,7 +8,7 @@ import CLIKit
 ///     ProgramName.current = "failedbanks"
 ///     exit(FailedBanksCommand.main(Array(CommandLine.arguments.dropFirst())))
 ///
-/// `failedbanks import FILE…`, `failedbanks list …` and `failedbanks watch …`
+/// `failedbanks import FILE…`, `failedbanks update …`, `failedbanks list …` and `failedbanks watch …`
 /// serve scripts and tests; `failedbanks [--db PATH] [--sort …]` with no
 /// subcommand opens the interactive browser.
 public enum FailedBanksCommand {
@@ -18,7 +18,9 @@ public enum FailedBanksCommand {
     /// The subcommands, in the order `--help` lists them.
     static let subcommands: [(name: String, summary: String)] = [
         ("import", "import FDIC Failed Bank List CSV files into the store"),
+        ("update", "download the FDIC's current list and import it"),
         ("list", "print the banks by section (text, JSON or CSV)"),
+        ("chart", "print the failures per year as a bar chart"),
         ("watch", "print the controller's change batches as JSON Lines until interrupted"),
     ]
 
@@ -35,8 +37,12 @@ public enum FailedBanksCommand {
         switch first {
         case "import":
             return ImportCommand.run(rest)
+        case "update":
+            return UpdateCommand.run(rest)
         case "list":
             return ListCommand.run(rest)
+        case "chart":
+            return ChartCommand.run(rest)
         case "watch":
             return WatchCommand.run(rest)
         case "--version", "-V":

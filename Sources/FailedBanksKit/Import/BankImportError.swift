@@ -28,12 +28,19 @@ public enum BankImportError: Error, CustomStringConvertible {
     case badRows(path: String, issues: [BankImportIssue], total: Int)
     /// The store failed (SQLite error, read-only file, …).
     case store(path: String, Error)
+    /// A SQLite database that is not one of the original app's stores (see ``LegacyBankStore``).
+    case notABankStore(path: String, tables: [String])
+    /// One of the original app's stores that could not be read (damaged, unreadable).
+    case unreadableStore(path: String, Error)
 
     /// The `sysexits.h` status for the command line.
     public var exitStatus: Int32 {
         switch self {
         case .unreadable(_, let error): return error.isMissingInput || isUnreadable(error) ? 66 : 74
-        case .emptyFile, .headerOnly, .missingColumns, .unterminatedQuote, .recordTooLong, .badRows: return 65
+        case .emptyFile, .headerOnly, .missingColumns, .unterminatedQuote, .recordTooLong, .badRows, .notABankStore: return 65
+        case .unreadableStore(_, let error):
+            if let sqlite = error as? SQLiteError, sqlite.primaryCode == 14 /* SQLITE_CANTOPEN */ { return 66 }
+            return 65
         case .store(_, let error): return StoreRefusal(error, path: "").status
         }
     }
@@ -67,6 +74,12 @@ public enum BankImportError: Error, CustomStringConvertible {
             return lines
         case .store(let path, let error):
             return ["\(path): \(error)"]
+        case .notABankStore(let path, let tables):
+            let found = tables.isEmpty ? "no tables" : "tables " + tables.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ")
+            return ["\(path): a SQLite database, but not a bank list: neither a Core Data store of the original FailedBanks app "
+                    + "(ZFAILEDBANKINFO, ZFAILEDBANKDETAILS) nor the tutorial's database (failed_banks); it has \(found)"]
+        case .unreadableStore(let path, let error):
+            return ["\(path): cannot read the old store: \(error)"]
         }
     }
 

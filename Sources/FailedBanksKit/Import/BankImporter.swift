@@ -6,6 +6,10 @@ import Timekeeping
 
 /// Imports FDIC Failed Bank List CSV files into a failedbanks store.
 ///
+/// It also reads the original app's SQLite stores (a Core Data store, the
+/// tutorial's database), recognised by their content, never modified: see
+/// ``LegacyBankStore``.
+///
 /// Banks are matched by cert (the FDIC's stable key): a new cert adds a bank,
 /// a known one is updated only where a value differs, so re-importing a file
 /// writes nothing. One file is one transaction. By default it is
@@ -35,7 +39,7 @@ import Timekeeping
 ///     let store = try FailedBankStore.open(path: "/tmp/banks.sqlite")
 ///     let importer = BankImporter(store: store)
 ///     let summary = try importer.importFile("Data/banklist.csv")
-///     print(summary.summaryLine)  // imported 500 rows from Data/banklist.csv: 500 added, 0 updated, …
+///     print(summary.summaryLine)  // imported 572 rows from Data/banklist.csv: 572 added, 0 updated, …
 public final class BankImporter {
     /// How to import.
     public struct Options: Sendable {
@@ -64,14 +68,25 @@ public final class BankImporter {
     }
 
     /// Imports one file; see the type's summary. `progress` is called at most ~10 times a second.
-    public func importFile(_ path: String, options: Options = Options(),
+    ///
+    /// `displayName` names the file in the summary and in error messages instead of `path` (a
+    /// download kept in a temporary file is named by its URL).
+    public func importFile(_ filePath: String, displayName: String? = nil, options: Options = Options(),
                            progress: ((BankImportProgress) -> Void)? = nil) throws -> BankImportSummary {
         let started = MonotonicClock.seconds()
+        let path = displayName ?? filePath
         let reader: CSVReader
-        do {
-            reader = try CSVReader(path: path)
-        } catch let error as CSVError {
-            throw BankImportError.unreadable(path: path, error)
+        var rereadablePath: String? = filePath
+        if let legacy = try LegacyBankStore(path: filePath) {
+            // One of the original app's SQLite stores: its banks as CSV rows, through the same checks and upsert.
+            reader = CSVReader(bytes: try legacy.csvBytes())
+            rereadablePath = nil
+        } else {
+            do {
+                reader = try CSVReader(path: filePath)
+            } catch let error as CSVError {
+                throw BankImportError.unreadable(path: path, error)
+            }
         }
         var header = CSVRecord()
         do {
@@ -85,7 +100,7 @@ public final class BankImporter {
         } catch CSVError.missingColumns(let names, let found) {
             throw BankImportError.missingColumns(path: path, names: names, header: found)
         }
-        let run = ImportRun(path: path, reader: reader, layout: layout, options: options, progress: progress, started: started)
+        let run = ImportRun(path: path, filePath: rereadablePath, reader: reader, layout: layout, options: options, progress: progress, started: started)
 
         do {
             if try !bulkLoadIntoEmptyStore(run) {

@@ -5,7 +5,9 @@ import SQLiteStore
 /// `failedbanks import FILE... [--db PATH] [--skip-bad-rows] [--quiet]`
 ///
 /// Imports each file into the store in its own transaction (see
-/// ``BankImporter``) and prints one summary line per file on standard output:
+/// ``BankImporter``) and prints one summary line per file on standard output.
+/// A file is an FDIC CSV list, or (recognised by its content) one of the
+/// original app's SQLite stores, read without being modified:
 ///
 ///     imported 569 rows from banklist.csv: 569 added, 0 updated, 0 unchanged, 0 skipped in 0.03 s
 ///
@@ -35,7 +37,8 @@ import SQLiteStore
 public enum ImportCommand {
     static let spec = CommandSpec(
         name: "failedbanks import",
-        summary: "Import FDIC Failed Bank List CSV files into the store. Banks are matched by cert: new ones are added, "
+        summary: "Import FDIC Failed Bank List CSV files (or the original FailedBanks app's Core Data store or the tutorial's "
+            + "SQLite database, left unmodified) into the store. Banks are matched by cert: new ones are added, "
             + "known ones updated where a value differs. Each file is imported completely or not at all.",
         usage: "FILE... [--db PATH] [--skip-bad-rows] [--quiet]",
         options: [

@@ -10,7 +10,10 @@ import Timekeeping
 /// the all-or-nothing mode, after which rows are still checked (to report
 /// them) but no longer written.
 final class ImportRun {
+    /// The file's name in the summary and the messages.
     let path: String
+    /// The file read, when it can be read again (nil for rows made in memory).
+    let filePath: String?
     let reader: CSVReader
     let layout: BankRowLayout
     let options: BankImporter.Options
@@ -30,9 +33,10 @@ final class ImportRun {
     @exclusivity(unchecked) private var nextProgressRow = 4096
     private var lastProgressTime: Double
 
-    init(path: String, reader: CSVReader, layout: BankRowLayout, options: BankImporter.Options,
+    init(path: String, filePath: String?, reader: CSVReader, layout: BankRowLayout, options: BankImporter.Options,
          progress: ((BankImportProgress) -> Void)?, started: Double) {
         self.path = path
+        self.filePath = filePath
         self.reader = reader
         self.layout = layout
         self.options = options
@@ -95,7 +99,7 @@ final class ImportRun {
     /// Names the first line of each listed duplicate cert ("duplicate cert, first on line 12"),
     /// with a second, cert-only pass over the file (only when there are duplicates to name).
     func resolveDuplicateLines() {
-        guard !duplicateIssueCerts.isEmpty, let again = try? CSVReader(path: path) else { return }
+        guard !duplicateIssueCerts.isEmpty, let filePath, let again = try? CSVReader(path: filePath) else { return }
         let wanted = Set(duplicateIssueCerts.values)
         var firstLine: [Int64: Int] = [:]
         var row = CSVRecord()

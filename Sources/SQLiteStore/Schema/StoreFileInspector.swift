@@ -75,7 +75,17 @@ struct StoreFileInspector {
         }
     }
 
-    /// Names of the user tables in the file (not sqlite_*, the history or the metadata table).
+    /// True when `path` is a regular file whose first 16 bytes are SQLite's header magic.
+    static func hasSQLiteHeader(path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let magic = Array("SQLite format 3".utf8) + [0]
+        return (try? handle.read(upToCount: 16)).map { Array($0) == magic } ?? false
+    }
+
+    /// Names of the user tables in the file (not sqlite_*, the history table or the metadata table).
     func userTables(in db: Database) throws -> [String] {
         try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT IN (?, ?) ORDER BY name",
                      [.text(SchemaBuilder.historyTable), .text(SchemaBuilder.metadataTable)]).compactMap { $0.first?.string }

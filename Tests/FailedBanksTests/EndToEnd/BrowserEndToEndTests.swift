@@ -209,6 +209,12 @@ struct BrowserEndToEndTests {
         #expect(facts.byDate.count > 0)
         let screen = try tmux.waitFor("1/\(facts.byDate.count)")
         #expect(screen.contains("\(facts.years[0]) (\(facts.count(inYear: facts.years[0])))"))
+        if csv.hasSuffix("Data/banklist.csv") {
+            // The bundled list is the FDIC's, newest first: The Santa Anna National Bank, 27 June 2025.
+            #expect(facts.byDate.count == 572)
+            #expect(facts.byDate.first?.name == "The Santa Anna National Bank")
+            #expect(screen.contains("2025 (2)") && screen.contains("The Santa Anna National Bank"), "\(screen)")
+        }
         #expect(fixture.standardError().contains("first launch: importing"))
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)

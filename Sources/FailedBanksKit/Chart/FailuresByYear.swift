@@ -1,0 +1,62 @@
+import FetchedResults
+import SQLiteStore
+import TerminalUI
+
+/// The FDIC configuration of the "Failures by year" chart: a fetched results
+/// controller over the banks, sectioned by the year of their closing date
+/// (newest first), each section one bar of ``BarChart``.
+///
+/// The same controller the Date tab uses (same order and sections, the browser's
+/// filter applied), so a delete, an import or another process's write reaches
+/// the chart as it reaches the list.
+///
+///     let controller = FailuresByYear.makeController(context: context, filter: nil)
+///     try controller.performFetch()
+///     chart.setBars(FailuresByYear.bars(of: controller), at: now)
+public enum FailuresByYear {
+    /// "Failures by year", or "Failures by year — filter: TEXT" when a filter applies.
+    public static func title(filterText: String?) -> String {
+        guard let filterText, !filterText.isEmpty else { return "Failures by year" }
+        return "Failures by year — filter: \(filterText)"
+    }
+
+    /// A controller (not yet fetched) of the banks that `filter` lets through, one section per year.
+    public static func makeController(context: ObjectContext, filter: FetchPredicate?) -> FetchedResultsController {
+        // No results cache: the chart's controller lives beside the list's and must not share its cache.
+        let controller = FetchedResultsController(fetchRequest: BankSortTab.date.fetchRequest(filter: filter), context: context,
+                                                  sectionNameKeyPath: BankSortTab.date.sectionNameKeyPath, cacheName: nil)
+        controller.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
+        return controller
+    }
+
+    /// One bar per section, newest year first: the year ("—" for banks without a closing date) and its count.
+    public static func bars(of controller: FetchedResultsController) -> [BarChart.Bar] {
+        controller.sections.map { BarChart.Bar(label: $0.name.isEmpty ? "—" : $0.name, value: $0.numberOfObjects) }
+    }
+
+    /// Whether bars use eighth blocks: not under `NO_COLOR`, not in fewer than ``minimumBlockWidth`` columns.
+    public static func usesBlocks(width: Int, environment: [String: String]) -> Bool {
+        (environment["NO_COLOR"] ?? "").isEmpty && width >= minimumBlockWidth
+    }
+
+    /// Below this width bars are `#` (sub-cell blocks are hard to read on short bars).
+    public static let minimumBlockWidth = 60
+
+    /// The chart as text lines: the title, a blank line, one row per year (trailing spaces trimmed).
+    ///
+    ///     FailuresByYear.lines(bars: [.init(label: "2010", value: 157)], title: "Failures by year", width: 30, usesBlocks: false)
+    ///     // ["Failures by year", "", " 2010 ######################## 157"]
+    public static func lines(bars: [BarChart.Bar], title: String, width: Int, usesBlocks: Bool) -> [String] {
+        let chart = BarChart()
+        chart.usesBlocks = usesBlocks
+        chart.emptyMessage = "No banks"
+        chart.setBars(bars, at: 0, animated: false)
+        let height = max(1, bars.count)
+        var canvas = Canvas(width: max(1, width), height: height)
+        chart.render(into: &canvas, frame: canvas.bounds, at: 0)
+        // The printed chart has no selection.
+        var lines = [title, ""]
+        lines += canvas.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return lines
+    }
+}

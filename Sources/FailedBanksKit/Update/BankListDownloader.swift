@@ -1,0 +1,226 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Downloads a bank list over HTTP(S) with `URLSession`: redirects followed, a
+/// conditional GET when validators from the last download are given, the whole
+/// request bounded by a timeout, the body bounded by a size cap, progress reported.
+///
+/// The download happens on URLSession's threads; ``download(_:progress:)``
+/// blocks the calling thread until it is complete, failed or timed out.
+///
+///     let request = BankListDownloader.Request(url: URL(string: "https://www.fdic.gov/bank-failures/download-data.csv")!,
+///                                              validators: nil, timeout: 30)
+///     switch try BankListDownloader().download(request) {
+///     case .notModified: print("current")
+///     case .downloaded(let body): print(body.data.count, body.validators.etag ?? "")
+///     }
+public struct BankListDownloader: Sendable {
+    /// What to fetch.
+    public struct Request: Sendable {
+        public var url: URL
+        /// Sent as `If-None-Match` / `If-Modified-Since` (a 304 then means nothing changed).
+        public var validators: HTTPValidators?
+        /// Seconds for the whole request.
+        public var timeout: Double
+        /// Bodies larger than this are refused (the FDIC's list is about 50 KB).
+        public var maximumBytes: Int
+        public init(url: URL, validators: HTTPValidators?, timeout: Double, maximumBytes: Int = 32 << 20) {
+            (self.url, self.validators, self.timeout, self.maximumBytes) = (url, validators, timeout, maximumBytes)
+        }
+    }
+
+    /// A complete body.
+    public struct Body: Sendable {
+        public var data: Data
+        /// The response's `ETag` and `Last-Modified`, for the next conditional GET.
+        public var validators: HTTPValidators
+        /// The `Content-Type`, if any.
+        public var contentType: String?
+        /// The URL answered after redirects.
+        public var finalURL: URL
+    }
+
+    /// What the server said.
+    public enum Outcome: Sendable {
+        /// 304: the list has not changed since the validators were issued.
+        case notModified
+        /// 200: the body.
+        case downloaded(Body)
+    }
+
+    /// Bytes received so far, and the total when the server announced it.
+    public struct Progress: Sendable, Equatable {
+        public var received: Int
+        public var expected: Int?
+    }
+
+    public init() {}
+
+    /// Fetches `request.url`; throws ``UpdateError`` for every failure (see its cases).
+    public func download(_ request: Request, progress: (@Sendable (Progress) -> Void)? = nil) throws -> Outcome {
+        let urlText = request.url.absoluteString
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              request.url.host != nil else { throw UpdateError.badURL(urlText) }
+
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
+                                    timeoutInterval: request.timeout)
+        urlRequest.setValue("text/csv, */*;q=0.5", forHTTPHeaderField: "Accept")
+        urlRequest.setValue("failedbanks/\(FailedBanksCommand.version)", forHTTPHeaderField: "User-Agent")
+        if let etag = request.validators?.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let date = request.validators?.lastModified { urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.timeoutIntervalForRequest = request.timeout
+        configuration.timeoutIntervalForResource = request.timeout
+        let receiver = DownloadReceiver(maximumBytes: request.maximumBytes, progress: progress)
+        let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: urlRequest)
+        task.resume()
+
+        // The whole request, whatever URLSession's own timers do.
+        if receiver.finished.wait(timeout: .now() + request.timeout) == .timedOut {
+            receiver.markTimedOut()
+            task.cancel()
+            _ = receiver.finished.wait(timeout: .now() + 5)
+            throw UpdateError.timedOut(url: urlText, seconds: request.timeout)
+        }
+        return try receiver.outcome(url: urlText, timeout: request.timeout)
+    }
+}
+
+/// `ETag` and `Last-Modified` of a response, kept for the next conditional GET.
+public struct HTTPValidators: Sendable, Equatable {
+    public var etag: String?
+    public var lastModified: String?
+    public init(etag: String?, lastModified: String?) { (self.etag, self.lastModified) = (etag, lastModified) }
+    /// True when neither is set.
+    public var isEmpty: Bool { etag == nil && lastModified == nil }
+}
+
+/// URLSession's delegate for one download: collects the response and the body on
+/// URLSession's queue, cancels beyond the size cap, signals completion.
+final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    let finished = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private let maximumBytes: Int
+    private let progress: (@Sendable (BankListDownloader.Progress) -> Void)?
+    // Guarded by `lock`.
+    private var response: HTTPURLResponse?
+    private var data = Data()
+    private var error: Error?
+    private var exceededCap = false
+    private var timedOut = false
+
+    init(maximumBytes: Int, progress: (@Sendable (BankListDownloader.Progress) -> Void)?) {
+        self.maximumBytes = maximumBytes
+        self.progress = progress
+    }
+
+    func markTimedOut() { lock.withLock { timedOut = true } }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let announcedTooLarge = response.expectedContentLength > Int64(maximumBytes)
+        lock.withLock {
+            self.response = response as? HTTPURLResponse
+            if announcedTooLarge { exceededCap = true }
+        }
+        // A Content-Length beyond the cap: refuse before reading the body.
+        completionHandler(announcedTooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive chunk: Data) {
+        var report: BankListDownloader.Progress?
+        var cancel = false
+        lock.withLock {
+            guard !exceededCap else { return }
+            if data.count + chunk.count > maximumBytes {
+                exceededCap = true
+                cancel = true
+                return
+            }
+            data.append(chunk)
+            let expected = response.map { $0.expectedContentLength }.flatMap { $0 > 0 ? Int($0) : nil }
+            report = .init(received: data.count, expected: expected)
+        }
+        if cancel { dataTask.cancel() }
+        if let report { progress?(report) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        lock.withLock { self.error = error }
+        finished.signal()
+    }
+
+    /// The result, once `finished` was signalled.
+    func outcome(url: String, timeout: Double) throws -> BankListDownloader.Outcome {
+        try lock.withLock {
+            if exceededCap { throw UpdateError.tooLarge(url: url, limit: maximumBytes) }
+            if timedOut { throw UpdateError.timedOut(url: url, seconds: timeout) }
+            let expected = response.flatMap { $0.expectedContentLength > 0 ? Int($0.expectedContentLength) : nil }
+            let encoded = response?.value(forHTTPHeaderField: "Content-Encoding").map { !$0.isEmpty && $0 != "identity" } ?? false
+            if let error {
+                if let expected, !encoded, response != nil, data.count < expected {
+                    throw UpdateError.truncated(url: url, received: data.count, expected: expected)
+                }
+                throw DownloadReceiver.translate(error, url: url, timeout: timeout)
+            }
+            guard let response else { throw UpdateError.network(url: url, reason: "no HTTP response") }
+            let finalURL = response.url ?? URL(string: url)!
+            switch response.statusCode {
+            case 304:
+                return .notModified
+            case 200...299:
+                if let expected, !encoded, data.count < expected {
+                    throw UpdateError.truncated(url: url, received: data.count, expected: expected)
+                }
+                let validators = HTTPValidators(etag: response.value(forHTTPHeaderField: "ETag"),
+                                                lastModified: response.value(forHTTPHeaderField: "Last-Modified"))
+                return .downloaded(.init(data: data, validators: validators,
+                                         contentType: response.value(forHTTPHeaderField: "Content-Type"),
+                                         finalURL: finalURL))
+            default:
+                throw UpdateError.httpStatus(url: finalURL.absoluteString == url ? url : "\(url) (redirected to \(finalURL.absoluteString))",
+                                             code: response.statusCode,
+                                             reason: HTTPURLResponse.localizedString(forStatusCode: response.statusCode).capitalizedReason)
+            }
+        }
+    }
+
+    /// URLSession's errors in the words of ``UpdateError``.
+    static func translate(_ error: Error, url: String, timeout: Double) -> UpdateError {
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain else { return .network(url: url, reason: nsError.localizedDescription) }
+        switch nsError.code {
+        case NSURLErrorTimedOut:
+            return .timedOut(url: url, seconds: timeout)
+        case NSURLErrorCannotConnectToHost:
+            return .cannotConnect(url: url, reason: "nothing is listening there (connection refused)")
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+            return .cannotConnect(url: url, reason: "no such host")
+        case NSURLErrorNotConnectedToInternet:
+            return .cannotConnect(url: url, reason: "no network connection")
+        case NSURLErrorNetworkConnectionLost:
+            return .network(url: url, reason: "the connection was lost")
+        case NSURLErrorHTTPTooManyRedirects:
+            return .network(url: url, reason: "too many redirects")
+        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
+             NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid:
+            return .network(url: url, reason: "the secure connection failed (\(nsError.localizedDescription))")
+        default:
+            return .network(url: url, reason: "\(nsError.localizedDescription) (URL error \(nsError.code))")
+        }
+    }
+}
+
+extension String {
+    /// "not found" → "Not Found": Foundation's reason phrases are lowercase on Linux.
+    var capitalizedReason: String {
+        split(separator: " ").map { word in word.prefix(1).uppercased() + word.dropFirst() }.joined(separator: " ")
+    }
+}

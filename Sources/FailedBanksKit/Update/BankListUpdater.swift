@@ -1,0 +1,131 @@
+import Foundation
+import SQLiteStore
+
+/// Brings a store up to date with the FDIC's current list: downloads it
+/// (conditionally, with the validators of the last successful update), checks
+/// that the body is a complete bank list, imports it by upsert through
+/// ``BankImporter`` (all-or-nothing, cert as the key), then keeps the new
+/// validators in the store's metadata.
+///
+/// Every failure throws (``UpdateError`` for the network and the body,
+/// ``BankImportError/store(path:_:)`` for the store) and leaves the store as it was.
+///
+///     let updater = BankListUpdater(store: store)
+///     switch try updater.run(url: BankListSource.fdicURL, timeout: 30) {
+///     case .current: print("update: the list is current")
+///     case .updated(let summary): print(summary.summaryLine)
+///     }
+public final class BankListUpdater {
+    /// What an update did.
+    public enum Result: Sendable {
+        /// The server answered 304 Not Modified: nothing changed.
+        case current(url: String)
+        /// The list was downloaded and imported.
+        case updated(UpdateSummary)
+    }
+
+    /// What the update is doing, for a progress bar or a status line.
+    public enum Phase: Sendable, Equatable {
+        case downloading(BankListDownloader.Progress)
+        case importing
+    }
+
+    /// The metadata keys of the last successful update.
+    enum Key {
+        static let url = "failedbanks.update.url"
+        static let etag = "failedbanks.update.etag"
+        static let lastModified = "failedbanks.update.lastModified"
+    }
+
+    public let store: Store
+    /// The body size cap (see ``BankListDownloader/Request/maximumBytes``).
+    public var maximumBytes = 32 << 20
+
+    public init(store: Store) { self.store = store }
+
+    /// The validators kept from the last successful update from `url` (nil after one from another URL, or none).
+    public func storedValidators(for url: URL) throws -> HTTPValidators? {
+        guard try store.metadata(forKey: Key.url) == url.absoluteString else { return nil }
+        let validators = HTTPValidators(etag: try store.metadata(forKey: Key.etag),
+                                        lastModified: try store.metadata(forKey: Key.lastModified))
+        return validators.isEmpty ? nil : validators
+    }
+
+    /// Downloads `url` within `timeout` seconds and imports it; see the type's summary.
+    /// `progress` may be called on another thread.
+    public func run(url: URL, timeout: Double, progress: (@Sendable (Phase) -> Void)? = nil) throws -> Result {
+        let validators: HTTPValidators?
+        do { validators = try storedValidators(for: url) } catch {
+            throw BankImportError.store(path: url.absoluteString, error)
+        }
+        let request = BankListDownloader.Request(url: url, validators: validators, timeout: timeout, maximumBytes: maximumBytes)
+        let outcome = try BankListDownloader().download(request) { progress?(.downloading($0)) }
+        guard case .downloaded(let body) = outcome else { return .current(url: url.absoluteString) }
+        let name = url.absoluteString
+        try BankListUpdater.checkLooksLikeAList(body, url: name)
+
+        progress?(.importing)
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("failedbanks-update-\(getpid())-\(UUID().uuidString.prefix(8)).csv").path
+        guard FileManager.default.createFile(atPath: file, contents: body.data) else {
+            throw UpdateError.network(url: name, reason: "cannot keep the download in \(file)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let imported: BankImportSummary
+        do {
+            imported = try BankImporter(store: store).importFile(file, displayName: name)
+        } catch let error as BankImportError {
+            throw BankListUpdater.translate(error, url: name)
+        }
+        do {
+            try store.setMetadata([Key.url: name, Key.etag: body.validators.etag, Key.lastModified: body.validators.lastModified])
+        } catch {
+            // The banks are imported; without the validators the next update is a plain GET.
+        }
+        var summary = UpdateSummary(url: name, bytes: body.data.count, new: imported.added,
+                                    changed: imported.updated, unchanged: imported.unchanged)
+        summary.newest = try? UpdateSummary.newestBank(in: store.database)
+        return .updated(summary)
+    }
+
+    /// An HTML page (an error page served with 200, a moved download) is refused before the importer sees it.
+    static func checkLooksLikeAList(_ body: BankListDownloader.Body, url: String) throws {
+        let start = body.data.prefix(512).drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        let isHTML = (body.contentType?.lowercased().contains("html") ?? false) || start.first == UInt8(ascii: "<")
+        guard isHTML else { return }
+        var reason = "an HTML page"
+        let text = String(decoding: body.data.prefix(4096), as: UTF8.self)
+        if let open = text.range(of: "<title>", options: .caseInsensitive),
+           let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex) {
+            let title = text[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+            if !title.isEmpty { reason += " titled \"\(title.prefix(80))\"" }
+        }
+        throw UpdateError.notABankList(url: url, reason: reason)
+    }
+
+    /// The importer's refusals of a body in the words of ``UpdateError``; store failures pass through.
+    static func translate(_ error: BankImportError, url: String) -> Error {
+        switch error {
+        case .emptyFile:
+            return UpdateError.notABankList(url: url, reason: "the body is empty")
+        case .headerOnly:
+            return UpdateError.notABankList(url: url, reason: "a header row but no banks")
+        case .missingColumns(_, let names, _):
+            return UpdateError.notABankList(url: url, reason: "no FDIC header: missing " + names.map { "\"\($0)\"" }.joined(separator: ", "))
+        case .unterminatedQuote(_, let line):
+            return UpdateError.notABankList(url: url, reason: "a quoted field on line \(line) is not closed")
+        case .recordTooLong(_, let line):
+            return UpdateError.notABankList(url: url, reason: "record too long on line \(line)")
+        case .unreadable(_, let csvError):
+            return UpdateError.notABankList(url: url, reason: "\(csvError)")
+        case .badRows(_, let issues, let total):
+            return UpdateError.badRows(url: url, issues: issues, total: total)
+        case .notABankStore:
+            return UpdateError.notABankList(url: url, reason: "a SQLite database without bank tables")
+        case .unreadableStore(_, let storeError):
+            return UpdateError.notABankList(url: url, reason: "a SQLite database that cannot be read: \(storeError)")
+        case .store:
+            return error
+        }
+    }
+}

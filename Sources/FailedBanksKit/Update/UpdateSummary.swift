@@ -1,0 +1,52 @@
+import SQLiteStore
+
+/// What `failedbanks update` did, and its last line:
+///
+///     update: 3 new, 1 changed, 571 unchanged — newest: Held Bank (Eastport, ME), closed 14 November 2025
+public struct UpdateSummary: Sendable, Equatable {
+    /// The newest bank in the store after the update.
+    public struct Bank: Sendable, Equatable {
+        public var name, city, state, closeDate: String
+    }
+
+    /// The list's address.
+    public var url: String
+    /// Bytes downloaded.
+    public var bytes: Int
+    /// Banks new to the store, changed (same cert, some value differs), unchanged.
+    public var new: Int
+    public var changed: Int
+    public var unchanged: Int
+    public var newest: Bank?
+
+    public init(url: String, bytes: Int, new: Int, changed: Int, unchanged: Int, newest: Bank? = nil) {
+        (self.url, self.bytes, self.new, self.changed, self.unchanged, self.newest) = (url, bytes, new, changed, unchanged, newest)
+    }
+
+    /// `update: N new, C changed, U unchanged — newest: NAME (CITY, ST), closed 14 November 2025`
+    public var summaryLine: String {
+        var line = "update: \(new) new, \(changed) changed, \(unchanged) unchanged"
+        if let newest {
+            let place = [newest.city, newest.state].filter { !$0.isEmpty }.joined(separator: ", ")
+            line += " — newest: \(newest.name)\(place.isEmpty ? "" : " (\(place))"), closed \(UpdateSummary.dayMonthYear(newest.closeDate))"
+        }
+        return line
+    }
+
+    /// "14 November 2025" for "2025-11-14" (the text itself when it is not a date).
+    static func dayMonthYear(_ storeDate: String) -> String {
+        guard let (year, month, day) = LongDate.components(storeDate) else { return storeDate }
+        return "\(day) \(LongDate.months[month - 1]) \(year)"
+    }
+
+    /// The bank with the latest closing date (by name among those of that day).
+    static func newestBank(in db: Database) throws -> Bank? {
+        let rows = try db.query("""
+            SELECT i.name, i.city, i.state, d.close_date
+            FROM failed_bank_info AS i JOIN failed_bank_details AS d ON d.info_id = i.id
+            ORDER BY d.close_date DESC, i.name COLLATE NOCASE, i.id LIMIT 1
+            """)
+        guard let row = rows.first else { return nil }
+        return Bank(name: row[0].string ?? "", city: row[1].string ?? "", state: row[2].string ?? "", closeDate: row[3].string ?? "")
+    }
+}

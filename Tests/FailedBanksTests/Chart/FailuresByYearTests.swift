@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import FetchedResults
+import SQLiteStore
+import TerminalUI
+@testable import FailedBanksKit
+
+/// Golden files of the failedbanks screens: `Tests/FailedBanksTests/Golden/<name>.txt`.
+/// `UPDATE_GOLDEN=1` rewrites them (review the diff); a missing file is an error that says so.
+enum BanksGolden {
+    static var directory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Golden")
+    }
+
+    static func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let url = directory.appendingPathComponent(name + ".txt")
+        let content = actual + "\n"
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try? content.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            Issue.record("missing golden file \(url.path); run with UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(expected == content, "\(name) differs from its golden file (UPDATE_GOLDEN=1 rewrites it)\n--- expected\n\(expected)--- actual\n\(content)",
+                sourceLocation: sourceLocation)
+    }
+}
+
+/// "Failures by year": `c` in the browser, and `failedbanks chart`.
+@Suite struct FailuresByYearTests {
+    /// The harness's banks by year: 2025: 1, 2024: 3, 2023: 5, 2020: 2, 2013: 1, 2009: 1.
+    static func harness(width: Int = 80, height: Int = 24, blocks: Bool = false) throws -> BrowserHarness {
+        var options = BrowserOptions()
+        options.usesBlocks = blocks
+        return try BrowserHarness(width: width, height: height, options: options)
+    }
+
+    var chartScreen: (BrowserHarness) -> FailuresByYearScreen? = { $0.browser.loop.topView as? FailuresByYearScreen }
+
+    @Test func theChartAt80x24WithNoColorIsOneRowPerYearNewestFirst() throws {
+        let h = try Self.harness()
+        let screen = h.press(.character("c"))
+        BanksGolden.check(screen, "chart-nocolor-80x24")
+        let lines = screen.lines
+        #expect(lines[0].contains("Failures by year"))
+        #expect(lines[2].contains("2025 #") && lines[2].hasSuffix(" 1"))
+        #expect(lines[4].contains("2023 ") && lines[4].hasSuffix(" 5"))
+        // The largest year fills the bar area: 80 − 2 margins − "2023" − 2 spaces − one digit.
+        #expect(lines[4].filter { $0 == "#" }.count == 80 - 2 - 4 - 2 - 1)
+    }
+
+    @Test func theChartAt40x12WithNoColor() throws {
+        let h = try Self.harness(width: 40, height: 12)
+        BanksGolden.check(h.press(.character("c")), "chart-nocolor-40x12")
+    }
+
+    @Test func eighthBlocksDrawSubCellLengths() throws {
+        let h = try Self.harness(blocks: true)
+        let screen = h.press(.character("c"))
+        BanksGolden.check(screen, "chart-blocks-80x24")
+        #expect(screen.contains("████"))
+        // Narrow terminals fall back to #.
+        let narrow = try Self.harness(width: 40, height: 12, blocks: true)
+        #expect(!narrow.press(.character("c")).contains("█"))
+        #expect(BarChart.barText(length: 2.5, usesBlocks: true) == "██▌")
+        #expect(BarChart.barText(length: 0.125, usesBlocks: true) == "▏")
+        #expect(BarChart.barText(length: 3.875, usesBlocks: true) == "███▉")
+        #expect(BarChart.barText(length: 2.5, usesBlocks: false) == "###")
+        #expect(BarChart.barText(length: 0.2, usesBlocks: false) == "#")
+        #expect(BarChart.barText(length: 0, usesBlocks: true) == "")
+    }
+
+    @Test func anotherProcesssDeleteShrinksTheBarInFrames() throws {
+        let h = try Self.harness()
+        h.press(.character("c"))
+        let db = try Database(path: h.store.path)
+        try db.execute("DELETE FROM failed_bank_info WHERE name = 'First Bank of Ohio'")   // a 2024 bank: 3 → 2
+        h.browser.pollExternalChanges()
+        var frames: [String] = []
+        let start = h.clock.now
+        for offset in [0.0, 0.1, 0.2, 0.4] {
+            h.clock.now = start + offset
+            h.browser.loop.draw()
+            let rows = h.text.lines[2...7].joined(separator: "\n")
+            frames.append("t=+\(offset) s\n" + rows)
+        }
+        BanksGolden.check(frames.joined(separator: "\n"), "chart-delete-frames")
+        let widths = frames.map { frame in frame.split(separator: "\n")[2].filter { $0 == "#" }.count }
+        #expect(widths == widths.sorted(by: >) && widths.first! > widths.last!, "the 2024 bar shrinks: \(widths)")
+        #expect(h.text.lines[3].hasSuffix(" 2"))
+        #expect(chartScreen(h)?.controller.numberOfObjects == 12)
+    }
+
+    @Test func aDeleteInTheBrowsersContextReachesTheChart() throws {
+        let h = try Self.harness()
+        h.press(.character("c"))
+        let screen = try #require(chartScreen(h))
+        let context = h.browser.context
+        let bank = try #require(screen.controller.sections.first { $0.name == "2025" }?.objects.first)
+        context.delete(bank)
+        try context.save()
+        let text = h.press()
+        #expect(!text.contains("2025"), "the emptied year's row goes:\n\(text)")
+        #expect(screen.chart.bars.map(\.label) == ["2024", "2023", "2020", "2013", "2009"])
+    }
+
+    @Test func enterJumpsToTheYearsSectionInTheDateTab() throws {
+        let h = try Self.harness()
+        h.press(.tab)   // the Name tab: the jump switches back to Date
+        h.press(.character("c"))
+        let screen = h.press(.down, .down, .down)   // 2025 → 2024 → 2023 → 2020
+        #expect(chartScreen(h)?.chart.selectedBar?.label == "2020", "\(screen)")
+        let list = h.press(.enter)
+        BanksGolden.check(list, "chart-jump-80x24")
+        #expect(h.browser.tab == .date)
+        // The section's header as high as the content allows (2020 is near the end), its first bank selected.
+        #expect(list.lines.contains { $0.hasPrefix(" 2020 (2) ") }, "\(list)")
+        #expect(h.selectedName == "Almena State Bank")
+        #expect(h.browser.loop.topView === h.browser)
+    }
+
+    @Test func escReturnsToTheList() throws {
+        let h = try Self.harness()
+        let before = h.text
+        h.press(.character("c"))
+        #expect(h.press(.escape) == before)
+    }
+
+    @Test func aFilterAppliesToTheChartAndTheTitleSaysSo() throws {
+        let h = try Self.harness()
+        try h.browser.applyFilter(try FetchPredicate("state == \"CA\""), text: "state == \"CA\"")
+        let screen = h.press(.character("c"))
+        #expect(screen.lines[0].contains("Failures by year — filter: state == \"CA\""), "\(screen)")
+        #expect(chartScreen(h)?.chart.bars == [.init(label: "2023", value: 2), .init(label: "2009", value: 1)])
+    }
+
+    @Test func theChartCommandPrintsTheSameChart() throws {
+        let h = try Self.harness()
+        var output = "", errors: [String] = []
+        let status = ChartCommand.run(["--db", h.store.path], environment: ["NO_COLOR": "1"], width: 40,
+                                      output: { output += $0 }, errorOutput: { errors.append($0) })
+        #expect(status == 0, "\(errors)")
+        BanksGolden.check(output, "chart-command-nocolor-40")
+        #expect(output.hasPrefix("Failures by year\n\n 2025 "))
+        var filtered = ""
+        #expect(ChartCommand.run(["--db", h.store.path, "--where", "state == \"KS\""], environment: [:], width: 80,
+                                 output: { filtered += $0 }, errorOutput: { errors.append($0) }) == 0)
+        #expect(filtered.hasPrefix("Failures by year — filter: state == \"KS\"\n\n 2023 " + String(repeating: "█", count: 80 - 2 - 4 - 2 - 1) + " 1\n"),
+                "\(filtered)")
+        #expect(ChartCommand.run(["--db", h.store.path, "--where", "nope == 1"], environment: [:], width: 80,
+                                 output: { _ in }, errorOutput: { errors.append($0) }) == 64)
+    }
+}
