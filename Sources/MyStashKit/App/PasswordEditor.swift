@@ -16,24 +16,35 @@ final class PasswordEditor: View {
     let form: Form
     let passwordField: SecretField
     var generator = PasswordGenerator()
+    /// The entry's previous passwords (kept by the stash; not edited here).
+    let history: PasswordHistory
     /// Called after a successful save with the object and what happened ("Added", "Saved").
     var onSaved: ((ManagedObject, String) -> Void)?
 
-    /// Opens the editor; for an existing entry the password is decrypted into
-    /// the masked field (an entry that cannot be decrypted opens with an empty
-    /// password and says so).
+    /// Opens the editor; for an existing entry the fields are decrypted into
+    /// the form (the password masked). Fields that cannot be decrypted open
+    /// empty and the form says so; saving keeps their stored ciphertext
+    /// unless the person types a new value.
     init(stash: Stash, object: ManagedObject?) {
         self.stash = stash
         self.object = object
         var entry = PasswordEntry(name: "")
         var problem: String?
         if let object {
-            entry = PasswordEntry(name: object.string("name") ?? "", userID: object.string("userID") ?? "",
-                                  url: object.string("url"), notes: object.string("notes"))
-            do { entry.password = try stash.revealPassword(of: object) } catch {
-                problem = "The stored password cannot be decrypted (\(error)); saving sets a new one"
+            do {
+                let reading = try stash.read(object)
+                entry = reading.entry
+                if !reading.unreadable.isEmpty {
+                    let labels = reading.unreadable.map(\.label).joined(separator: ", ")
+                    problem = "“\(entry.name)” has been tampered with or damaged (\(labels) cannot be decrypted); "
+                        + "saving keeps the stored \(labels) unless you type new"
+                }
+            } catch {
+                entry.name = object.string("name") ?? ""
+                problem = "Cannot decrypt: \(error)"
             }
         }
+        history = entry.history
         passwordField = SecretField(text: entry.password, placeholder: "Ctrl-G generates one")
         form = Form(title: object == nil ? "New Password" : "Edit Password", fields: [
             .text("name", label: "Name", value: entry.name, placeholder: "example.com"),
@@ -63,14 +74,18 @@ final class PasswordEditor: View {
         }
         let entry = PasswordEntry(name: name, userID: values["userID"] ?? "", password: values["password"] ?? "",
                                   url: values["url"].flatMap { $0.isEmpty ? nil : $0 },
-                                  notes: values["notes"].flatMap { $0.isEmpty ? nil : $0 })
+                                  notes: values["notes"].flatMap { $0.isEmpty ? nil : $0 }, history: history)
         do {
             if let object {
-                if try stash.updatePassword(object, with: entry) { onSaved?(object, "Saved") }
+                let update = try stash.updatePassword(object, with: entry)
+                if update.changed {
+                    let kept = update.keptUnreadable.map(\.label).joined(separator: ", ")
+                    onSaved?(object, kept.isEmpty ? "Saved" : "Kept the unreadable \(kept) as it was; saved")
+                }
             } else {
                 onSaved?(try stash.addPassword(entry), "Added")
             }
-            passwordField.text = ""
+            dropSecrets()
             return true
         } catch {
             form.errorMessage = "Not saved: \(error)"
@@ -94,7 +109,15 @@ final class PasswordEditor: View {
             return .handled
         }
         let result = form.handle(event)
-        if result == .dismiss { passwordField.text = "" }   // drop the plaintext with the form
+        if result == .dismiss { dropSecrets() }   // drop the plaintext with the form
         return result
+    }
+
+    /// Empties the password field and masks it again: the decrypted password
+    /// does not outlive the form (a Swift string cannot be zeroed in place;
+    /// the field's storage is replaced and released).
+    func dropSecrets() {
+        passwordField.text = ""
+        if passwordField.isRevealed { passwordField.toggleReveal() }
     }
 }

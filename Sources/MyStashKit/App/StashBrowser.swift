@@ -30,8 +30,8 @@ final class StashBrowser: View {
     init(stash: Stash, loop: TerminalRunLoop, animated: Bool) throws {
         self.stash = stash
         self.loop = loop
-        tabs = [try StashListTab(kind: .notes, context: stash.context, animated: animated),
-                try StashListTab(kind: .passwords, context: stash.context, animated: animated)]
+        tabs = [try StashListTab(kind: .notes, stash: stash, animated: animated),
+                try StashListTab(kind: .passwords, stash: stash, animated: animated)]
         for tab in tabs {
             tab.onSelect = { [unowned self] object in self.edit(object) }
             tab.onDelete = { [unowned self] object in self.delete(object) }
@@ -144,12 +144,8 @@ final class StashBrowser: View {
     func matches(for text: String) -> [IndexPath] {
         guard !text.isEmpty else { return [] }
         let tab = currentTab
-        let columns = tab.kind == .notes ? ["title", "body"] : ["name", "user_id", "url"]
-        let condition = columns.map { "instr(lower(coalesce(\($0), '')), lower(?)) > 0" }.joined(separator: " OR ")
-        let table = tab.kind == .notes ? "note" : "password"
-        guard let rows = try? stash.store.database.query("SELECT id FROM \(table) WHERE \(condition)",
-                                                         Array(repeating: .text(text), count: columns.count)) else { return [] }
-        return rows.compactMap { row in row.first?.int64.flatMap { tab.controller.indexPath(for: ObjectID(entity: tab.kind.entity, rowID: $0)) } }
+        guard let ids = try? stash.objectIDs(of: tab.kind, matching: text) else { return [] }
+        return ids.compactMap { tab.controller.indexPath(for: $0) }
             .sorted { ($0.section, $0.row) < ($1.section, $1.row) }
     }
 

@@ -49,7 +49,7 @@ public enum MyStashCommand {
     static let storeHelp = """
     The store is --db PATH, else $MYSTASH_DB, else $XDG_DATA_HOME/mystash/mystash.sqlite
     (~/.local/share/mystash/mystash.sqlite when XDG_DATA_HOME is unset); it is created
-    with mode 0600. Passwords are encrypted (Argon2id + XChaCha20-Poly1305) under the
-    master passphrase, which is never stored.
+    with mode 0600. Everything but note titles and entry names is encrypted (Argon2id +
+    XChaCha20-Poly1305) under the master passphrase, which is never stored.
     """
 }
