@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CNCurses", path: "Sources/CNCurses"),
         .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
+        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto"),
 
         // Layers.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
@@ -30,7 +31,7 @@ let package = Package(
         .target(name: "FailedBanksKit",
                 dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit"]),
         .target(name: "MyStashKit",
-                dependencies: ["SQLiteStore", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLIKit"]),
+                dependencies: ["SQLiteStore", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLibCrypto", "CLIKit"]),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
         .executableTarget(name: "mystash", dependencies: ["MyStashKit"]),
         .executableTarget(name: "banklist-gen", dependencies: ["CSVImport", "CLIKit"]),
