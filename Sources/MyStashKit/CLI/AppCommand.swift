@@ -18,7 +18,7 @@ enum AppCommand {
     static let spec = CommandSpec(
         name: "mystash",
         summary: "Notes and passwords in the terminal; passwords encrypted at rest under a master passphrase.",
-        usage: "[--db PATH] [--no-animation] | list notes|passwords | passwd",
+        usage: "[--db PATH] [--no-animation] | list notes|passwords | show NAME | add NAME | passwd",
         options: [
             OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
@@ -28,6 +28,8 @@ enum AppCommand {
         epilogue: """
         commands:
           list notes|passwords   print titles or names, one per line (never secrets; no passphrase)
+          show NAME              print one field of an entry (--field password|user|url|notes|totp)
+          add NAME               add a password entry (password from stdin, the terminal or --generate)
           passwd                 change the master passphrase
         Run 'mystash COMMAND --help' for a command's options.
         """ + "\n\n" + MyStashCommand.storeHelp + "\n\n" + """

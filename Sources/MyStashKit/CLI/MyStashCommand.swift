@@ -27,6 +27,8 @@ public enum MyStashCommand {
         switch first {
         case "list": return ListCommand.run(rest)
         case "passwd": return PasswdCommand.run(rest)
+        case "show": return ShowCommand.run(rest)
+        case "add": return AddCommand.run(rest)
         case "--version", "-V":
             print("\(ProgramName.current) \(version)")
             return ExitStatus.ok
@@ -34,6 +36,8 @@ public enum MyStashCommand {
             switch rest.first {
             case "list": return ListCommand.run(["--help"])
             case "passwd": return PasswdCommand.run(["--help"])
+            case "show": return ShowCommand.run(["--help"])
+            case "add": return AddCommand.run(["--help"])
             default: return AppCommand.run(["--help"])
             }
         default:

@@ -65,6 +65,11 @@ public struct TOTP: Hashable, Sendable {
         try self.init(secret: try TOTP.base32Decode(secret), algorithm: algorithm, digits: digits, period: period)
     }
 
+    /// The same secret with another number of digits.
+    public func with(digits: Int) throws -> TOTP {
+        try TOTP(secret: secret, algorithm: algorithm, digits: digits, period: period)
+    }
+
     /// The code for the time step `counter` (RFC 4226's HOTP over the step).
     public func code(counter: UInt64) -> String {
         var message = (0..<8).map { UInt8(truncatingIfNeeded: counter >> (56 - 8 * UInt64($0))) }

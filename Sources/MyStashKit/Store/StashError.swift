@@ -23,6 +23,12 @@ public enum StashError: Error, Equatable, CustomStringConvertible {
     case tampered(kind: String, name: String, fields: [String])
     /// A password history that does not decode.
     case malformedHistory
+    /// No entry has this name.
+    case noEntry(name: String)
+    /// Several entries share the name (`--user` picks one).
+    case ambiguousName(name: String, count: Int)
+    /// The entry has no TOTP secret.
+    case noTOTP(name: String)
 
     public var description: String {
         switch self {
@@ -37,6 +43,9 @@ public enum StashError: Error, Equatable, CustomStringConvertible {
         case .tampered(let kind, let name, let fields):
             return "the \(kind) “\(name)” has been tampered with or damaged (its \(fields.joined(separator: ", ")) cannot be decrypted)"
         case .malformedHistory: return "the password history is malformed"
+        case .noEntry(let name): return "no entry named “\(name)”"
+        case .ambiguousName(let name, let count): return "\(count) entries are named “\(name)”; choose one with --user"
+        case .noTOTP(let name): return "“\(name)” has no TOTP secret"
         }
     }
 }
