@@ -53,3 +53,30 @@ import Testing
         #expect(throws: TOTPError.unsupported("algorithm=MD5")) { try TOTP(parsing: "otpauth://totp/x?secret=GEZDGNBV&algorithm=MD5") }
     }
 }
+
+/// An entry's TOTP secret is sealed; the list shows its current code and the seconds left.
+@Suite struct TOTPEntryTests {
+    @Test func theListShowsTheCurrentCodeWithTheSecondsLeft() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        let object = try stash.addPassword(PasswordEntry(name: "GitHub", userID: "me", password: "pw",
+                                                         totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"))
+        #expect(stash.listDetail(of: object, at: Date(timeIntervalSince1970: 59)) == "me · 287082 (1 s)")
+        #expect(stash.listDetail(of: object, at: Date(timeIntervalSince1970: 60)).hasSuffix("(30 s)"))
+        #expect(try stash.fieldValue(.totp, ofEntryNamed: "GitHub", user: nil, at: Date(timeIntervalSince1970: 59)) == "287082")
+    }
+
+    @Test func theFormRefusesATOTPSecretThatIsNotUsable() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        let editor = PasswordEditor(stash: stash, object: nil)
+        for character in "Mail" { _ = editor.handle(.character(character)) }
+        for _ in 0..<4 { _ = editor.handle(.tab) }
+        for character in "not base32!" { _ = editor.handle(.character(character)) }
+        _ = editor.handle(.control("s"))
+        #expect(editor.form.errorMessage?.contains("invalid TOTP secret") == true, "\(editor.form.errorMessage ?? "nil")")
+        #expect(try stash.names(of: .passwords).isEmpty)
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -51,6 +52,7 @@ final class PasswordEditor: View {
             .text("userID", label: "User ID", value: entry.userID),
             Form.Field(key: "password", label: "Password", control: passwordField),
             .text("url", label: "URL", value: entry.url ?? "", placeholder: "https://"),
+            .text("totp", label: "TOTP", value: entry.totp ?? "", placeholder: "base32 secret or otpauth:// URI"),
             .multiline("notes", label: "Notes", value: entry.notes ?? "", height: 5),
         ])
         form.hints = "Tab next · Ctrl-R reveal · Ctrl-G generate · Ctrl-S save · Esc cancel"
@@ -74,7 +76,15 @@ final class PasswordEditor: View {
         }
         let entry = PasswordEntry(name: name, userID: values["userID"] ?? "", password: values["password"] ?? "",
                                   url: values["url"].flatMap { $0.isEmpty ? nil : $0 },
-                                  notes: values["notes"].flatMap { $0.isEmpty ? nil : $0 }, history: history)
+                                  notes: values["notes"].flatMap { $0.isEmpty ? nil : $0 },
+                                  totp: values["totp"].flatMap { $0.isEmpty ? nil : $0 }, history: history)
+        if let secret = entry.totp {
+            do { _ = try TOTP(parsing: secret) } catch {
+                form.errorMessage = "\(error)"
+                form.focus(key: "totp")
+                return false
+            }
+        }
         do {
             if let object {
                 let update = try stash.updatePassword(object, with: entry)

@@ -431,9 +431,9 @@ public final class Stash {
     // MARK: - Search and listing
 
     /// The detail line of an entry in the list: a note's first non-empty line,
-    /// a password entry's user ID and URL (never the password); a warning
-    /// when its fields do not open.
-    public func listDetail(of object: ManagedObject) -> String {
+    /// a password entry's user ID, URL and current TOTP code with the seconds
+    /// it has left (never the password); a warning when its fields do not open.
+    public func listDetail(of object: ManagedObject, at date: Date = Date()) -> String {
         guard let vault = try? currentVault() else { return "" }
         if object.entity.name == StashModel.note {
             guard let body = try? open(.body, of: object, vault: vault) else { return "⚠ tampered with or damaged" }
@@ -443,7 +443,14 @@ public final class Stash {
         }
         guard let user = try? open(.userID, of: object, vault: vault),
               let url = try? open(.url, of: object, vault: vault) else { return "⚠ tampered with or damaged" }
-        let parts = [user, url].filter { !$0.isEmpty }
+        var parts = [user, url].filter { !$0.isEmpty }
+        if let secret = try? open(.totp, of: object, vault: vault), !secret.isEmpty {
+            if let totp = try? TOTP(parsing: secret) {
+                parts.append("\(totp.code(at: date)) (\(totp.secondsLeft(at: date)) s)")
+            } else {
+                parts.append("TOTP secret not usable")
+            }
+        }
         return parts.isEmpty ? "••••••" : parts.joined(separator: " · ")
     }
 
