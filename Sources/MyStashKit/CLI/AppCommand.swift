@@ -30,6 +30,9 @@ enum AppCommand {
           list notes|passwords   print titles or names, one per line (never secrets; no passphrase)
           show NAME              print one field of an entry (--field password|user|url|notes|totp)
           add NAME               add a password entry (password from stdin, the terminal or --generate)
+          import FILE            import a Bitwarden, KeePassXC, Chrome or Firefox CSV export
+          export FILE            write everything in plaintext to a new CSV file (--format csv)
+          backup FILE            write an encrypted copy of the stash to a new file
           passwd                 change the master passphrase
         Run 'mystash COMMAND --help' for a command's options.
         """ + "\n\n" + MyStashCommand.storeHelp + "\n\n" + """

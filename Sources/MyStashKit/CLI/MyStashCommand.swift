@@ -29,6 +29,9 @@ public enum MyStashCommand {
         case "passwd": return PasswdCommand.run(rest)
         case "show": return ShowCommand.run(rest)
         case "add": return AddCommand.run(rest)
+        case "import": return ImportCommand.run(rest)
+        case "export": return ExportCommand.run(rest)
+        case "backup": return BackupCommand.run(rest)
         case "--version", "-V":
             print("\(ProgramName.current) \(version)")
             return ExitStatus.ok
@@ -38,6 +41,9 @@ public enum MyStashCommand {
             case "passwd": return PasswdCommand.run(["--help"])
             case "show": return ShowCommand.run(["--help"])
             case "add": return AddCommand.run(["--help"])
+            case "import": return ImportCommand.run(["--help"])
+            case "export": return ExportCommand.run(["--help"])
+            case "backup": return BackupCommand.run(["--help"])
             default: return AppCommand.run(["--help"])
             }
         default:

@@ -74,6 +74,19 @@ public struct PassphrasePrompt {
         return buffer.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0.prefix(length))) }
     }
 
+    /// Reads one line with echo on (a yes/no answer, never a secret); nil at end of input.
+    public func readLine() -> String? {
+        var line = [UInt8]()
+        var byte: UInt8 = 0
+        while true {
+            let n = systemRead(input, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+    }
+
     /// Writes a message (not the passphrase) to the prompt's output.
     public func write(_ text: String) {
         var bytes = Array(text.utf8)

@@ -202,7 +202,7 @@ public final class Stash {
     /// The unlocked vault, checked against the stored header so that a
     /// passphrase changed meanwhile by another process (`mystash passwd`) is
     /// noticed before anything is sealed with a stale key.
-    private func currentVault() throws -> Vault {
+    func currentVault() throws -> Vault {
         guard let vault, !vault.isClosed else { throw StashError.locked }
         guard let stored = try storedHeader(), stored == vault.header else {
             lock()
@@ -379,7 +379,7 @@ public final class Stash {
         return EntryReading(entry: entry, unreadable: unreadable)
     }
 
-    private func fill(_ object: ManagedObject, with entry: PasswordEntry, keeping: Set<SealedField>, vault: Vault) throws {
+    func fill(_ object: ManagedObject, with entry: PasswordEntry, keeping: Set<SealedField>, vault: Vault) throws {
         // A kept (unreadable) field stays bound to the old name: it stays unreadable, as it was.
         object["name"] = .text(entry.name)
         for field in SealedField.passwordFields where !keeping.contains(field) {
@@ -402,7 +402,7 @@ public final class Stash {
 
     // MARK: - Sealing
 
-    private func seal(_ value: String, _ field: SealedField, of object: ManagedObject, vault: Vault) throws -> StoreValue {
+    func seal(_ value: String, _ field: SealedField, of object: ManagedObject, vault: Vault) throws -> StoreValue {
         .blob(try vault.seal(value, identity: Stash.identity(of: object, field: field)))
     }
 
@@ -496,7 +496,7 @@ public final class Stash {
             .map { $0.string(key) ?? "" }
     }
 
-    private func saveOrRollback() throws {
+    func saveOrRollback() throws {
         do { try context.save() } catch {
             context.rollback()
             throw error
@@ -514,7 +514,7 @@ public final class Stash {
         return .text(value)
     }
 
-    private static func newUID() -> String {
+    static func newUID() -> String {
         Sodium.randomBytes(16).map { byte in
             let hex = Array("0123456789abcdef")
             return String([hex[Int(byte >> 4)], hex[Int(byte & 15)]])
