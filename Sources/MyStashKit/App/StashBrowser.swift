@@ -26,6 +26,8 @@ final class StashBrowser: View {
     /// What each undoable save did, newest last ("Deleted “Bank”"), with the object it concerned.
     private var undoLog: [(description: String, id: ObjectID)] = []
     private var lastSearch = ""
+    /// Locks the app at once (`L`); set by `StashApp`.
+    var onLock: (() -> Void)?
 
     init(stash: Stash, loop: TerminalRunLoop, animated: Bool) throws {
         self.stash = stash
@@ -55,6 +57,7 @@ final class StashBrowser: View {
         ("Enter e", "edit"),
         ("d", "delete (Enter or d confirms, Esc cancels)"),
         ("u", "undo the last change"),
+        ("L", "lock now (also after --lock-after seconds without a key)"),
         ("/", "search; n/N next/previous match"),
         ("q", "quit"),
         ("", "Forms"),
@@ -214,6 +217,9 @@ final class StashBrowser: View {
             return .handled
         case .character("u"):
             undo()
+            return .handled
+        case .character("L"):
+            onLock?()
             return .handled
         case .character("/"):
             searchField.activate()

@@ -22,6 +22,7 @@ enum AppCommand {
         options: [
             OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
+            OptionSpec("--lock-after", value: "SECONDS", help: "lock after this long without a key (default 300; 0 never)"),
             OptionSpec("--version", value: nil, help: "print the version and exit"),
         ],
         maxPositionals: 0,
@@ -52,6 +53,13 @@ enum AppCommand {
                 print("\(ProgramName.current) \(MyStashCommand.version)")
                 return ExitStatus.ok
             }
+            var lockAfter: Double = 300
+            if let text = parsed.value("--lock-after") {
+                guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                    throw CommandLineError.usage("--lock-after: expected a number of seconds, got '\(text)'")
+                }
+                lockAfter = seconds
+            }
             guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
                 printError("the app needs a terminal on stdin and stdout (use 'mystash list' in scripts)")
                 return ExitStatus.usage
@@ -69,7 +77,7 @@ enum AppCommand {
             let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
                 .open(stash, parameters: KDFParameters.fromEnvironment(environment))
             guard status == ExitStatus.ok else { return status }
-            return StashAppLauncher(stash: stash, animated: !parsed.flag("--no-animation")).run()
+            return StashAppLauncher(stash: stash, animated: !parsed.flag("--no-animation"), lockAfter: lockAfter).run()
         }
     }
 }

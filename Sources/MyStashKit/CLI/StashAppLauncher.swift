@@ -13,6 +13,8 @@ import TerminalUI
 struct StashAppLauncher {
     let stash: Stash
     var animated = true
+    /// `--lock-after SECONDS` (0: never).
+    var lockAfter: Double = 300
 
     func run() -> Int32 {
         if !animated { TableView.animationsEnabled = false }
@@ -27,7 +29,7 @@ struct StashAppLauncher {
         }
         let exit: TerminalRunLoop.Exit
         do {
-            let app = try StashApp(stash: stash, screen: screen, animated: animated)
+            let app = try StashApp(stash: stash, screen: screen, animated: animated, lockAfter: lockAfter)
             exit = app.run()
         } catch {
             screen.close()
