@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SQLiteStore
 import TerminalUI
 
@@ -25,19 +30,29 @@ public final class StashApp {
     /// The unlock prompt while locked, else nil.
     private(set) var lockView: LockView?
 
-    /// Builds the app. `animated: false` is `--no-animation`; `lockAfter` is `--lock-after`.
+    /// Where `c`, `C` and `t` copy to, and the countdown to clearing it.
+    public let clipboard: ClipboardSession
+
+    /// Builds the app. `animated: false` is `--no-animation`; `lockAfter` is `--lock-after`;
+    /// `clipboard` defaults to the system's (OSC 52 to the terminal on stdout, and wl-copy/xclip/xsel),
+    /// cleared after `clipSeconds` (`--clip-seconds`).
     public init(stash: Stash, screen: Screen, clock: any Clock = MonotonicClock(), animated: Bool = true,
-                lockAfter: Double = 300) throws {
+                lockAfter: Double = 300, clipboard: Clipboard? = nil, clipSeconds: Double = 45) throws {
         self.stash = stash
         self.lockAfter = lockAfter
+        self.clipboard = ClipboardSession(
+            clipboard: clipboard ?? SystemClipboard(terminal: isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : nil),
+            seconds: clipSeconds)
         activity = ActivityTrackingScreen(base: screen, clock: clock)
         loop = TerminalRunLoop(screen: activity, clock: clock, minimumWidth: 40, minimumHeight: 12)
         browser = try StashBrowser(stash: stash, loop: loop, animated: animated)
         loop.push(browser)
         loop.helpBindings = StashBrowser.helpBindings
         browser.onLock = { [unowned self] in self.lock() }
+        browser.clipboard = self.clipboard
         loop.addTicker(every: 0.25) { [unowned self] now in
             _ = try? self.stash.context.processExternalChanges()
+            self.browser.updateClipboardStatus(at: now)
             self.lockIfIdle(now: now)
         }
     }
@@ -54,6 +69,7 @@ public final class StashApp {
     /// Wipes the key and shows only the unlock prompt (`L`, or after `--lock-after` idle seconds).
     public func lock() {
         guard lockView == nil else { return }
+        clipboard.clearNow()
         stash.lock()
         let view = LockView(stash: stash)
         view.onUnlock = { [unowned self, unowned view] in
@@ -73,7 +89,8 @@ public final class StashApp {
 
     /// Runs until quit; returns why it ended (`exitStatus` gives the process status).
     public func run() -> TerminalRunLoop.Exit {
-        loop.run()
+        defer { clipboard.clearNow() }   // a copied secret does not outlive the app
+        return loop.run()
     }
 
     /// What the screen shows now (tests).

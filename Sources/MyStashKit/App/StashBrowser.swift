@@ -28,6 +28,8 @@ final class StashBrowser: View {
     private var lastSearch = ""
     /// Locks the app at once (`L`); set by `StashApp`.
     var onLock: (() -> Void)?
+    /// Where `c`/`C`/`t` copy to; set by `StashApp`.
+    var clipboard: ClipboardSession?
 
     init(stash: Stash, loop: TerminalRunLoop, animated: Bool) throws {
         self.stash = stash
@@ -58,6 +60,7 @@ final class StashBrowser: View {
         ("d", "delete (Enter or d confirms, Esc cancels)"),
         ("u", "undo the last change"),
         ("L", "lock now (also after --lock-after seconds without a key)"),
+        ("c C t", "copy the password / user ID / TOTP code (cleared after --clip-seconds)"),
         ("/", "search; n/N next/previous match"),
         ("q", "quit"),
         ("", "Forms"),
@@ -141,6 +144,32 @@ final class StashBrowser: View {
         }
     }
 
+    // MARK: Clipboard
+
+    /// Copies a field of `object` (the password, the user ID or the current TOTP code); the
+    /// status line counts down to the clearing. The secret never appears on screen.
+    func copy(_ field: EntryField, of object: ManagedObject) {
+        guard let clipboard else { return }
+        let name = object.string("name") ?? ""
+        do {
+            let value = try stash.copyableValue(field, of: object, at: Date())
+            clipboard.copy(value, description: "\(field.phrase) of “\(name)”", at: now)
+            updateClipboardStatus(at: now)
+        } catch {
+            statusLine.showMessage("Not copied: \(error)", at: now, style: .error)
+        }
+    }
+
+    /// Shows the countdown, and clears the clipboard when the time is up (the app's ticker calls it).
+    func updateClipboardStatus(at time: Double) {
+        guard let clipboard, clipboard.isPending else { return }
+        if clipboard.tick(at: time) {
+            statusLine.showMessage("Clipboard cleared", at: time)
+        } else if let text = clipboard.statusText(at: time) {
+            statusLine.showMessage(text, at: time, duration: 1.5)
+        }
+    }
+
     // MARK: Search
 
     /// Index paths of the current list whose title/name (or note body, user ID, URL) contains `text`, in order.
@@ -220,6 +249,11 @@ final class StashBrowser: View {
             return .handled
         case .character("L"):
             onLock?()
+            return .handled
+        case .character("c"), .character("C"), .character("t"):
+            guard currentTab.kind == .passwords, let object = currentTab.selectedObject else { return .handled }
+            let field: EntryField = event == .character("c") ? .password : event == .character("C") ? .user : .totp
+            copy(field, of: object)
             return .handled
         case .character("/"):
             searchField.activate()

@@ -6,6 +6,17 @@ import SQLiteStore
 ///     EntryField(rawValue: "user")   // .user
 public enum EntryField: String, CaseIterable, Sendable {
     case password, user, url, notes, totp
+
+    /// How a sentence names it ("the user ID").
+    public var phrase: String {
+        switch self {
+        case .password: return "the password"
+        case .user: return "the user ID"
+        case .url: return "the URL"
+        case .notes: return "the notes"
+        case .totp: return "the TOTP code"
+        }
+    }
 }
 
 extension Stash {
@@ -28,10 +39,20 @@ extension Stash {
             }
             throw StashError.noEntry(name: name)
         }
+        if user == nil, objects.count == 1 { return try copyableValue(field, of: objects[0], at: date) }
         var entries = try objects.map { try entry(for: $0) }
         if let user { entries = entries.filter { $0.userID == user } }
-        guard let entry = entries.first else { throw StashError.noEntry(name: "\(name)” with user “\(user ?? "")") }
+        guard !entries.isEmpty else { throw StashError.noEntry(name: "\(name)” with user “\(user ?? "")") }
         guard entries.count == 1 else { throw StashError.ambiguousName(name: name, count: entries.count) }
+        return try value(field, of: entries[0], name: name, at: date)
+    }
+
+    /// One field of an entry as `show` prints it and `copy` copies it (the TOTP field: the code at `date`).
+    public func copyableValue(_ field: EntryField, of object: ManagedObject, at date: Date) throws -> String {
+        try value(field, of: try entry(for: object), name: object.string("name") ?? "", at: date)
+    }
+
+    private func value(_ field: EntryField, of entry: PasswordEntry, name: String, at date: Date) throws -> String {
         switch field {
         case .password: return entry.password
         case .user: return entry.userID
