@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CNCurses", path: "Sources/CNCurses"),
         .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
         .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto"),
+        .systemLibrary(name: "CZxcvbn", path: "Sources/CZxcvbn"),
 
         // Layers.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
@@ -32,7 +33,7 @@ let package = Package(
                 dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit"]),
         .target(name: "MyStashKit",
                 dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLibCrypto",
-                               "CLIKit"]),
+                               "CZxcvbn", "CLIKit"]),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
         .executableTarget(name: "mystash", dependencies: ["MyStashKit"]),
         .executableTarget(name: "banklist-gen", dependencies: ["CSVImport", "CLIKit"]),

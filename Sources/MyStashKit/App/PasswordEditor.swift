@@ -16,6 +16,10 @@ final class PasswordEditor: View {
     let object: ManagedObject?
     let form: Form
     let passwordField: SecretField
+    /// The password field with its strength estimate (wraps `passwordField`).
+    let strengthField: StrengthSecretField
+    /// A very weak password the person was warned about (a second Ctrl-S saves it).
+    private var acceptedWeakPassword: String?
     var generator = PasswordGenerator()
     /// The entry's previous passwords (kept by the stash; not edited here).
     let history: PasswordHistory
@@ -46,11 +50,12 @@ final class PasswordEditor: View {
             }
         }
         history = entry.history
-        passwordField = SecretField(text: entry.password, placeholder: "Ctrl-G generates one")
+        strengthField = StrengthSecretField(text: entry.password, placeholder: "Ctrl-G generates one")
+        passwordField = strengthField.secret
         form = Form(title: object == nil ? "New Password" : "Edit Password", fields: [
             .text("name", label: "Name", value: entry.name, placeholder: "example.com"),
             .text("userID", label: "User ID", value: entry.userID),
-            Form.Field(key: "password", label: "Password", control: passwordField),
+            Form.Field(key: "password", label: "Password", control: strengthField),
             .text("url", label: "URL", value: entry.url ?? "", placeholder: "https://"),
             .text("totp", label: "TOTP", value: entry.totp ?? "", placeholder: "base32 secret or otpauth:// URI"),
             .multiline("notes", label: "Notes", value: entry.notes ?? "", height: 5),
@@ -58,6 +63,7 @@ final class PasswordEditor: View {
         form.hints = "Tab next · Ctrl-R reveal · Ctrl-G generate · Ctrl-S save · Esc cancel"
         form.errorMessage = problem
         form.onSave = { [unowned self] values in self.save(values) }
+        strengthField.userWords = { [unowned self] in [self.form.value(for: "name") ?? "", self.form.value(for: "userID") ?? ""] }
     }
 
     /// Puts a fresh random password into the field (masked; Ctrl-R shows it).
@@ -78,6 +84,13 @@ final class PasswordEditor: View {
                                   url: values["url"].flatMap { $0.isEmpty ? nil : $0 },
                                   notes: values["notes"].flatMap { $0.isEmpty ? nil : $0 },
                                   totp: values["totp"].flatMap { $0.isEmpty ? nil : $0 }, history: history)
+        if !entry.password.isEmpty, let strength = strengthField.strength, strength.score == 0,
+           acceptedWeakPassword != entry.password {
+            acceptedWeakPassword = entry.password
+            form.errorMessage = "Very weak: \(strength.summary) — Ctrl-S again saves it anyway"
+            form.focus(key: "password")
+            return false
+        }
         if let secret = entry.totp {
             do { _ = try TOTP(parsing: secret) } catch {
                 form.errorMessage = "\(error)"
