@@ -60,6 +60,7 @@ final class StashBrowser: View {
         ("d", "delete (Enter or d confirms, Esc cancels)"),
         ("u", "undo the last change"),
         ("L", "lock now (also after --lock-after seconds without a key)"),
+        ("h", "the previous passwords of an entry"),
         ("c C t", "copy the password / user ID / TOTP code (cleared after --clip-seconds)"),
         ("/", "search; n/N next/previous match"),
         ("q", "quit"),
@@ -249,6 +250,14 @@ final class StashBrowser: View {
             return .handled
         case .character("L"):
             onLock?()
+            return .handled
+        case .character("h"):
+            guard currentTab.kind == .passwords, let object = currentTab.selectedObject else { return .handled }
+            do {
+                present(PasswordHistoryView(name: object.string("name") ?? "", history: try stash.entry(for: object).history))
+            } catch {
+                statusLine.showMessage("Cannot show the history: \(error)", at: now, style: .error)
+            }
             return .handled
         case .character("c"), .character("C"), .character("t"):
             guard currentTab.kind == .passwords, let object = currentTab.selectedObject else { return .handled }
