@@ -16,6 +16,7 @@ import Testing
         defer { pane.close() }
         try pane.waitFor("Master passphrase:")
         pane.type("lock pass"); pane.press("Enter")
+        try pane.waitFor("No notes yet")   // the app has the terminal: keys reach it now
         pane.press("Tab")
         try pane.waitFor("Bank")
         let locked = try pane.waitFor("MyStash is locked")

@@ -99,6 +99,7 @@ struct CopyCommandTests {
         _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
         try pane.waitFor("Master passphrase:")
         pane.type("clip pass"); pane.press("Enter")
+        try pane.waitFor("No notes yet")   // the app has the terminal: keys reach it now
         pane.press("Tab")
         try pane.waitFor("Bank")
         pane.type("c")

@@ -18,11 +18,13 @@ import Foundation
 enum AddCommand {
     static let spec = CommandSpec(
         name: "mystash add", summary: "Add a password entry; the password comes from stdin, the terminal or --generate.",
-        usage: "NAME [--user U] [--url URL] [--generate LENGTH] [--db PATH] [--passphrase-fd N]",
+        usage: "NAME [--user U] [--url URL] [--generate LENGTH [--classes LUDS] [--look-alikes]] [--db PATH] [--passphrase-fd N]",
         options: [
             OptionSpec("--user", value: "U", help: "the user ID"),
             OptionSpec("--url", value: "URL", help: "where the password is used"),
             OptionSpec("--generate", value: "LENGTH", help: "generate a random password of LENGTH characters (8 to 128)"),
+            OptionSpec("--classes", value: "LUDS", help: "with --generate: l(ower) u(pper) d(igits) s(ymbols) (default luds)"),
+            OptionSpec("--look-alikes", value: nil, help: "with --generate: allow look-alike characters (0 O 1 l I)"),
         ] + StashUnlocker.options,
         minPositionals: 1, maxPositionals: 1,
         epilogue: """
@@ -44,6 +46,14 @@ enum AddCommand {
                 }
                 length = n
             }
+            var classes = Set(PasswordGenerator.CharacterClass.allCases)
+            if let letters = parsed.value("--classes") {
+                guard let parsedClasses = PasswordGenerator.CharacterClass.parse(letters) else {
+                    throw CommandLineError.usage("--classes: expected letters among l, u, d, s, got '\(letters)'")
+                }
+                classes = parsedClasses
+            }
+            let generator = PasswordGenerator(classes: classes, avoidingLookAlikes: !parsed.flag("--look-alikes"))
             let unlocker = StashUnlocker(parsed: parsed)
             let passwordFromStdin = length == nil && isatty(STDIN_FILENO) != 1
             if passwordFromStdin, try unlocker.descriptor() == STDIN_FILENO {
@@ -64,7 +74,7 @@ enum AddCommand {
             }
             let password: String
             if let length {
-                password = PasswordGenerator().generate(length: length)
+                password = generator.generate(length: length)
             } else if passwordFromStdin {
                 let data = FileHandle.standardInput.readDataToEndOfFile()
                 let text = String(decoding: data, as: UTF8.self)
