@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CNCurses", path: "Sources/CNCurses"),
         .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
+        .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto"),
+        .systemLibrary(name: "CZxcvbn", path: "Sources/CZxcvbn"),
 
         // Layers.
         .target(name: "Timekeeping"),
@@ -39,7 +41,8 @@ let package = Package(
         .target(name: "FailedBanksKit",
                 dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit", "Timekeeping"]),
         .target(name: "MyStashKit",
-                dependencies: ["SQLiteStore", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLIKit"]),
+                dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLibCrypto",
+                               "CZxcvbn", "CLIKit"]),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
         .executableTarget(name: "mystash", dependencies: ["MyStashKit"]),
         .executableTarget(name: "banklist-gen", dependencies: ["CSVImport", "CLIKit", "TestSupport"]),

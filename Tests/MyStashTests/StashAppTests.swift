@@ -14,8 +14,10 @@ import Testing
         let clock = TestClock(now: 100)
         let app: StashApp
 
-        init() throws {
+        /// `prepare` may fill (or damage) the stash file before the app opens it.
+        init(prepare: (TemporaryStash) throws -> Void = { _ in }) throws {
             temp = try TemporaryStash()
+            try prepare(temp)
             stash = try temp.open()
             app = try StashApp(stash: stash, screen: screen, clock: clock, animated: false)
             app.loop.draw()
@@ -221,5 +223,37 @@ import Testing
         h.send(.character("1"))
         #expect(h.text.contains("1 note"))
         #expect(h.line(containing: "Only note") != nil)
+    }
+
+    @Test func savingAnEntryWhosePasswordCannotBeDecryptedKeepsItAndSaysSo() throws {
+        let h = try Harness { temp in
+            try temp.open().addPassword(PasswordEntry(name: "Bank", userID: "me", password: "pw", url: "http://wrong"))
+            try Database(path: temp.path).execute(
+                "UPDATE password SET password = CAST(substr(password, 1, 30) || X'00' || substr(password, 32) AS BLOB)")
+        }
+        let damaged = try h.stash.store.database.scalar("SELECT password FROM password")
+        h.send(.tab, .enter)
+        #expect(h.text.contains("Edit Password"))
+        #expect(h.text.contains("tampered with or damaged"), "\(h.text)")
+        h.send(.tab, .tab, .tab)            // to the URL
+        h.send(.control("u"))
+        h.type("https://right.example")
+        h.send(.control("s"))
+        #expect(h.text.contains("Kept the unreadable password as it was; saved “Bank”"), "\(h.text)")
+        #expect(try h.stash.store.database.scalar("SELECT password FROM password") == damaged)
+        let object = try h.stash.context.fetch(StashModel.password)[0]
+        #expect(try h.stash.read(object).entry.url == "https://right.example")
+    }
+
+    @Test func aRevealedPasswordIsDroppedWhenItsFormCloses() throws {
+        let h = try Harness { temp in
+            try temp.open().addPassword(PasswordEntry(name: "Bank", userID: "me", password: "hunter2-secret"))
+        }
+        h.send(.tab, .enter, .tab, .tab, .control("r"))
+        let editor = try #require(h.app.loop.topView as? PasswordEditor)
+        #expect(editor.passwordField.text == "hunter2-secret")
+        h.send(.escape)
+        #expect(editor.passwordField.text.isEmpty)
+        #expect(!editor.passwordField.isRevealed)
     }
 }

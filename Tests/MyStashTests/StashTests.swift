@@ -71,7 +71,7 @@ import Testing
         }
         let stash = try Stash(path: temp.path)
         let before = temp.fileBytes()
-        let rowsBefore = try stash.store.database.query("SELECT * FROM vault_info UNION ALL SELECT id, uid, name, user_id, password, url, notes FROM password")
+        let rowsBefore = try stash.store.database.query("SELECT id, salt, verifier, ops_limit, mem_limit, algorithm, changed FROM vault_info UNION ALL SELECT id, uid, name, user_id, password, url, notes FROM password")
         #expect(throws: VaultError.wrongPassphrase) { try stash.unlock(passphrase: SecureBytes(utf8: "wrong")) }
         #expect(throws: VaultError.wrongPassphrase) { try stash.unlock(passphrase: SecureBytes(utf8: "")) }
         #expect(!stash.isUnlocked)
@@ -79,7 +79,7 @@ import Testing
             try stash.revealPassword(of: try stash.context.fetch(StashModel.password)[0])
         }
         #expect(temp.fileBytes() == before)
-        #expect(try stash.store.database.query("SELECT * FROM vault_info UNION ALL SELECT id, uid, name, user_id, password, url, notes FROM password") == rowsBefore)
+        #expect(try stash.store.database.query("SELECT id, salt, verifier, ops_limit, mem_limit, algorithm, changed FROM vault_info UNION ALL SELECT id, uid, name, user_id, password, url, notes FROM password") == rowsBefore)
         try stash.unlock(passphrase: SecureBytes(utf8: "right"))
         #expect(try stash.revealPassword(of: try stash.context.fetch(StashModel.password)[0]) == "pw")
     }
@@ -94,7 +94,9 @@ import Testing
         try stash.store.database.run("UPDATE password SET password = (SELECT password FROM password WHERE id = ?) WHERE id = ?",
                                      [.integer(a.objectID.rowID), .integer(b.objectID.rowID)])
         let moved = try stash.context.fetch(StashModel.password, where: "id = ?", [.integer(b.objectID.rowID)])[0]
-        #expect(throws: VaultError.cannotOpen(identity: Stash.identity(of: moved))) { try stash.revealPassword(of: moved) }
+        #expect(throws: StashError.tampered(kind: "password entry", name: "B", fields: ["password"])) {
+            try stash.revealPassword(of: moved)
+        }
         #expect(try stash.revealPassword(of: a) == "alpha")
     }
 

@@ -115,4 +115,19 @@ import Testing
         #expect(seen.count == 200)
         #expect(!PasswordGenerator.defaultAlphabet.contains("0") && !PasswordGenerator.defaultAlphabet.contains("l"))
     }
+
+    @Test func generatorTakesCharacterClassesAndAvoidsLookAlikesOnRequest() {
+        let digits = PasswordGenerator(classes: [.digits]).generate(length: 12)
+        #expect(digits.count == 12 && digits.allSatisfy { "23456789".contains($0) })
+        for _ in 0..<100 {
+            let password = PasswordGenerator(classes: [.lower, .upper, .digits, .symbols]).generate(length: 8)
+            #expect(password.contains { $0.isLowercase } && password.contains { $0.isUppercase }
+                    && password.contains { $0.isNumber } && password.contains { "!#%+-=?@_*".contains($0) }, "\(password)")
+            #expect(!password.contains { "0O1lI".contains($0) })
+        }
+        let any = (0..<200).map { _ in PasswordGenerator(classes: [.digits], avoidingLookAlikes: false).generate(length: 20) }.joined()
+        #expect(any.contains("0") && any.contains("1"))
+        #expect(PasswordGenerator.CharacterClass.parse("lud") == [.lower, .upper, .digits])
+        #expect(PasswordGenerator.CharacterClass.parse("x") == nil)
+    }
 }

@@ -19,11 +19,19 @@ final class NoteEditor {
     init(stash: Stash, note: ManagedObject?) {
         self.stash = stash
         self.note = note
+        var body = ""
+        var problem: String?
+        if let note {
+            do { body = try stash.noteBody(of: note) } catch {
+                problem = "\(error); saving keeps the stored text as it is unless you type a new one"
+            }
+        }
         form = Form(title: note == nil ? "New Note" : "Edit Note", fields: [
             .text("title", label: "Title", value: note?.string("title") ?? "", placeholder: "Title"),
-            .multiline("body", label: "Note", value: note?.string("body") ?? "", height: 12),
+            .multiline("body", label: "Note", value: body, height: 12),
         ])
         form.hints = "Tab next field · Ctrl-S save · Esc cancel"
+        form.errorMessage = problem
         form.onSave = { [unowned self] values in self.save(values) }
     }
 
@@ -37,7 +45,10 @@ final class NoteEditor {
         }
         do {
             if let note {
-                if try stash.updateNote(note, title: title, body: body) { onSaved?(note, "Saved") }
+                let unreadable = (try? stash.noteBody(of: note)) == nil
+                if try stash.updateNote(note, title: title, body: body) {
+                    onSaved?(note, unreadable && body.isEmpty ? "Kept the unreadable text as it was; saved" : "Saved")
+                }
             } else {
                 let created = try stash.addNote(title: title, body: body)
                 onSaved?(created, "Added")

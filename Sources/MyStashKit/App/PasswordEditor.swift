@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -15,36 +16,54 @@ final class PasswordEditor: View {
     let object: ManagedObject?
     let form: Form
     let passwordField: SecretField
+    /// The password field with its strength estimate (wraps `passwordField`).
+    let strengthField: StrengthSecretField
+    /// A very weak password the person was warned about (a second Ctrl-S saves it).
+    private var acceptedWeakPassword: String?
     var generator = PasswordGenerator()
+    /// The entry's previous passwords (kept by the stash; not edited here).
+    let history: PasswordHistory
     /// Called after a successful save with the object and what happened ("Added", "Saved").
     var onSaved: ((ManagedObject, String) -> Void)?
 
-    /// Opens the editor; for an existing entry the password is decrypted into
-    /// the masked field (an entry that cannot be decrypted opens with an empty
-    /// password and says so).
+    /// Opens the editor; for an existing entry the fields are decrypted into
+    /// the form (the password masked). Fields that cannot be decrypted open
+    /// empty and the form says so; saving keeps their stored ciphertext
+    /// unless the person types a new value.
     init(stash: Stash, object: ManagedObject?) {
         self.stash = stash
         self.object = object
         var entry = PasswordEntry(name: "")
         var problem: String?
         if let object {
-            entry = PasswordEntry(name: object.string("name") ?? "", userID: object.string("userID") ?? "",
-                                  url: object.string("url"), notes: object.string("notes"))
-            do { entry.password = try stash.revealPassword(of: object) } catch {
-                problem = "The stored password cannot be decrypted (\(error)); saving sets a new one"
+            do {
+                let reading = try stash.read(object)
+                entry = reading.entry
+                if !reading.unreadable.isEmpty {
+                    let labels = reading.unreadable.map(\.label).joined(separator: ", ")
+                    problem = "“\(entry.name)” has been tampered with or damaged (\(labels) cannot be decrypted); "
+                        + "saving keeps the stored \(labels) unless you type new"
+                }
+            } catch {
+                entry.name = object.string("name") ?? ""
+                problem = "Cannot decrypt: \(error)"
             }
         }
-        passwordField = SecretField(text: entry.password, placeholder: "Ctrl-G generates one")
+        history = entry.history
+        strengthField = StrengthSecretField(text: entry.password, placeholder: "Ctrl-G generates one")
+        passwordField = strengthField.secret
         form = Form(title: object == nil ? "New Password" : "Edit Password", fields: [
             .text("name", label: "Name", value: entry.name, placeholder: "example.com"),
             .text("userID", label: "User ID", value: entry.userID),
-            Form.Field(key: "password", label: "Password", control: passwordField),
+            Form.Field(key: "password", label: "Password", control: strengthField),
             .text("url", label: "URL", value: entry.url ?? "", placeholder: "https://"),
+            .text("totp", label: "TOTP", value: entry.totp ?? "", placeholder: "base32 secret or otpauth:// URI"),
             .multiline("notes", label: "Notes", value: entry.notes ?? "", height: 5),
         ])
         form.hints = "Tab next · Ctrl-R reveal · Ctrl-G generate · Ctrl-S save · Esc cancel"
         form.errorMessage = problem
         form.onSave = { [unowned self] values in self.save(values) }
+        strengthField.userWords = { [unowned self] in [self.form.value(for: "name") ?? "", self.form.value(for: "userID") ?? ""] }
     }
 
     /// Puts a fresh random password into the field (masked; Ctrl-R shows it).
@@ -63,14 +82,33 @@ final class PasswordEditor: View {
         }
         let entry = PasswordEntry(name: name, userID: values["userID"] ?? "", password: values["password"] ?? "",
                                   url: values["url"].flatMap { $0.isEmpty ? nil : $0 },
-                                  notes: values["notes"].flatMap { $0.isEmpty ? nil : $0 })
+                                  notes: values["notes"].flatMap { $0.isEmpty ? nil : $0 },
+                                  totp: values["totp"].flatMap { $0.isEmpty ? nil : $0 }, history: history)
+        if !entry.password.isEmpty, let strength = strengthField.strength, strength.score == 0,
+           acceptedWeakPassword != entry.password {
+            acceptedWeakPassword = entry.password
+            form.errorMessage = "Very weak: \(strength.summary) — Ctrl-S again saves it anyway"
+            form.focus(key: "password")
+            return false
+        }
+        if let secret = entry.totp {
+            do { _ = try TOTP(parsing: secret) } catch {
+                form.errorMessage = "\(error)"
+                form.focus(key: "totp")
+                return false
+            }
+        }
         do {
             if let object {
-                if try stash.updatePassword(object, with: entry) { onSaved?(object, "Saved") }
+                let update = try stash.updatePassword(object, with: entry)
+                if update.changed {
+                    let kept = update.keptUnreadable.map(\.label).joined(separator: ", ")
+                    onSaved?(object, kept.isEmpty ? "Saved" : "Kept the unreadable \(kept) as it was; saved")
+                }
             } else {
                 onSaved?(try stash.addPassword(entry), "Added")
             }
-            passwordField.text = ""
+            dropSecrets()
             return true
         } catch {
             form.errorMessage = "Not saved: \(error)"
@@ -94,7 +132,15 @@ final class PasswordEditor: View {
             return .handled
         }
         let result = form.handle(event)
-        if result == .dismiss { passwordField.text = "" }   // drop the plaintext with the form
+        if result == .dismiss { dropSecrets() }   // drop the plaintext with the form
         return result
+    }
+
+    /// Empties the password field and masks it again: the decrypted password
+    /// does not outlive the form (a Swift string cannot be zeroed in place;
+    /// the field's storage is replaced and released).
+    func dropSecrets() {
+        passwordField.text = ""
+        if passwordField.isRevealed { passwordField.toggleReveal() }
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SQLiteStore
 import TerminalUI
 
@@ -19,22 +24,73 @@ public final class StashApp {
     /// The run loop (tests dispatch events to it and read its `canvas`).
     public let loop: TerminalRunLoop
     let browser: StashBrowser
+    let activity: ActivityTrackingScreen
+    /// Seconds without a key after which the app locks (`--lock-after`; 0 never).
+    public let lockAfter: Double
+    /// The unlock prompt while locked, else nil.
+    private(set) var lockView: LockView?
 
-    /// Builds the app. `animated: false` is `--no-animation`.
-    public init(stash: Stash, screen: Screen, clock: any Clock = MonotonicClock(), animated: Bool = true) throws {
+    /// Where `c`, `C` and `t` copy to, and the countdown to clearing it.
+    public let clipboard: ClipboardSession
+
+    /// Builds the app. `animated: false` is `--no-animation`; `lockAfter` is `--lock-after`;
+    /// `clipboard` defaults to the system's (OSC 52 to the terminal on stdout, and wl-copy/xclip/xsel),
+    /// cleared after `clipSeconds` (`--clip-seconds`).
+    public init(stash: Stash, screen: Screen, clock: any Clock = MonotonicClock(), animated: Bool = true,
+                lockAfter: Double = 300, clipboard: Clipboard? = nil, clipSeconds: Double = 45) throws {
         self.stash = stash
-        loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 40, minimumHeight: 12)
+        self.lockAfter = lockAfter
+        self.clipboard = ClipboardSession(
+            clipboard: clipboard ?? SystemClipboard(terminal: isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : nil),
+            seconds: clipSeconds)
+        activity = ActivityTrackingScreen(base: screen, clock: clock)
+        loop = TerminalRunLoop(screen: activity, clock: clock, minimumWidth: 40, minimumHeight: 12)
         browser = try StashBrowser(stash: stash, loop: loop, animated: animated)
         loop.push(browser)
         loop.helpBindings = StashBrowser.helpBindings
-        loop.addTicker(every: 0.25) { [unowned self] _ in
+        browser.onLock = { [unowned self] in self.lock() }
+        browser.clipboard = self.clipboard
+        loop.addTicker(every: 0.25) { [unowned self] now in
             _ = try? self.stash.context.processExternalChanges()
+            self.browser.updateClipboardStatus(at: now)
+            self.lockIfIdle(now: now)
         }
+    }
+
+    /// Whether the app is locked (the key wiped, only the unlock prompt showing).
+    public var isLocked: Bool { lockView != nil }
+
+    /// Locks when no key came for `lockAfter` seconds.
+    func lockIfIdle(now: Double) {
+        guard lockAfter > 0, lockView == nil, now - activity.lastActivity >= lockAfter else { return }
+        lock()
+    }
+
+    /// Wipes the key and shows only the unlock prompt (`L`, or after `--lock-after` idle seconds).
+    public func lock() {
+        guard lockView == nil else { return }
+        clipboard.clearNow()
+        stash.lock()
+        let view = LockView(stash: stash)
+        view.onUnlock = { [unowned self, unowned view] in
+            self.loop.remove(view)
+            self.lockView = nil
+            self.activity.noteActivity()
+        }
+        lockView = view
+        loop.push(view)
+    }
+
+    /// Sends an event as if typed (tests): it counts as activity.
+    public func send(_ event: InputEvent) {
+        activity.noteActivity()
+        loop.dispatch(event)
     }
 
     /// Runs until quit; returns why it ended (`exitStatus` gives the process status).
     public func run() -> TerminalRunLoop.Exit {
-        loop.run()
+        defer { clipboard.clearNow() }   // a copied secret does not outlive the app
+        return loop.run()
     }
 
     /// What the screen shows now (tests).

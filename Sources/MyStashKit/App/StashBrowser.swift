@@ -26,12 +26,16 @@ final class StashBrowser: View {
     /// What each undoable save did, newest last ("Deleted “Bank”"), with the object it concerned.
     private var undoLog: [(description: String, id: ObjectID)] = []
     private var lastSearch = ""
+    /// Locks the app at once (`L`); set by `StashApp`.
+    var onLock: (() -> Void)?
+    /// Where `c`/`C`/`t` copy to; set by `StashApp`.
+    var clipboard: ClipboardSession?
 
     init(stash: Stash, loop: TerminalRunLoop, animated: Bool) throws {
         self.stash = stash
         self.loop = loop
-        tabs = [try StashListTab(kind: .notes, context: stash.context, animated: animated),
-                try StashListTab(kind: .passwords, context: stash.context, animated: animated)]
+        tabs = [try StashListTab(kind: .notes, stash: stash, animated: animated),
+                try StashListTab(kind: .passwords, stash: stash, animated: animated)]
         for tab in tabs {
             tab.onSelect = { [unowned self] object in self.edit(object) }
             tab.onDelete = { [unowned self] object in self.delete(object) }
@@ -55,6 +59,8 @@ final class StashBrowser: View {
         ("Enter e", "edit"),
         ("d", "delete (Enter or d confirms, Esc cancels)"),
         ("u", "undo the last change"),
+        ("L", "lock now (also after --lock-after idle seconds)"),
+        ("c C t · h", "copy password / user ID / TOTP code · history"),
         ("/", "search; n/N next/previous match"),
         ("q", "quit"),
         ("", "Forms"),
@@ -138,18 +144,40 @@ final class StashBrowser: View {
         }
     }
 
+    // MARK: Clipboard
+
+    /// Copies a field of `object` (the password, the user ID or the current TOTP code); the
+    /// status line counts down to the clearing. The secret never appears on screen.
+    func copy(_ field: EntryField, of object: ManagedObject) {
+        guard let clipboard else { return }
+        let name = object.string("name") ?? ""
+        do {
+            let value = try stash.copyableValue(field, of: object, at: Date())
+            clipboard.copy(value, description: "\(field.phrase) of “\(name)”", at: now)
+            updateClipboardStatus(at: now)
+        } catch {
+            statusLine.showMessage("Not copied: \(error)", at: now, style: .error)
+        }
+    }
+
+    /// Shows the countdown, and clears the clipboard when the time is up (the app's ticker calls it).
+    func updateClipboardStatus(at time: Double) {
+        guard let clipboard, clipboard.isPending else { return }
+        if clipboard.tick(at: time) {
+            statusLine.showMessage("Clipboard cleared", at: time)
+        } else if let text = clipboard.statusText(at: time) {
+            statusLine.showMessage(text, at: time, duration: 1.5)
+        }
+    }
+
     // MARK: Search
 
     /// Index paths of the current list whose title/name (or note body, user ID, URL) contains `text`, in order.
     func matches(for text: String) -> [IndexPath] {
         guard !text.isEmpty else { return [] }
         let tab = currentTab
-        let columns = tab.kind == .notes ? ["title", "body"] : ["name", "user_id", "url"]
-        let condition = columns.map { "instr(lower(coalesce(\($0), '')), lower(?)) > 0" }.joined(separator: " OR ")
-        let table = tab.kind == .notes ? "note" : "password"
-        guard let rows = try? stash.store.database.query("SELECT id FROM \(table) WHERE \(condition)",
-                                                         Array(repeating: .text(text), count: columns.count)) else { return [] }
-        return rows.compactMap { row in row.first?.int64.flatMap { tab.controller.indexPath(for: ObjectID(entity: tab.kind.entity, rowID: $0)) } }
+        guard let ids = try? stash.objectIDs(of: tab.kind, matching: text) else { return [] }
+        return ids.compactMap { tab.controller.indexPath(for: $0) }
             .sorted { ($0.section, $0.row) < ($1.section, $1.row) }
     }
 
@@ -218,6 +246,22 @@ final class StashBrowser: View {
             return .handled
         case .character("u"):
             undo()
+            return .handled
+        case .character("L"):
+            onLock?()
+            return .handled
+        case .character("h"):
+            guard currentTab.kind == .passwords, let object = currentTab.selectedObject else { return .handled }
+            do {
+                present(PasswordHistoryView(name: object.string("name") ?? "", history: try stash.entry(for: object).history))
+            } catch {
+                statusLine.showMessage("Cannot show the history: \(error)", at: now, style: .error)
+            }
+            return .handled
+        case .character("c"), .character("C"), .character("t"):
+            guard currentTab.kind == .passwords, let object = currentTab.selectedObject else { return .handled }
+            let field: EntryField = event == .character("c") ? .password : event == .character("C") ? .user : .totp
+            copy(field, of: object)
             return .handled
         case .character("/"):
             searchField.activate()

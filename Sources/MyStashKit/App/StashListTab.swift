@@ -12,7 +12,7 @@ import TerminalUI
 /// letters in the index on the right. The tab is the table's delegate and
 /// forwards selection and confirmed deletes to `onSelect` / `onDelete`.
 ///
-///     let notes = try StashListTab(kind: .notes, context: stash.context)
+///     let notes = try StashListTab(kind: .notes, stash: stash, animated: true)
 ///     notes.onSelect = { object in browser.edit(object) }
 ///     notes.onDelete = { object in try? stash.delete(object) }
 final class StashListTab: TableViewDelegate {
@@ -23,7 +23,8 @@ final class StashListTab: TableViewDelegate {
     var onSelect: ((ManagedObject) -> Void)?
     var onDelete: ((ManagedObject) -> Void)?
 
-    init(kind: StashKind, context: ObjectContext, animated: Bool) throws {
+    init(kind: StashKind, stash: Stash, animated: Bool) throws {
+        let context = stash.context
         self.kind = kind
         var request = FetchRequest(entity: kind.entity)
         request.sortDescriptors = [FetchSort(kind.sectionKey),
@@ -37,32 +38,17 @@ final class StashListTab: TableViewDelegate {
                                                 : "No passwords yet — press a to add one"
         tableView.animatesUpdates = animated
         adapter = FetchedResultsTableAdapter(controller: controller, tableView: tableView,
-                                             cellForObject: StashListTab.cellMaker(for: kind))
+                                             cellForObject: StashListTab.cellMaker(for: kind, stash: stash))
         adapter.animatesChanges = animated
         tableView.delegate = self
     }
 
     /// The cell of a note (title; first line of the body) or a password
-    /// (name; user ID and URL — never the password).
-    static func cellMaker(for kind: StashKind) -> (ManagedObject) -> TableCell {
-        switch kind {
-        case .notes:
-            return { note in
-                let body = note.string("body") ?? ""
-                let firstLine = body.split(whereSeparator: \.isNewline)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
-                return TableCell(style: .subtitle, title: note.string("title") ?? "",
-                                 detail: firstLine ?? "No additional text", accessory: .disclosureIndicator)
-            }
-        case .passwords:
-            return { entry in
-                var parts: [String] = []
-                if let user = entry.string("userID"), !user.isEmpty { parts.append(user) }
-                if let url = entry.string("url"), !url.isEmpty { parts.append(url) }
-                return TableCell(style: .subtitle, title: entry.string("name") ?? "",
-                                 detail: parts.isEmpty ? "••••••" : parts.joined(separator: " · "),
-                                 accessory: .disclosureIndicator)
-            }
+    /// (name; user ID and URL — never the password), opened by the stash.
+    static func cellMaker(for kind: StashKind, stash: Stash) -> (ManagedObject) -> TableCell {
+        { [unowned stash] object in
+            TableCell(style: .subtitle, title: object.string(kind.nameKey) ?? "",
+                      detail: stash.listDetail(of: object), accessory: .disclosureIndicator)
         }
     }
 

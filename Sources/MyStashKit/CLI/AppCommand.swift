@@ -18,16 +18,24 @@ enum AppCommand {
     static let spec = CommandSpec(
         name: "mystash",
         summary: "Notes and passwords in the terminal; passwords encrypted at rest under a master passphrase.",
-        usage: "[--db PATH] [--no-animation] | list notes|passwords | passwd",
+        usage: "[--db PATH] [--no-animation] | list notes|passwords | show NAME | add NAME | passwd",
         options: [
             OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
+            OptionSpec("--lock-after", value: "SECONDS", help: "lock after this long without a key (default 300; 0 never)"),
+            OptionSpec("--clip-seconds", value: "N", help: "clear a copied secret from the clipboard after N seconds (default 45)"),
             OptionSpec("--version", value: nil, help: "print the version and exit"),
         ],
         maxPositionals: 0,
         epilogue: """
         commands:
           list notes|passwords   print titles or names, one per line (never secrets; no passphrase)
+          show NAME              print one field of an entry (--field password|user|url|notes|totp)
+          copy NAME              copy one field to the clipboard, cleared after --clip-seconds
+          add NAME               add a password entry (password from stdin, the terminal or --generate)
+          import FILE            import a Bitwarden, KeePassXC, Chrome or Firefox CSV export
+          export FILE            write everything in plaintext to a new CSV file (--format csv)
+          backup FILE            write an encrypted copy of the stash to a new file
           passwd                 change the master passphrase
         Run 'mystash COMMAND --help' for a command's options.
         """ + "\n\n" + MyStashCommand.storeHelp + "\n\n" + """
@@ -47,6 +55,20 @@ enum AppCommand {
                 print("\(ProgramName.current) \(MyStashCommand.version)")
                 return ExitStatus.ok
             }
+            var lockAfter: Double = 300
+            if let text = parsed.value("--lock-after") {
+                guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                    throw CommandLineError.usage("--lock-after: expected a number of seconds, got '\(text)'")
+                }
+                lockAfter = seconds
+            }
+            var clipSeconds: Double = 45
+            if let text = parsed.value("--clip-seconds") {
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw CommandLineError.usage("--clip-seconds: expected a positive number of seconds, got '\(text)'")
+                }
+                clipSeconds = seconds
+            }
             guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
                 printError("the app needs a terminal on stdin and stdout (use 'mystash list' in scripts)")
                 return ExitStatus.usage
@@ -64,7 +86,7 @@ enum AppCommand {
             let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
                 .open(stash, parameters: KDFParameters.fromEnvironment(environment))
             guard status == ExitStatus.ok else { return status }
-            return StashAppLauncher(stash: stash, animated: !parsed.flag("--no-animation")).run()
+            return StashAppLauncher(stash: stash, animated: !parsed.flag("--no-animation"), lockAfter: lockAfter, clipSeconds: clipSeconds).run()
         }
     }
 }

@@ -1,5 +1,6 @@
 import CLIKit
 import Foundation
+import SQLiteStore
 
 /// `mystash list notes|passwords`: titles or names, one per line, for scripts.
 ///
@@ -24,7 +25,13 @@ enum ListCommand {
             let path = StashLocation.resolve(option: parsed.value("--db"), environment: ProcessInfo.processInfo.environment)
             let stash: Stash
             do {
-                stash = try Stash(path: path, readOnly: true)
+                do {
+                    stash = try Stash(path: path, readOnly: true)
+                } catch StoreError.readOnly {
+                    // A stash of an older schema: opening it for writing brings the schema up to date
+                    // (losslessly; its values are re-sealed on the next unlock).
+                    stash = try Stash(path: path)
+                }
             } catch StashError.noStore(let path) {
                 printError("no stash at \(path)")
                 return ExitStatus.noInput

@@ -27,6 +27,13 @@ public enum MyStashCommand {
         switch first {
         case "list": return ListCommand.run(rest)
         case "passwd": return PasswdCommand.run(rest)
+        case "show": return ShowCommand.run(rest)
+        case "add": return AddCommand.run(rest)
+        case "copy": return CopyCommand.run(rest)
+        case ClearClipboardCommand.name: return ClearClipboardCommand.run(rest)
+        case "import": return ImportCommand.run(rest)
+        case "export": return ExportCommand.run(rest)
+        case "backup": return BackupCommand.run(rest)
         case "--version", "-V":
             print("\(ProgramName.current) \(version)")
             return ExitStatus.ok
@@ -34,6 +41,12 @@ public enum MyStashCommand {
             switch rest.first {
             case "list": return ListCommand.run(["--help"])
             case "passwd": return PasswdCommand.run(["--help"])
+            case "show": return ShowCommand.run(["--help"])
+            case "add": return AddCommand.run(["--help"])
+            case "copy": return CopyCommand.run(["--help"])
+            case "import": return ImportCommand.run(["--help"])
+            case "export": return ExportCommand.run(["--help"])
+            case "backup": return BackupCommand.run(["--help"])
             default: return AppCommand.run(["--help"])
             }
         default:
@@ -49,7 +62,7 @@ public enum MyStashCommand {
     static let storeHelp = """
     The store is --db PATH, else $MYSTASH_DB, else $XDG_DATA_HOME/mystash/mystash.sqlite
     (~/.local/share/mystash/mystash.sqlite when XDG_DATA_HOME is unset); it is created
-    with mode 0600. Passwords are encrypted (Argon2id + XChaCha20-Poly1305) under the
-    master passphrase, which is never stored.
+    with mode 0600. Everything but note titles and entry names is encrypted (Argon2id +
+    XChaCha20-Poly1305) under the master passphrase, which is never stored.
     """
 }

@@ -45,30 +45,46 @@ public struct PassphrasePrompt {
             restore.restore()
             if echoWasOff { write("\n") }   // the Enter the user typed was not echoed
         }
-        var line = [UInt8]()
-        line.reserveCapacity(256)
-        defer { Sodium.wipe(&line) }
+        // The bytes go straight into guarded memory (sodium_malloc: locked, kept out of core
+        // dumps); a longer line moves to a bigger buffer and the old one is wiped as it is freed.
+        var buffer = SecureBytes(count: 256)
+        var length = 0
         var byte: UInt8 = 0
+        defer { byte = 0 }
         while true {
             let n = systemRead(input, &byte, 1)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
-                if line.isEmpty { return nil }
+                if length == 0 { return nil }
                 break
             }
             if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
-            if line.count == line.capacity {
-                // Grow by hand so the old buffer can be wiped instead of left behind by a reallocation.
-                var bigger = [UInt8]()
-                bigger.reserveCapacity(line.capacity * 2)
-                bigger.append(contentsOf: line)
-                Sodium.wipe(&line)
-                line = bigger
+            if length == buffer.count {
+                let bigger = SecureBytes(count: buffer.count * 2)
+                buffer.withUnsafeBytes { old in
+                    bigger.withUnsafeMutableBytes { new in new.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: old.count) }
+                }
+                buffer.wipe()
+                buffer = bigger
             }
+            buffer.withUnsafeMutableBytes { $0[length] = byte }
+            length += 1
+        }
+        defer { buffer.wipe() }
+        return buffer.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0.prefix(length))) }
+    }
+
+    /// Reads one line with echo on (a yes/no answer, never a secret); nil at end of input.
+    public func readLine() -> String? {
+        var line = [UInt8]()
+        var byte: UInt8 = 0
+        while true {
+            let n = systemRead(input, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { return String(decoding: line, as: UTF8.self) }
             line.append(byte)
         }
-        byte = 0
-        return SecureBytes(wiping: &line)
     }
 
     /// Writes a message (not the passphrase) to the prompt's output.

@@ -13,6 +13,10 @@ import TerminalUI
 struct StashAppLauncher {
     let stash: Stash
     var animated = true
+    /// `--lock-after SECONDS` (0: never).
+    var lockAfter: Double = 300
+    /// `--clip-seconds N`.
+    var clipSeconds: Double = 45
 
     func run() -> Int32 {
         if !animated { TableView.animationsEnabled = false }
@@ -27,7 +31,7 @@ struct StashAppLauncher {
         }
         let exit: TerminalRunLoop.Exit
         do {
-            let app = try StashApp(stash: stash, screen: screen, animated: animated)
+            let app = try StashApp(stash: stash, screen: screen, animated: animated, lockAfter: lockAfter, clipSeconds: clipSeconds)
             exit = app.run()
         } catch {
             screen.close()

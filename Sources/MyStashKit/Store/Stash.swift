@@ -5,11 +5,17 @@ import SQLiteStore
 /// command line work through.
 ///
 /// Opening a stash creates a private file (mode 0600) when there is none.
-/// Notes are plain; each password is sealed by the vault before it is
-/// written, bound to the row's `uid` (associated data `"Password:<uid>"`,
-/// a random identity that survives undo and renaming), so a ciphertext
-/// moved to another row does not open. The master passphrase never reaches
-/// the disk: only the salt, the KDF limits and a verifier do.
+/// Only note titles and entry names are plaintext; every other field is
+/// sealed by the vault before it is written, each on its own and bound to
+/// its entry through the associated data (`SealedField`: the entry's `uid`,
+/// a random identity that survives undo, the field and the entry's name), so
+/// a ciphertext moved to another row or column, or a name edited or swapped
+/// behind the app's back, does not open: the entry is reported as tampered
+/// with (`StashError.tampered`), never shown with another entry's secret.
+/// The master passphrase never reaches the disk: only the salt, the KDF
+/// limits and a verifier do. A stash of the first version (plaintext user
+/// IDs, URLs, notes and bodies) is re-sealed on its first unlock, in one
+/// transaction.
 ///
 ///     let stash = try Stash(path: path)
 ///     if stash.hasPassphrase { try stash.unlock(passphrase: typed) }
@@ -44,7 +50,11 @@ public final class Stash {
             try StashLocation.prepare(path: path)
         }
         self.store = try Store(path: path, model: StashModel.model, readOnly: readOnly)
-        if !readOnly { StashLocation.tightenPermissions(path: path) }
+        if !readOnly {
+            StashLocation.tightenPermissions(path: path)
+            // Replaced and deleted values are zeroed in the file, not left in free space.
+            try store.database.execute("PRAGMA secure_delete = ON")
+        }
         self.context = ObjectContext(store: store)
         self.vaultContext = ObjectContext(store: store)
     }
@@ -72,21 +82,76 @@ public final class Stash {
         let (newVault, header) = try Vault.create(passphrase: passphrase, parameters: parameters)
         let info = vaultContext.insert(into: StashModel.vaultInfo)
         write(header, to: info)
-        do { try vaultContext.save() } catch {
+        do {
+            try resealFirstVersion(with: newVault, info: info)
+            try vaultContext.save()
+        } catch {
             vaultContext.rollback()
             newVault.close()
             throw error
         }
         vault = newVault
+        context = ObjectContext(store: store)
     }
 
     /// Later runs: checks `passphrase` against the stored verifier and keeps
     /// the key. A wrong passphrase throws `VaultError.wrongPassphrase` and
     /// writes nothing.
+    ///
+    /// The first unlock of a first-version stash seals what it kept in
+    /// plaintext (user IDs, URLs, notes, note bodies) and re-seals its
+    /// passwords under the new binding, all in one transaction; a failure
+    /// leaves the stash locked and unchanged.
     public func unlock(passphrase: SecureBytes) throws {
         guard let header = try storedHeader() else { throw StashError.notInitialized }
         vault?.close()
-        vault = try Vault.unlock(passphrase: passphrase, header: header)
+        vault = nil
+        let opened = try Vault.unlock(passphrase: passphrase, header: header)
+        do {
+            if let info = try vaultContext.fetch(StashModel.vaultInfo, orderBy: "id", limit: 1).first,
+               (info["sealing"].int64 ?? 1) < Int64(SealedField.sealingVersion) {
+                try resealFirstVersion(with: opened, info: info)
+                try vaultContext.save()
+                context = ObjectContext(store: store)
+                // The plaintext of the old rows must not stay behind in the write-ahead log.
+                _ = try? store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        } catch {
+            vaultContext.rollback()
+            opened.close()
+            throw error
+        }
+        vault = opened
+    }
+
+    /// Seals what a first-version stash kept in plaintext and re-seals its
+    /// passwords (bound then to the `uid` only), in `vaultContext` (saved by
+    /// the caller, in one transaction). A version-1 password that does not
+    /// open is kept as it is: it stays unreadable, reported as damaged.
+    private func resealFirstVersion(with vault: Vault, info: ManagedObject) throws {
+        for object in try vaultContext.fetch(StashModel.password) {
+            let name = object.string("name") ?? ""
+            let uid = object.string("uid") ?? ""
+            for field in SealedField.passwordFields where field != .password {
+                if case .blob = object[field.key] { continue }   // sealed already
+                var plain = Array((object[field.key].string ?? "").utf8)
+                defer { Sodium.wipe(&plain) }
+                object[field.key] = .blob(try vault.seal(plain, identity: field.associatedData(uid: uid, name: name)))
+            }
+            if case .blob(let old) = object["password"],
+               var plain = try? vault.open(old, identity: "\(StashModel.password):\(uid)") {
+                defer { Sodium.wipe(&plain) }
+                object["password"] = .blob(try vault.seal(plain, identity: SealedField.password.associatedData(uid: uid, name: name)))
+            }
+        }
+        for note in try vaultContext.fetch(StashModel.note) {
+            if case .blob = note["body"] { continue }
+            var plain = Array((note["body"].string ?? "").utf8)
+            defer { Sodium.wipe(&plain) }
+            note["body"] = .blob(try vault.seal(plain, identity: SealedField.body.associatedData(
+                uid: note.string("uid") ?? "", name: note.string("title") ?? "")))
+        }
+        info["sealing"] = .integer(Int64(SealedField.sealingVersion))
     }
 
     /// Wipes the key from memory.
@@ -95,8 +160,9 @@ public final class Stash {
         vault = nil
     }
 
-    /// Replaces the master passphrase: a new salt and key, and every password
-    /// re-sealed, all in one transaction (a failure changes nothing).
+    /// Replaces the master passphrase: a new salt and key, and every sealed
+    /// field re-sealed, all in one transaction (a failure, such as an entry
+    /// that was tampered with, changes nothing).
     ///
     /// Afterwards `context` is a new context (the old one's undo history may
     /// hold ciphertexts sealed under the old key and must not be replayed).
@@ -104,12 +170,19 @@ public final class Stash {
         let old = try currentVault()
         let (newVault, header) = try Vault.create(passphrase: passphrase, parameters: parameters ?? old.header.parameters)
         do {
-            for object in try vaultContext.fetch(StashModel.password) {
-                let identity = Stash.identity(of: object)
-                guard case .blob(let sealed) = object["password"] else { continue }
-                var plain = try old.open(sealed, identity: identity)
-                defer { Sodium.wipe(&plain) }
-                object["password"] = .blob(try newVault.seal(plain, identity: identity))
+            for kind in StashKind.allCases {
+                for object in try vaultContext.fetch(kind.entity) {
+                    for field in kind.sealedFields {
+                        guard case .blob(let sealed) = object[field.key] else { continue }
+                        let identity = Stash.identity(of: object, field: field)
+                        var plain: [UInt8]
+                        do { plain = try old.open(sealed, identity: identity) } catch {
+                            throw Stash.tampered(object, fields: [field])
+                        }
+                        defer { Sodium.wipe(&plain) }
+                        object[field.key] = .blob(try newVault.seal(plain, identity: identity))
+                    }
+                }
             }
             guard let info = try vaultContext.fetch(StashModel.vaultInfo, orderBy: "id", limit: 1).first else {
                 throw StashError.notInitialized
@@ -129,7 +202,7 @@ public final class Stash {
     /// The unlocked vault, checked against the stored header so that a
     /// passphrase changed meanwhile by another process (`mystash passwd`) is
     /// noticed before anything is sealed with a stale key.
-    private func currentVault() throws -> Vault {
+    func currentVault() throws -> Vault {
         guard let vault, !vault.isClosed else { throw StashError.locked }
         guard let stored = try storedHeader(), stored == vault.header else {
             lock()
@@ -155,45 +228,73 @@ public final class Stash {
         info["memLimit"] = .integer(Int64(clamping: header.parameters.memLimit))
         info["algorithm"] = .integer(Int64(header.parameters.algorithm))
         info["changed"] = .text(StoreDate.dateTimeText(from: Date()))
+        info["sealing"] = .integer(Int64(SealedField.sealingVersion))
     }
 
     // MARK: - Notes
 
-    /// Adds a note (title required) and saves.
+    /// Adds a note (title required; its body sealed) and saves. Needs the vault unlocked.
     @discardableResult
     public func addNote(title: String, body: String) throws -> ManagedObject {
+        let vault = try currentVault()
         try Stash.require(title, entity: StashModel.note, key: "title")
         let note = context.insert(into: StashModel.note)
         let now = StoreValue.text(StoreDate.dateTimeText(from: Date()))
+        note["uid"] = .text(Stash.newUID())
         note["title"] = .text(title)
-        note["body"] = .text(body)
         note["created"] = now
         note["modified"] = now
+        do {
+            note["body"] = try seal(body, .body, of: note, vault: vault)
+        } catch {
+            context.rollback()
+            throw error
+        }
         try saveOrRollback()
         return note
     }
 
-    /// Changes a note's title and body and saves. Returns false (and saves
-    /// nothing) when both are unchanged.
+    /// Changes a note's title and body (re-sealing the body) and saves.
+    /// Returns false (and saves nothing) when both are unchanged.
+    ///
+    /// A body that cannot be opened (tampered with or damaged) is kept as it
+    /// is when `body` is empty, so that fixing the title does not destroy it.
     @discardableResult
     public func updateNote(_ note: ManagedObject, title: String, body: String) throws -> Bool {
+        let vault = try currentVault()
         try Stash.require(title, entity: StashModel.note, key: "title")
-        if note.string("title") == title && note.string("body") == body { return false }
-        note["title"] = .text(title)
-        note["body"] = .text(body)
-        note["modified"] = .text(StoreDate.dateTimeText(from: Date()))
+        let current = try? noteBody(of: note)
+        if note.string("title") == title && current == body { return false }
+        do {
+            if current == nil && body.isEmpty {
+                note["title"] = .text(title)   // the unreadable body stays as it was
+            } else {
+                note["title"] = .text(title)
+                note["body"] = try seal(body, .body, of: note, vault: vault)
+            }
+            note["modified"] = .text(StoreDate.dateTimeText(from: Date()))
+        } catch {
+            context.rollback()
+            throw error
+        }
         try saveOrRollback()
         return true
     }
 
-    // MARK: - Passwords
-
-    /// The associated data a password row's ciphertext is bound to.
-    public static func identity(of password: ManagedObject) -> String {
-        "\(StashModel.password):\(password.string("uid") ?? "")"
+    /// The decrypted body of a note. Throws `StashError.tampered` when it does not open.
+    public func noteBody(of note: ManagedObject) throws -> String {
+        try open(.body, of: note, vault: try currentVault())
     }
 
-    /// Adds a password entry, sealing its password, and saves. Needs the vault unlocked.
+    // MARK: - Passwords
+
+    /// The associated data a sealed field of a row is bound to.
+    public static func identity(of object: ManagedObject, field: SealedField) -> String {
+        let nameKey = object.entity.name == StashModel.note ? "title" : "name"
+        return field.associatedData(uid: object.string("uid") ?? "", name: object.string(nameKey) ?? "")
+    }
+
+    /// Adds a password entry, sealing every field but the name, and saves. Needs the vault unlocked.
     @discardableResult
     public func addPassword(_ entry: PasswordEntry) throws -> ManagedObject {
         let vault = try currentVault()
@@ -201,7 +302,7 @@ public final class Stash {
         let object = context.insert(into: StashModel.password)
         object["uid"] = .text(Stash.newUID())
         do {
-            try fill(object, with: entry, vault: vault)
+            try fill(object, with: entry, keeping: [], vault: vault)
         } catch {
             context.rollback()
             throw error
@@ -210,44 +311,163 @@ public final class Stash {
         return object
     }
 
-    /// Replaces a password entry's fields (re-sealing the password with a fresh
-    /// nonce) and saves. Returns false (and saves nothing) when nothing changed.
+    /// Replaces a password entry's fields (re-sealing each with a fresh nonce)
+    /// and saves; a changed password goes first into the entry's history.
+    ///
+    /// A field that cannot be opened (tampered with or damaged) is never
+    /// replaced by an empty value: when `entry` leaves it empty, its old
+    /// ciphertext is kept as it is, and the result's `keptUnreadable` says so.
+    /// Returns `changed: false` (and saves nothing) when nothing changed.
     @discardableResult
-    public func updatePassword(_ object: ManagedObject, with entry: PasswordEntry) throws -> Bool {
+    public func updatePassword(_ object: ManagedObject, with entry: PasswordEntry) throws -> EntryUpdate {
         let vault = try currentVault()
         try Stash.require(entry.name, entity: StashModel.password, key: "name")
-        if (try? self.entry(for: object)) == entry { return false }
+        let current = try read(object)
+        var entry = entry
+        if entry.history.items.isEmpty { entry.history = current.entry.history }
+        let keep = current.unreadable.filter { field in Stash.value(of: field, in: entry).isEmpty }
+        if current.unreadable.isEmpty && current.entry == entry { return EntryUpdate(changed: false, keptUnreadable: []) }
+        if !current.unreadable.contains(.password), current.entry.password != entry.password {
+            entry.history.record(current.entry.password, replacedAt: StoreDate.dateTimeText(from: Date()))
+        }
         do {
-            try fill(object, with: entry, vault: vault)
+            try fill(object, with: entry, keeping: Set(keep), vault: vault)
         } catch {
             context.rollback()
             throw error
         }
         try saveOrRollback()
-        return true
+        return EntryUpdate(changed: true, keptUnreadable: keep)
     }
 
     /// The decrypted password of an entry (for the form's reveal and copy only).
+    /// Throws `StashError.tampered` when it does not open.
     public func revealPassword(of object: ManagedObject) throws -> String {
-        let vault = try currentVault()
-        guard case .blob(let sealed) = object["password"] else { return "" }
-        return try vault.openString(sealed, identity: Stash.identity(of: object))
+        try open(.password, of: object, vault: try currentVault())
     }
 
-    /// All fields of an entry, the password decrypted.
+    /// All fields of an entry, decrypted. Throws `StashError.tampered`
+    /// naming the entry when any field does not open.
     public func entry(for object: ManagedObject) throws -> PasswordEntry {
-        PasswordEntry(name: object.string("name") ?? "", userID: object.string("userID") ?? "",
-                      password: try revealPassword(of: object),
-                      url: object.string("url"), notes: object.string("notes"))
+        let reading = try read(object)
+        guard reading.unreadable.isEmpty else { throw Stash.tampered(object, fields: reading.unreadable) }
+        return reading.entry
     }
 
-    private func fill(_ object: ManagedObject, with entry: PasswordEntry, vault: Vault) throws {
+    /// All fields of an entry that open, and the ones that do not (left
+    /// empty in `entry`): what the form shows. Throws only when locked.
+    public func read(_ object: ManagedObject) throws -> EntryReading {
+        let vault = try currentVault()
+        var entry = PasswordEntry(name: object.string("name") ?? "")
+        var unreadable: [SealedField] = []
+        for field in SealedField.passwordFields {
+            do {
+                let value = try open(field, of: object, vault: vault)
+                switch field {
+                case .userID: entry.userID = value
+                case .password: entry.password = value
+                case .url: entry.url = value.isEmpty ? nil : value
+                case .notes: entry.notes = value.isEmpty ? nil : value
+                case .totp: entry.totp = value.isEmpty ? nil : value
+                case .history: entry.history = try PasswordHistory(encoded: value)
+                case .body: break
+                }
+            } catch {
+                unreadable.append(field)
+            }
+        }
+        return EntryReading(entry: entry, unreadable: unreadable)
+    }
+
+    func fill(_ object: ManagedObject, with entry: PasswordEntry, keeping: Set<SealedField>, vault: Vault) throws {
+        // A kept (unreadable) field stays bound to the old name: it stays unreadable, as it was.
         object["name"] = .text(entry.name)
-        object["userID"] = .text(entry.userID)
-        object["password"] = .blob(try vault.seal(entry.password, identity: Stash.identity(of: object)))
-        object["url"] = Stash.optionalText(entry.url)
-        object["notes"] = Stash.optionalText(entry.notes)
+        for field in SealedField.passwordFields where !keeping.contains(field) {
+            object[field.key] = try seal(Stash.value(of: field, in: entry), field, of: object, vault: vault)
+        }
         object["modified"] = .text(StoreDate.dateTimeText(from: Date()))
+    }
+
+    private static func value(of field: SealedField, in entry: PasswordEntry) -> String {
+        switch field {
+        case .userID: return entry.userID
+        case .password: return entry.password
+        case .url: return entry.url ?? ""
+        case .notes: return entry.notes ?? ""
+        case .totp: return entry.totp ?? ""
+        case .history: return entry.history.encoded
+        case .body: return ""
+        }
+    }
+
+    // MARK: - Sealing
+
+    func seal(_ value: String, _ field: SealedField, of object: ManagedObject, vault: Vault) throws -> StoreValue {
+        .blob(try vault.seal(value, identity: Stash.identity(of: object, field: field)))
+    }
+
+    /// Opens one sealed field; a NULL field is empty. Throws `StashError.tampered`.
+    private func open(_ field: SealedField, of object: ManagedObject, vault: Vault) throws -> String {
+        switch object[field.key] {
+        case .null: return ""
+        case .blob(let sealed):
+            do { return try vault.openString(sealed, identity: Stash.identity(of: object, field: field)) } catch VaultError.closed {
+                throw StashError.locked
+            } catch {
+                throw Stash.tampered(object, fields: [field])
+            }
+        default:
+            throw Stash.tampered(object, fields: [field])   // plaintext where a ciphertext belongs
+        }
+    }
+
+    private static func tampered(_ object: ManagedObject, fields: [SealedField]) -> StashError {
+        let isNote = object.entity.name == StashModel.note
+        return StashError.tampered(kind: isNote ? "note" : "password entry",
+                                   name: object.string(isNote ? "title" : "name") ?? "",
+                                   fields: fields.map(\.label))
+    }
+
+    // MARK: - Search and listing
+
+    /// The detail line of an entry in the list: a note's first non-empty line,
+    /// a password entry's user ID, URL and current TOTP code with the seconds
+    /// it has left (never the password); a warning when its fields do not open.
+    public func listDetail(of object: ManagedObject, at date: Date = Date()) -> String {
+        guard let vault = try? currentVault() else { return "" }
+        if object.entity.name == StashModel.note {
+            guard let body = try? open(.body, of: object, vault: vault) else { return "⚠ tampered with or damaged" }
+            let firstLine = body.split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+            return firstLine ?? "No additional text"
+        }
+        guard let user = try? open(.userID, of: object, vault: vault),
+              let url = try? open(.url, of: object, vault: vault) else { return "⚠ tampered with or damaged" }
+        var parts = [user, url].filter { !$0.isEmpty }
+        if let secret = try? open(.totp, of: object, vault: vault), !secret.isEmpty {
+            if let totp = try? TOTP(parsing: secret) {
+                parts.append("\(totp.code(at: date)) (\(totp.secondsLeft(at: date)) s)")
+            } else {
+                parts.append("TOTP secret not usable")
+            }
+        }
+        return parts.isEmpty ? "••••••" : parts.joined(separator: " · ")
+    }
+
+    /// The notes (title, body) or passwords (name, user ID, URL) whose text
+    /// contains `text`, case-insensitively: searched in memory, after
+    /// unlocking, since only titles and names are plaintext in the file.
+    public func objectIDs(of kind: StashKind, matching text: String) throws -> [ObjectID] {
+        guard !text.isEmpty else { return [] }
+        let vault = try currentVault()
+        let needle = text.lowercased()
+        var found: [ObjectID] = []
+        for object in try context.fetch(kind.entity, orderBy: "id") {
+            var haystack = [object.string(kind.nameKey) ?? ""]
+            for field in kind.searchedFields { haystack.append((try? open(field, of: object, vault: vault)) ?? "") }
+            if haystack.contains(where: { $0.lowercased().contains(needle) }) { found.append(object.objectID) }
+        }
+        return found
     }
 
     // MARK: - Both
@@ -276,7 +496,7 @@ public final class Stash {
             .map { $0.string(key) ?? "" }
     }
 
-    private func saveOrRollback() throws {
+    func saveOrRollback() throws {
         do { try context.save() } catch {
             context.rollback()
             throw error
@@ -294,7 +514,7 @@ public final class Stash {
         return .text(value)
     }
 
-    private static func newUID() -> String {
+    static func newUID() -> String {
         Sodium.randomBytes(16).map { byte in
             let hex = Array("0123456789abcdef")
             return String([hex[Int(byte >> 4)], hex[Int(byte & 15)]])
@@ -314,4 +534,29 @@ public enum StashKind: String, CaseIterable, Sendable {
     public var nameKey: String { self == .notes ? "title" : "name" }
     /// The derived section key (`titleInitial` or `nameInitial`).
     public var sectionKey: String { self == .notes ? "titleInitial" : "nameInitial" }
+    /// The fields sealed in each entry of the list.
+    public var sealedFields: [SealedField] { self == .notes ? [.body] : SealedField.passwordFields }
+    /// The sealed fields `/` searches besides the title or name.
+    public var searchedFields: [SealedField] { self == .notes ? [.body] : [.userID, .url] }
+}
+
+/// What `Stash.read(_:)` found in a password entry: the fields that open, and
+/// the ones that do not (tampered with or damaged; empty in `entry`).
+///
+///     let reading = try stash.read(object)
+///     if !reading.unreadable.isEmpty { form.errorMessage = "damaged" }
+public struct EntryReading: Equatable, Sendable {
+    public var entry: PasswordEntry
+    public var unreadable: [SealedField]
+}
+
+/// What `Stash.updatePassword(_:with:)` did.
+///
+///     let update = try stash.updatePassword(object, with: entry)
+///     if !update.keptUnreadable.isEmpty { print("the damaged password was kept as it was") }
+public struct EntryUpdate: Equatable, Sendable {
+    /// False when nothing changed and nothing was saved.
+    public var changed: Bool
+    /// Fields that could not be opened and were left as they were (their ciphertext kept).
+    public var keptUnreadable: [SealedField]
 }

@@ -18,6 +18,17 @@ public enum StashError: Error, Equatable, CustomStringConvertible {
     case passphrasesDiffer
     /// Another process changed the master passphrase while this one was unlocked.
     case passphraseChangedElsewhere
+    /// Sealed fields of an entry do not open under the right key: their bytes,
+    /// or the name or row they are bound to, were changed behind the app's back.
+    case tampered(kind: String, name: String, fields: [String])
+    /// A password history that does not decode.
+    case malformedHistory
+    /// No entry has this name.
+    case noEntry(name: String)
+    /// Several entries share the name (`--user` picks one).
+    case ambiguousName(name: String, count: Int)
+    /// The entry has no TOTP secret.
+    case noTOTP(name: String)
 
     public var description: String {
         switch self {
@@ -29,6 +40,12 @@ public enum StashError: Error, Equatable, CustomStringConvertible {
         case .emptyField(let entity, let key): return "\(entity): \(key) must not be empty"
         case .passphrasesDiffer: return "the passphrases do not match"
         case .passphraseChangedElsewhere: return "the master passphrase was changed by another process; restart mystash"
+        case .tampered(let kind, let name, let fields):
+            return "the \(kind) “\(name)” has been tampered with or damaged (its \(fields.joined(separator: ", ")) cannot be decrypted)"
+        case .malformedHistory: return "the password history is malformed"
+        case .noEntry(let name): return "no entry named “\(name)”"
+        case .ambiguousName(let name, let count): return "\(count) entries are named “\(name)”; choose one with --user"
+        case .noTOTP(let name): return "“\(name)” has no TOTP secret"
         }
     }
 }

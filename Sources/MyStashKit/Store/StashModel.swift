@@ -2,9 +2,15 @@ import SQLiteStore
 
 /// The stash's data model: notes, passwords and the vault header.
 ///
-/// Tables (`sqlite3 mystash.sqlite .schema`): `note` (title, body, created,
-/// modified), `password` (uid, name, user_id, password = nonce ‖ ciphertext,
-/// url, notes, modified) and `vault_info` (salt, KDF limits, verifier: one row).
+/// Tables (`sqlite3 mystash.sqlite .schema`): `note` (uid, title, body,
+/// created, modified), `password` (uid, name, user_id, password, url, notes,
+/// totp, history, modified) and `vault_info` (salt, KDF limits, verifier,
+/// sealing version: one row). Only titles and names are plaintext: every
+/// other field holds nonce ‖ ciphertext ‖ tag, bound to its entry (see
+/// `SealedField`). Version 1 kept user IDs, URLs, notes and note bodies in
+/// plaintext; its files are migrated in two steps: the schema when the file
+/// is opened (nothing is lost: plaintext is carried over as it is), and the
+/// values on the first unlock, in one transaction (`Stash.unlock`).
 /// `Note.titleInitial` and `Password.nameInitial` are derived section keys:
 /// the first letter, upper-cased, or `#` for anything but ASCII A–Z.
 ///
@@ -47,21 +53,25 @@ public enum StashModel {
         }
     }
 
-    /// Version 1 of the model.
-    public static let model = Model(version: 1, applicationID: applicationID, entities: [
+    /// Version 2 of the model (everything sealed but titles and names).
+    public static let model = Model(version: 2, applicationID: applicationID, entities: [
         Entity(note, attributes: [
+            Attribute("uid", .text),
             Attribute("title", .text),
-            Attribute("body", .text, default: .text("")),
+            Attribute("body", .blob, optional: true),
             Attribute("created", .dateTime),
             Attribute("modified", .dateTime),
-        ], derived: [initialAttribute("titleInitial", of: "title", column: "title")]),
+        ], derived: [initialAttribute("titleInitial", of: "title", column: "title")],
+           uniqueKeys: [["uid"]]),
         Entity(password, attributes: [
             Attribute("uid", .text),
             Attribute("name", .text),
-            Attribute("userID", .text, default: .text("")),
-            Attribute("password", .blob),
-            Attribute("url", .text, optional: true),
-            Attribute("notes", .text, optional: true),
+            Attribute("userID", .blob, optional: true),
+            Attribute("password", .blob, optional: true),
+            Attribute("url", .blob, optional: true),
+            Attribute("notes", .blob, optional: true),
+            Attribute("totp", .blob, optional: true),
+            Attribute("history", .blob, optional: true),
             Attribute("modified", .dateTime),
         ], derived: [initialAttribute("nameInitial", of: "name", column: "name")],
            uniqueKeys: [["uid"]]),
@@ -72,6 +82,33 @@ public enum StashModel {
             Attribute("algorithm", .integer),
             Attribute("verifier", .blob),
             Attribute("changed", .dateTime),
+            Attribute("sealing", .integer, default: .integer(1)),
         ]),
-    ])
+    ], migrations: [sealEverythingButNames])
+
+    /// Version 1 → 2, the schema part: the sealed columns become BLOB columns
+    /// (their version-1 plaintext is carried over unchanged, to be sealed on
+    /// the first unlock), notes get a `uid`, `vault_info` a `sealing` version
+    /// (1: values not yet re-sealed). `secure_delete` makes SQLite zero the
+    /// pages the old tables leave behind.
+    static let sealEverythingButNames = Migration(from: 1, to: 2) { db in
+        try db.execute("""
+            PRAGMA secure_delete = ON;
+            CREATE TABLE password_v2 (
+              id INTEGER PRIMARY KEY, uid TEXT NOT NULL, name TEXT NOT NULL, user_id BLOB, password BLOB,
+              url BLOB, notes BLOB, totp BLOB, history BLOB, modified TEXT NOT NULL);
+            INSERT INTO password_v2 (id, uid, name, user_id, password, url, notes, modified)
+              SELECT id, uid, name, user_id, password, url, notes, modified FROM password;
+            DROP TABLE password;
+            ALTER TABLE password_v2 RENAME TO password;
+            CREATE TABLE note_v2 (
+              id INTEGER PRIMARY KEY, uid TEXT NOT NULL, title TEXT NOT NULL, body BLOB,
+              created TEXT NOT NULL, modified TEXT NOT NULL);
+            INSERT INTO note_v2 (id, uid, title, body, created, modified)
+              SELECT id, lower(hex(randomblob(16))), title, body, created, modified FROM note;
+            DROP TABLE note;
+            ALTER TABLE note_v2 RENAME TO note;
+            ALTER TABLE vault_info ADD COLUMN sealing INTEGER NOT NULL DEFAULT 1;
+            """)
+    }
 }

@@ -1,0 +1,37 @@
+import TerminalUI
+
+/// A screen that passes everything through to another and remembers when
+/// the last key (or mouse event) arrived: what auto-lock measures idleness by.
+///
+///     let screen = ActivityTrackingScreen(base: try CursesScreen(), clock: clock)
+///     screen.lastActivity   // the clock's time of the last input
+final class ActivityTrackingScreen: TerminalScreen {
+    let base: Screen
+    let clock: any Clock
+    /// The clock's time of the last input event (the creation time before any).
+    private(set) var lastActivity: Double
+
+    init(base: Screen, clock: any Clock) {
+        self.base = base
+        self.clock = clock
+        lastActivity = clock.now
+    }
+
+    /// Counts as activity (the app calls it for events it is given directly, e.g. in tests).
+    func noteActivity() { lastActivity = clock.now }
+
+    var width: Int { base.width }
+    var height: Int { base.height }
+    func present(_ canvas: Canvas) { base.present(canvas) }
+
+    func nextEvent(timeoutMilliseconds: Int?) -> InputEvent? {
+        let event = base.nextEvent(timeoutMilliseconds: timeoutMilliseconds)
+        if let event {
+            if case .resize = event {} else { noteActivity() }
+        }
+        return event
+    }
+
+    var terminationSignal: Int32? { (base as? TerminalScreen)?.terminationSignal }
+    func redrawAll() { (base as? TerminalScreen)?.redrawAll() }
+}

@@ -1,0 +1,48 @@
+import CLIKit
+import Foundation
+
+/// `mystash show NAME [--field password|user|url|notes|totp]`: one field of
+/// an entry and a newline on stdout, for scripts (as `pass show` does).
+///
+/// `--field totp` prints the current one-time code. A note titled NAME (when
+/// no password entry has that name) prints its text. An unknown name is an
+/// error naming it; a wrong passphrase prints nothing on stdout.
+///
+///     ShowCommand.run(["Bank", "--field", "user", "--passphrase-fd", "3"])   // "me@example.com\n"
+enum ShowCommand {
+    static let spec = CommandSpec(
+        name: "mystash show", summary: "Print one field of an entry (the password by default) and a newline.",
+        usage: "NAME [--field password|user|url|notes|totp] [--user U] [--db PATH] [--passphrase-fd N]",
+        options: [
+            OptionSpec("--field", value: "FIELD", help: "password (default), user, url, notes or totp (the current code)"),
+            OptionSpec("--user", value: "U", help: "the entry with this user ID, when several share the name"),
+        ] + StashUnlocker.options,
+        minPositionals: 1, maxPositionals: 1,
+        epilogue: "The passphrase is asked on the terminal, or read from --passphrase-fd N.\n\n" + MyStashCommand.storeHelp)
+
+    static func run(_ arguments: [String]) -> Int32 {
+        runCommand(spec: spec, arguments: arguments) { parsed in
+            let name = parsed.positionals[0]
+            let fieldName = parsed.value("--field") ?? "password"
+            guard let field = EntryField(rawValue: fieldName) else {
+                throw CommandLineError.usage("--field: expected password, user, url, notes or totp, got '\(fieldName)'")
+            }
+            let opened = try StashUnlocker(parsed: parsed).open()
+            guard case .success(let stash) = opened else { return opened.status }
+            defer { stash.lock() }
+            do {
+                let value = try stash.fieldValue(field, ofEntryNamed: name, user: parsed.value("--user"), at: Date())
+                print(value)
+                return ExitStatus.ok
+            } catch let error as StashError {
+                printError("\(error)")
+                if case .noEntry = error { return ExitStatus.noInput }
+                return ExitStatus.dataError
+            } catch {
+                printError("\(error)")
+                return ExitStatus.dataError
+            }
+        }
+    }
+}
+

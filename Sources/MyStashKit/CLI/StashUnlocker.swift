@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLIKit
+import Foundation
+
+/// Opens an existing stash and unlocks it for a script command (`show`,
+/// `add`, `copy`, `import`, `export`, `backup`).
+///
+/// The passphrase comes from the terminal (asked on `/dev/tty`, three tries),
+/// or from file descriptor `--passphrase-fd N` (one line, one try): never
+/// from the command line or the environment. Messages go to stderr, so a
+/// failure prints nothing on stdout.
+///
+///     let opened = StashUnlocker(parsed: parsed).open()
+///     guard case .success(let stash) = opened else { return opened.status }
+struct StashUnlocker {
+    /// `--db PATH` (or nil for the default location).
+    var databaseOption: String?
+    /// `--passphrase-fd N` as given, or nil for the terminal.
+    var passphraseFD: String?
+
+    init(parsed: ParsedArguments) {
+        databaseOption = parsed.value("--db")
+        passphraseFD = parsed.value("--passphrase-fd")
+    }
+
+    /// The options every unlocking command takes.
+    static let options = [
+        OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
+        OptionSpec("--passphrase-fd", value: "N", help: "read the master passphrase (one line) from file descriptor N"),
+    ]
+
+    enum Outcome {
+        case success(Stash)
+        case failure(Int32)
+
+        /// The exit status of a failure (`ok` for a success).
+        var status: Int32 {
+            if case .failure(let status) = self { return status }
+            return ExitStatus.ok
+        }
+    }
+
+    /// The descriptor of `--passphrase-fd`, checked to be open; nil for the terminal.
+    func descriptor() throws -> Int32? {
+        guard let text = passphraseFD else { return nil }
+        guard let fd = Int32(text), fd >= 0 else { throw CommandLineError.usage("--passphrase-fd: '\(text)' is not a file descriptor") }
+        guard fcntl(fd, F_GETFD) != -1 else { throw CommandLineError.usage("--passphrase-fd: descriptor \(fd) is not open") }
+        return fd
+    }
+
+    /// Opens the stash (which must exist and have a passphrase) and unlocks it.
+    func open() throws -> Outcome {
+        let fd = try descriptor()
+        let path = StashLocation.resolve(option: databaseOption, environment: ProcessInfo.processInfo.environment)
+        guard FileManager.default.fileExists(atPath: path) else {
+            printError("no stash at \(path)")
+            return .failure(ExitStatus.noInput)
+        }
+        let stash: Stash
+        do { stash = try Stash(path: path) } catch {
+            printError("cannot open \(path): \(error)")
+            return .failure(ExitStatus.noInput)
+        }
+        guard stash.hasPassphrase else {
+            printError("the stash at \(path) has no passphrase yet; run 'mystash' to set one")
+            return .failure(ExitStatus.dataError)
+        }
+        if let fd {
+            guard let passphrase = PassphrasePrompt(input: fd, output: -1).read("") else {
+                printError("no passphrase on descriptor \(fd)")
+                return .failure(ExitStatus.noPermission)
+            }
+            defer { passphrase.wipe() }
+            do {
+                try stash.unlock(passphrase: passphrase)
+            } catch VaultError.wrongPassphrase {
+                printError("wrong passphrase; the stash was not opened")
+                return .failure(ExitStatus.noPermission)
+            } catch {
+                printError("cannot unlock the stash: \(error)")
+                return .failure(ExitStatus.dataError)
+            }
+            return .success(stash)
+        }
+        let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal()).open(stash, parameters: .interactive)
+        return status == ExitStatus.ok ? .success(stash) : .failure(status)
+    }
+}

@@ -1,0 +1,44 @@
+import CZxcvbn
+import Foundation
+
+/// How hard a password is to guess, estimated by zxcvbn (`libzxcvbn`):
+/// dictionary words, names, keyboard patterns, dates and repeats count for
+/// little; the estimate is the number of guesses an attacker would need.
+///
+///     let strength = PasswordStrength(estimating: "correct horse battery staple")
+///     strength.word        // "very strong"
+///     strength.summary     // "very strong (about 10^20 guesses)"
+public struct PasswordStrength: Hashable, Sendable {
+    /// zxcvbn's entropy estimate, in bits (guesses ≈ 2^bits).
+    public var bits: Double
+
+    /// Estimates `password`; `userWords` (the entry's name, user ID) count as known words.
+    public init(estimating password: String, userWords: [String] = []) {
+        let words = userWords.filter { !$0.isEmpty }.map { strdup($0) }
+        defer { words.forEach { free($0) } }
+        var dictionary: [UnsafePointer<CChar>?] = words.map { UnsafePointer($0) } + [nil]
+        bits = password.withCString { ZxcvbnMatch($0, &dictionary, nil) }
+    }
+
+    /// The guesses it would take: 2^bits.
+    public var guesses: Double { pow(2, bits) }
+
+    /// 0 (very weak) to 4 (very strong), on zxcvbn's scale of guesses (10^3, 10^6, 10^8, 10^10).
+    public var score: Int {
+        switch guesses {
+        case ..<1e3: return 0
+        case ..<1e6: return 1
+        case ..<1e8: return 2
+        case ..<1e10: return 3
+        default: return 4
+        }
+    }
+
+    /// very weak, weak, fair, strong or very strong.
+    public var word: String { ["very weak", "weak", "fair", "strong", "very strong"][score] }
+
+    /// "fair (about 10^7 guesses)".
+    public var summary: String {
+        "\(word) (about 10^\(Int((bits * log10(2)).rounded())) guesses)"
+    }
+}

@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSVImport
+import Foundation
+import SQLiteStore
+
+/// How many items an import added, updated and skipped.
+///
+///     let summary = try stash.importItems(items)   // ImportSummary(added: 3, updated: 1, skipped: 0)
+public struct ImportSummary: Equatable, Sendable {
+    public var added = 0
+    public var updated = 0
+    /// Unchanged items (already in the stash as they are).
+    public var unchanged = 0
+}
+
+extension Stash {
+    /// Adds `items`, or updates the entries with the same name and user ID
+    /// (notes: the same title), all in one transaction.
+    public func importItems(_ items: [ImportedItem]) throws -> ImportSummary {
+        let vault = try currentVault()
+        var summary = ImportSummary()
+        do {
+            for item in items {
+                switch item {
+                case .password(var entry):
+                    if let object = try passwordObjects(named: entry.name, user: entry.userID).first {
+                        let current = try read(object)
+                        entry.history = current.entry.history
+                        if current.unreadable.isEmpty && current.entry == entry {
+                            summary.unchanged += 1
+                            continue
+                        }
+                        if !current.unreadable.contains(.password), current.entry.password != entry.password {
+                            entry.history.record(current.entry.password, replacedAt: StoreDate.dateTimeText(from: Date()))
+                        }
+                        try fill(object, with: entry, keeping: [], vault: vault)
+                        summary.updated += 1
+                    } else {
+                        let object = context.insert(into: StashModel.password)
+                        object["uid"] = .text(Stash.newUID())
+                        try fill(object, with: entry, keeping: [], vault: vault)
+                        summary.added += 1
+                    }
+                case .note(let title, let body):
+                    if let note = try context.fetch(StashModel.note, where: "title = ?", [.text(title)], orderBy: "id").first {
+                        if (try? noteBody(of: note)) == body {
+                            summary.unchanged += 1
+                            continue
+                        }
+                        note["body"] = try seal(body, .body, of: note, vault: vault)
+                        note["modified"] = .text(StoreDate.dateTimeText(from: Date()))
+                        summary.updated += 1
+                    } else {
+                        let note = context.insert(into: StashModel.note)
+                        let now = StoreValue.text(StoreDate.dateTimeText(from: Date()))
+                        note["uid"] = .text(Stash.newUID())
+                        note["title"] = .text(title)
+                        note["created"] = now
+                        note["modified"] = now
+                        note["body"] = try seal(body, .body, of: note, vault: vault)
+                        summary.added += 1
+                    }
+                }
+            }
+        } catch {
+            context.rollback()
+            throw error
+        }
+        try saveOrRollback()
+        return summary
+    }
+
+    /// Every note and password entry, decrypted, as a Bitwarden CSV export
+    /// (which `importItems` reads back). Plaintext: the caller writes it with care.
+    public func exportCSV() throws -> [UInt8] {
+        let writer = CSVWriter(lineEnding: "\n")
+        try writer.write(PasswordExportFormat.bitwardenHeader)
+        for note in try context.fetch(StashModel.note, orderBy: "title COLLATE NOCASE, id") {
+            try writer.write(["", "", "note", note.string("title") ?? "", try noteBody(of: note), "", "0", "", "", "", ""])
+        }
+        for object in try context.fetch(StashModel.password, orderBy: "name COLLATE NOCASE, id") {
+            let entry = try entry(for: object)
+            try writer.write(["", "", "login", entry.name, entry.notes ?? "", "", "0", entry.url ?? "", entry.userID,
+                              entry.password, entry.totp ?? ""])
+        }
+        try writer.flush()
+        return writer.bytes
+    }
+
+    /// An encrypted copy of the stash at `path` through SQLite's backup API,
+    /// created with mode 0600; an existing file is never overwritten. The
+    /// copy opens with the same passphrase (`mystash --db PATH`).
+    public func backup(to path: String) throws {
+        try Stash.createPrivateFile(at: path)
+        do {
+            try store.database.backup(to: path)
+        } catch {
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// Creates an empty file with mode 0600; fails when something exists at `path`.
+    static func createPrivateFile(at path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw StashError.cannotCreate(path: path, reason: errno == EEXIST ? "it exists already (not overwritten)"
+                                                                           : String(cString: strerror(errno)))
+        }
+        fchmod(fd, 0o600)
+        close(fd)
+    }
+
+    /// Writes `bytes` to a new file with mode 0600 (never overwriting one).
+    static func writePrivateFile(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw StashError.cannotCreate(path: path, reason: errno == EEXIST ? "it exists already (not overwritten)"
+                                                                           : String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        fchmod(fd, 0o600)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw StashError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+            offset += n
+        }
+    }
+}

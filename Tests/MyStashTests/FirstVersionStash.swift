@@ -1,0 +1,72 @@
+import Foundation
+import SQLiteStore
+@testable import MyStashKit
+
+/// A stash as the first version of mystash wrote it: the version-1 model
+/// (user IDs, URLs, notes and note bodies in plaintext; each password sealed
+/// with the associated data `"Password:<uid>"` only), made through the same
+/// `Store` so that its schema, triggers and header are the ones that version made.
+enum FirstVersionStash {
+    static let model = Model(version: 1, applicationID: StashModel.applicationID, entities: [
+        Entity(StashModel.note, attributes: [
+            Attribute("title", .text),
+            Attribute("body", .text, default: .text("")),
+            Attribute("created", .dateTime),
+            Attribute("modified", .dateTime),
+        ]),
+        Entity(StashModel.password, attributes: [
+            Attribute("uid", .text),
+            Attribute("name", .text),
+            Attribute("userID", .text, default: .text("")),
+            Attribute("password", .blob),
+            Attribute("url", .text, optional: true),
+            Attribute("notes", .text, optional: true),
+            Attribute("modified", .dateTime),
+        ], uniqueKeys: [["uid"]]),
+        Entity(StashModel.vaultInfo, attributes: [
+            Attribute("salt", .blob),
+            Attribute("opsLimit", .integer),
+            Attribute("memLimit", .integer),
+            Attribute("algorithm", .integer),
+            Attribute("verifier", .blob),
+            Attribute("changed", .dateTime),
+        ]),
+    ])
+
+    /// Writes a version-1 stash at `path` with `passphrase`, `notes` (title, body) and `passwords`.
+    static func make(at path: String, passphrase: String, notes: [(String, String)], passwords: [PasswordEntry]) throws {
+        try StashLocation.prepare(path: path)
+        let store = try Store(path: path, model: model)
+        let context = ObjectContext(store: store)
+        let (vault, header) = try Vault.create(passphrase: SecureBytes(utf8: passphrase), parameters: .minimum)
+        defer { vault.close() }
+        let info = context.insert(into: StashModel.vaultInfo)
+        info["salt"] = .blob(header.salt)
+        info["verifier"] = .blob(header.verifier)
+        info["opsLimit"] = .integer(Int64(header.parameters.opsLimit))
+        info["memLimit"] = .integer(Int64(header.parameters.memLimit))
+        info["algorithm"] = .integer(Int64(header.parameters.algorithm))
+        let now = StoreValue.text(StoreDate.dateTimeText(from: Date()))
+        info["changed"] = now
+        for (title, body) in notes {
+            let note = context.insert(into: StashModel.note)
+            note["title"] = .text(title)
+            note["body"] = .text(body)
+            note["created"] = now
+            note["modified"] = now
+        }
+        for (index, entry) in passwords.enumerated() {
+            let object = context.insert(into: StashModel.password)
+            let uid = "0123456789abcdef0123456789abcd\(String(format: "%02d", index))"
+            object["uid"] = .text(uid)
+            object["name"] = .text(entry.name)
+            object["userID"] = .text(entry.userID)
+            object["password"] = .blob(try vault.seal(entry.password, identity: "Password:\(uid)"))
+            object["url"] = entry.url.map { .text($0) } ?? .null
+            object["notes"] = entry.notes.map { .text($0) } ?? .null
+            object["modified"] = now
+        }
+        try context.save()
+        _ = try store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import TerminalUI
+import Testing
+@testable import MyStashKit
+
+/// Changing a password keeps the old one with its date; `h` shows them, masked until Ctrl-R.
+@Suite struct PasswordHistoryTests {
+    @Test func hShowsThePreviousPasswordsWithTheirDates() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        let object = try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "first-Old-1"))
+        var entry = try stash.entry(for: object)
+        entry.password = "second-Old-2"
+        try stash.updatePassword(object, with: entry)
+        entry = try stash.entry(for: object)
+        entry.password = "current-3"
+        try stash.updatePassword(object, with: entry)
+        let history = try stash.entry(for: object).history
+        #expect(history.items.map(\.password) == ["second-Old-2", "first-Old-1"])
+        #expect(try PasswordHistory(encoded: history.encoded) == history)
+        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
+                               animated: false, lockAfter: 0, clipboard: RecordingClipboard())
+        app.send(.tab)
+        app.send(.character("h"))
+        app.loop.draw()
+        #expect(app.screenText.contains("Password history of “Bank”"))
+        #expect(app.screenText.contains("replaced \(String(history.items[0].replaced.prefix(10)))"))
+        #expect(!app.screenText.contains("second-Old-2"))
+        app.send(.control("r"))
+        app.loop.draw()
+        #expect(app.screenText.contains("second-Old-2") && app.screenText.contains("first-Old-1"))
+        app.send(.escape)
+        app.loop.draw()
+        #expect(!app.screenText.contains("second-Old-2"))
+        #expect(!app.screenText.contains("Password history"))
+    }
+}

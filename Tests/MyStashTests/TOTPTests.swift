@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import MyStashKit
+
+/// RFC 6238's test vectors (appendix B) and the ways a secret is written.
+@Suite struct TOTPTests {
+    static let seeds: [TOTP.Algorithm: String] = [
+        .sha1: "12345678901234567890",
+        .sha256: "12345678901234567890123456789012",
+        .sha512: "1234567890123456789012345678901234567890123456789012345678901234",
+    ]
+    static let vectors: [(time: Double, sha1: String, sha256: String, sha512: String)] = [
+        (59, "94287082", "46119246", "90693936"),
+        (1_111_111_109, "07081804", "68084774", "25091201"),
+        (1_111_111_111, "14050471", "67062674", "99943326"),
+        (1_234_567_890, "89005924", "91819424", "93441116"),
+        (2_000_000_000, "69279037", "90698825", "38618901"),
+        (20_000_000_000, "65353130", "77737706", "47863826"),
+    ]
+
+    @Test(arguments: TOTP.Algorithm.allCases)
+    func rfc6238TestVectors(algorithm: TOTP.Algorithm) throws {
+        let totp = try TOTP(secret: Array(Self.seeds[algorithm]!.utf8), algorithm: algorithm, digits: 8, period: 30)
+        for vector in Self.vectors {
+            let expected = algorithm == .sha1 ? vector.sha1 : algorithm == .sha256 ? vector.sha256 : vector.sha512
+            #expect(totp.code(at: Date(timeIntervalSince1970: vector.time)) == expected, "T=\(vector.time)")
+        }
+    }
+
+    @Test func base32SecretAndOtpauthURIGiveTheSameCodes() throws {
+        // "12345678901234567890" in base32.
+        let base32 = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+        let plain = try TOTP(parsing: base32.lowercased())
+        #expect(plain.secret == Array("12345678901234567890".utf8))
+        #expect(plain.digits == 6 && plain.period == 30 && plain.algorithm == .sha1)
+        #expect(plain.code(at: Date(timeIntervalSince1970: 59)) == "287082")
+        let uri = try TOTP(parsing: "otpauth://totp/Example:alice@example.com?secret=\(base32)&issuer=Example&algorithm=SHA1&digits=8&period=30")
+        #expect(uri.code(at: Date(timeIntervalSince1970: 1_111_111_109)) == "07081804")
+        let sha512 = try TOTP(parsing: "otpauth://totp/x?secret=GEZD%20GNBV&algorithm=sha512&digits=7&period=60")
+        #expect(sha512.algorithm == .sha512 && sha512.digits == 7 && sha512.period == 60)
+        #expect(sha512.secondsLeft(at: Date(timeIntervalSince1970: 61)) == 59)
+    }
+
+    @Test func badSecretsAreRefusedWithAReason() {
+        #expect(throws: TOTPError.invalidSecret("'1' is not a base32 character")) { try TOTP(parsing: "ABC1") }
+        #expect(throws: TOTPError.unsupported("digits=9 (6 to 8 are supported)")) {
+            try TOTP(parsing: "otpauth://totp/x?secret=GEZDGNBV&digits=9")
+        }
+        #expect(throws: TOTPError.unsupported("otpauth type 'hotp' (only totp is supported)")) {
+            try TOTP(parsing: "otpauth://hotp/x?secret=GEZDGNBV")
+        }
+        #expect(throws: TOTPError.invalidURI("no secret= parameter")) { try TOTP(parsing: "otpauth://totp/x") }
+        #expect(throws: TOTPError.unsupported("algorithm=MD5")) { try TOTP(parsing: "otpauth://totp/x?secret=GEZDGNBV&algorithm=MD5") }
+    }
+}
+
+/// An entry's TOTP secret is sealed; the list shows its current code and the seconds left.
+@Suite struct TOTPEntryTests {
+    @Test func theListShowsTheCurrentCodeWithTheSecondsLeft() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        let object = try stash.addPassword(PasswordEntry(name: "GitHub", userID: "me", password: "pw",
+                                                         totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"))
+        #expect(stash.listDetail(of: object, at: Date(timeIntervalSince1970: 59)) == "me · 287082 (1 s)")
+        #expect(stash.listDetail(of: object, at: Date(timeIntervalSince1970: 60)).hasSuffix("(30 s)"))
+        #expect(try stash.fieldValue(.totp, ofEntryNamed: "GitHub", user: nil, at: Date(timeIntervalSince1970: 59)) == "287082")
+    }
+
+    @Test func theFormRefusesATOTPSecretThatIsNotUsable() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        let editor = PasswordEditor(stash: stash, object: nil)
+        for character in "Mail" { _ = editor.handle(.character(character)) }
+        for _ in 0..<4 { _ = editor.handle(.tab) }
+        for character in "not base32!" { _ = editor.handle(.character(character)) }
+        _ = editor.handle(.control("s"))
+        #expect(editor.form.errorMessage?.contains("invalid TOTP secret") == true, "\(editor.form.errorMessage ?? "nil")")
+        #expect(try stash.names(of: .passwords).isEmpty)
+    }
+}

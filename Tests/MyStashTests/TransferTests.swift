@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+@testable import MyStashKit
+
+/// Import from other managers' CSV exports, export, and backup (issue 16).
+@Suite struct ImportFormatTests {
+    static let bitwarden = """
+        folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp
+        Banking,1,login,"Bank, Crédit Agricole","pin, 1234",,0,https://bank.example/login,jean@example.fr,"p,w ""quoted"" é",JBSWY3DPEHPK3PXP
+        ,,note,Wi-Fi,"SSID: home
+        key: ünïcode",,0,,,,
+        ,,login,,,,0,,,,
+
+        """
+    static let keepassxc = """
+        "Group","Title","Username","Password","URL","Notes","TOTP","Icon","Last Modified","Created"
+        "Root","Mail, personal","me@example.com","kp-secret ✓","https://mail.example","two
+        lines","otpauth://totp/Mail:me?secret=JBSWY3DPEHPK3PXP&issuer=Mail","0","2026-01-01T00:00:00Z","2026-01-01T00:00:00Z"
+
+        """
+    static let chrome = """
+        name,url,username,password,note
+        shop.example,https://shop.example/,buyer,"chrome,pw",ünï note
+
+        """
+    static let firefox = """
+        "url","username","password","httpRealm","formActionOrigin","guid","timeCreated","timeLastUsed","timePasswordChanged"
+        "https://accounts.example.org","fox","ff-pw ß","","https://accounts.example.org","{x}","1","2","3"
+
+        """
+
+    private func read(_ text: String, format: PasswordExportFormat? = nil) throws -> (PasswordExportFormat, [ImportedItem], [Int]) {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let path = temp.directory.appendingPathComponent("export.csv").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var reader = try PasswordExportReader(path: path, format: format)
+        let items = reader.items()
+        return (reader.format, items, reader.skippedLines)
+    }
+
+    @Test func bitwardenLoginsAndSecureNotes() throws {
+        let (format, items, skipped) = try read(Self.bitwarden)
+        #expect(format == .bitwarden)
+        #expect(items == [
+            .password(PasswordEntry(name: "Bank, Crédit Agricole", userID: "jean@example.fr", password: "p,w \"quoted\" é",
+                                    url: "https://bank.example/login", notes: "pin, 1234", totp: "JBSWY3DPEHPK3PXP")),
+            .note(title: "Wi-Fi", body: "SSID: home\nkey: ünïcode"),
+        ])
+        #expect(skipped == [5])
+    }
+
+    @Test func keepassxcChromeAndFirefox() throws {
+        #expect(try read(Self.keepassxc).1 == [.password(PasswordEntry(
+            name: "Mail, personal", userID: "me@example.com", password: "kp-secret ✓", url: "https://mail.example",
+            notes: "two\nlines", totp: "otpauth://totp/Mail:me?secret=JBSWY3DPEHPK3PXP&issuer=Mail"))])
+        let chrome = try read(Self.chrome)
+        #expect(chrome.0 == .chrome)
+        #expect(chrome.1 == [.password(PasswordEntry(name: "shop.example", userID: "buyer", password: "chrome,pw",
+                                                     url: "https://shop.example/", notes: "ünï note"))])
+        let firefox = try read(Self.firefox)
+        #expect(firefox.0 == .firefox)
+        #expect(firefox.1 == [.password(PasswordEntry(name: "accounts.example.org", userID: "fox", password: "ff-pw ß",
+                                                      url: "https://accounts.example.org"))])
+    }
+
+    @Test func anUnknownHeaderIsRefusedWithFileAndLine() throws {
+        #expect(throws: ImportError.self) { try read("a,b,c\n1,2,3\n") }
+        do { _ = try read("a,b,c\n1,2,3\n") } catch { #expect("\(error)".hasSuffix("export.csv:1: unrecognised header (expected a CSV export of Bitwarden, KeePassXC, Chrome or Firefox)")) }
+    }
+
+    @Test func importUpdatesByNameAndUserInsteadOfDuplicating() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "old"))
+        let summary = try stash.importItems([
+            .password(PasswordEntry(name: "Bank", userID: "me", password: "new")),
+            .password(PasswordEntry(name: "Bank", userID: "other", password: "x")),
+            .note(title: "N", body: "b"),
+        ])
+        #expect(summary == ImportSummary(added: 2, updated: 1, unchanged: 0))
+        let again = try stash.importItems([.password(PasswordEntry(name: "Bank", userID: "me", password: "new"))])
+        #expect(again == ImportSummary(added: 0, updated: 0, unchanged: 1))
+        let bank = try stash.passwordObjects(named: "Bank", user: "me")
+        #expect(bank.count == 1)
+        let entry = try stash.entry(for: bank[0])
+        #expect(entry.password == "new")
+        #expect(entry.history.items.map(\.password) == ["old"])
+    }
+}
+
+/// The import, export and backup commands through the built binary.
+@Suite(.serialized, .enabled(if: EndToEnd.binary != nil, "needs the built mystash (swift build)"))
+struct TransferCommandTests {
+    static let passphrase = "transfer pass phrase"
+
+    @Test func importPrintsTheSummaryAndThePlaintextReminder() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        try temp.open(passphrase: Self.passphrase).lock()
+        let file = temp.directory.appendingPathComponent("bitwarden.csv").path
+        try ImportFormatTests.bitwarden.write(toFile: file, atomically: true, encoding: .utf8)
+        let fd = ["--db", temp.path, "--passphrase-fd", "3"]
+        let result = try ScriptRun.run(["import", file] + fd, fd3: Self.passphrase + "\n")
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("(bitwarden): 2 added, 0 updated, 1 skipped."), "\(result.output)")
+        #expect(result.output.contains("plaintext"))
+        let totp = try ScriptRun.run(["show", "Bank, Crédit Agricole", "--field", "totp"] + fd, fd3: Self.passphrase + "\n")
+        #expect(totp.status == 0 && totp.output.count == 7, "\(totp.output) \(totp.error)")
+        let again = try ScriptRun.run(["import", file] + fd, fd3: Self.passphrase + "\n")
+        #expect(again.output.contains("0 added, 0 updated, 3 skipped."), "\(again.output)")
+    }
+
+    @Test func exportIsPrivateNeverOverwritesAndNeedsYesOffATerminal() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open(passphrase: Self.passphrase)
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "s3cret, ok", totp: "JBSWY3DPEHPK3PXP"))
+        try stash.addNote(title: "Diary", body: "dear diary")
+        stash.lock()
+        let file = temp.directory.appendingPathComponent("out.csv").path
+        let fd = ["--db", temp.path, "--passphrase-fd", "3"]
+        let refused = try ScriptRun.run(["export", file, "--format", "csv"] + fd, fd3: Self.passphrase + "\n")
+        #expect(refused.status == 64 && !FileManager.default.fileExists(atPath: file), "\(refused.error)")
+        let written = try ScriptRun.run(["export", file, "--format", "csv", "--yes"] + fd, fd3: Self.passphrase + "\n")
+        #expect(written.status == 0, "\(written.error)")
+        #expect(StashLocation.permissions(ofFile: file) == 0o600)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("\"s3cret, ok\"") && text.contains("dear diary"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let again = try ScriptRun.run(["export", file, "--format", "csv", "--yes"] + fd, fd3: Self.passphrase + "\n")
+        #expect(again.status == 73 && again.error.contains("not overwritten"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+        // The export reads back (as Bitwarden's format) into another stash.
+        let other = try TemporaryStash()
+        defer { other.remove() }
+        let copy = try other.open(passphrase: "p")
+        var reader = try PasswordExportReader(path: file)
+        #expect(try copy.importItems(reader.items()) == ImportSummary(added: 2, updated: 0, unchanged: 0))
+        #expect(try copy.entry(for: try copy.passwordObjects(named: "Bank")[0]).totp == "JBSWY3DPEHPK3PXP")
+    }
+
+    @Test func backupIsAnEncryptedCopyThatOpensWithTheSamePassphrase() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open(passphrase: Self.passphrase)
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me-backup-user", password: "backup-secret"))
+        let file = temp.directory.appendingPathComponent("backup.sqlite").path
+        let result = try ScriptRun.run(["backup", file, "--db", temp.path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(StashLocation.permissions(ofFile: file) == 0o600)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        #expect(!bytes.containsBytes(Array("backup-secret".utf8)) && !bytes.containsBytes(Array("me-backup-user".utf8)))
+        let shown = try ScriptRun.run(["show", "Bank", "--db", file, "--passphrase-fd", "3"], fd3: Self.passphrase + "\n")
+        #expect(shown.output == "backup-secret\n", "\(shown.error)")
+        let again = try ScriptRun.run(["backup", file, "--db", temp.path])
+        #expect(again.status == 73)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == bytes)
+    }
+}
