@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// The Heroes tutorial's sectioned list, on the FetchedTable libraries:
+// The HeroList tutorial's two tabs of heroes, on the FetchedTable libraries:
 //   swift run --package-path Examples/Heroes heroes [--db PATH]
 import PackageDescription
 
@@ -14,6 +14,10 @@ let package = Package(
             .product(name: "FetchedResultsUI", package: "FetchedTable"),
         ]),
         .executableTarget(name: "heroes", dependencies: ["HeroList"]),
-        .testTarget(name: "HeroListTests", dependencies: ["HeroList"]),
+        .testTarget(name: "HeroListTests", dependencies: [
+            "HeroList",
+            .product(name: "FetchedResults", package: "FetchedTable"),
+            .product(name: "FetchedResultsUI", package: "FetchedTable"),
+        ]),
     ]
 )

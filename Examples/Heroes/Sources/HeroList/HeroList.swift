@@ -5,7 +5,7 @@ import SQLiteStore
 import TerminalUI
 
 /// A hero, as the table `hero` holds one.
-public struct Hero: StoreRecord, Equatable {
+public struct Hero: StoreRecord, Equatable, Sendable {
     public static let entityName = "Hero"
     public var name: String
     public var secretIdentity: String

@@ -1,4 +1,5 @@
 import FetchedResults
+import FetchedResultsUI
 import Foundation
 import HeroList
 import SQLiteStore

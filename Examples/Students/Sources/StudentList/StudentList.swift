@@ -5,7 +5,7 @@ import SQLiteStore
 import TerminalUI
 
 /// A student, as the table `student` (name, number, subject) holds one.
-public struct Student: StoreRecord, Equatable {
+public struct Student: StoreRecord, Equatable, Sendable {
     public static let entityName = "Student"
     public var name: String
     public var number: Int
