@@ -1,0 +1,69 @@
+import Foundation
+import FetchedResults
+import SQLiteStore
+
+extension ListScreen {
+    /// Shows tab `index`'s order and sections (with the filter in force); the
+    /// selection stays on the same object, or returns to the one last selected there.
+    ///
+    ///     screen.switchTab(to: 1)   // Tab, Shift-Tab, 1…9 and a click on the tab bar do this
+    public func switchTab(to index: Int) {
+        guard index != tabIndex, configuration.tabs.indices.contains(index), !isLoading else { return }
+        let newTab = configuration.tabs[index]
+        do {
+            let controller = newTab.makeController(context: context, filter: filter,
+                                                   cacheDirectory: configuration.cacheDirectory)
+            try controller.performFetch()
+            if let selected = adapter.selectedObjectID { selectionByTab[tabIndex] = selected }
+            tabIndex = index
+            adapter.cellForObject = newTab.cell
+            adapter.headerTitle = newTab.headerTitle
+            table.emptyMessage = newTab.emptyMessage ?? "No \(newTab.noun.plural)"
+            adapter.swap(to: controller)
+            if adapter.selectedObjectID?.entity != newTab.entity || controller.indexPath(for: adapter.selectedObjectID!) == nil,
+               let remembered = selectionByTab[index] {
+                adapter.select(remembered)
+            }
+            search = nil
+        } catch {
+            statusLine.showMessage("Could not sort by \(newTab.title.lowercased()): \(error)", at: now, style: .error)
+        }
+        tabBar.selectedIndex = tabIndex
+    }
+
+    /// Fills the next other tab's results cache on the store's second connection
+    /// (one at a time; retried on the next tick while that connection is busy).
+    /// Called from the polling ticker once the first tab has loaded.
+    public func warmNextTab() {
+        while let next = tabsToWarm.first {
+            if next == tabIndex { tabsToWarm.removeFirst(); continue }
+            let controller = configuration.tabs[next].makeController(
+                context: context, filter: nil, cacheDirectory: configuration.cacheDirectory)
+            switch controller.warmCacheInBackground() {
+            case .busy: return
+            case .started: tabsToWarm.removeFirst(); return
+            case .alreadyValid, .notApplicable: tabsToWarm.removeFirst()
+            }
+        }
+    }
+
+    // MARK: Live changes
+
+    /// Picks up other processes' writes (the controller animates them through the
+    /// adapter) and warms the next tab's cache. The polling ticker calls it.
+    public func pollExternalChanges() {
+        guard !isLoading else { return }
+        warmNextTab()
+        do {
+            try context.processExternalChanges()
+            pollFailures = 0
+        } catch {
+            pollFailures += 1
+            // A busy store is retried on the next tick; say so only when it persists.
+            if pollFailures == 10 {
+                log.append("processExternalChanges: \(error)")
+                statusLine.showMessage("Cannot read changes: \(error)", at: now, style: .error)
+            }
+        }
+    }
+}

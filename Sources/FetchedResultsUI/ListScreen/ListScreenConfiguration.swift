@@ -1,0 +1,66 @@
+import Foundation
+import SQLiteStore
+import TerminalUI
+
+/// Everything an app tells a ``ListScreen``: its title, its tabs, its detail
+/// screen, its own keys, and how deletes and undos read.
+///
+/// The rest — the navigation bar, the tab bar, the sectioned table with its
+/// index, `/` search, `\` filter, inline delete with undo, the status line,
+/// live polling, the background warming of the other tabs' caches — is the
+/// screen's.
+///
+///     var configuration = ListScreenConfiguration(title: "Failed Banks", tabs: [byDate, byName, byState])
+///     configuration.detailScreen = { bank, _ in BankDetailScreen(bank: bank) }
+///     configuration.keyBindings = [chartBinding]
+///     configuration.filterExample = "state == \"CA\""
+///     let screen = try ListScreen(context: context, configuration: configuration, loop: loop)
+public struct ListScreenConfiguration {
+    /// The navigation bar's title.
+    public var title: String
+    /// The tabs, in tab bar order (at least one).
+    public var tabs: [ListTab]
+    /// The tab shown first.
+    public var initialTab = 0
+    /// False for `--no-animation`.
+    public var animated = true
+    /// Set when the store is read-only: delete and undo are refused with this reason.
+    public var readOnlyReason: String?
+    /// Where the controllers keep their results caches (nil: the default).
+    public var cacheDirectory: String?
+    /// The screen Enter (or →) pushes for an object; nil: Enter does nothing.
+    public var detailScreen: ((ManagedObject, ListScreen) -> View?)?
+    /// The app's own keys (shown in the help under "Commands").
+    public var keyBindings: [ListKeyBinding] = []
+    /// Whether `d` deletes (false: the Delete button never shows).
+    public var allowsDelete = true
+    /// Deletes an object and saves with the action name (nil: `context.delete`
+    /// then `save(actionName:)`). An app whose deletes go through its own store
+    /// type supplies this; it must save through the screen's context so `u` undoes it.
+    public var delete: ((ManagedObject, _ actionName: String) throws -> Void)?
+    /// The action name a delete is saved with (the undo stack's label).
+    public var deleteActionName: (_ objectName: String) -> String = { name in "Deleted \(name)" }
+    /// The status message after `u`, from what the context undid.
+    public var undoMessage: (UndoneAction) -> String = { undone in
+        undone.discardedUnsavedChanges ? "Discarded unsaved changes" : "Undone: \(undone.name ?? "the last change")"
+    }
+    /// The navigation bar's right side (nil: nothing; "read-only" on a read-only store).
+    public var navigationTrailingText: ((ListScreen) -> String?)?
+    /// The end of the status line's left side.
+    public var statusHints = "? help  q quit"
+    /// An example filter for the help, one line per element (["state == \"CA\"", "AND …; Esc clears"]).
+    public var filterExample = ["name BEGINSWITH \"A\"; Esc clears"]
+    /// What the index titles are, for the help ("a year, a letter, a state").
+    public var indexTitleDescription = "a letter"
+    /// What Enter shows, for the help ("show the bank's details").
+    public var detailDescription = "show the details"
+    /// How often other processes' changes are looked for, in seconds.
+    public var pollInterval = 0.2
+
+    /// A configuration with `title` and `tabs`; everything else has its default.
+    public init(title: String, tabs: [ListTab]) {
+        precondition(!tabs.isEmpty, "a list screen needs at least one tab")
+        self.title = title
+        self.tabs = tabs
+    }
+}
