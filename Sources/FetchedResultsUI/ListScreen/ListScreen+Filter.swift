@@ -12,7 +12,6 @@ extension ListScreen {
         try controller.performFetch()
         filter = predicate
         filterText = predicate == nil ? "" : text
-        search = nil
         adapter.swap(to: controller)
     }
 

@@ -5,26 +5,31 @@ import SQLiteStore
 extension ListScreen {
     /// Shows tab `index`'s order and sections (with the filter in force); the
     /// selection stays on the same object, or returns to the one last selected there.
+    /// The search stays: `n` finds its next match in the new order. The filter
+    /// stays too, unless the new tab lists another entity (then it is dropped).
     ///
     ///     screen.switchTab(to: 1)   // Tab, Shift-Tab, 1…9 and a click on the tab bar do this
     public func switchTab(to index: Int) {
         guard index != tabIndex, configuration.tabs.indices.contains(index), !isLoading else { return }
         let newTab = configuration.tabs[index]
+        let keepsFilter = newTab.entity == tab.entity
         do {
-            let controller = newTab.makeController(context: context, filter: filter,
+            let controller = newTab.makeController(context: context, filter: keepsFilter ? filter : nil,
                                                    cacheDirectory: configuration.cacheDirectory)
             try controller.performFetch()
-            if let selected = adapter.selectedObjectID { selectionByTab[tabIndex] = selected }
+            if !keepsFilter {
+                filter = nil
+                filterText = ""
+            }
+            let selected = adapter.selectedObjectID
+            if let selected { selectionByTab[tabIndex] = selected }
+            let keepsSelection = selected.map { controller.indexPath(for: $0) != nil } ?? false
             tabIndex = index
             adapter.cellForObject = newTab.cell
             adapter.headerTitle = newTab.headerTitle
             table.emptyMessage = newTab.emptyMessage ?? "No \(newTab.noun.plural)"
             adapter.swap(to: controller)
-            if adapter.selectedObjectID?.entity != newTab.entity || controller.indexPath(for: adapter.selectedObjectID!) == nil,
-               let remembered = selectionByTab[index] {
-                adapter.select(remembered)
-            }
-            search = nil
+            if !keepsSelection, let remembered = selectionByTab[index] { adapter.select(remembered) }
         } catch {
             statusLine.showMessage("Could not sort by \(newTab.title.lowercased()): \(error)", at: now, style: .error)
         }

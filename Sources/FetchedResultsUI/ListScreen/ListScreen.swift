@@ -121,7 +121,7 @@ public final class ListScreen: View, TableViewDelegate {
         configureSearchField()
         configureFilterField()
 
-        loop.helpBindings = ListScreenKeys.bindings(for: configuration)
+        loop.helpBindings = configuration.helpBindings ?? ListScreenKeys.bindings(for: configuration)
         loop.push(self)
         loop.addTicker(every: configuration.pollInterval) { [weak self] _ in self?.pollExternalChanges() }
         if let readOnlyReason = configuration.readOnlyReason {

@@ -32,6 +32,12 @@ public struct ListScreenConfiguration {
     public var detailScreen: ((ManagedObject, ListScreen) -> View?)?
     /// The app's own keys (shown in the help under "Commands").
     public var keyBindings: [ListKeyBinding] = []
+    /// The help overlay's lines, when the app words them itself (nil:
+    /// ``ListScreenKeys/bindings(for:)``, plus ``extraHelp``).
+    public var helpBindings: [(keys: String, description: String)]?
+    /// More help lines, after the list's own (e.g. the keys of the app's forms;
+    /// a line with empty keys is a title).
+    public var extraHelp: [(keys: String, description: String)] = []
     /// Whether `d` deletes (false: the Delete button never shows).
     public var allowsDelete = true
     /// Deletes an object and saves with the action name (nil: `context.delete`

@@ -49,6 +49,6 @@ public enum ListScreenKeys {
             ("?  F1", "this help (any key closes it)"),
             ("q", "quit"),
         ]
-        return lines
+        return lines + configuration.extraHelp
     }
 }

@@ -64,30 +64,23 @@ struct ListSearch {
         let total = controller.numberOfObjects, count = self.count
         guard total > 0, count > 0 else { return nil }
         let begin = ((start % total) + total) % total
-        // Matches missing from `controller` (it changed since) make the positions unusable.
-        var positions: [Int] = []
         var lo = 0, hi = count
         while lo < hi {   // the first match whose position is >= begin (> begin backwards)
             let mid = (lo + hi) / 2
-            guard let p = position(ofMatch: mid, in: controller) else {
-                positions = (0..<count).compactMap { position(ofMatch: $0, in: controller) }
-                break
-            }
+            guard let p = position(ofMatch: mid, in: controller) else { return staleMatch(in: controller, from: begin, forward: forward) }
             if forward ? p < begin : p <= begin { lo = mid + 1 } else { hi = mid }
-        }
-        if !positions.isEmpty || lo > count {
-            return linearMatch(positions, from: begin, forward: forward)
         }
         let index = forward ? (lo < count ? lo : 0) : (lo > 0 ? lo - 1 : count - 1)
         guard let p = position(ofMatch: index, in: controller) else {
-            return linearMatch((0..<count).compactMap { position(ofMatch: $0, in: controller) }, from: begin,
-                               forward: forward)
+            return staleMatch(in: controller, from: begin, forward: forward)
         }
         return Match(position: p, ordinal: index + 1)
     }
 
-    private func linearMatch(_ positions: [Int], from begin: Int, forward: Bool) -> Match? {
-        let sorted = positions.sorted()
+    /// The match when some matches are no longer in `controller` (it changed since
+    /// the search): the positions of those still there, sorted, searched in full.
+    private func staleMatch(in controller: FetchedResultsController, from begin: Int, forward: Bool) -> Match? {
+        let sorted = (0..<count).compactMap { position(ofMatch: $0, in: controller) }.sorted()
         guard !sorted.isEmpty else { return nil }
         let index = forward ? (sorted.firstIndex { $0 >= begin } ?? 0)
                             : (sorted.lastIndex { $0 <= begin } ?? sorted.count - 1)

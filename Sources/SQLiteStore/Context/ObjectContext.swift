@@ -477,6 +477,17 @@ public final class ObjectContext {
     /// The name of the save that ``redo()`` would redo, if any.
     public var redoActionName: String? { redoStack.last?.name }
 
+    /// Names the last save on the undo stack (as `UndoManager.setActionName`
+    /// names the last undo group), for saves made by code that does not pass
+    /// ``save(actionName:)`` a name. Does nothing when there is no save to undo.
+    ///
+    ///     let note = try stash.addNote(title: "Groceries", body: "")   // saves
+    ///     context.setUndoActionName("Added “Groceries”")
+    public func setUndoActionName(_ name: String?) {
+        guard !undoStack.isEmpty else { return }
+        undoStack[undoStack.count - 1].name = name
+    }
+
     /// Undoes the last save (deleted rows return with their row ids, cascaded
     /// children included), as a save of its own that publishes a change set.
     /// With unsaved changes pending, undo discards those instead (``rollback()``).

@@ -51,4 +51,18 @@ struct UndoActionNameTests {
         #expect(undone.discardedUnsavedChanges)
         #expect(f.context.undoActionName == "Edited “Bank”")
     }
+
+    @Test func setUndoActionNameNamesTheLastSaveMadeWithoutOne() throws {
+        let f = try Fixture()
+        let (info, _) = try insertBank(f.context, name: "Bank")
+        f.context.setUndoActionName("Added “Bank”")
+        #expect(f.context.undoActionName == "Added “Bank”")
+        info["city"] = "X"
+        try f.context.save()
+        #expect(f.context.undoActionName == nil)
+        #expect(try f.context.undo()?.name == nil)
+        #expect(try f.context.undo()?.name == "Added “Bank”")
+        f.context.setUndoActionName("nothing to name")   // an empty stack: no effect
+        #expect(f.context.undoActionName == nil)
+    }
 }
