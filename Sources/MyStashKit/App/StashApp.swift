@@ -24,12 +24,8 @@ public final class StashApp {
     public init(stash: Stash, screen: Screen, clock: any Clock = MonotonicClock(), animated: Bool = true) throws {
         self.stash = stash
         loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 40, minimumHeight: 12)
+        // The list screen pushes itself, sets the help and polls the store every 0.25 s.
         browser = try StashBrowser(stash: stash, loop: loop, animated: animated)
-        loop.push(browser)
-        loop.helpBindings = StashBrowser.helpBindings
-        loop.addTicker(every: 0.25) { [unowned self] _ in
-            _ = try? self.stash.context.processExternalChanges()
-        }
     }
 
     /// Runs until quit; returns why it ended (`exitStatus` gives the process status).

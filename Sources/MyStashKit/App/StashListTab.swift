@@ -4,42 +4,29 @@ import Foundation
 import SQLiteStore
 import TerminalUI
 
-/// One list of the app (Notes or Passwords): a fetched results controller
-/// driving a table through the shared `FetchedResultsTableAdapter`.
+/// The app's two lists (Notes, Passwords) as list screen tabs.
 ///
 /// Sorted by the section initial, then by title or name case-insensitively
 /// (SQLite NOCASE), sectioned by first letter (`#` for the rest) with the
-/// letters in the index on the right. The tab is the table's delegate and
-/// forwards selection and confirmed deletes to `onSelect` / `onDelete`.
+/// letters in the index on the right; `/` looks in titles and note bodies, or
+/// in names, user IDs and URLs — never in passwords.
 ///
-///     let notes = try StashListTab(kind: .notes, context: stash.context)
-///     notes.onSelect = { object in browser.edit(object) }
-///     notes.onDelete = { object in try? stash.delete(object) }
-final class StashListTab: TableViewDelegate {
-    let kind: StashKind
-    let controller: FetchedResultsController
-    let tableView: TableView
-    let adapter: FetchedResultsTableAdapter
-    var onSelect: ((ManagedObject) -> Void)?
-    var onDelete: ((ManagedObject) -> Void)?
-
-    init(kind: StashKind, context: ObjectContext, animated: Bool) throws {
-        self.kind = kind
-        var request = FetchRequest(entity: kind.entity)
-        request.sortDescriptors = [FetchSort(kind.sectionKey),
-                                   FetchSort(kind.nameKey, comparison: .caseInsensitive)]
-        request.fetchBatchSize = 40
-        controller = FetchedResultsController(fetchRequest: request, context: context,
-                                              sectionNameKeyPath: kind.sectionKey)
-        try controller.performFetch()
-        tableView = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
-        tableView.emptyMessage = kind == .notes ? "No notes yet — press a to add one"
-                                                : "No passwords yet — press a to add one"
-        tableView.animatesUpdates = animated
-        adapter = FetchedResultsTableAdapter(controller: controller, tableView: tableView,
-                                             cellForObject: StashListTab.cellMaker(for: kind))
-        adapter.animatesChanges = animated
-        tableView.delegate = self
+///     let notes = StashListTab.listTab(for: .notes)
+///     let configuration = ListScreenConfiguration(title: "MyStash", tabs: [notes, StashListTab.listTab(for: .passwords)])
+enum StashListTab {
+    /// The tab of `kind`.
+    static func listTab(for kind: StashKind) -> ListTab {
+        var tab = ListTab(title: kind == .notes ? "Notes" : "Passwords", entity: kind.entity,
+                          sortDescriptors: [FetchSort(kind.sectionKey),
+                                            FetchSort(kind.nameKey, comparison: .caseInsensitive)],
+                          sectionNameKeyPath: kind.sectionKey, cell: cellMaker(for: kind))
+        tab.fetchBatchSize = 40
+        tab.searchKeyPaths = kind == .notes ? ["title", "body"] : ["name", "userID", "url"]
+        tab.searchDescription = kind == .notes ? "titles and notes" : "names, user IDs and URLs"
+        tab.noun = kind == .notes ? ("note", "notes") : ("password", "passwords")
+        tab.emptyMessage = kind == .notes ? "No notes yet — press a to add one" : "No passwords yet — press a to add one"
+        tab.objectName = { object in "“\(object.string(kind.nameKey) ?? "")”" }
+        return tab
     }
 
     /// The cell of a note (title; first line of the body) or a password
@@ -64,23 +51,5 @@ final class StashListTab: TableViewDelegate {
                                  accessory: .disclosureIndicator)
             }
         }
-    }
-
-    /// The selected object, if any.
-    var selectedObject: ManagedObject? { adapter.selectedObject }
-
-    /// Number of items in the list.
-    var count: Int { controller.numberOfObjects }
-
-    // MARK: TableViewDelegate
-
-    func didSelectRow(at indexPath: IndexPath) {
-        guard controller.objectID(at: indexPath) != nil else { return }
-        onSelect?(controller.object(at: indexPath))
-    }
-
-    func commitDelete(at indexPath: IndexPath) {
-        guard controller.objectID(at: indexPath) != nil else { return }
-        onDelete?(controller.object(at: indexPath))
     }
 }
