@@ -46,8 +46,9 @@ public final class ListScreen: View, TableViewDelegate {
     public internal(set) var loadError: Error?
     /// The index of the tab showing.
     public internal(set) var tabIndex: Int
-    /// The filter applied (`\`), if any, and its text.
+    /// The filter applied (`\`), if any.
     public internal(set) var filter: FetchPredicate?
+    /// The filter's text as typed ("" without a filter).
     public internal(set) var filterText = ""
     /// Errors that should never happen (a refused batch, a failed poll), newest last.
     public internal(set) var log: [String] = []
