@@ -12,8 +12,9 @@ import SQLiteStore
 /// matches (O(log M · log N)) and "3 of 17" is exact, without faulting in
 /// any object.
 ///
-///     var search = try ListSearch(text: "first", predicate: namePredicate, tab: tab,
-///                                 filter: nil, context: context)
+///     let key = ListSearch.Key(controller: ObjectIdentifier(controller), batch: adapter.batchCount)
+///     let search = try ListSearch(text: "first", predicate: namePredicate, tab: tab,
+///                                 filter: nil, context: context, key: key)
 ///     if let match = search.match(in: controller, from: 0, forward: true) {
 ///         table.selectRow(at: controller.indexPath(atPosition: match.position))
 ///         status = "\(match.ordinal) of \(search.count)"
@@ -26,6 +27,7 @@ struct ListSearch {
     /// The controller and batch count it was made for (a change makes it stale).
     let key: Key
 
+    /// What a search was made for: the shown controller and how many batches it had applied.
     struct Key: Equatable {
         var controller: ObjectIdentifier
         var batch: Int
