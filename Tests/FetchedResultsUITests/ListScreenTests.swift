@@ -74,6 +74,26 @@ import TerminalUI
         #expect(f.list.searchCount == start + 3)
     }
 
+    @Test func aTextExtendingOneWithoutMatchesIsNotSearchedAgain() throws {
+        let f = try ListScreenFixture()
+        f.press(.character("/"))
+        f.type("qq")
+        let searched = f.list.searchCount
+        #expect(f.type("q").contains("no match"))
+        #expect(f.list.searchCount == searched, "\"qqq\" cannot match where \"qq\" did not")
+        f.press(.backspace, .backspace, .backspace)
+        #expect(f.type("d").contains("1 of 3"))      // Kindred, Dune, The Cyberiad: searched again
+        #expect(f.list.searchCount == searched + 1)
+    }
+
+    @Test func aFilterLongerThanTheMaximumSaysItIsTooLong() throws {
+        let f = try ListScreenFixture(width: 80)
+        f.press(.character("\\"))
+        for character in "title == \"" + String(repeating: "a", count: 1_000) { f.loop.dispatch(.character(character)) }
+        f.loop.draw()
+        #expect(f.text.contains("the filter is too long: at most 1000 characters"))
+    }
+
     @Test func searchInATabAfterAFilterOnlyFindsFilteredMatches() throws {
         let f = try ListScreenFixture()
         f.press(.character("\\"))

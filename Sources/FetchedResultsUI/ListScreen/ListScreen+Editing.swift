@@ -18,8 +18,7 @@ extension ListScreen {
     /// The Delete button confirmed: delete through the context and save, naming
     /// the save for its undo; the row animates out.
     public func commitDelete(at indexPath: IndexPath) {
-        guard canDeleteRow(at: indexPath), adapter.controller.objectID(at: indexPath) != nil else { return }
-        let object = adapter.controller.object(at: indexPath)
+        guard canDeleteRow(at: indexPath), let object = adapter.controller.existingObject(at: indexPath) else { return }
         let name = tab.objectName(object)
         let actionName = configuration.deleteActionName(name)
         do {

@@ -59,7 +59,13 @@ extension ListScreen {
             filterField.clearError()
             return predicate
         } catch let error as FetchPredicateError {
-            filterField.setError("\(error)", at: error.position > 0 ? error.position - 1 : nil)
+            if let maximum = configuration.filterMaximumLength, text.count >= maximum {
+                // Cut at the field's length: the parser's complaint (an unterminated string, a
+                // missing operand) is about the cut, not about what was typed.
+                filterField.setError("the filter is too long: at most \(maximum) characters", at: maximum - 1)
+            } else {
+                filterField.setError("\(error)", at: error.position > 0 ? error.position - 1 : nil)
+            }
         } catch StoreError.unknownKeyPath(let keyPath, _) {
             let offset = text.range(of: keyPath).map { text.distance(from: text.startIndex, to: $0.lowerBound) }
             filterField.setError("unknown key path \"\(keyPath)\"\(offset.map { " (column \($0 + 1))" } ?? "")",

@@ -50,9 +50,15 @@ extension ListScreen {
             if let origin = searchOrigin { adapter.select(origin) }
             return
         }
+        let controller = adapter.controller
+        // A text that extends one without matches in the same results has none either: no query.
+        if let search, search.count == 0, text.hasPrefix(search.text),
+           search.key == ListSearch.Key(controller: ObjectIdentifier(controller), batch: adapter.batchCount) {
+            searchField.trailingText = "no match"
+            return
+        }
         guard let newSearch = makeSearch(text) else { return }
         search = newSearch
-        let controller = adapter.controller
         let start = searchOrigin.flatMap { controller.position(ofObject: $0) } ?? 0
         if let found = newSearch.match(in: controller, from: start, forward: true) {
             table.selectRow(at: controller.indexPath(atPosition: found.position))

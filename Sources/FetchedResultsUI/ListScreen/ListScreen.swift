@@ -205,8 +205,9 @@ public final class ListScreen: View, TableViewDelegate {
 
     /// Enter/→: the app's detail screen.
     public func didSelectRow(at indexPath: IndexPath) {
+        // existingObject: a row another process deleted, not yet polled, opens nothing (no trap).
         guard !isLoading, let factory = configuration.detailScreen,
-              adapter.controller.objectID(at: indexPath) != nil else { return }
-        if let screen = factory(adapter.controller.object(at: indexPath), self) { loop.push(screen) }
+              let object = adapter.controller.existingObject(at: indexPath) else { return }
+        if let screen = factory(object, self) { loop.push(screen) }
     }
 }

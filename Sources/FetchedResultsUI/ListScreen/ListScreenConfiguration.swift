@@ -60,6 +60,9 @@ public struct ListScreenConfiguration {
     public var indexTitleDescription = "a letter"
     /// What Enter shows, for the help ("show the bank's details").
     public var detailDescription = "show the details"
+    /// Longest filter text, in characters (nil: unlimited); a longer one is refused
+    /// with "the filter is too long" rather than the parser's complaint about the cut.
+    public var filterMaximumLength: Int? = 1000
     /// How often other processes' changes are looked for, in seconds.
     public var pollInterval = 0.2
 
