@@ -39,7 +39,8 @@ final class ListScreenFixture {
     let marks = Marks()
     var extraKeyTitles: [String] { marks.titles }
 
-    init(width: Int = 48, height: Int = 14, readOnly: Bool = false, cache: Bool = true) throws {
+    init(width: Int = 48, height: Int = 14, readOnly: Bool = false, cache: Bool = true,
+         willPoll: ((ListScreen) -> Bool)? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("list-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("books.sqlite").path
@@ -87,6 +88,7 @@ final class ListScreenFixture {
         configuration.readOnlyReason = readOnly ? "opened read-only for the test" : nil
         configuration.cacheDirectory = directory.appendingPathComponent("cache").path
         configuration.animated = false
+        configuration.willPoll = willPoll
         configuration.navigationTrailingText = { screen in "\(screen.adapter?.controller.numberOfObjects ?? 0) books" }
         configuration.detailScreen = { book, _ in BookScreen(book: book) }
         configuration.filterExample = ["year >= \"1900\""]

@@ -188,6 +188,42 @@ import TerminalUI
         #expect(f.list.positionText == "1/9")
     }
 
+    @Test func showingAnotherContextReplacesTheListAndDropsWhatBelongedToTheOldOne() throws {
+        let f = try ListScreenFixture()
+        let path = f.directory.appendingPathComponent("other.sqlite").path
+        let other = try Store(path: path, model: ListScreenFixture.model)
+        let writer = ObjectContext(store: other)
+        let book = writer.insert(into: "Book")
+        book["title"] = "Binti"; book["author"] = "Okorafor"; book["year"] = "2015"
+        try writer.save()
+        f.press(.down, .enter)                           // a detail screen of the old store
+        #expect(f.loop.topView is BookScreen)
+        try f.list.show(context: ObjectContext(store: other), readOnlyReason: "the new file is read-only")
+        let frame = f.press()
+        #expect(f.loop.topView === f.list)
+        #expect(frame.contains("2015 (1)") && frame.contains("Binti") && !frame.contains("Neuromancer"))
+        #expect(f.list.positionText == "1/1")
+        #expect(frame.lines[0].contains("read-only"))
+        #expect(f.list.tabsToWarm == [1])
+        // Polls read the new store.
+        try Database(path: path).execute("INSERT INTO book(title, author, year) VALUES ('Lagoon', 'Okorafor', '2014')")
+        f.list.pollExternalChanges()
+        #expect(f.press().contains("Lagoon"))
+    }
+
+    @Test func willPollCanSkipAPoll() throws {
+        final class Gate { var open = false; var asked = 0 }
+        let gate = Gate()
+        let f = try ListScreenFixture(willPoll: { _ in gate.asked += 1; return gate.open })
+        try Database(path: f.store.path).execute("INSERT INTO book(title, author, year) VALUES ('Binti', 'Okorafor', '2015')")
+        f.list.pollExternalChanges()
+        #expect(!f.press().contains("2015 (1)"), "the poll was skipped")
+        gate.open = true
+        f.list.pollExternalChanges()
+        #expect(f.press().contains("2015 (1)"))
+        #expect(gate.asked == 2)
+    }
+
     @Test func withoutACacheTheFirstFrameIsThePreviewThenTheFullResults() throws {
         let f = try ListScreenFixture(cache: false)
         // The fixture drew once: the preview, then (after that frame) the full fetch.

@@ -24,6 +24,20 @@ import Testing
         #expect(h.text.contains("No notes yet"))
     }
 
+    @Test func theFirstFrameAlreadyHasTheCounts() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        _ = try stash.addNote(title: "Banana bread", body: "")
+        let reopened = try temp.open()
+        let screen = MemoryScreen(width: 80, height: 24)
+        let app = try StashApp(stash: reopened, screen: screen, clock: TestClock(now: 100), animated: false)
+        #expect(!app.browser.list.isLoading)
+        app.loop.draw()
+        #expect(screen.presentCount == 1)
+        #expect(app.screenText.contains("1 note") && app.screenText.contains("Banana bread"))
+    }
+
     @Test func eachTabGetsItsSelectionBack() throws {
         let h = try StashAppTests.Harness()
         for title in ["Alpha", "Beta", "Gamma"] { h.addNote(title) }

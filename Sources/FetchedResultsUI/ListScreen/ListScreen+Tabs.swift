@@ -58,6 +58,7 @@ extension ListScreen {
     /// adapter) and warms the next tab's cache. The polling ticker calls it.
     public func pollExternalChanges() {
         guard !isLoading else { return }
+        if let willPoll = configuration.willPoll, !willPoll(self) { return }
         warmNextTab()
         do {
             try context.processExternalChanges()

@@ -29,19 +29,20 @@ import TerminalUI
 ///     let list = try ListScreen(context: ObjectContext(store: store), configuration: configuration, loop: loop)
 ///     let exit = list.run()
 public final class ListScreen: View, TableViewDelegate {
-    /// What the app configured.
-    public let configuration: ListScreenConfiguration
-    /// The context the controllers fetch through and deletes are saved in.
-    public let context: ObjectContext
+    /// What the app configured (``show(context:readOnlyReason:)`` changes its `readOnlyReason`).
+    public internal(set) var configuration: ListScreenConfiguration
+    /// The context the controllers fetch through and deletes are saved in
+    /// (another one after ``show(context:readOnlyReason:)``).
+    public internal(set) var context: ObjectContext
     /// The run loop the screen sits on.
     public unowned let loop: TerminalRunLoop
     /// The list.
     public let table: TableView
     /// Feeds ``table`` from the current tab's controller (nil while ``isLoading``).
-    public private(set) var adapter: FetchedResultsTableAdapter!
+    public internal(set) var adapter: FetchedResultsTableAdapter!
     /// True from a launch without a valid results cache until the first tab's full
     /// fetch is done: the table shows a provisional first page and keys are ignored.
-    public private(set) var isLoading = false
+    public internal(set) var isLoading = false
     /// Why the first tab's deferred fetch failed, if it did (the screen then quits the loop).
     public internal(set) var loadError: Error?
     /// The index of the tab showing.
@@ -104,7 +105,7 @@ public final class ListScreen: View, TableViewDelegate {
         let controller = tab.makeController(context: context, filter: nil, cacheDirectory: configuration.cacheDirectory)
         if try controller.performFetchFromCache() {
             install(controller)
-        } else if let preview = try? FetchedPreviewTableSource(
+        } else if configuration.previewsFirstPage, let preview = try? FetchedPreviewTableSource(
                     rows: controller.previewFirstObjects(limit: max(1, loop.screen.height)), context: context,
                     isSectioned: tab.sectionNameKeyPath != nil, cellForObject: tab.cell,
                     headerTitle: tab.provisionalHeaderTitle) {
@@ -113,7 +114,7 @@ public final class ListScreen: View, TableViewDelegate {
             isLoading = true
             loop.afterNextFrame { [weak self] in self?.finishLoading(controller) }
         } else {
-            // The preview failed: the fetch says why (or succeeds after all).
+            // No preview wanted, or it failed: the fetch (which says why it fails, if it does).
             try controller.performFetch()
             install(controller)
         }

@@ -24,6 +24,11 @@ public struct ListScreenConfiguration {
     public var initialTab = 0
     /// False for `--no-animation`.
     public var animated = true
+    /// Whether a launch without a valid results cache first shows the controller's
+    /// preview of the first page ("Loading…") and fetches after that frame (true), or
+    /// fetches before the first frame (false: small stores, whose fetch is quick and
+    /// whose first frame should already have the counts).
+    public var previewsFirstPage = true
     /// Set when the store is read-only: delete and undo are refused with this reason.
     public var readOnlyReason: String?
     /// Where the controllers keep their results caches (nil: the default).
@@ -63,6 +68,11 @@ public struct ListScreenConfiguration {
     /// Longest filter text, in characters (nil: unlimited); a longer one is refused
     /// with "the filter is too long" rather than the parser's complaint about the cut.
     public var filterMaximumLength: Int? = 1000
+    /// Called on each poll before other processes' changes are read; returning
+    /// false skips the rest of that poll (e.g. the app noticed that another file
+    /// was renamed over the store's path and is switching to it with
+    /// ``ListScreen/show(context:readOnlyReason:)``).
+    public var willPoll: ((ListScreen) -> Bool)?
     /// How often other processes' changes are looked for, in seconds.
     public var pollInterval = 0.2
 

@@ -27,6 +27,8 @@ final class StashBrowser {
                                                     tabs: [StashListTab.listTab(for: .notes),
                                                            StashListTab.listTab(for: .passwords)])
         configuration.animated = animated
+        // A stash is small: the first frame already has the full lists and their counts.
+        configuration.previewsFirstPage = false
         configuration.pollInterval = 0.25
         configuration.statusHints = "a add · e edit · d delete · u undo · / search · ? help · q quit"
         configuration.helpBindings = StashBrowser.helpBindings
