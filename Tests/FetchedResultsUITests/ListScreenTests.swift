@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import FetchedResults
+@_spi(Benchmark) import FetchedResults
 import FetchedResultsUI
 import SQLiteStore
 import TerminalUI
