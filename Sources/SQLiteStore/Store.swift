@@ -17,7 +17,7 @@ public final class Store {
     /// The connection (shared by the contexts of this store).
     public let database: Database
     /// The model the store's schema follows.
-    public let model: Model
+    public private(set) var model: Model
     /// The path as given.
     public let path: String
     /// How many history entries survive pruning (the newest ones). Readers
@@ -105,6 +105,7 @@ public final class Store {
             try Store.check(version: version, applicationID: try db.applicationID(), model: model, path: path)
             if version != model.version { throw StoreError.readOnly(path: path) }
             storeID = try? readStoreID()   // nil for a store older than the id, which cannot be written here
+            self.model = try modelWithEnforcedToOneKeys()
             return
         }
         if try !schemaIsCurrent() {
@@ -126,6 +127,7 @@ public final class Store {
             db.clearStatementCache()
         }
         storeID = try readStoreID()
+        self.model = try modelWithEnforcedToOneKeys()
     }
 
     /// True when the store can write.

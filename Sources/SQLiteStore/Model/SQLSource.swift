@@ -9,8 +9,10 @@
 /// foreign key (`details.info`) it follows a primary key, so it finds at most
 /// one row. Through the other side (`info.details`, reading `failed_bank_details.info_id`)
 /// nothing but a unique index stops several rows pointing at the same object
-/// (a `sqlite3` shell can insert them), so the join keeps only the one with
-/// the lowest id — the row ``ManagedObject/related(_:)`` reads in Swift:
+/// (a `sqlite3` shell can insert them). When the destination's model has a unique
+/// key on that foreign key (and the store enforces it: ``Store/model`` leaves out a
+/// key the file holds only as a plain index), the join is a plain one. Otherwise it
+/// keeps only the row with the lowest id — the row ``ManagedObject/related(_:)`` reads in Swift:
 /// `… ON t1.info_id = t0.id AND NOT EXISTS (SELECT 1 FROM failed_bank_details AS t1x
 /// WHERE t1x.info_id = t1.info_id AND t1x.id < t1.id)`. The test names only `t1`, so
 /// SQLite may still run the join from `t1`'s side (from an index on a sorted
@@ -79,7 +81,7 @@ public struct SQLSource: Sendable {
                 guard addJoins else { throw StoreError.unknownKeyPath(keyPath, entity: root.name) }
                 nextAlias = "t\(aliases.count + 1)"
                 aliases[path] = nextAlias
-                let on: String
+                var on: String
                 if rel.storesForeignKey {
                     on = "\(nextAlias).id = \(alias).\(rel.columnName)"
                 } else {
@@ -87,7 +89,9 @@ public struct SQLSource: Sendable {
                         throw StoreError.unknownKeyPath(keyPath, entity: root.name)
                     }
                     on = "\(nextAlias).\(inverse.columnName) = \(alias).id"
-                        + SQLSource.lowestIDCondition(alias: nextAlias, table: dest.tableName, foreignKey: inverse.columnName)
+                    if !dest.uniqueKeys.contains([inverse.name]) {
+                        on += SQLSource.lowestIDCondition(alias: nextAlias, table: dest.tableName, foreignKey: inverse.columnName)
+                    }
                 }
                 from += " LEFT JOIN \(dest.tableName) AS \(nextAlias) ON \(on)"
             }

@@ -19,4 +19,23 @@ extension Store {
         let indexed = try database.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)]).compactMap { $0.first?.string }
         return unique.int64 == 1 && indexed == columns
     }
+
+    /// The model as this file enforces it: a unique key on a to-one relationship's
+    /// foreign key (`details.info`) that the file holds only as a plain index
+    /// (its rows broke the key when it was added) is left out.
+    ///
+    /// ``SQLSource`` reads such a key as "at most one related row": with it, the
+    /// join through the relationship's other side is a plain join; without it, the
+    /// join must pick the lowest-id row among several.
+    func modelWithEnforcedToOneKeys() throws -> Model {
+        var adjusted = model
+        for (index, entity) in model.entities.enumerated() {
+            for key in entity.uniqueKeys where key.count == 1 && entity.relationship(named: key[0])?.storesForeignKey == true {
+                if try !enforcesUniqueKey(key, of: entity.name) {
+                    adjusted.entities[index].uniqueKeys.removeAll { $0 == key }
+                }
+            }
+        }
+        return adjusted
+    }
 }

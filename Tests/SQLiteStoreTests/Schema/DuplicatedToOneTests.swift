@@ -109,4 +109,17 @@ struct DuplicatedToOneTests {
         let readOnly = try Store(path: path, model: Self.uniqueModel(), readOnly: true)
         #expect(try joined(readOnly).count == 2)
     }
+
+    @Test func anEnforcedKeyMakesThePlainJoinAndAPlainIndexKeepsTheLowestIDJoin() throws {
+        let enforced = try Store(path: dir.path("new.sqlite"), model: Self.uniqueModel())
+        #expect(enforced.model.entity(named: "FailedBankDetails")?.uniqueKeys == [["info"]])
+        let plain = try enforced.model.sqlSource(root: "FailedBankInfo", keyPaths: ["details.closeDate"]).from
+        #expect(plain == "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id")
+        // A file that holds the key only as a plain index: the store's model leaves the key out.
+        _ = try storeWithDuplicates()
+        let duplicated = try Store(path: dir.path("dup.sqlite"), model: Self.uniqueModel())
+        #expect(duplicated.model.entity(named: "FailedBankDetails")?.uniqueKeys == [])
+        let guarded = try duplicated.model.sqlSource(root: "FailedBankInfo", keyPaths: ["details.closeDate"]).from
+        #expect(guarded.contains("NOT EXISTS"))
+    }
 }
