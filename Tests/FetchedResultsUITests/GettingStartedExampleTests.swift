@@ -117,6 +117,7 @@ private final class StudentList: View, TableViewDelegate {
         // ↓ ↓ selects Carl, `d` shows the Delete button, Enter deletes; `q` quits.
         screen.enqueue(.down, .down, .character("d"), .enter, .character("q"))
         #expect(loop.run() == .quit)
+        loop.draw()               // the delete's animation starts with the first frame that shows it
         clock.advance(by: 1)      // past the animation
         loop.draw()
         let after = screen.text

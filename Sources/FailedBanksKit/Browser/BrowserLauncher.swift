@@ -41,7 +41,7 @@ struct BrowserLauncher {
             opened = nil
             if readOnlyReason == nil { try importBundledDataIfEmpty(store) }
             // Handed over: the browser must be the store's only owner, to let it go when
-            // another file is renamed over the path (BankBrowser.followReplacedStore()).
+            // another file is renamed over the path (ListScreen.followReplacedStore()).
             return runBrowser(store: consume store, readOnlyReason: readOnlyReason)
         } catch let refusal as Refusal {
             printError(refusal.message)

@@ -45,13 +45,11 @@ public final class StashApp {
             seconds: clipSeconds)
         activity = ActivityTrackingScreen(base: screen, clock: clock)
         loop = TerminalRunLoop(screen: activity, clock: clock, minimumWidth: 40, minimumHeight: 12)
+        // The list screen pushes itself, sets the help and polls the store every 0.25 s.
         browser = try StashBrowser(stash: stash, loop: loop, animated: animated)
-        loop.push(browser)
-        loop.helpBindings = StashBrowser.helpBindings
         browser.onLock = { [unowned self] in self.lock() }
         browser.clipboard = self.clipboard
         loop.addTicker(every: 0.25) { [unowned self] now in
-            _ = try? self.stash.context.processExternalChanges()
             self.browser.updateClipboardStatus(at: now)
             self.lockIfIdle(now: now)
         }

@@ -1,31 +1,26 @@
 import FetchedResults
+import FetchedResultsUI
 import Foundation
 import SQLiteStore
 import TerminalUI
 
-/// The app's main screen: a navigation bar, the Notes/Passwords tabs, the
-/// current list, and a status line that turns into the `/` search field.
+/// The app's main screen: the generic ``ListScreen`` configured with the
+/// Notes and Passwords tabs (``StashListTab``), the note and password forms
+/// as its detail screens, and its own keys: `a` (add), `e` (edit), `L` (lock),
+/// `h` (a password's history), `c`/`C`/`t` (copy the password, the user ID,
+/// the TOTP code).
 ///
-/// Keys (the rest go to the table: moving, `{`/`}`, `f`, `d` for the inline
-/// Delete button, Enter): `a` adds, `e` (or Enter) edits, `u` undoes the last
-/// change, `/` searches titles and names (`n`/`N` next/previous match), Tab,
-/// Shift-Tab, `1` and `2` switch tabs. `q` and `?` are left to the run loop.
+/// The list screen does the rest: moving, `{`/`}`, `f`, `d` for the inline
+/// Delete button, `u` undo (labelled by the context: the forms' saves are
+/// named "Added “Bank”", "Saved “Bank”"), `/` search of titles and names
+/// (`n`/`N`), Tab, Shift-Tab, `1` and `2`, polling other processes' changes.
 ///
 ///     let browser = try StashBrowser(stash: stash, loop: loop, animated: true)
-///     loop.push(browser)
-///     loop.helpBindings = StashBrowser.helpBindings
 ///     _ = loop.run()
-final class StashBrowser: View {
+final class StashBrowser {
     let stash: Stash
     unowned let loop: TerminalRunLoop
-    let navigationBar = NavigationBar(title: "MyStash")
-    let tabBar = TabBar(titles: ["Notes", "Passwords"])
-    let statusLine = StatusLine(hints: "a add · e edit · d delete · u undo · / search · ? help · q quit")
-    let searchField = SearchField()
-    private(set) var tabs: [StashListTab] = []
-    /// What each undoable save did, newest last ("Deleted “Bank”"), with the object it concerned.
-    private var undoLog: [(description: String, id: ObjectID)] = []
-    private var lastSearch = ""
+    private(set) var list: ListScreen!
     /// Locks the app at once (`L`); set by `StashApp`.
     var onLock: (() -> Void)?
     /// Where `c`/`C`/`t` copy to; set by `StashApp`.
@@ -34,16 +29,37 @@ final class StashBrowser: View {
     init(stash: Stash, loop: TerminalRunLoop, animated: Bool) throws {
         self.stash = stash
         self.loop = loop
-        tabs = [try StashListTab(kind: .notes, stash: stash, animated: animated),
-                try StashListTab(kind: .passwords, stash: stash, animated: animated)]
-        for tab in tabs {
-            tab.onSelect = { [unowned self] object in self.edit(object) }
-            tab.onDelete = { [unowned self] object in self.delete(object) }
+        var configuration = ListScreenConfiguration(title: "MyStash",
+                                                    tabs: [StashListTab.listTab(for: .notes, stash: stash),
+                                                           StashListTab.listTab(for: .passwords, stash: stash)])
+        configuration.animated = animated
+        // A stash is small: the first frame already has the full lists and their counts.
+        configuration.previewsFirstPage = false
+        configuration.pollInterval = 0.25
+        configuration.statusHints = "a add · e edit · d delete · u undo · / search · ? help · q quit"
+        configuration.helpBindings = StashBrowser.helpBindings
+        configuration.navigationTrailingText = { screen in
+            let count = screen.adapter?.controller.numberOfObjects ?? 0
+            let noun = count == 1 ? screen.tab.noun.singular : screen.tab.noun.plural
+            return "\(count) \(noun)"
         }
-        tabBar.onSelect = { [unowned self] _ in self.searchField.deactivate() }
-        searchField.onChange = { [unowned self] text in self.search(text, from: nil, forward: true, inclusive: true) }
-        searchField.onCommit = { [unowned self] text in self.lastSearch = text }
-        searchField.onCancel = { [unowned self] in self.searchField.trailingText = nil }
+        configuration.detailScreen = { [unowned self] object, _ in self.editor(for: object) }
+        configuration.keyBindings = [
+            ListKeyBinding(.character("a"), keys: "a", description: "add") { [unowned self] _ in self.add() },
+            ListKeyBinding(.character("e"), keys: "e", description: "edit") { [unowned self] screen in
+                if let object = screen.adapter.selectedObject { self.edit(object) }
+            },
+            ListKeyBinding(.character("L"), keys: "L", description: "lock now") { [unowned self] _ in self.onLock?() },
+            ListKeyBinding(.character("h"), keys: "h", description: "password history") { [unowned self] _ in
+                self.showHistory()
+            },
+        ] + [("c", EntryField.password), ("C", .user), ("t", .totp)].map { key, field in
+            ListKeyBinding(.character(key), keys: String(key), description: "copy the \(field.phrase)") { [unowned self] screen in
+                guard self.currentKind == .passwords, let object = screen.adapter.selectedObject else { return }
+                self.copy(field, of: object)
+            }
+        }
+        list = try ListScreen(context: stash.context, configuration: configuration, loop: loop)
     }
 
     /// The keys `?` shows.
@@ -61,7 +77,7 @@ final class StashBrowser: View {
         ("u", "undo the last change"),
         ("L", "lock now (also after --lock-after idle seconds)"),
         ("c C t · h", "copy password / user ID / TOTP code · history"),
-        ("/", "search; n/N next/previous match"),
+        ("/ \\", "search (n/N: next/previous) · filter: title BEGINSWITH \"A\""),
         ("q", "quit"),
         ("", "Forms"),
         ("Tab Shift-Tab", "next / previous field"),
@@ -71,76 +87,21 @@ final class StashBrowser: View {
         ("Ctrl-G", "generate a strong password"),
     ]
 
-    var currentTab: StashListTab { tabs[tabBar.selectedIndex] }
+    /// The current tab's adapter: its selection (`selectedObject`) and controller.
+    var currentTab: FetchedResultsTableAdapter { list.adapter }
 
-    private var now: Double { loop.clock.now }
+    /// What the tab showing lists.
+    var currentKind: StashKind { list.tabIndex == 0 ? .notes : .passwords }
 
     // MARK: Actions
 
-    /// Opens the form for a new note or password, depending on the tab.
-    func add() {
-        present(editor(for: nil))
-    }
-
-    /// Opens the form for `object`.
-    func edit(_ object: ManagedObject) {
-        present(editor(for: object))
-    }
-
-    private func editor(for object: ManagedObject?) -> View {
-        switch currentTab.kind {
-        case .notes:
-            let editor = NoteEditor(stash: stash, note: object)
-            editor.onSaved = { [unowned self] saved, verb in self.didSave(saved, verb: verb, kind: .notes) }
-            return EditorHost(form: editor.form, owner: editor)
-        case .passwords:
-            let editor = PasswordEditor(stash: stash, object: object)
-            editor.onSaved = { [unowned self] saved, verb in self.didSave(saved, verb: verb, kind: .passwords) }
-            return editor
-        }
-    }
-
-    private func present(_ view: View) {
-        searchField.deactivate()
-        loop.push(view)
-    }
-
-    private func didSave(_ object: ManagedObject, verb: String, kind: StashKind) {
-        let name = object.string(kind.nameKey) ?? ""
-        undoLog.append(("\(verb) “\(name)”", object.objectID))
-        tabs[kind == .notes ? 0 : 1].adapter.select(object.objectID)
-        statusLine.showMessage("\(verb) “\(name)”", at: now)
-    }
-
-    /// Deletes `object` (the inline Delete button was confirmed).
-    func delete(_ object: ManagedObject) {
-        let kind: StashKind = object.entity.name == StashModel.note ? .notes : .passwords
-        let name = object.string(kind.nameKey) ?? ""
-        let id = object.objectID
+    /// `h`: the selected password's history (earlier passwords, newest first).
+    func showHistory() {
+        guard currentKind == .passwords, let object = list.adapter.selectedObject else { return }
         do {
-            try stash.delete(object)
-            undoLog.append(("Deleted “\(name)”", id))
-            statusLine.showMessage("Deleted “\(name)” — u to undo", at: now)
+            loop.push(PasswordHistoryView(name: object.string("name") ?? "", history: try stash.entry(for: object).history))
         } catch {
-            statusLine.showMessage("Not deleted: \(error)", at: now, style: .error)
-        }
-    }
-
-    /// Undoes the last save (a delete, an edit or an add).
-    func undo() {
-        do {
-            guard try stash.undo() else {
-                statusLine.showMessage("Nothing to undo", at: now)
-                return
-            }
-            let entry = undoLog.popLast()
-            if let id = entry?.id {
-                let tabIndex = id.entity == StashModel.note ? 0 : 1
-                tabs[tabIndex].adapter.select(id)
-            }
-            statusLine.showMessage("Undone: \(entry?.description ?? "last change")", at: now)
-        } catch {
-            statusLine.showMessage("Cannot undo: \(error)", at: now, style: .error)
+            list.showMessage("Cannot show the history: \(error)", style: .error)
         }
     }
 
@@ -153,10 +114,10 @@ final class StashBrowser: View {
         let name = object.string("name") ?? ""
         do {
             let value = try stash.copyableValue(field, of: object, at: Date())
-            clipboard.copy(value, description: "\(field.phrase) of “\(name)”", at: now)
-            updateClipboardStatus(at: now)
+            clipboard.copy(value, description: "\(field.phrase) of “\(name)”", at: loop.clock.now)
+            updateClipboardStatus(at: loop.clock.now)
         } catch {
-            statusLine.showMessage("Not copied: \(error)", at: now, style: .error)
+            list.showMessage("Not copied: \(error)", style: .error)
         }
     }
 
@@ -164,124 +125,43 @@ final class StashBrowser: View {
     func updateClipboardStatus(at time: Double) {
         guard let clipboard, clipboard.isPending else { return }
         if clipboard.tick(at: time) {
-            statusLine.showMessage("Clipboard cleared", at: time)
+            list.statusLine.showMessage("Clipboard cleared", at: time)
         } else if let text = clipboard.statusText(at: time) {
-            statusLine.showMessage(text, at: time, duration: 1.5)
+            list.statusLine.showMessage(text, at: time, duration: 1.5)
         }
     }
 
-    // MARK: Search
-
-    /// Index paths of the current list whose title/name (or note body, user ID, URL) contains `text`, in order.
-    func matches(for text: String) -> [IndexPath] {
-        guard !text.isEmpty else { return [] }
-        let tab = currentTab
-        guard let ids = try? stash.objectIDs(of: tab.kind, matching: text) else { return [] }
-        return ids.compactMap { tab.controller.indexPath(for: $0) }
-            .sorted { ($0.section, $0.row) < ($1.section, $1.row) }
+    /// Opens the form for a new note or password, depending on the tab.
+    func add() {
+        loop.push(editor(for: nil))
     }
 
-    /// Selects the next (or previous) match of `text` after the selection
-    /// (at it when `inclusive`), wrapping around; reports "k of n".
-    @discardableResult
-    func search(_ text: String, from start: IndexPath?, forward: Bool, inclusive: Bool) -> Bool {
-        let found = matches(for: text)
-        guard !found.isEmpty else {
-            searchField.trailingText = text.isEmpty ? nil : "no match"
-            return false
-        }
-        let origin = start ?? currentTab.tableView.selection ?? IndexPath(row: 0, section: 0)
-        func key(_ p: IndexPath) -> (Int, Int) { (p.section, p.row) }
-        let target: IndexPath
-        if forward {
-            target = found.first { inclusive ? key($0) >= key(origin) : key($0) > key(origin) } ?? found[0]
-        } else {
-            target = found.last { inclusive ? key($0) <= key(origin) : key($0) < key(origin) } ?? found[found.count - 1]
-        }
-        currentTab.tableView.selectRow(at: target)
-        let position = (found.firstIndex(of: target) ?? 0) + 1
-        searchField.trailingText = "\(position) of \(found.count)"
-        return true
+    /// Opens the form for `object`.
+    func edit(_ object: ManagedObject) {
+        loop.push(editor(for: object))
     }
 
-    // MARK: View
-
-    func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
-        let tab = currentTab
-        let noun = tab.kind == .notes ? (tab.count == 1 ? "note" : "notes") : (tab.count == 1 ? "password" : "passwords")
-        navigationBar.trailingText = "\(tab.count) \(noun)"
-        navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
-        tabBar.render(into: &canvas, frame: frame.row(1), at: time)
-        let tableFrame = frame.inset(top: 2, bottom: 1)
-        tab.tableView.render(into: &canvas, frame: tableFrame, at: time)
-        let bottom = frame.row(frame.height - 1)
-        if searchField.isActive {
-            searchField.render(into: &canvas, frame: bottom, at: time)
-        } else {
-            if let position = tab.adapter.selectedPosition { statusLine.trailingText = "\(position)/\(tab.count)" }
-            else { statusLine.trailingText = nil }
-            statusLine.render(into: &canvas, frame: bottom, at: time)
+    private func editor(for object: ManagedObject?) -> View {
+        switch currentKind {
+        case .notes:
+            let editor = NoteEditor(stash: stash, note: object)
+            editor.onSaved = { [unowned self] saved, verb in self.didSave(saved, verb: verb, kind: .notes) }
+            return EditorHost(form: editor.form, owner: editor)
+        case .passwords:
+            let editor = PasswordEditor(stash: stash, object: object)
+            editor.onSaved = { [unowned self] saved, verb in self.didSave(saved, verb: verb, kind: .passwords) }
+            return editor
         }
     }
 
-    func handle(_ event: InputEvent) -> EventResult {
-        if searchField.isActive {
-            _ = searchField.handle(event)
-            return .handled
-        }
-        let table = currentTab.tableView
-        // While the Delete button shows, or an index jump is typed, the table has the keys.
-        if table.editingIndexPath != nil || table.indexSearchText != nil {
-            return table.handle(event) ? .handled : .ignored
-        }
-        switch event {
-        case .tab, .backTab, .character("1"), .character("2"):
-            _ = tabBar.handle(event)
-            return .handled
-        case .character("a"):
-            add()
-            return .handled
-        case .character("e"):
-            if let object = currentTab.selectedObject { edit(object) }
-            return .handled
-        case .character("u"):
-            undo()
-            return .handled
-        case .character("L"):
-            onLock?()
-            return .handled
-        case .character("h"):
-            guard currentTab.kind == .passwords, let object = currentTab.selectedObject else { return .handled }
-            do {
-                present(PasswordHistoryView(name: object.string("name") ?? "", history: try stash.entry(for: object).history))
-            } catch {
-                statusLine.showMessage("Cannot show the history: \(error)", at: now, style: .error)
-            }
-            return .handled
-        case .character("c"), .character("C"), .character("t"):
-            guard currentTab.kind == .passwords, let object = currentTab.selectedObject else { return .handled }
-            let field: EntryField = event == .character("c") ? .password : event == .character("C") ? .user : .totp
-            copy(field, of: object)
-            return .handled
-        case .character("/"):
-            searchField.activate()
-            searchField.trailingText = nil
-            return .handled
-        case .character("n"), .character("N"):
-            if lastSearch.isEmpty {
-                statusLine.showMessage("No search yet — press / to search", at: now)
-            } else if !search(lastSearch, from: nil, forward: event == .character("n"), inclusive: false) {
-                statusLine.showMessage("No match for “\(lastSearch)”", at: now)
-            }
-            return .handled
-        default:
-            return table.handle(event) ? .handled : .ignored
-        }
+    /// A form saved: the save is named in the context's undo stack (so `u` says
+    /// what it undoes) and the object is selected.
+    private func didSave(_ object: ManagedObject, verb: String, kind: StashKind) {
+        let description = "\(verb) “\(object.string(kind.nameKey) ?? "")”"
+        stash.context.setUndoActionName(description)
+        if kind == currentKind { list.adapter.select(object.objectID) }
+        list.showMessage(description)
     }
-
-    func needsTick(at time: Double) -> Bool { currentTab.tableView.isAnimating(at: time) }
-
-    func nextWakeTime(after time: Double) -> Double? { statusLine.nextWakeTime(after: time) }
 }
 
 /// Hosts a `Form` on the run loop and keeps its owner (the editor) alive while it shows.

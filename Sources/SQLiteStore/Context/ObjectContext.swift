@@ -34,8 +34,13 @@ public final class ObjectContext {
     private var pendingErrors: [StoreError] = []
     private var observers: [(token: ObserverToken, body: (ChangeSet) -> Void)] = []
     private var nextObserverID = 0
-    private var undoStack: [[RowChange]] = []
-    private var redoStack: [[RowChange]] = []
+    /// Each undoable save: its rows' before and after, and the name it was saved with.
+    private struct UndoEntry {
+        var name: String?
+        var rows: [RowChange]
+    }
+    private var undoStack: [UndoEntry] = []
+    private var redoStack: [UndoEntry] = []
     private var historyReader: HistoryReader?
     private var selectColumns: [String: String] = [:]
 
@@ -292,6 +297,18 @@ public final class ObjectContext {
     /// with permanent IDs. Throws (and keeps the changes) on a validation or
     /// SQLite error; a key set that the model does not know throws here.
     public func save() throws {
+        try save(actionName: nil)
+    }
+
+    /// ``save()``, naming the save for its undo: ``undoActionName`` is `actionName`
+    /// until the save is undone, and ``undo()`` returns it, so that a screen says what
+    /// it undid ("Undone: Deleted “Signature Bank”") from the context itself.
+    ///
+    ///     context.delete(bank)
+    ///     try context.save(actionName: "Deleted “Signature Bank”")
+    ///     context.undoActionName                  // "Deleted “Signature Bank”"
+    ///     let undone = try context.undo()         // undone?.name == "Deleted “Signature Bank”"
+    public func save(actionName: String?) throws {
         if let error = pendingErrors.first {
             pendingErrors.removeAll()
             throw error
@@ -412,7 +429,7 @@ public final class ObjectContext {
         try propagateToOne(&changes)
 
         if !record.isEmpty {
-            undoStack.append(record)
+            undoStack.append(UndoEntry(name: actionName, rows: record))
             if undoStack.count > undoLimit { undoStack.removeFirst(undoStack.count - undoLimit) }
         }
         redoStack.removeAll()
@@ -455,27 +472,61 @@ public final class ObjectContext {
     /// True when an undone save can be redone.
     public var canRedo: Bool { !redoStack.isEmpty }
 
+    /// The name the save that ``undo()`` would undo was saved with (see
+    /// ``save(actionName:)``); nil when there is none or it has no name.
+    public var undoActionName: String? { hasChanges ? nil : undoStack.last?.name }
+    /// The name of the save that ``redo()`` would redo, if any.
+    public var redoActionName: String? { redoStack.last?.name }
+
+    /// Names the last save on the undo stack (as `UndoManager.setActionName`
+    /// names the last undo group), for saves made by code that does not pass
+    /// ``save(actionName:)`` a name. Does nothing when there is no save to undo.
+    ///
+    ///     let note = try stash.addNote(title: "Groceries", body: "")   // saves
+    ///     context.setUndoActionName("Added “Groceries”")
+    public func setUndoActionName(_ name: String?) {
+        guard !undoStack.isEmpty else { return }
+        undoStack[undoStack.count - 1].name = name
+    }
+
     /// Undoes the last save (deleted rows return with their row ids, cascaded
     /// children included), as a save of its own that publishes a change set.
     /// With unsaved changes pending, undo discards those instead (``rollback()``).
-    public func undo() throws {
-        if hasChanges { rollback(); return }
-        guard let record = undoStack.last else { return }
-        try replay(record, forward: false)
+    ///
+    /// Returns what was undone — the save's action name and the change set
+    /// published — or nil when there was nothing to undo.
+    ///
+    ///     if let undone = try context.undo() {
+    ///         status.showMessage("Undone: \(undone.name ?? "last change")", at: now)
+    ///         if let id = undone.changes.inserted.first { adapter.select(id) }
+    ///     }
+    @discardableResult
+    public func undo() throws -> UndoneAction? {
+        if hasChanges {
+            rollback()
+            return UndoneAction(name: nil, changes: ChangeSet(), discardedUnsavedChanges: true)
+        }
+        guard let entry = undoStack.last else { return nil }
+        let changes = try replay(entry.rows, forward: false)
         undoStack.removeLast()
-        redoStack.append(record)
+        redoStack.append(entry)
+        return UndoneAction(name: entry.name, changes: changes, discardedUnsavedChanges: false)
     }
 
-    /// Redoes the last undone save; publishes a change set.
-    public func redo() throws {
+    /// Redoes the last undone save; publishes a change set. Returns what was
+    /// redone (as ``undo()`` does), or nil when there was nothing to redo.
+    @discardableResult
+    public func redo() throws -> UndoneAction? {
         rollback()
-        guard let record = redoStack.last else { return }
-        try replay(record, forward: true)
+        guard let entry = redoStack.last else { return nil }
+        let changes = try replay(entry.rows, forward: true)
         redoStack.removeLast()
-        undoStack.append(record)
+        undoStack.append(entry)
+        return UndoneAction(name: entry.name, changes: changes, discardedUnsavedChanges: false)
     }
 
-    private func replay(_ record: [RowChange], forward: Bool) throws {
+    @discardableResult
+    private func replay(_ record: [RowChange], forward: Bool) throws -> ChangeSet {
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
         let counterBefore = store.localChangeCounter
         let steps = forward ? record : record.reversed()
@@ -538,6 +589,7 @@ public final class ObjectContext {
         try reload(Array(changes.inserted) + Array(changes.updated.keys) + Array(changes.deleted))
         try propagateToOne(&changes)
         publish(changes)
+        return changes
     }
 
     // MARK: Other processes

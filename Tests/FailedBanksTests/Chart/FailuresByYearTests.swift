@@ -119,7 +119,7 @@ enum BanksGolden {
         // The section's header as high as the content allows (2020 is near the end), its first bank selected.
         #expect(list.lines.contains { $0.hasPrefix(" 2020 (2) ") }, "\(list)")
         #expect(h.selectedName == "Almena State Bank")
-        #expect(h.browser.loop.topView === h.browser)
+        #expect(h.browser.loop.topView === h.browser.list)
     }
 
     @Test func escReturnsToTheList() throws {

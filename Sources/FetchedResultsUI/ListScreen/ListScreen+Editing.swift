@@ -1,0 +1,62 @@
+import Foundation
+import SQLiteStore
+import TerminalUI
+
+extension ListScreen {
+    // MARK: Delete
+
+    /// False (and says why) on a read-only store, or when the app allows no deletes.
+    public func canDeleteRow(at indexPath: IndexPath) -> Bool {
+        if isLoading || !configuration.allowsDelete { return false }
+        if let readOnlyReason = configuration.readOnlyReason {
+            statusLine.showMessage("Delete is disabled: \(readOnlyReason)", at: now, style: .error)
+            return false
+        }
+        return true
+    }
+
+    /// The Delete button confirmed: delete through the context and save, naming
+    /// the save for its undo; the row animates out.
+    public func commitDelete(at indexPath: IndexPath) {
+        guard canDeleteRow(at: indexPath), let object = adapter.controller.existingObject(at: indexPath) else { return }
+        let name = tab.objectName(object)
+        let actionName = configuration.deleteActionName(name)
+        do {
+            if let delete = configuration.delete {
+                try delete(object, actionName)
+            } else {
+                context.delete(object)
+                try context.save(actionName: actionName)
+            }
+            statusLine.showMessage("\(actionName) — u to undo", at: now, duration: 8)
+        } catch {
+            context.rollback()
+            statusLine.showMessage("Could not delete \(name): \(error)", at: now, duration: 8, style: .error)
+        }
+    }
+
+    // MARK: Undo
+
+    /// `u`: undoes the context's last save and says what it undid, in the
+    /// context's own words (the save's action name); the selection goes to the
+    /// object that came back or changed, when it is in the list.
+    public func undo() {
+        if let readOnlyReason = configuration.readOnlyReason {
+            statusLine.showMessage("Undo is disabled: \(readOnlyReason)", at: now, style: .error)
+            return
+        }
+        do {
+            guard context.canUndo, let undone = try context.undo() else {
+                statusLine.showMessage("Nothing to undo", at: now)
+                return
+            }
+            let touched = undone.changes.inserted.sorted() + undone.changes.updated.keys.sorted()
+            if let id = touched.first(where: { adapter.controller.indexPath(for: $0) != nil }) {
+                adapter.select(id)
+            }
+            statusLine.showMessage(configuration.undoMessage(undone), at: now)
+        } catch {
+            statusLine.showMessage("Could not undo: \(error)", at: now, duration: 8, style: .error)
+        }
+    }
+}

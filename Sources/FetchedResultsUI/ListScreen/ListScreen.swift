@@ -1,0 +1,217 @@
+import FetchedResults
+import Foundation
+import SQLiteStore
+import TerminalUI
+
+/// The list screen every app configures: a navigation bar, a tab bar of fetch
+/// configurations, the sectioned table with its index, `/` search and `\`
+/// filter through the controller, inline delete with undo, a detail screen,
+/// the status line, live polling of other processes' changes, and the other
+/// tabs' results caches warmed in the background.
+///
+/// The app supplies a ``ListScreenConfiguration``: its tabs (each a sort, a
+/// section key path and an index, a cell), its detail screen, its own keys.
+/// The screen is the table's delegate and sits on a `TerminalRunLoop` (any
+/// `Screen`: ncurses in an app, an in-memory one in tests); it pushes itself,
+/// sets the loop's help and adds the polling ticker.
+///
+/// The first frame never waits for the first tab's full fetch: without a valid
+/// results cache the screen shows the controller's preview of the first page
+/// ("2025 (…)" headers, "Loading…"), fetches right after that frame is on the
+/// terminal, then installs the adapter; keys typed meanwhile wait (`q` quits).
+///
+/// Search as you type runs once per frame, however many keys arrived before it
+/// (a paste is one search, not one per character).
+///
+///     let loop = TerminalRunLoop(screen: try CursesScreen(), minimumWidth: 24, minimumHeight: 8)
+///     var configuration = ListScreenConfiguration(title: "Students", tabs: [bySubject])
+///     configuration.detailScreen = { student, _ in StudentScreen(student: student) }
+///     let list = try ListScreen(context: ObjectContext(store: store), configuration: configuration, loop: loop)
+///     let exit = list.run()
+public final class ListScreen: View, TableViewDelegate {
+    /// What the app configured (``show(context:readOnlyReason:)`` changes its `readOnlyReason`).
+    public internal(set) var configuration: ListScreenConfiguration
+    /// The context the controllers fetch through and deletes are saved in
+    /// (another one after ``show(context:readOnlyReason:)``).
+    public internal(set) var context: ObjectContext
+    /// The run loop the screen sits on.
+    public unowned let loop: TerminalRunLoop
+    /// The list.
+    public let table: TableView
+    /// Feeds ``table`` from the current tab's controller (nil while ``isLoading``).
+    public internal(set) var adapter: FetchedResultsTableAdapter!
+    /// True from a launch without a valid results cache until the first tab's full
+    /// fetch is done: the table shows a provisional first page and keys are ignored.
+    public internal(set) var isLoading = false
+    /// Why the first tab's deferred fetch failed, if it did (the screen then quits the loop).
+    public internal(set) var loadError: Error?
+    /// The index of the tab showing.
+    public internal(set) var tabIndex: Int
+    /// The filter applied (`\`), if any.
+    public internal(set) var filter: FetchPredicate?
+    /// The filter's text as typed ("" without a filter).
+    public internal(set) var filterText = ""
+    /// Errors that should never happen (a refused batch, a failed poll), newest last.
+    public internal(set) var log: [String] = []
+    /// Tabs whose results cache is still to be filled in the background (see ``warmNextTab()``).
+    public internal(set) var tabsToWarm: [Int] = []
+    /// Searches run so far (one per frame while typing, however many keys arrived).
+    public internal(set) var searchCount = 0
+
+    let navigationBar: NavigationBar
+    let tabBar: TabBar
+    /// The bottom line: hints, the position, messages (``showMessage(_:duration:style:)``).
+    public let statusLine = StatusLine()
+    /// The `/` line, while searching.
+    public let searchField = SearchField()
+    /// The `\` line, while a filter is typed (at most ``ListScreenConfiguration/filterMaximumLength`` characters).
+    public let filterField = FilterField()
+
+    /// The search in force (`n`/`N`), if any.
+    var search: ListSearch?
+    /// Search text typed but not searched yet (searched after the next frame).
+    var pendingSearchText: String?
+    /// The selection when `/` was pressed (Esc returns there).
+    var searchOrigin: ObjectID?
+    var pollFailures = 0
+    /// The selection last seen in each tab, so that switching back finds it.
+    var selectionByTab: [Int: ObjectID] = [:]
+    /// The provisional first page while ``isLoading`` (the table's data source is weak).
+    var preview: FetchedPreviewTableSource?
+
+    /// The tab showing.
+    public var tab: ListTab { configuration.tabs[tabIndex] }
+
+    /// The store browsed.
+    public var store: Store { context.store }
+
+    /// Why deleting is disabled, when the store is read-only.
+    public var readOnlyReason: String? { configuration.readOnlyReason }
+
+    /// Builds the screen on `loop` (pushing it) and fetches the first tab, or shows
+    /// its preview and fetches after the first frame.
+    ///
+    /// - Throws: the first tab's fetch error when neither its cache nor its preview can be read.
+    public init(context: ObjectContext, configuration: ListScreenConfiguration, loop: TerminalRunLoop) throws {
+        self.configuration = configuration
+        self.context = context
+        self.loop = loop
+        self.tabIndex = min(max(0, configuration.initialTab), configuration.tabs.count - 1)
+        self.navigationBar = NavigationBar(title: configuration.title)
+        self.tabBar = TabBar(titles: configuration.tabs.map(\.title), selectedIndex: tabIndex)
+        self.table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
+        table.animatesUpdates = configuration.animated
+        table.emptyMessage = tab.emptyMessage ?? "No \(tab.noun.plural)"
+        table.delegate = self
+
+        let tab = self.tab
+        let controller = tab.makeController(context: context, filter: nil, cacheDirectory: configuration.cacheDirectory)
+        if try controller.performFetchFromCache() {
+            install(controller)
+        } else if configuration.previewsFirstPage, let preview = try? FetchedPreviewTableSource(
+                    rows: controller.previewFirstObjects(limit: max(1, loop.screen.height)), context: context,
+                    isSectioned: tab.sectionNameKeyPath != nil, cellForObject: tab.cell,
+                    headerTitle: tab.provisionalHeaderTitle) {
+            self.preview = preview
+            table.dataSource = preview
+            isLoading = true
+            loop.afterNextFrame { [weak self] in self?.finishLoading(controller) }
+        } else {
+            // No preview wanted, or it failed: the fetch (which says why it fails, if it does).
+            try controller.performFetch()
+            install(controller)
+        }
+
+        tabBar.onSelect = { [unowned self] index in self.switchTab(to: index) }
+        configureSearchField()
+        configureFilterField()
+
+        loop.helpBindings = configuration.helpBindings ?? ListScreenKeys.bindings(for: configuration)
+        loop.push(self)
+        loop.addTicker(every: configuration.pollInterval) { [weak self] _ in self?.pollExternalChanges() }
+        if let readOnlyReason = configuration.readOnlyReason {
+            statusLine.showMessage("Read-only: \(readOnlyReason) — browsing only", at: now, duration: 8)
+        }
+    }
+
+    /// The adapter for the first tab's fetched controller.
+    private func install(_ controller: FetchedResultsController) {
+        adapter = FetchedResultsTableAdapter(controller: controller, tableView: table, cellForObject: tab.cell,
+                                             headerTitle: tab.headerTitle)
+        adapter.animatesChanges = configuration.animated
+        adapter.log = { [unowned self] message in self.log.append(message) }
+        tabsToWarm = configuration.tabs.indices.filter { $0 != tabIndex && configuration.tabs[$0].cacheName != nil }
+    }
+
+    /// After the provisional first frame: the full fetch, then the real table (the
+    /// selection stays on the same object). A failure quits the loop with ``loadError`` set.
+    func finishLoading(_ controller: FetchedResultsController) {
+        guard isLoading else { return }
+        do {
+            try controller.performFetch()
+        } catch {
+            loadError = error
+            log.append("performFetch: \(error)")
+            loop.quit()
+            return
+        }
+        install(controller)
+        preview = nil
+        isLoading = false
+    }
+
+    /// Runs the loop until `q` or a termination signal, then empties its view stack
+    /// (the loop holds this screen, and the screen its controllers and the store's
+    /// objects: letting go frees them when the caller drops the screen).
+    public func run() -> TerminalRunLoop.Exit {
+        let exit = loop.run()
+        while loop.pop() != nil {}
+        return exit
+    }
+
+    /// Posts a message on the status line (an app's command reporting back).
+    ///
+    ///     screen.showMessage("Updated 3 banks")
+    public func showMessage(_ text: String, duration: Double = 4, style: StatusLine.MessageStyle = .info) {
+        statusLine.showMessage(text, at: now, duration: duration, style: style)
+    }
+
+    var now: Double { loop.clock.now }
+
+    // MARK: Drawing
+
+    /// Navigation bar, tabs, the table, and the status line (or the search or filter line).
+    public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
+        guard !frame.isEmpty else { return }
+        navigationBar.trailingText = configuration.readOnlyReason == nil
+            ? configuration.navigationTrailingText?(self) : "read-only"
+        navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
+        tabBar.selectedIndex = tabIndex
+        tabBar.render(into: &canvas, frame: frame.row(1), at: time)
+        table.render(into: &canvas, frame: frame.inset(top: 2, bottom: 1), at: time)
+        if searchField.isActive {
+            searchField.render(into: &canvas, frame: frame, at: time)
+        } else if filterField.isActive {
+            filterField.render(into: &canvas, frame: frame, at: time)
+        } else {
+            updateStatusLine()
+            statusLine.render(into: &canvas, frame: frame.row(frame.height - 1), at: time)
+        }
+    }
+
+    /// True while a batch animates.
+    public func needsTick(at time: Double) -> Bool { table.isAnimating(at: time) }
+
+    /// When a status message expires.
+    public func nextWakeTime(after time: Double) -> Double? { statusLine.nextWakeTime(after: time) }
+
+    // MARK: TableViewDelegate
+
+    /// Enter/→: the app's detail screen.
+    public func didSelectRow(at indexPath: IndexPath) {
+        // existingObject: a row another process deleted, not yet polled, opens nothing (no trap).
+        guard !isLoading, let factory = configuration.detailScreen,
+              let object = adapter.controller.existingObject(at: indexPath) else { return }
+        if let screen = factory(object, self) { loop.push(screen) }
+    }
+}

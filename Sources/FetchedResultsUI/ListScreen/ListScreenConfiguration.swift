@@ -1,0 +1,98 @@
+import Foundation
+import SQLiteStore
+import TerminalUI
+
+/// Everything an app tells a ``ListScreen``: its title, its tabs, its detail
+/// screen, its own keys, and how deletes and undos read.
+///
+/// The rest — the navigation bar, the tab bar, the sectioned table with its
+/// index, `/` search, `\` filter, inline delete with undo, the status line,
+/// live polling, the background warming of the other tabs' caches — is the
+/// screen's.
+///
+///     var configuration = ListScreenConfiguration(title: "Failed Banks", tabs: [byDate, byName, byState])
+///     configuration.detailScreen = { bank, _ in BankDetailScreen(bank: bank) }
+///     configuration.keyBindings = [chartBinding]
+///     configuration.filterExample = "state == \"CA\""
+///     let screen = try ListScreen(context: context, configuration: configuration, loop: loop)
+public struct ListScreenConfiguration {
+    /// The navigation bar's title.
+    public var title: String
+    /// The tabs, in tab bar order (at least one).
+    public var tabs: [ListTab]
+    /// The tab shown first.
+    public var initialTab = 0
+    /// False for `--no-animation`.
+    public var animated = true
+    /// Whether a launch without a valid results cache first shows the controller's
+    /// preview of the first page ("Loading…") and fetches after that frame (true), or
+    /// fetches before the first frame (false: small stores, whose fetch is quick and
+    /// whose first frame should already have the counts).
+    public var previewsFirstPage = true
+    /// Set when the store is read-only: delete and undo are refused with this reason.
+    public var readOnlyReason: String?
+    /// Where the controllers keep their results caches (nil: the default).
+    public var cacheDirectory: String?
+    /// The screen Enter (or →) pushes for an object; nil: Enter does nothing.
+    public var detailScreen: ((ManagedObject, ListScreen) -> View?)?
+    /// The app's own keys (shown in the help under "Commands").
+    public var keyBindings: [ListKeyBinding] = []
+    /// The help overlay's lines, when the app words them itself (nil:
+    /// ``ListScreenKeys/bindings(for:)``, plus ``extraHelp``).
+    public var helpBindings: [(keys: String, description: String)]?
+    /// More help lines, after the list's own (e.g. the keys of the app's forms;
+    /// a line with empty keys is a title).
+    public var extraHelp: [(keys: String, description: String)] = []
+    /// Whether `d` deletes (false: the Delete button never shows).
+    public var allowsDelete = true
+    /// Deletes an object and saves with the action name (nil: `context.delete`
+    /// then `save(actionName:)`). An app whose deletes go through its own store
+    /// type supplies this; it must save through the screen's context so `u` undoes it.
+    public var delete: ((ManagedObject, _ actionName: String) throws -> Void)?
+    /// The action name a delete is saved with (the undo stack's label).
+    public var deleteActionName: (_ objectName: String) -> String = { name in "Deleted \(name)" }
+    /// The status message after `u`, from what the context undid.
+    public var undoMessage: (UndoneAction) -> String = { undone in
+        undone.discardedUnsavedChanges ? "Discarded unsaved changes" : "Undone: \(undone.name ?? "the last change")"
+    }
+    /// The navigation bar's right side (nil: nothing; "read-only" on a read-only store).
+    public var navigationTrailingText: ((ListScreen) -> String?)?
+    /// The end of the status line's left side.
+    public var statusHints = "? help  q quit"
+    /// An example filter for the help, one line per element (["state == \"CA\"", "AND …; Esc clears"]).
+    public var filterExample = ["name BEGINSWITH \"A\"; Esc clears"]
+    /// What the index titles are, for the help ("a year, a letter, a state").
+    public var indexTitleDescription = "a letter"
+    /// What Enter shows, for the help ("show the bank's details").
+    public var detailDescription = "show the details"
+    /// Longest filter text, in characters (nil: unlimited); a longer one is refused
+    /// with "the filter is too long" rather than the parser's complaint about the cut.
+    public var filterMaximumLength: Int? = 1000
+    /// Called on each poll before other processes' changes are read; returning
+    /// false skips the rest of that poll (e.g. the app noticed that another file
+    /// was renamed over the store's path and is switching to it with
+    /// ``ListScreen/show(context:readOnlyReason:)``).
+    public var willPoll: ((ListScreen) -> Bool)?
+    /// Opens the file now at the store's path after another file was renamed over
+    /// it (`mv other.sqlite store.sqlite`): given the path and the old store's model,
+    /// the new store and why it is read-only (nil: writable), or an error when that
+    /// file cannot be browsed. Set, each poll checks the path (one `stat`,
+    /// `Store.fileAtPath()`) and follows a replacement with
+    /// ``ListScreen/followReplacedStore()``; the error quits the screen with
+    /// ``ListScreen/loadError`` set to it. Nil: the screen goes on showing the old,
+    /// unlinked file.
+    ///
+    ///     configuration.reopenReplacedStore = { path, model in
+    ///         (try Store(path: path, model: model), nil)
+    ///     }
+    public var reopenReplacedStore: ((_ path: String, _ model: Model) throws -> (store: Store, readOnlyReason: String?))?
+    /// How often other processes' changes are looked for, in seconds.
+    public var pollInterval = 0.2
+
+    /// A configuration with `title` and `tabs`; everything else has its default.
+    public init(title: String, tabs: [ListTab]) {
+        precondition(!tabs.isEmpty, "a list screen needs at least one tab")
+        self.title = title
+        self.tabs = tabs
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+/// The keys of a ``ListScreen``, as its help overlay (`?`, F1) lists them:
+/// DESIGN.md's key list, worded for the app's nouns and tabs, with the app's
+/// own ``ListKeyBinding``s under "Commands".
+///
+/// One table, shown to the person and checked by the tests: every key listed
+/// does what it says.
+///
+///     loop.helpBindings = ListScreenKeys.bindings(for: configuration)
+public enum ListScreenKeys {
+    /// The help lines for `configuration` (a title line has empty keys).
+    public static func bindings(for configuration: ListScreenConfiguration) -> [(keys: String, description: String)] {
+        let tabs = configuration.tabs
+        let noun = tabs[0].noun.singular
+        var lines: [(keys: String, description: String)] = [
+            ("", "Browse"),
+            ("↑/↓  j/k", "move the selection"),
+            ("PgUp/PgDn  b/Space", "page up / down"),
+            ("Home/End  g/G", "first / last \(noun)"),
+            ("{  }", "previous / next section"),
+            ("f then a title", "jump to an index title: \(configuration.indexTitleDescription)"),
+        ]
+        if tabs.count > 1 {
+            let numbers = (1...min(9, tabs.count)).map(String.init).joined(separator: " ")
+            lines.append(("Tab/Shift-Tab  \(numbers)",
+                          "switch tab: \(tabs.map(\.title).joined(separator: ", "))"))
+        }
+        if configuration.detailScreen != nil { lines.append(("Enter/→", configuration.detailDescription)) }
+        lines.append(("Esc/←", "back; cancel; clear the search or the filter"))
+        if configuration.allowsDelete {
+            lines.append(("", "Change"))
+            lines.append(("d/Delete", "Delete button on the row; Enter or d deletes it"))
+            lines.append(("u", "undo the last change"))
+        }
+        let commandsIndex = lines.count
+        lines.append(("", "Find"))
+        lines.append(("/", "search \(tabs[0].searchDescription) as you type; Enter keeps the match"))
+        lines.append(("n  N", "next / previous match"))
+        for (index, example) in configuration.filterExample.enumerated() {
+            lines.append(index == 0 ? ("\\", "filter by a predicate, e.g. \(example)") : ("  ", example))
+        }
+        if configuration.filterExample.isEmpty { lines.append(("\\", "filter by a predicate; Esc clears")) }
+        lines += [
+            ("", "Screen"),
+            ("Ctrl-L", "redraw the screen"),
+            ("?  F1", "this help (any key closes it)"),
+            ("q", "quit"),
+        ]
+        lines = placing(configuration.keyBindings, in: lines, commandsAt: commandsIndex)
+        return lines + configuration.extraHelp
+    }
+
+    /// `lines` with the app's bindings where their ``ListKeyBinding/helpPlacement`` says;
+    /// those under "Commands" go in a section of that name at `commandsAt`.
+    private static func placing(_ bindings: [ListKeyBinding], in lines: [(keys: String, description: String)],
+                                commandsAt commandsIndex: Int) -> [(keys: String, description: String)] {
+        var lines = lines
+        var commands: [(keys: String, description: String)] = []
+        for binding in bindings {
+            switch binding.helpPlacement {
+            case .commands:
+                commands.append((binding.keys, binding.description))
+            case .section(let heading):
+                guard let start = lines.firstIndex(where: { $0.keys.isEmpty && $0.description == heading }) else {
+                    commands.append((binding.keys, binding.description))
+                    continue
+                }
+                let end = lines[(start + 1)...].firstIndex { $0.keys.isEmpty } ?? lines.count
+                lines.insert((binding.keys, binding.description), at: end)
+            case .sharingLine(let keys):
+                guard let index = lines.firstIndex(where: { $0.keys == keys }) else {
+                    commands.append((binding.keys, binding.description))
+                    continue
+                }
+                lines[index] = ("\(lines[index].keys)  \(binding.keys)",
+                                "\(lines[index].description); \(binding.keys): \(binding.description)")
+            }
+        }
+        if !commands.isEmpty {
+            // Sections placed before "Find" moved it down by the lines inserted above it.
+            let find = lines.firstIndex { $0.keys.isEmpty && $0.description == "Find" } ?? min(commandsIndex, lines.count)
+            lines.insert(contentsOf: [("", "Commands")] + commands, at: find)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+@_spi(Benchmark) import FetchedResults
+import FetchedResultsUI
+import SQLiteStore
+import TerminalUI
+
+/// The generic list screen over a small model, rendered into the in-memory
+/// screen: golden frames of what a person sees, and each key doing what the
+/// help says.
+@Suite struct ListScreenTests {
+    @Test func firstFrameShowsTitleTabsSectionsIndexAndPosition() throws {
+        let f = try ListScreenFixture()
+        let (ok, message) = matchesGolden(f.text, "list-first-frame")
+        #expect(ok, "\(message)")
+        #expect(f.list.positionText == "1/8")
+    }
+
+    @Test func tabSwitchesOrderAndSectionsAndKeepsTheSelection() throws {
+        let f = try ListScreenFixture()
+        f.press(.down)                                   // Neuromancer (1984), after Count Zero (1986)
+        #expect(f.selectedTitle == "Neuromancer")
+        let frame = f.press(.tab)
+        #expect(f.list.tabIndex == 1)
+        #expect(f.selectedTitle == "Neuromancer")
+        let (ok, message) = matchesGolden(frame, "list-author-tab")
+        #expect(ok, "\(message)")
+        f.press(.character("1"))
+        #expect(f.list.tabIndex == 0)
+        f.press(.backTab)
+        #expect(f.list.tabIndex == 1)
+    }
+
+    @Test func searchMatchesTheConfiguredKeyPathsThroughTheControllerAndNWraps() throws {
+        let f = try ListScreenFixture()
+        f.press(.character("/"))
+        let typed = f.type("lem")                        // author Lem: Solaris, The Cyberiad
+        #expect(f.selectedTitle == "The Cyberiad")       // 1965, before Solaris (1961)
+        #expect(typed.contains("1 of 2"))
+        let (ok, message) = matchesGolden(typed, "list-search")
+        #expect(ok, "\(message)")
+        f.press(.enter)
+        f.press(.character("n")); #expect(f.selectedTitle == "Solaris")
+        let wrapped = f.press(.character("n"))
+        #expect(f.selectedTitle == "The Cyberiad")
+        #expect(wrapped.contains("wrapped to the top"))
+        f.press(.character("N")); #expect(f.selectedTitle == "Solaris")
+        // Titles too, any case; Esc returns to where the search began.
+        f.press(.character("g"))
+        f.press(.character("/"))
+        f.type("EMMA")
+        #expect(f.selectedTitle == "Emma")
+        f.press(.escape)
+        #expect(f.selectedTitle == "Count Zero")
+        f.press(.character("/"))
+        #expect(f.type("zzz").contains("no match"))
+    }
+
+    @Test func searchRunsOncePerBurstOfKeysNotOncePerKey() throws {
+        let f = try ListScreenFixture()
+        f.press(.character("/"))
+        let before = f.list.searchCount
+        // A paste: six characters arrive before the next frame.
+        for character in "gibson" { f.loop.dispatch(.character(character)) }
+        #expect(f.list.searchCount == before, "nothing searched before the frame")
+        f.loop.draw()
+        #expect(f.list.searchCount == before + 1)
+        #expect(f.selectedTitle == "Count Zero")
+        #expect(f.text.contains("1 of 2"))
+        // Typed key by key, frame by frame: one search each.
+        f.press(.escape, .character("/"))
+        let start = f.list.searchCount
+        f.type("lem")
+        #expect(f.list.searchCount == start + 3)
+    }
+
+    @Test func aTextExtendingOneWithoutMatchesIsNotSearchedAgain() throws {
+        let f = try ListScreenFixture()
+        f.press(.character("/"))
+        f.type("qq")
+        let searched = f.list.searchCount
+        #expect(f.type("q").contains("no match"))
+        #expect(f.list.searchCount == searched, "\"qqq\" cannot match where \"qq\" did not")
+        f.press(.backspace, .backspace, .backspace)
+        #expect(f.type("d").contains("1 of 3"))      // Kindred, Dune, The Cyberiad: searched again
+        #expect(f.list.searchCount == searched + 1)
+    }
+
+    @Test func aFilterLongerThanTheMaximumSaysItIsTooLong() throws {
+        let f = try ListScreenFixture(width: 80)
+        f.press(.character("\\"))
+        for character in "title == \"" + String(repeating: "a", count: 1_000) { f.loop.dispatch(.character(character)) }
+        f.loop.draw()
+        #expect(f.text.contains("the filter is too long: at most 1000 characters"))
+    }
+
+    @Test func searchInATabAfterAFilterOnlyFindsFilteredMatches() throws {
+        let f = try ListScreenFixture()
+        f.press(.character("\\"))
+        f.type("year >= \"1900\"")
+        let filtered = f.press(.enter)
+        #expect(f.list.positionText == "1/6")
+        #expect(filtered.contains("6 books match"))
+        f.press(.tab)                                    // Author tab, still filtered
+        #expect(f.list.positionText.hasSuffix("/6"))
+        f.press(.character("/"))
+        let typed = f.type("austen")
+        #expect(typed.contains("no match"), "Austen's books are before 1900")
+        f.press(.escape)
+        f.press(.escape)                                 // clears the filter
+        #expect(f.list.positionText.hasSuffix("/8"))
+    }
+
+    @Test func filterErrorsShowWhereTheyAre() throws {
+        let f = try ListScreenFixture()
+        f.press(.character("\\"))
+        let text = f.type("year == ")
+        #expect(text.lines[13].contains("^"))
+        f.press(.enter)
+        #expect(f.list.filter == nil)
+        f.press(.escape)
+        f.press(.character("\\"))
+        #expect(f.type("isbn == 5").contains("unknown key path \"isbn\""))
+    }
+
+    @Test func deleteSavesWithAnActionNameAndUndoSaysWhatTheContextUndid() throws {
+        let f = try ListScreenFixture()
+        f.press(.down)                                   // Neuromancer
+        #expect(f.press(.character("d")).contains("Delete"))
+        let deleted = f.press(.enter)
+        #expect(deleted.contains("Deleted “Neuromancer” — u to undo"))
+        #expect(f.list.positionText.hasSuffix("/7"))
+        #expect(f.context.undoActionName == "Deleted “Neuromancer”")
+        let (ok, message) = matchesGolden(deleted, "list-deleted")
+        #expect(ok, "\(message)")
+
+        let restored = f.press(.character("u"))
+        #expect(restored.contains("Undone: Deleted “Neuromancer”"))
+        #expect(f.selectedTitle == "Neuromancer")
+        #expect(f.list.positionText == "2/8")
+        #expect(f.press(.character("u")).contains("Nothing to undo"))
+        f.press(.delete, .escape)
+        #expect(f.list.positionText.hasSuffix("/8"))
+    }
+
+    @Test func readOnlyRefusesDeleteAndUndoAndSaysWhy() throws {
+        let f = try ListScreenFixture(width: 80, readOnly: true)
+        #expect(f.text.lines[0].contains("read-only"))
+        let frame = f.press(.character("d"))
+        #expect(!frame.contains(" Delete "))
+        #expect(frame.contains("Delete is disabled: opened read-only for the test"))
+        #expect(f.press(.character("u")).contains("Undo is disabled"))
+    }
+
+    @Test func enterPushesTheAppsDetailScreenAndEscGoesBack() throws {
+        let f = try ListScreenFixture()
+        let detail = f.press(.enter)
+        #expect(detail.contains("Book: Count Zero"))
+        #expect(detail.contains("by Gibson"))
+        #expect(f.loop.topView is BookScreen)
+        f.press(.escape)
+        #expect(f.loop.topView === f.list)
+    }
+
+    @Test func appKeyBindingsRunAndAreInTheHelp() throws {
+        let f = try ListScreenFixture(width: 100, height: 40)
+        f.press(.down)
+        #expect(f.press(.character("x")).contains("Marked"))
+        #expect(f.extraKeyTitles == ["Neuromancer"])
+        let help = f.press(.character("?"))
+        for (keys, _) in ListScreenKeys.bindings(for: f.list.configuration)
+        where !keys.trimmingCharacters(in: .whitespaces).isEmpty {
+            #expect(help.contains(keys), "\(keys) listed")
+        }
+        #expect(ListScreenKeys.bindings(for: f.list.configuration).contains { $0.keys == "x" && $0.description == "mark the book" })
+        f.press(.character("q"))
+        #expect(f.loop.topView === f.list)
+    }
+
+    @Test func anotherProcessesInsertAppearsOnThePoll() throws {
+        let f = try ListScreenFixture()
+        let other = try Database(path: f.store.path)
+        try other.execute("INSERT INTO book(title, author, year) VALUES ('Binti', 'Okorafor', '2015')")
+        f.list.pollExternalChanges()
+        let frame = f.press(.character("g"))
+        #expect(frame.contains("2015 (1)"))
+        #expect(f.selectedTitle == "Binti")
+        #expect(f.list.positionText == "1/9")
+    }
+
+    @Test func showingAnotherContextReplacesTheListAndDropsWhatBelongedToTheOldOne() throws {
+        let f = try ListScreenFixture()
+        let path = f.directory.appendingPathComponent("other.sqlite").path
+        let other = try Store(path: path, model: ListScreenFixture.model)
+        let writer = ObjectContext(store: other)
+        let book = writer.insert(into: "Book")
+        book["title"] = "Binti"; book["author"] = "Okorafor"; book["year"] = "2015"
+        try writer.save()
+        f.press(.down, .enter)                           // a detail screen of the old store
+        #expect(f.loop.topView is BookScreen)
+        try f.list.show(context: ObjectContext(store: other), readOnlyReason: "the new file is read-only")
+        let frame = f.press()
+        #expect(f.loop.topView === f.list)
+        #expect(frame.contains("2015 (1)") && frame.contains("Binti") && !frame.contains("Neuromancer"))
+        #expect(f.list.positionText == "1/1")
+        #expect(frame.lines[0].contains("read-only"))
+        #expect(f.list.tabsToWarm == [1])
+        // Polls read the new store.
+        try Database(path: path).execute("INSERT INTO book(title, author, year) VALUES ('Lagoon', 'Okorafor', '2014')")
+        f.list.pollExternalChanges()
+        #expect(f.press().contains("Lagoon"))
+    }
+
+    @Test func willPollCanSkipAPoll() throws {
+        final class Gate { var open = false; var asked = 0 }
+        let gate = Gate()
+        let f = try ListScreenFixture(willPoll: { _ in gate.asked += 1; return gate.open })
+        try Database(path: f.store.path).execute("INSERT INTO book(title, author, year) VALUES ('Binti', 'Okorafor', '2015')")
+        f.list.pollExternalChanges()
+        #expect(!f.press().contains("2015 (1)"), "the poll was skipped")
+        gate.open = true
+        f.list.pollExternalChanges()
+        #expect(f.press().contains("2015 (1)"))
+        #expect(gate.asked == 2)
+    }
+
+    @Test func withoutACacheTheFirstFrameIsThePreviewThenTheFullResults() throws {
+        let f = try ListScreenFixture(cache: false)
+        // The fixture drew once: the preview, then (after that frame) the full fetch.
+        #expect(!f.list.isLoading)
+        #expect(f.text.contains("1986 (1)"))
+        #expect(f.list.positionText == "1/8")
+    }
+
+    @Test func theOtherTabsCacheIsWarmedInTheBackground() throws {
+        let f = try ListScreenFixture()
+        #expect(f.list.tabsToWarm == [1])
+        for _ in 0..<500 where !f.list.tabsToWarm.isEmpty || !f.store.readerConnectionIsFree {
+            f.list.warmNextTab()
+            usleep(10_000)
+        }
+        #expect(f.list.tabsToWarm.isEmpty)
+        f.list.switchTab(to: 1)
+        #expect(f.list.adapter.controller.lastFetchUsedCache)
+    }
+}
+
+private extension Store {
+    /// True when the second connection is not lent out (a background job has finished).
+    var readerConnectionIsFree: Bool {
+        guard let lease = acquireReaderConnection() else { return false }
+        lease.release()
+        return true
+    }
+}
+
+extension String {
+    var lines: [String] { components(separatedBy: "\n") }
+}
