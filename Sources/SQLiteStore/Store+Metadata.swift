@@ -2,9 +2,10 @@
 /// about the store itself rather than about its objects (e.g. the `ETag` of
 /// the list it was last updated from).
 ///
-/// The table, `store_metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL)`, is
-/// created on the first write, so a store that never writes metadata is left as
-/// it was. It has no history triggers: metadata changes are not object changes.
+/// The table, `store_metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL)`, also
+/// holds the store's identity (`store_id`, written at creation); a store made
+/// before it gets the table on the first write. It has no history triggers:
+/// metadata changes are not object changes.
 ///
 ///     try store.setMetadata(["update.etag": "\"abc\"", "update.lastModified": nil])  // nil removes a key
 ///     let etag = try store.metadata(forKey: "update.etag")                          // "\"abc\""
