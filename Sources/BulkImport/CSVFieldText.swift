@@ -1,6 +1,6 @@
 import CSVImport
 
-/// Reading a field of a ``CSVRecord`` as trimmed text or a whole number, on its bytes.
+/// Reading a field of a `CSVRecord` as trimmed text or a whole number, on its bytes.
 ///
 /// Text is handed on as trimmed UTF-8: ASCII fields as they are; others
 /// decoded (UTF-8 when valid, else Windows-1252), trimmed of white space

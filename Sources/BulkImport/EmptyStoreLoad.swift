@@ -1,7 +1,7 @@
 import SQLiteStore
 
 /// The bulk path of an import into tables that hold no rows: one
-/// ``Store/bulkWrite(_:)`` (history suppressed, readers get one reset), with
+/// `Store.bulkWrite(_:)` (history suppressed, readers get one reset), with
 /// the secondary indexes dropped before the load and rebuilt after it
 /// (deferred indexes), foreign-key checks off for the load (the rows are
 /// consistent by construction), and the rollback journal instead of WAL when

@@ -77,7 +77,7 @@ public struct ImportField: Sendable {
         return .integer(value)
     }
 
-    /// A date in any of ``CalendarDay``'s forms, stored as `YYYY-MM-DD`:
+    /// A date in any of `CalendarDay`'s forms, stored as `YYYY-MM-DD`:
     /// `try ImportField.date("26-Apr-24")` is `.text("2024-04-26")`.
     public static let date: @Sendable (String) throws -> StoreValue = { text in
         guard let day = CalendarDay.parse(text) else { throw InvalidValue("not a valid date") }

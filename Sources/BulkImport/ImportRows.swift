@@ -30,7 +30,7 @@ public final class ImportRows: @unchecked Sendable {
     public let options: ImportOptions
     /// Called at most ~10 times a second, and once at the end.
     public let progress: ((ImportProgress) -> Void)?
-    /// When the import began (``MonotonicClock`` seconds).
+    /// When the import began (`MonotonicClock` seconds).
     public let started: Double
 
     /// The counts so far (the writer fills in added, updated, unchanged).
@@ -60,7 +60,7 @@ public final class ImportRows: @unchecked Sendable {
     /// True once a bad row means nothing of this file will be written.
     public var mustAbort: Bool { badRowCount > 0 && !options.skipBadRows }
 
-    /// Reads every remaining row and calls `body` with it; rethrows the reader's ``CSVError``.
+    /// Reads every remaining row and calls `body` with it; rethrows the reader's `CSVError`.
     public func forEach(_ body: (CSVRecord) throws -> Void) throws {
         while try reader.read(into: &record) {
             dataRowCount += 1

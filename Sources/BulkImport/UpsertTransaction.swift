@@ -2,7 +2,7 @@ import SQLiteStore
 
 /// The transaction of the upsert path: an ordinary one (the history triggers
 /// record each change, so a running browser animates them) or, for large
-/// files, a ``Store/bulkWrite(_:)``.
+/// files, a `Store.bulkWrite(_:)`.
 ///
 /// Another writer (a second import) may hold the store for longer than one
 /// busy timeout: while `body` has not started yet, the transaction waits for
