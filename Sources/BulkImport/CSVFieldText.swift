@@ -32,10 +32,15 @@ public enum CSVFieldText {
 
     /// Calls `body` with the field as trimmed UTF-8.
     @inlinable
-    public static func withText<R>(_ record: CSVRecord, _ index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public static func withText<R>(
+        _ record: CSVRecord,
+        _ index: Int,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
         try record.withUnsafeBytes(at: index) { raw in
             if CSVTextDecoding.isASCII(raw) {
-                var start = 0, end = raw.count
+                var start = 0
+                var end = raw.count
                 while start < end && (raw[start] == 0x20 || raw[start] == 0x09) { start += 1 }
                 while end > start && (raw[end - 1] == 0x20 || raw[end - 1] == 0x09) { end -= 1 }
                 return try body(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
@@ -52,7 +57,8 @@ public enum CSVFieldText {
     /// characters as `Character.isWhitespace`-style trimming (`Unicode.Scalar.Properties.isWhitespace`,
     /// no-break spaces included) plus U+FEFF, found on the bytes without decoding.
     public static func trimmedRange(utf8 bytes: UnsafeRawBufferPointer) -> Range<Int> {
-        var start = 0, end = bytes.count
+        var start = 0
+        var end = bytes.count
         while start < end, let n = spaceLength(bytes, from: start, end: end) { start += n }
         while end > start, let n = spaceLength(bytes, endingAt: end, start: start) { end -= n }
         return start..<end
@@ -111,7 +117,9 @@ public enum CSVFieldText {
     @usableFromInline static func slowInteger(_ raw: UnsafeRawBufferPointer) -> ParsedInteger {
         let text = trimmed(CSVTextDecoding.string(from: raw))
         if text.isEmpty { return .empty }
-        guard text.utf8.count <= 18, text.utf8.allSatisfy({ $0 &- 0x30 < 10 }), let value = Int64(text) else { return .invalid }
+        guard text.utf8.count <= 18, text.utf8.allSatisfy({ $0 &- 0x30 < 10 }), let value = Int64(text) else {
+            return .invalid
+        }
         return .value(value)
     }
 
@@ -129,7 +137,8 @@ public enum CSVFieldText {
     @inlinable
     public static func integer(_ record: CSVRecord, _ index: Int) -> ParsedInteger {
         record.withUnsafeBytes(at: index) { raw in
-            var start = 0, end = raw.count
+            var start = 0
+            var end = raw.count
             while start < end && (raw[start] == 0x20 || raw[start] == 0x09) { start += 1 }
             while end > start && (raw[end - 1] == 0x20 || raw[end - 1] == 0x09) { end -= 1 }
             guard start < end, end - start <= 18 else { return slowInteger(raw) }

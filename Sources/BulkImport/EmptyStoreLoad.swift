@@ -22,9 +22,14 @@ public enum EmptyStoreLoad {
     ///
     /// Indexes whose first column is `keepingIndexesLeadingWith` stay (a loader that appends to them in
     /// order pays less than sorting them afterwards).
-    public static func run(store: Store, tables: [String], keepingIndexesLeadingWith kept: String? = nil,
-                           allowJournalSwitch: Bool = true, trace: ImportTrace = ImportTrace(enabled: false),
-                           load: (Database) throws -> Void) throws -> Bool {
+    public static func run(
+        store: Store,
+        tables: [String],
+        keepingIndexesLeadingWith kept: String? = nil,
+        allowJournalSwitch: Bool = true,
+        trace: ImportTrace = ImportTrace(enabled: false),
+        load: (Database) throws -> Void
+    ) throws -> Bool {
         let db = store.database
         guard try isEmpty(db, tables) else { return false }
 
@@ -72,13 +77,19 @@ public enum EmptyStoreLoad {
     }
 
     /// Drops the indexes of `tables` (not the automatic ones) and returns their SQL, to recreate them.
-    private static func dropSecondaryIndexes(_ db: Database, _ tables: [String], keepingLeadingColumn kept: String?) throws -> [String] {
+    private static func dropSecondaryIndexes(
+        _ db: Database,
+        _ tables: [String],
+        keepingLeadingColumn kept: String?
+    ) throws -> [String] {
         let list = tables.map(Database.quote(literal:)).joined(separator: ", ")
-        let rows = try db.query("""
+        let rows = try db.query(
+            """
             SELECT name, sql FROM sqlite_master
             WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (\(list))
             ORDER BY name
-            """)
+            """
+        )
         var sql: [String] = []
         for row in rows {
             guard let name = row[0].string, let create = row[1].string else { continue }
@@ -96,15 +107,27 @@ public enum EmptyStoreLoad {
     /// Returns the mode to restore, or nil when nothing was changed.
     private static func switchToRollbackJournal(_ db: Database, _ trace: ImportTrace) -> String? {
         let current: StoreValue
-        do { current = try db.scalar("PRAGMA journal_mode") } catch { trace("journal mode unknown: \(error)"); return nil }
-        guard let mode = current.string?.lowercased(), mode == "wal" else { trace("journal mode \(current)"); return nil }
+        do { current = try db.scalar("PRAGMA journal_mode") } catch {
+            trace("journal mode unknown: \(error)")
+            return nil
+        }
+        guard let mode = current.string?.lowercased(), mode == "wal" else {
+            trace("journal mode \(current)")
+            return nil
+        }
         // Do not wait for other connections: if any has the file open, keep WAL.
         let timeout = (try? db.scalar("PRAGMA busy_timeout"))?.int64 ?? 5000
         try? db.execute("PRAGMA busy_timeout = 0")
         defer { try? db.execute("PRAGMA busy_timeout = \(timeout)") }
         let result: StoreValue
-        do { result = try db.scalar("PRAGMA journal_mode = DELETE") } catch { trace("journal switch refused: \(error)"); return nil }
-        guard let now = result.string?.lowercased(), now == "delete" else { trace("journal switch refused: \(result)"); return nil }
+        do { result = try db.scalar("PRAGMA journal_mode = DELETE") } catch {
+            trace("journal switch refused: \(error)")
+            return nil
+        }
+        guard let now = result.string?.lowercased(), now == "delete" else {
+            trace("journal switch refused: \(result)")
+            return nil
+        }
         return mode
     }
 

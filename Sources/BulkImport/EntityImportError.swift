@@ -49,7 +49,9 @@ public enum EntityImportError: Error, CustomStringConvertible {
             return ["\(path):\(line): \(reason)"]
         case .badRows(let path, let issues, let total):
             var lines = issues.map(\.description)
-            if total > issues.count { lines.append("… and \(total - issues.count) more error\(total - issues.count == 1 ? "" : "s")") }
+            if total > issues.count {
+                lines.append("… and \(total - issues.count) more error\(total - issues.count == 1 ? "" : "s")")
+            }
             lines.append("\(path): nothing imported: \(total) bad row\(total == 1 ? "" : "s")")
             return lines
         case .store(let path, let error):

@@ -34,12 +34,18 @@ public final class EntityImporter {
     private enum Abort: Error { case badRows, nothingToWrite }
 
     /// Imports one file; see the type's summary. `displayName` names the file in messages instead of `path`.
-    public func importFile(_ path: String, displayName: String? = nil, options: ImportOptions = ImportOptions(),
-                           progress: ((ImportProgress) -> Void)? = nil) throws -> ImportSummary {
+    public func importFile(
+        _ path: String,
+        displayName: String? = nil,
+        options: ImportOptions = ImportOptions(),
+        progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> ImportSummary {
         let started = MonotonicClock.seconds()
         let name = displayName ?? path
         let reader: CSVReader
-        do { reader = try CSVReader(path: path) } catch let error as CSVError { throw EntityImportError.unreadable(path: name, error) }
+        do { reader = try CSVReader(path: path) } catch let error as CSVError {
+            throw EntityImportError.unreadable(path: name, error)
+        }
         var header = CSVRecord()
         do {
             guard try reader.read(into: &header) else { throw EntityImportError.emptyFile(path: name) }
@@ -55,25 +61,41 @@ public final class EntityImporter {
         // The fields the file has, with their field index.
         let present = mapping.fields.compactMap { field in map.index(of: field.column.name).map { (field, $0) } }
         guard let keyField = mapping.fields.first(where: { $0.attribute == mapping.key }),
-              present.contains(where: { $0.0.attribute == mapping.key }) else {
-            throw EntityImportError.missingColumns(path: name, names: [mapping.fields.first { $0.attribute == mapping.key }?.column.name ?? mapping.key],
-                                                   header: header.fields)
+            present.contains(where: { $0.0.attribute == mapping.key })
+        else {
+            throw EntityImportError.missingColumns(
+                path: name,
+                names: [mapping.fields.first { $0.attribute == mapping.key }?.column.name ?? mapping.key],
+                header: header.fields
+            )
         }
         let rows = ImportRows(path: name, reader: reader, options: options, progress: progress, started: started)
         let checker = RowChecker(mapping: mapping, present: present, fieldCount: header.count, keyField: keyField)
 
         do {
-            let bulk = try EmptyStoreLoad.run(store: store, tables: [mapping.table], allowJournalSwitch: options.allowJournalSwitch) { db in
-                let writer = try EntityUpsertWriter(database: db, table: mapping.table, key: mapping.key,
-                                                    attributes: present.map(\.0.attribute))
+            let bulk = try EmptyStoreLoad.run(
+                store: store,
+                tables: [mapping.table],
+                allowJournalSwitch: options.allowJournalSwitch
+            ) { db in
+                let writer = try EntityUpsertWriter(
+                    database: db,
+                    table: mapping.table,
+                    key: mapping.key,
+                    attributes: present.map(\.0.attribute)
+                )
                 try write(rows, checker, writer)
             }
             if bulk {
                 rows.summary.usedBulkLoad = true
             } else {
                 try UpsertTransaction.run(store: store, bulk: false) { db in
-                    let writer = try EntityUpsertWriter(database: db, table: mapping.table, key: mapping.key,
-                                                        attributes: present.map(\.0.attribute))
+                    let writer = try EntityUpsertWriter(
+                        database: db,
+                        table: mapping.table,
+                        key: mapping.key,
+                        attributes: present.map(\.0.attribute)
+                    )
                     try write(rows, checker, writer)
                 }
             }
@@ -99,16 +121,20 @@ public final class EntityImporter {
         rows.summary.updated = 0
         rows.summary.unchanged = 0
         do {
-            try rows.forEach { record in
+            try rows.readEach { record in
                 switch checker.check(record) {
                 case .failure(let problem):
                     rows.addIssue(problem, line: record.line)
                 case .success(let values):
                     guard keys.insert(values[checker.keyIndex]).inserted else {
-                        rows.addIssue(RowProblem(reason: "duplicate \(checker.keyField.column.name.lowercased())",
-                                                 column: checker.keyField.column.name,
-                                                 value: CSVFieldText.text(record, checker.present[checker.keyIndex].1)),
-                                      line: record.line)
+                        rows.addIssue(
+                            RowProblem(
+                                reason: "duplicate \(checker.keyField.column.name.lowercased())",
+                                column: checker.keyField.column.name,
+                                value: CSVFieldText.text(record, checker.present[checker.keyIndex].1)
+                            ),
+                            line: record.line
+                        )
                         return
                     }
                     guard !rows.mustAbort else { return }
@@ -156,7 +182,13 @@ struct RowChecker {
             let text = CSVFieldText.text(record, index)
             if text.isEmpty {
                 if field.requiresValue || offset == keyIndex {
-                    return .failure(RowProblem(reason: "missing \(field.column.name.lowercased())", column: field.column.name, value: text))
+                    return .failure(
+                        RowProblem(
+                            reason: "missing \(field.column.name.lowercased())",
+                            column: field.column.name,
+                            value: text
+                        )
+                    )
                 }
                 values.append(.null)
                 continue

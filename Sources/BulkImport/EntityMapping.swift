@@ -23,8 +23,12 @@ public struct EntityMapping: Sendable {
     public var rowCheck: (@Sendable ([String: StoreValue]) -> RowProblem?)?
 
     /// A mapping into `table`, keyed on the table column `key`.
-    public init(table: String, key: String, fields: [ImportField],
-                rowCheck: (@Sendable ([String: StoreValue]) -> RowProblem?)? = nil) {
+    public init(
+        table: String,
+        key: String,
+        fields: [ImportField],
+        rowCheck: (@Sendable ([String: StoreValue]) -> RowProblem?)? = nil
+    ) {
         self.table = table
         self.key = key
         self.fields = fields
@@ -60,8 +64,12 @@ public struct ImportField: Sendable {
     public var parse: @Sendable (String) throws -> StoreValue
 
     /// A field for `column` filling `attribute`, parsed by `parse` (text as it is by default).
-    public init(_ column: CSVColumn, to attribute: String, requiresValue: Bool = false,
-                parse: @escaping @Sendable (String) throws -> StoreValue = ImportField.text) {
+    public init(
+        _ column: CSVColumn,
+        to attribute: String,
+        requiresValue: Bool = false,
+        parse: @escaping @Sendable (String) throws -> StoreValue = ImportField.text
+    ) {
         self.column = column
         self.attribute = attribute
         self.requiresValue = requiresValue

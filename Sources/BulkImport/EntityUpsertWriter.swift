@@ -23,9 +23,11 @@ struct EntityUpsertWriter {
         keyIndex = attributes.firstIndex(of: key)!
         let columns = attributes.map(Database.quote(identifier:)).joined(separator: ", ")
         lookup = try database.uncachedStatement(
-            "SELECT rowid, \(columns) FROM \(self.table) WHERE \(Database.quote(identifier: key)) = ?")
+            "SELECT rowid, \(columns) FROM \(self.table) WHERE \(Database.quote(identifier: key)) = ?"
+        )
         insert = try database.uncachedStatement(
-            "INSERT INTO \(self.table)(\(columns)) VALUES (\(attributes.map { _ in "?" }.joined(separator: ", ")))")
+            "INSERT INTO \(self.table)(\(columns)) VALUES (\(attributes.map { _ in "?" }.joined(separator: ", ")))"
+        )
     }
 
     func apply(_ values: [StoreValue]) throws -> Outcome {

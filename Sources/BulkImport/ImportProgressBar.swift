@@ -29,11 +29,16 @@ public final class ImportProgressBar {
     /// Draws `progress` (at most ten times a second; erases the bar when it is the last report).
     public func update(_ progress: ImportProgress) {
         guard enabled else { return }
-        if progress.isFinished { finish(); return }
+        if progress.isFinished {
+            finish()
+            return
+        }
         guard progress.elapsed >= 0.5, progress.elapsed - lastDraw >= 0.1 || !drawn else { return }
         lastDraw = progress.elapsed
         drawn = true
-        writeStandardErrorRaw("\r" + ImportProgressBar.line(label: label, progress: progress, width: terminalWidth()) + "\u{1B}[K")
+        writeStandardErrorRaw(
+            "\r" + ImportProgressBar.line(label: label, progress: progress, width: terminalWidth()) + "\u{1B}[K"
+        )
     }
 
     /// Erases the bar.
@@ -54,7 +59,9 @@ public final class ImportProgressBar {
             let barWidth = max(0, min(30, width - text.count - tail.count - 4))
             if barWidth >= 5 {
                 let filled = Int((Double(barWidth) * fraction).rounded(.down))
-                text += " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled) + "]"
+                text +=
+                    " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
+                    + "]"
             }
             text += tail
         }

@@ -5,7 +5,7 @@ import Timekeeping
 /// rows found so far (the first ones listed, all counted), the counts and
 /// the progress reports.
 ///
-/// ``forEach(_:)`` reads every remaining row, reporting progress, and hands
+/// ``readEach(_:)`` reads every remaining row, reporting progress, and hands
 /// each to the caller, which checks it and either writes it or calls
 /// ``addIssue(_:line:)``. After the first bad row in the all-or-nothing mode
 /// ``mustAbort`` is true: the caller keeps checking rows (to report them) but
@@ -16,7 +16,7 @@ import Timekeeping
 ///                           options: ImportOptions(), progress: nil)
 ///     var header = CSVRecord()
 ///     _ = try rows.reader.read(into: &header)
-///     try rows.forEach { record in
+///     try rows.readEach { record in
 ///         if record.count != header.count {
 ///             rows.addIssue(RowProblem(reason: "expected \(header.count) fields, found \(record.count)"), line: record.line)
 ///         }
@@ -46,8 +46,13 @@ public final class ImportRows: @unchecked Sendable {
     private var lastProgressTime: Double
 
     /// The rows of `reader` (positioned after the header), named `path` in messages.
-    public init(path: String, reader: CSVReader, options: ImportOptions, progress: ((ImportProgress) -> Void)?,
-                started: Double = MonotonicClock.seconds()) {
+    public init(
+        path: String,
+        reader: CSVReader,
+        options: ImportOptions,
+        progress: ((ImportProgress) -> Void)?,
+        started: Double = MonotonicClock.seconds()
+    ) {
         self.path = path
         self.reader = reader
         self.options = options
@@ -61,7 +66,7 @@ public final class ImportRows: @unchecked Sendable {
     public var mustAbort: Bool { badRowCount > 0 && !options.skipBadRows }
 
     /// Reads every remaining row and calls `body` with it; rethrows the reader's `CSVError`.
-    public func forEach(_ body: (CSVRecord) throws -> Void) throws {
+    public func readEach(_ body: (CSVRecord) throws -> Void) throws {
         while try reader.read(into: &record) {
             dataRowCount += 1
             if dataRowCount >= nextProgressRow { reportProgress(finished: false) }
@@ -77,7 +82,9 @@ public final class ImportRows: @unchecked Sendable {
         badRowCount += 1
         summary.skipped = options.skipBadRows ? badRowCount : 0
         guard issues.count < options.maxListedIssues else { return nil }
-        issues.append(ImportIssue(path: path, line: line, reason: problem.reason, column: problem.column, value: problem.value))
+        issues.append(
+            ImportIssue(path: path, line: line, reason: problem.reason, column: problem.column, value: problem.value)
+        )
         return issues.count - 1
     }
 
@@ -87,7 +94,14 @@ public final class ImportRows: @unchecked Sendable {
         let now = MonotonicClock.seconds()
         guard finished || now - lastProgressTime >= 0.1 else { return }
         lastProgressTime = now
-        progress(ImportProgress(rows: dataRowCount, bytesRead: reader.bytesRead, totalBytes: reader.totalBytes,
-                                elapsed: now - started, isFinished: finished))
+        progress(
+            ImportProgress(
+                rows: dataRowCount,
+                bytesRead: reader.bytesRead,
+                totalBytes: reader.totalBytes,
+                elapsed: now - started,
+                isFinished: finished
+            )
+        )
     }
 }

@@ -20,8 +20,9 @@ public final class ImportTrace {
         guard isEnabled else { return }
         let now = MonotonicClock.seconds()
         var usage = rusage()
-        getrusage(__rusage_who_t(0) /* RUSAGE_SELF */, &usage)
-        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        getrusage(__rusage_who_t(0), &usage)  // RUSAGE_SELF
+        let cpu =
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         let line = String(format: "%7.3f s (cpu %6.3f s)  %@\n", now - lastTrace, cpu - lastCPU, phase())
         FileHandle.standardError.write(line.data(using: .utf8) ?? Data())

@@ -25,9 +25,11 @@ import Foundation
 ///     // total == 6
 public enum TwoThreadLoad {
     /// Runs `produce` on a second thread and `consume` on this one; see the type's summary.
-    public static func run<Batch: PipeBatch>(pipe: BatchPipe<Batch> = BatchPipe<Batch>(),
-                                             produce: @escaping @Sendable (BatchPipe<Batch>) throws -> Void,
-                                             consume: (Batch) throws -> Void) throws {
+    public static func run<Batch: PipeBatch>(
+        pipe: BatchPipe<Batch> = BatchPipe<Batch>(),
+        produce: @escaping @Sendable (BatchPipe<Batch>) throws -> Void,
+        consume: (Batch) throws -> Void
+    ) throws {
         let thread = Thread {
             do {
                 try produce(pipe)

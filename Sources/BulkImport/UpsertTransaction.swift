@@ -16,8 +16,12 @@ public enum UpsertTransaction {
     public static let extraBusyWaits = 2
 
     /// Runs `body` in one transaction of `store`'s connection; see the type's summary.
-    public static func run(store: Store, bulk: Bool, extraBusyWaits: Int = UpsertTransaction.extraBusyWaits,
-                           _ body: (Database) throws -> Void) throws {
+    public static func run(
+        store: Store,
+        bulk: Bool,
+        extraBusyWaits: Int = UpsertTransaction.extraBusyWaits,
+        _ body: (Database) throws -> Void
+    ) throws {
         var waits = 0
         while true {
             var started = false

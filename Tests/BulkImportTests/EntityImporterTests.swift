@@ -6,16 +6,25 @@ import Testing
 
 /// A one-entity model: the students of the tutorial, keyed on their number.
 enum StudentModel {
-    static let student = Entity("Student",
-        attributes: [Attribute("name", .text), Attribute("number", .integer, indexed: true), Attribute("subject", .text, optional: true)],
-        uniqueKeys: [["number"]])
+    static let student = Entity(
+        "Student",
+        attributes: [
+            Attribute("name", .text), Attribute("number", .integer, indexed: true),
+            Attribute("subject", .text, optional: true),
+        ],
+        uniqueKeys: [["number"]]
+    )
     static let model = Model(version: 1, applicationID: 0x5354_4455, entities: [student])
 
-    static let mapping = EntityMapping(table: "student", key: "number", fields: [
-        ImportField(CSVColumn("Name", aliases: ["Student"]), to: "name", requiresValue: true),
-        ImportField(CSVColumn("Number", aliases: ["No"]), to: "number", parse: ImportField.integer),
-        ImportField(CSVColumn("Subject", required: false), to: "subject", parse: { .text($0.capitalized) }),
-    ])
+    static let mapping = EntityMapping(
+        table: "student",
+        key: "number",
+        fields: [
+            ImportField(CSVColumn("Name", aliases: ["Student"]), to: "name", requiresValue: true),
+            ImportField(CSVColumn("Number", aliases: ["No"]), to: "number", parse: ImportField.integer),
+            ImportField(CSVColumn("Subject", required: false), to: "subject", parse: { .text($0.capitalized) }),
+        ]
+    )
 }
 
 @Suite struct EntityImporterTests {
@@ -40,20 +49,36 @@ enum StudentModel {
         let store = try Store(path: directory + "/s.sqlite", model: StudentModel.model)
         let importer = EntityImporter(store: store, mapping: StudentModel.mapping)
         // "Student" is an alias of Name; the subject's parser capitalizes.
-        let first = try importer.importFile(try file("a.csv", "Student,Number,Subject\nAda,1,maths\n Grace ,2,physics\nAlan,3,\n"))
+        let first = try importer.importFile(
+            try file("a.csv", "Student,Number,Subject\nAda,1,maths\n Grace ,2,physics\nAlan,3,\n")
+        )
         #expect(first.added == 3 && first.updated == 0 && first.unchanged == 0)
         #expect(first.usedBulkLoad)
-        #expect(try students(store) == [[.text("Ada"), .integer(1), .text("Maths")],
-                                         [.text("Grace"), .integer(2), .text("Physics")],
-                                         [.text("Alan"), .integer(3), .null]])
+        #expect(
+            try students(store) == [
+                [.text("Ada"), .integer(1), .text("Maths")],
+                [.text("Grace"), .integer(2), .text("Physics")],
+                [.text("Alan"), .integer(3), .null],
+            ]
+        )
         // The deferred index was rebuilt.
-        #expect(try store.database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'student'").int64 ?? 0 >= 1)
+        #expect(
+            try store.database.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'student'"
+            ).int64 ?? 0 >= 1
+        )
 
         // An upsert: one new, one changed, two unchanged (the column order differs, the key matches).
-        let second = try importer.importFile(try file("b.csv", "Number,Name,Subject\n1,Ada,maths\n2,Grace,chemistry\n3,Alan,\n4,Edsger,logic\n"))
+        let second = try importer.importFile(
+            try file("b.csv", "Number,Name,Subject\n1,Ada,maths\n2,Grace,chemistry\n3,Alan,\n4,Edsger,logic\n")
+        )
         #expect(second.added == 1 && second.updated == 1 && second.unchanged == 2)
         #expect(!second.usedBulkLoad)
-        #expect(second.summaryLine.hasPrefix("imported 4 rows from \(directory)/b.csv: 1 added, 1 updated, 2 unchanged, 0 skipped in "))
+        #expect(
+            second.summaryLine.hasPrefix(
+                "imported 4 rows from \(directory)/b.csv: 1 added, 1 updated, 2 unchanged, 0 skipped in "
+            )
+        )
         #expect(try students(store)[1] == [.text("Grace"), .integer(2), .text("Chemistry")])
         #expect(try students(store).count == 4)
     }
@@ -63,19 +88,24 @@ enum StudentModel {
         let store = try Store(path: directory + "/s.sqlite", model: StudentModel.model)
         let importer = EntityImporter(store: store, mapping: StudentModel.mapping)
         _ = try importer.importFile(try file("a.csv", "Name,No\nAda,1\n"))
-        let bad = try file("bad.csv", "Name,Number,Subject\nGrace,2,physics\nAlan,x7,maths\n,5,art\nEdsger,2,logic\nBarbara,6\n")
+        let bad = try file(
+            "bad.csv",
+            "Name,Number,Subject\nGrace,2,physics\nAlan,x7,maths\n,5,art\nEdsger,2,logic\nBarbara,6\n"
+        )
         do {
             _ = try importer.importFile(bad)
             Issue.record("a file with bad rows was imported")
         } catch let error as EntityImportError {
             #expect(error.exitStatus == 65)
-            #expect(error.messages == [
-                "\(bad):3: not a whole number (column \"Number\", value \"x7\")",
-                "\(bad):4: missing name (column \"Name\", value \"\")",
-                "\(bad):5: duplicate number (column \"Number\", value \"2\")",
-                "\(bad):6: expected 3 fields, found 2",
-                "\(bad): nothing imported: 4 bad rows",
-            ])
+            #expect(
+                error.messages == [
+                    "\(bad):3: not a whole number (column \"Number\", value \"x7\")",
+                    "\(bad):4: missing name (column \"Name\", value \"\")",
+                    "\(bad):5: duplicate number (column \"Number\", value \"2\")",
+                    "\(bad):6: expected 3 fields, found 2",
+                    "\(bad): nothing imported: 4 bad rows",
+                ]
+            )
         }
         // All or nothing: Grace (a good row of the bad file) was not written.
         #expect(try students(store) == [[.text("Ada"), .integer(1), .null]])
@@ -95,14 +125,17 @@ enum StudentModel {
         #expect {
             _ = try EntityImporter(store: store, mapping: StudentModel.mapping).importFile(path)
         } throws: { error in
-            (error as? EntityImportError)?.messages == ["\(path):1: missing required column \"Number\" (header: \"Name\", \"Subject\")"]
+            (error as? EntityImportError)?.messages == [
+                "\(path):1: missing required column \"Number\" (header: \"Name\", \"Subject\")"
+            ]
         }
     }
 
     @Test func theKeySetFindsRepeatsInAndOutsideTheBitmap() {
         var set = KeySet()
         for value: Int64 in [0, 63, 64, KeySet.bitmapLimit - 1, KeySet.bitmapLimit, -5, Int64.max] {
-            let first = set.insert(value), second = set.insert(value)
+            let first = set.insert(value)
+            let second = set.insert(value)
             #expect(first)
             #expect(!second)
         }

@@ -55,7 +55,7 @@ final class ImportRun {
     /// Reads every remaining row; calls `body` for each good one (while writing is still wanted).
     func forEachGoodRow(_ body: (CSVRecord, BankRowLayout.Values) throws -> Void) throws {
         do {
-            try rows.forEach { record in
+            try rows.readEach { record in
                 switch layout.check(record) {
                 case .success(let values):
                     guard certs.insert(values.cert) else {
