@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "FetchedResultsUI", targets: ["FetchedResultsUI"]),
         .library(name: "CSVImport", targets: ["CSVImport"]),
+        .library(name: "BulkImport", targets: ["BulkImport"]),
         // The apps and tools.
         .executable(name: "failedbanks", targets: ["failedbanks"]),
         .executable(name: "mystash", targets: ["mystash"]),
@@ -35,11 +36,13 @@ let package = Package(
         .target(name: "FetchedResults", dependencies: ["SQLiteStore", "TableIndexPath"]),
         .target(name: "TerminalUI", dependencies: ["CNCurses", "TableIndexPath", "Timekeeping"]),
         .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "TerminalUI"]),
+        .target(name: "BulkImport", dependencies: ["SQLiteStore", "CSVImport", "Timekeeping"]),
         .target(name: "CLIKit"),
 
         // Apps: a library each (testable), and a thin executable.
         .target(name: "FailedBanksKit",
-                dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit", "Timekeeping"]),
+                dependencies: ["SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
+                               "Timekeeping"]),
         .target(name: "MyStashKit",
                 dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLibCrypto",
                                "CZxcvbn", "CLIKit"]),
@@ -52,7 +55,8 @@ let package = Package(
         // Tests sit beside the layer they test.
         .target(name: "TestSupport", dependencies: ["CSVImport"], path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
-        .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "SQLiteStore", "FailedBanksKit", "TestSupport"]),
+        .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "SQLiteStore", "BulkImport", "FailedBanksKit", "TestSupport"]),
+        .testTarget(name: "BulkImportTests", dependencies: ["BulkImport", "CSVImport", "SQLiteStore"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FetchedResultsUITests",

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 @testable import FailedBanksKit
+import BulkImport
 import CSVImport
 import SQLiteStore
 import TestSupport
@@ -161,9 +162,9 @@ import TestSupport
         #expect(BankImportIssue(path: "b.csv", line: 3, reason: "expected 7 fields, found 6").description == "b.csv:3: expected 7 fields, found 6")
     }
 
-    @Test func theCertSetFindsRepeatsInAndOutsideTheBitmap() {
-        var set = CertSet()
-        for value: Int64 in [0, 1, 63, 64, 24735, 4_000_000, CertSet.bitmapLimit - 1, CertSet.bitmapLimit, -5, Int64.max] {
+    @Test func theKeySetFindsRepeatsInAndOutsideTheBitmap() {
+        var set = KeySet()
+        for value: Int64 in [0, 1, 63, 64, 24735, 4_000_000, KeySet.bitmapLimit - 1, KeySet.bitmapLimit, -5, Int64.max] {
             let first = set.insert(value), second = set.insert(value)
             #expect(first)
             #expect(!second)
@@ -177,9 +178,9 @@ import TestSupport
             var copy = text
             let trimmed = copy.withUTF8 { utf8 -> String in
                 let raw = UnsafeRawBufferPointer(utf8)
-                return String(decoding: raw[BankRowLayout.trimmedRange(utf8: raw)], as: UTF8.self)
+                return String(decoding: raw[CSVFieldText.trimmedRange(utf8: raw)], as: UTF8.self)
             }
-            #expect(trimmed == BankRowLayout.trimmed(text), "\(Array(text.unicodeScalars))")
+            #expect(trimmed == CSVFieldText.trimmed(text), "\(Array(text.unicodeScalars))")
         }
     }
 }

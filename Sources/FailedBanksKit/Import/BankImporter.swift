@@ -1,3 +1,4 @@
+import BulkImport
 import CSVImport
 import SQLiteStore
 import CLIKit
@@ -139,142 +140,23 @@ public final class BankImporter {
     // MARK: Empty store
 
     /// `FAILEDBANKS_TRACE_IMPORT=1` prints the phases of the bulk path with their times (for tuning).
-    private let tracing = FailedBankStore.currentEnvironment()["FAILEDBANKS_TRACE_IMPORT"] == "1"
-    private var lastTrace = MonotonicClock.seconds()
-    private var lastCPU = 0.0
-    private func trace(_ phase: String) {
-        guard tracing else { return }
-        let now = MonotonicClock.seconds()
-        var usage = rusage()
-        getrusage(__rusage_who_t(0) /* RUSAGE_SELF */, &usage)
-        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        writeStandardError(String(format: "%7.3f s (cpu %6.3f s)  %@\n", now - lastTrace, cpu - lastCPU, phase))
-        lastTrace = now
-        lastCPU = cpu
-    }
+    private let trace = ImportTrace(enabled: FailedBankStore.currentEnvironment()["FAILEDBANKS_TRACE_IMPORT"] == "1")
 
-    /// The bulk path; false (nothing done) when the store already holds banks.
+    /// The bulk path (``EmptyStoreLoad``); false (nothing done) when the store already holds banks.
     private func bulkLoadIntoEmptyStore(_ run: ImportRun) throws -> Bool {
-        let db = store.database
-        guard try isEmpty(db) else { return false }
-
-        // Connection settings, outside the transaction.
-        let foreignKeys = try db.scalar("PRAGMA foreign_keys").int64 ?? 1
-        try db.execute("PRAGMA foreign_keys = OFF")
-        let journal = run.options.allowJournalSwitch ? switchToRollbackJournal(db) : nil
-        trace(journal == nil ? "journal: WAL kept" : "journal: rollback journal for the load")
-        if journal != nil { enlargePages(db) }
-        defer {
-            if let journal { restoreJournal(db, to: journal) }
-            try? db.execute("PRAGMA foreign_keys = \(foreignKeys)")
+        let done = try EmptyStoreLoad.run(store: store, tables: ["failed_bank_details", "failed_bank_info"],
+                                          keepingIndexesLeadingWith: "info_id",
+                                          allowJournalSwitch: run.options.allowJournalSwitch, trace: trace) { db in
+            let loader = try BulkBankLoader(database: db)
+            // Parses on a second thread (BulkProducer) while this thread, which owns the connection, writes.
+            let producer = BulkProducer(run: run)
+            try TwoThreadLoad.run(produce: { pipe in try producer.fill(pipe) }, consume: { batch in try loader.write(batch) })
+            run.summary.added = loader.count
+            if run.mustAbort { throw Abort.badRows }
+            if loader.count == 0 { throw Abort.nothingToWrite }
         }
-
-        do {
-            try store.bulkWrite { db in
-                // Re-check under the write lock: another process may have imported meanwhile.
-                guard try isEmpty(db) else { throw Abort.storeNotEmpty }
-                let indexes = try dropSecondaryIndexes(db, keepingLeadingColumn: "info_id")
-                let loader = try BulkBankLoader(database: db)
-                trace("prepared")
-                try loadOnTwoThreads(run, into: loader)
-                trace("loaded")
-                if run.mustAbort { throw Abort.badRows }
-                run.summary.added = loader.count
-                if loader.count == 0 { throw Abort.nothingToWrite }
-                // Sorting for the indexes may use a helper thread.
-                // A small sorter memory sorts faster here (its chunks stay in the CPU cache);
-                // PRAGMA threads = 2 was measured slower.
-                let cacheSize = try db.scalar("PRAGMA cache_size").int64 ?? -2000
-                try db.execute("PRAGMA cache_size = -500")
-                defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
-                for sql in indexes { try db.execute(sql); trace(sql) }
-            }
-            trace("committed")
-            run.summary.usedBulkLoad = true
-        } catch Abort.storeNotEmpty {
-            return false
-        }
-        return true
-    }
-
-    /// Parses on a second thread (``BulkProducer``) while this thread, which owns the
-    /// connection, writes the batches.
-    private func loadOnTwoThreads(_ run: ImportRun, into loader: BulkBankLoader) throws {
-        let pipe = BatchPipe()
-        let producer = BulkProducer(run: run, pipe: pipe)
-        let thread = Thread { producer.main() }
-        thread.stackSize = 1 << 20
-        thread.start()
-        do {
-            while let batch = try pipe.nextFull() {
-                try loader.write(batch)
-                pipe.recycle(batch)
-            }
-        } catch {
-            pipe.cancelAndWait()
-            throw error
-        }
-        pipe.waitUntilFinished()
-        run.summary.added = loader.count
-    }
-
-    private func isEmpty(_ db: Database) throws -> Bool {
-        try db.scalar("SELECT NOT EXISTS (SELECT 1 FROM failed_bank_details) AND NOT EXISTS (SELECT 1 FROM failed_bank_info)").int64 == 1
-    }
-
-    /// Drops the indexes of the two tables (not the automatic ones) and returns their SQL, to recreate them.
-    /// Indexes that lead with `keepingLeadingColumn` stay: the loader appends to them in order (info_id = id,
-    /// increasing), which costs less than sorting them afterwards.
-    private func dropSecondaryIndexes(_ db: Database, keepingLeadingColumn kept: String) throws -> [String] {
-        let rows = try db.query("""
-            SELECT name, sql FROM sqlite_master
-            WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('failed_bank_info', 'failed_bank_details')
-            ORDER BY name
-            """)
-        var sql: [String] = []
-        for row in rows {
-            guard let name = row[0].string, let create = row[1].string else { continue }
-            let first = try db.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno LIMIT 1", [.text(name)])
-            if first.first?.first == .text(kept) { continue }
-            try db.execute("DROP INDEX \(Database.quote(identifier: name))")
-            sql.append(create)
-        }
-        return sql
-    }
-
-    /// Leaves WAL for the rollback journal when no other connection has the file open.
-    /// Returns the mode to restore, or nil when nothing was changed.
-    private func switchToRollbackJournal(_ db: Database) -> String? {
-        let current: StoreValue
-        do { current = try db.scalar("PRAGMA journal_mode") } catch { trace("journal mode unknown: \(error)"); return nil }
-        guard let mode = current.string?.lowercased(), mode == "wal" else { trace("journal mode \(current)"); return nil }
-        // Do not wait for other connections: if any has the file open, keep WAL.
-        let timeout = (try? db.scalar("PRAGMA busy_timeout"))?.int64 ?? 5000
-        try? db.execute("PRAGMA busy_timeout = 0")
-        defer { try? db.execute("PRAGMA busy_timeout = \(timeout)") }
-        let result: StoreValue
-        do { result = try db.scalar("PRAGMA journal_mode = DELETE") } catch { trace("journal switch refused: \(error)"); return nil }
-        guard let now = result.string?.lowercased(), now == "delete" else { trace("journal switch refused: \(result)"); return nil }
-        return mode
-    }
-
-    /// Gives a store that holds no banks 16 KB pages (a one-off `VACUUM` of an almost empty file):
-    /// a big load then needs fewer page splits and writes. Only in rollback-journal mode (WAL cannot
-    /// change the page size) and only when nobody else has the file open (checked by the switch).
-    private func enlargePages(_ db: Database) {
-        guard let size = (try? db.scalar("PRAGMA page_size"))?.int64, size < 16384 else { return }
-        do {
-            try db.execute("PRAGMA page_size = 16384")
-            try db.execute("VACUUM")
-            trace("page size 16384")
-        } catch {
-            trace("page size kept: \(error)")
-        }
-    }
-
-    private func restoreJournal(_ db: Database, to mode: String) {
-        _ = try? db.scalar("PRAGMA journal_mode = \(mode)")
+        if done { run.summary.usedBulkLoad = true }
+        return done
     }
 
     // MARK: Store with banks
@@ -293,23 +175,7 @@ public final class BankImporter {
             // Nothing changed: roll back, so that no history (or reset) is recorded.
             if !run.summary.changedStore { throw Abort.nothingToWrite }
         }
-        // Another writer (a second import) may hold the store for longer than one
-        // busy timeout: while nothing has been read yet, wait for it twice more
-        // before saying it is locked.
-        var waits = 0
-        while true {
-            var started = false
-            do {
-                if bulk {
-                    try store.bulkWrite { db in started = true; try body(db) }
-                } else {
-                    try store.database.transaction { started = true; try body(store.database) }
-                }
-                return
-            } catch let error as SQLiteError where error.isBusy && !started && waits < BankImporter.extraBusyWaits {
-                waits += 1
-            }
-        }
+        try UpsertTransaction.run(store: store, bulk: bulk, extraBusyWaits: BankImporter.extraBusyWaits, body)
     }
 
     /// How many more busy timeouts an import waits for another writer before giving up.

@@ -1,3 +1,4 @@
+import BulkImport
 import CSVImport
 import SQLiteStore
 
@@ -59,7 +60,7 @@ struct BankUpsertWriter {
         var infoChanged = infoID == nil
         if let _ = infoID {
             for (column, index) in [(Int32(2), layout.name), (3, layout.city), (4, layout.state)] where !infoChanged {
-                infoChanged = !BankRowLayout.withText(record, index) { text in
+                infoChanged = !CSVFieldText.withText(record, index) { text in
                     lookup.withUTF8(at: column) { $0.elementsEqual(text) }
                 }
             }
@@ -77,11 +78,11 @@ struct BankUpsertWriter {
             if !same { changedColumns.append(("updated_date", values.updatedDate.map { .text($0.isoText) } ?? .null)) }
         }
         if let index = layout.acquirer {
-            let same = BankRowLayout.withText(record, index) { text in
+            let same = CSVFieldText.withText(record, index) { text in
                 text.isEmpty ? lookup.isNull(at: 7) : !lookup.isNull(at: 7) && lookup.withUTF8(at: 7) { $0.elementsEqual(text) }
             }
             if !same {
-                let text = BankRowLayout.text(record, index)
+                let text = CSVFieldText.text(record, index)
                 changedColumns.append(("acquiring_institution", text.isEmpty ? .null : .text(text)))
             }
         }
@@ -113,9 +114,9 @@ struct BankUpsertWriter {
     }
 
     private func bindInfo(_ statement: Statement, _ record: CSVRecord) throws {
-        try BankRowLayout.withText(record, layout.name) { try statement.bind(utf8: $0, at: 1) }
-        try BankRowLayout.withText(record, layout.city) { try statement.bind(utf8: $0, at: 2) }
-        try BankRowLayout.withText(record, layout.state) { try statement.bind(utf8: $0, at: 3) }
+        try CSVFieldText.withText(record, layout.name) { try statement.bind(utf8: $0, at: 1) }
+        try CSVFieldText.withText(record, layout.city) { try statement.bind(utf8: $0, at: 2) }
+        try CSVFieldText.withText(record, layout.state) { try statement.bind(utf8: $0, at: 3) }
     }
 
     private func insertInfo(_ record: CSVRecord) throws -> Int64 {
@@ -134,7 +135,7 @@ struct BankUpsertWriter {
         if let updated = values.updatedDate { try updated.withISOBytes { try insert.bind(utf8: $0, at: 3) } }
         try insert.bind(values.cert, at: 4)
         if let index = layout.acquirer {
-            try BankRowLayout.withText(record, index) { text in
+            try CSVFieldText.withText(record, index) { text in
                 if !text.isEmpty { try insert.bind(utf8: text, at: 5) }
             }
         }

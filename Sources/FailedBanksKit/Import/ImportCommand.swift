@@ -1,3 +1,4 @@
+import BulkImport
 import CLIKit
 import CSVImport
 import SQLiteStore

@@ -1,3 +1,4 @@
+import BulkImport
 import CSVImport
 
 /// Checked rows on their way from the parsing thread to the writing one:
@@ -8,7 +9,7 @@ import CSVImport
 ///
 ///     let batch = RowBatch(capacity: 1024)
 ///     batch.add(record, values, layout: layout, id: 1)
-final class RowBatch: @unchecked Sendable {
+final class RowBatch: PipeBatch, @unchecked Sendable {
     struct Row {
         var id: Int64
         var cert: Int64
@@ -66,7 +67,7 @@ final class RowBatch: @unchecked Sendable {
     }
 
     private func append(_ record: CSVRecord, _ index: Int) -> Range<Int> {
-        BankRowLayout.withText(record, index) { append($0) }
+        CSVFieldText.withText(record, index) { append($0) }
     }
 
     private func append(_ day: CalendarDay) -> Range<Int> {

@@ -1,21 +1,26 @@
 /// What one file's import did.
 ///
-///     let summary = try importer.importFile("banklist.csv")
+/// Its counts are the outcome of each good row against the key: ``added``
+/// (a key new to the store), ``updated`` (a known key with a value changed),
+/// ``unchanged`` (a known key with every value the same).
+///
+///     var summary = ImportSummary(path: "students.csv")
+///     summary.added = 3
 ///     print(summary.summaryLine)
-///     // imported 569 rows from banklist.csv: 569 added, 0 updated, 0 unchanged, 0 skipped in 0.02 s
-public struct BankImportSummary: Sendable, Equatable {
+///     // imported 3 rows from students.csv: 3 added, 0 updated, 0 unchanged, 0 skipped in 0.00 s
+public struct ImportSummary: Sendable, Equatable {
     /// The file, as named.
     public var path: String
-    /// Banks new to the store.
+    /// Rows whose key is new to the store.
     public var added = 0
-    /// Banks already in the store (same cert) with at least one value changed.
+    /// Rows whose key is already in the store, with at least one value changed.
     public var updated = 0
-    /// Banks already in the store with every value the same.
+    /// Rows whose key is already in the store, with every value the same.
     public var unchanged = 0
     /// Bad rows left out (only with `skipBadRows`).
     public var skipped = 0
     /// The first bad rows (at most the listed limit), when rows were skipped.
-    public var issues: [BankImportIssue] = []
+    public var issues: [ImportIssue] = []
     /// Wall-clock seconds.
     public var seconds: Double = 0
     /// True when the empty-store bulk path (history suppressed, readers reset) was used.

@@ -1,22 +1,36 @@
 import Foundation
 
-/// A bounded hand-over of ``RowBatch``es from one producing thread to one
+/// A batch of rows that a ``BatchPipe`` creates, hands over and reuses.
+///
+///     final class Numbers: PipeBatch {
+///         var values: [Int64] = []
+///         init(capacity: Int) { values.reserveCapacity(capacity) }
+///         func removeAll() { values.removeAll(keepingCapacity: true) }
+///     }
+public protocol PipeBatch: AnyObject, SendableMetatype {
+    /// An empty batch for `capacity` rows.
+    init(capacity: Int)
+    /// Empties the batch for reuse (keeping its storage).
+    func removeAll()
+}
+
+/// A bounded hand-over of batches from one producing thread to one
 /// consuming thread, with recycling, end of input, errors and cancellation.
 ///
 /// The importer parses on a second thread while the calling thread (which
 /// owns the SQLite connection) writes: on two cores the parsing is then
 /// hidden behind SQLite's work. At most `capacity` batches exist, so memory
-/// stays small whatever the file's size.
+/// stays small whatever the file's size. ``TwoThreadLoad`` runs both sides.
 ///
 ///     // producer                                   // consumer
 ///     while let batch = pipe.emptyBatch() {         while let batch = try pipe.nextFull() {
 ///         fill(batch); pipe.send(batch)                 try write(batch); pipe.recycle(batch)
 ///     }                                             }
 ///     pipe.finish(error: nil)
-final class BatchPipe: @unchecked Sendable {
+public final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var full: [RowBatch] = []
-    private var free: [RowBatch] = []
+    private var full: [Batch] = []
+    private var free: [Batch] = []
     private var created = 0
     private let capacity: Int
     private let rowsPerBatch: Int
@@ -24,7 +38,8 @@ final class BatchPipe: @unchecked Sendable {
     private var failure: Error?
     private var cancelled = false
 
-    init(capacity: Int = 6, rowsPerBatch: Int = 1024) {
+    /// A pipe of at most `capacity` batches of `rowsPerBatch` rows.
+    public init(capacity: Int = 6, rowsPerBatch: Int = 1024) {
         self.capacity = capacity
         self.rowsPerBatch = rowsPerBatch
     }
@@ -32,7 +47,7 @@ final class BatchPipe: @unchecked Sendable {
     // MARK: Producer
 
     /// An empty batch to fill; waits while all batches are in use; nil once the consumer cancelled.
-    func emptyBatch() -> RowBatch? {
+    public func emptyBatch() -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -40,14 +55,14 @@ final class BatchPipe: @unchecked Sendable {
             if let batch = free.popLast() { return batch }
             if created < capacity {
                 created += 1
-                return RowBatch(capacity: rowsPerBatch)
+                return Batch(capacity: rowsPerBatch)
             }
             condition.wait()
         }
     }
 
     /// Hands a filled batch to the consumer.
-    func send(_ batch: RowBatch) {
+    public func send(_ batch: Batch) {
         condition.lock()
         full.append(batch)
         condition.signal()
@@ -55,7 +70,7 @@ final class BatchPipe: @unchecked Sendable {
     }
 
     /// Marks the end of the input (or the producer's failure).
-    func finish(error: Error?) {
+    public func finish(error: Error?) {
         condition.lock()
         finished = true
         failure = error
@@ -66,7 +81,7 @@ final class BatchPipe: @unchecked Sendable {
     // MARK: Consumer
 
     /// The next filled batch; nil at the end of the input; rethrows the producer's error.
-    func nextFull() throws -> RowBatch? {
+    public func nextFull() throws -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while full.isEmpty && !finished { condition.wait() }
@@ -76,7 +91,7 @@ final class BatchPipe: @unchecked Sendable {
     }
 
     /// Returns a written batch for reuse.
-    func recycle(_ batch: RowBatch) {
+    public func recycle(_ batch: Batch) {
         batch.removeAll()
         condition.lock()
         free.append(batch)
@@ -85,7 +100,7 @@ final class BatchPipe: @unchecked Sendable {
     }
 
     /// Stops the producer (after a write error) and waits until it has finished.
-    func cancelAndWait() {
+    public func cancelAndWait() {
         condition.lock()
         cancelled = true
         condition.broadcast()
@@ -94,7 +109,7 @@ final class BatchPipe: @unchecked Sendable {
     }
 
     /// Waits until the producer has finished (normally already the case).
-    func waitUntilFinished() {
+    public func waitUntilFinished() {
         condition.lock()
         while !finished { condition.wait() }
         condition.unlock()

@@ -11,38 +11,45 @@ import Darwin
 /// (short imports never show it), redrawn with `\r` at most ten times a
 /// second, and erased when the file is done.
 ///
-///     let bar = ImportProgressBar(label: "banklist.csv")
-///     try importer.importFile(path, progress: bar.update)
+///     let bar = ImportProgressBar(label: "students.csv")
+///     bar.update(ImportProgress(rows: 10, bytesRead: 5, totalBytes: 10, elapsed: 1, isFinished: false))
 ///     bar.finish()
-final class ImportProgressBar {
+public final class ImportProgressBar {
     private let label: String
     private let enabled: Bool
     private var drawn = false
     private var lastDraw = 0.0
 
-    init(label: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+    /// A bar named `label`, drawn when `enabled` (by default, when standard error is a terminal).
+    public init(label: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
         self.label = label
         self.enabled = enabled
     }
 
-    func update(_ progress: BankImportProgress) {
+    /// Draws `progress` (at most ten times a second; erases the bar when it is the last report).
+    public func update(_ progress: ImportProgress) {
         guard enabled else { return }
-        if progress.isFinished { finish(); return }
+        if progress.isFinished {
+            finish()
+            return
+        }
         guard progress.elapsed >= 0.5, progress.elapsed - lastDraw >= 0.1 || !drawn else { return }
         lastDraw = progress.elapsed
         drawn = true
-        writeStandardErrorRaw("\r" + ImportProgressBar.line(label: label, progress: progress, width: terminalWidth()) + "\u{1B}[K")
+        writeStandardErrorRaw(
+            "\r" + ImportProgressBar.line(label: label, progress: progress, width: terminalWidth()) + "\u{1B}[K"
+        )
     }
 
     /// Erases the bar.
-    func finish() {
+    public func finish() {
         guard drawn else { return }
         drawn = false
         writeStandardErrorRaw("\r\u{1B}[K")
     }
 
     /// The text of the bar (without the carriage return), fitted to `width` columns.
-    static func line(label: String, progress: BankImportProgress, width: Int) -> String {
+    public static func line(label: String, progress: ImportProgress, width: Int) -> String {
         let rate = Int(progress.rowsPerSecond.rounded())
         var text = "\(label): \(grouped(progress.rows)) rows, \(grouped(rate)) rows/s"
         if let fraction = progress.fraction {
@@ -52,7 +59,9 @@ final class ImportProgressBar {
             let barWidth = max(0, min(30, width - text.count - tail.count - 4))
             if barWidth >= 5 {
                 let filled = Int((Double(barWidth) * fraction).rounded(.down))
-                text += " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled) + "]"
+                text +=
+                    " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
+                    + "]"
             }
             text += tail
         }

@@ -1,10 +1,12 @@
 /// One bad row (or a problem with the file) found while importing, with
 /// what a person needs to fix it.
 ///
-/// Its description is the agreed message form:
+/// Its description is the agreed message form, `FILE:LINE: reason (column "…", value "…")`:
 ///
-///     banklist.csv:42: not a valid date (column "Closing Date", value "31-Foo-24")
-public struct BankImportIssue: Sendable, Equatable, CustomStringConvertible {
+///     let issue = ImportIssue(path: "students.csv", line: 4, reason: "not a whole number",
+///                             column: "Number", value: "x7")
+///     print(issue)  // students.csv:4: not a whole number (column "Number", value "x7")
+public struct ImportIssue: Sendable, Equatable, CustomStringConvertible {
     /// The file, as named on the command line.
     public var path: String
     /// The 1-based line on which the row starts.
@@ -25,18 +27,19 @@ public struct BankImportIssue: Sendable, Equatable, CustomStringConvertible {
         self.value = value
     }
 
+    /// `FILE:LINE: reason`, with the column and value when one field is at fault.
     public var description: String {
         var text = "\(path):\(line): \(reason)"
         switch (column, value) {
-        case let (column?, value?): text += " (column \"\(column)\", value \"\(BankImportIssue.quoteSafe(value))\")"
+        case let (column?, value?): text += " (column \"\(column)\", value \"\(ImportIssue.quoteSafe(value))\")"
         case let (column?, nil): text += " (column \"\(column)\")"
         default: break
         }
         return text
     }
 
-    /// Shows control characters (a line break inside a field) visibly.
-    static func quoteSafe(_ value: String) -> String {
+    /// Shows control characters (a line break inside a field) visibly: `ImportIssue.quoteSafe("a\nb")` is `a\\nb`.
+    public static func quoteSafe(_ value: String) -> String {
         var out = ""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -1,9 +1,8 @@
 /// How far an import has come, reported a few times a second.
 ///
-///     try importer.importFile(path) { progress in
-///         print(progress.rows, progress.fraction ?? 0)
-///     }
-public struct BankImportProgress: Sendable {
+///     let progress = ImportProgress(rows: 500, bytesRead: 50, totalBytes: 100, elapsed: 2, isFinished: false)
+///     print(progress.fraction ?? 0, progress.rowsPerSecond)  // 0.5 250.0
+public struct ImportProgress: Sendable {
     /// Rows read so far (good and bad).
     public var rows: Int
     /// Bytes of the file read so far.
@@ -14,6 +13,15 @@ public struct BankImportProgress: Sendable {
     public var elapsed: Double
     /// True for the last report of a file.
     public var isFinished: Bool
+
+    /// A report of `rows` rows read, `bytesRead` of `totalBytes`, after `elapsed` seconds.
+    public init(rows: Int, bytesRead: Int64, totalBytes: Int64?, elapsed: Double, isFinished: Bool) {
+        self.rows = rows
+        self.bytesRead = bytesRead
+        self.totalBytes = totalBytes
+        self.elapsed = elapsed
+        self.isFinished = isFinished
+    }
 
     /// 0…1 by bytes, when the size is known.
     public var fraction: Double? {
