@@ -39,7 +39,7 @@ public final class FetchedResultsController {
     public let sectionNameKeyPath: String?
     /// The name the results are cached under (nil: no cache). A cold ``performFetch()``
     /// writes the cache; a later one (a second launch) reads it when the request, the
-    /// model, the store file (its ``Store/identity``: a random id written at creation,
+    /// model, the store file (its `Store.identity`: a random id written at creation,
     /// device and inode) and the store's data (history position, row count, max id,
     /// schema) are unchanged. A cache file is a hint: one that is damaged, or whose ids
     /// do not agree with the table, is deleted and the results fetched afresh. Changes
