@@ -17,8 +17,11 @@
 public final class BarChart: View {
     /// One row.
     public struct Bar: Equatable, Sendable {
+        /// The text left of the bar ("2010").
         public var label: String
+        /// The count the bar's length stands for (the largest fills the width).
         public var value: Int
+        /// A bar of `value` labelled `label`.
         public init(label: String, value: Int) { (self.label, self.value) = (label, value) }
     }
 
@@ -41,6 +44,7 @@ public final class BarChart: View {
     /// The last frame's height (for paging).
     private var visibleRows = 1
 
+    /// An empty chart; ``setBars(_:at:animated:)`` gives it bars.
     public init() {}
 
     /// The eighth blocks, from one eighth to a full cell.
