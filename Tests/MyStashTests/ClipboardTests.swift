@@ -46,6 +46,104 @@ final class RecordingClipboard: Clipboard {
     }
 }
 
+/// The same copies from inside the password's form: Ctrl-X then `c`, `C` or `t` (letters alone type into the fields).
+@Suite struct FormClipboardTests {
+    @Test func ctrlXCopiesWhatTheFormHoldsAndItsStatusLineCountsDown() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me@example.com", password: "form-Secret-88",
+                                            totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"))
+        let clipboard = RecordingClipboard()
+        let clock = TestClock(now: 100)
+        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: clock, animated: false,
+                               lockAfter: 0, clipboard: clipboard, clipSeconds: 45)
+        app.send(.tab)
+        app.send(.enter)
+        app.loop.draw()
+        #expect(app.screenText.contains("Edit Password"))
+        #expect(app.screenText.contains("^X c/C/t copy, h history"), "\(app.screenText)")
+        app.send(.control("x"))
+        app.loop.draw()
+        #expect(app.screenText.contains("Ctrl-X: c copy the password"), "\(app.screenText)")
+        app.send(.character("c"))
+        app.loop.draw()
+        #expect(clipboard.copied == ["form-Secret-88"])
+        #expect(app.screenText.contains("Edit Password"))
+        #expect(app.screenText.contains("Copied the password of “Bank” — cleared in 45 s"), "\(app.screenText)")
+        #expect(!app.screenText.contains("form-Secret-88"))
+        #expect(!app.screenText.contains("cform"), "the c was a command, not typed into a field")
+        clock.advance(by: 10.2)
+        app.browser.updateClipboardStatus(at: clock.now)
+        app.loop.draw()
+        #expect(app.screenText.contains("cleared in 35 s"), "\(app.screenText)")
+        // The fields as they stand in the form (edited, not yet saved).
+        app.send(.character("x"))   // the name is now “Bankx”
+        app.send(.control("x")); app.send(.character("C"))
+        #expect(clipboard.copied.last == "me@example.com")
+        app.send(.tab)
+        app.send(.control("e"))
+        app.send(.character("2"))
+        app.send(.control("x")); app.send(.character("C"))
+        #expect(clipboard.copied.last == "me@example.com2")
+        app.send(.control("x")); app.send(.character("t"))
+        let code = try #require(clipboard.copied.last)
+        let expected = try [Date().addingTimeInterval(-30), Date(), Date().addingTimeInterval(30)].map {
+            try TOTP(parsing: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ").code(at: $0)
+        }
+        #expect(expected.contains(code), "\(code)")
+        app.loop.draw()
+        #expect(app.screenText.contains("Copied the TOTP code of “Bankx” — cleared in 45 s"), "\(app.screenText)")
+        // Time up: cleared, and the form says so.
+        clock.advance(by: 45)
+        app.browser.updateClipboardStatus(at: clock.now)
+        app.loop.draw()
+        #expect(clipboard.cleared == [code])
+        #expect(app.screenText.contains("Clipboard cleared"), "\(app.screenText)")
+        #expect(app.screenText.contains("Edit Password"))
+        #expect(try stash.names(of: .passwords) == ["Bank"], "copying saves nothing")
+    }
+
+    @Test func nothingToCopyIsSaidAndAnyOtherKeyEndsThePrefix() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        let clipboard = RecordingClipboard()
+        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
+                               animated: false, lockAfter: 0, clipboard: clipboard)
+        app.send(.tab)
+        app.send(.character("a"))
+        for character in "Shop" { app.send(.character(character)) }
+        app.send(.control("x")); app.send(.character("c"))
+        app.loop.draw()
+        #expect(app.screenText.contains("Not copied: the password is empty"), "\(app.screenText)")
+        app.send(.control("x")); app.send(.character("t"))
+        app.loop.draw()
+        #expect(app.screenText.contains("Not copied: this entry has no TOTP secret"), "\(app.screenText)")
+        #expect(clipboard.copied.isEmpty)
+        // Ctrl-X then Esc: the prefix ends, the form stays.
+        app.send(.control("x")); app.send(.escape)
+        app.loop.draw()
+        #expect(app.screenText.contains("New Password") && !app.screenText.contains("Ctrl-X: c copy"))
+        #expect(app.screenText.contains("Shop") && !app.screenText.contains("Shopc"))
+    }
+
+    @Test func cOnAnEntryWithoutAUserIDSaysSoInsteadOfCopyingNothing() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        try stash.addPassword(PasswordEntry(name: "Router", password: "router-pw"))
+        let clipboard = RecordingClipboard()
+        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
+                               animated: false, lockAfter: 0, clipboard: clipboard)
+        app.send(.tab)
+        app.send(.character("C"))
+        app.loop.draw()
+        #expect(clipboard.copied.isEmpty)
+        #expect(app.screenText.contains("Not copied: “Router” has no user ID"), "\(app.screenText)")
+    }
+}
+
 /// `mystash copy` through a system tool (a stand-in `xclip`) and its background clearer.
 @Suite(.enabled(if: EndToEnd.binary != nil, "needs the built mystash (swift build)"))
 struct CopyCommandTests {

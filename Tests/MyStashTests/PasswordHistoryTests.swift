@@ -36,3 +36,41 @@ import Testing
         #expect(!app.screenText.contains("Password history"))
     }
 }
+
+/// The history from inside the form: Ctrl-X h (a letter alone types into the fields).
+@Suite struct FormPasswordHistoryTests {
+    @Test func ctrlXHShowsTheHistoryOverTheFormMaskedUntilCtrlR() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        let object = try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "first-Old-1"))
+        var entry = try stash.entry(for: object)
+        entry.password = "current-2"
+        try stash.updatePassword(object, with: entry)
+        let replaced = try #require(try stash.entry(for: object).history.items.first?.replaced)
+        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
+                               animated: false, lockAfter: 0, clipboard: RecordingClipboard())
+        app.send(.tab)
+        app.send(.enter)
+        app.send(.control("x")); app.send(.character("h"))
+        app.loop.draw()
+        #expect(app.screenText.contains("Password history of “Bank”"), "\(app.screenText)")
+        #expect(app.screenText.contains("replaced \(String(replaced.prefix(10)))"))
+        #expect(!app.screenText.contains("first-Old-1"))
+        app.send(.control("r"))
+        app.loop.draw()
+        #expect(app.screenText.contains("first-Old-1"))
+        #expect(!app.screenText.contains("current-2"), "the current password stays masked")
+        app.send(.escape)
+        app.loop.draw()
+        #expect(app.screenText.contains("Edit Password"), "back in the form: \(app.screenText)")
+        #expect(!app.screenText.contains("first-Old-1") && !app.screenText.contains("Password history"))
+        #expect(!app.screenText.contains("Bankh"), "the h was a command, not typed")
+        // A new entry has no history yet.
+        app.send(.escape)
+        app.send(.character("a"))
+        app.send(.control("x")); app.send(.character("h"))
+        app.loop.draw()
+        #expect(app.screenText.contains("No previous passwords"), "\(app.screenText)")
+    }
+}

@@ -49,3 +49,26 @@ import Testing
         #expect(h.app.browser.currentTab.selectedObject?.string("title") == "Beta")
     }
 }
+
+/// `/` on the Passwords tab finds user IDs and URLs, which are sealed in the file (the search runs in memory).
+@Suite struct SealedFieldSearchTests {
+    @Test func slashFindsAnEntryByItsUserIDOrURLButNeverByItsPassword() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open()
+        try stash.addPassword(PasswordEntry(name: "Alpha", userID: "anna", password: "pw-zebra", url: "https://alpha.example"))
+        try stash.addPassword(PasswordEntry(name: "Beta", userID: "bert@mail.example", password: "pw-1", url: "https://quux.example"))
+        try stash.addPassword(PasswordEntry(name: "Gamma", userID: "gus", password: "pw-2"))
+        let passwords = try stash.context.fetch(StashModel.password, orderBy: "name")
+        #expect(try stash.objectIDs(of: .passwords, matching: "BERT@") == [passwords[1].objectID])
+        #expect(try stash.objectIDs(of: .passwords, matching: "quux") == [passwords[1].objectID])
+        #expect(try stash.objectIDs(of: .passwords, matching: "zebra").isEmpty)
+        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
+                               animated: false, lockAfter: 0, clipboard: RecordingClipboard())
+        app.send(.tab)
+        app.send(.character("/"))
+        for character in "quux" { app.send(.character(character)) }
+        app.send(.enter)
+        #expect(app.browser.currentTab.selectedObject?.string("name") == "Beta")
+    }
+}

@@ -3,13 +3,19 @@ import SQLiteStore
 import TerminalUI
 
 /// The add/edit form of a password entry: name, user ID, password (masked;
-/// Ctrl-R reveals it, Ctrl-G puts a strong random one in), URL and notes.
+/// Ctrl-R reveals it, Ctrl-G puts a strong random one in), URL, TOTP and notes.
 ///
-/// A `View` wrapping a `Form` so that it can add the generate key; the
-/// decrypted password exists only in the form's field while it is open.
+/// A `View` wrapping a `Form` so that it can add its own keys. The list's
+/// `c`, `C`, `t` and `h` are letters a field would take, so in the form they
+/// follow Ctrl-X: Ctrl-X c copies the password in the form, Ctrl-X C the user
+/// ID, Ctrl-X t the current code of the TOTP field (``onCopy``), and Ctrl-X h
+/// shows the entry's previous passwords (masked until Ctrl-R). The bottom
+/// line is a status line: the copy's countdown replaces the hints there.
+/// The decrypted password exists only in the form's field while it is open.
 ///
-///     let editor = PasswordEditor(stash: stash, entry: nil)
+///     let editor = PasswordEditor(stash: stash, object: nil)
 ///     editor.onSaved = { object, verb in browser.didSave(object, verb) }
+///     editor.onCopy = { field, value, name in browser.copy(value, field, name) }
 ///     loop.push(editor)
 final class PasswordEditor: View {
     let stash: Stash
@@ -25,6 +31,19 @@ final class PasswordEditor: View {
     let history: PasswordHistory
     /// Called after a successful save with the object and what happened ("Added", "Saved").
     var onSaved: ((ManagedObject, String) -> Void)?
+    /// Ctrl-X c/C/t: the field, its value as it stands in the form (the TOTP field: its current code)
+    /// and the entry's name. Never called with an empty value.
+    var onCopy: ((EntryField, String, String) -> Void)?
+    /// Ctrl-X h: shows a view over the form (the history's).
+    var onShowHistory: ((View) -> Void)?
+    /// The bottom line: the form's hints, or a message (the copy's countdown) in their place.
+    let statusLine = StatusLine()
+    /// Ctrl-X was pressed: the next key is a command (c, C, t, h).
+    private(set) var awaitsCommand = false
+    /// When the TOTP code is made (tests set a fixed time).
+    var now: () -> Date = { Date() }
+    /// The run loop's time, for the status line's messages (set by the browser).
+    var clock: () -> Double = { 0 }
 
     /// Opens the editor; for an existing entry the fields are decrypted into
     /// the form (the password masked). Fields that cannot be decrypted open
@@ -60,11 +79,16 @@ final class PasswordEditor: View {
             .text("totp", label: "TOTP", value: entry.totp ?? "", placeholder: "base32 secret or otpauth:// URI"),
             .multiline("notes", label: "Notes", value: entry.notes ?? "", height: 5),
         ])
-        form.hints = "Tab next · Ctrl-R reveal · Ctrl-G generate · Ctrl-S save · Esc cancel"
+        form.hints = PasswordEditor.hints
         form.errorMessage = problem
         form.onSave = { [unowned self] values in self.save(values) }
         strengthField.userWords = { [unowned self] in [self.form.value(for: "name") ?? "", self.form.value(for: "userID") ?? ""] }
     }
+
+    /// The form's hint line.
+    static let hints = "^S save · Esc cancel · ^R reveal · ^G generate · ^X c/C/t copy, h history"
+    /// What the status line says after Ctrl-X.
+    static let commandHints = "Ctrl-X: c copy the password · C the user ID · t the TOTP code · h history"
 
     /// Puts a fresh random password into the field (masked; Ctrl-R shows it).
     func generatePassword() {
@@ -120,9 +144,70 @@ final class PasswordEditor: View {
 
     func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         form.render(into: &canvas, frame: frame, at: time)
+        guard frame.height > 1, statusLine.message(at: time) != nil, !form.isConfirmingDiscard else { return }
+        let row = Rect(x: frame.x + 1, y: frame.maxY - 1, width: max(0, frame.width - 2), height: 1)
+        canvas.fill(x: frame.x, y: row.y, width: frame.width)
+        statusLine.render(into: &canvas, frame: row, at: time)
+    }
+
+    func nextWakeTime(after time: Double) -> Double? { statusLine.nextWakeTime(after: time) }
+
+    /// Ctrl-X's command key: copy (c, C, t) or the history (h); any other key only ends the prefix.
+    private func runCommand(_ event: InputEvent) {
+        statusLine.clearMessage()
+        switch event {
+        case .character("c"): copy(.password)
+        case .character("C"): copy(.user)
+        case .character("t"): copy(.totp)
+        case .character("h"): onShowHistory?(PasswordHistoryView(name: currentName, history: history))
+        default: break
+        }
+    }
+
+    private var currentName: String {
+        (form.value(for: "name") ?? "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Hands a field's value as it stands in the form to ``onCopy``; says why when there is nothing to copy.
+    private func copy(_ field: EntryField) {
+        let value: String
+        switch field {
+        case .password: value = passwordField.text
+        case .user: value = form.value(for: "userID") ?? ""
+        case .totp:
+            let secret = (form.value(for: "totp") ?? "").trimmingCharacters(in: .whitespaces)
+            guard !secret.isEmpty else { return showError("Not copied: this entry has no TOTP secret") }
+            do { value = try TOTP(parsing: secret).code(at: now()) } catch {
+                return showError("Not copied: \(error)")
+            }
+        default: return
+        }
+        guard !value.isEmpty else { return showError("Not copied: \(field.phrase) is empty") }
+        onCopy?(field, value, currentName)
+    }
+
+    /// Shows `text` in the status line as an error for a few seconds.
+    func showError(_ text: String) {
+        statusLine.showMessage(text, at: clock(), duration: 4, style: .error)
+    }
+
+    /// Shows the clipboard's countdown (the app's ticker calls it), unless Ctrl-X waits for its key.
+    func showClipboardStatus(_ text: String, at time: Double, duration: Double) {
+        guard !awaitsCommand else { return }
+        statusLine.showMessage(text, at: time, duration: duration)
     }
 
     func handle(_ event: InputEvent) -> EventResult {
+        if awaitsCommand {
+            awaitsCommand = false
+            runCommand(event)
+            return .handled
+        }
+        if event == .control("x") && !form.isConfirmingDiscard {
+            awaitsCommand = true
+            statusLine.showMessage(PasswordEditor.commandHints, at: clock(), duration: 3600)
+            return .handled
+        }
         if event == .control("g") && !form.isConfirmingDiscard {
             generatePassword()
             return .handled

@@ -83,8 +83,8 @@ final class StashBrowser {
         ("Tab Shift-Tab", "next / previous field"),
         ("Ctrl-S", "save"),
         ("Esc", "cancel (asks when edited)"),
-        ("Ctrl-R", "reveal the password"),
-        ("Ctrl-G", "generate a strong password"),
+        ("Ctrl-R · Ctrl-G", "reveal the password · generate a strong password"),
+        ("Ctrl-X c C t · h", "copy password / user ID / TOTP code · history"),
     ]
 
     /// The current tab's adapter: its selection (`selectedObject`) and controller.
@@ -110,25 +110,43 @@ final class StashBrowser {
     /// Copies a field of `object` (the password, the user ID or the current TOTP code); the
     /// status line counts down to the clearing. The secret never appears on screen.
     func copy(_ field: EntryField, of object: ManagedObject) {
-        guard let clipboard else { return }
         let name = object.string("name") ?? ""
         do {
             let value = try stash.copyableValue(field, of: object, at: Date())
-            clipboard.copy(value, description: "\(field.phrase) of “\(name)”", at: loop.clock.now)
-            updateClipboardStatus(at: loop.clock.now)
+            guard !value.isEmpty else {
+                list.showMessage("Not copied: “\(name)” has no \(field.phrase.dropFirst(4))", style: .error)
+                return
+            }
+            copy(value, field: field, name: name)
         } catch {
             list.showMessage("Not copied: \(error)", style: .error)
         }
     }
 
-    /// Shows the countdown, and clears the clipboard when the time is up (the app's ticker calls it).
+    /// Copies `value`, a field of the entry `name` (from the list or its form), and starts the countdown.
+    func copy(_ value: String, field: EntryField, name: String) {
+        guard let clipboard else { return }
+        clipboard.copy(value, description: "\(field.phrase) of “\(name)”", at: loop.clock.now)
+        updateClipboardStatus(at: loop.clock.now)
+    }
+
+    /// The password forms open on the run loop (the copy's countdown shows in theirs too).
+    private var openPasswordEditors: [PasswordEditor] { loop.views.compactMap { $0 as? PasswordEditor } }
+
+    /// Shows the countdown, and clears the clipboard when the time is up (the app's ticker calls it),
+    /// in the list's status line and in that of an open password form.
     func updateClipboardStatus(at time: Double) {
         guard let clipboard, clipboard.isPending else { return }
+        let message: (text: String, duration: Double)
         if clipboard.tick(at: time) {
-            list.statusLine.showMessage("Clipboard cleared", at: time)
+            message = ("Clipboard cleared", 4)
         } else if let text = clipboard.statusText(at: time) {
-            list.statusLine.showMessage(text, at: time, duration: 1.5)
+            message = (text, 1.5)
+        } else {
+            return
         }
+        list.statusLine.showMessage(message.text, at: time, duration: message.duration)
+        for editor in openPasswordEditors { editor.showClipboardStatus(message.text, at: time, duration: message.duration) }
     }
 
     /// Opens the form for a new note or password, depending on the tab.
@@ -150,6 +168,9 @@ final class StashBrowser {
         case .passwords:
             let editor = PasswordEditor(stash: stash, object: object)
             editor.onSaved = { [unowned self] saved, verb in self.didSave(saved, verb: verb, kind: .passwords) }
+            editor.onCopy = { [unowned self] field, value, name in self.copy(value, field: field, name: name) }
+            editor.onShowHistory = { [unowned self] view in self.loop.push(view) }
+            editor.clock = { [unowned self] in self.loop.clock.now }
             return editor
         }
     }
