@@ -38,8 +38,10 @@ public struct PassphrasePrompt {
     /// Shows `prompt`, reads one line with echo off, and returns it in guarded
     /// memory (without the newline). Nil at end of input.
     public func read(_ prompt: String) -> SecureBytes? {
-        write(prompt)
+        // Echo off (and typeahead from before the prompt dropped) first, then the prompt: keys
+        // typed as soon as it shows are neither echoed nor flushed away.
         let restore = EchoGuard(fd: input)
+        write(prompt)
         defer {
             let echoWasOff = restore.changed
             restore.restore()
