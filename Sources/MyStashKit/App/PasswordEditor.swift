@@ -111,7 +111,8 @@ final class PasswordEditor: View {
         if !entry.password.isEmpty, let strength = strengthField.strength, strength.score == 0,
            acceptedWeakPassword != entry.password {
             acceptedWeakPassword = entry.password
-            form.errorMessage = "Very weak: \(strength.summary) — Ctrl-S again saves it anyway"
+            // Short enough for an 80-column form: the way on must not be cut off.
+            form.errorMessage = "Very weak (\(strength.guessesPhrase)): Ctrl-S again saves it anyway"
             form.focus(key: "password")
             return false
         }

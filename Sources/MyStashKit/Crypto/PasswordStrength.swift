@@ -37,8 +37,9 @@ public struct PasswordStrength: Hashable, Sendable {
     /// very weak, weak, fair, strong or very strong.
     public var word: String { ["very weak", "weak", "fair", "strong", "very strong"][score] }
 
+    /// "about 10^7 guesses".
+    public var guessesPhrase: String { "about 10^\(Int((bits * log10(2)).rounded())) guesses" }
+
     /// "fair (about 10^7 guesses)".
-    public var summary: String {
-        "\(word) (about 10^\(Int((bits * log10(2)).rounded())) guesses)"
-    }
+    public var summary: String { "\(word) (\(guessesPhrase))" }
 }
