@@ -105,3 +105,38 @@ import Testing
         #expect(buffer == text)
     }
 }
+
+/// `mystash export` on a terminal asks before writing the plaintext file (tmux).
+@Suite(.serialized) struct ExportConfirmationEndToEndTests {
+    @Test(.enabled(if: EndToEnd.unavailableReason == nil, "needs the built mystash and tmux"))
+    func exportAsksOnTheTerminalAndWritesOnlyAfterYes() throws {
+        let session = try StashSession()
+        defer { session.remove() }
+        let stash = try Stash(path: session.database)
+        try stash.setUp(passphrase: SecureBytes(utf8: "export pass"), parameters: .minimum)
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "exported-Secret-4"))
+        stash.lock()
+        let file = session.directory.appendingPathComponent("out.csv").path
+
+        let (pane, run) = try session.launch(subcommand: ["export", file, "--format", "csv"])
+        defer { pane.close() }
+        try pane.waitUntil("the question") { screen in   // the long path wraps
+            screen.replacingOccurrences(of: "\n", with: "").contains("Write every password in plaintext to \(file)? [y/N]")
+        }
+        pane.type("n"); pane.press("Enter")
+        #expect(session.exitStatus(of: run) == 77)
+        #expect(session.file("stderr-\(run).txt").contains("nothing was exported"))
+        #expect(!FileManager.default.fileExists(atPath: file))
+
+        let (again, run2) = try session.launch(subcommand: ["export", file, "--format", "csv"])
+        defer { again.close() }
+        try again.waitFor("Write every password in plaintext")
+        again.type("y"); again.press("Enter")
+        try again.waitFor("Master passphrase:")
+        again.type("export pass"); again.press("Enter")
+        #expect(session.exitStatus(of: run2) == 0, "\(session.file("stderr-\(run2).txt"))")
+        #expect(StashLocation.permissions(ofFile: file) == 0o600)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("exported-Secret-4"))
+        #expect(!again.capture().contains("export pass"), "the passphrase is not echoed")
+    }
+}
