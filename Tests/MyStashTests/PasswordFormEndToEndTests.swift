@@ -75,7 +75,7 @@ import Testing
         _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
         try unlockToPasswords(pane, showing: "me@bank.example")
         pane.press("Enter"); try pane.waitFor("Edit Password")
-        pane.press("C-x"); try pane.waitFor("Ctrl-X: c copy the password")
+        pane.press("C-x"); try pane.waitFor("Ctrl-X: copy c password")
         pane.type("c")
         let screen = try pane.waitFor("Copied the password of “Bank” — cleared in")
         #expect(screen.contains("Edit Password"), "still in the form")

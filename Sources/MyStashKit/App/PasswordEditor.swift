@@ -9,7 +9,8 @@ import TerminalUI
 /// `c`, `C`, `t` and `h` are letters a field would take, so in the form they
 /// follow Ctrl-X: Ctrl-X c copies the password in the form, Ctrl-X C the user
 /// ID, Ctrl-X t the current code of the TOTP field (``onCopy``), and Ctrl-X h
-/// shows the entry's previous passwords (masked until Ctrl-R). The bottom
+/// shows the entry's previous passwords (masked until Ctrl-R); Ctrl-X g sets
+/// what Ctrl-G generates (length, classes, look-alikes). The bottom
 /// line is a status line: the copy's countdown replaces the hints there.
 /// The decrypted password exists only in the form's field while it is open.
 ///
@@ -26,7 +27,8 @@ final class PasswordEditor: View {
     let strengthField: StrengthSecretField
     /// A very weak password the person was warned about (a second Ctrl-S saves it).
     private var acceptedWeakPassword: String?
-    var generator = PasswordGenerator()
+    /// What Ctrl-G generates (Ctrl-X g changes it for this form).
+    var generatorSettings = GeneratorSettings()
     /// The entry's previous passwords (kept by the stash; not edited here).
     let history: PasswordHistory
     /// Called after a successful save with the object and what happened ("Added", "Saved").
@@ -34,8 +36,8 @@ final class PasswordEditor: View {
     /// Ctrl-X c/C/t: the field, its value as it stands in the form (the TOTP field: its current code)
     /// and the entry's name. Never called with an empty value.
     var onCopy: ((EntryField, String, String) -> Void)?
-    /// Ctrl-X h: shows a view over the form (the history's).
-    var onShowHistory: ((View) -> Void)?
+    /// Ctrl-X h and g: shows a view over the form (the history, the generator's prompt).
+    var onPresent: ((View) -> Void)?
     /// The bottom line: the form's hints, or a message (the copy's countdown) in their place.
     let statusLine = StatusLine()
     /// Ctrl-X was pressed: the next key is a command (c, C, t, h).
@@ -88,11 +90,11 @@ final class PasswordEditor: View {
     /// The form's hint line.
     static let hints = "^S save · Esc cancel · ^R reveal · ^G generate · ^X c/C/t copy, h history"
     /// What the status line says after Ctrl-X.
-    static let commandHints = "Ctrl-X: c copy the password · C the user ID · t the TOTP code · h history"
+    static let commandHints = "Ctrl-X: copy c password, C user ID, t TOTP code · h history · g generator"
 
     /// Puts a fresh random password into the field (masked; Ctrl-R shows it).
     func generatePassword() {
-        passwordField.text = generator.generate()
+        passwordField.text = generatorSettings.generator.generate(length: generatorSettings.length)
         passwordField.cursorIndex = passwordField.text.count
         form.focus(key: "password")
     }
@@ -160,9 +162,27 @@ final class PasswordEditor: View {
         case .character("c"): copy(.password)
         case .character("C"): copy(.user)
         case .character("t"): copy(.totp)
-        case .character("h"): onShowHistory?(PasswordHistoryView(name: currentName, history: history))
+        case .character("h"): onPresent?(PasswordHistoryView(name: currentName, history: history))
+        case .character("g"): onPresent?(generatorPrompt())
         default: break
         }
+    }
+
+    /// Ctrl-X g: asks for the length, classes and look-alikes, then generates with them.
+    private func generatorPrompt() -> PromptDialog {
+        let prompt = PromptDialog(title: "Generate", message: "Length, classes (l lower, u upper, d digits, s symbols), "
+                                  + "look-alikes to allow 0 O 1 l I:", text: generatorSettings.text)
+        prompt.onSubmit = { [unowned self, unowned prompt] line in
+            do {
+                self.generatorSettings = try GeneratorSettings(parsing: line)
+            } catch {
+                prompt.errorMessage = "\(error)"
+                return false
+            }
+            self.generatePassword()
+            return true
+        }
+        return prompt
     }
 
     private var currentName: String {

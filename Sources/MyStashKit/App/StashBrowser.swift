@@ -84,7 +84,7 @@ final class StashBrowser {
         ("Ctrl-S", "save"),
         ("Esc", "cancel (asks when edited)"),
         ("Ctrl-R · Ctrl-G", "reveal the password · generate a strong password"),
-        ("Ctrl-X c C t · h", "copy password / user ID / TOTP code · history"),
+        ("Ctrl-X c C t · h · g", "copy password / user ID / TOTP · history · generator"),
     ]
 
     /// The current tab's adapter: its selection (`selectedObject`) and controller.
@@ -169,7 +169,7 @@ final class StashBrowser {
             let editor = PasswordEditor(stash: stash, object: object)
             editor.onSaved = { [unowned self] saved, verb in self.didSave(saved, verb: verb, kind: .passwords) }
             editor.onCopy = { [unowned self] field, value, name in self.copy(value, field: field, name: name) }
-            editor.onShowHistory = { [unowned self] view in self.loop.push(view) }
+            editor.onPresent = { [unowned self] view in self.loop.push(view) }
             editor.clock = { [unowned self] in self.loop.clock.now }
             return editor
         }
