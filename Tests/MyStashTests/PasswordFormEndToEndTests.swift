@@ -93,6 +93,21 @@ import Testing
         try pane.waitUntil("the list again") { !$0.contains("Edit Password") && $0.contains("Bank") }
     }
 
+    @Test(.enabled(if: EndToEnd.unavailableReason == nil, "needs the built mystash and tmux"))
+    func afterClipSecondsTheFormSaysTheClipboardWasCleared() throws {
+        let session = try StashSession()
+        defer { session.remove() }
+        try makeStash(session, [PasswordEntry(name: "Bank", userID: "me@bank.example", password: "short-lived-7")])
+        let (pane, _) = try session.launch(["--no-animation", "--clip-seconds", "2"])
+        defer { pane.close() }
+        try unlockToPasswords(pane, showing: "me@bank.example")
+        pane.press("Enter"); try pane.waitFor("Edit Password")
+        pane.press("C-x"); pane.type("c")
+        try pane.waitFor("Copied the password of “Bank” — cleared in")
+        // tmux ignores OSC 52's empty payload, so the clearing is seen in the app's status line.
+        try pane.waitUntil("the clearing") { $0.contains("Clipboard cleared") && $0.contains("Edit Password") }
+    }
+
     /// Polls tmux's paste buffer (filled by OSC 52 with `set-clipboard on`) until it holds `text`.
     private func waitForBuffer(_ pane: TmuxPane, _ text: String) throws {
         let deadline = Date().addingTimeInterval(30)
