@@ -128,6 +128,30 @@ final class RecordingClipboard: Clipboard {
         #expect(app.screenText.contains("Shop") && !app.screenText.contains("Shopc"))
     }
 
+    @Test func aCtrlXPendingWhenTheAppLocksIsForgotten() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open(passphrase: "lock me")
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "pending-Secret-1"))
+        let clipboard = RecordingClipboard()
+        let clock = TestClock(now: 100)
+        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: clock, animated: false,
+                               lockAfter: 60, clipboard: clipboard)
+        app.send(.tab)
+        app.send(.enter)
+        app.send(.control("x"))
+        clock.advance(by: 61)
+        app.lockIfIdle(now: clock.now)
+        #expect(app.isLocked)
+        for character in "lock me" { app.send(.character(character)) }
+        app.send(.enter)
+        #expect(!app.isLocked)
+        app.send(.character("c"))   // typed into the name field, not a copy
+        app.loop.draw()
+        #expect(clipboard.copied.isEmpty)
+        #expect(app.screenText.contains("Bankc"), "\(app.screenText)")
+    }
+
     @Test func cOnAnEntryWithoutAUserIDSaysSoInsteadOfCopyingNothing() throws {
         let temp = try TemporaryStash()
         defer { temp.remove() }

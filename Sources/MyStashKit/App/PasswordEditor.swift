@@ -212,6 +212,13 @@ final class PasswordEditor: View {
         statusLine.showMessage(text, at: clock(), duration: 4, style: .error)
     }
 
+    /// Forgets a pending Ctrl-X (the app locks: the first key after unlocking is not a command).
+    func cancelCommand() {
+        guard awaitsCommand else { return }
+        awaitsCommand = false
+        statusLine.clearMessage()
+    }
+
     /// Shows the clipboard's countdown (the app's ticker calls it), unless Ctrl-X waits for its key.
     func showClipboardStatus(_ text: String, at time: Double, duration: Double) {
         guard !awaitsCommand else { return }

@@ -67,6 +67,7 @@ public final class StashApp {
     /// Wipes the key and shows only the unlock prompt (`L`, or after `--lock-after` idle seconds).
     public func lock() {
         guard lockView == nil else { return }
+        browser.willLock()
         clipboard.clearNow()
         stash.lock()
         let view = LockView(stash: stash)

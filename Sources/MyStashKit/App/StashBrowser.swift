@@ -133,6 +133,11 @@ final class StashBrowser {
     /// The password forms open on the run loop (the copy's countdown shows in theirs too).
     private var openPasswordEditors: [PasswordEditor] { loop.views.compactMap { $0 as? PasswordEditor } }
 
+    /// The app locks: a form waiting for Ctrl-X's key forgets it.
+    func willLock() {
+        for editor in openPasswordEditors { editor.cancelCommand() }
+    }
+
     /// Shows the countdown, and clears the clipboard when the time is up (the app's ticker calls it),
     /// in the list's status line and in that of an open password form.
     func updateClipboardStatus(at time: Double) {
