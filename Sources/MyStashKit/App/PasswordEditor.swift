@@ -16,7 +16,7 @@ import TerminalUI
 ///
 ///     let editor = PasswordEditor(stash: stash, object: nil)
 ///     editor.onSaved = { object, verb in browser.didSave(object, verb) }
-///     editor.onCopy = { field, value, name in browser.copy(value, field, name) }
+///     editor.onCopy = { field, value, name in browser.copy(value, field: field, name: name) }
 ///     loop.push(editor)
 final class PasswordEditor: View {
     let stash: Stash
