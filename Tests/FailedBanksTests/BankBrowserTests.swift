@@ -61,6 +61,8 @@ final class BrowserHarness {
                                   readOnlyReason: readOnly ? "opened read-only for the test" : nil,
                                   cacheDirectory: directory.appendingPathComponent("cache").path)
         browser.loop.draw()
+        // The first frame ran the deferred fetch: a failure shows here, not as a screen stuck on "Loading…".
+        if let error = browser.loadError { throw EndToEndError("the browser's first fetch failed: \(error)") }
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

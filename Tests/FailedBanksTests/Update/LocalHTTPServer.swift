@@ -35,12 +35,17 @@ final class LocalHTTPServer: @unchecked Sendable {
     }
 
     let port: UInt16
-    private let listener: Int32
+    /// The listening socket. Closed only by ``stop()``, once the accept loop has ended: a
+    /// descriptor number is reused at once by whatever another test opens next.
+    let listener: Int32
     private let handler: @Sendable (Request) -> Reply
     private let lock = NSLock()
     private var received: [Request] = []
     private var heldConnections: [Int32] = []
     private var stopped = false
+    private var acceptLoopRunning = true
+    /// Signalled when the accept loop ends.
+    private let acceptLoopEnded = DispatchSemaphore(value: 0)
 
     init(handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
@@ -75,20 +80,29 @@ final class LocalHTTPServer: @unchecked Sendable {
     /// The requests received so far.
     var requests: [Request] { lock.withLock { received } }
 
-    /// Stops accepting and closes the connections held open by `.silence`.
+    /// True while the accept loop runs (until ``stop()`` ends it).
+    var isAccepting: Bool { lock.withLock { acceptLoopRunning } }
+
+    /// Stops accepting and closes the connections held open by `.silence`. Idempotent:
+    /// only the first call closes anything. It returns once the accept loop has ended,
+    /// and closes the listener only then, so that no thread of this server touches the
+    /// number afterwards (closing it twice closed another test's SQLite `-wal` or socket).
     func stop() {
-        let held: [Int32] = lock.withLock {
+        let held: [Int32]? = lock.withLock {
+            guard !stopped else { return nil }
             stopped = true
             let held = heldConnections
             heldConnections = []
             return held
         }
-        shutdown(listener, Int32(SHUT_RDWR))
+        guard let held else { return }
+        shutdown(listener, Int32(SHUT_RDWR))   // wakes accept() with an error: the loop ends
+        acceptLoopEnded.wait()
         close(listener)
         for fd in held { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
     }
 
-    deinit { if !lock.withLock({ stopped }) { stop() } }
+    deinit { stop() }
 
     /// A port on 127.0.0.1 where nothing listens (bound, then closed).
     static func closedPort() throws -> UInt16 {
@@ -99,7 +113,11 @@ final class LocalHTTPServer: @unchecked Sendable {
     }
 
     private func acceptLoop() {
-        while true {
+        defer {
+            lock.withLock { acceptLoopRunning = false }
+            acceptLoopEnded.signal()
+        }
+        while !lock.withLock({ stopped }) {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
                 if errno == EINTR { continue }
