@@ -184,12 +184,13 @@ public final class CSVTableLoader: @unchecked Sendable {
         } catch {
             throw EntityImportError.store(path: path, error)
         }
-        let producer = CSVRowProducer(rows: rows, dialect: dialect, columnCount: names.count, loader: self)
+        let producer = CSVRowProducer(rows: rows, dialect: dialect, columnCount: names.count) { [self] in isCancelled }
         var written = 0
         var types: [CSVColumnType] = []
         do {
             try db.transaction {
-                let writer = try CSVTableWriter(database: db, table: table, columns: names)
+                let schema = try CSVTableSchema(database: db, table: table, columns: names)
+                let writer = try MultiRowInsertWriter(database: db, table: table, columns: names)
                 var previewPending = firstRows != nil
                 try TwoThreadLoad.run(
                     produce: { pipe in try producer.fill(pipe) },
@@ -207,7 +208,7 @@ public final class CSVTableLoader: @unchecked Sendable {
                     throw EntityImportError.badRows(path: source, issues: rows.issues, total: rows.badRowCount)
                 }
                 types = producer.inference.types
-                try writer.finish(types: types, counts: producer.inference.counts)
+                try schema.finish(types: types, counts: producer.inference.counts)
                 written = writer.count
             }
         } catch let error as EntityImportError {
@@ -224,9 +225,21 @@ public final class CSVTableLoader: @unchecked Sendable {
         return (written, types)
     }
 
-    private func preview(_ batch: CSVRowBatch, names: [String], dialect: CSVDialect) -> Preview {
+    private func preview(_ batch: BulkRowBatch, names: [String], dialect: CSVDialect) -> Preview {
         let count = min(batch.rowCount, max(0, options.firstRowCount))
-        return Preview(columns: names, rows: (0..<count).map { batch.strings(ofRow: $0) }, dialect: dialect)
+        let rows = (0..<count).map { row in
+            (0..<names.count).map { column -> String? in
+                switch batch.value(row: row, column: column) {
+                case .null: return nil
+                case .integer(let n): return String(n)
+                // Only reals written as they read back are numbers here: their shortest form is the field's text.
+                case .real(let x): return "\(x)"
+                case .text(let text): return text
+                case .blob(let bytes): return String(decoding: bytes, as: UTF8.self)
+                }
+            }
+        }
+        return Preview(columns: names, rows: rows, dialect: dialect)
     }
 
     /// Writes the file's data to the disk before it is renamed into place.
@@ -247,51 +260,5 @@ public final class CSVTableLoader: @unchecked Sendable {
 
     private func removeDatabaseFiles(_ path: String) {
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
-    }
-}
-
-/// The parsing thread of a ``CSVTableLoader``: reads rows (``ImportRows``), refuses those with the wrong
-/// number of fields, classifies and counts every field (``CSVColumnTypeInference``) and fills batches.
-///
-/// Its state is used by the parsing thread until ``BatchPipe/finish(error:)`` (through ``TwoThreadLoad``)
-/// and read by the writer after that (the pipe's lock orders the accesses), hence `@unchecked Sendable`.
-final class CSVRowProducer: @unchecked Sendable {
-    let rows: ImportRows
-    let dialect: CSVDialect
-    let columnCount: Int
-    /// The types so far (complete once ``fill(_:)`` has returned).
-    private(set) var inference: CSVColumnTypeInference
-    private let loader: CSVTableLoader
-
-    /// The writer went away (it failed) or the load was cancelled: stop reading.
-    struct Stopped: Error {}
-
-    init(rows: ImportRows, dialect: CSVDialect, columnCount: Int, loader: CSVTableLoader) {
-        self.rows = rows
-        self.dialect = dialect
-        self.columnCount = columnCount
-        self.loader = loader
-        inference = CSVColumnTypeInference(columnCount: columnCount)
-    }
-
-    func fill(_ pipe: BatchPipe<CSVRowBatch>) throws {
-        var batch = pipe.emptyBatch()
-        batch?.columnCount = columnCount
-        try rows.readEach { record in
-            guard record.count == columnCount else {
-                rows.addIssue(RowProblem(reason: "expected \(columnCount) fields, found \(record.count)"), line: record.line)
-                return
-            }
-            if rows.mustAbort { return }
-            guard let current = batch else { throw Stopped() }
-            current.add(record, dialect: dialect, inference: &inference)
-            if current.isFull {
-                pipe.send(current)
-                if loader.isCancelled { throw Stopped() }
-                batch = pipe.emptyBatch()
-                batch?.columnCount = columnCount
-            }
-        }
-        if let batch, !batch.isEmpty { pipe.send(batch) }
     }
 }
