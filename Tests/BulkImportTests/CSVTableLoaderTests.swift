@@ -204,6 +204,27 @@ struct CSVLoaderFixture {
         #expect(fixture.cacheFiles().isEmpty)
     }
 
+    @Test func indexesAreBuiltAfterTheLoadAndAddedToAReusedCache() throws {
+        let path = fixture.file("events.csv", "id,ts,level\n1,2024-01-02T00:00:00Z,INFO\n2,2024-01-01T00:00:00Z,WARN\n")
+        var loader = fixture.loader(path)
+        var options = loader.options
+        options.indexes = [["ts"], ["nonexistent"]]
+        loader = CSVTableLoader(source: path, options: options)
+        let table = try loader.load()
+        func indexes() throws -> [String] {
+            let db = try Database(path: table.databasePath, options: fixture.readOnly)
+            return try db.query("SELECT name FROM pragma_index_list('events') ORDER BY name").compactMap { $0[0].string }
+        }
+        #expect(try indexes() == ["events_by_ts"])
+        let db = try Database(path: table.databasePath, options: fixture.readOnly)
+        let plan = try db.query("EXPLAIN QUERY PLAN SELECT rowid FROM events ORDER BY ts DESC").map { $0.last?.string ?? "" }
+        #expect(plan.contains { $0.contains("events_by_ts") })
+        options.indexes = [["LEVEL", "ts"]]
+        let reused = try CSVTableLoader(source: path, options: options).load()
+        #expect(reused.wasReused)
+        #expect(try indexes() == ["events_by_level_ts", "events_by_ts"])
+    }
+
     @Test func buildReplacesAFileOnlyWhenComplete() throws {
         let target = fixture.directory + "/out.sqlite"
         FileManager.default.createFile(atPath: target, contents: Data("old".utf8))
