@@ -6,7 +6,7 @@ import SQLiteStore
 ///
 /// The table's rows are identified by their `rowid` (1, 2, 3… in file
 /// order: row *n* is the file's *n*-th data row); its columns are named
-/// after the header (``CSVColumnNames``) and declared with their types.
+/// after the header (`CSVColumnNames`) and declared with their types.
 ///
 ///     let table = try CSVTableLoader(source: "events.csv").load()
 ///     table.tableName                 // "events"

@@ -5,8 +5,8 @@ import Synchronization
 import Timekeeping
 
 /// Loads any CSV file into a typed table of a new SQLite database: the
-/// dialect sniffed (``CSVDialect``), the columns named after the header
-/// (``CSVColumnNames``) and typed from every value (``CSVColumnTypeInference``),
+/// dialect sniffed (`CSVDialect`), the columns named after the header
+/// (`CSVColumnNames`) and typed from every value (`CSVColumnTypeInference`),
 /// all-or-nothing with `FILE:LINE` errors, reporting progress and handing
 /// over the first rows while the rest loads.
 ///
