@@ -149,7 +149,10 @@ public final class CSVTableLoader: @unchecked Sendable {
         if let name = options.tableName, !name.isEmpty { return name }
         let file = ((source as NSString).lastPathComponent as NSString).deletingPathExtension
         let name = CSVColumnNames.make(from: [file]).first ?? ""
-        return name.isEmpty || name.hasPrefix("column_") || name.lowercased().hasPrefix("sqlite_") ? "csv" : name
+        if name.isEmpty || name.hasPrefix("column_") || name.lowercased().hasPrefix("sqlite_") { return "csv" }
+        // The names a store keeps for itself.
+        if ["store_history", "store_metadata", "fetchedtable_history"].contains(name.lowercased()) { return name + "_csv" }
+        return name
     }
 
     // MARK: Steps

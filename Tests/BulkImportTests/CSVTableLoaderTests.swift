@@ -89,6 +89,24 @@ struct CSVLoaderFixture {
         #expect(try db.scalar("PRAGMA integrity_check").string == "ok")
     }
 
+    @Test func theEntityOpensTheTableInAForeignStoreWithoutChangingIt() throws {
+        let path = fixture.file("store_history.csv", "id,Closing Date,amount\n7,2024-01-05,1.5\n8,2024-01-06,2\n")
+        let table = try fixture.loader(path).load()
+        #expect(table.tableName == "store_history_csv")
+        #expect(table.entity.idColumn == "rowid")
+        #expect(table.entity.attributes.map(\.columnName) == ["id", "Closing Date", "amount"])
+        let before = FileManager.default.contents(atPath: table.databasePath)
+        do {
+            let store = try Store(foreignDatabaseAt: table.databasePath, model: table.model, readOnly: true)
+            let objects = try ObjectContext(store: store).fetch(table.entity.name, orderBy: "rowid")
+            #expect(objects.map { $0["Closing Date"] } == [.text("2024-01-05"), .text("2024-01-06")])
+            #expect(objects.map { $0["id"] } == [.integer(7), .integer(8)])
+            #expect(objects.map { $0["amount"] } == [.real(1.5), .real(2)])
+        }
+        #expect(FileManager.default.contents(atPath: table.databasePath) == before)
+        #expect(fixture.cacheFiles().count == 1)  // no -wal, -shm or journal left
+    }
+
     @Test func numbersInATextColumnKeepTheirText() throws {
         let path = fixture.file("codes.csv", "code,amount\n12,3.50\nA7,2\n0.25,1e1\n,\n")
         let table = try fixture.loader(path).load()
