@@ -117,6 +117,14 @@ struct CSVLoaderFixture {
         #expect(try fixture.storageClasses(table) == [["text", "real"], ["text", "real"], ["text", "real"], ["null", "null"]])
     }
 
+    @Test func realsStoredAsNumbersInATextColumnGetTheirExactTextBack() throws {
+        let values = ["x", "10.0", "0.0001", "123456.789", "-3.5", "99999999999999.9", "0.1", "-9223372036854775808"]
+        let path = fixture.file("mixed.csv", "v\n" + values.joined(separator: "\n") + "\n")
+        let table = try fixture.loader(path).load()
+        #expect(table.columns.map(\.type) == [.text])
+        #expect(try fixture.rows(table).map { $0[0] } == values.map { .text($0) })
+    }
+
     @Test func integerColumnSortsNumerically() throws {
         let path = fixture.file("n.csv", "n\n10\n9\n-3\n100\n")
         let table = try fixture.loader(path).load()
@@ -335,5 +343,32 @@ final class ProgressRecorder: @unchecked Sendable {
         #expect(table.databasePath == location.databasePath)
         #expect(!FileManager.default.fileExists(atPath: orphan))
         #expect(fixture.cacheFiles() == [(location.databasePath as NSString).lastPathComponent])
+    }
+}
+
+@Suite struct MultiRowInsertWriterTests {
+    @Test func writesEveryKindOfValueInBatchesOfAnySize() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("CREATE TABLE \"odd name\"(\"a b\", c, d)")
+        let writer = try MultiRowInsertWriter(database: db, table: "odd name", columns: ["a b", "c", "d"], rowsPerStatement: 4)
+        let batch = BulkRowBatch(capacity: 10)
+        for i in 0..<10 {
+            batch.append(Int64(i))
+            if i % 3 == 0 { batch.appendNull() } else { batch.append(Double(i) / 2) }
+            var text = "row \(i)"
+            text.withUTF8 { batch.append(utf8: UnsafeRawBufferPointer($0)) }
+            batch.endRow(line: i + 2)
+        }
+        #expect(batch.isFull && batch.columnCount == 3)
+        #expect(batch.value(row: 1, column: 2) == .text("row 1"))
+        try writer.write(batch)
+        #expect(writer.count == 10)
+        let rows = try db.query("SELECT rowid, * FROM \"odd name\" ORDER BY rowid")
+        #expect(rows.count == 10)
+        #expect(rows[0] == [.integer(1), .integer(0), .null, .text("row 0")])
+        #expect(rows[9] == [.integer(10), .integer(9), .null, .text("row 9")])
+        #expect(rows[5] == [.integer(6), .integer(5), .real(2.5), .text("row 5")])
+        batch.removeAll()
+        #expect(batch.isEmpty && batch.text.isEmpty)
     }
 }
