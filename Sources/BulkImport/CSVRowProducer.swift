@@ -5,8 +5,14 @@ import CSVImport
 /// field (`CSVColumnTypeInference`) and fills ``BulkRowBatch``es.
 ///
 /// Integers and reals written as SQLite writes them back go into the batch as
-/// numbers; every other field as its text decoded from the dialect's encoding
-/// (exactly as written: nothing is trimmed); empty fields as NULL. Its state
+/// numbers; dates in another of `CalendarDay`'s forms (`27-Jun-25`,
+/// `6/27/2025`, `June 27, 2025`) as their ISO text `2025-06-27`, in the
+/// columns of ``convertsDates``; every other field as its text decoded from
+/// the dialect's encoding (exactly as written: nothing is trimmed); empty
+/// fields as NULL. A column where such a date was rewritten but which turns out
+/// not to hold only dates is named in ``columnsWithRewrittenNonDates``: its
+/// rewritten values are no longer what the file says, so the loader loads the
+/// file again without rewriting that column. Its state
 /// is used by the parsing thread until ``BatchPipe/finish(error:)`` (through
 /// ``TwoThreadLoad``) and read by the writer after that (the pipe's lock
 /// orders the accesses), hence `@unchecked Sendable`.
@@ -20,17 +26,36 @@ final class CSVRowProducer: @unchecked Sendable {
     let columnCount: Int
     /// The types so far (complete once ``fill(_:)`` has returned).
     private(set) var inference: CSVColumnTypeInference
+    /// Per column: whether a field in another date form is rewritten as ISO text.
+    let convertsDates: [Bool]
+    /// Per column: how many fields were rewritten as ISO dates.
+    private var rewrittenDates: [Int]
     private let isCancelled: @Sendable () -> Bool
 
     /// The writer went away (it failed) or the load was cancelled: stop reading.
     struct Stopped: Error {}
 
-    init(rows: ImportRows, dialect: CSVDialect, columnCount: Int, isCancelled: @escaping @Sendable () -> Bool) {
+    init(
+        rows: ImportRows,
+        dialect: CSVDialect,
+        columnCount: Int,
+        convertsDates: [Bool]? = nil,
+        isCancelled: @escaping @Sendable () -> Bool
+    ) {
         self.rows = rows
         self.dialect = dialect
         self.columnCount = columnCount
         self.isCancelled = isCancelled
+        self.convertsDates = convertsDates ?? Array(repeating: true, count: columnCount)
+        rewrittenDates = Array(repeating: 0, count: columnCount)
         inference = CSVColumnTypeInference(columnCount: columnCount)
+    }
+
+    /// The columns where a field was rewritten as an ISO date although the column is not
+    /// one of dates (complete once ``fill(_:)`` has returned).
+    var columnsWithRewrittenNonDates: [Int] {
+        let types = inference.types
+        return (0..<columnCount).filter { rewrittenDates[$0] > 0 && types[$0] != .date }
     }
 
     /// Fills batches from `pipe` with the good rows and sends them (run by ``TwoThreadLoad``).
@@ -58,6 +83,12 @@ final class CSVRowProducer: @unchecked Sendable {
         for column in 0..<columnCount {
             record.withUnsafeBytes(at: column) { raw in
                 let value = CSVFieldValue.classify(raw)
+                if value == .text, convertsDates[column], let day = CalendarDay.parse(bytes: raw) {
+                    inference.add(.date, column: column)
+                    rewrittenDates[column] += 1
+                    day.withISOBytes { batch.append(utf8: $0) }
+                    return
+                }
                 inference.add(value, column: column)
                 switch value {
                 case .empty: batch.appendNull()

@@ -130,11 +130,24 @@ public final class CSVTableLoader: @unchecked Sendable {
         let started = MonotonicClock.seconds()
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { removeDatabaseFiles(temporary) }
-        let (dialect, reader, names) = try openSource()
-        let rows = ImportRows(
-            path: source, reader: reader, options: options.importOptions, progress: progress, started: started)
         let table = tableName
-        let count = try loadRows(rows, dialect: dialect, names: names, into: temporary, table: table)
+        var convertsDates: [Bool]?
+        var count: (rows: Int, types: [CSVColumnType], rewrittenNonDates: [Int])
+        var names: [String]
+        repeat {
+            let (dialect, reader, header) = try openSource()
+            names = header
+            let rows = ImportRows(
+                path: source, reader: reader, options: options.importOptions, progress: progress, started: started)
+            count = try loadRows(
+                rows, dialect: dialect, names: names, convertsDates: convertsDates, into: temporary, table: table)
+            // A column of dates in other forms that also holds other text: load again, keeping its text as written.
+            if !count.rewrittenNonDates.isEmpty {
+                var again = convertsDates ?? Array(repeating: true, count: names.count)
+                for column in count.rewrittenNonDates { again[column] = false }
+                convertsDates = again
+            }
+        } while !count.rewrittenNonDates.isEmpty
         try syncFile(temporary)
         guard rename(temporary, path) == 0 else {
             throw EntityImportError.store(path: path, CSVError.writeFailed(path: path, code: errno))
@@ -179,8 +192,9 @@ public final class CSVTableLoader: @unchecked Sendable {
 
     /// Loads every row into `table` of a new database at `path`; returns the row count and the column types.
     private func loadRows(
-        _ rows: ImportRows, dialect: CSVDialect, names: [String], into path: String, table: String
-    ) throws -> (rows: Int, types: [CSVColumnType]) {
+        _ rows: ImportRows, dialect: CSVDialect, names: [String], convertsDates: [Bool]?, into path: String,
+        table: String
+    ) throws -> (rows: Int, types: [CSVColumnType], rewrittenNonDates: [Int]) {
         removeDatabaseFiles(path)
         var databaseOptions = Database.Options()
         databaseOptions.walMode = false
@@ -192,9 +206,12 @@ public final class CSVTableLoader: @unchecked Sendable {
         } catch {
             throw EntityImportError.store(path: path, error)
         }
-        let producer = CSVRowProducer(rows: rows, dialect: dialect, columnCount: names.count) { [self] in isCancelled }
+        let producer = CSVRowProducer(
+            rows: rows, dialect: dialect, columnCount: names.count, convertsDates: convertsDates
+        ) { [self] in isCancelled }
         var written = 0
         var types: [CSVColumnType] = []
+        var rewrittenNonDates: [Int] = []
         do {
             try db.transaction {
                 let schema = try CSVTableSchema(database: db, table: table, columns: names)
@@ -216,6 +233,8 @@ public final class CSVTableLoader: @unchecked Sendable {
                     throw EntityImportError.badRows(path: source, issues: rows.issues, total: rows.badRowCount)
                 }
                 types = producer.inference.types
+                rewrittenNonDates = producer.columnsWithRewrittenNonDates
+                if !rewrittenNonDates.isEmpty { return }  // loaded again (see build(at:)): no schema to finish
                 try schema.finish(types: types, counts: producer.inference.counts)
                 try schema.createIndexes(options.indexes)
                 written = writer.count
@@ -231,7 +250,7 @@ public final class CSVTableLoader: @unchecked Sendable {
             throw EntityImportError.store(path: path, error)
         }
         if firstRows != nil && written == 0 { firstRows?(Preview(columns: names, rows: [], dialect: dialect)) }
-        return (written, types)
+        return (written, types, rewrittenNonDates)
     }
 
     private func preview(_ batch: BulkRowBatch, names: [String], dialect: CSVDialect) -> Preview {

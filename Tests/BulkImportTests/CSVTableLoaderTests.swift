@@ -372,3 +372,37 @@ final class ProgressRecorder: @unchecked Sendable {
         #expect(batch.isEmpty && batch.text.isEmpty)
     }
 }
+
+/// Dates in the forms people's files use (the FDIC list's `27-Jun-25`) become ISO dates, so they sort
+/// and section as dates; a column where they sit beside other text keeps every value as written.
+@Suite struct CSVTableLoaderDateFormTests {
+    let fixture = CSVLoaderFixture()
+
+    @Test func datesInOtherFormsAreStoredAsISODates() throws {
+        let path = fixture.file("banks.csv", "Bank,Closing Date\nA,27-Jun-25\nB,\nC,1/3/2020\nD,2019-05-01\n")
+        let table = try fixture.loader(path).load()
+        #expect(table.columns.map(\.type) == [.text, .date])
+        #expect(try fixture.rows(table).map { $0[1] } == [.text("2025-06-27"), .null, .text("2020-01-03"), .text("2019-05-01")])
+    }
+
+    @Test func aColumnMixingDatesAndOtherTextKeepsItsText() throws {
+        let path = fixture.file("notes.csv", "n,note\n1,27-Jun-25\n2,call back\n3,1/3/2020\n")
+        let table = try fixture.loader(path).load()
+        #expect(table.columns.map(\.type) == [.integer, .text])
+        #expect(try fixture.rows(table).map { $0[1] } == [.text("27-Jun-25"), .text("call back"), .text("1/3/2020")])
+        #expect(table.rowCount == 3)
+    }
+
+    @Test func theBundledFailedBankListSectionsByYear() throws {
+        let source = CSVLoaderFixture.fixture("../banklist_2024_fdic_original_cp1252.csv")
+        try #require(FileManager.default.fileExists(atPath: source), "fixture \(source)")
+        let table = try fixture.loader(source).load()
+        let closing = try #require(table.columns.first { $0.name.hasPrefix("Closing Date") })
+        #expect(closing.type == .date)
+        let db = try Database(path: table.databasePath, options: fixture.readOnly)
+        let column = Database.quote(identifier: closing.name)
+        let years = try db.query("SELECT DISTINCT substr(\(column), 1, 4) FROM \(Database.quote(identifier: table.tableName))")
+        #expect(!years.isEmpty)
+        #expect(years.allSatisfy { ($0[0].string.flatMap { Int($0) } ?? 0) >= 2000 })
+    }
+}
