@@ -60,7 +60,7 @@ import SQLiteStore
             do {
                 _ = try query(arguments)
                 Issue.record("\(arguments) accepted")
-            } catch {
+            } catch let error as FetchedTableError {
                 #expect(error.status == ExitStatus.usage)
                 #expect(error.message.contains("no column \"grade\" in table \"student\"; its columns: id, name, subject, number, first day"),
                         "\(error.message)")

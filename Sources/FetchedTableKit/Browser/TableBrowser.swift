@@ -29,15 +29,27 @@ public final class TableBrowser {
     public private(set) var list: ListScreen?
     /// The table open in ``list``.
     public private(set) var opened: OpenedTable?
+    /// Whether a table's first frame is its preview, fetched in full right after (see ``ListScreenConfiguration/previewsFirstPage``).
+    let previewsFirstPage: Bool
 
     /// Builds the browser on `screen`: the table `--table` names (or the only one), else the table list.
     ///
     /// - Throws: ``FetchedTableError`` for an option the table cannot take; the first fetch's error.
-    public init(database: TableDatabase, options: TableOptions, screen: Screen,
-                clock: any TerminalUI.Clock = TerminalUI.MonotonicClock()) throws {
+    public convenience init(database: TableDatabase, options: TableOptions, screen: Screen,
+                            clock: any TerminalUI.Clock = TerminalUI.MonotonicClock()) throws {
+        try self.init(database: database, options: options,
+                      loop: TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8))
+    }
+
+    /// Builds the browser on `loop` (its screens pushed over what it shows already, e.g. a CSV file's loading screen).
+    ///
+    /// `previewsFirstPage` false fetches the whole table before its first frame (after a
+    /// CSV file's loading screen, which was the first page already).
+    public init(database: TableDatabase, options: TableOptions, loop: TerminalRunLoop, previewsFirstPage: Bool = true) throws {
         self.database = database
         self.options = options
-        loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8)
+        self.loop = loop
+        self.previewsFirstPage = previewsFirstPage
         if let table = try database.soleTable(options.table, command: "") {
             try open(table)
         } else {
@@ -69,6 +81,7 @@ public final class TableBrowser {
         let opened = try database.open(table, options: options)
         var configuration = ListScreenConfiguration(title: table.name, tabs: [TableListTab.make(opened.query)])
         configuration.animated = options.animated
+        configuration.previewsFirstPage = previewsFirstPage
         configuration.readOnlyReason = opened.readOnlyReason
         configuration.allowsDelete = table.rowIDColumn != nil
         let keys = opened.query.columns.map(\.name)

@@ -39,15 +39,17 @@ enum TableListTab {
                          accessory: .disclosureIndicator)
     }
 
-    /// The index title of a section name: the whole name for a derived key (`2025`, `A`,
-    /// `2025-06`) and for a short value (`CA`, `Math`); else its first letter upper-cased,
-    /// UIKit's default; none for an empty name.
+    /// The index title of a section name, at most 5 characters (the sidebar's width): a year
+    /// whole (`2025`), a month or a day by its end (`25-06`, `06-27`), an initial (`A`), a
+    /// column's short value whole (`CA`, `Math`), a longer one by its first letter upper-cased
+    /// (UIKit's default); none for an empty name.
     static func indexTitle(for section: SectionKeySpecification?) -> ((String) -> String?)? {
         guard let section else { return nil }
-        let whole = section.derivation != nil
+        let dated = section.derivation != nil && section.derivation != .initial
         return { name in
             guard let first = name.first else { return nil }
-            return whole || name.count <= 4 ? name : String(first).uppercased()
+            if name.count <= 5 { return name }
+            return dated ? String(name.suffix(5)) : String(first).uppercased()
         }
     }
 }

@@ -24,6 +24,9 @@ public enum TableBrowserCommand {
                 return ExitStatus.ok
             }
             let options = try TableOptions(parsed)
+            if try TableFileKind.of(path: options.file) == .csv, !CSVSource.isCached(path: options.file) {
+                return try runLoading(options)
+            }
             let database = try TableDatabase.open(options: options)
             if let table = try database.soleTable(options.table, command: "") {
                 _ = try database.query(for: table, options: options)   // the options checked before curses starts
@@ -46,6 +49,26 @@ public enum TableBrowserCommand {
             for line in browser.log.suffix(5) { printError(line) }
             return exit.exitStatus
         }
+    }
+
+    /// A CSV file without an up-to-date cache: its first rows and the progress on the terminal
+    /// while it loads, then the browser (``CSVLoadingSession``).
+    static func runLoading(_ options: TableOptions) throws -> Int32 {
+        if let refusal = terminalRefusal() { throw refusal }
+        let screen: CursesScreen
+        do { screen = try CursesScreen() } catch {
+            throw FetchedTableError("cannot use the terminal: \(error)", status: ExitStatus.failure)
+        }
+        let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
+        let session = CSVLoadingSession(options: options, loop: loop)
+        session.start()
+        let exit = loop.run()
+        while loop.pop() != nil {}
+        screen.close()
+        if let error = session.error { throw TableDatabase.refusal(error, path: options.file) }
+        if let error = session.browser?.loadError { throw TableDatabase.refusal(error, path: options.file) }
+        for line in (session.browser?.log ?? []).suffix(5) { printError(line) }
+        return exit.exitStatus
     }
 
     /// Why the browser cannot take the terminal over, if it cannot.

@@ -19,6 +19,13 @@ public struct TableColumn: Equatable, Sendable {
     /// Whether it reads as text first (a title's default).
     var isTextual: Bool { type == .text }
 
-    /// Whether day(), month() and year() make sense of it.
-    var isDateLike: Bool { type == .date || type == .dateTime || type == .text }
+    /// Whether `S` offers its day(), month() and year(): a date or date-time column, or a text
+    /// column named like one (`close_date`, `created_at`, `ts`, `time`, `day`).
+    var isDateLike: Bool {
+        if type == .date || type == .dateTime { return true }
+        guard type == .text else { return false }
+        let lower = name.lowercased()
+        return ["date", "time", "day"].contains { lower.contains($0) } || lower == "ts"
+            || lower.hasSuffix("_at") || lower.hasSuffix("_on")
+    }
 }

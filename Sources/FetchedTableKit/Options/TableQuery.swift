@@ -114,8 +114,8 @@ public struct TableQuery {
         }
     }
 
-    /// The section keys `S` offers: none, then each column, its initial, and for text and
-    /// date columns its year, month and day.
+    /// The section keys `S` offers: none, then each column, a text column's initial, and a
+    /// date column's year, month and day (``TableColumn/isDateLike``).
     public var sectionKeyChoices: [SectionKeySpecification?] {
         var choices: [SectionKeySpecification?] = [nil]
         for column in columns {

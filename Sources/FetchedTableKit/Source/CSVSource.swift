@@ -8,6 +8,12 @@ import Foundation
 ///
 ///     let databasePath = try CSVSource(path: "banklist.csv").load()
 enum CSVSource {
+    /// Whether the cache database of the file at `path` is up to date (a load would reuse it at once).
+    static func isCached(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        let directory = CSVCacheLocation.defaultDirectory(environment: environment)
+        return (try? CSVCacheLocation(source: path, directory: directory))?.isBuilt ?? false
+    }
+
     /// Loads (or reuses) the cache database of the CSV file at `path`; `progress` and
     /// `firstRows` as ``CSVTableLoader`` calls them (on its threads).
     ///

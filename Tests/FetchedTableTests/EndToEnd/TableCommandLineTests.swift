@@ -87,7 +87,7 @@ struct TableCommandLineTests {
         let arguments = ["list", csv, "--sort", "ts desc", "--section", "day(ts)", "--format", "json"]
         let first = try fixture.run(arguments)
         #expect(first.status == 0, "\(first.standardError)")
-        #expect(first.standardOutput.contains("{\"name\":\"2025-06-27\",\"indexTitle\":\"2025-06-27\",\"objects\":[{\"id\":2,"),
+        #expect(first.standardOutput.contains("{\"name\":\"2025-06-27\",\"indexTitle\":\"06-27\",\"objects\":[{\"id\":2,"),
                 "\(first.standardOutput)")
         let cached = try FileManager.default.contentsOfDirectory(atPath: fixture.cache + "/fetchedtable")
         #expect(!cached.isEmpty)
