@@ -85,13 +85,8 @@ public struct TableQuery {
     static func sortDescriptors(_ sort: SortSpecification, section: SectionKeySpecification?) -> [FetchSort] {
         var descriptors = sort.sortDescriptors
         guard let section, let first = descriptors.first else { return descriptors }
-        if first.keyPath == section.keyPath { return descriptors }
-        if first.keyPath == section.column,
-           section.derivation == nil || SectionKeySpecification.sqlReference(section.column).hasPrefix("$.\"") == false {
-            return descriptors
-        }
-        let ascending = first.keyPath == section.column ? first.ascending : true
-        descriptors.insert(FetchSort(section.keyPath, ascending: ascending), at: 0)
+        if first.keyPath == section.keyPath || first.keyPath == section.column { return descriptors }
+        descriptors.insert(FetchSort(section.keyPath), at: 0)
         return descriptors
     }
 
