@@ -100,6 +100,20 @@ public final class FetchedResultsController {
     private var historyPositionWhenUntracked: Int64?
     /// The background build of the prefixes, if one was started (``prepareForChangesInBackground()``).
     var prefixJob: PrefixBuildJob?
+    /// The running ``refetchInBackground(isReset:onFinish:)``, whether another is queued after it,
+    /// whether they follow a reset, and who to wake when one is done.
+    var backgroundRefetch: BackgroundRefetch?
+    var backgroundRefetchQueued = false
+    var backgroundRefetchIsReset = true
+    var backgroundRefetchOnFinish: (@Sendable () -> Void)?
+    /// When true, a reset the context publishes (another connection wrote to an untracked
+    /// foreign database: ``SQLiteStore/Store/hasTracking``) starts ``refetchInBackground(isReset:onFinish:)``
+    /// instead of refetching on this thread; the batch arrives through ``deliverFinishedRefetch()``,
+    /// which the owner calls on every tick. Default false (the refetch runs at once, as before).
+    ///
+    ///     controller.refetchesInBackgroundOnReset = true
+    ///     // every tick: try context.processExternalChanges(); try controller.deliverFinishedRefetch()
+    public var refetchesInBackgroundOnReset = false
     /// How the last performFetch got its data (for tests and the benchmark).
     @_spi(Benchmark) public private(set) var lastFetchUsedCache = false
     /// How many change sets were handled incrementally and how many by refetching (for tests and the benchmark).
@@ -181,6 +195,8 @@ public final class FetchedResultsController {
             }
         }
         cancelPrefixJob()
+        backgroundRefetch = nil   // its diff starts from results this fetch replaces
+        backgroundRefetchQueued = false
         (list, sectionRecords) = fetched!
         startsCache = nil
         generation += 1
