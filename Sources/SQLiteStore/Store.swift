@@ -157,7 +157,7 @@ public final class Store {
     /// has put the `fetchedtable_history` triggers in (<doc:BrowsingForeignDatabases>).
     ///
     ///     let catalog = try DatabaseCatalog(path: "school.sqlite")
-    ///     let student = try catalog.table(named: "student").entity(named: "student")
+    ///     let student = catalog.table(named: "student")!.entity(named: "student")
     ///     let store = try Store(foreignDatabaseAt: "school.sqlite",
     ///                           model: Model(version: 1, applicationID: 0, entities: [student]), readOnly: true)
     ///
