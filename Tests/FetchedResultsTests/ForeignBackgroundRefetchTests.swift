@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import SQLiteStore
-@testable import FetchedResults
+@_spi(Benchmark) @testable import FetchedResults
 
 /// A controller over a database made with raw SQL (rollback journal, no triggers, odd
 /// identifiers): other connections' changes arrive as resets, and the background
@@ -150,6 +150,41 @@ struct ForeignBackgroundRefetchTests {
         #expect(snapshot == expected)
         #expect(Snapshot(controller) == expected)
         #expect(controller.indexPath(for: victim.objectID) == nil)
+    }
+
+    @Test func withTrackingAThousandRowChangeIsIncremental() throws {
+        let file = try ForeignFile()
+        try file.writer.transaction {
+            let insert = try file.writer.statement("INSERT INTO \"the items\" VALUES (?, ?, ?)")
+            for i in 0..<20_000 {
+                try insert.bind([.text(Self.names[i % Self.names.count] + " \(i)"), Self.groups[i % Self.groups.count], .integer(Int64(i % 10))])
+                _ = try insert.step()
+                insert.reset()
+            }
+        }
+        let store = try file.store()
+        try store.installTracking(forTables: ["the items"])
+        let context = ObjectContext(store: store)
+        let config = Self.byGroup()
+        let controller = FetchedResultsController(fetchRequest: config.0, context: context, sectionNameKeyPath: config.1)
+        var batches: [ChangeBatch] = []
+        controller.onChange = { batches.append($0) }
+        try controller.performFetch()
+        try controller.prepareForChanges()
+        let before = Snapshot(controller)
+        try file.writer.execute("""
+            BEGIN;
+            UPDATE "the items" SET "Group" = 'moved' WHERE rowid % 40 = 0;
+            DELETE FROM "the items" WHERE rowid % 40 = 1;
+            INSERT INTO "the items" SELECT "Item Name" || ' copy', "Group", n FROM "the items" WHERE rowid % 40 = 2;
+            COMMIT;
+            """)
+        let changes = try #require(try context.processExternalChanges())
+        #expect(!changes.isReset && changes.updated.count == 500 && changes.deleted.count == 500 && changes.inserted.count == 500)
+        #expect(controller.statistics.incrementalBatches == 1 && controller.statistics.refetches == 0)
+        let batch = try #require(batches.last)
+        #expect(try BatchChecker.apply(batch, to: before) == Self.fresh(store, config))
+        try store.removeTracking()
     }
 
     @Test func idsAreTheRowIDAndTheFetchUsesTheSameQueryPlanAsRawSQL() throws {
