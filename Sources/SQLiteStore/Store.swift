@@ -333,9 +333,13 @@ public final class Store {
     }
 
     /// The sequence number of the newest history entry (0 when none was ever written).
+    ///
+    /// A foreign database without tracking has no history: the number then only changes
+    /// when the data may have (another connection's commit, seen through `PRAGMA data_version`,
+    /// or a save through this store), and means nothing to another connection or process.
     public func historyPosition() throws -> Int64 {
         if isForeign {
-            guard hasTracking else { return 0 }
+            guard hasTracking else { return (try database.dataVersion() << 24) &+ (localChangeCounter & 0xFF_FFFF) }
             return try database.scalar("SELECT max(seq) FROM \(TrackingSchema.historyTable)").int64 ?? 0
         }
         return try database.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(SchemaBuilder.historyTable)]).int64 ?? 0

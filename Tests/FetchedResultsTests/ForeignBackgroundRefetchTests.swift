@@ -187,6 +187,47 @@ struct ForeignBackgroundRefetchTests {
         try store.removeTracking()
     }
 
+    @Test func withoutTrackingAResultsCacheIsNeverTrustedOverAnotherProcessesChange() throws {
+        let file = try ForeignFile()
+        try file.writer.execute("INSERT INTO \"the items\" VALUES ('b', 'fruit', 1), ('a', 'fruit', 2), ('c', 'nuts', 3)")
+        let cacheDirectory = file.directory + "/cache"
+        let config = Self.byGroup()
+        do {
+            let store = try file.store()
+            let controller = FetchedResultsController(fetchRequest: config.0, context: ObjectContext(store: store), sectionNameKeyPath: config.1,
+                                                      cacheName: "items", cacheDirectory: cacheDirectory)
+            try controller.performFetch()
+        }
+        // Same row count, same max rowid, same schema: only the order changed.
+        try file.writer.run("UPDATE \"the items\" SET \"Group\" = 'zzz' WHERE \"Item Name\" = 'b'")
+        let store = try file.store()
+        let controller = FetchedResultsController(fetchRequest: config.0, context: ObjectContext(store: store), sectionNameKeyPath: config.1,
+                                                  cacheName: "items", cacheDirectory: cacheDirectory)
+        try controller.performFetch()
+        #expect(!controller.lastFetchUsedCache)
+        #expect(Snapshot(controller) == (try Self.fresh(store, config)))
+    }
+
+    @Test func anOwnSaveWhileNotTrackingMakesTheNextChangeSetRefetch() throws {
+        let file = try ForeignFile()
+        try file.writer.execute("INSERT INTO \"the items\" VALUES ('b', 'fruit', 1), ('a', 'fruit', 2), ('c', 'nuts', 3)")
+        let store = try file.store()
+        let context = ObjectContext(store: store)
+        let config = Self.byGroup()
+        let controller = FetchedResultsController(fetchRequest: config.0, context: context, sectionNameKeyPath: config.1)
+        try controller.performFetch()          // not tracking: no delegate, no onChange
+        let a = try #require(try context.fetch("items", where: "t0.\"Item Name\" = 'a'").first)
+        context.delete(a)
+        try context.save()
+        var batches: [ChangeBatch] = []
+        controller.onChange = { batches.append($0) }
+        let c = try #require(try context.fetch("items", where: "t0.\"Item Name\" = 'c'").first)
+        c["Group"] = .text("fruit")
+        try context.save()
+        #expect(Snapshot(controller) == (try Self.fresh(store, config)))
+        #expect(controller.indexPath(for: a.objectID) == nil)
+    }
+
     @Test func idsAreTheRowIDAndTheFetchUsesTheSameQueryPlanAsRawSQL() throws {
         let file = try ForeignFile()
         try file.writer.execute("INSERT INTO \"the items\" VALUES ('b', 'fruit', 1), ('a', 'fruit', 2), ('c', 'nuts', 3)")

@@ -217,8 +217,10 @@ public final class FetchedResultsController {
 
     /// The cache name and the fingerprint a valid cache entry carries now (the request, the
     /// model and the store's data); nil without a usable ``cacheName`` or when the store cannot say.
+    /// A foreign database without history triggers has nothing that says its data is unchanged
+    /// (another process may reorder rows keeping their count and ids): no cache there.
     func cacheIdentity(for plan: FetchPlan) -> (name: String, fingerprint: String, key: ResultsCache.Key)? {
-        guard let name = cacheName, ResultsCache.isValidName(name),
+        guard let name = cacheName, ResultsCache.isValidName(name), !context.store.isForeign || context.store.hasTracking,
               let key = try? ResultsCache.key(plan: plan, store: context.store) else { return nil }
         return (name, key.fingerprint, key)
     }
