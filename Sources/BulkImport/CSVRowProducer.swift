@@ -2,7 +2,7 @@ import CSVImport
 
 /// The parsing thread of a ``CSVTableLoader``: reads rows (``ImportRows``),
 /// refuses those with the wrong number of fields, classifies and counts every
-/// field (``CSVColumnTypeInference``) and fills ``BulkRowBatch``es.
+/// field (`CSVColumnTypeInference`) and fills ``BulkRowBatch``es.
 ///
 /// Integers and reals written as SQLite writes them back go into the batch as
 /// numbers; every other field as its text decoded from the dialect's encoding
@@ -53,7 +53,7 @@ final class CSVRowProducer: @unchecked Sendable {
         if let batch, !batch.isEmpty { pipe.send(batch) }
     }
 
-    /// Adds one row: each field classified (``CSVFieldValue``), counted, and appended as a number, text or NULL.
+    /// Adds one row: each field classified (`CSVFieldValue`), counted, and appended as a number, text or NULL.
     private func add(_ record: CSVRecord, to batch: BulkRowBatch) {
         for column in 0..<columnCount {
             record.withUnsafeBytes(at: column) { raw in

@@ -6,7 +6,7 @@ import SQLiteStore
 ///
 /// The table's rows are identified by their `rowid` (1, 2, 3… in file
 /// order: row *n* is the file's *n*-th data row); its columns are named
-/// after the header (``CSVColumnNames``) and declared with their types.
+/// after the header (`CSVColumnNames`) and declared with their types.
 ///
 ///     let table = try CSVTableLoader(source: "events.csv").load()
 ///     table.tableName                 // "events"
@@ -58,6 +58,23 @@ public struct CSVTable: Sendable, Equatable {
         self.rowCount = rowCount
         self.wasReused = wasReused
     }
+
+    /// The table as an entity over an existing table: named as the table, its id the `rowid`, an
+    /// attribute per column named as the column (so key paths, sorts and predicates use the header's
+    /// names), typed as inferred.
+    ///
+    ///     let store = try Store(foreignDatabaseAt: table.databasePath, model: table.model, readOnly: true)
+    ///     let first = try ObjectContext(store: store).fetch(table.entity.name, orderBy: "rowid", limit: 1)
+    public var entity: Entity {
+        Entity(
+            tableName, tableName: tableName, idColumn: "rowid",
+            attributes: columns.map { Attribute($0.name, $0.attributeType, column: $0.name) }
+        )
+    }
+
+    /// A model of the one ``entity``, to open the database with `Store(foreignDatabaseAt:model:readOnly:)`
+    /// (read-only: the database is a cache of the CSV file).
+    public var model: Model { Model(version: 1, applicationID: 0, entities: [entity]) }
 
     /// Reads the description of `table` from the database at `path` (the columns' declared types, the last rowid).
     public static func read(databasePath path: String, tableName table: String) throws -> CSVTable {

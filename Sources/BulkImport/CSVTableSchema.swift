@@ -23,6 +23,13 @@ struct CSVTableSchema {
     let table: String
     let columns: [String]
 
+    /// The schema of `table`, already in `database`.
+    init(existing database: Database, table: String, columns: [String]) {
+        self.database = database
+        self.table = table
+        self.columns = columns
+    }
+
     /// Creates `table` with `columns` (no declared types yet) in `database`.
     init(database: Database, table: String, columns: [String]) throws {
         self.database = database
@@ -62,6 +69,29 @@ struct CSVTableSchema {
         }
         try declare(types)
     }
+
+    /// Creates an index on each list of columns (those the table does not have left out), unless there is one.
+    func createIndexes(_ indexes: [[String]]) throws {
+        for wanted in indexes {
+            guard let name = CSVTableSchema.indexName(table, wanted, columns: columns) else { continue }
+            let list = present(wanted, columns: columns).map(Database.quote(identifier:)).joined(separator: ", ")
+            try database.execute(
+                "CREATE INDEX IF NOT EXISTS \(Database.quote(identifier: name)) ON \(Database.quote(identifier: table))(\(list))")
+        }
+    }
+
+    /// The name of the index on `wanted` (`events_by_ts`), nil when the table has none of those columns.
+    static func indexName(_ table: String, _ wanted: [String], columns: [String]) -> String? {
+        let list = present(wanted, columns: columns)
+        return list.isEmpty ? nil : table + "_by_" + list.joined(separator: "_")
+    }
+
+    /// The columns of `wanted` that the table has, spelled as in the table.
+    private static func present(_ wanted: [String], columns: [String]) -> [String] {
+        wanted.compactMap { name in columns.first { $0.lowercased() == name.lowercased() } }
+    }
+
+    private func present(_ wanted: [String], columns: [String]) -> [String] { CSVTableSchema.present(wanted, columns: columns) }
 
     /// The declared type of a column of `type`.
     static func declaredType(_ type: CSVColumnType) -> String {

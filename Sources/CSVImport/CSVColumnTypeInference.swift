@@ -1,5 +1,5 @@
 /// Infers each column's type from every value of a CSV file, as the rows
-/// stream by: one ``CSVFieldValue/classify(_:)`` per field, no second pass.
+/// stream by: one `CSVFieldValue.classify` per field, no second pass.
 ///
 /// Empty fields are NULL and do not decide a type; a column with no value at
 /// all is ``CSVColumnType/text``. The counts kept per column also tell a

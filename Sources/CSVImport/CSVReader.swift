@@ -10,7 +10,8 @@ import Darwin
 /// large the file is. Handles quoted fields with embedded commas, doubled
 /// quotes (`""`) and line breaks; CRLF, LF and lone CR line ends (mixed, too);
 /// a UTF-8 byte-order mark; and a last record without a final line end.
-/// Blank lines between records are skipped. Each record carries the 1-based
+/// Blank lines between records are skipped. Fields are separated by commas,
+/// or by the `delimiter` given (`;`, tab, `|`: see `CSVDialect`). Each record carries the 1-based
 /// line on which it starts, counting line breaks inside quoted fields, so
 /// error messages can say `FILE:LINE`.
 ///
@@ -64,7 +65,7 @@ public final class CSVReader {
         public static let standard = Limits(maxFieldBytes: 1 << 20, maxRecordBytes: 1 << 24)
     }
 
-    /// The path given to ``init(path:chunkSize:limits:)``, or `nil` for in-memory input.
+    /// The path given to ``init(path:chunkSize:limits:delimiter:)``, or `nil` for in-memory input.
     public let path: String?
     /// The size of the input in bytes when known (regular files and memory).
     public let totalBytes: Int64?

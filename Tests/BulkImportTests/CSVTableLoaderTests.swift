@@ -89,6 +89,24 @@ struct CSVLoaderFixture {
         #expect(try db.scalar("PRAGMA integrity_check").string == "ok")
     }
 
+    @Test func theEntityOpensTheTableInAForeignStoreWithoutChangingIt() throws {
+        let path = fixture.file("store_history.csv", "id,Closing Date,amount\n7,2024-01-05,1.5\n8,2024-01-06,2\n")
+        let table = try fixture.loader(path).load()
+        #expect(table.tableName == "store_history_csv")
+        #expect(table.entity.idColumn == "rowid")
+        #expect(table.entity.attributes.map(\.columnName) == ["id", "Closing Date", "amount"])
+        let before = FileManager.default.contents(atPath: table.databasePath)
+        do {
+            let store = try Store(foreignDatabaseAt: table.databasePath, model: table.model, readOnly: true)
+            let objects = try ObjectContext(store: store).fetch(table.entity.name, orderBy: "rowid")
+            #expect(objects.map { $0["Closing Date"] } == [.text("2024-01-05"), .text("2024-01-06")])
+            #expect(objects.map { $0["id"] } == [.integer(7), .integer(8)])
+            #expect(objects.map { $0["amount"] } == [.real(1.5), .real(2)])
+        }
+        #expect(FileManager.default.contents(atPath: table.databasePath) == before)
+        #expect(fixture.cacheFiles().count == 1)  // no -wal, -shm or journal left
+    }
+
     @Test func numbersInATextColumnKeepTheirText() throws {
         let path = fixture.file("codes.csv", "code,amount\n12,3.50\nA7,2\n0.25,1e1\n,\n")
         let table = try fixture.loader(path).load()
@@ -97,6 +115,14 @@ struct CSVLoaderFixture {
             [.text("12"), .real(3.5)], [.text("A7"), .real(2)], [.text("0.25"), .real(10)], [.null, .null],
         ])
         #expect(try fixture.storageClasses(table) == [["text", "real"], ["text", "real"], ["text", "real"], ["null", "null"]])
+    }
+
+    @Test func realsStoredAsNumbersInATextColumnGetTheirExactTextBack() throws {
+        let values = ["x", "10.0", "0.0001", "123456.789", "-3.5", "99999999999999.9", "0.1", "-9223372036854775808"]
+        let path = fixture.file("mixed.csv", "v\n" + values.joined(separator: "\n") + "\n")
+        let table = try fixture.loader(path).load()
+        #expect(table.columns.map(\.type) == [.text])
+        #expect(try fixture.rows(table).map { $0[0] } == values.map { .text($0) })
     }
 
     @Test func integerColumnSortsNumerically() throws {
@@ -204,6 +230,27 @@ struct CSVLoaderFixture {
         #expect(fixture.cacheFiles().isEmpty)
     }
 
+    @Test func indexesAreBuiltAfterTheLoadAndAddedToAReusedCache() throws {
+        let path = fixture.file("events.csv", "id,ts,level\n1,2024-01-02T00:00:00Z,INFO\n2,2024-01-01T00:00:00Z,WARN\n")
+        var loader = fixture.loader(path)
+        var options = loader.options
+        options.indexes = [["ts"], ["nonexistent"]]
+        loader = CSVTableLoader(source: path, options: options)
+        let table = try loader.load()
+        func indexes() throws -> [String] {
+            let db = try Database(path: table.databasePath, options: fixture.readOnly)
+            return try db.query("SELECT name FROM pragma_index_list('events') ORDER BY name").compactMap { $0[0].string }
+        }
+        #expect(try indexes() == ["events_by_ts"])
+        let db = try Database(path: table.databasePath, options: fixture.readOnly)
+        let plan = try db.query("EXPLAIN QUERY PLAN SELECT rowid FROM events ORDER BY ts DESC").map { $0.last?.string ?? "" }
+        #expect(plan.contains { $0.contains("events_by_ts") })
+        options.indexes = [["LEVEL", "ts"]]
+        let reused = try CSVTableLoader(source: path, options: options).load()
+        #expect(reused.wasReused)
+        #expect(try indexes() == ["events_by_level_ts", "events_by_ts"])
+    }
+
     @Test func buildReplacesAFileOnlyWhenComplete() throws {
         let target = fixture.directory + "/out.sqlite"
         FileManager.default.createFile(atPath: target, contents: Data("old".utf8))
@@ -296,5 +343,32 @@ final class ProgressRecorder: @unchecked Sendable {
         #expect(table.databasePath == location.databasePath)
         #expect(!FileManager.default.fileExists(atPath: orphan))
         #expect(fixture.cacheFiles() == [(location.databasePath as NSString).lastPathComponent])
+    }
+}
+
+@Suite struct MultiRowInsertWriterTests {
+    @Test func writesEveryKindOfValueInBatchesOfAnySize() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("CREATE TABLE \"odd name\"(\"a b\", c, d)")
+        let writer = try MultiRowInsertWriter(database: db, table: "odd name", columns: ["a b", "c", "d"], rowsPerStatement: 4)
+        let batch = BulkRowBatch(capacity: 10)
+        for i in 0..<10 {
+            batch.append(Int64(i))
+            if i % 3 == 0 { batch.appendNull() } else { batch.append(Double(i) / 2) }
+            var text = "row \(i)"
+            text.withUTF8 { batch.append(utf8: UnsafeRawBufferPointer($0)) }
+            batch.endRow(line: i + 2)
+        }
+        #expect(batch.isFull && batch.columnCount == 3)
+        #expect(batch.value(row: 1, column: 2) == .text("row 1"))
+        try writer.write(batch)
+        #expect(writer.count == 10)
+        let rows = try db.query("SELECT rowid, * FROM \"odd name\" ORDER BY rowid")
+        #expect(rows.count == 10)
+        #expect(rows[0] == [.integer(1), .integer(0), .null, .text("row 0")])
+        #expect(rows[9] == [.integer(10), .integer(9), .null, .text("row 9")])
+        #expect(rows[5] == [.integer(6), .integer(5), .real(2.5), .text("row 5")])
+        batch.removeAll()
+        #expect(batch.isEmpty && batch.text.isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import CSVImport
+import Foundation
 import Testing
 
 @Suite struct CSVColumnTypeInferenceTests {
@@ -45,6 +46,26 @@ import Testing
         #expect(value("1,5") == .text)
         #expect(value("1e") == .text)
         #expect(value("NaN") == .text)
+    }
+
+    /// The loader stores such values as numbers: they must read back as the very text.
+    @Test func numbersReadBackAsTheirText() {
+        var generator = SystemRandomNumberGenerator()
+        var samples = ["0", "-1", "10.0", "0.0001", "123456.789", "-3.5", "99999999999999.9", "0.1", "1.0", "0.3"]
+        for _ in 0..<2000 {
+            let digits = Int.random(in: 1...9, using: &generator)
+            let whole = Int.random(in: 0...999_999, using: &generator)
+            let fraction = String(Int.random(in: 0...Int(pow(10.0, Double(digits))) - 1, using: &generator))
+            samples.append("\(Bool.random() ? "-" : "")\(whole).\(String(repeating: "0", count: max(0, digits - fraction.count)))\(fraction)")
+            samples.append(String(Int64.random(in: .min ... .max, using: &generator)))
+        }
+        for text in samples {
+            switch value(text) {
+            case .integer(let n): #expect(String(n) == text)
+            case .real(let x, exact: true): #expect("\(x)" == text)
+            default: break
+            }
+        }
     }
 
     @Test func isoDatesAndDateTimes() {
