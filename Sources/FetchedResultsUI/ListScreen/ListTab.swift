@@ -38,6 +38,11 @@ public struct ListTab {
     public var cacheName: String?
     /// Objects loaded per batch.
     public var fetchBatchSize = 40
+    /// Whether a reset from another process (a foreign database's `PRAGMA data_version` moved)
+    /// is refetched and diffed on the store's second connection instead of on the screen's
+    /// thread: keys are never blocked by a large table's refetch; the screen's polling ticker
+    /// delivers the batch once it is ready (`FetchedResultsController.refetchesInBackgroundOnReset`).
+    public var refetchesInBackgroundOnReset = false
     /// The key paths `/` looks for its text in (none: `/` says there is nothing to search).
     public var searchKeyPaths: [String] = []
     /// Overrides ``searchKeyPaths``: the predicate of a search text.
@@ -94,6 +99,7 @@ public struct ListTab {
             fetchRequest: fetchRequest(filter: filter), context: context, sectionNameKeyPath: sectionNameKeyPath,
             cacheName: filter == nil ? cacheName : nil, cacheDirectory: cacheDirectory)
         if let sectionIndexTitle { controller.sectionIndexTitleProvider = sectionIndexTitle }
+        controller.refetchesInBackgroundOnReset = refetchesInBackgroundOnReset
         return controller
     }
 

@@ -21,6 +21,8 @@ enum TableListTab {
         tab.searchKeyPaths = textColumns.contains(titleKey) ? [titleKey] : (textColumns.first.map { [$0] } ?? [])
         tab.searchDescription = tab.searchKeyPaths.first.map { "in \($0)" } ?? "(no text column)"
         tab.noun = ("row", "rows")
+        // Without --track another process's write is a reset: refetched off the screen's thread.
+        tab.refetchesInBackgroundOnReset = true
         tab.headerTitle = { section in "\(section.name.isEmpty ? "—" : section.name) (\(section.numberOfObjects))" }
         tab.provisionalHeaderTitle = { name in "\(name.isEmpty ? "—" : name) (…)" }
         tab.objectName = { row in
