@@ -83,7 +83,8 @@ public final class TableBrowser {
         configuration.animated = options.animated
         configuration.previewsFirstPage = previewsFirstPage
         configuration.readOnlyReason = opened.readOnlyReason
-        configuration.allowsDelete = table.rowIDColumn != nil
+        // d on a view or a read-only file says why it cannot delete (readOnlyReason), rather than nothing.
+        configuration.allowsDelete = true
         let keys = opened.query.columns.map(\.name)
         let titleKey = opened.query.titleKey
         configuration.detailScreen = { row, _ in

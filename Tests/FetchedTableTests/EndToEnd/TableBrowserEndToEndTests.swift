@@ -65,6 +65,14 @@ struct TableBrowserEndToEndTests {
         #expect(table.contains("Ada"))
         tmux.send("Escape")
         try tmux.waitUntil("the table list again") { $0.contains("view · 3 rows") && !$0.contains("Math · 3") }
+        // The view: its rows by position; d says why it cannot delete.
+        tmux.send("Up")
+        tmux.send("Enter")
+        try tmux.waitUntil("the math view") { $0.contains("1/3") }
+        tmux.send("d")
+        try tmux.waitFor("Delete is disabled: a view has no row id")
+        tmux.send("Escape")
+        try tmux.waitFor("view · 3 rows")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
