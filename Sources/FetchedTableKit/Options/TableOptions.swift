@@ -95,7 +95,7 @@ public struct TableOptions: Equatable, Sendable {
             OptionSpec("--version", value: nil, help: "print the version and exit"),
         ],
         minPositionals: 0, maxPositionals: 1,
-        epilogue: epilogue + """
+        epilogue: epilogue + "\n" + """
 
             commands:
               list FILE [options] [--format text|json|csv]   print the rows by section
