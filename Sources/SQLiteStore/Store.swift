@@ -157,7 +157,7 @@ public final class Store {
     /// has put the `fetchedtable_history` triggers in (<doc:BrowsingForeignDatabases>).
     ///
     ///     let catalog = try DatabaseCatalog(path: "school.sqlite")
-    ///     let student = try catalog.table(named: "student").entity(named: "student")
+    ///     let student = catalog.table(named: "student")!.entity(named: "student")
     ///     let store = try Store(foreignDatabaseAt: "school.sqlite",
     ///                           model: Model(version: 1, applicationID: 0, entities: [student]), readOnly: true)
     ///
@@ -333,9 +333,13 @@ public final class Store {
     }
 
     /// The sequence number of the newest history entry (0 when none was ever written).
+    ///
+    /// A foreign database without tracking has no history: the number then only changes
+    /// when the data may have (another connection's commit, seen through `PRAGMA data_version`,
+    /// or a save through this store), and means nothing to another connection or process.
     public func historyPosition() throws -> Int64 {
         if isForeign {
-            guard hasTracking else { return 0 }
+            guard hasTracking else { return (try database.dataVersion() << 24) &+ (localChangeCounter & 0xFF_FFFF) }
             return try database.scalar("SELECT max(seq) FROM \(TrackingSchema.historyTable)").int64 ?? 0
         }
         return try database.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(SchemaBuilder.historyTable)]).int64 ?? 0

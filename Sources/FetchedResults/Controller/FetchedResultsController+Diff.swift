@@ -3,7 +3,7 @@ import SQLiteStore
 
 extension FetchedResultsController {
     /// Refetches and diffs the new results against the current ones, applies
-    /// and delivers the batch (when not empty), and returns it.
+    /// and delivers the batch (when not empty, or always after a reset), and returns it.
     ///
     /// This is the fallback after a store reset (and for requests with a
     /// limit or offset); the benchmark also uses it as the baseline that
@@ -11,33 +11,56 @@ extension FetchedResultsController {
     /// new − old; among the surviving objects, those that changed section or
     /// fall outside a longest increasing subsequence of old positions move.
     /// Objects in `updated` that stay in place are reported as updates.
+    /// It runs on the calling thread; ``refetchInBackground()`` does the same
+    /// work on the store's second connection without blocking it.
     ///
     ///     let batch = try controller.refetchAndDiff()
     @discardableResult
-    @_spi(Benchmark) public func refetchAndDiff(updated: Set<ObjectID> = [], isReset: Bool = false) throws -> ChangeBatch {
+    public func refetchAndDiff(updated: Set<ObjectID> = [], isReset: Bool = false) throws -> ChangeBatch {
         guard hasFetched else {
             try performFetch()
             return ChangeBatch(counts: sectionRecords.map(\.count), sectionNames: sectionRecords.map(\.name), isReset: isReset)
         }
         let plan = try makePlan()
         let (newList, newRecords) = try runFetch(plan)
+        let batch = FetchedResultsController.diff(old: list.sequence, oldRecords: sectionRecords, oldStarts: sectionStarts,
+                                                  new: newList.sequence, newRecords: newRecords, hasSections: plan.sectionExpression != nil,
+                                                  root: plan.entity.name, updated: updated, isReset: isReset)
+        install(refetched: newList, records: newRecords, plan: plan)
+        if !batch.isEmpty || isReset { deliver(batch) }
+        return batch
+    }
+
+    /// Replaces the results with refetched ones (the batch that leads there is delivered by the caller).
+    func install(refetched newList: OrderedIDList, records newRecords: [SectionRecord], plan: FetchPlan) {
         statistics.refetches += 1
-        let oldList = list
-        let oldRecords = sectionRecords
-        let oldStarts = sectionStarts
+        cancelPrefixJob()
+        self.plan = plan
+        list = newList
+        keysAreShort = false
+        sectionRecords = newRecords
+        invalidateStarts()
+        generation += 1
+        loader.removeAll()
+        isStale = false
+    }
+
+    /// The batch that turns the old results into the new ones (see ``refetchAndDiff(updated:isReset:)``):
+    /// a pure function of the two, so that it can run on another thread.
+    static func diff(old oldSequence: IDSequence, oldRecords: [SectionRecord], oldStarts: [Int],
+                     new newSequence: IDSequence, newRecords: [SectionRecord], hasSections: Bool,
+                     root: String, updated: Set<ObjectID>, isReset: Bool) -> ChangeBatch {
         var newStarts: [Int] = []
         var total = 0
         for r in newRecords { newStarts.append(total); total += r.count }
-        let root = plan.entity.name
 
         // Positions by id, old and new.
-        let oldPositions = Self.positionMap(oldList.sequence)
-        let newPositions = Self.positionMap(newList.sequence)
-        let hasSections = plan.sectionExpression != nil
+        let oldPositions = Self.positionMap(oldSequence)
+        let newPositions = Self.positionMap(newSequence)
 
         var objectChanges: [ChangeBatch.ObjectChange] = []
         var position = 0
-        oldList.sequence.forEach { id in
+        oldSequence.forEach { id in
             if newPositions[id] == nil {
                 objectChanges.append(.init(change: .delete, id: ObjectID(entity: root, rowID: id),
                                            from: FetchedResultsController.indexPath(of: position, starts: oldStarts), to: nil))
@@ -49,7 +72,7 @@ extension FetchedResultsController {
         var updates: [ChangeBatch.ObjectChange] = []
         var survivors: [(id: Int64, old: Int, new: Int)] = []
         position = 0
-        newList.sequence.forEach { id in
+        newSequence.forEach { id in
             if let old = oldPositions[id] {
                 let oldIP = FetchedResultsController.indexPath(of: Int(old), starts: oldStarts)
                 let newIP = FetchedResultsController.indexPath(of: position, starts: newStarts)
@@ -99,19 +122,8 @@ extension FetchedResultsController {
             }
             sectionChanges = deletes + insertsS
         }
-
-        cancelPrefixJob()
-        list = newList
-        keysAreShort = false
-        sectionRecords = newRecords
-        invalidateStarts()
-        generation += 1
-        loader.removeAll()
-        isStale = false
-        let batch = ChangeBatch(sectionChanges: sectionChanges, objectChanges: objectChanges,
-                                counts: newRecords.map(\.count), sectionNames: newRecords.map(\.name), isReset: isReset)
-        if !batch.isEmpty || isReset { deliver(batch) }
-        return batch
+        return ChangeBatch(sectionChanges: sectionChanges, objectChanges: objectChanges,
+                           counts: newRecords.map(\.count), sectionNames: newRecords.map(\.name), isReset: isReset)
     }
 
     /// A hashable stand-in for a section value under SQLite's equality (1 and 1.0 are one section).

@@ -100,6 +100,20 @@ public final class FetchedResultsController {
     private var historyPositionWhenUntracked: Int64?
     /// The background build of the prefixes, if one was started (``prepareForChangesInBackground()``).
     var prefixJob: PrefixBuildJob?
+    /// The running ``refetchInBackground(isReset:onFinish:)``, whether another is queued after it,
+    /// whether they follow a reset, and who to wake when one is done.
+    var backgroundRefetch: BackgroundRefetch?
+    var backgroundRefetchQueued = false
+    var backgroundRefetchIsReset = true
+    var backgroundRefetchOnFinish: (@Sendable () -> Void)?
+    /// When true, a reset the context publishes (another connection wrote to an untracked
+    /// foreign database: ``SQLiteStore/Store/hasTracking``) starts ``refetchInBackground(isReset:onFinish:)``
+    /// instead of refetching on this thread; the batch arrives through ``deliverFinishedRefetch()``,
+    /// which the owner calls on every tick. Default false (the refetch runs at once, as before).
+    ///
+    ///     controller.refetchesInBackgroundOnReset = true
+    ///     // every tick: try context.processExternalChanges(); try controller.deliverFinishedRefetch()
+    public var refetchesInBackgroundOnReset = false
     /// How the last performFetch got its data (for tests and the benchmark).
     @_spi(Benchmark) public private(set) var lastFetchUsedCache = false
     /// How many change sets were handled incrementally and how many by refetching (for tests and the benchmark).
@@ -181,6 +195,8 @@ public final class FetchedResultsController {
             }
         }
         cancelPrefixJob()
+        backgroundRefetch = nil   // its diff starts from results this fetch replaces
+        backgroundRefetchQueued = false
         (list, sectionRecords) = fetched!
         startsCache = nil
         generation += 1
@@ -201,8 +217,10 @@ public final class FetchedResultsController {
 
     /// The cache name and the fingerprint a valid cache entry carries now (the request, the
     /// model and the store's data); nil without a usable ``cacheName`` or when the store cannot say.
+    /// A foreign database without history triggers has nothing that says its data is unchanged
+    /// (another process may reorder rows keeping their count and ids): no cache there.
     func cacheIdentity(for plan: FetchPlan) -> (name: String, fingerprint: String, key: ResultsCache.Key)? {
-        guard let name = cacheName, ResultsCache.isValidName(name),
+        guard let name = cacheName, ResultsCache.isValidName(name), !context.store.isForeign || context.store.hasTracking,
               let key = try? ResultsCache.key(plan: plan, store: context.store) else { return nil }
         return (name, key.fingerprint, key)
     }

@@ -55,7 +55,9 @@ extension ListScreen {
     // MARK: Live changes
 
     /// Picks up other processes' writes (the controller animates them through the
-    /// adapter) and warms the next tab's cache. The polling ticker calls it.
+    /// adapter), delivers a background refetch that finished (after a reset, with
+    /// ``ListTab/refetchesInBackgroundOnReset``), and warms the next tab's cache.
+    /// The polling ticker calls it.
     public func pollExternalChanges() {
         guard !isLoading else { return }
         if let willPoll = configuration.willPoll, !willPoll(self) { return }
@@ -66,6 +68,7 @@ extension ListScreen {
         warmNextTab()
         do {
             try context.processExternalChanges()
+            _ = try adapter.controller.deliverFinishedRefetch()
             pollFailures = 0
         } catch {
             pollFailures += 1

@@ -29,6 +29,8 @@ public struct ListTab {
     public var sortDescriptors: [FetchSort]
     /// The key path whose value names each section; nil: one unnamed section.
     public var sectionNameKeyPath: String?
+    /// The tab's own predicate (fetchedtable's `--where`): the `\\` filter and `/` search narrow it further.
+    public var predicate: FetchPredicate?
     /// The index title of a section name (nil: not in the index). Nil: the
     /// controller's default (the name's first letter, uppercased).
     public var sectionIndexTitle: ((String) -> String?)?
@@ -36,6 +38,11 @@ public struct ListTab {
     public var cacheName: String?
     /// Objects loaded per batch.
     public var fetchBatchSize = 40
+    /// Whether a reset from another process (a foreign database's `PRAGMA data_version` moved)
+    /// is refetched and diffed on the store's second connection instead of on the screen's
+    /// thread: keys are never blocked by a large table's refetch; the screen's polling ticker
+    /// delivers the batch once it is ready (`FetchedResultsController.refetchesInBackgroundOnReset`).
+    public var refetchesInBackgroundOnReset = false
     /// The key paths `/` looks for its text in (none: `/` says there is nothing to search).
     public var searchKeyPaths: [String] = []
     /// Overrides ``searchKeyPaths``: the predicate of a search text.
@@ -72,11 +79,12 @@ public struct ListTab {
         self.cell = cell
     }
 
-    /// The tab's fetch request, narrowed by `filter` when there is one.
+    /// The tab's fetch request (its ``predicate``), narrowed by `filter` when there is one.
     ///
     ///     let request = tab.fetchRequest(filter: try FetchPredicate("state == 'CA'"))
     public func fetchRequest(filter: FetchPredicate?) -> FetchRequest {
-        var request = FetchRequest(entity: entity, predicate: filter, sortDescriptors: sortDescriptors)
+        let narrowed = predicate.map { own in filter.map { own.and($0) } ?? own } ?? filter
+        var request = FetchRequest(entity: entity, predicate: narrowed, sortDescriptors: sortDescriptors)
         request.fetchBatchSize = fetchBatchSize
         return request
     }
@@ -91,6 +99,7 @@ public struct ListTab {
             fetchRequest: fetchRequest(filter: filter), context: context, sectionNameKeyPath: sectionNameKeyPath,
             cacheName: filter == nil ? cacheName : nil, cacheDirectory: cacheDirectory)
         if let sectionIndexTitle { controller.sectionIndexTitleProvider = sectionIndexTitle }
+        controller.refetchesInBackgroundOnReset = refetchesInBackgroundOnReset
         return controller
     }
 

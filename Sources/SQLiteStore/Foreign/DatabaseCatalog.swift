@@ -8,7 +8,7 @@
 ///
 ///     let catalog = try DatabaseCatalog(path: "school.sqlite")
 ///     for table in catalog.tables { print(table.name, table.isView ? "view" : "table", try table.rowCount()) }
-///     let student = try #require(catalog.table(named: "student")).entity(named: "student")
+///     let student = catalog.table(named: "student")!.entity(named: "student")
 ///
 /// - Throws: ``StoreError/missingFile(path:)`` when there is no file, ``StoreError/notADatabase(path:)``
 ///   for a file that is not SQLite or is damaged.

@@ -57,7 +57,7 @@ public struct Model: Sendable {
         var tables = Set<String>()
         for e in entities {
             guard entityIndex[e.name].map({ entities[$0].name == e.name }) == true, tables.insert(e.tableName).inserted,
-                  e.tableName != "store_history", e.tableName != TrackingSchema.historyTable, !e.tableName.hasPrefix("sqlite_") else {
+                  e.isForeign || (e.tableName != "store_history" && e.tableName != TrackingSchema.historyTable && !e.tableName.hasPrefix("sqlite_")) else {
                 throw StoreError.invalidModel("entity \(e.name): duplicate or reserved table name \(e.tableName)")
             }
             // An entity over an existing table may read its id column as an attribute too.

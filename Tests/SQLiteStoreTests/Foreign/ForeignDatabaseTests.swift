@@ -224,6 +224,21 @@ struct ForeignDatabaseTests {
         #expect(try context.processExternalChanges()?.isReset == true)
     }
 
+    @Test func tablesNamedLikeThisProjectsOwnOpenAsForeignEntities() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("ours.sqlite")
+        do {
+            let db = try Database(path: path, options: ForeignDatabaseFixture.plain())
+            try db.execute("CREATE TABLE store_history(seq INTEGER PRIMARY KEY, entity TEXT); INSERT INTO store_history(entity) VALUES ('X');")
+        }
+        let catalog = try DatabaseCatalog(path: path)
+        #expect(catalog.tables.map(\.name) == ["store_history"])
+        let store = try Store(foreignDatabaseAt: path, model: try ForeignDatabaseFixture.model(catalog, table: "store_history"), readOnly: true)
+        #expect(try ObjectContext(store: store).fetch("store_history").map { $0["entity"] } == [.text("X")])
+        // A model of this project still may not use the name.
+        #expect(throws: StoreError.self) { try Model(version: 1, applicationID: 1, entities: [Entity("StoreHistory", attributes: [])]).validate() }
+    }
+
     @Test func identifiersAreQuotedOnlyWhenTheyMust() {
         #expect(SQLIdentifier.quoted("close_date") == "close_date")
         #expect(SQLIdentifier.quoted("Close Date") == "\"Close Date\"")

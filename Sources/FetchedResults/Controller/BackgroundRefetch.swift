@@ -1,0 +1,179 @@
+import Dispatch
+import SQLiteStore
+import Synchronization
+
+/// A refetch and diff running on another thread, over the store's second
+/// connection (``Store/acquireReaderConnection()``): what a controller does
+/// after a reset without blocking the thread it lives on (a 10-million-row
+/// refetch takes seconds).
+///
+/// It runs the controller's fetch query, then diffs the new ids against a copy
+/// of the results taken when it started (the same diff as
+/// ``FetchedResultsController/refetchAndDiff(updated:isReset:)``). The controller
+/// installs the outcome on its own thread, in
+/// ``FetchedResultsController/deliverFinishedRefetch()``, and only when its
+/// results did not change meanwhile (same `generation`); otherwise it starts again.
+final class BackgroundRefetch: @unchecked Sendable {
+    struct Outcome {
+        var list: OrderedIDList
+        var records: [SectionRecord]
+        var batch: ChangeBatch
+    }
+
+    /// The controller's generation the old results belong to.
+    let generation: Int
+    let plan: FetchPlan
+    private let oldSequence: IDSequence
+    private let oldRecords: [SectionRecord]
+    private let oldStarts: [Int]
+    private let isReset: Bool
+    private let finishedFlag = Atomic<Bool>(false)
+    private let done = DispatchGroup()
+    /// Set on the worker thread before `finishedFlag`; read after it (or after `done`).
+    private var result: Result<Outcome, Error>?
+    /// Called on the worker thread when the outcome is ready.
+    private let onFinish: (@Sendable () -> Void)?
+
+    init(plan: FetchPlan, old: IDSequence, oldRecords: [SectionRecord], oldStarts: [Int], generation: Int,
+         isReset: Bool, onFinish: (@Sendable () -> Void)?) {
+        self.plan = plan
+        self.oldSequence = old
+        self.oldRecords = oldRecords
+        self.oldStarts = oldStarts
+        self.generation = generation
+        self.isReset = isReset
+        self.onFinish = onFinish
+    }
+
+    /// True once the outcome is ready (cheap: one atomic load).
+    var isFinished: Bool { finishedFlag.load(ordering: .acquiring) }
+
+    /// Runs the job with the store's second connection, given back (from the worker) when done.
+    func start(with lease: ReaderConnectionLease) {
+        done.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            result = Result { try run(on: lease.database) }
+            lease.release()
+            finishedFlag.store(true, ordering: .releasing)
+            done.leave()
+            onFinish?()
+        }
+    }
+
+    /// Waits for the job and returns its outcome.
+    func wait() -> Result<Outcome, Error> {
+        done.wait()
+        return result!
+    }
+
+    private func run(on database: Database) throws -> Outcome {
+        let (list, records) = try FetchedResultsController.runFetch(plan, on: database)
+        let batch = FetchedResultsController.diff(old: oldSequence, oldRecords: oldRecords, oldStarts: oldStarts,
+                                                  new: list.sequence, newRecords: records,
+                                                  hasSections: plan.sectionExpression != nil, root: plan.entity.name,
+                                                  updated: [], isReset: isReset)
+        return Outcome(list: list, records: records, batch: batch)
+    }
+}
+
+extension FetchedResultsController {
+    /// Starts ``refetchAndDiff(updated:isReset:)``'s work on another thread, over the store's
+    /// second connection, and returns at once: the query and the diff of a 10-million-row
+    /// table never block the controller's thread. Call ``deliverFinishedRefetch()`` from
+    /// that thread (every tick of a run loop; it is one atomic load while the work runs):
+    /// once the work is done, it applies the batch and delivers it to the delegate,
+    /// ``onChange`` and ``changeBatches(bufferingPolicy:)`` as any batch. `onFinish` is
+    /// called on the worker thread when the result is ready, to wake a run loop.
+    ///
+    /// While one runs, another call queues one more refetch after it (changes committed
+    /// meanwhile may not be in the running one); when the results change in between
+    /// (the controller's own context saved), the finished work is discarded and runs again.
+    /// Returns false, doing nothing, before a fetch or when the store has no second
+    /// connection (an in-memory store): call ``refetchAndDiff(updated:isReset:)`` then.
+    ///
+    ///     if let changes = try context.processExternalChanges(), changes.isReset {
+    ///         if !controller.refetchInBackground() { try controller.refetchAndDiff(isReset: true) }
+    ///     }
+    ///     // on every tick:
+    ///     try controller.deliverFinishedRefetch()
+    @discardableResult
+    public func refetchInBackground(isReset: Bool = true, onFinish: (@Sendable () -> Void)? = nil) -> Bool {
+        guard hasFetched, context.store.hasReaderConnection else { return false }
+        if backgroundRefetch != nil {
+            backgroundRefetchQueued = true
+            if let onFinish { backgroundRefetchOnFinish = onFinish }
+            return true
+        }
+        guard let plan = try? makePlan() else { return false }
+        // The prefix build may hold the second connection: stop it (its keys are about to be replaced).
+        if let job = prefixJob {
+            job.cancel()
+            _ = job.waitForKeys()
+            prefixJob = nil
+        }
+        guard let lease = context.store.acquireReaderConnection() else { return false }
+        if let onFinish { backgroundRefetchOnFinish = onFinish }
+        let job = BackgroundRefetch(plan: plan, old: list.sequence, oldRecords: sectionRecords, oldStarts: sectionStarts,
+                                    generation: generation, isReset: isReset, onFinish: backgroundRefetchOnFinish)
+        backgroundRefetchIsReset = isReset
+        job.start(with: lease)
+        backgroundRefetch = job
+        return true
+    }
+
+    /// True while a ``refetchInBackground(isReset:onFinish:)`` is running or queued.
+    public var isRefetchingInBackground: Bool { backgroundRefetch != nil }
+
+    /// Applies and delivers the outcome of ``refetchInBackground(isReset:onFinish:)`` when it is
+    /// ready and returns its batch (also when it is empty); nil while the work runs, when none
+    /// was started, or when the results changed meanwhile and the work started again.
+    /// Call it on the controller's thread. Throws the work's error (a failed query).
+    ///
+    ///     try controller.deliverFinishedRefetch()   // on every tick of the run loop
+    @discardableResult
+    public func deliverFinishedRefetch() throws -> ChangeBatch? {
+        guard let job = backgroundRefetch, job.isFinished else { return nil }
+        return try finish(job)
+    }
+
+    /// Waits for the running ``refetchInBackground(isReset:onFinish:)`` (and any it queues or
+    /// restarts), delivers it and returns the last batch; nil when none was running. For
+    /// scripts and tests: an interactive app calls ``deliverFinishedRefetch()`` instead.
+    @discardableResult
+    public func waitForBackgroundRefetch() throws -> ChangeBatch? {
+        var last: ChangeBatch?
+        while let job = backgroundRefetch {
+            _ = job.wait()
+            if let batch = try finish(job) { last = batch }
+        }
+        return last
+    }
+
+    private func finish(_ job: BackgroundRefetch) throws -> ChangeBatch? {
+        backgroundRefetch = nil
+        let isReset = backgroundRefetchIsReset
+        let outcome: BackgroundRefetch.Outcome
+        do {
+            outcome = try job.wait().get()
+        } catch {
+            restartQueuedRefetch()
+            throw error
+        }
+        guard job.generation == generation, hasFetched else {
+            // The results moved under the work (an own save): its diff no longer starts from them.
+            backgroundRefetchQueued = false
+            if !refetchInBackground(isReset: isReset) { return try refetchAndDiff(isReset: isReset) }
+            return nil
+        }
+        install(refetched: outcome.list, records: outcome.records, plan: job.plan)
+        if !outcome.batch.isEmpty || isReset { deliver(outcome.batch) }
+        restartQueuedRefetch()
+        return outcome.batch
+    }
+
+    private func restartQueuedRefetch() {
+        guard backgroundRefetchQueued else { return }
+        backgroundRefetchQueued = false
+        refetchInBackground(isReset: backgroundRefetchIsReset)
+    }
+}
