@@ -152,6 +152,35 @@ struct ForeignBackgroundRefetchTests {
         #expect(controller.indexPath(for: victim.objectID) == nil)
     }
 
+    @Test func aCancelledBackgroundRefetchStartsAgainAndEndsRight() throws {
+        let file = try ForeignFile()
+        try file.writer.execute("""
+            WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 50000)
+            INSERT INTO "the items" SELECT 'item ' || (i * 7919 % 50000), CASE i % 3 WHEN 0 THEN 'fruit' WHEN 1 THEN 'nuts' ELSE NULL END, i % 10 FROM k;
+            """)
+        let store = try file.store()
+        let context = ObjectContext(store: store)
+        let config = Self.byGroup()
+        let controller = FetchedResultsController(fetchRequest: config.0, context: context, sectionNameKeyPath: config.1)
+        var snapshot = Snapshot()
+        controller.onChange = { batch in
+            snapshot = (try? BatchChecker.apply(batch, to: snapshot)) ?? Snapshot(sections: [("broken batch", [])])
+        }
+        try controller.performFetch()
+        snapshot = Snapshot(controller)
+        try file.writer.run("INSERT INTO \"the items\" VALUES ('new one', 'fruit', 1)")
+        #expect(controller.refetchInBackground())
+        controller.cancelBackgroundRefetch()
+        let victim = try #require(controller.fetchedObjects.first)
+        context.delete(victim)
+        try context.save()
+        _ = try controller.waitForBackgroundRefetch()
+        #expect(!controller.isRefetchingInBackground)
+        let expected = try Self.fresh(store, config)
+        #expect(snapshot == expected)
+        #expect(Snapshot(controller) == expected)
+    }
+
     @Test func withTrackingAThousandRowChangeIsIncremental() throws {
         let file = try ForeignFile()
         try file.writer.transaction {

@@ -28,6 +28,9 @@ final class BackgroundRefetch: @unchecked Sendable {
     private let oldStarts: [Int]
     private let isReset: Bool
     private let finishedFlag = Atomic<Bool>(false)
+    private let cancelledFlag = Atomic<Bool>(false)
+    /// The connection the work runs on, while it runs (for ``cancel()``).
+    private let running = Mutex<ReaderConnectionLease?>(nil)
     private let done = DispatchGroup()
     /// Set on the worker thread before `finishedFlag`; read after it (or after `done`).
     private var result: Result<Outcome, Error>?
@@ -51,13 +54,24 @@ final class BackgroundRefetch: @unchecked Sendable {
     /// Runs the job with the store's second connection, given back (from the worker) when done.
     func start(with lease: ReaderConnectionLease) {
         done.enter()
+        running.withLock { $0 = lease }
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             result = Result { try run(on: lease.database) }
+            running.withLock { $0 = nil }
             lease.release()
             finishedFlag.store(true, ordering: .releasing)
             done.leave()
             onFinish?()
         }
+    }
+
+    /// True once ``cancel()`` was called.
+    var isCancelled: Bool { cancelledFlag.load(ordering: .relaxed) }
+
+    /// Stops the query soon (`sqlite3_interrupt`): its shared lock goes, so a writer need not wait for it.
+    func cancel() {
+        cancelledFlag.store(true, ordering: .relaxed)
+        running.withLock { $0?.database.interrupt() }
     }
 
     /// Waits for the job and returns its outcome.
@@ -121,6 +135,19 @@ extension FetchedResultsController {
         return true
     }
 
+    /// Stops a running ``refetchInBackground(isReset:onFinish:)`` at once and starts it again at the
+    /// next ``deliverFinishedRefetch()``. Call it before a save of the controller's context over a
+    /// database in rollback-journal mode: a long read there holds a shared lock that makes the save
+    /// wait (up to the busy timeout). Does nothing when none runs.
+    ///
+    ///     controller.cancelBackgroundRefetch()
+    ///     context.delete(row)
+    ///     try context.save(actionName: "Deleted row")
+    public func cancelBackgroundRefetch() {
+        guard let job = backgroundRefetch, !job.isFinished else { return }
+        job.cancel()
+    }
+
     /// True while a ``refetchInBackground(isReset:onFinish:)`` is running or queued.
     public var isRefetchingInBackground: Bool { backgroundRefetch != nil }
 
@@ -155,11 +182,15 @@ extension FetchedResultsController {
         let outcome: BackgroundRefetch.Outcome
         do {
             outcome = try job.wait().get()
+        } catch let error as SQLiteError where job.isCancelled && error.primaryCode == 9 /* SQLITE_INTERRUPT */ {
+            backgroundRefetchQueued = false
+            if !refetchInBackground(isReset: isReset) { return try refetchAndDiff(isReset: isReset) }
+            return nil
         } catch {
             restartQueuedRefetch()
             throw error
         }
-        guard job.generation == generation, hasFetched else {
+        guard job.generation == generation, hasFetched, !job.isCancelled else {
             // The results moved under the work (an own save): its diff no longer starts from them.
             backgroundRefetchQueued = false
             if !refetchInBackground(isReset: isReset) { return try refetchAndDiff(isReset: isReset) }
