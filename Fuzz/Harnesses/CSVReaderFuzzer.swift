@@ -5,6 +5,9 @@
 // give the same fields and line numbers (or the same error), with the standard
 // limits and with tiny ones taken from the input (so that `record too long` is
 // reached at every position). Every field also decodes to text without trapping.
+// The same holds with the delimiter `CSVDialect.sniff` finds in the input; and
+// a field classified as a number reads back as its own text
+// (`CSVFieldValue.classify`: an integer, or a real marked exact).
 import CSVImport
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -21,7 +24,23 @@ public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             fatalError("CSV records depend on chunk size \(chunk) with \(limits): \(whole) vs \(pieces)")
         }
     }
+    let delimiter = CSVDialect.sniff(bytes).delimiter
+    let whole = readAll(bytes, chunkSize: 1 << 16, limits: .standard, delimiter: delimiter)
+    let pieces = readAll(bytes, chunkSize: chunk, limits: .standard, delimiter: delimiter)
+    if whole != pieces { fatalError("sniffed delimiter \(delimiter): records depend on chunk size \(chunk)") }
+    if case .records(let records, _) = whole {
+        for field in records.joined() { checkClassification(field) }
+    }
     return 0
+}
+
+/// A field classified as a number must read back as its text.
+private func checkClassification(_ field: String) {
+    switch CSVFieldValue.classify(Array(field.utf8)) {
+    case .integer(let n) where String(n) != field: fatalError("integer \(n) from \"\(field)\"")
+    case .real(let x, exact: true) where "\(x)" != field: fatalError("exact real \(x) from \"\(field)\"")
+    default: break
+    }
 }
 
 private enum Outcome: Equatable {
@@ -29,8 +48,8 @@ private enum Outcome: Equatable {
     case failure(String)
 }
 
-private func readAll(_ bytes: [UInt8], chunkSize: Int, limits: CSVReader.Limits) -> Outcome {
-    let reader = CSVReader(bytes: bytes, chunkSize: chunkSize, limits: limits)
+private func readAll(_ bytes: [UInt8], chunkSize: Int, limits: CSVReader.Limits, delimiter: UInt8 = 0x2C) -> Outcome {
+    let reader = CSVReader(bytes: bytes, chunkSize: chunkSize, limits: limits, delimiter: delimiter)
     var record = CSVRecord()
     var fields: [[String]] = []
     var lines: [Int] = []
