@@ -12,7 +12,9 @@ import Foundation
 /// changed file simply has a database name that does not exist yet: it is
 /// built into a temporary file beside it and renamed into place (atomic: a
 /// reader sees the old database or the new one, never half of one), and the
-/// databases of the file's older versions are then removed.
+/// databases of the file's older versions are then removed. (A file changed
+/// while it is being loaded leaves a database named for its old version: the
+/// next load sees the new size or mtime, builds anew and removes that one.)
 ///
 ///     let location = try CSVCacheLocation(source: "events.csv")
 ///     location.databasePath   // "/home/ada/.cache/fetchedtable/events-…-104857600-….sqlite"

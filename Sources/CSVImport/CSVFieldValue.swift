@@ -8,7 +8,8 @@
 /// exponent (`.5` and `5.` are text). ``real(_:exact:)`` says whether the
 /// real is written as SQLite writes that number back (`%!.15g`: at most 15
 /// significant digits, no exponent, no trailing zero after the point except
-/// in `N.0`), so that storing it as a REAL keeps the text.
+/// in `N.0`), so that storing it as a REAL keeps the text. Decimal commas
+/// (`3,50`) and thousands separators (`1,000`) are text.
 ///
 ///     CSVFieldValue.classify(Array("42".utf8))           // .integer(42)
 ///     CSVFieldValue.classify(Array("3.50".utf8))         // .real(3.5, exact: false)
