@@ -80,7 +80,10 @@ public final class MultiRowInsertWriter {
         rowsPerStatement: Int = 64
     ) throws {
         let values = values ?? 0..<columns.count
-        precondition(values.count == columns.count, "MultiRowInsertWriter: \(values.count) values for \(columns.count) columns")
+        precondition(
+            values.count == columns.count,
+            "MultiRowInsertWriter: \(values.count) values for \(columns.count) columns"
+        )
         let all = columns + (rowIDs?.column.map { [$0] } ?? [])
         precondition(!all.isEmpty, "MultiRowInsertWriter: no columns")
         self.database = database
@@ -92,7 +95,9 @@ public final class MultiRowInsertWriter {
         let list = all.map(Database.quote(identifier:)).joined(separator: ", ")
         let row = "(" + Array(repeating: "?", count: all.count).joined(separator: ",") + ")"
         let insert = "INSERT INTO \(Database.quote(identifier: table))(\(list)) VALUES "
-        many = try database.uncachedStatement(insert + Array(repeating: row, count: self.rowsPerStatement).joined(separator: ","))
+        many = try database.uncachedStatement(
+            insert + Array(repeating: row, count: self.rowsPerStatement).joined(separator: ",")
+        )
         one = try database.uncachedStatement(insert + row)
     }
 
@@ -101,9 +106,13 @@ public final class MultiRowInsertWriter {
         let rows = batch.rowCount
         guard rows > 0 else { return }
         let width = batch.columnCount
-        precondition(values.upperBound <= width, "MultiRowInsertWriter: rows of \(width) values, values \(values) wanted")
+        precondition(
+            values.upperBound <= width,
+            "MultiRowInsertWriter: rows of \(width) values, values \(values) wanted"
+        )
         let all = batch.text
-        let first = values.lowerBound, last = values.upperBound
+        let first = values.lowerBound
+        let last = values.upperBound
         let idColumn = rowIDs?.column != nil
         let firstID = (rowIDs?.first ?? 1) + Int64(count)
         try batch.cells.withUnsafeBufferPointer { cells in
@@ -122,7 +131,10 @@ public final class MultiRowInsertWriter {
                         case .real: try statement.bind(Double(bitPattern: cell.bits), at: parameter)
                         case .text:
                             // The batch's buffer stays unchanged until the statement is reset below.
-                            try statement.bind(utf8NoCopy: UnsafeRawBufferPointer(rebasing: all[cell.start..<cell.end]), at: parameter)
+                            try statement.bind(
+                                utf8NoCopy: UnsafeRawBufferPointer(rebasing: all[cell.start..<cell.end]),
+                                at: parameter
+                            )
                         }
                         parameter += 1
                     }
@@ -136,7 +148,9 @@ public final class MultiRowInsertWriter {
                 if rowIDs != nil {
                     let expected = firstID + Int64(end - 1)
                     let found = database.lastInsertRowID
-                    guard found == expected else { throw UnexpectedRowID(table: table, expected: expected, found: found) }
+                    guard found == expected else {
+                        throw UnexpectedRowID(table: table, expected: expected, found: found)
+                    }
                 }
                 start = end
             }

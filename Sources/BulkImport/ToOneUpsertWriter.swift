@@ -80,7 +80,8 @@ public struct ToOneUpsertWriter {
         compared = columns.indices.map { $0 != keyOffset && !absentColumns.contains(columns[$0]) }
         let q = Database.quote(identifier:)
         let root = q(rootTable)
-        let selected = ["p.rowid", "p." + q(foreignKey)] + rootColumns.map { "r." + q($0) } + columns.map { "p." + q($0) }
+        let selected =
+            ["p.rowid", "p." + q(foreignKey)] + rootColumns.map { "r." + q($0) } + columns.map { "p." + q($0) }
         lookup = try database.uncachedStatement(
             "SELECT \(selected.joined(separator: ", ")) FROM \(self.table) AS p "
                 + "LEFT JOIN \(root) AS r ON r.rowid = p.\(q(foreignKey)) WHERE p.\(q(key)) = ?"
@@ -108,7 +109,9 @@ public struct ToOneUpsertWriter {
             guard try lookup.step() else {
                 lookup.reset()
                 try insertRow.bind(try insertRootRow(cells, text), at: 1)
-                for offset in columns.indices { try bind(insertRow, cells[rootCount + offset], text, at: Int32(offset + 2)) }
+                for offset in columns.indices {
+                    try bind(insertRow, cells[rootCount + offset], text, at: Int32(offset + 2))
+                }
                 _ = try insertRow.step()
                 insertRow.reset()
                 return .added
@@ -144,13 +147,19 @@ public struct ToOneUpsertWriter {
             }
             if !changed.isEmpty {
                 let assignments = changed.map { "\(Database.quote(identifier: $0.0)) = ?" }.joined(separator: ", ")
-                try database.run("UPDATE \(table) SET \(assignments) WHERE rowid = ?", changed.map(\.1) + [.integer(rowID)])
+                try database.run(
+                    "UPDATE \(table) SET \(assignments) WHERE rowid = ?",
+                    changed.map(\.1) + [.integer(rowID)]
+                )
             }
             return .updated
         }
     }
 
-    private func insertRootRow(_ cells: UnsafeBufferPointer<BulkRowBatch.Cell>, _ text: UnsafeRawBufferPointer) throws -> Int64 {
+    private func insertRootRow(
+        _ cells: UnsafeBufferPointer<BulkRowBatch.Cell>,
+        _ text: UnsafeRawBufferPointer
+    ) throws -> Int64 {
         for offset in 0..<rootCount { try bind(insertRoot, cells[offset], text, at: Int32(offset + 1)) }
         _ = try insertRoot.step()
         insertRoot.reset()
@@ -169,7 +178,12 @@ public struct ToOneUpsertWriter {
         }
     }
 
-    private func bind(_ statement: Statement, _ cell: BulkRowBatch.Cell, _ text: UnsafeRawBufferPointer, at index: Int32) throws {
+    private func bind(
+        _ statement: Statement,
+        _ cell: BulkRowBatch.Cell,
+        _ text: UnsafeRawBufferPointer,
+        at index: Int32
+    ) throws {
         switch cell.kind {
         case .null: break  // reset() cleared the bindings: NULL
         case .integer: try statement.bind(Int64(bitPattern: cell.bits), at: index)
