@@ -10,39 +10,111 @@ import SQLiteStore
 /// tables (with secondary indexes dropped, ``EmptyStoreLoad``), where every
 /// insert is an append.
 ///
+/// Several tables per batch: each writer binds its own run of each row's
+/// values (`values`), so one batch fills, say, a root table and a to-one
+/// table whose rows share the root's id. With ``RowIDs`` the writer knows the
+/// ids the rows get (the first id, then one more per row), checks after every
+/// statement that SQLite assigned them, and can fill a column with the row's
+/// id (the to-one table's foreign key), so the relationship needs no lookups.
+///
 ///     let writer = try MultiRowInsertWriter(database: db, table: "events", columns: ["id", "ts", "level"])
 ///     try writer.write(batch)   // a BulkRowBatch filled by the parsing thread
 ///     writer.count              // rows written so far
+///
+///     // Rows of 5 values: "person" takes values 0..<2, "address" values 2..<5 plus person_id.
+///     let people = try MultiRowInsertWriter(database: db, table: "person", columns: ["name", "born"],
+///                                           values: 0..<2, rowIDs: .init())
+///     let addresses = try MultiRowInsertWriter(database: db, table: "address", columns: ["street", "city", "zip"],
+///                                              values: 2..<5, rowIDs: .init(column: "person_id"))
+///     try people.write(batch); try addresses.write(batch)   // person n and its address both get id n
 public final class MultiRowInsertWriter {
     /// Bound values per statement at most: SQLite's smallest default limit (999, before 3.32).
     public static let maxParameters = 999
 
-    private let columnCount: Int
+    /// The ids the rows of a load get: ``first`` for the first row written, one more for each
+    /// following one (what SQLite assigns when appending to an empty table), checked after every
+    /// statement; ``column`` (when set) is filled with the row's id.
+    ///
+    ///     let ids = MultiRowInsertWriter.RowIDs(first: 1, column: "info_id")
+    public struct RowIDs: Sendable {
+        /// The id of the first row written.
+        public var first: Int64
+        /// A column bound with the row's id (after the batch's values), or nil.
+        public var column: String?
+        /// Ids from `first` (1: an empty table), `column` filled with them when set.
+        public init(first: Int64 = 1, column: String? = nil) {
+            self.first = first
+            self.column = column
+        }
+    }
+
+    /// The ids did not come out as counted (the table was not empty after all).
+    public struct UnexpectedRowID: Error, CustomStringConvertible {
+        /// The table written.
+        public let table: String
+        /// The id the last row of the statement should have had, and the one SQLite assigned.
+        public let expected: Int64, found: Int64
+        public var description: String { "bulk load: expected row id \(expected), SQLite assigned \(found)" }
+    }
+
+    private let database: Database
+    private let table: String
+    private let values: Range<Int>
+    private let rowIDs: RowIDs?
+    private let parametersPerRow: Int
     private let rowsPerStatement: Int
     private let many: Statement
     private let one: Statement
     /// Rows written so far.
     public private(set) var count = 0
 
-    /// A writer of `columns` of `table` (any names: they are quoted) on `database`'s connection.
-    public init(database: Database, table: String, columns: [String], rowsPerStatement: Int = 64) throws {
-        precondition(!columns.isEmpty, "MultiRowInsertWriter: no columns")
-        columnCount = columns.count
-        self.rowsPerStatement = max(1, min(rowsPerStatement, MultiRowInsertWriter.maxParameters / columns.count))
-        let list = columns.map(Database.quote(identifier:)).joined(separator: ", ")
-        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
+    /// A writer of `columns` of `table` (any names: they are quoted) on `database`'s connection, bound
+    /// from the batch rows' `values` (all of them by default; as many as `columns`), with `rowIDs`
+    /// counted and checked (and a column filled with them) when given.
+    public init(
+        database: Database,
+        table: String,
+        columns: [String],
+        values: Range<Int>? = nil,
+        rowIDs: RowIDs? = nil,
+        rowsPerStatement: Int = 64
+    ) throws {
+        let values = values ?? 0..<columns.count
+        precondition(
+            values.count == columns.count,
+            "MultiRowInsertWriter: \(values.count) values for \(columns.count) columns"
+        )
+        let all = columns + (rowIDs?.column.map { [$0] } ?? [])
+        precondition(!all.isEmpty, "MultiRowInsertWriter: no columns")
+        self.database = database
+        self.table = table
+        self.values = values
+        self.rowIDs = rowIDs
+        parametersPerRow = all.count
+        self.rowsPerStatement = max(1, min(rowsPerStatement, MultiRowInsertWriter.maxParameters / all.count))
+        let list = all.map(Database.quote(identifier:)).joined(separator: ", ")
+        let row = "(" + Array(repeating: "?", count: all.count).joined(separator: ",") + ")"
         let insert = "INSERT INTO \(Database.quote(identifier: table))(\(list)) VALUES "
-        many = try database.uncachedStatement(insert + Array(repeating: row, count: self.rowsPerStatement).joined(separator: ","))
+        many = try database.uncachedStatement(
+            insert + Array(repeating: row, count: self.rowsPerStatement).joined(separator: ",")
+        )
         one = try database.uncachedStatement(insert + row)
     }
 
-    /// Appends every row of `batch` (whose rows have as many values as the writer has columns).
+    /// Appends every row of `batch` (whose rows hold the writer's `values`).
     public func write(_ batch: BulkRowBatch) throws {
         let rows = batch.rowCount
         guard rows > 0 else { return }
-        precondition(batch.columnCount == columnCount, "MultiRowInsertWriter: rows of \(batch.columnCount) values for \(columnCount) columns")
-        let width = columnCount
+        let width = batch.columnCount
+        precondition(
+            values.upperBound <= width,
+            "MultiRowInsertWriter: rows of \(width) values, values \(values) wanted"
+        )
         let all = batch.text
+        let first = values.lowerBound
+        let last = values.upperBound
+        let idColumn = rowIDs?.column != nil
+        let firstID = (rowIDs?.first ?? 1) + Int64(count)
         try batch.cells.withUnsafeBufferPointer { cells in
             var start = 0
             while start < rows {
@@ -50,19 +122,36 @@ public final class MultiRowInsertWriter {
                 let end = useMany ? start + rowsPerStatement : start + 1
                 let statement = useMany ? many : one
                 var parameter: Int32 = 1
-                for cell in cells[(start * width)..<(end * width)] {
-                    switch cell.kind {
-                    case .null: break  // reset() cleared the bindings: NULL
-                    case .integer: try statement.bind(Int64(bitPattern: cell.bits), at: parameter)
-                    case .real: try statement.bind(Double(bitPattern: cell.bits), at: parameter)
-                    case .text:
-                        // The batch's buffer stays unchanged until the statement is reset below.
-                        try statement.bind(utf8NoCopy: UnsafeRawBufferPointer(rebasing: all[cell.start..<cell.end]), at: parameter)
+                for row in start..<end {
+                    let base = row * width
+                    for cell in cells[(base + first)..<(base + last)] {
+                        switch cell.kind {
+                        case .null: break  // reset() cleared the bindings: NULL
+                        case .integer: try statement.bind(Int64(bitPattern: cell.bits), at: parameter)
+                        case .real: try statement.bind(Double(bitPattern: cell.bits), at: parameter)
+                        case .text:
+                            // The batch's buffer stays unchanged until the statement is reset below.
+                            try statement.bind(
+                                utf8NoCopy: UnsafeRawBufferPointer(rebasing: all[cell.start..<cell.end]),
+                                at: parameter
+                            )
+                        }
+                        parameter += 1
                     }
-                    parameter += 1
+                    if idColumn {
+                        try statement.bind(firstID + Int64(row), at: parameter)
+                        parameter += 1
+                    }
                 }
                 _ = try statement.step()
                 statement.reset()
+                if rowIDs != nil {
+                    let expected = firstID + Int64(end - 1)
+                    let found = database.lastInsertRowID
+                    guard found == expected else {
+                        throw UnexpectedRowID(table: table, expected: expected, found: found)
+                    }
+                }
                 start = end
             }
         }

@@ -147,13 +147,29 @@ public final class BankImporter {
         let done = try EmptyStoreLoad.run(store: store, tables: ["failed_bank_details", "failed_bank_info"],
                                           keepingIndexesLeadingWith: "info_id",
                                           allowJournalSwitch: run.options.allowJournalSwitch, trace: trace) { db in
-            let loader = try BulkBankLoader(database: db)
-            // Parses on a second thread (BulkProducer) while this thread, which owns the connection, writes.
-            let producer = BulkProducer(run: run)
-            try TwoThreadLoad.run(produce: { pipe in try producer.fill(pipe) }, consume: { batch in try loader.write(batch) })
-            run.summary.added = loader.count
+            // Info rows get ids 1, 2, 3… from SQLite; each details row the same id, and its info_id.
+            let infoColumns = BankRowLayout.infoColumns, detailsColumns = BankRowLayout.detailsColumns
+            let info = try MultiRowInsertWriter(database: db, table: "failed_bank_info", columns: infoColumns,
+                                                values: 0..<infoColumns.count, rowIDs: .init())
+            let details = try MultiRowInsertWriter(database: db, table: "failed_bank_details", columns: detailsColumns,
+                                                   values: infoColumns.count..<(infoColumns.count + detailsColumns.count),
+                                                   rowIDs: .init(column: "info_id"))
+            // Parses on a second thread while this thread, which owns the connection, writes.
+            let layout = run.layout
+            try TwoThreadLoad.run(produce: { pipe in
+                var filler = BulkBatchFiller(pipe: pipe)
+                try run.forEachGoodRow { record, values in
+                    layout.append(record, values, to: try filler.batch())
+                    filler.endRow(line: record.line)
+                }
+                filler.finish()
+            }, consume: { batch in
+                try info.write(batch)
+                try details.write(batch)
+            })
+            run.summary.added = info.count
             if run.mustAbort { throw Abort.badRows }
-            if loader.count == 0 { throw Abort.nothingToWrite }
+            if info.count == 0 { throw Abort.nothingToWrite }
         }
         if done { run.summary.usedBulkLoad = true }
         return done
@@ -163,9 +179,15 @@ public final class BankImporter {
 
     private func upsert(_ run: ImportRun, bulk: Bool) throws {
         let body: (Database) throws -> Void = { db in
-            let writer = try BankUpsertWriter(database: db, layout: run.layout)
+            let layout = run.layout
+            let writer = try layout.upsertWriter(database: db)
+            // One row at a time through a one-row batch: the bulk path's values, compared on their bytes.
+            let row = BulkRowBatch(capacity: 1)
             try run.forEachGoodRow { record, values in
-                switch try writer.apply(record, values) {
+                row.removeAll()
+                layout.append(record, values, to: row)
+                row.endRow(line: record.line)
+                switch try writer.apply(row, row: 0) {
                 case .added: run.summary.added += 1
                 case .updated: run.summary.updated += 1
                 case .unchanged: run.summary.unchanged += 1

@@ -1,5 +1,6 @@
 import BulkImport
 import CSVImport
+import SQLiteStore
 
 /// Where each column sits in one file, and the checking of its rows.
 ///
@@ -85,6 +86,44 @@ struct BankRowLayout {
             }
         }
         return .success(Values(cert: certValue, closeDate: close, updatedDate: updated, fund: fundValue))
+    }
+
+    /// The table columns of a checked row, as ``append(_:_:to:)`` lays them out in a bulk batch:
+    /// `failed_bank_info`'s take the first values, `failed_bank_details`' the rest (its `info_id`
+    /// is the row's id, filled in by the writer).
+    static let infoColumns = ["name", "city", "state"]
+    static let detailsColumns = ["close_date", "updated_date", "cert", "acquiring_institution", "fund"]
+
+    /// Appends a checked row's values to `batch` in the order of ``infoColumns`` then
+    /// ``detailsColumns``: trimmed text, ISO dates, an empty or absent acquirer as NULL.
+    @inline(__always)
+    func append(_ record: CSVRecord, _ values: Values, to batch: BulkRowBatch) {
+        CSVFieldText.withText(record, name) { batch.append(utf8: $0) }
+        CSVFieldText.withText(record, city) { batch.append(utf8: $0) }
+        CSVFieldText.withText(record, state) { batch.append(utf8: $0) }
+        values.closeDate.withISOBytes { batch.append(utf8: $0) }
+        if let updated = values.updatedDate { updated.withISOBytes { batch.append(utf8: $0) } } else { batch.appendNull() }
+        batch.append(values.cert)
+        if let acquirer {
+            CSVFieldText.withText(record, acquirer) { text in
+                if text.isEmpty { batch.appendNull() } else { batch.append(utf8: text) }
+            }
+        } else {
+            batch.appendNull()
+        }
+        if let fund = values.fund { batch.append(fund) } else { batch.appendNull() }
+    }
+
+    /// The upsert into a store with banks (``ToOneUpsertWriter``): banks matched by cert, the
+    /// columns this file lacks (a 2010 list has no acquirers) left alone.
+    func upsertWriter(database: Database) throws -> ToOneUpsertWriter {
+        var absent: Set<String> = []
+        if updatedDate == nil { absent.insert("updated_date") }
+        if acquirer == nil { absent.insert("acquiring_institution") }
+        if fund == nil { absent.insert("fund") }
+        return try ToOneUpsertWriter(database: database, rootTable: "failed_bank_info", rootColumns: BankRowLayout.infoColumns,
+                                     table: "failed_bank_details", foreignKey: "info_id",
+                                     columns: BankRowLayout.detailsColumns, key: "cert", absentColumns: absent)
     }
 
     private func problem(_ reason: String, _ column: CSVColumn, _ record: CSVRecord, _ index: Int) -> Problem {

@@ -10,7 +10,7 @@ import Timekeeping
 /// and hands each good row to the path's writer — until the first bad row in
 /// the all-or-nothing mode, after which rows are still checked (to report
 /// them) but no longer written.
-final class ImportRun {
+final class ImportRun: @unchecked Sendable {
     /// The file's name in the summary and the messages.
     let path: String
     /// The file read, when it can be read again (nil for rows made in memory).
@@ -20,9 +20,8 @@ final class ImportRun {
     /// The reading, issues, counts and progress (generic: ``ImportRows``).
     let rows: ImportRows
 
-    /// Certs of listed duplicate issues, by issue index (to name the first line later).
-    var duplicateIssueCerts: [Int: Int64] = [:]
-    @exclusivity(unchecked) private var certs = KeySet()
+    /// The certs seen, and the listed repeats (generic: ``DuplicateKeys``).
+    @exclusivity(unchecked) private var certs = DuplicateKeys(name: "cert")
 
     init(path: String, filePath: String?, reader: CSVReader, layout: BankRowLayout, options: BankImporter.Options,
          progress: ((BankImportProgress) -> Void)?, started: Double) {
@@ -59,9 +58,8 @@ final class ImportRun {
                 switch layout.check(record) {
                 case .success(let values):
                     guard certs.insert(values.cert) else {
-                        let problem = RowProblem(reason: "duplicate cert", column: BankListColumns.cert.name,
-                                                 value: CSVFieldText.text(record, layout.cert))
-                        if let index = rows.addIssue(problem, line: record.line) { duplicateIssueCerts[index] = values.cert }
+                        let problem = certs.problem(column: BankListColumns.cert.name, value: CSVFieldText.text(record, layout.cert))
+                        if let index = rows.addIssue(problem, line: record.line) { certs.listed(values.cert, issue: index) }
                         return
                     }
                     if !rows.mustAbort { try body(record, values) }
@@ -77,22 +75,7 @@ final class ImportRun {
     /// Names the first line of each listed duplicate cert ("duplicate cert, first on line 12"),
     /// with a second, cert-only pass over the file (only when there are duplicates to name).
     func resolveDuplicateLines() {
-        guard !duplicateIssueCerts.isEmpty, let filePath, let again = try? CSVReader(path: filePath) else { return }
-        let wanted = Set(duplicateIssueCerts.values)
-        var firstLine: [Int64: Int] = [:]
-        var row = CSVRecord()
-        _ = try? again.read(into: &row) // header
-        while (try? again.read(into: &row)) == true {
-            guard row.count > layout.cert, case .value(let cert) = CSVFieldText.integer(row, layout.cert),
-                  wanted.contains(cert), firstLine[cert] == nil else { continue }
-            firstLine[cert] = row.line
-            if firstLine.count == wanted.count { break }
-        }
-        for (index, cert) in duplicateIssueCerts {
-            if let line = firstLine[cert], line != issues[index].line {
-                issues[index].reason = "duplicate cert, first on line \(line)"
-            }
-        }
+        certs.nameFirstLines(in: &rows.issues, rereading: filePath, keyField: layout.cert)
     }
 
     /// The error for the all-or-nothing abort (or a file whose rows were all bad).
