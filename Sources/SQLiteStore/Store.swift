@@ -105,7 +105,7 @@ public final class Store {
             } else {
                 db = try Database(path: path, options: options)
             }
-        } catch let error as SQLiteError where error.primaryCode == 26 /* SQLITE_NOTADB */ {
+        } catch let error as SQLiteError where error.isNotADatabase {
             throw StoreError.notADatabase(path: path)
         }
         self.database = db

@@ -100,7 +100,8 @@ import SQLiteStore
 
     @Test func atMostTwentyErrorsAreListedThenCounted() throws {
         var text = currentHeader
-        for i in 0..<25 { text += "Bank \(i),Reno,NV,\(3000 + i),X,3\(i % 10)-Feb-24,1\r\n" }  // 30-Feb … 39-Feb: all bad
+        // 30-Feb … 39-Feb: all bad.
+        for i in 0..<25 { text += "Bank \(i),Reno,NV,\(3000 + i),X,3\(i % 10)-Feb-24,1\r\n" }
         try expectRefused(text, messages: ["FILE:2: not a valid date", "FILE:21: not a valid date", "… and 5 more errors",
                                            "FILE: nothing imported: 25 bad rows (use --skip-bad-rows to import the good rows)"])
         let sandbox = ImportSandbox()

@@ -100,7 +100,7 @@ public enum UpdateCommand {
             } catch let error as UpdateError {
                 bar?.finish()
                 if case .badRows(_, let issues, let total) = error {
-                    issues.forEach { errorOutput($0.description) }
+                    for issue in issues { errorOutput(issue.description) }
                     if total > issues.count { errorOutput("… and \(total - issues.count) more") }
                     fail(error.message.split(separator: "\n").last.map(String.init) ?? error.reason)
                 } else {

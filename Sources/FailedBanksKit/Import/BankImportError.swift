@@ -39,7 +39,7 @@ public enum BankImportError: Error, CustomStringConvertible {
         case .unreadable(_, let error): return error.isMissingInput || isUnreadable(error) ? 66 : 74
         case .emptyFile, .headerOnly, .missingColumns, .unterminatedQuote, .recordTooLong, .badRows, .notABankStore: return 65
         case .unreadableStore(_, let error):
-            if let sqlite = error as? SQLiteError, sqlite.primaryCode == 14 /* SQLITE_CANTOPEN */ { return 66 }
+            if let sqlite = error as? SQLiteError, sqlite.isCannotOpen { return 66 }
             return 65
         case .store(_, let error): return StoreRefusal(error, path: "").status
         }

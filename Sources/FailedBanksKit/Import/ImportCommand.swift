@@ -104,9 +104,9 @@ public enum ImportCommand {
                 } catch let error as BankImportError {
                     bar?.finish()
                     if case .badRows = error {
-                        error.messages.forEach(errorOutput)
+                        for message in error.messages { errorOutput(message) }
                     } else {
-                        error.messages.forEach { fail($0) }
+                        for message in error.messages { fail(message) }
                     }
                     if status == ExitStatus.ok { status = error.exitStatus }
                 } catch {

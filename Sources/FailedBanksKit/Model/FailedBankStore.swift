@@ -116,7 +116,7 @@ public enum FailedBankStore {
                     saidWaiting = true
                 }
                 usleep(200_000)
-            } catch let error as SQLiteError where error.primaryCode == 8 /* SQLITE_READONLY */ && readOnlyReason == nil
+            } catch let error as SQLiteError where error.isReadOnly && readOnlyReason == nil
                         && purpose != .writing {
                 readOnlyReason = "the store cannot be written (\(error.message))"
             } catch {

@@ -182,7 +182,7 @@ extension FetchedResultsController {
         let outcome: BackgroundRefetch.Outcome
         do {
             outcome = try job.wait().get()
-        } catch let error as SQLiteError where job.isCancelled && error.primaryCode == 9 /* SQLITE_INTERRUPT */ {
+        } catch let error as SQLiteError where job.isCancelled && error.isInterrupted {
             backgroundRefetchQueued = false
             if !refetchInBackground(isReset: isReset) { return try refetchAndDiff(isReset: isReset) }
             return nil

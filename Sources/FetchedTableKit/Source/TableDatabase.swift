@@ -120,9 +120,9 @@ public struct TableDatabase {
             return .noInput("\(path): no such file")
         case StoreError.notADatabase:
             return .data("\(path): not a SQLite database, or a damaged one")
-        case let error as SQLiteError where error.primaryCode == 26 || error.primaryCode == 11:
+        case let error as SQLiteError where error.isNotADatabase || error.isCorrupt:
             return .data("\(path): a damaged database (\(error))")
-        case let error as SQLiteError where error.primaryCode == 5 || error.primaryCode == 6:
+        case let error as SQLiteError where error.isBusy:
             return FetchedTableError("\(path): the database is locked by another process (\(error))", status: ExitStatus.tempFail)
         default:
             return FetchedTableError("\(path): \(error)", status: ExitStatus.ioError)

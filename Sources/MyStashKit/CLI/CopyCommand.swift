@@ -74,7 +74,7 @@ enum CopyCommand {
         posix_spawn_file_actions_addclose(&actions, fds[1])
         let executable = "/proc/self/exe"
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("mystash"), strdup(ClearClipboardCommand.name), strdup(String(seconds)), nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         close(fds[0])

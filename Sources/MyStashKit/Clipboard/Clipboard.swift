@@ -106,7 +106,7 @@ enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         for fd in [inPipe[0], inPipe[1], outPipe[0], outPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
+        defer { for pointer in cArguments { free(pointer) } }
         var pid = pid_t()
         let rc = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
         close(inPipe[0])

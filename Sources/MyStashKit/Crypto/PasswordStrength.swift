@@ -15,7 +15,7 @@ public struct PasswordStrength: Hashable, Sendable {
     /// Estimates `password`; `userWords` (the entry's name, user ID) count as known words.
     public init(estimating password: String, userWords: [String] = []) {
         let words = userWords.filter { !$0.isEmpty }.map { strdup($0) }
-        defer { words.forEach { free($0) } }
+        defer { for pointer in words { free(pointer) } }
         var dictionary: [UnsafePointer<CChar>?] = words.map { UnsafePointer($0) } + [nil]
         bits = password.withCString { ZxcvbnMatch($0, &dictionary, nil) }
     }

@@ -15,7 +15,7 @@ extension Database {
         do {
             // SQLite reads the file on first use: a file that is not a database is refused here.
             _ = try db.scalar("SELECT count(*) FROM sqlite_master")
-        } catch let error as SQLiteError where error.primaryCode == 26 /* SQLITE_NOTADB */ {
+        } catch let error as SQLiteError where error.isNotADatabase {
             throw StoreError.notADatabase(path: path)
         }
         return db

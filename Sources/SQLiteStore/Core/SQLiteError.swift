@@ -6,7 +6,7 @@ import CSQLite
 /// = 2067), `message` is `sqlite3_errmsg`, and `sql` the statement that failed.
 ///
 ///     do { try db.run("INSERT INTO t(id) VALUES (1)") }
-///     catch let error as SQLiteError where error.primaryCode == 19 /* SQLITE_CONSTRAINT */ { … }
+///     catch let error as SQLiteError where error.isConstraint { … }
 public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// SQLite's extended result code.
     public let code: Int32
@@ -48,6 +48,21 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// True for a constraint violation (UNIQUE, NOT NULL, FOREIGN KEY, CHECK).
     public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+
+    /// True when the file is not a SQLite database (SQLITE_NOTADB).
+    public var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
+
+    /// True when the database file is damaged (SQLITE_CORRUPT).
+    public var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT }
+
+    /// True for a write refused because the connection or file is read-only (SQLITE_READONLY).
+    public var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
+
+    /// True when SQLite could not open the file (SQLITE_CANTOPEN).
+    public var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
+
+    /// True for work stopped by `Database.interrupt()` (SQLITE_INTERRUPT).
+    public var isInterrupted: Bool { primaryCode == SQLITE_INTERRUPT }
 
     public var description: String {
         var s = "SQLite error \(code): \(message)"

@@ -35,7 +35,7 @@ public struct DatabaseCatalog {
             }
             let connection = CatalogConnection(database: database)
             tables = try CatalogInspection.tables(in: database).map { CatalogTable(inspected: $0, connection: connection) }
-        } catch let error as SQLiteError where error.primaryCode == 26 /* NOTADB */ || error.primaryCode == 11 /* CORRUPT */ {
+        } catch let error as SQLiteError where error.isNotADatabase || error.isCorrupt {
             throw StoreError.notADatabase(path: path)
         }
     }

@@ -63,7 +63,7 @@ enum ForeignDatabaseOpening {
             if readOnly { try database.execute("PRAGMA query_only = 1") }
             // SQLite reads the file on first use: a damaged one is refused here.
             _ = try database.scalar("SELECT count(*) FROM sqlite_master")
-        } catch let error as SQLiteError where error.primaryCode == 26 /* NOTADB */ || error.primaryCode == 11 /* CORRUPT */ {
+        } catch let error as SQLiteError where error.isNotADatabase || error.isCorrupt {
             throw StoreError.notADatabase(path: path)
         }
         for entity in model.entities {

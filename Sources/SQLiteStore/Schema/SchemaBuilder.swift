@@ -95,7 +95,7 @@ struct SchemaBuilder {
         for index in indexes(for: entity) {
             do {
                 try database.execute(index.sql)
-            } catch let error as SQLiteError where error.primaryCode == 19 /* SQLITE_CONSTRAINT */ && index.fallbackSQL != nil {
+            } catch let error as SQLiteError where error.isConstraint && index.fallbackSQL != nil {
                 try database.execute(index.fallbackSQL!)
             }
         }

@@ -70,7 +70,7 @@ struct StoreFileInspector {
         if !walHasContent && !FileManager.default.fileExists(atPath: path + "-wal") { uri += "&immutable=1" }
         do {
             return try Database(uri: uri, path: path, options: options)
-        } catch let error as SQLiteError where error.primaryCode == 26 /* SQLITE_NOTADB */ {
+        } catch let error as SQLiteError where error.isNotADatabase {
             throw StoreError.notADatabase(path: path)
         }
     }

@@ -86,7 +86,9 @@ extension TableView {
         guard updateDepth == 0 else { return }
         let batch = pendingBatch
         pendingBatch = TableUpdateBatch()
-        do { try apply(batch, animated: true) } catch { /* kept in lastUpdateError; the table reloaded */ }
+        do { try apply(batch, animated: true) } catch {
+            // Kept in lastUpdateError; the table reloaded.
+        }
     }
 
     func apply(_ batch: TableUpdateBatch, animated: Bool) throws(TableViewError) {

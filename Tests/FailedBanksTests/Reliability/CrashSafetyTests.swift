@@ -44,7 +44,8 @@ extension ReliabilityTests {
             var estimate = duration
             for trial in 0..<trials {
                 try ScratchDirectory.copyStore(old, to: store)
-                let delay = random.double(0...(estimate * 1.25))  // the last part: after the commit, in the checkpoint at close
+                // The last part: after the commit, in the checkpoint at close.
+                let delay = random.double(0...(estimate * 1.25))
                 let child = try SpawnedProcess(binary, ["import", csv, "--db", store, "--quiet"], in: scratch.url, name: "import")
                 usleep(useconds_t(delay * 1_000_000))
                 let killed = child.signal(SIGKILL)

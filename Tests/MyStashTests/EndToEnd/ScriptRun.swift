@@ -74,8 +74,8 @@ enum ScriptRun {
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            cArguments.forEach { free($0) }
-            cEnvironment.forEach { free($0) }
+            for pointer in cArguments { free(pointer) }
+            for pointer in cEnvironment { free(pointer) }
         }
         var pid = pid_t()
         let rc = posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment)
