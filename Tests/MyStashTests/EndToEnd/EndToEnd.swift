@@ -69,12 +69,12 @@ enum EndToEnd {
     /// other tests running in this process have open (a pipe whose write end it holds never
     /// reaches end-of-file). `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+, looked
     /// up at run time: not visible to Swift without `_GNU_SOURCE`), else what `/proc/self/fd` lists.
-    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t, from lowest: Int32 = 3) {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np"),
-           unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3) == 0 { return }
+           unsafeBitCast(symbol, to: CloseFrom.self)(&actions, lowest) == 0 { return }
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for fd in open.compactMap({ Int32($0) }) where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        for fd in open.compactMap({ Int32($0) }) where fd >= lowest { posix_spawn_file_actions_addclose(&actions, fd) }
     }
 
     @discardableResult
