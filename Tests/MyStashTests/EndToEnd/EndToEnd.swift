@@ -64,6 +64,19 @@ enum EndToEnd {
     /// Foundation's `Process` on Linux learns of the exit through a descriptor
     /// the child inherits, and `tmux new-session` leaves a server holding it,
     /// so `waitUntilExit()` would wait for the tmux server to end.
+    /// Closes every descriptor above stderr in the child: a tmux server started by
+    /// `new-session` lives on and would otherwise hold the pipes, ptys and database files
+    /// other tests running in this process have open (a pipe whose write end it holds never
+    /// reaches end-of-file). `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+, looked
+    /// up at run time: not visible to Swift without `_GNU_SOURCE`), else what `/proc/self/fd` lists.
+    static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t, from lowest: Int32 = 3) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np"),
+           unsafeBitCast(symbol, to: CloseFrom.self)(&actions, lowest) == 0 { return }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd >= lowest { posix_spawn_file_actions_addclose(&actions, fd) }
+    }
+
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-run-\(UUID().uuidString)").path
@@ -78,6 +91,7 @@ enum EndToEnd {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        closeInheritedDescriptors(&actions)
         let environment = environment ?? ProcessInfo.processInfo.environment
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

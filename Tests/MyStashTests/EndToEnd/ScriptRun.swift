@@ -42,6 +42,7 @@ enum ScriptRun {
         posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         if fd3 != nil { posix_spawn_file_actions_addopen(&actions, 3, base + ".fd3", O_RDONLY, 0) }
+        EndToEnd.closeInheritedDescriptors(&actions, from: fd3 != nil ? 4 : 3)   // (after the open of 3)
         let pid = try spawn([binary] + arguments, actions: &actions, environment: environment.merging(extraEnvironment) { $1 })
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
@@ -64,6 +65,7 @@ enum ScriptRun {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, fds[0], 3)
         posix_spawn_file_actions_addclose(&actions, fds[1])
+        EndToEnd.closeInheritedDescriptors(&actions, from: 4)   // (3 is the pipe, dup2'ed above)
         let pid = try spawn(argv, actions: &actions, environment: environment)
         close(fds[0])
         return Blocked(pid: pid, writeEnd: fds[1])

@@ -59,6 +59,36 @@ final class TmuxPane {
         (try? EndToEnd.run(tmux, ["-L", socket, "capture-pane", "-p", "-t", "main"]).output) ?? ""
     }
 
+    /// Starts appending everything the pane's program writes to the terminal to the file at `path`
+    /// (`tmux pipe-pane`). Unlike a `capture()`, which sees only the screen at the moment it is
+    /// taken, the record keeps a screen the program showed briefly (before auto-lock replaced it,
+    /// say), however late the test gets to look.
+    func recordOutput(to path: String) throws {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let result = try EndToEnd.run(tmux, ["-L", socket, "pipe-pane", "-t", "main", "-o",
+                                             "exec cat >> \(EndToEnd.shellQuote(path))"])
+        guard result.status == 0 else { throw EndToEnd.Failure("tmux pipe-pane failed: \(result.error)") }
+    }
+
+    /// Waits until the output recorded in `path` (``recordOutput(to:)``) past byte `offset` contains `text`.
+    func waitForRecordedOutput(_ text: String, in path: String, after offset: Int = 0, timeout: Double = 30) throws {
+        let deadline = Date().addingTimeInterval(max(timeout, 30))
+        while true {
+            let bytes = FileManager.default.contents(atPath: path) ?? Data()
+            let recorded = String(decoding: bytes.dropFirst(offset), as: UTF8.self)
+            if recorded.contains(text) { return }
+            guard Date() < deadline else {
+                throw Timeout(what: "“\(text)” in the recorded output", screen: capture())
+            }
+            usleep(40_000)
+        }
+    }
+
+    /// How many bytes the output record at `path` holds so far.
+    func recordedOutputSize(_ path: String) -> Int {
+        FileManager.default.contents(atPath: path)?.count ?? 0
+    }
+
     /// Types `text` literally.
     func type(_ text: String) {
         _ = try? EndToEnd.run(tmux, ["-L", socket, "send-keys", "-t", "main", "-l", text])
