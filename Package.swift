@@ -17,6 +17,7 @@ let package = Package(
         // The apps and tools.
         .executable(name: "failedbanks", targets: ["failedbanks"]),
         .executable(name: "mystash", targets: ["mystash"]),
+        .executable(name: "fetchedtable", targets: ["fetchedtable"]),
         .executable(name: "bench", targets: ["bench"]),
         .executable(name: "banklist-gen", targets: ["banklist-gen"]),
     ],
@@ -46,7 +47,10 @@ let package = Package(
         .target(name: "MyStashKit",
                 dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLibCrypto",
                                "CZxcvbn", "CLIKit"]),
+        .target(name: "FetchedTableKit",
+                dependencies: ["SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit"]),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
+        .executableTarget(name: "fetchedtable", dependencies: ["FetchedTableKit"]),
         .executableTarget(name: "mystash", dependencies: ["MyStashKit"]),
         .executableTarget(name: "banklist-gen", dependencies: ["CSVImport", "CLIKit", "TestSupport"]),
         .executableTarget(name: "bench",
@@ -66,5 +70,7 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
+        .testTarget(name: "FetchedTableTests",
+                    dependencies: ["FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport"]),
     ]
 )

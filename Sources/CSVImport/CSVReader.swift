@@ -72,6 +72,12 @@ public final class CSVReader {
     @exclusivity(unchecked) public private(set) var bytesRead: Int64 = 0
     /// The limits on a field and a record.
     public let limits: Limits
+    /// The byte between fields: `,` by default; `;`, tab or `|` for other dialects (see `CSVDialect`).
+    public let delimiter: UInt8
+    /// Bytes above this are never the delimiter, CR or LF (the inner loop's one-comparison skip).
+    private let highestSpecialByte: UInt8
+    /// The delimiter in every byte of a word (for the eight-bytes-at-a-time scan).
+    private let delimiterLanes: UInt64
     /// Below this many buffered bytes (and ``Limits/maxFieldCount`` fields) no limit can be
     /// exceeded, so the per-field check on the hot path is one comparison of each.
     private let bytesBelowEveryLimit: Int
@@ -91,8 +97,8 @@ public final class CSVReader {
 
     private static let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
-    /// Opens the file at `path` for reading in chunks of `chunkSize` bytes.
-    public init(path: String, chunkSize: Int = 1 << 18, limits: Limits = .standard) throws {
+    /// Opens the file at `path` for reading in chunks of `chunkSize` bytes, fields separated by `delimiter`.
+    public init(path: String, chunkSize: Int = 1 << 18, limits: Limits = .standard, delimiter: UInt8 = 0x2C) throws {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw CSVError.cannotOpen(path: path, code: errno) }
@@ -111,16 +117,22 @@ public final class CSVReader {
         #endif
         self.path = path
         self.limits = limits
+        self.delimiter = CSVReader.usableDelimiter(delimiter)
+        self.highestSpecialByte = max(self.delimiter, CSVReader.cr)
+        self.delimiterLanes = 0x0101_0101_0101_0101 &* UInt64(self.delimiter)
         self.bytesBelowEveryLimit = CSVReader.bytesBelowEveryLimit(limits)
         self.source = .file(fd)
         self.buffer = .allocate(byteCount: max(chunkSize, 16), alignment: 16)
     }
 
     /// Reads from bytes in memory; `chunkSize` is how much is handed to the
-    /// parser at a time (tests use tiny chunks to cross every boundary).
-    public init(bytes: [UInt8], chunkSize: Int = 1 << 16, limits: Limits = .standard) {
+    /// parser at a time (tests use tiny chunks to cross every boundary); fields separated by `delimiter`.
+    public init(bytes: [UInt8], chunkSize: Int = 1 << 16, limits: Limits = .standard, delimiter: UInt8 = 0x2C) {
         self.path = nil
         self.limits = limits
+        self.delimiter = CSVReader.usableDelimiter(delimiter)
+        self.highestSpecialByte = max(self.delimiter, CSVReader.cr)
+        self.delimiterLanes = 0x0101_0101_0101_0101 &* UInt64(self.delimiter)
         self.bytesBelowEveryLimit = CSVReader.bytesBelowEveryLimit(limits)
         self.totalBytes = Int64(bytes.count)
         self.source = .memory(bytes)
@@ -138,7 +150,8 @@ public final class CSVReader {
     /// Reads the next record into `record` (cleared first). Returns false at the end of the input.
     public func read(into record: inout CSVRecord) throws -> Bool {
         let fields = record.clearForWriting()
-        let q = CSVReader.quote, comma = CSVReader.comma, cr = CSVReader.cr, lf = CSVReader.lf
+        let q = CSVReader.quote, comma = delimiter, cr = CSVReader.cr, lf = CSVReader.lf
+        let highest = highestSpecialByte, lanes = delimiterLanes
         while true {
             if pos == count {
                 if state == .finished { return false }
@@ -175,12 +188,12 @@ public final class CSVReader {
                     // Eight bytes at a time until a word holds a comma, CR or LF.
                     while i + 8 <= n {
                         let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                        if CSVReader.hasDelimiter(word) { break }
+                        if CSVReader.hasDelimiter(word, lanes: lanes) { break }
                         i += 8
                     }
                     while i < n {
                         let b = p[i]
-                        if b > comma { i += 1; continue }
+                        if b > highest { i += 1; continue }
                         if b == comma || b == cr || b == lf { break }
                         i += 1
                     }
@@ -279,13 +292,20 @@ public final class CSVReader {
         }
     }
 
-    /// True when one of the eight bytes of `word` is a comma, CR or LF (SWAR: a byte equal to `c`
-    /// becomes zero after XOR with `c` in every lane, and the zero-byte test finds it).
+    /// True when one of the eight bytes of `word` is the delimiter (in every byte of `lanes`), CR or LF
+    /// (SWAR: a byte equal to `c` becomes zero after XOR with `c` in every lane, and the zero-byte test
+    /// finds it).
     @inline(__always)
-    static func hasDelimiter(_ word: UInt64) -> Bool {
+    static func hasDelimiter(_ word: UInt64, lanes: UInt64 = 0x2C2C_2C2C_2C2C_2C2C) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-        return hasZero(word ^ (ones &* 0x2C)) | hasZero(word ^ (ones &* 0x0D)) | hasZero(word ^ (ones &* 0x0A)) != 0
+        return hasZero(word ^ lanes) | hasZero(word ^ (ones &* 0x0D)) | hasZero(word ^ (ones &* 0x0A)) != 0
+    }
+
+    /// The delimiter, or a comma for a byte that cannot separate fields (a quote, CR, LF, or a byte
+    /// of a UTF-8 sequence).
+    private static func usableDelimiter(_ byte: UInt8) -> UInt8 {
+        byte == quote || byte == cr || byte == lf || byte >= 0x80 ? comma : byte
     }
 
     /// Reads the next record as a new value; `nil` at the end of the input.

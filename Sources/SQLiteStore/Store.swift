@@ -29,6 +29,17 @@ public final class Store {
     /// contexts sharing the connection notice each other (`data_version` only
     /// reports other connections).
     var localChangeCounter: Int64 = 0
+    /// True for a store over a database this project did not make
+    /// (``init(foreignDatabaseAt:model:readOnly:)``): its schema is never touched.
+    public let isForeign: Bool
+    /// True when other connections' changes are recorded row by row, so that
+    /// ``ObjectContext/processExternalChanges()`` reports them one by one: always for
+    /// this project's stores (`store_history`); for a foreign database when the
+    /// `fetchedtable_history` table is installed (``installTracking(forTables:)``).
+    /// Without it, any change by another connection is reported as a reset.
+    public internal(set) var hasTracking: Bool
+    /// True when a foreign store was opened read-only through a read-write connection (`PRAGMA query_only`).
+    private var isQueryOnly = false
 
     let schema: SchemaBuilder
 
@@ -60,6 +71,8 @@ public final class Store {
         self.path = path
         self.model = model
         self.schema = SchemaBuilder(model: model)
+        self.isForeign = false
+        self.hasTracking = true
 
         // 1. Inspect the file without writing anything.
         let inspector = StoreFileInspector(path: path)
@@ -130,8 +143,45 @@ public final class Store {
         self.model = try modelWithEnforcedToOneKeys()
     }
 
+    /// Opens a SQLite database this project did not make, hands off: no schema is created,
+    /// nothing is migrated, and `application_id`, `user_version`, `store_metadata` and the
+    /// journal mode are left as they are. The model's entities describe existing tables
+    /// (``Entity/init(_:tableName:idColumn:attributes:derived:)``, or ``CatalogTable/entity(named:)``).
+    ///
+    /// `readOnly` opens the file with `SQLITE_OPEN_READONLY` and `PRAGMA query_only`, so a
+    /// session leaves it byte-identical and leaves no file beside it (a file in WAL mode without
+    /// a `-wal` file is opened read-write but `query_only`, so that closing removes the `-wal` and
+    /// `-shm` SQLite makes). Writable, contexts delete and undo through it by the entity's
+    /// ``Entity/idColumn`` (in the file's own journal mode). Changes by other connections are seen
+    /// through `PRAGMA data_version` as a reset, or row by row once ``installTracking(forTables:)``
+    /// has put the `fetchedtable_history` triggers in (<doc:BrowsingForeignDatabases>).
+    ///
+    ///     let catalog = try DatabaseCatalog(path: "school.sqlite")
+    ///     let student = try catalog.table(named: "student").entity(named: "student")
+    ///     let store = try Store(foreignDatabaseAt: "school.sqlite",
+    ///                           model: Model(version: 1, applicationID: 0, entities: [student]), readOnly: true)
+    ///
+    /// - Throws: ``StoreError/missingFile(path:)``, ``StoreError/notADatabase(path:)`` (not SQLite, or damaged),
+    ///   ``StoreError/schemaMismatch(table:reason:)`` for an entity whose table or column is not in the file,
+    ///   ``SQLiteError`` otherwise.
+    public init(foreignDatabaseAt path: String, model: Model, readOnly: Bool) throws {
+        try model.validate()
+        self.path = path
+        self.model = model
+        self.schema = SchemaBuilder(model: model)
+        self.isForeign = true
+        let opened = try ForeignDatabaseOpening.open(path: path, model: model, readOnly: readOnly)
+        self.database = opened.database
+        self.hasTracking = opened.hasTracking
+        self.isQueryOnly = opened.isQueryOnly
+        allowsReaderConnection = true
+        fileNode = FileNode(path: path)
+        storeID = nil
+        if let fileNode { OpenStoreRegistry.register(ObjectIdentifier(self), path: path, node: fileNode) }
+    }
+
     /// True when the store can write.
-    public var isReadOnly: Bool { database.isReadOnly }
+    public var isReadOnly: Bool { isQueryOnly || database.isReadOnly }
 
     deinit {
         // Ask a reader still at work on another thread to stop, wait for it, then close it before
@@ -266,6 +316,12 @@ public final class Store {
     ///     }
     public func bulkWrite(_ body: (Database) throws -> Void) throws {
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
+        if isForeign {
+            // No triggers of ours to suspend; readers see the write through data_version or the tracking history.
+            try database.transaction { try body(database) }
+            localChangeCounter &+= 1
+            return
+        }
         try database.transaction {
             try dropTriggers()
             try body(database)
@@ -278,11 +334,21 @@ public final class Store {
 
     /// The sequence number of the newest history entry (0 when none was ever written).
     public func historyPosition() throws -> Int64 {
-        try database.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(SchemaBuilder.historyTable)]).int64 ?? 0
+        if isForeign {
+            guard hasTracking else { return 0 }
+            return try database.scalar("SELECT max(seq) FROM \(TrackingSchema.historyTable)").int64 ?? 0
+        }
+        return try database.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(SchemaBuilder.historyTable)]).int64 ?? 0
     }
 
     /// Deletes history older than the newest `historyLimit` entries.
     func pruneHistory() throws {
+        if isForeign {
+            guard hasTracking else { return }
+            try database.run("DELETE FROM \(TrackingSchema.historyTable) WHERE seq <= (SELECT max(seq) FROM \(TrackingSchema.historyTable)) - ?",
+                             [.integer(Int64(historyLimit))])
+            return
+        }
         try database.run("DELETE FROM \(SchemaBuilder.historyTable) WHERE seq <= (SELECT max(seq) FROM \(SchemaBuilder.historyTable)) - ?",
                          [.integer(Int64(historyLimit))])
     }

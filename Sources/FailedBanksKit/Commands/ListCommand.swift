@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CLIKit
 import FetchedResults
+import FetchedResultsUI
 import Foundation
 import SQLiteStore
 
@@ -195,103 +196,29 @@ public enum ListCommand {
         return ids.compactMap { byID[$0] }
     }
 
-    /// A JSON string literal.
-    static func json(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (``JSONText/string(_:)``).
+    static func json(_ s: String) -> String { JSONText.string(s) }
 
     // MARK: Writing
 
+    /// The banks as ``ResultsListWriter`` prints them: failedbanks' columns and its text line.
     private static func write(_ controller: FetchedResultsController, format: Format, store: Store,
                               output: (String) -> Void) throws {
-        switch format {
-        case .json: output("{\"sections\":[")
-        case .csv: output("section,id,name,city,state,cert,closeDate\n")
-        case .text: break
-        }
-        for (index, section) in controller.sections.enumerated() {
-            switch format {
-            case .json:
-                output((index > 0 ? "," : "") + "{\"name\":\(json(section.name)),\"indexTitle\":"
-                       + (section.indexTitle.map(json) ?? "null") + ",\"objects\":[")
-            case .text:
-                let title = section.name.isEmpty ? "(none)" : DisplayText.escapingControls(section.name)
-                output("\(title) (\(section.numberOfObjects) bank\(section.numberOfObjects == 1 ? "" : "s"))\n")
-            case .csv: break
+        var writer = ResultsListWriter(columns: ["name", "city", "state", "cert", "closeDate"], noun: ("bank", "banks")) { ids in
+            try rows(ids, store: store).map { r in
+                (id: r.id, values: [.text(r.name), .text(r.city), .text(r.state),
+                                    r.cert.map(StoreValue.integer) ?? .null, r.closeDate.map(StoreValue.text) ?? .null])
             }
-            let ids = section.objects.objectIDs.map(\.rowID)
-            var first = true
-            var start = 0
-            while start < ids.count {
-                let batch = try rows(Array(ids[start..<min(ids.count, start + 2000)]), store: store)
-                for r in batch {
-                    switch format {
-                    case .json:
-                        output((first ? "" : ",") + "{\"id\":\(r.id),\"name\":\(json(r.name)),\"city\":\(json(r.city)),"
-                               + "\"state\":\(json(r.state)),\"cert\":\(r.cert.map(String.init) ?? "null"),"
-                               + "\"closeDate\":\(r.closeDate.map(json) ?? "null")}")
-                    case .text:
-                        // One bank a line: control characters (a NUL, a newline) are escaped.
-                        let e = DisplayText.escapingControls
-                        var line = "  \(e(r.name)), \(e(r.city)), \(e(r.state))"
-                        if let d = r.closeDate { line += "  closed \(e(d))" }
-                        if let c = r.cert { line += "  cert \(c)" }
-                        output(line + "\n")
-                    case .csv:
-                        let fields = [section.name, String(r.id), r.name, r.city, r.state, r.cert.map(String.init) ?? "", r.closeDate ?? ""]
-                        output(fields.map(csv).joined(separator: ",") + "\n")
-                    }
-                    first = false
-                }
-                start += 2000
-            }
-            if format == .json { output("]}") }
         }
-        if format == .json { output("]}\n") }
-    }
-
-    private static func csv(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
-
-/// Buffered standard output: one `write(2)` per 64 KiB, and on `flush()`.
-final class StandardOutput {
-    private var buffer: [UInt8] = []
-
-    init() { buffer.reserveCapacity(1 << 16) }
-
-    func write(_ s: String) {
-        buffer.append(contentsOf: s.utf8)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    /// Writes what is buffered; false when standard output is closed.
-    @discardableResult
-    func flush() -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 {
-                buffer.removeAll(keepingCapacity: true)
-                return false
-            }
-            offset += n
+        writer.textLine = { _, values in
+            // One bank a line: control characters (a NUL, a newline) are escaped.
+            let e = DisplayText.escapingControls
+            let text = values.map(DisplayText.of)
+            var line = "  \(e(text[0])), \(e(text[1])), \(e(text[2]))"
+            if let d = values[4].string { line += "  closed \(e(d))" }
+            if let c = values[3].int64 { line += "  cert \(c)" }
+            return line
         }
-        buffer.removeAll(keepingCapacity: true)
-        return true
+        try writer.write(controller, format: ResultsListWriter.Format(rawValue: format.rawValue) ?? .text, output: output)
     }
 }

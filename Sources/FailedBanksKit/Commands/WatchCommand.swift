@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CLIKit
 import FetchedResults
+import FetchedResultsUI
 import Foundation
 import SQLiteStore
 
@@ -131,33 +132,9 @@ public enum WatchCommand {
         var controller: FetchedResultsController
     }
 
-    /// `{"type":"snapshot","sections":[{"name":"2025","ids":[12,7]}]}`
-    static func snapshotLine(_ controller: FetchedResultsController) -> String {
-        var s = "{\"type\":\"snapshot\",\"sections\":["
-        for (i, section) in controller.sections.enumerated() {
-            if i > 0 { s += "," }
-            s += "{\"name\":\(ListCommand.json(section.name)),\"ids\":["
-            s += section.objects.objectIDs.map { String($0.rowID) }.joined(separator: ",")
-            s += "]}"
-        }
-        return s + "]}"
-    }
+    /// `{"type":"snapshot","sections":[{"name":"2025","ids":[12,7]}]}` (``ResultsJSONLines/snapshot(_:)``)
+    static func snapshotLine(_ controller: FetchedResultsController) -> String { ResultsJSONLines.snapshot(controller) }
 
-    /// `{"type":"batch","sections":[…],"objects":[…],"counts":[…]}`
-    static func batchLine(_ batch: ChangeBatch) -> String {
-        func path(_ p: IndexPath?) -> String? { p.map { "[\($0[0]),\($0[1])]" } }
-        let sections = batch.sectionChanges.map { c -> String in
-            var s = "{\"change\":\"\(c.change.rawValue)\",\"index\":\(c.index)"
-            if c.change == .insert { s += ",\"name\":\(ListCommand.json(c.name))" }
-            return s + "}"
-        }
-        let objects = batch.objectChanges.map { c -> String in
-            var s = "{\"change\":\"\(c.change.rawValue)\",\"id\":\(c.id.rowID)"
-            if let from = path(c.from) { s += ",\"from\":\(from)" }
-            if let to = path(c.to) { s += ",\"to\":\(to)" }
-            return s + "}"
-        }
-        return "{\"type\":\"batch\",\"sections\":[\(sections.joined(separator: ","))],\"objects\":[\(objects.joined(separator: ","))],"
-            + "\"counts\":[\(batch.counts.map(String.init).joined(separator: ","))]}"
-    }
+    /// `{"type":"batch","sections":[…],"objects":[…],"counts":[…]}` (``ResultsJSONLines/batch(_:)``)
+    static func batchLine(_ batch: ChangeBatch) -> String { ResultsJSONLines.batch(batch) }
 }

@@ -117,7 +117,7 @@ struct FetchPlan {
         }
         relevantKeys = relevant
 
-        var select = "SELECT t0.id"
+        var select = "SELECT " + source.idExpression
         if let s = sectionExpression { select += ", " + s }
         fetchSelectFrom = select + " FROM " + source.from
         var base = fetchSelectFrom
@@ -126,14 +126,15 @@ struct FetchPlan {
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
             limit = " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(0, request.fetchOffset))"
         }
-        fetchSQL = base + " ORDER BY " + FetchPlan.orderBy(sorts: sorts, expressions: sortExpressions) + limit
+        let id = source.idExpression
+        fetchSQL = base + " ORDER BY " + FetchPlan.orderBy(sorts: sorts, expressions: sortExpressions, id: id) + limit
         if sorts.count > request.sortDescriptors.count {
             fetchSQLWithoutSectionSort = base + " ORDER BY "
-                + FetchPlan.orderBy(sorts: Array(sorts.dropFirst()), expressions: Array(sortExpressions.dropFirst())) + limit
+                + FetchPlan.orderBy(sorts: Array(sorts.dropFirst()), expressions: Array(sortExpressions.dropFirst()), id: id) + limit
         } else {
             fetchSQLWithoutSectionSort = nil
         }
-        keysSQL = "SELECT t0.id, " + sortExpressions.joined(separator: ", ") + " FROM " + source.from
+        keysSQL = "SELECT \(id), " + sortExpressions.joined(separator: ", ") + " FROM " + source.from
         fetchArguments = predicateSQL?.arguments ?? []
 
         var d = "entity=\(entity.name);section=\(sectionNameKeyPath ?? "-");sorts="
@@ -143,12 +144,12 @@ struct FetchPlan {
         descriptor = d
     }
 
-    static func orderBy(sorts: [FetchSort], expressions: [String]) -> String {
+    static func orderBy(sorts: [FetchSort], expressions: [String], id: String) -> String {
         var terms: [String] = []
         for (s, e) in zip(sorts, expressions) {
             terms.append("\(e) COLLATE \(s.collation.sqlName) \(s.ascending ? "ASC" : "DESC")")
         }
-        terms.append("t0.id ASC")
+        terms.append(id + " ASC")
         return terms.joined(separator: ", ")
     }
 
@@ -196,13 +197,27 @@ struct FetchPlan {
         return e
     }
 
-    /// Column names a derived attribute's SQL template reads (`$.close_date` → `close_date`).
-    private static func columns(of derived: DerivedAttribute) -> [String] {
+    /// Column names a derived attribute's SQL template reads (`$.close_date` → `close_date`,
+    /// `$."Close Date"` → `Close Date`).
+    static func columns(of derived: DerivedAttribute) -> [String] {
         var out: [String] = []
         let u = Array(derived.sql.utf8)
         var i = 0
         while i + 1 < u.count {
-            if u[i] == UInt8(ascii: "$") && u[i + 1] == UInt8(ascii: ".") {
+            if u[i] == UInt8(ascii: "$") && u[i + 1] == UInt8(ascii: "."), i + 2 < u.count, u[i + 2] == UInt8(ascii: "\"") {
+                var j = i + 3
+                var name: [UInt8] = []
+                while j < u.count {
+                    if u[j] == UInt8(ascii: "\"") {
+                        if j + 1 < u.count && u[j + 1] == UInt8(ascii: "\"") { name.append(u[j]); j += 2; continue }
+                        j += 1
+                        break
+                    }
+                    name.append(u[j]); j += 1
+                }
+                out.append(String(decoding: name, as: UTF8.self))
+                i = j
+            } else if u[i] == UInt8(ascii: "$") && u[i + 1] == UInt8(ascii: ".") {
                 var j = i + 2
                 var name: [UInt8] = []
                 while j < u.count, (u[j] >= 0x61 && u[j] <= 0x7A) || (u[j] >= 0x41 && u[j] <= 0x5A) || (u[j] >= 0x30 && u[j] <= 0x39) || u[j] == 0x5F {
@@ -219,8 +234,9 @@ struct FetchPlan {
 
     /// SELECT of the values of `valueKeyPaths` for some ids (bound as a JSON array in `?`).
     func valuesSQL(single: Bool) -> String {
-        let columns = (["t0.id"] + (try! valueKeyPaths.map { try source.expression(forKeyPath: $0) })).joined(separator: ", ")
-        let condition = single ? "t0.id = ?" : "t0.id IN (SELECT value FROM json_each(?))"
+        let id = source.idExpression
+        let columns = ([id] + (try! valueKeyPaths.map { try source.expression(forKeyPath: $0) })).joined(separator: ", ")
+        let condition = single ? "\(id) = ?" : "\(id) IN (SELECT value FROM json_each(?))"
         return "SELECT \(columns) FROM \(source.from) WHERE \(condition)"
     }
 
@@ -275,7 +291,8 @@ extension FetchPlan {
         var sql = fetchSelectFrom
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         let skip = requestSortsOnly && hasPrependedSectionSort ? 1 : 0
-        sql += " ORDER BY " + FetchPlan.orderBy(sorts: Array(sorts.dropFirst(skip)), expressions: Array(sortExpressions.dropFirst(skip)))
+        sql += " ORDER BY " + FetchPlan.orderBy(sorts: Array(sorts.dropFirst(skip)), expressions: Array(sortExpressions.dropFirst(skip)),
+                                                id: source.idExpression)
         return sql + " LIMIT \(max(0, limit))"
     }
 

@@ -43,8 +43,9 @@ enum ResultsCache {
     struct Key {
         /// Request, model, store identity and data state in one string; any difference invalidates the cache.
         var fingerprint: String
-        /// The entity's table and its row count when the fingerprint was taken.
+        /// The entity's table (as SQL after `FROM`), its id column (as SQL) and its row count when the fingerprint was taken.
         var table: String
+        var idColumn: String
         var rowCount: Int64
         /// Whether every row of the table is in the results (no predicate, limit or offset).
         var coversTable: Bool
@@ -55,11 +56,11 @@ enum ResultsCache {
     /// The key of `plan`'s results over `store` now.
     static func key(plan: FetchPlan, store: Store) throws -> Key {
         let db = store.database
-        let table = plan.entity.tableName
+        let from = plan.entity.sqlTable
         let state: (Int64, StoreValue, StoreValue, StoreValue) = try db.read {
             (try store.historyPosition(),
-             try db.scalar("SELECT count(*) FROM \(table)"),
-             try db.scalar("SELECT max(id) FROM \(table)"),
+             try db.scalar("SELECT count(*) FROM \(from)"),
+             try db.scalar("SELECT max(\(plan.entity.sqlIDColumn)) FROM \(from)"),
              try db.scalar("PRAGMA schema_version"))
         }
         var s = "format=3;store=\(URL(fileURLWithPath: store.path).standardizedFileURL.path);file=\(store.identity);"
@@ -67,7 +68,7 @@ enum ResultsCache {
         s += plan.descriptor
         s += ";history=\(state.0);rows=\(state.1);maxid=\(state.2);schema=\(state.3)"
         let request = plan.request
-        return Key(fingerprint: s, table: table, rowCount: state.1.int64 ?? 0,
+        return Key(fingerprint: s, table: from, idColumn: plan.entity.sqlIDColumn, rowCount: state.1.int64 ?? 0,
                    coversTable: request.predicate == nil && request.fetchLimit == 0 && request.fetchOffset == 0,
                    isSectioned: plan.sectionExpression != nil)
     }
@@ -296,7 +297,7 @@ enum ResultsCache {
         }
         sample.insert(list.id(at: list.count - 1))
         let placeholders = Array(repeating: "?", count: sample.count).joined(separator: ",")
-        let sql = "SELECT count(*) FROM \(key.table) WHERE id IN (\(placeholders))"
+        let sql = "SELECT count(*) FROM \(key.table) WHERE \(key.idColumn) IN (\(placeholders))"
         guard let statement = try? store.database.uncachedStatement(sql) else { return false }
         defer { statement.reset() }
         guard (try? statement.bind(sample.map { .integer($0) })) != nil, (try? statement.step()) == true else { return false }

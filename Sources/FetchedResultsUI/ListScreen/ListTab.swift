@@ -29,6 +29,8 @@ public struct ListTab {
     public var sortDescriptors: [FetchSort]
     /// The key path whose value names each section; nil: one unnamed section.
     public var sectionNameKeyPath: String?
+    /// The tab's own predicate (fetchedtable's `--where`): the `\\` filter and `/` search narrow it further.
+    public var predicate: FetchPredicate?
     /// The index title of a section name (nil: not in the index). Nil: the
     /// controller's default (the name's first letter, uppercased).
     public var sectionIndexTitle: ((String) -> String?)?
@@ -72,11 +74,12 @@ public struct ListTab {
         self.cell = cell
     }
 
-    /// The tab's fetch request, narrowed by `filter` when there is one.
+    /// The tab's fetch request (its ``predicate``), narrowed by `filter` when there is one.
     ///
     ///     let request = tab.fetchRequest(filter: try FetchPredicate("state == 'CA'"))
     public func fetchRequest(filter: FetchPredicate?) -> FetchRequest {
-        var request = FetchRequest(entity: entity, predicate: filter, sortDescriptors: sortDescriptors)
+        let narrowed = predicate.map { own in filter.map { own.and($0) } ?? own } ?? filter
+        var request = FetchRequest(entity: entity, predicate: narrowed, sortDescriptors: sortDescriptors)
         request.fetchBatchSize = fetchBatchSize
         return request
     }

@@ -104,7 +104,7 @@ public final class ObjectContext {
         if id.isTemporary { return nil }
         guard let entity = model.entity(named: id.entity) else { throw StoreError.unknownEntity(id.entity) }
         var result: ManagedObject?
-        try database.forEachRow(selectSQL(entity) + " WHERE id = ?", [.integer(id.rowID)]) { row in
+        try database.forEachRow(selectSQL(entity) + " WHERE t0.\(entity.sqlIDColumn) = ?", [.integer(id.rowID)]) { row in
             result = materialize(entity, row)
         }
         return result
@@ -140,10 +140,10 @@ public final class ObjectContext {
         return result
     }
 
-    /// `SELECT t0.id, t0.<columns> FROM <table> AS t0`
+    /// `SELECT t0.id, t0.<columns> FROM <table> AS t0` (identifiers quoted as they must be)
     private func selectSQL(_ entity: Entity) -> String {
         if let sql = selectColumns[entity.name] { return sql }
-        let sql = "SELECT " + entity.columnNames.map { "t0." + $0 }.joined(separator: ", ") + " FROM \(entity.tableName) AS t0"
+        let sql = "SELECT " + entity.columnNames.map { "t0." + SQLIdentifier.quoted($0) }.joined(separator: ", ") + " FROM \(entity.sqlTable) AS t0"
         selectColumns[entity.name] = sql
         return sql
     }
@@ -153,7 +153,7 @@ public final class ObjectContext {
         var result: [ManagedObject] = []
         result.reserveCapacity(rowIDs.count)
         for (placeholders, arguments) in ObjectContext.inListChunks(rowIDs) {
-            try database.forEachRow(selectSQL(entity) + " WHERE t0.id IN (\(placeholders))", arguments) { row in
+            try database.forEachRow(selectSQL(entity) + " WHERE t0.\(entity.sqlIDColumn) IN (\(placeholders))", arguments) { row in
                 result.append(materialize(entity, row))
             }
         }
@@ -203,10 +203,12 @@ public final class ObjectContext {
         guard let destination = model.entity(named: rel.destination) else { return .none }
         let value: StoreValue
         if rel.storesForeignKey {
-            value = try database.scalar("SELECT \(rel.columnName) FROM \(object.entity.tableName) WHERE id = ?", [.integer(object.objectID.rowID)])
+            value = try database.scalar("SELECT \(SQLIdentifier.quoted(rel.columnName)) FROM \(object.entity.sqlTable) WHERE \(object.entity.sqlIDColumn) = ?",
+                                        [.integer(object.objectID.rowID)])
         } else {
             guard let inverse = destination.relationship(named: rel.inverse) else { return .none }
-            value = try database.scalar("SELECT id FROM \(destination.tableName) WHERE \(inverse.columnName) = ? ORDER BY id LIMIT 1",
+            let id = destination.sqlIDColumn
+            value = try database.scalar("SELECT \(id) FROM \(destination.sqlTable) WHERE \(SQLIdentifier.quoted(inverse.columnName)) = ? ORDER BY \(id) LIMIT 1",
                                         [.integer(object.objectID.rowID)])
         }
         guard let rowID = value.int64 else { return .none }
@@ -346,8 +348,8 @@ public final class ObjectContext {
                     return registered(id).map { !$0.isDeleted } ?? false
                 }
                 let columns = Array(entity.columnNames.dropFirst())
-                let sql = columns.isEmpty ? "INSERT INTO \(entity.tableName) DEFAULT VALUES"
-                    : "INSERT INTO \(entity.tableName)(\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+                let sql = columns.isEmpty ? "INSERT INTO \(entity.sqlTable) DEFAULT VALUES"
+                    : "INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
                 try database.run(sql, row)
                 permanent[object.objectID] = database.lastInsertRowID
                 if pointsAtUnsaved { unresolved.append(object) }
@@ -355,15 +357,15 @@ public final class ObjectContext {
             for object in unresolved { // foreign keys between new objects in a cycle: set after all inserts
                 let entity = object.entity
                 let fks = entity.foreignKeyRelationships
-                let sets = fks.map { "\(entity.relationships[$0].columnName) = ?" }.joined(separator: ", ")
+                let sets = fks.map { "\(SQLIdentifier.quoted(entity.relationships[$0].columnName)) = ?" }.joined(separator: ", ")
                 let values = fks.map { i in object.links[i].id.flatMap(resolve).map { StoreValue.integer($0) } ?? .null }
-                try database.run("UPDATE \(entity.tableName) SET \(sets) WHERE id = ?", values + [.integer(permanent[object.objectID]!)])
+                try database.run("UPDATE \(entity.sqlTable) SET \(sets) WHERE \(entity.sqlIDColumn) = ?", values + [.integer(permanent[object.objectID]!)])
             }
             for object in inserts {
                 let rowID = permanent[object.objectID]!
                 let entity = object.entity
                 var after = Dictionary(uniqueKeysWithValues: zip(entity.columnNames.dropFirst(), object.columnValues(committed: false, resolve: resolve)))
-                after["id"] = .integer(rowID)
+                after[entity.idColumn] = .integer(rowID)
                 record.append(RowChange(entity: entity.name, rowID: rowID, before: nil, after: after))
             }
             for object in updates {
@@ -376,7 +378,7 @@ public final class ObjectContext {
                     return entity.columnName(forKey: key)
                 }.sorted()
                 guard !changed.isEmpty else { continue }
-                let sql = "UPDATE \(entity.tableName) SET " + changed.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+                let sql = "UPDATE \(entity.sqlTable) SET " + changed.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ") + " WHERE \(entity.sqlIDColumn) = ?"
                 try database.run(sql, changed.map { current[$0]! } + [.integer(object.objectID.rowID)])
                 record.append(RowChange(entity: entity.name, rowID: object.objectID.rowID,
                                         before: committed.filter { changed.contains($0.key) }, after: current.filter { changed.contains($0.key) }))
@@ -384,8 +386,8 @@ public final class ObjectContext {
             for object in deletes {
                 let entity = object.entity
                 var before = Dictionary(uniqueKeysWithValues: zip(entity.columnNames.dropFirst(), object.columnValues(committed: true, resolve: { $0.rowID })))
-                before["id"] = .integer(object.objectID.rowID)
-                try database.run("DELETE FROM \(entity.tableName) WHERE id = ?", [.integer(object.objectID.rowID)])
+                before[entity.idColumn] = .integer(object.objectID.rowID)
+                try database.run("DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?", [.integer(object.objectID.rowID)])
                 record.append(RowChange(entity: entity.name, rowID: object.objectID.rowID, before: before, after: nil))
             }
             try store.pruneHistory()
@@ -540,14 +542,14 @@ public final class ObjectContext {
                 switch (current, target) {
                 case (nil, let row?):
                     let columns = row.keys.sorted()
-                    try database.run("INSERT INTO \(entity.tableName)(\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                    try database.run("INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
                                      columns.map { row[$0]! })
                 case (_?, nil):
-                    try database.run("DELETE FROM \(entity.tableName) WHERE id = ?", [.integer(step.rowID)])
+                    try database.run("DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?", [.integer(step.rowID)])
                 case (_?, let row?):
-                    let columns = row.keys.filter { $0 != "id" }.sorted()
+                    let columns = row.keys.filter { $0 != entity.idColumn }.sorted()
                     guard !columns.isEmpty else { continue }
-                    try database.run("UPDATE \(entity.tableName) SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
+                    try database.run("UPDATE \(entity.sqlTable) SET \(columns.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ")) WHERE \(entity.sqlIDColumn) = ?",
                                      columns.map { row[$0]! } + [.integer(step.rowID)])
                 case (nil, nil):
                     continue
@@ -664,7 +666,7 @@ public final class ObjectContext {
         for (name, rowIDs) in byEntity {
             guard let entity = model.entity(named: name) else { continue }
             for (placeholders, arguments) in ObjectContext.inListChunks(rowIDs) {
-                try database.forEachRow("SELECT id FROM \(entity.tableName) WHERE id IN (\(placeholders))", arguments) { row in
+                try database.forEachRow("SELECT \(entity.sqlIDColumn) FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) IN (\(placeholders))", arguments) { row in
                     found.insert(ObjectID(entity: name, rowID: row.int64(at: 0)))
                 }
             }

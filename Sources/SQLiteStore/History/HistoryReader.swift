@@ -9,6 +9,11 @@
 /// insert+update = insert, update+delete = delete). A reader that fell behind
 /// the pruned history, or that meets a bulk-write marker, reports a reset.
 ///
+/// Over a foreign database (``Store/init(foreignDatabaseAt:model:readOnly:)``) it reads
+/// `fetchedtable_history(seq, table_name, row_id, op)` when `--track` installed it
+/// (``Store/installTracking(forTables:)``); without it, any change by another
+/// connection (`PRAGMA data_version` moved) is a reset.
+///
 /// ``ObjectContext`` uses one; other code can use it to watch a store directly:
 ///
 ///     let reader = try HistoryReader(store: store)
@@ -23,6 +28,8 @@ public final class HistoryReader {
     private var localCounter: Int64
     /// `seq` ranges written by the owner itself, skipped when reading.
     private var ownRanges: [ClosedRange<Int64>] = []
+    /// For a foreign store: whether the tracking table was there at the last read.
+    private var sawTracking: Bool
 
     /// A reader positioned at the store's current end of history.
     public init(store: Store) throws {
@@ -30,6 +37,7 @@ public final class HistoryReader {
         let db = store.database
         (position, dataVersion) = try db.read { (try store.historyPosition(), try db.dataVersion()) }
         localCounter = store.localChangeCounter
+        sawTracking = store.hasTracking
     }
 
     /// Remembers a range of `seq` values the owner wrote (its own save), so they are not reported back.
@@ -52,7 +60,20 @@ public final class HistoryReader {
         dataVersion = version
         localCounter = store.localChangeCounter
 
-        let table = SchemaBuilder.historyTable
+        if store.isForeign {
+            // Tracking may have been installed or removed by another process since the last read.
+            let tracked = try store.refreshTracking()
+            defer { sawTracking = tracked }
+            if !tracked || !sawTracking {
+                position = try tracked ? store.historyPosition() : 0
+                ownRanges.removeAll()
+                return ChangeSet(isReset: true, isFromOtherProcess: true)
+            }
+        }
+        let foreign = store.isForeign
+        let table = foreign ? TrackingSchema.historyTable : SchemaBuilder.historyTable
+        let entityColumn = foreign ? "table_name" : "entity"
+        var entityOfTable: [String: String?] = [:]
         return try db.read { () throws -> ChangeSet? in
             let newest = try store.historyPosition()
             let oldest = try db.scalar("SELECT min(seq) FROM \(table)").int64
@@ -65,14 +86,20 @@ public final class HistoryReader {
             guard newest > position else { return nil }
             var coalescer = Coalescer()
             var reset = false
-            try db.forEachRow("SELECT seq, entity, row_id, op FROM \(table) WHERE seq > ? ORDER BY seq", [.integer(position)]) { row in
+            try db.forEachRow("SELECT seq, \(entityColumn), row_id, op FROM \(table) WHERE seq > ? ORDER BY seq", [.integer(position)]) { row in
                 let seq = row.int64(at: 0)
                 position = seq
                 if ownRanges.contains(where: { $0.contains(seq) }) { return }
                 let op = row.withUTF8(at: 3) { $0.first ?? 0 }
                 if op == UInt8(ascii: "R") { reset = true; return }
-                let entity = row.text(at: 1)
-                guard store.model.entityIndex[entity] != nil else { return }
+                var entity = row.text(at: 1)
+                if foreign {
+                    if entityOfTable[entity] == nil { entityOfTable[entity] = .some(store.model.entity(forTable: entity)?.name) }
+                    guard let name = entityOfTable[entity]! else { return }
+                    entity = name
+                } else {
+                    guard store.model.entityIndex[entity] != nil else { return }
+                }
                 coalescer.add(ObjectID(entity: entity, rowID: row.int64(at: 2)), op: op)
             }
             position = max(position, newest)

@@ -33,8 +33,10 @@ public struct Attribute: Sendable, Hashable {
     public var defaultValue: StoreValue?
     /// Creates an index on the column (for sorting and filtering).
     public var isIndexed: Bool
-    /// The column name: `snake_case(name)`.
+    /// The column name: `snake_case(name)`, or the column given to ``init(_:_:column:optional:)``.
     public var columnName: String
+    /// ``columnName`` as SQL (quoted when it must be: `"Close Date"`).
+    public var sqlColumn: String { SQLIdentifier.quoted(columnName) }
 
     /// An attribute; required (NOT NULL) unless `optional`, indexed when `indexed`.
     public init(_ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: StoreValue? = nil, indexed: Bool = false) {
@@ -44,5 +46,18 @@ public struct Attribute: Sendable, Hashable {
         self.defaultValue = defaultValue
         self.isIndexed = indexed
         self.columnName = snakeCase(name)
+    }
+
+    /// An attribute stored in the column `column` exactly as named in its table (for entities
+    /// over existing tables): optional by default, no default value, no index of its own.
+    ///
+    ///     Attribute("Close Date", .date, column: "Close Date")   // key path "Close Date", SQL "Close Date"
+    public init(_ name: String, _ type: AttributeType, column: String, optional: Bool = true) {
+        self.name = name
+        self.type = type
+        self.isOptional = optional
+        self.defaultValue = nil
+        self.isIndexed = false
+        self.columnName = column
     }
 }

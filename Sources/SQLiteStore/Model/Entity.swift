@@ -20,8 +20,18 @@ public struct Entity: Sendable {
     public var derived: [DerivedAttribute]
     /// Sets of attribute (or relationship) names whose combined values must be unique.
     public var uniqueKeys: [[String]]
-    /// `snake_case(name)`.
+    /// The table (or view): `snake_case(name)` for this project's entities, any name for
+    /// one over an existing table (``init(_:tableName:idColumn:attributes:derived:)``).
     public var tableName: String
+    /// The column whose integer names a row (its ``ObjectID/rowID``): `id` for this
+    /// project's entities, `rowid` or the `INTEGER PRIMARY KEY` column for existing tables.
+    public var idColumn: String
+    /// True for an entity over a table the model did not make (``init(_:tableName:idColumn:attributes:derived:)``):
+    /// the store never creates, changes or checks its schema.
+    public private(set) var isForeign: Bool
+    /// True for an entity over a view, whose rows are numbered by their position in the
+    /// view (``init(_:viewName:attributes:derived:)``).
+    public private(set) var numbersRowsByPosition: Bool
 
     /// Position of each attribute in `attributes`.
     let attributeIndex: [String: Int]
@@ -41,6 +51,9 @@ public struct Entity: Sendable {
         self.derived = derived
         self.uniqueKeys = uniqueKeys
         self.tableName = snakeCase(name)
+        self.idColumn = "id"
+        self.isForeign = false
+        self.numbersRowsByPosition = false
         var a: [String: Int] = [:]
         for (i, x) in attributes.enumerated() where a[x.name] == nil { a[x.name] = i }
         var r: [String: Int] = [:]
@@ -53,6 +66,54 @@ public struct Entity: Sendable {
         foreignKeyRelationships = relationships.indices.filter { relationships[$0].storesForeignKey }
     }
 
+    /// An entity over an existing table of any name (spaces, quotes and keywords are fine:
+    /// every identifier is quoted in the SQL made from the model).
+    ///
+    /// `idColumn` is `"rowid"` or the table's `INTEGER PRIMARY KEY` column: its value is the
+    /// object's row id. The attributes name the columns as written in the table (see
+    /// ``Attribute/init(_:_:column:optional:)``); the id column may be one of them too. The
+    /// store never changes the table's schema (see ``Store/init(foreignDatabaseAt:model:readOnly:)``).
+    ///
+    ///     let banks = Entity("banks", tableName: "banks", idColumn: "rowid",
+    ///                        attributes: [Attribute("Bank Name", .text, column: "Bank Name"),
+    ///                                     Attribute("Close Date", .text, column: "Close Date")])
+    public init(_ name: String, tableName: String, idColumn: String, attributes: [Attribute], derived: [DerivedAttribute] = []) {
+        self.init(name, attributes: attributes, derived: derived, foreignTable: tableName, idColumn: idColumn, byPosition: false)
+    }
+
+    /// A read-only entity over a view (or a table without a row id): rows are numbered
+    /// 1, 2, 3… in the order the view returns them, and that number is the row id. The
+    /// numbers are not stable across changes of the view's data (a refetch then reports
+    /// the rows after a change as moved or replaced), and such rows cannot be deleted.
+    ///
+    ///     let totals = Entity("totals", viewName: "yearly totals", attributes: [Attribute("year", .text, column: "year")])
+    public init(_ name: String, viewName: String, attributes: [Attribute], derived: [DerivedAttribute] = []) {
+        self.init(name, attributes: attributes, derived: derived, foreignTable: viewName,
+                  idColumn: Entity.positionColumn, byPosition: true)
+    }
+
+    private init(_ name: String, attributes: [Attribute], derived: [DerivedAttribute], foreignTable: String, idColumn: String, byPosition: Bool) {
+        self.init(name, attributes: attributes, derived: derived)
+        self.tableName = foreignTable
+        self.idColumn = idColumn
+        self.isForeign = true
+        self.numbersRowsByPosition = byPosition
+    }
+
+    /// The id column of an entity that numbers rows by position.
+    static let positionColumn = "fetchedtable_position"
+
+    /// What follows `FROM` for this entity's rows (before `AS t0`): the quoted table name,
+    /// or for rows numbered by position `(SELECT row_number() OVER () AS fetchedtable_position, * FROM "view")`.
+    public var sqlTable: String {
+        let table = SQLIdentifier.quoted(tableName)
+        guard numbersRowsByPosition else { return table }
+        return "(SELECT row_number() OVER () AS \(Entity.positionColumn), * FROM \(table))"
+    }
+
+    /// ``idColumn`` as SQL (quoted when it must be).
+    public var sqlIDColumn: String { SQLIdentifier.quoted(idColumn) }
+
     /// The attribute called `name`, nil when there is none.
     public func attribute(named name: String) -> Attribute? { attributeIndex[name].map { attributes[$0] } }
     /// The relationship called `name`, nil when there is none.
@@ -60,16 +121,16 @@ public struct Entity: Sendable {
     /// The derived attribute called `name`, nil when there is none.
     public func derivedAttribute(named name: String) -> DerivedAttribute? { derivedIndex[name].map { derived[$0] } }
 
-    /// The table's columns in the order the store reads them: `id`, attributes, foreign keys.
+    /// The table's columns in the order the store reads them: the id column, attributes, foreign keys.
     public var columnNames: [String] {
-        ["id"] + attributes.map(\.columnName) + foreignKeyRelationships.map { relationships[$0].columnName }
+        [idColumn] + attributes.map(\.columnName) + foreignKeyRelationships.map { relationships[$0].columnName }
     }
 
     /// The column for a stored key (attribute or foreign-key relationship), nil otherwise.
     public func columnName(forKey key: String) -> String? {
         if let i = attributeIndex[key] { return attributes[i].columnName }
         if let i = relationshipIndex[key], relationships[i].storesForeignKey { return relationships[i].columnName }
-        if key == "id" { return "id" }
+        if key == "id" { return idColumn }
         return nil
     }
 

@@ -57,10 +57,11 @@ public struct Model: Sendable {
         var tables = Set<String>()
         for e in entities {
             guard entityIndex[e.name].map({ entities[$0].name == e.name }) == true, tables.insert(e.tableName).inserted,
-                  e.tableName != "store_history", !e.tableName.hasPrefix("sqlite_") else {
+                  e.tableName != "store_history", e.tableName != TrackingSchema.historyTable, !e.tableName.hasPrefix("sqlite_") else {
                 throw StoreError.invalidModel("entity \(e.name): duplicate or reserved table name \(e.tableName)")
             }
-            var columns = Set(["id"])
+            // An entity over an existing table may read its id column as an attribute too.
+            var columns = e.isForeign ? Set<String>() : Set([e.idColumn])
             var keys = Set<String>()
             for a in e.attributes {
                 guard keys.insert(a.name).inserted, columns.insert(a.columnName).inserted else {

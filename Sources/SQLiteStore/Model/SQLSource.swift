@@ -36,8 +36,11 @@ public struct SQLSource: Sendable {
     init(model: Model, root: Entity) {
         self.model = model
         self.root = root
-        self.from = "\(root.tableName) AS t0"
+        self.from = "\(root.sqlTable) AS t0"
     }
+
+    /// The root row's id as SQL: `t0.id` (`t0.rowid`, `t0."Row ID"` for entities over existing tables).
+    public var idExpression: String { rootAlias + "." + root.sqlIDColumn }
 
     /// Adds the joins a key path needs (``Model/sqlSource(root:keyPaths:)`` calls this for each key path).
     public mutating func add(keyPath: String) throws {
@@ -58,6 +61,8 @@ public struct SQLSource: Sendable {
     }
 
     private mutating func resolve(_ keyPath: String, addJoins: Bool) throws -> (expression: String, type: AttributeType) {
+        // A column of an existing table may have a dot in its name: the whole key path first.
+        if root.isForeign, let a = root.attribute(named: keyPath) { return (rootAlias + "." + a.sqlColumn, a.type) }
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var entity = root
         var alias = rootAlias
@@ -65,14 +70,14 @@ public struct SQLSource: Sendable {
         for (i, part) in parts.enumerated() {
             let isLast = i == parts.count - 1
             if isLast {
-                if part == "id" { return (alias + ".id", .integer) }
-                if let a = entity.attribute(named: part) { return (alias + "." + a.columnName, a.type) }
+                if let a = entity.attribute(named: part) { return (alias + "." + a.sqlColumn, a.type) }
+                if part == "id" { return (alias + "." + entity.sqlIDColumn, .integer) }
                 if let d = entity.derivedAttribute(named: part) { return ("(" + d.expression(alias: alias) + ")", d.type) }
             }
             guard let rel = entity.relationship(named: part), let dest = model.entity(named: rel.destination) else {
                 throw StoreError.unknownKeyPath(keyPath, entity: root.name)
             }
-            if isLast && rel.storesForeignKey { return (alias + "." + rel.columnName, .integer) }
+            if isLast && rel.storesForeignKey { return (alias + "." + SQLIdentifier.quoted(rel.columnName), .integer) }
             path = path.isEmpty ? part : path + "." + part
             let nextAlias: String
             if let known = aliases[path] {
@@ -83,19 +88,20 @@ public struct SQLSource: Sendable {
                 aliases[path] = nextAlias
                 var on: String
                 if rel.storesForeignKey {
-                    on = "\(nextAlias).id = \(alias).\(rel.columnName)"
+                    on = "\(nextAlias).\(dest.sqlIDColumn) = \(alias).\(SQLIdentifier.quoted(rel.columnName))"
                 } else {
                     guard let inverse = dest.relationship(named: rel.inverse) else {
                         throw StoreError.unknownKeyPath(keyPath, entity: root.name)
                     }
-                    on = "\(nextAlias).\(inverse.columnName) = \(alias).id"
+                    on = "\(nextAlias).\(SQLIdentifier.quoted(inverse.columnName)) = \(alias).\(entity.sqlIDColumn)"
                     if !dest.uniqueKeys.contains([inverse.name]) {
-                        on += SQLSource.lowestIDCondition(alias: nextAlias, table: dest.tableName, foreignKey: inverse.columnName)
+                        on += SQLSource.lowestIDCondition(alias: nextAlias, table: dest.sqlTable, foreignKey: SQLIdentifier.quoted(inverse.columnName),
+                                                          idColumn: dest.sqlIDColumn)
                     }
                 }
-                from += " LEFT JOIN \(dest.tableName) AS \(nextAlias) ON \(on)"
+                from += " LEFT JOIN \(dest.sqlTable) AS \(nextAlias) ON \(on)"
             }
-            if isLast { return (nextAlias + ".id", .integer) }
+            if isLast { return (nextAlias + "." + dest.sqlIDColumn, .integer) }
             entity = dest
             alias = nextAlias
         }
@@ -104,8 +110,8 @@ public struct SQLSource: Sendable {
 
     /// ` AND NOT EXISTS (…)`: the row at `alias` is the lowest-id one of the rows of `table`
     /// whose `foreignKey` holds the same value (see the type's description).
-    static func lowestIDCondition(alias: String, table: String, foreignKey: String) -> String {
+    static func lowestIDCondition(alias: String, table: String, foreignKey: String, idColumn: String = "id") -> String {
         let other = alias + "x"
-        return " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(foreignKey) = \(alias).\(foreignKey) AND \(other).id < \(alias).id)"
+        return " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(foreignKey) = \(alias).\(foreignKey) AND \(other).\(idColumn) < \(alias).\(idColumn))"
     }
 }

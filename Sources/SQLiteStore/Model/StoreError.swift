@@ -28,6 +28,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another file was put at the path while a store of this process still has the old file
     /// open: opening the new one now would share the old one's `-wal` (``Store/fileAtPath()``).
     case replacedFileStillOpen(path: String)
+    /// No file at the path (a foreign database is never created: ``Store/init(foreignDatabaseAt:model:readOnly:)``,
+    /// ``DatabaseCatalog/init(path:)``).
+    case missingFile(path: String)
+    /// The operation needs a table with a row id (`rowid` or an `INTEGER PRIMARY KEY`); a view or a
+    /// `WITHOUT ROWID` table has none (deleting a row, history triggers).
+    case noRowID(table: String)
 
     public var description: String {
         switch self {
@@ -45,6 +51,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingMigration(let f, let t): return "no migration from schema version \(f) towards \(t)"
         case .schemaMismatch(let t, let r): return "table \(t) does not match the model: \(r)"
         case .invalidObject(let m): return "invalid object: \(m)"
+        case .missingFile(let p): return "\(p): no such file"
+        case .noRowID(let t): return "\(t) has no row id (a view or a WITHOUT ROWID table)"
         case .replacedFileStillOpen(let p):
             return "\(p) was replaced by another file while this program still has the old one open; the new one cannot be opened until the old one is closed"
         }

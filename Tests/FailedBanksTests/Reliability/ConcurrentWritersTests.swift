@@ -172,9 +172,6 @@ extension ReliabilityTests {
     }
 }
 
-/// The least time a wait for a condition gives it before failing (see ``waitUntil(_:timeout:_:)``).
-let generousDeadline = 30.0
-
 /// Polls `condition` every 20 ms until it holds; throws after `timeout` seconds, or
 /// ``generousDeadline`` if longer: a loaded machine can stall a program for seconds.
 func waitUntil(_ what: String, timeout: Double, _ condition: () -> Bool) throws {

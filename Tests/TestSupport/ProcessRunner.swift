@@ -4,16 +4,16 @@ import Glibc
 #endif
 
 /// Runs a program to completion and collects its output (test helper).
-struct ProcessResult {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
+public struct ProcessResult {
+    public var status: Int32
+    public var standardOutput: String
+    public var standardError: String
 }
 
-enum ProcessRunner {
+public enum ProcessRunner {
     /// Runs `executable` with `arguments`; `input` is written to stdin.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], input: String? = nil,
+    public static func run(_ executable: String, _ arguments: [String], input: String? = nil,
                     environment: [String: String]? = nil) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -52,7 +52,7 @@ enum ProcessRunner {
     /// `posix_spawn` with every descriptor above stderr closed (the daemon must
     /// not hold a neighbouring test's pipes), output to a file, and `waitpid`.
     @discardableResult
-    static func runDetaching(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
+    public static func runDetaching(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("detach-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         var actions = posix_spawn_file_actions_t()
@@ -107,7 +107,7 @@ enum ProcessRunner {
     }
 
     /// The full path of a program found on `$PATH`, or nil.
-    static func which(_ name: String) -> String? {
+    public static func which(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(name)"

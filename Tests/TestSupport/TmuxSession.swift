@@ -12,21 +12,21 @@ import Foundation
 ///     defer { tmux.close() }
 ///     let screen = try tmux.waitUntil { $0.contains("Failed Banks") }
 ///     tmux.send("Down", "Down")
-final class TmuxSession {
-    struct Timeout: Error, CustomStringConvertible {
-        let what: String
-        let lastScreen: String
-        var description: String { "timed out waiting for \(what); the screen was:\n\(lastScreen)" }
+public final class TmuxSession {
+    public struct Timeout: Error, CustomStringConvertible {
+        public let what: String
+        public let lastScreen: String
+        public var description: String { "timed out waiting for \(what); the screen was:\n\(lastScreen)" }
     }
 
     nonisolated(unsafe) private static var counter = 0
     private static let counterLock = NSLock()
 
-    let tmux: String
-    let socket: String
-    let target = "main"
+    public let tmux: String
+    public let socket: String
+    public let target = "main"
 
-    init(command: [String], width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
+    public init(command: [String], width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
         guard let tmux = ProcessRunner.which("tmux") else { throw EndToEndError("tmux is not installed") }
         self.tmux = tmux
         let n = TmuxSession.counterLock.withLock { TmuxSession.counter += 1; return TmuxSession.counter }
@@ -47,14 +47,14 @@ final class TmuxSession {
 
     private var closed = false
     /// Kills this test's tmux server (and the programs in its pane).
-    func close() {
+    public func close() {
         guard !closed else { return }
         closed = true
         _ = try? ProcessRunner.run(tmux, ["-L", socket, "kill-server"])
     }
 
     /// The visible text of the pane, one line per row, trailing spaces trimmed.
-    func capture() -> String {
+    public func capture() -> String {
         let result = try? ProcessRunner.run(tmux, ["-L", socket, "capture-pane", "-p", "-t", target])
         var output = result?.standardOutput ?? ""
         if output.hasSuffix("\n") { output.removeLast() }
@@ -70,7 +70,7 @@ final class TmuxSession {
     /// ``generousDeadline`` whatever `timeout` says: a deadline only decides how long a
     /// failing test takes, and a loaded machine can stall a program for seconds.
     @discardableResult
-    func waitUntil(_ what: String = "the expected screen", timeout: Double = 5,
+    public func waitUntil(_ what: String = "the expected screen", timeout: Double = 5,
                    _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(max(timeout, generousDeadline))
         var screen = capture()
@@ -85,7 +85,7 @@ final class TmuxSession {
     /// Waits until the pane has not changed for `quiet` seconds (an animation has finished);
     /// returns that screen. Throws after ``generousDeadline`` of changes.
     @discardableResult
-    func waitUntilSettled(quiet: Double = 0.5) throws -> String {
+    public func waitUntilSettled(quiet: Double = 0.5) throws -> String {
         let deadline = Date().addingTimeInterval(generousDeadline)
         var screen = capture(), since = Date()
         while Date().timeIntervalSince(since) < quiet {
@@ -99,30 +99,34 @@ final class TmuxSession {
 
     /// Waits until the pane shows `text`.
     @discardableResult
-    func waitFor(_ text: String, timeout: Double = 5) throws -> String {
+    public func waitFor(_ text: String, timeout: Double = 5) throws -> String {
         try waitUntil("\"\(text)\"", timeout: timeout) { $0.contains(text) }
     }
 
     /// Sends tmux key names (`Down`, `PageDown`, `Enter`, `Escape`, `C-c`, `Tab`, `BTab`, `F1`, `DC`).
-    func send(_ keys: String...) {
+    public func send(_ keys: String...) {
         _ = try? ProcessRunner.run(tmux, ["-L", socket, "send-keys", "-t", target] + keys)
     }
 
     /// Types `text` literally.
-    func type(_ text: String) {
+    public func type(_ text: String) {
         _ = try? ProcessRunner.run(tmux, ["-L", socket, "send-keys", "-t", target, "-l", text])
     }
 
     /// Resizes the window (the program receives SIGWINCH).
-    func resize(width: Int, height: Int) {
+    public func resize(width: Int, height: Int) {
         _ = try? ProcessRunner.run(tmux, ["-L", socket, "resize-window", "-t", target,
                                           "-x", "\(width)", "-y", "\(height)"])
     }
 }
 
 /// Thrown when the environment cannot run an end-to-end test (no tmux, no binary).
-struct EndToEndError: Error, CustomStringConvertible {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
-    var description: String { reason }
+public struct EndToEndError: Error, CustomStringConvertible {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
 }
+
+/// The least time a wait for a condition gives it before failing: a deadline only decides
+/// how long a failing test takes, and a loaded machine can stall a program for seconds.
+public let generousDeadline = 30.0

@@ -1,0 +1,75 @@
+import CSVImport
+import SQLiteStore
+
+/// The table a ``CSVTableLoader`` made from a CSV file: where it is, its
+/// columns with their inferred types, its rows.
+///
+/// The table's rows are identified by their `rowid` (1, 2, 3… in file
+/// order: row *n* is the file's *n*-th data row); its columns are named
+/// after the header (``CSVColumnNames``) and declared with their types.
+///
+///     let table = try CSVTableLoader(source: "events.csv").load()
+///     table.tableName                 // "events"
+///     table.columns.map(\.name)       // ["id", "ts", "level", "service", "message"]
+///     table.columns[1].type           // .dateTime
+///     table.rowCount                  // 1000000
+public struct CSVTable: Sendable, Equatable {
+    /// One column of the table.
+    public struct Column: Sendable, Hashable {
+        /// The column's name in the table (the header cell, made unique and non-empty).
+        public var name: String
+        /// The type inferred from the column's values.
+        public var type: CSVColumnType
+
+        /// A column `name` of `type`.
+        public init(name: String, type: CSVColumnType) {
+            self.name = name
+            self.type = type
+        }
+
+        /// The store's type for the column's values.
+        public var attributeType: AttributeType {
+            switch type {
+            case .integer: return .integer
+            case .real: return .real
+            case .date: return .date
+            case .dateTime: return .dateTime
+            case .text: return .text
+            }
+        }
+    }
+
+    /// The SQLite file that holds the table (open it read-only: it is a cache of the CSV file).
+    public var databasePath: String
+    /// The table's name (from the CSV file's name).
+    public var tableName: String
+    /// The columns, in the file's order.
+    public var columns: [Column]
+    /// The rows loaded (the file's data rows).
+    public var rowCount: Int
+    /// True when an up-to-date cache was opened instead of loading the file.
+    public var wasReused: Bool
+
+    /// A description of a loaded table.
+    public init(databasePath: String, tableName: String, columns: [Column], rowCount: Int, wasReused: Bool) {
+        self.databasePath = databasePath
+        self.tableName = tableName
+        self.columns = columns
+        self.rowCount = rowCount
+        self.wasReused = wasReused
+    }
+
+    /// Reads the description of `table` from the database at `path` (the columns' declared types, the last rowid).
+    public static func read(databasePath path: String, tableName table: String) throws -> CSVTable {
+        var options = Database.Options()
+        options.readOnly = true
+        options.create = false
+        let db = try Database(path: path, options: options)
+        let rows = try db.query("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", [.text(table)])
+        guard !rows.isEmpty else { throw CSVTableLoader.NoSuchTable(path: path, table: table) }
+        let columns = rows.map { Column(name: $0[0].string ?? "", type: CSVTableSchema.columnType(declared: $0[1].string ?? "")) }
+        // Rows are appended with ids 1…n and never deleted: the last id is the count, read in O(log n).
+        let count = try db.scalar("SELECT max(rowid) FROM \(Database.quote(identifier: table))").int64 ?? 0
+        return CSVTable(databasePath: path, tableName: table, columns: columns, rowCount: Int(count), wasReused: false)
+    }
+}

@@ -1,0 +1,264 @@
+import CSVImport
+import Foundation
+import SQLiteStore
+import Synchronization
+import Timekeeping
+
+/// Loads any CSV file into a typed table of a new SQLite database: the
+/// dialect sniffed (``CSVDialect``), the columns named after the header
+/// (``CSVColumnNames``) and typed from every value (``CSVColumnTypeInference``),
+/// all-or-nothing with `FILE:LINE` errors, reporting progress and handing
+/// over the first rows while the rest loads.
+///
+/// ``load()`` uses the file's cache database (``CSVCacheLocation``): opened
+/// as it is while the file's size and mtime are unchanged, else built anew.
+/// ``build(at:)`` builds a database at a path of one's choosing.
+///
+/// **How it is fast.** One pass over the file, through the bulk import's
+/// two-thread pipeline (``TwoThreadLoad``): a second thread parses, types
+/// and decodes fields into batches (``ImportRows`` counts rows, reports
+/// progress and lists bad rows), while the calling thread appends them with
+/// multi-row INSERTs. Types are inferred on the fly, not in a first pass:
+/// the columns are created without a declared type, so SQLite keeps each
+/// value as bound — integers and reals (written as they read back) as
+/// numbers, everything else as text — and at the end one UPDATE converts the
+/// values of columns whose type turned out otherwise (rare: a number in a text
+/// column; `1.50` in a real column), then the types are declared. The
+/// database is a new private file: it is built with 16 KB pages, no journal
+/// and no syncing until the end, into a temporary file that is synced and
+/// renamed into place only when complete — the rename is what makes the load
+/// all-or-nothing, so ``EmptyStoreLoad``'s rollback journal and index
+/// juggling are not needed (there is nothing to roll back to, and no index).
+///
+/// **Errors** are ``EntityImportError``s: a row with more or fewer fields
+/// than the header is `FILE:LINE: expected 5 fields, found 4`, and any bad
+/// row refuses the whole file (the first ones listed, all counted) unless
+/// ``Options/importOptions`` says `skipBadRows`. A cancelled load throws
+/// `CancellationError`. Either way nothing is left behind.
+///
+///     let loader = CSVTableLoader(source: "events.csv")
+///     loader.progress = { print("\(Int(($0.fraction ?? 0) * 100)) %") }   // on the parsing thread
+///     loader.firstRows = { preview in print(preview.rows.count) }          // on the loading thread, once
+///     let table = try loader.load()
+///     let db = try Database(path: table.databasePath, options: { var o = Database.Options(); o.readOnly = true; return o }())
+///     try db.scalar("SELECT count(*) FROM \(Database.quote(identifier: table.tableName))")   // .integer(1000000)
+public final class CSVTableLoader: @unchecked Sendable {
+    /// How the table is made.
+    public struct Options: Sendable {
+        /// The table's name; by default the file's name without its extension (`csv` when that is empty).
+        public var tableName: String?
+        /// How many rows ``CSVTableLoader/firstRows`` receives (fewer when the file has fewer).
+        public var firstRowCount = 100
+        /// Whether bad rows refuse the file (the default) or are skipped and listed; how many are listed.
+        public var importOptions = ImportOptions()
+        /// The cache folder for ``CSVTableLoader/load()``; by default ``CSVCacheLocation/defaultDirectory(environment:)``.
+        public var cacheDirectory: String?
+        /// The dialect; nil to sniff it from the file.
+        public var dialect: CSVDialect?
+        /// The defaults: named after the file, 100 first rows, all-or-nothing, the default cache, sniffed.
+        public init() {}
+    }
+
+    /// The first rows of the file, handed over while the rest loads.
+    public struct Preview: Sendable, Equatable {
+        /// The table's column names.
+        public var columns: [String]
+        /// The first rows' fields as text (nil for an empty field).
+        public var rows: [[String?]]
+        /// The dialect the file is read in.
+        public var dialect: CSVDialect
+    }
+
+    /// The database described by a cache file does not hold the table asked for.
+    public struct NoSuchTable: Error, CustomStringConvertible {
+        /// The database.
+        public var path: String
+        /// The table looked for.
+        public var table: String
+        public var description: String { "\(path): no table \"\(table)\"" }
+    }
+
+    /// The CSV file.
+    public let source: String
+    /// How the table is made.
+    public let options: Options
+    /// Called on the parsing thread at most ~10 times a second, and once at the end of the file.
+    public var progress: (@Sendable (ImportProgress) -> Void)?
+    /// Called once on the loading thread with the first ``Options/firstRowCount`` rows, as soon as they are
+    /// written (the rest still loading); not called when the table is reused from the cache.
+    public var firstRows: ((Preview) -> Void)?
+    private let cancelled = Atomic<Bool>(false)
+
+    /// A loader of the CSV file at `source`.
+    public init(source: String, options: Options = Options()) {
+        self.source = source
+        self.options = options
+    }
+
+    /// Stops a running load soon (from any thread): it throws `CancellationError` and leaves nothing behind.
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// True once ``cancel()`` was called.
+    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// The table of the file's cache database: reused when up to date, else built (see the type's summary).
+    public func load() throws -> CSVTable {
+        let location: CSVCacheLocation
+        do { location = try CSVCacheLocation(source: source, directory: options.cacheDirectory) } catch let error as CSVError {
+            throw EntityImportError.unreadable(path: source, error)
+        }
+        let table = tableName
+        if location.isBuilt, var reused = try? CSVTable.read(databasePath: location.databasePath, tableName: table) {
+            reused.wasReused = true
+            return reused
+        }
+        do { try location.makeDirectory() } catch {
+            throw EntityImportError.store(path: location.directory, error)
+        }
+        let built = try build(at: location.databasePath)
+        location.removeStaleFiles()
+        return built
+    }
+
+    /// Builds the table into a new database at `path` (replacing a file there only once complete).
+    public func build(at path: String) throws -> CSVTable {
+        let started = MonotonicClock.seconds()
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { removeDatabaseFiles(temporary) }
+        let (dialect, reader, names) = try openSource()
+        let rows = ImportRows(
+            path: source, reader: reader, options: options.importOptions, progress: progress, started: started)
+        let table = tableName
+        let count = try loadRows(rows, dialect: dialect, names: names, into: temporary, table: table)
+        try syncFile(temporary)
+        guard rename(temporary, path) == 0 else {
+            throw EntityImportError.store(path: path, CSVError.writeFailed(path: path, code: errno))
+        }
+        syncDirectory(of: path)
+        let columns = zip(names, count.types).map { CSVTable.Column(name: $0, type: $1) }
+        return CSVTable(databasePath: path, tableName: table, columns: columns, rowCount: count.rows, wasReused: false)
+    }
+
+    /// The table's name: the option, else the file's name without its extension.
+    public var tableName: String {
+        if let name = options.tableName, !name.isEmpty { return name }
+        let file = ((source as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = CSVColumnNames.make(from: [file]).first ?? ""
+        return name.isEmpty || name.hasPrefix("column_") || name.lowercased().hasPrefix("sqlite_") ? "csv" : name
+    }
+
+    // MARK: Steps
+
+    /// Sniffs the dialect, opens the reader and reads the header.
+    private func openSource() throws -> (CSVDialect, CSVReader, [String]) {
+        let dialect: CSVDialect
+        let reader: CSVReader
+        do {
+            dialect = try options.dialect ?? CSVDialect.sniff(path: source)
+            reader = try CSVReader(path: source, delimiter: dialect.delimiter)
+        } catch let error as CSVError {
+            throw EntityImportError.unreadable(path: source, error)
+        }
+        var header = CSVRecord()
+        do {
+            guard try reader.read(into: &header) else { throw EntityImportError.emptyFile(path: source) }
+        } catch let error as CSVError {
+            throw EntityImportError.reading(source, error)
+        }
+        let cells = (0..<header.count).map { index in header.withUnsafeBytes(at: index) { dialect.string(from: $0) } }
+        return (dialect, reader, CSVColumnNames.make(from: cells))
+    }
+
+    /// Loads every row into `table` of a new database at `path`; returns the row count and the column types.
+    private func loadRows(
+        _ rows: ImportRows, dialect: CSVDialect, names: [String], into path: String, table: String
+    ) throws -> (rows: Int, types: [CSVColumnType]) {
+        removeDatabaseFiles(path)
+        var databaseOptions = Database.Options()
+        databaseOptions.walMode = false
+        let db: Database
+        do {
+            db = try Database(path: path, options: databaseOptions)
+            // A private new file, renamed into place only when complete: no journal, no syncing.
+            try db.execute("PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+        } catch {
+            throw EntityImportError.store(path: path, error)
+        }
+        let producer = CSVRowProducer(rows: rows, dialect: dialect, columnCount: names.count) { [self] in isCancelled }
+        var written = 0
+        var types: [CSVColumnType] = []
+        do {
+            try db.transaction {
+                let schema = try CSVTableSchema(database: db, table: table, columns: names)
+                let writer = try MultiRowInsertWriter(database: db, table: table, columns: names)
+                var previewPending = firstRows != nil
+                try TwoThreadLoad.run(
+                    produce: { pipe in try producer.fill(pipe) },
+                    consume: { batch in
+                        if isCancelled { throw CancellationError() }
+                        try writer.write(batch)
+                        if previewPending {
+                            previewPending = false
+                            firstRows?(preview(batch, names: names, dialect: dialect))
+                        }
+                    }
+                )
+                if isCancelled { throw CancellationError() }
+                if rows.mustAbort || (rows.badRowCount > 0 && writer.count == 0) {
+                    throw EntityImportError.badRows(path: source, issues: rows.issues, total: rows.badRowCount)
+                }
+                types = producer.inference.types
+                try schema.finish(types: types, counts: producer.inference.counts)
+                written = writer.count
+            }
+        } catch let error as EntityImportError {
+            throw error
+        } catch let error as CancellationError {
+            throw error
+        } catch let error as CSVError {
+            throw EntityImportError.reading(source, error)
+        } catch {
+            if isCancelled { throw CancellationError() }
+            throw EntityImportError.store(path: path, error)
+        }
+        if firstRows != nil && written == 0 { firstRows?(Preview(columns: names, rows: [], dialect: dialect)) }
+        return (written, types)
+    }
+
+    private func preview(_ batch: BulkRowBatch, names: [String], dialect: CSVDialect) -> Preview {
+        let count = min(batch.rowCount, max(0, options.firstRowCount))
+        let rows = (0..<count).map { row in
+            (0..<names.count).map { column -> String? in
+                switch batch.value(row: row, column: column) {
+                case .null: return nil
+                case .integer(let n): return String(n)
+                // Only reals written as they read back are numbers here: their shortest form is the field's text.
+                case .real(let x): return "\(x)"
+                case .text(let text): return text
+                case .blob(let bytes): return String(decoding: bytes, as: UTF8.self)
+                }
+            }
+        }
+        return Preview(columns: names, rows: rows, dialect: dialect)
+    }
+
+    /// Writes the file's data to the disk before it is renamed into place.
+    private func syncFile(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw EntityImportError.store(path: path, CSVError.cannotOpen(path: path, code: errno)) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw EntityImportError.store(path: path, CSVError.writeFailed(path: path, code: errno)) }
+    }
+
+    /// Makes the rename durable (best effort).
+    private func syncDirectory(of path: String) {
+        let fd = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    private func removeDatabaseFiles(_ path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+}

@@ -1,0 +1,105 @@
+import CSVImport
+import SQLiteStore
+
+/// The table of a ``CSVTableLoader``: created with the header's columns and
+/// no declared types, then given the types inferred from every value.
+///
+/// Without a declared type a column has no affinity, so SQLite stores each
+/// value as bound (no conversion): numbers as numbers, text as text.
+/// ``finish(types:counts:)`` then converts the few values whose column
+/// turned out otherwise (a number in a text column back to its text, a
+/// `1.50` in a real column to the number) in one UPDATE that runs only when
+/// needed, and writes the inferred types into the table's declaration
+/// (`INTEGER`, `REAL`, `DATE`, `DATETIME`, `TEXT`) with SQLite's documented
+/// `writable_schema` procedure — the stored records do not change, so the
+/// file stays valid, and the types are there for `sqlite3` and for reopening
+/// the cache (``CSVTable/read(databasePath:tableName:)``).
+///
+///     let schema = try CSVTableSchema(database: db, table: "events", columns: ["id", "ts"])
+///     // … load the rows …
+///     try schema.finish(types: inference.types, counts: inference.counts)
+struct CSVTableSchema {
+    let database: Database
+    let table: String
+    let columns: [String]
+
+    /// Creates `table` with `columns` (no declared types yet) in `database`.
+    init(database: Database, table: String, columns: [String]) throws {
+        self.database = database
+        self.table = table
+        self.columns = columns
+        let quoted = columns.map(Database.quote(identifier:)).joined(separator: ", ")
+        try database.execute("CREATE TABLE \(Database.quote(identifier: table))(\(quoted))")
+    }
+
+    /// Converts the values whose column's type differs from how they were stored, then declares the types.
+    func finish(types: [CSVColumnType], counts: [CSVColumnTypeInference.Counts]) throws {
+        var assignments: [String] = []
+        var conditions: [String] = []
+        for (index, type) in types.enumerated() {
+            let column = Database.quote(identifier: columns[index])
+            let counts = counts[index]
+            switch type {
+            case .text where counts.integers + counts.exactReals > 0:
+                // Numbers were stored as numbers; written as they read back, CAST gives their text.
+                let condition = "typeof(\(column)) IN ('integer', 'real')"
+                assignments.append("\(column) = CASE WHEN \(condition) THEN CAST(\(column) AS TEXT) ELSE \(column) END")
+                conditions.append(condition)
+            case .real where counts.otherReals > 0:
+                // `1.50`, `1e3` were kept as text (not knowing the column's type yet): make them numbers.
+                let condition = "typeof(\(column)) = 'text'"
+                assignments.append("\(column) = CASE WHEN \(condition) THEN CAST(\(column) AS REAL) ELSE \(column) END")
+                conditions.append(condition)
+            default:
+                break
+            }
+        }
+        if !assignments.isEmpty {
+            try database.execute(
+                "UPDATE \(Database.quote(identifier: table)) SET \(assignments.joined(separator: ", ")) "
+                    + "WHERE \(conditions.joined(separator: " OR "))"
+            )
+        }
+        try declare(types)
+    }
+
+    /// The declared type of a column of `type`.
+    static func declaredType(_ type: CSVColumnType) -> String {
+        switch type {
+        case .integer: return "INTEGER"
+        case .real: return "REAL"
+        case .date: return "DATE"
+        case .dateTime: return "DATETIME"
+        case .text: return "TEXT"
+        }
+    }
+
+    /// The column type a declared type stands for (the inverse of ``declaredType(_:)``; text otherwise).
+    static func columnType(declared: String) -> CSVColumnType {
+        switch declared.uppercased() {
+        case "INTEGER": return .integer
+        case "REAL": return .real
+        case "DATE": return .date
+        case "DATETIME": return .dateTime
+        default: return .text
+        }
+    }
+
+    /// Rewrites the table's declaration with the types (https://sqlite.org/lang_altertable.html#otheralter:
+    /// a change that leaves the stored records valid, made by editing `sqlite_master` and bumping the
+    /// schema version). Only on a file no other connection has open: the loader's own temporary file.
+    private func declare(_ types: [CSVColumnType]) throws {
+        let definitions = zip(columns, types).map { "\(Database.quote(identifier: $0)) \(CSVTableSchema.declaredType($1))" }
+        let sql = "CREATE TABLE \(Database.quote(identifier: table))(\(definitions.joined(separator: ", ")))"
+        let version = try database.scalar("PRAGMA schema_version").int64 ?? 0
+        try database.execute("PRAGMA writable_schema = ON")
+        do {
+            try database.run("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?", [.text(sql), .text(table)])
+            try database.execute("PRAGMA schema_version = \(version + 1)")
+        } catch {
+            try? database.execute("PRAGMA writable_schema = OFF")
+            throw error
+        }
+        try database.execute("PRAGMA writable_schema = OFF")
+    }
+}

@@ -1,0 +1,87 @@
+/// Infers each column's type from every value of a CSV file, as the rows
+/// stream by: one ``CSVFieldValue/classify(_:)`` per field, no second pass.
+///
+/// Empty fields are NULL and do not decide a type; a column with no value at
+/// all is ``CSVColumnType/text``. The counts kept per column also tell a
+/// loader which stored values must change once the type is known (an
+/// integer stored as a number in a column that turns out to be text, say).
+///
+///     var inference = CSVColumnTypeInference(columnCount: 2)
+///     for row in [["1", "2024-01-05"], ["2.5", ""], ["", "2024-01-06T10:00:00Z"]] {
+///         for (column, field) in row.enumerated() { inference.add(CSVFieldValue.classify(Array(field.utf8)), column: column) }
+///     }
+///     inference.types   // [.real, .dateTime]
+public struct CSVColumnTypeInference: Sendable, Equatable {
+    /// How many values of each kind one column has held.
+    public struct Counts: Sendable, Equatable {
+        /// Empty fields (NULL).
+        public var empty = 0
+        /// Integers.
+        public var integers = 0
+        /// Reals written as SQLite writes them back (``CSVFieldValue/real(_:exact:)`` with `exact`).
+        public var exactReals = 0
+        /// Other reals (`1.50`, `1e3`).
+        public var otherReals = 0
+        /// Dates.
+        public var dates = 0
+        /// Date-times.
+        public var dateTimes = 0
+        /// Text.
+        public var texts = 0
+
+        /// Values that are not empty.
+        public var values: Int { integers + exactReals + otherReals + dates + dateTimes + texts }
+    }
+
+    /// The counts of each column, in order.
+    public private(set) var counts: [Counts]
+    /// The type of each column so far (nil: no value yet).
+    public private(set) var seenTypes: [CSVColumnType?]
+
+    /// An inference over `columnCount` columns, before any value.
+    public init(columnCount: Int) {
+        counts = Array(repeating: Counts(), count: columnCount)
+        seenTypes = Array(repeating: nil, count: columnCount)
+    }
+
+    /// Takes one value of `column` into account.
+    @inline(__always)
+    public mutating func add(_ value: CSVFieldValue, column: Int) {
+        switch value {
+        case .empty: counts[column].empty += 1; return
+        case .integer: counts[column].integers += 1
+        case .real(_, let exact): if exact { counts[column].exactReals += 1 } else { counts[column].otherReals += 1 }
+        case .date: counts[column].dates += 1
+        case .dateTime: counts[column].dateTimes += 1
+        case .text: counts[column].texts += 1
+        }
+        let type = value.columnType!
+        if let seen = seenTypes[column] {
+            if seen != type { seenTypes[column] = seen.combined(with: type) }
+        } else {
+            seenTypes[column] = type
+        }
+    }
+
+    /// Takes the counts of another part of the same file into account.
+    public mutating func merge(_ other: CSVColumnTypeInference) {
+        for column in counts.indices where column < other.counts.count {
+            let o = other.counts[column]
+            counts[column].empty += o.empty
+            counts[column].integers += o.integers
+            counts[column].exactReals += o.exactReals
+            counts[column].otherReals += o.otherReals
+            counts[column].dates += o.dates
+            counts[column].dateTimes += o.dateTimes
+            counts[column].texts += o.texts
+            switch (seenTypes[column], other.seenTypes[column]) {
+            case (let a?, let b?): seenTypes[column] = a.combined(with: b)
+            case (nil, let b): seenTypes[column] = b
+            default: break
+            }
+        }
+    }
+
+    /// Each column's type: what its values have in common, ``CSVColumnType/text`` when it held none.
+    public var types: [CSVColumnType] { seenTypes.map { $0 ?? .text } }
+}

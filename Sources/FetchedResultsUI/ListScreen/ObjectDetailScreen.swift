@@ -1,0 +1,64 @@
+import SQLiteStore
+import TerminalUI
+
+/// The detail screen of one object: a label/value row for each of `keys` (every
+/// column of a table, for fetchedtable), values as ``DisplayText`` writes them
+/// (`—` for NULL or empty). Esc, ←, Backspace or `h` go back; ↑/↓ scroll.
+///
+/// It reads the object each time it draws, so a change made meanwhile by another
+/// process shows at once, and an object deleted meanwhile says so.
+///
+///     let detail = ObjectDetailScreen(object: row, keys: ["name", "city", "state"], titleKey: "name", backTitle: "banks")
+///     loop.push(detail)
+public final class ObjectDetailScreen: View {
+    /// The object shown.
+    public let object: ManagedObject
+    /// The keys shown, top to bottom (also the labels).
+    public let keys: [String]
+    /// The key whose value titles the navigation bar.
+    public let titleKey: String?
+    let navigationBar: NavigationBar
+    let detailView = DetailView(rows: [])
+    let statusLine = StatusLine(hints: "Esc/← back   ↑/↓ scroll   q quit")
+
+    /// A screen of `object`'s `keys`, titled by `titleKey`'s value, with `backTitle` on the back button.
+    public init(object: ManagedObject, keys: [String], titleKey: String? = nil, backTitle: String? = nil) {
+        self.object = object
+        self.keys = keys
+        self.titleKey = titleKey
+        navigationBar = NavigationBar(title: "", backTitle: backTitle)
+    }
+
+    /// The label/value rows of `object`'s `keys`.
+    public static func rows(for object: ManagedObject, keys: [String]) -> [DetailView.Row] {
+        keys.map { key in
+            let text = DisplayText.of(object.value(forKeyPath: key))
+            return DetailView.Row(label: key, value: text.isEmpty ? "—" : text)
+        }
+    }
+
+    public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
+        guard !frame.isEmpty else { return }
+        if object.isDeleted {
+            navigationBar.title = "Deleted"
+            detailView.rows = [.init(label: "", value: "This row was deleted (by you or by another program).")]
+        } else {
+            let title = titleKey.map { DisplayText.of(object.value(forKeyPath: $0)) } ?? ""
+            navigationBar.title = title.isEmpty ? "Row \(object.objectID.rowID)" : title
+            let rows = ObjectDetailScreen.rows(for: object, keys: keys)
+            if rows != detailView.rows { detailView.rows = rows }
+        }
+        navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
+        detailView.render(into: &canvas, frame: frame.inset(top: 2, left: 1, bottom: 1, right: 1), at: time)
+        statusLine.render(into: &canvas, frame: frame.row(frame.height - 1), at: time)
+    }
+
+    public func handle(_ event: InputEvent) -> EventResult {
+        switch event {
+        case .escape, .left, .backspace, .character("h"):
+            return .dismiss
+        default:
+            return detailView.handle(event)
+        }
+    }
+}

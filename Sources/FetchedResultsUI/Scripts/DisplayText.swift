@@ -1,0 +1,65 @@
+import SQLiteStore
+
+/// Stored values as a person reads them in the apps' cells and in their `list` commands.
+///
+/// A `sqlite3` shell can store anything in a text column: a BLOB name is shown
+/// as its bytes in hex (`x'…'`, as `sqlite3`'s `quote()` writes it), not as an
+/// empty name; and `list --format text` escapes control characters, so that a NUL
+/// or a newline in a name cannot reach the terminal or break the one-bank-a-line layout.
+///
+///     DisplayText.of(.blob([0x41, 0x00]))           // "x'4100'"
+///     DisplayText.escapingControls("A\u{0}B\nC")    // "A\\0B\\nC"
+public enum DisplayText {
+    /// Bytes of a BLOB shown before `…`.
+    public static let blobBytesShown = 32
+
+    /// Text as it is, a number in decimal, a BLOB as `x'…'` hex (its first ``blobBytesShown``
+    /// bytes, then `…`), NULL as the empty string.
+    public static func of(_ value: StoreValue) -> String {
+        switch value {
+        case .null: return ""
+        case .text(let text): return text
+        case .integer(let i): return String(i)
+        case .real(let d): return String(d)
+        case .blob(let bytes):
+            let digits: [Character] = Array("0123456789ABCDEF")
+            var out = "x'"
+            for byte in bytes.prefix(blobBytesShown) {
+                out.append(digits[Int(byte >> 4)])
+                out.append(digits[Int(byte & 0x0F)])
+            }
+            out += "'"
+            if bytes.count > blobBytesShown { out += "…" }
+            return out
+        }
+    }
+
+    /// `text` with its control characters (Unicode category Cc: C0, DEL, C1) escaped, and the
+    /// backslash itself, so that the escapes cannot be confused with the text:
+    /// `\0`, `\t`, `\n`, `\r`, `\\`, and `\u{1B}` for the others.
+    public static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) || $0 == "\\" }) else { return text }
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\u{0}": out += "\\0"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default:
+                if isControl(scalar) {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+    }
+}

@@ -1,0 +1,153 @@
+import FetchedResults
+import Foundation
+import FetchedResultsUI
+import SQLiteStore
+import TerminalUI
+
+/// The `fetchedtable` browser: the generic ``ListScreen`` configured for one
+/// table (``TableListTab``: its sort, sections and cell; ``ObjectDetailScreen``
+/// of every column; `o` to choose the sort, `S` the section key), and — for a
+/// database of several tables without `--table` — a table list first
+/// (``ChoiceListScreen``, each table and view with its row count): Enter opens
+/// one, Esc from it returns to the list.
+///
+/// Works on any `Screen` — ncurses in the app, an in-memory screen in tests.
+///
+///     let database = try TableDatabase.open(options: options)
+///     let browser = try TableBrowser(database: database, options: options, screen: try CursesScreen())
+///     let exit = browser.run()
+public final class TableBrowser {
+    /// The file's tables.
+    public let database: TableDatabase
+    /// What the command line asked.
+    public let options: TableOptions
+    /// The run loop driving the screen.
+    public let loop: TerminalRunLoop
+    /// The table list, when the file has several tables and no `--table` was given.
+    public private(set) var tableList: ChoiceListScreen?
+    /// The list of the table open (the last one opened).
+    public private(set) var list: ListScreen?
+    /// The table open in ``list``.
+    public private(set) var opened: OpenedTable?
+    /// Whether a table's first frame is its preview, fetched in full right after (see ``ListScreenConfiguration/previewsFirstPage``).
+    let previewsFirstPage: Bool
+
+    /// Builds the browser on `screen`: the table `--table` names (or the only one), else the table list.
+    ///
+    /// - Throws: ``FetchedTableError`` for an option the table cannot take; the first fetch's error.
+    public convenience init(database: TableDatabase, options: TableOptions, screen: Screen,
+                            clock: any TerminalUI.Clock = TerminalUI.MonotonicClock()) throws {
+        try self.init(database: database, options: options,
+                      loop: TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8))
+    }
+
+    /// Builds the browser on `loop` (its screens pushed over what it shows already, e.g. a CSV file's loading screen).
+    ///
+    /// `previewsFirstPage` false fetches the whole table before its first frame (after a
+    /// CSV file's loading screen, which was the first page already).
+    public init(database: TableDatabase, options: TableOptions, loop: TerminalRunLoop, previewsFirstPage: Bool = true) throws {
+        self.database = database
+        self.options = options
+        self.loop = loop
+        self.previewsFirstPage = previewsFirstPage
+        if let table = try database.soleTable(options.table, command: "") {
+            try open(table)
+        } else {
+            let list = ChoiceListScreen(title: (database.path as NSString).lastPathComponent,
+                                        items: database.tables.map(TableBrowser.item(for:)), loop: loop)
+            list.onChoose = { [unowned self] index in self.openFromList(index) }
+            tableList = list
+            loop.push(list)
+        }
+    }
+
+    /// The table list's line for `table`: its name, and "view · 12 rows".
+    static func item(for table: CatalogTable) -> ChoiceListScreen.Item {
+        let count = (try? table.rowCount()).map { "\($0) row\($0 == 1 ? "" : "s")" } ?? "unreadable"
+        return ChoiceListScreen.Item(title: table.name, detail: table.isView ? "view · \(count)" : count)
+    }
+
+    /// Enter in the table list: opens that table over it (a refusal goes on its status line).
+    func openFromList(_ index: Int) {
+        do {
+            try open(database.tables[index])
+        } catch {
+            tableList?.statusLine.showMessage("\(error)", at: loop.clock.now, duration: 8, style: .error)
+        }
+    }
+
+    /// Opens `table` in a new list screen, pushed on the loop.
+    func open(_ table: CatalogTable) throws {
+        let opened = try database.open(table, options: options)
+        var configuration = ListScreenConfiguration(title: table.name, tabs: [TableListTab.make(opened.query)])
+        configuration.animated = options.animated
+        configuration.previewsFirstPage = previewsFirstPage
+        configuration.readOnlyReason = opened.readOnlyReason
+        configuration.allowsDelete = table.rowIDColumn != nil
+        let keys = opened.query.columns.map(\.name)
+        let titleKey = opened.query.titleKey
+        configuration.detailScreen = { row, _ in
+            ObjectDetailScreen(object: row, keys: keys, titleKey: titleKey, backTitle: table.name)
+        }
+        configuration.detailDescription = "show every column of the row"
+        configuration.indexTitleDescription = "a section's name"
+        if let text = opened.query.columns.first(where: { $0.type == .text })?.name ?? keys.first {
+            configuration.filterExample = ["\(text) BEGINSWITH \"A\"; Esc clears"]
+        }
+        // --where narrows the tab itself: the \\ filter comes on top of it.
+        configuration.tabs[0].predicate = opened.query.predicate
+        configuration.keyBindings = [sortBinding(), sectionBinding()]
+        self.opened = opened
+        list = try ListScreen(context: ObjectContext(store: opened.store), configuration: configuration, loop: loop)
+    }
+
+    /// `o`: choose the sort among the columns, ascending or descending.
+    func sortBinding() -> ListKeyBinding {
+        var binding = ListKeyBinding(.character("o"), keys: "o", description: "choose the sort (a column, ascending or descending)") {
+            [unowned self] screen in
+            guard let opened = self.opened else { return }
+            let keys = opened.query.columns.map(\.name)
+            let first = opened.query.requestedSort.keys.first
+            screen.showSortPicker(keys: keys, selected: first.flatMap { keys.firstIndex(of: $0.column) } ?? 0,
+                                  ascending: first?.ascending ?? true) { [unowned self] index, ascending, tab in
+                let query = opened.query.sorted(by: SortSpecification(keys: [.init(column: keys[index], ascending: ascending)]))
+                tab.sortDescriptors = query.sortDescriptors
+                self.opened?.query = query
+            }
+        }
+        binding.helpPlacement = .section("Browse")
+        return binding
+    }
+
+    /// `S`: choose the section key: none, a column, or a key derived from one.
+    func sectionBinding() -> ListKeyBinding {
+        var binding = ListKeyBinding(.character("S"), keys: "S", description: "choose the section key (a column, year(…), day(…), initial(…))") {
+            [unowned self] screen in
+            guard let opened = self.opened else { return }
+            let choices = opened.query.sectionKeyChoices
+            let titles = choices.map { $0?.keyPath ?? "none" }
+            let selected = choices.firstIndex { $0 == opened.query.section } ?? 0
+            screen.showSectionPicker(titles: titles, selected: selected) { [unowned self] index, tab in
+                let query = opened.query.sectioned(by: choices[index])
+                tab.sortDescriptors = query.sortDescriptors
+                tab.sectionNameKeyPath = query.section?.keyPath
+                tab.sectionIndexTitle = TableListTab.indexTitle(for: query.section)
+                self.opened?.query = query
+            }
+        }
+        binding.helpPlacement = .section("Browse")
+        return binding
+    }
+
+    /// Runs until `q` or a termination signal, then lets go of the views.
+    public func run() -> TerminalRunLoop.Exit {
+        let exit = loop.run()
+        while loop.pop() != nil {}
+        return exit
+    }
+
+    /// Errors that should never happen, from the list screen.
+    public var log: [String] { list?.log ?? [] }
+    /// Why the first fetch failed, if it did.
+    public var loadError: Error? { list?.loadError }
+}

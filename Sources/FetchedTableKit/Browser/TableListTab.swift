@@ -1,0 +1,55 @@
+import FetchedResults
+import FetchedResultsUI
+import SQLiteStore
+import TerminalUI
+
+/// A table's rows as a list screen tab: the query's sort and sections, a cell of
+/// the title and subtitle columns, headers with counts, `/` in the text columns.
+///
+///     let tab = TableListTab.make(opened.query)
+///     var configuration = ListScreenConfiguration(title: "student", tabs: [tab])
+enum TableListTab {
+    /// The tab of `query`.
+    static func make(_ query: TableQuery) -> ListTab {
+        let titleKey = query.titleKey, subtitleKeys = query.subtitleKeys
+        var tab = ListTab(title: query.table, entity: query.table, sortDescriptors: query.sortDescriptors,
+                          sectionNameKeyPath: query.section?.keyPath) { row in
+            cell(for: row, titleKey: titleKey, subtitleKeys: subtitleKeys)
+        }
+        tab.sectionIndexTitle = indexTitle(for: query.section)
+        let textColumns = query.columns.filter { $0.type == .text }.map(\.name)
+        tab.searchKeyPaths = textColumns.contains(titleKey) ? [titleKey] : (textColumns.first.map { [$0] } ?? [])
+        tab.searchDescription = tab.searchKeyPaths.first.map { "in \($0)" } ?? "(no text column)"
+        tab.noun = ("row", "rows")
+        tab.headerTitle = { section in "\(section.name.isEmpty ? "—" : section.name) (\(section.numberOfObjects))" }
+        tab.provisionalHeaderTitle = { name in "\(name.isEmpty ? "—" : name) (…)" }
+        tab.objectName = { row in
+            let title = DisplayText.of(row.value(forKeyPath: titleKey))
+            return title.isEmpty ? "row \(row.objectID.rowID)" : title
+        }
+        return tab
+    }
+
+    /// The cell of a row: the title column's value, and the subtitle columns' joined with ` · `
+    /// (empty values left out).
+    static func cell(for row: ManagedObject, titleKey: String, subtitleKeys: [String]) -> TableCell {
+        let title = DisplayText.of(row.value(forKeyPath: titleKey))
+        let detail = subtitleKeys.map { DisplayText.of(row.value(forKeyPath: $0)) }.filter { !$0.isEmpty }
+        return TableCell(style: .subtitle, title: title.isEmpty ? "—" : title, detail: detail.joined(separator: " · "),
+                         accessory: .disclosureIndicator)
+    }
+
+    /// The index title of a section name, at most 5 characters (the sidebar's width): a year
+    /// whole (`2025`), a month or a day by its end (`25-06`, `06-27`), an initial (`A`), a
+    /// column's short value whole (`CA`, `Math`), a longer one by its first letter upper-cased
+    /// (UIKit's default); none for an empty name.
+    static func indexTitle(for section: SectionKeySpecification?) -> ((String) -> String?)? {
+        guard let section else { return nil }
+        let dated = section.derivation != nil && section.derivation != .initial
+        return { name in
+            guard let first = name.first else { return nil }
+            if name.count <= 5 { return name }
+            return dated ? String(name.suffix(5)) : String(first).uppercased()
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import CLIKit
+
+/// The `fetchedtable` command: dispatches to `list`, `watch` or `untrack`, or opens the browser.
+///
+/// The executable is a one-liner around this type, so every path of the command
+/// line is testable in-process:
+///
+///     ProgramName.current = "fetchedtable"
+///     exit(FetchedTableCommand.main(Array(CommandLine.arguments.dropFirst())))
+public enum FetchedTableCommand {
+    /// The version printed by `--version`.
+    public static let version = "1.0.0"
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit status (`sysexits.h`).
+    ///
+    ///     FetchedTableCommand.main(["list", "school.sqlite", "--table", "student", "--format", "json"])
+    public static func main(_ arguments: [String]) -> Int32 {
+        guard let first = arguments.first else {
+            writeStandardError("\(TableOptions.browserSpec.name): missing FILE (usage: \(TableOptions.browserSpec.name) "
+                               + "\(TableOptions.browserSpec.usage))\n")
+            return ExitStatus.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "list": return TableListCommand.run(rest)
+        case "watch": return TableWatchCommand.run(rest)
+        case "untrack": return UntrackCommand.run(rest)
+        case "--version", "-V":
+            print("\(ProgramName.current) \(version)")
+            return ExitStatus.ok
+        case "help":
+            if let topic = rest.first, ["list", "watch", "untrack"].contains(topic) { return main([topic, "--help"]) }
+            return main(["--help"])
+        default:
+            return TableBrowserCommand.run(arguments)
+        }
+    }
+
+    /// Parses `arguments` by `spec` and runs `body` with the options; usage errors go to
+    /// `errorOutput` with status 64, help to `help` with 0, a ``FetchedTableError`` as
+    /// `fetchedtable: message` with its status.
+    static func run(spec: CommandSpec, arguments: [String], help: (String) -> Void, errorOutput: (String) -> Void,
+                    _ body: (ParsedArguments) throws -> Int32) -> Int32 {
+        do {
+            return try body(parseArguments(arguments, spec: spec))
+        } catch CommandLineError.helpRequested(let text) {
+            help(text)
+            return ExitStatus.ok
+        } catch CommandLineError.usage(let message) {
+            errorOutput(message)
+            return ExitStatus.usage
+        } catch let error as OptionError {
+            errorOutput("\(spec.name): \(error.message)")
+            return ExitStatus.usage
+        } catch let error as FetchedTableError {
+            errorOutput("\(ProgramName.current): \(error.message)")
+            return error.status
+        } catch {
+            errorOutput("\(ProgramName.current): \(error)")
+            return ExitStatus.software
+        }
+    }
+}

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLIKit
+import Foundation
+import TerminalUI
+
+/// `fetchedtable FILE [options]`: the interactive browser.
+///
+/// Every refusal — bad usage, a missing or unreadable file, an unknown table or
+/// column, no terminal — is one line on stderr and a `sysexits.h` status before
+/// curses touches the terminal.
+///
+///     exit(TableBrowserCommand.run(["school.sqlite", "--table", "student", "--section", "subject"]))
+public enum TableBrowserCommand {
+    /// Runs the browser with `arguments`; returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        FetchedTableCommand.run(spec: TableOptions.browserSpec, arguments: arguments, help: { print($0) },
+                                errorOutput: { writeStandardError($0 + "\n") }) { parsed in
+            if parsed.flag("--version") {
+                print("\(ProgramName.current) \(FetchedTableCommand.version)")
+                return ExitStatus.ok
+            }
+            let options = try TableOptions(parsed)
+            if try TableFileKind.of(path: options.file) == .csv, !CSVSource.isCached(path: options.file) {
+                return try runLoading(options)
+            }
+            let database = try TableDatabase.open(options: options)
+            if let table = try database.soleTable(options.table, command: "") {
+                _ = try database.query(for: table, options: options)   // the options checked before curses starts
+            }
+            if let refusal = terminalRefusal() { throw refusal }
+            let screen: CursesScreen
+            do { screen = try CursesScreen() } catch {
+                throw FetchedTableError("cannot use the terminal: \(error)", status: ExitStatus.failure)
+            }
+            let browser: TableBrowser
+            do {
+                browser = try TableBrowser(database: database, options: options, screen: screen)
+            } catch {
+                screen.close()
+                throw error
+            }
+            let exit = browser.run()
+            screen.close()
+            if let error = browser.loadError { throw TableDatabase.refusal(error, path: options.file) }
+            for line in browser.log.suffix(5) { printError(line) }
+            return exit.exitStatus
+        }
+    }
+
+    /// A CSV file without an up-to-date cache: its first rows and the progress on the terminal
+    /// while it loads, then the browser (``CSVLoadingSession``).
+    static func runLoading(_ options: TableOptions) throws -> Int32 {
+        if let refusal = terminalRefusal() { throw refusal }
+        let screen: CursesScreen
+        do { screen = try CursesScreen() } catch {
+            throw FetchedTableError("cannot use the terminal: \(error)", status: ExitStatus.failure)
+        }
+        let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
+        let session = CSVLoadingSession(options: options, loop: loop)
+        session.start()
+        let exit = loop.run()
+        while loop.pop() != nil {}
+        screen.close()
+        if let error = session.error { throw TableDatabase.refusal(error, path: options.file) }
+        if let error = session.browser?.loadError { throw TableDatabase.refusal(error, path: options.file) }
+        for line in (session.browser?.log ?? []).suffix(5) { printError(line) }
+        return exit.exitStatus
+    }
+
+    /// Why the browser cannot take the terminal over, if it cannot.
+    static func terminalRefusal() -> FetchedTableError? {
+        if isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
+            let which = isatty(STDIN_FILENO) != 1 ? "standard input" : "standard output"
+            return FetchedTableError("the browser needs a terminal, but \(which) is not one (use 'fetchedtable list' in scripts)",
+                                     status: ExitStatus.failure)
+        }
+        if (ProcessInfo.processInfo.environment["TERM"] ?? "").isEmpty {
+            return FetchedTableError("TERM is not set, so the terminal cannot be used (use 'fetchedtable list' in scripts)",
+                                     status: ExitStatus.failure)
+        }
+        return nil
+    }
+}

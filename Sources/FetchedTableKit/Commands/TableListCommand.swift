@@ -1,0 +1,92 @@
+import CLIKit
+import FetchedResults
+import FetchedResultsUI
+import Foundation
+import SQLiteStore
+
+/// `fetchedtable list FILE [options] [--format text|json|csv]`
+///
+/// Prints the table's rows the way the browser shows them — ordered and sectioned by a
+/// ``FetchedResultsController`` with the same request — in the formats of every app's
+/// `list` (``ResultsListWriter``): JSON `{"sections":[{"name":…,"indexTitle":…,"objects":[{"id":…,<columns>…}]}]}`
+/// (`id` the row id or primary key, then every column as stored; an `id` primary key column once), CSV `section,id,<columns>`,
+/// text a line per section (`Math (3 rows)`) and `  title, subtitle, …` per row.
+/// The file is opened read-only: listing never writes it.
+///
+///     TableListCommand.run(["school.sqlite", "--table", "student", "--sort", "subject, number", "--format", "json"])
+public enum TableListCommand {
+    /// Runs the subcommand with `arguments` (after `list`); returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        let out = StandardOutput()
+        defer { out.flush() }
+        return run(arguments, output: { out.write($0) }, errorOutput: { writeStandardError($0 + "\n") })
+    }
+
+    /// The same with the output going to `output` and messages (one line each) to `errorOutput`, for tests.
+    static func run(_ arguments: [String], output: (String) -> Void, errorOutput: (String) -> Void) -> Int32 {
+        FetchedTableCommand.run(spec: TableOptions.listSpec, arguments: arguments, help: { output($0 + "\n") },
+                                errorOutput: errorOutput) { parsed in
+            var options = try TableOptions(parsed)
+            guard let format = ResultsListWriter.Format(rawValue: (options.format ?? "text").lowercased()) else {
+                throw OptionError("--format must be text, json or csv, not '\(options.format ?? "")'")
+            }
+            options.readOnly = true
+            options.track = false
+            let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable list")
+            let writer = makeWriter(opened, context: controller.context)
+            do {
+                try writer.write(controller, format: format, output: output)
+            } catch {
+                throw TableDatabase.refusal(error, path: options.file)
+            }
+            return ExitStatus.ok
+        }
+    }
+
+    /// The writer of `opened`'s columns, reading rows through `context` a batch at a time.
+    static func makeWriter(_ opened: OpenedTable, context: ObjectContext) -> ResultsListWriter {
+        // An `id` primary key is the object's `id` already: not printed twice.
+        let columns = opened.query.columns.map(\.name).filter { $0 != "id" || opened.query.idKey != "id" }
+        let entity = opened.entityName
+        var writer = ResultsListWriter(columns: columns, noun: ("row", "rows")) { ids in
+            try context.objects(with: ids.map { ObjectID(entity: entity, rowID: $0) }).map { row in
+                (id: row.objectID.rowID, values: columns.map { row.value(forKeyPath: $0) })
+            }
+        }
+        let shown = [opened.query.titleKey] + opened.query.subtitleKeys
+        let positions = shown.compactMap { columns.firstIndex(of: $0) }
+        writer.textLine = { _, values in
+            "  " + positions.map { DisplayText.escapingControls(DisplayText.of(values[$0])) }.joined(separator: ", ")
+        }
+        return writer
+    }
+}
+
+/// The common start of `list` and `watch`: the file opened, the table chosen, the options
+/// checked against its columns, the controller fetched.
+enum TableFetch {
+    /// Opens the table `options` name and fetches it.
+    static func openAndFetch(_ options: TableOptions, command: String) throws -> (OpenedTable, FetchedResultsController) {
+        let database = try TableDatabase.open(options: options)
+        guard let table = try database.soleTable(options.table, command: command) else {
+            throw FetchedTableError.usage("\(command): choose a table with --table (\(database.tableListPhrase))")
+        }
+        let opened = try database.open(table, options: options)
+        let controller = makeController(opened.query, context: ObjectContext(store: opened.store))
+        do {
+            try controller.performFetch()
+        } catch {
+            throw TableDatabase.refusal(error, path: options.file)
+        }
+        return (opened, controller)
+    }
+
+    /// The controller of `query`: its request, sections and index titles, as the browser's tab.
+    static func makeController(_ query: TableQuery, context: ObjectContext) -> FetchedResultsController {
+        let request = FetchRequest(entity: query.table, predicate: query.predicate, sortDescriptors: query.sortDescriptors)
+        let controller = FetchedResultsController(fetchRequest: request, context: context,
+                                                  sectionNameKeyPath: query.section?.keyPath)
+        if let provider = TableListTab.indexTitle(for: query.section) { controller.sectionIndexTitleProvider = provider }
+        return controller
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLIKit
+import FetchedResults
+import FetchedResultsUI
+import Foundation
+import SQLiteStore
+
+/// `fetchedtable watch FILE [options]`
+///
+/// Prints the table's sections as a JSON snapshot line, then one JSON line per change
+/// batch, in the formats of every app's `watch` (``ResultsJSONLines``), flushed as each
+/// is computed, until interrupted (Ctrl-C or SIGTERM: exit status 0). It polls every
+/// 100 ms: without `--track` a change is seen through `PRAGMA data_version` and diffed
+/// into a batch by a refetch; with `--track` it is read from `fetchedtable_history`.
+/// A change that leaves the results as they were prints nothing.
+///
+///     TableWatchCommand.run(["events.sqlite", "--sort", "ts desc", "--section", "day(ts)"])
+public enum TableWatchCommand {
+    /// Set by SIGINT / SIGTERM; the loop ends at its next tick.
+    nonisolated(unsafe) static var stopRequested: sig_atomic_t = 0
+
+    /// Runs the subcommand with `arguments` (after `watch`); returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        let out = StandardOutput()
+        signal(SIGINT) { _ in TableWatchCommand.stopRequested = 1 }
+        signal(SIGTERM) { _ in TableWatchCommand.stopRequested = 1 }
+        signal(SIGPIPE, SIG_IGN)
+        return run(arguments, output: { line in
+            out.write(line + "\n")
+            return out.flush()
+        }, errorOutput: { writeStandardError($0 + "\n") }, shouldStop: { stopRequested != 0 })
+    }
+
+    /// The same with each line going to `output` (false: the reader is gone), messages to
+    /// `errorOutput`, and `shouldStop` asked before each poll; for tests.
+    static func run(_ arguments: [String], output: @escaping (String) -> Bool, errorOutput: (String) -> Void,
+                    shouldStop: () -> Bool, pollInterval: useconds_t = 100_000) -> Int32 {
+        FetchedTableCommand.run(spec: TableOptions.watchSpec, arguments: arguments, help: { _ = output($0) },
+                                errorOutput: errorOutput) { parsed in
+            let options = try TableOptions(parsed)
+            let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable watch")
+            var readerGone = !output(ResultsJSONLines.snapshot(controller))
+            controller.onChange = { batch in
+                // A reset is a refetch diffed against what was shown: a batch like any other.
+                guard !readerGone, !batch.isEmpty else { return }
+                if !output(ResultsJSONLines.batch(batch)) { readerGone = true }
+            }
+            try? controller.prepareForChanges()
+            while !readerGone && !shouldStop() {
+                do {
+                    try controller.context.processExternalChanges()
+                } catch {
+                    throw TableDatabase.refusal(error, path: opened.database.path)
+                }
+                usleep(pollInterval)
+            }
+            return ExitStatus.ok
+        }
+    }
+}

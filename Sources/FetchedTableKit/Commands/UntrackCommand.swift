@@ -1,0 +1,34 @@
+import CLIKit
+import SQLiteStore
+
+/// `fetchedtable untrack FILE`: removes the `fetchedtable_history` table and the
+/// triggers `--track` installed (``Store/removeTracking()``); the file is otherwise
+/// left as it was. A file without them is left untouched (status 0).
+///
+///     UntrackCommand.run(["events.sqlite"])
+public enum UntrackCommand {
+    /// Runs the subcommand with `arguments` (after `untrack`); returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        run(arguments, output: { print($0) }, errorOutput: { writeStandardError($0 + "\n") })
+    }
+
+    /// The same with the output and messages going to closures, for tests.
+    static func run(_ arguments: [String], output: (String) -> Void, errorOutput: (String) -> Void) -> Int32 {
+        FetchedTableCommand.run(spec: TableOptions.untrackSpec, arguments: arguments, help: output,
+                                errorOutput: errorOutput) { parsed in
+            let path = parsed.positionals[0]
+            guard try TableFileKind.of(path: path) == .sqlite else {
+                throw FetchedTableError.data("\(path): not a SQLite database (a CSV file has no triggers to remove)")
+            }
+            do {
+                let store = try Store(foreignDatabaseAt: path, model: Model(version: 1, applicationID: 0, entities: []),
+                                      readOnly: false)
+                try store.removeTracking()
+            } catch {
+                throw TableDatabase.refusal(error, path: path)
+            }
+            output("untrack: \(path) has no fetchedtable_history table or triggers now")
+            return ExitStatus.ok
+        }
+    }
+}

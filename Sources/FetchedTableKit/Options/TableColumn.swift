@@ -1,0 +1,31 @@
+import SQLiteStore
+
+/// A column of the table shown: its name as written in the table and the type
+/// its declared type (or, for a CSV file, its values) suggests.
+///
+///     TableColumn(name: "close_date", type: .date)
+public struct TableColumn: Equatable, Sendable {
+    /// The name as written in the table (attribute names, key paths and `--sort` use it).
+    public var name: String
+    /// The type guessed from the declared type or the values.
+    public var type: AttributeType
+
+    /// A column `name` of `type`.
+    public init(name: String, type: AttributeType) {
+        self.name = name
+        self.type = type
+    }
+
+    /// Whether it reads as text first (a title's default).
+    var isTextual: Bool { type == .text }
+
+    /// Whether `S` offers its day(), month() and year(): a date or date-time column, or a text
+    /// column named like one (`close_date`, `created_at`, `ts`, `time`, `day`).
+    var isDateLike: Bool {
+        if type == .date || type == .dateTime { return true }
+        guard type == .text else { return false }
+        let lower = name.lowercased()
+        return ["date", "time", "day"].contains { lower.contains($0) } || lower == "ts"
+            || lower.hasSuffix("_at") || lower.hasSuffix("_on")
+    }
+}

@@ -1,0 +1,148 @@
+import FetchedResults
+import Foundation
+import SQLiteStore
+
+/// The options checked against one table's columns: the fetch request's sorts,
+/// the section key (and the derived attributes the model needs), the cell's
+/// title and subtitle keys, the predicate. Every name the options give must be
+/// a column of the table (or the section key); a wrong one is a usage error
+/// that names the columns there are.
+///
+///     let query = try TableQuery(options: options, table: "student",
+///                                columns: [TableColumn(name: "name", type: .text), TableColumn(name: "subject", type: .text)],
+///                                idKey: "rowid")
+///     query.sortDescriptors     // [subject, …]
+public struct TableQuery {
+    /// The table's name.
+    public var table: String
+    /// Its columns, in table order.
+    public var columns: [TableColumn]
+    /// The key path that orders by the row id or primary key (the default sort).
+    public var idKey: String
+    /// The order, with the section key first when the sorts do not already order by it.
+    public var sortDescriptors: [FetchSort]
+    /// The sorts as given (or the default), before the section key was put in front.
+    public var requestedSort: SortSpecification
+    /// The section key, if any.
+    public var section: SectionKeySpecification?
+    /// The cell's first line.
+    public var titleKey: String
+    /// The cell's second line, joined with ` · `.
+    public var subtitleKeys: [String]
+    /// `--where`.
+    public var predicate: FetchPredicate?
+    /// The text of `--where`.
+    public var predicateText: String?
+
+    /// Checks `options` against `columns` of `table`.
+    ///
+    /// - Throws: ``FetchedTableError`` 64 naming the option and the columns there are.
+    public init(options: TableOptions, table: String, columns: [TableColumn], idKey: String) throws(FetchedTableError) {
+        self.table = table
+        self.columns = columns
+        self.idKey = idKey
+        let names = Set(columns.map(\.name))
+        let list = columns.map(\.name).joined(separator: ", ")
+        func check(_ column: String, _ option: String) throws(FetchedTableError) {
+            guard names.contains(column) else {
+                throw .usage("\(option): no column \"\(column)\" in table \"\(table)\"; its columns: \(list)")
+            }
+        }
+        section = options.section
+        if let section { try check(section.column, "--section") }
+        let sort = options.sort ?? SortSpecification(keys: [.init(column: idKey)])
+        for key in sort.keys where key.column != idKey && key.column != section?.keyPath {
+            try check(key.column, "--sort")
+        }
+        requestedSort = sort
+        sortDescriptors = TableQuery.sortDescriptors(sort, section: section)
+        if let title = options.title { try check(title, "--title") }
+        titleKey = options.title ?? (columns.first(where: \.isTextual) ?? columns.first)?.name ?? idKey
+        if let subtitle = options.subtitle {
+            for key in subtitle { try check(key, "--subtitle") }
+            subtitleKeys = subtitle
+        } else {
+            subtitleKeys = TableQuery.defaultSubtitle(after: titleKey, in: columns)
+        }
+        predicateText = options.predicate
+        if let text = options.predicate {
+            let predicate: FetchPredicate
+            do {
+                predicate = try FetchPredicate(text)
+            } catch {
+                throw .usage("--where: \(error)")
+            }
+            for keyPath in predicate.keyPaths where keyPath != idKey && keyPath != section?.keyPath && keyPath != "id" {
+                try check(keyPath, "--where")
+            }
+            self.predicate = predicate
+        }
+    }
+
+    /// `sort`'s descriptors, with the section key in front when the first sort does not
+    /// order by it (nor by the column a derived key is read from: the controller then
+    /// orders by the key itself, and keeps using an index on the column).
+    static func sortDescriptors(_ sort: SortSpecification, section: SectionKeySpecification?) -> [FetchSort] {
+        var descriptors = sort.sortDescriptors
+        guard let section, let first = descriptors.first else { return descriptors }
+        if first.keyPath == section.keyPath { return descriptors }
+        if first.keyPath == section.column,
+           section.derivation == nil || SectionKeySpecification.sqlReference(section.column).hasPrefix("$.\"") == false {
+            return descriptors
+        }
+        let ascending = first.keyPath == section.column ? first.ascending : true
+        descriptors.insert(FetchSort(section.keyPath, ascending: ascending), at: 0)
+        return descriptors
+    }
+
+    /// The two columns after `title` in table order (wrapping round to the first ones).
+    static func defaultSubtitle(after title: String, in columns: [TableColumn]) -> [String] {
+        guard let index = columns.firstIndex(where: { $0.name == title }) else {
+            return Array(columns.prefix(2).map(\.name))
+        }
+        let rotated = columns[(index + 1)...] + columns[..<index]
+        return Array(rotated.prefix(2).map(\.name))
+    }
+
+    /// The section key's derived attribute, and those of every key ``sectionKeyChoices`` offers
+    /// (the model has them all, so that `S` can choose another without reopening the store).
+    public var derivedAttributes: [DerivedAttribute] {
+        var seen = Set<String>()
+        return ([section].compactMap { $0 } + sectionKeyChoices.compactMap { $0 }).compactMap { key in
+            guard let attribute = key.derivedAttribute, seen.insert(attribute.name).inserted else { return nil }
+            return attribute
+        }
+    }
+
+    /// The section keys `S` offers: none, then each column, a text column's initial, and a
+    /// date column's year, month and day (``TableColumn/isDateLike``).
+    public var sectionKeyChoices: [SectionKeySpecification?] {
+        var choices: [SectionKeySpecification?] = [nil]
+        for column in columns {
+            choices.append(SectionKeySpecification(column: column.name))
+            if column.type == .text { choices.append(SectionKeySpecification(column: column.name, derivation: .initial)) }
+            if column.isDateLike {
+                for derivation in [SectionKeySpecification.Derivation.year, .month, .day] {
+                    choices.append(SectionKeySpecification(column: column.name, derivation: derivation))
+                }
+            }
+        }
+        return choices
+    }
+
+    /// The same query ordered by `sort` (the section kept in front).
+    public func sorted(by sort: SortSpecification) -> TableQuery {
+        var copy = self
+        copy.requestedSort = sort
+        copy.sortDescriptors = TableQuery.sortDescriptors(sort, section: section)
+        return copy
+    }
+
+    /// The same query sectioned by `section` (nil: none).
+    public func sectioned(by section: SectionKeySpecification?) -> TableQuery {
+        var copy = self
+        copy.section = section
+        copy.sortDescriptors = TableQuery.sortDescriptors(requestedSort, section: section)
+        return copy
+    }
+}

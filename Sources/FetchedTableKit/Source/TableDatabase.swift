@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLIKit
+import Foundation
+import SQLiteStore
+
+/// The file `fetchedtable` was given, open for listing its tables: a SQLite
+/// database as it is, or a CSV file through its cache database (loaded by
+/// ``CSVSource``). Nothing is written to a database file by opening it.
+///
+///     let database = try TableDatabase.open(path: "school.sqlite", options: options)
+///     database.tables.map(\.name)            // ["student", "subject"]
+///     let table = try database.openTable(named: "student", options: options)
+public struct TableDatabase {
+    /// `FILE` as given.
+    public let path: String
+    /// What it is.
+    public let kind: TableFileKind
+    /// The database the tables are read from: `path`, or the CSV file's cache database.
+    public let databasePath: String
+    /// Its tables and views (a CSV file: one table).
+    public let catalog: DatabaseCatalog
+    /// Why nothing may be changed, whatever the table (nil: the file is writable).
+    public let readOnlyReason: String?
+
+    /// The tables and views, in the catalog's order.
+    public var tables: [CatalogTable] { catalog.tables }
+
+    /// Opens the database at `databasePath` (the file itself, or a CSV file's cache) for `path`.
+    ///
+    /// - Throws: ``FetchedTableError`` 66 for a missing file, 65 for a file that is not a database or is damaged.
+    public init(path: String, kind: TableFileKind, databasePath: String, readOnly: Bool) throws(FetchedTableError) {
+        self.path = path
+        self.kind = kind
+        self.databasePath = databasePath
+        do {
+            catalog = try DatabaseCatalog(path: databasePath)
+        } catch {
+            throw TableDatabase.refusal(error, path: path)
+        }
+        if kind == .csv {
+            readOnlyReason = "the rows come from a CSV file (deleting would not change it)"
+        } else if readOnly {
+            readOnlyReason = "opened with --read-only"
+        } else if !TableDatabase.isWritable(databasePath) {
+            readOnlyReason = "\(path) is not writable"
+        } else {
+            readOnlyReason = nil
+        }
+    }
+
+    /// The table `name`, or a usage error naming the tables there are.
+    public func table(named name: String) throws(FetchedTableError) -> CatalogTable {
+        if let table = catalog.table(named: name) { return table }
+        throw .usage("--table: no table \"\(name)\" in \(path); \(tableListPhrase)")
+    }
+
+    /// "its tables: a, b (view)" or "it has no tables".
+    var tableListPhrase: String {
+        tables.isEmpty ? "it has no tables"
+            : "its tables: " + tables.map { $0.isView ? "\($0.name) (view)" : $0.name }.joined(separator: ", ")
+    }
+
+    /// The table to open without a table list: `--table`, or the only one.
+    ///
+    /// - Throws: 64 for an unknown `--table`, or when there are several tables and no `--table`
+    ///   (`command` names who asks: `list` and `watch` cannot show the table list); 65 for a file with none.
+    public func soleTable(_ name: String?, command: String) throws(FetchedTableError) -> CatalogTable? {
+        if let name { return try table(named: name) }
+        if tables.isEmpty { throw .data("\(path): there are no tables in this database") }
+        if tables.count == 1 { return tables[0] }
+        if command.isEmpty { return nil }
+        throw .usage("\(path) has \(tables.count) tables; choose one with --table (\(tableListPhrase))")
+    }
+
+    /// `table` open for browsing: the store (hands off: never writes the schema; read-only
+    /// when the file or the session is), the model with every section key `S` offers, the query.
+    ///
+    /// - Throws: 64 for an option naming a column the table lacks; 65/74 for a file that cannot be read.
+    public func open(_ table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> OpenedTable {
+        let query = try self.query(for: table, options: options)
+        let entity = table.entity(named: table.name, derived: query.derivedAttributes)
+        let model = Model(version: 1, applicationID: 0, entities: [entity])
+        var reason = readOnlyReason
+        if reason == nil, table.rowIDColumn == nil {
+            reason = "\(table.isView ? "a view" : "a table WITHOUT ROWID") has no row id to delete by"
+        }
+        let store: Store
+        do {
+            store = try Store(foreignDatabaseAt: databasePath, model: model, readOnly: readOnlyReason != nil || options.readOnly)
+        } catch {
+            throw TableDatabase.refusal(error, path: path)
+        }
+        if options.track {
+            guard readOnlyReason == nil, table.rowIDColumn != nil else {
+                throw .usage("--track: cannot install triggers: \(reason ?? "the table is read-only")")
+            }
+            do { try store.installTracking(forTables: [table.name]) } catch {
+                throw TableDatabase.refusal(error, path: path)
+            }
+        }
+        return OpenedTable(database: self, table: table, store: store, query: query, readOnlyReason: reason)
+    }
+
+    /// `options` checked against `table`'s columns, without opening a store.
+    public func query(for table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> TableQuery {
+        let columns = table.columns.map { TableColumn(name: $0.name, type: $0.type) }
+        let idKey = table.rowIDColumn.flatMap { id in columns.contains { $0.name == id } ? id : nil } ?? "id"
+        return try TableQuery(options: options, table: table.name, columns: columns, idKey: idKey)
+    }
+
+    /// An error of the store layer as the user reads it, with its status.
+    static func refusal(_ error: Error, path: String) -> FetchedTableError {
+        if let error = error as? FetchedTableError { return error }
+        switch error {
+        case StoreError.missingFile:
+            return .noInput("\(path): no such file")
+        case StoreError.notADatabase:
+            return .data("\(path): not a SQLite database, or a damaged one")
+        case let error as SQLiteError where error.primaryCode == 26 || error.primaryCode == 11:
+            return .data("\(path): a damaged database (\(error))")
+        case let error as SQLiteError where error.primaryCode == 5 || error.primaryCode == 6:
+            return FetchedTableError("\(path): the database is locked by another process (\(error))", status: ExitStatus.tempFail)
+        default:
+            return FetchedTableError("\(path): \(error)", status: ExitStatus.ioError)
+        }
+    }
+
+    /// Whether the file and its folder (for the rollback journal) can be written.
+    static func isWritable(_ path: String) -> Bool {
+        let folder = (path as NSString).deletingLastPathComponent
+        return access(path, W_OK) == 0 && access(folder.isEmpty ? "." : folder, W_OK) == 0
+    }
+}
+
+/// One table open for browsing, listing or watching.
+public struct OpenedTable {
+    /// The file it is in.
+    public let database: TableDatabase
+    /// The table.
+    public let table: CatalogTable
+    /// The store over the file (hands off).
+    public let store: Store
+    /// The options checked against its columns.
+    public var query: TableQuery
+    /// Why rows cannot be deleted (nil: they can).
+    public let readOnlyReason: String?
+
+    /// The entity's name (the table's).
+    public var entityName: String { table.name }
+}

@@ -1,0 +1,184 @@
+/// The tables and views of any SQLite file, with their columns and row counts:
+/// what `fetchedtable` lists before it opens one.
+///
+/// The file is opened read-only without creating anything beside it (no `-wal`,
+/// `-shm` or journal) and without holding a lock between reads. SQLite's own
+/// tables (`sqlite_*`) and the `fetchedtable_history` table of `--track` are
+/// not listed.
+///
+///     let catalog = try DatabaseCatalog(path: "school.sqlite")
+///     for table in catalog.tables { print(table.name, table.isView ? "view" : "table", try table.rowCount()) }
+///     let student = try #require(catalog.table(named: "student")).entity(named: "student")
+///
+/// - Throws: ``StoreError/missingFile(path:)`` when there is no file, ``StoreError/notADatabase(path:)``
+///   for a file that is not SQLite or is damaged.
+public struct DatabaseCatalog {
+    /// The path as given.
+    public let path: String
+    /// The tables and views, in the order of their names.
+    public let tables: [CatalogTable]
+
+    /// Reads the schema of the file at `path` (see the type's description).
+    public init(path: String) throws {
+        self.path = path
+        let header = try ForeignDatabaseOpening.header(path: path)
+        let database: Database
+        do {
+            if header.isWAL {
+                // mode=ro (with existing -wal/-shm) or immutable=1 (without): creates nothing.
+                database = try StoreFileInspector(path: path).openReadOnly()
+            } else {
+                var options = Database.Options()
+                options.readOnly = true
+                options.create = false
+                database = try Database(path: path, options: options)
+            }
+            let connection = CatalogConnection(database: database)
+            tables = try CatalogInspection.tables(in: database).map { CatalogTable(inspected: $0, connection: connection) }
+        } catch let error as SQLiteError where error.primaryCode == 26 /* NOTADB */ || error.primaryCode == 11 /* CORRUPT */ {
+            throw StoreError.notADatabase(path: path)
+        }
+    }
+
+    /// The table or view called `name` (exactly as in the file), nil when there is none.
+    public func table(named name: String) -> CatalogTable? {
+        tables.first { $0.name == name }
+    }
+}
+
+/// One table or view of a ``DatabaseCatalog``.
+public struct CatalogTable {
+    /// The name as in `sqlite_master`.
+    public let name: String
+    /// True for a view.
+    public let isView: Bool
+    /// True for a `WITHOUT ROWID` table.
+    public let isWithoutRowID: Bool
+    /// The columns in table order.
+    public let columns: [CatalogColumn]
+    /// The column whose value names a row: the `INTEGER PRIMARY KEY` column, else `"rowid"`
+    /// (`"_rowid_"` or `"oid"` when a column is called `rowid`); nil for views and `WITHOUT ROWID`
+    /// tables. Rows of a table with one can be deleted and tracked.
+    public let rowIDColumn: String?
+    let connection: CatalogConnection
+
+    init(inspected: CatalogInspection.Table, connection: CatalogConnection) {
+        name = inspected.name
+        isView = inspected.isView
+        isWithoutRowID = inspected.isWithoutRowID
+        columns = inspected.columns
+        rowIDColumn = inspected.rowIDColumn
+        self.connection = connection
+    }
+
+    /// The number of rows now (`SELECT count(*)`).
+    public func rowCount() throws -> Int {
+        Int(try connection.database.scalar("SELECT count(*) FROM \(SQLIdentifier.quoted(name))").int64 ?? 0)
+    }
+
+    /// The entity for this table: every column an attribute named as the column (optional,
+    /// its ``CatalogColumn/type``), the id ``rowIDColumn``. A view or a `WITHOUT ROWID` table
+    /// gets an entity that numbers its rows by position (``Entity/init(_:viewName:attributes:derived:)``):
+    /// listed in the order the view returns them, not deletable, and after a change the rows
+    /// behind it compare as moved or replaced.
+    ///
+    ///     let entity = table.entity(named: table.name)
+    ///     let store = try Store(foreignDatabaseAt: path, model: Model(version: 1, applicationID: 0, entities: [entity]), readOnly: true)
+    public func entity(named entityName: String, derived: [DerivedAttribute] = []) -> Entity {
+        let attributes = columns.map { Attribute($0.name, $0.type, column: $0.name, optional: true) }
+        if let rowIDColumn {
+            return Entity(entityName, tableName: name, idColumn: rowIDColumn, attributes: attributes, derived: derived)
+        }
+        return Entity(entityName, viewName: name, attributes: attributes, derived: derived)
+    }
+}
+
+/// One column of a ``CatalogTable``.
+public struct CatalogColumn: Sendable, Hashable {
+    /// The name as written in the table.
+    public let name: String
+    /// The declared type as written (`""` when none; views often have none).
+    public let declaredType: String
+    /// The type guessed from the declared type: `INT` → integer, `CHAR`/`CLOB`/`TEXT` → text,
+    /// `REAL`/`FLOA`/`DOUB`/`NUMERIC`/`DECIMAL` → real, `BOOL` → bool, `DATETIME`/`TIMESTAMP` →
+    /// date-time, `DATE` → date, `BLOB` → blob, none → text. Values are read as stored whatever it says.
+    public let type: AttributeType
+    /// True when the column is (part of) the primary key.
+    public let isPrimaryKey: Bool
+
+    /// A column; `type` is guessed from `declaredType` (see ``type``).
+    public init(name: String, declaredType: String, isPrimaryKey: Bool) {
+        self.name = name
+        self.declaredType = declaredType
+        self.type = CatalogColumn.guessType(declaredType)
+        self.isPrimaryKey = isPrimaryKey
+    }
+
+    /// The attribute type a declared column type suggests (SQLite's affinity rules, plus dates and bools).
+    public static func guessType(_ declared: String) -> AttributeType {
+        let d = declared.uppercased()
+        if d.contains("INT") { return .integer }
+        if d.contains("BOOL") { return .bool }
+        if d.contains("DATETIME") || d.contains("TIMESTAMP") { return .dateTime }
+        if d.contains("DATE") { return .date }
+        if d.contains("CHAR") || d.contains("CLOB") || d.contains("TEXT") { return .text }
+        if d.contains("BLOB") { return .blob }
+        if d.contains("REAL") || d.contains("FLOA") || d.contains("DOUB") || d.contains("NUM") || d.contains("DEC") { return .real }
+        return .text
+    }
+}
+
+/// The catalog's connection, shared by its tables.
+final class CatalogConnection {
+    let database: Database
+    init(database: Database) { self.database = database }
+}
+
+/// Reading the schema of any file: tables, views, columns, the rowid column.
+enum CatalogInspection {
+    struct Table {
+        var name: String
+        var isView: Bool
+        var isWithoutRowID: Bool
+        var columns: [CatalogColumn]
+        var rowIDColumn: String?
+    }
+
+    /// Every table and view but SQLite's own and `fetchedtable_history`, by name.
+    static func tables(in database: Database) throws -> [Table] {
+        let rows = try database.query("""
+            SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'view')
+              AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ? ORDER BY name
+            """, [.text(TrackingSchema.historyTable)])
+        return try rows.compactMap { row in try row.first?.string.flatMap { try table(named: $0, in: database) } }
+    }
+
+    /// One table or view (nil when the file has none of that name).
+    static func table(named name: String, in database: Database) throws -> Table? {
+        guard let row = try database.query("SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", [.text(name)]).first,
+              let type = row[0].string, type == "table" || type == "view" else { return nil }
+        let isView = type == "view"
+        let isWithoutRowID = row[1].int64 == 1
+        var columns: [CatalogColumn] = []
+        var integerKey: [String] = []
+        var keyCount = 0
+        try database.forEachRow("SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name)]) { r in
+            let column = CatalogColumn(name: r.text(at: 0), declaredType: r.isNull(at: 1) ? "" : r.text(at: 1), isPrimaryKey: r.int64(at: 2) > 0)
+            if column.isPrimaryKey {
+                keyCount += 1
+                if column.declaredType.uppercased() == "INTEGER" { integerKey.append(column.name) }
+            }
+            columns.append(column)
+        }
+        var rowID: String?
+        if !isView && !isWithoutRowID {
+            if keyCount == 1, let key = integerKey.first {
+                rowID = key
+            } else {
+                let names = Set(columns.map { $0.name.lowercased() })
+                rowID = ["rowid", "_rowid_", "oid"].first { !names.contains($0) }
+            }
+        }
+        return Table(name: name, isView: isView, isWithoutRowID: isWithoutRowID, columns: columns, rowIDColumn: rowID)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// A list of rows shown while the real list is still being made — the first
+/// rows of a file as read, and how far the load has got on the status line
+/// ("Loading… 42 % · 120000 rows"). The selection can move meanwhile; the app
+/// reads ``selectedRow`` when it swaps the real list in, to keep it.
+///
+///     let loading = LoadingListScreen(title: "events.csv")
+///     loading.rows = preview.map { TableCell(title: $0[0]) }
+///     loading.progressText = "Loading… 42 %"
+///     loop.push(loading)
+public final class LoadingListScreen: View, TableViewDataSource, TableViewDelegate {
+    /// The rows shown, top to bottom.
+    public var rows: [TableCell] = [] {
+        didSet {
+            let selected = table.selection
+            table.reloadData()
+            if selected == nil, !rows.isEmpty { table.selectRow(at: IndexPath(row: 0, section: 0)) }
+        }
+    }
+    /// The right side of the status line: the progress.
+    public var progressText = "Loading…"
+    let navigationBar: NavigationBar
+    /// The bottom line.
+    public let statusLine = StatusLine(hints: "loading: the sorted list follows   q quit")
+    /// The rows' table.
+    public let table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
+
+    /// A screen titled `title`, with no rows yet.
+    public init(title: String) {
+        navigationBar = NavigationBar(title: title)
+        table.dataSource = self
+        table.delegate = self
+        table.emptyMessage = "Reading the first rows…"
+        table.reloadData()
+    }
+
+    /// The selected row's index in ``rows``.
+    public var selectedRow: Int? { table.selection?.row }
+
+    public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
+        guard !frame.isEmpty else { return }
+        navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
+        table.render(into: &canvas, frame: frame.inset(top: 2, bottom: 1), at: time)
+        statusLine.trailingText = progressText
+        statusLine.render(into: &canvas, frame: frame.row(frame.height - 1), at: time)
+    }
+
+    /// The table's movement keys; nothing opens or deletes while loading.
+    public func handle(_ event: InputEvent) -> EventResult {
+        switch event {
+        case .enter, .right, .character("d"), .delete, .character("f"): return .handled
+        default: return table.handle(event) ? .handled : .ignored
+        }
+    }
+
+    // MARK: TableViewDataSource
+
+    public var numberOfSections: Int { rows.isEmpty ? 0 : 1 }
+    public func numberOfRows(inSection section: Int) -> Int { rows.count }
+    public func cell(forRowAt indexPath: IndexPath) -> TableCell { rows[indexPath.row] }
+
+    // MARK: TableViewDelegate
+
+    public func canDeleteRow(at indexPath: IndexPath) -> Bool { false }
+}

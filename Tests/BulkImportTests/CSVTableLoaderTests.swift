@@ -1,0 +1,300 @@
+import BulkImport
+import CSVImport
+import Foundation
+import SQLiteStore
+import Testing
+
+/// Files and databases for the tests of `CSVTableLoader`, in a fresh folder.
+struct CSVLoaderFixture {
+    let directory: String = {
+        let path = NSTemporaryDirectory() + "csvtable-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    var cacheDirectory: String { directory + "/cache" }
+
+    func file(_ name: String, _ bytes: [UInt8]) -> String {
+        let path = directory + "/" + name
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    func file(_ name: String, _ text: String) -> String { file(name, Array(text.utf8)) }
+
+    func loader(_ path: String, table: String? = nil) -> CSVTableLoader {
+        var options = CSVTableLoader.Options()
+        options.cacheDirectory = cacheDirectory
+        options.tableName = table
+        return CSVTableLoader(source: path, options: options)
+    }
+
+    /// Every row of `table`, each value as SQLite holds it.
+    func rows(_ table: CSVTable, orderBy: String = "rowid") throws -> [[StoreValue]] {
+        let db = try Database(path: table.databasePath, options: readOnly)
+        return try db.query("SELECT * FROM \(Database.quote(identifier: table.tableName)) ORDER BY \(orderBy)")
+    }
+
+    /// The SQLite storage class of every value, row after row.
+    func storageClasses(_ table: CSVTable) throws -> [[String]] {
+        let db = try Database(path: table.databasePath, options: readOnly)
+        let list = table.columns.map { "typeof(\(Database.quote(identifier: $0.name)))" }.joined(separator: ", ")
+        return try db.query("SELECT \(list) FROM \(Database.quote(identifier: table.tableName)) ORDER BY rowid")
+            .map { $0.map { $0.string ?? "" } }
+    }
+
+    var readOnly: Database.Options {
+        var options = Database.Options()
+        options.readOnly = true
+        options.create = false
+        return options
+    }
+
+    /// The files in the cache folder.
+    func cacheFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: cacheDirectory)) ?? []).sorted()
+    }
+
+    static func fixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/csv-generic/\(name)").path
+    }
+}
+
+@Suite struct CSVTableLoaderTests {
+    let fixture = CSVLoaderFixture()
+
+    @Test func loadsATypedTableNamedAfterTheFile() throws {
+        let path = fixture.file(
+            "people.csv",
+            "id,name,height,born,seen\n1,Ada,1.65,1815-12-10,2024-01-05T10:00:00Z\n2,Bob,,1900-01-01,2024-01-06 11:30\n"
+        )
+        let table = try fixture.loader(path).load()
+        #expect(table.tableName == "people")
+        #expect(table.rowCount == 2)
+        #expect(!table.wasReused)
+        #expect(table.columns == [
+            .init(name: "id", type: .integer), .init(name: "name", type: .text), .init(name: "height", type: .real),
+            .init(name: "born", type: .date), .init(name: "seen", type: .dateTime),
+        ])
+        #expect(table.columns.map(\.attributeType) == [.integer, .text, .real, .date, .dateTime])
+        #expect(try fixture.rows(table) == [
+            [.integer(1), .text("Ada"), .real(1.65), .text("1815-12-10"), .text("2024-01-05T10:00:00Z")],
+            [.integer(2), .text("Bob"), .null, .text("1900-01-01"), .text("2024-01-06 11:30")],
+        ])
+        // The types are declared in the schema too (for sqlite3 and for reopening the cache).
+        let db = try Database(path: table.databasePath, options: fixture.readOnly)
+        let declared = try db.query("SELECT type FROM pragma_table_info('people')").map { $0[0].string ?? "" }
+        #expect(declared == ["INTEGER", "TEXT", "REAL", "DATE", "DATETIME"])
+        #expect(try db.scalar("PRAGMA integrity_check").string == "ok")
+    }
+
+    @Test func numbersInATextColumnKeepTheirText() throws {
+        let path = fixture.file("codes.csv", "code,amount\n12,3.50\nA7,2\n0.25,1e1\n,\n")
+        let table = try fixture.loader(path).load()
+        #expect(table.columns.map(\.type) == [.text, .real])
+        #expect(try fixture.rows(table) == [
+            [.text("12"), .real(3.5)], [.text("A7"), .real(2)], [.text("0.25"), .real(10)], [.null, .null],
+        ])
+        #expect(try fixture.storageClasses(table) == [["text", "real"], ["text", "real"], ["text", "real"], ["null", "null"]])
+    }
+
+    @Test func integerColumnSortsNumerically() throws {
+        let path = fixture.file("n.csv", "n\n10\n9\n-3\n100\n")
+        let table = try fixture.loader(path).load()
+        #expect(try fixture.rows(table, orderBy: "n").map { $0[0] } == [.integer(-3), .integer(9), .integer(10), .integer(100)])
+    }
+
+    @Test func eachDelimiterLoads() throws {
+        for (name, separator) in [("comma", ","), ("semicolon", ";"), ("tab", "\t"), ("pipe", "|")] {
+            let text = ["a", "b"].joined(separator: separator) + "\n" + ["1", "x, y"].joined(separator: separator) + "\n"
+            let table = try fixture.loader(fixture.file("\(name).csv", separator == "," ? "a,b\n1,\"x, y\"\n" : text)).load()
+            #expect(table.columns.map(\.name) == ["a", "b"], "\(name)")
+            #expect(try fixture.rows(table) == [[.integer(1), .text("x, y")]], "\(name)")
+        }
+    }
+
+    @Test func byteOrderMarkSemicolonsAndDecimalCommas() throws {
+        let table = try fixture.loader(CSVLoaderFixture.fixture("semicolon_bom_utf8.csv")).load()
+        #expect(table.tableName == "semicolon_bom_utf8")
+        #expect(table.columns == [.init(name: "name", type: .text), .init(name: "price", type: .text), .init(name: "sold", type: .date)])
+        #expect(try fixture.rows(table) == [
+            [.text("Café crème"), .text("3,50"), .text("2024-03-01")],
+            [.text("Tea; green"), .text("2,00"), .text("2024-03-02")],
+        ])
+    }
+
+    @Test func windows1252BytesAreDecoded() throws {
+        let table = try fixture.loader(CSVLoaderFixture.fixture("tab_windows1252.tsv")).load()
+        #expect(table.columns.map(\.type) == [.text, .text, .integer])
+        #expect(try fixture.rows(table) == [
+            [.text("First\u{2013}Citizens"), .text("München"), .integer(12)],
+            [.text("Café"), .text("Zürich"), .integer(-7)],
+        ])
+    }
+
+    @Test func quotedLineBreaksStayInTheField() throws {
+        let table = try fixture.loader(CSVLoaderFixture.fixture("pipe_quoted_newline.csv")).load()
+        #expect(table.columns.map(\.type) == [.integer, .dateTime, .text])
+        #expect(try fixture.rows(table).map { $0[2] } == [.text("two\nlines"), .text("plain")])
+    }
+
+    @Test func duplicateAndEmptyHeaderNamesAreMadeUnique() throws {
+        let path = fixture.file("dups.csv", "name,,Name,rowid\nAda,1,2,3\n")
+        let table = try fixture.loader(path).load()
+        #expect(table.columns.map(\.name) == ["name", "column_2", "Name_2", "rowid_2"])
+        let db = try Database(path: table.databasePath, options: fixture.readOnly)
+        #expect(try db.query("SELECT rowid, \"rowid_2\" FROM dups") == [[.integer(1), .integer(3)]])
+    }
+
+    @Test func raggedRowIsAFileLineErrorAndNothingIsMade() throws {
+        let path = fixture.file("ragged.csv", "a,b,c\n1,2,3\n\"x\ny\",2,3\n4,5\n6,7,8\n")
+        let loader = fixture.loader(path)
+        #expect {
+            try loader.load()
+        } throws: { error in
+            guard let error = error as? EntityImportError, case .badRows(_, let issues, let total) = error else { return false }
+            return total == 1 && issues.map(\.description) == ["\(path):5: expected 3 fields, found 2"]
+                && error.exitStatus == 65
+        }
+        #expect(fixture.cacheFiles().isEmpty)
+    }
+
+    @Test func headerOnlyFileMakesAnEmptyTable() throws {
+        let table = try fixture.loader(fixture.file("empty.csv", "a,b\n")).load()
+        #expect(table.rowCount == 0)
+        #expect(table.columns.map(\.type) == [.text, .text])
+    }
+
+    @Test func emptyFileIsRefused() {
+        let path = fixture.file("nothing.csv", "")
+        #expect(throws: EntityImportError.self) { try fixture.loader(path).load() }
+    }
+
+    @Test func missingFileIsUnreadableWithExit66() {
+        #expect {
+            try fixture.loader(fixture.directory + "/missing.csv").load()
+        } throws: { ($0 as? EntityImportError)?.exitStatus == 66 }
+    }
+
+    @Test func firstRowsArriveBeforeTheLoadEndsAndProgressIsReported() throws {
+        var text = "n,label\n"
+        for i in 1...5000 { text += "\(i),row \(i)\n" }
+        let path = fixture.file("many.csv", text)
+        let loader = fixture.loader(path)
+        var preview: CSVTableLoader.Preview?
+        let finished = ProgressRecorder()
+        loader.firstRows = { preview = $0 }
+        loader.progress = { finished.record($0) }
+        let table = try loader.load()
+        #expect(table.rowCount == 5000)
+        #expect(preview?.columns == ["n", "label"])
+        #expect(preview?.rows.count == 100)
+        #expect(preview?.rows.first == ["1", "row 1"])
+        #expect(finished.last?.isFinished == true)
+        #expect(finished.last?.rows == 5000)
+    }
+
+    @Test func cancelledLoadThrowsAndLeavesNothing() throws {
+        var text = "n\n"
+        for i in 1...20000 { text += "\(i)\n" }
+        let loader = fixture.loader(fixture.file("cancel.csv", text))
+        loader.firstRows = { _ in loader.cancel() }
+        #expect(throws: CancellationError.self) { try loader.load() }
+        #expect(fixture.cacheFiles().isEmpty)
+    }
+
+    @Test func buildReplacesAFileOnlyWhenComplete() throws {
+        let target = fixture.directory + "/out.sqlite"
+        FileManager.default.createFile(atPath: target, contents: Data("old".utf8))
+        let bad = fixture.loader(fixture.file("bad.csv", "a,b\n1\n"))
+        #expect(throws: EntityImportError.self) { try bad.build(at: target) }
+        #expect(FileManager.default.contents(atPath: target) == Data("old".utf8))
+        let good = fixture.loader(fixture.file("good.csv", "a,b\n1,2\n"))
+        let table = try good.build(at: target)
+        #expect(try fixture.rows(table) == [[.integer(1), .integer(2)]])
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.directory).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+}
+
+/// Collects progress reports from the parsing thread.
+final class ProgressRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [ImportProgress] = []
+    func record(_ progress: ImportProgress) { lock.withLock { reports.append(progress) } }
+    var last: ImportProgress? { lock.withLock { reports.last } }
+}
+
+@Suite struct CSVCacheLocationTests {
+    let fixture = CSVLoaderFixture()
+
+    @Test func defaultDirectoryFollowsXDGCacheHome() {
+        #expect(CSVCacheLocation.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/h"]) == "/x/cache/fetchedtable")
+        #expect(CSVCacheLocation.defaultDirectory(environment: ["HOME": "/h"]) == "/h/.cache/fetchedtable")
+        #expect(CSVCacheLocation.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"]) == "/h/.cache/fetchedtable")
+    }
+
+    @Test func cacheIsReusedWhileSizeAndMtimeAreUnchanged() throws {
+        let path = fixture.file("events.csv", "a,b\n1,2\n")
+        let first = try fixture.loader(path).load()
+        #expect(!first.wasReused)
+        var previewed = false
+        let again = fixture.loader(path)
+        again.firstRows = { _ in previewed = true }
+        let second = try again.load()
+        #expect(second.wasReused)
+        #expect(!previewed)
+        #expect(second.databasePath == first.databasePath)
+        #expect(second.columns == first.columns)
+        #expect(second.rowCount == 1)
+        #expect(fixture.cacheFiles().count == 1)
+    }
+
+    @Test func cacheIsRebuiltWhenTheSizeChanges() throws {
+        let path = fixture.file("events.csv", "a,b\n1,2\n")
+        let first = try fixture.loader(path).load()
+        _ = fixture.file("events.csv", "a,b\n1,2\n3,x\n")
+        let second = try fixture.loader(path).load()
+        #expect(!second.wasReused)
+        #expect(second.databasePath != first.databasePath)
+        #expect(second.rowCount == 2)
+        #expect(second.columns.map(\.type) == [.integer, .text])
+        #expect(fixture.cacheFiles() == [(second.databasePath as NSString).lastPathComponent])
+    }
+
+    @Test func cacheIsRebuiltWhenOnlyTheMtimeChanges() throws {
+        let path = fixture.file("events.csv", "a,b\n1,2\n")
+        let first = try fixture.loader(path).load()
+        _ = fixture.file("events.csv", "a,b\n7,8\n")  // same size
+        let later = Date(timeIntervalSinceNow: 10)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: path)
+        let second = try fixture.loader(path).load()
+        #expect(!second.wasReused)
+        #expect(second.databasePath != first.databasePath)
+        #expect(try fixture.rows(second) == [[.integer(7), .integer(8)]])
+    }
+
+    @Test func aDamagedCacheIsRebuilt() throws {
+        let path = fixture.file("events.csv", "a\n1\n")
+        let first = try fixture.loader(path).load()
+        FileManager.default.createFile(atPath: first.databasePath, contents: Data("not a database".utf8))
+        let second = try fixture.loader(path).load()
+        #expect(!second.wasReused)
+        #expect(try fixture.rows(second) == [[.integer(1)]])
+    }
+
+    @Test func anInterruptedLoadLeavesNoHalfCacheAndItsTemporaryFileIsRemoved() throws {
+        let path = fixture.file("events.csv", "a\n1\n")
+        let location = try CSVCacheLocation(source: path, directory: fixture.cacheDirectory)
+        try location.makeDirectory()
+        // What a killed load leaves: its temporary file, named after a process that is gone.
+        let orphan = location.databasePath + ".tmp-999999999-1"
+        FileManager.default.createFile(atPath: orphan, contents: Data("half".utf8))
+        #expect(!location.isBuilt)
+        let table = try fixture.loader(path).load()
+        #expect(table.databasePath == location.databasePath)
+        #expect(!FileManager.default.fileExists(atPath: orphan))
+        #expect(fixture.cacheFiles() == [(location.databasePath as NSString).lastPathComponent])
+    }
+}

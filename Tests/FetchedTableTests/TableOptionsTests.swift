@@ -1,0 +1,94 @@
+import CLIKit
+import Foundation
+import Testing
+import SQLiteStore
+@testable import FetchedTableKit
+
+/// The command line's values parsed and checked against a table's columns, before any file is opened.
+@Suite struct TableOptionsTests {
+    static let columns = [TableColumn(name: "id", type: .integer), TableColumn(name: "name", type: .text),
+                          TableColumn(name: "subject", type: .text), TableColumn(name: "number", type: .integer),
+                          TableColumn(name: "first day", type: .date)]
+
+    func options(_ arguments: [String]) throws -> TableOptions {
+        try TableOptions(parseArguments(["school.sqlite"] + arguments, spec: TableOptions.browserSpec))
+    }
+
+    func query(_ arguments: [String]) throws -> TableQuery {
+        try TableQuery(options: options(arguments), table: "student", columns: TableOptionsTests.columns, idKey: "id")
+    }
+
+    @Test func sortTakesColumnsWithOptionalDescAndQuotedNames() throws {
+        let sort = try SortSpecification(parsing: "subject, number DESC, \"first day\" asc")
+        #expect(sort.keys == [.init(column: "subject"), .init(column: "number", ascending: false), .init(column: "first day")])
+        #expect(throws: OptionError.self) { try SortSpecification(parsing: "subject,, number") }
+        #expect(throws: OptionError.self) { try SortSpecification(parsing: "\"subject") }
+        #expect(throws: OptionError.self) { try SortSpecification(parsing: "") }
+    }
+
+    @Test func sectionTakesAColumnOrADerivedKey() throws {
+        #expect(try SectionKeySpecification(parsing: "subject") == SectionKeySpecification(column: "subject"))
+        #expect(try SectionKeySpecification(parsing: "day(ts)") == SectionKeySpecification(column: "ts", derivation: .day))
+        #expect(try SectionKeySpecification(parsing: "YEAR( \"first day\" )").keyPath == "year(first day)")
+        #expect(throws: OptionError.self) { try SectionKeySpecification(parsing: "week(ts)") }
+        #expect(throws: OptionError.self) { try SectionKeySpecification(parsing: "day()") }
+    }
+
+    @Test func defaultsAreTheIdTheFirstTextColumnAndTheNextTwo() throws {
+        let query = try query([])
+        #expect(query.sortDescriptors.map(\.keyPath) == ["id"])
+        #expect(query.titleKey == "name")
+        #expect(query.subtitleKeys == ["subject", "number"])
+        #expect(try self.query(["--title", "first day"]).subtitleKeys == ["id", "name"])
+    }
+
+    @Test func aSectionKeyTheSortDoesNotOrderByGoesFirst() throws {
+        let bySubject = try query(["--sort", "name desc", "--section", "subject"])
+        #expect(bySubject.sortDescriptors.map(\.keyPath) == ["subject", "name"])
+        let ordered = try query(["--sort", "subject, number", "--section", "subject"])
+        #expect(ordered.sortDescriptors.map(\.keyPath) == ["subject", "number"])
+        // A derived key of the first sort's column: the controller orders by the key itself.
+        let byDay = try TableQuery(options: options(["--sort", "ts desc", "--section", "day(ts)"]), table: "events",
+                                   columns: [TableColumn(name: "ts", type: .dateTime)], idKey: "rowid")
+        #expect(byDay.sortDescriptors.map(\.keyPath) == ["ts"])
+        #expect(byDay.derivedAttributes.contains { $0.name == "day(ts)" })
+    }
+
+    @Test func unknownColumnsAreUsageErrorsNamingTheColumns() throws {
+        for arguments in [["--sort", "grade"], ["--section", "initial(grade)"], ["--title", "grade"],
+                          ["--subtitle", "name, grade"], ["--where", "grade == 1"]] {
+            do {
+                _ = try query(arguments)
+                Issue.record("\(arguments) accepted")
+            } catch let error as FetchedTableError {
+                #expect(error.status == ExitStatus.usage)
+                #expect(error.message.contains("no column \"grade\" in table \"student\"; its columns: id, name, subject, number, first day"),
+                        "\(error.message)")
+            }
+        }
+    }
+
+    @Test func derivedKeysComputeInSwiftWhatTheirSQLComputes() throws {
+        let database = try Database(path: ":memory:")
+        let values: [StoreValue] = [.text("2025-06-27T10:00:00Z"), .text("2025-06"), .text("zebra"), .text("Ärger"),
+                                    .text(""), .null, .integer(20250627), .real(2024.5), .text("7 days")]
+        for derivation in SectionKeySpecification.Derivation.allCases {
+            let key = SectionKeySpecification(column: "qq", derivation: derivation)
+            let attribute = try #require(key.derivedAttribute)
+            for value in values {
+                let sql = "SELECT \(attribute.expression(alias: nil).replacingOccurrences(of: "qq", with: "?1"))"
+                let fromSQL = try database.scalar(sql, [value])
+                let fromSwift = attribute.compute { _ in value }
+                #expect(fromSQL == fromSwift, "\(key.keyPath) of \(value): SQL \(fromSQL), Swift \(fromSwift)")
+            }
+        }
+    }
+
+    @Test func fileKindIsToldByContent() throws {
+        #expect(try TableFileKind.kind(of: Array("SQLite format 3\u{0}rest".utf8)[...], path: "x") == .sqlite)
+        #expect(try TableFileKind.kind(of: Array("a,b\n1,2\n".utf8)[...], path: "x.sqlite") == .csv)
+        #expect(try TableFileKind.kind(of: [0x41, 0xE9, 0x09, 0x42][...], path: "x") == .csv)   // Windows-1252 text
+        #expect(throws: FetchedTableError.self) { try TableFileKind.kind(of: [0x00, 0x01][...], path: "x") }
+        #expect(throws: FetchedTableError.self) { try TableFileKind.kind(of: [][...], path: "x") }
+    }
+}
