@@ -9,14 +9,14 @@ struct BenchConfiguration {
     /// The measurement groups, in the order they run; `--only` takes these names.
     enum Group: String, CaseIterable {
         case `import`, fetch, change, rss, frame, scroll, app, visidata
-        /// Issue 17's `fetchedtable` at 10 million rows; only with `--only generic` (its data take minutes to build once).
+        /// Issue 17's `fetchedtable`: at 10 million rows when named in `--only` (or with `--table-rows`), else at `--rows`.
         case generic
 
         /// Groups that need the generated store on disk.
         var needsStore: Bool { [.fetch, .change, .rss, .app].contains(self) }
 
         /// The groups of a run without `--only`.
-        static var defaults: [Self] { allCases.filter { $0 != .generic } }
+        static var defaults: [Self] { allCases }
     }
 
     var rows = 1_000_000
@@ -30,8 +30,13 @@ struct BenchConfiguration {
     var runScale = 1.0
     /// Exit with status 70 when a figure could not be measured (for CI: the program must not rot).
     var strict = false
-    /// `generic`: rows of the events table (the CSV has a tenth of them).
-    var tableRows = 10_000_000
+    /// `generic`: rows of the events table (the CSV has a tenth of them): `--table-rows`, else
+    /// 10 million when `--only` names the group (issue 17's run), else `--rows` (so that a quick
+    /// run stays quick).
+    var tableRows: Int { explicitTableRows ?? (genericNamed ? 10_000_000 : rows) }
+    private var explicitTableRows: Int?
+    /// Whether `--only` named the `generic` group (or one of its keys).
+    private var genericNamed = false
     /// `generic`: where the events database and CSV are kept between runs.
     var cacheDirectory: String?
     /// `generic`: the `fetchedtable` program to measure (default: beside `bench`).
@@ -49,7 +54,7 @@ struct BenchConfiguration {
             OptionSpec("--failedbanks", value: "PATH", help: "the failedbanks executable to measure (default: beside bench, else bench itself)"),
             OptionSpec("--run-scale", value: "X", help: "multiply the number of timed runs (default 1)"),
             OptionSpec("--strict", value: nil, help: "exit with status 70 when any figure could not be measured"),
-            OptionSpec("--table-rows", value: "N", help: "generic: rows of the events table (default 10000000; the CSV has N/10)"),
+            OptionSpec("--table-rows", value: "N", help: "generic: rows of the events table (default 10000000 with --only generic, else --rows; the CSV has N/10)"),
             OptionSpec("--cache", value: "DIR", help: "generic: where its data are kept between runs (default ~/.cache/fetchedtable-bench)"),
             OptionSpec("--fetchedtable", value: "PATH", help: "generic: the fetchedtable executable to measure (default: beside bench)"),
         ],
@@ -79,12 +84,13 @@ struct BenchConfiguration {
                 if !chosen.contains(group) { chosen.append(group) }
             }
             groups = Group.allCases.filter(chosen.contains)
+            genericNamed = chosen.contains(.generic)
         }
         if let text = parsed.value("--table-rows") {
             guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")), n >= 1000 else {
                 throw CommandLineError.usage("bench: --table-rows must be a whole number ≥ 1000 (got '\(text)')")
             }
-            tableRows = n
+            explicitTableRows = n
         }
         cacheDirectory = parsed.value("--cache")
         fetchedtablePath = parsed.value("--fetchedtable")

@@ -18,8 +18,9 @@ import Timekeeping
 /// - ``GenericScreenBenchmark``: `table10m_first_screen_s`, `csv1m_first_screen_s`,
 ///   `csv1m_ready_ratio` and VisiData's time, through the `fetchedtable` executable.
 ///
-/// A part that cannot run (no `fetchedtable` beside `bench`, say) leaves its
-/// keys `null` with a note, and the others still run.
+/// A part that cannot run leaves its keys `null` with a note, and the others
+/// still run. Run alone (`--only generic`) the group measures 10M rows; in a
+/// run of every group it follows `--rows` (a quick run stays quick).
 struct GenericBenchmark {
     let runner: BenchRunner
 
@@ -38,8 +39,7 @@ struct GenericBenchmark {
         part("fetch") { try GenericFetchBenchmark(runner: runner, database: database, rows: tableRows).run() }
         part("rss") { try measureMemory(database) }
         part("change") { try GenericChangeBenchmark(runner: runner, database: database, rows: tableRows).run() }
-        guard let program = fetchedtable() else { return }
-        let screens = GenericScreenBenchmark(runner: runner, program: program, database: database, csv: csv,
+        let screens = GenericScreenBenchmark(runner: runner, command: fetchedtable(), database: database, csv: csv,
                                              tableRows: tableRows, csvRows: csvRows)
         part("first screen") { try screens.runTable() }
         part("csv") { try screens.runCSV() }
@@ -79,20 +79,17 @@ struct GenericBenchmark {
         runner.results.runs["table10m_rss_bytes_per_row"] = perRow.count
     }
 
-    /// The `fetchedtable` executable: `--fetchedtable PATH`, else the one beside
-    /// `bench`; nil (with a note) when there is none. One linked before the last
-    /// change to the sources is still measured, with a note.
-    private func fetchedtable() -> String? {
-        if let explicit = runner.configuration.fetchedtablePath { return explicit }
+    /// The command line that runs `fetchedtable`: `--fetchedtable PATH`, else the
+    /// executable beside `bench` when it was linked after the last change to the
+    /// sources, else `bench --child fetchedtable` (the same `FetchedTableCommand`).
+    private func fetchedtable() -> [String] {
+        if let explicit = runner.configuration.fetchedtablePath { return [explicit] }
         let sibling = (runner.executablePath as NSString).deletingLastPathComponent + "/fetchedtable"
-        guard access(sibling, X_OK) == 0 else {
-            runner.results.note("generic: no fetchedtable beside bench (swift build -c release first); the first-screen and CSV figures are not measured")
-            return nil
+        if access(sibling, X_OK) == 0, let linked = runner.modificationTime(sibling), linked >= runner.newestSourceTime() {
+            runner.log("measuring \(sibling)")
+            return [sibling]
         }
-        if let linked = runner.modificationTime(sibling), linked < runner.newestSourceTime() {
-            runner.results.note("generic: \(sibling) is older than the sources (rebuild it to measure the current code)")
-        }
-        runner.log("measuring \(sibling)")
-        return sibling
+        runner.log("no up-to-date fetchedtable beside bench; measuring 'bench --child fetchedtable' (same code as this bench)")
+        return runner.childCommand("fetchedtable", [])
     }
 }

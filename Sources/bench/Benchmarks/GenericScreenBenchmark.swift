@@ -23,7 +23,8 @@ import Timekeeping
 ///   show the same file's first row.
 struct GenericScreenBenchmark {
     let runner: BenchRunner
-    let program: String
+    /// The command line that runs `fetchedtable` (its arguments follow).
+    let command: [String]
     let database: String
     let csv: String
     let tableRows: Int
@@ -130,7 +131,7 @@ struct GenericScreenBenchmark {
         let cache = runner.workspace.path("fetchedtable-xdg-cache")
         try? FileManager.default.removeItem(atPath: cache)
         mkdir(cache, 0o755)
-        return try PseudoTerminal([program] + arguments, environment: ["TERM": "xterm-256color", "XDG_CACHE_HOME": cache],
+        return try PseudoTerminal(command + arguments, environment: ["TERM": "xterm-256color", "XDG_CACHE_HOME": cache],
                                   rows: 24, columns: 80)
     }
 
