@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(name: "mystash", dependencies: ["MyStashKit"]),
         .executableTarget(name: "banklist-gen", dependencies: ["CSVImport", "CLIKit", "TestSupport"]),
         .executableTarget(name: "bench",
-                          dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "CLIKit", "TestSupport", "Timekeeping"]),
+                          dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "FetchedTableKit", "CLIKit", "TestSupport", "Timekeeping"]),
 
         // Tests sit beside the layer they test.
         .target(name: "TestSupport", dependencies: ["CSVImport"], path: "Tests/TestSupport"),

@@ -9,14 +9,19 @@ struct BenchConfiguration {
     /// The measurement groups, in the order they run; `--only` takes these names.
     enum Group: String, CaseIterable {
         case `import`, fetch, change, rss, frame, scroll, app, visidata
+        /// Issue 17's `fetchedtable`: at 10 million rows when named in `--only` (or with `--table-rows`), else at `--rows`.
+        case generic
 
         /// Groups that need the generated store on disk.
         var needsStore: Bool { [.fetch, .change, .rss, .app].contains(self) }
+
+        /// The groups of a run without `--only`.
+        static var defaults: [Self] { allCases }
     }
 
     var rows = 1_000_000
     var jsonPath: String?
-    var groups: [Group] = Group.allCases
+    var groups: [Group] = Group.defaults
     /// Keep the temporary folder (CSV and stores) for inspection.
     var keep = false
     /// Run the `failedbanks` program at this path instead of the one beside `bench`.
@@ -25,6 +30,17 @@ struct BenchConfiguration {
     var runScale = 1.0
     /// Exit with status 70 when a figure could not be measured (for CI: the program must not rot).
     var strict = false
+    /// `generic`: rows of the events table (the CSV has a tenth of them): `--table-rows`, else
+    /// 10 million when `--only` names the group (issue 17's run), else `--rows` (so that a quick
+    /// run stays quick).
+    var tableRows: Int { explicitTableRows ?? (genericNamed ? 10_000_000 : rows) }
+    private var explicitTableRows: Int?
+    /// Whether `--only` named the `generic` group (or one of its keys).
+    private var genericNamed = false
+    /// `generic`: where the events database and CSV are kept between runs.
+    var cacheDirectory: String?
+    /// `generic`: the `fetchedtable` program to measure (default: beside `bench`).
+    var fetchedtablePath: String?
 
     static let spec = CommandSpec(
         name: "bench",
@@ -38,6 +54,9 @@ struct BenchConfiguration {
             OptionSpec("--failedbanks", value: "PATH", help: "the failedbanks executable to measure (default: beside bench, else bench itself)"),
             OptionSpec("--run-scale", value: "X", help: "multiply the number of timed runs (default 1)"),
             OptionSpec("--strict", value: nil, help: "exit with status 70 when any figure could not be measured"),
+            OptionSpec("--table-rows", value: "N", help: "generic: rows of the events table (default 10000000 with --only generic, else --rows; the CSV has N/10)"),
+            OptionSpec("--cache", value: "DIR", help: "generic: where its data are kept between runs (default ~/.cache/fetchedtable-bench)"),
+            OptionSpec("--fetchedtable", value: "PATH", help: "generic: the fetchedtable executable to measure (default: beside bench)"),
         ],
         epilogue: """
         Run it in release: swift run -c release bench --rows 1000000 --json out.json
@@ -65,7 +84,16 @@ struct BenchConfiguration {
                 if !chosen.contains(group) { chosen.append(group) }
             }
             groups = Group.allCases.filter(chosen.contains)
+            genericNamed = chosen.contains(.generic)
         }
+        if let text = parsed.value("--table-rows") {
+            guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")), n >= 1000 else {
+                throw CommandLineError.usage("bench: --table-rows must be a whole number ≥ 1000 (got '\(text)')")
+            }
+            explicitTableRows = n
+        }
+        cacheDirectory = parsed.value("--cache")
+        fetchedtablePath = parsed.value("--fetchedtable")
         keep = parsed.flag("--keep")
         strict = parsed.flag("--strict")
         failedbanksPath = parsed.value("--failedbanks")
@@ -98,6 +126,7 @@ extension BenchConfiguration.Group {
         case "frame_1m_ms", "frame_100_ms", "frame_ratio": return .frame
         case "scroll_bytes": return .scroll
         case "first_screen_s", "page_down_ms": return .app
+        case _ where BenchResults.genericKeys.contains(key): return .generic
         default: return nil
         }
     }

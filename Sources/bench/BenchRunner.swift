@@ -52,7 +52,7 @@ final class BenchRunner {
             }
             log(String(format: "%@ done in %.1f s", group.rawValue, MonotonicClock.seconds() - groupStart))
         }
-        let report = Report(results: results)
+        let report = Report(results: results, groups: configuration.groups)
         print("")
         print(report.table)
         for note in results.notes { print("- \(note)") }
@@ -63,19 +63,26 @@ final class BenchRunner {
         if configuration.keep { print("kept \(workspace.directory)") }
         workspace.cleanUp()
         if let jsonPath = configuration.jsonPath {
-            guard FileText.store(results.json, at: jsonPath) else {
+            guard FileText.store(results.json(keys: jsonKeys), at: jsonPath) else {
                 printError("cannot write \(jsonPath): \(String(cString: strerror(errno)))")
                 return ExitStatus.cantCreate
             }
         }
         if configuration.strict {
-            let missing = BenchResults.keys.filter { results[$0] == nil && groupRan(forKey: $0) }
+            let missing = jsonKeys.filter { results[$0] == nil && groupRan(forKey: $0) }
             if !missing.isEmpty {
                 printError("not measured: \(missing.joined(separator: ", "))")
                 return ExitStatus.software
             }
         }
         return ExitStatus.ok
+    }
+
+    /// The keys of the JSON object: issue 8's when one of its groups ran (or none did), the `generic` group's when it ran.
+    private var jsonKeys: [String] {
+        let generic = configuration.groups.contains(.generic)
+        let others = configuration.groups.contains { $0 != .generic } || !generic
+        return (others ? BenchResults.keys : []) + (generic ? BenchResults.genericKeys : [])
     }
 
     /// Whether the group that produces `key` was chosen for this run.
@@ -94,6 +101,7 @@ final class BenchRunner {
         case .scroll: try ScrollBytesBenchmark(runner: self).run()
         case .app: try AppBenchmark(runner: self).run()
         case .visidata: try VisiDataBenchmark(runner: self).run()
+        case .generic: try GenericBenchmark(runner: self).run()
         }
     }
 
@@ -174,7 +182,7 @@ final class BenchRunner {
 
     /// The newest modification time of the package's sources outside `Sources/bench`
     /// (the package root is found from this file's path at build time); 0 when not found.
-    private func newestSourceTime() -> Double {
+    func newestSourceTime() -> Double {
         let sources = ((#filePath as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
         guard let enumerator = FileManager.default.enumerator(atPath: sources) else { return 0 }
         var newest = 0.0
@@ -190,7 +198,7 @@ final class BenchRunner {
         [executablePath, "--child", name] + arguments
     }
 
-    private func modificationTime(_ path: String) -> Double? {
+    func modificationTime(_ path: String) -> Double? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9

@@ -254,10 +254,21 @@ public final class FetchedResultsController {
         var count = 0
         if plan.sectionExpression != nil {
             var current: StoreValue = .null
+            // The current section's value as UTF-8 when it is text: a row whose section text has
+            // the very same bytes is counted without making a value (most rows, at millions of rows).
+            var currentText: [UInt8]?
             let ascending = plan.sectionAscending
             while try statement.step() {
                 builder.append(statement.int64(at: 0))
+                if let bytes = currentText, statement.isText(at: 1),
+                   statement.withUTF8(at: 1, { $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes, bytes.count) == 0) }) {
+                    sections[sections.count - 1].count += 1
+                    continue
+                }
                 let v = statement.value(at: 1)
+                defer {
+                    if case .text(let text) = current { currentText = Array(text.utf8) } else { currentText = nil }
+                }
                 if sections.isEmpty {
                     sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
                     current = v

@@ -55,7 +55,7 @@ struct FenwickTree {
 
 /// One run of consecutive fetched rows: their ids and (once built) sort-key prefixes.
 struct IDChunk {
-    var ids: ContiguousArray<Int64>
+    var ids: ChunkIDs
     var keys: ContiguousArray<SortPrefix>
 }
 
@@ -132,7 +132,7 @@ struct IDSequence {
         while out.count < range.count {
             let chunk = slots[Int(order[ordinal])]
             let take = min(chunk.ids.count - offset, range.count - out.count)
-            out.append(contentsOf: chunk.ids[offset..<(offset + take)])
+            chunk.ids.append(offset..<(offset + take), to: &out)
             ordinal += 1
             offset = 0
         }
@@ -141,9 +141,7 @@ struct IDSequence {
 
     /// Calls `body` with every id in order.
     func forEach(_ body: (Int64) throws -> Void) rethrows {
-        for s in order {
-            for id in slots[Int(s)].ids { try body(id) }
-        }
+        for s in order { try slots[Int(s)].ids.forEach(body) }
     }
 
     /// Chunks in order (for bulk copies such as the cache file).
@@ -226,8 +224,9 @@ struct RowIDMap {
 /// insertion moves at most a few kilobytes and finding an id in its chunk is a
 /// short scan, which is what a batch of a thousand scattered changes pays per
 /// object; a Fenwick tree over chunk sizes gives the position of a chunk; a
-/// ``RowIDMap`` finds the chunk of an id. Memory is about 15 bytes per row
-/// (8 id + 1 spare room + 4 map + ~2 of chunk overhead), plus 27 for the prefix once
+/// ``RowIDMap`` finds the chunk of an id. Memory is about 10 bytes per row
+/// (4 id + 0.5 spare room + 4 map + ~1 of chunk overhead: a chunk keeps 4-byte
+/// ids while they fit in 32 bits, see ``ChunkIDs``), plus 24 for the prefix once
 /// ``installKeys(_:)`` has run (the controller does that lazily, at the first
 /// change set it processes, or when asked by ``FetchedResultsController/prepareForChanges()``).
 struct OrderedIDList {
@@ -259,7 +258,7 @@ struct OrderedIDList {
     /// Builds the list from ids in order (as read from the sorted query).
     struct Builder {
         private var chunks: [IDChunk] = []
-        private var current = IDChunk(ids: [], keys: [])
+        private var current = IDChunk(ids: ChunkIDs(), keys: [])
         private var minID = Int64.max, maxID = Int64.min
         private var total = 0
 
@@ -275,7 +274,7 @@ struct OrderedIDList {
             total += 1
             if current.ids.count == OrderedIDList.targetChunk {
                 chunks.append(current)
-                current = IDChunk(ids: [], keys: [])
+                current = IDChunk(ids: ChunkIDs(), keys: [])
                 current.ids.reserveCapacity(OrderedIDList.chunkCapacity)
             }
         }
@@ -286,7 +285,7 @@ struct OrderedIDList {
             while i < ids.count {
                 let room = OrderedIDList.targetChunk - current.ids.count
                 let n = min(room, ids.count - i)
-                current.ids.append(contentsOf: ids[i..<(i + n)])
+                current.ids.append(contentsOf: UnsafeBufferPointer(rebasing: ids[i..<(i + n)]))
                 for id in ids[i..<(i + n)] {
                     if id < minID { minID = id }
                     if id > maxID { maxID = id }
@@ -295,7 +294,7 @@ struct OrderedIDList {
                 i += n
                 if current.ids.count == OrderedIDList.targetChunk {
                     chunks.append(current)
-                    current = IDChunk(ids: [], keys: [])
+                    current = IDChunk(ids: ChunkIDs(), keys: [])
                     current.ids.reserveCapacity(OrderedIDList.chunkCapacity)
                 }
             }
@@ -340,31 +339,8 @@ struct OrderedIDList {
     func position(of id: Int64) -> Int? {
         guard let slot = map[id] else { return nil }
         let ordinal = Int(ordinalOfSlot[Int(slot)])
-        guard let offset = OrderedIDList.offset(of: id, in: sequence.slots[Int(slot)].ids) else { return nil }
+        guard let offset = sequence.slots[Int(slot)].ids.offset(of: id) else { return nil }
         return sequence.tree.prefix(ordinal) + offset
-    }
-
-    @inline(__always)
-    private static func offset(of id: Int64, in ids: ContiguousArray<Int64>) -> Int? {
-        ids.withUnsafeBufferPointer { b in
-            let n = b.count
-            var i = 0
-            // Eight at a time: one vector compare per step.
-            if let base = b.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                let target = SIMD8<Int64>(repeating: id)
-                while i + 8 <= n {
-                    let v = raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD8<Int64>.self)
-                    if any(v .== target) { break }
-                    i += 8
-                }
-            }
-            while i < n {
-                if b[i] == id { return i }
-                i += 1
-            }
-            return nil
-        }
     }
 
     /// Removes the rows at `positions` (ascending, distinct) in one pass per
@@ -409,7 +385,7 @@ struct OrderedIDList {
             if sequence.slots[Int(s)].ids.isEmpty {
                 ordinalOfSlot[Int(s)] = -1
                 freeSlots.append(s)
-                sequence.slots[Int(s)] = IDChunk(ids: [], keys: [])
+                sequence.slots[Int(s)] = IDChunk(ids: ChunkIDs(), keys: [])
             } else {
                 order.append(s)
             }
@@ -440,9 +416,10 @@ struct OrderedIDList {
     private static func expand(_ chunk: inout IDChunk, size: Int, rows: ArraySlice<(id: Int64, key: SortPrefix, rank: Int)>,
                                start: Int, withKeys: Bool) -> Int {
         let added = rows.count
-        chunk.ids.append(contentsOf: repeatElement(0, count: added))
+        chunk.ids.widen(toHold: rows.lazy.map(\.id))
+        chunk.ids.appendPlaceholders(added)
         if withKeys { chunk.keys.append(contentsOf: repeatElement(.invalid, count: added)) }
-        chunk.ids.withUnsafeMutableBufferPointer { ids in
+        chunk.ids.withMover { ids in
             chunk.keys.withUnsafeMutableBufferPointer { keys in
                 // From the end: old rows at or after each new row's offset move up by the rows still to place.
                 var end = size             // old rows [.., end) not yet moved
@@ -451,12 +428,12 @@ struct OrderedIDList {
                     let offset = r.rank - start
                     let n = end - offset
                     if n > 0 {
-                        (ids.baseAddress! + offset + shift).update(from: ids.baseAddress! + offset, count: n)
+                        ids.move(from: offset, to: offset + shift, count: n)
                         if withKeys { (keys.baseAddress! + offset + shift).update(from: keys.baseAddress! + offset, count: n) }
                     }
                     end = offset
                     shift -= 1
-                    ids[offset + shift] = r.id
+                    ids.set(offset + shift, r.id)
                     if withKeys { keys[offset + shift] = r.key }
                 }
             }
@@ -470,16 +447,16 @@ struct OrderedIDList {
                                 removed: inout [(id: Int64, key: SortPrefix)]) {
         let size = chunk.ids.count
         var write = -1, read = 0, dropped = 0
-        chunk.ids.withUnsafeMutableBufferPointer { ids in
+        chunk.ids.withMover { ids in
             chunk.keys.withUnsafeMutableBufferPointer { keys in
                 func move(_ from: Int, _ to: Int, _ n: Int) {
                     guard n > 0, from != to else { return }
-                    (ids.baseAddress! + to).update(from: ids.baseAddress! + from, count: n)
+                    ids.move(from: from, to: to, count: n)
                     if withKeys { (keys.baseAddress! + to).update(from: keys.baseAddress! + from, count: n) }
                 }
                 for offset in offsets {
                     if write < 0 { write = offset } else { move(read, write, offset - read); write += offset - read }
-                    removed.append((ids[offset], withKeys ? keys[offset] : .invalid))
+                    removed.append((ids.get(offset), withKeys ? keys[offset] : .invalid))
                     read = offset + 1
                     dropped += 1
                 }
@@ -499,7 +476,7 @@ struct OrderedIDList {
     mutating func insert(ranked rows: [(id: Int64, key: SortPrefix, rank: Int)]) {
         guard !rows.isEmpty else { return }
         if sequence.order.isEmpty {
-            let slot = newSlot(IDChunk(ids: [], keys: []))
+            let slot = newSlot(IDChunk(ids: ChunkIDs(), keys: []))
             sequence.order = [Int32(slot)]
             ordinalOfSlot[slot] = 0
             rebuildTree()
@@ -546,11 +523,11 @@ struct OrderedIDList {
             next += 1
             let whole = sequence.slots[Int(s)]
             var lower = OrderedIDList.targetChunk
-            sequence.slots[Int(s)].ids.removeSubrange(lower...)
+            sequence.slots[Int(s)].ids.truncate(to: lower)
             if withKeys { sequence.slots[Int(s)].keys.removeSubrange(lower...) }
             while lower < whole.ids.count {
                 let upper = min(lower + OrderedIDList.targetChunk, whole.ids.count)
-                let piece = IDChunk(ids: ContiguousArray(whole.ids[lower..<upper]),
+                let piece = IDChunk(ids: ChunkIDs(whole.ids, lower..<upper),
                                     keys: withKeys ? ContiguousArray(whole.keys[lower..<upper]) : [])
                 let slot = newSlot(piece)
                 for id in piece.ids { map[id] = Int32(slot) }

@@ -165,9 +165,10 @@ enum ResultsCache {
             var n = UInt32(chunk.ids.count).littleEndian
             withUnsafeBytes(of: &n) { checksum.add($0) }
             ok = ok && fwrite(&n, 4, 1, file) == 1
-            chunk.ids.withUnsafeBytes {
-                checksum.add($0)
-                ok = ok && fwrite($0.baseAddress, 1, $0.count, file) == $0.count
+            chunk.ids.withInt64Buffer { ids in
+                let bytes = UnsafeRawBufferPointer(ids)
+                checksum.add(bytes)
+                ok = ok && fwrite(bytes.baseAddress, 1, bytes.count, file) == bytes.count
             }
         }
         var sum = checksum.final.littleEndian

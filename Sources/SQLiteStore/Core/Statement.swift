@@ -155,6 +155,10 @@ public final class Statement {
     @inlinable public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
     /// True when the column is NULL.
     @inlinable public func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
+    /// True when the column holds TEXT (its storage class; nothing is converted).
+    ///
+    ///     if row.isText(at: 1) { row.withUTF8(at: 1) { bytes in … } }
+    @inlinable public func isText(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_TEXT }
 
     /// Text of a column ("" for NULL); one String allocation, no intermediate copies.
     public func text(at index: Int32) -> String {

@@ -20,6 +20,12 @@ struct BenchResults {
         "first_screen_s", "page_down_ms",
     ]
 
+    /// The JSON keys of the `generic` group (issue 17), written when that group ran.
+    static let genericKeys = [
+        "table10m_first_screen_s", "table10m_fetch_ratio", "table10m_rss_bytes_per_row",
+        "table10m_change1000_ms", "csv1m_first_screen_s", "csv1m_ready_ratio",
+    ]
+
     private var values: [String: Double] = [:]
     /// Figures shown in the table but not part of the JSON contract (VisiData).
     private(set) var extras: [String: Double] = [:]
@@ -35,7 +41,11 @@ struct BenchResults {
     subscript(key: String) -> Double? {
         get { values[key] ?? extras[key] }
         set {
-            if BenchResults.keys.contains(key) { values[key] = newValue } else { extras[key] = newValue }
+            if BenchResults.keys.contains(key) || BenchResults.genericKeys.contains(key) {
+                values[key] = newValue
+            } else {
+                extras[key] = newValue
+            }
         }
     }
 
@@ -50,8 +60,11 @@ struct BenchResults {
     }
 
     /// One JSON object with exactly `BenchResults.keys`, in order.
-    var json: String {
-        let fields = BenchResults.keys.map { key -> String in
+    var json: String { json(keys: BenchResults.keys) }
+
+    /// One JSON object with exactly `keys`, in order.
+    func json(keys: [String]) -> String {
+        let fields = keys.map { key -> String in
             let text: String
             if let value = values[key], value.isFinite {
                 text = key == "rows" || key == "scroll_bytes" ? String(Int(value.rounded())) : BenchResults.number(value)

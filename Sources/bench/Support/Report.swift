@@ -6,7 +6,7 @@ import Foundation
 ///     print(Report(results: results).table)
 struct Report {
     enum Unit {
-        case seconds, milliseconds, megabytes, bytes, times
+        case seconds, milliseconds, megabytes, bytes, bytesPerRow, times
 
         func format(_ value: Double) -> String {
             switch self {
@@ -14,6 +14,7 @@ struct Report {
             case .milliseconds: return String(format: value < 10 ? "%.3f ms" : "%.1f ms", value)
             case .megabytes: return String(format: "%.1f MB", value)
             case .bytes: return "\(Int(value.rounded())) B"
+            case .bytesPerRow: return String(format: "%.2f B", value)
             case .times: return String(format: value < 10 ? "%.2f×" : "%.0f×", value)
             }
         }
@@ -34,6 +35,13 @@ struct Report {
     }
 
     var results: BenchResults
+    /// The groups that ran: the `generic` group's lines are shown when it ran, the others when any other group ran.
+    var groups: [BenchConfiguration.Group] = BenchConfiguration.Group.defaults
+
+    /// The lines of the groups that ran.
+    var shownLines: [Line] {
+        (groups.contains { $0 != .generic } ? Report.lines : []) + (groups.contains(.generic) ? Report.genericLines : [])
+    }
 
     static var lines: [Line] {
         [
@@ -94,7 +102,7 @@ struct Report {
     var table: String {
         let header = ["measurement", "value", "runs", "reference", "ref value", "ratio", "target", "result"]
         var rows: [[String]] = []
-        for line in Report.lines {
+        for line in shownLines {
             let value = results[line.key].map { line.unit.format($0) } ?? "n/a"
             let runs = results.runs[line.key].map(String.init) ?? ""
             var referenceTitle = "", referenceValue = ""
@@ -132,7 +140,7 @@ struct Report {
     /// How many targets are met, missed, or not measured.
     var summary: (met: Int, missed: Int, unmeasured: Int) {
         var met = 0, missed = 0, unmeasured = 0
-        for line in Report.lines where !line.informational {
+        for line in shownLines where !line.informational {
             switch line.check(results) {
             case .some(true): met += 1
             case .some(false): missed += 1

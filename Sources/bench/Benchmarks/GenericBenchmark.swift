@@ -1,0 +1,95 @@
+import Foundation
+import SQLiteStore
+import Timekeeping
+
+/// Issue 17's group, `bench --only generic`: `fetchedtable` and the engine
+/// under it over data no app of ours made — a 10,000,000-row
+/// `events(id, ts, level, service, message)` table with an index on `ts`, and
+/// a 1,000,000-row CSV of the same shape (``EventsGenerator``).
+///
+/// The data are built once into a cache folder (``EventsDataCache``) and
+/// reused while the generator is unchanged, so a run after the first takes a
+/// few minutes. Each part is measured by its own type:
+///
+/// - ``GenericFetchBenchmark``: `table10m_fetch_ratio`, the controller's full
+///   fetch (`ts desc`, sections `day(ts)`) against raw SQL returning the same ids;
+/// - ``GenericMemoryChild`` (`bench --child generic-rss`): `table10m_rss_bytes_per_row`;
+/// - ``GenericChangeBenchmark``: `table10m_change1000_ms`, with tracking (`--track`);
+/// - ``GenericScreenBenchmark``: `table10m_first_screen_s`, `csv1m_first_screen_s`,
+///   `csv1m_ready_ratio` and VisiData's time, through the `fetchedtable` executable.
+///
+/// A part that cannot run leaves its keys `null` with a note, and the others
+/// still run. Run alone (`--only generic`) the group measures 10M rows; in a
+/// run of every group it follows `--rows` (a quick run stays quick).
+struct GenericBenchmark {
+    let runner: BenchRunner
+
+    var tableRows: Int { runner.configuration.tableRows }
+    var csvRows: Int { max(100, runner.configuration.tableRows / 10) }
+
+    func run() throws {
+        let cache = EventsDataCache(directory: runner.configuration.cacheDirectory ?? EventsDataCache.defaultDirectory(),
+                                    log: runner.log)
+        let database = try cache.database(rows: tableRows)
+        let csv = try cache.csv(rows: csvRows)
+        if tableRows != 10_000_000 {
+            runner.results.note("generic: \(tableRows) rows in the table and \(csvRows) in the CSV (the keys are named for 10M and 1M)")
+        }
+        runner.workspace.warm(database)
+        part("fetch") { try GenericFetchBenchmark(runner: runner, database: database, rows: tableRows).run() }
+        part("rss") { try measureMemory(database) }
+        part("change") { try GenericChangeBenchmark(runner: runner, database: database, rows: tableRows).run() }
+        let screens = GenericScreenBenchmark(runner: runner, command: fetchedtable(), database: database, csv: csv,
+                                             tableRows: tableRows, csvRows: csvRows)
+        part("first screen") { try screens.runTable() }
+        part("csv") { try screens.runCSV() }
+        part("visidata") { try screens.runVisiData() }
+    }
+
+    /// Runs one part; its failure becomes a note and the others go on.
+    private func part(_ name: String, _ body: () throws -> Void) {
+        let started = MonotonicClock.seconds()
+        do {
+            try body()
+        } catch {
+            runner.results.note("generic \(name): \(error)")
+            runner.log("generic \(name): \(error)")
+        }
+        runner.log(String(format: "generic %@ done in %.1f s", name, MonotonicClock.seconds() - started))
+    }
+
+    /// `table10m_rss_bytes_per_row`: the median over three children of the
+    /// resident memory one fetch adds, divided by the rows it fetched.
+    private func measureMemory(_ database: String) throws {
+        var perRow: [Double] = []
+        for _ in 0..<runner.configuration.runs(small: 3, large: 3) {
+            let result = try ChildProcess.run(runner.childCommand("generic-rss", ["--db", database]), captureOutput: true)
+            guard result.succeeded, let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("generic-rss ") }) else {
+                throw BenchError.failed("the generic-rss child failed (status \(result.status)): \(runner.lastLine(result.errorOutput))")
+            }
+            let fields = FetchMemoryChild.parse(String(line))
+            guard let before = fields["before_kb"], let after = fields["after_kb"], let objects = fields["objects"], objects > 0 else {
+                throw BenchError.failed("the generic-rss child printed '\(line)'")
+            }
+            if Int(objects) != tableRows { runner.results.note("generic rss: the child fetched \(Int(objects)) rows, not \(tableRows)") }
+            perRow.append((after - before) * 1024 / objects)
+            runner.log("generic rss: \(line)")
+        }
+        runner.results["table10m_rss_bytes_per_row"] = Statistics.median(perRow)
+        runner.results.runs["table10m_rss_bytes_per_row"] = perRow.count
+    }
+
+    /// The command line that runs `fetchedtable`: `--fetchedtable PATH`, else the
+    /// executable beside `bench` when it was linked after the last change to the
+    /// sources, else `bench --child fetchedtable` (the same `FetchedTableCommand`).
+    private func fetchedtable() -> [String] {
+        if let explicit = runner.configuration.fetchedtablePath { return [explicit] }
+        let sibling = (runner.executablePath as NSString).deletingLastPathComponent + "/fetchedtable"
+        if access(sibling, X_OK) == 0, let linked = runner.modificationTime(sibling), linked >= runner.newestSourceTime() {
+            runner.log("measuring \(sibling)")
+            return [sibling]
+        }
+        runner.log("no up-to-date fetchedtable beside bench; measuring 'bench --child fetchedtable' (same code as this bench)")
+        return runner.childCommand("fetchedtable", [])
+    }
+}

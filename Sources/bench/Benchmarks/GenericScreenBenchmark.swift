@@ -1,0 +1,172 @@
+import Foundation
+import Timekeeping
+
+/// The `fetchedtable` executable a person runs, under a pseudo-terminal
+/// (TERM=xterm-256color, 80×24), over the `generic` group's data.
+///
+/// - `table10m_first_screen_s`: `fetchedtable events.sqlite --table events
+///   --sort 'ts desc' --section 'day(ts)'`, from just before the spawn until the
+///   first row of that order (the newest event, whose timestamp no other row
+///   has) has been written to the terminal. Each launch gets an empty
+///   `XDG_CACHE_HOME`, so nothing an earlier launch kept helps.
+/// - `csv1m_first_screen_s`: `fetchedtable events.csv --sort 'ts desc'
+///   --section 'day(ts)'` with an empty cache (the CSV is loaded into a new
+///   cache database), until a first row is on screen: the file's first row
+///   (shown while loading) or the newest (the sorted view).
+/// - `csv1m_ready_s` (table only) and `csv1m_ready_ratio`: in the same launches,
+///   until the sorted, sectioned view is on screen. After the first row, bench
+///   presses Home and Ctrl-L (a full repaint) every 0.1 s until the newest
+///   event shows: the CSV's *last* line, which only the complete sorted view
+///   can put at the top (the app keeps the selection on the first row read,
+///   which `ts desc` puts last, so without Home it would not be on screen).
+///   The figure is thus at most 0.1 s late. The reference, `csv1m_sqlite_import_s` (table
+///   only), is the `sqlite3` shell's `.import` of the same file into a new
+///   database; launches and imports alternate.
+/// - `csv1m_visidata_s` (table only, when `vd` is installed): VisiData's time to
+///   show the same file's first row.
+struct GenericScreenBenchmark {
+    let runner: BenchRunner
+    /// The command line that runs `fetchedtable` (its arguments follow).
+    let command: [String]
+    let database: String
+    let csv: String
+    let tableRows: Int
+    let csvRows: Int
+
+    /// The byte patterns that show a row is on screen: its timestamp (the
+    /// default title column) or its message (in case the cell shows that).
+    static func patterns(of row: EventsGenerator.Row) -> [[UInt8]] {
+        [Array(row.ts.utf8), Array(AppBenchmark.searchPattern(row.message))]
+    }
+
+    func runTable() throws {
+        let newest = EventsGenerator(rows: tableRows).row(Int64(tableRows))
+        let arguments = [database, "--table", "events", "--sort", "ts desc", "--section", "day(ts)"]
+        var times: [Double] = []
+        var problems: [String] = []
+        for index in 0...runner.configuration.runs(small: 3, large: 5) {  // 0: warm-up
+            let tty = try launch(arguments)
+            guard let (_, shown) = tty.waitForAny(GenericScreenBenchmark.patterns(of: newest), timeout: 120) else {
+                throw failure(tty, "did not show the newest event (\(newest.ts)) within 120 s")
+            }
+            if index > 0 { times.append(shown - tty.startTime) }
+            runner.log(String(format: "fetchedtable events (%d rows) run %@: first row after %.3f s", tableRows,
+                              index == 0 ? "warm-up" : String(index), shown - tty.startTime))
+            quit(tty, problems: &problems)
+        }
+        runner.results["table10m_first_screen_s"] = Statistics.median(times)
+        runner.results.runs["table10m_first_screen_s"] = times.count
+        for problem in problems { runner.results.note("generic: \(problem)") }
+    }
+
+    func runCSV() throws {
+        let generator = EventsGenerator(rows: csvRows)
+        let first = generator.row(1), newest = generator.row(Int64(csvRows))
+        let sqlite3 = ChildProcess.which("sqlite3")
+        if sqlite3 == nil { runner.results.note("generic: the sqlite3 shell is not installed; no csv1m_ready_ratio") }
+        runner.workspace.warm(csv)
+        let arguments = [csv, "--sort", "ts desc", "--section", "day(ts)"]
+        var firstScreens: [Double] = [], readies: [Double] = [], imports: [Double] = []
+        var problems: [String] = []
+        for index in 0...runner.configuration.runs(small: 3, large: 3) {  // 0: warm-up
+            if let sqlite3 {
+                let db = runner.workspace.path("csv-sqlite-import.db")
+                runner.workspace.removeDatabase(db)
+                let result = try ChildProcess.run([sqlite3, db, "-cmd", ".mode csv", ".import \(csv) events"], captureOutput: true)
+                runner.workspace.removeDatabase(db)
+                if !result.succeeded || !result.errorOutput.isEmpty {
+                    runner.results.note("generic: sqlite3 .import said: \(runner.lastLine(result.errorOutput)) (status \(result.status))")
+                }
+                if result.succeeded && index > 0 { imports.append(result.seconds) }
+            }
+            let tty = try launch(arguments)
+            let firstPatterns = GenericScreenBenchmark.patterns(of: first) + GenericScreenBenchmark.patterns(of: newest)
+            guard let (_, shown) = tty.waitForAny(firstPatterns, timeout: 120) else {
+                throw failure(tty, "did not show a first row of the CSV within 120 s")
+            }
+            guard let ready = waitForSortedTop(tty, newest: newest, timeout: 300) else {
+                throw failure(tty, "did not show the sorted view (the newest event, \(newest.ts), at the top) within 300 s")
+            }
+            if index > 0 {
+                firstScreens.append(shown - tty.startTime)
+                readies.append(ready - tty.startTime)
+            }
+            runner.log(String(format: "fetchedtable events.csv (%d rows) run %@: first row after %.3f s, sorted view after %.3f s",
+                              csvRows, index == 0 ? "warm-up" : String(index), shown - tty.startTime, ready - tty.startTime))
+            quit(tty, problems: &problems)
+        }
+        runner.results["csv1m_first_screen_s"] = Statistics.median(firstScreens)
+        runner.results.runs["csv1m_first_screen_s"] = firstScreens.count
+        runner.results["csv1m_ready_s"] = Statistics.median(readies)
+        runner.results.runs["csv1m_ready_s"] = readies.count
+        runner.results["csv1m_sqlite_import_s"] = Statistics.median(imports)
+        runner.results.runs["csv1m_sqlite_import_s"] = imports.count
+        runner.results.setRatio("csv1m_ready_ratio", "csv1m_ready_s", "csv1m_sqlite_import_s")
+        for problem in problems { runner.results.note("generic: \(problem)") }
+    }
+
+    /// Home and Ctrl-L every 0.1 s until the newest event is on screen: once the
+    /// sorted view is there, Home selects its first row and Ctrl-L repaints every
+    /// cell, so the row's text arrives whole (ncurses otherwise writes only the
+    /// cells that changed, and a row's text may never appear in one piece).
+    /// Returns the Clock time it was seen, nil at the timeout.
+    private func waitForSortedTop(_ tty: PseudoTerminal, newest: EventsGenerator.Row, timeout: Double) -> Double? {
+        let deadline = MonotonicClock.seconds() + timeout
+        let patterns = GenericScreenBenchmark.patterns(of: newest)
+        while MonotonicClock.seconds() < deadline && !tty.isClosed {
+            let from = tty.output.count
+            tty.send(GenericScreenBenchmark.home + [0x0c])
+            if let (_, seen) = tty.waitForAny(patterns, from: from, timeout: 0.1) { return seen }
+        }
+        return nil
+    }
+
+    /// The Home key of `TERM=xterm-256color` (`khome`, `ESC O H`).
+    static let home: [UInt8] = [0x1b, 0x4f, 0x48]
+
+    /// VisiData's first screen of the same CSV (information only).
+    func runVisiData() throws {
+        guard let vd = ChildProcess.which("vd") ?? ChildProcess.which("visidata") else {
+            runner.results.note("generic: VisiData is not installed; no csv1m_visidata_s")
+            return
+        }
+        let first = EventsGenerator(rows: csvRows).row(1)
+        let home = runner.workspace.path("vd-home")
+        mkdir(home, 0o755)
+        var times: [Double] = []
+        for index in 0...runner.configuration.runs(small: 3, large: 3) {
+            let tty = try PseudoTerminal([vd, csv], environment: ["HOME": home], rows: 24, columns: 80)
+            guard let (_, shown) = tty.waitForAny(GenericScreenBenchmark.patterns(of: first), timeout: 120) else {
+                tty.finish(timeout: 0.5)
+                throw BenchError.failed("VisiData did not show the first row within 120 s")
+            }
+            if index > 0 { times.append(shown - tty.startTime) }
+            tty.send(Array("gq".utf8))
+            tty.finish(timeout: 2)
+        }
+        runner.results["csv1m_visidata_s"] = Statistics.median(times)
+        runner.results.runs["csv1m_visidata_s"] = times.count
+    }
+
+    /// Starts `fetchedtable` with `arguments` under a pseudo-terminal, with an empty cache folder.
+    private func launch(_ arguments: [String]) throws -> PseudoTerminal {
+        let cache = runner.workspace.path("fetchedtable-xdg-cache")
+        try? FileManager.default.removeItem(atPath: cache)
+        mkdir(cache, 0o755)
+        return try PseudoTerminal(command + arguments, environment: ["TERM": "xterm-256color", "XDG_CACHE_HOME": cache],
+                                  rows: 24, columns: 80)
+    }
+
+    /// `q`, then waits for the exit (SIGTERM after 5 s).
+    private func quit(_ terminal: PseudoTerminal, problems: inout [String]) {
+        terminal.send(Array("q".utf8))
+        let status = terminal.finish(timeout: 5)
+        if status != 0 && problems.count < 3 { problems.append("fetchedtable exited with status \(status) after q") }
+    }
+
+    private func failure(_ tty: PseudoTerminal, _ what: String) -> BenchError {
+        let status = tty.finish(timeout: 0.5)
+        let screen = AppBenchmark.visibleText(tty.output)
+        return BenchError.failed("fetchedtable \(what) (status \(status)); it wrote: \(screen.suffix(300))")
+    }
+}
