@@ -41,36 +41,63 @@ let package = Package(
         .target(name: "CLIKit"),
 
         // Apps: a library each (testable), and a thin executable.
-        .target(name: "FailedBanksKit",
-                dependencies: ["SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
-                               "Timekeeping"]),
-        .target(name: "MyStashKit",
-                dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLibCrypto",
-                               "CZxcvbn", "CLIKit"]),
-        .target(name: "FetchedTableKit",
-                dependencies: ["SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit"]),
+        .target(
+            name: "FailedBanksKit",
+            dependencies: [
+                "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
+                "Timekeeping",
+            ]
+        ),
+        .target(
+            name: "MyStashKit",
+            dependencies: [
+                "SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLibCrypto",
+                "CZxcvbn", "CLIKit",
+            ]
+        ),
+        .target(
+            name: "FetchedTableKit",
+            dependencies: [
+                "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
+            ]
+        ),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
         .executableTarget(name: "fetchedtable", dependencies: ["FetchedTableKit"]),
         .executableTarget(name: "mystash", dependencies: ["MyStashKit"]),
         .executableTarget(name: "banklist-gen", dependencies: ["CSVImport", "CLIKit", "TestSupport"]),
-        .executableTarget(name: "bench",
-                          dependencies: ["SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "FetchedTableKit", "CLIKit", "TestSupport", "Timekeeping"]),
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                "SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "FetchedTableKit",
+                "CLIKit", "TestSupport", "Timekeeping",
+            ]
+        ),
 
         // Tests sit beside the layer they test.
         .target(name: "TestSupport", dependencies: ["CSVImport"], path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
-        .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "SQLiteStore", "BulkImport", "FailedBanksKit", "TestSupport"]),
+        .testTarget(
+            name: "CSVImportTests",
+            dependencies: ["CSVImport", "SQLiteStore", "BulkImport", "FailedBanksKit", "TestSupport"]
+        ),
         .testTarget(name: "BulkImportTests", dependencies: ["BulkImport", "CSVImport", "SQLiteStore"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "FetchedResultsUITests",
-                    dependencies: ["FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore"],
-                    exclude: ["Golden"]),
-        .testTarget(name: "FailedBanksTests", dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport"],
-                    exclude: ["Golden"]),
+        .testTarget(
+            name: "FetchedResultsUITests",
+            dependencies: ["FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore"],
+            exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "FailedBanksTests",
+            dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport"],
+            exclude: ["Golden"]
+        ),
         .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
-        .testTarget(name: "FetchedTableTests",
-                    dependencies: ["FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport"]),
+        .testTarget(
+            name: "FetchedTableTests",
+            dependencies: ["FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport"]
+        ),
     ]
 )

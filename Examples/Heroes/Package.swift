@@ -7,17 +7,23 @@ let package = Package(
     name: "Heroes",
     dependencies: [.package(name: "FetchedTable", path: "../..")],
     targets: [
-        .target(name: "HeroList", dependencies: [
-            .product(name: "SQLiteStore", package: "FetchedTable"),
-            .product(name: "FetchedResults", package: "FetchedTable"),
-            .product(name: "TerminalUI", package: "FetchedTable"),
-            .product(name: "FetchedResultsUI", package: "FetchedTable"),
-        ]),
+        .target(
+            name: "HeroList",
+            dependencies: [
+                .product(name: "SQLiteStore", package: "FetchedTable"),
+                .product(name: "FetchedResults", package: "FetchedTable"),
+                .product(name: "TerminalUI", package: "FetchedTable"),
+                .product(name: "FetchedResultsUI", package: "FetchedTable"),
+            ]
+        ),
         .executableTarget(name: "heroes", dependencies: ["HeroList"]),
-        .testTarget(name: "HeroListTests", dependencies: [
-            "HeroList",
-            .product(name: "FetchedResults", package: "FetchedTable"),
-            .product(name: "FetchedResultsUI", package: "FetchedTable"),
-        ]),
+        .testTarget(
+            name: "HeroListTests",
+            dependencies: [
+                "HeroList",
+                .product(name: "FetchedResults", package: "FetchedTable"),
+                .product(name: "FetchedResultsUI", package: "FetchedTable"),
+            ]
+        ),
     ]
 )

@@ -7,12 +7,15 @@ let package = Package(
     name: "Students",
     dependencies: [.package(name: "FetchedTable", path: "../..")],
     targets: [
-        .target(name: "StudentList", dependencies: [
-            .product(name: "SQLiteStore", package: "FetchedTable"),
-            .product(name: "FetchedResults", package: "FetchedTable"),
-            .product(name: "TerminalUI", package: "FetchedTable"),
-            .product(name: "FetchedResultsUI", package: "FetchedTable"),
-        ]),
+        .target(
+            name: "StudentList",
+            dependencies: [
+                .product(name: "SQLiteStore", package: "FetchedTable"),
+                .product(name: "FetchedResults", package: "FetchedTable"),
+                .product(name: "TerminalUI", package: "FetchedTable"),
+                .product(name: "FetchedResultsUI", package: "FetchedTable"),
+            ]
+        ),
         .executableTarget(name: "students", dependencies: ["StudentList"]),
         .testTarget(name: "StudentListTests", dependencies: ["StudentList"]),
     ]

@@ -14,9 +14,11 @@ import CSVImport
 public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let chunk = 4 + Int(bytes.first ?? 0) % 29
-    let tiny = CSVReader.Limits(maxFieldBytes: 1 + Int(bytes.dropFirst().first ?? 0) % 16,
-                                maxRecordBytes: 1 + Int(bytes.dropFirst(2).first ?? 0) % 64,
-                                maxFieldCount: 1 + Int(bytes.dropFirst(3).first ?? 0) % 8)
+    let tiny = CSVReader.Limits(
+        maxFieldBytes: 1 + Int(bytes.dropFirst().first ?? 0) % 16,
+        maxRecordBytes: 1 + Int(bytes.dropFirst(2).first ?? 0) % 64,
+        maxFieldCount: 1 + Int(bytes.dropFirst(3).first ?? 0) % 8
+    )
     for limits in [CSVReader.Limits.standard, tiny] {
         let whole = readAll(bytes, chunkSize: 1 << 16, limits: limits)
         let pieces = readAll(bytes, chunkSize: chunk, limits: limits)

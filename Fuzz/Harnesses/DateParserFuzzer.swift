@@ -14,7 +14,8 @@ public func fuzzDateParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     if let day = fromBytes {
         guard day.month >= 1, day.month <= 12, day.day >= 1,
-              day.day <= CalendarDay.daysIn(month: day.month, year: day.year) else {
+            day.day <= CalendarDay.daysIn(month: day.month, year: day.year)
+        else {
             fatalError("impossible day \(day)")
         }
         if CalendarDay.parse(day.isoText) != day { fatalError("ISO round trip failed for \(day)") }

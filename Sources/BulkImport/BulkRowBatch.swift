@@ -116,7 +116,8 @@ public final class BulkRowBatch: PipeBatch, @unchecked Sendable {
         case .null: return .null
         case .integer: return .integer(Int64(bitPattern: cell.bits))
         case .real: return .real(Double(bitPattern: cell.bits))
-        case .text: return .text(String(decoding: UnsafeRawBufferPointer(rebasing: text[cell.start..<cell.end]), as: UTF8.self))
+        case .text:
+            return .text(String(decoding: UnsafeRawBufferPointer(rebasing: text[cell.start..<cell.end]), as: UTF8.self))
         }
     }
 

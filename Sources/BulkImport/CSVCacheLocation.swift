@@ -54,10 +54,14 @@ public struct CSVCacheLocation: Sendable, Hashable {
     /// The start of the name of every database of this source (any version).
     var namePrefix: String {
         let stem = (sourcePath as NSString).lastPathComponent
-        let safe = String(stem.unicodeScalars.prefix(40).map { scalar -> Character in
-            let ok = (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || "._-".unicodeScalars.contains(scalar)
-            return ok ? Character(scalar) : "_"
-        })
+        let safe = String(
+            stem.unicodeScalars.prefix(40).map { scalar -> Character in
+                let ok =
+                    (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
+                    || "._-".unicodeScalars.contains(scalar)
+                return ok ? Character(scalar) : "_"
+            }
+        )
         return safe + "-" + CSVCacheLocation.hashText(sourcePath) + "-"
     }
 
@@ -78,7 +82,10 @@ public struct CSVCacheLocation: Sendable, Hashable {
     /// Makes the cache folder (and its parents) when missing, readable by the user only.
     public func makeDirectory() throws {
         try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            atPath: directory,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
     }
 
     /// A temporary path beside ``databasePath`` to build into (named after this process).

@@ -63,7 +63,10 @@ final class CSVRowProducer: @unchecked Sendable {
         var batch = pipe.emptyBatch()
         try rows.readEach { record in
             guard record.count == columnCount else {
-                rows.addIssue(RowProblem(reason: "expected \(columnCount) fields, found \(record.count)"), line: record.line)
+                rows.addIssue(
+                    RowProblem(reason: "expected \(columnCount) fields, found \(record.count)"),
+                    line: record.line
+                )
                 return
             }
             if rows.mustAbort { return }

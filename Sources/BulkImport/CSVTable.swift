@@ -67,7 +67,9 @@ public struct CSVTable: Sendable, Equatable {
     ///     let first = try ObjectContext(store: store).fetch(table.entity.name, orderBy: "rowid", limit: 1)
     public var entity: Entity {
         Entity(
-            tableName, tableName: tableName, idColumn: "rowid",
+            tableName,
+            tableName: tableName,
+            idColumn: "rowid",
             attributes: columns.map { Attribute($0.name, $0.attributeType, column: $0.name) }
         )
     }
@@ -84,7 +86,9 @@ public struct CSVTable: Sendable, Equatable {
         let db = try Database(path: path, options: options)
         let rows = try db.query("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", [.text(table)])
         guard !rows.isEmpty else { throw CSVTableLoader.NoSuchTable(path: path, table: table) }
-        let columns = rows.map { Column(name: $0[0].string ?? "", type: CSVTableSchema.columnType(declared: $0[1].string ?? "")) }
+        let columns = rows.map {
+            Column(name: $0[0].string ?? "", type: CSVTableSchema.columnType(declared: $0[1].string ?? ""))
+        }
         // Rows are appended with ids 1…n and never deleted: the last id is the count, read in O(log n).
         let count = try db.scalar("SELECT max(rowid) FROM \(Database.quote(identifier: table))").int64 ?? 0
         return CSVTable(databasePath: path, tableName: table, columns: columns, rowCount: Int(count), wasReused: false)

@@ -108,7 +108,9 @@ public final class CSVTableLoader: @unchecked Sendable {
     /// The table of the file's cache database: reused when up to date, else built (see the type's summary).
     public func load() throws -> CSVTable {
         let location: CSVCacheLocation
-        do { location = try CSVCacheLocation(source: source, directory: options.cacheDirectory) } catch let error as CSVError {
+        do { location = try CSVCacheLocation(source: source, directory: options.cacheDirectory) } catch let error
+            as CSVError
+        {
             throw EntityImportError.unreadable(path: source, error)
         }
         let table = tableName
@@ -138,9 +140,20 @@ public final class CSVTableLoader: @unchecked Sendable {
             let (dialect, reader, header) = try openSource()
             names = header
             let rows = ImportRows(
-                path: source, reader: reader, options: options.importOptions, progress: progress, started: started)
+                path: source,
+                reader: reader,
+                options: options.importOptions,
+                progress: progress,
+                started: started
+            )
             count = try loadRows(
-                rows, dialect: dialect, names: names, convertsDates: convertsDates, into: temporary, table: table)
+                rows,
+                dialect: dialect,
+                names: names,
+                convertsDates: convertsDates,
+                into: temporary,
+                table: table
+            )
             // A column of dates in other forms that also holds other text: load again, keeping its text as written.
             if !count.rewrittenNonDates.isEmpty {
                 var again = convertsDates ?? Array(repeating: true, count: names.count)
@@ -164,7 +177,9 @@ public final class CSVTableLoader: @unchecked Sendable {
         let name = CSVColumnNames.make(from: [file]).first ?? ""
         if name.isEmpty || name.hasPrefix("column_") || name.lowercased().hasPrefix("sqlite_") { return "csv" }
         // The names a store keeps for itself.
-        if ["store_history", "store_metadata", "fetchedtable_history"].contains(name.lowercased()) { return name + "_csv" }
+        if ["store_history", "store_metadata", "fetchedtable_history"].contains(name.lowercased()) {
+            return name + "_csv"
+        }
         return name
     }
 
@@ -192,7 +207,11 @@ public final class CSVTableLoader: @unchecked Sendable {
 
     /// Loads every row into `table` of a new database at `path`; returns the row count and the column types.
     private func loadRows(
-        _ rows: ImportRows, dialect: CSVDialect, names: [String], convertsDates: [Bool]?, into path: String,
+        _ rows: ImportRows,
+        dialect: CSVDialect,
+        names: [String],
+        convertsDates: [Bool]?,
+        into path: String,
         table: String
     ) throws -> (rows: Int, types: [CSVColumnType], rewrittenNonDates: [Int]) {
         removeDatabaseFiles(path)
@@ -202,12 +221,17 @@ public final class CSVTableLoader: @unchecked Sendable {
         do {
             db = try Database(path: path, options: databaseOptions)
             // A private new file, renamed into place only when complete: no journal, no syncing.
-            try db.execute("PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+            try db.execute(
+                "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE"
+            )
         } catch {
             throw EntityImportError.store(path: path, error)
         }
         let producer = CSVRowProducer(
-            rows: rows, dialect: dialect, columnCount: names.count, convertsDates: convertsDates
+            rows: rows,
+            dialect: dialect,
+            columnCount: names.count,
+            convertsDates: convertsDates
         ) { [self] in isCancelled }
         var written = 0
         var types: [CSVColumnType] = []
@@ -281,8 +305,14 @@ public final class CSVTableLoader: @unchecked Sendable {
             databaseOptions.create = false
             let db = try Database(path: table.databasePath, options: databaseOptions)
             let schema = CSVTableSchema(existing: db, table: table.tableName, columns: names)
-            let existing = Set(try db.query("SELECT name FROM pragma_index_list(?)", [.text(table.tableName)]).compactMap { $0[0].string })
-            let missing = wanted.filter { !existing.contains(CSVTableSchema.indexName(table.tableName, $0, columns: names)!) }
+            let existing = Set(
+                try db.query("SELECT name FROM pragma_index_list(?)", [.text(table.tableName)]).compactMap {
+                    $0[0].string
+                }
+            )
+            let missing = wanted.filter {
+                !existing.contains(CSVTableSchema.indexName(table.tableName, $0, columns: names)!)
+            }
             guard !missing.isEmpty else { return }
             try db.transaction { try schema.createIndexes(missing) }
         } catch {
@@ -295,7 +325,9 @@ public final class CSVTableLoader: @unchecked Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw EntityImportError.store(path: path, CSVError.cannotOpen(path: path, code: errno)) }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw EntityImportError.store(path: path, CSVError.writeFailed(path: path, code: errno)) }
+        guard fsync(fd) == 0 else {
+            throw EntityImportError.store(path: path, CSVError.writeFailed(path: path, code: errno))
+        }
     }
 
     /// Makes the rename durable (best effort).

@@ -76,7 +76,8 @@ struct CSVTableSchema {
             guard let name = CSVTableSchema.indexName(table, wanted, columns: columns) else { continue }
             let list = present(wanted, columns: columns).map(Database.quote(identifier:)).joined(separator: ", ")
             try database.execute(
-                "CREATE INDEX IF NOT EXISTS \(Database.quote(identifier: name)) ON \(Database.quote(identifier: table))(\(list))")
+                "CREATE INDEX IF NOT EXISTS \(Database.quote(identifier: name)) ON \(Database.quote(identifier: table))(\(list))"
+            )
         }
     }
 
@@ -91,7 +92,9 @@ struct CSVTableSchema {
         wanted.compactMap { name in columns.first { $0.lowercased() == name.lowercased() } }
     }
 
-    private func present(_ wanted: [String], columns: [String]) -> [String] { CSVTableSchema.present(wanted, columns: columns) }
+    private func present(_ wanted: [String], columns: [String]) -> [String] {
+        CSVTableSchema.present(wanted, columns: columns)
+    }
 
     /// The declared type of a column of `type`.
     static func declaredType(_ type: CSVColumnType) -> String {
@@ -119,12 +122,17 @@ struct CSVTableSchema {
     /// a change that leaves the stored records valid, made by editing `sqlite_master` and bumping the
     /// schema version). Only on a file no other connection has open: the loader's own temporary file.
     private func declare(_ types: [CSVColumnType]) throws {
-        let definitions = zip(columns, types).map { "\(Database.quote(identifier: $0)) \(CSVTableSchema.declaredType($1))" }
+        let definitions = zip(columns, types).map {
+            "\(Database.quote(identifier: $0)) \(CSVTableSchema.declaredType($1))"
+        }
         let sql = "CREATE TABLE \(Database.quote(identifier: table))(\(definitions.joined(separator: ", ")))"
         let version = try database.scalar("PRAGMA schema_version").int64 ?? 0
         try database.execute("PRAGMA writable_schema = ON")
         do {
-            try database.run("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?", [.text(sql), .text(table)])
+            try database.run(
+                "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
+                [.text(sql), .text(table)]
+            )
             try database.execute("PRAGMA schema_version = \(version + 1)")
         } catch {
             try? database.execute("PRAGMA writable_schema = OFF")

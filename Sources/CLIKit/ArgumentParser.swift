@@ -39,7 +39,10 @@ public func parseArguments(_ arguments: [String], spec: CommandSpec) throws -> P
             result.positionals.append(argument)
             continue
         }
-        if argument == "--" { optionsEnded = true; continue }
+        if argument == "--" {
+            optionsEnded = true
+            continue
+        }
         if argument == "--help" || argument == "-h" { throw CommandLineError.helpRequested(spec.helpText) }
         var name = argument
         var inlineValue: String?
@@ -60,7 +63,9 @@ public func parseArguments(_ arguments: [String], spec: CommandSpec) throws -> P
             value = inlineValue
         } else {
             guard index < arguments.count else {
-                throw CommandLineError.usage("\(spec.name): option '\(name)' needs a value (\(spec0.valueName ?? "VALUE"))")
+                throw CommandLineError.usage(
+                    "\(spec.name): option '\(name)' needs a value (\(spec0.valueName ?? "VALUE"))"
+                )
             }
             value = arguments[index]
             index += 1

@@ -17,8 +17,15 @@ public struct CommandSpec: Sendable {
     /// Extra paragraphs printed after the options (examples, environment).
     public let epilogue: String?
 
-    public init(name: String, summary: String, usage: String, options: [OptionSpec],
-                minPositionals: Int = 0, maxPositionals: Int? = 0, epilogue: String? = nil) {
+    public init(
+        name: String,
+        summary: String,
+        usage: String,
+        options: [OptionSpec],
+        minPositionals: Int = 0,
+        maxPositionals: Int? = 0,
+        epilogue: String? = nil
+    ) {
         self.name = name
         self.summary = summary
         self.usage = usage

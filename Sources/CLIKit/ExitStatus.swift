@@ -52,8 +52,11 @@ public func writeStandardError(_ text: String) {
 /// error with the agreed statuses.
 ///
 ///     exit(runCommand(spec: spec, arguments: args) { parsed in …; return ExitStatus.ok })
-public func runCommand(spec: CommandSpec, arguments: [String],
-                       _ body: (ParsedArguments) throws -> Int32) -> Int32 {
+public func runCommand(
+    spec: CommandSpec,
+    arguments: [String],
+    _ body: (ParsedArguments) throws -> Int32
+) -> Int32 {
     do {
         let parsed = try parseArguments(arguments, spec: spec)
         return try body(parsed)

@@ -48,7 +48,9 @@ public struct CSVColumnTypeInference: Sendable, Equatable {
     @inline(__always)
     public mutating func add(_ value: CSVFieldValue, column: Int) {
         switch value {
-        case .empty: counts[column].empty += 1; return
+        case .empty:
+            counts[column].empty += 1
+            return
         case .integer: counts[column].integers += 1
         case .real(_, let exact): if exact { counts[column].exactReals += 1 } else { counts[column].otherReals += 1 }
         case .date: counts[column].dates += 1

@@ -100,7 +100,10 @@ public enum CSVFieldValue: Sendable, Equatable {
         }
         guard i == n else { return .text }
         if !hasExponent, let fast = fastDecimal(b, intStart, intDigits, fractionStart, fractionDigits, negative) {
-            return .real(fast, exact: isSQLiteText(b, intStart, intDigits, fractionStart, fractionDigits, negative, fast))
+            return .real(
+                fast,
+                exact: isSQLiteText(b, intStart, intDigits, fractionStart, fractionDigits, negative, fast)
+            )
         }
         guard let value = Double(String(decoding: b, as: UTF8.self)), value.isFinite else { return .text }
         return .real(value, exact: false)
@@ -126,7 +129,11 @@ public enum CSVFieldValue: Sendable, Equatable {
     /// Exact decimal → double for up to 15 digits (Clinger's fast path: both the digits and the power of
     /// ten are exact doubles, so one division rounds correctly); nil otherwise.
     private static func fastDecimal(
-        _ b: UnsafeRawBufferPointer, _ intStart: Int, _ intDigits: Int, _ fractionStart: Int, _ fractionDigits: Int,
+        _ b: UnsafeRawBufferPointer,
+        _ intStart: Int,
+        _ intDigits: Int,
+        _ fractionStart: Int,
+        _ fractionDigits: Int,
         _ negative: Bool
     ) -> Double? {
         guard intDigits + fractionDigits <= 15 else { return nil }
@@ -143,8 +150,13 @@ public enum CSVFieldValue: Sendable, Equatable {
     /// digits, no trailing zero after the point (but `N.0`), not below 1e-4 (written with an exponent),
     /// not a negative zero.
     private static func isSQLiteText(
-        _ b: UnsafeRawBufferPointer, _ intStart: Int, _ intDigits: Int, _ fractionStart: Int, _ fractionDigits: Int,
-        _ negative: Bool, _ value: Double
+        _ b: UnsafeRawBufferPointer,
+        _ intStart: Int,
+        _ intDigits: Int,
+        _ fractionStart: Int,
+        _ fractionDigits: Int,
+        _ negative: Bool,
+        _ value: Double
     ) -> Bool {
         let last = b[fractionStart + fractionDigits - 1]
         if last == 0x30 && fractionDigits > 1 { return false }  // 1.50

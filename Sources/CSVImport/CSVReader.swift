@@ -151,8 +151,12 @@ public final class CSVReader {
     /// Reads the next record into `record` (cleared first). Returns false at the end of the input.
     public func read(into record: inout CSVRecord) throws -> Bool {
         let fields = record.clearForWriting()
-        let q = CSVReader.quote, comma = delimiter, cr = CSVReader.cr, lf = CSVReader.lf
-        let highest = highestSpecialByte, lanes = delimiterLanes
+        let q = CSVReader.quote
+        let comma = delimiter
+        let cr = CSVReader.cr
+        let lf = CSVReader.lf
+        let highest = highestSpecialByte
+        let lanes = delimiterLanes
         while true {
             if pos == count {
                 if state == .finished { return false }
@@ -165,10 +169,22 @@ public final class CSVReader {
                 let b = p[pos]
                 if pendingCR {
                     pendingCR = false
-                    if b == lf { pos += 1; continue }
+                    if b == lf {
+                        pos += 1
+                        continue
+                    }
                 }
-                if b == cr { line += 1; pendingCR = true; pos += 1; continue }
-                if b == lf { line += 1; pos += 1; continue }
+                if b == cr {
+                    line += 1
+                    pendingCR = true
+                    pos += 1
+                    continue
+                }
+                if b == lf {
+                    line += 1
+                    pos += 1
+                    continue
+                }
                 record.line = line
                 state = .startOfField
 
@@ -194,7 +210,10 @@ public final class CSVReader {
                     }
                     while i < n {
                         let b = p[i]
-                        if b > highest { i += 1; continue }
+                        if b > highest {
+                            i += 1
+                            continue
+                        }
                         if b == comma || b == cr || b == lf { break }
                         i += 1
                     }
@@ -202,7 +221,10 @@ public final class CSVReader {
                     if fields.byteCount > bytesBelowEveryLimit || fields.fieldCount >= limits.maxFieldCount {
                         try checkLimits(fields, line: record.line)
                     }
-                    if i == n { pos = i; break }  // the field goes on in the next chunk
+                    if i == n {
+                        pos = i
+                        break
+                    }  // the field goes on in the next chunk
                     let b = p[i]
                     pos = i + 1
                     fields.endField()
@@ -222,7 +244,11 @@ public final class CSVReader {
                 let n = count
                 while i < n {
                     let b = p[i]
-                    if b > q { quotedPreviousCR = false; i += 1; continue }
+                    if b > q {
+                        quotedPreviousCR = false
+                        i += 1
+                        continue
+                    }
                     if b == q { break }
                     if b == lf {
                         if !quotedPreviousCR { line += 1 }
@@ -239,7 +265,10 @@ public final class CSVReader {
                 if fields.byteCount > bytesBelowEveryLimit || fields.fieldCount >= limits.maxFieldCount {
                     try checkLimits(fields, line: record.line)
                 }
-                if i == n { pos = i; continue }
+                if i == n {
+                    pos = i
+                    continue
+                }
                 pos = i + 1
                 state = .quoteInQuoted
 
@@ -286,7 +315,8 @@ public final class CSVReader {
         let fieldStart = fields.fieldCount == 0 ? 0 : fields.ends[fields.fieldCount - 1]
         if fields.byteCount - fieldStart > limits.maxFieldBytes
             || fields.byteCount + fields.fieldCount > limits.maxRecordBytes
-            || fields.fieldCount >= limits.maxFieldCount {
+            || fields.fieldCount >= limits.maxFieldCount
+        {
             state = .finished
             pos = count
             throw CSVError.recordTooLong(line: line)
@@ -298,7 +328,8 @@ public final class CSVReader {
     /// finds it).
     @inline(__always)
     static func hasDelimiter(_ word: UInt64, lanes: UInt64 = 0x2C2C_2C2C_2C2C_2C2C) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
         return hasZero(word ^ lanes) | hasZero(word ^ (ones &* 0x0D)) | hasZero(word ^ (ones &* 0x0A)) != 0
     }

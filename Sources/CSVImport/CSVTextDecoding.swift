@@ -41,17 +41,29 @@ public enum CSVTextDecoding {
         let n = bytes.count
         while i < n {
             let b0 = bytes[i]
-            if b0 < 0x80 { i += 1; continue }
+            if b0 < 0x80 {
+                i += 1
+                continue
+            }
             let length: Int
-            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
             switch b0 {
             case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
+            case 0xE0:
+                length = 3
+                low = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
+            case 0xED:
+                length = 3
+                high = 0x9F
+            case 0xF0:
+                length = 4
+                low = 0x90
             case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
+            case 0xF4:
+                length = 4
+                high = 0x8F
             default: return false
             }
             guard i + length <= n else { return false }
@@ -85,9 +97,9 @@ public enum CSVTextDecoding {
 
     /// 0x80–0x9F of code page 1252; 0xFFFD where the code page defines nothing.
     private static let cp1252High: [UInt32] = [
-        0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, // 80–87
-        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD, // 88–8F
-        0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, // 90–97
-        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178, // 98–9F
+        0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,  // 80–87
+        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,  // 88–8F
+        0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,  // 90–97
+        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,  // 98–9F
     ]
 }

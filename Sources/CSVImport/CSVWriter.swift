@@ -108,7 +108,10 @@ public final class CSVWriter {
     }
 
     private static func append(_ field: String, quoted: Bool, to out: inout [UInt8]) {
-        guard quoted else { out.append(contentsOf: field.utf8); return }
+        guard quoted else {
+            out.append(contentsOf: field.utf8)
+            return
+        }
         out.append(0x22)
         for b in field.utf8 {
             out.append(b)

@@ -1,9 +1,10 @@
+import Timekeeping
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Timekeeping
 
 /// A calendar date without a time or time zone, parsed from the formats the
 /// FDIC has used and written as ISO 8601 (`YYYY-MM-DD`).
@@ -42,7 +43,8 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     /// A validated date; nil when the day does not exist (or the year is outside 1–9999).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              day >= 1, day <= CalendarDay.daysIn(month: month, year: year) else { return nil }
+            day >= 1, day <= CalendarDay.daysIn(month: month, year: year)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -93,11 +95,16 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
         return try Swift.withUnsafeMutableBytes(of: &buffer) { raw in
             let zero: UInt8 = 0x30
             var y = year
-            for i in stride(from: 3, through: 0, by: -1) { raw[i] = zero + UInt8(y % 10); y /= 10 }
+            for i in stride(from: 3, through: 0, by: -1) {
+                raw[i] = zero + UInt8(y % 10)
+                y /= 10
+            }
             raw[4] = 0x2D
-            raw[5] = zero + UInt8(month / 10); raw[6] = zero + UInt8(month % 10)
+            raw[5] = zero + UInt8(month / 10)
+            raw[6] = zero + UInt8(month % 10)
             raw[7] = 0x2D
-            raw[8] = zero + UInt8(day / 10); raw[9] = zero + UInt8(day % 10)
+            raw[8] = zero + UInt8(day / 10)
+            raw[9] = zero + UInt8(day % 10)
             return try body(UnsafeRawBufferPointer(rebasing: raw[0..<10]))
         }
     }
@@ -117,7 +124,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
             let (n1, l1) = scanner.number()
             guard let sep = scanner.next() else { return nil }
             switch sep {
-            case 0x2D: // '-'
+            case 0x2D:  // '-'
                 if l1 == 4 {
                     // YYYY-MM-DD
                     let (m, lm) = scanner.number()
@@ -130,13 +137,13 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
                 guard l1 <= 2, let m = scanner.monthName(), scanner.next() == 0x2D else { return nil }
                 guard let y = scanner.year(pivotYear: pivotYear), scanner.atEnd else { return nil }
                 return CalendarDay(year: y, month: m, day: n1)
-            case 0x2F: // '/': M/D/YYYY
+            case 0x2F:  // '/': M/D/YYYY
                 guard l1 <= 2 else { return nil }
                 let (d, ld) = scanner.number()
                 guard (1...2).contains(ld), scanner.next() == 0x2F else { return nil }
                 guard let y = scanner.year(pivotYear: pivotYear), scanner.atEnd else { return nil }
                 return CalendarDay(year: y, month: n1, day: d)
-            case 0x20: // ' ': D Month YYYY
+            case 0x20:  // ' ': D Month YYYY
                 guard l1 <= 2 else { return nil }
                 scanner.skipSpaces()
                 guard let m = scanner.monthName() else { return nil }
@@ -189,15 +196,23 @@ private struct DateScanner {
     mutating func trim() {
         while start < end {
             let b = bytes[start]
-            if b == 0x20 || b == 0x09 || b == 0xA0 { start += 1 }
-            else if b == 0xC2 && start + 1 < end && bytes[start + 1] == 0xA0 { start += 2 }
-            else { break }
+            if b == 0x20 || b == 0x09 || b == 0xA0 {
+                start += 1
+            } else if b == 0xC2 && start + 1 < end && bytes[start + 1] == 0xA0 {
+                start += 2
+            } else {
+                break
+            }
         }
         while end > start {
             let b = bytes[end - 1]
-            if b == 0x20 || b == 0x09 { end -= 1 }
-            else if b == 0xA0 { end -= (end - 2 >= start && bytes[end - 2] == 0xC2) ? 2 : 1 }
-            else { break }
+            if b == 0x20 || b == 0x09 {
+                end -= 1
+            } else if b == 0xA0 {
+                end -= (end - 2 >= start && bytes[end - 2] == 0xC2) ? 2 : 1
+            } else {
+                break
+            }
         }
     }
 
@@ -214,7 +229,8 @@ private struct DateScanner {
 
     /// Reads up to 4 digits: (value, digit count).
     mutating func number() -> (Int, Int) {
-        var value = 0, length = 0
+        var value = 0
+        var length = 0
         while start < end, length < 5, CalendarDay.isDigit(bytes[start]) {
             value = value * 10 + Int(bytes[start] - 0x30)
             length += 1
@@ -257,9 +273,9 @@ private struct DateScanner {
         case 0x6A756C: month = 7  // jul
         case 0x617567: month = 8  // aug
         case 0x736570: month = 9  // sep
-        case 0x6F6374: month = 10 // oct
-        case 0x6E6F76: month = 11 // nov
-        case 0x646563: month = 12 // dec
+        case 0x6F6374: month = 10  // oct
+        case 0x6E6F76: month = 11  // nov
+        case 0x646563: month = 12  // dec
         default: return nil
         }
         if length == 3 || (length == 4 && month == 9 && bytes[s + 3] | 0x20 == 0x74) { return month }
@@ -275,6 +291,6 @@ private struct DateScanner {
     ]
 }
 
-private extension StaticString {
-    var utf8: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount) }
+extension StaticString {
+    fileprivate var utf8: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount) }
 }

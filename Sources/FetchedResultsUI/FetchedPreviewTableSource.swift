@@ -1,5 +1,5 @@
-import Foundation
 import FetchedResults
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -48,9 +48,13 @@ public final class FetchedPreviewTableSource: TableViewDataSource {
     /// Groups `rows` into sections and loads their objects from `context`.
     ///
     /// - Throws: the store's error when the objects cannot be read.
-    public init(rows: [FetchedPreviewRow], context: ObjectContext, isSectioned: Bool,
-                cellForObject: @escaping (ManagedObject) -> TableCell,
-                headerTitle: ((String) -> String)? = nil) throws {
+    public init(
+        rows: [FetchedPreviewRow],
+        context: ObjectContext,
+        isSectioned: Bool,
+        cellForObject: @escaping (ManagedObject) -> TableCell,
+        headerTitle: ((String) -> String)? = nil
+    ) throws {
         self.rows = rows
         self.isSectioned = isSectioned
         self.cellForObject = cellForObject
@@ -83,8 +87,9 @@ public final class FetchedPreviewTableSource: TableViewDataSource {
     /// ``cellForObject`` of the row's object; an empty cell when the object is gone.
     public func cell(forRowAt indexPath: IndexPath) -> TableCell {
         guard indexPath.section >= 0, indexPath.section < sections.count,
-              indexPath.row >= 0, indexPath.row < sections[indexPath.section].count,
-              let object = objects[rows[sections[indexPath.section].start + indexPath.row].objectID] else {
+            indexPath.row >= 0, indexPath.row < sections[indexPath.section].count,
+            let object = objects[rows[sections[indexPath.section].start + indexPath.row].objectID]
+        else {
             return TableCell(title: "")
         }
         return cellForObject(object)
@@ -100,7 +105,8 @@ public final class FetchedPreviewTableSource: TableViewDataSource {
     /// The row's `ObjectID`.
     public func rowIdentity(at indexPath: IndexPath) -> AnyHashable? {
         guard indexPath.section >= 0, indexPath.section < sections.count,
-              indexPath.row >= 0, indexPath.row < sections[indexPath.section].count else { return nil }
+            indexPath.row >= 0, indexPath.row < sections[indexPath.section].count
+        else { return nil }
         return rows[sections[indexPath.section].start + indexPath.row].objectID
     }
 

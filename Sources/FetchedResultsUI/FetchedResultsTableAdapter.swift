@@ -1,5 +1,5 @@
-import Foundation
 import FetchedResults
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -72,9 +72,12 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
     /// (`prepareForChangesInBackground()`), so that the first one is not slower.
     ///
     /// The controller should have performed its fetch.
-    public init(controller: FetchedResultsController, tableView: TableView,
-                cellForObject: @escaping (ManagedObject) -> TableCell,
-                headerTitle: ((SectionInfo) -> String)? = nil) {
+    public init(
+        controller: FetchedResultsController,
+        tableView: TableView,
+        cellForObject: @escaping (ManagedObject) -> TableCell,
+        headerTitle: ((SectionInfo) -> String)? = nil
+    ) {
         self.controller = controller
         self.tableView = tableView
         self.cellForObject = cellForObject
@@ -214,21 +217,30 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
     }
 
     /// A section inserted or deleted: the table's section operation.
-    public func controller(_ controller: FetchedResultsController, didChange section: SectionInfo,
-                           atSectionIndex sectionIndex: Int, for type: ChangeType) {
+    public func controller(
+        _ controller: FetchedResultsController,
+        didChange section: SectionInfo,
+        atSectionIndex sectionIndex: Int,
+        for type: ChangeType
+    ) {
         guard controller === self.controller else { return }
         switch type {
         case .insert: tableView.insertSections(IndexSet(integer: sectionIndex))
         case .delete: tableView.deleteSections(IndexSet(integer: sectionIndex))
         case .update: tableView.reloadSections(IndexSet(integer: sectionIndex))
-        case .move: break   // the controller never moves sections (they are ordered by their key)
+        case .move: break  // the controller never moves sections (they are ordered by their key)
         }
     }
 
     /// An object inserted, deleted, moved or updated: insert / delete / move / reload of its row
     /// (old index paths for deletes and reloads, new ones for inserts, both for moves).
-    public func controller(_ controller: FetchedResultsController, didChange objectID: ObjectID,
-                           at indexPath: IndexPath?, for type: ChangeType, newIndexPath: IndexPath?) {
+    public func controller(
+        _ controller: FetchedResultsController,
+        didChange objectID: ObjectID,
+        at indexPath: IndexPath?,
+        for type: ChangeType,
+        newIndexPath: IndexPath?
+    ) {
         guard controller === self.controller else { return }
         switch type {
         case .insert:

@@ -23,11 +23,16 @@ extension Store {
     public func setMetadata(_ values: [String: String?]) throws {
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
         try database.transaction {
-            try database.execute("CREATE TABLE IF NOT EXISTS \(Store.metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            try database.execute(
+                "CREATE TABLE IF NOT EXISTS \(Store.metadataTable) (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+            )
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {
                 if let value {
-                    try database.run("INSERT INTO \(Store.metadataTable)(key, value) VALUES (?, ?) "
-                                     + "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(key), .text(value)])
+                    try database.run(
+                        "INSERT INTO \(Store.metadataTable)(key, value) VALUES (?, ?) "
+                            + "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                        [.text(key), .text(value)]
+                    )
                 } else {
                     try database.run("DELETE FROM \(Store.metadataTable) WHERE key = ?", [.text(key)])
                 }
@@ -36,7 +41,9 @@ extension Store {
     }
 
     private func hasMetadataTable() throws -> Bool {
-        try database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-                            [.text(Store.metadataTable)]).int64 == 1
+        try database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+            [.text(Store.metadataTable)]
+        ).int64 == 1
     }
 }

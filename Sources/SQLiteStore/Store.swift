@@ -117,7 +117,7 @@ public final class Store {
             let version = try db.userVersion()
             try Store.check(version: version, applicationID: try db.applicationID(), model: model, path: path)
             if version != model.version { throw StoreError.readOnly(path: path) }
-            storeID = try? readStoreID()   // nil for a store older than the id, which cannot be written here
+            storeID = try? readStoreID()  // nil for a store older than the id, which cannot be written here
             self.model = try modelWithEnforcedToOneKeys()
             return
         }
@@ -219,14 +219,16 @@ public final class Store {
     ///         }
     ///     }
     public func acquireReaderConnection() -> ReaderConnectionLease? {
-        guard allowsReaderConnection, !readerFailed, readerAvailable.wait(timeout: .now()) == .success else { return nil }
+        guard allowsReaderConnection, !readerFailed, readerAvailable.wait(timeout: .now()) == .success else {
+            return nil
+        }
         if reader == nil {
             var options = Database.Options()
             options.readOnly = true
             options.create = false
             reader = try? Database(path: path, options: options)
             if reader != nil, fileNode == nil || fileNode != FileNode(path: path) {
-                reader = nil   // the file at the path is not the one this store has open
+                reader = nil  // the file at the path is not the one this store has open
             }
             readerFailed = reader == nil
         }
@@ -248,17 +250,28 @@ public final class Store {
 
     /// Version, application id, history table and triggers are all as the model wants.
     private func schemaIsCurrent() throws -> Bool {
-        guard try database.userVersion() == model.version, try database.applicationID() == model.applicationID else { return false }
-        let names = model.entities.flatMap { schema.triggerNames(for: $0) } + [SchemaBuilder.historyTable, SchemaBuilder.metadataTable]
+        guard try database.userVersion() == model.version, try database.applicationID() == model.applicationID else {
+            return false
+        }
+        let names =
+            model.entities.flatMap { schema.triggerNames(for: $0) } + [
+                SchemaBuilder.historyTable, SchemaBuilder.metadataTable,
+            ]
         let placeholders = names.map { _ in "?" }.joined(separator: ",")
-        let found = try database.scalar("SELECT count(*) FROM sqlite_master WHERE name IN (\(placeholders))", names.map { .text($0) })
+        let found = try database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE name IN (\(placeholders))",
+            names.map { .text($0) }
+        )
         guard found.int64 == Int64(names.count) else { return false }
         return try readStoreID() != nil
     }
 
     /// The random id in `store_metadata` (nil when the row is missing; throws when the table is).
     private func readStoreID() throws -> String? {
-        try database.scalar("SELECT value FROM \(SchemaBuilder.metadataTable) WHERE key = ?", [.text(SchemaBuilder.storeIDKey)]).string
+        try database.scalar(
+            "SELECT value FROM \(SchemaBuilder.metadataTable) WHERE key = ?",
+            [.text(SchemaBuilder.storeIDKey)]
+        ).string
     }
 
     private func migrate(from start: Int) throws {
@@ -287,8 +300,10 @@ public final class Store {
         try database.execute(schema.createHistoryTable)
         try database.execute(schema.createMetadataTable)
         // A store gets its random id once, at creation (or at the first writable open of a store older than it).
-        try database.run("INSERT OR IGNORE INTO \(SchemaBuilder.metadataTable)(key, value) VALUES (?, ?)",
-                         [.text(SchemaBuilder.storeIDKey), .text(UUID().uuidString)])
+        try database.run(
+            "INSERT OR IGNORE INTO \(SchemaBuilder.metadataTable)(key, value) VALUES (?, ?)",
+            [.text(SchemaBuilder.storeIDKey), .text(UUID().uuidString)]
+        )
         try installTriggers()
     }
 
@@ -342,19 +357,26 @@ public final class Store {
             guard hasTracking else { return (try database.dataVersion() << 24) &+ (localChangeCounter & 0xFF_FFFF) }
             return try database.scalar("SELECT max(seq) FROM \(TrackingSchema.historyTable)").int64 ?? 0
         }
-        return try database.scalar("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(SchemaBuilder.historyTable)]).int64 ?? 0
+        return try database.scalar(
+            "SELECT seq FROM sqlite_sequence WHERE name = ?",
+            [.text(SchemaBuilder.historyTable)]
+        ).int64 ?? 0
     }
 
     /// Deletes history older than the newest `historyLimit` entries.
     func pruneHistory() throws {
         if isForeign {
             guard hasTracking else { return }
-            try database.run("DELETE FROM \(TrackingSchema.historyTable) WHERE seq <= (SELECT max(seq) FROM \(TrackingSchema.historyTable)) - ?",
-                             [.integer(Int64(historyLimit))])
+            try database.run(
+                "DELETE FROM \(TrackingSchema.historyTable) WHERE seq <= (SELECT max(seq) FROM \(TrackingSchema.historyTable)) - ?",
+                [.integer(Int64(historyLimit))]
+            )
             return
         }
-        try database.run("DELETE FROM \(SchemaBuilder.historyTable) WHERE seq <= (SELECT max(seq) FROM \(SchemaBuilder.historyTable)) - ?",
-                         [.integer(Int64(historyLimit))])
+        try database.run(
+            "DELETE FROM \(SchemaBuilder.historyTable) WHERE seq <= (SELECT max(seq) FROM \(SchemaBuilder.historyTable)) - ?",
+            [.integer(Int64(historyLimit))]
+        )
     }
 }
 
@@ -413,7 +435,8 @@ extension Store {
     /// `wal_checkpoint(TRUNCATE)`: true when the log is empty afterwards.
     private func emptyLog() -> Bool {
         guard !database.isInTransaction,
-              let row = try? database.query("PRAGMA wal_checkpoint(TRUNCATE)").first else { return false }
+            let row = try? database.query("PRAGMA wal_checkpoint(TRUNCATE)").first
+        else { return false }
         return row.first?.int64 == 0
     }
 }

@@ -1,11 +1,12 @@
 import CLIKit
 import CSVImport
+import TestSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TestSupport
 
 // banklist-gen: writes a synthetic FDIC Failed Bank List (seeded, reproducible).
 //
@@ -16,20 +17,26 @@ ProgramName.current = "banklist-gen"
 
 let spec = CommandSpec(
     name: "banklist-gen",
-    summary: "Write a synthetic FDIC Failed Bank List in the FDIC's current CSV format (UTF-8, CRLF). Same seed, same bytes.",
+    summary:
+        "Write a synthetic FDIC Failed Bank List in the FDIC's current CSV format (UTF-8, CRLF). Same seed, same bytes.",
     usage: "[--rows N] [--seed S] [--output FILE]",
     options: [
         OptionSpec("--rows", value: "N", help: "number of banks (default 500)"),
         OptionSpec("--seed", value: "S", help: "seed of the generator (default 2024)"),
         OptionSpec("--output", value: "FILE", help: "where to write (default: standard output)"),
-    ])
+    ]
+)
 
 let status = runCommand(spec: spec, arguments: Array(CommandLine.arguments.dropFirst())) { arguments in
     guard let rows = Int(arguments.value("--rows") ?? "500"), rows >= 0 else {
-        throw CommandLineError.usage("banklist-gen: --rows needs a non-negative whole number (try 'banklist-gen --help')")
+        throw CommandLineError.usage(
+            "banklist-gen: --rows needs a non-negative whole number (try 'banklist-gen --help')"
+        )
     }
     guard let seed = UInt64(arguments.value("--seed") ?? "2024") else {
-        throw CommandLineError.usage("banklist-gen: --seed needs a non-negative whole number (try 'banklist-gen --help')")
+        throw CommandLineError.usage(
+            "banklist-gen: --seed needs a non-negative whole number (try 'banklist-gen --help')"
+        )
     }
     let output = arguments.value("--output") ?? "-"
     do {

@@ -1,6 +1,5 @@
-import Foundation
-
 import CLIKit
+import Foundation
 
 /// What one `bench` run measures, parsed from its command line.
 ///
@@ -44,32 +43,57 @@ struct BenchConfiguration {
 
     static let spec = CommandSpec(
         name: "bench",
-        summary: "Measure every speed and memory target of the project side by side, with the references measured in the same run.",
+        summary:
+            "Measure every speed and memory target of the project side by side, with the references measured in the same run.",
         usage: "[--rows N] [--json PATH] [--only NAME,…] [--keep] [--strict] [--run-scale X]",
         options: [
             OptionSpec("--rows", value: "N", help: "rows of generated data (default 1000000; CI uses 10000)"),
             OptionSpec("--json", value: "PATH", help: "also write the figures as one JSON object"),
-            OptionSpec("--only", value: "NAME,…", help: "run only these groups: " + Group.allCases.map(\.rawValue).joined(separator: ", ")),
+            OptionSpec(
+                "--only",
+                value: "NAME,…",
+                help: "run only these groups: " + Group.allCases.map(\.rawValue).joined(separator: ", ")
+            ),
             OptionSpec("--keep", value: nil, help: "keep the temporary folder with the CSV and the stores"),
-            OptionSpec("--failedbanks", value: "PATH", help: "the failedbanks executable to measure (default: beside bench, else bench itself)"),
+            OptionSpec(
+                "--failedbanks",
+                value: "PATH",
+                help: "the failedbanks executable to measure (default: beside bench, else bench itself)"
+            ),
             OptionSpec("--run-scale", value: "X", help: "multiply the number of timed runs (default 1)"),
             OptionSpec("--strict", value: nil, help: "exit with status 70 when any figure could not be measured"),
-            OptionSpec("--table-rows", value: "N", help: "generic: rows of the events table (default 10000000 with --only generic, else --rows; the CSV has N/10)"),
-            OptionSpec("--cache", value: "DIR", help: "generic: where its data are kept between runs (default ~/.cache/fetchedtable-bench)"),
-            OptionSpec("--fetchedtable", value: "PATH", help: "generic: the fetchedtable executable to measure (default: beside bench)"),
+            OptionSpec(
+                "--table-rows",
+                value: "N",
+                help:
+                    "generic: rows of the events table (default 10000000 with --only generic, else --rows; the CSV has N/10)"
+            ),
+            OptionSpec(
+                "--cache",
+                value: "DIR",
+                help: "generic: where its data are kept between runs (default ~/.cache/fetchedtable-bench)"
+            ),
+            OptionSpec(
+                "--fetchedtable",
+                value: "PATH",
+                help: "generic: the fetchedtable executable to measure (default: beside bench)"
+            ),
         ],
         epilogue: """
-        Run it in release: swift run -c release bench --rows 1000000 --json out.json
-        Internal: 'bench --child failedbanks ARGS…', '--child fetch-rss --db PATH',
-        '--child scroll-tty' are the child processes bench starts for isolated measurements.
-        """)
+            Run it in release: swift run -c release bench --rows 1000000 --json out.json
+            Internal: 'bench --child failedbanks ARGS…', '--child fetch-rss --db PATH',
+            '--child scroll-tty' are the child processes bench starts for isolated measurements.
+            """
+    )
 
     init() {}
 
     init(arguments: [String]) throws {
         let parsed = try parseArguments(arguments, spec: BenchConfiguration.spec)
         if let text = parsed.value("--rows") {
-            guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")), n >= 100 else {
+            guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")),
+                n >= 100
+            else {
                 throw CommandLineError.usage("bench: --rows must be a whole number ≥ 100 (got '\(text)')")
             }
             rows = n
@@ -77,9 +101,12 @@ struct BenchConfiguration {
         jsonPath = parsed.value("--json")
         if let only = parsed.value("--only") {
             var chosen: [Group] = []
-            for name in only.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            for name in only.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty
+            {
                 guard let group = Group(rawValue: name) ?? Group.containing(key: name) else {
-                    throw CommandLineError.usage("bench: unknown group '\(name)' for --only (groups: \(Group.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw CommandLineError.usage(
+                        "bench: unknown group '\(name)' for --only (groups: \(Group.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    )
                 }
                 if !chosen.contains(group) { chosen.append(group) }
             }
@@ -87,7 +114,9 @@ struct BenchConfiguration {
             genericNamed = chosen.contains(.generic)
         }
         if let text = parsed.value("--table-rows") {
-            guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")), n >= 1000 else {
+            guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")),
+                n >= 1000
+            else {
                 throw CommandLineError.usage("bench: --table-rows must be a whole number ≥ 1000 (got '\(text)')")
             }
             explicitTableRows = n
@@ -121,7 +150,8 @@ extension BenchConfiguration.Group {
         case "import_s", "sqlite_import_s", "import_ratio", "import_peak_rss_mb": return .import
         case "fetch_s", "raw_query_s", "fetch_ratio", "fetch_cached_s", "cache_ratio": return .fetch
         case "change1_ms", "change1000_ms", "refetch_diff1_ms", "refetch_diff1000_ms",
-             "change1_speedup", "change1000_speedup": return .change
+            "change1_speedup", "change1000_speedup":
+            return .change
         case "fetch_rss_mb": return .rss
         case "frame_1m_ms", "frame_100_ms", "frame_ratio": return .frame
         case "scroll_bytes": return .scroll

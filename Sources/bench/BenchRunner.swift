@@ -33,7 +33,8 @@ final class BenchRunner {
         self.results = BenchResults(rows: configuration.rows)
         self.workspace = try Workspace()
         self.workspace.keep = configuration.keep
-        self.executablePath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        self.executablePath =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
     }
 
@@ -41,7 +42,9 @@ final class BenchRunner {
     func run() -> Int32 {
         let started = MonotonicClock.seconds()
         let loadBefore = BenchRunner.loadAverage()
-        log("\(configuration.rows) rows; groups: \(configuration.groups.map(\.rawValue).joined(separator: ", ")); folder \(workspace.directory)")
+        log(
+            "\(configuration.rows) rows; groups: \(configuration.groups.map(\.rawValue).joined(separator: ", ")); folder \(workspace.directory)"
+        )
         for group in configuration.groups {
             let groupStart = MonotonicClock.seconds()
             do {
@@ -57,9 +60,19 @@ final class BenchRunner {
         print(report.table)
         for note in results.notes { print("- \(note)") }
         let summary = report.summary
-        print(String(format: "\n%d targets met, %d missed, %d not measured; %d rows; total %.1f s",
-                     summary.met, summary.missed, summary.unmeasured, configuration.rows, MonotonicClock.seconds() - started))
-        print("machine: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs; load average \(loadBefore) at start, \(BenchRunner.loadAverage()) at end")
+        print(
+            String(
+                format: "\n%d targets met, %d missed, %d not measured; %d rows; total %.1f s",
+                summary.met,
+                summary.missed,
+                summary.unmeasured,
+                configuration.rows,
+                MonotonicClock.seconds() - started
+            )
+        )
+        print(
+            "machine: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs; load average \(loadBefore) at start, \(BenchRunner.loadAverage()) at end"
+        )
         if configuration.keep { print("kept \(workspace.directory)") }
         workspace.cleanUp()
         if let jsonPath = configuration.jsonPath {
@@ -114,8 +127,15 @@ final class BenchRunner {
         let (seconds, _) = try MonotonicClock.measure {
             try BankListGenerator(seed: BenchRunner.seed).write(rows: configuration.rows, to: path)
         }
-        log(String(format: "generated %@ (%d rows, %.1f MB) in %.1f s", path, configuration.rows,
-                   Double(workspace.size(path)) / 1_048_576, seconds))
+        log(
+            String(
+                format: "generated %@ (%d rows, %.1f MB) in %.1f s",
+                path,
+                configuration.rows,
+                Double(workspace.size(path)) / 1_048_576,
+                seconds
+            )
+        )
         csvPath = path
         return path
     }
@@ -131,7 +151,9 @@ final class BenchRunner {
             log(String(format: "built the store in %.1f s", result.seconds))
         } else {
             // Keep the other groups measurable while the command line is broken: the same importer, in-process.
-            results.note("store: 'failedbanks import' failed (status \(result.status): \(lastLine(result.errorOutput))); the store was built with BankImporter in-process")
+            results.note(
+                "store: 'failedbanks import' failed (status \(result.status): \(lastLine(result.errorOutput))); the store was built with BankImporter in-process"
+            )
             workspace.removeDatabase(path)
             let (seconds, _) = try MonotonicClock.measure {
                 try BankImporter(store: try FailedBankStore.open(path: path)).importFile(try csv())

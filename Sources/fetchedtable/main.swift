@@ -1,5 +1,6 @@
 import CLIKit
 import FetchedTableKit
+
 #if canImport(Glibc)
 import Glibc
 #endif

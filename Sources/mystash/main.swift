@@ -1,10 +1,11 @@
+import CLIKit
+import MyStashKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLIKit
-import MyStashKit
 
 // Before anything is read: no core dump may hold a passphrase, a key or a revealed password.
 ProcessHardening.disableCoreDumps()

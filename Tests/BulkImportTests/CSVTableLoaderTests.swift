@@ -73,15 +73,19 @@ struct CSVLoaderFixture {
         #expect(table.tableName == "people")
         #expect(table.rowCount == 2)
         #expect(!table.wasReused)
-        #expect(table.columns == [
-            .init(name: "id", type: .integer), .init(name: "name", type: .text), .init(name: "height", type: .real),
-            .init(name: "born", type: .date), .init(name: "seen", type: .dateTime),
-        ])
+        #expect(
+            table.columns == [
+                .init(name: "id", type: .integer), .init(name: "name", type: .text), .init(name: "height", type: .real),
+                .init(name: "born", type: .date), .init(name: "seen", type: .dateTime),
+            ]
+        )
         #expect(table.columns.map(\.attributeType) == [.integer, .text, .real, .date, .dateTime])
-        #expect(try fixture.rows(table) == [
-            [.integer(1), .text("Ada"), .real(1.65), .text("1815-12-10"), .text("2024-01-05T10:00:00Z")],
-            [.integer(2), .text("Bob"), .null, .text("1900-01-01"), .text("2024-01-06 11:30")],
-        ])
+        #expect(
+            try fixture.rows(table) == [
+                [.integer(1), .text("Ada"), .real(1.65), .text("1815-12-10"), .text("2024-01-05T10:00:00Z")],
+                [.integer(2), .text("Bob"), .null, .text("1900-01-01"), .text("2024-01-06 11:30")],
+            ]
+        )
         // The types are declared in the schema too (for sqlite3 and for reopening the cache).
         let db = try Database(path: table.databasePath, options: fixture.readOnly)
         let declared = try db.query("SELECT type FROM pragma_table_info('people')").map { $0[0].string ?? "" }
@@ -111,10 +115,16 @@ struct CSVLoaderFixture {
         let path = fixture.file("codes.csv", "code,amount\n12,3.50\nA7,2\n0.25,1e1\n,\n")
         let table = try fixture.loader(path).load()
         #expect(table.columns.map(\.type) == [.text, .real])
-        #expect(try fixture.rows(table) == [
-            [.text("12"), .real(3.5)], [.text("A7"), .real(2)], [.text("0.25"), .real(10)], [.null, .null],
-        ])
-        #expect(try fixture.storageClasses(table) == [["text", "real"], ["text", "real"], ["text", "real"], ["null", "null"]])
+        #expect(
+            try fixture.rows(table) == [
+                [.text("12"), .real(3.5)], [.text("A7"), .real(2)], [.text("0.25"), .real(10)], [.null, .null],
+            ]
+        )
+        #expect(
+            try fixture.storageClasses(table) == [
+                ["text", "real"], ["text", "real"], ["text", "real"], ["null", "null"],
+            ]
+        )
     }
 
     @Test func realsStoredAsNumbersInATextColumnGetTheirExactTextBack() throws {
@@ -128,13 +138,19 @@ struct CSVLoaderFixture {
     @Test func integerColumnSortsNumerically() throws {
         let path = fixture.file("n.csv", "n\n10\n9\n-3\n100\n")
         let table = try fixture.loader(path).load()
-        #expect(try fixture.rows(table, orderBy: "n").map { $0[0] } == [.integer(-3), .integer(9), .integer(10), .integer(100)])
+        #expect(
+            try fixture.rows(table, orderBy: "n").map { $0[0] } == [
+                .integer(-3), .integer(9), .integer(10), .integer(100),
+            ]
+        )
     }
 
     @Test func eachDelimiterLoads() throws {
         for (name, separator) in [("comma", ","), ("semicolon", ";"), ("tab", "\t"), ("pipe", "|")] {
-            let text = ["a", "b"].joined(separator: separator) + "\n" + ["1", "x, y"].joined(separator: separator) + "\n"
-            let table = try fixture.loader(fixture.file("\(name).csv", separator == "," ? "a,b\n1,\"x, y\"\n" : text)).load()
+            let text =
+                ["a", "b"].joined(separator: separator) + "\n" + ["1", "x, y"].joined(separator: separator) + "\n"
+            let table = try fixture.loader(fixture.file("\(name).csv", separator == "," ? "a,b\n1,\"x, y\"\n" : text))
+                .load()
             #expect(table.columns.map(\.name) == ["a", "b"], "\(name)")
             #expect(try fixture.rows(table) == [[.integer(1), .text("x, y")]], "\(name)")
         }
@@ -143,20 +159,28 @@ struct CSVLoaderFixture {
     @Test func byteOrderMarkSemicolonsAndDecimalCommas() throws {
         let table = try fixture.loader(CSVLoaderFixture.fixture("semicolon_bom_utf8.csv")).load()
         #expect(table.tableName == "semicolon_bom_utf8")
-        #expect(table.columns == [.init(name: "name", type: .text), .init(name: "price", type: .text), .init(name: "sold", type: .date)])
-        #expect(try fixture.rows(table) == [
-            [.text("Café crème"), .text("3,50"), .text("2024-03-01")],
-            [.text("Tea; green"), .text("2,00"), .text("2024-03-02")],
-        ])
+        #expect(
+            table.columns == [
+                .init(name: "name", type: .text), .init(name: "price", type: .text), .init(name: "sold", type: .date),
+            ]
+        )
+        #expect(
+            try fixture.rows(table) == [
+                [.text("Café crème"), .text("3,50"), .text("2024-03-01")],
+                [.text("Tea; green"), .text("2,00"), .text("2024-03-02")],
+            ]
+        )
     }
 
     @Test func windows1252BytesAreDecoded() throws {
         let table = try fixture.loader(CSVLoaderFixture.fixture("tab_windows1252.tsv")).load()
         #expect(table.columns.map(\.type) == [.text, .text, .integer])
-        #expect(try fixture.rows(table) == [
-            [.text("First\u{2013}Citizens"), .text("München"), .integer(12)],
-            [.text("Café"), .text("Zürich"), .integer(-7)],
-        ])
+        #expect(
+            try fixture.rows(table) == [
+                [.text("First\u{2013}Citizens"), .text("München"), .integer(12)],
+                [.text("Café"), .text("Zürich"), .integer(-7)],
+            ]
+        )
     }
 
     @Test func quotedLineBreaksStayInTheField() throws {
@@ -179,7 +203,9 @@ struct CSVLoaderFixture {
         #expect {
             try loader.load()
         } throws: { error in
-            guard let error = error as? EntityImportError, case .badRows(_, let issues, let total) = error else { return false }
+            guard let error = error as? EntityImportError, case .badRows(_, let issues, let total) = error else {
+                return false
+            }
             return total == 1 && issues.map(\.description) == ["\(path):5: expected 3 fields, found 2"]
                 && error.exitStatus == 65
         }
@@ -239,11 +265,15 @@ struct CSVLoaderFixture {
         let table = try loader.load()
         func indexes() throws -> [String] {
             let db = try Database(path: table.databasePath, options: fixture.readOnly)
-            return try db.query("SELECT name FROM pragma_index_list('events') ORDER BY name").compactMap { $0[0].string }
+            return try db.query("SELECT name FROM pragma_index_list('events') ORDER BY name").compactMap {
+                $0[0].string
+            }
         }
         #expect(try indexes() == ["events_by_ts"])
         let db = try Database(path: table.databasePath, options: fixture.readOnly)
-        let plan = try db.query("EXPLAIN QUERY PLAN SELECT rowid FROM events ORDER BY ts DESC").map { $0.last?.string ?? "" }
+        let plan = try db.query("EXPLAIN QUERY PLAN SELECT rowid FROM events ORDER BY ts DESC").map {
+            $0.last?.string ?? ""
+        }
         #expect(plan.contains { $0.contains("events_by_ts") })
         options.indexes = [["LEVEL", "ts"]]
         let reused = try CSVTableLoader(source: path, options: options).load()
@@ -260,7 +290,9 @@ struct CSVLoaderFixture {
         let good = fixture.loader(fixture.file("good.csv", "a,b\n1,2\n"))
         let table = try good.build(at: target)
         #expect(try fixture.rows(table) == [[.integer(1), .integer(2)]])
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.directory).filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.directory).filter {
+            $0.contains(".tmp-")
+        }
         #expect(leftovers.isEmpty)
     }
 }
@@ -277,9 +309,15 @@ final class ProgressRecorder: @unchecked Sendable {
     let fixture = CSVLoaderFixture()
 
     @Test func defaultDirectoryFollowsXDGCacheHome() {
-        #expect(CSVCacheLocation.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/h"]) == "/x/cache/fetchedtable")
+        #expect(
+            CSVCacheLocation.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/h"])
+                == "/x/cache/fetchedtable"
+        )
         #expect(CSVCacheLocation.defaultDirectory(environment: ["HOME": "/h"]) == "/h/.cache/fetchedtable")
-        #expect(CSVCacheLocation.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"]) == "/h/.cache/fetchedtable")
+        #expect(
+            CSVCacheLocation.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"])
+                == "/h/.cache/fetchedtable"
+        )
     }
 
     @Test func cacheIsReusedWhileSizeAndMtimeAreUnchanged() throws {
@@ -350,7 +388,12 @@ final class ProgressRecorder: @unchecked Sendable {
     @Test func writesEveryKindOfValueInBatchesOfAnySize() throws {
         let db = try Database(path: ":memory:")
         try db.execute("CREATE TABLE \"odd name\"(\"a b\", c, d)")
-        let writer = try MultiRowInsertWriter(database: db, table: "odd name", columns: ["a b", "c", "d"], rowsPerStatement: 4)
+        let writer = try MultiRowInsertWriter(
+            database: db,
+            table: "odd name",
+            columns: ["a b", "c", "d"],
+            rowsPerStatement: 4
+        )
         let batch = BulkRowBatch(capacity: 10)
         for i in 0..<10 {
             batch.append(Int64(i))
@@ -382,7 +425,11 @@ final class ProgressRecorder: @unchecked Sendable {
         let path = fixture.file("banks.csv", "Bank,Closing Date\nA,27-Jun-25\nB,\nC,1/3/2020\nD,2019-05-01\n")
         let table = try fixture.loader(path).load()
         #expect(table.columns.map(\.type) == [.text, .date])
-        #expect(try fixture.rows(table).map { $0[1] } == [.text("2025-06-27"), .null, .text("2020-01-03"), .text("2019-05-01")])
+        #expect(
+            try fixture.rows(table).map { $0[1] } == [
+                .text("2025-06-27"), .null, .text("2020-01-03"), .text("2019-05-01"),
+            ]
+        )
     }
 
     @Test func aColumnMixingDatesAndOtherTextKeepsItsText() throws {
@@ -401,7 +448,9 @@ final class ProgressRecorder: @unchecked Sendable {
         #expect(closing.type == .date)
         let db = try Database(path: table.databasePath, options: fixture.readOnly)
         let column = Database.quote(identifier: closing.name)
-        let years = try db.query("SELECT DISTINCT substr(\(column), 1, 4) FROM \(Database.quote(identifier: table.tableName))")
+        let years = try db.query(
+            "SELECT DISTINCT substr(\(column), 1, 4) FROM \(Database.quote(identifier: table.tableName))"
+        )
         #expect(!years.isEmpty)
         #expect(years.allSatisfy { ($0[0].string.flatMap { Int($0) } ?? 0) >= 2000 })
     }

@@ -1,14 +1,19 @@
 import Testing
+
 @testable import CLIKit
 
 private let importSpec = CommandSpec(
-    name: "failedbanks import", summary: "Import CSV files.", usage: "FILE... [--db PATH]",
+    name: "failedbanks import",
+    summary: "Import CSV files.",
+    usage: "FILE... [--db PATH]",
     options: [
         OptionSpec("--db", value: "PATH", help: "the store"),
         OptionSpec("--skip-bad-rows", value: nil, help: "import the good rows"),
         OptionSpec("--where", value: "PREDICATE", help: "filter", repeatable: true),
     ],
-    minPositionals: 1, maxPositionals: nil)
+    minPositionals: 1,
+    maxPositionals: nil
+)
 
 @Test func optionsFlagsAndPositionalsMayComeInAnyOrder() throws {
     let args = try parseArguments(["a.csv", "--db", "x.sqlite", "b.csv", "--skip-bad-rows"], spec: importSpec)
@@ -33,7 +38,9 @@ private let importSpec = CommandSpec(
 }
 
 @Test func unknownOptionIsAUsageErrorNamingIt() {
-    #expect(throws: CommandLineError.usage("failedbanks import: unknown option '--nope' (try 'failedbanks import --help')")) {
+    #expect(
+        throws: CommandLineError.usage("failedbanks import: unknown option '--nope' (try 'failedbanks import --help')")
+    ) {
         try parseArguments(["a.csv", "--nope"], spec: importSpec)
     }
 }

@@ -1,10 +1,11 @@
-import Testing
-import Foundation
-@testable import FailedBanksKit
 import BulkImport
 import CSVImport
+import Foundation
 import SQLiteStore
 import TestSupport
+import Testing
+
+@testable import FailedBanksKit
 
 @Suite struct BankImporterTests {
     @Test func theSchemaHasTheDocumentedTablesColumnsAndIndexes() throws {
@@ -16,10 +17,26 @@ import TestSupport
             Set(try db.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0[0].string })
         }
         #expect(try columns("failed_bank_info") == ["id", "name", "city", "state"])
-        #expect(try columns("failed_bank_details") == ["id", "info_id", "close_date", "updated_date", "cert", "acquiring_institution", "fund"])
-        #expect(try db.query("SELECT \"table\", \"to\" FROM pragma_foreign_key_list('failed_bank_details')") == [[.text("failed_bank_info"), .text("id")]])
-        let indexes = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'failed_bank_details'").compactMap { $0[0].string })
-        #expect(indexes.isSuperset(of: ["failed_bank_details_close_date", "failed_bank_details_unique_info_id", "failed_bank_details_unique_cert"]))
+        #expect(
+            try columns("failed_bank_details") == [
+                "id", "info_id", "close_date", "updated_date", "cert", "acquiring_institution", "fund",
+            ]
+        )
+        #expect(
+            try db.query("SELECT \"table\", \"to\" FROM pragma_foreign_key_list('failed_bank_details')") == [
+                [.text("failed_bank_info"), .text("id")]
+            ]
+        )
+        let indexes = Set(
+            try db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'failed_bank_details'")
+                .compactMap { $0[0].string }
+        )
+        #expect(
+            indexes.isSuperset(of: [
+                "failed_bank_details_close_date", "failed_bank_details_unique_info_id",
+                "failed_bank_details_unique_cert",
+            ])
+        )
         #expect(try db.applicationID() == FailedBankModel.applicationID)
     }
 
@@ -33,10 +50,20 @@ import TestSupport
     }
 
     @Test func theDefaultStorePathFollowsTheEnvironment() {
-        #expect(FailedBankStore.defaultPath(environment: ["FAILEDBANKS_DB": "/x/y.sqlite", "HOME": "/h"]) == "/x/y.sqlite")
-        #expect(FailedBankStore.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"]) == "/data/failedbanks/failedbanks.sqlite")
-        #expect(FailedBankStore.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/failedbanks/failedbanks.sqlite")
-        #expect(FailedBankStore.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]) == "/h/.local/share/failedbanks/failedbanks.sqlite")
+        #expect(
+            FailedBankStore.defaultPath(environment: ["FAILEDBANKS_DB": "/x/y.sqlite", "HOME": "/h"]) == "/x/y.sqlite"
+        )
+        #expect(
+            FailedBankStore.defaultPath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/h"])
+                == "/data/failedbanks/failedbanks.sqlite"
+        )
+        #expect(
+            FailedBankStore.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/failedbanks/failedbanks.sqlite"
+        )
+        #expect(
+            FailedBankStore.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"])
+                == "/h/.local/share/failedbanks/failedbanks.sqlite"
+        )
     }
 
     @Test func openingCreatesTheDirectories() throws {
@@ -62,21 +89,31 @@ import TestSupport
         #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
         #expect(try db.query("PRAGMA foreign_key_check").isEmpty)
         #expect(try db.scalar("SELECT count(*) FROM failed_bank_details WHERE info_id IS NOT id") == .integer(0))
-        #expect(try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'failed_bank_details'") == .integer(3))
+        #expect(
+            try db.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'failed_bank_details'"
+            ) == .integer(3)
+        )
         #expect(try db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") == .integer(6))
         // Readers learn of the bulk load through one reset marker, not 5,000 history rows.
         #expect(try db.scalar("SELECT count(*) FROM store_history WHERE op = 'R'") == .integer(1))
         #expect(try db.scalar("SELECT count(*) FROM store_history WHERE op <> 'R'") == .integer(0))
         // What was written equals what the generator made.
         let banks = Array(BankListGenerator(seed: 9).banks(count: 5_000))
-        let rows = try db.query("""
+        let rows = try db.query(
+            """
             SELECT i.name, i.city, i.state, d.cert, d.acquiring_institution, d.close_date, d.fund
             FROM failed_bank_details d JOIN failed_bank_info i ON i.id = d.info_id ORDER BY d.id
-            """)
+            """
+        )
         #expect(rows.count == banks.count)
         for (row, bank) in zip(rows, banks) {
-            #expect(row == [.text(bank.name), .text(bank.city), .text(bank.state), .integer(Int64(bank.cert)),
-                            .text(bank.acquiringInstitution), .text(bank.closingDate.isoText), .integer(Int64(bank.fund))])
+            #expect(
+                row == [
+                    .text(bank.name), .text(bank.city), .text(bank.state), .integer(Int64(bank.cert)),
+                    .text(bank.acquiringInstitution), .text(bank.closingDate.isoText), .integer(Int64(bank.fund)),
+                ]
+            )
         }
     }
 
@@ -113,23 +150,37 @@ import TestSupport
         defer { sandbox.remove() }
         #expect(sandbox.run([sandbox.file("good.csv", MalformedImportTests.good)]).status == 0)
         let historyBefore = try sandbox.snapshot().historyCount
-        let changed = sandbox.file("changed.csv", currentHeader
-            + "First Bank,Reno,NV,1001,Third Bank,26-Apr-24,10001\r\n"
-            + "\"Security Bank, N.A.\",Elko,NV,1002,No Acquirer,3-Nov-23,10002\r\n"
-            + "New Bank,Ely,NV,1003,,1-Jan-25,\r\n")
+        let changed = sandbox.file(
+            "changed.csv",
+            currentHeader
+                + "First Bank,Reno,NV,1001,Third Bank,26-Apr-24,10001\r\n"
+                + "\"Security Bank, N.A.\",Elko,NV,1002,No Acquirer,3-Nov-23,10002\r\n"
+                + "New Bank,Ely,NV,1003,,1-Jan-25,\r\n"
+        )
         let result = sandbox.run([changed])
-        #expect(result.output.first?.contains(": 1 added, 1 updated, 1 unchanged, 0 skipped") == true, "\(result.output)")
+        #expect(
+            result.output.first?.contains(": 1 added, 1 updated, 1 unchanged, 0 skipped") == true,
+            "\(result.output)"
+        )
         let after = try sandbox.snapshot()
         #expect(after.bankCount == 3)
         #expect(after.historyCount > historyBefore)
         let db = try Database(path: sandbox.storePath)
-        #expect(try db.scalar("SELECT acquiring_institution FROM failed_bank_details WHERE cert = 1001") == .text("Third Bank"))
+        #expect(
+            try db.scalar("SELECT acquiring_institution FROM failed_bank_details WHERE cert = 1001")
+                == .text("Third Bank")
+        )
         // A file without an acquirer column leaves acquirers alone.
-        let noAcquirer = sandbox.file("old.csv", "Bank Name,City,ST,CERT #,Closing Date,Updated Date\r\nFirst Bank,Reno,NV,1001,26-Apr-24,1-May-24\r\n")
+        let noAcquirer = sandbox.file(
+            "old.csv",
+            "Bank Name,City,ST,CERT #,Closing Date,Updated Date\r\nFirst Bank,Reno,NV,1001,26-Apr-24,1-May-24\r\n"
+        )
         let old = sandbox.run([noAcquirer])
         #expect(old.output.first?.contains(": 0 added, 1 updated, 0 unchanged") == true, "\(old.output)")
-        #expect(try db.query("SELECT acquiring_institution, updated_date, fund FROM failed_bank_details WHERE cert = 1001")
-                == [[.text("Third Bank"), .text("2024-05-01"), .integer(10001)]])
+        #expect(
+            try db.query("SELECT acquiring_institution, updated_date, fund FROM failed_bank_details WHERE cert = 1001")
+                == [[.text("Third Bank"), .text("2024-05-01"), .integer(10001)]]
+        )
     }
 
     @Test func progressIsReportedAndFinishes() throws {
@@ -143,29 +194,59 @@ import TestSupport
         #expect(reports.last?.isFinished == true)
         #expect(reports.last?.rows == 20_000)
         #expect(reports.last?.fraction == 1)
-        let line = ImportProgressBar.line(label: "x.csv", progress: BankImportProgress(rows: 250_000, bytesRead: 50, totalBytes: 100,
-                                                                                         elapsed: 2, isFinished: false), width: 80)
-        #expect(line.contains("250,000 rows") && line.contains("125,000 rows/s") && line.contains("50%") && line.contains("ETA 2 s"))
+        let line = ImportProgressBar.line(
+            label: "x.csv",
+            progress: BankImportProgress(
+                rows: 250_000,
+                bytesRead: 50,
+                totalBytes: 100,
+                elapsed: 2,
+                isFinished: false
+            ),
+            width: 80
+        )
+        #expect(
+            line.contains("250,000 rows") && line.contains("125,000 rows/s") && line.contains("50%")
+                && line.contains("ETA 2 s")
+        )
     }
 
     @Test func summaryLineHasTheAgreedForm() {
         var summary = BankImportSummary(path: "b.csv")
-        summary.added = 3; summary.updated = 1; summary.unchanged = 568; summary.skipped = 2; summary.seconds = 0.0449
-        #expect(summary.summaryLine == "imported 572 rows from b.csv: 3 added, 1 updated, 568 unchanged, 2 skipped in 0.04 s")
+        summary.added = 3
+        summary.updated = 1
+        summary.unchanged = 568
+        summary.skipped = 2
+        summary.seconds = 0.0449
+        #expect(
+            summary.summaryLine
+                == "imported 572 rows from b.csv: 3 added, 1 updated, 568 unchanged, 2 skipped in 0.04 s"
+        )
         summary.seconds = 12.5
         #expect(summary.summaryLine.hasSuffix("in 12.50 s"))
     }
 
     @Test func issueMessagesHaveTheAgreedForm() {
-        let issue = BankImportIssue(path: "b.csv", line: 42, reason: "not a valid date", column: "Closing Date", value: "31-Foo-24")
+        let issue = BankImportIssue(
+            path: "b.csv",
+            line: 42,
+            reason: "not a valid date",
+            column: "Closing Date",
+            value: "31-Foo-24"
+        )
         #expect(issue.description == "b.csv:42: not a valid date (column \"Closing Date\", value \"31-Foo-24\")")
-        #expect(BankImportIssue(path: "b.csv", line: 3, reason: "expected 7 fields, found 6").description == "b.csv:3: expected 7 fields, found 6")
+        #expect(
+            BankImportIssue(path: "b.csv", line: 3, reason: "expected 7 fields, found 6").description
+                == "b.csv:3: expected 7 fields, found 6"
+        )
     }
 
     @Test func theKeySetFindsRepeatsInAndOutsideTheBitmap() {
         var set = KeySet()
-        for value: Int64 in [0, 1, 63, 64, 24735, 4_000_000, KeySet.bitmapLimit - 1, KeySet.bitmapLimit, -5, Int64.max] {
-            let first = set.insert(value), second = set.insert(value)
+        for value: Int64 in [0, 1, 63, 64, 24735, 4_000_000, KeySet.bitmapLimit - 1, KeySet.bitmapLimit, -5, Int64.max]
+        {
+            let first = set.insert(value)
+            let second = set.insert(value)
             #expect(first)
             #expect(!second)
             #expect(set.contains(value))
@@ -189,6 +270,14 @@ import TestSupport
 final class Reports: @unchecked Sendable {
     private let lock = NSLock()
     private var reports: [BankImportProgress] = []
-    func append(_ report: BankImportProgress) { lock.lock(); reports.append(report); lock.unlock() }
-    var last: BankImportProgress? { lock.lock(); defer { lock.unlock() }; return reports.last }
+    func append(_ report: BankImportProgress) {
+        lock.lock()
+        reports.append(report)
+        lock.unlock()
+    }
+    var last: BankImportProgress? {
+        lock.lock()
+        defer { lock.unlock() }
+        return reports.last
+    }
 }

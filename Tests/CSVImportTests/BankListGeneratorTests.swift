@@ -1,10 +1,12 @@
-import Testing
-@testable import CSVImport
 import TestSupport
+import Testing
+
+@testable import CSVImport
 
 @Suite struct BankListGeneratorTests {
     @Test func theSameSeedGivesTheSameBytes() throws {
-        let a = CSVWriter(), b = CSVWriter()
+        let a = CSVWriter()
+        let b = CSVWriter()
         try BankListGenerator(seed: 7).write(rows: 300, to: a)
         try BankListGenerator(seed: 7).write(rows: 300, to: b)
         #expect(a.bytes == b.bytes)

@@ -56,7 +56,9 @@ import Testing
             let digits = Int.random(in: 1...9, using: &generator)
             let whole = Int.random(in: 0...999_999, using: &generator)
             let fraction = String(Int.random(in: 0...Int(pow(10.0, Double(digits))) - 1, using: &generator))
-            samples.append("\(Bool.random() ? "-" : "")\(whole).\(String(repeating: "0", count: max(0, digits - fraction.count)))\(fraction)")
+            samples.append(
+                "\(Bool.random() ? "-" : "")\(whole).\(String(repeating: "0", count: max(0, digits - fraction.count)))\(fraction)"
+            )
             samples.append(String(Int64.random(in: .min ... .max, using: &generator)))
         }
         for text in samples {

@@ -3,9 +3,13 @@ import Foundation
 import Testing
 
 @Suite struct CSVDialectTests {
-    @Test(arguments: [(",", UInt8(ascii: ",")), (";", UInt8(ascii: ";")), ("\t", 0x09), ("|", UInt8(ascii: "|"))] as [(String, UInt8)])
+    @Test(
+        arguments: [(",", UInt8(ascii: ",")), (";", UInt8(ascii: ";")), ("\t", 0x09), ("|", UInt8(ascii: "|"))]
+            as [(String, UInt8)]
+    )
     func sniffFindsEachDelimiter(separator: String, byte: UInt8) {
-        let text = ["name", "city", "score"].joined(separator: separator) + "\n"
+        let text =
+            ["name", "city", "score"].joined(separator: separator) + "\n"
             + ["Ada", "Paris", "12"].joined(separator: separator) + "\n"
             + ["Bob", "Oslo", "7"].joined(separator: separator) + "\n"
         let dialect = CSVDialect.sniff(Array(text.utf8))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CSVImport
 
 @Suite struct CSVHeaderMapTests {
@@ -30,7 +31,9 @@ import Testing
     }
 
     @Test func missingRequiredColumnsAreAllNamed() {
-        let columns = [CSVColumn("Bank Name"), CSVColumn("Cert"), CSVColumn("Closing Date"), CSVColumn("Fund", required: false)]
+        let columns = [
+            CSVColumn("Bank Name"), CSVColumn("Cert"), CSVColumn("Closing Date"), CSVColumn("Fund", required: false),
+        ]
         #expect(throws: CSVError.missingColumns(["Cert", "Closing Date"], found: ["Bank Name", "City"])) {
             try CSVHeaderMap(header: ["Bank Name", "City"], columns: columns)
         }

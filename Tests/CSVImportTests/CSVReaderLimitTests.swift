@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import CSVImport
 
 /// The reader's limits on a field and a record: input without an end stops it, not memory.
@@ -7,8 +8,11 @@ import Testing
     static let mebibyte = 1 << 20
 
     /// Reads every record of `bytes` with `limits`; the error, if any.
-    private func readAll(_ bytes: [UInt8], chunkSize: Int = 1 << 16,
-                         limits: CSVReader.Limits = .standard) -> (records: [CSVRecord], error: CSVError?) {
+    private func readAll(
+        _ bytes: [UInt8],
+        chunkSize: Int = 1 << 16,
+        limits: CSVReader.Limits = .standard
+    ) -> (records: [CSVRecord], error: CSVError?) {
         let reader = CSVReader(bytes: bytes, chunkSize: chunkSize, limits: limits)
         var records: [CSVRecord] = []
         do {
@@ -71,15 +75,27 @@ import Testing
         let limits = CSVReader.Limits(maxFieldBytes: 4, maxRecordBytes: 12, maxFieldCount: 4)
         // Record lengths count one byte per comma: "abcd,efgh,ij" is 12.
         #expect(readAll(Array("abcd,efgh,ij\n\"ab\"\"d\",x\n".utf8), chunkSize: chunkSize, limits: limits).error == nil)
-        #expect(readAll(Array("ok\nabcde,x\n".utf8), chunkSize: chunkSize, limits: limits).error == .recordTooLong(line: 2))
-        #expect(readAll(Array("ok\n\n\"abc\"\"d\"\n".utf8), chunkSize: chunkSize, limits: limits).error == .recordTooLong(line: 3))
-        #expect(readAll(Array("abcd,efgh,ijk\n".utf8), chunkSize: chunkSize, limits: limits).error == .recordTooLong(line: 1))
+        #expect(
+            readAll(Array("ok\nabcde,x\n".utf8), chunkSize: chunkSize, limits: limits).error == .recordTooLong(line: 2)
+        )
+        #expect(
+            readAll(Array("ok\n\n\"abc\"\"d\"\n".utf8), chunkSize: chunkSize, limits: limits).error
+                == .recordTooLong(line: 3)
+        )
+        #expect(
+            readAll(Array("abcd,efgh,ijk\n".utf8), chunkSize: chunkSize, limits: limits).error
+                == .recordTooLong(line: 1)
+        )
         #expect(readAll(Array(",,,\n".utf8), chunkSize: chunkSize, limits: limits).error == nil, "four empty fields")
-        #expect(readAll(Array(",,,,\n".utf8), chunkSize: chunkSize, limits: limits).error == .recordTooLong(line: 1),
-                "five fields")
+        #expect(
+            readAll(Array(",,,,\n".utf8), chunkSize: chunkSize, limits: limits).error == .recordTooLong(line: 1),
+            "five fields"
+        )
         #expect(readAll(Array(",,,".utf8), chunkSize: chunkSize, limits: limits).error == nil, "four fields at the end")
-        #expect(readAll(Array(",,,,".utf8), chunkSize: chunkSize, limits: limits).error == .recordTooLong(line: 1),
-                "five fields, the last one empty at the end of the input")
+        #expect(
+            readAll(Array(",,,,".utf8), chunkSize: chunkSize, limits: limits).error == .recordTooLong(line: 1),
+            "five fields, the last one empty at the end of the input"
+        )
     }
 
     @Test func anEndlessLineOfCommasIsLimitedByTheFieldCount() {
@@ -101,8 +117,10 @@ import Testing
         var record = CSVRecord()
         #expect(throws: CSVError.recordTooLong(line: 1)) { _ = try reader.read(into: &record) }
         #expect(reader.bytesRead <= Int64(Self.mebibyte + chunkSize), "read \(reader.bytesRead) bytes")
-        #expect(record.storage.byteCapacity <= 2 * (Self.mebibyte + chunkSize),
-                "buffered \(record.storage.byteCapacity) bytes")
+        #expect(
+            record.storage.byteCapacity <= 2 * (Self.mebibyte + chunkSize),
+            "buffered \(record.storage.byteCapacity) bytes"
+        )
     }
 
     @Test func withSmallLimitsTheOutcomeDoesNotDependOnTheChunkSize() {
@@ -110,10 +128,13 @@ import Testing
         var random = SplitMix64(seed: 13_004)
         let alphabet = Array("ab\",\r\n".utf8)
         for _ in 0..<2_000 {
-            let bytes = (0..<Int.random(in: 0...60, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
-            let limits = CSVReader.Limits(maxFieldBytes: Int.random(in: 1...8, using: &random),
-                                          maxRecordBytes: Int.random(in: 1...24, using: &random),
-                                          maxFieldCount: Int.random(in: 1...6, using: &random))
+            let bytes = (0..<Int.random(in: 0...60, using: &random)).map { _ in alphabet.randomElement(using: &random)!
+            }
+            let limits = CSVReader.Limits(
+                maxFieldBytes: Int.random(in: 1...8, using: &random),
+                maxRecordBytes: Int.random(in: 1...24, using: &random),
+                maxFieldCount: Int.random(in: 1...6, using: &random)
+            )
             func outcome(_ chunkSize: Int) -> String {
                 let result = readAll(bytes, chunkSize: chunkSize, limits: limits)
                 if let error = result.error { return "\(error)" }

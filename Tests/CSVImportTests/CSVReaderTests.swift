@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CSVImport
 
 /// Reads `text` with the given chunk size and returns (line, fields) pairs.

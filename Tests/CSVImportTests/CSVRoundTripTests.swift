@@ -1,10 +1,13 @@
-import Testing
-@testable import CSVImport
 import Foundation
 import TestSupport
+import Testing
+
+@testable import CSVImport
 
 @Suite struct CSVRoundTripTests {
-    static let alphabet: [String] = ["a", "Z", "7", " ", ",", "\"", "\r", "\n", "\r\n", "é", "–", "ß", "日", "🏦", "\u{a0}", "'", ";", "x"]
+    static let alphabet: [String] = [
+        "a", "Z", "7", " ", ",", "\"", "\r", "\n", "\r\n", "é", "–", "ß", "日", "🏦", "\u{a0}", "'", ";", "x",
+    ]
 
     static func randomField(using rng: inout SplitMix64) -> String {
         let length = Int.random(in: 0...12, using: &rng)
@@ -37,8 +40,9 @@ import TestSupport
             }
             var bytes = writer.bytes
             if Bool.random(using: &rng), bytes.count >= ending.utf8.count,
-               !(records.last! == [""]) {
-                bytes.removeLast(ending.utf8.count) // no final line end
+                !(records.last! == [""])
+            {
+                bytes.removeLast(ending.utf8.count)  // no final line end
             }
             let chunk = Int.random(in: 4...64, using: &rng)
             let got = try CSVReader(bytes: bytes, chunkSize: chunk).readAll().map(\.fields)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import FailedBanksKit
 import SQLiteStore
+
+@testable import FailedBanksKit
 
 /// The outcome of one `failedbanks import` run in-process.
 struct ImportRunResult {
@@ -12,8 +13,14 @@ struct ImportRunResult {
 
 /// Runs `failedbanks import` with `arguments`, capturing its lines.
 func runImport(_ arguments: [String]) -> ImportRunResult {
-    var output: [String] = [], errors: [String] = []
-    let status = ImportCommand.run(arguments, output: { output.append($0) }, errorOutput: { errors.append($0) }, progressBars: false)
+    var output: [String] = []
+    var errors: [String] = []
+    let status = ImportCommand.run(
+        arguments,
+        output: { output.append($0) },
+        errorOutput: { errors.append($0) },
+        progressBars: false
+    )
     return ImportRunResult(status: status, output: output, errors: errors)
 }
 
@@ -43,11 +50,13 @@ struct ImportSandbox {
     /// Every bank as one sorted line, plus the history length: a fingerprint of the store's content.
     func snapshot() throws -> StoreSnapshot {
         let db = try Database(path: storePath)
-        let rows = try db.query("""
+        let rows = try db.query(
+            """
             SELECT i.id, i.name, i.city, i.state, d.id, d.info_id, d.close_date, d.updated_date, d.cert,
                    d.acquiring_institution, d.fund
             FROM failed_bank_details d LEFT JOIN failed_bank_info i ON i.id = d.info_id ORDER BY d.cert
-            """)
+            """
+        )
         let infoCount = try db.scalar("SELECT count(*) FROM failed_bank_info").int64 ?? -1
         let history = try db.scalar("SELECT count(*) FROM store_history").int64 ?? -1
         return StoreSnapshot(rows: rows, infoCount: infoCount, historyCount: history)

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
 @_spi(Benchmark) import FetchedResults
+import Foundation
 import SQLiteStore
 @_spi(Benchmark) import TerminalUI
+import Testing
+
 @testable import FailedBanksKit
 
 /// A screen that keeps the text of every frame presented.
@@ -42,8 +43,13 @@ private final class LoadingFixture {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     func browser(on screen: Screen, options: BrowserOptions = BrowserOptions()) throws -> BankBrowser {
-        try BankBrowser(store: store, options: options, screen: screen, clock: TestClock(now: 100),
-                        cacheDirectory: cacheDirectory)
+        try BankBrowser(
+            store: store,
+            options: options,
+            screen: screen,
+            clock: TestClock(now: 100),
+            cacheDirectory: cacheDirectory
+        )
     }
 }
 
@@ -82,7 +88,7 @@ private final class LoadingFixture {
     @Test func withAValidCacheTheFirstFrameIsTheFullResults() throws {
         let f = try LoadingFixture()
         let firstLaunch = try f.browser(on: FrameRecorder())
-        firstLaunch.loop.draw()   // the fetch writes the cache
+        firstLaunch.loop.draw()  // the fetch writes the cache
         let screen = FrameRecorder()
         let browser = try f.browser(on: screen)
         #expect(!browser.isLoading)
@@ -96,7 +102,7 @@ private final class LoadingFixture {
     @Test func theOtherTabsCachesAreFilledInTheBackgroundSoTheFirstSwitchReadsThem() throws {
         let f = try LoadingFixture()
         let browser = try f.browser(on: FrameRecorder())
-        browser.loop.draw()   // the preview, then the full fetch
+        browser.loop.draw()  // the preview, then the full fetch
         #expect(browser.tabsToWarm == [.name, .state])
         // The ticker warms one tab at a time; wait for each to finish (a generous deadline, not a count of ticks).
         let deadline = Date().addingTimeInterval(60)
@@ -116,7 +122,9 @@ private final class LoadingFixture {
         let f = try LoadingFixture()
         let screen = FrameRecorder()
         let browser = try f.browser(on: screen)
-        for key: InputEvent in [.down, .pageDown, .character("d"), .enter, .tab, .character("/"), .character("\\"), .character("u")] {
+        for key: InputEvent in [
+            .down, .pageDown, .character("d"), .enter, .tab, .character("/"), .character("\\"), .character("u"),
+        ] {
             #expect(browser.handle(key) == .ignored, "\(key)")
         }
         // Ignored by the browser, q reaches the run loop's fallback, which quits.
@@ -142,7 +150,8 @@ private final class LoadingFixture {
         let browser = try f.browser(on: screen, options: options)
         #expect(browser.isLoading)
         browser.loop.draw()
-        let first = screen.frames[0].lines, second = screen.frames[1].lines
+        let first = screen.frames[0].lines
+        let second = screen.frames[1].lines
         #expect(first[2].hasPrefix(" CA (…)"))
         #expect(second[2].hasPrefix(" CA (3)"))
         #expect(first[3].contains("1st Centennial Bank") && second[3].contains("1st Centennial Bank"))
@@ -163,12 +172,11 @@ private final class LoadingFixture {
     }
 }
 
-private extension Store {
+extension Store {
     /// True when the second connection is not lent out (a background job has finished).
-    var hasReaderConnectionFree: Bool {
+    fileprivate var hasReaderConnectionFree: Bool {
         guard let lease = acquireReaderConnection() else { return false }
         lease.release()
         return true
     }
 }
-

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
 import FetchedResults
+import Foundation
 import SQLiteStore
 import TerminalUI
+import Testing
+
 @testable import FailedBanksKit
 
 /// failedbanks on the generic list screen: what the bank configuration adds
@@ -29,7 +30,9 @@ import TerminalUI
 
     @Test func theHelpIsTheListScreensKeysInFailedbanksWords() throws {
         let bindings = BrowserKeys.bindings
-        #expect(bindings.contains { $0.keys == "Tab/Shift-Tab  1 2 3" && $0.description == "switch tab: Date, Name, State" })
+        #expect(
+            bindings.contains { $0.keys == "Tab/Shift-Tab  1 2 3" && $0.description == "switch tab: Date, Name, State" }
+        )
         #expect(bindings.contains { $0.keys == "Enter/→" && $0.description == "show the bank's details" })
         #expect(bindings.contains { $0.keys == "/" && $0.description.hasPrefix("search by name") })
     }

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// The command line's edges, run against the built executable.
-@Suite(.enabled(if: BrowserFixture.binary != nil, "no built failedbanks (run 'swift build' first, or set FAILEDBANKS_BIN)"))
+@Suite(
+    .enabled(if: BrowserFixture.binary != nil, "no built failedbanks (run 'swift build' first, or set FAILEDBANKS_BIN)")
+)
 struct CommandLineTests {
     let binary = BrowserFixture.binary ?? "/nonexistent"
 
@@ -61,7 +63,9 @@ struct CommandLineTests {
         #expect(result.standardError.split(separator: "\n").count == 1, "one line: \(result.standardError)")
         #expect(result.standardOutput.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file is left untouched")
-        let siblings = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        let siblings = try FileManager.default.contentsOfDirectory(
+            atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path
+        )
         #expect(!siblings.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-journal") }, "\(siblings)")
     }
 
@@ -87,7 +91,9 @@ struct CommandLineTests {
     }
 
     @Test func anotherApplicationsDatabaseIsRefusedUntouched() throws {
-        let source = BrowserFixture.packageRoot.appendingPathComponent("Tests/Fixtures/FailedBanksCD_2011_coredata.sqlite")
+        let source = BrowserFixture.packageRoot.appendingPathComponent(
+            "Tests/Fixtures/FailedBanksCD_2011_coredata.sqlite"
+        )
         try #require(FileManager.default.fileExists(atPath: source.path), "\(source.path) is missing")
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -102,7 +108,11 @@ struct CommandLineTests {
         let path = directory.appendingPathComponent("banks.sqlite").path
         let csv = try #require(BrowserFixture.sourceCSV, "Data/banklist.csv is missing")
         #expect(try ProcessRunner.run(binary, ["import", csv, "--db", path, "--quiet"]).status == 0)
-        #expect(try ProcessRunner.run(binary, ["list", "--db", path, "--format", "json"]).standardOutput.contains("sections"))
+        #expect(
+            try ProcessRunner.run(binary, ["list", "--db", path, "--format", "json"]).standardOutput.contains(
+                "sections"
+            )
+        )
         #expect(try ProcessRunner.run(binary, ["import", "--help"]).standardOutput.contains("failedbanks import"))
         #expect(try ProcessRunner.run(binary, ["watch", "--help"]).standardOutput.contains("failedbanks watch"))
         #expect(try ProcessRunner.run(binary, ["help", "list"]).standardOutput.contains("failedbanks list"))

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteStore
+import Testing
+
 @testable import FailedBanksKit
 
 /// A bank with two `failed_bank_details` rows (issue 13, defect 3): version-1 stores
@@ -12,12 +13,14 @@ import SQLiteStore
     /// `info_id`, the plain one back) and gives bank `bank` a second details row.
     static func makeVersion1WithDuplicate(_ path: String, bank: Int64, closeDate: String, cert: Int64) throws {
         let db = try Database(path: path)
-        try db.execute("""
+        try db.execute(
+            """
             DROP INDEX IF EXISTS failed_bank_details_unique_info_id;
             CREATE INDEX IF NOT EXISTS failed_bank_details_info_id ON failed_bank_details(info_id);
             PRAGMA user_version = 1;
             INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES ('\(closeDate)', \(cert), \(bank));
-            """)
+            """
+        )
     }
 
     @Test("a new store refuses a second details row for a bank (unique info_id)")
@@ -36,21 +39,27 @@ import SQLiteStore
         let store = try CommandTestStore("dup-migrate", banks: WatchCommandTests.banks)
         do {
             let db = try Database(path: store.path)
-            try db.execute("""
+            try db.execute(
+                """
                 DROP INDEX failed_bank_details_unique_info_id;
                 CREATE INDEX failed_bank_details_info_id ON failed_bank_details(info_id);
                 PRAGMA user_version = 1;
-                """)
+                """
+            )
         }
         #expect(ListRun(["--db", store.path]).status == 0)
         let opened = try Store(path: store.path, model: FailedBankModel.model)
         #expect(try opened.database.userVersion() == 2)
         #expect(try opened.enforcesUniqueKey(["info"], of: FailedBankModel.details))
-        let plain = try opened.database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'failed_bank_details_info_id'")
+        let plain = try opened.database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'failed_bank_details_info_id'"
+        )
         #expect(plain == .integer(0))
     }
 
-    @Test("the bundled list with a bank's details row duplicated: list shows every bank once (ids = rows = banks), the lowest-id row's date")
+    @Test(
+        "the bundled list with a bank's details row duplicated: list shows every bank once (ids = rows = banks), the lowest-id row's date"
+    )
     func bundledStoreWithDuplicateListsEachBankOnce() throws {
         let scratch = try ScratchDirectory("dup-bundled")
         defer { scratch.remove() }

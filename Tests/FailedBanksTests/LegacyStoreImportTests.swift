@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteStore
+import Testing
+
 @testable import FailedBanksKit
 
 /// `failedbanks import` reads the original app's SQLite stores, recognised by
@@ -15,20 +16,34 @@ import SQLiteStore
 
     struct Bank: Hashable, CustomStringConvertible {
         var cert: Int64, name: String, city: String, state: String, closeDate: String, updatedDate: String?
-        var description: String { "\(cert) \(name), \(city), \(state): closed \(closeDate), updated \(updatedDate ?? "—")" }
+        var description: String {
+            "\(cert) \(name), \(city), \(state): closed \(closeDate), updated \(updatedDate ?? "—")"
+        }
     }
 
     /// Imports `file` into a new store and reads its banks back, by cert.
-    static func importedBanks(_ file: String, scratch: ScratchDirectory, as name: String) throws -> (BankImportSummary, [Int64: Bank]) {
+    static func importedBanks(
+        _ file: String,
+        scratch: ScratchDirectory,
+        as name: String
+    ) throws -> (BankImportSummary, [Int64: Bank]) {
         let store = try FailedBankStore.open(path: scratch.path(name))
         let summary = try BankImporter(store: store).importFile(file)
         var banks: [Int64: Bank] = [:]
-        for row in try store.database.query("""
+        for row in try store.database.query(
+            """
             SELECT d.cert, i.name, i.city, i.state, d.close_date, d.updated_date
             FROM failed_bank_info AS i JOIN failed_bank_details AS d ON d.info_id = i.id
-            """) {
-            let bank = Bank(cert: row[0].int64 ?? -1, name: row[1].string ?? "", city: row[2].string ?? "",
-                            state: row[3].string ?? "", closeDate: row[4].string ?? "", updatedDate: row[5].string)
+            """
+        ) {
+            let bank = Bank(
+                cert: row[0].int64 ?? -1,
+                name: row[1].string ?? "",
+                city: row[2].string ?? "",
+                state: row[3].string ?? "",
+                closeDate: row[4].string ?? "",
+                updatedDate: row[5].string
+            )
             banks[bank.cert] = bank
         }
         return (summary, banks)
@@ -58,7 +73,9 @@ import SQLiteStore
         for (cert, bank) in expected.sorted(by: { $0.key < $1.key }) {
             #expect(banks[cert] == bank, "cert \(cert)")
         }
-        #expect(banks[57060]?.description == "57060 Desert Hills Bank, Phoenix, AZ: closed 2010-03-26, updated 2010-03-26")
+        #expect(
+            banks[57060]?.description == "57060 Desert Hills Bank, Phoenix, AZ: closed 2010-03-26, updated 2010-03-26"
+        )
         #expect(try Self.untouched(copy) == before, "the old store is left exactly as it was, nothing beside it")
     }
 
@@ -70,7 +87,10 @@ import SQLiteStore
         _ = try importer.importFile(Self.tutorialCSV)
         for old in [Self.coreData, Self.tutorialSQLite] {
             let summary = try importer.importFile(old)
-            #expect(summary.added == 0 && summary.updated == 0 && summary.unchanged == 233, "\(old): \(summary.summaryLine)")
+            #expect(
+                summary.added == 0 && summary.updated == 0 && summary.unchanged == 233,
+                "\(old): \(summary.summaryLine)"
+            )
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteStore
+import Testing
+
 @testable import FailedBanksKit
 
 /// A small failedbanks store in a scratch directory, for running `list` and
@@ -44,7 +45,7 @@ final class CommandTestStore {
                 details["cert"] = .integer(bank.cert)
                 info.setRelated(details, for: "details")
             }
-            try context.save()   // one save per bank: row ids follow the order given
+            try context.save()  // one save per bank: row ids follow the order given
         }
     }
 
@@ -64,7 +65,8 @@ struct ListRun {
     var errors: [String]
 
     init(_ arguments: [String]) {
-        var output = "", errors: [String] = []
+        var output = ""
+        var errors: [String] = []
         status = ListCommand.run(arguments, output: { output += $0 }, errorOutput: { errors.append($0) })
         (self.output, self.errors) = (output, errors)
     }
@@ -86,14 +88,14 @@ struct ListRun {
     /// - 5 has a comma and quotes (CSV quoting, JSON escaping); 6 is non-ASCII;
     /// - 7 has no details (no closing date, no cert).
     static let banks: [CommandTestStore.Bank] = [
-        .init("Zeta Bank", "Austin", "TX", "2024-03-01", cert: 101),                     // 1
-        .init("alpha bank", "Dallas", "TX", "2025-06-27", cert: 102),                    // 2
-        .init("Alpha Bank", "Houston", "TX", "2025-06-27", cert: 103),                   // 3
-        .init("1st Centennial Bank", "Redlands", "CA", "2009-01-23", cert: 104),         // 4
-        .init("Bank, \"Quoted\" & Co", "Springfield", "IL", "2024-11-08", cert: 105),    // 5
-        .init("Ünion Bänk", "Zürich", "CA", "2025-01-10", cert: 106),                    // 6
-        .init("Orphan Bank", "Nowhere", "ZZ", nil),                                      // 7
-        .init("beta bank", "Austin", "TX", "2024-03-01", cert: 108),                     // 8
+        .init("Zeta Bank", "Austin", "TX", "2024-03-01", cert: 101),  // 1
+        .init("alpha bank", "Dallas", "TX", "2025-06-27", cert: 102),  // 2
+        .init("Alpha Bank", "Houston", "TX", "2025-06-27", cert: 103),  // 3
+        .init("1st Centennial Bank", "Redlands", "CA", "2009-01-23", cert: 104),  // 4
+        .init("Bank, \"Quoted\" & Co", "Springfield", "IL", "2024-11-08", cert: 105),  // 5
+        .init("Ünion Bänk", "Zürich", "CA", "2025-01-10", cert: 106),  // 6
+        .init("Orphan Bank", "Nowhere", "ZZ", nil),  // 7
+        .init("beta bank", "Austin", "TX", "2024-03-01", cert: 108),  // 8
     ]
 
     let store: CommandTestStore
@@ -103,7 +105,9 @@ struct ListRun {
 
     // MARK: Sort orders and sections
 
-    @Test("--sort date: closing date newest first, then name case-insensitively, then id; one section per year; banks without details last")
+    @Test(
+        "--sort date: closing date newest first, then name case-insensitively, then id; one section per year; banks without details last"
+    )
     func dateOrder() throws {
         let run = list("--sort", "date", "--format", "json")
         #expect(run.status == 0)
@@ -117,7 +121,9 @@ struct ListRun {
         #expect(list("--format", "json").output == list("--sort", "date", "--format", "json").output)
     }
 
-    @Test("--sort name: name case-insensitively, then id; sections by uppercased initial, '#' for digits and non-ASCII letters")
+    @Test(
+        "--sort name: name case-insensitively, then id; sections by uppercased initial, '#' for digits and non-ASCII letters"
+    )
     func nameOrder() throws {
         let run = list("--sort", "name", "--format", "json")
         #expect(run.status == 0)
@@ -154,7 +160,14 @@ struct ListRun {
         #expect(try run.sections().map(\.name) == ["2025"])
         #expect(try run.sections().map(\.ids) == [[2, 3]])
 
-        let byName = list("--sort", "name", "--where", "name BEGINSWITH[c] 'a' OR details.cert == 106", "--format", "json")
+        let byName = list(
+            "--sort",
+            "name",
+            "--where",
+            "name BEGINSWITH[c] 'a' OR details.cert == 106",
+            "--format",
+            "json"
+        )
         #expect(try byName.sections().map(\.ids) == [[6], [2, 3]])
     }
 
@@ -163,7 +176,9 @@ struct ListRun {
         let json = list("--where", "state == 'NY'", "--format", "json")
         #expect(json.status == 0)
         #expect(json.output == "{\"sections\":[]}\n")
-        #expect(list("--where", "state == 'NY'", "--format", "csv").output == "section,id,name,city,state,cert,closeDate\n")
+        #expect(
+            list("--where", "state == 'NY'", "--format", "csv").output == "section,id,name,city,state,cert,closeDate\n"
+        )
         #expect(list("--where", "state == 'NY'").output == "")
     }
 
@@ -180,7 +195,10 @@ struct ListRun {
 
         let unterminated = list("--where", "name == 'Alpha")
         #expect(unterminated.status == 64)
-        #expect(unterminated.errors.first?.contains("column 9: string is not terminated") == true, "\(unterminated.errors)")
+        #expect(
+            unterminated.errors.first?.contains("column 9: string is not terminated") == true,
+            "\(unterminated.errors)"
+        )
     }
 
     @Test("a --where naming a key path the model lacks is a usage error (64) naming it")
@@ -194,7 +212,9 @@ struct ListRun {
 
     // MARK: Formats
 
-    @Test("JSON: sections with name, indexTitle and objects; objects with id, name, city, state, cert and closeDate, exactly")
+    @Test(
+        "JSON: sections with name, indexTitle and objects; objects with id, name, city, state, cert and closeDate, exactly"
+    )
     func jsonFieldsAndTypes() throws {
         let run = list("--format", "json")
         #expect(run.status == 0)
@@ -207,7 +227,10 @@ struct ListRun {
             #expect(section["name"] is String)
             for object in try #require(section["objects"] as? [[String: Any]]) {
                 #expect(Set(object.keys) == ["id", "name", "city", "state", "cert", "closeDate"])
-                #expect(object["id"] is Int && object["name"] is String && object["city"] is String && object["state"] is String)
+                #expect(
+                    object["id"] is Int && object["name"] is String && object["city"] is String
+                        && object["state"] is String
+                )
                 #expect(object["cert"] is Int || object["cert"] is NSNull)
                 #expect(object["closeDate"] is String || object["closeDate"] is NSNull)
             }
@@ -221,41 +244,54 @@ struct ListRun {
     @Test("JSON: the exact bytes, strings escaped, non-ASCII as UTF-8, id is the failed_bank_info row id")
     func jsonExactBytes() throws {
         let run = list("--where", "details.cert IN {105, 106}", "--format", "json")
-        #expect(run.output == """
-            {"sections":[{"name":"2025","indexTitle":"2025","objects":[{"id":6,"name":"Ünion Bänk","city":"Zürich","state":"CA","cert":106,"closeDate":"2025-01-10"}]},\
-            {"name":"2024","indexTitle":"2024","objects":[{"id":5,"name":"Bank, \\"Quoted\\" & Co","city":"Springfield","state":"IL","cert":105,"closeDate":"2024-11-08"}]}]}
+        #expect(
+            run.output == """
+                {"sections":[{"name":"2025","indexTitle":"2025","objects":[{"id":6,"name":"Ünion Bänk","city":"Zürich","state":"CA","cert":106,"closeDate":"2025-01-10"}]},\
+                {"name":"2024","indexTitle":"2024","objects":[{"id":5,"name":"Bank, \\"Quoted\\" & Co","city":"Springfield","state":"IL","cert":105,"closeDate":"2024-11-08"}]}]}
 
-            """)
+                """
+        )
     }
 
     @Test("JSON: a bank without details has null cert and closeDate, in a section named \"\" with a null index title")
     func jsonBankWithoutDetails() throws {
         let run = list("--where", "state == 'ZZ'", "--format", "json")
-        #expect(run.output == """
-            {"sections":[{"name":"","indexTitle":null,"objects":[{"id":7,"name":"Orphan Bank","city":"Nowhere","state":"ZZ","cert":null,"closeDate":null}]}]}
+        #expect(
+            run.output == """
+                {"sections":[{"name":"","indexTitle":null,"objects":[{"id":7,"name":"Orphan Bank","city":"Nowhere","state":"ZZ","cert":null,"closeDate":null}]}]}
 
-            """)
+                """
+        )
     }
 
     @Test("JSON: backslashes and control characters are escaped")
     func jsonEscapesControlCharacters() throws {
-        let odd = try CommandTestStore("list-json", banks: [.init("Tab\tBank\u{1}", "Back\\slash", "K\"S", "2020-02-02", cert: 9)])
+        let odd = try CommandTestStore(
+            "list-json",
+            banks: [.init("Tab\tBank\u{1}", "Back\\slash", "K\"S", "2020-02-02", cert: 9)]
+        )
         let run = ListRun(["--db", odd.path, "--format", "json"])
-        #expect(run.output == #"{"sections":[{"name":"2020","indexTitle":"2020","objects":[{"id":1,"name":"Tab\tBank\u0001","city":"Back\\slash","state":"K\"S","cert":9,"closeDate":"2020-02-02"}]}]}"# + "\n")
+        #expect(
+            run.output
+                == #"{"sections":[{"name":"2020","indexTitle":"2020","objects":[{"id":1,"name":"Tab\tBank\u0001","city":"Back\\slash","state":"K\"S","cert":9,"closeDate":"2020-02-02"}]}]}"#
+                + "\n"
+        )
         #expect(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) is [String: Any])
     }
 
     @Test("every bank of a section larger than one read (500 ids) or one batch (2,000 rows) is printed once, in order")
     func largeSection() throws {
         let large = try CommandTestStore("list-large", banks: [])
-        try large.connection().execute("""
+        try large.connection().execute(
+            """
             BEGIN;
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
             INSERT INTO failed_bank_info(name, city, state) SELECT printf('Bank %04d', 2501 - i), 'Omaha', 'NE' FROM n;
             INSERT INTO failed_bank_details(close_date, cert, info_id) SELECT '2020-01-01', id, id FROM failed_bank_info;
             COMMIT;
-            """)
-        let expected = Array((1...2500).reversed()).map(Int64.init)   // "Bank 0001" is row 2500
+            """
+        )
+        let expected = Array((1...2500).reversed()).map(Int64.init)  // "Bank 0001" is row 2500
         let json = ListRun(["--db", large.path, "--sort", "name", "--format", "json"])
         #expect(try json.sections().map(\.name) == ["B"])
         #expect(try json.sections().first?.ids == expected)
@@ -266,47 +302,60 @@ struct ListRun {
         #expect(text.lines.count == 2502)
     }
 
-    @Test("CSV: header, then section,id,name,city,state,cert,closeDate per bank; commas and quotes quoted, non-ASCII as is, missing details empty")
+    @Test(
+        "CSV: header, then section,id,name,city,state,cert,closeDate per bank; commas and quotes quoted, non-ASCII as is, missing details empty"
+    )
     func csvFormat() throws {
         let run = list("--format", "csv")
         #expect(run.status == 0)
-        #expect(run.lines == [
-            "section,id,name,city,state,cert,closeDate",
-            "2025,2,alpha bank,Dallas,TX,102,2025-06-27",
-            "2025,3,Alpha Bank,Houston,TX,103,2025-06-27",
-            "2025,6,Ünion Bänk,Zürich,CA,106,2025-01-10",
-            "2024,5,\"Bank, \"\"Quoted\"\" & Co\",Springfield,IL,105,2024-11-08",
-            "2024,8,beta bank,Austin,TX,108,2024-03-01",
-            "2024,1,Zeta Bank,Austin,TX,101,2024-03-01",
-            "2009,4,1st Centennial Bank,Redlands,CA,104,2009-01-23",
-            ",7,Orphan Bank,Nowhere,ZZ,,",
-            "",
-        ])
+        #expect(
+            run.lines == [
+                "section,id,name,city,state,cert,closeDate",
+                "2025,2,alpha bank,Dallas,TX,102,2025-06-27",
+                "2025,3,Alpha Bank,Houston,TX,103,2025-06-27",
+                "2025,6,Ünion Bänk,Zürich,CA,106,2025-01-10",
+                "2024,5,\"Bank, \"\"Quoted\"\" & Co\",Springfield,IL,105,2024-11-08",
+                "2024,8,beta bank,Austin,TX,108,2024-03-01",
+                "2024,1,Zeta Bank,Austin,TX,101,2024-03-01",
+                "2009,4,1st Centennial Bank,Redlands,CA,104,2009-01-23",
+                ",7,Orphan Bank,Nowhere,ZZ,,",
+                "",
+            ]
+        )
     }
 
     @Test("CSV: a line break inside a field is quoted")
     func csvQuotesLineBreaks() throws {
-        let multiline = try CommandTestStore("list-csv", banks: [.init("Two\nLines Bank", "Nome", "AK", "2020-02-02", cert: 9)])
+        let multiline = try CommandTestStore(
+            "list-csv",
+            banks: [.init("Two\nLines Bank", "Nome", "AK", "2020-02-02", cert: 9)]
+        )
         let run = ListRun(["--db", multiline.path, "--format", "csv"])
-        #expect(run.output == "section,id,name,city,state,cert,closeDate\n2020,1,\"Two\nLines Bank\",Nome,AK,9,2020-02-02\n")
+        #expect(
+            run.output == "section,id,name,city,state,cert,closeDate\n2020,1,\"Two\nLines Bank\",Nome,AK,9,2020-02-02\n"
+        )
     }
 
-    @Test("text: a header per section with its bank count, then one indented line per bank; '(none)' names the section of banks without details")
+    @Test(
+        "text: a header per section with its bank count, then one indented line per bank; '(none)' names the section of banks without details"
+    )
     func textFormat() throws {
         let run = list("--where", "state == 'TX' OR state == 'ZZ' OR details.cert == 106")
         #expect(run.status == 0)
-        #expect(run.lines == [
-            "2025 (3 banks)",
-            "  alpha bank, Dallas, TX  closed 2025-06-27  cert 102",
-            "  Alpha Bank, Houston, TX  closed 2025-06-27  cert 103",
-            "  Ünion Bänk, Zürich, CA  closed 2025-01-10  cert 106",
-            "2024 (2 banks)",
-            "  beta bank, Austin, TX  closed 2024-03-01  cert 108",
-            "  Zeta Bank, Austin, TX  closed 2024-03-01  cert 101",
-            "(none) (1 bank)",
-            "  Orphan Bank, Nowhere, ZZ",
-            "",
-        ])
+        #expect(
+            run.lines == [
+                "2025 (3 banks)",
+                "  alpha bank, Dallas, TX  closed 2025-06-27  cert 102",
+                "  Alpha Bank, Houston, TX  closed 2025-06-27  cert 103",
+                "  Ünion Bänk, Zürich, CA  closed 2025-01-10  cert 106",
+                "2024 (2 banks)",
+                "  beta bank, Austin, TX  closed 2024-03-01  cert 108",
+                "  Zeta Bank, Austin, TX  closed 2024-03-01  cert 101",
+                "(none) (1 bank)",
+                "  Orphan Bank, Nowhere, ZZ",
+                "",
+            ]
+        )
         #expect(list("--format", "TEXT").output == list().output, "the format name is case-insensitive")
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FailedBanksKit
 
 @Test func closingDateIsWrittenOutWithWeekdayDayMonthAndYear() {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import SQLiteStore
 import TerminalUI
+import Testing
+
 @testable import FailedBanksKit
 
 /// What a `sqlite3` shell can store that the importer never writes (issue 13, defect 11):
@@ -42,7 +43,9 @@ import TerminalUI
     func blobNameInCell() throws {
         try shell.execute("UPDATE failed_bank_info SET name = x'4243', city = x'00' WHERE id = 2")
         let opened = try Store(path: store.path, model: BrowserModel.model)
-        let bank = try #require(try ObjectContext(store: opened).object(with: ObjectID(entity: FailedBankModel.info, rowID: 2)))
+        let bank = try #require(
+            try ObjectContext(store: opened).object(with: ObjectID(entity: FailedBankModel.info, rowID: 2))
+        )
         let cell = BankBrowser.cell(for: bank)
         #expect(cell.title == "x'4243'")
         #expect(cell.detail == "x'00', CA")
@@ -52,8 +55,10 @@ import TerminalUI
 
     @Test("list --format text escapes a NUL, a newline and other control characters: one bank a line, nothing raw")
     func controlCharactersAreEscapedInText() throws {
-        try shell.run("UPDATE failed_bank_info SET name = ?, city = ? WHERE id = 3",
-                      [.text("Gam\u{0}ma\nBank\u{1B}[31m"), .text("Pe\\oria\t")])
+        try shell.run(
+            "UPDATE failed_bank_info SET name = ?, city = ? WHERE id = 3",
+            [.text("Gam\u{0}ma\nBank\u{1B}[31m"), .text("Pe\\oria\t")]
+        )
         let run = list()
         #expect(run.status == 0)
         #expect(!run.output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
@@ -79,7 +84,7 @@ import TerminalUI
         let values: [StoreValue] = [
             .text("2025-06-27"), .text("2025-06-27T10:30:00"), .text("yesterday"), .text("2025"), .text("2025-6-27"),
             .text("6/27/2025"), .text(""), .text("१९९९-०१-०१"), .text("2025-06-2"), .text("20x5-06-27"),
-            .integer(20250627), .real(2025.5), .blob(Array("2025-06-27".utf8)), .null,
+            .integer(20_250_627), .real(2025.5), .blob(Array("2025-06-27".utf8)), .null,
         ]
         let db = try Database(path: ":memory:")
         let sql = FailedBankModel.closeYearSQL.replacingOccurrences(of: "$.close_date", with: "?1")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import SQLiteStore
 import TerminalUI
+import Testing
+
 @testable import FailedBanksKit
 
 /// Issue 13, defect 7: another file renamed over the store's path while `watch`
@@ -22,7 +23,14 @@ import TerminalUI
     ]
 
     static func names(at path: String) throws -> [String] {
-        let db = try Database(path: path, options: { var o = Database.Options(); o.readOnly = true; return o }())
+        let db = try Database(
+            path: path,
+            options: {
+                var o = Database.Options()
+                o.readOnly = true
+                return o
+            }()
+        )
         return try db.query("SELECT name FROM failed_bank_info ORDER BY name").compactMap { $0[0].string }
     }
 
@@ -31,15 +39,28 @@ import TerminalUI
     @Test func watchPrintsASnapshotOfTheFileRenamedOverItsPathAndFollowsIt() throws {
         let store = try CommandTestStore("replaced-watch", banks: Self.first)
         let other = try CommandTestStore("replaced-watch-other", banks: Self.second)
-        let run = try WatchRun(["--db", store.path], steps: [
-            { #expect(rename(other.path, store.path) == 0) },
-            { try Database(path: store.path).execute("DELETE FROM failed_bank_info WHERE name = 'Eta Bank'") },
-        ])
+        let run = try WatchRun(
+            ["--db", store.path],
+            steps: [
+                { #expect(rename(other.path, store.path) == 0) },
+                { try Database(path: store.path).execute("DELETE FROM failed_bank_info WHERE name = 'Eta Bank'") },
+            ]
+        )
         #expect(run.status == 0)
-        #expect(run.initial == [#"{"type":"snapshot","sections":[{"name":"2025","ids":[1,2]},{"name":"2024","ids":[3]}]}"#])
+        #expect(
+            run.initial == [#"{"type":"snapshot","sections":[{"name":"2025","ids":[1,2]},{"name":"2024","ids":[3]}]}"#]
+        )
         #expect(run.afterStep.count == 2)
-        #expect(run.afterStep.first == [#"{"type":"snapshot","sections":[{"name":"2022","ids":[2,4]},{"name":"2021","ids":[1]},{"name":"2020","ids":[3]}]}"#])
-        #expect(run.afterStep.last == [#"{"type":"batch","sections":[],"objects":[{"change":"delete","id":2,"from":[0,0]}],"counts":[1,1,1]}"#])
+        #expect(
+            run.afterStep.first == [
+                #"{"type":"snapshot","sections":[{"name":"2022","ids":[2,4]},{"name":"2021","ids":[1]},{"name":"2020","ids":[3]}]}"#
+            ]
+        )
+        #expect(
+            run.afterStep.last == [
+                #"{"type":"batch","sections":[],"objects":[{"change":"delete","id":2,"from":[0,0]}],"counts":[1,1,1]}"#
+            ]
+        )
         #expect(run.errors.contains { $0.contains("the store file was replaced") })
     }
 
@@ -47,10 +68,13 @@ import TerminalUI
         let store = try CommandTestStore("replaced-watch-bad", banks: Self.first)
         let junk = store.scratch.path("notes.txt")
         try Data("not a database, just some notes\n".utf8).write(to: URL(fileURLWithPath: junk))
-        let run = try WatchRun(["--db", store.path], steps: [
-            { #expect(rename(junk, store.path) == 0) },
-            { },
-        ])
+        let run = try WatchRun(
+            ["--db", store.path],
+            steps: [
+                { #expect(rename(junk, store.path) == 0) },
+                {},
+            ]
+        )
         #expect(run.status == 65)
         #expect(run.afterStep.allSatisfy { $0.isEmpty })
         #expect(run.errors.contains { $0.contains("the store file was replaced") })
@@ -66,8 +90,13 @@ import TerminalUI
         let browser: BankBrowser
 
         init(path: String, cacheDirectory: String) throws {
-            browser = try BankBrowser(store: try Store(path: path, model: BrowserModel.model), options: BrowserOptions(),
-                                      screen: screen, clock: clock, cacheDirectory: cacheDirectory)
+            browser = try BankBrowser(
+                store: try Store(path: path, model: BrowserModel.model),
+                options: BrowserOptions(),
+                screen: screen,
+                clock: clock,
+                cacheDirectory: cacheDirectory
+            )
             browser.loop.draw()
         }
 

@@ -1,7 +1,8 @@
 import Foundation
-@_spi(Benchmark) @testable import FetchedResults
 import SQLiteStore
 import Testing
+
+@_spi(Benchmark) @testable import FetchedResults
 
 @Suite struct AsyncBatchesTests {
     private func controller(_ t: TempStore) throws -> FetchedResultsController {
@@ -37,13 +38,17 @@ import Testing
         let t = try TempStore()
         try t.addBank("Apex")
         let c = try controller(t)
-        let first = c.changeBatches(), second = c.changeBatches()
+        let first = c.changeBatches()
+        let second = c.changeBatches()
         try t.addBank("Banana")
         var firstIterator = first.makeAsyncIterator()
         var secondIterator = second.makeAsyncIterator()
         #expect(await firstIterator.next()?.counts == [1, 1])
         #expect(await secondIterator.next()?.counts == [1, 1])
-        do { _ = consume second; _ = consume secondIterator }   // the second sequence's consumer goes away
+        do {
+            _ = consume second
+            _ = consume secondIterator
+        }  // the second sequence's consumer goes away
         try t.addBank("Cherry")
         #expect(await firstIterator.next()?.counts == [1, 1, 1])
         #expect(c.batchContinuations.count == 1)

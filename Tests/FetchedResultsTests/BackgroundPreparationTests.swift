@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteStore
+import Testing
+
 @_spi(Benchmark) @testable import FetchedResults
 
 /// `prepareForChangesInBackground()`: the per-row prefixes are built on the
@@ -10,7 +11,9 @@ import SQLiteStore
 @Suite struct BackgroundPreparationTests {
     static func byDate() -> FetchRequest {
         var r = FetchRequest(entity: "FailedBankInfo")
-        r.sortDescriptors = [FetchSort("details.closeDate", ascending: false), FetchSort("name", comparison: .caseInsensitive)]
+        r.sortDescriptors = [
+            FetchSort("details.closeDate", ascending: false), FetchSort("name", comparison: .caseInsensitive),
+        ]
         return r
     }
 
@@ -20,10 +23,18 @@ import SQLiteStore
         let (other, _) = try t.secondConnection()
         try other.database.transaction {
             for i in 0..<2000 {
-                try other.database.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', 'IL')", [.text("Bank \(i % 700)")])
+                try other.database.run(
+                    "INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', 'IL')",
+                    [.text("Bank \(i % 700)")]
+                )
                 let id = other.database.lastInsertRowID
-                try other.database.run("INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES (?, ?, ?)",
-                                       [.text(String(format: "%04d-%02d-%02d", 2000 + i % 10, 1 + i % 12, 1 + i % 28)), .integer(Int64(i + 1)), .integer(id)])
+                try other.database.run(
+                    "INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES (?, ?, ?)",
+                    [
+                        .text(String(format: "%04d-%02d-%02d", 2000 + i % 10, 1 + i % 12, 1 + i % 28)),
+                        .integer(Int64(i + 1)), .integer(id),
+                    ]
+                )
             }
         }
         _ = try t.context.processExternalChanges()
@@ -36,17 +47,29 @@ import SQLiteStore
         for k in 0..<count {
             let id = ids[(k * 37 + seed * 101) % ids.count]
             guard let info = try t.context.object(with: ObjectID(entity: "FailedBankInfo", rowID: id)),
-                  let details = info.related("details") else { continue }
-            details["closeDate"] = .text(String(format: "%04d-%02d-%02d", 1995 + (k + seed) % 20, 1 + k % 12, 1 + k % 28))
+                let details = info.related("details")
+            else { continue }
+            details["closeDate"] = .text(
+                String(format: "%04d-%02d-%02d", 1995 + (k + seed) % 20, 1 + k % 12, 1 + k % 28)
+            )
         }
         try t.context.save()
     }
 
     @Test func theNextChangeSetUsesPrefixesBuiltInTheBackgroundAndGivesTheSameBatch() throws {
         let t = try Self.filledStore()
-        let background = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
-        let inline = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
-        var fromBackground: [ChangeBatch] = [], fromInline: [ChangeBatch] = []
+        let background = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
+        let inline = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
+        var fromBackground: [ChangeBatch] = []
+        var fromInline: [ChangeBatch] = []
         background.onChange = { fromBackground.append($0) }
         inline.onChange = { fromInline.append($0) }
         try background.performFetch()
@@ -59,7 +82,11 @@ import SQLiteStore
 
         #expect(background.statistics.keyBuilds == 1 && inline.statistics.keyBuilds == 1)
         #expect(fromBackground.count == 1 && fromBackground == fromInline)
-        let fresh = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let fresh = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try fresh.performFetch()
         #expect(try BatchChecker.apply(fromBackground[0], to: before) == Snapshot(fresh))
         #expect(Snapshot(background) == Snapshot(fresh))
@@ -72,7 +99,11 @@ import SQLiteStore
 
     @Test func aJobOverResultsThatWereRefetchedMeanwhileIsNotUsed() throws {
         let t = try Self.filledStore()
-        let c = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let c = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         var batches: [ChangeBatch] = []
         c.onChange = { batches.append($0) }
         try c.performFetch()
@@ -83,7 +114,11 @@ import SQLiteStore
         try c.performFetch()
         let before = Snapshot(c)
         try Self.moveBanks(t, count: 10, seed: 3)
-        let fresh = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let fresh = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try fresh.performFetch()
         #expect(batches.count == 1)
         #expect(try BatchChecker.apply(batches[0], to: before) == Snapshot(fresh))
@@ -99,7 +134,10 @@ import SQLiteStore
             let store = try Store(path: file, model: BankModel.model)
             try store.database.transaction {
                 for i in 0..<5000 {
-                    try store.database.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'X', 'IL')", [.text("Bank \(i)")])
+                    try store.database.run(
+                        "INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'X', 'IL')",
+                        [.text("Bank \(i)")]
+                    )
                 }
             }
             let context = ObjectContext(store: store)

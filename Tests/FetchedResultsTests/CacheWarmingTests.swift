@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteStore
+import Testing
+
 @_spi(Benchmark) @testable import FetchedResults
 
 /// `warmCacheInBackground()`: a controller's results cache is filled on the
@@ -22,8 +23,13 @@ import SQLiteStore
     }
 
     func controller(_ t: TempStore) -> FetchedResultsController {
-        FetchedResultsController(fetchRequest: Self.byName(), context: t.context, sectionNameKeyPath: "initial",
-                                 cacheName: "by-name", cacheDirectory: t.cacheDirectory)
+        FetchedResultsController(
+            fetchRequest: Self.byName(),
+            context: t.context,
+            sectionNameKeyPath: "initial",
+            cacheName: "by-name",
+            cacheDirectory: t.cacheDirectory
+        )
     }
 
     @Test func aWarmedCacheIsReadByTheNextFetchAndEqualsAFreshOne() throws {
@@ -34,12 +40,19 @@ import SQLiteStore
         }
         #expect(warming.wait())
         #expect(controller(t).hasValidCache())
-        if case .alreadyValid = controller(t).warmCacheInBackground() {} else { Issue.record("a valid cache is warmed again") }
+        if case .alreadyValid = controller(t).warmCacheInBackground() {
+        } else {
+            Issue.record("a valid cache is warmed again")
+        }
 
         let cached = controller(t)
         try cached.performFetch()
         #expect(cached.lastFetchUsedCache)
-        let fresh = FetchedResultsController(fetchRequest: Self.byName(), context: t.context, sectionNameKeyPath: "initial")
+        let fresh = FetchedResultsController(
+            fetchRequest: Self.byName(),
+            context: t.context,
+            sectionNameKeyPath: "initial"
+        )
         try fresh.performFetch()
         #expect(Snapshot(cached) == Snapshot(fresh))
     }
@@ -73,10 +86,9 @@ import SQLiteStore
         let cold = controller(t)
         #expect(try !cold.performFetchFromCache())
         #expect(!cold.hasFetched && cold.fetchedObjects.count == 0)
-        try cold.performFetch()                       // writes the cache
+        try cold.performFetch()  // writes the cache
         let warm = controller(t)
         #expect(try warm.performFetchFromCache())
         #expect(warm.lastFetchUsedCache && Snapshot(warm) == Snapshot(cold))
     }
 }
-

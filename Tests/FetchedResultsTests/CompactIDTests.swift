@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import FetchedResults
 
 /// The ordered id list keeps 4 bytes per id while a chunk's ids fit in 32 bits
@@ -64,7 +65,10 @@ import Testing
             var positions = Set<Int>()
             for _ in 0..<random.below(min(model.count, 60) + 1) { positions.insert(random.below(model.count)) }
             let sorted = positions.sorted()
-            #expect(list.remove(sortedPositions: sorted).map(\.id) == sorted.map { model[$0] }, "seed \(seed) step \(step)")
+            #expect(
+                list.remove(sortedPositions: sorted).map(\.id) == sorted.map { model[$0] },
+                "seed \(seed) step \(step)"
+            )
             for p in sorted.reversed() { seen.remove(model.remove(at: p)) }
 
             var rows: [(id: Int64, key: SortPrefix, rank: Int)] = []
@@ -79,20 +83,28 @@ import Testing
             var merged: [Int64] = []
             var r = 0
             for (rank, id) in model.enumerated() {
-                while r < rows.count && rows[r].rank == rank { merged.append(rows[r].id); r += 1 }
+                while r < rows.count && rows[r].rank == rank {
+                    merged.append(rows[r].id)
+                    r += 1
+                }
                 merged.append(id)
             }
-            while r < rows.count { merged.append(rows[r].id); r += 1 }
+            while r < rows.count {
+                merged.append(rows[r].id)
+                r += 1
+            }
             model = merged
 
             #expect(list.count == model.count, "seed \(seed) step \(step)")
             var listed: [Int64] = []
-            list.sequence.forEach { listed.append($0) }
+            list.sequence.forEachID { listed.append($0) }
             #expect(listed == model, "seed \(seed) step \(step): ids in order")
             #expect(list.sequence.ids(in: 0..<model.count) == model, "seed \(seed) step \(step): ids(in:)")
             for (position, id) in model.enumerated() where position % 5 == step % 5 {
                 guard list.position(of: id) == position, list.id(at: position) == id else {
-                    Issue.record("seed \(seed) step \(step): id \(id) expected at \(position), list says \(String(describing: list.position(of: id)))")
+                    Issue.record(
+                        "seed \(seed) step \(step): id \(id) expected at \(position), list says \(String(describing: list.position(of: id)))"
+                    )
                     return
                 }
             }

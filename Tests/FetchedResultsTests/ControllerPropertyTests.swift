@@ -1,7 +1,8 @@
-import TestSupport
 import Foundation
-import Testing
 import SQLiteStore
+import TestSupport
+import Testing
+
 @_spi(Benchmark) @testable import FetchedResults
 
 /// Rules 3–6 on random workloads: every batch, applied to the previous
@@ -16,9 +17,11 @@ struct ControllerPropertyTests {
     static let isLong = ProcessInfo.processInfo.environment["FRC_LONG"] == "1"
     static let steps = isLong ? 10_000 : 500
 
-    static let names = ["alpha", "Alpha", "ALPHA", "Émile", "émile", "emile", "zeta", "Zeta", "beta", "Beta bank", "1st Bank", "_under",
-                        "First State Bank", "first state bank", "First State Bank of Alpha Land", "日本", "ß bank",
-                        "100 Bank", "a", "A", "amber", "Apex", "abc", "Abc", "bank of zed", "(paren)"]
+    static let names = [
+        "alpha", "Alpha", "ALPHA", "Émile", "émile", "emile", "zeta", "Zeta", "beta", "Beta bank", "1st Bank", "_under",
+        "First State Bank", "first state bank", "First State Bank of Alpha Land", "日本", "ß bank",
+        "100 Bank", "a", "A", "amber", "Apex", "abc", "Abc", "bank of zed", "(paren)",
+    ]
     static let states = ["CA", "TX", "NY", "IL", "FL", "ca", "GA"]
 
     struct Config {
@@ -29,14 +32,18 @@ struct ControllerPropertyTests {
 
     static func configs() throws -> [Config] {
         var byDate = FetchRequest(entity: "FailedBankInfo")
-        byDate.sortDescriptors = [FetchSort("details.closeDate", ascending: false), FetchSort("name", comparison: .caseInsensitive)]
+        byDate.sortDescriptors = [
+            FetchSort("details.closeDate", ascending: false), FetchSort("name", comparison: .caseInsensitive),
+        ]
         byDate.fetchBatchSize = 20
         var byState = FetchRequest(entity: "FailedBankInfo")
         byState.sortDescriptors = [FetchSort("state"), FetchSort("name", comparison: .caseInsensitive)]
         byState.predicate = try FetchPredicate("details.closeDate >= '2006-01-01' OR name BEGINSWITH[c] 'a'")
         var byName = FetchRequest(entity: "FailedBankInfo")
         byName.sortDescriptors = [FetchSort("name", comparison: .caseInsensitive)]
-        byName.predicate = try FetchPredicate("state IN {'CA', 'TX', 'NY'} AND (details.fund == nil OR details.fund < 50)")
+        byName.predicate = try FetchPredicate(
+            "state IN {'CA', 'TX', 'NY'} AND (details.fund == nil OR details.fund < 50)"
+        )
         var byInitial = FetchRequest(entity: "FailedBankInfo")
         byInitial.sortDescriptors = [FetchSort("name", comparison: .caseInsensitive)]
         var byYearAsc = FetchRequest(entity: "FailedBankInfo")
@@ -97,11 +104,20 @@ struct ControllerPropertyTests {
         mutating func date() -> String {
             if chance(6) {
                 // Reuse an existing date: ties.
-                if let d = try? t.store.database.scalar("SELECT close_date FROM failed_bank_details ORDER BY random() LIMIT 1").string { return d }
+                if let d = try? t.store.database.scalar(
+                    "SELECT close_date FROM failed_bank_details ORDER BY random() LIMIT 1"
+                ).string {
+                    return d
+                }
             }
             // Now and then a year nobody is in: a new section, soon emptied again.
             let year = chance(5) ? Int.random(in: 1985...1994, using: &rng) : Int.random(in: 2000...2012, using: &rng)
-            return String(format: "%04d-%02d-%02d", year, Int.random(in: 1...12, using: &rng), Int.random(in: 1...28, using: &rng))
+            return String(
+                format: "%04d-%02d-%02d",
+                year,
+                Int.random(in: 1...12, using: &rng),
+                Int.random(in: 1...28, using: &rng)
+            )
         }
 
         /// Recently touched banks are picked often, so sections empty and objects change repeatedly.
@@ -139,7 +155,9 @@ struct ControllerPropertyTests {
                     }
                     continue
                 }
-                guard let object = try context.object(with: ObjectID(entity: "FailedBankInfo", rowID: target(all))), !object.isDeleted else { continue }
+                guard let object = try context.object(with: ObjectID(entity: "FailedBankInfo", rowID: target(all))),
+                    !object.isDeleted
+                else { continue }
                 switch op {
                 case 1: context.delete(object)
                 case 2, 3: object["name"] = .text(pick(ControllerPropertyTests.names))
@@ -147,8 +165,9 @@ struct ControllerPropertyTests {
                 case 5, 6:
                     if let d = object.related("details") { d["closeDate"] = .text(date()) }
                 case 7:
-                    if let d = object.related("details") { context.delete(d) }
-                    else {
+                    if let d = object.related("details") {
+                        context.delete(d)
+                    } else {
                         let d = context.insert(into: "FailedBankDetails")
                         d["closeDate"] = .text(date())
                         nextCert += 1
@@ -156,10 +175,14 @@ struct ControllerPropertyTests {
                         d.setRelated(object, for: "info")
                     }
                 case 8:
-                    if let d = object.related("details") { d["fund"] = chance(3) ? .null : .integer(Int64.random(in: 0...100, using: &rng)) }
+                    if let d = object.related("details") {
+                        d["fund"] = chance(3) ? .null : .integer(Int64.random(in: 0...100, using: &rng))
+                    }
                 case 9: object["city"] = .text(pick(["Springfield", "Shelbyville", "Ogdenville", "Capital City"]))
                 case 10:
-                    if let d = object.related("details") { d["acquiringInstitution"] = .text(pick(ControllerPropertyTests.names)) }
+                    if let d = object.related("details") {
+                        d["acquiringInstitution"] = .text(pick(ControllerPropertyTests.names))
+                    }
                 default:
                     // Two changes to the same object in one save.
                     object["name"] = .text(pick(ControllerPropertyTests.names))
@@ -171,12 +194,16 @@ struct ControllerPropertyTests {
 
         /// A new bank with its details, as raw SQL on `db`.
         mutating func insertBankViaSQL(_ db: Database) throws {
-            try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', ?)",
-                       [.text(pick(ControllerPropertyTests.names)), .text(pick(ControllerPropertyTests.states))])
+            try db.run(
+                "INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', ?)",
+                [.text(pick(ControllerPropertyTests.names)), .text(pick(ControllerPropertyTests.states))]
+            )
             let newID = db.lastInsertRowID
             nextCert += 1
-            try db.run("INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES (?, ?, ?)",
-                       [.text(date()), .integer(nextCert), .integer(newID)])
+            try db.run(
+                "INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES (?, ?, ?)",
+                [.text(date()), .integer(nextCert), .integer(newID)]
+            )
         }
 
         /// One transaction on the second connection changing hundreds of banks at
@@ -193,9 +220,21 @@ struct ControllerPropertyTests {
                     switch Int.random(in: 0..<20, using: &rng) {
                     case 0: try db.run("DELETE FROM failed_bank_info WHERE id = ?", [.integer(id)])
                     case 1: try insertBankViaSQL(db)
-                    case 2...5: try db.run("UPDATE failed_bank_info SET name = ? WHERE id = ?", [.text(pick(ControllerPropertyTests.names)), .integer(id)])
-                    case 6: try db.run("UPDATE failed_bank_info SET state = ? WHERE id = ?", [.text(pick(ControllerPropertyTests.states)), .integer(id)])
-                    default: try db.run("UPDATE failed_bank_details SET close_date = ? WHERE info_id = ?", [.text(date()), .integer(id)])
+                    case 2...5:
+                        try db.run(
+                            "UPDATE failed_bank_info SET name = ? WHERE id = ?",
+                            [.text(pick(ControllerPropertyTests.names)), .integer(id)]
+                        )
+                    case 6:
+                        try db.run(
+                            "UPDATE failed_bank_info SET state = ? WHERE id = ?",
+                            [.text(pick(ControllerPropertyTests.states)), .integer(id)]
+                        )
+                    default:
+                        try db.run(
+                            "UPDATE failed_bank_details SET close_date = ? WHERE info_id = ?",
+                            [.text(date()), .integer(id)]
+                        )
                     }
                 }
             }
@@ -216,12 +255,27 @@ struct ControllerPropertyTests {
             if duplicates && chance(2) { return try duplicateViaSQL(db, bank: id) }
             switch Int.random(in: 0..<6, using: &rng) {
             case 0: try db.run("DELETE FROM failed_bank_info WHERE id = ?", [.integer(id)])
-            case 1: try db.run("UPDATE failed_bank_info SET name = ? WHERE id = ?", [.text(pick(ControllerPropertyTests.names)), .integer(id)])
-            case 2: try db.run("UPDATE failed_bank_details SET close_date = ? WHERE info_id = ?", [.text(date()), .integer(id)])
+            case 1:
+                try db.run(
+                    "UPDATE failed_bank_info SET name = ? WHERE id = ?",
+                    [.text(pick(ControllerPropertyTests.names)), .integer(id)]
+                )
+            case 2:
+                try db.run(
+                    "UPDATE failed_bank_details SET close_date = ? WHERE info_id = ?",
+                    [.text(date()), .integer(id)]
+                )
             case 3: try db.transaction { try insertBankViaSQL(db) }
-            case 4: try db.run("UPDATE failed_bank_info SET state = ? WHERE id IN (?, ?)",
-                               [.text(pick(ControllerPropertyTests.states)), .integer(id), .integer(Int64(pick(all)))])
-            default: try db.run("UPDATE failed_bank_details SET fund = ? WHERE info_id = ?", [.integer(Int64.random(in: 0...100, using: &rng)), .integer(id)])
+            case 4:
+                try db.run(
+                    "UPDATE failed_bank_info SET state = ? WHERE id IN (?, ?)",
+                    [.text(pick(ControllerPropertyTests.states)), .integer(id), .integer(Int64(pick(all)))]
+                )
+            default:
+                try db.run(
+                    "UPDATE failed_bank_details SET fund = ? WHERE info_id = ?",
+                    [.integer(Int64.random(in: 0...100, using: &rng)), .integer(id)]
+                )
             }
         }
 
@@ -229,32 +283,53 @@ struct ControllerPropertyTests {
         /// below the bank's lowest one, which then becomes the one shown), a new date on any of
         /// its rows, its lowest row deleted (the next one shows), or a row moved to another bank.
         mutating func duplicateViaSQL(_ db: Database, bank id: Int64) throws {
-            guard try db.scalar("SELECT EXISTS (SELECT 1 FROM failed_bank_info WHERE id = ?)", [.integer(id)]).int64 == 1 else { return }
-            let rows = try db.query("SELECT id FROM failed_bank_details WHERE info_id = ? ORDER BY id", [.integer(id)]).map { $0[0].int64! }
+            guard
+                try db.scalar("SELECT EXISTS (SELECT 1 FROM failed_bank_info WHERE id = ?)", [.integer(id)]).int64 == 1
+            else { return }
+            let rows = try db.query("SELECT id FROM failed_bank_details WHERE info_id = ? ORDER BY id", [.integer(id)])
+                .map { $0[0].int64! }
             switch Int.random(in: 0..<6, using: &rng) {
             case 0, 1:
                 nextCert += 1
                 var newID: StoreValue = .null
                 if let lowest = rows.first, chance(2),
-                   let free = try db.scalar("SELECT max(id) + 1 FROM failed_bank_details WHERE id < ?", [.integer(lowest)]).int64,
-                   free < lowest {
+                    let free = try db.scalar(
+                        "SELECT max(id) + 1 FROM failed_bank_details WHERE id < ?",
+                        [.integer(lowest)]
+                    ).int64,
+                    free < lowest
+                {
                     newID = .integer(free)
                 }
-                try db.run("INSERT INTO failed_bank_details(id, close_date, cert, fund, info_id) VALUES (?, ?, ?, ?, ?)",
-                           [newID, .text(date()), .integer(nextCert), chance(2) ? .null : .integer(Int64.random(in: 0...100, using: &rng)), .integer(id)])
+                try db.run(
+                    "INSERT INTO failed_bank_details(id, close_date, cert, fund, info_id) VALUES (?, ?, ?, ?, ?)",
+                    [
+                        newID, .text(date()), .integer(nextCert),
+                        chance(2) ? .null : .integer(Int64.random(in: 0...100, using: &rng)), .integer(id),
+                    ]
+                )
                 if !rows.isEmpty { duplicateInserts += 1 }
             case 2:
                 guard !rows.isEmpty else { return }
-                try db.run("UPDATE failed_bank_details SET close_date = ? WHERE id = ?", [.text(date()), .integer(pick(rows))])
+                try db.run(
+                    "UPDATE failed_bank_details SET close_date = ? WHERE id = ?",
+                    [.text(date()), .integer(pick(rows))]
+                )
             case 3:
                 guard let lowest = rows.first, rows.count > 1 || chance(4) else { return }
                 try db.run("DELETE FROM failed_bank_details WHERE id = ?", [.integer(lowest)])
             case 4:
                 guard let row = rows.last else { return }
-                try db.run("UPDATE failed_bank_details SET info_id = ? WHERE id = ?", [.integer(pick(try ids())), .integer(row)])
+                try db.run(
+                    "UPDATE failed_bank_details SET info_id = ? WHERE id = ?",
+                    [.integer(pick(try ids())), .integer(row)]
+                )
             default:
                 guard !rows.isEmpty else { return }
-                try db.run("UPDATE failed_bank_details SET fund = ? WHERE id = ?", [.integer(Int64.random(in: 0...100, using: &rng)), .integer(pick(rows))])
+                try db.run(
+                    "UPDATE failed_bank_details SET fund = ? WHERE id = ?",
+                    [.integer(Int64.random(in: 0...100, using: &rng)), .integer(pick(rows))]
+                )
             }
         }
     }
@@ -266,8 +341,10 @@ struct ControllerPropertyTests {
         try Self.run(seed: seed, duplicates: false)
     }
 
-    @Test("with extra details rows for a bank written by raw SQL (inserted, re-dated, deleted, moved), every batch still applies and equals a fresh fetch; no bank shows twice",
-          arguments: [UInt64(7), 2026])
+    @Test(
+        "with extra details rows for a bank written by raw SQL (inserted, re-dated, deleted, moved), every batch still applies and equals a fresh fetch; no bank shows twice",
+        arguments: [UInt64(7), 2026]
+    )
     func duplicatedDetailsRowsNeverBreakABatch(seed: UInt64) throws {
         try Self.run(seed: seed, duplicates: true)
     }
@@ -280,13 +357,20 @@ struct ControllerPropertyTests {
         let db = otherStore.database
         try db.transaction {
             for i in 0..<520 {
-                try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', ?)",
-                           [.text(Self.names.randomElement(using: &rng)!), .text(Self.states.randomElement(using: &rng)!)])
+                try db.run(
+                    "INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', ?)",
+                    [.text(Self.names.randomElement(using: &rng)!), .text(Self.states.randomElement(using: &rng)!)]
+                )
                 let id = db.lastInsertRowID
                 if i % 9 == 0 { continue }
-                try db.run("INSERT INTO failed_bank_details(close_date, cert, fund, info_id) VALUES (?, ?, ?, ?)",
-                           [.text(String(format: "%04d-%02d-%02d", 2000 + i % 13, 1 + i % 12, 1 + i % 27)), .integer(Int64(i + 1)),
-                            i % 3 == 0 ? .null : .integer(Int64(i % 100)), .integer(id)])
+                try db.run(
+                    "INSERT INTO failed_bank_details(close_date, cert, fund, info_id) VALUES (?, ?, ?, ?)",
+                    [
+                        .text(String(format: "%04d-%02d-%02d", 2000 + i % 13, 1 + i % 12, 1 + i % 27)),
+                        .integer(Int64(i + 1)),
+                        i % 3 == 0 ? .null : .integer(Int64(i % 100)), .integer(id),
+                    ]
+                )
             }
         }
         _ = try t.context.processExternalChanges()
@@ -299,12 +383,19 @@ struct ControllerPropertyTests {
         var received: [[ChangeBatch]] = Array(repeating: [], count: configs.count)
         var snapshots: [Snapshot] = []
         for (k, c) in configs.enumerated() {
-            let controller = FetchedResultsController(fetchRequest: c.request, context: t.context, sectionNameKeyPath: c.section)
+            let controller = FetchedResultsController(
+                fetchRequest: c.request,
+                context: t.context,
+                sectionNameKeyPath: c.section
+            )
             try controller.performFetch()
             controller.onChange = { received[k].append($0) }
             controllers.append(controller)
             snapshots.append(Snapshot(controller))
-            #expect(snapshots[k] == (try Self.bruteForce(t, c)), "seed \(seed): initial fetch of \(c.name) differs from Swift's")
+            #expect(
+                snapshots[k] == (try Self.bruteForce(t, c)),
+                "seed \(seed): initial fetch of \(c.name) differs from Swift's"
+            )
         }
 
         var lastChanges: [ChangeSet] = []
@@ -341,18 +432,24 @@ struct ControllerPropertyTests {
                     do {
                         snapshot = try BatchChecker.apply(batch, to: snapshot)
                     } catch {
-                        Issue.record("seed \(seed) step \(step) (\(how)) \(c.name): \(error)\nbatch: \(batch)\nold:\n\(snapshots[k])")
+                        Issue.record(
+                            "seed \(seed) step \(step) (\(how)) \(c.name): \(error)\nbatch: \(batch)\nold:\n\(snapshots[k])"
+                        )
                         return
                     }
                 }
                 let batches = received[k]
                 received[k].removeAll()
                 if snapshot != expected {
-                    Issue.record("seed \(seed) step \(step) (\(how)) \(c.name): applying the batches does not give the fresh fetch\nchanges: \(lastChanges)\nbatches: \(batches)\nexpected:\n\(expected)\ngot:\n\(snapshot)")
+                    Issue.record(
+                        "seed \(seed) step \(step) (\(how)) \(c.name): applying the batches does not give the fresh fetch\nchanges: \(lastChanges)\nbatches: \(batches)\nexpected:\n\(expected)\ngot:\n\(snapshot)"
+                    )
                     return
                 }
                 if Snapshot(controllers[k]) != expected {
-                    Issue.record("seed \(seed) step \(step) \(c.name): the controller's own state differs from a fresh fetch")
+                    Issue.record(
+                        "seed \(seed) step \(step) \(c.name): the controller's own state differs from a fresh fetch"
+                    )
                     return
                 }
                 if step % 50 == 0, expected != (try Self.bruteForce(t, c)) {
@@ -363,14 +460,28 @@ struct ControllerPropertyTests {
             }
         }
         // The workload exercised every kind of change, incrementally.
-        for kind in ChangeType.allCases { #expect(kinds[kind, default: 0] > 0, "seed \(seed): no \(kind) was reported") }
-        #expect(sectionKinds[.insert, default: 0] > 0 && (duplicates || sectionKinds[.delete, default: 0] > 0),
-                "seed \(seed): sections were never created and emptied")
-        for c in controllers { #expect(c.statistics.refetches == 0 && c.statistics.incrementalBatches > Self.steps / 4) }
-        #expect(controllers.contains { $0.statistics.splitReads > 0 }, "seed \(seed): no change set was large enough to read on two connections")
+        for kind in ChangeType.allCases {
+            #expect(kinds[kind, default: 0] > 0, "seed \(seed): no \(kind) was reported")
+        }
+        #expect(
+            sectionKinds[.insert, default: 0] > 0 && (duplicates || sectionKinds[.delete, default: 0] > 0),
+            "seed \(seed): sections were never created and emptied"
+        )
+        for c in controllers {
+            #expect(c.statistics.refetches == 0 && c.statistics.incrementalBatches > Self.steps / 4)
+        }
+        #expect(
+            controllers.contains { $0.statistics.splitReads > 0 },
+            "seed \(seed): no change set was large enough to read on two connections"
+        )
         if duplicates {
-            let duplicated = try t.store.database.scalar("SELECT count(*) FROM (SELECT 1 FROM failed_bank_details GROUP BY info_id HAVING count(*) > 1)")
-            #expect(mutator.duplicateInserts > 5 && (duplicated.int64 ?? 0) > 0, "seed \(seed): too few banks had extra details rows")
+            let duplicated = try t.store.database.scalar(
+                "SELECT count(*) FROM (SELECT 1 FROM failed_bank_details GROUP BY info_id HAVING count(*) > 1)"
+            )
+            #expect(
+                mutator.duplicateInserts > 5 && (duplicated.int64 ?? 0) > 0,
+                "seed \(seed): too few banks had extra details rows"
+            )
         }
         print("seed \(seed): \(kinds) sections \(sectionKinds) probes \(controllers.map(\.statistics.probeReads))")
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteStore
+import Testing
+
 @_spi(Benchmark) @testable import FetchedResults
 
 /// The controller's rules 1, 3, 5, 7, 8 and 9 (FetchedResults.docc/ChangeBatches.md), one behaviour per test.
@@ -8,7 +9,9 @@ import SQLiteStore
 struct ControllerRuleTests {
     static func byDate(batchSize: Int = 20) -> FetchRequest {
         var r = FetchRequest(entity: "FailedBankInfo")
-        r.sortDescriptors = [FetchSort("details.closeDate", ascending: false), FetchSort("name", comparison: .caseInsensitive)]
+        r.sortDescriptors = [
+            FetchSort("details.closeDate", ascending: false), FetchSort("name", comparison: .caseInsensitive),
+        ]
         r.fetchBatchSize = batchSize
         return r
     }
@@ -24,14 +27,27 @@ struct ControllerRuleTests {
         var calls: [String] = []
         var titles: [String: String] = [:]
         func controllerWillChangeContent(_ c: FetchedResultsController) { calls.append("will") }
-        func controller(_ c: FetchedResultsController, didChange section: SectionInfo, atSectionIndex i: Int, for type: ChangeType) {
+        func controller(
+            _ c: FetchedResultsController,
+            didChange section: SectionInfo,
+            atSectionIndex i: Int,
+            for type: ChangeType
+        ) {
             calls.append("section \(type) \(i) \(section.name)")
         }
-        func controller(_ c: FetchedResultsController, didChange id: ObjectID, at from: IndexPath?, for type: ChangeType, newIndexPath to: IndexPath?) {
+        func controller(
+            _ c: FetchedResultsController,
+            didChange id: ObjectID,
+            at from: IndexPath?,
+            for type: ChangeType,
+            newIndexPath to: IndexPath?
+        ) {
             calls.append("object \(type) \(id.rowID) \(from.map { "\($0)" } ?? "-") \(to.map { "\($0)" } ?? "-")")
         }
         func controllerDidChangeContent(_ c: FetchedResultsController) { calls.append("did") }
-        func controller(_ c: FetchedResultsController, sectionIndexTitleForSectionName name: String) -> String? { titles[name] }
+        func controller(_ c: FetchedResultsController, sectionIndexTitleForSectionName name: String) -> String? {
+            titles[name]
+        }
     }
 
     // MARK: Rule 1
@@ -51,7 +67,10 @@ struct ControllerRuleTests {
             try c.performFetch()
             Issue.record("expected a rule 1 error")
         } catch let e as FetchedResultsError {
-            guard case .sectionKeyNotOrdered(let section, let first, _) = e else { Issue.record("wrong error \(e)"); return }
+            guard case .sectionKeyNotOrdered(let section, let first, _) = e else {
+                Issue.record("wrong error \(e)")
+                return
+            }
             #expect(section == "state" && first == "name ASC")
             #expect(e.description.contains("section key path \"state\""))
         }
@@ -70,7 +89,11 @@ struct ControllerRuleTests {
         try t.addBank("A", closeDate: "2009-03-01")
         try t.addBank("B", closeDate: "2011-07-01")
         try t.addBank("C", closeDate: "2009-12-31")
-        let c = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let c = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try c.performFetch()
         #expect(c.sections.map(\.name) == ["2011", "2009"])
         #expect(c.sections.map(\.numberOfObjects) == [1, 2])
@@ -85,11 +108,15 @@ struct ControllerRuleTests {
         let c = FetchedResultsController(fetchRequest: r, context: t.context, sectionNameKeyPath: "initial")
         try c.performFetch()
         #expect(c.sections.map(\.name) == ["#", "A", "B", "Z"])
-        #expect(c.sections.map { $0.objects.map { $0.string("name")! } } == [["1st Bank", "Ébank"], ["Apex", "apple"], ["Banana"], ["zeta"]])
+        #expect(
+            c.sections.map { $0.objects.map { $0.string("name")! } } == [
+                ["1st Bank", "Ébank"], ["Apex", "apple"], ["Banana"], ["zeta"],
+            ]
+        )
         var batches: [ChangeBatch] = []
         c.onChange = { batches.append($0) }
         let zeta = try t.context.fetch("FailedBankInfo", where: "name = 'zeta'")[0]
-        zeta["name"] = .text("_zeta")                 // sorts after "Ébank"? no: '_' < 'É'; it joins "#"
+        zeta["name"] = .text("_zeta")  // sorts after "Ébank"? no: '_' < 'É'; it joins "#"
         try t.context.save()
         #expect(c.sections.map(\.name) == ["#", "A", "B"])
         #expect(c.sections[0].objects.map { $0.string("name")! } == ["1st Bank", "_zeta", "Ébank"])
@@ -98,7 +125,7 @@ struct ControllerRuleTests {
 
     @Test func aChangeThatBreaksTheOrderOfADerivedSectionKeyIsStillPlacedInItsSection() throws {
         let t = try TempStore()
-        for n in ["apple", "Banana", "zeta", "Apex"] { try t.addBank(n) }   // letters only: the initial follows the name
+        for n in ["apple", "Banana", "zeta", "Apex"] { try t.addBank(n) }  // letters only: the initial follows the name
         var r = FetchRequest(entity: "FailedBankInfo")
         r.sortDescriptors = [FetchSort("name", comparison: .caseInsensitive)]
         let c = FetchedResultsController(fetchRequest: r, context: t.context, sectionNameKeyPath: "initial")
@@ -108,7 +135,7 @@ struct ControllerRuleTests {
         var batches: [ChangeBatch] = []
         c.onChange = { batches.append($0) }
         let old = Snapshot(c)
-        let e = try t.addBank("Ébank")                 // sorts after "zeta" by name, but its section "#" comes first
+        let e = try t.addBank("Ébank")  // sorts after "zeta" by name, but its section "#" comes first
         let fresh = FetchedResultsController(fetchRequest: r, context: t.context, sectionNameKeyPath: "initial")
         try fresh.performFetch()
         #expect(try BatchChecker.apply(batches[0], to: old) == Snapshot(fresh))
@@ -123,7 +150,11 @@ struct ControllerRuleTests {
         let a = try t.addBank(long, closeDate: "2010-05-14")
         let b = try t.addBank(long, closeDate: "2010-05-14")
         _ = try t.addBank(long, closeDate: "2010-05-14")
-        let c = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let c = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try c.performFetch()
         try c.prepareForChanges()
         var batches: [ChangeBatch] = []
@@ -134,10 +165,17 @@ struct ControllerRuleTests {
         try other.database.run("UPDATE failed_bank_info SET name = 'Aaa' WHERE id = ?", [.integer(b.objectID.rowID)])
         try other.database.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'X', 'IL')", [.text(long)])
         let d = other.database.lastInsertRowID
-        try other.database.run("INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES ('2010-05-14', 999, ?)", [.integer(d)])
+        try other.database.run(
+            "INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES ('2010-05-14', 999, ?)",
+            [.integer(d)]
+        )
         try c.process(ChangeSet(inserted: [ObjectID(entity: "FailedBankInfo", rowID: d)]))
         #expect(c.statistics.refetches == 1)
-        let fresh = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let fresh = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try fresh.performFetch()
         #expect(batches.count == 1)
         #expect(try BatchChecker.apply(batches[0], to: old) == Snapshot(fresh))
@@ -185,7 +223,11 @@ struct ControllerRuleTests {
         let t = try TempStore()
         try t.addBank("A", closeDate: "2009-03-01")
         try t.addBank("B", closeDate: "2011-07-01")
-        let c = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let c = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try c.performFetch()
         #expect(c.sectionIndexTitles == ["2"])
         c.sectionIndexTitleProvider = { $0 }
@@ -203,7 +245,11 @@ struct ControllerRuleTests {
         let t = try TempStore()
         let a = try t.addBank("A", closeDate: "2009-03-01")
         let b = try t.addBank("B", closeDate: "2011-07-01")
-        let c = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let c = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try c.performFetch()
         #expect(c.indexPath(for: a.objectID) == .at(0, 1))
         #expect(c.indexPath(forObject: b) == .at(0, 0))
@@ -225,7 +271,7 @@ struct ControllerRuleTests {
         try c.performFetch()
         let (other, _) = try t.secondConnection()
         try other.database.run("DELETE FROM failed_bank_info WHERE id = ?", [.integer(b.objectID.rowID)])
-        #expect(c.objectID(at: .at(1, 0)) == b.objectID)      // not processed yet
+        #expect(c.objectID(at: .at(1, 0)) == b.objectID)  // not processed yet
         #expect(c.existingObject(at: .at(1, 0)) == nil)
         #expect(c.existingObject(at: .at(0, 0))?.string("name") == "A")
     }
@@ -237,7 +283,11 @@ struct ControllerRuleTests {
         let a = try t.addBank("A", closeDate: "2010-01-01")
         let b = try t.addBank("B", closeDate: "2010-02-01")
         let c = try t.addBank("C", closeDate: "2011-05-01")
-        let frc = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let frc = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try frc.performFetch()
         var batches: [ChangeBatch] = []
         frc.onChange = { batches.append($0) }
@@ -256,7 +306,11 @@ struct ControllerRuleTests {
         let t = try TempStore()
         _ = try t.addBank("A", closeDate: "2010-01-01")
         let c = try t.addBank("C", closeDate: "2011-05-01")
-        let frc = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let frc = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try frc.performFetch()
         let recorder = Recorder()
         frc.delegate = recorder
@@ -264,8 +318,12 @@ struct ControllerRuleTests {
         frc.onChange = { batches.append($0) }
         c.related("details")!["closeDate"] = .text("2009-05-01")
         try t.context.save()
-        #expect(recorder.calls == ["will", "section delete 0 2011", "section insert 1 2009",
-                                   "object move \(c.objectID.rowID) [0, 0] [1, 0]", "did"])
+        #expect(
+            recorder.calls == [
+                "will", "section delete 0 2011", "section insert 1 2009",
+                "object move \(c.objectID.rowID) [0, 0] [1, 0]", "did",
+            ]
+        )
         #expect(batches.first?.counts == [1, 1])
         #expect(frc.sections.map(\.name) == ["2010", "2009"])
     }
@@ -274,13 +332,19 @@ struct ControllerRuleTests {
         let t = try TempStore()
         let a = try t.addBank("Alpha", closeDate: "2010-01-01")
         _ = try t.addBank("Beta", closeDate: "2010-01-01")
-        let frc = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let frc = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try frc.performFetch()
         var batches: [ChangeBatch] = []
         frc.onChange = { batches.append($0) }
-        a["name"] = .text("Aardvark")               // a sort key changes, the order does not
+        a["name"] = .text("Aardvark")  // a sort key changes, the order does not
         try t.context.save()
-        #expect(batches.first?.objectChanges == [.init(change: .update, id: a.objectID, from: .at(0, 0), to: .at(0, 0))])
+        #expect(
+            batches.first?.objectChanges == [.init(change: .update, id: a.objectID, from: .at(0, 0), to: .at(0, 0))]
+        )
         a.related("details")!["closeDate"] = .text("2010-06-01")  // still first, same section
         try t.context.save()
         #expect(batches.last?.objectChanges == [.init(change: .update, id: a.objectID, from: .at(0, 0), to: .at(0, 0))])
@@ -301,35 +365,52 @@ struct ControllerRuleTests {
         try t.context.save()
         #expect(batches.count == 1)
         #expect(batches[0].sectionChanges.isEmpty)
-        #expect(Set(batches[0].objectChanges) == [.init(change: .delete, id: a.objectID, from: .at(0, 0), to: nil),
-                                                  .init(change: .insert, id: b.objectID, from: nil, to: .at(0, 0))])
+        #expect(
+            Set(batches[0].objectChanges) == [
+                .init(change: .delete, id: a.objectID, from: .at(0, 0), to: nil),
+                .init(change: .insert, id: b.objectID, from: nil, to: .at(0, 0)),
+            ]
+        )
     }
 
     @Test func changeOfAKeyNoSortSectionOrPredicateReadsIsAPlainUpdate() throws {
         let t = try TempStore()
         let a = try t.addBank("A", city: "X")
         _ = try t.addBank("B")
-        let frc = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let frc = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try frc.performFetch()
         var batches: [ChangeBatch] = []
         frc.onChange = { batches.append($0) }
         a["city"] = .text("Y")
         try t.context.save()
-        #expect(batches.first?.objectChanges == [.init(change: .update, id: a.objectID, from: .at(0, 0), to: .at(0, 0))])
+        #expect(
+            batches.first?.objectChanges == [.init(change: .update, id: a.objectID, from: .at(0, 0), to: .at(0, 0))]
+        )
         #expect(frc.statistics.probeReads == 0)
     }
 
     @Test func aStoreResetRefetchesAndDiffs() throws {
         let t = try TempStore()
         _ = try t.addBank("A")
-        let frc = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let frc = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try frc.performFetch()
         var batches: [ChangeBatch] = []
         frc.onChange = { batches.append($0) }
         let (other, _) = try t.secondConnection()
         try other.bulkWrite { db in
             try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES ('Z', 'Q', 'TX')")
-            try db.run("INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES ('2013-01-01', 77, ?)", [.integer(db.lastInsertRowID)])
+            try db.run(
+                "INSERT INTO failed_bank_details(close_date, cert, info_id) VALUES ('2013-01-01', 77, ?)",
+                [.integer(db.lastInsertRowID)]
+            )
         }
         _ = try t.context.processExternalChanges()
         #expect(batches.count == 1 && batches[0].isReset)
@@ -352,7 +433,14 @@ struct ControllerRuleTests {
         frc.onChange = { batches.append($0) }
         try t.addBank("AA")
         #expect(frc.fetchedObjects.map { $0.string("name")! } == ["AA", "B"])
-        let old = Snapshot(sections: [("", try ["B", "C"].map { n in try t.context.fetch("FailedBankInfo", where: "name = ?", [.text(n)])[0].objectID })])
+        let old = Snapshot(sections: [
+            (
+                "",
+                try ["B", "C"].map { n in
+                    try t.context.fetch("FailedBankInfo", where: "name = ?", [.text(n)])[0].objectID
+                }
+            )
+        ])
         #expect(try BatchChecker.apply(batches[0], to: old) == Snapshot(frc))
     }
 
@@ -369,13 +457,13 @@ struct ControllerRuleTests {
         let frc = FetchedResultsController(fetchRequest: r, context: context)
         try frc.performFetch()
         #expect(frc.numberOfObjects == 200)
-        #expect(frc.loader.loadCount == 0 && context.registeredObjectCount == 0)   // ids only
+        #expect(frc.loader.loadCount == 0 && context.registeredObjectCount == 0)  // ids only
         #expect(frc.fetchedObjects[15].string("name") == "Bank 015")
         #expect(frc.loader.loadCount == 1 && context.registeredObjectCount == 10)  // one batch
         _ = frc.fetchedObjects[19]
         #expect(frc.loader.loadCount == 1)
         for o in frc.fetchedObjects { _ = o.string("name") }
-        #expect(frc.loader.loadCount == 20)   // batch 1 was still loaded
+        #expect(frc.loader.loadCount == 20)  // batch 1 was still loaded
         #expect(frc.loader.residentBatchCount == 8)
         #expect(context.registeredObjectCount <= 80)
     }
@@ -386,9 +474,17 @@ struct ControllerRuleTests {
         let t = try TempStore()
         for i in 0..<50 { try t.addBank("Bank \(i)", closeDate: "20\(10 + i % 5)-01-0\(1 + i % 9)", save: false) }
         try t.context.save()
-        func launch(_ request: FetchRequest = Self.byDate(), context: ObjectContext? = nil) throws -> FetchedResultsController {
-            let c = FetchedResultsController(fetchRequest: request, context: context ?? ObjectContext(store: t.store),
-                                             sectionNameKeyPath: "details.closeYear", cacheName: "banks", cacheDirectory: t.cacheDirectory)
+        func launch(
+            _ request: FetchRequest = Self.byDate(),
+            context: ObjectContext? = nil
+        ) throws -> FetchedResultsController {
+            let c = FetchedResultsController(
+                fetchRequest: request,
+                context: context ?? ObjectContext(store: t.store),
+                sectionNameKeyPath: "details.closeYear",
+                cacheName: "banks",
+                cacheDirectory: t.cacheDirectory
+            )
             try c.performFetch()
             return c
         }
@@ -422,18 +518,32 @@ struct ControllerRuleTests {
         let t = try TempStore()
         for i in 0..<30 { try t.addBank("Bank \(i)", closeDate: "20\(10 + i % 3)-01-01", save: false) }
         try t.context.save()
-        let warmUp = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear",
-                                              cacheName: "c", cacheDirectory: t.cacheDirectory)
+        let warmUp = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear",
+            cacheName: "c",
+            cacheDirectory: t.cacheDirectory
+        )
         try warmUp.performFetch()
-        let c = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear",
-                                         cacheName: "c", cacheDirectory: t.cacheDirectory)
+        let c = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear",
+            cacheName: "c",
+            cacheDirectory: t.cacheDirectory
+        )
         try c.performFetch()
         #expect(c.lastFetchUsedCache)
         var batches: [ChangeBatch] = []
         c.onChange = { batches.append($0) }
         let old = Snapshot(c)
         try t.addBank("Bank X", closeDate: "2011-01-01")
-        let fresh = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context, sectionNameKeyPath: "details.closeYear")
+        let fresh = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         try fresh.performFetch()
         #expect(try BatchChecker.apply(batches[0], to: old) == Snapshot(fresh))
     }
@@ -453,7 +563,7 @@ struct ControllerRuleTests {
         try frc.performFetch()
         #expect(!frc.isTracking)
         try t.addBank("B")
-        #expect(frc.numberOfObjects == 1)          // not observing: the results stay as fetched
+        #expect(frc.numberOfObjects == 1)  // not observing: the results stay as fetched
         #expect(frc.statistics == .init())
     }
 
@@ -490,7 +600,7 @@ struct ControllerRuleTests {
         _ = try t.addBank("A")
         let frc = FetchedResultsController(fetchRequest: Self.byDate(), context: t.context)
         try frc.performFetch()
-        try t.addBank("B")                          // missed: not tracking
+        try t.addBank("B")  // missed: not tracking
         var batches: [ChangeBatch] = []
         frc.onChange = { batches.append($0) }
         try t.addBank("C")

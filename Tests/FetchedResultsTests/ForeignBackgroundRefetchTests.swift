@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteStore
+import Testing
+
 @_spi(Benchmark) @testable import FetchedResults
 
 /// A controller over a database made with raw SQL (rollback journal, no triggers, odd
@@ -19,10 +20,12 @@ struct ForeignBackgroundRefetchTests {
             options.walMode = false
             let path = directory + "/items.sqlite"
             writer = try Database(path: path, options: options)
-            try writer.execute("""
+            try writer.execute(
+                """
                 CREATE TABLE "the items" ("Item Name" TEXT, "Group" TEXT, "n" INTEGER);
                 CREATE INDEX "by group" ON "the items"("Group", "Item Name");
-                """)
+                """
+            )
         }
 
         deinit { try? FileManager.default.removeItem(atPath: directory) }
@@ -35,7 +38,11 @@ struct ForeignBackgroundRefetchTests {
                 return .text(String(s.prefix(1)).uppercased())
             }
             let entity = table.entity(named: "items", derived: [initial])
-            return try Store(foreignDatabaseAt: path, model: Model(version: 1, applicationID: 0, entities: [entity]), readOnly: false)
+            return try Store(
+                foreignDatabaseAt: path,
+                model: Model(version: 1, applicationID: 0, entities: [entity]),
+                readOnly: false
+            )
         }
     }
 
@@ -58,12 +65,18 @@ struct ForeignBackgroundRefetchTests {
     }
 
     static func fresh(_ store: Store, _ config: (FetchRequest, String)) throws -> Snapshot {
-        let controller = FetchedResultsController(fetchRequest: config.0, context: ObjectContext(store: store), sectionNameKeyPath: config.1)
+        let controller = FetchedResultsController(
+            fetchRequest: config.0,
+            context: ObjectContext(store: store),
+            sectionNameKeyPath: config.1
+        )
         try controller.performFetch()
         return Snapshot(controller)
     }
 
-    static let names = ["apple", "Apple", "banana", "cherry", "date", "Émile", "fig", "grape", "kiwi", "lemon", "mango", "1st", "zeta"]
+    static let names = [
+        "apple", "Apple", "banana", "cherry", "date", "Émile", "fig", "grape", "kiwi", "lemon", "mango", "1st", "zeta",
+    ]
     static let groups: [StoreValue] = [.text("fruit"), .text("Fruit"), .text("nuts"), .text("x y"), .null, .integer(7)]
 
     /// One random write by another connection: inserts, deletes or updates of one to a few rows.
@@ -72,19 +85,30 @@ struct ForeignBackgroundRefetchTests {
         switch Int.random(in: 0..<10, using: &rng) {
         case 0..<4:
             for _ in 0..<Int.random(in: 1...3, using: &rng) {
-                try db.run("INSERT INTO \"the items\" VALUES (?, ?, ?)",
-                           [.text(names.randomElement(using: &rng)!), groups.randomElement(using: &rng)!, .integer(Int64.random(in: 0...9, using: &rng))])
+                try db.run(
+                    "INSERT INTO \"the items\" VALUES (?, ?, ?)",
+                    [
+                        .text(names.randomElement(using: &rng)!), groups.randomElement(using: &rng)!,
+                        .integer(Int64.random(in: 0...9, using: &rng)),
+                    ]
+                )
             }
         case 4..<6 where count > 0:
-            try db.run("DELETE FROM \"the items\" WHERE rowid IN (SELECT rowid FROM \"the items\" ORDER BY random() LIMIT ?)",
-                       [.integer(Int64.random(in: 1...2, using: &rng))])
+            try db.run(
+                "DELETE FROM \"the items\" WHERE rowid IN (SELECT rowid FROM \"the items\" ORDER BY random() LIMIT ?)",
+                [.integer(Int64.random(in: 1...2, using: &rng))]
+            )
         case 6..<8 where count > 0:
-            try db.run("UPDATE \"the items\" SET \"Group\" = ? WHERE rowid = (SELECT rowid FROM \"the items\" ORDER BY random() LIMIT 1)",
-                       [groups.randomElement(using: &rng)!])
+            try db.run(
+                "UPDATE \"the items\" SET \"Group\" = ? WHERE rowid = (SELECT rowid FROM \"the items\" ORDER BY random() LIMIT 1)",
+                [groups.randomElement(using: &rng)!]
+            )
         default:
             guard count > 0 else { return }
-            try db.run("UPDATE \"the items\" SET \"Item Name\" = ?, n = ? WHERE rowid = (SELECT rowid FROM \"the items\" ORDER BY random() LIMIT 1)",
-                       [.text(names.randomElement(using: &rng)!), .integer(Int64.random(in: 0...9, using: &rng))])
+            try db.run(
+                "UPDATE \"the items\" SET \"Item Name\" = ?, n = ? WHERE rowid = (SELECT rowid FROM \"the items\" ORDER BY random() LIMIT 1)",
+                [.text(names.randomElement(using: &rng)!), .integer(Int64.random(in: 0...9, using: &rng))]
+            )
         }
     }
 
@@ -97,7 +121,11 @@ struct ForeignBackgroundRefetchTests {
         let store = try file.store()
         let context = ObjectContext(store: store)
         let config = which == 0 ? Self.byGroup() : Self.byInitial()
-        let controller = FetchedResultsController(fetchRequest: config.0, context: context, sectionNameKeyPath: config.1)
+        let controller = FetchedResultsController(
+            fetchRequest: config.0,
+            context: context,
+            sectionNameKeyPath: config.1
+        )
         controller.refetchesInBackgroundOnReset = true
         var delivered: [ChangeBatch] = []
         controller.onChange = { delivered.append($0) }
@@ -128,7 +156,11 @@ struct ForeignBackgroundRefetchTests {
         let store = try file.store()
         let context = ObjectContext(store: store)
         let config = Self.byGroup()
-        let controller = FetchedResultsController(fetchRequest: config.0, context: context, sectionNameKeyPath: config.1)
+        let controller = FetchedResultsController(
+            fetchRequest: config.0,
+            context: context,
+            sectionNameKeyPath: config.1
+        )
         var snapshot = Snapshot()
         var batches = 0
         controller.onChange = { batch in
@@ -154,14 +186,20 @@ struct ForeignBackgroundRefetchTests {
 
     @Test func aCancelledBackgroundRefetchStartsAgainAndEndsRight() throws {
         let file = try ForeignFile()
-        try file.writer.execute("""
+        try file.writer.execute(
+            """
             WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 50000)
             INSERT INTO "the items" SELECT 'item ' || (i * 7919 % 50000), CASE i % 3 WHEN 0 THEN 'fruit' WHEN 1 THEN 'nuts' ELSE NULL END, i % 10 FROM k;
-            """)
+            """
+        )
         let store = try file.store()
         let context = ObjectContext(store: store)
         let config = Self.byGroup()
-        let controller = FetchedResultsController(fetchRequest: config.0, context: context, sectionNameKeyPath: config.1)
+        let controller = FetchedResultsController(
+            fetchRequest: config.0,
+            context: context,
+            sectionNameKeyPath: config.1
+        )
         var snapshot = Snapshot()
         controller.onChange = { batch in
             snapshot = (try? BatchChecker.apply(batch, to: snapshot)) ?? Snapshot(sections: [("broken batch", [])])
@@ -186,7 +224,10 @@ struct ForeignBackgroundRefetchTests {
         try file.writer.transaction {
             let insert = try file.writer.statement("INSERT INTO \"the items\" VALUES (?, ?, ?)")
             for i in 0..<20_000 {
-                try insert.bind([.text(Self.names[i % Self.names.count] + " \(i)"), Self.groups[i % Self.groups.count], .integer(Int64(i % 10))])
+                try insert.bind([
+                    .text(Self.names[i % Self.names.count] + " \(i)"), Self.groups[i % Self.groups.count],
+                    .integer(Int64(i % 10)),
+                ])
                 _ = try insert.step()
                 insert.reset()
             }
@@ -195,21 +236,30 @@ struct ForeignBackgroundRefetchTests {
         try store.installTracking(forTables: ["the items"])
         let context = ObjectContext(store: store)
         let config = Self.byGroup()
-        let controller = FetchedResultsController(fetchRequest: config.0, context: context, sectionNameKeyPath: config.1)
+        let controller = FetchedResultsController(
+            fetchRequest: config.0,
+            context: context,
+            sectionNameKeyPath: config.1
+        )
         var batches: [ChangeBatch] = []
         controller.onChange = { batches.append($0) }
         try controller.performFetch()
         try controller.prepareForChanges()
         let before = Snapshot(controller)
-        try file.writer.execute("""
+        try file.writer.execute(
+            """
             BEGIN;
             UPDATE "the items" SET "Group" = 'moved' WHERE rowid % 40 = 0;
             DELETE FROM "the items" WHERE rowid % 40 = 1;
             INSERT INTO "the items" SELECT "Item Name" || ' copy', "Group", n FROM "the items" WHERE rowid % 40 = 2;
             COMMIT;
-            """)
+            """
+        )
         let changes = try #require(try context.processExternalChanges())
-        #expect(!changes.isReset && changes.updated.count == 500 && changes.deleted.count == 500 && changes.inserted.count == 500)
+        #expect(
+            !changes.isReset && changes.updated.count == 500 && changes.deleted.count == 500
+                && changes.inserted.count == 500
+        )
         #expect(controller.statistics.incrementalBatches == 1 && controller.statistics.refetches == 0)
         let batch = try #require(batches.last)
         #expect(try BatchChecker.apply(batch, to: before) == Self.fresh(store, config))
@@ -218,20 +268,32 @@ struct ForeignBackgroundRefetchTests {
 
     @Test func withoutTrackingAResultsCacheIsNeverTrustedOverAnotherProcessesChange() throws {
         let file = try ForeignFile()
-        try file.writer.execute("INSERT INTO \"the items\" VALUES ('b', 'fruit', 1), ('a', 'fruit', 2), ('c', 'nuts', 3)")
+        try file.writer.execute(
+            "INSERT INTO \"the items\" VALUES ('b', 'fruit', 1), ('a', 'fruit', 2), ('c', 'nuts', 3)"
+        )
         let cacheDirectory = file.directory + "/cache"
         let config = Self.byGroup()
         do {
             let store = try file.store()
-            let controller = FetchedResultsController(fetchRequest: config.0, context: ObjectContext(store: store), sectionNameKeyPath: config.1,
-                                                      cacheName: "items", cacheDirectory: cacheDirectory)
+            let controller = FetchedResultsController(
+                fetchRequest: config.0,
+                context: ObjectContext(store: store),
+                sectionNameKeyPath: config.1,
+                cacheName: "items",
+                cacheDirectory: cacheDirectory
+            )
             try controller.performFetch()
         }
         // Same row count, same max rowid, same schema: only the order changed.
         try file.writer.run("UPDATE \"the items\" SET \"Group\" = 'zzz' WHERE \"Item Name\" = 'b'")
         let store = try file.store()
-        let controller = FetchedResultsController(fetchRequest: config.0, context: ObjectContext(store: store), sectionNameKeyPath: config.1,
-                                                  cacheName: "items", cacheDirectory: cacheDirectory)
+        let controller = FetchedResultsController(
+            fetchRequest: config.0,
+            context: ObjectContext(store: store),
+            sectionNameKeyPath: config.1,
+            cacheName: "items",
+            cacheDirectory: cacheDirectory
+        )
         try controller.performFetch()
         #expect(!controller.lastFetchUsedCache)
         #expect(Snapshot(controller) == (try Self.fresh(store, config)))
@@ -239,12 +301,18 @@ struct ForeignBackgroundRefetchTests {
 
     @Test func anOwnSaveWhileNotTrackingMakesTheNextChangeSetRefetch() throws {
         let file = try ForeignFile()
-        try file.writer.execute("INSERT INTO \"the items\" VALUES ('b', 'fruit', 1), ('a', 'fruit', 2), ('c', 'nuts', 3)")
+        try file.writer.execute(
+            "INSERT INTO \"the items\" VALUES ('b', 'fruit', 1), ('a', 'fruit', 2), ('c', 'nuts', 3)"
+        )
         let store = try file.store()
         let context = ObjectContext(store: store)
         let config = Self.byGroup()
-        let controller = FetchedResultsController(fetchRequest: config.0, context: context, sectionNameKeyPath: config.1)
-        try controller.performFetch()          // not tracking: no delegate, no onChange
+        let controller = FetchedResultsController(
+            fetchRequest: config.0,
+            context: context,
+            sectionNameKeyPath: config.1
+        )
+        try controller.performFetch()  // not tracking: no delegate, no onChange
         let a = try #require(try context.fetch("items", where: "t0.\"Item Name\" = 'a'").first)
         context.delete(a)
         try context.save()
@@ -259,18 +327,28 @@ struct ForeignBackgroundRefetchTests {
 
     @Test func idsAreTheRowIDAndTheFetchUsesTheSameQueryPlanAsRawSQL() throws {
         let file = try ForeignFile()
-        try file.writer.execute("INSERT INTO \"the items\" VALUES ('b', 'fruit', 1), ('a', 'fruit', 2), ('c', 'nuts', 3)")
+        try file.writer.execute(
+            "INSERT INTO \"the items\" VALUES ('b', 'fruit', 1), ('a', 'fruit', 2), ('c', 'nuts', 3)"
+        )
         let store = try file.store()
         let config = Self.byGroup()
-        let controller = FetchedResultsController(fetchRequest: config.0, context: ObjectContext(store: store), sectionNameKeyPath: config.1)
+        let controller = FetchedResultsController(
+            fetchRequest: config.0,
+            context: ObjectContext(store: store),
+            sectionNameKeyPath: config.1
+        )
         try controller.performFetch()
-        let raw = try file.writer.query("SELECT rowid FROM \"the items\" ORDER BY \"Group\", \"Item Name\" DESC, rowid").map { $0[0].int64! }
+        let raw = try file.writer.query("SELECT rowid FROM \"the items\" ORDER BY \"Group\", \"Item Name\" DESC, rowid")
+            .map { $0[0].int64! }
         #expect(controller.fetchedObjects.objectIDs.map(\.rowID) == raw)
         let plan = try FetchPlan(request: config.0, model: store.model, sectionNameKeyPath: config.1)
         #expect(plan.fetchSQL.hasPrefix("SELECT t0.rowid, t0.\"Group\" FROM \"the items\" AS t0 ORDER BY"))
         // The same plan as the raw query a person would write.
-        func details(_ sql: String) throws -> [String] { try file.writer.query("EXPLAIN QUERY PLAN " + sql).map { $0[3].string ?? "" } }
-        let rawSQL = "SELECT t0.rowid, t0.\"Group\" FROM \"the items\" AS t0 ORDER BY t0.\"Group\", t0.\"Item Name\" DESC, t0.rowid"
+        func details(_ sql: String) throws -> [String] {
+            try file.writer.query("EXPLAIN QUERY PLAN " + sql).map { $0[3].string ?? "" }
+        }
+        let rawSQL =
+            "SELECT t0.rowid, t0.\"Group\" FROM \"the items\" AS t0 ORDER BY t0.\"Group\", t0.\"Item Name\" DESC, t0.rowid"
         #expect(try details(plan.fetchSQL) == details(rawSQL))
     }
 }

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import FetchedResults
 
 /// The ordered id list behind the controller: positions, membership and
@@ -12,7 +13,10 @@ import Testing
         var random = SeededGenerator(seed: seed)
         var builder = OrderedIDList.Builder()
         var model: [Int64] = []
-        for id in 1...500 as ClosedRange<Int64> { builder.append(id); model.append(id) }
+        for id in 1...500 as ClosedRange<Int64> {
+            builder.append(id)
+            model.append(id)
+        }
         var list = builder.finish()
         var nextID: Int64 = 501
         for step in 0..<6000 {
@@ -34,7 +38,9 @@ import Testing
                 #expect(list.count == model.count, "seed \(seed) step \(step)")
                 for (position, id) in model.enumerated() {
                     guard list.contains(id), list.position(of: id) == position, list.id(at: position) == id else {
-                        Issue.record("seed \(seed) step \(step): id \(id) expected at \(position), list says \(String(describing: list.position(of: id)))")
+                        Issue.record(
+                            "seed \(seed) step \(step): id \(id) expected at \(position), list says \(String(describing: list.position(of: id)))"
+                        )
                         return
                     }
                 }
@@ -48,7 +54,10 @@ import Testing
         var builder = OrderedIDList.Builder()
         var model: [(id: Int64, key: SortPrefix)] = []
         func key(_ id: Int64) -> SortPrefix { SortPrefix(hi: 1 << 63 | UInt64(id), mid: UInt64(id) &* 31, lo: 1) }
-        for id in 1...3000 as ClosedRange<Int64> { builder.append(id); model.append((id, key(id))) }
+        for id in 1...3000 as ClosedRange<Int64> {
+            builder.append(id)
+            model.append((id, key(id)))
+        }
         var list = builder.finish()
         list.installKeys { set in for (p, row) in model.enumerated() { set(p, row.key) } }
         var nextID: Int64 = 3001
@@ -85,16 +94,26 @@ import Testing
             var merged: [(id: Int64, key: SortPrefix)] = []
             var next = 0
             for (rank, row) in model.enumerated() {
-                while next < rows.count && rows[next].rank == rank { merged.append((rows[next].id, rows[next].key)); next += 1 }
+                while next < rows.count && rows[next].rank == rank {
+                    merged.append((rows[next].id, rows[next].key))
+                    next += 1
+                }
                 merged.append(row)
             }
-            while next < rows.count { merged.append((rows[next].id, rows[next].key)); next += 1 }
+            while next < rows.count {
+                merged.append((rows[next].id, rows[next].key))
+                next += 1
+            }
             model = merged
 
             #expect(list.count == model.count, "seed \(seed) step \(step)")
             for (position, row) in model.enumerated() where position % 7 == step % 7 || position == model.count - 1 {
-                guard list.position(of: row.id) == position, list.id(at: position) == row.id, list.key(at: position) == row.key else {
-                    Issue.record("seed \(seed) step \(step): id \(row.id) expected at \(position), list says \(String(describing: list.position(of: row.id)))")
+                guard list.position(of: row.id) == position, list.id(at: position) == row.id,
+                    list.key(at: position) == row.key
+                else {
+                    Issue.record(
+                        "seed \(seed) step \(step): id \(row.id) expected at \(position), list says \(String(describing: list.position(of: row.id)))"
+                    )
                     return
                 }
             }
@@ -126,7 +145,10 @@ import Testing
             let found = list.sequence.lowerBound(bits: key)
             #expect(found?.position == below, "probe \(probe)")
             #expect(found?.isEqual == (below < keys.count && keys[below] == key), "probe \(probe)")
-            #expect(list.sequence.lowerBound(bits: key, pastEqual: true)?.position == notAbove, "probe \(probe), past equal")
+            #expect(
+                list.sequence.lowerBound(bits: key, pastEqual: true)?.position == notAbove,
+                "probe \(probe), past equal"
+            )
         }
     }
 

@@ -1,7 +1,8 @@
-import TestSupport
 import Foundation
-import Testing
 import SQLiteStore
+import TestSupport
+import Testing
+
 @testable import FetchedResults
 
 /// Rule 2 of FetchedResults.docc/ChangeBatches.md: predicates and sorts are evaluated in SQL for fetching and in Swift
@@ -12,21 +13,33 @@ struct PredicateAgreementTests {
     static let isLong = ProcessInfo.processInfo.environment["FRC_LONG"] == "1"
 
     static let texts: [String] = [
-        "alpha", "Alpha", "ALPHA", "alp", "Émile", "émile", "emile", "e\u{301}mile", "Zeta", "zeta bank", "straße", "STRASSE",
-        "日本銀行", "", "a*b?c", "100% Bank", "O'Brien", "bank", "Bank of X", "x_y", "[bracket]", "Ünion", "über", "10", "5",
+        "alpha", "Alpha", "ALPHA", "alp", "Émile", "émile", "emile", "e\u{301}mile", "Zeta", "zeta bank", "straße",
+        "STRASSE",
+        "日本銀行", "", "a*b?c", "100% Bank", "O'Brien", "bank", "Bank of X", "x_y", "[bracket]", "Ünion", "über", "10",
+        "5",
         "2010", "2010-05-14", "first state bank", "First State Bank", "FIRST", "ǅemal", "\t tab", "zz",
     ]
-    static let keyPaths = ["name", "city", "state", "details.closeDate", "details.updatedDate", "details.cert",
-                           "details.acquiringInstitution", "details.fund", "details.closeYear"]
+    static let keyPaths = [
+        "name", "city", "state", "details.closeDate", "details.updatedDate", "details.cert",
+        "details.acquiringInstitution", "details.fund", "details.closeYear",
+    ]
 
     /// Fills the store with rows of every storage class, NULLs and missing details.
     static func populate(_ t: TempStore, rows: Int, rng: inout SeededGenerator) throws {
         let db = t.store.database
         func text() -> StoreValue { .text(texts.randomElement(using: &rng)!) }
         func date() -> StoreValue {
-            if Int.random(in: 0..<15, using: &rng) == 0 { return .text(["2010-1-5", "2010-05-14T10:00:00Z", "abc", ""].randomElement(using: &rng)!) }
-            return .text(String(format: "%04d-%02d-%02d", Int.random(in: 1999...2012, using: &rng),
-                                Int.random(in: 1...12, using: &rng), Int.random(in: 1...28, using: &rng)))
+            if Int.random(in: 0..<15, using: &rng) == 0 {
+                return .text(["2010-1-5", "2010-05-14T10:00:00Z", "abc", ""].randomElement(using: &rng)!)
+            }
+            return .text(
+                String(
+                    format: "%04d-%02d-%02d",
+                    Int.random(in: 1999...2012, using: &rng),
+                    Int.random(in: 1...12, using: &rng),
+                    Int.random(in: 1...28, using: &rng)
+                )
+            )
         }
         func any() -> StoreValue {
             switch Int.random(in: 0..<8, using: &rng) {
@@ -40,17 +53,25 @@ struct PredicateAgreementTests {
         }
         try db.transaction {
             for i in 0..<rows {
-                try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, ?, ?)",
-                           [text(), Bool.random(using: &rng) ? text() : .text("Springfield"),
-                            .text(["CA", "ca", "TX", "NY", "Ny", "", "IL", "É"].randomElement(using: &rng)!)])
+                try db.run(
+                    "INSERT INTO failed_bank_info(name, city, state) VALUES (?, ?, ?)",
+                    [
+                        text(), Bool.random(using: &rng) ? text() : .text("Springfield"),
+                        .text(["CA", "ca", "TX", "NY", "Ny", "", "IL", "É"].randomElement(using: &rng)!),
+                    ]
+                )
                 let infoID = db.lastInsertRowID
-                if Int.random(in: 0..<6, using: &rng) == 0 { continue } // no details: every details.* is NULL
-                try db.run("""
+                if Int.random(in: 0..<6, using: &rng) == 0 { continue }  // no details: every details.* is NULL
+                try db.run(
+                    """
                     INSERT INTO failed_bank_details(close_date, updated_date, cert, acquiring_institution, fund, info_id)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
-                    [date(), Bool.random(using: &rng) ? .null : date(), .integer(Int64(i) * 7 + 1),
-                     Bool.random(using: &rng) ? .null : text(), any(), .integer(infoID)])
+                    [
+                        date(), Bool.random(using: &rng) ? .null : date(), .integer(Int64(i) * 7 + 1),
+                        Bool.random(using: &rng) ? .null : text(), any(), .integer(infoID),
+                    ]
+                )
             }
         }
     }
@@ -77,7 +98,15 @@ struct PredicateAgreementTests {
             case 0: return .null
             case 1, 2: return .integer(pick([-3, 0, 5, 7, 10, 12, 20, 2010, 3000]))
             case 3: return .real(pick([3.5, 2010.0, 0.5, -1.25, 12.0]))
-            case 4: return .text(String(format: "%04d-%02d-%02d", Int.random(in: 1999...2012, using: &rng), Int.random(in: 1...12, using: &rng), 1))
+            case 4:
+                return .text(
+                    String(
+                        format: "%04d-%02d-%02d",
+                        Int.random(in: 1999...2012, using: &rng),
+                        Int.random(in: 1...12, using: &rng),
+                        1
+                    )
+                )
             default: return .text(caseVariant(pick(PredicateAgreementTests.texts)))
             }
         }
@@ -117,20 +146,47 @@ struct PredicateAgreementTests {
             let ci = chance(3)
             switch Int.random(in: 0..<10, using: &rng) {
             case 0:
-                return .comparison(PredicateComparison(.keyPath(k), .in, list: (0..<Int.random(in: 0...4, using: &rng)).map { _ in literal() }, caseInsensitive: ci))
+                return .comparison(
+                    PredicateComparison(
+                        .keyPath(k),
+                        .in,
+                        list: (0..<Int.random(in: 0...4, using: &rng)).map { _ in literal() },
+                        caseInsensitive: ci
+                    )
+                )
             case 1:
-                return .comparison(PredicateComparison(.keyPath(k), .between, list: [literal(), literal()], caseInsensitive: ci))
+                return .comparison(
+                    PredicateComparison(.keyPath(k), .between, list: [literal(), literal()], caseInsensitive: ci)
+                )
             case 2, 3:
                 let op: PredicateOperator = pick([.contains, .beginsWith, .endsWith, .like])
                 let p = op == .like ? likePattern() : pattern()
                 if op != .like && chance(6) {
-                    return .comparison(PredicateComparison(.keyPath(k), op, .keyPath(pick(PredicateAgreementTests.keyPaths)), caseInsensitive: ci))
+                    return .comparison(
+                        PredicateComparison(
+                            .keyPath(k),
+                            op,
+                            .keyPath(pick(PredicateAgreementTests.keyPaths)),
+                            caseInsensitive: ci
+                        )
+                    )
                 }
                 return .comparison(PredicateComparison(.keyPath(k), op, .value(p), caseInsensitive: ci))
             default:
                 let op: PredicateOperator = pick([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual])
-                if chance(8) { return .comparison(PredicateComparison(.keyPath(k), op, .keyPath(pick(PredicateAgreementTests.keyPaths)), caseInsensitive: ci)) }
-                if chance(8) { return .comparison(PredicateComparison(.value(literal()), op, .keyPath(k), caseInsensitive: ci)) }
+                if chance(8) {
+                    return .comparison(
+                        PredicateComparison(
+                            .keyPath(k),
+                            op,
+                            .keyPath(pick(PredicateAgreementTests.keyPaths)),
+                            caseInsensitive: ci
+                        )
+                    )
+                }
+                if chance(8) {
+                    return .comparison(PredicateComparison(.value(literal()), op, .keyPath(k), caseInsensitive: ci))
+                }
                 return .comparison(PredicateComparison(.keyPath(k), op, .value(literal()), caseInsensitive: ci))
             }
         }
@@ -153,7 +209,9 @@ struct PredicateAgreementTests {
         func operand(_ o: PredicateOperand) -> String {
             switch o {
             case .keyPath(let k): return k
-            case .value(let v): args.append(v); return "%@"
+            case .value(let v):
+                args.append(v)
+                return "%@"
             }
         }
         switch e {
@@ -171,7 +229,10 @@ struct PredicateAgreementTests {
             switch c.op {
             case .in, .between:
                 let l = operand(c.left)
-                let items = c.list.map { v -> String in args.append(v); return "%@" }.joined(separator: ", ")
+                let items = c.list.map { v -> String in
+                    args.append(v)
+                    return "%@"
+                }.joined(separator: ", ")
                 return "\(l) \(c.op.rawValue)\(m) {\(items)}"
             default:
                 let l = operand(c.left)
@@ -180,7 +241,7 @@ struct PredicateAgreementTests {
         }
     }
 
-    static let seeds: [UInt64] = [1, 2, 3, 0xFE7C_4ED5, 20240601]
+    static let seeds: [UInt64] = [1, 2, 3, 0xFE7C_4ED5, 20_240_601]
 
     @Test(arguments: seeds)
     func randomPredicatesSelectTheSameRowsInSQLAndSwift(seed: UInt64) throws {
@@ -202,15 +263,20 @@ struct PredicateAgreementTests {
             let source = try model.sqlSource(root: "FailedBankInfo", keyPaths: predicate.keyPaths)
             let fragment = try predicate.sql(in: source)
             var sqlTruth: [Int64: Bool?] = [:]
-            try t.store.database.forEachRow("SELECT t0.id, (\(fragment.sql)) FROM \(source.from)", fragment.arguments) { row in
+            try t.store.database.forEachRow("SELECT t0.id, (\(fragment.sql)) FROM \(source.from)", fragment.arguments) {
+                row in
                 sqlTruth[row.int64(at: 0)] = row.isNull(at: 1) ? nil : row.int64(at: 1) != 0
             }
             for object in objects {
                 let swift = predicate.evaluate { object.value(forKeyPath: $0) }
                 let sql = sqlTruth[object.objectID.rowID]!
                 if swift != sql {
-                    let values = predicate.keyPaths.map { "\($0)=\(object.value(forKeyPath: $0))" }.joined(separator: " ")
-                    Issue.record("seed \(seed) #\(n): \(text) args \(args) — row \(object.objectID.rowID) [\(values)]: SQL \(String(describing: sql)), Swift \(String(describing: swift))\nSQL: \(fragment.sql)")
+                    let values = predicate.keyPaths.map { "\($0)=\(object.value(forKeyPath: $0))" }.joined(
+                        separator: " "
+                    )
+                    Issue.record(
+                        "seed \(seed) #\(n): \(text) args \(args) — row \(object.objectID.rowID) [\(values)]: SQL \(String(describing: sql)), Swift \(String(describing: swift))\nSQL: \(fragment.sql)"
+                    )
                     return
                 }
             }
@@ -228,7 +294,13 @@ struct PredicateAgreementTests {
         for n in 0..<rounds {
             var sorts: [FetchSort] = []
             for _ in 0..<Int.random(in: 1...3, using: &gen.rng) {
-                sorts.append(FetchSort(gen.pick(Self.keyPaths), ascending: gen.chance(2), comparison: gen.chance(2) ? .binary : .caseInsensitive))
+                sorts.append(
+                    FetchSort(
+                        gen.pick(Self.keyPaths),
+                        ascending: gen.chance(2),
+                        comparison: gen.chance(2) ? .binary : .caseInsensitive
+                    )
+                )
             }
             var request = FetchRequest(entity: "FailedBankInfo")
             request.sortDescriptors = sorts
@@ -249,10 +321,13 @@ struct PredicateAgreementTests {
             let values = objects.map { o in plan.valueKeyPaths.map { o.value(forKeyPath: $0) } }
             let prefixes = values.map { plan.prefix(of: $0) }
             for _ in 0..<400 {
-                let a = Int.random(in: 0..<objects.count, using: &gen.rng), b = Int.random(in: 0..<objects.count, using: &gen.rng)
+                let a = Int.random(in: 0..<objects.count, using: &gen.rng)
+                let b = Int.random(in: 0..<objects.count, using: &gen.rng)
                 let full = plan.compareRows(values[a], 0, values[b], 0)
                 if let c = SortPrefix.compare(prefixes[a], prefixes[b]), c != full {
-                    Issue.record("seed \(seed) #\(n): prefix says \(c), values say \(full): \(values[a]) vs \(values[b]) sorts \(sorts)")
+                    Issue.record(
+                        "seed \(seed) #\(n): prefix says \(c), values say \(full): \(values[a]) vs \(values[b]) sorts \(sorts)"
+                    )
                     return
                 }
             }
@@ -287,7 +362,10 @@ struct PredicateAgreementTests {
 
     @Test func valuesAreBoundNeverSpliced() throws {
         let t = try TempStore()
-        let p = try FetchPredicate("name == %@ OR city CONTAINS \"x'); DROP TABLE failed_bank_info; --\"", .text("O'Brien"))
+        let p = try FetchPredicate(
+            "name == %@ OR city CONTAINS \"x'); DROP TABLE failed_bank_info; --\"",
+            .text("O'Brien")
+        )
         let source = try t.store.model.sqlSource(root: "FailedBankInfo", keyPaths: p.keyPaths)
         let f = try p.sql(in: source)
         #expect(!f.sql.contains("O'Brien"))

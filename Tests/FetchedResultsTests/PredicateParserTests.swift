@@ -1,5 +1,6 @@
-import Testing
 import SQLiteStore
+import Testing
+
 @testable import FetchedResults
 
 @Suite("Predicate parsing")
@@ -34,15 +35,27 @@ struct PredicateParserTests {
     }
 
     @Test func betweenAndInTakeBracedLists() throws {
-        #expect(try tree("details.closeDate BETWEEN {2008-01-01, 2009-12-31}")
-                == .comparison(PredicateComparison(.keyPath("details.closeDate"), .between, list: [.text("2008-01-01"), .text("2009-12-31")])))
-        #expect(try tree("state IN {'CA', 'TX', nil}")
-                == .comparison(PredicateComparison(.keyPath("state"), .in, list: [.text("CA"), .text("TX"), .null])))
+        #expect(
+            try tree("details.closeDate BETWEEN {2008-01-01, 2009-12-31}")
+                == .comparison(
+                    PredicateComparison(
+                        .keyPath("details.closeDate"),
+                        .between,
+                        list: [.text("2008-01-01"), .text("2009-12-31")]
+                    )
+                )
+        )
+        #expect(
+            try tree("state IN {'CA', 'TX', nil}")
+                == .comparison(PredicateComparison(.keyPath("state"), .in, list: [.text("CA"), .text("TX"), .null]))
+        )
         #expect(try tree("state IN {}") == .comparison(PredicateComparison(.keyPath("state"), .in, list: [])))
     }
 
     @Test func logicalOperatorsBindNotTighterThanAndTighterThanOr() throws {
-        let a = cmp("a", .equal, .integer(1)), b = cmp("b", .equal, .integer(2)), c = cmp("c", .equal, .integer(3))
+        let a = cmp("a", .equal, .integer(1))
+        let b = cmp("b", .equal, .integer(2))
+        let c = cmp("c", .equal, .integer(3))
         #expect(try tree("a == 1 OR b == 2 AND c == 3") == .or(a, .and(b, c)))
         #expect(try tree("a == 1 || b == 2 && c == 3") == .or(a, .and(b, c)))
         #expect(try tree("(a == 1 OR b == 2) AND c == 3") == .and(.or(a, b), c))
@@ -64,21 +77,37 @@ struct PredicateParserTests {
     }
 
     @Test func placeholdersTakeArgumentsInOrder() throws {
-        #expect(try tree("state == %@ AND details.closeDate >= %@", .text("CA"), .text("2020-01-01"))
-                == .and(cmp("state", .equal, .text("CA")), cmp("details.closeDate", .greaterOrEqual, .text("2020-01-01"))))
-        #expect(try tree("%K BEGINSWITH[c] %@", .text("name"), .text("first")) == cmp("name", .beginsWith, .text("first"), ci: true))
-        #expect(try tree("state IN {%@, %@}", .text("CA"), .null)
-                == .comparison(PredicateComparison(.keyPath("state"), .in, list: [.text("CA"), .null])))
+        #expect(
+            try tree("state == %@ AND details.closeDate >= %@", .text("CA"), .text("2020-01-01"))
+                == .and(
+                    cmp("state", .equal, .text("CA")),
+                    cmp("details.closeDate", .greaterOrEqual, .text("2020-01-01"))
+                )
+        )
+        #expect(
+            try tree("%K BEGINSWITH[c] %@", .text("name"), .text("first"))
+                == cmp("name", .beginsWith, .text("first"), ci: true)
+        )
+        #expect(
+            try tree("state IN {%@, %@}", .text("CA"), .null)
+                == .comparison(PredicateComparison(.keyPath("state"), .in, list: [.text("CA"), .null]))
+        )
     }
 
     @Test func valueOnTheLeftIsKept() throws {
-        #expect(try tree("5 < details.fund") == .comparison(PredicateComparison(.value(.integer(5)), .less, .keyPath("details.fund"))))
+        #expect(
+            try tree("5 < details.fund")
+                == .comparison(PredicateComparison(.value(.integer(5)), .less, .keyPath("details.fund")))
+        )
     }
 
     // MARK: Errors name the column and what was expected
 
     private func error(_ format: String, _ args: StoreValue...) -> PredicateError? {
-        do { _ = try FetchPredicate(format, arguments: args); return nil } catch let e as PredicateError { return e } catch { return nil }
+        do {
+            _ = try FetchPredicate(format, arguments: args)
+            return nil
+        } catch let e as PredicateError { return e } catch { return nil }
     }
 
     @Test func missingValueNamesColumnAndExpectation() {
@@ -88,13 +117,21 @@ struct PredicateParserTests {
     }
 
     @Test func unknownOperatorIsReported() {
-        #expect(error("state ~ 'CA'") == .unexpectedToken(position: 7, expected: "a key path, value or operator", found: "\"~\""))
-        #expect(error("state IS 'CA'") == .unexpectedToken(position: 7, expected: "a comparison operator", found: "\"IS\""))
+        #expect(
+            error("state ~ 'CA'")
+                == .unexpectedToken(position: 7, expected: "a key path, value or operator", found: "\"~\"")
+        )
+        #expect(
+            error("state IS 'CA'") == .unexpectedToken(position: 7, expected: "a comparison operator", found: "\"IS\"")
+        )
     }
 
     @Test func unbalancedParenthesisIsReported() {
         #expect(error("(state == 'CA'") == .unexpectedToken(position: 15, expected: "\")\"", found: "end of input"))
-        #expect(error("state == 'CA')") == .unexpectedToken(position: 14, expected: "AND, OR or end of input", found: "\")\""))
+        #expect(
+            error("state == 'CA')")
+                == .unexpectedToken(position: 14, expected: "AND, OR or end of input", found: "\")\"")
+        )
     }
 
     @Test func badLiteralsAreReported() {
@@ -113,15 +150,22 @@ struct PredicateParserTests {
 
     @Test func diacriticModifierIsRefusedWithAReason() {
         guard case .unsupportedModifier(let p, let m, _)? = error("name CONTAINS[cd] 'e'") else {
-            Issue.record("expected unsupportedModifier"); return
+            Issue.record("expected unsupportedModifier")
+            return
         }
         #expect(p == 14)
         #expect(m == "cd")
     }
 
     @Test func stringOperatorsRefuseNonStringConstants() {
-        #expect(error("name CONTAINS 5") == .invalidOperand(position: 15, operator: "CONTAINS", reason: "needs a string, found 5"))
-        #expect(error("name LIKE city") == .invalidOperand(position: 11, operator: "LIKE", reason: "needs a constant pattern, not a key path"))
+        #expect(
+            error("name CONTAINS 5")
+                == .invalidOperand(position: 15, operator: "CONTAINS", reason: "needs a string, found 5")
+        )
+        #expect(
+            error("name LIKE city")
+                == .invalidOperand(position: 11, operator: "LIKE", reason: "needs a constant pattern, not a key path")
+        )
         if case .invalidOperand? = error("d BETWEEN {1}") {} else { Issue.record("BETWEEN with one value must fail") }
     }
 }

@@ -1,7 +1,8 @@
-import TestSupport
 import Foundation
-import Testing
 import SQLiteStore
+import TestSupport
+import Testing
+
 @_spi(Benchmark) @testable import FetchedResults
 
 /// `previewFirstObjects(limit:)` gives the first rows of `performFetch()` without running it,
@@ -19,8 +20,13 @@ struct PreviewTests {
         var description: String { name }
 
         func request() throws -> FetchRequest {
-            var r = FetchRequest(entity: "FailedBankInfo", sortDescriptors: sorts, fetchBatchSize: 7,
-                                 fetchLimit: limit, fetchOffset: offset)
+            var r = FetchRequest(
+                entity: "FailedBankInfo",
+                sortDescriptors: sorts,
+                fetchBatchSize: 7,
+                fetchLimit: limit,
+                fetchOffset: offset
+            )
             r.predicate = try predicate.map { try FetchPredicate($0) }
             return r
         }
@@ -29,22 +35,55 @@ struct PreviewTests {
     static let byName = FetchSort("name", comparison: .caseInsensitive)
 
     static let shapes: [Shape] = [
-        Shape(name: "date desc, by year", sorts: [FetchSort("details.closeDate", ascending: false), byName], section: "details.closeYear"),
-        Shape(name: "date asc, by year (no details first)", sorts: [FetchSort("details.closeDate"), byName], section: "details.closeYear"),
+        Shape(
+            name: "date desc, by year",
+            sorts: [FetchSort("details.closeDate", ascending: false), byName],
+            section: "details.closeYear"
+        ),
+        Shape(
+            name: "date asc, by year (no details first)",
+            sorts: [FetchSort("details.closeDate"), byName],
+            section: "details.closeYear"
+        ),
         Shape(name: "date desc, no sections", sorts: [FetchSort("details.closeDate", ascending: false)], section: nil),
-        Shape(name: "date desc, by year, state filter", sorts: [FetchSort("details.closeDate", ascending: false), byName],
-              section: "details.closeYear", predicate: "state == 'CA' OR state == 'TX'"),
-        Shape(name: "date desc, by year, date filter", sorts: [FetchSort("details.closeDate", ascending: false), byName],
-              section: "details.closeYear", predicate: "details.closeDate < '2012-01-01'"),
+        Shape(
+            name: "date desc, by year, state filter",
+            sorts: [FetchSort("details.closeDate", ascending: false), byName],
+            section: "details.closeYear",
+            predicate: "state == 'CA' OR state == 'TX'"
+        ),
+        Shape(
+            name: "date desc, by year, date filter",
+            sorts: [FetchSort("details.closeDate", ascending: false), byName],
+            section: "details.closeYear",
+            predicate: "details.closeDate < '2012-01-01'"
+        ),
         Shape(name: "name, by initial", sorts: [byName], section: "initial"),
-        Shape(name: "name desc, no sections", sorts: [FetchSort("name", ascending: false, comparison: .caseInsensitive)], section: nil),
+        Shape(
+            name: "name desc, no sections",
+            sorts: [FetchSort("name", ascending: false, comparison: .caseInsensitive)],
+            section: nil
+        ),
         Shape(name: "state, by state", sorts: [FetchSort("state"), byName], section: "state"),
         Shape(name: "state desc, by state", sorts: [FetchSort("state", ascending: false), byName], section: "state"),
-        Shape(name: "state desc, by state, name filter", sorts: [FetchSort("state", ascending: false), byName],
-              section: "state", predicate: "name CONTAINS[c] 'bank 1'"),
-        Shape(name: "date desc, by year, limit and offset", sorts: [FetchSort("details.closeDate", ascending: false), byName],
-              section: "details.closeYear", limit: 25, offset: 4),
-        Shape(name: "cert desc (integers, ties none)", sorts: [FetchSort("details.cert", ascending: false)], section: nil),
+        Shape(
+            name: "state desc, by state, name filter",
+            sorts: [FetchSort("state", ascending: false), byName],
+            section: "state",
+            predicate: "name CONTAINS[c] 'bank 1'"
+        ),
+        Shape(
+            name: "date desc, by year, limit and offset",
+            sorts: [FetchSort("details.closeDate", ascending: false), byName],
+            section: "details.closeYear",
+            limit: 25,
+            offset: 4
+        ),
+        Shape(
+            name: "cert desc (integers, ties none)",
+            sorts: [FetchSort("details.cert", ascending: false)],
+            section: nil
+        ),
     ]
 
     /// Banks with tied dates, tied names, no details (NULL year), and names that do not start with a letter.
@@ -55,9 +94,19 @@ struct PreviewTests {
         for i in 0..<count {
             let name = prefixes[Int(random.next() % UInt64(prefixes.count))] + " \(random.next() % 20)"
             let hasDetails = random.next() % 6 != 0
-            let date = String(format: "20%02d-%02d-%02d", 8 + Int(random.next() % 6), 1 + Int(random.next() % 3), 1 + Int(random.next() % 3))
-            try t.addBank(name, state: states[Int(random.next() % UInt64(states.count))],
-                          closeDate: hasDetails ? date : nil, cert: Int64(10_000 + i), save: false)
+            let date = String(
+                format: "20%02d-%02d-%02d",
+                8 + Int(random.next() % 6),
+                1 + Int(random.next() % 3),
+                1 + Int(random.next() % 3)
+            )
+            try t.addBank(
+                name,
+                state: states[Int(random.next() % UInt64(states.count))],
+                closeDate: hasDetails ? date : nil,
+                cert: Int64(10_000 + i),
+                save: false
+            )
         }
         try t.context.save()
     }
@@ -68,7 +117,9 @@ struct PreviewTests {
         for section in controller.sections {
             for id in section.objects.objectIDs {
                 guard out.count < limit else { return out }
-                out.append(FetchedPreviewRow(objectID: id, sectionName: section.name, sectionIndexTitle: section.indexTitle))
+                out.append(
+                    FetchedPreviewRow(objectID: id, sectionName: section.name, sectionIndexTitle: section.indexTitle)
+                )
             }
         }
         return out
@@ -80,13 +131,24 @@ struct PreviewTests {
             let t = try TempStore()
             try Self.fill(t, seed: seed, count: 150)
             let request = try shape.request()
-            let full = FetchedResultsController(fetchRequest: request, context: t.context, sectionNameKeyPath: shape.section)
+            let full = FetchedResultsController(
+                fetchRequest: request,
+                context: t.context,
+                sectionNameKeyPath: shape.section
+            )
             try full.performFetch()
             for limit in [1, 2, 3, 10, 24, 60, 149, 150, 400] {
-                let previewer = FetchedResultsController(fetchRequest: request, context: t.context, sectionNameKeyPath: shape.section)
+                let previewer = FetchedResultsController(
+                    fetchRequest: request,
+                    context: t.context,
+                    sectionNameKeyPath: shape.section
+                )
                 let preview = try previewer.previewFirstObjects(limit: limit)
                 let expected = Self.expected(full, limit: limit)
-                #expect(preview == expected, "\(shape), seed \(seed), limit \(limit): \(preview.map(\.objectID.rowID)) vs \(expected.map(\.objectID.rowID))")
+                #expect(
+                    preview == expected,
+                    "\(shape), seed \(seed), limit \(limit): \(preview.map(\.objectID.rowID)) vs \(expected.map(\.objectID.rowID))"
+                )
             }
         }
     }
@@ -94,9 +156,15 @@ struct PreviewTests {
     @Test func previewOfTheNewestBanksReadsTheCloseDateIndexInsteadOfSortingEveryRow() throws {
         let t = try TempStore()
         try Self.fill(t, seed: 8, count: 20)
-        let plan = try FetchPlan(request: try Self.shapes[0].request(), model: t.store.model, sectionNameKeyPath: "details.closeYear")
+        let plan = try FetchPlan(
+            request: try Self.shapes[0].request(),
+            model: t.store.model,
+            sectionNameKeyPath: "details.closeYear"
+        )
         func steps(_ sql: String, _ arguments: [StoreValue]) throws -> String {
-            try t.store.database.query("EXPLAIN QUERY PLAN " + sql, arguments).map { $0[3].description }.joined(separator: "; ")
+            try t.store.database.query("EXPLAIN QUERY PLAN " + sql, arguments).map { $0[3].description }.joined(
+                separator: "; "
+            )
         }
         let probe = try steps(plan.previewThresholdSQL(sortIndex: 1, limit: 10), [])
         let rows = try steps(plan.previewSQL(limit: 10, requestSortsOnly: true, narrowedBy: 1), [.text("2013-01-01")])
@@ -109,8 +177,11 @@ struct PreviewTests {
     @Test func previewUsesTheIndexTitleProvider() throws {
         let t = try TempStore()
         try Self.fill(t, seed: 9, count: 40)
-        let c = FetchedResultsController(fetchRequest: try Self.shapes[0].request(), context: t.context,
-                                         sectionNameKeyPath: "details.closeYear")
+        let c = FetchedResultsController(
+            fetchRequest: try Self.shapes[0].request(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         c.sectionIndexTitleProvider = { $0.isEmpty ? nil : "'" + $0.suffix(2) }
         let preview = try c.previewFirstObjects(limit: 5)
         #expect(preview.first?.sectionIndexTitle?.hasPrefix("'") == true)
@@ -137,8 +208,13 @@ struct PreviewTests {
     @Test func previewChangesNothingInTheController() throws {
         let t = try TempStore()
         try Self.fill(t, seed: 4, count: 30)
-        let c = FetchedResultsController(fetchRequest: try Self.shapes[0].request(), context: t.context,
-                                         sectionNameKeyPath: "details.closeYear", cacheName: "p", cacheDirectory: t.cacheDirectory)
+        let c = FetchedResultsController(
+            fetchRequest: try Self.shapes[0].request(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear",
+            cacheName: "p",
+            cacheDirectory: t.cacheDirectory
+        )
         #expect(try c.previewFirstObjects(limit: 10).count == 10)
         #expect(c.numberOfSections == 0 && c.numberOfObjects == 0)
         #expect(!c.hasFetched && !c.isTracking)
@@ -149,13 +225,19 @@ struct PreviewTests {
     @Test func previewOfAnInvalidRequestThrowsLikePerformFetch() throws {
         let t = try TempStore()
         let c = FetchedResultsController(fetchRequest: FetchRequest(entity: "FailedBankInfo"), context: t.context)
-        #expect(throws: FetchedResultsError.noSortDescriptors(entity: "FailedBankInfo")) { try c.previewFirstObjects(limit: 5) }
+        #expect(throws: FetchedResultsError.noSortDescriptors(entity: "FailedBankInfo")) {
+            try c.previewFirstObjects(limit: 5)
+        }
     }
 
     @Test func previewOfAnEmptyStoreIsEmpty() throws {
         let t = try TempStore()
         for shape in Self.shapes {
-            let c = FetchedResultsController(fetchRequest: try shape.request(), context: t.context, sectionNameKeyPath: shape.section)
+            let c = FetchedResultsController(
+                fetchRequest: try shape.request(),
+                context: t.context,
+                sectionNameKeyPath: shape.section
+            )
             #expect(try c.previewFirstObjects(limit: 20).isEmpty, "\(shape)")
         }
     }
@@ -166,8 +248,13 @@ struct PreviewTests {
         let t = try TempStore()
         try Self.fill(t, seed: 5, count: 40)
         func controller(_ request: FetchRequest? = nil, name: String? = "banks") throws -> FetchedResultsController {
-            FetchedResultsController(fetchRequest: try request ?? Self.shapes[0].request(), context: ObjectContext(store: t.store),
-                                     sectionNameKeyPath: "details.closeYear", cacheName: name, cacheDirectory: t.cacheDirectory)
+            FetchedResultsController(
+                fetchRequest: try request ?? Self.shapes[0].request(),
+                context: ObjectContext(store: t.store),
+                sectionNameKeyPath: "details.closeYear",
+                cacheName: name,
+                cacheDirectory: t.cacheDirectory
+            )
         }
         // No cache name, and no cache file yet: not valid.
         #expect(!(try controller(name: nil).hasValidCache()))
@@ -202,8 +289,13 @@ struct PreviewTests {
         try Self.fill(t, seed: 6, count: 10)
         try FileManager.default.createDirectory(atPath: t.cacheDirectory, withIntermediateDirectories: true)
         try Data("not a cache".utf8).write(to: URL(fileURLWithPath: t.cacheDirectory + "/banks.frc"))
-        let c = FetchedResultsController(fetchRequest: try Self.shapes[0].request(), context: t.context,
-                                         sectionNameKeyPath: "details.closeYear", cacheName: "banks", cacheDirectory: t.cacheDirectory)
+        let c = FetchedResultsController(
+            fetchRequest: try Self.shapes[0].request(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear",
+            cacheName: "banks",
+            cacheDirectory: t.cacheDirectory
+        )
         #expect(!c.hasValidCache())
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import SQLiteStore
+import Testing
+
 @_spi(Benchmark) @testable import FetchedResults
 
 /// Rule 8's other half: a results cache is a hint, never trusted. A cache of
@@ -10,7 +11,9 @@ import SQLiteStore
 @Suite struct ResultsCacheTrustTests {
     static func byDate() -> FetchRequest {
         var r = FetchRequest(entity: "FailedBankInfo")
-        r.sortDescriptors = [FetchSort("details.closeDate", ascending: false), FetchSort("name", comparison: .caseInsensitive)]
+        r.sortDescriptors = [
+            FetchSort("details.closeDate", ascending: false), FetchSort("name", comparison: .caseInsensitive),
+        ]
         r.fetchBatchSize = 5
         return r
     }
@@ -48,9 +51,13 @@ import SQLiteStore
 
         func launch(_ body: (FetchedResultsController) throws -> Void) throws {
             let store = try Store(path: path, model: BankModel.model)
-            let controller = FetchedResultsController(fetchRequest: ResultsCacheTrustTests.byDate(), context: ObjectContext(store: store),
-                                                      sectionNameKeyPath: "details.closeYear", cacheName: "banks",
-                                                      cacheDirectory: cacheDirectory)
+            let controller = FetchedResultsController(
+                fetchRequest: ResultsCacheTrustTests.byDate(),
+                context: ObjectContext(store: store),
+                sectionNameKeyPath: "details.closeYear",
+                cacheName: "banks",
+                cacheDirectory: cacheDirectory
+            )
             try controller.performFetch()
             try body(controller)
         }
@@ -58,8 +65,11 @@ import SQLiteStore
         /// The results of a fetch without a cache, and the name of every object, in order.
         func fresh() throws -> (Snapshot, [String]) {
             let store = try Store(path: path, model: BankModel.model)
-            let controller = FetchedResultsController(fetchRequest: ResultsCacheTrustTests.byDate(), context: ObjectContext(store: store),
-                                                      sectionNameKeyPath: "details.closeYear")
+            let controller = FetchedResultsController(
+                fetchRequest: ResultsCacheTrustTests.byDate(),
+                context: ObjectContext(store: store),
+                sectionNameKeyPath: "details.closeYear"
+            )
             try controller.performFetch()
             return (Snapshot(controller), controller.fetchedObjects.map { $0.string("name") ?? "" })
         }
@@ -124,8 +134,13 @@ import SQLiteStore
         // Read-only, an old store cannot be given an id: it still opens, and its cache still works safely.
         let readOnly = try Store(path: f.path, model: BankModel.model, readOnly: true)
         #expect(readOnly.identity.storeID == nil)
-        let c = FetchedResultsController(fetchRequest: Self.byDate(), context: ObjectContext(store: readOnly),
-                                         sectionNameKeyPath: "details.closeYear", cacheName: "banks", cacheDirectory: f.cacheDirectory)
+        let c = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: ObjectContext(store: readOnly),
+            sectionNameKeyPath: "details.closeYear",
+            cacheName: "banks",
+            cacheDirectory: f.cacheDirectory
+        )
         try c.performFetch()
         #expect(Snapshot(c) == (try f.fresh()).0)
         // Opened for writing, it is migrated: it gets an id, which it then keeps.
@@ -208,7 +223,13 @@ import SQLiteStore
         forge(&ids, &sections)
         var builder = OrderedIDList.Builder()
         for id in ids { builder.append(id) }
-        try ResultsCache.save(name: "banks", directory: f.cacheDirectory, fingerprint: fingerprint, list: builder.finish(), sections: sections)
+        try ResultsCache.save(
+            name: "banks",
+            directory: f.cacheDirectory,
+            fingerprint: fingerprint,
+            list: builder.finish(),
+            sections: sections
+        )
         let (expected, _) = try f.fresh()
         try f.launch { c in
             #expect(!c.lastFetchUsedCache, "\(label): the forged cache was used")

@@ -1,6 +1,6 @@
-import Foundation
 import FetchedResults
 import FetchedResultsUI
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -9,21 +9,43 @@ import TerminalUI
 /// that renders into an in-memory canvas at chosen times.
 final class BankFixture {
     static let model = Model(
-        version: 1, applicationID: 0x5445_5354,
+        version: 1,
+        applicationID: 0x5445_5354,
         entities: [
-            Entity("Bank",
-                   attributes: [Attribute("name", .text), Attribute("city", .text), Attribute("state", .text)],
-                   relationships: [Relationship("details", destination: "Details", inverse: "bank",
-                                               deleteRule: .cascade, storesForeignKey: false)]),
-            Entity("Details",
-                   attributes: [Attribute("closeDate", .date, indexed: true), Attribute("cert", .integer)],
-                   relationships: [Relationship("bank", destination: "Bank", inverse: "details",
-                                               deleteRule: .nullify, storesForeignKey: true)],
-                   derived: [DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { attribute in
-                       if case .text(let text) = attribute("closeDate") { return .text(String(text.prefix(4))) }
-                       return .null
-                   }]),
-        ])
+            Entity(
+                "Bank",
+                attributes: [Attribute("name", .text), Attribute("city", .text), Attribute("state", .text)],
+                relationships: [
+                    Relationship(
+                        "details",
+                        destination: "Details",
+                        inverse: "bank",
+                        deleteRule: .cascade,
+                        storesForeignKey: false
+                    )
+                ]
+            ),
+            Entity(
+                "Details",
+                attributes: [Attribute("closeDate", .date, indexed: true), Attribute("cert", .integer)],
+                relationships: [
+                    Relationship(
+                        "bank",
+                        destination: "Bank",
+                        inverse: "details",
+                        deleteRule: .nullify,
+                        storesForeignKey: true
+                    )
+                ],
+                derived: [
+                    DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { attribute in
+                        if case .text(let text) = attribute("closeDate") { return .text(String(text.prefix(4))) }
+                        return .null
+                    }
+                ]
+            ),
+        ]
+    )
 
     let directory: URL
     let store: Store
@@ -50,36 +72,58 @@ final class BankFixture {
         table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
         canvas = Canvas(width: width, height: height)
         adapter = FetchedResultsTableAdapter(
-            controller: controller, tableView: table,
+            controller: controller,
+            tableView: table,
             cellForObject: { bank in
-                TableCell(style: .subtitle, title: bank.string("name") ?? "",
-                          detail: "\(bank.string("city") ?? ""), \(bank.string("state") ?? "")")
+                TableCell(
+                    style: .subtitle,
+                    title: bank.string("name") ?? "",
+                    detail: "\(bank.string("city") ?? ""), \(bank.string("state") ?? "")"
+                )
             },
-            headerTitle: { section in "\(section.name) (\(section.numberOfObjects))" })
+            headerTitle: { section in "\(section.name) (\(section.numberOfObjects))" }
+        )
         adapter.log = { [unowned self] message in self.logged.append(message) }
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    static func makeController(context: ObjectContext, byName: Bool, predicate: FetchPredicate? = nil) -> FetchedResultsController {
+    static func makeController(
+        context: ObjectContext,
+        byName: Bool,
+        predicate: FetchPredicate? = nil
+    ) -> FetchedResultsController {
         var request = FetchRequest(entity: "Bank")
         request.predicate = predicate
         if byName {
             request.sortDescriptors = [FetchSort("state"), FetchSort("name", comparison: .caseInsensitive)]
-            let controller = FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: "state")
+            let controller = FetchedResultsController(
+                fetchRequest: request,
+                context: context,
+                sectionNameKeyPath: "state"
+            )
             return controller
         }
-        request.sortDescriptors = [FetchSort("details.closeDate", ascending: false),
-                                   FetchSort("name", comparison: .caseInsensitive)]
+        request.sortDescriptors = [
+            FetchSort("details.closeDate", ascending: false),
+            FetchSort("name", comparison: .caseInsensitive),
+        ]
         request.fetchBatchSize = 20
-        let controller = FetchedResultsController(fetchRequest: request, context: context,
-                                                  sectionNameKeyPath: "details.closeYear")
+        let controller = FetchedResultsController(
+            fetchRequest: request,
+            context: context,
+            sectionNameKeyPath: "details.closeYear"
+        )
         controller.sectionIndexTitleProvider = { $0 }
         return controller
     }
 
     @discardableResult
-    static func insert(_ bank: (String, String, String, String), cert: Int64, into context: ObjectContext) throws -> ManagedObject {
+    static func insert(
+        _ bank: (String, String, String, String),
+        cert: Int64,
+        into context: ObjectContext
+    ) throws -> ManagedObject {
         let info = context.insert(into: "Bank")
         info["name"] = .text(bank.0)
         info["city"] = .text(bank.1)

@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import FetchedResults
 import FetchedResultsUI
+import Foundation
 import SQLiteStore
 import TerminalUI
+import Testing
 
 /// The five newest of the adapter tests' banks.
 private let banks = Array(sampleBanks.prefix(5))
@@ -18,8 +18,12 @@ private let banks = Array(sampleBanks.prefix(5))
         let f = try BankFixture(banks: banks)
         let controller = BankFixture.makeController(context: f.context, byName: false)
         let source = try FetchedPreviewTableSource(
-            rows: try controller.previewFirstObjects(limit: 3), context: f.context, isSectioned: true,
-            cellForObject: Self.cell, headerTitle: { "\($0) (…)" })
+            rows: try controller.previewFirstObjects(limit: 3),
+            context: f.context,
+            isSectioned: true,
+            cellForObject: Self.cell,
+            headerTitle: { "\($0) (…)" }
+        )
         #expect(source.numberOfSections == 2)
         #expect((0..<2).map { source.numberOfRows(inSection: $0) } == [1, 2])
         #expect(source.titleForHeader(inSection: 0) == "2025 (…)")
@@ -40,8 +44,11 @@ private let banks = Array(sampleBanks.prefix(5))
         let f = try BankFixture(banks: banks)
         let controller = BankFixture.makeController(context: f.context, byName: false)
         let source = try FetchedPreviewTableSource(
-            rows: try controller.previewFirstObjects(limit: 4), context: f.context, isSectioned: true,
-            cellForObject: Self.cell)
+            rows: try controller.previewFirstObjects(limit: 4),
+            context: f.context,
+            isSectioned: true,
+            cellForObject: Self.cell
+        )
         #expect(source.titleForHeader(inSection: 0) == "2025")
         let table = TableView(rowHeight: 2)
         table.dataSource = source
@@ -60,8 +67,11 @@ private let banks = Array(sampleBanks.prefix(5))
         request.sortDescriptors = [FetchSort("name")]
         let controller = FetchedResultsController(fetchRequest: request, context: f.context)
         let source = try FetchedPreviewTableSource(
-            rows: try controller.previewFirstObjects(limit: 10), context: f.context, isSectioned: false,
-            cellForObject: Self.cell)
+            rows: try controller.previewFirstObjects(limit: 10),
+            context: f.context,
+            isSectioned: false,
+            cellForObject: Self.cell
+        )
         #expect(source.numberOfSections == 1)
         #expect(source.numberOfRows(inSection: 0) == 5)
         #expect(source.titleForHeader(inSection: 0) == nil)

@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import FetchedResults
 import FetchedResultsUI
+import Foundation
 import SQLiteStore
 import TerminalUI
+import Testing
 
 /// Seven failed banks (name, city, state, closing date), newest first, over four years.
 let sampleBanks: [(String, String, String, String)] = [
@@ -43,7 +43,11 @@ let sampleBanks: [(String, String, String, String)] = [
         #expect(f.adapter.sectionIndexTitles() == ["2025", "2023", "2021"])
 
         // A bank of 2024: a new section between 2025 and 2023, opening a gap on screen.
-        try BankFixture.insert(("Santa Anna National Bank", "Santa Anna", "TX", "2024-06-27"), cert: 99, into: f.context)
+        try BankFixture.insert(
+            ("Santa Anna National Bank", "Santa Anna", "TX", "2024-06-27"),
+            cert: 99,
+            into: f.context
+        )
         try f.context.save()
 
         #expect(f.logged.isEmpty)
@@ -98,8 +102,11 @@ let sampleBanks: [(String, String, String, String)] = [
         f.adapter.select(try f.bank(named: "Citizens Bank").objectID)
         _ = f.render(at: 0)
         #expect(f.table.scrollOffset > 0)
-        let filtered = BankFixture.makeController(context: f.context, byName: false,
-                                                  predicate: try FetchPredicate("state != %@", "IA"))
+        let filtered = BankFixture.makeController(
+            context: f.context,
+            byName: false,
+            predicate: try FetchPredicate("state != %@", "IA")
+        )
         try filtered.performFetch()
         f.adapter.swap(to: filtered)
         #expect(f.table.totalNumberOfRows == sampleBanks.count - 1)
@@ -131,10 +138,12 @@ let sampleBanks: [(String, String, String, String)] = [
         let f = try BankFixture(banks: sampleBanks)
         _ = f.render(at: 0)
         let other = try Database(path: f.store.path)
-        try other.execute("""
+        try other.execute(
+            """
             INSERT INTO bank(name, city, state) VALUES ('Evergreen Bank', 'Seattle', 'WA');
             INSERT INTO details(close_date, cert, bank_id) VALUES ('2023-01-05', 77, last_insert_rowid());
-            """)
+            """
+        )
         try f.context.processExternalChanges()
         #expect(f.logged.isEmpty)
         #expect(f.table.totalNumberOfRows == sampleBanks.count + 1)
@@ -146,8 +155,13 @@ let sampleBanks: [(String, String, String, String)] = [
         _ = f.render(at: 0)
         // Drive the delegate by hand with a batch that does not match the results.
         f.adapter.controllerWillChangeContent(f.controller)
-        f.adapter.controller(f.controller, didChange: ObjectID(entity: "Bank", rowID: 999),
-                             at: nil, for: .insert, newIndexPath: IndexPath(row: 0, section: 0))
+        f.adapter.controller(
+            f.controller,
+            didChange: ObjectID(entity: "Bank", rowID: 999),
+            at: nil,
+            for: .insert,
+            newIndexPath: IndexPath(row: 0, section: 0)
+        )
         f.adapter.controllerDidChangeContent(f.controller)
 
         #expect(f.logged.count == 1)

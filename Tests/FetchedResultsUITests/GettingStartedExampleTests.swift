@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import FetchedResults
 import FetchedResultsUI
+import Foundation
 import SQLiteStore
 import TerminalUI
+import Testing
 
 // The program of FetchedResultsUI.docc/GettingStarted.md, line for line, except
 // that it runs on a temporary store and an in-memory screen instead of
@@ -11,13 +11,20 @@ import TerminalUI
 // what proves that the article's code compiles and works.
 
 // 1. The model: one entity, one table.
-private let model = Model(version: 1, applicationID: 0x5354_5544, entities: [
-    Entity("Student", attributes: [
-        Attribute("name", .text),
-        Attribute("number", .integer),
-        Attribute("subject", .text, indexed: true),
-    ]),
-])
+private let model = Model(
+    version: 1,
+    applicationID: 0x5354_5544,
+    entities: [
+        Entity(
+            "Student",
+            attributes: [
+                Attribute("name", .text),
+                Attribute("number", .integer),
+                Attribute("subject", .text, indexed: true),
+            ]
+        )
+    ]
+)
 
 // 2. Sample data on the first launch.
 private func addSampleStudents(to context: ObjectContext) throws {
@@ -47,16 +54,24 @@ private final class StudentList: View, TableViewDelegate {
         self.context = context
         var request = FetchRequest(entity: "Student")
         request.sortDescriptors = [FetchSort("subject"), FetchSort("number")]
-        controller = FetchedResultsController(fetchRequest: request, context: context,
-                                              sectionNameKeyPath: "subject")
+        controller = FetchedResultsController(
+            fetchRequest: request,
+            context: context,
+            sectionNameKeyPath: "subject"
+        )
         try controller.performFetch()
         adapter = FetchedResultsTableAdapter(
-            controller: controller, tableView: table,
+            controller: controller,
+            tableView: table,
             cellForObject: { student in
-                TableCell(style: .value1, title: student.string("name") ?? "",
-                          detail: "#\(student.int("number") ?? 0)")
+                TableCell(
+                    style: .value1,
+                    title: student.string("name") ?? "",
+                    detail: "#\(student.int("number") ?? 0)"
+                )
             },
-            headerTitle: { section in "\(section.name) (\(section.numberOfObjects))" })
+            headerTitle: { section in "\(section.name) (\(section.numberOfObjects))" }
+        )
         table.delegate = self
     }
 
@@ -82,7 +97,9 @@ private final class StudentList: View, TableViewDelegate {
 @Suite struct GettingStartedExampleTests {
     /// 4. The program's main code, on a temporary store and an in-memory screen.
     @Test func theGettingStartedBrowserShowsSectionsAndDeletes() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("getting-started-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "getting-started-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("students.sqlite").path
@@ -101,24 +118,27 @@ private final class StudentList: View, TableViewDelegate {
         // First frame: three subjects, sorted by number within each, with counts and an index.
         loop.draw()
         let first = screen.text
-        #expect(first == """
-            Students
-             Algebra (2) ────────────────
-             Blaise                    #1
-             Ada                       #3
-             Botany (1) ─────────────────  A
-             Carl                      #2  B
-             Chemistry (2) ──────────────  C
-             Marie                     #4
-             Emmy                      #5
+        #expect(
+            first == """
+                Students
+                 Algebra (2) ────────────────
+                 Blaise                    #1
+                 Ada                       #3
+                 Botany (1) ─────────────────  A
+                 Carl                      #2  B
+                 Chemistry (2) ──────────────  C
+                 Marie                     #4
+                 Emmy                      #5
 
-            """, "\(first)")
+                """,
+            "\(first)"
+        )
 
         // ↓ ↓ selects Carl, `d` shows the Delete button, Enter deletes; `q` quits.
         screen.enqueue(.down, .down, .character("d"), .enter, .character("q"))
         #expect(loop.run() == .quit)
-        loop.draw()               // the delete's animation starts with the first frame that shows it
-        clock.advance(by: 1)      // past the animation
+        loop.draw()  // the delete's animation starts with the first frame that shows it
+        clock.advance(by: 1)  // past the animation
         loop.draw()
         let after = screen.text
         #expect(after.contains("Algebra (2)") && after.contains("Chemistry (2)"))

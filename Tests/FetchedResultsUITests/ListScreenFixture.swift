@@ -1,6 +1,6 @@
-import Foundation
 import FetchedResults
 import FetchedResultsUI
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -10,11 +10,18 @@ import TerminalUI
 /// screen, an extra `x` key.
 final class ListScreenFixture {
     static let model = Model(
-        version: 1, applicationID: 0x4c49_5354,
+        version: 1,
+        applicationID: 0x4c49_5354,
         entities: [
-            Entity("Book", attributes: [Attribute("title", .text), Attribute("author", .text),
-                                        Attribute("year", .text)]),
-        ])
+            Entity(
+                "Book",
+                attributes: [
+                    Attribute("title", .text), Attribute("author", .text),
+                    Attribute("year", .text),
+                ]
+            )
+        ]
+    )
 
     static let books: [(String, String, String)] = [
         ("Dune", "Herbert", "1965"),
@@ -39,8 +46,13 @@ final class ListScreenFixture {
     let marks = Marks()
     var extraKeyTitles: [String] { marks.titles }
 
-    init(width: Int = 48, height: Int = 14, readOnly: Bool = false, cache: Bool = true,
-         willPoll: ((ListScreen) -> Bool)? = nil) throws {
+    init(
+        width: Int = 48,
+        height: Int = 14,
+        readOnly: Bool = false,
+        cache: Bool = true,
+        willPoll: ((ListScreen) -> Bool)? = nil
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("list-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("books.sqlite").path
@@ -60,18 +72,31 @@ final class ListScreenFixture {
         loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8)
 
         func cell(_ book: ManagedObject) -> TableCell {
-            TableCell(style: .subtitle, title: book.string("title") ?? "",
-                      detail: "\(book.string("author") ?? "") · \(book.string("year") ?? "")",
-                      accessory: .disclosureIndicator)
+            TableCell(
+                style: .subtitle,
+                title: book.string("title") ?? "",
+                detail: "\(book.string("author") ?? "") · \(book.string("year") ?? "")",
+                accessory: .disclosureIndicator
+            )
         }
-        var byYear = ListTab(title: "Year", entity: "Book",
-                             sortDescriptors: [FetchSort("year", ascending: false),
-                                               FetchSort("title", comparison: .caseInsensitive)],
-                             sectionNameKeyPath: "year", cell: cell)
+        var byYear = ListTab(
+            title: "Year",
+            entity: "Book",
+            sortDescriptors: [
+                FetchSort("year", ascending: false),
+                FetchSort("title", comparison: .caseInsensitive),
+            ],
+            sectionNameKeyPath: "year",
+            cell: cell
+        )
         byYear.sectionIndexTitle = { $0 }
-        var byAuthor = ListTab(title: "Author", entity: "Book",
-                               sortDescriptors: [FetchSort("author"), FetchSort("title", comparison: .caseInsensitive)],
-                               sectionNameKeyPath: "author", cell: cell)
+        var byAuthor = ListTab(
+            title: "Author",
+            entity: "Book",
+            sortDescriptors: [FetchSort("author"), FetchSort("title", comparison: .caseInsensitive)],
+            sectionNameKeyPath: "author",
+            cell: cell
+        )
         byAuthor.sectionIndexTitle = { String($0.prefix(2)) }
         for index in [0, 1] {
             var tab = index == 0 ? byYear : byAuthor
@@ -98,7 +123,7 @@ final class ListScreenFixture {
             ListKeyBinding(.character("x"), keys: "x", description: "mark the book") { [marks] screen in
                 marks.titles.append(screen.adapter.selectedObject?.string("title") ?? "")
                 screen.showMessage("Marked")
-            },
+            }
         ]
         list = try ListScreen(context: context, configuration: configuration, loop: loop)
         loop.draw()

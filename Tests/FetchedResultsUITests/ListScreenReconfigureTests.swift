@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import FetchedResults
 import FetchedResultsUI
+import Foundation
 import SQLiteStore
 import TerminalUI
+import Testing
 
 /// A tab changed at run time (fetchedtable's `o` and `S`): through the pickers or
 /// ``ListScreen/reconfigureTab(_:)``, refetched with the filter, the selection kept.
@@ -29,7 +29,7 @@ import TerminalUI
     @Test func aSectionKeyTheSortDoesNotOrderByIsRefusedOnTheStatusLineAndTheTabStays() throws {
         let f = try ListScreenFixture()
         f.list.showSectionPicker(titles: ["none", "author"], selected: 0) { index, tab in
-            tab.sectionNameKeyPath = index == 1 ? "author" : nil    // the sort is by year: refused
+            tab.sectionNameKeyPath = index == 1 ? "author" : nil  // the sort is by year: refused
         }
         let frame = f.press(.down, .enter)
         #expect(frame.contains("Cannot section by author"), "\(frame)")
@@ -45,14 +45,16 @@ import TerminalUI
         let picker = f.press()
         #expect(picker.contains("Sort by"))
         #expect(picker.contains("ascending (Tab changes)"))
-        f.press(.tab, .enter)                                         // title, descending
+        f.press(.tab, .enter)  // title, descending
         let first = f.list.adapter.controller.object(at: IndexPath(row: 0, section: 0)).string("title")
         #expect(first == "The Cyberiad")
         #expect(f.list.tab.sortDescriptors == [FetchSort("title", ascending: false)])
     }
 
     @Test func aTabsOwnPredicateStaysUnderEveryFilter() throws {
-        var tab = ListTab(title: "Old", entity: "Book", sortDescriptors: [FetchSort("year")]) { _ in TableCell(title: "") }
+        var tab = ListTab(title: "Old", entity: "Book", sortDescriptors: [FetchSort("year")]) { _ in
+            TableCell(title: "")
+        }
         tab.predicate = try FetchPredicate("year < \"1900\"")
         #expect(tab.fetchRequest(filter: nil).predicate == tab.predicate)
         let narrowed = try #require(tab.fetchRequest(filter: try FetchPredicate("author == \"Austen\"")).predicate)

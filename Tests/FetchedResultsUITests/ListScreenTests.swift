@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 @_spi(Benchmark) import FetchedResults
 import FetchedResultsUI
+import Foundation
 import SQLiteStore
 import TerminalUI
+import Testing
 
 /// The generic list screen over a small model, rendered into the in-memory
 /// screen: golden frames of what a person sees, and each key doing what the
@@ -18,7 +18,7 @@ import TerminalUI
 
     @Test func tabSwitchesOrderAndSectionsAndKeepsTheSelection() throws {
         let f = try ListScreenFixture()
-        f.press(.down)                                   // Neuromancer (1984), after Count Zero (1986)
+        f.press(.down)  // Neuromancer (1984), after Count Zero (1986)
         #expect(f.selectedTitle == "Neuromancer")
         let frame = f.press(.tab)
         #expect(f.list.tabIndex == 1)
@@ -34,17 +34,19 @@ import TerminalUI
     @Test func searchMatchesTheConfiguredKeyPathsThroughTheControllerAndNWraps() throws {
         let f = try ListScreenFixture()
         f.press(.character("/"))
-        let typed = f.type("lem")                        // author Lem: Solaris, The Cyberiad
-        #expect(f.selectedTitle == "The Cyberiad")       // 1965, before Solaris (1961)
+        let typed = f.type("lem")  // author Lem: Solaris, The Cyberiad
+        #expect(f.selectedTitle == "The Cyberiad")  // 1965, before Solaris (1961)
         #expect(typed.contains("1 of 2"))
         let (ok, message) = matchesGolden(typed, "list-search")
         #expect(ok, "\(message)")
         f.press(.enter)
-        f.press(.character("n")); #expect(f.selectedTitle == "Solaris")
+        f.press(.character("n"))
+        #expect(f.selectedTitle == "Solaris")
         let wrapped = f.press(.character("n"))
         #expect(f.selectedTitle == "The Cyberiad")
         #expect(wrapped.contains("wrapped to the top"))
-        f.press(.character("N")); #expect(f.selectedTitle == "Solaris")
+        f.press(.character("N"))
+        #expect(f.selectedTitle == "Solaris")
         // Titles too, any case; Esc returns to where the search began.
         f.press(.character("g"))
         f.press(.character("/"))
@@ -82,7 +84,7 @@ import TerminalUI
         #expect(f.type("q").contains("no match"))
         #expect(f.list.searchCount == searched, "\"qqq\" cannot match where \"qq\" did not")
         f.press(.backspace, .backspace, .backspace)
-        #expect(f.type("d").contains("1 of 3"))      // Kindred, Dune, The Cyberiad: searched again
+        #expect(f.type("d").contains("1 of 3"))  // Kindred, Dune, The Cyberiad: searched again
         #expect(f.list.searchCount == searched + 1)
     }
 
@@ -101,13 +103,13 @@ import TerminalUI
         let filtered = f.press(.enter)
         #expect(f.list.positionText == "1/6")
         #expect(filtered.contains("6 books match"))
-        f.press(.tab)                                    // Author tab, still filtered
+        f.press(.tab)  // Author tab, still filtered
         #expect(f.list.positionText.hasSuffix("/6"))
         f.press(.character("/"))
         let typed = f.type("austen")
         #expect(typed.contains("no match"), "Austen's books are before 1900")
         f.press(.escape)
-        f.press(.escape)                                 // clears the filter
+        f.press(.escape)  // clears the filter
         #expect(f.list.positionText.hasSuffix("/8"))
     }
 
@@ -125,7 +127,7 @@ import TerminalUI
 
     @Test func deleteSavesWithAnActionNameAndUndoSaysWhatTheContextUndid() throws {
         let f = try ListScreenFixture()
-        f.press(.down)                                   // Neuromancer
+        f.press(.down)  // Neuromancer
         #expect(f.press(.character("d")).contains("Delete"))
         let deleted = f.press(.enter)
         #expect(deleted.contains("Deleted “Neuromancer” — u to undo"))
@@ -172,7 +174,11 @@ import TerminalUI
         where !keys.trimmingCharacters(in: .whitespaces).isEmpty {
             #expect(help.contains(keys), "\(keys) listed")
         }
-        #expect(ListScreenKeys.bindings(for: f.list.configuration).contains { $0.keys == "x" && $0.description == "mark the book" })
+        #expect(
+            ListScreenKeys.bindings(for: f.list.configuration).contains {
+                $0.keys == "x" && $0.description == "mark the book"
+            }
+        )
         f.press(.character("q"))
         #expect(f.loop.topView === f.list)
     }
@@ -194,9 +200,11 @@ import TerminalUI
         let other = try Store(path: path, model: ListScreenFixture.model)
         let writer = ObjectContext(store: other)
         let book = writer.insert(into: "Book")
-        book["title"] = "Binti"; book["author"] = "Okorafor"; book["year"] = "2015"
+        book["title"] = "Binti"
+        book["author"] = "Okorafor"
+        book["year"] = "2015"
         try writer.save()
-        f.press(.down, .enter)                           // a detail screen of the old store
+        f.press(.down, .enter)  // a detail screen of the old store
         #expect(f.loop.topView is BookScreen)
         try f.list.show(context: ObjectContext(store: other), readOnlyReason: "the new file is read-only")
         let frame = f.press()
@@ -212,10 +220,18 @@ import TerminalUI
     }
 
     @Test func willPollCanSkipAPoll() throws {
-        final class Gate { var open = false; var asked = 0 }
+        final class Gate {
+            var open = false
+            var asked = 0
+        }
         let gate = Gate()
-        let f = try ListScreenFixture(willPoll: { _ in gate.asked += 1; return gate.open })
-        try Database(path: f.store.path).execute("INSERT INTO book(title, author, year) VALUES ('Binti', 'Okorafor', '2015')")
+        let f = try ListScreenFixture(willPoll: { _ in
+            gate.asked += 1
+            return gate.open
+        })
+        try Database(path: f.store.path).execute(
+            "INSERT INTO book(title, author, year) VALUES ('Binti', 'Okorafor', '2015')"
+        )
         f.list.pollExternalChanges()
         #expect(!f.press().contains("2015 (1)"), "the poll was skipped")
         gate.open = true
@@ -245,9 +261,9 @@ import TerminalUI
     }
 }
 
-private extension Store {
+extension Store {
     /// True when the second connection is not lent out (a background job has finished).
-    var readerConnectionIsFree: Bool {
+    fileprivate var readerConnectionIsFree: Bool {
         guard let lease = acquireReaderConnection() else { return false }
         lease.release()
         return true

@@ -1,14 +1,17 @@
 import CLIKit
 import Foundation
-import Testing
 import SQLiteStore
+import Testing
+
 @testable import FetchedTableKit
 
 /// The command line's values parsed and checked against a table's columns, before any file is opened.
 @Suite struct TableOptionsTests {
-    static let columns = [TableColumn(name: "id", type: .integer), TableColumn(name: "name", type: .text),
-                          TableColumn(name: "subject", type: .text), TableColumn(name: "number", type: .integer),
-                          TableColumn(name: "first day", type: .date)]
+    static let columns = [
+        TableColumn(name: "id", type: .integer), TableColumn(name: "name", type: .text),
+        TableColumn(name: "subject", type: .text), TableColumn(name: "number", type: .integer),
+        TableColumn(name: "first day", type: .date),
+    ]
 
     func options(_ arguments: [String]) throws -> TableOptions {
         try TableOptions(parseArguments(["school.sqlite"] + arguments, spec: TableOptions.browserSpec))
@@ -20,7 +23,11 @@ import SQLiteStore
 
     @Test func sortTakesColumnsWithOptionalDescAndQuotedNames() throws {
         let sort = try SortSpecification(parsing: "subject, number DESC, \"first day\" asc")
-        #expect(sort.keys == [.init(column: "subject"), .init(column: "number", ascending: false), .init(column: "first day")])
+        #expect(
+            sort.keys == [
+                .init(column: "subject"), .init(column: "number", ascending: false), .init(column: "first day"),
+            ]
+        )
         #expect(throws: OptionError.self) { try SortSpecification(parsing: "subject,, number") }
         #expect(throws: OptionError.self) { try SortSpecification(parsing: "\"subject") }
         #expect(throws: OptionError.self) { try SortSpecification(parsing: "") }
@@ -28,7 +35,9 @@ import SQLiteStore
 
     @Test func sectionTakesAColumnOrADerivedKey() throws {
         #expect(try SectionKeySpecification(parsing: "subject") == SectionKeySpecification(column: "subject"))
-        #expect(try SectionKeySpecification(parsing: "day(ts)") == SectionKeySpecification(column: "ts", derivation: .day))
+        #expect(
+            try SectionKeySpecification(parsing: "day(ts)") == SectionKeySpecification(column: "ts", derivation: .day)
+        )
         #expect(try SectionKeySpecification(parsing: "YEAR( \"first day\" )").keyPath == "year(first day)")
         #expect(throws: OptionError.self) { try SectionKeySpecification(parsing: "week(ts)") }
         #expect(throws: OptionError.self) { try SectionKeySpecification(parsing: "day()") }
@@ -48,30 +57,42 @@ import SQLiteStore
         let ordered = try query(["--sort", "subject, number", "--section", "subject"])
         #expect(ordered.sortDescriptors.map(\.keyPath) == ["subject", "number"])
         // A derived key of the first sort's column: the controller orders by the key itself.
-        let byDay = try TableQuery(options: options(["--sort", "ts desc", "--section", "day(ts)"]), table: "events",
-                                   columns: [TableColumn(name: "ts", type: .dateTime)], idKey: "rowid")
+        let byDay = try TableQuery(
+            options: options(["--sort", "ts desc", "--section", "day(ts)"]),
+            table: "events",
+            columns: [TableColumn(name: "ts", type: .dateTime)],
+            idKey: "rowid"
+        )
         #expect(byDay.sortDescriptors.map(\.keyPath) == ["ts"])
         #expect(byDay.derivedAttributes.contains { $0.name == "day(ts)" })
     }
 
     @Test func unknownColumnsAreUsageErrorsNamingTheColumns() throws {
-        for arguments in [["--sort", "grade"], ["--section", "initial(grade)"], ["--title", "grade"],
-                          ["--subtitle", "name, grade"], ["--where", "grade == 1"]] {
+        for arguments in [
+            ["--sort", "grade"], ["--section", "initial(grade)"], ["--title", "grade"],
+            ["--subtitle", "name, grade"], ["--where", "grade == 1"],
+        ] {
             do {
                 _ = try query(arguments)
                 Issue.record("\(arguments) accepted")
             } catch let error as FetchedTableError {
                 #expect(error.status == ExitStatus.usage)
-                #expect(error.message.contains("no column \"grade\" in table \"student\"; its columns: id, name, subject, number, first day"),
-                        "\(error.message)")
+                #expect(
+                    error.message.contains(
+                        "no column \"grade\" in table \"student\"; its columns: id, name, subject, number, first day"
+                    ),
+                    "\(error.message)"
+                )
             }
         }
     }
 
     @Test func derivedKeysComputeInSwiftWhatTheirSQLComputes() throws {
         let database = try Database(path: ":memory:")
-        let values: [StoreValue] = [.text("2025-06-27T10:00:00Z"), .text("2025-06"), .text("zebra"), .text("Ärger"),
-                                    .text(""), .null, .integer(20250627), .real(2024.5), .text("7 days")]
+        let values: [StoreValue] = [
+            .text("2025-06-27T10:00:00Z"), .text("2025-06"), .text("zebra"), .text("Ärger"),
+            .text(""), .null, .integer(20_250_627), .real(2024.5), .text("7 days"),
+        ]
         for derivation in SectionKeySpecification.Derivation.allCases {
             let key = SectionKeySpecification(column: "qq", derivation: derivation)
             let attribute = try #require(key.derivedAttribute)
@@ -87,7 +108,7 @@ import SQLiteStore
     @Test func fileKindIsToldByContent() throws {
         #expect(try TableFileKind.kind(of: Array("SQLite format 3\u{0}rest".utf8)[...], path: "x") == .sqlite)
         #expect(try TableFileKind.kind(of: Array("a,b\n1,2\n".utf8)[...], path: "x.sqlite") == .csv)
-        #expect(try TableFileKind.kind(of: [0x41, 0xE9, 0x09, 0x42][...], path: "x") == .csv)   // Windows-1252 text
+        #expect(try TableFileKind.kind(of: [0x41, 0xE9, 0x09, 0x42][...], path: "x") == .csv)  // Windows-1252 text
         #expect(throws: FetchedTableError.self) { try TableFileKind.kind(of: [0x00, 0x01][...], path: "x") }
         #expect(throws: FetchedTableError.self) { try TableFileKind.kind(of: [][...], path: "x") }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MyStashKit
 
 /// `--lock-after` in a real terminal (tmux).
@@ -23,12 +24,14 @@ import Testing
         let record = session.directory.appendingPathComponent("pane-output.txt").path
         try pane.recordOutput(to: record)
         try pane.waitFor("Master passphrase:")
-        pane.type("lock pass"); pane.press("Enter")
-        try pane.waitForRecordedOutput("Bank", in: record)   // the unlocked app listed the note
+        pane.type("lock pass")
+        pane.press("Enter")
+        try pane.waitForRecordedOutput("Bank", in: record)  // the unlocked app listed the note
         let locked = try pane.waitFor("MyStash is locked")
         #expect(!locked.contains("Bank"))
         let beforeUnlock = pane.recordedOutputSize(record)
-        pane.type("lock pass"); pane.press("Enter")
-        try pane.waitForRecordedOutput("Bank", in: record, after: beforeUnlock)   // the list again
+        pane.type("lock pass")
+        pane.press("Enter")
+        try pane.waitForRecordedOutput("Bank", in: record, after: beforeUnlock)  // the list again
     }
 }

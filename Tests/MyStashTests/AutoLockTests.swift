@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStore
 import TerminalUI
 import Testing
+
 @testable import MyStashKit
 
 /// `--lock-after` and `L`: the key is wiped and only the unlock prompt shows;
@@ -17,8 +18,13 @@ import Testing
             temp = try TemporaryStash()
             stash = try temp.open(passphrase: "right one")
             try stash.addPassword(PasswordEntry(name: "Bank", userID: "me@example.com", password: "pw"))
-            app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: clock, animated: false,
-                               lockAfter: lockAfter)
+            app = try StashApp(
+                stash: stash,
+                screen: MemoryScreen(width: 80, height: 24),
+                clock: clock,
+                animated: false,
+                lockAfter: lockAfter
+            )
             app.loop.draw()
         }
 
@@ -50,10 +56,12 @@ import Testing
         let locked = h.app.screenText
         #expect(locked.contains("MyStash is locked") && locked.contains("Master passphrase:"))
         #expect(!locked.contains("Bank") && !locked.contains("me@example.com"), "\(locked)")
-        h.type("wrong"); h.send(.enter)
+        h.type("wrong")
+        h.send(.enter)
         #expect(h.app.screenText.contains("Wrong passphrase"))
         #expect(h.app.isLocked)
-        h.type("right one"); h.send(.enter)
+        h.type("right one")
+        h.send(.enter)
         #expect(!h.app.isLocked && h.stash.isUnlocked)
         #expect(h.app.screenText.contains("Edit Password") && h.app.screenText.contains("Bank"))
     }

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStore
 import TerminalUI
 import Testing
+
 @testable import MyStashKit
 
 /// A clipboard that records what it was given.
@@ -18,12 +19,25 @@ final class RecordingClipboard: Clipboard {
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open()
-        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me@example.com", password: "copy-Secret-77",
-                                            totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"))
+        try stash.addPassword(
+            PasswordEntry(
+                name: "Bank",
+                userID: "me@example.com",
+                password: "copy-Secret-77",
+                totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+            )
+        )
         let clipboard = RecordingClipboard()
         let clock = TestClock(now: 100)
-        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: clock, animated: false,
-                               lockAfter: 0, clipboard: clipboard, clipSeconds: 45)
+        let app = try StashApp(
+            stash: stash,
+            screen: MemoryScreen(width: 80, height: 24),
+            clock: clock,
+            animated: false,
+            lockAfter: 0,
+            clipboard: clipboard,
+            clipSeconds: 45
+        )
         app.send(.tab)
         app.send(.character("c"))
         app.loop.draw()
@@ -52,12 +66,25 @@ final class RecordingClipboard: Clipboard {
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open()
-        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me@example.com", password: "form-Secret-88",
-                                            totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"))
+        try stash.addPassword(
+            PasswordEntry(
+                name: "Bank",
+                userID: "me@example.com",
+                password: "form-Secret-88",
+                totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+            )
+        )
         let clipboard = RecordingClipboard()
         let clock = TestClock(now: 100)
-        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: clock, animated: false,
-                               lockAfter: 0, clipboard: clipboard, clipSeconds: 45)
+        let app = try StashApp(
+            stash: stash,
+            screen: MemoryScreen(width: 80, height: 24),
+            clock: clock,
+            animated: false,
+            lockAfter: 0,
+            clipboard: clipboard,
+            clipSeconds: 45
+        )
         app.send(.tab)
         app.send(.enter)
         app.loop.draw()
@@ -78,15 +105,18 @@ final class RecordingClipboard: Clipboard {
         app.loop.draw()
         #expect(app.screenText.contains("cleared in 35 s"), "\(app.screenText)")
         // The fields as they stand in the form (edited, not yet saved).
-        app.send(.character("x"))   // the name is now “Bankx”
-        app.send(.control("x")); app.send(.character("C"))
+        app.send(.character("x"))  // the name is now “Bankx”
+        app.send(.control("x"))
+        app.send(.character("C"))
         #expect(clipboard.copied.last == "me@example.com")
         app.send(.tab)
         app.send(.control("e"))
         app.send(.character("2"))
-        app.send(.control("x")); app.send(.character("C"))
+        app.send(.control("x"))
+        app.send(.character("C"))
         #expect(clipboard.copied.last == "me@example.com2")
-        app.send(.control("x")); app.send(.character("t"))
+        app.send(.control("x"))
+        app.send(.character("t"))
         let code = try #require(clipboard.copied.last)
         let expected = try [Date().addingTimeInterval(-30), Date(), Date().addingTimeInterval(30)].map {
             try TOTP(parsing: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ").code(at: $0)
@@ -109,20 +139,29 @@ final class RecordingClipboard: Clipboard {
         defer { temp.remove() }
         let stash = try temp.open()
         let clipboard = RecordingClipboard()
-        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
-                               animated: false, lockAfter: 0, clipboard: clipboard)
+        let app = try StashApp(
+            stash: stash,
+            screen: MemoryScreen(width: 80, height: 24),
+            clock: TestClock(now: 1),
+            animated: false,
+            lockAfter: 0,
+            clipboard: clipboard
+        )
         app.send(.tab)
         app.send(.character("a"))
         for character in "Shop" { app.send(.character(character)) }
-        app.send(.control("x")); app.send(.character("c"))
+        app.send(.control("x"))
+        app.send(.character("c"))
         app.loop.draw()
         #expect(app.screenText.contains("Not copied: the password is empty"), "\(app.screenText)")
-        app.send(.control("x")); app.send(.character("t"))
+        app.send(.control("x"))
+        app.send(.character("t"))
         app.loop.draw()
         #expect(app.screenText.contains("Not copied: this entry has no TOTP secret"), "\(app.screenText)")
         #expect(clipboard.copied.isEmpty)
         // Ctrl-X then Esc: the prefix ends, the form stays.
-        app.send(.control("x")); app.send(.escape)
+        app.send(.control("x"))
+        app.send(.escape)
         app.loop.draw()
         #expect(app.screenText.contains("New Password") && !app.screenText.contains("Ctrl-X: copy"))
         #expect(app.screenText.contains("Shop") && !app.screenText.contains("Shopc"))
@@ -135,8 +174,14 @@ final class RecordingClipboard: Clipboard {
         try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "pending-Secret-1"))
         let clipboard = RecordingClipboard()
         let clock = TestClock(now: 100)
-        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: clock, animated: false,
-                               lockAfter: 60, clipboard: clipboard)
+        let app = try StashApp(
+            stash: stash,
+            screen: MemoryScreen(width: 80, height: 24),
+            clock: clock,
+            animated: false,
+            lockAfter: 60,
+            clipboard: clipboard
+        )
         app.send(.tab)
         app.send(.enter)
         app.send(.control("x"))
@@ -146,7 +191,7 @@ final class RecordingClipboard: Clipboard {
         for character in "lock me" { app.send(.character(character)) }
         app.send(.enter)
         #expect(!app.isLocked)
-        app.send(.character("c"))   // typed into the name field, not a copy
+        app.send(.character("c"))  // typed into the name field, not a copy
         app.loop.draw()
         #expect(clipboard.copied.isEmpty)
         #expect(app.screenText.contains("Bankc"), "\(app.screenText)")
@@ -158,8 +203,14 @@ final class RecordingClipboard: Clipboard {
         let stash = try temp.open()
         try stash.addPassword(PasswordEntry(name: "Router", password: "router-pw"))
         let clipboard = RecordingClipboard()
-        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
-                               animated: false, lockAfter: 0, clipboard: clipboard)
+        let app = try StashApp(
+            stash: stash,
+            screen: MemoryScreen(width: 80, height: 24),
+            clock: TestClock(now: 1),
+            animated: false,
+            lockAfter: 0,
+            clipboard: clipboard
+        )
         app.send(.tab)
         app.send(.character("C"))
         app.loop.draw()
@@ -182,14 +233,17 @@ struct CopyCommandTests {
         let state = temp.directory.appendingPathComponent("clipboard.txt").path
         let xclip = bin.appendingPathComponent("xclip").path
         try """
-            #!/bin/sh
-            case "$*" in *-out*) cat \(EndToEnd.shellQuote(state)) 2>/dev/null ;; *) cat > \(EndToEnd.shellQuote(state)) ;; esac
+        #!/bin/sh
+        case "$*" in *-out*) cat \(EndToEnd.shellQuote(state)) 2>/dev/null ;; *) cat > \(EndToEnd.shellQuote(state)) ;; esac
 
-            """.write(toFile: xclip, atomically: true, encoding: .utf8)
+        """.write(toFile: xclip, atomically: true, encoding: .utf8)
         chmod(xclip, 0o755)
         let environment = ["DISPLAY": ":99", "WAYLAND_DISPLAY": "", "PATH": bin.path + ":/usr/bin:/bin"]
-        let result = try ScriptRun.run(["copy", "Bank", "--clip-seconds", "1", "--db", temp.path, "--passphrase-fd", "3"],
-                                       fd3: "copy pass\n", extraEnvironment: environment)
+        let result = try ScriptRun.run(
+            ["copy", "Bank", "--clip-seconds", "1", "--db", temp.path, "--passphrase-fd", "3"],
+            fd3: "copy pass\n",
+            extraEnvironment: environment
+        )
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "")
         #expect(result.error.contains("Copied the password of “Bank” — cleared in 1 s"))
@@ -220,8 +274,9 @@ struct CopyCommandTests {
         defer { pane.close() }
         _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
         try pane.waitFor("Master passphrase:")
-        pane.type("clip pass"); pane.press("Enter")
-        try pane.waitFor("No notes yet")   // the app has the terminal: keys reach it now
+        pane.type("clip pass")
+        pane.press("Enter")
+        try pane.waitFor("No notes yet")  // the app has the terminal: keys reach it now
         pane.press("Tab")
         try pane.waitFor("Bank")
         pane.type("c")

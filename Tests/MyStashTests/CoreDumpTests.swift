@@ -1,26 +1,34 @@
 import Foundation
 import Testing
+
 @testable import MyStashKit
 
 /// The app keeps its secrets out of core dumps (issue 13, defect 10).
 @Suite struct CoreDumpTests {
-    @Test(.enabled(if: EndToEnd.binary != nil && FileManager.default.fileExists(atPath: "/proc/self/limits"),
-                   "needs the built mystash and /proc"))
+    @Test(
+        .enabled(
+            if: EndToEnd.binary != nil && FileManager.default.fileExists(atPath: "/proc/self/limits"),
+            "needs the built mystash and /proc"
+        )
+    )
     func theAppTurnsCoreDumpsOffAtStartEvenWhenTheShellAllowsThem() throws {
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open()
         stash.lock()
         // The shell allows core dumps; mystash then waits for a passphrase on descriptor 3.
-        let child = try ScriptRun.startBlocked(["/bin/sh", "-c",
-            "ulimit -c unlimited && exec \(EndToEnd.shellQuote(EndToEnd.binary!)) show X --db \(EndToEnd.shellQuote(temp.path)) --passphrase-fd 3"])
+        let child = try ScriptRun.startBlocked([
+            "/bin/sh", "-c",
+            "ulimit -c unlimited && exec \(EndToEnd.shellQuote(EndToEnd.binary!)) show X --db \(EndToEnd.shellQuote(temp.path)) --passphrase-fd 3",
+        ])
         var limit = ""
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             let cmdline = (try? String(contentsOfFile: "/proc/\(child.pid)/cmdline", encoding: .utf8)) ?? ""
             let wchan = (try? String(contentsOfFile: "/proc/\(child.pid)/wchan", encoding: .utf8)) ?? ""
             if cmdline.contains("--passphrase-fd"), wchan.contains("pipe") || wchan.contains("read") {
-                limit = ((try? String(contentsOfFile: "/proc/\(child.pid)/limits", encoding: .utf8)) ?? "")
+                limit =
+                    ((try? String(contentsOfFile: "/proc/\(child.pid)/limits", encoding: .utf8)) ?? "")
                     .split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
                 break
             }
@@ -41,7 +49,9 @@ import Testing
             let applied = ProcessHardening.disableCoreDumps()
             var limit = rlimit()
             _ = getrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &limit)
-            _exit(before && applied && !ProcessHardening.isDumpable && limit.rlim_cur == 0 && limit.rlim_max == 0 ? 0 : 1)
+            _exit(
+                before && applied && !ProcessHardening.isDumpable && limit.rlim_cur == 0 && limit.rlim_max == 0 ? 0 : 1
+            )
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

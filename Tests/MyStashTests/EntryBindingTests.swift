@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import MyStashKit
 
 /// Every sealed value is bound to the entry a person knows (its name) and to
@@ -10,8 +11,12 @@ import Testing
     /// A stash with bankA (alice) and bankB (bob), locked and reopened so that nothing is cached.
     private func twoBanks(_ temp: TemporaryStash) throws {
         let stash = try temp.open()
-        try stash.addPassword(PasswordEntry(name: "bankA", userID: "alice", password: "pw-of-A", url: "https://a.example"))
-        try stash.addPassword(PasswordEntry(name: "bankB", userID: "bob", password: "pw-of-B", url: "https://b.example"))
+        try stash.addPassword(
+            PasswordEntry(name: "bankA", userID: "alice", password: "pw-of-A", url: "https://a.example")
+        )
+        try stash.addPassword(
+            PasswordEntry(name: "bankB", userID: "bob", password: "pw-of-B", url: "https://b.example")
+        )
         stash.lock()
     }
 
@@ -25,13 +30,15 @@ import Testing
         try twoBanks(temp)
         // What someone with write access to the file can do: swap what identifies the rows.
         let db = try Database(path: temp.path)
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TEMP TABLE swap AS SELECT id, name, user_id, url FROM password;
             UPDATE password SET
               name = (SELECT name FROM swap WHERE swap.id != password.id),
               user_id = (SELECT user_id FROM swap WHERE swap.id != password.id),
               url = (SELECT url FROM swap WHERE swap.id != password.id);
-            """)
+            """
+        )
         let stash = try temp.open()
         for name in ["bankA", "bankB"] {
             let row = try object(named: name, in: stash)
@@ -52,8 +59,13 @@ import Testing
         try Database(path: temp.path).execute("UPDATE password SET name = 'bankC' WHERE name = 'bankA'")
         let stash = try temp.open()
         let row = try object(named: "bankC", in: stash)
-        #expect(throws: StashError.tampered(kind: "password entry", name: "bankC",
-                                            fields: ["user ID", "password", "URL", "notes", "TOTP secret", "password history"])) {
+        #expect(
+            throws: StashError.tampered(
+                kind: "password entry",
+                name: "bankC",
+                fields: ["user ID", "password", "URL", "notes", "TOTP secret", "password history"]
+            )
+        ) {
             try stash.entry(for: row)
         }
         #expect(stash.listDetail(of: row).contains("tampered"))
@@ -82,7 +94,8 @@ import Testing
             stash.lock()
         }
         try Database(path: temp.path).execute(
-            "UPDATE note SET body = (SELECT body FROM note WHERE title = 'Diary') WHERE title = 'Shopping'")
+            "UPDATE note SET body = (SELECT body FROM note WHERE title = 'Diary') WHERE title = 'Shopping'"
+        )
         let stash = try temp.open()
         let notes = try stash.context.fetch(StashModel.note, orderBy: "title")
         #expect(try stash.noteBody(of: notes[0]) == "private thoughts")
@@ -96,8 +109,14 @@ import Testing
         let a = SealedField.password.associatedData(uid: "u", name: "x 8:password 1:n")
         let b = SealedField.password.associatedData(uid: "u 8:password 1:x", name: "n")
         #expect(a != b)
-        #expect(SealedField.password.associatedData(uid: "u", name: "n") != SealedField.userID.associatedData(uid: "u", name: "n"))
-        #expect(SealedField.body.associatedData(uid: "u", name: "n") != SealedField.notes.associatedData(uid: "u", name: "n"))
+        #expect(
+            SealedField.password.associatedData(uid: "u", name: "n")
+                != SealedField.userID.associatedData(uid: "u", name: "n")
+        )
+        #expect(
+            SealedField.body.associatedData(uid: "u", name: "n")
+                != SealedField.notes.associatedData(uid: "u", name: "n")
+        )
     }
 }
 
@@ -109,21 +128,34 @@ import Testing
         defer { temp.remove() }
         let stash = try temp.open(passphrase: "master-passphrase-42")
         let marker = UUID().uuidString
-        let secrets = ["Pw-\(marker)", "User-\(marker)", "https://url-\(marker).example", "Notes-\(marker)",
-                       "JBSWY3DPEHPK3PXP\(marker.prefix(4))", "Body-\(marker)", "Old-\(marker)"]
-        try stash.addPassword(PasswordEntry(name: "Site-\(marker)", userID: secrets[1], password: secrets[6],
-                                            url: secrets[2], notes: secrets[3], totp: secrets[4]))
+        let secrets = [
+            "Pw-\(marker)", "User-\(marker)", "https://url-\(marker).example", "Notes-\(marker)",
+            "JBSWY3DPEHPK3PXP\(marker.prefix(4))", "Body-\(marker)", "Old-\(marker)",
+        ]
+        try stash.addPassword(
+            PasswordEntry(
+                name: "Site-\(marker)",
+                userID: secrets[1],
+                password: secrets[6],
+                url: secrets[2],
+                notes: secrets[3],
+                totp: secrets[4]
+            )
+        )
         try stash.addNote(title: "Title-\(marker)", body: secrets[5])
         let object = try #require(try stash.context.fetch(StashModel.password).first)
         var entry = try stash.entry(for: object)
         entry.password = secrets[0]
-        try stash.updatePassword(object, with: entry)   // the old password goes into the (sealed) history
+        try stash.updatePassword(object, with: entry)  // the old password goes into the (sealed) history
         #expect(try stash.entry(for: object).history.items.map(\.password) == [secrets[6]])
         let files = temp.fileBytes()
         #expect(files["-wal"] != nil, "the test means to search the WAL as well")
         for (suffix, data) in files {
             for secret in secrets + ["master-passphrase-42"] {
-                #expect(!data.containsBytes(Array(secret.utf8)), "\(secret) found in \(suffix.isEmpty ? "the store" : suffix)")
+                #expect(
+                    !data.containsBytes(Array(secret.utf8)),
+                    "\(secret) found in \(suffix.isEmpty ? "the store" : suffix)"
+                )
             }
         }
         let all = files.values.reduce(Data(), +)
@@ -135,12 +167,21 @@ import Testing
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let passwords = [
-            PasswordEntry(name: "bankA", userID: "V1UserAlice", password: "V1SecretAlpha", url: "https://v1url-a.example",
-                          notes: "V1NotesPin 1234"),
+            PasswordEntry(
+                name: "bankA",
+                userID: "V1UserAlice",
+                password: "V1SecretAlpha",
+                url: "https://v1url-a.example",
+                notes: "V1NotesPin 1234"
+            ),
             PasswordEntry(name: "bankB", userID: "V1UserBob", password: "V1SecretBeta"),
         ]
-        try FirstVersionStash.make(at: temp.path, passphrase: "fixture passphrase",
-                                   notes: [("Groceries", "V1NoteBody milk and eggs"), ("Empty", "")], passwords: passwords)
+        try FirstVersionStash.make(
+            at: temp.path,
+            passphrase: "fixture passphrase",
+            notes: [("Groceries", "V1NoteBody milk and eggs"), ("Empty", "")],
+            passwords: passwords
+        )
         let plaintexts = ["V1UserAlice", "https://v1url-a.example", "V1NotesPin", "V1UserBob", "V1NoteBody"]
         #expect(temp.fileBytes()[""]!.containsBytes(Array("V1UserAlice".utf8)), "the fixture is version 1")
 
@@ -157,26 +198,41 @@ import Testing
         #expect(try notes.map { try stash.noteBody(of: $0) } == ["", "V1NoteBody milk and eggs"])
         for (suffix, data) in temp.fileBytes() {
             for text in plaintexts {
-                #expect(!data.containsBytes(Array(text.utf8)), "\(text) still in \(suffix.isEmpty ? "the store" : suffix)")
+                #expect(
+                    !data.containsBytes(Array(text.utf8)),
+                    "\(text) still in \(suffix.isEmpty ? "the store" : suffix)"
+                )
             }
         }
         let sealing = try stash.store.database.scalar("SELECT sealing FROM vault_info")
         #expect(sealing == .integer(2))
         // One transaction: every row changed in it, none left behind in plaintext.
-        #expect(try stash.store.database.scalar(
-            "SELECT count(*) FROM password WHERE typeof(user_id) != 'blob' OR typeof(url) != 'blob'") == .integer(0))
+        #expect(
+            try stash.store.database.scalar(
+                "SELECT count(*) FROM password WHERE typeof(user_id) != 'blob' OR typeof(url) != 'blob'"
+            ) == .integer(0)
+        )
         stash.lock()
         // The next unlock has nothing to do and everything still opens.
         let again = try temp.open(passphrase: "fixture passphrase")
-        #expect(try again.revealPassword(of: try again.context.fetch(StashModel.password, orderBy: "name")[1]) == "V1SecretBeta")
+        #expect(
+            try again.revealPassword(of: try again.context.fetch(StashModel.password, orderBy: "name")[1])
+                == "V1SecretBeta"
+        )
     }
 
     @Test func aDamagedFirstVersionPasswordStaysUnreadableAndTheRestMigrates() throws {
         let temp = try TemporaryStash()
         defer { temp.remove() }
-        try FirstVersionStash.make(at: temp.path, passphrase: "p", notes: [],
-                                   passwords: [PasswordEntry(name: "A", userID: "ua", password: "pa"),
-                                               PasswordEntry(name: "B", userID: "ub", password: "pb")])
+        try FirstVersionStash.make(
+            at: temp.path,
+            passphrase: "p",
+            notes: [],
+            passwords: [
+                PasswordEntry(name: "A", userID: "ua", password: "pa"),
+                PasswordEntry(name: "B", userID: "ub", password: "pb"),
+            ]
+        )
         try Database(path: temp.path).execute("UPDATE password SET password = zeroblob(48) WHERE name = 'A'")
         let stash = try temp.open(passphrase: "p")
         let objects = try stash.context.fetch(StashModel.password, orderBy: "name")
@@ -195,7 +251,9 @@ import Testing
         defer { temp.remove() }
         try temp.open().addPassword(PasswordEntry(name: "Bank", userID: "me", password: "pw", url: "http://wrong"))
         // One byte of the sealed password flipped on disk.
-        try Database(path: temp.path).execute("UPDATE password SET password = CAST(substr(password, 1, 30) || X'00' || substr(password, 32) AS BLOB)")
+        try Database(path: temp.path).execute(
+            "UPDATE password SET password = CAST(substr(password, 1, 30) || X'00' || substr(password, 32) AS BLOB)"
+        )
         let stash = try temp.open()
         let object = try #require(try stash.context.fetch(StashModel.password).first)
         let damaged = try stash.store.database.scalar("SELECT password FROM password")
@@ -220,8 +278,12 @@ import Testing
     func listPrintsTheNamesOfAFirstVersionStash() throws {
         let temp = try TemporaryStash()
         defer { temp.remove() }
-        try FirstVersionStash.make(at: temp.path, passphrase: "p", notes: [("Groceries", "milk")],
-                                   passwords: [PasswordEntry(name: "bankA", userID: "ua", password: "pa")])
+        try FirstVersionStash.make(
+            at: temp.path,
+            passphrase: "p",
+            notes: [("Groceries", "milk")],
+            passwords: [PasswordEntry(name: "bankA", userID: "ua", password: "pa")]
+        )
         let result = try EndToEnd.run(EndToEnd.binary!, ["list", "passwords", "--db", temp.path])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "bankA\n")

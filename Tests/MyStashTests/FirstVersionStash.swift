@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+
 @testable import MyStashKit
 
 /// A stash as the first version of mystash wrote it: the version-1 model
@@ -7,34 +8,49 @@ import SQLiteStore
 /// with the associated data `"Password:<uid>"` only), made through the same
 /// `Store` so that its schema, triggers and header are the ones that version made.
 enum FirstVersionStash {
-    static let model = Model(version: 1, applicationID: StashModel.applicationID, entities: [
-        Entity(StashModel.note, attributes: [
-            Attribute("title", .text),
-            Attribute("body", .text, default: .text("")),
-            Attribute("created", .dateTime),
-            Attribute("modified", .dateTime),
-        ]),
-        Entity(StashModel.password, attributes: [
-            Attribute("uid", .text),
-            Attribute("name", .text),
-            Attribute("userID", .text, default: .text("")),
-            Attribute("password", .blob),
-            Attribute("url", .text, optional: true),
-            Attribute("notes", .text, optional: true),
-            Attribute("modified", .dateTime),
-        ], uniqueKeys: [["uid"]]),
-        Entity(StashModel.vaultInfo, attributes: [
-            Attribute("salt", .blob),
-            Attribute("opsLimit", .integer),
-            Attribute("memLimit", .integer),
-            Attribute("algorithm", .integer),
-            Attribute("verifier", .blob),
-            Attribute("changed", .dateTime),
-        ]),
-    ])
+    static let model = Model(
+        version: 1,
+        applicationID: StashModel.applicationID,
+        entities: [
+            Entity(
+                StashModel.note,
+                attributes: [
+                    Attribute("title", .text),
+                    Attribute("body", .text, default: .text("")),
+                    Attribute("created", .dateTime),
+                    Attribute("modified", .dateTime),
+                ]
+            ),
+            Entity(
+                StashModel.password,
+                attributes: [
+                    Attribute("uid", .text),
+                    Attribute("name", .text),
+                    Attribute("userID", .text, default: .text("")),
+                    Attribute("password", .blob),
+                    Attribute("url", .text, optional: true),
+                    Attribute("notes", .text, optional: true),
+                    Attribute("modified", .dateTime),
+                ],
+                uniqueKeys: [["uid"]]
+            ),
+            Entity(
+                StashModel.vaultInfo,
+                attributes: [
+                    Attribute("salt", .blob),
+                    Attribute("opsLimit", .integer),
+                    Attribute("memLimit", .integer),
+                    Attribute("algorithm", .integer),
+                    Attribute("verifier", .blob),
+                    Attribute("changed", .dateTime),
+                ]
+            ),
+        ]
+    )
 
     /// Writes a version-1 stash at `path` with `passphrase`, `notes` (title, body) and `passwords`.
-    static func make(at path: String, passphrase: String, notes: [(String, String)], passwords: [PasswordEntry]) throws {
+    static func make(at path: String, passphrase: String, notes: [(String, String)], passwords: [PasswordEntry]) throws
+    {
         try StashLocation.prepare(path: path)
         let store = try Store(path: path, model: model)
         let context = ObjectContext(store: store)

@@ -1,6 +1,7 @@
 import Foundation
 import TerminalUI
 import Testing
+
 @testable import MyStashKit
 
 /// What the form's Ctrl-G generates: a length and character classes (Ctrl-X g), as `add --generate` takes them.
@@ -20,12 +21,19 @@ import Testing
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open()
-        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
-                               animated: false, lockAfter: 0, clipboard: RecordingClipboard())
+        let app = try StashApp(
+            stash: stash,
+            screen: MemoryScreen(width: 80, height: 24),
+            clock: TestClock(now: 1),
+            animated: false,
+            lockAfter: 0,
+            clipboard: RecordingClipboard()
+        )
         app.send(.tab)
         app.send(.character("a"))
         for character in "Mail" { app.send(.character(character)) }
-        app.send(.control("x")); app.send(.character("g"))
+        app.send(.control("x"))
+        app.send(.character("g"))
         app.loop.draw()
         #expect(app.screenText.contains("Generate") && app.screenText.contains("20 luds"), "\(app.screenText)")
         app.send(.control("u"))
@@ -40,7 +48,7 @@ import Testing
         #expect(!app.screenText.contains("Enter OK"), "the prompt closed: \(app.screenText)")
         #expect(app.screenText.contains(String(repeating: "•", count: 16) + " "), "\(app.screenText)")
         #expect(!app.screenText.contains(String(repeating: "•", count: 17)))
-        app.send(.control("g"))   // Ctrl-G keeps the settings
+        app.send(.control("g"))  // Ctrl-G keeps the settings
         app.send(.control("s"))
         let object = try #require(try stash.context.fetch(StashModel.password).first)
         let generated = try stash.revealPassword(of: object)

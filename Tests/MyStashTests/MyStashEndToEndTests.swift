@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MyStashKit
 
 /// `mystash` in a real terminal (tmux): the whole life of a stash.
@@ -23,7 +24,7 @@ import Testing
     /// Lines of the list area (below the tab bar, above the status line).
     private func listLines(_ screen: String) -> [String] {
         var lines = screen.components(separatedBy: "\n")
-        while lines.last == "" { lines.removeLast() }   // capture-pane ends with a newline
+        while lines.last == "" { lines.removeLast() }  // capture-pane ends with a newline
         guard lines.count > 3 else { return [] }
         return Array(lines[2..<(lines.count - 1)])
     }
@@ -41,27 +42,44 @@ import Testing
         let (pane, run) = try session.launch()
         defer { pane.close() }
         try pane.waitFor("New master passphrase:")
-        pane.type(Self.passphrase); pane.press("Enter")
+        pane.type(Self.passphrase)
+        pane.press("Enter")
         try pane.waitFor("Repeat the passphrase:")
-        pane.type("something else"); pane.press("Enter")
+        pane.type("something else")
+        pane.press("Enter")
         try pane.waitFor("do not match")
         try pane.waitUntil("the second prompt") { $0.components(separatedBy: "New master passphrase:").count == 3 }
-        pane.type(Self.passphrase); pane.press("Enter")
-        try pane.waitUntil("the repeat prompt again") { $0.components(separatedBy: "Repeat the passphrase:").count == 3 }
-        pane.type(Self.passphrase); pane.press("Enter")
+        pane.type(Self.passphrase)
+        pane.press("Enter")
+        try pane.waitUntil("the repeat prompt again") {
+            $0.components(separatedBy: "Repeat the passphrase:").count == 3
+        }
+        pane.type(Self.passphrase)
+        pane.press("Enter")
         try pane.waitFor("No notes yet")
         #expect(!pane.capture().contains(Self.passphrase))
 
         // Two notes and a password.
-        pane.type("a"); try pane.waitFor("New Note")
-        pane.type("Apple crumble"); pane.press("Tab"); pane.type("butter, flour"); pane.press("C-s")
+        pane.type("a")
+        try pane.waitFor("New Note")
+        pane.type("Apple crumble")
+        pane.press("Tab")
+        pane.type("butter, flour")
+        pane.press("C-s")
         try pane.waitFor("Added “Apple crumble”")
-        pane.type("a"); try pane.waitFor("New Note")
-        pane.type("Banana bread"); pane.press("C-s")
+        pane.type("a")
+        try pane.waitFor("New Note")
+        pane.type("Banana bread")
+        pane.press("C-s")
         try pane.waitFor("Added “Banana bread”")
-        pane.press("Tab"); try pane.waitFor("No passwords yet")
-        pane.type("a"); try pane.waitFor("New Password")
-        pane.type("Bank"); pane.press("Tab"); pane.type("me@example.com"); pane.press("Tab")
+        pane.press("Tab")
+        try pane.waitFor("No passwords yet")
+        pane.type("a")
+        try pane.waitFor("New Password")
+        pane.type("Bank")
+        pane.press("Tab")
+        pane.type("me@example.com")
+        pane.press("Tab")
         pane.type(Self.secret)
         let masked = try pane.waitFor(String(repeating: "•", count: Self.secret.count))
         #expect(!masked.contains(Self.secret))
@@ -75,11 +93,16 @@ import Testing
         pane.press("Tab")
         var screen = try pane.waitUntil("both notes") { $0.contains("Apple crumble") && $0.contains("Banana bread") }
         #expect(row(screen, "A ─") != nil && row(screen, "B ─") != nil)
-        pane.type("g"); pane.type("e"); try pane.waitFor("Edit Note")
-        pane.press("C-u"); pane.type("Zesty crumble"); pane.press("C-s")
+        pane.type("g")
+        pane.type("e")
+        try pane.waitFor("Edit Note")
+        pane.press("C-u")
+        pane.type("Zesty crumble")
+        pane.press("C-s")
         screen = try pane.waitUntil("the renamed note in its Z section") { screen in
             guard let b = self.row(screen, "Banana bread"), let z = self.row(screen, "Z ─"),
-                  let zesty = self.row(screen, "Zesty crumble") else { return false }
+                let zesty = self.row(screen, "Zesty crumble")
+            else { return false }
             return b < z && z < zesty && self.row(screen, "A ─") == nil && !screen.contains("Apple crumble")
         }
         #expect(screen.contains("Saved “Zesty crumble”"))
@@ -91,7 +114,9 @@ import Testing
             self.listLines(screen).contains { $0.contains("Banana bread") && $0.contains("Delete") }
         }
         pane.press("Enter")
-        try pane.waitUntil("Banana bread gone") { self.row($0, "Banana bread") == nil && $0.contains("Deleted “Banana bread”") }
+        try pane.waitUntil("Banana bread gone") {
+            self.row($0, "Banana bread") == nil && $0.contains("Deleted “Banana bread”")
+        }
         pane.type("u")
         try pane.waitUntil("Banana bread back") { self.row($0, "Banana bread") != nil && $0.contains("Undone") }
 
@@ -123,17 +148,20 @@ import Testing
         let (again, run2) = try session.launch()
         defer { again.close() }
         try again.waitFor("Master passphrase:")
-        again.type("not the passphrase"); again.press("Enter")
+        again.type("not the passphrase")
+        again.press("Enter")
         try again.waitFor("Wrong passphrase; 2 tries left")
-        again.type(Self.passphrase); again.press("Enter")
+        again.type(Self.passphrase)
+        again.press("Enter")
         screen = try again.waitUntil("the notes") { $0.contains("Banana bread") && $0.contains("Zesty crumble") }
         #expect(screen.contains("2 notes"))
         again.press("Tab")
         try again.waitFor("Bank")
-        again.press("Enter"); try again.waitFor("Edit Password")
+        again.press("Enter")
+        try again.waitFor("Edit Password")
         #expect(!again.capture().contains(Self.secret))
         again.press("C-r")
-        try again.waitFor(Self.secret)          // decrypted with the key from the passphrase
+        try again.waitFor(Self.secret)  // decrypted with the key from the passphrase
         again.press("Escape")
         try again.waitUntil("the list again") { !$0.contains("Edit Password") && !$0.contains(Self.secret) }
         again.type("q")
@@ -149,10 +177,13 @@ import Testing
         let (pane, run) = try session.launch()
         defer { pane.close() }
         for attempt in 1...3 {
-            try pane.waitUntil("prompt \(attempt)") { $0.components(separatedBy: "Master passphrase:").count == attempt + 1 }
-            pane.type("wrong \(attempt)"); pane.press("Enter")
+            try pane.waitUntil("prompt \(attempt)") {
+                $0.components(separatedBy: "Master passphrase:").count == attempt + 1
+            }
+            pane.type("wrong \(attempt)")
+            pane.press("Enter")
         }
-        #expect(session.exitStatus(of: run) == 77)   // EX_NOPERM
+        #expect(session.exitStatus(of: run) == 77)  // EX_NOPERM
         #expect(session.file("stderr-\(run).txt").contains("wrong passphrase 3 times"))
         #expect(pane.capture().contains("Wrong passphrase."))
         #expect(session.storeBytes() == before)
@@ -168,18 +199,23 @@ import Testing
         let (pane, run) = try session.launch(subcommand: ["passwd"])
         defer { pane.close() }
         try pane.waitFor("Master passphrase:")
-        pane.type(Self.passphrase); pane.press("Enter")
+        pane.type(Self.passphrase)
+        pane.press("Enter")
         try pane.waitFor("New master passphrase:")
-        pane.type("brand new phrase"); pane.press("Enter")
+        pane.type("brand new phrase")
+        pane.press("Enter")
         try pane.waitFor("Repeat the passphrase:")
-        pane.type("brand new phrase"); pane.press("Enter")
+        pane.type("brand new phrase")
+        pane.press("Enter")
         try pane.waitFor("Passphrase changed.")
         #expect(session.exitStatus(of: run) == 0)
 
         let stash = try Stash(path: session.database)
         #expect(throws: VaultError.wrongPassphrase) { try stash.unlock(passphrase: SecureBytes(utf8: Self.passphrase)) }
         try stash.unlock(passphrase: SecureBytes(utf8: "brand new phrase"))
-        let secrets = try stash.context.fetch(StashModel.password, orderBy: "name").map { try stash.revealPassword(of: $0) }
+        let secrets = try stash.context.fetch(StashModel.password, orderBy: "name").map {
+            try stash.revealPassword(of: $0)
+        }
         #expect(secrets == [Self.secret, "mail-secret"])
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import MyStashKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import MyStashKit
 
 /// The passphrase prompt on a real terminal (a pseudo-terminal): echo is off
 /// before the prompt shows, so keys typed as soon as it appears are neither
@@ -11,7 +13,8 @@ import Testing
 @Suite(.serialized) struct PassphrasePromptTests {
     /// A pseudo-terminal: the master (what a terminal emulator holds) and the slave (the program's tty).
     private func openPseudoTerminal() throws -> (master: Int32, slave: Int32) {
-        var master: Int32 = -1, slave: Int32 = -1
+        var master: Int32 = -1
+        var slave: Int32 = -1
         try #require(openpty(&master, &slave, nil, nil, nil) == 0)
         return (master, slave)
     }
@@ -23,7 +26,10 @@ import Testing
 
     @Test func echoIsOffBeforeThePromptShows() throws {
         let (master, slave) = try openPseudoTerminal()
-        defer { close(master); close(slave) }
+        defer {
+            close(master)
+            close(slave)
+        }
         #expect(echoIsOn(slave))
         // The prompt goes to a full pipe: writing it blocks, so the terminal's state can be
         // looked at while the prompt is being shown (a person could already be typing).

@@ -1,13 +1,15 @@
 import CLIKit
 import Foundation
 import Testing
+
 @testable import MyStashKit
 
 /// The passphrase dialogue before the app starts, fed through pipes.
 @Suite struct PassphraseSessionTests {
     /// Runs the session on `stash` with `input` typed; returns the status and what was shown.
     private func run(_ stash: Stash, typing input: String) throws -> (status: Int32, shown: String) {
-        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
+        var inPipe: [Int32] = [0, 0]
+        var outPipe: [Int32] = [0, 0]
         #expect(pipe(&inPipe) == 0 && pipe(&outPipe) == 0)
         let bytes = Array(input.utf8)
         _ = bytes.withUnsafeBytes { write(inPipe[1], $0.baseAddress, $0.count) }

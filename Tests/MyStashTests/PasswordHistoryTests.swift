@@ -1,6 +1,7 @@
 import Foundation
 import TerminalUI
 import Testing
+
 @testable import MyStashKit
 
 /// Changing a password keeps the old one with its date; `h` shows them, masked until Ctrl-R.
@@ -19,8 +20,14 @@ import Testing
         let history = try stash.entry(for: object).history
         #expect(history.items.map(\.password) == ["second-Old-2", "first-Old-1"])
         #expect(try PasswordHistory(encoded: history.encoded) == history)
-        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
-                               animated: false, lockAfter: 0, clipboard: RecordingClipboard())
+        let app = try StashApp(
+            stash: stash,
+            screen: MemoryScreen(width: 80, height: 24),
+            clock: TestClock(now: 1),
+            animated: false,
+            lockAfter: 0,
+            clipboard: RecordingClipboard()
+        )
         app.send(.tab)
         app.send(.character("h"))
         app.loop.draw()
@@ -48,11 +55,18 @@ import Testing
         entry.password = "current-2"
         try stash.updatePassword(object, with: entry)
         let replaced = try #require(try stash.entry(for: object).history.items.first?.replaced)
-        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
-                               animated: false, lockAfter: 0, clipboard: RecordingClipboard())
+        let app = try StashApp(
+            stash: stash,
+            screen: MemoryScreen(width: 80, height: 24),
+            clock: TestClock(now: 1),
+            animated: false,
+            lockAfter: 0,
+            clipboard: RecordingClipboard()
+        )
         app.send(.tab)
         app.send(.enter)
-        app.send(.control("x")); app.send(.character("h"))
+        app.send(.control("x"))
+        app.send(.character("h"))
         app.loop.draw()
         #expect(app.screenText.contains("Password history of “Bank”"), "\(app.screenText)")
         #expect(app.screenText.contains("replaced \(String(replaced.prefix(10)))"))
@@ -69,7 +83,8 @@ import Testing
         // A new entry has no history yet.
         app.send(.escape)
         app.send(.character("a"))
-        app.send(.control("x")); app.send(.character("h"))
+        app.send(.control("x"))
+        app.send(.character("h"))
         app.loop.draw()
         #expect(app.screenText.contains("No previous passwords"), "\(app.screenText)")
     }

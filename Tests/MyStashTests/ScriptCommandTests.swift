@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MyStashKit
 
 /// `mystash show` and `mystash add` as scripts use them, with `--passphrase-fd`.
@@ -9,9 +10,16 @@ struct ScriptCommandTests {
 
     private func makeStash(_ temp: TemporaryStash) throws {
         let stash = try temp.open(passphrase: Self.passphrase)
-        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me@example.com", password: "s3cret, with comma",
-                                            url: "https://bank.example", notes: "pin 1234\nsecond line",
-                                            totp: "otpauth://totp/Bank?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&digits=8"))
+        try stash.addPassword(
+            PasswordEntry(
+                name: "Bank",
+                userID: "me@example.com",
+                password: "s3cret, with comma",
+                url: "https://bank.example",
+                notes: "pin 1234\nsecond line",
+                totp: "otpauth://totp/Bank?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&digits=8"
+            )
+        )
         try stash.addNote(title: "Groceries", body: "milk")
         stash.lock()
     }
@@ -21,8 +29,10 @@ struct ScriptCommandTests {
         defer { temp.remove() }
         try makeStash(temp)
         let fd = ["--db", temp.path, "--passphrase-fd", "3"]
-        let expected = ["password": "s3cret, with comma", "user": "me@example.com", "url": "https://bank.example",
-                        "notes": "pin 1234\nsecond line"]
+        let expected = [
+            "password": "s3cret, with comma", "user": "me@example.com", "url": "https://bank.example",
+            "notes": "pin 1234\nsecond line",
+        ]
         for (field, value) in expected {
             let result = try ScriptRun.run(["show", "Bank", "--field", field] + fd, fd3: Self.passphrase + "\n")
             #expect(result.status == 0, "\(field): \(result.error)")
@@ -42,7 +52,10 @@ struct ScriptCommandTests {
         let temp = try TemporaryStash()
         defer { temp.remove() }
         try makeStash(temp)
-        let result = try ScriptRun.run(["show", "Nowhere", "--db", temp.path, "--passphrase-fd", "3"], fd3: Self.passphrase + "\n")
+        let result = try ScriptRun.run(
+            ["show", "Nowhere", "--db", temp.path, "--passphrase-fd", "3"],
+            fd3: Self.passphrase + "\n"
+        )
         #expect(result.status == 66)
         #expect(result.output == "")
         #expect(result.error.contains("no entry named “Nowhere”"), "\(result.error)")
@@ -65,13 +78,23 @@ struct ScriptCommandTests {
         defer { temp.remove() }
         try makeStash(temp)
         let fd = ["--db", temp.path, "--passphrase-fd", "3"]
-        let added = try ScriptRun.run(["add", "Mail", "--user", "me", "--url", "https://mail.example"] + fd,
-                                      stdin: "mail-pw ✓\nignored second line\n", fd3: Self.passphrase + "\n")
+        let added = try ScriptRun.run(
+            ["add", "Mail", "--user", "me", "--url", "https://mail.example"] + fd,
+            stdin: "mail-pw ✓\nignored second line\n",
+            fd3: Self.passphrase + "\n"
+        )
         #expect(added.status == 0, "\(added.error)")
         #expect(added.output == "")
         #expect(try ScriptRun.run(["show", "Mail"] + fd, fd3: Self.passphrase + "\n").output == "mail-pw ✓\n")
-        #expect(try ScriptRun.run(["show", "Mail", "--field", "url"] + fd, fd3: Self.passphrase + "\n").output == "https://mail.example\n")
-        let again = try ScriptRun.run(["add", "Mail", "--user", "me"] + fd, stdin: "other\n", fd3: Self.passphrase + "\n")
+        #expect(
+            try ScriptRun.run(["show", "Mail", "--field", "url"] + fd, fd3: Self.passphrase + "\n").output
+                == "https://mail.example\n"
+        )
+        let again = try ScriptRun.run(
+            ["add", "Mail", "--user", "me"] + fd,
+            stdin: "other\n",
+            fd3: Self.passphrase + "\n"
+        )
         #expect(again.status == 65)
         #expect(again.error.contains("exists already"))
         let generated = try ScriptRun.run(["add", "Shop", "--generate", "32"] + fd, fd3: Self.passphrase + "\n")

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStore
 import TerminalUI
 import Testing
+
 @testable import MyStashKit
 
 /// The app's screens, driven in-process on an in-memory screen (no terminal).
@@ -77,7 +78,7 @@ import Testing
         }
         #expect(!order.contains(-1), "\(h.text)")
         #expect(order == order.sorted(), "\(h.text)")
-        #expect(h.text.contains("yellow"))          // the body's first line is the detail
+        #expect(h.text.contains("yellow"))  // the body's first line is the detail
         #expect(h.text.contains("4 notes"))
         #expect(try h.stash.names(of: .notes) == ["42 things", "Apple", "apricot", "banana"])
     }
@@ -89,14 +90,14 @@ import Testing
         // Select Apple and rename it to "Zucchini".
         h.send(.home, .character("e"))
         #expect(h.text.contains("Edit Note"))
-        h.send(.control("u"))                       // clear the title field
+        h.send(.control("u"))  // clear the title field
         h.type("Zucchini")
         h.send(.control("s"))
         let z = try #require(h.line(containing: "Z ─"), "\(h.text)")
         let zucchini = try #require(h.line(containing: "Zucchini"))
         let banana = try #require(h.line(containing: "Banana"))
         #expect(banana < z && z < zucchini)
-        #expect(h.line(containing: "A ─") == nil)   // the emptied section is gone
+        #expect(h.line(containing: "A ─") == nil)  // the emptied section is gone
         #expect(h.line(containing: "Apple") == nil)
         #expect(h.text.contains("Saved “Zucchini”"))
     }
@@ -229,13 +230,14 @@ import Testing
         let h = try Harness { temp in
             try temp.open().addPassword(PasswordEntry(name: "Bank", userID: "me", password: "pw", url: "http://wrong"))
             try Database(path: temp.path).execute(
-                "UPDATE password SET password = CAST(substr(password, 1, 30) || X'00' || substr(password, 32) AS BLOB)")
+                "UPDATE password SET password = CAST(substr(password, 1, 30) || X'00' || substr(password, 32) AS BLOB)"
+            )
         }
         let damaged = try h.stash.store.database.scalar("SELECT password FROM password")
         h.send(.tab, .enter)
         #expect(h.text.contains("Edit Password"))
         #expect(h.text.contains("tampered with or damaged"), "\(h.text)")
-        h.send(.tab, .tab, .tab)            // to the URL
+        h.send(.tab, .tab, .tab)  // to the URL
         h.send(.control("u"))
         h.type("https://right.example")
         h.send(.control("s"))

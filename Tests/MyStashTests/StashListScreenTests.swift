@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStore
 import TerminalUI
 import Testing
+
 @testable import MyStashKit
 
 /// mystash on the generic list screen: what it configures (labels of the
@@ -56,15 +57,25 @@ import Testing
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open()
-        try stash.addPassword(PasswordEntry(name: "Alpha", userID: "anna", password: "pw-zebra", url: "https://alpha.example"))
-        try stash.addPassword(PasswordEntry(name: "Beta", userID: "bert@mail.example", password: "pw-1", url: "https://quux.example"))
+        try stash.addPassword(
+            PasswordEntry(name: "Alpha", userID: "anna", password: "pw-zebra", url: "https://alpha.example")
+        )
+        try stash.addPassword(
+            PasswordEntry(name: "Beta", userID: "bert@mail.example", password: "pw-1", url: "https://quux.example")
+        )
         try stash.addPassword(PasswordEntry(name: "Gamma", userID: "gus", password: "pw-2"))
         let passwords = try stash.context.fetch(StashModel.password, orderBy: "name")
         #expect(try stash.objectIDs(of: .passwords, matching: "BERT@") == [passwords[1].objectID])
         #expect(try stash.objectIDs(of: .passwords, matching: "quux") == [passwords[1].objectID])
         #expect(try stash.objectIDs(of: .passwords, matching: "zebra").isEmpty)
-        let app = try StashApp(stash: stash, screen: MemoryScreen(width: 80, height: 24), clock: TestClock(now: 1),
-                               animated: false, lockAfter: 0, clipboard: RecordingClipboard())
+        let app = try StashApp(
+            stash: stash,
+            screen: MemoryScreen(width: 80, height: 24),
+            clock: TestClock(now: 1),
+            animated: false,
+            lockAfter: 0,
+            clipboard: RecordingClipboard()
+        )
         app.send(.tab)
         app.send(.character("/"))
         for character in "quux" { app.send(.character(character)) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MyStashKit
 
 @Suite struct StashLocationTests {
@@ -7,20 +8,27 @@ import Testing
         let env = ["MYSTASH_DB": "/env/stash.sqlite", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"]
         #expect(StashLocation.resolve(option: "/opt/s.sqlite", environment: env) == "/opt/s.sqlite")
         #expect(StashLocation.resolve(option: nil, environment: env) == "/env/stash.sqlite")
-        #expect(StashLocation.resolve(option: nil, environment: ["XDG_DATA_HOME": "/xdg", "HOME": "/home/u"])
-                == "/xdg/mystash/mystash.sqlite")
+        #expect(
+            StashLocation.resolve(option: nil, environment: ["XDG_DATA_HOME": "/xdg", "HOME": "/home/u"])
+                == "/xdg/mystash/mystash.sqlite"
+        )
     }
 
     @Test func withoutXDGDataHomeTheStoreIsUnderLocalShare() {
-        #expect(StashLocation.resolve(option: nil, environment: ["HOME": "/home/u"])
-                == "/home/u/.local/share/mystash/mystash.sqlite")
+        #expect(
+            StashLocation.resolve(option: nil, environment: ["HOME": "/home/u"])
+                == "/home/u/.local/share/mystash/mystash.sqlite"
+        )
         // A relative XDG_DATA_HOME is invalid by the spec and ignored.
-        #expect(StashLocation.resolve(option: nil, environment: ["XDG_DATA_HOME": "rel", "HOME": "/home/u"])
-                == "/home/u/.local/share/mystash/mystash.sqlite")
+        #expect(
+            StashLocation.resolve(option: nil, environment: ["XDG_DATA_HOME": "rel", "HOME": "/home/u"])
+                == "/home/u/.local/share/mystash/mystash.sqlite"
+        )
     }
 
     @Test func preparedStoreIsCreatedWithMode0600InAPrivateDirectory() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-loc-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-loc-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/deep/mystash/mystash.sqlite"
         let oldMask = umask(0o022)
@@ -32,12 +40,16 @@ import Testing
     }
 
     @Test func existingStoreWithLoosePermissionsIsTightened() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-\(UUID().uuidString).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + "-wal") }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-\(UUID().uuidString).sqlite")
+            .path
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + "-wal")
+        }
         FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o644])
         FileManager.default.createFile(atPath: path + "-wal", contents: Data(), attributes: [.posixPermissions: 0o666])
         try StashLocation.prepare(path: path)
-        #expect(StashLocation.permissions(ofFile: path) == 0o644)   // not ours until opened as a stash
+        #expect(StashLocation.permissions(ofFile: path) == 0o644)  // not ours until opened as a stash
         StashLocation.tightenPermissions(path: path)
         #expect(StashLocation.permissions(ofFile: path) == 0o600)
         #expect(StashLocation.permissions(ofFile: path + "-wal") == 0o600)

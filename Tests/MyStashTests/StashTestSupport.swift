@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MyStashKit
 
 /// A temporary directory holding one stash file, removed by `remove()`.

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStore
 import Testing
+
 @testable import MyStashKit
 
 /// The stash's rules over a real SQLite file: secrets at rest, passphrases, identities.
@@ -24,18 +25,32 @@ import Testing
         defer { temp.remove() }
         do {
             let stash = try temp.open()
-            try stash.addPassword(PasswordEntry(name: "Bank", userID: "me@example.com", password: "s3cret ✓",
-                                                url: "https://bank.example", notes: "pin in the drawer"))
+            try stash.addPassword(
+                PasswordEntry(
+                    name: "Bank",
+                    userID: "me@example.com",
+                    password: "s3cret ✓",
+                    url: "https://bank.example",
+                    notes: "pin in the drawer"
+                )
+            )
             try stash.addPassword(PasswordEntry(name: "mail", userID: "me", password: "other"))
             stash.lock()
         }
         let stash = try temp.open()
         let objects = try stash.context.fetch(StashModel.password, orderBy: "name COLLATE NOCASE")
-        #expect(try objects.map { try stash.entry(for: $0) } == [
-            PasswordEntry(name: "Bank", userID: "me@example.com", password: "s3cret ✓",
-                          url: "https://bank.example", notes: "pin in the drawer"),
-            PasswordEntry(name: "mail", userID: "me", password: "other"),
-        ])
+        #expect(
+            try objects.map { try stash.entry(for: $0) } == [
+                PasswordEntry(
+                    name: "Bank",
+                    userID: "me@example.com",
+                    password: "s3cret ✓",
+                    url: "https://bank.example",
+                    notes: "pin in the drawer"
+                ),
+                PasswordEntry(name: "mail", userID: "me", password: "other"),
+            ]
+        )
     }
 
     @Test func storeFileContainsNoPlaintextPassword() throws {
@@ -48,13 +63,19 @@ import Testing
         }
         // Edit one, so that old versions of a row are in the WAL too.
         let first = try stash.context.fetch(StashModel.password, orderBy: "id", limit: 1)[0]
-        try stash.updatePassword(first, with: PasswordEntry(name: "Site 0", userID: "user0", password: "Replaced-\(secrets[0])"))
+        try stash.updatePassword(
+            first,
+            with: PasswordEntry(name: "Site 0", userID: "user0", password: "Replaced-\(secrets[0])")
+        )
         let files = temp.fileBytes()
         #expect(files[""] != nil)
         #expect(files["-wal"] != nil, "the test means to search the WAL as well")
         for (suffix, data) in files {
             for secret in secrets + ["Replaced-\(secrets[0])", "master-passphrase-42"] {
-                #expect(!data.containsBytes(Array(secret.utf8)), "\(secret) found in \(suffix.isEmpty ? "the store" : suffix)")
+                #expect(
+                    !data.containsBytes(Array(secret.utf8)),
+                    "\(secret) found in \(suffix.isEmpty ? "the store" : suffix)"
+                )
             }
         }
         // The names, which are not secret, are found: the search itself works.
@@ -71,7 +92,9 @@ import Testing
         }
         let stash = try Stash(path: temp.path)
         let before = temp.fileBytes()
-        let rowsBefore = try stash.store.database.query("SELECT id, salt, verifier, ops_limit, mem_limit, algorithm, changed FROM vault_info UNION ALL SELECT id, uid, name, user_id, password, url, notes FROM password")
+        let rowsBefore = try stash.store.database.query(
+            "SELECT id, salt, verifier, ops_limit, mem_limit, algorithm, changed FROM vault_info UNION ALL SELECT id, uid, name, user_id, password, url, notes FROM password"
+        )
         #expect(throws: VaultError.wrongPassphrase) { try stash.unlock(passphrase: SecureBytes(utf8: "wrong")) }
         #expect(throws: VaultError.wrongPassphrase) { try stash.unlock(passphrase: SecureBytes(utf8: "")) }
         #expect(!stash.isUnlocked)
@@ -79,7 +102,11 @@ import Testing
             try stash.revealPassword(of: try stash.context.fetch(StashModel.password)[0])
         }
         #expect(temp.fileBytes() == before)
-        #expect(try stash.store.database.query("SELECT id, salt, verifier, ops_limit, mem_limit, algorithm, changed FROM vault_info UNION ALL SELECT id, uid, name, user_id, password, url, notes FROM password") == rowsBefore)
+        #expect(
+            try stash.store.database.query(
+                "SELECT id, salt, verifier, ops_limit, mem_limit, algorithm, changed FROM vault_info UNION ALL SELECT id, uid, name, user_id, password, url, notes FROM password"
+            ) == rowsBefore
+        )
         try stash.unlock(passphrase: SecureBytes(utf8: "right"))
         #expect(try stash.revealPassword(of: try stash.context.fetch(StashModel.password)[0]) == "pw")
     }
@@ -91,8 +118,10 @@ import Testing
         let a = try stash.addPassword(PasswordEntry(name: "A", password: "alpha"))
         let b = try stash.addPassword(PasswordEntry(name: "B", password: "beta"))
         // What an attacker with write access to the file could do: copy A's sealed bytes into B.
-        try stash.store.database.run("UPDATE password SET password = (SELECT password FROM password WHERE id = ?) WHERE id = ?",
-                                     [.integer(a.objectID.rowID), .integer(b.objectID.rowID)])
+        try stash.store.database.run(
+            "UPDATE password SET password = (SELECT password FROM password WHERE id = ?) WHERE id = ?",
+            [.integer(a.objectID.rowID), .integer(b.objectID.rowID)]
+        )
         let moved = try stash.context.fetch(StashModel.password, where: "id = ?", [.integer(b.objectID.rowID)])[0]
         #expect(throws: StashError.tampered(kind: "password entry", name: "B", fields: ["password"])) {
             try stash.revealPassword(of: moved)
@@ -116,7 +145,9 @@ import Testing
             }
         }
         let stash = try Stash(path: temp.path)
-        #expect(throws: VaultError.wrongPassphrase) { try stash.unlock(passphrase: SecureBytes(utf8: "old passphrase")) }
+        #expect(throws: VaultError.wrongPassphrase) {
+            try stash.unlock(passphrase: SecureBytes(utf8: "old passphrase"))
+        }
         try stash.unlock(passphrase: SecureBytes(utf8: "new passphrase"))
         let objects = try stash.context.fetch(StashModel.password)
         #expect(objects.count == 3)
@@ -167,7 +198,9 @@ import Testing
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open()
-        #expect(throws: StashError.emptyField(entity: "Note", key: "title")) { try stash.addNote(title: "  ", body: "x") }
+        #expect(throws: StashError.emptyField(entity: "Note", key: "title")) {
+            try stash.addNote(title: "  ", body: "x")
+        }
         #expect(throws: StashError.emptyField(entity: "Password", key: "name")) {
             try stash.addPassword(PasswordEntry(name: "", password: "x"))
         }
@@ -191,12 +224,18 @@ import Testing
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open()
-        let titles = ["apple", "Apple", "zebra", "Z", "ärger", "Éclair", "élan", "1password", " space", "_under", "[x]",
-                      "@home", "😀 smile", "ß", "ıi", "ǅ", "x\u{301}", "\u{301}x", "\u{0}nul", "a", "M", "~", "`", "{"]
-        let derived = try #require(StashModel.model.entity(named: StashModel.note)?.derivedAttribute(named: "titleInitial"))
+        let titles = [
+            "apple", "Apple", "zebra", "Z", "ärger", "Éclair", "élan", "1password", " space", "_under", "[x]",
+            "@home", "😀 smile", "ß", "ıi", "ǅ", "x\u{301}", "\u{301}x", "\u{0}nul", "a", "M", "~", "`", "{",
+        ]
+        let derived = try #require(
+            StashModel.model.entity(named: StashModel.note)?.derivedAttribute(named: "titleInitial")
+        )
         for title in titles {
-            let sql = try stash.store.database.scalar("SELECT \(derived.expression(alias: nil)) FROM (SELECT ? AS title)",
-                                                      [.text(title)])
+            let sql = try stash.store.database.scalar(
+                "SELECT \(derived.expression(alias: nil)) FROM (SELECT ? AS title)",
+                [.text(title)]
+            )
             #expect(sql.string == StashModel.initial(of: title), "title \(title.debugDescription)")
         }
         #expect(StashModel.initial(of: "apple") == "A")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MyStashKit
 
 /// RFC 6238's test vectors (appendix B) and the ways a secret is written.
@@ -34,7 +35,10 @@ import Testing
         #expect(plain.secret == Array("12345678901234567890".utf8))
         #expect(plain.digits == 6 && plain.period == 30 && plain.algorithm == .sha1)
         #expect(plain.code(at: Date(timeIntervalSince1970: 59)) == "287082")
-        let uri = try TOTP(parsing: "otpauth://totp/Example:alice@example.com?secret=\(base32)&issuer=Example&algorithm=SHA1&digits=8&period=30")
+        let uri = try TOTP(
+            parsing:
+                "otpauth://totp/Example:alice@example.com?secret=\(base32)&issuer=Example&algorithm=SHA1&digits=8&period=30"
+        )
         #expect(uri.code(at: Date(timeIntervalSince1970: 1_111_111_109)) == "07081804")
         let sha512 = try TOTP(parsing: "otpauth://totp/x?secret=GEZD%20GNBV&algorithm=sha512&digits=7&period=60")
         #expect(sha512.algorithm == .sha512 && sha512.digits == 7 && sha512.period == 60)
@@ -50,7 +54,9 @@ import Testing
             try TOTP(parsing: "otpauth://hotp/x?secret=GEZDGNBV")
         }
         #expect(throws: TOTPError.invalidURI("no secret= parameter")) { try TOTP(parsing: "otpauth://totp/x") }
-        #expect(throws: TOTPError.unsupported("algorithm=MD5")) { try TOTP(parsing: "otpauth://totp/x?secret=GEZDGNBV&algorithm=MD5") }
+        #expect(throws: TOTPError.unsupported("algorithm=MD5")) {
+            try TOTP(parsing: "otpauth://totp/x?secret=GEZDGNBV&algorithm=MD5")
+        }
     }
 }
 
@@ -60,11 +66,20 @@ import Testing
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open()
-        let object = try stash.addPassword(PasswordEntry(name: "GitHub", userID: "me", password: "pw",
-                                                         totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"))
+        let object = try stash.addPassword(
+            PasswordEntry(
+                name: "GitHub",
+                userID: "me",
+                password: "pw",
+                totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+            )
+        )
         #expect(stash.listDetail(of: object, at: Date(timeIntervalSince1970: 59)) == "me · 287082 (1 s)")
         #expect(stash.listDetail(of: object, at: Date(timeIntervalSince1970: 60)).hasSuffix("(30 s)"))
-        #expect(try stash.fieldValue(.totp, ofEntryNamed: "GitHub", user: nil, at: Date(timeIntervalSince1970: 59)) == "287082")
+        #expect(
+            try stash.fieldValue(.totp, ofEntryNamed: "GitHub", user: nil, at: Date(timeIntervalSince1970: 59))
+                == "287082"
+        )
     }
 
     @Test func theFormRefusesATOTPSecretThatIsNotUsable() throws {
@@ -76,7 +91,10 @@ import Testing
         for _ in 0..<4 { _ = editor.handle(.tab) }
         for character in "not base32!" { _ = editor.handle(.character(character)) }
         _ = editor.handle(.control("s"))
-        #expect(editor.form.errorMessage?.contains("invalid TOTP secret") == true, "\(editor.form.errorMessage ?? "nil")")
+        #expect(
+            editor.form.errorMessage?.contains("invalid TOTP secret") == true,
+            "\(editor.form.errorMessage ?? "nil")"
+        )
         #expect(try stash.names(of: .passwords).isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MyStashKit
 
 /// Import from other managers' CSV exports, export, and backup (issue 16).
@@ -29,7 +30,10 @@ import Testing
 
         """
 
-    private func read(_ text: String, format: PasswordExportFormat? = nil) throws -> (PasswordExportFormat, [ImportedItem], [Int]) {
+    private func read(
+        _ text: String,
+        format: PasswordExportFormat? = nil
+    ) throws -> (PasswordExportFormat, [ImportedItem], [Int]) {
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let path = temp.directory.appendingPathComponent("export.csv").path
@@ -42,31 +46,79 @@ import Testing
     @Test func bitwardenLoginsAndSecureNotes() throws {
         let (format, items, skipped) = try read(Self.bitwarden)
         #expect(format == .bitwarden)
-        #expect(items == [
-            .password(PasswordEntry(name: "Bank, Crédit Agricole", userID: "jean@example.fr", password: "p,w \"quoted\" é",
-                                    url: "https://bank.example/login", notes: "pin, 1234", totp: "JBSWY3DPEHPK3PXP")),
-            .note(title: "Wi-Fi", body: "SSID: home\nkey: ünïcode"),
-        ])
+        #expect(
+            items == [
+                .password(
+                    PasswordEntry(
+                        name: "Bank, Crédit Agricole",
+                        userID: "jean@example.fr",
+                        password: "p,w \"quoted\" é",
+                        url: "https://bank.example/login",
+                        notes: "pin, 1234",
+                        totp: "JBSWY3DPEHPK3PXP"
+                    )
+                ),
+                .note(title: "Wi-Fi", body: "SSID: home\nkey: ünïcode"),
+            ]
+        )
         #expect(skipped == [5])
     }
 
     @Test func keepassxcChromeAndFirefox() throws {
-        #expect(try read(Self.keepassxc).1 == [.password(PasswordEntry(
-            name: "Mail, personal", userID: "me@example.com", password: "kp-secret ✓", url: "https://mail.example",
-            notes: "two\nlines", totp: "otpauth://totp/Mail:me?secret=JBSWY3DPEHPK3PXP&issuer=Mail"))])
+        #expect(
+            try read(Self.keepassxc).1 == [
+                .password(
+                    PasswordEntry(
+                        name: "Mail, personal",
+                        userID: "me@example.com",
+                        password: "kp-secret ✓",
+                        url: "https://mail.example",
+                        notes: "two\nlines",
+                        totp: "otpauth://totp/Mail:me?secret=JBSWY3DPEHPK3PXP&issuer=Mail"
+                    )
+                )
+            ]
+        )
         let chrome = try read(Self.chrome)
         #expect(chrome.0 == .chrome)
-        #expect(chrome.1 == [.password(PasswordEntry(name: "shop.example", userID: "buyer", password: "chrome,pw",
-                                                     url: "https://shop.example/", notes: "ünï note"))])
+        #expect(
+            chrome.1 == [
+                .password(
+                    PasswordEntry(
+                        name: "shop.example",
+                        userID: "buyer",
+                        password: "chrome,pw",
+                        url: "https://shop.example/",
+                        notes: "ünï note"
+                    )
+                )
+            ]
+        )
         let firefox = try read(Self.firefox)
         #expect(firefox.0 == .firefox)
-        #expect(firefox.1 == [.password(PasswordEntry(name: "accounts.example.org", userID: "fox", password: "ff-pw ß",
-                                                      url: "https://accounts.example.org"))])
+        #expect(
+            firefox.1 == [
+                .password(
+                    PasswordEntry(
+                        name: "accounts.example.org",
+                        userID: "fox",
+                        password: "ff-pw ß",
+                        url: "https://accounts.example.org"
+                    )
+                )
+            ]
+        )
     }
 
     @Test func anUnknownHeaderIsRefusedWithFileAndLine() throws {
         #expect(throws: ImportError.self) { try read("a,b,c\n1,2,3\n") }
-        do { _ = try read("a,b,c\n1,2,3\n") } catch { #expect("\(error)".hasSuffix("export.csv:1: unrecognised header (expected a CSV export of Bitwarden, KeePassXC, Chrome or Firefox)")) }
+        do { _ = try read("a,b,c\n1,2,3\n") } catch {
+            #expect(
+                "\(error)".hasSuffix(
+                    "export.csv:1: unrecognised header (expected a CSV export of Bitwarden, KeePassXC, Chrome or Firefox)"
+                )
+            )
+        }
     }
 
     @Test func importUpdatesByNameAndUserInsteadOfDuplicating() throws {
@@ -106,7 +158,10 @@ struct TransferCommandTests {
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("(bitwarden): 2 added, 0 updated, 1 skipped."), "\(result.output)")
         #expect(result.output.contains("plaintext"))
-        let totp = try ScriptRun.run(["show", "Bank, Crédit Agricole", "--field", "totp"] + fd, fd3: Self.passphrase + "\n")
+        let totp = try ScriptRun.run(
+            ["show", "Bank, Crédit Agricole", "--field", "totp"] + fd,
+            fd3: Self.passphrase + "\n"
+        )
         #expect(totp.status == 0 && totp.output.count == 7, "\(totp.output) \(totp.error)")
         let again = try ScriptRun.run(["import", file] + fd, fd3: Self.passphrase + "\n")
         #expect(again.output.contains("0 added, 0 updated, 3 skipped."), "\(again.output)")
@@ -116,7 +171,9 @@ struct TransferCommandTests {
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open(passphrase: Self.passphrase)
-        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "s3cret, ok", totp: "JBSWY3DPEHPK3PXP"))
+        try stash.addPassword(
+            PasswordEntry(name: "Bank", userID: "me", password: "s3cret, ok", totp: "JBSWY3DPEHPK3PXP")
+        )
         try stash.addNote(title: "Diary", body: "dear diary")
         stash.lock()
         let file = temp.directory.appendingPathComponent("out.csv").path
@@ -152,7 +209,10 @@ struct TransferCommandTests {
         #expect(StashLocation.permissions(ofFile: file) == 0o600)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
         #expect(!bytes.containsBytes(Array("backup-secret".utf8)) && !bytes.containsBytes(Array("me-backup-user".utf8)))
-        let shown = try ScriptRun.run(["show", "Bank", "--db", file, "--passphrase-fd", "3"], fd3: Self.passphrase + "\n")
+        let shown = try ScriptRun.run(
+            ["show", "Bank", "--db", file, "--passphrase-fd", "3"],
+            fd3: Self.passphrase + "\n"
+        )
         #expect(shown.output == "backup-secret\n", "\(shown.error)")
         let again = try ScriptRun.run(["backup", file, "--db", temp.path])
         #expect(again.status == 73)

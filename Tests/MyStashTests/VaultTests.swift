@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MyStashKit
 
 /// The vault's cryptographic rules, without a store.
@@ -84,7 +85,7 @@ import Testing
         hostile.parameters.memLimit = 1 << 40
         #expect(throws: VaultError.self) { try Vault.unlock(passphrase: passphrase("p"), header: hostile) }
         hostile = header
-        hostile.parameters.algorithm = 1   // Argon2i
+        hostile.parameters.algorithm = 1  // Argon2i
         #expect(throws: VaultError.self) { try Vault.unlock(passphrase: passphrase("p"), header: hostile) }
     }
 
@@ -121,11 +122,16 @@ import Testing
         #expect(digits.count == 12 && digits.allSatisfy { "23456789".contains($0) })
         for _ in 0..<100 {
             let password = PasswordGenerator(classes: [.lower, .upper, .digits, .symbols]).generate(length: 8)
-            #expect(password.contains { $0.isLowercase } && password.contains { $0.isUppercase }
-                    && password.contains { $0.isNumber } && password.contains { "!#%+-=?@_*".contains($0) }, "\(password)")
+            #expect(
+                password.contains { $0.isLowercase } && password.contains { $0.isUppercase }
+                    && password.contains { $0.isNumber } && password.contains { "!#%+-=?@_*".contains($0) },
+                "\(password)"
+            )
             #expect(!password.contains { "0O1lI".contains($0) })
         }
-        let any = (0..<200).map { _ in PasswordGenerator(classes: [.digits], avoidingLookAlikes: false).generate(length: 20) }.joined()
+        let any = (0..<200).map { _ in
+            PasswordGenerator(classes: [.digits], avoidingLookAlikes: false).generate(length: 20)
+        }.joined()
         #expect(any.contains("0") && any.contains("1"))
         #expect(PasswordGenerator.CharacterClass.parse("lud") == [.lower, .upper, .digits])
         #expect(PasswordGenerator.CharacterClass.parse("x") == nil)

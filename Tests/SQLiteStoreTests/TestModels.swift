@@ -1,23 +1,50 @@
 import Foundation
+
 @testable import SQLiteStore
 
 /// The failed-banks model of the original tutorial, as the tests use it.
 enum BankModel {
-    static let info = Entity("FailedBankInfo",
-        attributes: [Attribute("name", .text, indexed: true), Attribute("city", .text), Attribute("state", .text, indexed: true)],
-        relationships: [Relationship("details", destination: "FailedBankDetails", inverse: "info", deleteRule: .cascade, storesForeignKey: false)])
+    static let info = Entity(
+        "FailedBankInfo",
+        attributes: [
+            Attribute("name", .text, indexed: true), Attribute("city", .text), Attribute("state", .text, indexed: true),
+        ],
+        relationships: [
+            Relationship(
+                "details",
+                destination: "FailedBankDetails",
+                inverse: "info",
+                deleteRule: .cascade,
+                storesForeignKey: false
+            )
+        ]
+    )
 
-    static let details = Entity("FailedBankDetails",
-        attributes: [Attribute("closeDate", .date, indexed: true), Attribute("updatedDate", .date, optional: true),
-                     Attribute("zip", .integer, optional: true), Attribute("fund", .real, optional: true),
-                     Attribute("insured", .bool, default: .integer(1))],
-        relationships: [Relationship("info", destination: "FailedBankInfo", inverse: "details", deleteRule: .nullify, storesForeignKey: true)],
-        derived: [DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { value in
-            guard case .text(let d) = value("closeDate") else { return .null }
-            return .text(String(d.prefix(4)))
-        }])
+    static let details = Entity(
+        "FailedBankDetails",
+        attributes: [
+            Attribute("closeDate", .date, indexed: true), Attribute("updatedDate", .date, optional: true),
+            Attribute("zip", .integer, optional: true), Attribute("fund", .real, optional: true),
+            Attribute("insured", .bool, default: .integer(1)),
+        ],
+        relationships: [
+            Relationship(
+                "info",
+                destination: "FailedBankInfo",
+                inverse: "details",
+                deleteRule: .nullify,
+                storesForeignKey: true
+            )
+        ],
+        derived: [
+            DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { value in
+                guard case .text(let d) = value("closeDate") else { return .null }
+                return .text(String(d.prefix(4)))
+            }
+        ]
+    )
 
-    static let applicationID: Int32 = 0x4642_4E4B // "FBNK"
+    static let applicationID: Int32 = 0x4642_4E4B  // "FBNK"
 
     static func model(version: Int = 1, migrations: [Migration] = []) -> Model {
         Model(version: version, applicationID: applicationID, entities: [info, details], migrations: migrations)

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+
 @testable import SQLiteStore
 
 /// A fresh directory under /tmp for one test, removed when the value is released.
@@ -13,7 +14,6 @@ final class TemporaryDirectory {
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
     deinit { try? FileManager.default.removeItem(at: url) }
 }
-
 
 /// The seed for property tests: `PROPERTY_SEED` when set, otherwise a fresh one.
 func propertySeed() -> UInt64 {

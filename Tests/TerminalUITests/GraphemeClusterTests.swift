@@ -1,8 +1,10 @@
 import Testing
+
+@testable import TerminalUI
+
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import TerminalUI
 
 /// A cell holds one whole grapheme cluster (a Swift `Character`) and is as
 /// wide as the cluster shows; controls that steer the terminal never reach it.
@@ -20,14 +22,14 @@ import Glibc
     }
 
     @Test func clusterWidthsFollowTheirDisplayWidth() {
-        #expect(DisplayWidth.of(Character("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}")) == 2)   // ZWJ sequence
+        #expect(DisplayWidth.of(Character("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}")) == 2)  // ZWJ sequence
         #expect(DisplayWidth.of(Character("\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}")) == 2)
-        #expect(DisplayWidth.of(Character("\u{1F1FA}\u{1F1F8}")) == 2)      // a flag: two regional indicators
-        #expect(DisplayWidth.of(Character("e\u{301}")) == 1)                  // a combining mark adds nothing
+        #expect(DisplayWidth.of(Character("\u{1F1FA}\u{1F1F8}")) == 2)  // a flag: two regional indicators
+        #expect(DisplayWidth.of(Character("e\u{301}")) == 1)  // a combining mark adds nothing
         #expect(DisplayWidth.of(Character("a\u{301}\u{323}")) == 1)
-        #expect(DisplayWidth.of(Character("\u{2764}\u{FE0F}")) == 2)          // emoji presentation selector
-        #expect(DisplayWidth.of(Character("1\u{FE0F}\u{20E3}")) == 2)         // keycap
-        #expect(DisplayWidth.of(Character("\u{1F44D}\u{1F3FD}")) == 2)        // skin tone
+        #expect(DisplayWidth.of(Character("\u{2764}\u{FE0F}")) == 2)  // emoji presentation selector
+        #expect(DisplayWidth.of(Character("1\u{FE0F}\u{20E3}")) == 2)  // keycap
+        #expect(DisplayWidth.of(Character("\u{1F44D}\u{1F3FD}")) == 2)  // skin tone
         #expect(DisplayWidth.of("日本") == 4)
         #expect(DisplayWidth.of(Self.family) == 7 + 2 + 7)
         // Controls count as the one cell of their placeholder.
@@ -43,12 +45,13 @@ import Glibc
         #expect(row[7].text == "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}" && row[7].wide)
         #expect(row[8].text == " " && !row[8].wide)
         #expect(row[14].text == "e\u{301}" && !row[14].wide)
-        #expect(canvas[16, 0].text == " ")   // nothing spilled after the name
+        #expect(canvas[16, 0].text == " ")  // nothing spilled after the name
         #expect(canvas.text == Self.family)
     }
 
     @Test func truncationWithAnEllipsisNeverSplitsACluster() {
-        let name = "\u{1F1FA}\u{1F1F8} " + Self.family + " 日本 \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"
+        let name =
+            "\u{1F1FA}\u{1F1F8} " + Self.family + " 日本 \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"
         let clusters = Array(name)
         for limit in 1...(DisplayWidth.of(name) + 1) {
             var canvas = Canvas(width: 60, height: 1)
@@ -59,8 +62,10 @@ import Glibc
             while texts.last == " " { texts.removeLast() }
             let truncated = texts.last == "…" && DisplayWidth.of(name) > limit
             if truncated { texts.removeLast() }
-            #expect(texts.map(Character.init) == Array(clusters.prefix(texts.count)),
-                    "limit \(limit): \(texts)")
+            #expect(
+                texts.map(Character.init) == Array(clusters.prefix(texts.count)),
+                "limit \(limit): \(texts)"
+            )
             if !truncated { #expect(written == DisplayWidth.of(name), "limit \(limit)") }
         }
     }
@@ -90,11 +95,20 @@ import Glibc
     }
 
     @Test func tableRowsOfClusterNamesMatchTheirGoldenScreen() {
-        let names = [Self.family, "Banco \u{1F1F5}\u{1F1F7} Popular", "日本 Trust \u{2764}\u{FE0F} Co",
-                     "Bidi \u{202E}knaB\u{202C} Savings", Self.family + " with a long tail that is cut"]
-        let source = ModelDataSource([ModelDataSource.Section(
-            id: 0, title: "2025", indexTitle: nil,
-            rows: names.enumerated().map { ModelDataSource.Row(id: $0.offset, title: $0.element, detail: "Springfield, IL") })])
+        let names = [
+            Self.family, "Banco \u{1F1F5}\u{1F1F7} Popular", "日本 Trust \u{2764}\u{FE0F} Co",
+            "Bidi \u{202E}knaB\u{202C} Savings", Self.family + " with a long tail that is cut",
+        ]
+        let source = ModelDataSource([
+            ModelDataSource.Section(
+                id: 0,
+                title: "2025",
+                indexTitle: nil,
+                rows: names.enumerated().map {
+                    ModelDataSource.Row(id: $0.offset, title: $0.element, detail: "Springfield, IL")
+                }
+            )
+        ])
         let table = TableView(rowHeight: 2)
         table.dataSource = source
         let canvas = draw(table, width: 30, height: 12)
@@ -113,7 +127,7 @@ import Glibc
         let three = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
         CursesScreen.cursesText(three, into: &text)
         #expect(text == scalars(three))
-        CursesScreen.cursesText(three + "\u{200D}\u{1F466}", into: &text)   // 7 scalars: the first three emoji
+        CursesScreen.cursesText(three + "\u{200D}\u{1F466}", into: &text)  // 7 scalars: the first three emoji
         #expect(text == scalars(three))
         CursesScreen.cursesText("\u{1F9D1}\u{1F3FD}\u{200D}\u{1F91D}\u{200D}\u{1F9D1}\u{1F3FB}", into: &text)
         #expect(text == scalars("\u{1F9D1}\u{1F3FD}\u{200D}\u{1F91D}"))

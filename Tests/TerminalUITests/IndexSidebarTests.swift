@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 /// The index sidebar shows every title when they fit, and otherwise keeps
@@ -21,9 +22,15 @@ import Testing
         #expect(slots.last == .title(25))
         for (i, slot) in slots.enumerated() {
             if i % 2 == 0 {
-                guard case .title = slot else { Issue.record("line \(i) should be a title"); continue }
+                guard case .title = slot else {
+                    Issue.record("line \(i) should be a title")
+                    continue
+                }
             } else {
-                guard case .bullet = slot else { Issue.record("line \(i) should be a bullet"); continue }
+                guard case .bullet = slot else {
+                    Issue.record("line \(i) should be a bullet")
+                    continue
+                }
             }
         }
     }
@@ -35,7 +42,7 @@ import Testing
     }
 
     @Test func aBulletJumpsToTheMiddleOfTheTitlesItStandsFor() {
-        let sidebar = IndexSidebar(titleCount: 26, lines: 5)   // A • M • Z
+        let sidebar = IndexSidebar(titleCount: 26, lines: 5)  // A • M • Z
         #expect(sidebar.slot(at: 0) == .title(0))
         #expect(sidebar.slot(at: 2) == .title(13))
         #expect(sidebar.slot(at: 4) == .title(25))

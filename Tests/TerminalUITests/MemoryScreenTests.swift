@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// The in-memory backend keeps the last frame and plays back scripted input.
@@ -48,7 +49,7 @@ import Testing
             screen.present(canvas)
         }
         #expect(table.selection == IndexPath(row: 0, section: 2))
-        #expect(screen.text.contains("\n 2010 ─"))   // as far down as the content allows
+        #expect(screen.text.contains("\n 2010 ─"))  // as far down as the content allows
         #expect(screen.presentCount == 4)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import TerminalUI
 
 /// A data source over an array of sections of rows: the model the tests mutate.
@@ -66,7 +67,7 @@ final class RecordingDelegate: TableViewDelegate {
     var accessoryTaps: [IndexPath] = []
     var selectionChanges: [IndexPath?] = []
     var deletable: (IndexPath) -> Bool = { _ in true }
-    private var keepAlive: AnyObject?   // weakly held by the table: see ModelDataSource
+    private var keepAlive: AnyObject?  // weakly held by the table: see ModelDataSource
     init() { keepAlive = self }
     func didSelectRow(at indexPath: IndexPath) { selected.append(indexPath) }
     func commitDelete(at indexPath: IndexPath) { deleted.append(indexPath) }
@@ -88,8 +89,11 @@ enum Fixtures {
     ]
 
     /// Failed banks by year, newest first: `years` sections of `perYear` rows.
-    static func banks(years: ClosedRange<Int> = 2006...2015, perYear: (Int) -> Int = { _ in 6 },
-                      style: TableCell.Style = .subtitle) -> ModelDataSource {
+    static func banks(
+        years: ClosedRange<Int> = 2006...2015,
+        perYear: (Int) -> Int = { _ in 6 },
+        style: TableCell.Style = .subtitle
+    ) -> ModelDataSource {
         var id = 0
         var sections: [ModelDataSource.Section] = []
         for year in years.reversed() {
@@ -97,7 +101,8 @@ enum Fixtures {
             for i in 0..<perYear(year) {
                 let name = bankNames[(id * 7 + i) % bankNames.count]
                 let (city, state) = cities[(id * 3 + year) % cities.count]
-                let month = (id % 12) + 1, day = (id * 5) % 28 + 1
+                let month = (id % 12) + 1
+                let day = (id * 5) % 28 + 1
                 let date = String(format: "%04d-%02d-%02d", year, month, day)
                 let detail = style == .subtitle ? "\(city), \(state) · closed \(date)" : date
                 rows.append(.init(id: id, title: name, detail: detail))
@@ -110,9 +115,17 @@ enum Fixtures {
 
     /// One section of `count` plain rows, no headers, no index.
     static func plain(_ count: Int, style: TableCell.Style = .value1) -> ModelDataSource {
-        ModelDataSource([.init(id: 0, title: nil, indexTitle: nil,
-                               rows: (0..<count).map { .init(id: $0, title: "Row \($0)", detail: "d\($0)") })],
-                        style: style)
+        ModelDataSource(
+            [
+                .init(
+                    id: 0,
+                    title: nil,
+                    indexTitle: nil,
+                    rows: (0..<count).map { .init(id: $0, title: "Row \($0)", detail: "d\($0)") }
+                )
+            ],
+            style: style
+        )
     }
 }
 
@@ -135,8 +148,15 @@ func attributeMap(_ canvas: Canvas) -> String {
             let cell = canvas[x, y]
             if cell.isContinuation { continue }
             let a = cell.attributes
-            line.append(a.contains(.destructive) ? "X" : a.contains(.reverse) ? "R" : a.contains(.accent) ? "A"
-                        : a.contains(.bold) ? "B" : a.contains(.dim) ? "D" : ".")
+            line.append(
+                a.contains(.destructive)
+                    ? "X"
+                    : a.contains(.reverse)
+                        ? "R"
+                        : a.contains(.accent)
+                            ? "A"
+                            : a.contains(.bold) ? "B" : a.contains(.dim) ? "D" : "."
+            )
         }
         while line.hasSuffix(".") { line.removeLast() }
         lines.append(line)
@@ -164,20 +184,26 @@ enum Golden {
             return
         }
         if expected != content {
-            Issue.record("""
+            Issue.record(
+                """
                 \(name) differs from its golden file (UPDATE_GOLDEN=1 rewrites it)
                 --- expected
                 \(expected)--- actual
                 \(content)
-                """, sourceLocation: sourceLocation)
+                """,
+                sourceLocation: sourceLocation
+            )
         }
     }
 
     /// Checks the text and the attribute map of `canvas`.
-    static func check(_ canvas: Canvas, _ name: String, attributes: Bool = true,
-                      sourceLocation: SourceLocation = #_sourceLocation) {
+    static func check(
+        _ canvas: Canvas,
+        _ name: String,
+        attributes: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         check(canvas.text, name, sourceLocation: sourceLocation)
         if attributes { check(attributeMap(canvas), name + ".attrs", sourceLocation: sourceLocation) }
     }
 }
-

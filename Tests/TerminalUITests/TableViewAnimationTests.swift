@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// Batch animations, rendered at chosen times (the clock is a parameter):
@@ -7,8 +8,12 @@ import Testing
 /// rows travel, reloaded rows flash, and a new batch finishes a running one.
 @Suite struct TableViewAnimationTests {
     private func letters(_ titles: String, section: Int = 0, header: String? = "Letters") -> ModelDataSource.Section {
-        .init(id: section, title: header, indexTitle: nil,
-              rows: titles.map { .init(id: Int($0.asciiValue!), title: "Row \($0)", detail: "detail of \($0)") })
+        .init(
+            id: section,
+            title: header,
+            indexTitle: nil,
+            rows: titles.map { .init(id: Int($0.asciiValue!), title: "Row \($0)", detail: "detail of \($0)") }
+        )
     }
 
     private func row(_ c: Character) -> ModelDataSource.Row {
@@ -16,8 +21,13 @@ import Testing
     }
 
     /// The frames at `times`, one after the other, each under a "t=…" line.
-    private func frames(_ table: TableView, width: Int = 30, height: Int = 12, at times: [Double],
-                        attributes: Bool = false) -> String {
+    private func frames(
+        _ table: TableView,
+        width: Int = 30,
+        height: Int = 12,
+        at times: [Double],
+        attributes: Bool = false
+    ) -> String {
         times.map { t in
             let canvas = draw(table, width: width, height: height, at: t)
             let body = attributes ? canvas.text + "\n" + attributeMap(canvas) : canvas.text
@@ -38,13 +48,13 @@ import Testing
         let (table, source) = makeTable([letters("ABCDEF")])
         source.sections[0].rows.remove(at: 1)
         try table.performBatchUpdates { table.deleteRows(at: [IndexPath(row: 1, section: 0)]) }
-        #expect(table.isAnimating(at: 10))   // not started until its first frame
+        #expect(table.isAnimating(at: 10))  // not started until its first frame
         let text = frames(table, at: [10, 10.125, 10.25], attributes: true)
         Golden.check(text, "animation-delete-30x12")
         #expect(!table.isAnimating(at: 10.25))
         // Mid-way the deleted row is one line high and dim.
         let mid = draw(table, width: 30, height: 12, at: 10.125)
-        #expect(mid.text == draw(table, width: 30, height: 12, at: 11).text)   // over: final frame
+        #expect(mid.text == draw(table, width: 30, height: 12, at: 11).text)  // over: final frame
     }
 
     @Test func midwayThroughADeleteTheRowIsHalfHeightAndDim() throws {
@@ -56,7 +66,7 @@ import Testing
         let lines = mid.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[3] == " Row B")
         #expect(mid[1, 3].attributes.contains(.dim))
-        #expect(lines[4] == " Row C")   // C has moved up by one line of two
+        #expect(lines[4] == " Row C")  // C has moved up by one line of two
     }
 
     @Test func anInsertedRowOpensAGapAndFadesIn() throws {
@@ -67,8 +77,13 @@ import Testing
     }
 
     @Test func aRowMovedToAnotherSectionTravelsFromItsOldLineToItsNewOne() throws {
-        let (table, source) = makeTable([letters("ABC", section: 0, header: "First"),
-                                         letters("DE", section: 1, header: "Second")], rowHeight: 1)
+        let (table, source) = makeTable(
+            [
+                letters("ABC", section: 0, header: "First"),
+                letters("DE", section: 1, header: "Second"),
+            ],
+            rowHeight: 1
+        )
         let moved = source.sections[0].rows.remove(at: 0)
         source.sections[1].rows.insert(moved, at: 1)
         table.selectRow(at: IndexPath(row: 0, section: 0))
@@ -168,9 +183,14 @@ import Testing
     }
 
     @Test func deletingASectionFadesItsHeaderAndRowsAway() throws {
-        let (table, source) = makeTable([letters("AB", section: 0, header: "First"),
-                                         letters("CD", section: 1, header: "Second"),
-                                         letters("EF", section: 2, header: "Third")], rowHeight: 1)
+        let (table, source) = makeTable(
+            [
+                letters("AB", section: 0, header: "First"),
+                letters("CD", section: 1, header: "Second"),
+                letters("EF", section: 2, header: "Third"),
+            ],
+            rowHeight: 1
+        )
         source.sections.remove(at: 1)
         try table.performBatchUpdates { table.deleteSections(IndexSet(integer: 1)) }
         Golden.check(frames(table, at: [0, 0.125, 0.25], attributes: true), "animation-delete-section-30x12")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// Screens of the table view, compared with golden text files (and, where it
@@ -26,7 +27,7 @@ import Testing
         _ = draw(table, width: 80, height: 24)
         table.selectRow(at: IndexPath(row: 0, section: 1))
         let top = table.layout.sectionTops[1]
-        table.scrollOffset = top - 1   // last line of 2015's last row at the top
+        table.scrollOffset = top - 1  // last line of 2015's last row at the top
         var lines = draw(table, width: 80, height: 24).text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[0].hasPrefix(" 2015 ─"))
         #expect(lines[1].hasPrefix(" 2014 ─"))
@@ -54,7 +55,11 @@ import Testing
         // 30 titles in 12 lines: 6 kept titles (first and last always) with a
         // bullet between each pair: 11 lines.
         let sidebar = canvas.text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.suffix(4)) }
-        #expect(Array(sidebar.prefix(11)) == ["2019", "   •", "2013", "   •", "2007", "   •", "2002", "   •", "1996", "   •", "1990"])
+        #expect(
+            Array(sidebar.prefix(11)) == [
+                "2019", "   •", "2013", "   •", "2007", "   •", "2002", "   •", "1996", "   •", "1990",
+            ]
+        )
         Golden.check(canvas, "index-compressed-40x12")
     }
 

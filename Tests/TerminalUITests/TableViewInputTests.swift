@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TerminalUI
 
 /// Keys and mouse: the key map of `TableView.handle(_:)`, as the table view implements it.
@@ -120,24 +121,24 @@ import Testing
         table.handle(.character("f"))
         #expect(table.indexSearchText == "")
         table.handle(.character("2"))
-        #expect(table.selection == IndexPath(row: 0, section: 0))        // "2015", the first title starting with 2
+        #expect(table.selection == IndexPath(row: 0, section: 0))  // "2015", the first title starting with 2
         table.handle(.character("0"))
         table.handle(.character("1"))
-        #expect(table.selection == IndexPath(row: 0, section: 0))        // still "2015"
+        #expect(table.selection == IndexPath(row: 0, section: 0))  // still "2015"
         table.handle(.character("0"))
-        #expect(table.selection == IndexPath(row: 0, section: 5))        // "2010"
+        #expect(table.selection == IndexPath(row: 0, section: 5))  // "2010"
         #expect(table.scrollOffset == table.layout.sectionTops[5])
         table.handle(.backspace)
         table.handle(.character("2"))
-        #expect(table.selection == IndexPath(row: 0, section: 3))        // "2012"
-        table.handle(.character("9"))                                    // "20129": no match, stays
+        #expect(table.selection == IndexPath(row: 0, section: 3))  // "2012"
+        table.handle(.character("9"))  // "20129": no match, stays
         #expect(table.selection == IndexPath(row: 0, section: 3))
         #expect(!table.indexSearchMatched)
         table.handle(.enter)
         #expect(table.indexSearchText == nil)
         table.handle(.character("f"))
         table.handle(.character("1"))
-        #expect(table.selection == IndexPath(row: 0, section: 16))       // "1999"
+        #expect(table.selection == IndexPath(row: 0, section: 16))  // "1999"
         table.handle(.escape)
         #expect(table.indexSearchText == nil)
         // Keys go back to the table.
@@ -163,7 +164,9 @@ import Testing
 
     @Test func unknownKeysAreLeftToTheScreen() {
         let (table, _, _) = makeTable()
-        for event: InputEvent in [.character("q"), .character("/"), .tab, .backTab, .left, .character("u"), .character("?")] {
+        for event: InputEvent in [
+            .character("q"), .character("/"), .tab, .backTab, .left, .character("u"), .character("?"),
+        ] {
             #expect(table.handle(event) == false, "\(event)")
         }
     }
@@ -213,7 +216,7 @@ import Testing
         #expect(table.selection == IndexPath(row: 3, section: 0))
         table.handle(.mouseWheel(up: true, x: 10, y: 10))
         #expect(table.selection == IndexPath(row: 0, section: 0))
-        #expect(table.handle(.mouseWheel(up: false, x: 10, y: 30)) == false)   // outside the frame
+        #expect(table.handle(.mouseWheel(up: false, x: 10, y: 30)) == false)  // outside the frame
     }
 
     @Test func clickSelectsARowAndASecondClickOpensIt() {
@@ -245,7 +248,7 @@ import Testing
     @Test func clickOnADetailButtonTellsTheDelegate() {
         let (table, banks, delegate) = makeTable()
         banks.accessory = .detailButton
-        table.handle(.mouseClick(x: 73, y: 3))   // content is 75 wide: the accessory is at 73
+        table.handle(.mouseClick(x: 73, y: 3))  // content is 75 wide: the accessory is at 73
         #expect(delegate.accessoryTaps == [IndexPath(row: 1, section: 0)])
         #expect(table.selection == IndexPath(row: 0, section: 0))
     }
@@ -265,7 +268,7 @@ import Testing
         #expect(table.indexPathsForVisibleRows.contains(IndexPath(row: 5, section: 7)))
         table.selectRow(at: nil)
         #expect(table.selection == nil)
-        table.handle(.down)   // selects the first visible row again
+        table.handle(.down)  // selects the first visible row again
         #expect(table.selection != nil)
     }
 
@@ -284,6 +287,6 @@ import Testing
         // Frame line 3 (canvas line 4) is the second line of row 1.
         table.handle(.mouseClick(x: 10, y: 4))
         #expect(table.selection == IndexPath(row: 1, section: 0))
-        #expect(table.handle(.mouseClick(x: 10, y: 0)) == false)   // the navigation bar is not the table's
+        #expect(table.handle(.mouseClick(x: 10, y: 0)) == false)  // the navigation bar is not the table's
     }
 }

@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import TerminalUI
 
 /// Random valid batches (built the way rule 4 of FetchedResults.docc/ChangeBatches.md applies them) against a
@@ -63,9 +64,10 @@ import Testing
         /// inserted rows and move destinations ascending.
         mutating func batch(over old: [Section]) -> Batch {
             var b = Batch()
-            let heavy = chance(0.1)   // now and then a batch that changes a lot
+            let heavy = chance(0.1)  // now and then a batch that changes a lot
             let p = heavy ? 3.0 : 1.0
-            var deletedSections = Set<Int>(), reloadedSections = Set<Int>()
+            var deletedSections = Set<Int>()
+            var reloadedSections = Set<Int>()
             for s in old.indices {
                 if chance(0.07 * p) { deletedSections.insert(s) } else if chance(0.03) { reloadedSections.insert(s) }
             }
@@ -127,7 +129,7 @@ import Testing
                     additions[targets[int(0...(targets.count - 1))]].append((row(), nil))
                 }
             } else {
-                for mover in movers { b.deletedRows.append(mover.from) }   // nowhere to go: deleted instead
+                for mover in movers { b.deletedRows.append(mover.from) }  // nowhere to go: deleted instead
             }
             for n in 0..<newCount {
                 var rows = bases[n]
@@ -141,7 +143,7 @@ import Testing
                     if let from = arrival.from {
                         b.moves.append((from, ip))
                     } else if !insertedSet.contains(n) || chance(0.5) {
-                        b.insertedRows.append(ip)   // rows of a new section may be reported or not
+                        b.insertedRows.append(ip)  // rows of a new section may be reported or not
                     }
                 }
                 sections[n].rows = rows
@@ -169,10 +171,15 @@ import Testing
         for step in 0..<batches {
             // The user moves about a little.
             for _ in 0..<gen.int(0...2) {
-                let keys: [InputEvent] = [.down, .up, .pageDown, .pageUp, .home, .end, .character("}"), .character("{")]
+                let keys: [InputEvent] = [
+                    .down, .up, .pageDown, .pageUp, .home, .end, .character("}"), .character("{"),
+                ]
                 table.handle(keys[gen.int(0...(keys.count - 1))])
             }
-            if gen.chance(0.5) { time += 0.3; _ = draw(table, width: width, height: height, at: time) }
+            if gen.chance(0.5) {
+                time += 0.3
+                _ = draw(table, width: width, height: height, at: time)
+            }
 
             let oldSections = source.sections
             let selectedID = table.selection.map { source.row(at: $0).id }
@@ -186,15 +193,18 @@ import Testing
             source.sections = batch.sections
             let context = "seed \(seed) step \(step): \(batch)"
             do {
-                try table.performBatchUpdates({
-                    table.deleteSections(IndexSet(batch.deletedSections))
-                    table.insertSections(IndexSet(batch.insertedSections))
-                    table.reloadSections(IndexSet(batch.reloadedSections))
-                    table.deleteRows(at: batch.deletedRows)
-                    table.insertRows(at: batch.insertedRows)
-                    table.reloadRows(at: batch.reloadedRows)
-                    for (from, to) in batch.moves { table.moveRow(at: from, to: to) }
-                }, animated: gen.chance(0.8))
+                try table.performBatchUpdates(
+                    {
+                        table.deleteSections(IndexSet(batch.deletedSections))
+                        table.insertSections(IndexSet(batch.insertedSections))
+                        table.reloadSections(IndexSet(batch.reloadedSections))
+                        table.deleteRows(at: batch.deletedRows)
+                        table.insertRows(at: batch.insertedRows)
+                        table.reloadRows(at: batch.reloadedRows)
+                        for (from, to) in batch.moves { table.moveRow(at: from, to: to) }
+                    },
+                    animated: gen.chance(0.8)
+                )
             } catch {
                 return "\(context)\nthrew: \(error)"
             }
@@ -203,11 +213,13 @@ import Testing
             let total = source.sections.reduce(0) { $0 + $1.rows.count }
             if let id = selectedID, !selectedInReloaded, let expected = source.indexPath(ofRow: id) {
                 if table.selection != expected {
-                    return "\(context)\nselection \(String(describing: table.selection)) but row \(id) is at \(expected)"
+                    return
+                        "\(context)\nselection \(String(describing: table.selection)) but row \(id) is at \(expected)"
                 }
             } else if total > 0 {
                 guard let selection = table.selection, selection.section < source.sections.count,
-                      selection.row < source.sections[selection.section].rows.count else {
+                    selection.row < source.sections[selection.section].rows.count
+                else {
                     return "\(context)\nno valid selection: \(String(describing: table.selection))"
                 }
             }
@@ -228,7 +240,8 @@ import Testing
             fresh.scrollOffset = table.scrollOffset
             let expected = draw(fresh, width: width, height: height)
             if settled.text != expected.text || attributeMap(settled) != attributeMap(expected) {
-                return "\(context)\nsettled frame differs from a fresh table's:\n\(settled.text)\n--- fresh:\n\(expected.text)"
+                return
+                    "\(context)\nsettled frame differs from a fresh table's:\n\(settled.text)\n--- fresh:\n\(expected.text)"
             }
         }
         return nil
@@ -259,11 +272,18 @@ import Testing
         for _ in 0..<200 {
             let batch = gen.batch(over: sections)
             let map = try? TableUpdateMap(
-                batch: TableUpdateBatch(insertedRows: batch.insertedRows, deletedRows: batch.deletedRows,
-                                        reloadedRows: batch.reloadedRows, movedRows: batch.moves.map { ($0.0, $0.1) },
-                                        insertedSections: batch.insertedSections, deletedSections: batch.deletedSections,
-                                        reloadedSections: batch.reloadedSections),
-                oldRowCounts: sections.map(\.rows.count), newRowCounts: batch.sections.map(\.rows.count))
+                batch: TableUpdateBatch(
+                    insertedRows: batch.insertedRows,
+                    deletedRows: batch.deletedRows,
+                    reloadedRows: batch.reloadedRows,
+                    movedRows: batch.moves.map { ($0.0, $0.1) },
+                    insertedSections: batch.insertedSections,
+                    deletedSections: batch.deletedSections,
+                    reloadedSections: batch.reloadedSections
+                ),
+                oldRowCounts: sections.map(\.rows.count),
+                newRowCounts: batch.sections.map(\.rows.count)
+            )
             #expect(map != nil, "\(batch)")
             sections = batch.sections
         }

@@ -1,6 +1,7 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
+
 @testable import TerminalUI
 
 /// A million rows cost what ten do: the table asks only for visible rows, keeps
@@ -18,12 +19,18 @@ import Testing
             keepAlive = self
         }
         var numberOfSections: Int { sections }
-        func numberOfRows(inSection section: Int) -> Int { rowCountRequests += 1; return rowsPerSection }
+        func numberOfRows(inSection section: Int) -> Int {
+            rowCountRequests += 1
+            return rowsPerSection
+        }
         func cell(forRowAt indexPath: IndexPath) -> TableCell {
             cellRequests += 1
             return TableCell(title: "row \(indexPath.row)", detail: "section \(indexPath.section)")
         }
-        func titleForHeader(inSection section: Int) -> String? { headerRequests += 1; return "S\(section)" }
+        func titleForHeader(inSection section: Int) -> String? {
+            headerRequests += 1
+            return "S\(section)"
+        }
     }
 
     @Test func aFrameOfAMillionRowsAsksOnlyForTheVisibleRows() {
@@ -35,8 +42,8 @@ import Testing
         source.cellRequests = 0
         table.scrollOffset = 1_000_001
         let canvas = draw(table, width: 80, height: 24)
-        #expect(source.cellRequests <= 13)   // 24 lines of 2-line rows, maybe one cut at each end
-        #expect(canvas.text.contains("row 500001"))   // line 1,000,001 is row 500,000's second line
+        #expect(source.cellRequests <= 13)  // 24 lines of 2-line rows, maybe one cut at each end
+        #expect(canvas.text.contains("row 500001"))  // line 1,000,001 is row 500,000's second line
         // Moving the selection asks for nothing but the frame.
         source.cellRequests = 0
         for _ in 0..<100 { table.handle(.down) }
@@ -55,8 +62,17 @@ import Testing
     }
 
     @Test func aSmallBatchOnAMillionRowsTouchesOnlyItsRows() throws {
-        let source = ModelDataSource([.init(id: 0, title: "All", indexTitle: nil,
-                                            rows: (0..<200_000).map { .init(id: $0, title: "r\($0)") })], style: .value1)
+        let source = ModelDataSource(
+            [
+                .init(
+                    id: 0,
+                    title: "All",
+                    indexTitle: nil,
+                    rows: (0..<200_000).map { .init(id: $0, title: "r\($0)") }
+                )
+            ],
+            style: .value1
+        )
         let table = TableView(rowHeight: 1)
         table.dataSource = source
         table.selectRow(at: IndexPath(row: 150_000, section: 0))
@@ -65,15 +81,19 @@ import Testing
         source.cellRequests = 0
         try table.performBatchUpdates { table.deleteRows(at: [IndexPath(row: 10, section: 0)]) }
         #expect(table.selection == IndexPath(row: 149_999, section: 0))
-        #expect(source.cellRequests <= 30)   // the visible rows, for the animation
+        #expect(source.cellRequests <= 30)  // the visible rows, for the animation
     }
 
     @Test func lineLookupsAgreeWithAWalkThroughTheContent() {
         var rng = SeededGenerator(seed: 7)
         for _ in 0..<50 {
             let sections = (0..<Int.random(in: 0...12, using: &rng)).map { s in
-                ModelDataSource.Section(id: s, title: Bool.random(using: &rng) ? "S\(s)" : nil, indexTitle: nil,
-                                        rows: (0..<Int.random(in: 0...5, using: &rng)).map { .init(id: $0, title: "r") })
+                ModelDataSource.Section(
+                    id: s,
+                    title: Bool.random(using: &rng) ? "S\(s)" : nil,
+                    indexTitle: nil,
+                    rows: (0..<Int.random(in: 0...5, using: &rng)).map { .init(id: $0, title: "r") }
+                )
             }
             let source = ModelDataSource(sections)
             let layout = TableLayout(dataSource: source, rowHeight: Int.random(in: 1...3, using: &rng))

@@ -1,5 +1,7 @@
 import Testing
+
 @testable import TerminalUI
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +13,8 @@ private final class PseudoTerminalPair {
     let slave: Int32
 
     init?(rows: Int = 24, columns: Int = 80) {
-        var master: Int32 = -1, slave: Int32 = -1
+        var master: Int32 = -1
+        var slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { return nil }
         self.master = master
         self.slave = slave
@@ -59,8 +62,13 @@ private final class PseudoTerminalPair {
 }
 
 private func options(_ tty: PseudoTerminalPair, term: String? = "xterm-256color") -> CursesScreen.Options {
-    CursesScreen.Options(terminalType: term, usesColor: false, enablesMouse: false,
-                         inputDescriptor: tty.slave, outputDescriptor: tty.slave)
+    CursesScreen.Options(
+        terminalType: term,
+        usesColor: false,
+        enablesMouse: false,
+        inputDescriptor: tty.slave,
+        outputDescriptor: tty.slave
+    )
 }
 
 /// A subtitle-style table: a title line, then two lines per row, a status line.
@@ -84,7 +92,10 @@ private func tableCanvas(firstRow: Int) -> Canvas {
     @Test func refusesInputThatIsNotATerminal() throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
         let tty = try #require(PseudoTerminalPair())
         var options = options(tty)
         options.inputDescriptor = ends[0]
@@ -99,14 +110,18 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         let tty = try #require(PseudoTerminalPair())
         #expect(throws: TerminalError.terminalTypeNotSet) { try CursesScreen(options: options(tty, term: nil)) }
         #expect(throws: TerminalError.terminalTypeNotSet) { try CursesScreen(options: options(tty, term: "")) }
-        #expect(throws: TerminalError.unknownTerminalType("xyz")) { try CursesScreen(options: options(tty, term: "xyz")) }
+        #expect(throws: TerminalError.unknownTerminalType("xyz")) {
+            try CursesScreen(options: options(tty, term: "xyz"))
+        }
         #expect(throws: TerminalError.cannotAddressCursor(terminalType: "dumb")) {
             try CursesScreen(options: options(tty, term: "dumb"))
         }
-        #expect(tty.drain().isEmpty)   // nothing was written to the terminal
+        #expect(tty.drain().isEmpty)  // nothing was written to the terminal
         #expect(TerminalError.unknownTerminalType("xyz").description == "unknown terminal type 'xyz'")
-        #expect(TerminalError.cannotAddressCursor(terminalType: "dumb").description
-                == "terminal 'dumb' cannot address the cursor")
+        #expect(
+            TerminalError.cannotAddressCursor(terminalType: "dumb").description
+                == "terminal 'dumb' cannot address the cursor"
+        )
     }
 
     @Test func takesTheTerminalOverAndGivesItBackOnClose() throws {
@@ -116,18 +131,18 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         let screen = try CursesScreen(options: options(tty))
         #expect(screen.width == 80 && screen.height == 24)
         let during = tty.modes()
-        #expect(during.c_lflag & tcflag_t(ICANON | ECHO) == 0)   // cbreak, noecho
+        #expect(during.c_lflag & tcflag_t(ICANON | ECHO) == 0)  // cbreak, noecho
         #expect(throws: TerminalError.alreadyActive) { try CursesScreen(options: options(tty)) }
         screen.present(tableCanvas(firstRow: 0))
         let output = String(decoding: tty.drain(), as: UTF8.self)
         #expect(output.contains("Bank number 3 of the Republic"))
-        #expect(output.contains("\u{1B}[?1049h"))   // the alternate screen (smcup)
+        #expect(output.contains("\u{1B}[?1049h"))  // the alternate screen (smcup)
         screen.close()
         let after = tty.modes()
         #expect(after.c_lflag == before.c_lflag)
         #expect(after.c_iflag == before.c_iflag)
-        #expect(String(decoding: tty.drain(), as: UTF8.self).contains("\u{1B}[?1049l"))   // rmcup
-        screen.close()   // idempotent
+        #expect(String(decoding: tty.drain(), as: UTF8.self).contains("\u{1B}[?1049l"))  // rmcup
+        screen.close()  // idempotent
     }
 
     @Test func decodesKeysTypedOnTheTerminal() throws {
@@ -136,7 +151,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         defer { screen.close() }
         _ = tty.drain()
         let keys: [([UInt8], InputEvent)] = [
-            ([0x1B, 0x4F, 0x42], .down),              // kcud1 in keypad-transmit mode
+            ([0x1B, 0x4F, 0x42], .down),  // kcud1 in keypad-transmit mode
             ([0x1B, 0x5B, 0x35, 0x7E], .pageUp),
             ([0x1B, 0x5B, 0x5A], .backTab),
             ([0x1B, 0x4F, 0x50], .function(1)),
@@ -145,13 +160,13 @@ private func tableCanvas(firstRow: Int) -> Canvas {
             ([0x0C], .control("l")),
             ([0x0D], .enter),
             ([0x7F], .backspace),
-            ([0x1B], .escape),                         // a lone ESC, after the 25 ms delay
+            ([0x1B], .escape),  // a lone ESC, after the 25 ms delay
         ]
         for (bytes, expected) in keys {
             tty.type(bytes)
             #expect(screen.nextEvent(timeoutMilliseconds: 10_000) == expected, "bytes \(bytes)")
         }
-        #expect(screen.nextEvent(timeoutMilliseconds: 30) == nil)   // nothing more: times out
+        #expect(screen.nextEvent(timeoutMilliseconds: 30) == nil)  // nothing more: times out
     }
 
     @Test func windowChangeSignalBecomesAResizeEvent() throws {
@@ -159,10 +174,10 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         let screen = try CursesScreen(options: options(tty))
         defer { screen.close() }
         tty.resize(rows: 30, columns: 100)
-        kill(getpid(), SIGWINCH)   // process-directed: test threads may block signals
+        kill(getpid(), SIGWINCH)  // process-directed: test threads may block signals
         #expect(screen.nextEvent(timeoutMilliseconds: 10_000) == .resize(width: 100, height: 30))
         #expect(screen.width == 100 && screen.height == 30)
-        #expect(screen.nextEvent(timeoutMilliseconds: 50) == nil)   // reported once
+        #expect(screen.nextEvent(timeoutMilliseconds: 50) == nil)  // reported once
     }
 
     @Test func terminationSignalWakesABlockedWaitAndIsReported() throws {
@@ -170,11 +185,11 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         let screen = try CursesScreen(options: options(tty))
         defer { screen.close() }
         #expect(screen.terminationSignal == nil)
-        kill(getpid(), SIGTERM)   // handled: recorded, the wake pipe written
+        kill(getpid(), SIGTERM)  // handled: recorded, the wake pipe written
         #expect(screen.nextEvent(timeoutMilliseconds: nil) == nil)
         #expect(screen.terminationSignal == SIGTERM)
         screen.close()
-        #expect(screen.terminationSignal == nil)   // dispositions and flags restored
+        #expect(screen.terminationSignal == nil)  // dispositions and flags restored
     }
 
     @Test func oneRowScrollOfASubtitleTableWritesUnderTwoKilobytes() throws {
@@ -214,7 +229,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         canvas.cursor = (3, 0)
         screen.present(canvas)
         let moved = String(decoding: tty.drain(), as: UTF8.self)
-        #expect(moved.contains("\u{1B}[?25h"))   // cursor made visible (cnorm/cvvis)
+        #expect(moved.contains("\u{1B}[?25h"))  // cursor made visible (cnorm/cvvis)
     }
 }
 
@@ -228,8 +243,10 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         canvas.put(GraphemeClusterTests.family + " \u{1F1FA}\u{1F1F8} \u{202E}x\u{202C}|end", x: 0, y: 0)
         screen.present(canvas)
         let output = String(decoding: tty.drain(), as: UTF8.self)
-        #expect(output.contains("Family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} Bank e\u{301} \u{1F1FA}\u{1F1F8} "),
-                "\(output.debugDescription)")
+        #expect(
+            output.contains("Family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} Bank e\u{301} \u{1F1FA}\u{1F1F8} "),
+            "\(output.debugDescription)"
+        )
         #expect(output.contains("\u{FFFD}x\u{FFFD}|end"))
         for scalar in output.unicodeScalars {
             #expect(!(0x202A...0x202E).contains(scalar.value) && !(0x2066...0x2069).contains(scalar.value))

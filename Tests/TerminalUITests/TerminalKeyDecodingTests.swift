@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 /// The mapping from what `wget_wch` returns to `InputEvent` (curses key codes as numbers).
@@ -20,7 +21,7 @@ import Testing
         #expect(CursesKeyDecoder.event(character: 0x71) == .character("q"))
         #expect(CursesKeyDecoder.event(character: 0x65E5) == .character("日"))
         #expect(CursesKeyDecoder.event(character: 0x1F600) == .character("😀"))
-        #expect(CursesKeyDecoder.event(character: 0xD800) == nil)   // a lone surrogate is no scalar
+        #expect(CursesKeyDecoder.event(character: 0xD800) == nil)  // a lone surrogate is no scalar
     }
 
     @Test func cursesKeyCodesBecomeKeys() {

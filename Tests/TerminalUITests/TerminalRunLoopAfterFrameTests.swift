@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 /// A view showing one line of text.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 /// A screen that only draws a line: what lies under the search and filter bars.
@@ -54,7 +55,10 @@ private final class BackdropView: View {
         let (loop, _) = makeLoop([])
         search.activate()
         loop.push(search)
-        for key in "abc" { loop.dispatchBurst(startingWith: .character(key)); loop.draw() }
+        for key in "abc" {
+            loop.dispatchBurst(startingWith: .character(key))
+            loop.draw()
+        }
         #expect(evaluations == ["a", "ab", "abc"])
         #expect(loop.dispatchBurst(startingWith: .backspace) == 1)
         #expect(evaluations.last == "ab")
@@ -64,15 +68,18 @@ private final class BackdropView: View {
         let area = TextArea(text: "")
         let field = TextField(text: "")
         field.maximumLength = 100
-        var areaChanges = 0, fieldChanges: [Int] = []
+        var areaChanges = 0
+        var fieldChanges: [Int] = []
         area.onChange = { _ in areaChanges += 1 }
         field.onChange = { fieldChanges.append($0.count) }
-        let form = Form(fields: [.init(key: "notes", label: "Notes", control: area),
-                                 .init(key: "name", label: "Name", control: field)])
+        let form = Form(fields: [
+            .init(key: "notes", label: "Notes", control: area),
+            .init(key: "name", label: "Name", control: field),
+        ])
         var events: [InputEvent] = Self.pasted.map { .character($0) }
         events.append(.tab)
         events += Self.pasted.map { .character($0) }
-        events.append(.escape)   // "Discard changes?" opens: the form answers the key after the paste
+        events.append(.escape)  // "Discard changes?" opens: the form answers the key after the paste
         let (loop, screen) = makeLoop(Array(events.dropFirst()))
         loop.push(form)
         #expect(loop.dispatchBurst(startingWith: events[0]) == events.count)

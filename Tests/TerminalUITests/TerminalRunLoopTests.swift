@@ -1,5 +1,7 @@
 import Testing
+
 @testable import TerminalUI
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,18 +72,21 @@ private final class PulseView: View {
         var polls: [Double] = []
         var ticker: TerminalRunLoop.TickerID?
         loop.unhandledEventHandler = { event in
-            if event == .character("r"), let id = ticker { loop.removeTicker(id); return .handled }
+            if event == .character("r"), let id = ticker {
+                loop.removeTicker(id)
+                return .handled
+            }
             return event == .character("q") ? .quit : .ignored
         }
         ticker = loop.addTicker(every: 0.2) { now in polls.append(now) }
         #expect(loop.run() == .quit)
-        #expect(polls.count == 5)   // 0.2, 0.4, 0.6, 0.8, 1.0
+        #expect(polls.count == 5)  // 0.2, 0.4, 0.6, 0.8, 1.0
         for (index, time) in polls.enumerated() {
             #expect(abs(time - 0.2 * Double(index + 1)) < 0.002)
         }
         let timeouts = screen.waits.map(\.timeoutMilliseconds)
         #expect(timeouts.prefix(5).allSatisfy { $0 != nil && $0! <= 200 })
-        #expect(timeouts.last == .some(nil))   // ticker removed: blocks again
+        #expect(timeouts.last == .some(nil))  // ticker removed: blocks again
     }
 
     @Test func wakesOnceWhenAStatusMessageExpiresInsteadOfTicking() {
@@ -111,7 +116,8 @@ private final class PulseView: View {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(clock: clock, script: [(0, .character("x")), (1, .character("!"))])
         let loop = TerminalRunLoop(screen: screen, clock: clock)
-        let bottom = PulseView(clock: clock), top = PulseView(clock: clock)
+        let bottom = PulseView(clock: clock)
+        let top = PulseView(clock: clock)
         loop.push(bottom)
         loop.push(top)
         #expect(loop.run() == .quit)
@@ -125,16 +131,19 @@ private final class PulseView: View {
             func render(into canvas: inout Canvas, frame: Rect, at time: Double) {}
         }
         let clock = TestClock()
-        let screen = WidgetScriptedScreen(clock: clock, script: [
-            (0, .escape), (1, .left), (2, .escape), (3, .character("q")),
-        ])
+        let screen = WidgetScriptedScreen(
+            clock: clock,
+            script: [
+                (0, .escape), (1, .left), (2, .escape), (3, .character("q")),
+            ]
+        )
         let loop = TerminalRunLoop(screen: screen, clock: clock)
         let root = Quiet()
         loop.push(root)
         loop.push(Quiet())
         loop.push(Quiet())
         #expect(loop.run() == .quit)
-        #expect(loop.views.count == 1)   // two backs; the third Esc has nothing beneath
+        #expect(loop.views.count == 1)  // two backs; the third Esc has nothing beneath
         #expect(loop.topView === root)
     }
 
@@ -152,11 +161,15 @@ private final class PulseView: View {
 
     @Test func controlLRepaintsTheTerminalAndResizeGoesToEveryView() {
         let clock = TestClock()
-        let screen = WidgetScriptedScreen(clock: clock, script: [
-            (0, .control("l")), (1, .resize(width: 100, height: 30)), (2, .character("q")),
-        ])
+        let screen = WidgetScriptedScreen(
+            clock: clock,
+            script: [
+                (0, .control("l")), (1, .resize(width: 100, height: 30)), (2, .character("q")),
+            ]
+        )
         let loop = TerminalRunLoop(screen: screen, clock: clock)
-        let bottom = PulseView(clock: clock), top = PulseView(clock: clock)
+        let bottom = PulseView(clock: clock)
+        let top = PulseView(clock: clock)
         loop.push(bottom)
         loop.push(top)
         #expect(loop.run() == .quit)
@@ -174,9 +187,14 @@ private final class PulseView: View {
             }
         }
         let clock = TestClock()
-        let screen = WidgetScriptedScreen(width: 40, height: 12, clock: clock, script: [
-            (0, .character("?")), (1, .character("z")), (2, .function(1)), (3, .escape), (4, .character("q")),
-        ])
+        let screen = WidgetScriptedScreen(
+            width: 40,
+            height: 12,
+            clock: clock,
+            script: [
+                (0, .character("?")), (1, .character("z")), (2, .function(1)), (3, .escape), (4, .character("q")),
+            ]
+        )
         let loop = TerminalRunLoop(screen: screen, clock: clock)
         loop.push(Quiet())
         loop.helpBindings = [("q", "quit"), ("?", "this help")]
@@ -184,7 +202,7 @@ private final class PulseView: View {
         // Frames: initial, help open, closed, help open (F1), closed.
         #expect(screen.frames.count == 5)
         #expect(screen.frames[1].text.contains("this help"))
-        #expect(screen.frames[1].text.hasPrefix("list"))   // the screen beneath still shows
+        #expect(screen.frames[1].text.hasPrefix("list"))  // the screen beneath still shows
         #expect(!screen.frames[2].text.contains("this help"))
         #expect(screen.frames[3].text.contains("this help"))
         #expect(loop.views.count == 1)
@@ -192,9 +210,14 @@ private final class PulseView: View {
 
     @Test func tooSmallScreenReplacesTheViewsAndOnlyQActs() {
         let clock = TestClock()
-        let screen = WidgetScriptedScreen(width: 15, height: 4, clock: clock, script: [
-            (0, .character("a")), (1, .character("q")),
-        ])
+        let screen = WidgetScriptedScreen(
+            width: 15,
+            height: 4,
+            clock: clock,
+            script: [
+                (0, .character("a")), (1, .character("q")),
+            ]
+        )
         let loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 20, minimumHeight: 5)
         let view = PulseView(clock: clock)
         loop.push(view)
@@ -207,9 +230,14 @@ private final class PulseView: View {
 
     @Test func growingPastTheMinimumBringsTheViewsBack() {
         let clock = TestClock()
-        let screen = WidgetScriptedScreen(width: 15, height: 4, clock: clock, script: [
-            (0, .resize(width: 40, height: 12)), (1, .character("q")),
-        ])
+        let screen = WidgetScriptedScreen(
+            width: 15,
+            height: 4,
+            clock: clock,
+            script: [
+                (0, .resize(width: 40, height: 12)), (1, .character("q")),
+            ]
+        )
         let loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 20, minimumHeight: 5)
         loop.push(PulseView(clock: clock))
         _ = loop.run()

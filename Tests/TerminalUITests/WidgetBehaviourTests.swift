@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 /// How the widgets react to keys: tabs, status messages, search/filter, help, dialogs, form, detail.
@@ -38,17 +39,21 @@ import Testing
 
     @Test func searchFieldCallsOnChangeOnEveryEditAndCommitsOnEnter() {
         let search = SearchField()
-        var changes: [String] = [], commits: [String] = []
+        var changes: [String] = []
+        var commits: [String] = []
         search.onChange = { changes.append($0) }
         search.onCommit = { commits.append($0) }
-        #expect(search.handle(.character("a")) == .ignored)   // inactive
+        #expect(search.handle(.character("a")) == .ignored)  // inactive
         search.activate()
-        #expect(widgetSend(search, widgetTyping("ban") + [.backspace, .character("n")]) == Array(repeating: .handled, count: 5))
+        #expect(
+            widgetSend(search, widgetTyping("ban") + [.backspace, .character("n")])
+                == Array(repeating: .handled, count: 5)
+        )
         #expect(changes == ["b", "ba", "ban", "ba", "ban"])
         #expect(search.handle(.enter) == .dismiss)
         #expect(commits == ["ban"])
         #expect(!search.isActive)
-        #expect(search.text == "ban")   // kept for n/N and the next "/"
+        #expect(search.text == "ban")  // kept for n/N and the next "/"
     }
 
     @Test func searchFieldEscapeOrBackspaceOnEmptyCancelsAndClears() {
@@ -62,7 +67,7 @@ import Testing
         #expect(search.handle(.backspace) == .dismiss)
         #expect(cancelled == 2)
         search.activate()
-        #expect(search.handle(.character("q")) == .handled)   // typing, not quitting
+        #expect(search.handle(.character("q")) == .handled)  // typing, not quitting
         #expect(search.text == "q")
     }
 
@@ -72,7 +77,10 @@ import Testing
         filter.onCommit = { commits.append($0) }
         filter.onChange = { text in
             if text.filter({ $0 == "\"" }).count % 2 == 1 {
-                filter.setError("unterminated string", at: text.firstIndex(of: "\"").map { text.distance(from: text.startIndex, to: $0) })
+                filter.setError(
+                    "unterminated string",
+                    at: text.firstIndex(of: "\"").map { text.distance(from: text.startIndex, to: $0) }
+                )
             } else {
                 filter.clearError()
             }
@@ -95,7 +103,7 @@ import Testing
         help.onDismiss = { dismissed += 1 }
         var canvas = Canvas(width: 80, height: 24)
         help.render(into: &canvas, frame: canvas.bounds, at: 0)
-        #expect(help.handle(.down) == .dismiss)   // fits: nothing to scroll
+        #expect(help.handle(.down) == .dismiss)  // fits: nothing to scroll
         #expect(help.handle(.character("x")) == .dismiss)
         #expect(dismissed == 2)
         #expect(!help.isOpaque)
@@ -109,7 +117,7 @@ import Testing
         #expect(help.handle(.pageDown) == .handled)
         canvas.erase()
         help.render(into: &canvas, frame: canvas.bounds, at: 0)
-        #expect(help.scrollOffset == 10)   // 1 + a page of 9 lines
+        #expect(help.scrollOffset == 10)  // 1 + a page of 9 lines
         #expect(help.handle(.enter) == .dismiss)
     }
 
@@ -120,10 +128,10 @@ import Testing
         #expect(yes.handle(.character("y")) == .dismiss)
         #expect(yes.handle(.character("n")) == .dismiss)
         #expect(yes.handle(.escape) == .dismiss)
-        #expect(yes.handle(.enter) == .dismiss)             // confirm highlighted
+        #expect(yes.handle(.enter) == .dismiss)  // confirm highlighted
         #expect(yes.handle(.right) == .handled)
-        #expect(yes.handle(.enter) == .dismiss)             // now cancel
-        #expect(yes.handle(.character("q")) == .handled)    // modal
+        #expect(yes.handle(.enter) == .dismiss)  // now cancel
+        #expect(yes.handle(.character("q")) == .handled)  // modal
         #expect(answers == [true, false, false, true, false])
     }
 
@@ -132,14 +140,17 @@ import Testing
         var tries: [String] = []
         prompt.onSubmit = { text in
             tries.append(text)
-            if text != "open sesame" { prompt.errorMessage = "Wrong passphrase"; return false }
+            if text != "open sesame" {
+                prompt.errorMessage = "Wrong passphrase"
+                return false
+            }
             return true
         }
         widgetSend(prompt, widgetTyping("guess"))
         #expect(prompt.handle(.enter) == .handled)
         #expect(prompt.errorMessage == "Wrong passphrase")
         widgetSend(prompt, [.control("u")])
-        #expect(prompt.errorMessage == nil)   // the next edit clears it
+        #expect(prompt.errorMessage == nil)  // the next edit clears it
         widgetSend(prompt, widgetTyping("open sesame"))
         #expect(prompt.handle(.enter) == .dismiss)
         #expect(tries == ["guess", "open sesame"])
@@ -169,19 +180,22 @@ import Testing
 /// The form: focus order, saving, cancelling with and without changes.
 @Suite struct WidgetFormTests {
     private func makeForm() -> Form {
-        Form(title: "New Password", fields: [
-            .text("name", label: "Name", placeholder: "example.com"),
-            .text("user", label: "User ID", value: "me"),
-            .secret("password", label: "Password"),
-            .multiline("notes", label: "Notes", height: 3),
-        ])
+        Form(
+            title: "New Password",
+            fields: [
+                .text("name", label: "Name", placeholder: "example.com"),
+                .text("user", label: "User ID", value: "me"),
+                .secret("password", label: "Password"),
+                .multiline("notes", label: "Notes", height: 3),
+            ]
+        )
     }
 
     @Test func tabAndShiftTabCycleThroughFieldsAndTheSaveButton() {
         let form = makeForm()
         #expect(form.focusIndex == 0)
         widgetSend(form, [.tab, .tab, .tab, .tab])
-        #expect(form.focusIndex == 4)   // [ Save ]
+        #expect(form.focusIndex == 4)  // [ Save ]
         widgetSend(form, [.tab])
         #expect(form.focusIndex == 0)
         widgetSend(form, [.backTab])
@@ -197,16 +211,19 @@ import Testing
         #expect(form.focusIndex == 3)
         widgetSend(form, widgetTyping("a") + [.enter] + widgetTyping("b"))
         #expect(form.value(for: "notes") == "a\nb")
-        widgetSend(form, [.up])              // to the first line of the notes
+        widgetSend(form, [.up])  // to the first line of the notes
         #expect(form.focusIndex == 3)
-        widgetSend(form, [.up])              // off the top: previous field
+        widgetSend(form, [.up])  // off the top: previous field
         #expect(form.focusIndex == 2)
     }
 
     @Test func controlSSavesTheValuesByKey() {
         let form = makeForm()
         var saved: [[String: String]] = []
-        form.onSave = { saved.append($0); return true }
+        form.onSave = {
+            saved.append($0)
+            return true
+        }
         widgetSend(form, widgetTyping("example.com") + [.tab, .tab] + widgetTyping("s3cret"))
         #expect(form.handle(.control("s")) == .dismiss)
         #expect(saved == [["name": "example.com", "user": "me", "password": "s3cret", "notes": ""]])
@@ -215,10 +232,13 @@ import Testing
     @Test func refusedSaveKeepsTheFormOpenWithItsError() {
         let form = makeForm()
         form.onSave = { values in
-            if values["name"]!.isEmpty { form.errorMessage = "Name is required"; return false }
+            if values["name"]!.isEmpty {
+                form.errorMessage = "Name is required"
+                return false
+            }
             return true
         }
-        widgetSend(form, [.backTab])          // on [ Save ]
+        widgetSend(form, [.backTab])  // on [ Save ]
         #expect(form.handle(.enter) == .handled)
         #expect(form.errorMessage == "Name is required")
         widgetSend(form, [.tab] + widgetTyping("x"))
@@ -242,12 +262,12 @@ import Testing
         #expect(form.hasChanges)
         #expect(form.handle(.escape) == .handled)
         #expect(form.isConfirmingDiscard)
-        #expect(form.handle(.character("n")) == .handled)   // keep editing
+        #expect(form.handle(.character("n")) == .handled)  // keep editing
         #expect(!form.isConfirmingDiscard)
         #expect(cancelled == 0)
         #expect(form.value(for: "name") == "x")
         widgetSend(form, [.escape])
-        #expect(form.handle(.enter) == .handled)   // "Keep Editing" is highlighted by default
+        #expect(form.handle(.enter) == .handled)  // "Keep Editing" is highlighted by default
         widgetSend(form, [.escape])
         #expect(form.handle(.character("y")) == .dismiss)
         #expect(cancelled == 1)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 /// Golden screens of the widgets (Golden/Widget*.txt; UPDATE_GOLDEN=1 rewrites them).
@@ -74,20 +75,28 @@ import Testing
     }
 
     private func makeForm() -> Form {
-        let form = Form(title: "Edit Password", fields: [
-            .text("name", label: "Name", value: "example.com"),
-            .text("user", label: "User ID", value: "jane@example.com"),
-            .secret("password", label: "Password", value: "correct horse"),
-            .multiline("notes", label: "Notes", value: "Recovery codes in the safe.\nChanged 2024-05-01.", height: 4),
-        ])
-        widgetSend(form, [.tab])   // focus on User ID
+        let form = Form(
+            title: "Edit Password",
+            fields: [
+                .text("name", label: "Name", value: "example.com"),
+                .text("user", label: "User ID", value: "jane@example.com"),
+                .secret("password", label: "Password", value: "correct horse"),
+                .multiline(
+                    "notes",
+                    label: "Notes",
+                    value: "Recovery codes in the safe.\nChanged 2024-05-01.",
+                    height: 4
+                ),
+            ]
+        )
+        widgetSend(form, [.tab])  // focus on User ID
         return form
     }
 
     @Test func form80x24() {
         let form = makeForm()
         let canvas = widgetCanvas(width: 80, height: 24) { form.render(into: &$0, frame: $0.bounds, at: 0) }
-        #expect(canvas.cursor! == (27, 3))   // after "jane@example.com" in the User ID field
+        #expect(canvas.cursor! == (27, 3))  // after "jane@example.com" in the User ID field
         Golden.check(canvas, "WidgetForm-80x24")
     }
 
@@ -115,13 +124,18 @@ import Testing
         ("Closed", "2023-03-10"),
         ("Updated", "2023-08-21"),
         ("Fund", "10539"),
-        ("Notes", "The second-largest bank failure in United States history at the time; deposits were transferred to a bridge bank, Silicon Valley Bridge Bank, N.A., operated by the FDIC.\n東京支店: なし"),
+        (
+            "Notes",
+            "The second-largest bank failure in United States history at the time; deposits were transferred to a bridge bank, Silicon Valley Bridge Bank, N.A., operated by the FDIC.\n東京支店: なし"
+        ),
     ]
 
     @Test func detailView80x24() {
         let detail = DetailView(bankRows)
-        Golden.check(widgetCanvas(width: 80, height: 24) { detail.render(into: &$0, frame: $0.bounds, at: 0) },
-                     "WidgetDetailView-80x24")
+        Golden.check(
+            widgetCanvas(width: 80, height: 24) { detail.render(into: &$0, frame: $0.bounds, at: 0) },
+            "WidgetDetailView-80x24"
+        )
     }
 
     @Test func detailView40x12WrapsAndScrolls() {
@@ -136,16 +150,22 @@ import Testing
 
     @Test func detailView120x40() {
         let detail = DetailView(bankRows)
-        Golden.check(widgetCanvas(width: 120, height: 40) { detail.render(into: &$0, frame: $0.bounds, at: 0) },
-                     "WidgetDetailView-120x40")
+        Golden.check(
+            widgetCanvas(width: 120, height: 40) { detail.render(into: &$0, frame: $0.bounds, at: 0) },
+            "WidgetDetailView-120x40"
+        )
     }
 
     @Test func tooSmallScreen() {
         let view = TooSmallView(minimumWidth: 20, minimumHeight: 5)
-        Golden.check(widgetCanvas(width: 19, height: 4) { view.render(into: &$0, frame: $0.bounds, at: 0) },
-                     "WidgetTooSmall-19x4")
-        Golden.check(widgetCanvas(width: 30, height: 1) { view.render(into: &$0, frame: $0.bounds, at: 0) },
-                     "WidgetTooSmall-30x1")
+        Golden.check(
+            widgetCanvas(width: 19, height: 4) { view.render(into: &$0, frame: $0.bounds, at: 0) },
+            "WidgetTooSmall-19x4"
+        )
+        Golden.check(
+            widgetCanvas(width: 30, height: 1) { view.render(into: &$0, frame: $0.bounds, at: 0) },
+            "WidgetTooSmall-30x1"
+        )
     }
 
     @Test func tooSmallScreenThroughTheRunLoop() {
@@ -189,8 +209,12 @@ import Testing
     }
 
     @Test func confirmDialog80x24() {
-        let dialog = ConfirmDialog(title: "Delete", message: "Delete Silicon Valley Bank? This can be undone with u.",
-                                   confirmTitle: "Delete", cancelTitle: "Cancel")
+        let dialog = ConfirmDialog(
+            title: "Delete",
+            message: "Delete Silicon Valley Bank? This can be undone with u.",
+            confirmTitle: "Delete",
+            cancelTitle: "Cancel"
+        )
         dialog.isDestructive = true
         let canvas = widgetCanvas(width: 80, height: 24) { canvas in
             widgetBackground(&canvas)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 /// A canvas of the given size with `body` drawn into it.
@@ -30,7 +31,10 @@ func widgetTyping(_ text: String) -> [InputEvent] {
 /// a wait with a timeout advances the clock by that timeout when nothing is due.
 /// Every wait and every presented frame is recorded.
 final class WidgetScriptedScreen: TerminalScreen {
-    struct Wait: Equatable { let at: Double; let timeoutMilliseconds: Int? }
+    struct Wait: Equatable {
+        let at: Double
+        let timeoutMilliseconds: Int?
+    }
 
     var width: Int
     var height: Int
@@ -69,7 +73,10 @@ final class WidgetScriptedScreen: TerminalScreen {
         if let next = script.first, next.at <= limit + 1e-9 {
             script.removeFirst()
             clock.now = max(clock.now, next.at)
-            if case .resize(let w, let h) = next.event { width = w; height = h }
+            if case .resize(let w, let h) = next.event {
+                width = w
+                height = h
+            }
             return next.event
         }
         guard let timeoutMilliseconds else {
@@ -87,7 +94,10 @@ final class WidgetScriptedScreen: TerminalScreen {
             return nil
         }
         script.removeFirst()
-        if case .resize(let w, let h) = next.event { width = w; height = h }
+        if case .resize(let w, let h) = next.event {
+            width = w
+            height = h
+        }
         return next.event
     }
 }

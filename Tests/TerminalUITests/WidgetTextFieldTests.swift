@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalUI
 
 /// Editing keys of TextField, SecretField and TextArea: key sequences → value and cursor.
@@ -27,16 +28,22 @@ import Testing
     @Test func homeEndAndControlAControlEJumpToTheEnds() {
         let f = field("Silicon Valley", [.home])
         #expect(f.cursorIndex == 0)
-        widgetSend(f, [.end]); #expect(f.cursorIndex == 14)
-        widgetSend(f, [.control("a")]); #expect(f.cursorIndex == 0)
-        widgetSend(f, [.control("e")]); #expect(f.cursorIndex == 14)
+        widgetSend(f, [.end])
+        #expect(f.cursorIndex == 14)
+        widgetSend(f, [.control("a")])
+        #expect(f.cursorIndex == 0)
+        widgetSend(f, [.control("e")])
+        #expect(f.cursorIndex == 14)
     }
 
     @Test func controlUKillsToTheStartAndControlKToTheEnd() {
         let u = field("Silicon Valley Bank", [.left, .left, .left, .left, .control("u")])
         #expect(u.text == "Bank")
         #expect(u.cursorIndex == 0)
-        let k = field("Silicon Valley Bank", [.home, .right, .right, .right, .right, .right, .right, .right, .control("k")])
+        let k = field(
+            "Silicon Valley Bank",
+            [.home, .right, .right, .right, .right, .right, .right, .right, .control("k")]
+        )
         #expect(k.text == "Silicon")
         #expect(k.cursorIndex == 7)
     }
@@ -53,7 +60,7 @@ import Testing
         var changes: [String] = []
         var submitted: [String] = []
         f.onChange = { changes.append($0) }
-        #expect(f.handle(.enter) == .ignored)      // no onSubmit: left to the container
+        #expect(f.handle(.enter) == .ignored)  // no onSubmit: left to the container
         f.onSubmit = { submitted.append($0) }
         widgetSend(f, widgetTyping("ab") + [.left, .home, .backspace, .enter])
         #expect(changes == ["a", "ab"])
@@ -75,7 +82,7 @@ import Testing
         #expect(f.cursorIndex == 2)
         var canvas = Canvas(width: 20, height: 1)
         f.render(into: &canvas, frame: Rect(x: 0, y: 0, width: 20, height: 1), at: 0)
-        #expect(canvas.cursor! == (4, 0))   // after two 2-cell characters
+        #expect(canvas.cursor! == (4, 0))  // after two 2-cell characters
         widgetSend(f, [.backspace])
         #expect(f.text == "東😀x")
     }
@@ -103,16 +110,16 @@ import Testing
     }
 
     @Test func scrollingNeverShowsHalfAWideCharacter() {
-        let f = TextField(text: "日本語のテキスト")   // 16 cells
+        let f = TextField(text: "日本語のテキスト")  // 16 cells
         var canvas = Canvas(width: 7, height: 1)
         f.render(into: &canvas, frame: Rect(x: 0, y: 0, width: 7, height: 1), at: 0)
         // Cursor at the end (cell 16): scroll 10 → cells 10..<16 = "キスト", a cell for the cursor.
         #expect(canvas.text == "キスト")
         #expect(canvas.cursor! == (6, 0))
-        widgetSend(f, [.home, .right])   // cursor after 日 (cell 2): scroll back so 日 shows
+        widgetSend(f, [.home, .right])  // cursor after 日 (cell 2): scroll back so 日 shows
         canvas.erase()
         f.render(into: &canvas, frame: Rect(x: 0, y: 0, width: 7, height: 1), at: 0)
-        #expect(canvas.text == "日本語")   // cells 0..<7: の would be cut, so it is left out
+        #expect(canvas.text == "日本語")  // cells 0..<7: の would be cut, so it is left out
         #expect(canvas.cursor! == (2, 0))
     }
 
@@ -130,7 +137,7 @@ import Testing
         widgetSend(secret, [.backspace] + widgetTyping("3"))
         #expect(secret.text == "hunter3")
         secret.allowsReveal = false
-        widgetSend(secret, [.control("r")])   // hiding is always allowed
+        widgetSend(secret, [.control("r")])  // hiding is always allowed
         #expect(!secret.isRevealed)
         widgetSend(secret, [.control("r")])
         #expect(!secret.isRevealed)
@@ -144,13 +151,13 @@ import Testing
         widgetSend(area, [.home, .right, .right, .right, .enter])
         #expect(area.text == "Buy\n milk\nCall the bank")
         #expect(area.cursor == (1, 0))
-        widgetSend(area, [.end, .down])   // column 5 → line 2 column 5
+        widgetSend(area, [.end, .down])  // column 5 → line 2 column 5
         #expect(area.cursor == (2, 5))
-        #expect(area.handle(.down) == .ignored)   // last line: for the form
-        widgetSend(area, [.home, .backspace])     // joins with the line before
+        #expect(area.handle(.down) == .ignored)  // last line: for the form
+        widgetSend(area, [.home, .backspace])  // joins with the line before
         #expect(area.text == "Buy\n milkCall the bank")
         #expect(area.cursor == (1, 5))
-        widgetSend(area, [.up, .end, .delete])    // joins the next
+        widgetSend(area, [.up, .end, .delete])  // joins the next
         #expect(area.text == "Buy milkCall the bank")
         #expect(area.handle(.up) == .ignored)
     }

@@ -38,8 +38,10 @@ public struct BankListGenerator: Sendable {
 
         /// The row's fields in ``BankListGenerator/header`` order, dates as `26-Apr-24`.
         public var fields: [String] {
-            [name, city, state, String(cert), acquiringInstitution,
-             BankListGenerator.fdicDateText(closingDate), String(fund)]
+            [
+                name, city, state, String(cert), acquiringInstitution,
+                BankListGenerator.fdicDateText(closingDate), String(fund),
+            ]
         }
     }
 
@@ -100,7 +102,8 @@ public struct BankListGenerator: Sendable {
                 cert: cert(i),
                 acquiringInstitution: Self.acquirer(using: &rng),
                 closingDate: day,
-                fund: fundBase + count - 1 - i)
+                fund: fundBase + count - 1 - i
+            )
         }
     }
 
@@ -131,7 +134,9 @@ public struct BankListGenerator: Sendable {
         case 5: name = "The \(first) \(kind) of \(city)"
         default:
             let middle = second[Int.random(in: 0..<second.count, using: &rng)]
-            name = kind.hasPrefix(middle) || kind.contains(" \(middle)") ? "\(first) \(kind)" : "\(first) \(middle) \(kind)"
+            name =
+                kind.hasPrefix(middle) || kind.contains(" \(middle)")
+                ? "\(first) \(kind)" : "\(first) \(middle) \(kind)"
         }
         if Int.random(in: 0..<100, using: &rng) < 22 {
             name += suffixes[Int.random(in: 0..<suffixes.count, using: &rng)]

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,13 +14,18 @@ public struct ProcessResult {
 public enum ProcessRunner {
     /// Runs `executable` with `arguments`; `input` is written to stdin.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], input: String? = nil,
-                    environment: [String: String]? = nil) throws -> ProcessResult {
+    public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        input: String? = nil,
+        environment: [String: String]? = nil
+    ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let inPipe = Pipe()
@@ -38,9 +44,11 @@ public enum ProcessRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus,
-                             standardOutput: String(decoding: outData, as: UTF8.self),
-                             standardError: String(decoding: errData, as: UTF8.self))
+        return ProcessResult(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData, as: UTF8.self)
+        )
     }
 
     /// Runs a program that leaves a daemon behind (`tmux new-session` forks the

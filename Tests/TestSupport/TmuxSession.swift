@@ -29,10 +29,15 @@ public final class TmuxSession {
     public init(command: [String], width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
         guard let tmux = ProcessRunner.which("tmux") else { throw EndToEndError("tmux is not installed") }
         self.tmux = tmux
-        let n = TmuxSession.counterLock.withLock { TmuxSession.counter += 1; return TmuxSession.counter }
+        let n = TmuxSession.counterLock.withLock {
+            TmuxSession.counter += 1
+            return TmuxSession.counter
+        }
         socket = "fbtest-\(getpid())-\(n)-\(UInt32.random(in: 0...UInt32.max))"
-        var arguments = ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", target,
-                         "-x", "\(width)", "-y", "\(height)"]
+        var arguments = [
+            "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", target,
+            "-x", "\(width)", "-y", "\(height)",
+        ]
         for (key, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["-e", "\(key)=\(value)"] }
         arguments += command
         let result = try ProcessRunner.runDetaching(tmux, arguments)
@@ -70,8 +75,11 @@ public final class TmuxSession {
     /// ``generousDeadline`` whatever `timeout` says: a deadline only decides how long a
     /// failing test takes, and a loaded machine can stall a program for seconds.
     @discardableResult
-    public func waitUntil(_ what: String = "the expected screen", timeout: Double = 5,
-                   _ condition: (String) -> Bool) throws -> String {
+    public func waitUntil(
+        _ what: String = "the expected screen",
+        timeout: Double = 5,
+        _ condition: (String) -> Bool
+    ) throws -> String {
         let deadline = Date().addingTimeInterval(max(timeout, generousDeadline))
         var screen = capture()
         while !condition(screen) {
@@ -87,12 +95,16 @@ public final class TmuxSession {
     @discardableResult
     public func waitUntilSettled(quiet: Double = 0.5) throws -> String {
         let deadline = Date().addingTimeInterval(generousDeadline)
-        var screen = capture(), since = Date()
+        var screen = capture()
+        var since = Date()
         while Date().timeIntervalSince(since) < quiet {
             if Date() > deadline { throw Timeout(what: "the screen to settle", lastScreen: screen) }
             usleep(30_000)
             let now = capture()
-            if now != screen { screen = now; since = Date() }
+            if now != screen {
+                screen = now
+                since = Date()
+            }
         }
         return screen
     }
@@ -115,8 +127,13 @@ public final class TmuxSession {
 
     /// Resizes the window (the program receives SIGWINCH).
     public func resize(width: Int, height: Int) {
-        _ = try? ProcessRunner.run(tmux, ["-L", socket, "resize-window", "-t", target,
-                                          "-x", "\(width)", "-y", "\(height)"])
+        _ = try? ProcessRunner.run(
+            tmux,
+            [
+                "-L", socket, "resize-window", "-t", target,
+                "-x", "\(width)", "-y", "\(height)",
+            ]
+        )
     }
 }
 

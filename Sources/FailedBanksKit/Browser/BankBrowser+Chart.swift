@@ -6,8 +6,13 @@ extension BankBrowser {
     func showChart() {
         guard !isLoading else { return }
         do {
-            let screen = try FailuresByYearScreen(context: context, filter: filter, filterText: filterText,
-                                                  clock: loop.clock, usesBlocks: options.usesBlocks)
+            let screen = try FailuresByYearScreen(
+                context: context,
+                filter: filter,
+                filterText: filterText,
+                clock: loop.clock,
+                usesBlocks: options.usesBlocks
+            )
             screen.animatesChanges = options.animated
             if let year = currentYear { screen.chart.select(label: year) }
             screen.onJump = { [unowned self] year in self.jump(toYear: year) }
@@ -19,7 +24,9 @@ extension BankBrowser {
 
     /// The year of the selected bank (the Date tab's section), to select it in the chart.
     var currentYear: String? {
-        guard tab == .date, let section = table.selection?.section, section < adapter.controller.numberOfSections else { return nil }
+        guard tab == .date, let section = table.selection?.section, section < adapter.controller.numberOfSections else {
+            return nil
+        }
         let name = adapter.controller.sections[section].name
         return name.isEmpty ? "—" : name
     }

@@ -17,7 +17,12 @@ extension BankBrowser {
         }
         let address = BankListSource.url(option: options.updateURL, environment: ProcessEnvironment.current())
         guard let url = URL(string: address) else {
-            statusLine.showMessage("Update failed: \(UpdateError.badURL(address).reason)", at: now, duration: 8, style: .error)
+            statusLine.showMessage(
+                "Update failed: \(UpdateError.badURL(address).reason)",
+                at: now,
+                duration: 8,
+                style: .error
+            )
             return
         }
         let update = BackgroundUpdate(storePath: store.path, url: url, timeout: UpdateCommand.defaultTimeout)

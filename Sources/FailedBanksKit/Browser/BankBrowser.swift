@@ -1,6 +1,6 @@
-import Foundation
 import FetchedResults
 import FetchedResultsUI
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -41,14 +41,24 @@ public final class BankBrowser {
     ///
     /// The browser should be the store's only holder (the launcher hands it over),
     /// so that it can let the store go when another file is renamed over its path.
-    public init(store: Store, options: BrowserOptions, screen: Screen, clock: any TerminalUI.Clock = TerminalUI.MonotonicClock(),
-                readOnlyReason: String? = nil, cacheDirectory: String? = nil) throws {
+    public init(
+        store: Store,
+        options: BrowserOptions,
+        screen: Screen,
+        clock: any TerminalUI.Clock = TerminalUI.MonotonicClock(),
+        readOnlyReason: String? = nil,
+        cacheDirectory: String? = nil
+    ) throws {
         self.options = options
         loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8)
         var configuration = BankListConfiguration.make(
-            options: options, storePath: store.path, readOnlyReason: readOnlyReason, cacheDirectory: cacheDirectory,
+            options: options,
+            storePath: store.path,
+            readOnlyReason: readOnlyReason,
+            cacheDirectory: cacheDirectory,
             showChart: { [unowned self] _ in self.showChart() },
-            startUpdate: { [unowned self] _ in self.startUpdate() })
+            startUpdate: { [unowned self] _ in self.startUpdate() }
+        )
         configuration.reopenReplacedStore = BankBrowser.reopenReplacedStore(path:model:)
         list = try ListScreen(context: ObjectContext(store: store), configuration: configuration, loop: loop)
     }
@@ -75,8 +85,12 @@ public final class BankBrowser {
         let city = DisplayText.of(bank.value(forKeyPath: "city"))
         let state = DisplayText.of(bank.value(forKeyPath: "state"))
         let detail = city.isEmpty ? state : (state.isEmpty ? city : "\(city), \(state)")
-        return TableCell(style: .subtitle, title: DisplayText.of(bank.value(forKeyPath: "name")), detail: detail,
-                         accessory: .disclosureIndicator)
+        return TableCell(
+            style: .subtitle,
+            title: DisplayText.of(bank.value(forKeyPath: "name")),
+            detail: detail,
+            accessory: .disclosureIndicator
+        )
     }
 
     /// Longest filter the `\` line takes, in characters; typing or pasting more is cut there.
@@ -128,7 +142,9 @@ public final class BankBrowser {
     var now: Double { loop.clock.now }
 
     /// Applies `predicate` (nil: none) to the current tab, as `\` does.
-    public func applyFilter(_ predicate: FetchPredicate?, text: String) throws { try list.applyFilter(predicate, text: text) }
+    public func applyFilter(_ predicate: FetchPredicate?, text: String) throws {
+        try list.applyFilter(predicate, text: text)
+    }
     /// Shows `newTab`'s order and sections; the selection stays on the same bank.
     public func switchTab(to newTab: BankSortTab) { list.switchTab(to: newTab.index) }
     /// Fills the next other tab's results cache in the background.

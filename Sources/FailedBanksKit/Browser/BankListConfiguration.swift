@@ -13,12 +13,18 @@ import TerminalUI
 enum BankListConfiguration {
     /// The configuration for a store at `storePath` (nil: no results caches, e.g. for the help);
     /// `showChart` and `startUpdate` are what `c` and `U` do.
-    static func make(options: BrowserOptions, storePath: String?, readOnlyReason: String? = nil,
-                     cacheDirectory: String? = nil,
-                     showChart: @escaping (ListScreen) -> Void = { _ in },
-                     startUpdate: @escaping (ListScreen) -> Void = { _ in }) -> ListScreenConfiguration {
+    static func make(
+        options: BrowserOptions,
+        storePath: String?,
+        readOnlyReason: String? = nil,
+        cacheDirectory: String? = nil,
+        showChart: @escaping (ListScreen) -> Void = { _ in },
+        startUpdate: @escaping (ListScreen) -> Void = { _ in }
+    ) -> ListScreenConfiguration {
         var configuration = ListScreenConfiguration(
-            title: "Failed Banks", tabs: BankSortTab.allCases.map { $0.listTab(storePath: storePath) })
+            title: "Failed Banks",
+            tabs: BankSortTab.allCases.map { $0.listTab(storePath: storePath) }
+        )
         configuration.initialTab = options.sort.index
         configuration.animated = options.animated
         configuration.readOnlyReason = readOnlyReason
@@ -29,10 +35,19 @@ enum BankListConfiguration {
         // One line: with c and U the help fills the 21 lines of an 80×24 overlay.
         configuration.filterExample = ["state == \"CA\""]
         configuration.filterMaximumLength = BankBrowser.filterMaximumLength
-        var chart = ListKeyBinding(.character("c"), keys: "c", description: "chart: failures by year (Enter shows the year)",
-                                   action: showChart)
+        var chart = ListKeyBinding(
+            .character("c"),
+            keys: "c",
+            description: "chart: failures by year (Enter shows the year)",
+            action: showChart
+        )
         chart.helpPlacement = .section("Screen")
-        var update = ListKeyBinding(.character("U"), keys: "U", description: "update from the FDIC", action: startUpdate)
+        var update = ListKeyBinding(
+            .character("U"),
+            keys: "U",
+            description: "update from the FDIC",
+            action: startUpdate
+        )
         update.helpPlacement = .sharingLine(with: "u")
         configuration.keyBindings = [chart, update]
         return configuration
@@ -43,8 +58,13 @@ extension BankSortTab {
     /// This tab as a list screen tab: its order and sections, whole section names
     /// in the index ("2025", "CA", "A"), the bank cell, `/` by name.
     func listTab(storePath: String?) -> ListTab {
-        var tab = ListTab(title: title, entity: FailedBankModel.info, sortDescriptors: sortDescriptors,
-                          sectionNameKeyPath: sectionNameKeyPath, cell: BankBrowser.cell(for:))
+        var tab = ListTab(
+            title: title,
+            entity: FailedBankModel.info,
+            sortDescriptors: sortDescriptors,
+            sectionNameKeyPath: sectionNameKeyPath,
+            cell: BankBrowser.cell(for:)
+        )
         tab.sectionIndexTitle = { name in name.isEmpty ? nil : name }
         tab.cacheName = storePath.map(cacheName(forStoreAt:))
         tab.fetchBatchSize = fetchRequest(filter: nil).fetchBatchSize

@@ -62,13 +62,18 @@ public enum BankSortTab: String, CaseIterable, Sendable {
 
     /// A controller for this tab (not yet fetched). Unfiltered tabs use a
     /// results cache, so a second launch over an unchanged store starts faster.
-    public func makeController(context: ObjectContext, filter: FetchPredicate?,
-                               cacheDirectory: String? = nil) -> FetchedResultsController {
+    public func makeController(
+        context: ObjectContext,
+        filter: FetchPredicate?,
+        cacheDirectory: String? = nil
+    ) -> FetchedResultsController {
         let controller = FetchedResultsController(
-            fetchRequest: fetchRequest(filter: filter), context: context,
+            fetchRequest: fetchRequest(filter: filter),
+            context: context,
             sectionNameKeyPath: sectionNameKeyPath,
             cacheName: filter == nil ? cacheName(forStoreAt: context.store.path) : nil,
-            cacheDirectory: cacheDirectory)
+            cacheDirectory: cacheDirectory
+        )
         // Whole section names in the index: "2025", "CA", "A".
         controller.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
         return controller
@@ -76,7 +81,7 @@ public enum BankSortTab: String, CaseIterable, Sendable {
 
     /// One results cache per tab and store file, so two stores do not evict each other's.
     func cacheName(forStoreAt path: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a of the path
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a of the path
         for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return "failedbanks-\(rawValue)-\(String(hash, radix: 16))"
     }

@@ -1,12 +1,13 @@
+import BulkImport
+import CLIKit
+import SQLiteStore
+import TerminalUI
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BulkImport
-import CLIKit
-import SQLiteStore
-import TerminalUI
 
 /// Everything between the parsed command line and the first frame: the
 /// store (opened, refused, or opened read-only), the first-launch import, the
@@ -48,7 +49,7 @@ struct BrowserLauncher {
             printError(refusal.message)
             return refusal.status
         } catch {
-            let refusal = StoreRefusal(error, path: path)   // a StoreRefusal passes through unchanged
+            let refusal = StoreRefusal(error, path: path)  // a StoreRefusal passes through unchanged
             printError(refusal.message)
             return refusal.status
         }
@@ -60,12 +61,16 @@ struct BrowserLauncher {
     func terminalRefusal() -> Refusal? {
         if isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
             let which = isatty(STDIN_FILENO) != 1 ? "standard input" : "standard output"
-            return Refusal(message: "the browser needs a terminal, but \(which) is not one (use 'failedbanks list' in scripts)",
-                           status: ExitStatus.failure)
+            return Refusal(
+                message: "the browser needs a terminal, but \(which) is not one (use 'failedbanks list' in scripts)",
+                status: ExitStatus.failure
+            )
         }
         if (environment["TERM"] ?? "").isEmpty {
-            return Refusal(message: "TERM is not set, so the terminal cannot be used (use 'failedbanks list' in scripts)",
-                           status: ExitStatus.failure)
+            return Refusal(
+                message: "TERM is not set, so the terminal cannot be used (use 'failedbanks list' in scripts)",
+                status: ExitStatus.failure
+            )
         }
         return nil
     }
@@ -81,8 +86,13 @@ struct BrowserLauncher {
         }
         let browser: BankBrowser
         do {
-            browser = try BankBrowser(store: consume store, options: options, screen: screen, readOnlyReason: readOnlyReason,
-                                      cacheDirectory: environment["FAILEDBANKS_CACHE"])
+            browser = try BankBrowser(
+                store: consume store,
+                options: options,
+                screen: screen,
+                readOnlyReason: readOnlyReason,
+                cacheDirectory: environment["FAILEDBANKS_CACHE"]
+            )
         } catch {
             screen.close()
             let refusal = StoreRefusal(error, path: path)
@@ -108,7 +118,12 @@ struct BrowserLauncher {
     /// holds the write lock. Throws a ``StoreRefusal`` for a file that is not
     /// ours (see ``FailedBankStore/open(path:for:model:waiting:)``).
     func openStore(at path: String) throws(StoreRefusal) -> (Store, String?) {
-        let opened = try FailedBankStore.open(path: path, for: .browsing, model: BrowserModel.model, waiting: { printError($0) })
+        let opened = try FailedBankStore.open(
+            path: path,
+            for: .browsing,
+            model: BrowserModel.model,
+            waiting: { printError($0) }
+        )
         return (opened.store, opened.readOnlyReason)
     }
 
@@ -121,7 +136,9 @@ struct BrowserLauncher {
         // EXISTS, not count(*): O(1) on a million banks.
         guard (try store.database.scalar("SELECT EXISTS (SELECT 1 FROM \(table))").int64 ?? 0) == 0 else { return }
         guard let csv = BundledData.bankListPath(environment: environment) else {
-            printError("the store is empty and no bundled Data/banklist.csv was found (set FAILEDBANKS_DATA, or run 'failedbanks import FILE')")
+            printError(
+                "the store is empty and no bundled Data/banklist.csv was found (set FAILEDBANKS_DATA, or run 'failedbanks import FILE')"
+            )
             return
         }
         writeStandardError("\(ProgramName.current): first launch: importing \(csv) into \(store.path)…\n")

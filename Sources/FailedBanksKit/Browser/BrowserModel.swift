@@ -17,15 +17,22 @@ public enum BrowserModel {
     public static let model: Model = {
         var model = FailedBankModel.model
         guard let index = model.entities.firstIndex(where: { $0.name == FailedBankModel.info }),
-              model.entities[index].derivedAttribute(named: nameInitial) == nil else { return model }
+            model.entities[index].derivedAttribute(named: nameInitial) == nil
+        else { return model }
         let old = model.entities[index]
-        model.entities[index] = Entity(old.name, attributes: old.attributes, relationships: old.relationships,
-                                       derived: old.derived + [nameInitialAttribute], uniqueKeys: old.uniqueKeys)
+        model.entities[index] = Entity(
+            old.name,
+            attributes: old.attributes,
+            relationships: old.relationships,
+            derived: old.derived + [nameInitialAttribute],
+            uniqueKeys: old.uniqueKeys
+        )
         return model
     }()
 
     static let nameInitialAttribute = DerivedAttribute(
-        nameInitial, .text,
+        nameInitial,
+        .text,
         sql: "CASE WHEN upper(substr($.name, 1, 1)) BETWEEN 'A' AND 'Z' THEN upper(substr($.name, 1, 1)) ELSE '#' END"
     ) { attribute in
         initial(of: attribute("name"))
@@ -36,7 +43,8 @@ public enum BrowserModel {
     public static func initial(of name: StoreValue) -> StoreValue {
         guard case .text(let text) = name else { return .text("#") }
         guard let first = text.unicodeScalars.first, first.isASCII,
-              (first >= "a" && first <= "z") || (first >= "A" && first <= "Z") else { return .text("#") }
+            (first >= "a" && first <= "z") || (first >= "A" && first <= "Z")
+        else { return .text("#") }
         return .text(String(first).uppercased())
     }
 }

@@ -17,8 +17,10 @@ public enum BundledData {
     public static let fileName = "banklist.csv"
 
     /// The path of the bundled CSV, or nil when none is found.
-    public static func bankListPath(environment: [String: String] = currentEnvironment(),
-                                    executablePath: String? = currentExecutablePath()) -> String? {
+    public static func bankListPath(
+        environment: [String: String] = currentEnvironment(),
+        executablePath: String? = currentExecutablePath()
+    ) -> String? {
         if let override = environment["FAILEDBANKS_DATA"], !override.isEmpty {
             if isDirectory(override) {
                 let candidate = joined(override, fileName)

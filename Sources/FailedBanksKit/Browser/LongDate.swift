@@ -9,8 +9,10 @@
 ///     LongDate.text(fromStoreDate: "2024-02-30")   // nil (no such day)
 public enum LongDate {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-    static let months = ["January", "February", "March", "April", "May", "June", "July",
-                         "August", "September", "October", "November", "December"]
+    static let months = [
+        "January", "February", "March", "April", "May", "June", "July",
+        "August", "September", "October", "November", "December",
+    ]
 
     /// The date written out, or nil when `text` is not a valid `YYYY-MM-DD`
     /// date (a date-time `YYYY-MM-DDTHH:MM:SSZ` is read by its date part).
@@ -24,8 +26,8 @@ public enum LongDate {
     static func components(_ text: String) -> (Int, Int, Int)? {
         let parts = text.prefix(10).split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
         if text.count > 10, text[text.index(text.startIndex, offsetBy: 10)] != "T" { return nil }
         return (year, month, day)

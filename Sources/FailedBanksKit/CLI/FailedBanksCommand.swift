@@ -55,7 +55,9 @@ public enum FailedBanksCommand {
             return BrowserCommand.run(["--help"])
         default:
             if !first.hasPrefix("-") {
-                writeStandardError("\(ProgramName.current): unknown command '\(first)' (try '\(ProgramName.current) --help')\n")
+                writeStandardError(
+                    "\(ProgramName.current): unknown command '\(first)' (try '\(ProgramName.current) --help')\n"
+                )
                 return ExitStatus.usage
             }
             return BrowserCommand.run(arguments)

@@ -23,8 +23,12 @@ public enum FailuresByYear {
     /// A controller (not yet fetched) of the banks that `filter` lets through, one section per year.
     public static func makeController(context: ObjectContext, filter: FetchPredicate?) -> FetchedResultsController {
         // No results cache: the chart's controller lives beside the list's and must not share its cache.
-        let controller = FetchedResultsController(fetchRequest: BankSortTab.date.fetchRequest(filter: filter), context: context,
-                                                  sectionNameKeyPath: BankSortTab.date.sectionNameKeyPath, cacheName: nil)
+        let controller = FetchedResultsController(
+            fetchRequest: BankSortTab.date.fetchRequest(filter: filter),
+            context: context,
+            sectionNameKeyPath: BankSortTab.date.sectionNameKeyPath,
+            cacheName: nil
+        )
         controller.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
         return controller
     }

@@ -29,11 +29,19 @@ public final class FailuresByYearScreen: View, FetchedResultsControllerDelegate 
     private let blocksAllowed: Bool
 
     /// Fetches the banks `filter` lets through (its text goes into the title).
-    public init(context: ObjectContext, filter: FetchPredicate?, filterText: String?, clock: any TerminalUI.Clock,
-                usesBlocks: Bool) throws {
+    public init(
+        context: ObjectContext,
+        filter: FetchPredicate?,
+        filterText: String?,
+        clock: any TerminalUI.Clock,
+        usesBlocks: Bool
+    ) throws {
         controller = FailuresByYear.makeController(context: context, filter: filter)
         try controller.performFetch()
-        navigationBar = NavigationBar(title: FailuresByYear.title(filterText: filter == nil ? nil : filterText), backTitle: "Banks")
+        navigationBar = NavigationBar(
+            title: FailuresByYear.title(filterText: filter == nil ? nil : filterText),
+            backTitle: "Banks"
+        )
         self.clock = clock
         self.blocksAllowed = usesBlocks
         chart.emptyMessage = "No banks"

@@ -23,22 +23,38 @@ public enum ChartCommand {
         summary: "Print the number of failures per year as a bar chart, newest year first.",
         usage: "[--db PATH] [--where PREDICATE]",
         options: [
-            OptionSpec("--db", value: "PATH", help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"),
+            OptionSpec(
+                "--db",
+                value: "PATH",
+                help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
+            ),
             OptionSpec("--where", value: "PREDICATE", help: "count only the banks that match, e.g. state == \"CA\""),
         ],
         maxPositionals: 0,
-        epilogue: "Exit status: 0 ok, 64 usage, 65 a store that is not failedbanks' or is damaged, 66 no store.")
+        epilogue: "Exit status: 0 ok, 64 usage, 65 a store that is not failedbanks' or is damaged, 66 no store."
+    )
 
     /// Runs the subcommand with `arguments` (after `chart`); returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
-        run(arguments, environment: FailedBankStore.currentEnvironment(), width: terminalWidth(),
-            output: { FileHandle.standardOutput.write(Data($0.utf8)) }, errorOutput: { writeStandardError($0 + "\n") })
+        run(
+            arguments,
+            environment: FailedBankStore.currentEnvironment(),
+            width: terminalWidth(),
+            output: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            errorOutput: { writeStandardError($0 + "\n") }
+        )
     }
 
     /// The same with the environment, the width and the output given (text with its newlines), for tests.
-    static func run(_ arguments: [String], environment: [String: String], width: Int,
-                    output: (String) -> Void, errorOutput: (String) -> Void) -> Int32 {
-        SubcommandRunner.run(spec: spec, arguments: arguments, help: { output($0 + "\n") }, errorOutput: errorOutput) { parsed in
+    static func run(
+        _ arguments: [String],
+        environment: [String: String],
+        width: Int,
+        output: (String) -> Void,
+        errorOutput: (String) -> Void
+    ) -> Int32 {
+        SubcommandRunner.run(spec: spec, arguments: arguments, help: { output($0 + "\n") }, errorOutput: errorOutput) {
+            parsed in
             let filter = try ListCommand.predicate(parsed, command: "chart")
             let store: Store
             switch ListCommand.openStore(parsed.value("--db"), for: .reading) {
@@ -59,8 +75,12 @@ public enum ChartCommand {
                 return refusal.status
             }
             let title = FailuresByYear.title(filterText: parsed.value("--where"))
-            let lines = FailuresByYear.lines(bars: FailuresByYear.bars(of: controller), title: title, width: width,
-                                             usesBlocks: FailuresByYear.usesBlocks(width: width, environment: environment))
+            let lines = FailuresByYear.lines(
+                bars: FailuresByYear.bars(of: controller),
+                title: title,
+                width: width,
+                usesBlocks: FailuresByYear.usesBlocks(width: width, environment: environment)
+            )
             output(lines.joined(separator: "\n") + "\n")
             return ExitStatus.ok
         }
@@ -72,7 +92,9 @@ public enum ChartCommand {
         if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             return Int(size.ws_col)
         }
-        if let columns = FailedBankStore.currentEnvironment()["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        if let columns = FailedBankStore.currentEnvironment()["COLUMNS"].flatMap(Int.init), columns > 0 {
+            return columns
+        }
         return 80
     }
 }

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CLIKit
 import FetchedResults
 import FetchedResultsUI
 import Foundation
 import SQLiteStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `failedbanks list [--db PATH] [--sort date|name|state] [--where PREDICATE] [--format text|json|csv]`
 ///
@@ -41,9 +42,21 @@ public enum ListCommand {
         summary: "Print the banks in the order and sections of a browser tab, as text, JSON or CSV.",
         usage: "[--db PATH] [--sort date|name|state] [--where PREDICATE] [--format text|json|csv]",
         options: [
-            OptionSpec("--db", value: "PATH", help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"),
-            OptionSpec("--sort", value: "ORDER", help: "date (newest first, by year; the default), name (by initial) or state"),
-            OptionSpec("--where", value: "PREDICATE", help: "only banks matching, e.g. \"state == 'TX' AND details.closeDate >= 2020-01-01\""),
+            OptionSpec(
+                "--db",
+                value: "PATH",
+                help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
+            ),
+            OptionSpec(
+                "--sort",
+                value: "ORDER",
+                help: "date (newest first, by year; the default), name (by initial) or state"
+            ),
+            OptionSpec(
+                "--where",
+                value: "PREDICATE",
+                help: "only banks matching, e.g. \"state == 'TX' AND details.closeDate >= 2020-01-01\""
+            ),
             OptionSpec("--format", value: "FORMAT", help: "text (the default), json or csv"),
         ],
         epilogue: """
@@ -52,7 +65,8 @@ public enum ListCommand {
             BEGINSWITH ENDSWITH LIKE (with [c] for case-insensitive), AND OR NOT.
             Exit status: 0 ok, 64 usage or bad predicate, 65 not a failedbanks store or damaged, 66 no store, 74 read error,
             75 locked by another process.
-            """)
+            """
+    )
 
     enum Format: String { case text, json, csv }
 
@@ -67,7 +81,8 @@ public enum ListCommand {
     /// messages to `errorOutput` (one line each), for tests.
     /// `--help` goes to `output` and usage errors to `errorOutput` too.
     static func run(_ arguments: [String], output: (String) -> Void, errorOutput: (String) -> Void) -> Int32 {
-        SubcommandRunner.run(spec: spec, arguments: arguments, help: { output($0 + "\n") }, errorOutput: errorOutput) { parsed in
+        SubcommandRunner.run(spec: spec, arguments: arguments, help: { output($0 + "\n") }, errorOutput: errorOutput) {
+            parsed in
             guard let format = Format(rawValue: (parsed.value("--format") ?? "text").lowercased()) else {
                 throw CommandLineError.usage("failedbanks list: --format must be text, json or csv (try --help)")
             }
@@ -95,7 +110,9 @@ public enum ListCommand {
     static func sortTab(_ parsed: ParsedArguments) throws -> BankSortTab {
         let name = parsed.value("--sort") ?? "date"
         guard let tab = BankSortTab(argument: name) else {
-            throw CommandLineError.usage("\(ProgramName.current): --sort must be date, name or state, not '\(name)' (try --help)")
+            throw CommandLineError.usage(
+                "\(ProgramName.current): --sort must be date, name or state, not '\(name)' (try --help)"
+            )
         }
         return tab
     }
@@ -122,9 +139,16 @@ public enum ListCommand {
     }
 
     /// The tab's controller: its request and sections, whole section names as index titles.
-    static func makeController(tab: BankSortTab, filter: FetchPredicate?, context: ObjectContext) -> FetchedResultsController {
-        let controller = FetchedResultsController(fetchRequest: tab.fetchRequest(filter: filter), context: context,
-                                                  sectionNameKeyPath: tab.sectionNameKeyPath)
+    static func makeController(
+        tab: BankSortTab,
+        filter: FetchPredicate?,
+        context: ObjectContext
+    ) -> FetchedResultsController {
+        let controller = FetchedResultsController(
+            fetchRequest: tab.fetchRequest(filter: filter),
+            context: context,
+            sectionNameKeyPath: tab.sectionNameKeyPath
+        )
         controller.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
         return controller
     }
@@ -139,8 +163,12 @@ public enum ListCommand {
     /// The common start of `list` and `watch`: `--sort` and `--where` (usage errors are thrown),
     /// the store at `--db` opened for `purpose`, and the first fetch. A refusal, or a `--where`
     /// key path the model lacks (named with `command`), is reported on `errorOutput`.
-    static func openAndFetch(_ parsed: ParsedArguments, command: String, for purpose: FailedBankStore.Purpose,
-                             errorOutput: (String) -> Void) throws -> Opening {
+    static func openAndFetch(
+        _ parsed: ParsedArguments,
+        command: String,
+        for purpose: FailedBankStore.Purpose,
+        errorOutput: (String) -> Void
+    ) throws -> Opening {
         let tab = try sortTab(parsed)
         let filter = try predicate(parsed, command: command)
         let store: Store
@@ -177,10 +205,15 @@ public enum ListCommand {
 
     /// Reads the printed columns of `ids` (one query per 500), in the order given.
     static func rows(_ ids: [Int64], store: Store) throws -> [Row] {
-        let source = try store.model.sqlSource(root: FailedBankModel.info,
-                                               keyPaths: ["name", "city", "state", "details.cert", "details.closeDate"])
-        let columns = try ["name", "city", "state", "details.cert", "details.closeDate"].map { try source.expression(forKeyPath: $0) }
-        let sql = "SELECT t0.id, \(columns.joined(separator: ", ")) FROM \(source.from) WHERE t0.id IN (SELECT value FROM json_each(?))"
+        let source = try store.model.sqlSource(
+            root: FailedBankModel.info,
+            keyPaths: ["name", "city", "state", "details.cert", "details.closeDate"]
+        )
+        let columns = try ["name", "city", "state", "details.cert", "details.closeDate"].map {
+            try source.expression(forKeyPath: $0)
+        }
+        let sql =
+            "SELECT t0.id, \(columns.joined(separator: ", ")) FROM \(source.from) WHERE t0.id IN (SELECT value FROM json_each(?))"
         var byID: [Int64: Row] = [:]
         var start = 0
         while start < ids.count {
@@ -188,8 +221,14 @@ public enum ListCommand {
             let json = "[" + chunk.map(String.init).joined(separator: ",") + "]"
             try store.database.forEachRow(sql, [.text(json)]) { s in
                 let id = s.int64(at: 0)
-                byID[id] = Row(id: id, name: DisplayText.of(s.value(at: 1)), city: DisplayText.of(s.value(at: 2)),
-                               state: DisplayText.of(s.value(at: 3)), cert: s.value(at: 4).int64, closeDate: s.value(at: 5).string)
+                byID[id] = Row(
+                    id: id,
+                    name: DisplayText.of(s.value(at: 1)),
+                    city: DisplayText.of(s.value(at: 2)),
+                    state: DisplayText.of(s.value(at: 3)),
+                    cert: s.value(at: 4).int64,
+                    closeDate: s.value(at: 5).string
+                )
             }
             start += 500
         }
@@ -202,12 +241,24 @@ public enum ListCommand {
     // MARK: Writing
 
     /// The banks as ``ResultsListWriter`` prints them: failedbanks' columns and its text line.
-    private static func write(_ controller: FetchedResultsController, format: Format, store: Store,
-                              output: (String) -> Void) throws {
-        var writer = ResultsListWriter(columns: ["name", "city", "state", "cert", "closeDate"], noun: ("bank", "banks")) { ids in
+    private static func write(
+        _ controller: FetchedResultsController,
+        format: Format,
+        store: Store,
+        output: (String) -> Void
+    ) throws {
+        var writer = ResultsListWriter(
+            columns: ["name", "city", "state", "cert", "closeDate"],
+            noun: ("bank", "banks")
+        ) { ids in
             try rows(ids, store: store).map { r in
-                (id: r.id, values: [.text(r.name), .text(r.city), .text(r.state),
-                                    r.cert.map(StoreValue.integer) ?? .null, r.closeDate.map(StoreValue.text) ?? .null])
+                (
+                    id: r.id,
+                    values: [
+                        .text(r.name), .text(r.city), .text(r.state),
+                        r.cert.map(StoreValue.integer) ?? .null, r.closeDate.map(StoreValue.text) ?? .null,
+                    ]
+                )
             }
         }
         writer.textLine = { _, values in
@@ -219,6 +270,10 @@ public enum ListCommand {
             if let c = values[3].int64 { line += "  cert \(c)" }
             return line
         }
-        try writer.write(controller, format: ResultsListWriter.Format(rawValue: format.rawValue) ?? .text, output: output)
+        try writer.write(
+            controller,
+            format: ResultsListWriter.Format(rawValue: format.rawValue) ?? .text,
+            output: output
+        )
     }
 }

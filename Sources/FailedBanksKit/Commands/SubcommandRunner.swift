@@ -18,8 +18,13 @@ import CLIKit
 enum SubcommandRunner {
     /// Parses `arguments` by `spec` and runs `body`; `help` receives the `--help` text (to be
     /// printed as a line: `runCommand` adds the newline), `errorOutput` one message without newline.
-    static func run(spec: CommandSpec, arguments: [String], help: (String) -> Void, errorOutput: (String) -> Void,
-                    _ body: (ParsedArguments) throws -> Int32) -> Int32 {
+    static func run(
+        spec: CommandSpec,
+        arguments: [String],
+        help: (String) -> Void,
+        errorOutput: (String) -> Void,
+        _ body: (ParsedArguments) throws -> Int32
+    ) -> Int32 {
         do {
             return try body(parseArguments(arguments, spec: spec))
         } catch CommandLineError.helpRequested(let text) {

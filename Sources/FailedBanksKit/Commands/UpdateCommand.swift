@@ -31,8 +31,16 @@ public enum UpdateCommand {
             + "changed ones updated, by cert). Nothing changes when the list is current or the download fails.",
         usage: "[--url URL] [--db PATH] [--timeout SECONDS] [--quiet]",
         options: [
-            OptionSpec("--url", value: "URL", help: "where to download the list (default: $FAILEDBANKS_URL, else \(BankListSource.fdicURL))"),
-            OptionSpec("--db", value: "PATH", help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"),
+            OptionSpec(
+                "--url",
+                value: "URL",
+                help: "where to download the list (default: $FAILEDBANKS_URL, else \(BankListSource.fdicURL))"
+            ),
+            OptionSpec(
+                "--db",
+                value: "PATH",
+                help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
+            ),
             OptionSpec("--timeout", value: "SECONDS", help: "give up when the whole request takes longer (default 30)"),
             OptionSpec("--quiet", value: nil, help: "no progress bar and no summary (errors are still printed)"),
         ],
@@ -41,34 +49,49 @@ public enum UpdateCommand {
             The FDIC's list: https://www.fdic.gov/bank-failures/failed-bank-list
             Exit status: 0 ok or current, 64 usage, 65 not a complete bank list, 69 network or HTTP error,
             73/74/75/77 the store (as for import).
-            """)
+            """
+    )
 
     /// The default `--timeout`.
     static let defaultTimeout = 30.0
 
     /// Runs the subcommand with `arguments` (after `update`); returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
-        run(arguments, environment: FailedBankStore.currentEnvironment(), output: { print($0) },
-            errorOutput: { writeStandardError($0 + "\n") }, progressBars: true)
+        run(
+            arguments,
+            environment: FailedBankStore.currentEnvironment(),
+            output: { print($0) },
+            errorOutput: { writeStandardError($0 + "\n") },
+            progressBars: true
+        )
     }
 
     /// The same with the environment given and the lines going to `output` and `errorOutput`, for tests.
-    static func run(_ arguments: [String], environment: [String: String], output: (String) -> Void,
-                    errorOutput: (String) -> Void, progressBars: Bool) -> Int32 {
+    static func run(
+        _ arguments: [String],
+        environment: [String: String],
+        output: (String) -> Void,
+        errorOutput: (String) -> Void,
+        progressBars: Bool
+    ) -> Int32 {
         let program = ProgramName.current
         func fail(_ message: String) { errorOutput("\(program): \(message)") }
-        return SubcommandRunner.run(spec: spec, arguments: arguments, help: output, errorOutput: errorOutput) { parsed in
+        return SubcommandRunner.run(spec: spec, arguments: arguments, help: output, errorOutput: errorOutput) {
+            parsed in
             let quiet = parsed.flag("--quiet")
             var timeout = defaultTimeout
             if let text = parsed.value("--timeout") {
                 guard let value = Double(text), value > 0, value.isFinite else {
-                    throw CommandLineError.usage("\(program) update: --timeout must be a number of seconds above 0, not '\(text)' (try --help)")
+                    throw CommandLineError.usage(
+                        "\(program) update: --timeout must be a number of seconds above 0, not '\(text)' (try --help)"
+                    )
                 }
                 timeout = value
             }
             let address = BankListSource.url(option: parsed.value("--url"), environment: environment)
             guard let url = URL(string: address), let scheme = url.scheme?.lowercased(),
-                  scheme == "http" || scheme == "https", url.host != nil else {
+                scheme == "http" || scheme == "https", url.host != nil
+            else {
                 throw CommandLineError.usage("\(program) update: \(UpdateError.badURL(address).reason) (try --help)")
             }
 
@@ -92,7 +115,9 @@ public enum UpdateCommand {
                 bar?.finish()
                 switch result {
                 case .current(let url):
-                    if !quiet { output("update: the list is current (\(url) answered 304 Not Modified); nothing changed") }
+                    if !quiet {
+                        output("update: the list is current (\(url) answered 304 Not Modified); nothing changed")
+                    }
                 case .updated(let summary):
                     if !quiet { output(summary.summaryLine) }
                 }

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CLIKit
 import FetchedResults
 import FetchedResultsUI
 import Foundation
 import SQLiteStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `failedbanks watch [--db PATH] [--sort date|name|state] [--where PREDICATE]`
 ///
@@ -40,18 +41,32 @@ import SQLiteStore
 public enum WatchCommand {
     static let spec = CommandSpec(
         name: "failedbanks watch",
-        summary: "Print the banks' sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
+        summary:
+            "Print the banks' sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
         usage: "[--db PATH] [--sort date|name|state] [--where PREDICATE]",
         options: [
-            OptionSpec("--db", value: "PATH", help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"),
-            OptionSpec("--sort", value: "ORDER", help: "date (newest first, by year; the default), name (by initial) or state"),
-            OptionSpec("--where", value: "PREDICATE", help: "only banks matching, e.g. \"state == 'TX'\" (see 'failedbanks list --help')"),
+            OptionSpec(
+                "--db",
+                value: "PATH",
+                help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
+            ),
+            OptionSpec(
+                "--sort",
+                value: "ORDER",
+                help: "date (newest first, by year; the default), name (by initial) or state"
+            ),
+            OptionSpec(
+                "--where",
+                value: "PREDICATE",
+                help: "only banks matching, e.g. \"state == 'TX'\" (see 'failedbanks list --help')"
+            ),
         ],
         epilogue: """
             Changes by any process are seen within 500 ms. Stop with Ctrl-C (exit status 0).
             Exit status: 0 interrupted, 64 usage or bad predicate, 65 not a failedbanks store or damaged, 66 no store,
             74 read error, 75 locked by another process.
-            """)
+            """
+    )
 
     /// Set by SIGINT / SIGTERM; the loop ends at its next tick.
     nonisolated(unsafe) static var stopRequested: sig_atomic_t = 0
@@ -62,24 +77,39 @@ public enum WatchCommand {
         signal(SIGINT) { _ in WatchCommand.stopRequested = 1 }
         signal(SIGTERM) { _ in WatchCommand.stopRequested = 1 }
         signal(SIGPIPE, SIG_IGN)
-        return run(arguments, output: { line in
-            out.write(line + "\n")
-            return out.flush()
-        }, errorOutput: { writeStandardError($0 + "\n") }, shouldStop: { stopRequested != 0 })
+        return run(
+            arguments,
+            output: { line in
+                out.write(line + "\n")
+                return out.flush()
+            },
+            errorOutput: { writeStandardError($0 + "\n") },
+            shouldStop: { stopRequested != 0 }
+        )
     }
 
     /// The same with each JSON line going to `output` (which returns false when the
     /// reader is gone), messages to `errorOutput` (usage errors too), and `shouldStop` polled
     /// every tick, just before the store is polled; for tests. `--help` is one call to `output`.
-    static func run(_ arguments: [String], output: @escaping (String) -> Bool, errorOutput: (String) -> Void,
-                    shouldStop: () -> Bool, pollInterval: useconds_t = 100_000) -> Int32 {
-        SubcommandRunner.run(spec: spec, arguments: arguments, help: { _ = output($0) },
-                             errorOutput: errorOutput) { parsed in
+    static func run(
+        _ arguments: [String],
+        output: @escaping (String) -> Bool,
+        errorOutput: (String) -> Void,
+        shouldStop: () -> Bool,
+        pollInterval: useconds_t = 100_000
+    ) -> Int32 {
+        SubcommandRunner.run(
+            spec: spec,
+            arguments: arguments,
+            help: { _ = output($0) },
+            errorOutput: errorOutput
+        ) { parsed in
             var watched: Watched?
             var readerGone = false
             /// Opens the store at the path, prints the snapshot line and follows the controller's batches.
             func start() throws -> Int32? {
-                switch try ListCommand.openAndFetch(parsed, command: "watch", for: .watching, errorOutput: errorOutput) {
+                switch try ListCommand.openAndFetch(parsed, command: "watch", for: .watching, errorOutput: errorOutput)
+                {
                 case .fetched(let store, let context, let controller):
                     watched = Watched(store: store, context: context, controller: controller)
                     readerGone = !output(snapshotLine(controller))
@@ -100,7 +130,9 @@ public enum WatchCommand {
             while !readerGone && !shouldStop() {
                 var replaced = false
                 if let old = watched?.store, old.fileAtPath() == .replaced {
-                    errorOutput("\(ProgramName.current) watch: \(old.path): the store file was replaced by another file; reading that one")
+                    errorOutput(
+                        "\(ProgramName.current) watch: \(old.path): the store file was replaced by another file; reading that one"
+                    )
                     old.prepareForReopening()
                     replaced = true
                 }

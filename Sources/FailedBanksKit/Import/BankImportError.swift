@@ -37,7 +37,8 @@ public enum BankImportError: Error, CustomStringConvertible {
     public var exitStatus: Int32 {
         switch self {
         case .unreadable(_, let error): return error.isMissingInput || isUnreadable(error) ? 66 : 74
-        case .emptyFile, .headerOnly, .missingColumns, .unterminatedQuote, .recordTooLong, .badRows, .notABankStore: return 65
+        case .emptyFile, .headerOnly, .missingColumns, .unterminatedQuote, .recordTooLong, .badRows, .notABankStore:
+            return 65
         case .unreadableStore(_, let error):
             if let sqlite = error as? SQLiteError, sqlite.isCannotOpen { return 66 }
             return 65
@@ -69,15 +70,22 @@ public enum BankImportError: Error, CustomStringConvertible {
             return ["\(path):\(line): record too long"]
         case .badRows(let path, let issues, let total):
             var lines = issues.map(\.description)
-            if total > issues.count { lines.append("… and \(total - issues.count) more error\(total - issues.count == 1 ? "" : "s")") }
-            lines.append("\(path): nothing imported: \(total) bad row\(total == 1 ? "" : "s") (use --skip-bad-rows to import the good rows)")
+            if total > issues.count {
+                lines.append("… and \(total - issues.count) more error\(total - issues.count == 1 ? "" : "s")")
+            }
+            lines.append(
+                "\(path): nothing imported: \(total) bad row\(total == 1 ? "" : "s") (use --skip-bad-rows to import the good rows)"
+            )
             return lines
         case .store(let path, let error):
             return ["\(path): \(error)"]
         case .notABankStore(let path, let tables):
-            let found = tables.isEmpty ? "no tables" : "tables " + tables.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ")
-            return ["\(path): a SQLite database, but not a bank list: neither a Core Data store of the original FailedBanks app "
-                    + "(ZFAILEDBANKINFO, ZFAILEDBANKDETAILS) nor the tutorial's database (failed_banks); it has \(found)"]
+            let found =
+                tables.isEmpty ? "no tables" : "tables " + tables.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ")
+            return [
+                "\(path): a SQLite database, but not a bank list: neither a Core Data store of the original FailedBanks app "
+                    + "(ZFAILEDBANKINFO, ZFAILEDBANKDETAILS) nor the tutorial's database (failed_banks); it has \(found)"
+            ]
         case .unreadableStore(let path, let error):
             return ["\(path): cannot read the old store: \(error)"]
         }

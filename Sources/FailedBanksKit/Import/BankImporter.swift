@@ -1,8 +1,8 @@
 import BulkImport
-import CSVImport
-import SQLiteStore
 import CLIKit
+import CSVImport
 import Foundation
+import SQLiteStore
 import Timekeeping
 
 /// Imports FDIC Failed Bank List CSV files into a failedbanks store.
@@ -72,8 +72,12 @@ public final class BankImporter {
     ///
     /// `displayName` names the file in the summary and in error messages instead of `path` (a
     /// download kept in a temporary file is named by its URL).
-    public func importFile(_ filePath: String, displayName: String? = nil, options: Options = Options(),
-                           progress: ((BankImportProgress) -> Void)? = nil) throws -> BankImportSummary {
+    public func importFile(
+        _ filePath: String,
+        displayName: String? = nil,
+        options: Options = Options(),
+        progress: ((BankImportProgress) -> Void)? = nil
+    ) throws -> BankImportSummary {
         let started = MonotonicClock.seconds()
         let path = displayName ?? filePath
         let reader: CSVReader
@@ -101,7 +105,15 @@ public final class BankImporter {
         } catch CSVError.missingColumns(let names, let found) {
             throw BankImportError.missingColumns(path: path, names: names, header: found)
         }
-        let run = ImportRun(path: path, filePath: rereadablePath, reader: reader, layout: layout, options: options, progress: progress, started: started)
+        let run = ImportRun(
+            path: path,
+            filePath: rereadablePath,
+            reader: reader,
+            layout: layout,
+            options: options,
+            progress: progress,
+            started: started
+        )
 
         do {
             if try !bulkLoadIntoEmptyStore(run) {
@@ -144,29 +156,46 @@ public final class BankImporter {
 
     /// The bulk path (``EmptyStoreLoad``); false (nothing done) when the store already holds banks.
     private func bulkLoadIntoEmptyStore(_ run: ImportRun) throws -> Bool {
-        let done = try EmptyStoreLoad.run(store: store, tables: ["failed_bank_details", "failed_bank_info"],
-                                          keepingIndexesLeadingWith: "info_id",
-                                          allowJournalSwitch: run.options.allowJournalSwitch, trace: trace) { db in
+        let done = try EmptyStoreLoad.run(
+            store: store,
+            tables: ["failed_bank_details", "failed_bank_info"],
+            keepingIndexesLeadingWith: "info_id",
+            allowJournalSwitch: run.options.allowJournalSwitch,
+            trace: trace
+        ) { db in
             // Info rows get ids 1, 2, 3… from SQLite; each details row the same id, and its info_id.
-            let infoColumns = BankRowLayout.infoColumns, detailsColumns = BankRowLayout.detailsColumns
-            let info = try MultiRowInsertWriter(database: db, table: "failed_bank_info", columns: infoColumns,
-                                                values: 0..<infoColumns.count, rowIDs: .init())
-            let details = try MultiRowInsertWriter(database: db, table: "failed_bank_details", columns: detailsColumns,
-                                                   values: infoColumns.count..<(infoColumns.count + detailsColumns.count),
-                                                   rowIDs: .init(column: "info_id"))
+            let infoColumns = BankRowLayout.infoColumns
+            let detailsColumns = BankRowLayout.detailsColumns
+            let info = try MultiRowInsertWriter(
+                database: db,
+                table: "failed_bank_info",
+                columns: infoColumns,
+                values: 0..<infoColumns.count,
+                rowIDs: .init()
+            )
+            let details = try MultiRowInsertWriter(
+                database: db,
+                table: "failed_bank_details",
+                columns: detailsColumns,
+                values: infoColumns.count..<(infoColumns.count + detailsColumns.count),
+                rowIDs: .init(column: "info_id")
+            )
             // Parses on a second thread while this thread, which owns the connection, writes.
             let layout = run.layout
-            try TwoThreadLoad.run(produce: { pipe in
-                var filler = BulkBatchFiller(pipe: pipe)
-                try run.forEachGoodRow { record, values in
-                    layout.append(record, values, to: try filler.batch())
-                    filler.endRow(line: record.line)
+            try TwoThreadLoad.run(
+                produce: { pipe in
+                    var filler = BulkBatchFiller(pipe: pipe)
+                    try run.forEachGoodRow { record, values in
+                        layout.append(record, values, to: try filler.batch())
+                        filler.endRow(line: record.line)
+                    }
+                    filler.finish()
+                },
+                consume: { batch in
+                    try info.write(batch)
+                    try details.write(batch)
                 }
-                filler.finish()
-            }, consume: { batch in
-                try info.write(batch)
-                try details.write(batch)
-            })
+            )
             run.summary.added = info.count
             if run.mustAbort { throw Abort.badRows }
             if info.count == 0 { throw Abort.nothingToWrite }

@@ -66,13 +66,27 @@ struct BankRowLayout {
         case .empty: return .failure(problem("missing cert", BankListColumns.cert, record, cert))
         case .invalid: return .failure(problem("not a whole number", BankListColumns.cert, record, cert))
         }
-        guard let close = record.withUnsafeBytes(at: closingDate, { CalendarDay.parse(bytes: $0, pivotYear: pivotYear) }) else {
+        guard
+            let close = record.withUnsafeBytes(at: closingDate, { CalendarDay.parse(bytes: $0, pivotYear: pivotYear) })
+        else {
             let empty = CSVFieldText.isBlank(record, closingDate)
-            return .failure(problem(empty ? "missing closing date" : "not a valid date", BankListColumns.closingDate, record, closingDate))
+            return .failure(
+                problem(
+                    empty ? "missing closing date" : "not a valid date",
+                    BankListColumns.closingDate,
+                    record,
+                    closingDate
+                )
+            )
         }
         var updated: CalendarDay?
         if let updatedDate, !CSVFieldText.isBlank(record, updatedDate) {
-            guard let day = record.withUnsafeBytes(at: updatedDate, { CalendarDay.parse(bytes: $0, pivotYear: pivotYear) }) else {
+            guard
+                let day = record.withUnsafeBytes(
+                    at: updatedDate,
+                    { CalendarDay.parse(bytes: $0, pivotYear: pivotYear) }
+                )
+            else {
                 return .failure(problem("not a valid date", BankListColumns.updatedDate, record, updatedDate))
             }
             updated = day
@@ -102,7 +116,11 @@ struct BankRowLayout {
         CSVFieldText.withText(record, city) { batch.append(utf8: $0) }
         CSVFieldText.withText(record, state) { batch.append(utf8: $0) }
         values.closeDate.withISOBytes { batch.append(utf8: $0) }
-        if let updated = values.updatedDate { updated.withISOBytes { batch.append(utf8: $0) } } else { batch.appendNull() }
+        if let updated = values.updatedDate {
+            updated.withISOBytes { batch.append(utf8: $0) }
+        } else {
+            batch.appendNull()
+        }
         batch.append(values.cert)
         if let acquirer {
             CSVFieldText.withText(record, acquirer) { text in
@@ -121,9 +139,16 @@ struct BankRowLayout {
         if updatedDate == nil { absent.insert("updated_date") }
         if acquirer == nil { absent.insert("acquiring_institution") }
         if fund == nil { absent.insert("fund") }
-        return try ToOneUpsertWriter(database: database, rootTable: "failed_bank_info", rootColumns: BankRowLayout.infoColumns,
-                                     table: "failed_bank_details", foreignKey: "info_id",
-                                     columns: BankRowLayout.detailsColumns, key: "cert", absentColumns: absent)
+        return try ToOneUpsertWriter(
+            database: database,
+            rootTable: "failed_bank_info",
+            rootColumns: BankRowLayout.infoColumns,
+            table: "failed_bank_details",
+            foreignKey: "info_id",
+            columns: BankRowLayout.detailsColumns,
+            key: "cert",
+            absentColumns: absent
+        )
     }
 
     private func problem(_ reason: String, _ column: CSVColumn, _ record: CSVRecord, _ index: Int) -> Problem {

@@ -38,13 +38,22 @@ import SQLiteStore
 public enum ImportCommand {
     static let spec = CommandSpec(
         name: "failedbanks import",
-        summary: "Import FDIC Failed Bank List CSV files (or the original FailedBanks app's Core Data store or the tutorial's "
+        summary:
+            "Import FDIC Failed Bank List CSV files (or the original FailedBanks app's Core Data store or the tutorial's "
             + "SQLite database, left unmodified) into the store. Banks are matched by cert: new ones are added, "
             + "known ones updated where a value differs. Each file is imported completely or not at all.",
         usage: "FILE... [--db PATH] [--skip-bad-rows] [--quiet]",
         options: [
-            OptionSpec("--db", value: "PATH", help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"),
-            OptionSpec("--skip-bad-rows", value: nil, help: "import the good rows of a file with bad rows (the bad ones are listed)"),
+            OptionSpec(
+                "--db",
+                value: "PATH",
+                help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
+            ),
+            OptionSpec(
+                "--skip-bad-rows",
+                value: nil,
+                help: "import the good rows of a file with bad rows (the bad ones are listed)"
+            ),
             OptionSpec("--quiet", value: nil, help: "no progress bar and no summary lines (errors are still printed)"),
         ],
         minPositionals: 1,
@@ -53,7 +62,8 @@ public enum ImportCommand {
             Get the current list from https://www.fdic.gov/bank-failures/failed-bank-list ("Download CSV").
             Exit status: 0 ok, 64 usage, 65 bad data or a store that is not failedbanks' or is damaged, 66 missing file,
             73 store not creatable, 74 I/O error or disk full, 75 store locked by another process, 77 store read-only.
-            """)
+            """
+    )
 
     /// Runs the subcommand with `arguments` (after `import`); returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
@@ -62,8 +72,12 @@ public enum ImportCommand {
 
     /// The same, with the output lines going to `output` (summaries) and `errorOutput`
     /// (messages, each one line), for tests.
-    static func run(_ arguments: [String], output: (String) -> Void, errorOutput: (String) -> Void,
-                    progressBars: Bool) -> Int32 {
+    static func run(
+        _ arguments: [String],
+        output: (String) -> Void,
+        errorOutput: (String) -> Void,
+        progressBars: Bool
+    ) -> Int32 {
         let program = ProgramName.current
         func fail(_ message: String) { errorOutput("\(program): \(message)") }
         return runCommand(spec: spec, arguments: arguments) { parsed in
@@ -76,7 +90,7 @@ public enum ImportCommand {
             do {
                 store = try FailedBankStore.open(path: storePath, for: .writing).store
             } catch {
-                let refusal = StoreRefusal(error, path: storePath)   // already one; passes through
+                let refusal = StoreRefusal(error, path: storePath)  // already one; passes through
                 fail(refusal.message)
                 return refusal.status
             }

@@ -23,8 +23,15 @@ final class ImportRun: @unchecked Sendable {
     /// The certs seen, and the listed repeats (generic: ``DuplicateKeys``).
     @exclusivity(unchecked) private var certs = DuplicateKeys(name: "cert")
 
-    init(path: String, filePath: String?, reader: CSVReader, layout: BankRowLayout, options: BankImporter.Options,
-         progress: ((BankImportProgress) -> Void)?, started: Double) {
+    init(
+        path: String,
+        filePath: String?,
+        reader: CSVReader,
+        layout: BankRowLayout,
+        options: BankImporter.Options,
+        progress: ((BankImportProgress) -> Void)?,
+        started: Double
+    ) {
         self.path = path
         self.filePath = filePath
         self.layout = layout
@@ -58,8 +65,13 @@ final class ImportRun: @unchecked Sendable {
                 switch layout.check(record) {
                 case .success(let values):
                     guard certs.insert(values.cert) else {
-                        let problem = certs.problem(column: BankListColumns.cert.name, value: CSVFieldText.text(record, layout.cert))
-                        if let index = rows.addIssue(problem, line: record.line) { certs.listed(values.cert, issue: index) }
+                        let problem = certs.problem(
+                            column: BankListColumns.cert.name,
+                            value: CSVFieldText.text(record, layout.cert)
+                        )
+                        if let index = rows.addIssue(problem, line: record.line) {
+                            certs.listed(values.cert, issue: index)
+                        }
                         return
                     }
                     if !rows.mustAbort { try body(record, values) }

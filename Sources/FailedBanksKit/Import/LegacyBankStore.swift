@@ -72,25 +72,33 @@ struct LegacyBankStore {
             try writer.write(LegacyBankStore.header)
             switch kind {
             case .coreData:
-                try database.forEachRow("""
+                try database.forEachRow(
+                    """
                     SELECT i.ZNAME, i.ZCITY, i.ZSTATE, coalesce(d.ZZIP, e.ZZIP),
                            coalesce(d.ZCLOSEDATE, e.ZCLOSEDATE), coalesce(d.ZUPDATEDDATE, e.ZUPDATEDDATE)
                     FROM ZFAILEDBANKINFO AS i
                     LEFT JOIN ZFAILEDBANKDETAILS AS d ON d.Z_PK = i.ZDETAILS
                     LEFT JOIN ZFAILEDBANKDETAILS AS e ON i.ZDETAILS IS NULL AND e.ZINFO = i.Z_PK
                     ORDER BY i.Z_PK
-                    """) { row in
-                    try writer.write([text(row.value(at: 0)), text(row.value(at: 1)), text(row.value(at: 2)),
-                                      text(row.value(at: 3)),
-                                      LegacyBankStore.date(sinceReferenceDate: row.value(at: 4)),
-                                      LegacyBankStore.date(sinceReferenceDate: row.value(at: 5))])
+                    """
+                ) { row in
+                    try writer.write([
+                        text(row.value(at: 0)), text(row.value(at: 1)), text(row.value(at: 2)),
+                        text(row.value(at: 3)),
+                        LegacyBankStore.date(sinceReferenceDate: row.value(at: 4)),
+                        LegacyBankStore.date(sinceReferenceDate: row.value(at: 5)),
+                    ])
                 }
             case .tutorial:
-                try database.forEachRow("SELECT name, city, state, zip, close_date, updated_date FROM failed_banks ORDER BY id") { row in
-                    try writer.write([text(row.value(at: 0)), text(row.value(at: 1)), text(row.value(at: 2)),
-                                      text(row.value(at: 3)),
-                                      LegacyBankStore.date(fromText: row.value(at: 4)),
-                                      LegacyBankStore.date(fromText: row.value(at: 5))])
+                try database.forEachRow(
+                    "SELECT name, city, state, zip, close_date, updated_date FROM failed_banks ORDER BY id"
+                ) { row in
+                    try writer.write([
+                        text(row.value(at: 0)), text(row.value(at: 1)), text(row.value(at: 2)),
+                        text(row.value(at: 3)),
+                        LegacyBankStore.date(fromText: row.value(at: 4)),
+                        LegacyBankStore.date(fromText: row.value(at: 5)),
+                    ])
                 }
             }
         } catch let error as BankImportError {
@@ -117,7 +125,9 @@ struct LegacyBankStore {
         switch value {
         case .integer(let i): seconds = Double(i)
         case .real(let d): seconds = d
-        case .text(let s): guard let d = Double(s) else { return s }; seconds = d
+        case .text(let s):
+            guard let d = Double(s) else { return s }
+            seconds = d
         default: return ""
         }
         // 2001-01-01 is day 11,323 of the Unix epoch.

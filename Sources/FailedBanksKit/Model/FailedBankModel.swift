@@ -47,14 +47,16 @@ public enum FailedBankModel {
     /// is left out, so that the store keeps opening (rows are not deleted for the user).
     static let migrations = [
         Migration(from: 1, to: 2) { db in
-            let duplicated = try db.scalar("""
+            let duplicated = try db.scalar(
+                """
                 SELECT EXISTS (SELECT 1 FROM failed_bank_details WHERE info_id IS NOT NULL
                                GROUP BY info_id HAVING count(*) > 1)
-                """)
+                """
+            )
             if duplicated.int64 == 0 {
                 try db.execute("DROP INDEX IF EXISTS failed_bank_details_info_id")
             }
-        },
+        }
     ]
 
     /// The model (entities, relationship, derived `closeYear`).
@@ -62,34 +64,51 @@ public enum FailedBankModel {
         version: version,
         applicationID: applicationID,
         entities: [
-            Entity(info,
-                   attributes: [
-                       Attribute("name", .text),
-                       Attribute("city", .text),
-                       Attribute("state", .text),
-                   ],
-                   relationships: [
-                       Relationship("details", destination: details, inverse: "info", deleteRule: .cascade, storesForeignKey: false),
-                   ]),
-            Entity(details,
-                   attributes: [
-                       Attribute("closeDate", .date, indexed: true),
-                       Attribute("updatedDate", .date, optional: true),
-                       Attribute("cert", .integer),
-                       Attribute("acquiringInstitution", .text, optional: true),
-                       Attribute("fund", .integer, optional: true),
-                   ],
-                   relationships: [
-                       Relationship("info", destination: info, inverse: "details", deleteRule: .nullify, storesForeignKey: true),
-                   ],
-                   derived: [
-                       DerivedAttribute("closeYear", .text, sql: closeYearSQL) { attribute in
-                           closeYear(of: attribute("closeDate"))
-                       },
-                   ],
-                   uniqueKeys: [["cert"], ["info"]]),
+            Entity(
+                info,
+                attributes: [
+                    Attribute("name", .text),
+                    Attribute("city", .text),
+                    Attribute("state", .text),
+                ],
+                relationships: [
+                    Relationship(
+                        "details",
+                        destination: details,
+                        inverse: "info",
+                        deleteRule: .cascade,
+                        storesForeignKey: false
+                    )
+                ]
+            ),
+            Entity(
+                details,
+                attributes: [
+                    Attribute("closeDate", .date, indexed: true),
+                    Attribute("updatedDate", .date, optional: true),
+                    Attribute("cert", .integer),
+                    Attribute("acquiringInstitution", .text, optional: true),
+                    Attribute("fund", .integer, optional: true),
+                ],
+                relationships: [
+                    Relationship(
+                        "info",
+                        destination: info,
+                        inverse: "details",
+                        deleteRule: .nullify,
+                        storesForeignKey: true
+                    )
+                ],
+                derived: [
+                    DerivedAttribute("closeYear", .text, sql: closeYearSQL) { attribute in
+                        closeYear(of: attribute("closeDate"))
+                    }
+                ],
+                uniqueKeys: [["cert"], ["info"]]
+            ),
         ],
-        migrations: migrations)
+        migrations: migrations
+    )
 
     /// `closeYear` in SQL: the year of a closing date stored as `YYYY-MM-DD…` text, NULL for
     /// anything else (`yesterday`, `6/27/2025`, a number, a BLOB a `sqlite3` shell wrote),
@@ -106,7 +125,8 @@ public enum FailedBankModel {
         let u = Array(text.utf8.prefix(10))
         func digit(_ i: Int) -> Bool { u[i] >= UInt8(ascii: "0") && u[i] <= UInt8(ascii: "9") }
         guard u.count == 10, (0..<4).allSatisfy(digit), u[4] == UInt8(ascii: "-"), digit(5), digit(6),
-              u[7] == UInt8(ascii: "-"), digit(8), digit(9) else { return .null }
+            u[7] == UInt8(ascii: "-"), digit(8), digit(9)
+        else { return .null }
         return .text(String(decoding: u[0..<4], as: UTF8.self))
     }
 }

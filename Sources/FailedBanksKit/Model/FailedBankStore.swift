@@ -1,10 +1,11 @@
+import CLIKit
+import SQLiteStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLIKit
-import SQLiteStore
 
 /// Where the failedbanks store lives, and opening it.
 ///
@@ -73,27 +74,38 @@ public enum FailedBankStore {
     ///         printError(error.message)   // "/tmp/b.sqlite: read-only: the store file is not writable"
     ///         return error.status         // 77
     ///     }
-    public static func open(path: String, for purpose: Purpose, model: Model = FailedBankModel.model,
-                            waiting: ((String) -> Void)? = nil) throws(StoreRefusal) -> Opened {
+    public static func open(
+        path: String,
+        for purpose: Purpose,
+        model: Model = FailedBankModel.model,
+        waiting: ((String) -> Void)? = nil
+    ) throws(StoreRefusal) -> Opened {
         var info = stat()
         let exists: Bool
         if stat(path, &info) == 0 {
             exists = true
             if let kind = nonRegularKind(info.st_mode) {
-                throw StoreRefusal(message: "\(path): \(kind), not a regular file, so not a failedbanks store (not a SQLite database); it was not opened",
-                                   status: ExitStatus.dataError)
+                throw StoreRefusal(
+                    message:
+                        "\(path): \(kind), not a regular file, so not a failedbanks store (not a SQLite database); it was not opened",
+                    status: ExitStatus.dataError
+                )
             }
         } else if errno == ENOENT {
             exists = false
         } else {
             let code = errno
-            throw StoreRefusal(message: "\(path): cannot reach the store (\(String(cString: strerror(code))))",
-                               status: code == EACCES ? ExitStatus.noPermission : ExitStatus.ioError)
+            throw StoreRefusal(
+                message: "\(path): cannot reach the store (\(String(cString: strerror(code))))",
+                status: code == EACCES ? ExitStatus.noPermission : ExitStatus.ioError
+            )
         }
 
         if !exists && (purpose == .reading || purpose == .watching) {
-            throw StoreRefusal(message: "\(path): no store there (import the FDIC list first: \(ProgramName.current) import FILE)",
-                               status: ExitStatus.noInput)
+            throw StoreRefusal(
+                message: "\(path): no store there (import the FDIC list first: \(ProgramName.current) import FILE)",
+                status: ExitStatus.noInput
+            )
         }
         var readOnlyReason = exists ? whyNotWritable(path) : nil
         if let reason = readOnlyReason, purpose == .writing {
@@ -103,10 +115,17 @@ public enum FailedBankStore {
         while true {
             do {
                 if !exists { try createParentDirectories(of: path) }
-                let store = try Store(path: path, model: model, readOnly: readOnlyReason != nil,
-                                      immutable: purpose == .reading && readOnlyReason != nil)
+                let store = try Store(
+                    path: path,
+                    model: model,
+                    readOnly: readOnlyReason != nil,
+                    immutable: purpose == .reading && readOnlyReason != nil
+                )
                 if purpose == .writing && store.isReadOnly {
-                    throw StoreRefusal(message: "\(path): the store is read-only (SQLite opened it read-only)", status: ExitStatus.noPermission)
+                    throw StoreRefusal(
+                        message: "\(path): the store is read-only (SQLite opened it read-only)",
+                        status: ExitStatus.noPermission
+                    )
                 }
                 return Opened(store: store, readOnlyReason: readOnlyReason)
             } catch let error as SQLiteError where error.isBusy && purpose == .browsing {
@@ -116,8 +135,10 @@ public enum FailedBankStore {
                     saidWaiting = true
                 }
                 usleep(200_000)
-            } catch let error as SQLiteError where error.isReadOnly && readOnlyReason == nil
-                        && purpose != .writing {
+            } catch let error as SQLiteError
+                where error.isReadOnly && readOnlyReason == nil
+                && purpose != .writing
+            {
                 readOnlyReason = "the store cannot be written (\(error.message))"
             } catch {
                 throw StoreRefusal(error, path: path)
@@ -148,7 +169,8 @@ public enum FailedBankStore {
         if access(directory, W_OK) != 0 {
             // A folder that cannot be written is fine when the -wal and -shm files are already there.
             if access(path + "-wal", W_OK) == 0 && access(path + "-shm", W_OK) == 0 { return nil }
-            return "the store's folder \(directory) is not writable (SQLite must create the store's -wal and -shm files there)"
+            return
+                "the store's folder \(directory) is not writable (SQLite must create the store's -wal and -shm files there)"
         }
         return nil
     }

@@ -28,7 +28,8 @@ public final class BackgroundUpdate: @unchecked Sendable {
             case .running(.downloading(let progress)):
                 var text = "Updating: \(DownloadProgressBar.size(progress.received))"
                 if let expected = progress.expected, expected > 0 {
-                    text += " of \(DownloadProgressBar.size(expected)) (\(min(100, progress.received * 100 / expected))%)"
+                    text +=
+                        " of \(DownloadProgressBar.size(expected)) (\(min(100, progress.received * 100 / expected))%)"
                 }
                 return text + "…"
             case .running(.importing):

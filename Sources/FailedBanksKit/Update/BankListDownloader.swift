@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -62,14 +63,20 @@ public struct BankListDownloader: Sendable {
     public func download(_ request: Request, progress: (@Sendable (Progress) -> Void)? = nil) throws -> Outcome {
         let urlText = request.url.absoluteString
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              request.url.host != nil else { throw UpdateError.badURL(urlText) }
+            request.url.host != nil
+        else { throw UpdateError.badURL(urlText) }
 
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
-                                    timeoutInterval: request.timeout)
+        var urlRequest = URLRequest(
+            url: request.url,
+            cachePolicy: .reloadIgnoringLocalCacheData,
+            timeoutInterval: request.timeout
+        )
         urlRequest.setValue("text/csv, */*;q=0.5", forHTTPHeaderField: "Accept")
         urlRequest.setValue("failedbanks/\(FailedBanksCommand.version)", forHTTPHeaderField: "User-Agent")
         if let etag = request.validators?.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let date = request.validators?.lastModified { urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        if let date = request.validators?.lastModified {
+            urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since")
+        }
 
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
@@ -123,8 +130,12 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func markTimedOut() { lock.withLock { timedOut = true } }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         let announcedTooLarge = response.expectedContentLength > Int64(maximumBytes)
         lock.withLock {
             self.response = response as? HTTPURLResponse
@@ -163,7 +174,8 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
             if exceededCap { throw UpdateError.tooLarge(url: url, limit: maximumBytes) }
             if timedOut { throw UpdateError.timedOut(url: url, seconds: timeout) }
             let expected = response.flatMap { $0.expectedContentLength > 0 ? Int($0.expectedContentLength) : nil }
-            let encoded = response?.value(forHTTPHeaderField: "Content-Encoding").map { !$0.isEmpty && $0 != "identity" } ?? false
+            let encoded =
+                response?.value(forHTTPHeaderField: "Content-Encoding").map { !$0.isEmpty && $0 != "identity" } ?? false
             if let error {
                 if let expected, !encoded, response != nil, data.count < expected {
                     throw UpdateError.truncated(url: url, received: data.count, expected: expected)
@@ -179,15 +191,24 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
                 if let expected, !encoded, data.count < expected {
                     throw UpdateError.truncated(url: url, received: data.count, expected: expected)
                 }
-                let validators = HTTPValidators(etag: response.value(forHTTPHeaderField: "ETag"),
-                                                lastModified: response.value(forHTTPHeaderField: "Last-Modified"))
-                return .downloaded(.init(data: data, validators: validators,
-                                         contentType: response.value(forHTTPHeaderField: "Content-Type"),
-                                         finalURL: finalURL))
+                let validators = HTTPValidators(
+                    etag: response.value(forHTTPHeaderField: "ETag"),
+                    lastModified: response.value(forHTTPHeaderField: "Last-Modified")
+                )
+                return .downloaded(
+                    .init(
+                        data: data,
+                        validators: validators,
+                        contentType: response.value(forHTTPHeaderField: "Content-Type"),
+                        finalURL: finalURL
+                    )
+                )
             default:
-                throw UpdateError.httpStatus(url: finalURL.absoluteString == url ? url : "\(url) (redirected to \(finalURL.absoluteString))",
-                                             code: response.statusCode,
-                                             reason: HTTPURLResponse.localizedString(forStatusCode: response.statusCode).capitalizedReason)
+                throw UpdateError.httpStatus(
+                    url: finalURL.absoluteString == url ? url : "\(url) (redirected to \(finalURL.absoluteString))",
+                    code: response.statusCode,
+                    reason: HTTPURLResponse.localizedString(forStatusCode: response.statusCode).capitalizedReason
+                )
             }
         }
     }
@@ -195,7 +216,9 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
     /// URLSession's errors in the words of ``UpdateError``.
     static func translate(_ error: Error, url: String, timeout: Double) -> UpdateError {
         let nsError = error as NSError
-        guard nsError.domain == NSURLErrorDomain else { return .network(url: url, reason: nsError.localizedDescription) }
+        guard nsError.domain == NSURLErrorDomain else {
+            return .network(url: url, reason: nsError.localizedDescription)
+        }
         switch nsError.code {
         case NSURLErrorTimedOut:
             return .timedOut(url: url, seconds: timeout)
@@ -209,8 +232,9 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
             return .network(url: url, reason: "the connection was lost")
         case NSURLErrorHTTPTooManyRedirects:
             return .network(url: url, reason: "too many redirects")
-        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
-             NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid:
+        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted,
+            NSURLErrorServerCertificateHasBadDate,
+            NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid:
             return .network(url: url, reason: "the secure connection failed (\(nsError.localizedDescription))")
         default:
             return .network(url: url, reason: "\(nsError.localizedDescription) (URL error \(nsError.code))")

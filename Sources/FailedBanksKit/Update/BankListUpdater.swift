@@ -46,8 +46,10 @@ public final class BankListUpdater {
     /// The validators kept from the last successful update from `url` (nil after one from another URL, or none).
     public func storedValidators(for url: URL) throws -> HTTPValidators? {
         guard try store.metadata(forKey: Key.url) == url.absoluteString else { return nil }
-        let validators = HTTPValidators(etag: try store.metadata(forKey: Key.etag),
-                                        lastModified: try store.metadata(forKey: Key.lastModified))
+        let validators = HTTPValidators(
+            etag: try store.metadata(forKey: Key.etag),
+            lastModified: try store.metadata(forKey: Key.lastModified)
+        )
         return validators.isEmpty ? nil : validators
     }
 
@@ -58,7 +60,12 @@ public final class BankListUpdater {
         do { validators = try storedValidators(for: url) } catch {
             throw BankImportError.store(path: url.absoluteString, error)
         }
-        let request = BankListDownloader.Request(url: url, validators: validators, timeout: timeout, maximumBytes: maximumBytes)
+        let request = BankListDownloader.Request(
+            url: url,
+            validators: validators,
+            timeout: timeout,
+            maximumBytes: maximumBytes
+        )
         let outcome = try BankListDownloader().download(request) { progress?(.downloading($0)) }
         guard case .downloaded(let body) = outcome else { return .current(url: url.absoluteString) }
         let name = url.absoluteString
@@ -78,25 +85,35 @@ public final class BankListUpdater {
             throw BankListUpdater.translate(error, url: name)
         }
         do {
-            try store.setMetadata([Key.url: name, Key.etag: body.validators.etag, Key.lastModified: body.validators.lastModified])
+            try store.setMetadata([
+                Key.url: name, Key.etag: body.validators.etag, Key.lastModified: body.validators.lastModified,
+            ])
         } catch {
             // The banks are imported; without the validators the next update is a plain GET.
         }
-        var summary = UpdateSummary(url: name, bytes: body.data.count, new: imported.added,
-                                    changed: imported.updated, unchanged: imported.unchanged)
+        var summary = UpdateSummary(
+            url: name,
+            bytes: body.data.count,
+            new: imported.added,
+            changed: imported.updated,
+            unchanged: imported.unchanged
+        )
         summary.newest = try? UpdateSummary.newestBank(in: store.database)
         return .updated(summary)
     }
 
     /// An HTML page (an error page served with 200, a moved download) is refused before the importer sees it.
     static func checkLooksLikeAList(_ body: BankListDownloader.Body, url: String) throws {
-        let start = body.data.prefix(512).drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        let start = body.data.prefix(512).drop {
+            $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF
+        }
         let isHTML = (body.contentType?.lowercased().contains("html") ?? false) || start.first == UInt8(ascii: "<")
         guard isHTML else { return }
         var reason = "an HTML page"
         let text = String(decoding: body.data.prefix(4096), as: UTF8.self)
         if let open = text.range(of: "<title>", options: .caseInsensitive),
-           let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex) {
+            let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
+        {
             let title = text[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
             if !title.isEmpty { reason += " titled \"\(title.prefix(80))\"" }
         }
@@ -111,7 +128,10 @@ public final class BankListUpdater {
         case .headerOnly:
             return UpdateError.notABankList(url: url, reason: "a header row but no banks")
         case .missingColumns(_, let names, _):
-            return UpdateError.notABankList(url: url, reason: "no FDIC header: missing " + names.map { "\"\($0)\"" }.joined(separator: ", "))
+            return UpdateError.notABankList(
+                url: url,
+                reason: "no FDIC header: missing " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+            )
         case .unterminatedQuote(_, let line):
             return UpdateError.notABankList(url: url, reason: "a quoted field on line \(line) is not closed")
         case .recordTooLong(_, let line):

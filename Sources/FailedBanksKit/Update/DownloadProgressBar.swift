@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -57,7 +58,9 @@ final class DownloadProgressBar: @unchecked Sendable {
             let barWidth = max(0, min(30, width - text.count - tail.count - 4))
             if barWidth >= 5 {
                 let filled = Int((Double(barWidth) * fraction).rounded(.down))
-                text += " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled) + "]"
+                text +=
+                    " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
+                    + "]"
             }
             text += tail
         }

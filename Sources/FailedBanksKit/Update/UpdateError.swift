@@ -42,7 +42,7 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .badURL(let url): return url
         case .timedOut(let url, _), .cannotConnect(let url, _), .network(let url, _), .httpStatus(let url, _, _),
-             .truncated(let url, _, _), .tooLarge(let url, _), .notABankList(let url, _), .badRows(let url, _, _):
+            .truncated(let url, _, _), .tooLarge(let url, _), .notABankList(let url, _), .badRows(let url, _, _):
             return url
         }
     }
@@ -53,7 +53,8 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
         case .badURL(let url):
             return "\(url): not an http or https URL"
         case .timedOut(let url, let seconds):
-            return "\(url): timed out: no complete answer within \(UpdateError.seconds(seconds)) (--timeout SECONDS allows longer)"
+            return
+                "\(url): timed out: no complete answer within \(UpdateError.seconds(seconds)) (--timeout SECONDS allows longer)"
         case .cannotConnect(let url, let reason):
             return "\(url): cannot connect: \(reason)"
         case .network(let url, let reason):
@@ -61,7 +62,8 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
         case .httpStatus(let url, let code, let reason):
             return "\(url): HTTP \(code)\(reason.isEmpty ? "" : " \(reason)")"
         case .truncated(let url, let received, let expected):
-            return "\(url): truncated: the body ended after \(received) of the \(expected) bytes announced (Content-Length)"
+            return
+                "\(url): truncated: the body ended after \(received) of the \(expected) bytes announced (Content-Length)"
         case .tooLarge(let url, let limit):
             return "\(url): the answer is larger than \(DownloadProgressBar.size(limit)), so not a failed bank list"
         case .notABankList(let url, let reason):
@@ -78,7 +80,9 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
         if case .badRows(_, let issues, let total) = self {
             var lines = issues.map(\.description)
             if total > issues.count { lines.append("… and \(total - issues.count) more") }
-            lines.append("\(reason); nothing was changed (another address can be given with --url URL or $FAILEDBANKS_URL)")
+            lines.append(
+                "\(reason); nothing was changed (another address can be given with --url URL or $FAILEDBANKS_URL)"
+            )
             return lines.joined(separator: "\n")
         }
         return "\(reason); nothing was changed (another address can be given with --url URL or $FAILEDBANKS_URL)"

@@ -20,7 +20,9 @@ public struct UpdateSummary: Sendable, Equatable {
     public var newest: Bank?
 
     public init(url: String, bytes: Int, new: Int, changed: Int, unchanged: Int, newest: Bank? = nil) {
-        (self.url, self.bytes, self.new, self.changed, self.unchanged, self.newest) = (url, bytes, new, changed, unchanged, newest)
+        (self.url, self.bytes, self.new, self.changed, self.unchanged, self.newest) = (
+            url, bytes, new, changed, unchanged, newest
+        )
     }
 
     /// `update: N new, C changed, U unchanged — newest: NAME (CITY, ST), closed 14 November 2025`
@@ -28,7 +30,8 @@ public struct UpdateSummary: Sendable, Equatable {
         var line = "update: \(new) new, \(changed) changed, \(unchanged) unchanged"
         if let newest {
             let place = [newest.city, newest.state].filter { !$0.isEmpty }.joined(separator: ", ")
-            line += " — newest: \(newest.name)\(place.isEmpty ? "" : " (\(place))"), closed \(UpdateSummary.dayMonthYear(newest.closeDate))"
+            line +=
+                " — newest: \(newest.name)\(place.isEmpty ? "" : " (\(place))"), closed \(UpdateSummary.dayMonthYear(newest.closeDate))"
         }
         return line
     }
@@ -41,12 +44,19 @@ public struct UpdateSummary: Sendable, Equatable {
 
     /// The bank with the latest closing date (by name among those of that day).
     static func newestBank(in db: Database) throws -> Bank? {
-        let rows = try db.query("""
+        let rows = try db.query(
+            """
             SELECT i.name, i.city, i.state, d.close_date
             FROM failed_bank_info AS i JOIN failed_bank_details AS d ON d.info_id = i.id
             ORDER BY d.close_date DESC, i.name COLLATE NOCASE, i.id LIMIT 1
-            """)
+            """
+        )
         guard let row = rows.first else { return nil }
-        return Bank(name: row[0].string ?? "", city: row[1].string ?? "", state: row[2].string ?? "", closeDate: row[3].string ?? "")
+        return Bank(
+            name: row[0].string ?? "",
+            city: row[1].string ?? "",
+            state: row[2].string ?? "",
+            closeDate: row[3].string ?? ""
+        )
     }
 }

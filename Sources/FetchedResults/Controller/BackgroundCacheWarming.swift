@@ -25,8 +25,13 @@ public final class BackgroundCacheWarming: @unchecked Sendable {
         return succeeded
     }
 
-    fileprivate func start(plan: FetchPlan, fingerprint: String, name: String, directory: String?,
-                           lease: ReaderConnectionLease) {
+    fileprivate func start(
+        plan: FetchPlan,
+        fingerprint: String,
+        name: String,
+        directory: String?,
+        lease: ReaderConnectionLease
+    ) {
         finished.enter()
         DispatchQueue.global(qos: .utility).async { [self] in
             defer { finished.leave() }
@@ -34,8 +39,14 @@ public final class BackgroundCacheWarming: @unchecked Sendable {
             let closing = lease.storeIsClosing
             lease.release()
             guard let (list, sections) = result, !closing else { return }
-            succeeded = (try? ResultsCache.save(name: name, directory: directory, fingerprint: fingerprint,
-                                                list: list, sections: sections)) != nil
+            succeeded =
+                (try? ResultsCache.save(
+                    name: name,
+                    directory: directory,
+                    fingerprint: fingerprint,
+                    list: list,
+                    sections: sections
+                )) != nil
         }
     }
 }
@@ -61,8 +72,8 @@ extension FetchedResultsController {
     @discardableResult
     public func warmCacheInBackground() -> CacheWarmingStart {
         guard let name = cacheName, ResultsCache.isValidName(name),
-              fetchRequest.fetchLimit == 0, fetchRequest.fetchOffset == 0,
-              let plan = try? makePlan()
+            fetchRequest.fetchLimit == 0, fetchRequest.fetchOffset == 0,
+            let plan = try? makePlan()
         else { return .notApplicable }
         // The second connection first: while it is busy, the fingerprint's queries are not worth running.
         guard let lease = context.store.acquireReaderConnection() else {

@@ -37,8 +37,15 @@ final class BackgroundRefetch: @unchecked Sendable {
     /// Called on the worker thread when the outcome is ready.
     private let onFinish: (@Sendable () -> Void)?
 
-    init(plan: FetchPlan, old: IDSequence, oldRecords: [SectionRecord], oldStarts: [Int], generation: Int,
-         isReset: Bool, onFinish: (@Sendable () -> Void)?) {
+    init(
+        plan: FetchPlan,
+        old: IDSequence,
+        oldRecords: [SectionRecord],
+        oldStarts: [Int],
+        generation: Int,
+        isReset: Bool,
+        onFinish: (@Sendable () -> Void)?
+    ) {
         self.plan = plan
         self.oldSequence = old
         self.oldRecords = oldRecords
@@ -82,10 +89,17 @@ final class BackgroundRefetch: @unchecked Sendable {
 
     private func run(on database: Database) throws -> Outcome {
         let (list, records) = try FetchedResultsController.runFetch(plan, on: database)
-        let batch = FetchedResultsController.diff(old: oldSequence, oldRecords: oldRecords, oldStarts: oldStarts,
-                                                  new: list.sequence, newRecords: records,
-                                                  hasSections: plan.sectionExpression != nil, root: plan.entity.name,
-                                                  updated: [], isReset: isReset)
+        let batch = FetchedResultsController.diff(
+            old: oldSequence,
+            oldRecords: oldRecords,
+            oldStarts: oldStarts,
+            new: list.sequence,
+            newRecords: records,
+            hasSections: plan.sectionExpression != nil,
+            root: plan.entity.name,
+            updated: [],
+            isReset: isReset
+        )
         return Outcome(list: list, records: records, batch: batch)
     }
 }
@@ -127,8 +141,15 @@ extension FetchedResultsController {
         }
         guard let lease = context.store.acquireReaderConnection() else { return false }
         if let onFinish { backgroundRefetchOnFinish = onFinish }
-        let job = BackgroundRefetch(plan: plan, old: list.sequence, oldRecords: sectionRecords, oldStarts: sectionStarts,
-                                    generation: generation, isReset: isReset, onFinish: backgroundRefetchOnFinish)
+        let job = BackgroundRefetch(
+            plan: plan,
+            old: list.sequence,
+            oldRecords: sectionRecords,
+            oldStarts: sectionStarts,
+            generation: generation,
+            isReset: isReset,
+            onFinish: backgroundRefetchOnFinish
+        )
         backgroundRefetchIsReset = isReset
         job.start(with: lease)
         backgroundRefetch = job

@@ -67,8 +67,13 @@ public struct ChangeBatch: Sendable, Equatable {
     public var isReset: Bool
 
     /// A batch (tests and code that build batches by hand; the controller makes the real ones).
-    public init(sectionChanges: [SectionChange] = [], objectChanges: [ObjectChange] = [], counts: [Int] = [],
-                sectionNames: [String] = [], isReset: Bool = false) {
+    public init(
+        sectionChanges: [SectionChange] = [],
+        objectChanges: [ObjectChange] = [],
+        counts: [Int] = [],
+        sectionNames: [String] = [],
+        isReset: Bool = false
+    ) {
         self.sectionChanges = sectionChanges
         self.objectChanges = objectChanges
         self.counts = counts

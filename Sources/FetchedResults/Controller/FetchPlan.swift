@@ -72,16 +72,22 @@ struct FetchPlan {
             if section == first.keyPath {
                 guard first.comparison == .binary else {
                     throw FetchedResultsError.sectionKeyNotOrdered(
-                        sectionKeyPath: section, firstSort: first.description,
-                        reason: "the first sort is case-insensitive, so names differing only in case would interleave; sort it binary or section by a derived key")
+                        sectionKeyPath: section,
+                        firstSort: first.description,
+                        reason:
+                            "the first sort is case-insensitive, so names differing only in case would interleave; sort it binary or section by a derived key"
+                    )
                 }
             } else if let reads = try FetchPlan.derivedReads(section, from: first.keyPath, model: model, root: entity) {
                 sorts.insert(FetchSort(section, ascending: first.ascending, comparison: .binary), at: 0)
                 derivedFromFirstSortAlone = reads == .onlyTheSortAttribute
             } else {
                 throw FetchedResultsError.sectionKeyNotOrdered(
-                    sectionKeyPath: section, firstSort: first.description,
-                    reason: "the first sort descriptor must order by the section key path (or by the attribute a derived section key is computed from)")
+                    sectionKeyPath: section,
+                    firstSort: first.description,
+                    reason:
+                        "the first sort descriptor must order by the section key path (or by the attribute a derived section key is computed from)"
+                )
             }
         }
         self.sorts = sorts
@@ -108,7 +114,9 @@ struct FetchPlan {
         sectionExpression = try sectionNameKeyPath.map { try source.expression(forKeyPath: $0) }
         let types = try sorts.map { try source.type(forKeyPath: $0.keyPath) }
         encoder = SortKeyEncoder(sorts: sorts, types: types)
-        shortEncoder = derivedFromFirstSortAlone ? SortKeyEncoder(sorts: Array(sorts.dropFirst()), types: Array(types.dropFirst())) : nil
+        shortEncoder =
+            derivedFromFirstSortAlone
+            ? SortKeyEncoder(sorts: Array(sorts.dropFirst()), types: Array(types.dropFirst())) : nil
         predicateSQL = try request.predicate.map { try $0.sql(in: source) }
 
         var relevant = Set<String>()
@@ -129,8 +137,13 @@ struct FetchPlan {
         let id = source.idExpression
         fetchSQL = base + " ORDER BY " + FetchPlan.orderBy(sorts: sorts, expressions: sortExpressions, id: id) + limit
         if sorts.count > request.sortDescriptors.count {
-            fetchSQLWithoutSectionSort = base + " ORDER BY "
-                + FetchPlan.orderBy(sorts: Array(sorts.dropFirst()), expressions: Array(sortExpressions.dropFirst()), id: id) + limit
+            fetchSQLWithoutSectionSort =
+                base + " ORDER BY "
+                + FetchPlan.orderBy(
+                    sorts: Array(sorts.dropFirst()),
+                    expressions: Array(sortExpressions.dropFirst()),
+                    id: id
+                ) + limit
         } else {
             fetchSQLWithoutSectionSort = nil
         }
@@ -157,11 +170,17 @@ struct FetchPlan {
 
     /// Whether `section` names a derived attribute whose SQL reads the attribute `sortKeyPath`
     /// names (nil when it does not), and whether it reads nothing else.
-    static func derivedReads(_ section: String, from sortKeyPath: String, model: Model, root: Entity) throws -> DerivedReads? {
+    static func derivedReads(
+        _ section: String,
+        from sortKeyPath: String,
+        model: Model,
+        root: Entity
+    ) throws -> DerivedReads? {
         let (sectionPrefix, sectionName) = split(section)
         let (sortPrefix, sortName) = split(sortKeyPath)
         guard sectionPrefix == sortPrefix, let owner = try entity(at: sectionPrefix, model: model, root: root),
-              let derived = owner.derivedAttribute(named: sectionName) else { return nil }
+            let derived = owner.derivedAttribute(named: sectionName)
+        else { return nil }
         let columns = columns(of: derived)
         let keys = columns.map { owner.key(forColumn: $0) }
         guard keys.contains(sortName) else { return nil }
@@ -175,7 +194,9 @@ struct FetchPlan {
         // A changed link on the way changes everything behind it.
         for i in 1..<max(1, parts.count) { out.append(parts[0..<i].joined(separator: ".")) }
         let (prefix, name) = split(keyPath)
-        if let owner = try entity(at: prefix, model: model, root: root), let derived = owner.derivedAttribute(named: name) {
+        if let owner = try entity(at: prefix, model: model, root: root),
+            let derived = owner.derivedAttribute(named: name)
+        {
             let keys = columns(of: derived).compactMap { owner.key(forColumn: $0) }
             for k in keys { out.append(prefix.isEmpty ? k : prefix + "." + k) }
         }
@@ -191,7 +212,9 @@ struct FetchPlan {
         var e = root
         guard !prefix.isEmpty else { return e }
         for part in prefix.split(separator: ".") {
-            guard let r = e.relationship(named: String(part)), let next = model.entity(named: r.destination) else { return nil }
+            guard let r = e.relationship(named: String(part)), let next = model.entity(named: r.destination) else {
+                return nil
+            }
             e = next
         }
         return e
@@ -204,24 +227,35 @@ struct FetchPlan {
         let u = Array(derived.sql.utf8)
         var i = 0
         while i + 1 < u.count {
-            if u[i] == UInt8(ascii: "$") && u[i + 1] == UInt8(ascii: "."), i + 2 < u.count, u[i + 2] == UInt8(ascii: "\"") {
+            if u[i] == UInt8(ascii: "$") && u[i + 1] == UInt8(ascii: "."), i + 2 < u.count,
+                u[i + 2] == UInt8(ascii: "\"")
+            {
                 var j = i + 3
                 var name: [UInt8] = []
                 while j < u.count {
                     if u[j] == UInt8(ascii: "\"") {
-                        if j + 1 < u.count && u[j + 1] == UInt8(ascii: "\"") { name.append(u[j]); j += 2; continue }
+                        if j + 1 < u.count && u[j + 1] == UInt8(ascii: "\"") {
+                            name.append(u[j])
+                            j += 2
+                            continue
+                        }
                         j += 1
                         break
                     }
-                    name.append(u[j]); j += 1
+                    name.append(u[j])
+                    j += 1
                 }
                 out.append(String(decoding: name, as: UTF8.self))
                 i = j
             } else if u[i] == UInt8(ascii: "$") && u[i + 1] == UInt8(ascii: ".") {
                 var j = i + 2
                 var name: [UInt8] = []
-                while j < u.count, (u[j] >= 0x61 && u[j] <= 0x7A) || (u[j] >= 0x41 && u[j] <= 0x5A) || (u[j] >= 0x30 && u[j] <= 0x39) || u[j] == 0x5F {
-                    name.append(u[j]); j += 1
+                while j < u.count,
+                    (u[j] >= 0x61 && u[j] <= 0x7A) || (u[j] >= 0x41 && u[j] <= 0x5A) || (u[j] >= 0x30 && u[j] <= 0x39)
+                        || u[j] == 0x5F
+                {
+                    name.append(u[j])
+                    j += 1
                 }
                 out.append(String(decoding: name, as: UTF8.self))
                 i = j
@@ -235,7 +269,9 @@ struct FetchPlan {
     /// SELECT of the values of `valueKeyPaths` for some ids (bound as a JSON array in `?`).
     func valuesSQL(single: Bool) -> String {
         let id = source.idExpression
-        let columns = ([id] + (try! valueKeyPaths.map { try source.expression(forKeyPath: $0) })).joined(separator: ", ")
+        let columns = ([id] + (try! valueKeyPaths.map { try source.expression(forKeyPath: $0) })).joined(
+            separator: ", "
+        )
         let condition = single ? "\(id) = ?" : "\(id) IN (SELECT value FROM json_each(?))"
         return "SELECT \(columns) FROM \(source.from) WHERE \(condition)"
     }
@@ -291,8 +327,13 @@ extension FetchPlan {
         var sql = fetchSelectFrom
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         let skip = requestSortsOnly && hasPrependedSectionSort ? 1 : 0
-        sql += " ORDER BY " + FetchPlan.orderBy(sorts: Array(sorts.dropFirst(skip)), expressions: Array(sortExpressions.dropFirst(skip)),
-                                                id: source.idExpression)
+        sql +=
+            " ORDER BY "
+            + FetchPlan.orderBy(
+                sorts: Array(sorts.dropFirst(skip)),
+                expressions: Array(sortExpressions.dropFirst(skip)),
+                id: source.idExpression
+            )
         return sql + " LIMIT \(max(0, limit))"
     }
 

@@ -34,8 +34,13 @@ public struct FetchedObjects: RandomAccessCollection {
     public var endIndex: Int { range.count }
 
     public subscript(position: Int) -> ManagedObject {
-        precondition(position >= 0 && position < range.count, "FetchedObjects index \(position) out of range 0..<\(range.count)")
-        guard let loader, let object = loader.object(at: range.lowerBound + position, in: sequence, generation: generation) else {
+        precondition(
+            position >= 0 && position < range.count,
+            "FetchedObjects index \(position) out of range 0..<\(range.count)"
+        )
+        guard let loader,
+            let object = loader.object(at: range.lowerBound + position, in: sequence, generation: generation)
+        else {
             preconditionFailure("fetched object \(objectID(at: position)) no longer exists in the store")
         }
         return object

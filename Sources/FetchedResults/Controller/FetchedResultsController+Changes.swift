@@ -21,8 +21,10 @@ extension FetchedResultsController {
     @_spi(Benchmark) public func process(_ changes: ChangeSet) throws -> ChangeBatch? {
         guard hasFetched, let plan else { return nil }
         let root = plan.entity.name
-        if changes.isReset && refetchesInBackgroundOnReset && plan.request.fetchLimit == 0 && plan.request.fetchOffset == 0,
-           refetchInBackground(isReset: true) {
+        if changes.isReset && refetchesInBackgroundOnReset && plan.request.fetchLimit == 0
+            && plan.request.fetchOffset == 0,
+            refetchInBackground(isReset: true)
+        {
             return nil
         }
         if changes.isReset || isStale || plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 {

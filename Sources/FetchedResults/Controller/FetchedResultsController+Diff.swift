@@ -19,13 +19,25 @@ extension FetchedResultsController {
     public func refetchAndDiff(updated: Set<ObjectID> = [], isReset: Bool = false) throws -> ChangeBatch {
         guard hasFetched else {
             try performFetch()
-            return ChangeBatch(counts: sectionRecords.map(\.count), sectionNames: sectionRecords.map(\.name), isReset: isReset)
+            return ChangeBatch(
+                counts: sectionRecords.map(\.count),
+                sectionNames: sectionRecords.map(\.name),
+                isReset: isReset
+            )
         }
         let plan = try makePlan()
         let (newList, newRecords) = try runFetch(plan)
-        let batch = FetchedResultsController.diff(old: list.sequence, oldRecords: sectionRecords, oldStarts: sectionStarts,
-                                                  new: newList.sequence, newRecords: newRecords, hasSections: plan.sectionExpression != nil,
-                                                  root: plan.entity.name, updated: updated, isReset: isReset)
+        let batch = FetchedResultsController.diff(
+            old: list.sequence,
+            oldRecords: sectionRecords,
+            oldStarts: sectionStarts,
+            new: newList.sequence,
+            newRecords: newRecords,
+            hasSections: plan.sectionExpression != nil,
+            root: plan.entity.name,
+            updated: updated,
+            isReset: isReset
+        )
         install(refetched: newList, records: newRecords, plan: plan)
         if !batch.isEmpty || isReset { deliver(batch) }
         return batch
@@ -47,12 +59,23 @@ extension FetchedResultsController {
 
     /// The batch that turns the old results into the new ones (see ``refetchAndDiff(updated:isReset:)``):
     /// a pure function of the two, so that it can run on another thread.
-    static func diff(old oldSequence: IDSequence, oldRecords: [SectionRecord], oldStarts: [Int],
-                     new newSequence: IDSequence, newRecords: [SectionRecord], hasSections: Bool,
-                     root: String, updated: Set<ObjectID>, isReset: Bool) -> ChangeBatch {
+    static func diff(
+        old oldSequence: IDSequence,
+        oldRecords: [SectionRecord],
+        oldStarts: [Int],
+        new newSequence: IDSequence,
+        newRecords: [SectionRecord],
+        hasSections: Bool,
+        root: String,
+        updated: Set<ObjectID>,
+        isReset: Bool
+    ) -> ChangeBatch {
         var newStarts: [Int] = []
         var total = 0
-        for r in newRecords { newStarts.append(total); total += r.count }
+        for r in newRecords {
+            newStarts.append(total)
+            total += r.count
+        }
 
         // Positions by id, old and new.
         let oldPositions = Self.positionMap(oldSequence)
@@ -60,10 +83,16 @@ extension FetchedResultsController {
 
         var objectChanges: [ChangeBatch.ObjectChange] = []
         var position = 0
-        oldSequence.forEach { id in
+        oldSequence.forEachID { id in
             if newPositions[id] == nil {
-                objectChanges.append(.init(change: .delete, id: ObjectID(entity: root, rowID: id),
-                                           from: FetchedResultsController.indexPath(of: position, starts: oldStarts), to: nil))
+                objectChanges.append(
+                    .init(
+                        change: .delete,
+                        id: ObjectID(entity: root, rowID: id),
+                        from: FetchedResultsController.indexPath(of: position, starts: oldStarts),
+                        to: nil
+                    )
+                )
             }
             position += 1
         }
@@ -72,11 +101,12 @@ extension FetchedResultsController {
         var updates: [ChangeBatch.ObjectChange] = []
         var survivors: [(id: Int64, old: Int, new: Int)] = []
         position = 0
-        newSequence.forEach { id in
+        newSequence.forEachID { id in
             if let old = oldPositions[id] {
                 let oldIP = FetchedResultsController.indexPath(of: Int(old), starts: oldStarts)
                 let newIP = FetchedResultsController.indexPath(of: position, starts: newStarts)
-                let sameSection = !hasSections
+                let sameSection =
+                    !hasSections
                     || StoreValue.compare(oldRecords[oldIP.section].value, newRecords[newIP.section].value) == 0
                 if sameSection {
                     survivors.append((id, Int(old), position))
@@ -84,8 +114,14 @@ extension FetchedResultsController {
                     moves.append(.init(change: .move, id: ObjectID(entity: root, rowID: id), from: oldIP, to: newIP))
                 }
             } else {
-                inserts.append(.init(change: .insert, id: ObjectID(entity: root, rowID: id), from: nil,
-                                     to: FetchedResultsController.indexPath(of: position, starts: newStarts)))
+                inserts.append(
+                    .init(
+                        change: .insert,
+                        id: ObjectID(entity: root, rowID: id),
+                        from: nil,
+                        to: FetchedResultsController.indexPath(of: position, starts: newStarts)
+                    )
+                )
             }
             position += 1
         }
@@ -109,21 +145,29 @@ extension FetchedResultsController {
 
         var sectionChanges: [ChangeBatch.SectionChange] = []
         if hasSections {
-            var deletes: [ChangeBatch.SectionChange] = [], insertsS: [ChangeBatch.SectionChange] = []
+            var deletes: [ChangeBatch.SectionChange] = []
+            var insertsS: [ChangeBatch.SectionChange] = []
             var newByValue: [StoreValue: Int] = [:]
             for (j, r) in newRecords.enumerated() { newByValue[Self.sectionIdentity(r.value)] = j }
             var oldByValue: [StoreValue: Int] = [:]
             for (i, r) in oldRecords.enumerated() {
                 oldByValue[Self.sectionIdentity(r.value)] = i
-                if newByValue[Self.sectionIdentity(r.value)] == nil { deletes.append(.init(change: .delete, index: i, name: r.name)) }
+                if newByValue[Self.sectionIdentity(r.value)] == nil {
+                    deletes.append(.init(change: .delete, index: i, name: r.name))
+                }
             }
             for (j, r) in newRecords.enumerated() where oldByValue[Self.sectionIdentity(r.value)] == nil {
                 insertsS.append(.init(change: .insert, index: j, name: r.name))
             }
             sectionChanges = deletes + insertsS
         }
-        return ChangeBatch(sectionChanges: sectionChanges, objectChanges: objectChanges,
-                           counts: newRecords.map(\.count), sectionNames: newRecords.map(\.name), isReset: isReset)
+        return ChangeBatch(
+            sectionChanges: sectionChanges,
+            objectChanges: objectChanges,
+            counts: newRecords.map(\.count),
+            sectionNames: newRecords.map(\.name),
+            isReset: isReset
+        )
     }
 
     /// A hashable stand-in for a section value under SQLite's equality (1 and 1.0 are one section).
@@ -134,14 +178,15 @@ extension FetchedResultsController {
 
     /// id → position for a whole sequence.
     static func positionMap(_ sequence: IDSequence) -> RowIDMap {
-        var minID = Int64.max, maxID = Int64.min
-        sequence.forEach { id in
+        var minID = Int64.max
+        var maxID = Int64.min
+        sequence.forEachID { id in
             if id < minID { minID = id }
             if id > maxID { maxID = id }
         }
         var map = RowIDMap(minID: minID, maxID: maxID, count: sequence.count)
         var p: Int32 = 0
-        sequence.forEach { id in
+        sequence.forEachID { id in
             map[id] = p
             p += 1
         }

@@ -80,8 +80,11 @@ extension FetchedResultsController {
                 title = plan.sectionExpression == nil ? nil : sectionIndexTitle(forSectionName: name)
                 titles[name] = title
             }
-            return FetchedPreviewRow(objectID: ObjectID(entity: fetchRequest.entityName, rowID: id),
-                                     sectionName: name, sectionIndexTitle: title)
+            return FetchedPreviewRow(
+                objectID: ObjectID(entity: fetchRequest.entityName, rowID: id),
+                sectionName: name,
+                sectionIndexTitle: title
+            )
         }
     }
 
@@ -93,9 +96,13 @@ extension FetchedResultsController {
             let ids = list.sequence.ids(in: 0..<min(limit, list.count))
             var out: [(Int64, StoreValue)] = []
             out.reserveCapacity(ids.count)
-            var section = 0, left = sections.first?.count ?? 0
+            var section = 0
+            var left = sections.first?.count ?? 0
             for id in ids {
-                while left == 0 && section + 1 < sections.count { section += 1; left = sections[section].count }
+                while left == 0 && section + 1 < sections.count {
+                    section += 1
+                    left = sections[section].count
+                }
                 out.append((id, sections.isEmpty ? .null : sections[section].value))
                 left -= 1
             }
@@ -104,30 +111,42 @@ extension FetchedResultsController {
         if plan.hasPrependedSectionSort {
             // The cheaper order the fetch tries first, narrowed by its first sort when descending.
             if plan.shortEncoder != nil, !plan.sorts[1].ascending,
-               let rows = try narrowedPreview(plan, limit: limit, requestSortsOnly: true, sortIndex: 1),
-               isMonotonic(rows, plan) {
+                let rows = try narrowedPreview(plan, limit: limit, requestSortsOnly: true, sortIndex: 1),
+                isMonotonic(rows, plan)
+            {
                 return rows
             }
         } else if !plan.sorts[0].ascending,
-                  let rows = try narrowedPreview(plan, limit: limit, requestSortsOnly: false, sortIndex: 0) {
+            let rows = try narrowedPreview(plan, limit: limit, requestSortsOnly: false, sortIndex: 0)
+        {
             return rows
         }
         // The fetch's full order cut short: exact (when the fetch uses the cheaper order, both orders agree).
-        return try previewQuery(plan, sql: plan.previewSQL(limit: limit, requestSortsOnly: false, narrowedBy: nil),
-                                arguments: plan.fetchArguments)
+        return try previewQuery(
+            plan,
+            sql: plan.previewSQL(limit: limit, requestSortsOnly: false, narrowedBy: nil),
+            arguments: plan.fetchArguments
+        )
     }
 
     /// The first `limit` rows among those at or above the `limit`-th value of the descending
     /// sort `sortIndex`; nil when fewer than `limit` rows have a value for it.
-    private func narrowedPreview(_ plan: FetchPlan, limit: Int, requestSortsOnly: Bool,
-                                 sortIndex: Int) throws -> [(Int64, StoreValue)]? {
+    private func narrowedPreview(
+        _ plan: FetchPlan,
+        limit: Int,
+        requestSortsOnly: Bool,
+        sortIndex: Int
+    ) throws -> [(Int64, StoreValue)]? {
         let probe = try context.store.database.statement(plan.previewThresholdSQL(sortIndex: sortIndex, limit: limit))
         defer { probe.reset() }
         try probe.bind(plan.fetchArguments)
         guard try probe.step() else { return nil }
         let threshold = probe.value(at: 0)
-        let rows = try previewQuery(plan, sql: plan.previewSQL(limit: limit, requestSortsOnly: requestSortsOnly, narrowedBy: sortIndex),
-                                    arguments: plan.fetchArguments + [threshold])
+        let rows = try previewQuery(
+            plan,
+            sql: plan.previewSQL(limit: limit, requestSortsOnly: requestSortsOnly, narrowedBy: sortIndex),
+            arguments: plan.fetchArguments + [threshold]
+        )
         // At least `limit` rows are at or above the threshold, unless a value compares
         // differently in the probe and the query: then do not trust the narrowing.
         return rows.count == limit ? rows : nil

@@ -6,7 +6,10 @@ extension FetchedResultsController {
     ///
     ///     let student = try controller.record(at: IndexPath(row: 0, section: 1), as: Student.self)
     ///     print(student.name, student.number)
-    public func record<Record: StoreRecord>(at indexPath: IndexPath, as type: Record.Type = Record.self) throws -> Record {
+    public func record<Record: StoreRecord>(
+        at indexPath: IndexPath,
+        as type: Record.Type = Record.self
+    ) throws -> Record {
         try object(at: indexPath).record(as: Record.self)
     }
 }

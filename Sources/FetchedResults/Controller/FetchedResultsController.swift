@@ -142,15 +142,23 @@ public final class FetchedResultsController {
     ///   - sectionNameKeyPath: the key path whose value names each object's section (nil: one section).
     ///   - cacheName: persist section info and ids under this name (letters, digits, `-`, `_`, `.`).
     ///   - cacheDirectory: overrides ``defaultCacheDirectory``.
-    public init(fetchRequest: FetchRequest, context: ObjectContext, sectionNameKeyPath: String? = nil,
-                cacheName: String? = nil, cacheDirectory: String? = nil) {
+    public init(
+        fetchRequest: FetchRequest,
+        context: ObjectContext,
+        sectionNameKeyPath: String? = nil,
+        cacheName: String? = nil,
+        cacheDirectory: String? = nil
+    ) {
         self.fetchRequest = fetchRequest
         self.context = context
         self.sectionNameKeyPath = sectionNameKeyPath
         self.cacheName = cacheName
         self.cacheDirectory = cacheDirectory
-        self.loader = ObjectBatchLoader(context: context, entityName: fetchRequest.entityName,
-                                        batchSize: fetchRequest.effectiveBatchSize)
+        self.loader = ObjectBatchLoader(
+            context: context,
+            entityName: fetchRequest.entityName,
+            batchSize: fetchRequest.effectiveBatchSize
+        )
     }
 
     deinit {
@@ -184,18 +192,26 @@ public final class FetchedResultsController {
         let plan = try makePlan()
         if let name = cacheName, !ResultsCache.isValidName(name) { throw FetchedResultsError.invalidCacheName(name) }
         let cache = cacheIdentity(for: plan)
-        var fetched = cache.flatMap { ResultsCache.load(name: $0.name, directory: cacheDirectory, key: $0.key, store: context.store) }
+        var fetched = cache.flatMap {
+            ResultsCache.load(name: $0.name, directory: cacheDirectory, key: $0.key, store: context.store)
+        }
         if fetched == nil && !queryingWhenNoCache { return false }
         self.plan = plan
         lastFetchUsedCache = fetched != nil
         if fetched == nil {
             fetched = try runFetch(plan)
             if let cache, let (list, sections) = fetched {
-                try? ResultsCache.save(name: cache.name, directory: cacheDirectory, fingerprint: cache.fingerprint, list: list, sections: sections)
+                try? ResultsCache.save(
+                    name: cache.name,
+                    directory: cacheDirectory,
+                    fingerprint: cache.fingerprint,
+                    list: list,
+                    sections: sections
+                )
             }
         }
         cancelPrefixJob()
-        backgroundRefetch = nil   // its diff starts from results this fetch replaces
+        backgroundRefetch = nil  // its diff starts from results this fetch replaces
         backgroundRefetchQueued = false
         (list, sectionRecords) = fetched!
         startsCache = nil
@@ -220,8 +236,10 @@ public final class FetchedResultsController {
     /// A foreign database without history triggers has nothing that says its data is unchanged
     /// (another process may reorder rows keeping their count and ids): no cache there.
     func cacheIdentity(for plan: FetchPlan) -> (name: String, fingerprint: String, key: ResultsCache.Key)? {
-        guard let name = cacheName, ResultsCache.isValidName(name), !context.store.isForeign || context.store.hasTracking,
-              let key = try? ResultsCache.key(plan: plan, store: context.store) else { return nil }
+        guard let name = cacheName, ResultsCache.isValidName(name),
+            !context.store.isForeign || context.store.hasTracking,
+            let key = try? ResultsCache.key(plan: plan, store: context.store)
+        else { return nil }
         return (name, key.fingerprint, key)
     }
 
@@ -238,14 +256,19 @@ public final class FetchedResultsController {
     /// ``runFetch(_:)`` on a given connection (the store's second one, for ``warmCacheInBackground()``).
     static func runFetch(_ plan: FetchPlan, on db: Database) throws -> (OrderedIDList, [SectionRecord]) {
         if let cheaper = plan.fetchSQLWithoutSectionSort,
-           let result = try runFetch(plan, sql: cheaper, on: db, requireMonotonicSections: true) {
+            let result = try runFetch(plan, sql: cheaper, on: db, requireMonotonicSections: true)
+        {
             return result
         }
         return try runFetch(plan, sql: plan.fetchSQL, on: db, requireMonotonicSections: false)!
     }
 
-    private static func runFetch(_ plan: FetchPlan, sql: String, on db: Database,
-                                 requireMonotonicSections: Bool) throws -> (OrderedIDList, [SectionRecord])? {
+    private static func runFetch(
+        _ plan: FetchPlan,
+        sql: String,
+        on db: Database,
+        requireMonotonicSections: Bool
+    ) throws -> (OrderedIDList, [SectionRecord])? {
         let statement = try db.statement(sql)
         defer { statement.reset() }
         try statement.bind(plan.fetchArguments)
@@ -261,7 +284,14 @@ public final class FetchedResultsController {
             while try statement.step() {
                 builder.append(statement.int64(at: 0))
                 if let bytes = currentText, statement.isText(at: 1),
-                   statement.withUTF8(at: 1, { $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes, bytes.count) == 0) }) {
+                    statement.withUTF8(
+                        at: 1,
+                        {
+                            $0.count == bytes.count
+                                && (bytes.isEmpty || memcmp($0.baseAddress!, bytes, bytes.count) == 0)
+                        }
+                    )
+                {
                     sections[sections.count - 1].count += 1
                     continue
                 }
@@ -270,7 +300,9 @@ public final class FetchedResultsController {
                     if case .text(let text) = current { currentText = Array(text.utf8) } else { currentText = nil }
                 }
                 if sections.isEmpty {
-                    sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
+                    sections.append(
+                        SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1)
+                    )
                     current = v
                     continue
                 }
@@ -279,7 +311,9 @@ public final class FetchedResultsController {
                     sections[sections.count - 1].count += 1
                 } else {
                     if requireMonotonicSections && (ascending ? c < 0 : c > 0) { return nil }
-                    sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
+                    sections.append(
+                        SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1)
+                    )
                     current = v
                 }
             }
@@ -347,7 +381,10 @@ public final class FetchedResultsController {
             for i in chunk.keys.indices {
                 let k = chunk.keys[i]
                 guard k.isValid, changing.isEmpty || !changing.contains(chunk.ids[i]) else { continue }
-                if last.isValid && SortPrefix.compareBits(last, k) > 0 { ok = false; return }
+                if last.isValid && SortPrefix.compareBits(last, k) > 0 {
+                    ok = false
+                    return
+                }
                 last = k
             }
         }
@@ -377,10 +414,15 @@ public final class FetchedResultsController {
     ///     controller.prepareForChangesInBackground()
     public func prepareForChangesInBackground() {
         guard hasFetched, let plan, plan.request.fetchLimit == 0, plan.request.fetchOffset == 0,
-              !list.hasKeys, list.count > 0, prefixJob == nil,
-              let lease = context.store.acquireReaderConnection() else { return }
-        let job = PrefixBuildJob(sequence: list.sequence, plan: plan,
-                                 short: mayUseShortPrefixes && plan.shortEncoder != nil, generation: generation)
+            !list.hasKeys, list.count > 0, prefixJob == nil,
+            let lease = context.store.acquireReaderConnection()
+        else { return }
+        let job = PrefixBuildJob(
+            sequence: list.sequence,
+            plan: plan,
+            short: mayUseShortPrefixes && plan.shortEncoder != nil,
+            generation: generation
+        )
         job.start(with: lease)
         prefixJob = job
     }
@@ -409,8 +451,13 @@ public final class FetchedResultsController {
 
     /// All fetched objects in order, loaded lazily in batches.
     public var fetchedObjects: FetchedObjects {
-        FetchedObjects(sequence: list.sequence, range: 0..<list.count, loader: loader, generation: generation,
-                       entityName: fetchRequest.entityName)
+        FetchedObjects(
+            sequence: list.sequence,
+            range: 0..<list.count,
+            loader: loader,
+            generation: generation,
+            entityName: fetchRequest.entityName
+        )
     }
 
     /// The sections in order. Without a section key path there is exactly one (named "") once fetched.
@@ -421,9 +468,18 @@ public final class FetchedResultsController {
 
     func sectionInfo(_ i: Int, starts: [Int]) -> SectionInfo {
         let r = sectionRecords[i]
-        return SectionInfo(name: r.name, indexTitle: sectionKeyTitle(r.name), numberOfObjects: r.count,
-                           objects: FetchedObjects(sequence: list.sequence, range: starts[i]..<(starts[i] + r.count),
-                                                   loader: loader, generation: generation, entityName: fetchRequest.entityName))
+        return SectionInfo(
+            name: r.name,
+            indexTitle: sectionKeyTitle(r.name),
+            numberOfObjects: r.count,
+            objects: FetchedObjects(
+                sequence: list.sequence,
+                range: starts[i]..<(starts[i] + r.count),
+                loader: loader,
+                generation: generation,
+                entityName: fetchRequest.entityName
+            )
+        )
     }
 
     /// The section count (0 before a fetch).
@@ -438,7 +494,10 @@ public final class FetchedResultsController {
         var starts: [Int] = []
         starts.reserveCapacity(sectionRecords.count)
         var total = 0
-        for r in sectionRecords { starts.append(total); total += r.count }
+        for r in sectionRecords {
+            starts.append(total)
+            total += r.count
+        }
         startsCache = starts
         return starts
     }
@@ -448,7 +507,8 @@ public final class FetchedResultsController {
     /// The flat position of an index path, nil when out of range.
     func position(of indexPath: IndexPath) -> Int? {
         guard indexPath.count == 2, indexPath.section >= 0, indexPath.section < sectionRecords.count,
-              indexPath.item >= 0, indexPath.item < sectionRecords[indexPath.section].count else { return nil }
+            indexPath.item >= 0, indexPath.item < sectionRecords[indexPath.section].count
+        else { return nil }
         return sectionStarts[indexPath.section] + indexPath.item
     }
 
@@ -545,7 +605,9 @@ public final class FetchedResultsController {
         if let s = titles.firstIndex(where: { t in
             guard let t else { return false }
             return ascending ? t > title : t < title
-        }) { return s }
+        }) {
+            return s
+        }
         return sectionRecords.count - 1
     }
 
@@ -559,7 +621,8 @@ public final class FetchedResultsController {
             guard observerToken == nil else { return }
             observerToken = context.addObserver { [weak self] changes in self?.handle(changes) }
             if hasFetched, let before = historyPositionWhenUntracked,
-               let now = try? context.store.historyPosition(), now != before {
+                let now = try? context.store.historyPosition(), now != before
+            {
                 isStale = true
             }
             historyPositionWhenUntracked = nil
@@ -590,9 +653,18 @@ public final class FetchedResultsController {
                 if s.change == .insert {
                     info = sectionInfo(s.index, starts: starts)
                 } else {
-                    info = SectionInfo(name: s.name, indexTitle: sectionKeyTitle(s.name), numberOfObjects: 0,
-                                       objects: FetchedObjects(sequence: IDSequence(), range: 0..<0, loader: nil,
-                                                               generation: generation, entityName: fetchRequest.entityName))
+                    info = SectionInfo(
+                        name: s.name,
+                        indexTitle: sectionKeyTitle(s.name),
+                        numberOfObjects: 0,
+                        objects: FetchedObjects(
+                            sequence: IDSequence(),
+                            range: 0..<0,
+                            loader: nil,
+                            generation: generation,
+                            entityName: fetchRequest.entityName
+                        )
+                    )
                 }
                 d.controller(self, didChange: info, atSectionIndex: s.index, for: s.change)
             }

@@ -22,23 +22,47 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     func controllerWillChangeContent(_ controller: FetchedResultsController)
     /// A section was inserted (new index) or deleted (old index). A deleted
     /// section's info has its name, index title and former count; its objects are empty.
-    func controller(_ controller: FetchedResultsController, didChange section: SectionInfo,
-                    atSectionIndex sectionIndex: Int, for type: ChangeType)
+    func controller(
+        _ controller: FetchedResultsController,
+        didChange section: SectionInfo,
+        atSectionIndex sectionIndex: Int,
+        for type: ChangeType
+    )
     /// An object was inserted (`newIndexPath`), deleted (`indexPath`), moved or updated (both).
-    func controller(_ controller: FetchedResultsController, didChange objectID: ObjectID,
-                    at indexPath: IndexPath?, for type: ChangeType, newIndexPath: IndexPath?)
+    func controller(
+        _ controller: FetchedResultsController,
+        didChange objectID: ObjectID,
+        at indexPath: IndexPath?,
+        for type: ChangeType,
+        newIndexPath: IndexPath?
+    )
     /// The batch is complete; the controller's state is the new one.
     func controllerDidChangeContent(_ controller: FetchedResultsController)
     /// The index title of a section; nil means the default (the name's first character, uppercased).
-    func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String?
+    func controller(
+        _ controller: FetchedResultsController,
+        sectionIndexTitleForSectionName sectionName: String
+    ) -> String?
 }
 
 extension FetchedResultsControllerDelegate {
     public func controllerWillChangeContent(_ controller: FetchedResultsController) {}
-    public func controller(_ controller: FetchedResultsController, didChange section: SectionInfo,
-                           atSectionIndex sectionIndex: Int, for type: ChangeType) {}
-    public func controller(_ controller: FetchedResultsController, didChange objectID: ObjectID,
-                           at indexPath: IndexPath?, for type: ChangeType, newIndexPath: IndexPath?) {}
+    public func controller(
+        _ controller: FetchedResultsController,
+        didChange section: SectionInfo,
+        atSectionIndex sectionIndex: Int,
+        for type: ChangeType
+    ) {}
+    public func controller(
+        _ controller: FetchedResultsController,
+        didChange objectID: ObjectID,
+        at indexPath: IndexPath?,
+        for type: ChangeType,
+        newIndexPath: IndexPath?
+    ) {}
     public func controllerDidChangeContent(_ controller: FetchedResultsController) {}
-    public func controller(_ controller: FetchedResultsController, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
+    public func controller(
+        _ controller: FetchedResultsController,
+        sectionIndexTitleForSectionName sectionName: String
+    ) -> String? { nil }
 }

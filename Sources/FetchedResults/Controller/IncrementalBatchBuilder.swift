@@ -22,7 +22,7 @@ struct IncrementalBatchBuilder {
         var values: [StoreValue]
         var key: SortPrefix
         var oldPosition = -1  // -1: not in the results before
-        var rank = 0          // rows of the unchanged remainder before it
+        var rank = 0  // rows of the unchanged remainder before it
         var newPosition = 0
     }
 
@@ -76,7 +76,10 @@ struct IncrementalBatchBuilder {
         var evaluate = Set<Int64>(minimumCapacity: changeSet.inserted.count + changeSet.updated.count)
         var plain = Set<Int64>()
         for id in changeSet.deleted where id.entity == root { gone.insert(id.rowID) }
-        for id in changeSet.inserted where id.entity == root { evaluate.insert(id.rowID); gone.remove(id.rowID) }
+        for id in changeSet.inserted where id.entity == root {
+            evaluate.insert(id.rowID)
+            gone.remove(id.rowID)
+        }
         for (id, keys) in changeSet.updated where id.entity == root && !gone.contains(id.rowID) {
             if plan.isRelevant(keys) { evaluate.insert(id.rowID) } else { plain.insert(id.rowID) }
         }
@@ -87,7 +90,8 @@ struct IncrementalBatchBuilder {
         return Classification(gone: gone, evaluate: evaluate, plain: plain)
     }
 
-    init(controller: FetchedResultsController, plan: FetchPlan, changes: Classification, list: consuming OrderedIDList) {
+    init(controller: FetchedResultsController, plan: FetchPlan, changes: Classification, list: consuming OrderedIDList)
+    {
         self.controller = controller
         self.plan = plan
         self.root = plan.entity.name
@@ -138,8 +142,14 @@ struct IncrementalBatchBuilder {
         var matched = Set<Int64>(minimumCapacity: rows.count)
         for (id, values) in rows where plan.matches(values) {
             matched.insert(id)
-            members.append(Member(id: id, values: values, key: plan.prefix(of: values, short: short),
-                                  oldPosition: oldPosition[id] ?? -1))
+            members.append(
+                Member(
+                    id: id,
+                    values: values,
+                    key: plan.prefix(of: values, short: short),
+                    oldPosition: oldPosition[id] ?? -1
+                )
+            )
         }
         for id in changes.gone { departed.append((id, oldPosition[id]!)) }
         for id in changes.evaluate where !matched.contains(id) {
@@ -156,7 +166,11 @@ struct IncrementalBatchBuilder {
             let ip = FetchedResultsController.indexPath(of: u.position, starts: oldStarts)
             return ChangeBatch.ObjectChange(change: .update, id: ObjectID(entity: root, rowID: u.id), from: ip, to: ip)
         }
-        return ChangeBatch(objectChanges: updates, counts: oldRecords.map(\.count), sectionNames: oldRecords.map(\.name))
+        return ChangeBatch(
+            objectChanges: updates,
+            counts: oldRecords.map(\.count),
+            sectionNames: oldRecords.map(\.name)
+        )
     }
 
     /// Phase 4: ranks each member among the unchanged rows (binary search on
@@ -198,8 +212,10 @@ struct IncrementalBatchBuilder {
                 if found {
                     records[index].count += 1
                 } else {
-                    records.insert(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1),
-                                   at: index)
+                    records.insert(
+                        SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1),
+                        at: index
+                    )
                 }
             } else {
                 records[0].count += 1
@@ -218,14 +234,20 @@ struct IncrementalBatchBuilder {
     mutating func diffSections() throws {
         if hasSections {
             finalRecords = records.filter { $0.count > 0 }
-            var i = 0, j = 0
-            var deletes: [ChangeBatch.SectionChange] = [], inserts: [ChangeBatch.SectionChange] = []
+            var i = 0
+            var j = 0
+            var deletes: [ChangeBatch.SectionChange] = []
+            var inserts: [ChangeBatch.SectionChange] = []
             while i < oldRecords.count || j < finalRecords.count {
                 if i < oldRecords.count, j < finalRecords.count,
-                   StoreValue.compare(oldRecords[i].value, finalRecords[j].value) == 0 {
-                    i += 1; j += 1
-                } else if j >= finalRecords.count || (i < oldRecords.count
-                            && sectionOrder(oldRecords[i].value, finalRecords[j].value) < 0) {
+                    StoreValue.compare(oldRecords[i].value, finalRecords[j].value) == 0
+                {
+                    i += 1
+                    j += 1
+                } else if j >= finalRecords.count
+                    || (i < oldRecords.count
+                        && sectionOrder(oldRecords[i].value, finalRecords[j].value) < 0)
+                {
                     deletes.append(.init(change: .delete, index: i, name: oldRecords[i].name))
                     i += 1
                 } else {
@@ -239,7 +261,10 @@ struct IncrementalBatchBuilder {
         }
         var total = 0
         newStarts.reserveCapacity(finalRecords.count)
-        for r in finalRecords { newStarts.append(total); total += r.count }
+        for r in finalRecords {
+            newStarts.append(total)
+            total += r.count
+        }
         if short && hasSections {
             for m in members {
                 let s = FetchedResultsController.sectionIndex(of: m.newPosition, starts: newStarts)
@@ -270,7 +295,9 @@ struct IncrementalBatchBuilder {
     /// gap the longest increasing run stays and the others move. Entries are built
     /// from flat positions and ordered by them (the order of index paths).
     mutating func emitBatch() -> ChangeBatch {
-        let oldStarts = self.oldStarts, newStarts = self.newStarts, root = self.root
+        let oldStarts = self.oldStarts
+        let newStarts = self.newStarts
+        let root = self.root
         func ip(_ p: Int, _ starts: [Int]) -> IndexPath { FetchedResultsController.indexPath(of: p, starts: starts) }
         func objectID(_ id: Int64) -> ObjectID { ObjectID(entity: root, rowID: id) }
         departed.sort { $0.position < $1.position }
@@ -279,33 +306,54 @@ struct IncrementalBatchBuilder {
         for d in departed {
             objectChanges.append(.init(change: .delete, id: objectID(d.id), from: ip(d.position, oldStarts), to: nil))
         }
-        var candidates: [Int] = []     // members that may stay, by index (ascending new position)
+        var candidates: [Int] = []  // members that may stay, by index (ascending new position)
         for (j, m) in members.enumerated() where m.oldPosition >= 0 {
             let oldRank = m.oldPosition - lowerBound(removedOldPositions, m.oldPosition)
-            let sameSection = !hasSections || StoreValue.compare(
-                oldRecords[FetchedResultsController.sectionIndex(of: m.oldPosition, starts: oldStarts)].value,
-                m.values[plan.sectionValueIndex!]) == 0
+            let sameSection =
+                !hasSections
+                || StoreValue.compare(
+                    oldRecords[FetchedResultsController.sectionIndex(of: m.oldPosition, starts: oldStarts)].value,
+                    m.values[plan.sectionValueIndex!]
+                ) == 0
             if sameSection && oldRank == m.rank { candidates.append(j) }
         }
         var staying = [Bool](repeating: false, count: members.count)
-        for k in longestIncreasingSubsequence(candidates.map { members[$0].oldPosition }) { staying[candidates[k]] = true }
+        for k in longestIncreasingSubsequence(candidates.map { members[$0].oldPosition }) {
+            staying[candidates[k]] = true
+        }
         for m in members where m.oldPosition < 0 {
-            objectChanges.append(.init(change: .insert, id: objectID(m.id), from: nil, to: ip(m.newPosition, newStarts)))
+            objectChanges.append(
+                .init(change: .insert, id: objectID(m.id), from: nil, to: ip(m.newPosition, newStarts))
+            )
         }
         for (j, m) in members.enumerated() where m.oldPosition >= 0 && !staying[j] {
-            objectChanges.append(.init(change: .move, id: objectID(m.id), from: ip(m.oldPosition, oldStarts),
-                                       to: ip(m.newPosition, newStarts)))
+            objectChanges.append(
+                .init(
+                    change: .move,
+                    id: objectID(m.id),
+                    from: ip(m.oldPosition, oldStarts),
+                    to: ip(m.newPosition, newStarts)
+                )
+            )
         }
         var updates: [(new: Int, old: Int, id: Int64)] = []
         updates.reserveCapacity(candidates.count + plainOld.count)
-        for j in candidates where staying[j] { updates.append((members[j].newPosition, members[j].oldPosition, members[j].id)) }
+        for j in candidates where staying[j] {
+            updates.append((members[j].newPosition, members[j].oldPosition, members[j].id))
+        }
         for u in plainOld { updates.append((list.position(of: u.id)!, u.position, u.id)) }
         updates.sort { $0.new < $1.new }
         for u in updates {
-            objectChanges.append(.init(change: .update, id: objectID(u.id), from: ip(u.old, oldStarts), to: ip(u.new, newStarts)))
+            objectChanges.append(
+                .init(change: .update, id: objectID(u.id), from: ip(u.old, oldStarts), to: ip(u.new, newStarts))
+            )
         }
-        return ChangeBatch(sectionChanges: sectionChanges, objectChanges: objectChanges,
-                           counts: finalRecords.map(\.count), sectionNames: finalRecords.map(\.name))
+        return ChangeBatch(
+            sectionChanges: sectionChanges,
+            objectChanges: objectChanges,
+            counts: finalRecords.map(\.count),
+            sectionNames: finalRecords.map(\.name)
+        )
     }
 
     // MARK: Ranking
@@ -319,8 +367,10 @@ struct IncrementalBatchBuilder {
     private func narrow(_ m: Member) -> Range<Int> {
         guard m.key.isValid, list.hasKeys else { return 0..<list.count }
         let key = m.key
-        guard let (lower, isEqual) = list.sequence.lowerBound(bits: key) else { return narrowStopping(m, in: 0..<list.count) }
-        if !isEqual { return lower..<lower }     // the usual case: no other row shares the prefix
+        guard let (lower, isEqual) = list.sequence.lowerBound(bits: key) else {
+            return narrowStopping(m, in: 0..<list.count)
+        }
+        if !isEqual { return lower..<lower }  // the usual case: no other row shares the prefix
         // The block of equal prefixes is short: walk it.
         var upper = lower
         while upper < list.count {

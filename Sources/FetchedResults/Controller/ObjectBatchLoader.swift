@@ -17,7 +17,7 @@ final class ObjectBatchLoader {
         var objects: [ManagedObject?]
     }
 
-    private var entries: [Entry] = []   // most recently used last
+    private var entries: [Entry] = []  // most recently used last
     /// Number of batches loaded since creation (for tests of rule 7 of <doc:ChangeBatches>).
     private(set) var loadCount = 0
 
@@ -44,7 +44,9 @@ final class ObjectBatchLoader {
             return e.objects[position - batch * batchSize]
         }
         let start = batch * batchSize
-        let ids = sequence.ids(in: start..<min(sequence.count, start + batchSize)).map { ObjectID(entity: entityName, rowID: $0) }
+        let ids = sequence.ids(in: start..<min(sequence.count, start + batchSize)).map {
+            ObjectID(entity: entityName, rowID: $0)
+        }
         let loaded = (try? context.objects(with: ids)) ?? []
         var byID: [Int64: ManagedObject] = [:]
         for o in loaded { byID[o.objectID.rowID] = o }

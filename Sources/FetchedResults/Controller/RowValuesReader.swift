@@ -60,7 +60,8 @@ struct RowValuesReader {
     mutating func begin(_ ids: [Int64], otherShare: Double = 0.5) -> Pending {
         wasSplit = false
         guard splits, ids.count >= RowValuesReader.parallelThreshold, !store.database.isInTransaction,
-              let lease = store.acquireReaderConnection() else {
+            let lease = store.acquireReaderConnection()
+        else {
             return Pending(mine: ids[...], theirs: [], job: nil, done: nil, lease: nil)
         }
         let cut = min(ids.count - 1, max(1, Int(Double(ids.count) * otherShare)))
@@ -76,9 +77,14 @@ struct RowValuesReader {
         let main = store.database
         guard let job = pending.job, let done = pending.done else {
             guard !pending.mine.isEmpty else { return [] }
-            return try RowValuesReader.read(pending.mine, on: main, sql: pending.mine.count == 1 ? singleSQL : sql, columns: columns)
+            return try RowValuesReader.read(
+                pending.mine,
+                on: main,
+                sql: pending.mine.count == 1 ? singleSQL : sql,
+                columns: columns
+            )
         }
-        defer { pending.lease?.release() }   // after `done.wait()` below, on every path
+        defer { pending.lease?.release() }  // after `done.wait()` below, on every path
         let mine: [(id: Int64, values: [StoreValue])]
         do {
             mine = try RowValuesReader.read(pending.mine, on: main, sql: sql, columns: columns)
@@ -95,8 +101,12 @@ struct RowValuesReader {
     }
 
     /// One query for `ids` on `database`.
-    static func read(_ ids: ArraySlice<Int64>, on database: Database, sql: String,
-                     columns: Int32) throws -> [(id: Int64, values: [StoreValue])] {
+    static func read(
+        _ ids: ArraySlice<Int64>,
+        on database: Database,
+        sql: String,
+        columns: Int32
+    ) throws -> [(id: Int64, values: [StoreValue])] {
         var out: [(id: Int64, values: [StoreValue])] = []
         out.reserveCapacity(ids.count)
         let statement = try database.statement(sql)

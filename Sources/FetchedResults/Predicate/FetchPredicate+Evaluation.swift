@@ -92,7 +92,12 @@ enum PredicateEvaluator {
         let collation: Collation = c.caseInsensitive ? .nocase : .binary
         switch c.op {
         case .between:
-            let low = PredicateComparison(c.left, .greaterOrEqual, .value(c.list[0]), caseInsensitive: c.caseInsensitive)
+            let low = PredicateComparison(
+                c.left,
+                .greaterOrEqual,
+                .value(c.list[0]),
+                caseInsensitive: c.caseInsensitive
+            )
             let high = PredicateComparison(c.left, .lessOrEqual, .value(c.list[1]), caseInsensitive: c.caseInsensitive)
             return comparison(low, value) && comparison(high, value)
         case .in:
@@ -101,18 +106,23 @@ enum PredicateEvaluator {
             if x.isNull { return .unknown }
             var sawNull = false
             for v in c.list {
-                if v.isNull { sawNull = true; continue }
+                if v.isNull {
+                    sawNull = true
+                    continue
+                }
                 if StoreValue.compare(x, v, collation: collation) == 0 { return .yes }
             }
             return sawNull ? .unknown : .no
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
-            let leftNull = c.left == .value(.null), rightNull = c.right == .value(.null)
+            let leftNull = c.left == .value(.null)
+            let rightNull = c.right == .value(.null)
             if leftNull || rightNull {
                 guard c.op == .equal || c.op == .notEqual else { return .unknown }
                 let isNull = (leftNull && rightNull) || resolve(leftNull ? c.right : c.left, value).isNull
                 return Truth(c.op == .equal ? isNull : !isNull)
             }
-            let l = resolve(c.left, value), r = resolve(c.right, value)
+            let l = resolve(c.left, value)
+            let r = resolve(c.right, value)
             if l.isNull || r.isNull { return .unknown }
             let order = StoreValue.compare(l, r, collation: collation)
             switch c.op {
@@ -125,7 +135,8 @@ enum PredicateEvaluator {
             }
         case .contains, .beginsWith, .endsWith, .like:
             if c.right == .value(.null) || c.left == .value(.null) { return .unknown }
-            let x = resolve(c.left, value), p = resolve(c.right, value)
+            let x = resolve(c.left, value)
+            let p = resolve(c.right, value)
             if case .value = c.right, p.string == nil { return .no }
             if x.isNull || p.isNull { return .unknown }
             guard case .text(var xs) = x, case .text(var ps) = p else { return .no }

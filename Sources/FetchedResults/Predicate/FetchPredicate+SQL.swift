@@ -71,7 +71,8 @@ struct PredicateSQLCompiler {
     /// Whether SQLite would convert `value` when comparing it with a column of `type`.
     private static func affinityWouldConvert(_ type: AttributeType, _ value: StoreValue) -> Bool {
         switch (type, value) {
-        case (.text, .integer), (.text, .real), (.date, .integer), (.date, .real), (.dateTime, .integer), (.dateTime, .real):
+        case (.text, .integer), (.text, .real), (.date, .integer), (.date, .real), (.dateTime, .integer),
+            (.dateTime, .real):
             return true
         case (.integer, .text), (.bool, .text), (.real, .text):
             return true
@@ -81,7 +82,11 @@ struct PredicateSQLCompiler {
     }
 
     /// The SQL of an operand in a comparison against `others` (constants) or another key path.
-    private mutating func operand(_ o: PredicateOperand, againstValues others: [StoreValue], againstKeyPath: Bool) throws -> String {
+    private mutating func operand(
+        _ o: PredicateOperand,
+        againstValues others: [StoreValue],
+        againstKeyPath: Bool
+    ) throws -> String {
         switch o {
         case .value(let v): return bind(v)
         case .keyPath(let k):
@@ -107,7 +112,12 @@ struct PredicateSQLCompiler {
     private mutating func comparison(_ c: PredicateComparison) throws -> String {
         switch c.op {
         case .between:
-            let low = PredicateComparison(c.left, .greaterOrEqual, .value(c.list[0]), caseInsensitive: c.caseInsensitive)
+            let low = PredicateComparison(
+                c.left,
+                .greaterOrEqual,
+                .value(c.list[0]),
+                caseInsensitive: c.caseInsensitive
+            )
             let high = PredicateComparison(c.left, .lessOrEqual, .value(c.list[1]), caseInsensitive: c.caseInsensitive)
             let l = try comparison(low)
             return "(\(l) AND \(try comparison(high)))"
@@ -124,7 +134,8 @@ struct PredicateSQLCompiler {
     }
 
     private mutating func ordering(_ c: PredicateComparison) throws -> String {
-        let leftNull = c.left == .value(.null), rightNull = c.right == .value(.null)
+        let leftNull = c.left == .value(.null)
+        let rightNull = c.right == .value(.null)
         if leftNull || rightNull {
             switch c.op {
             case .equal, .notEqual:
@@ -197,7 +208,11 @@ struct PredicateSQLCompiler {
         // The pattern is a key path, read per row.
         guard case .keyPath(let pk) = c.right else { return "0" }
         if c.op == .like {
-            throw PredicateError.invalidOperand(position: 0, operator: "LIKE", reason: "needs a constant pattern, not a key path")
+            throw PredicateError.invalidOperand(
+                position: 0,
+                operator: "LIKE",
+                reason: "needs a constant pattern, not a key path"
+            )
         }
         let pExpr = try source.expression(forKeyPath: pk)
         let p = ci ? "lower(\(pExpr))" : pExpr

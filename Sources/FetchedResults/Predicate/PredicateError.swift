@@ -33,8 +33,8 @@ public enum PredicateError: Error, Sendable, Equatable, CustomStringConvertible 
     public var position: Int {
         switch self {
         case .unexpectedToken(let p, _, _), .unterminatedString(let p), .invalidEscape(let p, _),
-             .invalidNumber(let p, _), .invalidDate(let p, _), .missingArgument(let p, _),
-             .invalidKeyPathArgument(let p, _), .unsupportedModifier(let p, _, _), .invalidOperand(let p, _, _):
+            .invalidNumber(let p, _), .invalidDate(let p, _), .missingArgument(let p, _),
+            .invalidKeyPathArgument(let p, _), .unsupportedModifier(let p, _, _), .invalidOperand(let p, _, _):
             return p
         case .unusedArguments: return 0
         }

@@ -83,16 +83,23 @@ struct PredicateLexer {
         if PredicateLexer.isIdentifierStart(c) {
             var s = ""
             while true {
-                while let d = peek(), PredicateLexer.isIdentifierPart(d) { s.append(d); i += 1 }
+                while let d = peek(), PredicateLexer.isIdentifierPart(d) {
+                    s.append(d)
+                    i += 1
+                }
                 if peek() == ".", let n = peek(1), PredicateLexer.isIdentifierStart(n) {
-                    s.append("."); i += 1
+                    s.append(".")
+                    i += 1
                     continue
                 }
                 break
             }
             if peek() == "." {
-                throw PredicateError.unexpectedToken(position: i + 1 + 1, expected: "a key path component after \".\"",
-                                                     found: peek(1).map { "\"\($0)\"" } ?? "end of input")
+                throw PredicateError.unexpectedToken(
+                    position: i + 1 + 1,
+                    expected: "a key path component after \".\"",
+                    found: peek(1).map { "\"\($0)\"" } ?? "end of input"
+                )
             }
             return PredicateToken(kind: .identifier(s), position: start)
         }
@@ -100,18 +107,33 @@ struct PredicateLexer {
         if c == "'" || c == "\"" { return try string(quote: c, start: start) }
         if c == "%" {
             switch peek(1) {
-            case "@": i += 2; return PredicateToken(kind: .valuePlaceholder, position: start)
-            case "K": i += 2; return PredicateToken(kind: .keyPathPlaceholder, position: start)
+            case "@":
+                i += 2
+                return PredicateToken(kind: .valuePlaceholder, position: start)
+            case "K":
+                i += 2
+                return PredicateToken(kind: .keyPathPlaceholder, position: start)
             default:
-                throw PredicateError.unexpectedToken(position: start, expected: "%@ or %K", found: "\"%\(peek(1).map(String.init) ?? "")\"")
+                throw PredicateError.unexpectedToken(
+                    position: start,
+                    expected: "%@ or %K",
+                    found: "\"%\(peek(1).map(String.init) ?? "")\""
+                )
             }
         }
         if c == "[" {
             var letters = ""
             var j = i + 1
-            while j < chars.count, chars[j].isLetter { letters.append(chars[j]); j += 1 }
+            while j < chars.count, chars[j].isLetter {
+                letters.append(chars[j])
+                j += 1
+            }
             guard j < chars.count, chars[j] == "]", !letters.isEmpty else {
-                throw PredicateError.unexpectedToken(position: start, expected: "a modifier such as [c]", found: "\"[\"")
+                throw PredicateError.unexpectedToken(
+                    position: start,
+                    expected: "a modifier such as [c]",
+                    found: "\"[\""
+                )
             }
             i = j + 1
             return PredicateToken(kind: .modifier(letters), position: start)
@@ -132,23 +154,31 @@ struct PredicateLexer {
             i += 1
             return PredicateToken(kind: .symbol(c == "=" ? "==" : String(c)), position: start)
         }
-        throw PredicateError.unexpectedToken(position: start, expected: "a key path, value or operator", found: "\"\(c)\"")
+        throw PredicateError.unexpectedToken(
+            position: start,
+            expected: "a key path, value or operator",
+            found: "\"\(c)\""
+        )
     }
 
     private mutating func number(start: Int) throws -> PredicateToken {
         // A date literal: YYYY-MM-DD, optionally THH:MM:SSZ.
         if (0..<4).allSatisfy({ PredicateLexer.isDigit(peek($0)) }), peek(4) == "-",
-           PredicateLexer.isDigit(peek(5)), PredicateLexer.isDigit(peek(6)), peek(7) == "-",
-           PredicateLexer.isDigit(peek(8)), PredicateLexer.isDigit(peek(9)) {
+            PredicateLexer.isDigit(peek(5)), PredicateLexer.isDigit(peek(6)), peek(7) == "-",
+            PredicateLexer.isDigit(peek(8)), PredicateLexer.isDigit(peek(9))
+        {
             var text = String(chars[i..<(i + 10)])
             i += 10
             if peek() == "T", PredicateLexer.isDigit(peek(1)), PredicateLexer.isDigit(peek(2)), peek(3) == ":",
-               PredicateLexer.isDigit(peek(4)), PredicateLexer.isDigit(peek(5)), peek(6) == ":",
-               PredicateLexer.isDigit(peek(7)), PredicateLexer.isDigit(peek(8)), peek(9) == "Z" {
+                PredicateLexer.isDigit(peek(4)), PredicateLexer.isDigit(peek(5)), peek(6) == ":",
+                PredicateLexer.isDigit(peek(7)), PredicateLexer.isDigit(peek(8)), peek(9) == "Z"
+            {
                 text += String(chars[i..<(i + 10)])
                 i += 10
             }
-            guard PredicateLexer.isValidDate(text) else { throw PredicateError.invalidDate(position: start, text: text) }
+            guard PredicateLexer.isValidDate(text) else {
+                throw PredicateError.invalidDate(position: start, text: text)
+            }
             if let c = peek(), PredicateLexer.isIdentifierPart(c) {
                 throw PredicateError.invalidDate(position: start, text: text + String(c))
             }
@@ -156,26 +186,41 @@ struct PredicateLexer {
         }
         var text = ""
         var isReal = false
-        while PredicateLexer.isDigit(peek()) { text.append(peek()!); i += 1 }
+        while PredicateLexer.isDigit(peek()) {
+            text.append(peek()!)
+            i += 1
+        }
         if peek() == ".", PredicateLexer.isDigit(peek(1)) {
             isReal = true
-            text.append("."); i += 1
-            while PredicateLexer.isDigit(peek()) { text.append(peek()!); i += 1 }
+            text.append(".")
+            i += 1
+            while PredicateLexer.isDigit(peek()) {
+                text.append(peek()!)
+                i += 1
+            }
         }
         if let e = peek(), e == "e" || e == "E" {
             var j = 1
             if peek(1) == "+" || peek(1) == "-" { j = 2 }
             if PredicateLexer.isDigit(peek(j)) {
                 isReal = true
-                for _ in 0..<j { text.append(peek()!); i += 1 }
-                while PredicateLexer.isDigit(peek()) { text.append(peek()!); i += 1 }
+                for _ in 0..<j {
+                    text.append(peek()!)
+                    i += 1
+                }
+                while PredicateLexer.isDigit(peek()) {
+                    text.append(peek()!)
+                    i += 1
+                }
             }
         }
         if let c = peek(), PredicateLexer.isIdentifierPart(c) {
             throw PredicateError.invalidNumber(position: start, text: text + String(c))
         }
         if isReal {
-            guard let d = Double(text), d.isFinite else { throw PredicateError.invalidNumber(position: start, text: text) }
+            guard let d = Double(text), d.isFinite else {
+                throw PredicateError.invalidNumber(position: start, text: text)
+            }
             return PredicateToken(kind: .real(d), position: start)
         }
         guard let v = Int64(text) else { throw PredicateError.invalidNumber(position: start, text: text) }
@@ -189,7 +234,10 @@ struct PredicateLexer {
             guard let c = peek() else { throw PredicateError.unterminatedString(position: start) }
             i += 1
             if c == quote { return PredicateToken(kind: .string(s), position: start) }
-            if c != "\\" { s.append(c); continue }
+            if c != "\\" {
+                s.append(c)
+                continue
+            }
             let escapePosition = i
             guard let e = peek() else { throw PredicateError.unterminatedString(position: start) }
             i += 1
@@ -199,10 +247,15 @@ struct PredicateLexer {
             case "t": s.append("\t")
             case "r": s.append("\r")
             case "0": s.append("\u{0}")
-            case "*", "?": s.append("\\"); s.append(e)   // kept for LIKE patterns
+            case "*", "?":
+                s.append("\\")
+                s.append(e)  // kept for LIKE patterns
             case "u":
                 var hex = ""
-                while hex.count < 4, let h = peek(), h.isHexDigit { hex.append(h); i += 1 }
+                while hex.count < 4, let h = peek(), h.isHexDigit {
+                    hex.append(h)
+                    i += 1
+                }
                 guard hex.count == 4, let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) else {
                     throw PredicateError.invalidEscape(position: escapePosition, sequence: "\\u" + hex)
                 }
@@ -218,7 +271,9 @@ struct PredicateLexer {
         let u = Array(text.utf8)
         guard u.count == 10 || u.count == 20 else { return false }
         func num(_ a: Int, _ n: Int) -> Int { (a..<(a + n)).reduce(0) { $0 * 10 + Int(u[$1] - 48) } }
-        let y = num(0, 4), m = num(5, 2), d = num(8, 2)
+        let y = num(0, 4)
+        let m = num(5, 2)
+        let d = num(8, 2)
         guard m >= 1 && m <= 12, d >= 1 else { return false }
         let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]

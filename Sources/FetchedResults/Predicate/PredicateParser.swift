@@ -28,7 +28,11 @@ struct PredicateParser {
     mutating func parse() throws -> PredicateTree {
         let e = try parseOr()
         guard current.kind == .end else {
-            throw PredicateError.unexpectedToken(position: current.position, expected: "AND, OR or end of input", found: current.display)
+            throw PredicateError.unexpectedToken(
+                position: current.position,
+                expected: "AND, OR or end of input",
+                found: current.display
+            )
         }
         guard argumentIndex == arguments.count else {
             throw PredicateError.unusedArguments(placeholders: argumentIndex, arguments: arguments.count)
@@ -91,13 +95,23 @@ struct PredicateParser {
             advance()
             let e = try parseOr()
             guard isSymbol(current, ")") else {
-                throw PredicateError.unexpectedToken(position: current.position, expected: "\")\"", found: current.display)
+                throw PredicateError.unexpectedToken(
+                    position: current.position,
+                    expected: "\")\"",
+                    found: current.display
+                )
             }
             advance()
             return e
         }
-        if isKeyword(current, "TRUEPREDICATE") { advance(); return .alwaysTrue }
-        if isKeyword(current, "FALSEPREDICATE") { advance(); return .alwaysFalse }
+        if isKeyword(current, "TRUEPREDICATE") {
+            advance()
+            return .alwaysTrue
+        }
+        if isKeyword(current, "FALSEPREDICATE") {
+            advance()
+            return .alwaysFalse
+        }
         return .comparison(try parseComparison())
     }
 
@@ -123,13 +137,24 @@ struct PredicateParser {
             case "ENDSWITH": op = .endsWith
             case "LIKE": op = .like
             case "MATCHES":
-                throw PredicateError.invalidOperand(position: opToken.position, operator: "MATCHES",
-                                                    reason: "(regular expressions) is not supported; use LIKE with * and ?")
+                throw PredicateError.invalidOperand(
+                    position: opToken.position,
+                    operator: "MATCHES",
+                    reason: "(regular expressions) is not supported; use LIKE with * and ?"
+                )
             default:
-                throw PredicateError.unexpectedToken(position: opToken.position, expected: "a comparison operator", found: opToken.display)
+                throw PredicateError.unexpectedToken(
+                    position: opToken.position,
+                    expected: "a comparison operator",
+                    found: opToken.display
+                )
             }
         default:
-            throw PredicateError.unexpectedToken(position: opToken.position, expected: "a comparison operator", found: opToken.display)
+            throw PredicateError.unexpectedToken(
+                position: opToken.position,
+                expected: "a comparison operator",
+                found: opToken.display
+            )
         }
         advance()
 
@@ -140,10 +165,17 @@ struct PredicateParser {
                 case "c", "C": caseInsensitive = true
                 case "d", "D":
                     throw PredicateError.unsupportedModifier(
-                        position: current.position, modifier: letters,
-                        reason: "diacritic-insensitive matching cannot be made to agree between SQLite and Swift without a custom SQL function; use [c]")
+                        position: current.position,
+                        modifier: letters,
+                        reason:
+                            "diacritic-insensitive matching cannot be made to agree between SQLite and Swift without a custom SQL function; use [c]"
+                    )
                 default:
-                    throw PredicateError.unsupportedModifier(position: current.position, modifier: letters, reason: "known modifiers are [c]")
+                    throw PredicateError.unsupportedModifier(
+                        position: current.position,
+                        modifier: letters,
+                        reason: "known modifiers are [c]"
+                    )
                 }
             }
             advance()
@@ -153,8 +185,11 @@ struct PredicateParser {
         case .between:
             let values = try parseList(opToken: opToken)
             guard values.count == 2 else {
-                throw PredicateError.invalidOperand(position: opToken.position, operator: "BETWEEN",
-                                                    reason: "needs exactly two values, {low, high}; found \(values.count)")
+                throw PredicateError.invalidOperand(
+                    position: opToken.position,
+                    operator: "BETWEEN",
+                    reason: "needs exactly two values, {low, high}; found \(values.count)"
+                )
             }
             return PredicateComparison(left, .between, list: values, caseInsensitive: caseInsensitive)
         case .in:
@@ -168,10 +203,18 @@ struct PredicateParser {
                     switch v {
                     case .text, .null: break
                     default:
-                        throw PredicateError.invalidOperand(position: rightPosition, operator: op.rawValue, reason: "needs a string, found \(v)")
+                        throw PredicateError.invalidOperand(
+                            position: rightPosition,
+                            operator: op.rawValue,
+                            reason: "needs a string, found \(v)"
+                        )
                     }
                 } else if op == .like {
-                    throw PredicateError.invalidOperand(position: rightPosition, operator: "LIKE", reason: "needs a constant pattern, not a key path")
+                    throw PredicateError.invalidOperand(
+                        position: rightPosition,
+                        operator: "LIKE",
+                        reason: "needs a constant pattern, not a key path"
+                    )
                 }
             }
             return PredicateComparison(left, op, right, caseInsensitive: caseInsensitive)
@@ -181,19 +224,40 @@ struct PredicateParser {
     /// `{a, b, …}` or a single `%@` whose argument is treated as one value.
     private mutating func parseList(opToken: PredicateToken) throws -> [StoreValue] {
         guard isSymbol(current, "{") else {
-            throw PredicateError.unexpectedToken(position: current.position, expected: "\"{\" after \(opToken.display)", found: current.display)
+            throw PredicateError.unexpectedToken(
+                position: current.position,
+                expected: "\"{\" after \(opToken.display)",
+                found: current.display
+            )
         }
         advance()
         var values: [StoreValue] = []
-        if isSymbol(current, "}") { advance(); return values }
+        if isSymbol(current, "}") {
+            advance()
+            return values
+        }
         while true {
             guard let v = try parseValue() else {
-                throw PredicateError.unexpectedToken(position: current.position, expected: "a value", found: current.display)
+                throw PredicateError.unexpectedToken(
+                    position: current.position,
+                    expected: "a value",
+                    found: current.display
+                )
             }
             values.append(v)
-            if isSymbol(current, ",") { advance(); continue }
-            if isSymbol(current, "}") { advance(); return values }
-            throw PredicateError.unexpectedToken(position: current.position, expected: "\",\" or \"}\"", found: current.display)
+            if isSymbol(current, ",") {
+                advance()
+                continue
+            }
+            if isSymbol(current, "}") {
+                advance()
+                return values
+            }
+            throw PredicateError.unexpectedToken(
+                position: current.position,
+                expected: "\",\" or \"}\"",
+                found: current.display
+            )
         }
     }
 
@@ -220,10 +284,18 @@ struct PredicateParser {
     private mutating func parseValue() throws -> StoreValue? {
         let t = current
         switch t.kind {
-        case .string(let s): advance(); return .text(s)
-        case .integer(let v): advance(); return .integer(v)
-        case .real(let d): advance(); return .real(d)
-        case .date(let d): advance(); return .text(d)
+        case .string(let s):
+            advance()
+            return .text(s)
+        case .integer(let v):
+            advance()
+            return .integer(v)
+        case .real(let d):
+            advance()
+            return .real(d)
+        case .date(let d):
+            advance()
+            return .text(d)
         case .valuePlaceholder:
             let v = try takeArgument(at: t.position)
             advance()
@@ -231,16 +303,30 @@ struct PredicateParser {
         case .symbol("-"):
             advance()
             switch current.kind {
-            case .integer(let v): advance(); return .integer(-v)
-            case .real(let d): advance(); return .real(-d)
+            case .integer(let v):
+                advance()
+                return .integer(-v)
+            case .real(let d):
+                advance()
+                return .real(-d)
             default:
-                throw PredicateError.unexpectedToken(position: current.position, expected: "a number after \"-\"", found: current.display)
+                throw PredicateError.unexpectedToken(
+                    position: current.position,
+                    expected: "a number after \"-\"",
+                    found: current.display
+                )
             }
         case .identifier(let w):
             switch w.uppercased() {
-            case "NIL", "NULL": advance(); return .null
-            case "TRUE", "YES": advance(); return .integer(1)
-            case "FALSE", "NO": advance(); return .integer(0)
+            case "NIL", "NULL":
+                advance()
+                return .null
+            case "TRUE", "YES":
+                advance()
+                return .integer(1)
+            case "FALSE", "NO":
+                advance()
+                return .integer(0)
             default: return nil
             }
         default:

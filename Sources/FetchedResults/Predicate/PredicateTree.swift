@@ -35,7 +35,9 @@ public indirect enum PredicateTree: Sendable, Hashable {
             case .comparison(let c):
                 for k in c.keyPaths where seen.insert(k).inserted { out.append(k) }
             case .not(let x): visit(x)
-            case .and(let a, let b), .or(let a, let b): visit(a); visit(b)
+            case .and(let a, let b), .or(let a, let b):
+                visit(a)
+                visit(b)
             }
         }
         visit(self)
@@ -105,7 +107,12 @@ public struct PredicateComparison: Sendable, Hashable {
     public var caseInsensitive: Bool
 
     /// A binary comparison (any operator but `BETWEEN` and `IN`).
-    public init(_ left: PredicateOperand, _ op: PredicateOperator, _ right: PredicateOperand, caseInsensitive: Bool = false) {
+    public init(
+        _ left: PredicateOperand,
+        _ op: PredicateOperator,
+        _ right: PredicateOperand,
+        caseInsensitive: Bool = false
+    ) {
         self.left = left
         self.op = op
         self.right = right

@@ -14,7 +14,8 @@ enum TextMatching {
 
     /// `instr(haystack, needle) > 0` for text: a byte substring.
     static func contains(_ haystack: String, _ needle: String) -> Bool {
-        let h = Array(haystack.utf8), n = Array(needle.utf8)
+        let h = Array(haystack.utf8)
+        let n = Array(needle.utf8)
         if n.isEmpty { return true }
         if n.count > h.count { return false }
         let first = n[0]
@@ -33,14 +34,16 @@ enum TextMatching {
 
     /// `instr(text, prefix) = 1`: the bytes of `text` start with those of `prefix`.
     static func hasPrefix(_ text: String, _ prefix: String) -> Bool {
-        let t = text.utf8, p = prefix.utf8
+        let t = text.utf8
+        let p = prefix.utf8
         guard p.count <= t.count else { return false }
         return zip(t, p).allSatisfy { $0 == $1 }
     }
 
     /// `substr(text, -length(suffix)) = suffix`: the bytes of `text` end with those of `suffix`.
     static func hasSuffix(_ text: String, _ suffix: String) -> Bool {
-        let t = Array(text.utf8), s = Array(suffix.utf8)
+        let t = Array(text.utf8)
+        let s = Array(suffix.utf8)
         guard s.count <= t.count else { return false }
         return t[(t.count - s.count)...].elementsEqual(s)
     }
@@ -113,17 +116,26 @@ struct LikePattern: Equatable {
     func matches(_ text: String) -> Bool {
         let t = Array(text.unicodeScalars)
         let p = elements
-        var pi = 0, ti = 0
-        var starP = -1, starT = 0
+        var pi = 0
+        var ti = 0
+        var starP = -1
+        var starT = 0
         while ti < t.count {
             if pi < p.count {
                 switch p[pi] {
                 case .one:
-                    pi += 1; ti += 1; continue
+                    pi += 1
+                    ti += 1
+                    continue
                 case .literal(let c) where c == t[ti]:
-                    pi += 1; ti += 1; continue
+                    pi += 1
+                    ti += 1
+                    continue
                 case .run:
-                    starP = pi; starT = ti; pi += 1; continue
+                    starP = pi
+                    starT = ti
+                    pi += 1
+                    continue
                 default: break
                 }
             }

@@ -29,8 +29,14 @@ public struct FetchRequest: Sendable, Hashable {
     public static let defaultBatchSize = 50
 
     /// A request for the objects of `entity`; set the sort descriptors before fetching (at least one is required).
-    public init(entity: String, predicate: FetchPredicate? = nil, sortDescriptors: [FetchSort] = [],
-                fetchBatchSize: Int = 0, fetchLimit: Int = 0, fetchOffset: Int = 0) {
+    public init(
+        entity: String,
+        predicate: FetchPredicate? = nil,
+        sortDescriptors: [FetchSort] = [],
+        fetchBatchSize: Int = 0,
+        fetchLimit: Int = 0,
+        fetchOffset: Int = 0
+    ) {
         self.entityName = entity
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors

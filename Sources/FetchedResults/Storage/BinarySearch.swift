@@ -15,7 +15,8 @@
 /// it runs over chunk-local arrays on the change hot path.)
 @inline(__always)
 func binarySearch(_ range: Range<Int>, targetIsAfter order: (Int) throws -> Bool?) rethrows -> Range<Int> {
-    var lo = range.lowerBound, hi = range.upperBound
+    var lo = range.lowerBound
+    var hi = range.upperBound
     while lo < hi {
         let mid = (lo + hi) / 2
         guard let after = try order(mid) else { return lo..<hi }
@@ -32,7 +33,7 @@ func lowerBound(_ a: [Int], _ x: Int) -> Int {
 /// Indexes of one longest strictly increasing subsequence of `values` (patience sorting, O(n log n)).
 func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
     guard !values.isEmpty else { return [] }
-    var tails: [Int] = []          // index into values of the smallest tail of each length
+    var tails: [Int] = []  // index into values of the smallest tail of each length
     var previous = [Int](repeating: -1, count: values.count)
     for (i, v) in values.enumerated() {
         let length = binarySearch(0..<tails.count) { values[tails[$0]] < v }.lowerBound
@@ -41,6 +42,9 @@ func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
     }
     var out: [Int] = []
     var k = tails.last!
-    while k >= 0 { out.append(k); k = previous[k] }
+    while k >= 0 {
+        out.append(k)
+        k = previous[k]
+    }
     return out.reversed()
 }

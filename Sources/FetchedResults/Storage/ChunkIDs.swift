@@ -76,7 +76,11 @@ struct ChunkIDs: RandomAccessCollection, ExpressibleByArrayLiteral {
 
     /// Appends `n` placeholder ids (0), to be overwritten with ``moveAndSet(_:)``.
     mutating func appendPlaceholders(_ n: Int) {
-        if wide.isEmpty { narrow.append(contentsOf: repeatElement(0, count: n)) } else { wide.append(contentsOf: repeatElement(0, count: n)) }
+        if wide.isEmpty {
+            narrow.append(contentsOf: repeatElement(0, count: n))
+        } else {
+            wide.append(contentsOf: repeatElement(0, count: n))
+        }
     }
 
     mutating func removeLast(_ n: Int) {
@@ -106,9 +110,13 @@ struct ChunkIDs: RandomAccessCollection, ExpressibleByArrayLiteral {
     /// writes only ids the chunk can hold: see ``widen(toHold:)``).
     mutating func withMover<R>(_ body: (Mover) throws -> R) rethrows -> R {
         if wide.isEmpty {
-            return try narrow.withUnsafeMutableBufferPointer { try body(Mover(isNarrow: true, narrow: $0.baseAddress, wide: nil)) }
+            return try narrow.withUnsafeMutableBufferPointer {
+                try body(Mover(isNarrow: true, narrow: $0.baseAddress, wide: nil))
+            }
         }
-        return try wide.withUnsafeMutableBufferPointer { try body(Mover(isNarrow: false, narrow: nil, wide: $0.baseAddress)) }
+        return try wide.withUnsafeMutableBufferPointer {
+            try body(Mover(isNarrow: false, narrow: nil, wide: $0.baseAddress))
+        }
     }
 
     /// In-place moves and writes inside one chunk's storage (see ``withMover(_:)``).
@@ -120,7 +128,11 @@ struct ChunkIDs: RandomAccessCollection, ExpressibleByArrayLiteral {
         @inline(__always)
         func move(from: Int, to: Int, count n: Int) {
             guard n > 0, from != to else { return }
-            if isNarrow { (narrow! + to).update(from: narrow! + from, count: n) } else { (wide! + to).update(from: wide! + from, count: n) }
+            if isNarrow {
+                (narrow! + to).update(from: narrow! + from, count: n)
+            } else {
+                (wide! + to).update(from: wide! + from, count: n)
+            }
         }
 
         @inline(__always)
@@ -176,7 +188,7 @@ struct ChunkIDs: RandomAccessCollection, ExpressibleByArrayLiteral {
 
     /// Calls `body` with each id in order.
     @inline(__always)
-    func forEach(_ body: (Int64) throws -> Void) rethrows {
+    func forEachID(_ body: (Int64) throws -> Void) rethrows {
         if wide.isEmpty {
             for id in narrow { try body(Int64(id)) }
         } else {
@@ -186,7 +198,11 @@ struct ChunkIDs: RandomAccessCollection, ExpressibleByArrayLiteral {
 
     /// Appends the ids of `range` to `out`.
     func append(_ range: Range<Int>, to out: inout [Int64]) {
-        if wide.isEmpty { out.append(contentsOf: narrow[range].lazy.map { Int64($0) }) } else { out.append(contentsOf: wide[range]) }
+        if wide.isEmpty {
+            out.append(contentsOf: narrow[range].lazy.map { Int64($0) })
+        } else {
+            out.append(contentsOf: wide[range])
+        }
     }
 
     /// Runs `body` with the ids as 8-byte integers (the results cache's file format).

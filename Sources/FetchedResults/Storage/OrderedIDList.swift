@@ -24,20 +24,28 @@ struct FenwickTree {
 
     mutating func add(_ index: Int, _ delta: Int) {
         var i = index + 1
-        while i < tree.count { tree[i] += delta; i += i & -i }
+        while i < tree.count {
+            tree[i] += delta
+            i += i & -i
+        }
     }
 
     /// Sum of the counts before `index`.
     func prefix(_ index: Int) -> Int {
-        var s = 0, i = index
-        while i > 0 { s += tree[i]; i -= i & -i }
+        var s = 0
+        var i = index
+        while i > 0 {
+            s += tree[i]
+            i -= i & -i
+        }
         return s
     }
 
     /// The index whose range contains `position`, and the offset inside it.
     func locate(_ position: Int) -> (index: Int, offset: Int) {
         tree.withUnsafeBufferPointer { t in
-            var pos = 0, rem = position
+            var pos = 0
+            var rem = position
             var step = topStep
             let n = t.count - 1
             while step > 0 {
@@ -96,9 +104,10 @@ struct IDSequence {
     /// arrays: the chunks by their last prefix, then inside one chunk.
     func lowerBound(bits key: SortPrefix, pastEqual: Bool = false) -> (position: Int, isEqual: Bool)? {
         guard lastKeys.count == order.count else { return nil }
-        let bound = pastEqual ? 1 : 0    // a prefix is "before" when compareBits(prefix, key) < bound
+        let bound = pastEqual ? 1 : 0  // a prefix is "before" when compareBits(prefix, key) < bound
         let ordinal: Int? = lastKeys.withUnsafeBufferPointer { last in
-            var lo = 0, hi = last.count
+            var lo = 0
+            var hi = last.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 guard last[mid].isValid else { return nil }
@@ -109,7 +118,8 @@ struct IDSequence {
         guard let ordinal else { return nil }
         guard ordinal < order.count else { return (count, false) }
         let found: (Int, Bool)? = slots[Int(order[ordinal])].keys.withUnsafeBufferPointer { keys in
-            var lo = 0, hi = keys.count
+            var lo = 0
+            var hi = keys.count
             while lo < hi {
                 let mid = (lo + hi) / 2
                 guard keys[mid].isValid else { return nil }
@@ -140,8 +150,8 @@ struct IDSequence {
     }
 
     /// Calls `body` with every id in order.
-    func forEach(_ body: (Int64) throws -> Void) rethrows {
-        for s in order { try slots[Int(s)].ids.forEach(body) }
+    func forEachID(_ body: (Int64) throws -> Void) rethrows {
+        for s in order { try slots[Int(s)].ids.forEachID(body) }
     }
 
     /// Chunks in order (for bulk copies such as the cache file).
@@ -156,7 +166,7 @@ struct IDSequence {
 /// SQLite's rowids usually are; a dictionary for the rest.
 struct RowIDMap {
     private var base: Int64 = 0
-    private var dense: ContiguousArray<Int32> = []   // slot + 1; 0 = absent
+    private var dense: ContiguousArray<Int32> = []  // slot + 1; 0 = absent
     private var sparse: [Int64: Int32] = [:]
 
     init() {}
@@ -366,8 +376,12 @@ struct OrderedIDList {
             while end < positions.count && positions[end] - start < size { end += 1 }
             let keep = size - (end - i)
             let withKeys = hasKeys
-            OrderedIDList.compact(&sequence.slots[slot], offsets: positions[i..<end].lazy.map { $0 - start },
-                                  withKeys: withKeys, removed: &removed)
+            OrderedIDList.compact(
+                &sequence.slots[slot],
+                offsets: positions[i..<end].lazy.map { $0 - start },
+                withKeys: withKeys,
+                removed: &removed
+            )
             if keep == 0 { emptied = true }
             touched.append((ordinal, slot, i - end))
             i = end
@@ -413,8 +427,13 @@ struct OrderedIDList {
     /// Opens gaps in one chunk for `rows` (ascending rank; `start` is the rank of
     /// the chunk's first row) and fills them, in place: the chunk grows at its end
     /// and each run of old rows moves up once. Returns the new size.
-    private static func expand(_ chunk: inout IDChunk, size: Int, rows: ArraySlice<(id: Int64, key: SortPrefix, rank: Int)>,
-                               start: Int, withKeys: Bool) -> Int {
+    private static func expand(
+        _ chunk: inout IDChunk,
+        size: Int,
+        rows: ArraySlice<(id: Int64, key: SortPrefix, rank: Int)>,
+        start: Int,
+        withKeys: Bool
+    ) -> Int {
         let added = rows.count
         chunk.ids.widen(toHold: rows.lazy.map(\.id))
         chunk.ids.appendPlaceholders(added)
@@ -422,14 +441,16 @@ struct OrderedIDList {
         chunk.ids.withMover { ids in
             chunk.keys.withUnsafeMutableBufferPointer { keys in
                 // From the end: old rows at or after each new row's offset move up by the rows still to place.
-                var end = size             // old rows [.., end) not yet moved
+                var end = size  // old rows [.., end) not yet moved
                 var shift = added
                 for r in rows.reversed() {
                     let offset = r.rank - start
                     let n = end - offset
                     if n > 0 {
                         ids.move(from: offset, to: offset + shift, count: n)
-                        if withKeys { (keys.baseAddress! + offset + shift).update(from: keys.baseAddress! + offset, count: n) }
+                        if withKeys {
+                            (keys.baseAddress! + offset + shift).update(from: keys.baseAddress! + offset, count: n)
+                        }
                     }
                     end = offset
                     shift -= 1
@@ -443,10 +464,16 @@ struct OrderedIDList {
 
     /// Drops the rows at `offsets` (ascending) of one chunk, moving each run
     /// between them once; appends what it drops to `removed`.
-    private static func compact(_ chunk: inout IDChunk, offsets: some Sequence<Int>, withKeys: Bool,
-                                removed: inout [(id: Int64, key: SortPrefix)]) {
+    private static func compact(
+        _ chunk: inout IDChunk,
+        offsets: some Sequence<Int>,
+        withKeys: Bool,
+        removed: inout [(id: Int64, key: SortPrefix)]
+    ) {
         let size = chunk.ids.count
-        var write = -1, read = 0, dropped = 0
+        var write = -1
+        var read = 0
+        var dropped = 0
         chunk.ids.withMover { ids in
             chunk.keys.withUnsafeMutableBufferPointer { keys in
                 func move(_ from: Int, _ to: Int, _ n: Int) {
@@ -455,7 +482,12 @@ struct OrderedIDList {
                     if withKeys { (keys.baseAddress! + to).update(from: keys.baseAddress! + from, count: n) }
                 }
                 for offset in offsets {
-                    if write < 0 { write = offset } else { move(read, write, offset - read); write += offset - read }
+                    if write < 0 {
+                        write = offset
+                    } else {
+                        move(read, write, offset - read)
+                        write += offset - read
+                    }
                     removed.append((ids.get(offset), withKeys ? keys[offset] : .invalid))
                     read = offset + 1
                     dropped += 1
@@ -488,7 +520,8 @@ struct OrderedIDList {
         while i < rows.count {
             let rank = rows[i].rank
             precondition(rank >= 0 && rank <= count, "insert rank \(rank) out of 0...\(count)")
-            let ordinal: Int, firstOffset: Int
+            let ordinal: Int
+            let firstOffset: Int
             if rank == count {
                 ordinal = sequence.order.count - 1
                 firstOffset = sequence.slots[Int(sequence.order[ordinal])].ids.count
@@ -501,9 +534,17 @@ struct OrderedIDList {
             // Rows landing in this chunk: ranks up to its end (the end itself only for the last chunk).
             let isLast = ordinal == sequence.order.count - 1
             var end = i
-            while end < rows.count && (rows[end].rank - start < size || (isLast && rows[end].rank - start == size)) { end += 1 }
+            while end < rows.count && (rows[end].rank - start < size || (isLast && rows[end].rank - start == size)) {
+                end += 1
+            }
             if end == i { end = i + 1 }
-            let newSize = OrderedIDList.expand(&sequence.slots[slot], size: size, rows: rows[i..<end], start: start, withKeys: withKeys)
+            let newSize = OrderedIDList.expand(
+                &sequence.slots[slot],
+                size: size,
+                rows: rows[i..<end],
+                start: start,
+                withKeys: withKeys
+            )
             for r in rows[i..<end] { map[r.id] = Int32(slot) }
             if newSize > OrderedIDList.maxChunk { splitOrdinals.append(ordinal) }
             touched.append((ordinal, slot, end - i))
@@ -527,8 +568,10 @@ struct OrderedIDList {
             if withKeys { sequence.slots[Int(s)].keys.removeSubrange(lower...) }
             while lower < whole.ids.count {
                 let upper = min(lower + OrderedIDList.targetChunk, whole.ids.count)
-                let piece = IDChunk(ids: ChunkIDs(whole.ids, lower..<upper),
-                                    keys: withKeys ? ContiguousArray(whole.keys[lower..<upper]) : [])
+                let piece = IDChunk(
+                    ids: ChunkIDs(whole.ids, lower..<upper),
+                    keys: withKeys ? ContiguousArray(whole.keys[lower..<upper]) : []
+                )
                 let slot = newSlot(piece)
                 for id in piece.ids { map[id] = Int32(slot) }
                 order.append(Int32(slot))
@@ -549,7 +592,7 @@ struct OrderedIDList {
         }
         hasKeys = true
         var seq = sequence
-        sequence = IDSequence()   // keep `seq` uniquely referenced while filling
+        sequence = IDSequence()  // keep `seq` uniquely referenced while filling
         defer {
             sequence = seq
             rebuildLastKeys()
@@ -564,7 +607,9 @@ struct OrderedIDList {
     /// chunk in order; false, and nothing changes, when they do not fit the chunks.
     mutating func installKeys(chunks: [ContiguousArray<SortPrefix>]) -> Bool {
         guard chunks.count == sequence.order.count else { return false }
-        for (o, s) in sequence.order.enumerated() where sequence.slots[Int(s)].ids.count != chunks[o].count { return false }
+        for (o, s) in sequence.order.enumerated() where sequence.slots[Int(s)].ids.count != chunks[o].count {
+            return false
+        }
         for (o, s) in sequence.order.enumerated() { sequence.slots[Int(s)].keys = chunks[o] }
         hasKeys = true
         rebuildLastKeys()

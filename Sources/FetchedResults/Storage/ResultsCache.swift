@@ -58,19 +58,26 @@ enum ResultsCache {
         let db = store.database
         let from = plan.entity.sqlTable
         let state: (Int64, StoreValue, StoreValue, StoreValue) = try db.read {
-            (try store.historyPosition(),
-             try db.scalar("SELECT count(*) FROM \(from)"),
-             try db.scalar("SELECT max(\(plan.entity.sqlIDColumn)) FROM \(from)"),
-             try db.scalar("PRAGMA schema_version"))
+            (
+                try store.historyPosition(),
+                try db.scalar("SELECT count(*) FROM \(from)"),
+                try db.scalar("SELECT max(\(plan.entity.sqlIDColumn)) FROM \(from)"),
+                try db.scalar("PRAGMA schema_version")
+            )
         }
         var s = "format=3;store=\(URL(fileURLWithPath: store.path).standardizedFileURL.path);file=\(store.identity);"
         s += "model=\(store.model.version)/\(store.model.applicationID)/\(modelDigest(store.model));"
         s += plan.descriptor
         s += ";history=\(state.0);rows=\(state.1);maxid=\(state.2);schema=\(state.3)"
         let request = plan.request
-        return Key(fingerprint: s, table: from, idColumn: plan.entity.sqlIDColumn, rowCount: state.1.int64 ?? 0,
-                   coversTable: request.predicate == nil && request.fetchLimit == 0 && request.fetchOffset == 0,
-                   isSectioned: plan.sectionExpression != nil)
+        return Key(
+            fingerprint: s,
+            table: from,
+            idColumn: plan.entity.sqlIDColumn,
+            rowCount: state.1.int64 ?? 0,
+            coversTable: request.predicate == nil && request.fetchLimit == 0 && request.fetchOffset == 0,
+            isSectioned: plan.sectionExpression != nil
+        )
     }
 
     /// A description of the model's structure (names, types, relationships, derived SQL).
@@ -82,8 +89,8 @@ enum ResultsCache {
             s += "|" + e.derived.map { "\($0.name)=\($0.sql)" }.joined(separator: ",") + ")"
         }
         // FNV-1a keeps the fingerprint short.
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return String(h, radix: 16)
     }
 
@@ -123,7 +130,8 @@ enum ResultsCache {
         }
 
         private mutating func mix(_ word: UInt64) {
-            value = ((value ^ (word &* 0x87C3_7B91_1142_53D5)) &<< 31 | (value ^ (word &* 0x87C3_7B91_1142_53D5)) &>> 33)
+            value =
+                ((value ^ (word &* 0x87C3_7B91_1142_53D5)) &<< 31 | (value ^ (word &* 0x87C3_7B91_1142_53D5)) &>> 33)
                 &* 0x4CF5_AD43_2745_937F &+ 0x52DC_E729
         }
 
@@ -137,13 +145,30 @@ enum ResultsCache {
 
     // MARK: Writing
 
-    static func save(name: String, directory: String?, fingerprint: String, list: OrderedIDList, sections: [SectionRecord]) throws {
-        try save(to: path(name: name, directory: directory), directory: directory ?? defaultDirectory,
-                 fingerprint: fingerprint, list: list, sections: sections)
+    static func save(
+        name: String,
+        directory: String?,
+        fingerprint: String,
+        list: OrderedIDList,
+        sections: [SectionRecord]
+    ) throws {
+        try save(
+            to: path(name: name, directory: directory),
+            directory: directory ?? defaultDirectory,
+            fingerprint: fingerprint,
+            list: list,
+            sections: sections
+        )
     }
 
     /// Writes a cache file at `final` (through a temporary file in `directory`, renamed).
-    static func save(to final: String, directory dir: String, fingerprint: String, list: OrderedIDList, sections: [SectionRecord]) throws {
+    static func save(
+        to final: String,
+        directory dir: String,
+        fingerprint: String,
+        list: OrderedIDList,
+        sections: [SectionRecord]
+    ) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let temp = final + ".tmp-\(getpid())"
         guard let file = fopen(temp, "wb") else { throw CocoaError(.fileWriteUnknown) }
@@ -193,10 +218,19 @@ enum ResultsCache {
     private static func appendValue(_ v: StoreValue, to out: inout [UInt8]) {
         switch v {
         case .null: out.append(0)
-        case .integer(let i): out.append(1); appendInt(UInt64(bitPattern: i), 8, to: &out)
-        case .real(let d): out.append(2); appendInt(d.bitPattern, 8, to: &out)
-        case .text(let s): out.append(3); appendString(s, to: &out)
-        case .blob(let b): out.append(4); appendInt(UInt64(b.count), 4, to: &out); out += b
+        case .integer(let i):
+            out.append(1)
+            appendInt(UInt64(bitPattern: i), 8, to: &out)
+        case .real(let d):
+            out.append(2)
+            appendInt(d.bitPattern, 8, to: &out)
+        case .text(let s):
+            out.append(3)
+            appendString(s, to: &out)
+        case .blob(let b):
+            out.append(4)
+            appendInt(UInt64(b.count), 4, to: &out)
+            out += b
         }
     }
 
@@ -252,7 +286,8 @@ enum ResultsCache {
         var sectionTotal: UInt64 = 0
         for _ in 0..<sectionCount {
             guard let v = reader.value(), let n = reader.string(), let c = reader.int(8),
-                  c <= UInt64(Int32.max), sectionTotal + c <= UInt64(Int32.max) else { return .damaged }
+                c <= UInt64(Int32.max), sectionTotal + c <= UInt64(Int32.max)
+            else { return .damaged }
             sectionTotal += c
             sections.append(SectionRecord(value: v, name: n, count: Int(c)))
         }
@@ -263,9 +298,13 @@ enum ResultsCache {
         var read: UInt64 = 0
         var ids = [Int64](repeating: 0, count: ResultsCache.maxRun)
         while read < total {
-            guard let n32 = reader.int(4), n32 > 0, n32 <= UInt64(ResultsCache.maxRun), read + n32 <= total else { return .damaged }
+            guard let n32 = reader.int(4), n32 > 0, n32 <= UInt64(ResultsCache.maxRun), read + n32 <= total else {
+                return .damaged
+            }
             let n = Int(n32)
-            let ok = ids.withUnsafeMutableBytes { reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(n * 8)])) }
+            let ok = ids.withUnsafeMutableBytes {
+                reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(n * 8)]))
+            }
             guard ok else { return .damaged }
             ids.withUnsafeBufferPointer { builder.append(ids: UnsafeBufferPointer(rebasing: $0[0..<n])) }
             read += n32
@@ -300,7 +339,9 @@ enum ResultsCache {
         let sql = "SELECT count(*) FROM \(key.table) WHERE \(key.idColumn) IN (\(placeholders))"
         guard let statement = try? store.database.uncachedStatement(sql) else { return false }
         defer { statement.reset() }
-        guard (try? statement.bind(sample.map { .integer($0) })) != nil, (try? statement.step()) == true else { return false }
+        guard (try? statement.bind(sample.map { .integer($0) })) != nil, (try? statement.step()) == true else {
+            return false
+        }
         return statement.int64(at: 0) == Int64(sample.count)
     }
 

@@ -32,7 +32,8 @@ struct SortPrefix: Hashable {
         guard a.hi != 0, b.hi != 0 else { return nil }
         if a.hi != b.hi { return a.hi < b.hi ? -1 : 1 }
         if a.mid != b.mid { return a.mid < b.mid ? -1 : 1 }
-        let la = a.lo & ~1, lb = b.lo & ~1
+        let la = a.lo & ~1
+        let lb = b.lo & ~1
         if la != lb { return la < lb ? -1 : 1 }
         return (a.lo & b.lo & 1) == 1 ? 0 : nil
     }
@@ -42,7 +43,8 @@ struct SortPrefix: Hashable {
     static func compareBits(_ a: SortPrefix, _ b: SortPrefix) -> Int {
         if a.hi != b.hi { return a.hi < b.hi ? -1 : 1 }
         if a.mid != b.mid { return a.mid < b.mid ? -1 : 1 }
-        let la = a.lo & ~1, lb = b.lo & ~1
+        let la = a.lo & ~1
+        let lb = b.lo & ~1
         return la == lb ? 0 : (la < lb ? -1 : 1)
     }
 }
@@ -95,11 +97,11 @@ struct SortKeyEncoder {
         var w0: UInt64 = 1 << 63
         var w1: UInt64 = 0
         var w2: UInt64 = 0
-        var pos = 1            // bits used, including the marker
+        var pos = 1  // bits used, including the marker
         var full = false
-        var invert: UInt64 = 0 // all ones for a descending field
+        var invert: UInt64 = 0  // all ones for a descending field
 
-        static let capacity = 191   // the last bit is the exact flag
+        static let capacity = 191  // the last bit is the exact flag
 
         /// Appends the low `n` bits of `v` (n ≤ 64); false when the prefix is full.
         @inline(__always)
@@ -114,7 +116,8 @@ struct SortKeyEncoder {
                 full = true
             }
             while count > 0 {
-                let word = pos >> 6, bit = pos & 63
+                let word = pos >> 6
+                let bit = pos & 63
                 let take = min(64 - bit, count)
                 let chunk = (value >> UInt64(count - take)) & (take == 64 ? ~0 : ((1 << UInt64(take)) - 1))
                 let shifted = chunk << UInt64(64 - bit - take)
@@ -139,39 +142,75 @@ struct SortKeyEncoder {
             let v = value(i)
             switch v {
             case .null:
-                if !w.write(0, 2) { exact = false; break fieldLoop }
+                if !w.write(0, 2) {
+                    exact = false
+                    break fieldLoop
+                }
             case .integer(let x):
-                if !w.write(1, 2) { exact = false; break fieldLoop }
-                if x < 0 { _ = w.write(0, 1); exact = false; break fieldLoop }
-                if !Self.writeMagnitude(UInt64(x), fraction: false, &w) { exact = false; break fieldLoop }
+                if !w.write(1, 2) {
+                    exact = false
+                    break fieldLoop
+                }
+                if x < 0 {
+                    _ = w.write(0, 1)
+                    exact = false
+                    break fieldLoop
+                }
+                if !Self.writeMagnitude(UInt64(x), fraction: false, &w) {
+                    exact = false
+                    break fieldLoop
+                }
             case .real(let d):
                 if d.isNaN {
-                    if !w.write(0, 2) { exact = false; break fieldLoop }
+                    if !w.write(0, 2) {
+                        exact = false
+                        break fieldLoop
+                    }
                     continue
                 }
-                if !w.write(1, 2) { exact = false; break fieldLoop }
-                if d < 0 { _ = w.write(0, 1); exact = false; break fieldLoop }
+                if !w.write(1, 2) {
+                    exact = false
+                    break fieldLoop
+                }
+                if d < 0 {
+                    _ = w.write(0, 1)
+                    exact = false
+                    break fieldLoop
+                }
                 if d >= 9223372036854775808.0 {
-                    _ = w.write(1, 1); _ = w.write(9, 4)
-                    exact = false; break fieldLoop
+                    _ = w.write(1, 1)
+                    _ = w.write(9, 4)
+                    exact = false
+                    break fieldLoop
                 }
                 let f = d.rounded(.down)
                 let hasFraction = f != d
                 if !Self.writeMagnitude(UInt64(Int64(f)), fraction: hasFraction, &w) || hasFraction {
-                    exact = false; break fieldLoop
+                    exact = false
+                    break fieldLoop
                 }
             case .text(let s):
-                if !w.write(2, 2) { exact = false; break fieldLoop }
+                if !w.write(2, 2) {
+                    exact = false
+                    break fieldLoop
+                }
                 switch f.mode {
                 case .date, .dateTime:
                     guard let bits = Self.dateBits(s, dateTime: f.mode == .dateTime) else { return .invalid }
-                    if !w.write(bits.value, bits.count) { exact = false; break fieldLoop }
+                    if !w.write(bits.value, bits.count) {
+                        exact = false
+                        break fieldLoop
+                    }
                 case .generic:
-                    if !Self.writeText(s, nocase: f.nocase, &w) { exact = false; break fieldLoop }
+                    if !Self.writeText(s, nocase: f.nocase, &w) {
+                        exact = false
+                        break fieldLoop
+                    }
                 }
             case .blob:
                 _ = w.write(3, 2)
-                exact = false; break fieldLoop
+                exact = false
+                break fieldLoop
             }
         }
         return SortPrefix(hi: w.w0, mid: w.w1, lo: w.w2 | (exact && !w.full ? 1 : 0))
@@ -200,8 +239,14 @@ struct SortKeyEncoder {
                 }
             }
             for b in bytes {
-                if b < 0x20 { _ = w.write(1, 7); return false }
-                if b >= 0x7F { _ = w.write(97, 7); return false }
+                if b < 0x20 {
+                    _ = w.write(1, 7)
+                    return false
+                }
+                if b >= 0x7F {
+                    _ = w.write(97, 7)
+                    return false
+                }
                 if !w.write(UInt64(b) - 0x20 + 2, 7) { return false }
             }
             return w.write(0, 7)
@@ -215,7 +260,10 @@ struct SortKeyEncoder {
         var code: UInt8 = 2
         var b = 0x20
         while b <= 0x7E {
-            if b >= 0x41 && b <= 0x5A { b += 1; continue }         // folded to lower case
+            if b >= 0x41 && b <= 0x5A {
+                b += 1
+                continue
+            }  // folded to lower case
             if (b >= 0x5B && b <= 0x60) || (b >= 0x7B && b <= 0x7E) {
                 let end = b <= 0x60 ? 0x60 : 0x7E
                 for x in b...end { table[x] = code | 0x80 }
@@ -252,7 +300,8 @@ struct SortKeyEncoder {
             var value = (y << 9) | (m << 5) | d
             if !dateTime { return (value, 23) }
             guard u[10] == 0x54, u[13] == 0x3A, u[16] == 0x3A, u[19] == 0x5A,
-                  let h = digits(11, 2), let mi = digits(14, 2), let sec = digits(17, 2), h < 32, mi < 64, sec < 64 else { return nil }
+                let h = digits(11, 2), let mi = digits(14, 2), let sec = digits(17, 2), h < 32, mi < 64, sec < 64
+            else { return nil }
             value = (value << 17) | (h << 12) | (mi << 6) | sec
             return (value, 40)
         }

@@ -41,8 +41,12 @@ public struct ListKeyBinding {
     }
 
     /// A binding of `events`.
-    public init(_ events: InputEvent..., keys: String, description: String,
-                action: @escaping (ListScreen) -> Void) {
+    public init(
+        _ events: InputEvent...,
+        keys: String,
+        description: String,
+        action: @escaping (ListScreen) -> Void
+    ) {
         self.events = events
         self.keys = keys
         self.description = description

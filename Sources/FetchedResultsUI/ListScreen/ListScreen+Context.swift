@@ -24,10 +24,14 @@ extension ListScreen {
     /// ``show(context:readOnlyReason:)``; `usingCache` false for a stand-in store,
     /// whose results must not go into the real store's cache files.
     func show(context newContext: ObjectContext, readOnlyReason: String?, usingCache: Bool) throws {
-        let controller = usingCache
+        let controller =
+            usingCache
             ? tab.makeController(context: newContext, filter: filter, cacheDirectory: configuration.cacheDirectory)
-            : FetchedResultsController(fetchRequest: tab.fetchRequest(filter: filter), context: newContext,
-                                       sectionNameKeyPath: tab.sectionNameKeyPath)
+            : FetchedResultsController(
+                fetchRequest: tab.fetchRequest(filter: filter),
+                context: newContext,
+                sectionNameKeyPath: tab.sectionNameKeyPath
+            )
         try controller.performFetch()
         while let top = loop.topView, top !== self { loop.pop() }
         searchField.deactivate()
@@ -41,8 +45,12 @@ extension ListScreen {
         if !isLoading, let adapter {
             adapter.swap(to: controller)
         } else {
-            adapter = FetchedResultsTableAdapter(controller: controller, tableView: table, cellForObject: tab.cell,
-                                                 headerTitle: tab.headerTitle)
+            adapter = FetchedResultsTableAdapter(
+                controller: controller,
+                tableView: table,
+                cellForObject: tab.cell,
+                headerTitle: tab.headerTitle
+            )
             adapter.animatesChanges = configuration.animated
             adapter.log = { [unowned self] message in self.log.append(message) }
             preview = nil
@@ -50,7 +58,8 @@ extension ListScreen {
         }
         table.scrollOffset = 0
         table.selectRow(at: IndexPath(row: 0, section: 0))
-        tabsToWarm = usingCache
+        tabsToWarm =
+            usingCache
             ? configuration.tabs.indices.filter { $0 != tabIndex && configuration.tabs[$0].cacheName != nil } : []
     }
 

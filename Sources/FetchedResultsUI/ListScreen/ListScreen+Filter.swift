@@ -7,8 +7,11 @@ extension ListScreen {
     ///
     ///     try screen.applyFilter(try FetchPredicate("state == 'CA'"), text: "state == 'CA'")
     public func applyFilter(_ predicate: FetchPredicate?, text: String) throws {
-        let controller = tab.makeController(context: context, filter: predicate,
-                                            cacheDirectory: configuration.cacheDirectory)
+        let controller = tab.makeController(
+            context: context,
+            filter: predicate,
+            cacheDirectory: configuration.cacheDirectory
+        )
         try controller.performFetch()
         filter = predicate
         filterText = predicate == nil ? "" : text
@@ -70,8 +73,10 @@ extension ListScreen {
             }
         } catch StoreError.unknownKeyPath(let keyPath, _) {
             let offset = text.range(of: keyPath).map { text.distance(from: text.startIndex, to: $0.lowerBound) }
-            filterField.setError("unknown key path \"\(keyPath)\"\(offset.map { " (column \($0 + 1))" } ?? "")",
-                                 at: offset)
+            filterField.setError(
+                "unknown key path \"\(keyPath)\"\(offset.map { " (column \($0 + 1))" } ?? "")",
+                at: offset
+            )
         } catch {
             filterField.setError("\(error)", at: nil)
         }

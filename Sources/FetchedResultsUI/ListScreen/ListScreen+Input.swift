@@ -56,7 +56,7 @@ extension ListScreen {
         case .escape, .left:
             return clearSearchAndFilter() ? .handled : .ignored
         default:
-            return .ignored   // q quits, ? and F1 open the help: the run loop's fallback
+            return .ignored  // q quits, ? and F1 open the help: the run loop's fallback
         }
     }
 }

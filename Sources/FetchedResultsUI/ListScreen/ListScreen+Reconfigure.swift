@@ -19,7 +19,11 @@ extension ListScreen {
         guard !isLoading else { return }
         var newTab = tab
         change(&newTab)
-        let controller = newTab.makeController(context: context, filter: filter, cacheDirectory: configuration.cacheDirectory)
+        let controller = newTab.makeController(
+            context: context,
+            filter: filter,
+            cacheDirectory: configuration.cacheDirectory
+        )
         try controller.performFetch()
         let selected = adapter.selectedObjectID
         configuration.tabs[tabIndex] = newTab
@@ -37,10 +41,19 @@ extension ListScreen {
     ///     screen.showSortPicker(keys: ["name", "city"], selected: 0, ascending: true) { index, ascending, tab in
     ///         tab.sortDescriptors = [FetchSort(["name", "city"][index], ascending: ascending)]
     ///     }
-    public func showSortPicker(keys: [String], selected: Int, ascending: Bool,
-                               apply: @escaping (_ index: Int, _ ascending: Bool, _ tab: inout ListTab) -> Void) {
-        let picker = ChoicePicker(title: "Sort by", choices: keys, selectedIndex: selected,
-                                  variants: ["ascending", "descending"], variantIndex: ascending ? 0 : 1)
+    public func showSortPicker(
+        keys: [String],
+        selected: Int,
+        ascending: Bool,
+        apply: @escaping (_ index: Int, _ ascending: Bool, _ tab: inout ListTab) -> Void
+    ) {
+        let picker = ChoicePicker(
+            title: "Sort by",
+            choices: keys,
+            selectedIndex: selected,
+            variants: ["ascending", "descending"],
+            variantIndex: ascending ? 0 : 1
+        )
         picker.onChoose = { [unowned self] index, variant in
             self.reconfigure(describing: "sort by \(keys[index])") { tab in apply(index, variant == 0, &tab) }
         }
@@ -53,8 +66,11 @@ extension ListScreen {
     ///     screen.showSectionPicker(titles: ["none", "state", "year(closed)"], selected: 1) { index, tab in
     ///         tab.sectionNameKeyPath = [nil, "state", "year(closed)"][index]
     ///     }
-    public func showSectionPicker(titles: [String], selected: Int,
-                                  apply: @escaping (_ index: Int, _ tab: inout ListTab) -> Void) {
+    public func showSectionPicker(
+        titles: [String],
+        selected: Int,
+        apply: @escaping (_ index: Int, _ tab: inout ListTab) -> Void
+    ) {
         let picker = ChoicePicker(title: "Sections by", choices: titles, selectedIndex: selected)
         picker.onChoose = { [unowned self] index, _ in
             self.reconfigure(describing: "section by \(titles[index])") { tab in apply(index, &tab) }

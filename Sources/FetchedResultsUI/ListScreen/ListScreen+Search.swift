@@ -1,5 +1,5 @@
-import Foundation
 import FetchedResults
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -53,7 +53,8 @@ extension ListScreen {
         let controller = adapter.controller
         // A text that extends one without matches in the same results has none either: no query.
         if let search, search.count == 0, text.hasPrefix(search.text),
-           search.key == ListSearch.Key(controller: ObjectIdentifier(controller), batch: adapter.batchCount) {
+            search.key == ListSearch.Key(controller: ObjectIdentifier(controller), batch: adapter.batchCount)
+        {
             searchField.trailingText = "no match"
             return
         }
@@ -81,7 +82,14 @@ extension ListScreen {
                 searchField.trailingText = "cannot search"
                 return nil
             }
-            return try ListSearch(text: text, predicate: predicate, tab: tab, filter: filter, context: context, key: key)
+            return try ListSearch(
+                text: text,
+                predicate: predicate,
+                tab: tab,
+                filter: filter,
+                context: context,
+                key: key
+            )
         } catch {
             searchField.trailingText = "error"
             statusLine.showMessage("Search failed: \(error)", at: now, style: .error)
@@ -97,15 +105,17 @@ extension ListScreen {
         }
         let controller = adapter.controller
         let key = ListSearch.Key(controller: ObjectIdentifier(controller), batch: adapter.batchCount)
-        if current.key != key {   // the results changed since: search them again
+        if current.key != key {  // the results changed since: search them again
             guard let fresh = makeSearch(current.text) else { return }
             current = fresh
             search = fresh
         }
-        let here = table.selection.flatMap { controller.objectID(at: $0) }.flatMap { controller.position(ofObject: $0) }
+        let here =
+            table.selection.flatMap { controller.objectID(at: $0) }.flatMap { controller.position(ofObject: $0) }
             ?? (forward ? -1 : 0)
         guard controller.numberOfObjects > 0,
-              let found = current.match(in: controller, from: here + (forward ? 1 : -1), forward: forward) else {
+            let found = current.match(in: controller, from: here + (forward ? 1 : -1), forward: forward)
+        else {
             statusLine.showMessage("No \(tab.noun.singular) matches \"\(current.text)\"", at: now)
             return
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 extension ListScreen {
     /// The status line's left side: the tab, the filter, the search, the hints;
     /// its right side: "Loading…" or the position.

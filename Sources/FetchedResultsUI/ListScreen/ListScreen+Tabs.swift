@@ -1,5 +1,5 @@
-import Foundation
 import FetchedResults
+import Foundation
 import SQLiteStore
 
 extension ListScreen {
@@ -14,8 +14,11 @@ extension ListScreen {
         let newTab = configuration.tabs[index]
         let keepsFilter = newTab.entity == tab.entity
         do {
-            let controller = newTab.makeController(context: context, filter: keepsFilter ? filter : nil,
-                                                   cacheDirectory: configuration.cacheDirectory)
+            let controller = newTab.makeController(
+                context: context,
+                filter: keepsFilter ? filter : nil,
+                cacheDirectory: configuration.cacheDirectory
+            )
             try controller.performFetch()
             if !keepsFilter {
                 filter = nil
@@ -41,12 +44,20 @@ extension ListScreen {
     /// Called from the polling ticker once the first tab has loaded.
     public func warmNextTab() {
         while let next = tabsToWarm.first {
-            if next == tabIndex { tabsToWarm.removeFirst(); continue }
+            if next == tabIndex {
+                tabsToWarm.removeFirst()
+                continue
+            }
             let controller = configuration.tabs[next].makeController(
-                context: context, filter: nil, cacheDirectory: configuration.cacheDirectory)
+                context: context,
+                filter: nil,
+                cacheDirectory: configuration.cacheDirectory
+            )
             switch controller.warmCacheInBackground() {
             case .busy: return
-            case .started: tabsToWarm.removeFirst(); return
+            case .started:
+                tabsToWarm.removeFirst()
+                return
             case .alreadyValid, .notApplicable: tabsToWarm.removeFirst()
             }
         }

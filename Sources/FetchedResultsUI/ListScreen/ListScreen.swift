@@ -108,10 +108,15 @@ public final class ListScreen: View, TableViewDelegate {
         let controller = tab.makeController(context: context, filter: nil, cacheDirectory: configuration.cacheDirectory)
         if try controller.performFetchFromCache() {
             install(controller)
-        } else if configuration.previewsFirstPage, let preview = try? FetchedPreviewTableSource(
-                    rows: controller.previewFirstObjects(limit: max(1, loop.screen.height)), context: context,
-                    isSectioned: tab.sectionNameKeyPath != nil, cellForObject: tab.cell,
-                    headerTitle: tab.provisionalHeaderTitle) {
+        } else if configuration.previewsFirstPage,
+            let preview = try? FetchedPreviewTableSource(
+                rows: controller.previewFirstObjects(limit: max(1, loop.screen.height)),
+                context: context,
+                isSectioned: tab.sectionNameKeyPath != nil,
+                cellForObject: tab.cell,
+                headerTitle: tab.provisionalHeaderTitle
+            )
+        {
             self.preview = preview
             table.dataSource = preview
             isLoading = true
@@ -136,8 +141,12 @@ public final class ListScreen: View, TableViewDelegate {
 
     /// The adapter for the first tab's fetched controller.
     private func install(_ controller: FetchedResultsController) {
-        adapter = FetchedResultsTableAdapter(controller: controller, tableView: table, cellForObject: tab.cell,
-                                             headerTitle: tab.headerTitle)
+        adapter = FetchedResultsTableAdapter(
+            controller: controller,
+            tableView: table,
+            cellForObject: tab.cell,
+            headerTitle: tab.headerTitle
+        )
         adapter.animatesChanges = configuration.animated
         adapter.log = { [unowned self] message in self.log.append(message) }
         tabsToWarm = configuration.tabs.indices.filter { $0 != tabIndex && configuration.tabs[$0].cacheName != nil }
@@ -183,7 +192,8 @@ public final class ListScreen: View, TableViewDelegate {
     /// Navigation bar, tabs, the table, and the status line (or the search or filter line).
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard !frame.isEmpty else { return }
-        navigationBar.trailingText = configuration.readOnlyReason == nil
+        navigationBar.trailingText =
+            configuration.readOnlyReason == nil
             ? configuration.navigationTrailingText?(self) : "read-only"
         navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
         tabBar.selectedIndex = tabIndex
@@ -211,7 +221,8 @@ public final class ListScreen: View, TableViewDelegate {
     public func didSelectRow(at indexPath: IndexPath) {
         // existingObject: a row another process deleted, not yet polled, opens nothing (no trap).
         guard !isLoading, let factory = configuration.detailScreen,
-              let object = adapter.controller.existingObject(at: indexPath) else { return }
+            let object = adapter.controller.existingObject(at: indexPath)
+        else { return }
         if let screen = factory(object, self) { loop.push(screen) }
     }
 }

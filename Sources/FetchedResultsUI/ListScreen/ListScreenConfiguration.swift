@@ -85,7 +85,8 @@ public struct ListScreenConfiguration {
     ///     configuration.reopenReplacedStore = { path, model in
     ///         (try Store(path: path, model: model), nil)
     ///     }
-    public var reopenReplacedStore: ((_ path: String, _ model: Model) throws -> (store: Store, readOnlyReason: String?))?
+    public var reopenReplacedStore:
+        ((_ path: String, _ model: Model) throws -> (store: Store, readOnlyReason: String?))?
     /// How often other processes' changes are looked for, in seconds.
     public var pollInterval = 0.2
 

@@ -1,4 +1,5 @@
 import Foundation
+
 /// The keys of a ``ListScreen``, as its help overlay (`?`, F1) lists them:
 /// DESIGN.md's key list, worded for the app's nouns and tabs, with the app's
 /// own ``ListKeyBinding``s under "Commands".
@@ -22,8 +23,12 @@ public enum ListScreenKeys {
         ]
         if tabs.count > 1 {
             let numbers = (1...min(9, tabs.count)).map(String.init).joined(separator: " ")
-            lines.append(("Tab/Shift-Tab  \(numbers)",
-                          "switch tab: \(tabs.map(\.title).joined(separator: ", "))"))
+            lines.append(
+                (
+                    "Tab/Shift-Tab  \(numbers)",
+                    "switch tab: \(tabs.map(\.title).joined(separator: ", "))"
+                )
+            )
         }
         if configuration.detailScreen != nil { lines.append(("Enter/→", configuration.detailDescription)) }
         lines.append(("Esc/←", "back; cancel; clear the search or the filter"))
@@ -52,8 +57,11 @@ public enum ListScreenKeys {
 
     /// `lines` with the app's bindings where their ``ListKeyBinding/helpPlacement`` says;
     /// those under "Commands" go in a section of that name at `commandsAt`.
-    private static func placing(_ bindings: [ListKeyBinding], in lines: [(keys: String, description: String)],
-                                commandsAt commandsIndex: Int) -> [(keys: String, description: String)] {
+    private static func placing(
+        _ bindings: [ListKeyBinding],
+        in lines: [(keys: String, description: String)],
+        commandsAt commandsIndex: Int
+    ) -> [(keys: String, description: String)] {
         var lines = lines
         var commands: [(keys: String, description: String)] = []
         for binding in bindings {
@@ -72,13 +80,16 @@ public enum ListScreenKeys {
                     commands.append((binding.keys, binding.description))
                     continue
                 }
-                lines[index] = ("\(lines[index].keys)  \(binding.keys)",
-                                "\(lines[index].description); \(binding.keys): \(binding.description)")
+                lines[index] = (
+                    "\(lines[index].keys)  \(binding.keys)",
+                    "\(lines[index].description); \(binding.keys): \(binding.description)"
+                )
             }
         }
         if !commands.isEmpty {
             // Sections placed before "Find" moved it down by the lines inserted above it.
-            let find = lines.firstIndex { $0.keys.isEmpty && $0.description == "Find" } ?? min(commandsIndex, lines.count)
+            let find =
+                lines.firstIndex { $0.keys.isEmpty && $0.description == "Find" } ?? min(commandsIndex, lines.count)
             lines.insert(contentsOf: [("", "Commands")] + commands, at: find)
         }
         return lines

@@ -1,5 +1,5 @@
-import Foundation
 import FetchedResults
+import Foundation
 import SQLiteStore
 
 /// The `/` search of a ``ListScreen``: the objects of the shown results that
@@ -43,15 +43,24 @@ struct ListSearch {
     }
 
     /// Fetches the matches of `predicate` (narrowed by `filter`) in `tab`'s order.
-    init(text: String, predicate: FetchPredicate, tab: ListTab, filter: FetchPredicate?,
-         context: ObjectContext, key: Key) throws {
+    init(
+        text: String,
+        predicate: FetchPredicate,
+        tab: ListTab,
+        filter: FetchPredicate?,
+        context: ObjectContext,
+        key: Key
+    ) throws {
         self.text = text
         self.key = key
         let narrowed = filter.map { $0.and(predicate) } ?? predicate
         var request = tab.fetchRequest(filter: narrowed)
         request.fetchBatchSize = max(1, tab.fetchBatchSize)
-        let matches = FetchedResultsController(fetchRequest: request, context: context,
-                                               sectionNameKeyPath: tab.sectionNameKeyPath)
+        let matches = FetchedResultsController(
+            fetchRequest: request,
+            context: context,
+            sectionNameKeyPath: tab.sectionNameKeyPath
+        )
         try matches.performFetch()
         self.matches = matches
         positions = []
@@ -71,20 +80,24 @@ struct ListSearch {
 
     /// The position in `controller` of match number `index` (0-based).
     private func position(ofMatch index: Int, in controller: FetchedResultsController) -> Int? {
-        guard let matches else { return positions[index] }   // made for this controller (key)
+        guard let matches else { return positions[index] }  // made for this controller (key)
         return controller.position(ofObject: matches.fetchedObjects.objectID(at: index))
     }
 
     /// The first match at or after (`forward`) / at or before `start`, wrapping around;
     /// nil when nothing in `controller` matches.
     func match(in controller: FetchedResultsController, from start: Int, forward: Bool) -> Match? {
-        let total = controller.numberOfObjects, count = self.count
+        let total = controller.numberOfObjects
+        let count = self.count
         guard total > 0, count > 0 else { return nil }
         let begin = ((start % total) + total) % total
-        var lo = 0, hi = count
-        while lo < hi {   // the first match whose position is >= begin (> begin backwards)
+        var lo = 0
+        var hi = count
+        while lo < hi {  // the first match whose position is >= begin (> begin backwards)
             let mid = (lo + hi) / 2
-            guard let p = position(ofMatch: mid, in: controller) else { return staleMatch(in: controller, from: begin, forward: forward) }
+            guard let p = position(ofMatch: mid, in: controller) else {
+                return staleMatch(in: controller, from: begin, forward: forward)
+            }
             if forward ? p < begin : p <= begin { lo = mid + 1 } else { hi = mid }
         }
         let index = forward ? (lo < count ? lo : 0) : (lo > 0 ? lo - 1 : count - 1)
@@ -99,8 +112,10 @@ struct ListSearch {
     private func staleMatch(in controller: FetchedResultsController, from begin: Int, forward: Bool) -> Match? {
         let sorted = (0..<count).compactMap { position(ofMatch: $0, in: controller) }.sorted()
         guard !sorted.isEmpty else { return nil }
-        let index = forward ? (sorted.firstIndex { $0 >= begin } ?? 0)
-                            : (sorted.lastIndex { $0 <= begin } ?? sorted.count - 1)
+        let index =
+            forward
+            ? (sorted.firstIndex { $0 >= begin } ?? 0)
+            : (sorted.lastIndex { $0 <= begin } ?? sorted.count - 1)
         return Match(position: sorted[index], ordinal: index + 1)
     }
 }

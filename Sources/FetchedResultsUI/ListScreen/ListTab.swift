@@ -1,5 +1,5 @@
-import Foundation
 import FetchedResults
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -70,8 +70,13 @@ public struct ListTab {
     public var objectName: (ManagedObject) -> String = { _ in "the item" }
 
     /// A tab listing `entity` in `sortDescriptors`' order, sectioned by `sectionNameKeyPath`.
-    public init(title: String, entity: String, sortDescriptors: [FetchSort], sectionNameKeyPath: String? = nil,
-                cell: @escaping (ManagedObject) -> TableCell) {
+    public init(
+        title: String,
+        entity: String,
+        sortDescriptors: [FetchSort],
+        sectionNameKeyPath: String? = nil,
+        cell: @escaping (ManagedObject) -> TableCell
+    ) {
         self.title = title
         self.entity = entity
         self.sortDescriptors = sortDescriptors
@@ -93,11 +98,18 @@ public struct ListTab {
     ///
     ///     let controller = tab.makeController(context: context, filter: nil)
     ///     try controller.performFetch()
-    public func makeController(context: ObjectContext, filter: FetchPredicate?,
-                               cacheDirectory: String? = nil) -> FetchedResultsController {
+    public func makeController(
+        context: ObjectContext,
+        filter: FetchPredicate?,
+        cacheDirectory: String? = nil
+    ) -> FetchedResultsController {
         let controller = FetchedResultsController(
-            fetchRequest: fetchRequest(filter: filter), context: context, sectionNameKeyPath: sectionNameKeyPath,
-            cacheName: filter == nil ? cacheName : nil, cacheDirectory: cacheDirectory)
+            fetchRequest: fetchRequest(filter: filter),
+            context: context,
+            sectionNameKeyPath: sectionNameKeyPath,
+            cacheName: filter == nil ? cacheName : nil,
+            cacheDirectory: cacheDirectory
+        )
         if let sectionIndexTitle { controller.sectionIndexTitleProvider = sectionIndexTitle }
         controller.refetchesInBackgroundOnReset = refetchesInBackgroundOnReset
         return controller

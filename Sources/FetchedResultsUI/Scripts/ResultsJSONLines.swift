@@ -41,7 +41,8 @@ public enum ResultsJSONLines {
             if let to = path(c.to) { s += ",\"to\":\(to)" }
             return s + "}"
         }
-        return "{\"type\":\"batch\",\"sections\":[\(sections.joined(separator: ","))],\"objects\":[\(objects.joined(separator: ","))],"
+        return
+            "{\"type\":\"batch\",\"sections\":[\(sections.joined(separator: ","))],\"objects\":[\(objects.joined(separator: ","))],"
             + "\"counts\":[\(batch.counts.map(String.init).joined(separator: ","))]}"
     }
 }

@@ -45,8 +45,11 @@ public struct ResultsListWriter {
     public var batchSize = 2000
 
     /// A writer of `columns`, read by `readRows`.
-    public init(columns: [String], noun: (singular: String, plural: String),
-                readRows: @escaping ([Int64]) throws -> [(id: Int64, values: [StoreValue])]) {
+    public init(
+        columns: [String],
+        noun: (singular: String, plural: String),
+        readRows: @escaping ([Int64]) throws -> [(id: Int64, values: [StoreValue])]
+    ) {
         self.columns = columns
         self.noun = noun
         self.readRows = readRows
@@ -65,8 +68,10 @@ public struct ResultsListWriter {
         for (index, section) in controller.sections.enumerated() {
             switch format {
             case .json:
-                output((index > 0 ? "," : "") + "{\"name\":\(JSONText.string(section.name)),\"indexTitle\":"
-                       + (section.indexTitle.map(JSONText.string) ?? "null") + ",\"objects\":[")
+                output(
+                    (index > 0 ? "," : "") + "{\"name\":\(JSONText.string(section.name)),\"indexTitle\":"
+                        + (section.indexTitle.map(JSONText.string) ?? "null") + ",\"objects\":["
+                )
             case .text:
                 let title = section.name.isEmpty ? "(none)" : DisplayText.escapingControls(section.name)
                 let count = section.numberOfObjects

@@ -42,15 +42,23 @@ final class CSVLoadingSession {
 
     /// Starts the load on a thread of its own, and a ticker that shows its progress.
     func start(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let shared = self.shared, path = options.file
+        let shared = self.shared
+        let path = options.file
         let thread = Thread {
             let result: Result<CSVTable, FetchedTableError>
             do {
-                result = .success(try CSVSource.load(path: path, environment: environment, progress: { progress in
-                    shared.lock.withLock { shared.progress = progress }
-                }, firstRows: { preview in
-                    shared.lock.withLock { shared.preview = preview }
-                }))
+                result = .success(
+                    try CSVSource.load(
+                        path: path,
+                        environment: environment,
+                        progress: { progress in
+                            shared.lock.withLock { shared.progress = progress }
+                        },
+                        firstRows: { preview in
+                            shared.lock.withLock { shared.preview = preview }
+                        }
+                    )
+                )
             } catch let error as FetchedTableError {
                 result = .failure(error)
             } catch {
@@ -79,7 +87,12 @@ final class CSVLoadingSession {
         ticker = nil
         do {
             let table = try result.get()
-            let database = try TableDatabase(path: options.file, kind: .csv, databasePath: table.databasePath, readOnly: true)
+            let database = try TableDatabase(
+                path: options.file,
+                kind: .csv,
+                databasePath: table.databasePath,
+                readOnly: true
+            )
             let selected = screen.selectedRow
             let browser = try TableBrowser(database: database, options: options, loop: loop, previewsFirstPage: false)
             loop.remove(screen)
@@ -105,15 +118,24 @@ final class CSVLoadingSession {
         plain.sort = nil
         plain.section = nil
         plain.predicate = nil
-        let query = (try? TableQuery(options: plain, table: "", columns: columns, idKey: "rowid"))
+        let query =
+            (try? TableQuery(options: plain, table: "", columns: columns, idKey: "rowid"))
             ?? (try? TableQuery(options: TableOptions(file: options.file), table: "", columns: columns, idKey: "rowid"))
         guard let query else { return [] }
-        let position = Dictionary(preview.columns.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let position = Dictionary(
+            preview.columns.enumerated().map { ($1, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         return preview.rows.map { row in
             func value(_ key: String) -> String { position[key].flatMap { $0 < row.count ? row[$0] : nil } ?? "" }
             let detail = query.subtitleKeys.map(value).filter { !$0.isEmpty }.joined(separator: " · ")
             let title = value(query.titleKey)
-            return TableCell(style: .subtitle, title: title.isEmpty ? "—" : title, detail: detail, accessory: .disclosureIndicator)
+            return TableCell(
+                style: .subtitle,
+                title: title.isEmpty ? "—" : title,
+                detail: detail,
+                accessory: .disclosureIndicator
+            )
         }
     }
 }

@@ -1,6 +1,6 @@
 import FetchedResults
-import Foundation
 import FetchedResultsUI
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -35,17 +35,29 @@ public final class TableBrowser {
     /// Builds the browser on `screen`: the table `--table` names (or the only one), else the table list.
     ///
     /// - Throws: ``FetchedTableError`` for an option the table cannot take; the first fetch's error.
-    public convenience init(database: TableDatabase, options: TableOptions, screen: Screen,
-                            clock: any TerminalUI.Clock = TerminalUI.MonotonicClock()) throws {
-        try self.init(database: database, options: options,
-                      loop: TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8))
+    public convenience init(
+        database: TableDatabase,
+        options: TableOptions,
+        screen: Screen,
+        clock: any TerminalUI.Clock = TerminalUI.MonotonicClock()
+    ) throws {
+        try self.init(
+            database: database,
+            options: options,
+            loop: TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8)
+        )
     }
 
     /// Builds the browser on `loop` (its screens pushed over what it shows already, e.g. a CSV file's loading screen).
     ///
     /// `previewsFirstPage` false fetches the whole table before its first frame (after a
     /// CSV file's loading screen, which was the first page already).
-    public init(database: TableDatabase, options: TableOptions, loop: TerminalRunLoop, previewsFirstPage: Bool = true) throws {
+    public init(
+        database: TableDatabase,
+        options: TableOptions,
+        loop: TerminalRunLoop,
+        previewsFirstPage: Bool = true
+    ) throws {
         self.database = database
         self.options = options
         self.loop = loop
@@ -53,8 +65,11 @@ public final class TableBrowser {
         if let table = try database.soleTable(options.table, command: "") {
             try open(table)
         } else {
-            let list = ChoiceListScreen(title: (database.path as NSString).lastPathComponent,
-                                        items: database.tables.map(TableBrowser.item(for:)), loop: loop)
+            let list = ChoiceListScreen(
+                title: (database.path as NSString).lastPathComponent,
+                items: database.tables.map(TableBrowser.item(for:)),
+                loop: loop
+            )
             list.onChoose = { [unowned self] index in self.openFromList(index) }
             tableList = list
             loop.push(list)
@@ -104,14 +119,23 @@ public final class TableBrowser {
 
     /// `o`: choose the sort among the columns, ascending or descending.
     func sortBinding() -> ListKeyBinding {
-        var binding = ListKeyBinding(.character("o"), keys: "o", description: "choose the sort (a column, ascending or descending)") {
+        var binding = ListKeyBinding(
+            .character("o"),
+            keys: "o",
+            description: "choose the sort (a column, ascending or descending)"
+        ) {
             [unowned self] screen in
             guard let opened = self.opened else { return }
             let keys = opened.query.columns.map(\.name)
             let first = opened.query.requestedSort.keys.first
-            screen.showSortPicker(keys: keys, selected: first.flatMap { keys.firstIndex(of: $0.column) } ?? 0,
-                                  ascending: first?.ascending ?? true) { [unowned self] index, ascending, tab in
-                let query = opened.query.sorted(by: SortSpecification(keys: [.init(column: keys[index], ascending: ascending)]))
+            screen.showSortPicker(
+                keys: keys,
+                selected: first.flatMap { keys.firstIndex(of: $0.column) } ?? 0,
+                ascending: first?.ascending ?? true
+            ) { [unowned self] index, ascending, tab in
+                let query = opened.query.sorted(
+                    by: SortSpecification(keys: [.init(column: keys[index], ascending: ascending)])
+                )
                 tab.sortDescriptors = query.sortDescriptors
                 self.opened?.query = query
             }
@@ -122,7 +146,11 @@ public final class TableBrowser {
 
     /// `S`: choose the section key: none, a column, or a key derived from one.
     func sectionBinding() -> ListKeyBinding {
-        var binding = ListKeyBinding(.character("S"), keys: "S", description: "choose the section key (a column, year(…), day(…), initial(…))") {
+        var binding = ListKeyBinding(
+            .character("S"),
+            keys: "S",
+            description: "choose the section key (a column, year(…), day(…), initial(…))"
+        ) {
             [unowned self] screen in
             guard let opened = self.opened else { return }
             let choices = opened.query.sectionKeyChoices

@@ -11,9 +11,14 @@ import TerminalUI
 enum TableListTab {
     /// The tab of `query`.
     static func make(_ query: TableQuery) -> ListTab {
-        let titleKey = query.titleKey, subtitleKeys = query.subtitleKeys
-        var tab = ListTab(title: query.table, entity: query.table, sortDescriptors: query.sortDescriptors,
-                          sectionNameKeyPath: query.section?.keyPath) { row in
+        let titleKey = query.titleKey
+        let subtitleKeys = query.subtitleKeys
+        var tab = ListTab(
+            title: query.table,
+            entity: query.table,
+            sortDescriptors: query.sortDescriptors,
+            sectionNameKeyPath: query.section?.keyPath
+        ) { row in
             cell(for: row, titleKey: titleKey, subtitleKeys: subtitleKeys)
         }
         tab.sectionIndexTitle = indexTitle(for: query.section)
@@ -37,8 +42,12 @@ enum TableListTab {
     static func cell(for row: ManagedObject, titleKey: String, subtitleKeys: [String]) -> TableCell {
         let title = DisplayText.of(row.value(forKeyPath: titleKey))
         let detail = subtitleKeys.map { DisplayText.of(row.value(forKeyPath: $0)) }.filter { !$0.isEmpty }
-        return TableCell(style: .subtitle, title: title.isEmpty ? "—" : title, detail: detail.joined(separator: " · "),
-                         accessory: .disclosureIndicator)
+        return TableCell(
+            style: .subtitle,
+            title: title.isEmpty ? "—" : title,
+            detail: detail.joined(separator: " · "),
+            accessory: .disclosureIndicator
+        )
     }
 
     /// The index title of a section name, at most 5 characters (the sidebar's width): a year

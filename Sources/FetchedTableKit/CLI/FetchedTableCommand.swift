@@ -16,8 +16,10 @@ public enum FetchedTableCommand {
     ///     FetchedTableCommand.main(["list", "school.sqlite", "--table", "student", "--format", "json"])
     public static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
-            writeStandardError("\(TableOptions.browserSpec.name): missing FILE (usage: \(TableOptions.browserSpec.name) "
-                               + "\(TableOptions.browserSpec.usage))\n")
+            writeStandardError(
+                "\(TableOptions.browserSpec.name): missing FILE (usage: \(TableOptions.browserSpec.name) "
+                    + "\(TableOptions.browserSpec.usage))\n"
+            )
             return ExitStatus.usage
         }
         let rest = Array(arguments.dropFirst())
@@ -39,8 +41,13 @@ public enum FetchedTableCommand {
     /// Parses `arguments` by `spec` and runs `body` with the options; usage errors go to
     /// `errorOutput` with status 64, help to `help` with 0, a ``FetchedTableError`` as
     /// `fetchedtable: message` with its status.
-    static func run(spec: CommandSpec, arguments: [String], help: (String) -> Void, errorOutput: (String) -> Void,
-                    _ body: (ParsedArguments) throws -> Int32) -> Int32 {
+    static func run(
+        spec: CommandSpec,
+        arguments: [String],
+        help: (String) -> Void,
+        errorOutput: (String) -> Void,
+        _ body: (ParsedArguments) throws -> Int32
+    ) -> Int32 {
         do {
             return try body(parseArguments(arguments, spec: spec))
         } catch CommandLineError.helpRequested(let text) {

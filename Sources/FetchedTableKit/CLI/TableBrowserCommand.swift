@@ -1,11 +1,12 @@
+import CLIKit
+import Foundation
+import TerminalUI
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLIKit
-import Foundation
-import TerminalUI
 
 /// `fetchedtable FILE [options]`: the interactive browser.
 ///
@@ -17,8 +18,12 @@ import TerminalUI
 public enum TableBrowserCommand {
     /// Runs the browser with `arguments`; returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
-        FetchedTableCommand.run(spec: TableOptions.browserSpec, arguments: arguments, help: { print($0) },
-                                errorOutput: { writeStandardError($0 + "\n") }) { parsed in
+        FetchedTableCommand.run(
+            spec: TableOptions.browserSpec,
+            arguments: arguments,
+            help: { print($0) },
+            errorOutput: { writeStandardError($0 + "\n") }
+        ) { parsed in
             if parsed.flag("--version") {
                 print("\(ProgramName.current) \(FetchedTableCommand.version)")
                 return ExitStatus.ok
@@ -29,7 +34,7 @@ public enum TableBrowserCommand {
             }
             let database = try TableDatabase.open(options: options)
             if let table = try database.soleTable(options.table, command: "") {
-                _ = try database.query(for: table, options: options)   // the options checked before curses starts
+                _ = try database.query(for: table, options: options)  // the options checked before curses starts
             }
             if let refusal = terminalRefusal() { throw refusal }
             let screen: CursesScreen
@@ -75,12 +80,16 @@ public enum TableBrowserCommand {
     static func terminalRefusal() -> FetchedTableError? {
         if isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 {
             let which = isatty(STDIN_FILENO) != 1 ? "standard input" : "standard output"
-            return FetchedTableError("the browser needs a terminal, but \(which) is not one (use 'fetchedtable list' in scripts)",
-                                     status: ExitStatus.failure)
+            return FetchedTableError(
+                "the browser needs a terminal, but \(which) is not one (use 'fetchedtable list' in scripts)",
+                status: ExitStatus.failure
+            )
         }
         if (ProcessInfo.processInfo.environment["TERM"] ?? "").isEmpty {
-            return FetchedTableError("TERM is not set, so the terminal cannot be used (use 'fetchedtable list' in scripts)",
-                                     status: ExitStatus.failure)
+            return FetchedTableError(
+                "TERM is not set, so the terminal cannot be used (use 'fetchedtable list' in scripts)",
+                status: ExitStatus.failure
+            )
         }
         return nil
     }

@@ -24,8 +24,12 @@ public enum TableListCommand {
 
     /// The same with the output going to `output` and messages (one line each) to `errorOutput`, for tests.
     static func run(_ arguments: [String], output: (String) -> Void, errorOutput: (String) -> Void) -> Int32 {
-        FetchedTableCommand.run(spec: TableOptions.listSpec, arguments: arguments, help: { output($0 + "\n") },
-                                errorOutput: errorOutput) { parsed in
+        FetchedTableCommand.run(
+            spec: TableOptions.listSpec,
+            arguments: arguments,
+            help: { output($0 + "\n") },
+            errorOutput: errorOutput
+        ) { parsed in
             var options = try TableOptions(parsed)
             guard let format = ResultsListWriter.Format(rawValue: (options.format ?? "text").lowercased()) else {
                 throw OptionError("--format must be text, json or csv, not '\(options.format ?? "")'")
@@ -66,7 +70,8 @@ public enum TableListCommand {
 /// checked against its columns, the controller fetched.
 enum TableFetch {
     /// Opens the table `options` name and fetches it.
-    static func openAndFetch(_ options: TableOptions, command: String) throws -> (OpenedTable, FetchedResultsController) {
+    static func openAndFetch(_ options: TableOptions, command: String) throws -> (OpenedTable, FetchedResultsController)
+    {
         let database = try TableDatabase.open(options: options)
         guard let table = try database.soleTable(options.table, command: command) else {
             throw FetchedTableError.usage("\(command): choose a table with --table (\(database.tableListPhrase))")
@@ -83,10 +88,19 @@ enum TableFetch {
 
     /// The controller of `query`: its request, sections and index titles, as the browser's tab.
     static func makeController(_ query: TableQuery, context: ObjectContext) -> FetchedResultsController {
-        let request = FetchRequest(entity: query.table, predicate: query.predicate, sortDescriptors: query.sortDescriptors)
-        let controller = FetchedResultsController(fetchRequest: request, context: context,
-                                                  sectionNameKeyPath: query.section?.keyPath)
-        if let provider = TableListTab.indexTitle(for: query.section) { controller.sectionIndexTitleProvider = provider }
+        let request = FetchRequest(
+            entity: query.table,
+            predicate: query.predicate,
+            sortDescriptors: query.sortDescriptors
+        )
+        let controller = FetchedResultsController(
+            fetchRequest: request,
+            context: context,
+            sectionNameKeyPath: query.section?.keyPath
+        )
+        if let provider = TableListTab.indexTitle(for: query.section) {
+            controller.sectionIndexTitleProvider = provider
+        }
         return controller
     }
 }

@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CLIKit
 import FetchedResults
 import FetchedResultsUI
 import Foundation
 import SQLiteStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `fetchedtable watch FILE [options]`
 ///
@@ -29,18 +30,32 @@ public enum TableWatchCommand {
         signal(SIGINT) { _ in TableWatchCommand.stopRequested = 1 }
         signal(SIGTERM) { _ in TableWatchCommand.stopRequested = 1 }
         signal(SIGPIPE, SIG_IGN)
-        return run(arguments, output: { line in
-            out.write(line + "\n")
-            return out.flush()
-        }, errorOutput: { writeStandardError($0 + "\n") }, shouldStop: { stopRequested != 0 })
+        return run(
+            arguments,
+            output: { line in
+                out.write(line + "\n")
+                return out.flush()
+            },
+            errorOutput: { writeStandardError($0 + "\n") },
+            shouldStop: { stopRequested != 0 }
+        )
     }
 
     /// The same with each line going to `output` (false: the reader is gone), messages to
     /// `errorOutput`, and `shouldStop` asked before each poll; for tests.
-    static func run(_ arguments: [String], output: @escaping (String) -> Bool, errorOutput: (String) -> Void,
-                    shouldStop: () -> Bool, pollInterval: useconds_t = 100_000) -> Int32 {
-        FetchedTableCommand.run(spec: TableOptions.watchSpec, arguments: arguments, help: { _ = output($0) },
-                                errorOutput: errorOutput) { parsed in
+    static func run(
+        _ arguments: [String],
+        output: @escaping (String) -> Bool,
+        errorOutput: (String) -> Void,
+        shouldStop: () -> Bool,
+        pollInterval: useconds_t = 100_000
+    ) -> Int32 {
+        FetchedTableCommand.run(
+            spec: TableOptions.watchSpec,
+            arguments: arguments,
+            help: { _ = output($0) },
+            errorOutput: errorOutput
+        ) { parsed in
             let options = try TableOptions(parsed)
             let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable watch")
             var readerGone = !output(ResultsJSONLines.snapshot(controller))

@@ -14,15 +14,22 @@ public enum UntrackCommand {
 
     /// The same with the output and messages going to closures, for tests.
     static func run(_ arguments: [String], output: (String) -> Void, errorOutput: (String) -> Void) -> Int32 {
-        FetchedTableCommand.run(spec: TableOptions.untrackSpec, arguments: arguments, help: output,
-                                errorOutput: errorOutput) { parsed in
+        FetchedTableCommand.run(
+            spec: TableOptions.untrackSpec,
+            arguments: arguments,
+            help: output,
+            errorOutput: errorOutput
+        ) { parsed in
             let path = parsed.positionals[0]
             guard try TableFileKind.of(path: path) == .sqlite else {
                 throw FetchedTableError.data("\(path): not a SQLite database (a CSV file has no triggers to remove)")
             }
             do {
-                let store = try Store(foreignDatabaseAt: path, model: Model(version: 1, applicationID: 0, entities: []),
-                                      readOnly: false)
+                let store = try Store(
+                    foreignDatabaseAt: path,
+                    model: Model(version: 1, applicationID: 0, entities: []),
+                    readOnly: false
+                )
                 try store.removeTracking()
             } catch {
                 throw TableDatabase.refusal(error, path: path)

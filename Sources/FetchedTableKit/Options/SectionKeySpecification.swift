@@ -57,7 +57,9 @@ public struct SectionKeySpecification: Equatable, Sendable {
             self.init(column: column, derivation: derivation)
         } else {
             var column = trimmed
-            if column.count >= 2, column.hasPrefix("\""), column.hasSuffix("\"") { column = String(column.dropFirst().dropLast()) }
+            if column.count >= 2, column.hasPrefix("\""), column.hasSuffix("\"") {
+                column = String(column.dropFirst().dropLast())
+            }
             self.init(column: column)
         }
     }
@@ -80,7 +82,11 @@ public struct SectionKeySpecification: Equatable, Sendable {
             }
         case .initial:
             let first = "upper(substr(\(ref), 1, 1))"
-            return DerivedAttribute(keyPath, .text, sql: "CASE WHEN \(first) BETWEEN 'A' AND 'Z' THEN \(first) ELSE '#' END") { attribute in
+            return DerivedAttribute(
+                keyPath,
+                .text,
+                sql: "CASE WHEN \(first) BETWEEN 'A' AND 'Z' THEN \(first) ELSE '#' END"
+            ) { attribute in
                 SectionKeySpecification.initial(of: attribute(column))
             }
         }
@@ -88,8 +94,11 @@ public struct SectionKeySpecification: Equatable, Sendable {
 
     /// `$.col` in a derived attribute's SQL; a name that is not a plain identifier is quoted (`$."first name"`).
     static func sqlReference(_ column: String) -> String {
-        let plain = column.unicodeScalars.first.map { !("0"..."9").contains($0) } ?? false
-            && column.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        let plain =
+            column.unicodeScalars.first.map { !("0"..."9").contains($0) } ?? false
+            && column.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+            }
         return plain ? "$.\(column)" : "$.\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
@@ -123,7 +132,8 @@ public struct SectionKeySpecification: Equatable, Sendable {
         case .null, .blob: return .text("#")
         }
         guard let first = text.unicodeScalars.first, first.isASCII,
-              (first >= "a" && first <= "z") || (first >= "A" && first <= "Z") else { return .text("#") }
+            (first >= "a" && first <= "z") || (first >= "A" && first <= "Z")
+        else { return .text("#") }
         return .text(String(first).uppercased())
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FetchedResults
+import Foundation
 
 /// `--sort 'KEY [desc], …'`: the columns to order by, each ascending unless
 /// followed by `desc` (`asc` may be written too). A column whose name has spaces
@@ -35,7 +35,8 @@ public struct SortSpecification: Equatable, Sendable {
             var words = try OptionText.words(part, option: "--sort")
             var ascending = true
             if words.count > 1, let last = words.last?.text.lowercased(), !words.last!.quoted,
-               last == "desc" || last == "asc" {
+                last == "desc" || last == "asc"
+            {
                 ascending = last == "asc"
                 words.removeLast()
             }
@@ -74,7 +75,9 @@ enum OptionText {
 
     /// `text` split at commas outside double quotes, each part trimmed; empty parts refused.
     static func splitList(_ text: String, option: String) throws(OptionError) -> [String] {
-        var parts: [String] = [], current = "", inQuotes = false
+        var parts: [String] = []
+        var current = ""
+        var inQuotes = false
         for character in text {
             if character == "\"" { inQuotes.toggle() }
             if character == ",", !inQuotes {
@@ -96,7 +99,9 @@ enum OptionText {
     /// `text` split at spaces outside double quotes; a quoted word keeps its spaces (`""` is a quote).
     static func words(_ text: String, option: String) throws(OptionError) -> [Word] {
         var words: [Word] = []
-        var current = "", inQuotes = false, quoted = false
+        var current = ""
+        var inQuotes = false
+        var quoted = false
         var characters = Array(text)[...]
         while let character = characters.popFirst() {
             if character == "\"" {

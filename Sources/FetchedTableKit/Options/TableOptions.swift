@@ -55,7 +55,9 @@ public struct TableOptions: Equatable, Sendable {
         track = parsed.flag("--track")
         animated = !parsed.flag("--no-animation")
         format = parsed.value("--format")
-        if track && readOnly { throw OptionError("--track installs triggers in the file, so it cannot go with --read-only") }
+        if track && readOnly {
+            throw OptionError("--track installs triggers in the file, so it cannot go with --read-only")
+        }
     }
 
     static func unquoted(_ name: String) -> String {
@@ -67,14 +69,26 @@ public struct TableOptions: Equatable, Sendable {
 
     /// The options every face takes.
     static let common: [OptionSpec] = [
-        OptionSpec("--table", value: "NAME", help: "the table or view (default: the only one; several: a list to choose from)"),
+        OptionSpec(
+            "--table",
+            value: "NAME",
+            help: "the table or view (default: the only one; several: a list to choose from)"
+        ),
         OptionSpec("--sort", value: "'KEY [desc], …'", help: "the order (default: the row id or primary key)"),
-        OptionSpec("--section", value: "KEY", help: "sections by a column, or year(col), month(col), day(col), initial(col)"),
+        OptionSpec(
+            "--section",
+            value: "KEY",
+            help: "sections by a column, or year(col), month(col), day(col), initial(col)"
+        ),
         OptionSpec("--title", value: "KEY", help: "the cell's first line (default: the first text column)"),
         OptionSpec("--subtitle", value: "'KEY, KEY'", help: "the cell's second line (default: the next two columns)"),
         OptionSpec("--where", value: "PREDICATE", help: "only rows matching, e.g. \"state == 'TX' AND year >= 2020\""),
         OptionSpec("--read-only", value: nil, help: "never write the file (delete and undo are refused)"),
-        OptionSpec("--track", value: nil, help: "install history triggers for incremental live updates ('untrack' removes them)"),
+        OptionSpec(
+            "--track",
+            value: nil,
+            help: "install history triggers for incremental live updates ('untrack' removes them)"
+        ),
     ]
 
     static let epilogue = """
@@ -94,7 +108,8 @@ public struct TableOptions: Equatable, Sendable {
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
             OptionSpec("--version", value: nil, help: "print the version and exit"),
         ],
-        minPositionals: 0, maxPositionals: 1,
+        minPositionals: 0,
+        maxPositionals: 1,
         epilogue: epilogue + "\n" + """
 
             commands:
@@ -102,27 +117,40 @@ public struct TableOptions: Equatable, Sendable {
               watch FILE [options]                           print the change batches as JSON Lines
               untrack FILE                                   remove the triggers --track installed
             Press ? in the browser for keys.
-            """)
+            """
+    )
 
     /// `fetchedtable list FILE [options] [--format text|json|csv]`.
     public static let listSpec = CommandSpec(
         name: "fetchedtable list",
         summary: "Print a table's rows in the order and sections the browser shows, as text, JSON or CSV.",
-        usage: "FILE [--table NAME] [--sort …] [--section KEY] [--title KEY] [--subtitle …] [--where PREDICATE] [--format text|json|csv]",
+        usage:
+            "FILE [--table NAME] [--sort …] [--section KEY] [--title KEY] [--subtitle …] [--where PREDICATE] [--format text|json|csv]",
         options: common + [OptionSpec("--format", value: "FORMAT", help: "text (the default), json or csv")],
-        minPositionals: 1, maxPositionals: 1, epilogue: epilogue)
+        minPositionals: 1,
+        maxPositionals: 1,
+        epilogue: epilogue
+    )
 
     /// `fetchedtable watch FILE [options]`.
     public static let watchSpec = CommandSpec(
         name: "fetchedtable watch",
-        summary: "Print a table's sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
+        summary:
+            "Print a table's sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
         usage: "FILE [--table NAME] [--sort …] [--section KEY] [--where PREDICATE] [--track]",
         options: common,
-        minPositionals: 1, maxPositionals: 1, epilogue: epilogue)
+        minPositionals: 1,
+        maxPositionals: 1,
+        epilogue: epilogue
+    )
 
     /// `fetchedtable untrack FILE`.
     public static let untrackSpec = CommandSpec(
         name: "fetchedtable untrack",
         summary: "Remove the fetchedtable_history table and the triggers that --track installed.",
-        usage: "FILE", options: [], minPositionals: 1, maxPositionals: 1)
+        usage: "FILE",
+        options: [],
+        minPositionals: 1,
+        maxPositionals: 1
+    )
 }

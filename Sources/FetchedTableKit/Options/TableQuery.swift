@@ -115,7 +115,9 @@ public struct TableQuery {
         var choices: [SectionKeySpecification?] = [nil]
         for column in columns {
             choices.append(SectionKeySpecification(column: column.name))
-            if column.type == .text { choices.append(SectionKeySpecification(column: column.name, derivation: .initial)) }
+            if column.type == .text {
+                choices.append(SectionKeySpecification(column: column.name, derivation: .initial))
+            }
             if column.isDateLike {
                 for derivation in [SectionKeySpecification.Derivation.year, .month, .day] {
                     choices.append(SectionKeySpecification(column: column.name, derivation: derivation))

@@ -18,9 +18,12 @@ enum CSVSource {
     /// `firstRows` as ``CSVTableLoader`` calls them (on its threads).
     ///
     /// - Throws: ``FetchedTableError`` with the loader's `FILE:LINE` sentences: 65 bad data, 66 unreadable, 74 I/O.
-    static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-                     progress: (@Sendable (ImportProgress) -> Void)? = nil,
-                     firstRows: ((CSVTableLoader.Preview) -> Void)? = nil) throws(FetchedTableError) -> CSVTable {
+    static func load(
+        path: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil,
+        firstRows: ((CSVTableLoader.Preview) -> Void)? = nil
+    ) throws(FetchedTableError) -> CSVTable {
         var options = CSVTableLoader.Options()
         options.cacheDirectory = CSVCacheLocation.defaultDirectory(environment: environment)
         let loader = CSVTableLoader(source: path, options: options)

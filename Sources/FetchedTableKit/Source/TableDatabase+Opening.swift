@@ -7,11 +7,20 @@ extension TableDatabase {
     ///     let database = try TableDatabase.open(options: options)
     ///
     /// - Throws: ``FetchedTableError`` 66 missing, 65 neither a database nor a CSV file (or damaged, or bad rows).
-    public static func open(options: TableOptions, environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(FetchedTableError) -> TableDatabase {
+    public static func open(
+        options: TableOptions,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        throws(FetchedTableError) -> TableDatabase
+    {
         switch try TableFileKind.of(path: options.file) {
         case .sqlite:
-            return try TableDatabase(path: options.file, kind: .sqlite, databasePath: options.file, readOnly: options.readOnly)
+            return try TableDatabase(
+                path: options.file,
+                kind: .sqlite,
+                databasePath: options.file,
+                readOnly: options.readOnly
+            )
         case .csv:
             let table = try CSVSource.load(path: options.file, environment: environment)
             return try TableDatabase(path: options.file, kind: .csv, databasePath: table.databasePath, readOnly: true)

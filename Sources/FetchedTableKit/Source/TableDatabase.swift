@@ -1,11 +1,12 @@
+import CLIKit
+import Foundation
+import SQLiteStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLIKit
-import Foundation
-import SQLiteStore
 
 /// The file `fetchedtable` was given, open for listing its tables: a SQLite
 /// database as it is, or a CSV file through its cache database (loaded by
@@ -60,7 +61,8 @@ public struct TableDatabase {
 
     /// "its tables: a, b (view)" or "it has no tables".
     var tableListPhrase: String {
-        tables.isEmpty ? "it has no tables"
+        tables.isEmpty
+            ? "it has no tables"
             : "its tables: " + tables.map { $0.isView ? "\($0.name) (view)" : $0.name }.joined(separator: ", ")
     }
 
@@ -90,7 +92,11 @@ public struct TableDatabase {
         }
         let store: Store
         do {
-            store = try Store(foreignDatabaseAt: databasePath, model: model, readOnly: readOnlyReason != nil || options.readOnly)
+            store = try Store(
+                foreignDatabaseAt: databasePath,
+                model: model,
+                readOnly: readOnlyReason != nil || options.readOnly
+            )
         } catch {
             throw TableDatabase.refusal(error, path: path)
         }
@@ -123,7 +129,10 @@ public struct TableDatabase {
         case let error as SQLiteError where error.isNotADatabase || error.isCorrupt:
             return .data("\(path): a damaged database (\(error))")
         case let error as SQLiteError where error.isBusy:
-            return FetchedTableError("\(path): the database is locked by another process (\(error))", status: ExitStatus.tempFail)
+            return FetchedTableError(
+                "\(path): the database is locked by another process (\(error))",
+                status: ExitStatus.tempFail
+            )
         default:
             return FetchedTableError("\(path): \(error)", status: ExitStatus.ioError)
         }

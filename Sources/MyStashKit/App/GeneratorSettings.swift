@@ -26,7 +26,9 @@ struct GeneratorSettings: Equatable {
         var sawLength = false
         for word in line.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) {
             if let number = Int(word) {
-                guard (8...128).contains(number) else { throw ParseError(description: "the length is 8 to 128, not \(number)") }
+                guard (8...128).contains(number) else {
+                    throw ParseError(description: "the length is 8 to 128, not \(number)")
+                }
                 length = number
                 sawLength = true
             } else if word.lowercased() == "look-alikes" {
@@ -45,7 +47,9 @@ struct GeneratorSettings: Equatable {
 
     /// The settings as the prompt shows them ("20 luds").
     var text: String {
-        let letters = PasswordGenerator.CharacterClass.allCases.filter(classes.contains).map { String($0.rawValue.prefix(1)) }.joined()
+        let letters = PasswordGenerator.CharacterClass.allCases.filter(classes.contains).map {
+            String($0.rawValue.prefix(1))
+        }.joined()
         return "\(length) \(letters)" + (allowsLookAlikes ? " look-alikes" : "")
     }
 }

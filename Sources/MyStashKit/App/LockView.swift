@@ -27,7 +27,11 @@ final class LockView: View {
         let label = "Master passphrase: "
         canvas.put(label, x: left, y: middle, maxWidth: frame.width - 4)
         let start = left + label.count
-        field.render(into: &canvas, frame: Rect(x: start, y: middle, width: max(1, min(40, frame.maxX - start - 2)), height: 1), at: time)
+        field.render(
+            into: &canvas,
+            frame: Rect(x: start, y: middle, width: max(1, min(40, frame.maxX - start - 2)), height: 1),
+            at: time
+        )
         if let problem { canvas.put(problem, x: left, y: middle + 2, attributes: .bold, maxWidth: frame.width - 4) }
     }
 
@@ -48,6 +52,6 @@ final class LockView: View {
             return .handled
         }
         _ = field.handle(event)
-        return .handled   // nothing reaches the views beneath while locked
+        return .handled  // nothing reaches the views beneath while locked
     }
 }

@@ -26,10 +26,13 @@ final class NoteEditor {
                 problem = "\(error); saving keeps the stored text as it is unless you type a new one"
             }
         }
-        form = Form(title: note == nil ? "New Note" : "Edit Note", fields: [
-            .text("title", label: "Title", value: note?.string("title") ?? "", placeholder: "Title"),
-            .multiline("body", label: "Note", value: body, height: 12),
-        ])
+        form = Form(
+            title: note == nil ? "New Note" : "Edit Note",
+            fields: [
+                .text("title", label: "Title", value: note?.string("title") ?? "", placeholder: "Title"),
+                .multiline("body", label: "Note", value: body, height: 12),
+            ]
+        )
         form.hints = "Tab next field · Ctrl-S save · Esc cancel"
         form.errorMessage = problem
         form.onSave = { [unowned self] values in self.save(values) }

@@ -62,7 +62,8 @@ final class PasswordEditor: View {
                 entry = reading.entry
                 if !reading.unreadable.isEmpty {
                     let labels = reading.unreadable.map(\.label).joined(separator: ", ")
-                    problem = "“\(entry.name)” has been tampered with or damaged (\(labels) cannot be decrypted); "
+                    problem =
+                        "“\(entry.name)” has been tampered with or damaged (\(labels) cannot be decrypted); "
                         + "saving keeps the stored \(labels) unless you type new"
                 }
             } catch {
@@ -73,18 +74,23 @@ final class PasswordEditor: View {
         history = entry.history
         strengthField = StrengthSecretField(text: entry.password, placeholder: "Ctrl-G generates one")
         passwordField = strengthField.secret
-        form = Form(title: object == nil ? "New Password" : "Edit Password", fields: [
-            .text("name", label: "Name", value: entry.name, placeholder: "example.com"),
-            .text("userID", label: "User ID", value: entry.userID),
-            Form.Field(key: "password", label: "Password", control: strengthField),
-            .text("url", label: "URL", value: entry.url ?? "", placeholder: "https://"),
-            .text("totp", label: "TOTP", value: entry.totp ?? "", placeholder: "base32 secret or otpauth:// URI"),
-            .multiline("notes", label: "Notes", value: entry.notes ?? "", height: 5),
-        ])
+        form = Form(
+            title: object == nil ? "New Password" : "Edit Password",
+            fields: [
+                .text("name", label: "Name", value: entry.name, placeholder: "example.com"),
+                .text("userID", label: "User ID", value: entry.userID),
+                Form.Field(key: "password", label: "Password", control: strengthField),
+                .text("url", label: "URL", value: entry.url ?? "", placeholder: "https://"),
+                .text("totp", label: "TOTP", value: entry.totp ?? "", placeholder: "base32 secret or otpauth:// URI"),
+                .multiline("notes", label: "Notes", value: entry.notes ?? "", height: 5),
+            ]
+        )
         form.hints = PasswordEditor.hints
         form.errorMessage = problem
         form.onSave = { [unowned self] values in self.save(values) }
-        strengthField.userWords = { [unowned self] in [self.form.value(for: "name") ?? "", self.form.value(for: "userID") ?? ""] }
+        strengthField.userWords = { [unowned self] in
+            [self.form.value(for: "name") ?? "", self.form.value(for: "userID") ?? ""]
+        }
     }
 
     /// The form's hint line.
@@ -106,12 +112,18 @@ final class PasswordEditor: View {
             form.focus(key: "name")
             return false
         }
-        let entry = PasswordEntry(name: name, userID: values["userID"] ?? "", password: values["password"] ?? "",
-                                  url: values["url"].flatMap { $0.isEmpty ? nil : $0 },
-                                  notes: values["notes"].flatMap { $0.isEmpty ? nil : $0 },
-                                  totp: values["totp"].flatMap { $0.isEmpty ? nil : $0 }, history: history)
+        let entry = PasswordEntry(
+            name: name,
+            userID: values["userID"] ?? "",
+            password: values["password"] ?? "",
+            url: values["url"].flatMap { $0.isEmpty ? nil : $0 },
+            notes: values["notes"].flatMap { $0.isEmpty ? nil : $0 },
+            totp: values["totp"].flatMap { $0.isEmpty ? nil : $0 },
+            history: history
+        )
         if !entry.password.isEmpty, let strength = strengthField.strength, strength.score == 0,
-           acceptedWeakPassword != entry.password {
+            acceptedWeakPassword != entry.password
+        {
             acceptedWeakPassword = entry.password
             // Short enough for an 80-column form: the way on must not be cut off.
             form.errorMessage = "Very weak (\(strength.guessesPhrase)): Ctrl-S again saves it anyway"
@@ -170,8 +182,12 @@ final class PasswordEditor: View {
 
     /// Ctrl-X g: asks for the length, classes and look-alikes, then generates with them.
     private func generatorPrompt() -> PromptDialog {
-        let prompt = PromptDialog(title: "Generate", message: "Length, classes (l lower, u upper, d digits, s symbols), "
-                                  + "look-alikes to allow 0 O 1 l I:", text: generatorSettings.text)
+        let prompt = PromptDialog(
+            title: "Generate",
+            message: "Length, classes (l lower, u upper, d digits, s symbols), "
+                + "look-alikes to allow 0 O 1 l I:",
+            text: generatorSettings.text
+        )
         prompt.onSubmit = { [unowned self, unowned prompt] line in
             do {
                 self.generatorSettings = try GeneratorSettings(parsing: line)
@@ -241,11 +257,11 @@ final class PasswordEditor: View {
             return .handled
         }
         if event == .control("r") && !form.isConfirmingDiscard {
-            passwordField.toggleReveal()   // whichever field has the focus
+            passwordField.toggleReveal()  // whichever field has the focus
             return .handled
         }
         let result = form.handle(event)
-        if result == .dismiss { dropSecrets() }   // drop the plaintext with the form
+        if result == .dismiss { dropSecrets() }  // drop the plaintext with the form
         return result
     }
 

@@ -15,16 +15,38 @@ final class PasswordHistoryView: View {
     }
 
     func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
-        canvas.put("Password history of “\(name)”", x: frame.x + 1, y: frame.y, attributes: .bold, maxWidth: frame.width - 2)
+        canvas.put(
+            "Password history of “\(name)”",
+            x: frame.x + 1,
+            y: frame.y,
+            attributes: .bold,
+            maxWidth: frame.width - 2
+        )
         if history.items.isEmpty {
-            canvas.put("No previous passwords", x: frame.x + 2, y: frame.y + 2, attributes: .dim, maxWidth: frame.width - 4)
+            canvas.put(
+                "No previous passwords",
+                x: frame.x + 2,
+                y: frame.y + 2,
+                attributes: .dim,
+                maxWidth: frame.width - 4
+            )
         }
         for (index, item) in history.items.enumerated() where index < frame.height - 4 {
             let shown = isRevealed ? item.password : String(repeating: "•", count: min(20, max(6, item.password.count)))
-            canvas.put("replaced \(item.replaced.replacingOccurrences(of: "T", with: " "))   \(shown)",
-                       x: frame.x + 2, y: frame.y + 2 + index, maxWidth: frame.width - 4)
+            canvas.put(
+                "replaced \(item.replaced.replacingOccurrences(of: "T", with: " "))   \(shown)",
+                x: frame.x + 2,
+                y: frame.y + 2 + index,
+                maxWidth: frame.width - 4
+            )
         }
-        canvas.put("Ctrl-R reveal · Esc back", x: frame.x + 1, y: frame.maxY - 1, attributes: .dim, maxWidth: frame.width - 2)
+        canvas.put(
+            "Ctrl-R reveal · Esc back",
+            x: frame.x + 1,
+            y: frame.maxY - 1,
+            attributes: .dim,
+            maxWidth: frame.width - 2
+        )
     }
 
     func handle(_ event: InputEvent) -> EventResult {
@@ -33,7 +55,7 @@ final class PasswordHistoryView: View {
             isRevealed.toggle()
             return .handled
         case .escape, .character("q"), .character("h"), .left:
-            history = PasswordHistory()   // drop the plaintext with the view
+            history = PasswordHistory()  // drop the plaintext with the view
             isRevealed = false
             return .dismiss
         default:

@@ -1,10 +1,11 @@
+import SQLiteStore
+import TerminalUI
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import SQLiteStore
-import TerminalUI
 
 /// The full-screen app on an unlocked stash: builds the run loop and the
 /// browser on a screen, polls the store for other processes' changes, and
@@ -36,13 +37,21 @@ public final class StashApp {
     /// Builds the app. `animated: false` is `--no-animation`; `lockAfter` is `--lock-after`;
     /// `clipboard` defaults to the system's (OSC 52 to the terminal on stdout, and wl-copy/xclip/xsel),
     /// cleared after `clipSeconds` (`--clip-seconds`).
-    public init(stash: Stash, screen: Screen, clock: any Clock = MonotonicClock(), animated: Bool = true,
-                lockAfter: Double = 300, clipboard: Clipboard? = nil, clipSeconds: Double = 45) throws {
+    public init(
+        stash: Stash,
+        screen: Screen,
+        clock: any Clock = MonotonicClock(),
+        animated: Bool = true,
+        lockAfter: Double = 300,
+        clipboard: Clipboard? = nil,
+        clipSeconds: Double = 45
+    ) throws {
         self.stash = stash
         self.lockAfter = lockAfter
         self.clipboard = ClipboardSession(
             clipboard: clipboard ?? SystemClipboard(terminal: isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : nil),
-            seconds: clipSeconds)
+            seconds: clipSeconds
+        )
         activity = ActivityTrackingScreen(base: screen, clock: clock)
         loop = TerminalRunLoop(screen: activity, clock: clock, minimumWidth: 40, minimumHeight: 12)
         // The list screen pushes itself, sets the help and polls the store every 0.25 s.
@@ -88,7 +97,7 @@ public final class StashApp {
 
     /// Runs until quit; returns why it ended (`exitStatus` gives the process status).
     public func run() -> TerminalRunLoop.Exit {
-        defer { clipboard.clearNow() }   // a copied secret does not outlive the app
+        defer { clipboard.clearNow() }  // a copied secret does not outlive the app
         return loop.run()
     }
 

@@ -29,9 +29,13 @@ final class StashBrowser {
     init(stash: Stash, loop: TerminalRunLoop, animated: Bool) throws {
         self.stash = stash
         self.loop = loop
-        var configuration = ListScreenConfiguration(title: "MyStash",
-                                                    tabs: [StashListTab.listTab(for: .notes, stash: stash),
-                                                           StashListTab.listTab(for: .passwords, stash: stash)])
+        var configuration = ListScreenConfiguration(
+            title: "MyStash",
+            tabs: [
+                StashListTab.listTab(for: .notes, stash: stash),
+                StashListTab.listTab(for: .passwords, stash: stash),
+            ]
+        )
         configuration.animated = animated
         // A stash is small: the first frame already has the full lists and their counts.
         configuration.previewsFirstPage = false
@@ -44,21 +48,25 @@ final class StashBrowser {
             return "\(count) \(noun)"
         }
         configuration.detailScreen = { [unowned self] object, _ in self.editor(for: object) }
-        configuration.keyBindings = [
-            ListKeyBinding(.character("a"), keys: "a", description: "add") { [unowned self] _ in self.add() },
-            ListKeyBinding(.character("e"), keys: "e", description: "edit") { [unowned self] screen in
-                if let object = screen.adapter.selectedObject { self.edit(object) }
-            },
-            ListKeyBinding(.character("L"), keys: "L", description: "lock now") { [unowned self] _ in self.onLock?() },
-            ListKeyBinding(.character("h"), keys: "h", description: "password history") { [unowned self] _ in
-                self.showHistory()
-            },
-        ] + [("c", EntryField.password), ("C", .user), ("t", .totp)].map { key, field in
-            ListKeyBinding(.character(key), keys: String(key), description: "copy the \(field.phrase)") { [unowned self] screen in
-                guard self.currentKind == .passwords, let object = screen.adapter.selectedObject else { return }
-                self.copy(field, of: object)
+        configuration.keyBindings =
+            [
+                ListKeyBinding(.character("a"), keys: "a", description: "add") { [unowned self] _ in self.add() },
+                ListKeyBinding(.character("e"), keys: "e", description: "edit") { [unowned self] screen in
+                    if let object = screen.adapter.selectedObject { self.edit(object) }
+                },
+                ListKeyBinding(.character("L"), keys: "L", description: "lock now") { [unowned self] _ in self.onLock?()
+                },
+                ListKeyBinding(.character("h"), keys: "h", description: "password history") { [unowned self] _ in
+                    self.showHistory()
+                },
+            ]
+            + [("c", EntryField.password), ("C", .user), ("t", .totp)].map { key, field in
+                ListKeyBinding(.character(key), keys: String(key), description: "copy the \(field.phrase)") {
+                    [unowned self] screen in
+                    guard self.currentKind == .passwords, let object = screen.adapter.selectedObject else { return }
+                    self.copy(field, of: object)
+                }
             }
-        }
         list = try ListScreen(context: stash.context, configuration: configuration, loop: loop)
     }
 
@@ -99,7 +107,9 @@ final class StashBrowser {
     func showHistory() {
         guard currentKind == .passwords, let object = list.adapter.selectedObject else { return }
         do {
-            loop.push(PasswordHistoryView(name: object.string("name") ?? "", history: try stash.entry(for: object).history))
+            loop.push(
+                PasswordHistoryView(name: object.string("name") ?? "", history: try stash.entry(for: object).history)
+            )
         } catch {
             list.showMessage("Cannot show the history: \(error)", style: .error)
         }
@@ -151,7 +161,9 @@ final class StashBrowser {
             return
         }
         list.statusLine.showMessage(message.text, at: time, duration: message.duration)
-        for editor in openPasswordEditors { editor.showClipboardStatus(message.text, at: time, duration: message.duration) }
+        for editor in openPasswordEditors {
+            editor.showClipboardStatus(message.text, at: time, duration: message.duration)
+        }
     }
 
     /// Opens the form for a new note or password, depending on the tab.
@@ -200,6 +212,8 @@ final class EditorHost: View {
         self.owner = owner
     }
 
-    func render(into canvas: inout Canvas, frame: Rect, at time: Double) { form.render(into: &canvas, frame: frame, at: time) }
+    func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
+        form.render(into: &canvas, frame: frame, at: time)
+    }
     func handle(_ event: InputEvent) -> EventResult { form.handle(event) }
 }

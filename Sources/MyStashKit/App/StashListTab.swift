@@ -20,15 +20,22 @@ import TerminalUI
 enum StashListTab {
     /// The tab of `kind`.
     static func listTab(for kind: StashKind, stash: Stash) -> ListTab {
-        var tab = ListTab(title: kind == .notes ? "Notes" : "Passwords", entity: kind.entity,
-                          sortDescriptors: [FetchSort(kind.sectionKey),
-                                            FetchSort(kind.nameKey, comparison: .caseInsensitive)],
-                          sectionNameKeyPath: kind.sectionKey, cell: cellMaker(for: kind, stash: stash))
+        var tab = ListTab(
+            title: kind == .notes ? "Notes" : "Passwords",
+            entity: kind.entity,
+            sortDescriptors: [
+                FetchSort(kind.sectionKey),
+                FetchSort(kind.nameKey, comparison: .caseInsensitive),
+            ],
+            sectionNameKeyPath: kind.sectionKey,
+            cell: cellMaker(for: kind, stash: stash)
+        )
         tab.fetchBatchSize = 40
         tab.searchObjectIDs = { [unowned stash] text in try stash.objectIDs(of: kind, matching: text) }
         tab.searchDescription = kind == .notes ? "titles and notes" : "names, user IDs and URLs"
         tab.noun = kind == .notes ? ("note", "notes") : ("password", "passwords")
-        tab.emptyMessage = kind == .notes ? "No notes yet — press a to add one" : "No passwords yet — press a to add one"
+        tab.emptyMessage =
+            kind == .notes ? "No notes yet — press a to add one" : "No passwords yet — press a to add one"
         tab.objectName = { object in "“\(object.string(kind.nameKey) ?? "")”" }
         return tab
     }
@@ -37,8 +44,12 @@ enum StashListTab {
     /// (name; user ID, URL and the TOTP code — never the password), opened by the stash.
     static func cellMaker(for kind: StashKind, stash: Stash) -> (ManagedObject) -> TableCell {
         { [unowned stash] object in
-            TableCell(style: .subtitle, title: object.string(kind.nameKey) ?? "",
-                      detail: stash.listDetail(of: object), accessory: .disclosureIndicator)
+            TableCell(
+                style: .subtitle,
+                title: object.string(kind.nameKey) ?? "",
+                detail: stash.listDetail(of: object),
+                accessory: .disclosureIndicator
+            )
         }
     }
 }

@@ -40,7 +40,17 @@ final class StrengthSecretField: FormControl {
         }
         let text = strength.summary
         let width = min(frame.width / 2, text.count + 1)
-        secret.render(into: &canvas, frame: Rect(x: frame.x, y: frame.y, width: frame.width - width, height: frame.height), at: time)
-        canvas.put(text, x: frame.maxX - width + 1, y: frame.y, attributes: strength.score <= 1 ? .bold : .dim, maxWidth: width - 1)
+        secret.render(
+            into: &canvas,
+            frame: Rect(x: frame.x, y: frame.y, width: frame.width - width, height: frame.height),
+            at: time
+        )
+        canvas.put(
+            text,
+            x: frame.maxX - width + 1,
+            y: frame.y,
+            attributes: strength.score <= 1 ? .bold : .dim,
+            maxWidth: width - 1
+        )
     }
 }

@@ -1,10 +1,11 @@
+import CLIKit
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLIKit
-import Foundation
 
 /// `mystash add NAME [--user U] [--url URL] [--generate LENGTH]`: adds a
 /// password entry from a script or a shell.
@@ -17,21 +18,33 @@ import Foundation
 ///     printf 'hunter2\n' | mystash add Bank --user me --passphrase-fd 3 3<passphrase.txt
 enum AddCommand {
     static let spec = CommandSpec(
-        name: "mystash add", summary: "Add a password entry; the password comes from stdin, the terminal or --generate.",
-        usage: "NAME [--user U] [--url URL] [--generate LENGTH [--classes LUDS] [--look-alikes]] [--db PATH] [--passphrase-fd N]",
+        name: "mystash add",
+        summary: "Add a password entry; the password comes from stdin, the terminal or --generate.",
+        usage:
+            "NAME [--user U] [--url URL] [--generate LENGTH [--classes LUDS] [--look-alikes]] [--db PATH] [--passphrase-fd N]",
         options: [
             OptionSpec("--user", value: "U", help: "the user ID"),
             OptionSpec("--url", value: "URL", help: "where the password is used"),
-            OptionSpec("--generate", value: "LENGTH", help: "generate a random password of LENGTH characters (8 to 128)"),
-            OptionSpec("--classes", value: "LUDS", help: "with --generate: l(ower) u(pper) d(igits) s(ymbols) (default luds)"),
+            OptionSpec(
+                "--generate",
+                value: "LENGTH",
+                help: "generate a random password of LENGTH characters (8 to 128)"
+            ),
+            OptionSpec(
+                "--classes",
+                value: "LUDS",
+                help: "with --generate: l(ower) u(pper) d(igits) s(ymbols) (default luds)"
+            ),
             OptionSpec("--look-alikes", value: nil, help: "with --generate: allow look-alike characters (0 O 1 l I)"),
         ] + StashUnlocker.options,
-        minPositionals: 1, maxPositionals: 1,
+        minPositionals: 1,
+        maxPositionals: 1,
         epilogue: """
-        When stdin is not a terminal its first line is the password; on a terminal it is asked twice.
-        The passphrase is asked on the terminal, or read from --passphrase-fd N.
+            When stdin is not a terminal its first line is the password; on a terminal it is asked twice.
+            The passphrase is asked on the terminal, or read from --passphrase-fd N.
 
-        """ + MyStashCommand.storeHelp)
+            """ + MyStashCommand.storeHelp
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
@@ -57,7 +70,9 @@ enum AddCommand {
             let unlocker = StashUnlocker(parsed: parsed)
             let passwordFromStdin = length == nil && isatty(STDIN_FILENO) != 1
             if passwordFromStdin, try unlocker.descriptor() == STDIN_FILENO {
-                throw CommandLineError.usage("mystash add: the password is read from stdin; give the passphrase on another descriptor")
+                throw CommandLineError.usage(
+                    "mystash add: the password is read from stdin; give the passphrase on another descriptor"
+                )
             }
             let opened = try unlocker.open()
             guard case .success(let stash) = opened else { return opened.status }
@@ -78,8 +93,10 @@ enum AddCommand {
             } else if passwordFromStdin {
                 let data = FileHandle.standardInput.readDataToEndOfFile()
                 let text = String(decoding: data, as: UTF8.self)
-                password = String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-                    .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+                password = String(
+                    text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                )
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             } else {
                 guard let typed = askTwice(name) else { return ExitStatus.noPermission }
                 password = typed
@@ -90,8 +107,14 @@ enum AddCommand {
             }
             do {
                 let url = parsed.value("--url")
-                try stash.addPassword(PasswordEntry(name: name, userID: user, password: password,
-                                                    url: url?.isEmpty == true ? nil : url))
+                try stash.addPassword(
+                    PasswordEntry(
+                        name: name,
+                        userID: user,
+                        password: password,
+                        url: url?.isEmpty == true ? nil : url
+                    )
+                )
             } catch {
                 printError("cannot add “\(name)”: \(error)")
                 return ExitStatus.ioError

@@ -1,10 +1,11 @@
+import CLIKit
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLIKit
-import Foundation
 
 /// `mystash` with no subcommand: asks for the master passphrase, then opens
 /// the full-screen app.
@@ -22,32 +23,41 @@ enum AppCommand {
         options: [
             OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
-            OptionSpec("--lock-after", value: "SECONDS", help: "lock after this long without a key (default 300; 0 never)"),
-            OptionSpec("--clip-seconds", value: "N", help: "clear a copied secret from the clipboard after N seconds (default 45)"),
+            OptionSpec(
+                "--lock-after",
+                value: "SECONDS",
+                help: "lock after this long without a key (default 300; 0 never)"
+            ),
+            OptionSpec(
+                "--clip-seconds",
+                value: "N",
+                help: "clear a copied secret from the clipboard after N seconds (default 45)"
+            ),
             OptionSpec("--version", value: nil, help: "print the version and exit"),
         ],
         maxPositionals: 0,
         epilogue: """
-        commands:
-          list notes|passwords   print titles or names, one per line (never secrets; no passphrase)
-          show NAME              print one field of an entry (--field password|user|url|notes|totp)
-          copy NAME              copy one field to the clipboard, cleared after --clip-seconds
-          add NAME               add a password entry (password from stdin, the terminal or --generate)
-          import FILE            import a Bitwarden, KeePassXC, Chrome or Firefox CSV export
-          export FILE            write everything in plaintext to a new CSV file (--format csv)
-          backup FILE            write an encrypted copy of the stash to a new file
-          passwd                 change the master passphrase
-        Run 'mystash COMMAND --help' for a command's options.
-        """ + "\n\n" + MyStashCommand.storeHelp + "\n\n" + """
-        On first run you choose the master passphrase (asked twice). Later runs ask for it
-        (three tries). In the app: Tab switches Notes/Passwords, a adds, Enter or e edits,
-        d deletes, u undoes, / searches, ? shows every key, q quits.
+            commands:
+              list notes|passwords   print titles or names, one per line (never secrets; no passphrase)
+              show NAME              print one field of an entry (--field password|user|url|notes|totp)
+              copy NAME              copy one field to the clipboard, cleared after --clip-seconds
+              add NAME               add a password entry (password from stdin, the terminal or --generate)
+              import FILE            import a Bitwarden, KeePassXC, Chrome or Firefox CSV export
+              export FILE            write everything in plaintext to a new CSV file (--format csv)
+              backup FILE            write an encrypted copy of the stash to a new file
+              passwd                 change the master passphrase
+            Run 'mystash COMMAND --help' for a command's options.
+            """ + "\n\n" + MyStashCommand.storeHelp + "\n\n" + """
+                On first run you choose the master passphrase (asked twice). Later runs ask for it
+                (three tries). In the app: Tab switches Notes/Passwords, a adds, Enter or e edits,
+                d deletes, u undoes, / searches, ? shows every key, q quits.
 
-        environment:
-          MYSTASH_DB     the store path (when --db is not given)
-          MYSTASH_KDF    'min' makes new passphrases use Argon2id's minimum cost: for tests only
-          NO_COLOR       no colours
-        """)
+                environment:
+                  MYSTASH_DB     the store path (when --db is not given)
+                  MYSTASH_KDF    'min' makes new passphrases use Argon2id's minimum cost: for tests only
+                  NO_COLOR       no colours
+                """
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
@@ -86,7 +96,12 @@ enum AppCommand {
             let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
                 .open(stash, parameters: KDFParameters.fromEnvironment(environment))
             guard status == ExitStatus.ok else { return status }
-            return StashAppLauncher(stash: stash, animated: !parsed.flag("--no-animation"), lockAfter: lockAfter, clipSeconds: clipSeconds).run()
+            return StashAppLauncher(
+                stash: stash,
+                animated: !parsed.flag("--no-animation"),
+                lockAfter: lockAfter,
+                clipSeconds: clipSeconds
+            ).run()
         }
     }
 }

@@ -8,17 +8,25 @@ import Foundation
 ///     BackupCommand.run(["/backups/stash.sqlite"])
 enum BackupCommand {
     static let spec = CommandSpec(
-        name: "mystash backup", summary: "Write an encrypted copy of the stash to a new file (mode 0600).",
+        name: "mystash backup",
+        summary: "Write an encrypted copy of the stash to a new file (mode 0600).",
         usage: "FILE [--db PATH]",
-        options: [OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)")],
-        minPositionals: 1, maxPositionals: 1,
+        options: [
+            OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)")
+        ],
+        minPositionals: 1,
+        maxPositionals: 1,
         epilogue: "The copy is as encrypted as the stash: open it with 'mystash --db FILE' and the same passphrase.\n\n"
-            + MyStashCommand.storeHelp)
+            + MyStashCommand.storeHelp
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
             let file = parsed.positionals[0]
-            let path = StashLocation.resolve(option: parsed.value("--db"), environment: ProcessInfo.processInfo.environment)
+            let path = StashLocation.resolve(
+                option: parsed.value("--db"),
+                environment: ProcessInfo.processInfo.environment
+            )
             guard FileManager.default.fileExists(atPath: path) else {
                 printError("no stash at \(path)")
                 return ExitStatus.noInput

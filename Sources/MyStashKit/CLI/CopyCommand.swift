@@ -1,10 +1,11 @@
+import CLIKit
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLIKit
-import Foundation
 
 /// `mystash copy NAME [--field …] [--clip-seconds N]`: puts one field on the
 /// clipboard instead of printing it, and leaves a small background process
@@ -14,19 +15,27 @@ import Foundation
 ///     CopyCommand.run(["Bank", "--passphrase-fd", "3"])   // "Copied the password of “Bank” — cleared in 45 s"
 enum CopyCommand {
     static let spec = CommandSpec(
-        name: "mystash copy", summary: "Copy one field of an entry (the password by default) to the clipboard, cleared later.",
-        usage: "NAME [--field password|user|url|notes|totp] [--user U] [--clip-seconds N] [--db PATH] [--passphrase-fd N]",
+        name: "mystash copy",
+        summary: "Copy one field of an entry (the password by default) to the clipboard, cleared later.",
+        usage:
+            "NAME [--field password|user|url|notes|totp] [--user U] [--clip-seconds N] [--db PATH] [--passphrase-fd N]",
         options: [
-            OptionSpec("--field", value: "FIELD", help: "password (default), user, url, notes or totp (the current code)"),
+            OptionSpec(
+                "--field",
+                value: "FIELD",
+                help: "password (default), user, url, notes or totp (the current code)"
+            ),
             OptionSpec("--user", value: "U", help: "the entry with this user ID, when several share the name"),
             OptionSpec("--clip-seconds", value: "N", help: "clear the clipboard after N seconds (default 45)"),
         ] + StashUnlocker.options,
-        minPositionals: 1, maxPositionals: 1,
+        minPositionals: 1,
+        maxPositionals: 1,
         epilogue: """
-        The clipboard is reached through OSC 52 on the terminal, and wl-copy (WAYLAND_DISPLAY) or
-        xclip/xsel (DISPLAY) when installed.
+            The clipboard is reached through OSC 52 on the terminal, and wl-copy (WAYLAND_DISPLAY) or
+            xclip/xsel (DISPLAY) when installed.
 
-        """ + MyStashCommand.storeHelp)
+            """ + MyStashCommand.storeHelp
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
@@ -37,7 +46,9 @@ enum CopyCommand {
             }
             var seconds = 45
             if let text = parsed.value("--clip-seconds") {
-                guard let n = Int(text), n > 0 else { throw CommandLineError.usage("--clip-seconds: expected a positive number, got '\(text)'") }
+                guard let n = Int(text), n > 0 else {
+                    throw CommandLineError.usage("--clip-seconds: expected a positive number, got '\(text)'")
+                }
                 seconds = n
             }
             let opened = try StashUnlocker(parsed: parsed).open()
@@ -73,7 +84,9 @@ enum CopyCommand {
         if terminal >= 0 { posix_spawn_file_actions_adddup2(&actions, terminal, 3) }
         posix_spawn_file_actions_addclose(&actions, fds[1])
         let executable = "/proc/self/exe"
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("mystash"), strdup(ClearClipboardCommand.name), strdup(String(seconds)), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = [
+            strdup("mystash"), strdup(ClearClipboardCommand.name), strdup(String(seconds)), nil,
+        ]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)

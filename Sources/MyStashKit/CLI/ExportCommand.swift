@@ -1,10 +1,11 @@
+import CLIKit
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLIKit
-import Foundation
 
 /// `mystash export FILE --format csv [--yes]`: every note and password in
 /// plaintext, as a Bitwarden CSV (which `mystash import` and other managers read).
@@ -15,14 +16,17 @@ import Foundation
 ///     ExportCommand.run(["/tmp/out.csv", "--format", "csv", "--yes", "--passphrase-fd", "3"])
 enum ExportCommand {
     static let spec = CommandSpec(
-        name: "mystash export", summary: "Write every note and password in plaintext to a new CSV file (mode 0600).",
+        name: "mystash export",
+        summary: "Write every note and password in plaintext to a new CSV file (mode 0600).",
         usage: "FILE --format csv [--yes] [--db PATH] [--passphrase-fd N]",
         options: [
             OptionSpec("--format", value: "FORMAT", help: "csv (Bitwarden's columns)"),
             OptionSpec("--yes", value: nil, help: "do not ask for confirmation (for scripts)"),
         ] + StashUnlocker.options,
-        minPositionals: 1, maxPositionals: 1,
-        epilogue: "The export is plaintext: keep it safe and delete it when done.\n\n" + MyStashCommand.storeHelp)
+        minPositionals: 1,
+        maxPositionals: 1,
+        epilogue: "The export is plaintext: keep it safe and delete it when done.\n\n" + MyStashCommand.storeHelp
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
@@ -37,7 +41,9 @@ enum ExportCommand {
             if !parsed.flag("--yes") {
                 let prompt = PassphrasePrompt.onTerminal()
                 guard isatty(prompt.input) == 1 else {
-                    throw CommandLineError.usage("mystash export: not on a terminal; add --yes to write the plaintext export")
+                    throw CommandLineError.usage(
+                        "mystash export: not on a terminal; add --yes to write the plaintext export"
+                    )
                 }
                 prompt.write("Write every password in plaintext to \(file)? [y/N] ")
                 guard let answer = prompt.readLine(), ["y", "yes"].contains(answer.lowercased()) else {

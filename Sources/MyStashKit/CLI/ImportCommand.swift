@@ -12,12 +12,21 @@ import Foundation
 ///     ImportCommand.run(["bitwarden.csv", "--passphrase-fd", "3"])
 enum ImportCommand {
     static let spec = CommandSpec(
-        name: "mystash import", summary: "Import a Bitwarden, KeePassXC, Chrome or Firefox CSV export.",
+        name: "mystash import",
+        summary: "Import a Bitwarden, KeePassXC, Chrome or Firefox CSV export.",
         usage: "FILE [--format auto|bitwarden|keepassxc|chrome|firefox] [--db PATH] [--passphrase-fd N]",
-        options: [OptionSpec("--format", value: "FORMAT", help: "auto (default: detected by the header), bitwarden, keepassxc, chrome or firefox")]
+        options: [
+            OptionSpec(
+                "--format",
+                value: "FORMAT",
+                help: "auto (default: detected by the header), bitwarden, keepassxc, chrome or firefox"
+            )
+        ]
             + StashUnlocker.options,
-        minPositionals: 1, maxPositionals: 1,
-        epilogue: "Entries with the same name and user ID are updated, not duplicated.\n\n" + MyStashCommand.storeHelp)
+        minPositionals: 1,
+        maxPositionals: 1,
+        epilogue: "Entries with the same name and user ID are updated, not duplicated.\n\n" + MyStashCommand.storeHelp
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
@@ -25,7 +34,9 @@ enum ImportCommand {
             var format: PasswordExportFormat?
             if let name = parsed.value("--format"), name != "auto" {
                 guard let chosen = PasswordExportFormat(rawValue: name) else {
-                    throw CommandLineError.usage("--format: expected auto, bitwarden, keepassxc, chrome or firefox, got '\(name)'")
+                    throw CommandLineError.usage(
+                        "--format: expected auto, bitwarden, keepassxc, chrome or firefox, got '\(name)'"
+                    )
                 }
                 format = chosen
             }
@@ -49,7 +60,9 @@ enum ImportCommand {
                 return ExitStatus.dataError
             }
             let skipped = reader.skippedLines.count + summary.unchanged
-            print("Imported \(file) (\(reader.format.rawValue)): \(summary.added) added, \(summary.updated) updated, \(skipped) skipped.")
+            print(
+                "Imported \(file) (\(reader.format.rawValue)): \(summary.added) added, \(summary.updated) updated, \(skipped) skipped."
+            )
             print("\(file) holds your passwords in plaintext: delete it once you no longer need it (shred -u \(file)).")
             return ExitStatus.ok
         }

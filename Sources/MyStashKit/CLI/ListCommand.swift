@@ -10,11 +10,16 @@ import SQLiteStore
 ///     ListCommand.run(["passwords", "--db", "/tmp/s.sqlite"])   // "Bank\nMail\n"
 enum ListCommand {
     static let spec = CommandSpec(
-        name: "mystash list", summary: "Print the titles of the notes or the names of the passwords, one per line.",
+        name: "mystash list",
+        summary: "Print the titles of the notes or the names of the passwords, one per line.",
         usage: "notes|passwords [--db PATH]",
-        options: [OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)")],
-        minPositionals: 1, maxPositionals: 1,
-        epilogue: "Secrets are never printed, and no passphrase is needed.\n\n" + MyStashCommand.storeHelp)
+        options: [
+            OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)")
+        ],
+        minPositionals: 1,
+        maxPositionals: 1,
+        epilogue: "Secrets are never printed, and no passphrase is needed.\n\n" + MyStashCommand.storeHelp
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
@@ -22,7 +27,10 @@ enum ListCommand {
                 writeStandardError("mystash list: expected 'notes' or 'passwords', got '\(parsed.positionals[0])'\n")
                 return ExitStatus.usage
             }
-            let path = StashLocation.resolve(option: parsed.value("--db"), environment: ProcessInfo.processInfo.environment)
+            let path = StashLocation.resolve(
+                option: parsed.value("--db"),
+                environment: ProcessInfo.processInfo.environment
+            )
             let stash: Stash
             do {
                 do {

@@ -51,7 +51,9 @@ public enum MyStashCommand {
             }
         default:
             if !first.hasPrefix("-") {
-                writeStandardError("\(ProgramName.current): unknown command '\(first)' (try '\(ProgramName.current) --help')\n")
+                writeStandardError(
+                    "\(ProgramName.current): unknown command '\(first)' (try '\(ProgramName.current) --help')\n"
+                )
                 return ExitStatus.usage
             }
             return AppCommand.run(arguments)
@@ -60,9 +62,9 @@ public enum MyStashCommand {
 
     /// The text shared by every `--help` about where the store is.
     static let storeHelp = """
-    The store is --db PATH, else $MYSTASH_DB, else $XDG_DATA_HOME/mystash/mystash.sqlite
-    (~/.local/share/mystash/mystash.sqlite when XDG_DATA_HOME is unset); it is created
-    with mode 0600. Everything but note titles and entry names is encrypted (Argon2id +
-    XChaCha20-Poly1305) under the master passphrase, which is never stored.
-    """
+        The store is --db PATH, else $MYSTASH_DB, else $XDG_DATA_HOME/mystash/mystash.sqlite
+        (~/.local/share/mystash/mystash.sqlite when XDG_DATA_HOME is unset); it is created
+        with mode 0600. Everything but note titles and entry names is encrypted (Argon2id +
+        XChaCha20-Poly1305) under the master passphrase, which is never stored.
+        """
 }

@@ -45,7 +45,7 @@ public struct PassphrasePrompt {
         defer {
             let echoWasOff = restore.changed
             restore.restore()
-            if echoWasOff { write("\n") }   // the Enter the user typed was not echoed
+            if echoWasOff { write("\n") }  // the Enter the user typed was not echoed
         }
         // The bytes go straight into guarded memory (sodium_malloc: locked, kept out of core
         // dumps); a longer line moves to a bigger buffer and the old one is wiped as it is freed.
@@ -64,7 +64,9 @@ public struct PassphrasePrompt {
             if length == buffer.count {
                 let bigger = SecureBytes(count: buffer.count * 2)
                 buffer.withUnsafeBytes { old in
-                    bigger.withUnsafeMutableBytes { new in new.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: old.count) }
+                    bigger.withUnsafeMutableBytes { new in
+                        new.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: old.count)
+                    }
                 }
                 buffer.wipe()
                 buffer = bigger

@@ -14,7 +14,9 @@ struct PassphraseSession {
     /// Unlocks (or sets up) `stash`. Returns `ExitStatus.ok`, or the status to exit with.
     func open(_ stash: Stash, parameters: KDFParameters) -> Int32 {
         if stash.hasPassphrase { return unlock(stash) }
-        prompt.write("New stash at \(stash.path).\nChoose a master passphrase. It cannot be recovered if you forget it.\n")
+        prompt.write(
+            "New stash at \(stash.path).\nChoose a master passphrase. It cannot be recovered if you forget it.\n"
+        )
         for _ in 0..<attempts {
             guard let first = prompt.read("New master passphrase: ") else { return cancelled() }
             if first.count == 0 {
@@ -51,8 +53,11 @@ struct PassphraseSession {
                 return ExitStatus.ok
             } catch VaultError.wrongPassphrase {
                 let left = attempts - attempt
-                prompt.write(left > 0 ? "Wrong passphrase; \(left) \(left == 1 ? "try" : "tries") left.\n"
-                                      : "Wrong passphrase.\n")
+                prompt.write(
+                    left > 0
+                        ? "Wrong passphrase; \(left) \(left == 1 ? "try" : "tries") left.\n"
+                        : "Wrong passphrase.\n"
+                )
             } catch {
                 printError("cannot unlock the stash: \(error)")
                 return ExitStatus.dataError

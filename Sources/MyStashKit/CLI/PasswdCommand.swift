@@ -7,10 +7,14 @@ import Foundation
 ///     PasswdCommand.run(["--db", path])   // asks the current passphrase, then the new one twice
 enum PasswdCommand {
     static let spec = CommandSpec(
-        name: "mystash passwd", summary: "Change the master passphrase (every password is re-encrypted in one transaction).",
+        name: "mystash passwd",
+        summary: "Change the master passphrase (every password is re-encrypted in one transaction).",
         usage: "[--db PATH]",
-        options: [OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)")],
-        epilogue: MyStashCommand.storeHelp)
+        options: [
+            OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)")
+        ],
+        epilogue: MyStashCommand.storeHelp
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
@@ -36,7 +40,10 @@ enum PasswdCommand {
             for _ in 0..<3 {
                 guard let first = prompt.read("New master passphrase: ") else { return ExitStatus.noPermission }
                 defer { first.wipe() }
-                guard first.count > 0 else { prompt.write("The passphrase must not be empty.\n"); continue }
+                guard first.count > 0 else {
+                    prompt.write("The passphrase must not be empty.\n")
+                    continue
+                }
                 guard let second = prompt.read("Repeat the passphrase: ") else { return ExitStatus.noPermission }
                 defer { second.wipe() }
                 guard first.withUnsafeBytes({ a in second.withUnsafeBytes { b in a.elementsEqual(b) } }) else {

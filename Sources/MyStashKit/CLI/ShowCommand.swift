@@ -11,14 +11,22 @@ import Foundation
 ///     ShowCommand.run(["Bank", "--field", "user", "--passphrase-fd", "3"])   // "me@example.com\n"
 enum ShowCommand {
     static let spec = CommandSpec(
-        name: "mystash show", summary: "Print one field of an entry (the password by default) and a newline.",
+        name: "mystash show",
+        summary: "Print one field of an entry (the password by default) and a newline.",
         usage: "NAME [--field password|user|url|notes|totp] [--user U] [--db PATH] [--passphrase-fd N]",
         options: [
-            OptionSpec("--field", value: "FIELD", help: "password (default), user, url, notes or totp (the current code)"),
+            OptionSpec(
+                "--field",
+                value: "FIELD",
+                help: "password (default), user, url, notes or totp (the current code)"
+            ),
             OptionSpec("--user", value: "U", help: "the entry with this user ID, when several share the name"),
         ] + StashUnlocker.options,
-        minPositionals: 1, maxPositionals: 1,
-        epilogue: "The passphrase is asked on the terminal, or read from --passphrase-fd N.\n\n" + MyStashCommand.storeHelp)
+        minPositionals: 1,
+        maxPositionals: 1,
+        epilogue: "The passphrase is asked on the terminal, or read from --passphrase-fd N.\n\n"
+            + MyStashCommand.storeHelp
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
@@ -45,4 +53,3 @@ enum ShowCommand {
         }
     }
 }
-

@@ -1,10 +1,11 @@
+import CLIKit
+import TerminalUI
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLIKit
-import TerminalUI
 
 /// Starts the full-screen app on an unlocked stash and returns the exit status.
 ///
@@ -31,7 +32,13 @@ struct StashAppLauncher {
         }
         let exit: TerminalRunLoop.Exit
         do {
-            let app = try StashApp(stash: stash, screen: screen, animated: animated, lockAfter: lockAfter, clipSeconds: clipSeconds)
+            let app = try StashApp(
+                stash: stash,
+                screen: screen,
+                animated: animated,
+                lockAfter: lockAfter,
+                clipSeconds: clipSeconds
+            )
             exit = app.run()
         } catch {
             screen.close()

@@ -1,10 +1,11 @@
+import CLIKit
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CLIKit
-import Foundation
 
 /// Opens an existing stash and unlocks it for a script command (`show`,
 /// `add`, `copy`, `import`, `export`, `backup`).
@@ -47,8 +48,12 @@ struct StashUnlocker {
     /// The descriptor of `--passphrase-fd`, checked to be open; nil for the terminal.
     func descriptor() throws -> Int32? {
         guard let text = passphraseFD else { return nil }
-        guard let fd = Int32(text), fd >= 0 else { throw CommandLineError.usage("--passphrase-fd: '\(text)' is not a file descriptor") }
-        guard fcntl(fd, F_GETFD) != -1 else { throw CommandLineError.usage("--passphrase-fd: descriptor \(fd) is not open") }
+        guard let fd = Int32(text), fd >= 0 else {
+            throw CommandLineError.usage("--passphrase-fd: '\(text)' is not a file descriptor")
+        }
+        guard fcntl(fd, F_GETFD) != -1 else {
+            throw CommandLineError.usage("--passphrase-fd: descriptor \(fd) is not open")
+        }
         return fd
     }
 

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// Where copied secrets go.
 ///
@@ -45,18 +46,31 @@ public final class SystemClipboard: Clipboard {
     static func findTool(_ environment: [String: String]) -> Tool? {
         let path = environment["PATH"] ?? "/usr/bin:/bin"
         func which(_ name: String) -> String? {
-            path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+            path.split(separator: ":").map { "\($0)/\(name)" }.first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
         }
         if environment["WAYLAND_DISPLAY"].map({ !$0.isEmpty }) == true, let copy = which("wl-copy") {
-            return Tool(copy: [copy], paste: which("wl-paste").map { [$0, "--no-newline"] } ?? [], clear: [copy, "--clear"])
+            return Tool(
+                copy: [copy],
+                paste: which("wl-paste").map { [$0, "--no-newline"] } ?? [],
+                clear: [copy, "--clear"]
+            )
         }
         guard environment["DISPLAY"].map({ !$0.isEmpty }) == true else { return nil }
         if let xclip = which("xclip") {
-            return Tool(copy: [xclip, "-selection", "clipboard", "-in"], paste: [xclip, "-selection", "clipboard", "-out"], clear: nil)
+            return Tool(
+                copy: [xclip, "-selection", "clipboard", "-in"],
+                paste: [xclip, "-selection", "clipboard", "-out"],
+                clear: nil
+            )
         }
         if let xsel = which("xsel") {
-            return Tool(copy: [xsel, "--clipboard", "--input"], paste: [xsel, "--clipboard", "--output"],
-                        clear: [xsel, "--clipboard", "--delete"])
+            return Tool(
+                copy: [xsel, "--clipboard", "--input"],
+                paste: [xsel, "--clipboard", "--output"],
+                clear: [xsel, "--clipboard", "--delete"]
+            )
         }
         return nil
     }
@@ -69,8 +83,14 @@ public final class SystemClipboard: Clipboard {
     public func clear(ifStillHolding text: String) {
         writeOSC52("")
         guard let tool else { return }
-        guard !tool.paste.isEmpty, let held = ChildProcess.run(tool.paste, input: [], captureOutput: true), held == Array(text.utf8) else { return }
-        if let clear = tool.clear { _ = ChildProcess.run(clear, input: []) } else { _ = ChildProcess.run(tool.copy, input: []) }
+        guard !tool.paste.isEmpty, let held = ChildProcess.run(tool.paste, input: [], captureOutput: true),
+            held == Array(text.utf8)
+        else { return }
+        if let clear = tool.clear {
+            _ = ChildProcess.run(clear, input: [])
+        } else {
+            _ = ChildProcess.run(tool.copy, input: [])
+        }
     }
 
     private func writeOSC52(_ payload: String) {
@@ -91,9 +111,14 @@ enum ChildProcess {
     /// `captureOutput` false sends stdout to /dev/null: tools that stay in the background to serve
     /// the selection (xclip, wl-copy) would otherwise keep the pipe open and the read waiting.
     static func run(_ argv: [String], input: [UInt8], captureOutput: Bool = false) -> [UInt8]? {
-        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
+        var inPipe: [Int32] = [0, 0]
+        var outPipe: [Int32] = [0, 0]
         guard pipe(&inPipe) == 0 else { return nil }
-        guard pipe(&outPipe) == 0 else { close(inPipe[0]); close(inPipe[1]); return nil }
+        guard pipe(&outPipe) == 0 else {
+            close(inPipe[0])
+            close(inPipe[1])
+            return nil
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -111,7 +136,11 @@ enum ChildProcess {
         let rc = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
         close(inPipe[0])
         close(outPipe[1])
-        guard rc == 0 else { close(inPipe[1]); close(outPipe[0]); return nil }
+        guard rc == 0 else {
+            close(inPipe[1])
+            close(outPipe[0])
+            return nil
+        }
         var offset = 0
         while offset < input.count {
             let n = input.withUnsafeBytes { write(inPipe[1], $0.baseAddress! + offset, $0.count - offset) }

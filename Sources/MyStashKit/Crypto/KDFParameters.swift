@@ -29,14 +29,18 @@ public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
 
     /// `crypto_pwhash_OPSLIMIT_INTERACTIVE` / `MEMLIMIT_INTERACTIVE`: for people.
     public static var interactive: KDFParameters {
-        KDFParameters(opsLimit: UInt64(crypto_pwhash_opslimit_interactive()),
-                      memLimit: UInt64(crypto_pwhash_memlimit_interactive()))
+        KDFParameters(
+            opsLimit: UInt64(crypto_pwhash_opslimit_interactive()),
+            memLimit: UInt64(crypto_pwhash_memlimit_interactive())
+        )
     }
 
     /// `crypto_pwhash_OPSLIMIT_MIN` / `MEMLIMIT_MIN`: for tests only.
     public static var minimum: KDFParameters {
-        KDFParameters(opsLimit: UInt64(crypto_pwhash_opslimit_min()),
-                      memLimit: UInt64(crypto_pwhash_memlimit_min()))
+        KDFParameters(
+            opsLimit: UInt64(crypto_pwhash_opslimit_min()),
+            memLimit: UInt64(crypto_pwhash_memlimit_min())
+        )
     }
 
     /// `minimum` when the environment variable `MYSTASH_KDF` is `min` (tests), else `interactive`.

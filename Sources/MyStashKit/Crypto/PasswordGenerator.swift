@@ -73,7 +73,9 @@ public struct PasswordGenerator: Sendable {
             result.reserveCapacity(length)
             for _ in 0..<max(0, length) { result.append(draw(alphabet)) }
             // Redraw until every required class appears (rejection keeps the distribution uniform).
-            if length < requiredClasses.count || requiredClasses.allSatisfy({ set in result.contains { set.contains($0) } }) {
+            if length < requiredClasses.count
+                || requiredClasses.allSatisfy({ set in result.contains { set.contains($0) } })
+            {
                 return result
             }
         }

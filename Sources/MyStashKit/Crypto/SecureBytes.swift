@@ -39,7 +39,9 @@ public final class SecureBytes {
     /// Copies `bytes` (for instance another `SecureBytes`' prefix) into guarded memory.
     public convenience init(copying bytes: UnsafeRawBufferPointer) {
         self.init(count: bytes.count)
-        if let pointer, let base = bytes.baseAddress, bytes.count > 0 { pointer.copyMemory(from: base, byteCount: bytes.count) }
+        if let pointer, let base = bytes.baseAddress, bytes.count > 0 {
+            pointer.copyMemory(from: base, byteCount: bytes.count)
+        }
     }
 
     /// Copies the UTF-8 of `string` into guarded memory.

@@ -12,7 +12,9 @@ import Foundation
 public struct TOTP: Hashable, Sendable {
     /// The HMAC hash.
     public enum Algorithm: String, Sendable, CaseIterable {
-        case sha1 = "SHA1", sha256 = "SHA256", sha512 = "SHA512"
+        case sha1 = "SHA1"
+        case sha256 = "SHA256"
+        case sha512 = "SHA512"
     }
 
     public var secret: [UInt8]
@@ -51,17 +53,21 @@ public struct TOTP: Hashable, Sendable {
         guard let secret = query["secret"], !secret.isEmpty else { throw TOTPError.invalidURI("no secret= parameter") }
         var algorithm = Algorithm.sha1
         if let name = query["algorithm"] {
-            guard let chosen = Algorithm(rawValue: name.uppercased()) else { throw TOTPError.unsupported("algorithm=\(name)") }
+            guard let chosen = Algorithm(rawValue: name.uppercased()) else {
+                throw TOTPError.unsupported("algorithm=\(name)")
+            }
             algorithm = chosen
         }
-        let digits = try query["digits"].map { value in
-            guard let n = Int(value) else { throw TOTPError.invalidURI("digits=\(value)") }
-            return n
-        } ?? 6
-        let period = try query["period"].map { value in
-            guard let n = Int(value) else { throw TOTPError.invalidURI("period=\(value)") }
-            return n
-        } ?? 30
+        let digits =
+            try query["digits"].map { value in
+                guard let n = Int(value) else { throw TOTPError.invalidURI("digits=\(value)") }
+                return n
+            } ?? 6
+        let period =
+            try query["period"].map { value in
+                guard let n = Int(value) else { throw TOTPError.invalidURI("period=\(value)") }
+                return n
+            } ?? 30
         try self.init(secret: try TOTP.base32Decode(secret), algorithm: algorithm, digits: digits, period: period)
     }
 
@@ -85,7 +91,8 @@ public struct TOTP: Hashable, Sendable {
             HMAC(md, key.baseAddress, Int32(key.count), &message, message.count, &digest, &length)
         }
         let offset = Int(digest[Int(length) - 1] & 0x0f)
-        let binary = (UInt32(digest[offset] & 0x7f) << 24) | (UInt32(digest[offset + 1]) << 16)
+        let binary =
+            (UInt32(digest[offset] & 0x7f) << 24) | (UInt32(digest[offset + 1]) << 16)
             | (UInt32(digest[offset + 2]) << 8) | UInt32(digest[offset + 3])
         var modulus: UInt32 = 1
         for _ in 0..<digits { modulus *= 10 }
@@ -109,7 +116,8 @@ public struct TOTP: Hashable, Sendable {
 
     /// RFC 4648 base32 (A–Z, 2–7), case-insensitive; spaces, dashes and `=` are ignored.
     public static func base32Decode(_ text: String) throws -> [UInt8] {
-        var bits: UInt64 = 0, count = 0
+        var bits: UInt64 = 0
+        var count = 0
         var output: [UInt8] = []
         for scalar in text.unicodeScalars {
             let value: UInt64

@@ -100,10 +100,16 @@ public final class Vault {
                 ad.withUnsafeBufferPointer { adBuffer in
                     key.withUnsafeBytes { keyBytes in
                         crypto_aead_xchacha20poly1305_ietf_encrypt(
-                            out.baseAddress! + Vault.nonceLength, &written,
-                            message.baseAddress, UInt64(message.count),
-                            adBuffer.baseAddress, UInt64(adBuffer.count),
-                            nil, nonce, keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                            out.baseAddress! + Vault.nonceLength,
+                            &written,
+                            message.baseAddress,
+                            UInt64(message.count),
+                            adBuffer.baseAddress,
+                            UInt64(adBuffer.count),
+                            nil,
+                            nonce,
+                            keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                        )
                     }
                 }
             }
@@ -135,10 +141,16 @@ public final class Vault {
                 ad.withUnsafeBufferPointer { adBuffer in
                     key.withUnsafeBytes { keyBytes in
                         crypto_aead_xchacha20poly1305_ietf_decrypt(
-                            out.baseAddress, &written, nil,
-                            input.baseAddress! + Vault.nonceLength, UInt64(input.count - Vault.nonceLength),
-                            adBuffer.baseAddress, UInt64(adBuffer.count),
-                            input.baseAddress!, keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                            out.baseAddress,
+                            &written,
+                            nil,
+                            input.baseAddress! + Vault.nonceLength,
+                            UInt64(input.count - Vault.nonceLength),
+                            adBuffer.baseAddress,
+                            UInt64(adBuffer.count),
+                            input.baseAddress!,
+                            keyBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                        )
                     }
                 }
             }
@@ -159,16 +171,28 @@ public final class Vault {
 
     // MARK: - Key derivation
 
-    private static func deriveKey(passphrase: SecureBytes, salt: [UInt8], parameters: KDFParameters) throws -> SecureBytes {
+    private static func deriveKey(
+        passphrase: SecureBytes,
+        salt: [UInt8],
+        parameters: KDFParameters
+    ) throws -> SecureBytes {
         let key = SecureBytes(count: keyLength)
-        guard key.count == keyLength else { throw VaultError.keyDerivationFailed(opsLimit: parameters.opsLimit, memLimit: parameters.memLimit) }
+        guard key.count == keyLength else {
+            throw VaultError.keyDerivationFailed(opsLimit: parameters.opsLimit, memLimit: parameters.memLimit)
+        }
         let status = key.withUnsafeMutableBytes { out in
             passphrase.withUnsafeBytes { pass in
                 salt.withUnsafeBufferPointer { saltBuffer in
-                    crypto_pwhash(out.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(out.count),
-                                  pass.baseAddress!.assumingMemoryBound(to: CChar.self), UInt64(pass.count),
-                                  saltBuffer.baseAddress!, parameters.opsLimit, Int(parameters.memLimit),
-                                  parameters.algorithm)
+                    crypto_pwhash(
+                        out.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                        UInt64(out.count),
+                        pass.baseAddress!.assumingMemoryBound(to: CChar.self),
+                        UInt64(pass.count),
+                        saltBuffer.baseAddress!,
+                        parameters.opsLimit,
+                        Int(parameters.memLimit),
+                        parameters.algorithm
+                    )
                 }
             }
         }
@@ -184,8 +208,14 @@ public final class Vault {
         _ = out.withUnsafeMutableBufferPointer { o in
             verifierLabel.withUnsafeBufferPointer { label in
                 key.withUnsafeBytes { k in
-                    crypto_generichash(o.baseAddress!, o.count, label.baseAddress, UInt64(label.count),
-                                       k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count)
+                    crypto_generichash(
+                        o.baseAddress!,
+                        o.count,
+                        label.baseAddress,
+                        UInt64(label.count),
+                        k.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                        k.count
+                    )
                 }
             }
         }

@@ -22,8 +22,15 @@ public struct PasswordEntry: Hashable, Sendable {
     /// The passwords this entry had before, newest first (kept by the stash when the password changes).
     public var history: PasswordHistory
 
-    public init(name: String, userID: String = "", password: String = "", url: String? = nil, notes: String? = nil,
-                totp: String? = nil, history: PasswordHistory = PasswordHistory()) {
+    public init(
+        name: String,
+        userID: String = "",
+        password: String = "",
+        url: String? = nil,
+        notes: String? = nil,
+        totp: String? = nil,
+        history: PasswordHistory = PasswordHistory()
+    ) {
         self.name = name
         self.userID = userID
         self.password = password

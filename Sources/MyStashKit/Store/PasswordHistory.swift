@@ -55,7 +55,9 @@ public struct PasswordHistory: Hashable, Sendable {
             guard let count = Int(try read(until: UInt8(ascii: ":"))), count >= 0, index + count <= bytes.count else {
                 throw StashError.malformedHistory
             }
-            items.append(Item(replaced: date, password: String(decoding: bytes[index..<(index + count)], as: UTF8.self)))
+            items.append(
+                Item(replaced: date, password: String(decoding: bytes[index..<(index + count)], as: UTF8.self))
+            )
             index += count
         }
         self.items = items

@@ -58,6 +58,7 @@ public enum SealedField: String, CaseIterable, Sendable {
     /// names can produce the same bytes, whatever characters a name holds.
     public func associatedData(uid: String, name: String) -> String {
         func part(_ text: String) -> String { "\(text.utf8.count):\(text)" }
-        return "mystash/\(SealedField.sealingVersion) " + [entity, uid, rawValue, name].map(part).joined(separator: " ")
+        return "mystash/\(SealedField.sealingVersion) "
+            + [entity, uid, rawValue, name].map(part).joined(separator: " ")
     }
 }

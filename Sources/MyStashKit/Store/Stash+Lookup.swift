@@ -30,11 +30,17 @@ extension Stash {
     /// One field of the password entry `name` (or, for `password`/`notes`,
     /// the text of a note titled `name` when no entry has that name); the
     /// TOTP field is the code at `date`.
-    public func fieldValue(_ field: EntryField, ofEntryNamed name: String, user: String?, at date: Date) throws -> String {
+    public func fieldValue(
+        _ field: EntryField,
+        ofEntryNamed name: String,
+        user: String?,
+        at date: Date
+    ) throws -> String {
         let objects = try context.fetch(StashModel.password, where: "name = ?", [.text(name)], orderBy: "id")
         if objects.isEmpty {
             if field == .password || field == .notes,
-               let note = try context.fetch(StashModel.note, where: "title = ?", [.text(name)], orderBy: "id").first {
+                let note = try context.fetch(StashModel.note, where: "title = ?", [.text(name)], orderBy: "id").first
+            {
                 return try noteBody(of: note)
             }
             throw StashError.noEntry(name: name)

@@ -109,7 +109,8 @@ public final class Stash {
         let opened = try Vault.unlock(passphrase: passphrase, header: header)
         do {
             if let info = try vaultContext.fetch(StashModel.vaultInfo, orderBy: "id", limit: 1).first,
-               (info["sealing"].int64 ?? 1) < Int64(SealedField.sealingVersion) {
+                (info["sealing"].int64 ?? 1) < Int64(SealedField.sealingVersion)
+            {
                 try resealFirstVersion(with: opened, info: info)
                 try vaultContext.save()
                 context = ObjectContext(store: store)
@@ -133,23 +134,33 @@ public final class Stash {
             let name = object.string("name") ?? ""
             let uid = object.string("uid") ?? ""
             for field in SealedField.passwordFields where field != .password {
-                if case .blob = object[field.key] { continue }   // sealed already
+                if case .blob = object[field.key] { continue }  // sealed already
                 var plain = Array((object[field.key].string ?? "").utf8)
                 defer { Sodium.wipe(&plain) }
                 object[field.key] = .blob(try vault.seal(plain, identity: field.associatedData(uid: uid, name: name)))
             }
             if case .blob(let old) = object["password"],
-               var plain = try? vault.open(old, identity: "\(StashModel.password):\(uid)") {
+                var plain = try? vault.open(old, identity: "\(StashModel.password):\(uid)")
+            {
                 defer { Sodium.wipe(&plain) }
-                object["password"] = .blob(try vault.seal(plain, identity: SealedField.password.associatedData(uid: uid, name: name)))
+                object["password"] = .blob(
+                    try vault.seal(plain, identity: SealedField.password.associatedData(uid: uid, name: name))
+                )
             }
         }
         for note in try vaultContext.fetch(StashModel.note) {
             if case .blob = note["body"] { continue }
             var plain = Array((note["body"].string ?? "").utf8)
             defer { Sodium.wipe(&plain) }
-            note["body"] = .blob(try vault.seal(plain, identity: SealedField.body.associatedData(
-                uid: note.string("uid") ?? "", name: note.string("title") ?? "")))
+            note["body"] = .blob(
+                try vault.seal(
+                    plain,
+                    identity: SealedField.body.associatedData(
+                        uid: note.string("uid") ?? "",
+                        name: note.string("title") ?? ""
+                    )
+                )
+            )
         }
         info["sealing"] = .integer(Int64(SealedField.sealingVersion))
     }
@@ -168,7 +179,10 @@ public final class Stash {
     /// hold ciphertexts sealed under the old key and must not be replayed).
     public func changePassphrase(to passphrase: SecureBytes, parameters: KDFParameters? = nil) throws {
         let old = try currentVault()
-        let (newVault, header) = try Vault.create(passphrase: passphrase, parameters: parameters ?? old.header.parameters)
+        let (newVault, header) = try Vault.create(
+            passphrase: passphrase,
+            parameters: parameters ?? old.header.parameters
+        )
         do {
             for kind in StashKind.allCases {
                 for object in try vaultContext.fetch(kind.entity) {
@@ -213,12 +227,18 @@ public final class Stash {
 
     private func header(from info: ManagedObject) -> VaultHeader? {
         guard case .blob(let salt) = info["salt"], case .blob(let verifier) = info["verifier"],
-              let ops = info["opsLimit"].int64, let mem = info["memLimit"].int64,
-              let algorithm = info["algorithm"].int64 else { return nil }
-        return VaultHeader(salt: salt,
-                           parameters: KDFParameters(opsLimit: UInt64(clamping: ops), memLimit: UInt64(clamping: mem),
-                                                     algorithm: Int32(truncatingIfNeeded: algorithm)),
-                           verifier: verifier)
+            let ops = info["opsLimit"].int64, let mem = info["memLimit"].int64,
+            let algorithm = info["algorithm"].int64
+        else { return nil }
+        return VaultHeader(
+            salt: salt,
+            parameters: KDFParameters(
+                opsLimit: UInt64(clamping: ops),
+                memLimit: UInt64(clamping: mem),
+                algorithm: Int32(truncatingIfNeeded: algorithm)
+            ),
+            verifier: verifier
+        )
     }
 
     private func write(_ header: VaultHeader, to info: ManagedObject) {
@@ -267,7 +287,7 @@ public final class Stash {
         if note.string("title") == title && current == body { return false }
         do {
             if current == nil && body.isEmpty {
-                note["title"] = .text(title)   // the unreadable body stays as it was
+                note["title"] = .text(title)  // the unreadable body stays as it was
             } else {
                 note["title"] = .text(title)
                 note["body"] = try seal(body, .body, of: note, vault: vault)
@@ -326,7 +346,9 @@ public final class Stash {
         var entry = entry
         if entry.history.items.isEmpty { entry.history = current.entry.history }
         let keep = current.unreadable.filter { field in Stash.value(of: field, in: entry).isEmpty }
-        if current.unreadable.isEmpty && current.entry == entry { return EntryUpdate(changed: false, keptUnreadable: []) }
+        if current.unreadable.isEmpty && current.entry == entry {
+            return EntryUpdate(changed: false, keptUnreadable: [])
+        }
         if !current.unreadable.contains(.password), current.entry.password != entry.password {
             entry.history.record(current.entry.password, replacedAt: StoreDate.dateTimeText(from: Date()))
         }
@@ -411,21 +433,25 @@ public final class Stash {
         switch object[field.key] {
         case .null: return ""
         case .blob(let sealed):
-            do { return try vault.openString(sealed, identity: Stash.identity(of: object, field: field)) } catch VaultError.closed {
+            do {
+                return try vault.openString(sealed, identity: Stash.identity(of: object, field: field))
+            } catch VaultError.closed {
                 throw StashError.locked
             } catch {
                 throw Stash.tampered(object, fields: [field])
             }
         default:
-            throw Stash.tampered(object, fields: [field])   // plaintext where a ciphertext belongs
+            throw Stash.tampered(object, fields: [field])  // plaintext where a ciphertext belongs
         }
     }
 
     private static func tampered(_ object: ManagedObject, fields: [SealedField]) -> StashError {
         let isNote = object.entity.name == StashModel.note
-        return StashError.tampered(kind: isNote ? "note" : "password entry",
-                                   name: object.string(isNote ? "title" : "name") ?? "",
-                                   fields: fields.map(\.label))
+        return StashError.tampered(
+            kind: isNote ? "note" : "password entry",
+            name: object.string(isNote ? "title" : "name") ?? "",
+            fields: fields.map(\.label)
+        )
     }
 
     // MARK: - Search and listing
@@ -442,7 +468,8 @@ public final class Stash {
             return firstLine ?? "No additional text"
         }
         guard let user = try? open(.userID, of: object, vault: vault),
-              let url = try? open(.url, of: object, vault: vault) else { return "⚠ tampered with or damaged" }
+            let url = try? open(.url, of: object, vault: vault)
+        else { return "⚠ tampered with or damaged" }
         var parts = [user, url].filter { !$0.isEmpty }
         if let secret = try? open(.totp, of: object, vault: vault), !secret.isEmpty {
             if let totp = try? TOTP(parsing: secret) {

@@ -41,7 +41,8 @@ public enum StashError: Error, Equatable, CustomStringConvertible {
         case .passphrasesDiffer: return "the passphrases do not match"
         case .passphraseChangedElsewhere: return "the master passphrase was changed by another process; restart mystash"
         case .tampered(let kind, let name, let fields):
-            return "the \(kind) “\(name)” has been tampered with or damaged (its \(fields.joined(separator: ", ")) cannot be decrypted)"
+            return
+                "the \(kind) “\(name)” has been tampered with or damaged (its \(fields.joined(separator: ", ")) cannot be decrypted)"
         case .malformedHistory: return "the password history is malformed"
         case .noEntry(let name): return "no entry named “\(name)”"
         case .ambiguousName(let name, let count): return "\(count) entries are named “\(name)”; choose one with --user"

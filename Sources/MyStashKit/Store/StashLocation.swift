@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -26,7 +27,7 @@ public enum StashLocation {
         if let path = environment["MYSTASH_DB"], !path.isEmpty { return path }
         let dataHome: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = xdg   // the XDG spec says relative values are invalid and must be ignored
+            dataHome = xdg  // the XDG spec says relative values are invalid and must be ignored
         } else {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
             dataHome = home + "/.local/share"
@@ -45,8 +46,11 @@ public enum StashLocation {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: directory,
+                    withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700]
+                )
             } catch {
                 throw StashError.cannotCreate(path: directory, reason: "\(error.localizedDescription)")
             }

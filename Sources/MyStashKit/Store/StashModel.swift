@@ -54,37 +54,53 @@ public enum StashModel {
     }
 
     /// Version 2 of the model (everything sealed but titles and names).
-    public static let model = Model(version: 2, applicationID: applicationID, entities: [
-        Entity(note, attributes: [
-            Attribute("uid", .text),
-            Attribute("title", .text),
-            Attribute("body", .blob, optional: true),
-            Attribute("created", .dateTime),
-            Attribute("modified", .dateTime),
-        ], derived: [initialAttribute("titleInitial", of: "title", column: "title")],
-           uniqueKeys: [["uid"]]),
-        Entity(password, attributes: [
-            Attribute("uid", .text),
-            Attribute("name", .text),
-            Attribute("userID", .blob, optional: true),
-            Attribute("password", .blob, optional: true),
-            Attribute("url", .blob, optional: true),
-            Attribute("notes", .blob, optional: true),
-            Attribute("totp", .blob, optional: true),
-            Attribute("history", .blob, optional: true),
-            Attribute("modified", .dateTime),
-        ], derived: [initialAttribute("nameInitial", of: "name", column: "name")],
-           uniqueKeys: [["uid"]]),
-        Entity(vaultInfo, attributes: [
-            Attribute("salt", .blob),
-            Attribute("opsLimit", .integer),
-            Attribute("memLimit", .integer),
-            Attribute("algorithm", .integer),
-            Attribute("verifier", .blob),
-            Attribute("changed", .dateTime),
-            Attribute("sealing", .integer, default: .integer(1)),
-        ]),
-    ], migrations: [sealEverythingButNames])
+    public static let model = Model(
+        version: 2,
+        applicationID: applicationID,
+        entities: [
+            Entity(
+                note,
+                attributes: [
+                    Attribute("uid", .text),
+                    Attribute("title", .text),
+                    Attribute("body", .blob, optional: true),
+                    Attribute("created", .dateTime),
+                    Attribute("modified", .dateTime),
+                ],
+                derived: [initialAttribute("titleInitial", of: "title", column: "title")],
+                uniqueKeys: [["uid"]]
+            ),
+            Entity(
+                password,
+                attributes: [
+                    Attribute("uid", .text),
+                    Attribute("name", .text),
+                    Attribute("userID", .blob, optional: true),
+                    Attribute("password", .blob, optional: true),
+                    Attribute("url", .blob, optional: true),
+                    Attribute("notes", .blob, optional: true),
+                    Attribute("totp", .blob, optional: true),
+                    Attribute("history", .blob, optional: true),
+                    Attribute("modified", .dateTime),
+                ],
+                derived: [initialAttribute("nameInitial", of: "name", column: "name")],
+                uniqueKeys: [["uid"]]
+            ),
+            Entity(
+                vaultInfo,
+                attributes: [
+                    Attribute("salt", .blob),
+                    Attribute("opsLimit", .integer),
+                    Attribute("memLimit", .integer),
+                    Attribute("algorithm", .integer),
+                    Attribute("verifier", .blob),
+                    Attribute("changed", .dateTime),
+                    Attribute("sealing", .integer, default: .integer(1)),
+                ]
+            ),
+        ],
+        migrations: [sealEverythingButNames]
+    )
 
     /// Version 1 → 2, the schema part: the sealed columns become BLOB columns
     /// (their version-1 plaintext is carried over unchanged, to be sealed on
@@ -92,7 +108,8 @@ public enum StashModel {
     /// (1: values not yet re-sealed). `secure_delete` makes SQLite zero the
     /// pages the old tables leave behind.
     static let sealEverythingButNames = Migration(from: 1, to: 2) { db in
-        try db.execute("""
+        try db.execute(
+            """
             PRAGMA secure_delete = ON;
             CREATE TABLE password_v2 (
               id INTEGER PRIMARY KEY, uid TEXT NOT NULL, name TEXT NOT NULL, user_id BLOB, password BLOB,
@@ -109,6 +126,7 @@ public enum StashModel {
             DROP TABLE note;
             ALTER TABLE note_v2 RENAME TO note;
             ALTER TABLE vault_info ADD COLUMN sealing INTEGER NOT NULL DEFAULT 1;
-            """)
+            """
+        )
     }
 }

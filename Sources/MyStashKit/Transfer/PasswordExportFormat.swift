@@ -28,8 +28,10 @@ public enum PasswordExportFormat: String, CaseIterable, Sendable {
     }
 
     /// Bitwarden's header, which `mystash export` writes.
-    public static let bitwardenHeader = ["folder", "favorite", "type", "name", "notes", "fields", "reprompt",
-                                         "login_uri", "login_username", "login_password", "login_totp"]
+    public static let bitwardenHeader = [
+        "folder", "favorite", "type", "name", "notes", "fields", "reprompt",
+        "login_uri", "login_username", "login_password", "login_totp",
+    ]
 }
 
 /// One thing read from an export file.
@@ -69,7 +71,10 @@ public struct PasswordExportReader {
     public mutating func items() -> [ImportedItem] {
         var items: [ImportedItem] = []
         skippedLines = []
-        let index = Dictionary(header.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let index = Dictionary(
+            header.enumerated().map { ($0.element, $0.offset) },
+            uniquingKeysWith: { first, _ in first }
+        )
         for record in records {
             func field(_ name: String) -> String {
                 guard let i = index[name], i < record.count else { return "" }
@@ -82,20 +87,47 @@ public struct PasswordExportReader {
                 if field("type") == "note" {
                     item = field("name").isEmpty ? nil : .note(title: field("name"), body: field("notes"))
                 } else {
-                    item = .password(PasswordEntry(name: field("name"), userID: field("login_username"),
-                                                   password: field("login_password"), url: optional("login_uri"),
-                                                   notes: optional("notes"), totp: optional("login_totp")))
+                    item = .password(
+                        PasswordEntry(
+                            name: field("name"),
+                            userID: field("login_username"),
+                            password: field("login_password"),
+                            url: optional("login_uri"),
+                            notes: optional("notes"),
+                            totp: optional("login_totp")
+                        )
+                    )
                 }
             case .keepassxc:
-                item = .password(PasswordEntry(name: field("title"), userID: field("username"), password: field("password"),
-                                               url: optional("url"), notes: optional("notes"), totp: optional("totp")))
+                item = .password(
+                    PasswordEntry(
+                        name: field("title"),
+                        userID: field("username"),
+                        password: field("password"),
+                        url: optional("url"),
+                        notes: optional("notes"),
+                        totp: optional("totp")
+                    )
+                )
             case .chrome:
-                item = .password(PasswordEntry(name: field("name").isEmpty ? PasswordExportReader.host(of: field("url")) : field("name"),
-                                               userID: field("username"), password: field("password"),
-                                               url: optional("url"), notes: optional("note")))
+                item = .password(
+                    PasswordEntry(
+                        name: field("name").isEmpty ? PasswordExportReader.host(of: field("url")) : field("name"),
+                        userID: field("username"),
+                        password: field("password"),
+                        url: optional("url"),
+                        notes: optional("note")
+                    )
+                )
             case .firefox:
-                item = .password(PasswordEntry(name: PasswordExportReader.host(of: field("url")), userID: field("username"),
-                                               password: field("password"), url: optional("url")))
+                item = .password(
+                    PasswordEntry(
+                        name: PasswordExportReader.host(of: field("url")),
+                        userID: field("username"),
+                        password: field("password"),
+                        url: optional("url")
+                    )
+                )
             }
             if let item, PasswordExportReader.isWorthImporting(item) {
                 items.append(item)

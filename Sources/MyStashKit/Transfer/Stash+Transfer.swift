@@ -1,11 +1,12 @@
+import CSVImport
+import Foundation
+import SQLiteStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSVImport
-import Foundation
-import SQLiteStore
 
 /// How many items an import added, updated and skipped.
 ///
@@ -35,7 +36,10 @@ extension Stash {
                             continue
                         }
                         if !current.unreadable.contains(.password), current.entry.password != entry.password {
-                            entry.history.record(current.entry.password, replacedAt: StoreDate.dateTimeText(from: Date()))
+                            entry.history.record(
+                                current.entry.password,
+                                replacedAt: StoreDate.dateTimeText(from: Date())
+                            )
                         }
                         try fill(object, with: entry, keeping: [], vault: vault)
                         summary.updated += 1
@@ -46,7 +50,9 @@ extension Stash {
                         summary.added += 1
                     }
                 case .note(let title, let body):
-                    if let note = try context.fetch(StashModel.note, where: "title = ?", [.text(title)], orderBy: "id").first {
+                    if let note = try context.fetch(StashModel.note, where: "title = ?", [.text(title)], orderBy: "id")
+                        .first
+                    {
                         if (try? noteBody(of: note)) == body {
                             summary.unchanged += 1
                             continue
@@ -80,12 +86,16 @@ extension Stash {
         let writer = CSVWriter(lineEnding: "\n")
         try writer.write(PasswordExportFormat.bitwardenHeader)
         for note in try context.fetch(StashModel.note, orderBy: "title COLLATE NOCASE, id") {
-            try writer.write(["", "", "note", note.string("title") ?? "", try noteBody(of: note), "", "0", "", "", "", ""])
+            try writer.write([
+                "", "", "note", note.string("title") ?? "", try noteBody(of: note), "", "0", "", "", "", "",
+            ])
         }
         for object in try context.fetch(StashModel.password, orderBy: "name COLLATE NOCASE, id") {
             let entry = try entry(for: object)
-            try writer.write(["", "", "login", entry.name, entry.notes ?? "", "", "0", entry.url ?? "", entry.userID,
-                              entry.password, entry.totp ?? ""])
+            try writer.write([
+                "", "", "login", entry.name, entry.notes ?? "", "", "0", entry.url ?? "", entry.userID,
+                entry.password, entry.totp ?? "",
+            ])
         }
         try writer.flush()
         return writer.bytes
@@ -108,8 +118,12 @@ extension Stash {
     static func createPrivateFile(at path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw StashError.cannotCreate(path: path, reason: errno == EEXIST ? "it exists already (not overwritten)"
-                                                                           : String(cString: strerror(errno)))
+            throw StashError.cannotCreate(
+                path: path,
+                reason: errno == EEXIST
+                    ? "it exists already (not overwritten)"
+                    : String(cString: strerror(errno))
+            )
         }
         fchmod(fd, 0o600)
         close(fd)
@@ -119,8 +133,12 @@ extension Stash {
     static func writePrivateFile(_ bytes: [UInt8], to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw StashError.cannotCreate(path: path, reason: errno == EEXIST ? "it exists already (not overwritten)"
-                                                                           : String(cString: strerror(errno)))
+            throw StashError.cannotCreate(
+                path: path,
+                reason: errno == EEXIST
+                    ? "it exists already (not overwritten)"
+                    : String(cString: strerror(errno))
+            )
         }
         defer { close(fd) }
         fchmod(fd, 0o600)

@@ -24,8 +24,13 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
     public var isFromOtherProcess: Bool
 
     /// A change set (contexts make the real ones; tests and drivers may build their own).
-    public init(inserted: Set<ObjectID> = [], updated: [ObjectID: Set<String>] = [:], deleted: Set<ObjectID> = [],
-                isReset: Bool = false, isFromOtherProcess: Bool = false) {
+    public init(
+        inserted: Set<ObjectID> = [],
+        updated: [ObjectID: Set<String>] = [:],
+        deleted: Set<ObjectID> = [],
+        isReset: Bool = false,
+        isFromOtherProcess: Bool = false
+    ) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
@@ -39,9 +44,16 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         var parts: [String] = []
         if isReset { parts.append("reset") }
-        if !inserted.isEmpty { parts.append("inserted " + inserted.sorted().map(\.description).joined(separator: ", ")) }
+        if !inserted.isEmpty {
+            parts.append("inserted " + inserted.sorted().map(\.description).joined(separator: ", "))
+        }
         if !updated.isEmpty {
-            parts.append("updated " + updated.keys.sorted().map { "\($0)\(updated[$0]!.isEmpty ? "" : "[" + updated[$0]!.sorted().joined(separator: ",") + "]")" }.joined(separator: ", "))
+            parts.append(
+                "updated "
+                    + updated.keys.sorted().map {
+                        "\($0)\(updated[$0]!.isEmpty ? "" : "[" + updated[$0]!.sorted().joined(separator: ",") + "]")"
+                    }.joined(separator: ", ")
+            )
         }
         if !deleted.isEmpty { parts.append("deleted " + deleted.sorted().map(\.description).joined(separator: ", ")) }
         return "ChangeSet(" + (isFromOtherProcess ? "other process; " : "") + parts.joined(separator: "; ") + ")"

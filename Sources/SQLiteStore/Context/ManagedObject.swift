@@ -84,13 +84,19 @@ public final class ManagedObject {
                     if let target = try? context?.object(with: ObjectID(entity: destination, rowID: rowID)) {
                         setRelated(target, for: key)
                     } else {
-                        context?.recordError(.validation(entity: entity.name, key: key, reason: "no \(destination) with id \(rowID)"))
+                        context?.recordError(
+                            .validation(entity: entity.name, key: key, reason: "no \(destination) with id \(rowID)")
+                        )
                     }
                 default:
-                    context?.recordError(.validation(entity: entity.name, key: key, reason: "a relationship takes a row id or NULL"))
+                    context?.recordError(
+                        .validation(entity: entity.name, key: key, reason: "a relationship takes a row id or NULL")
+                    )
                 }
             } else if entity.derivedIndex[key] != nil {
-                context?.recordError(.validation(entity: entity.name, key: key, reason: "derived attributes are read-only"))
+                context?.recordError(
+                    .validation(entity: entity.name, key: key, reason: "derived attributes are read-only")
+                )
             } else {
                 context?.recordError(.unknownKeyPath(key, entity: entity.name))
             }
@@ -175,8 +181,15 @@ public final class ManagedObject {
         let rel = entity.relationships[i]
         if let object {
             guard object.context === context, object.entity.name == rel.destination,
-                  let j = object.entity.relationshipIndex[rel.inverse] else {
-                context?.recordError(.validation(entity: entity.name, key: relationship, reason: "\(object.objectID) cannot be its destination"))
+                let j = object.entity.relationshipIndex[rel.inverse]
+            else {
+                context?.recordError(
+                    .validation(
+                        entity: entity.name,
+                        key: relationship,
+                        reason: "\(object.objectID) cannot be its destination"
+                    )
+                )
                 return
             }
             let old = related(i)
@@ -186,7 +199,10 @@ public final class ManagedObject {
             object.setLink(.object(objectID), at: j)
             setLink(.object(object.objectID), at: i)
         } else {
-            guard let old = related(i) else { setLink(.none, at: i); return }
+            guard let old = related(i) else {
+                setLink(.none, at: i)
+                return
+            }
             if let k = old.entity.relationshipIndex[rel.inverse] { old.setLink(.none, at: k) }
             setLink(.none, at: i)
         }
@@ -243,7 +259,9 @@ public final class ManagedObject {
 extension ManagedObject: CustomStringConvertible {
     public var description: String {
         var fields = entity.attributes.indices.map { "\(entity.attributes[$0].name): \(values[$0])" }
-        for i in entity.foreignKeyRelationships { fields.append("\(entity.relationships[i].name): \(links[i].id?.description ?? "nil")") }
+        for i in entity.foreignKeyRelationships {
+            fields.append("\(entity.relationships[i].name): \(links[i].id?.description ?? "nil")")
+        }
         let state = isInserted ? " inserted" : isDeleted ? " deleted" : changedKeys.isEmpty ? "" : " changed"
         return "<\(objectID)\(state) \(fields.joined(separator: ", "))>"
     }

@@ -73,7 +73,11 @@ public final class ObjectContext {
     public var registeredObjectCount: Int { registry.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) } }
 
     func noteChange(_ object: ManagedObject) {
-        if object.hasChanges { dirty[ObjectIdentifier(object)] = object } else { dirty.removeValue(forKey: ObjectIdentifier(object)) }
+        if object.hasChanges {
+            dirty[ObjectIdentifier(object)] = object
+        } else {
+            dirty.removeValue(forKey: ObjectIdentifier(object))
+        }
     }
 
     func recordError(_ error: StoreError) {
@@ -87,7 +91,11 @@ public final class ObjectContext {
     public func insert(into entity: String) -> ManagedObject {
         let description = model.entity(named: entity) ?? Entity(entity, attributes: [])
         if model.entity(named: entity) == nil { recordError(.unknownEntity(entity)) }
-        let object = ManagedObject(entity: description, id: ObjectID(entity: entity, rowID: nextTemporaryRowID), context: self)
+        let object = ManagedObject(
+            entity: description,
+            id: ObjectID(entity: entity, rowID: nextTemporaryRowID),
+            context: self
+        )
         nextTemporaryRowID -= 1
         object.isInserted = true
         object.links = Array(repeating: .none, count: description.relationships.count)
@@ -104,7 +112,8 @@ public final class ObjectContext {
         if id.isTemporary { return nil }
         guard let entity = model.entity(named: id.entity) else { throw StoreError.unknownEntity(id.entity) }
         var result: ManagedObject?
-        try database.forEachRow(selectSQL(entity) + " WHERE t0.\(entity.sqlIDColumn) = ?", [.integer(id.rowID)]) { row in
+        try database.forEachRow(selectSQL(entity) + " WHERE t0.\(entity.sqlIDColumn) = ?", [.integer(id.rowID)]) {
+            row in
             result = materialize(entity, row)
         }
         return result
@@ -115,7 +124,11 @@ public final class ObjectContext {
         var held: [ObjectID: ManagedObject] = [:]
         var missing: [String: [Int64]] = [:]
         for id in ids {
-            if let object = registered(id) { held[id] = object } else if !id.isTemporary { missing[id.entity, default: []].append(id.rowID) }
+            if let object = registered(id) {
+                held[id] = object
+            } else if !id.isTemporary {
+                missing[id.entity, default: []].append(id.rowID)
+            }
         }
         for (name, rowIDs) in missing {
             guard let entity = model.entity(named: name) else { throw StoreError.unknownEntity(name) }
@@ -128,8 +141,13 @@ public final class ObjectContext {
     /// (the table's alias is `t0`). Unsaved inserts are not included.
     ///
     ///     let banks = try context.fetch("FailedBankInfo", where: "state = ?", [.text("IL")], orderBy: "name COLLATE NOCASE")
-    public func fetch(_ entity: String, where sqlCondition: String? = nil, _ arguments: [StoreValue] = [],
-                      orderBy: String? = nil, limit: Int? = nil) throws -> [ManagedObject] {
+    public func fetch(
+        _ entity: String,
+        where sqlCondition: String? = nil,
+        _ arguments: [StoreValue] = [],
+        orderBy: String? = nil,
+        limit: Int? = nil
+    ) throws -> [ManagedObject] {
         guard let description = model.entity(named: entity) else { throw StoreError.unknownEntity(entity) }
         var sql = selectSQL(description)
         if let sqlCondition { sql += " WHERE (\(sqlCondition))" }
@@ -143,7 +161,9 @@ public final class ObjectContext {
     /// `SELECT t0.id, t0.<columns> FROM <table> AS t0` (identifiers quoted as they must be)
     private func selectSQL(_ entity: Entity) -> String {
         if let sql = selectColumns[entity.name] { return sql }
-        let sql = "SELECT " + entity.columnNames.map { "t0." + SQLIdentifier.quoted($0) }.joined(separator: ", ") + " FROM \(entity.sqlTable) AS t0"
+        let sql =
+            "SELECT " + entity.columnNames.map { "t0." + SQLIdentifier.quoted($0) }.joined(separator: ", ")
+            + " FROM \(entity.sqlTable) AS t0"
         selectColumns[entity.name] = sql
         return sql
     }
@@ -153,7 +173,10 @@ public final class ObjectContext {
         var result: [ManagedObject] = []
         result.reserveCapacity(rowIDs.count)
         for (placeholders, arguments) in ObjectContext.inListChunks(rowIDs) {
-            try database.forEachRow(selectSQL(entity) + " WHERE t0.\(entity.sqlIDColumn) IN (\(placeholders))", arguments) { row in
+            try database.forEachRow(
+                selectSQL(entity) + " WHERE t0.\(entity.sqlIDColumn) IN (\(placeholders))",
+                arguments
+            ) { row in
                 result.append(materialize(entity, row))
             }
         }
@@ -185,12 +208,15 @@ public final class ObjectContext {
         }
         for i in entity.foreignKeyRelationships {
             let rel = entity.relationships[i]
-            let link: ManagedObject.Link = row.isNull(at: column) ? .none : .object(ObjectID(entity: rel.destination, rowID: row.int64(at: column)))
+            let link: ManagedObject.Link =
+                row.isNull(at: column)
+                ? .none : .object(ObjectID(entity: rel.destination, rowID: row.int64(at: column)))
             object.committedLinks[i] = link
             if !object.changedKeys.contains(rel.name) { object.links[i] = link }
             column += 1
         }
-        for (i, rel) in entity.relationships.enumerated() where !rel.storesForeignKey && !object.changedKeys.contains(rel.name) {
+        for (i, rel) in entity.relationships.enumerated()
+        where !rel.storesForeignKey && !object.changedKeys.contains(rel.name) {
             object.links[i] = .unknown
             object.committedLinks[i] = .unknown
         }
@@ -203,13 +229,17 @@ public final class ObjectContext {
         guard let destination = model.entity(named: rel.destination) else { return .none }
         let value: StoreValue
         if rel.storesForeignKey {
-            value = try database.scalar("SELECT \(SQLIdentifier.quoted(rel.columnName)) FROM \(object.entity.sqlTable) WHERE \(object.entity.sqlIDColumn) = ?",
-                                        [.integer(object.objectID.rowID)])
+            value = try database.scalar(
+                "SELECT \(SQLIdentifier.quoted(rel.columnName)) FROM \(object.entity.sqlTable) WHERE \(object.entity.sqlIDColumn) = ?",
+                [.integer(object.objectID.rowID)]
+            )
         } else {
             guard let inverse = destination.relationship(named: rel.inverse) else { return .none }
             let id = destination.sqlIDColumn
-            value = try database.scalar("SELECT \(id) FROM \(destination.sqlTable) WHERE \(SQLIdentifier.quoted(inverse.columnName)) = ? ORDER BY \(id) LIMIT 1",
-                                        [.integer(object.objectID.rowID)])
+            value = try database.scalar(
+                "SELECT \(id) FROM \(destination.sqlTable) WHERE \(SQLIdentifier.quoted(inverse.columnName)) = ? ORDER BY \(id) LIMIT 1",
+                [.integer(object.objectID.rowID)]
+            )
         }
         guard let rowID = value.int64 else { return .none }
         return .object(ObjectID(entity: destination.name, rowID: rowID))
@@ -258,7 +288,8 @@ public final class ObjectContext {
         while let object = queue.popLast() {
             for (i, rel) in object.entity.relationships.enumerated() {
                 guard let partner = try object.relatedThrowing(i), !partner.isDeleted,
-                      let j = partner.entity.relationshipIndex[rel.inverse] else { continue }
+                    let j = partner.entity.relationshipIndex[rel.inverse]
+                else { continue }
                 switch rel.deleteRule {
                 case .cascade:
                     delete(partner)
@@ -274,20 +305,23 @@ public final class ObjectContext {
 
     /// Orders inserts so that an object comes after the new objects its foreign keys point to.
     private func insertionOrder(_ objects: [ManagedObject]) -> [ManagedObject] {
-        var state: [ObjectIdentifier: Bool] = [:] // false = visiting, true = done
+        var state: [ObjectIdentifier: Bool] = [:]  // false = visiting, true = done
         var result: [ManagedObject] = []
         func visit(_ object: ManagedObject) {
             state[ObjectIdentifier(object)] = false
             for i in object.entity.foreignKeyRelationships {
-                if let id = object.links[i].id, id.isTemporary, let target = registered(id), target.isInserted, !target.isDeleted,
-                   state[ObjectIdentifier(target)] == nil {
+                if let id = object.links[i].id, id.isTemporary, let target = registered(id), target.isInserted,
+                    !target.isDeleted,
+                    state[ObjectIdentifier(target)] == nil
+                {
                     visit(target)
                 }
             }
             state[ObjectIdentifier(object)] = true
             result.append(object)
         }
-        for object in objects.sorted(by: { $0.objectID.rowID > $1.objectID.rowID }) where state[ObjectIdentifier(object)] == nil {
+        for object in objects.sorted(by: { $0.objectID.rowID > $1.objectID.rowID })
+        where state[ObjectIdentifier(object)] == nil {
             visit(object)
         }
         return result
@@ -326,7 +360,9 @@ public final class ObjectContext {
             }
         }
         let inserts = insertionOrder(objects.filter { $0.isInserted && !$0.isDeleted })
-        let updates = objects.filter { !$0.isInserted && !$0.isDeleted && !$0.changedKeys.isEmpty }.sorted { $0.objectID < $1.objectID }
+        let updates = objects.filter { !$0.isInserted && !$0.isDeleted && !$0.changedKeys.isEmpty }.sorted {
+            $0.objectID < $1.objectID
+        }
         let deletes = objects.filter { $0.isDeleted && !$0.isInserted }.sorted { $0.objectID < $1.objectID }
 
         var permanent: [ObjectID: Int64] = [:]
@@ -348,46 +384,80 @@ public final class ObjectContext {
                     return registered(id).map { !$0.isDeleted } ?? false
                 }
                 let columns = Array(entity.columnNames.dropFirst())
-                let sql = columns.isEmpty ? "INSERT INTO \(entity.sqlTable) DEFAULT VALUES"
+                let sql =
+                    columns.isEmpty
+                    ? "INSERT INTO \(entity.sqlTable) DEFAULT VALUES"
                     : "INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
                 try database.run(sql, row)
                 permanent[object.objectID] = database.lastInsertRowID
                 if pointsAtUnsaved { unresolved.append(object) }
             }
-            for object in unresolved { // foreign keys between new objects in a cycle: set after all inserts
+            for object in unresolved {  // foreign keys between new objects in a cycle: set after all inserts
                 let entity = object.entity
                 let fks = entity.foreignKeyRelationships
-                let sets = fks.map { "\(SQLIdentifier.quoted(entity.relationships[$0].columnName)) = ?" }.joined(separator: ", ")
-                let values = fks.map { i in object.links[i].id.flatMap(resolve).map { StoreValue.integer($0) } ?? .null }
-                try database.run("UPDATE \(entity.sqlTable) SET \(sets) WHERE \(entity.sqlIDColumn) = ?", values + [.integer(permanent[object.objectID]!)])
+                let sets = fks.map { "\(SQLIdentifier.quoted(entity.relationships[$0].columnName)) = ?" }.joined(
+                    separator: ", "
+                )
+                let values = fks.map { i in object.links[i].id.flatMap(resolve).map { StoreValue.integer($0) } ?? .null
+                }
+                try database.run(
+                    "UPDATE \(entity.sqlTable) SET \(sets) WHERE \(entity.sqlIDColumn) = ?",
+                    values + [.integer(permanent[object.objectID]!)]
+                )
             }
             for object in inserts {
                 let rowID = permanent[object.objectID]!
                 let entity = object.entity
-                var after = Dictionary(uniqueKeysWithValues: zip(entity.columnNames.dropFirst(), object.columnValues(committed: false, resolve: resolve)))
+                var after = Dictionary(
+                    uniqueKeysWithValues: zip(
+                        entity.columnNames.dropFirst(),
+                        object.columnValues(committed: false, resolve: resolve)
+                    )
+                )
                 after[entity.idColumn] = .integer(rowID)
                 record.append(RowChange(entity: entity.name, rowID: rowID, before: nil, after: after))
             }
             for object in updates {
                 let entity = object.entity
                 let columns = entity.columnNames.dropFirst()
-                let current = Dictionary(uniqueKeysWithValues: zip(columns, object.columnValues(committed: false, resolve: resolve)))
-                let committed = Dictionary(uniqueKeysWithValues: zip(columns, object.columnValues(committed: true, resolve: { $0.rowID })))
+                let current = Dictionary(
+                    uniqueKeysWithValues: zip(columns, object.columnValues(committed: false, resolve: resolve))
+                )
+                let committed = Dictionary(
+                    uniqueKeysWithValues: zip(columns, object.columnValues(committed: true, resolve: { $0.rowID }))
+                )
                 let changed = object.changedKeys.compactMap { key -> String? in
                     if let i = entity.relationshipIndex[key], !entity.relationships[i].storesForeignKey { return nil }
                     return entity.columnName(forKey: key)
                 }.sorted()
                 guard !changed.isEmpty else { continue }
-                let sql = "UPDATE \(entity.sqlTable) SET " + changed.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ") + " WHERE \(entity.sqlIDColumn) = ?"
+                let sql =
+                    "UPDATE \(entity.sqlTable) SET "
+                    + changed.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ")
+                    + " WHERE \(entity.sqlIDColumn) = ?"
                 try database.run(sql, changed.map { current[$0]! } + [.integer(object.objectID.rowID)])
-                record.append(RowChange(entity: entity.name, rowID: object.objectID.rowID,
-                                        before: committed.filter { changed.contains($0.key) }, after: current.filter { changed.contains($0.key) }))
+                record.append(
+                    RowChange(
+                        entity: entity.name,
+                        rowID: object.objectID.rowID,
+                        before: committed.filter { changed.contains($0.key) },
+                        after: current.filter { changed.contains($0.key) }
+                    )
+                )
             }
             for object in deletes {
                 let entity = object.entity
-                var before = Dictionary(uniqueKeysWithValues: zip(entity.columnNames.dropFirst(), object.columnValues(committed: true, resolve: { $0.rowID })))
+                var before = Dictionary(
+                    uniqueKeysWithValues: zip(
+                        entity.columnNames.dropFirst(),
+                        object.columnValues(committed: true, resolve: { $0.rowID })
+                    )
+                )
                 before[entity.idColumn] = .integer(object.objectID.rowID)
-                try database.run("DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?", [.integer(object.objectID.rowID)])
+                try database.run(
+                    "DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?",
+                    [.integer(object.objectID.rowID)]
+                )
                 record.append(RowChange(entity: entity.name, rowID: object.objectID.rowID, before: before, after: nil))
             }
             try store.pruneHistory()
@@ -542,15 +612,22 @@ public final class ObjectContext {
                 switch (current, target) {
                 case (nil, let row?):
                     let columns = row.keys.sorted()
-                    try database.run("INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
-                                     columns.map { row[$0]! })
+                    try database.run(
+                        "INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                        columns.map { row[$0]! }
+                    )
                 case (_?, nil):
-                    try database.run("DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?", [.integer(step.rowID)])
+                    try database.run(
+                        "DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?",
+                        [.integer(step.rowID)]
+                    )
                 case (_?, let row?):
                     let columns = row.keys.filter { $0 != entity.idColumn }.sorted()
                     guard !columns.isEmpty else { continue }
-                    try database.run("UPDATE \(entity.sqlTable) SET \(columns.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ")) WHERE \(entity.sqlIDColumn) = ?",
-                                     columns.map { row[$0]! } + [.integer(step.rowID)])
+                    try database.run(
+                        "UPDATE \(entity.sqlTable) SET \(columns.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ")) WHERE \(entity.sqlIDColumn) = ?",
+                        columns.map { row[$0]! } + [.integer(step.rowID)]
+                    )
                 case (nil, nil):
                     continue
                 }
@@ -570,8 +647,12 @@ public final class ObjectContext {
             let current = forward ? step.before : step.after
             let target = forward ? step.after : step.before
             switch (current, target) {
-            case (nil, _?): changes.deleted.remove(id); changes.inserted.insert(id)
-            case (_?, nil): changes.inserted.remove(id); changes.deleted.insert(id)
+            case (nil, _?):
+                changes.deleted.remove(id)
+                changes.inserted.insert(id)
+            case (_?, nil):
+                changes.inserted.remove(id)
+                changes.deleted.insert(id)
             case (_?, let row?):
                 let keys = Set(row.keys.compactMap { entity.key(forColumn: $0) })
                 changes.updated[id, default: []].formUnion(withDerivedKeys(keys, of: entity))
@@ -579,7 +660,8 @@ public final class ObjectContext {
             }
             for i in entity.foreignKeyRelationships {
                 let rel = entity.relationships[i]
-                let old = current?[rel.columnName]?.int64, new = target?[rel.columnName]?.int64
+                let old = current?[rel.columnName]?.int64
+                let new = target?[rel.columnName]?.int64
                 guard old != new || current == nil || target == nil else { continue }
                 for rowID in [old, new].compactMap({ $0 }) {
                     partners[ObjectID(entity: rel.destination, rowID: rowID), default: []].insert(rel.inverse)
@@ -666,7 +748,10 @@ public final class ObjectContext {
         for (name, rowIDs) in byEntity {
             guard let entity = model.entity(named: name) else { continue }
             for (placeholders, arguments) in ObjectContext.inListChunks(rowIDs) {
-                try database.forEachRow("SELECT \(entity.sqlIDColumn) FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) IN (\(placeholders))", arguments) { row in
+                try database.forEachRow(
+                    "SELECT \(entity.sqlIDColumn) FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) IN (\(placeholders))",
+                    arguments
+                ) { row in
                     found.insert(ObjectID(entity: name, rowID: row.int64(at: 0)))
                 }
             }

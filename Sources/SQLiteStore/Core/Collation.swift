@@ -33,7 +33,8 @@ extension StoreValue {
     ///     StoreValue.compare(.integer(2), .real(2.5))    // -1
     ///     StoreValue.compare(.text("a"), .integer(9))     //  1
     public static func compare(_ a: StoreValue, _ b: StoreValue, collation: Collation = .binary) -> Int {
-        let ra = a.storageRank, rb = b.storageRank
+        let ra = a.storageRank
+        let rb = b.storageRank
         if ra != rb { return ra < rb ? -1 : 1 }
         switch (a, b) {
         case (.null, .null): return 0
@@ -73,7 +74,8 @@ extension StoreValue {
 
     /// Compares two strings by their UTF-8 bytes, folding ASCII upper case to lower case for NOCASE.
     public static func compareText(_ a: String, _ b: String, collation: Collation) -> Int {
-        var a = a, b = b
+        var a = a
+        var b = b
         return a.withUTF8 { pa in
             b.withUTF8 { pb in
                 compareUTF8(UnsafeRawBufferPointer(pa), UnsafeRawBufferPointer(pb), collation: collation)
@@ -82,7 +84,11 @@ extension StoreValue {
     }
 
     /// Compares two UTF-8 byte buffers as SQLite's BINARY or NOCASE collation does.
-    public static func compareUTF8(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, collation: Collation) -> Int {
+    public static func compareUTF8(
+        _ a: UnsafeRawBufferPointer,
+        _ b: UnsafeRawBufferPointer,
+        collation: Collation
+    ) -> Int {
         let n = Swift.min(a.count, b.count)
         switch collation {
         case .binary:
@@ -93,7 +99,8 @@ extension StoreValue {
         case .nocase:
             var i = 0
             while i < n {
-                var x = a[i], y = b[i]
+                var x = a[i]
+                var y = b[i]
                 if x >= 0x41 && x <= 0x5A { x |= 0x20 }
                 if y >= 0x41 && y <= 0x5A { y |= 0x20 }
                 if x != y { return x < y ? -1 : 1 }

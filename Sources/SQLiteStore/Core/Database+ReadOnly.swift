@@ -23,8 +23,10 @@ extension Database {
 
     /// The names of the tables in the main schema (without SQLite's own `sqlite_*` tables), sorted.
     public func tableNames() throws -> [String] {
-        try query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-            .compactMap { $0.first?.string }
+        try query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+        )
+        .compactMap { $0.first?.string }
     }
 
     /// True when `path` starts with SQLite's 16-byte header magic (`SQLite format 3` and a NUL).

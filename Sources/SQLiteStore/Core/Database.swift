@@ -60,7 +60,12 @@ public final class Database {
         guard rc == SQLITE_OK, let db else {
             let error = SQLiteError(connection: db, code: db.map { sqlite3_extended_errcode($0) } ?? rc, sql: nil)
             sqlite3_close_v2(db)
-            throw SQLiteError(code: error.code, message: "\(error.message): \(displayPath)", sql: nil, systemErrno: error.systemErrno)
+            throw SQLiteError(
+                code: error.code,
+                message: "\(error.message): \(displayPath)",
+                sql: nil,
+                systemErrno: error.systemErrno
+            )
         }
         self.handle = db
         self.path = displayPath
@@ -114,8 +119,15 @@ public final class Database {
             let ext = sqlite3_extended_errcode(handle)
             let code = ext != 0 ? ext : rc
             let primary = code & 0xFF
-            let errno = primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN ? sqlite3_system_errno(handle) : 0
-            throw SQLiteError(code: code, message: message ?? String(cString: sqlite3_errstr(rc)), sql: sql, systemErrno: errno)
+            let errno =
+                primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN
+                ? sqlite3_system_errno(handle) : 0
+            throw SQLiteError(
+                code: code,
+                message: message ?? String(cString: sqlite3_errstr(rc)),
+                sql: sql,
+                systemErrno: errno
+            )
         }
     }
 

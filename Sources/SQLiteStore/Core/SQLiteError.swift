@@ -35,7 +35,8 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
             if !s.isEmpty && s != "not an error" { msg = s }
         }
         let primary = code & 0xFF
-        let errno = primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN
+        let errno =
+            primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN
             ? connection.map { sqlite3_system_errno($0) } ?? 0 : 0
         self.init(code: code, message: msg, sql: sql, systemErrno: errno)
     }

@@ -25,7 +25,11 @@ public final class Statement {
         let rc = sqlite3_prepare_v3(connection, sql, -1, flags, &stmt, nil)
         guard rc == SQLITE_OK, let stmt else {
             if let stmt { sqlite3_finalize(stmt) }
-            throw SQLiteError(connection: connection, code: sqlite3_extended_errcode(connection) != 0 ? sqlite3_extended_errcode(connection) : rc, sql: sql)
+            throw SQLiteError(
+                connection: connection,
+                code: sqlite3_extended_errcode(connection) != 0 ? sqlite3_extended_errcode(connection) : rc,
+                sql: sql
+            )
         }
         self.handle = stmt
         self.sql = sql
@@ -35,7 +39,9 @@ public final class Statement {
     deinit { sqlite3_finalize(handle) }
 
     @inline(__always) private func check(_ rc: Int32) throws {
-        if rc != SQLITE_OK { throw SQLiteError(connection: connection, code: sqlite3_extended_errcode(connection), sql: sql) }
+        if rc != SQLITE_OK {
+            throw SQLiteError(connection: connection, code: sqlite3_extended_errcode(connection), sql: sql)
+        }
     }
 
     // MARK: Binding
@@ -83,19 +89,29 @@ public final class Statement {
     }
 
     /// Binds text; an empty buffer binds '' (not NULL).
-    @inline(__always) private func bindText(_ bytes: UnsafeRawBufferPointer, at index: Int32,
-                                            destructor: sqlite3_destructor_type? = csqlite_transient()) -> Int32 {
+    @inline(__always) private func bindText(
+        _ bytes: UnsafeRawBufferPointer,
+        at index: Int32,
+        destructor: sqlite3_destructor_type? = csqlite_transient()
+    ) -> Int32 {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             return sqlite3_bind_text(handle, index, "", 0, csqlite_static())
         }
-        return sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), destructor)
+        return sqlite3_bind_text(
+            handle,
+            index,
+            base.assumingMemoryBound(to: CChar.self),
+            Int32(bytes.count),
+            destructor
+        )
     }
 
     /// Binds a blob (copied).
     public func bind(bytes: [UInt8], at index: Int32) throws {
         let rc = bytes.withUnsafeBytes { p in
             // A zero-length blob needs a non-NULL pointer, or SQLite binds NULL.
-            p.count == 0 ? sqlite3_bind_zeroblob(handle, index, 0)
+            p.count == 0
+                ? sqlite3_bind_zeroblob(handle, index, 0)
                 : sqlite3_bind_blob(handle, index, p.baseAddress, Int32(p.count), csqlite_transient())
         }
         try checkBind(rc)
@@ -110,13 +126,23 @@ public final class Statement {
     public func bind(_ values: [StoreValue]) throws {
         let expected = sqlite3_bind_parameter_count(handle)
         guard Int(expected) == values.count else {
-            throw SQLiteError(code: SQLITE_RANGE, message: "expected \(expected) arguments, got \(values.count)", sql: sql)
+            throw SQLiteError(
+                code: SQLITE_RANGE,
+                message: "expected \(expected) arguments, got \(values.count)",
+                sql: sql
+            )
         }
         for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }
     }
 
     @usableFromInline func checkBind(_ rc: Int32) throws {
-        if rc != SQLITE_OK { throw SQLiteError(connection: connection, code: rc == SQLITE_RANGE ? rc : sqlite3_extended_errcode(connection), sql: sql) }
+        if rc != SQLITE_OK {
+            throw SQLiteError(
+                connection: connection,
+                code: rc == SQLITE_RANGE ? rc : sqlite3_extended_errcode(connection),
+                sql: sql
+            )
+        }
     }
 
     // MARK: Stepping
@@ -169,7 +195,9 @@ public final class Statement {
 
     /// Calls `body` with the column's UTF-8 bytes without copying them (valid only inside `body`).
     public func withUTF8<R>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        guard let p = sqlite3_column_text(handle, index) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let p = sqlite3_column_text(handle, index) else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
         let n = Int(sqlite3_column_bytes(handle, index))
         return try body(UnsafeRawBufferPointer(start: p, count: n))
     }

@@ -1,5 +1,5 @@
-import Timekeeping
 import Foundation
+import Timekeeping
 
 /// Converts dates to and from the ISO-8601 text the store keeps in its columns.
 ///
@@ -39,10 +39,12 @@ public enum StoreDate {
         let u = Array(text.utf8)
         if u.count == 10 { return parseDate(text.utf8) }
         guard u.count == 19 || (u.count == 20 && u[19] == UInt8(ascii: "Z")) else { return nil }
-        guard u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: " "), u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
-              let day = parseDate(u[0..<10]),
-              let hh = number(u[11..<13]), let mm = number(u[14..<16]), let ss = number(u[17..<19]),
-              hh < 24, mm < 60, ss < 61 else { return nil }
+        guard u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: " "), u[13] == UInt8(ascii: ":"),
+            u[16] == UInt8(ascii: ":"),
+            let day = parseDate(u[0..<10]),
+            let hh = number(u[11..<13]), let mm = number(u[14..<16]), let ss = number(u[17..<19]),
+            hh < 24, mm < 60, ss < 61
+        else { return nil }
         return day.addingTimeInterval(TimeInterval(hh * 3600 + mm * 60 + ss))
     }
 
@@ -60,8 +62,9 @@ public enum StoreDate {
     private static func parseDate<C: Collection>(_ c: C) -> Date? where C.Element == UInt8 {
         let u = Array(c)
         guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
-              let y = number(u[0..<4]), let m = number(u[5..<7]), let d = number(u[8..<10]),
-              (1...12).contains(m), d >= 1, d <= CivilCalendar.daysIn(month: m, year: y) else { return nil }
+            let y = number(u[0..<4]), let m = number(u[5..<7]), let d = number(u[8..<10]),
+            (1...12).contains(m), d >= 1, d <= CivilCalendar.daysIn(month: m, year: y)
+        else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(days(year: y, month: m, day: d) * 86_400))
     }
 

@@ -34,7 +34,9 @@ public struct DatabaseCatalog {
                 database = try Database(path: path, options: options)
             }
             let connection = CatalogConnection(database: database)
-            tables = try CatalogInspection.tables(in: database).map { CatalogTable(inspected: $0, connection: connection) }
+            tables = try CatalogInspection.tables(in: database).map {
+                CatalogTable(inspected: $0, connection: connection)
+            }
         } catch let error as SQLiteError where error.isNotADatabase || error.isCorrupt {
             throw StoreError.notADatabase(path: path)
         }
@@ -123,7 +125,9 @@ public struct CatalogColumn: Sendable, Hashable {
         if d.contains("DATE") { return .date }
         if d.contains("CHAR") || d.contains("CLOB") || d.contains("TEXT") { return .text }
         if d.contains("BLOB") { return .blob }
-        if d.contains("REAL") || d.contains("FLOA") || d.contains("DOUB") || d.contains("NUM") || d.contains("DEC") { return .real }
+        if d.contains("REAL") || d.contains("FLOA") || d.contains("DOUB") || d.contains("NUM") || d.contains("DEC") {
+            return .real
+        }
         return .text
     }
 }
@@ -146,24 +150,36 @@ enum CatalogInspection {
 
     /// Every table and view but SQLite's own and `fetchedtable_history`, by name.
     static func tables(in database: Database) throws -> [Table] {
-        let rows = try database.query("""
+        let rows = try database.query(
+            """
             SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'view')
               AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ? ORDER BY name
-            """, [.text(TrackingSchema.historyTable)])
+            """,
+            [.text(TrackingSchema.historyTable)]
+        )
         return try rows.compactMap { row in try row.first?.string.flatMap { try table(named: $0, in: database) } }
     }
 
     /// One table or view (nil when the file has none of that name).
     static func table(named name: String, in database: Database) throws -> Table? {
-        guard let row = try database.query("SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", [.text(name)]).first,
-              let type = row[0].string, type == "table" || type == "view" else { return nil }
+        guard
+            let row = try database.query(
+                "SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = ?",
+                [.text(name)]
+            ).first,
+            let type = row[0].string, type == "table" || type == "view"
+        else { return nil }
         let isView = type == "view"
         let isWithoutRowID = row[1].int64 == 1
         var columns: [CatalogColumn] = []
         var integerKey: [String] = []
         var keyCount = 0
         try database.forEachRow("SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name)]) { r in
-            let column = CatalogColumn(name: r.text(at: 0), declaredType: r.isNull(at: 1) ? "" : r.text(at: 1), isPrimaryKey: r.int64(at: 2) > 0)
+            let column = CatalogColumn(
+                name: r.text(at: 0),
+                declaredType: r.isNull(at: 1) ? "" : r.text(at: 1),
+                isPrimaryKey: r.int64(at: 2) > 0
+            )
             if column.isPrimaryKey {
                 keyCount += 1
                 if column.declaredType.uppercased() == "INTEGER" { integerKey.append(column.name) }

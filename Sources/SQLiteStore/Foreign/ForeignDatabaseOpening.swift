@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -68,15 +69,22 @@ enum ForeignDatabaseOpening {
         }
         for entity in model.entities {
             let columns = try StoreFileInspector.columns(of: entity.tableName, in: database)
-            guard !columns.isEmpty else { throw StoreError.schemaMismatch(table: entity.tableName, reason: "no such table or view") }
+            guard !columns.isEmpty else {
+                throw StoreError.schemaMismatch(table: entity.tableName, reason: "no such table or view")
+            }
             for a in entity.attributes where !columns.contains(a.columnName) {
                 throw StoreError.schemaMismatch(table: entity.tableName, reason: "missing column \(a.columnName)")
             }
             if !entity.numbersRowsByPosition && !columns.contains(entity.idColumn)
-                && !["rowid", "_rowid_", "oid"].contains(entity.idColumn.lowercased()) {
+                && !["rowid", "_rowid_", "oid"].contains(entity.idColumn.lowercased())
+            {
                 throw StoreError.schemaMismatch(table: entity.tableName, reason: "missing id column \(entity.idColumn)")
             }
         }
-        return Opened(database: database, hasTracking: try TrackingSchema.isInstalled(in: database), isQueryOnly: queryOnly)
+        return Opened(
+            database: database,
+            hasTracking: try TrackingSchema.isInstalled(in: database),
+            isQueryOnly: queryOnly
+        )
     }
 }

@@ -46,13 +46,18 @@ enum TrackingSchema {
     }
 
     static func isInstalled(in database: Database) throws -> Bool {
-        try database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(historyTable)]).int64 == 1
+        try database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+            [.text(historyTable)]
+        ).int64 == 1
     }
 
     /// The names of our triggers in the file.
     static func installedTriggers(in database: Database) throws -> [String] {
-        try database.query("SELECT name FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) = ?",
-                           [.integer(Int64(triggerPrefix.utf8.count)), .text(triggerPrefix)]).compactMap { $0.first?.string }
+        try database.query(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) = ?",
+            [.integer(Int64(triggerPrefix.utf8.count)), .text(triggerPrefix)]
+        ).compactMap { $0.first?.string }
     }
 }
 
@@ -69,7 +74,7 @@ extension Store {
     /// - Throws: ``StoreError/readOnly(path:)``, ``StoreError/noRowID(table:)``, ``StoreError/schemaMismatch(table:reason:)``
     ///   for a table the file does not have.
     public func installTracking(forTables tables: [String]) throws {
-        guard isForeign else { return }   // this project's stores have their own history
+        guard isForeign else { return }  // this project's stores have their own history
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
         try database.transaction {
             try database.execute(TrackingSchema.createTable)
@@ -77,8 +82,12 @@ extension Store {
                 guard let inspected = try CatalogInspection.table(named: table, in: database) else {
                     throw StoreError.schemaMismatch(table: table, reason: "no such table")
                 }
-                guard let rowID = inspected.rowIDColumn, !inspected.isView else { throw StoreError.noRowID(table: table) }
-                for sql in TrackingSchema.triggers(table: inspected.name, rowIDColumn: rowID) { try database.execute(sql) }
+                guard let rowID = inspected.rowIDColumn, !inspected.isView else {
+                    throw StoreError.noRowID(table: table)
+                }
+                for sql in TrackingSchema.triggers(table: inspected.name, rowIDColumn: rowID) {
+                    try database.execute(sql)
+                }
             }
         }
         database.clearStatementCache()

@@ -86,15 +86,23 @@ public final class HistoryReader {
             guard newest > position else { return nil }
             var coalescer = Coalescer()
             var reset = false
-            try db.forEachRow("SELECT seq, \(entityColumn), row_id, op FROM \(table) WHERE seq > ? ORDER BY seq", [.integer(position)]) { row in
+            try db.forEachRow(
+                "SELECT seq, \(entityColumn), row_id, op FROM \(table) WHERE seq > ? ORDER BY seq",
+                [.integer(position)]
+            ) { row in
                 let seq = row.int64(at: 0)
                 position = seq
                 if ownRanges.contains(where: { $0.contains(seq) }) { return }
                 let op = row.withUTF8(at: 3) { $0.first ?? 0 }
-                if op == UInt8(ascii: "R") { reset = true; return }
+                if op == UInt8(ascii: "R") {
+                    reset = true
+                    return
+                }
                 var entity = row.text(at: 1)
                 if foreign {
-                    if entityOfTable[entity] == nil { entityOfTable[entity] = .some(store.model.entity(forTable: entity)?.name) }
+                    if entityOfTable[entity] == nil {
+                        entityOfTable[entity] = .some(store.model.entity(forTable: entity)?.name)
+                    }
                     guard let name = entityOfTable[entity]! else { return }
                     entity = name
                 } else {
@@ -128,8 +136,8 @@ struct Coalescer {
         case (.updated?, UInt8(ascii: "D")): next = .deleted
         case (.updated?, UInt8(ascii: "I")): next = .inserted  // the 'U' came from a referencing row before the insert
         case (.updated?, _): next = .updated
-        case (.deleted?, UInt8(ascii: "I")): next = .updated   // deleted and re-created with the same id
-        case (.deleted?, _): next = .deleted                   // a late 'U' from a referencing row's trigger
+        case (.deleted?, UInt8(ascii: "I")): next = .updated  // deleted and re-created with the same id
+        case (.deleted?, _): next = .deleted  // a late 'U' from a referencing row's trigger
         case (.vanished?, UInt8(ascii: "I")): next = .inserted
         case (.vanished?, _): next = .vanished
         }

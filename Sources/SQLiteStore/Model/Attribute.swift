@@ -39,7 +39,13 @@ public struct Attribute: Sendable, Hashable {
     public var sqlColumn: String { SQLIdentifier.quoted(columnName) }
 
     /// An attribute; required (NOT NULL) unless `optional`, indexed when `indexed`.
-    public init(_ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: StoreValue? = nil, indexed: Bool = false) {
+    public init(
+        _ name: String,
+        _ type: AttributeType,
+        optional: Bool = false,
+        default defaultValue: StoreValue? = nil,
+        indexed: Bool = false
+    ) {
         self.name = name
         self.type = type
         self.isOptional = optional

@@ -19,8 +19,12 @@ public struct DerivedAttribute: Sendable {
     public var compute: @Sendable (_ attribute: (String) -> StoreValue) -> StoreValue
 
     /// A derived attribute from its SQL and the same computation in Swift.
-    public init(_ name: String, _ type: AttributeType, sql: String,
-                compute: @Sendable @escaping (_ attribute: (String) -> StoreValue) -> StoreValue) {
+    public init(
+        _ name: String,
+        _ type: AttributeType,
+        sql: String,
+        compute: @Sendable @escaping (_ attribute: (String) -> StoreValue) -> StoreValue
+    ) {
         self.name = name
         self.type = type
         self.sql = sql

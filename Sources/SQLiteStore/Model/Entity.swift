@@ -43,8 +43,13 @@ public struct Entity: Sendable {
     let foreignKeyRelationships: [Int]
 
     /// An entity; the table name is derived from `name`.
-    public init(_ name: String, attributes: [Attribute], relationships: [Relationship] = [],
-                derived: [DerivedAttribute] = [], uniqueKeys: [[String]] = []) {
+    public init(
+        _ name: String,
+        attributes: [Attribute],
+        relationships: [Relationship] = [],
+        derived: [DerivedAttribute] = [],
+        uniqueKeys: [[String]] = []
+    ) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
@@ -77,8 +82,21 @@ public struct Entity: Sendable {
     ///     let banks = Entity("banks", tableName: "banks", idColumn: "rowid",
     ///                        attributes: [Attribute("Bank Name", .text, column: "Bank Name"),
     ///                                     Attribute("Close Date", .text, column: "Close Date")])
-    public init(_ name: String, tableName: String, idColumn: String, attributes: [Attribute], derived: [DerivedAttribute] = []) {
-        self.init(name, attributes: attributes, derived: derived, foreignTable: tableName, idColumn: idColumn, byPosition: false)
+    public init(
+        _ name: String,
+        tableName: String,
+        idColumn: String,
+        attributes: [Attribute],
+        derived: [DerivedAttribute] = []
+    ) {
+        self.init(
+            name,
+            attributes: attributes,
+            derived: derived,
+            foreignTable: tableName,
+            idColumn: idColumn,
+            byPosition: false
+        )
     }
 
     /// A read-only entity over a view (or a table without a row id): rows are numbered
@@ -88,11 +106,24 @@ public struct Entity: Sendable {
     ///
     ///     let totals = Entity("totals", viewName: "yearly totals", attributes: [Attribute("year", .text, column: "year")])
     public init(_ name: String, viewName: String, attributes: [Attribute], derived: [DerivedAttribute] = []) {
-        self.init(name, attributes: attributes, derived: derived, foreignTable: viewName,
-                  idColumn: Entity.positionColumn, byPosition: true)
+        self.init(
+            name,
+            attributes: attributes,
+            derived: derived,
+            foreignTable: viewName,
+            idColumn: Entity.positionColumn,
+            byPosition: true
+        )
     }
 
-    private init(_ name: String, attributes: [Attribute], derived: [DerivedAttribute], foreignTable: String, idColumn: String, byPosition: Bool) {
+    private init(
+        _ name: String,
+        attributes: [Attribute],
+        derived: [DerivedAttribute],
+        foreignTable: String,
+        idColumn: String,
+        byPosition: Bool
+    ) {
         self.init(name, attributes: attributes, derived: derived)
         self.tableName = foreignTable
         self.idColumn = idColumn

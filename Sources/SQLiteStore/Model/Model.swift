@@ -57,7 +57,10 @@ public struct Model: Sendable {
         var tables = Set<String>()
         for e in entities {
             guard entityIndex[e.name].map({ entities[$0].name == e.name }) == true, tables.insert(e.tableName).inserted,
-                  e.isForeign || (e.tableName != "store_history" && e.tableName != TrackingSchema.historyTable && !e.tableName.hasPrefix("sqlite_")) else {
+                e.isForeign
+                    || (e.tableName != "store_history" && e.tableName != TrackingSchema.historyTable
+                        && !e.tableName.hasPrefix("sqlite_"))
+            else {
                 throw StoreError.invalidModel("entity \(e.name): duplicate or reserved table name \(e.tableName)")
             }
             // An entity over an existing table may read its id column as an attribute too.
@@ -72,22 +75,32 @@ public struct Model: Sendable {
                 throw StoreError.invalidModel("\(e.name).\(d.name): duplicate name")
             }
             for r in e.relationships {
-                guard keys.insert(r.name).inserted else { throw StoreError.invalidModel("\(e.name).\(r.name): duplicate name") }
+                guard keys.insert(r.name).inserted else {
+                    throw StoreError.invalidModel("\(e.name).\(r.name): duplicate name")
+                }
                 guard let dest = entity(named: r.destination) else {
                     throw StoreError.invalidModel("\(e.name).\(r.name): unknown destination \(r.destination)")
                 }
-                guard let inverse = dest.relationship(named: r.inverse), inverse.destination == e.name, inverse.inverse == r.name else {
-                    throw StoreError.invalidModel("\(e.name).\(r.name): inverse \(r.destination).\(r.inverse) missing or not pointing back")
+                guard let inverse = dest.relationship(named: r.inverse), inverse.destination == e.name,
+                    inverse.inverse == r.name
+                else {
+                    throw StoreError.invalidModel(
+                        "\(e.name).\(r.name): inverse \(r.destination).\(r.inverse) missing or not pointing back"
+                    )
                 }
                 guard inverse.storesForeignKey != r.storesForeignKey else {
-                    throw StoreError.invalidModel("\(e.name).\(r.name): exactly one of it and its inverse must store the foreign key")
+                    throw StoreError.invalidModel(
+                        "\(e.name).\(r.name): exactly one of it and its inverse must store the foreign key"
+                    )
                 }
                 if r.storesForeignKey, !columns.insert(r.columnName).inserted {
                     throw StoreError.invalidModel("\(e.name).\(r.name): column \(r.columnName) already used")
                 }
             }
             for key in e.uniqueKeys.joined() where e.columnName(forKey: key) == nil || key == "id" {
-                throw StoreError.invalidModel("\(e.name): unique key member \(key) is not an attribute or foreign-key relationship")
+                throw StoreError.invalidModel(
+                    "\(e.name): unique key member \(key) is not an attribute or foreign-key relationship"
+                )
             }
         }
         var seen = Set<Int>()

@@ -30,7 +30,13 @@ public struct Relationship: Sendable, Hashable {
     public var columnName: String
 
     /// A to-one relationship; exactly one side of a pair has `storesForeignKey`.
-    public init(_ name: String, destination: String, inverse: String, deleteRule: DeleteRule = .nullify, storesForeignKey: Bool) {
+    public init(
+        _ name: String,
+        destination: String,
+        inverse: String,
+        deleteRule: DeleteRule = .nullify,
+        storesForeignKey: Bool
+    ) {
         self.name = name
         self.destination = destination
         self.inverse = inverse

@@ -26,7 +26,9 @@ public enum SQLIdentifier {
     static func isPlain(_ name: String) -> Bool {
         let u = Array(name.utf8)
         guard let first = u.first, first == 0x5F || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A) else { return false }
-        for c in u where !(c == 0x5F || (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A)) { return false }
+        for c in u where !(c == 0x5F || (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A)) {
+            return false
+        }
         return sqlite3_keyword_check(name, Int32(u.count)) == 0
     }
 }

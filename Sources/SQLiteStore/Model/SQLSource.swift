@@ -60,7 +60,8 @@ public struct SQLSource: Sendable {
         return try copy.resolve(keyPath, addJoins: false).type
     }
 
-    private mutating func resolve(_ keyPath: String, addJoins: Bool) throws -> (expression: String, type: AttributeType) {
+    private mutating func resolve(_ keyPath: String, addJoins: Bool) throws -> (expression: String, type: AttributeType)
+    {
         // A column of an existing table may have a dot in its name: the whole key path first.
         if root.isForeign, let a = root.attribute(named: keyPath) { return (rootAlias + "." + a.sqlColumn, a.type) }
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -72,7 +73,9 @@ public struct SQLSource: Sendable {
             if isLast {
                 if let a = entity.attribute(named: part) { return (alias + "." + a.sqlColumn, a.type) }
                 if part == "id" { return (alias + "." + entity.sqlIDColumn, .integer) }
-                if let d = entity.derivedAttribute(named: part) { return ("(" + d.expression(alias: alias) + ")", d.type) }
+                if let d = entity.derivedAttribute(named: part) {
+                    return ("(" + d.expression(alias: alias) + ")", d.type)
+                }
             }
             guard let rel = entity.relationship(named: part), let dest = model.entity(named: rel.destination) else {
                 throw StoreError.unknownKeyPath(keyPath, entity: root.name)
@@ -95,8 +98,12 @@ public struct SQLSource: Sendable {
                     }
                     on = "\(nextAlias).\(SQLIdentifier.quoted(inverse.columnName)) = \(alias).\(entity.sqlIDColumn)"
                     if !dest.uniqueKeys.contains([inverse.name]) {
-                        on += SQLSource.lowestIDCondition(alias: nextAlias, table: dest.sqlTable, foreignKey: SQLIdentifier.quoted(inverse.columnName),
-                                                          idColumn: dest.sqlIDColumn)
+                        on += SQLSource.lowestIDCondition(
+                            alias: nextAlias,
+                            table: dest.sqlTable,
+                            foreignKey: SQLIdentifier.quoted(inverse.columnName),
+                            idColumn: dest.sqlIDColumn
+                        )
                     }
                 }
                 from += " LEFT JOIN \(dest.sqlTable) AS \(nextAlias) ON \(on)"
@@ -112,6 +119,7 @@ public struct SQLSource: Sendable {
     /// whose `foreignKey` holds the same value (see the type's description).
     static func lowestIDCondition(alias: String, table: String, foreignKey: String, idColumn: String = "id") -> String {
         let other = alias + "x"
-        return " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(foreignKey) = \(alias).\(foreignKey) AND \(other).\(idColumn) < \(alias).\(idColumn))"
+        return
+            " AND NOT EXISTS (SELECT 1 FROM \(table) AS \(other) WHERE \(other).\(foreignKey) = \(alias).\(foreignKey) AND \(other).\(idColumn) < \(alias).\(idColumn))"
     }
 }

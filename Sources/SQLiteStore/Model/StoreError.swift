@@ -40,10 +40,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownEntity(let e): return "unknown entity \"\(e)\""
         case .unknownKeyPath(let k, let e): return "unknown key path \"\(k)\" for entity \(e)"
         case .newerSchemaVersion(let found, let supported):
-            return "the store was written by a newer version of this program (schema version \(found); this program supports up to \(supported)); it was left unchanged"
+            return
+                "the store was written by a newer version of this program (schema version \(found); this program supports up to \(supported)); it was left unchanged"
         case .notADatabase(let p): return "\(p) is not a SQLite database"
         case .foreignApplication(let p, let id):
-            return id == 0 ? "\(p) is a SQLite database of another application (its tables do not match this program's)"
+            return id == 0
+                ? "\(p) is a SQLite database of another application (its tables do not match this program's)"
                 : "\(p) belongs to another application (application_id \(id))"
         case .readOnly(let p): return "\(p) is open read-only"
         case .validation(let e, let k, let r): return "\(e).\(k): \(r)"
@@ -54,7 +56,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingFile(let p): return "\(p): no such file"
         case .noRowID(let t): return "\(t) has no row id (a view or a WITHOUT ROWID table)"
         case .replacedFileStillOpen(let p):
-            return "\(p) was replaced by another file while this program still has the old one open; the new one cannot be opened until the old one is closed"
+            return
+                "\(p) was replaced by another file while this program still has the old one open; the new one cannot be opened until the old one is closed"
         }
     }
 }

@@ -29,9 +29,13 @@ extension ObjectContext {
     /// The records of an entity from SQL, as ``fetch(_:where:_:orderBy:limit:)`` gives objects.
     ///
     ///     let maths = try context.fetchRecords(Student.self, where: "subject = ?", [.text("Maths")], orderBy: "number")
-    public func fetchRecords<Record: StoreRecord>(_ type: Record.Type, where sqlCondition: String? = nil,
-                                                  _ arguments: [StoreValue] = [], orderBy: String? = nil,
-                                                  limit: Int? = nil) throws -> [Record] {
+    public func fetchRecords<Record: StoreRecord>(
+        _ type: Record.Type,
+        where sqlCondition: String? = nil,
+        _ arguments: [StoreValue] = [],
+        orderBy: String? = nil,
+        limit: Int? = nil
+    ) throws -> [Record] {
         try fetch(Record.entityName, where: sqlCondition, arguments, orderBy: orderBy, limit: limit)
             .map { try Record(row: RecordRow(object: $0)) }
     }
@@ -51,7 +55,9 @@ extension ManagedObject {
 
     func checkEntity<Record: StoreRecord>(of type: Record.Type) throws {
         guard entity.name == Record.entityName else {
-            throw StoreError.invalidObject("\(objectID) is a \(entity.name), not a \(Record.entityName) (\(Record.self))")
+            throw StoreError.invalidObject(
+                "\(objectID) is a \(entity.name), not a \(Record.entityName) (\(Record.self))"
+            )
         }
     }
 }

@@ -73,8 +73,11 @@ public struct RecordRow {
             }
             let value = object.value(forKeyPath: key)
             guard let converted = T(storeValue: value) else {
-                throw StoreError.validation(entity: object.entity.name, key: key,
-                                            reason: "\(value) is not a value of type \(T.self)")
+                throw StoreError.validation(
+                    entity: object.entity.name,
+                    key: key,
+                    reason: "\(value) is not a value of type \(T.self)"
+                )
             }
             return converted
         }
@@ -115,7 +118,8 @@ extension Entity {
                 || relationship(named: keyPath) != nil
         }
         guard let relationship = relationship(named: String(keyPath[..<dot])),
-              let destination = model?.entity(named: relationship.destination) else { return false }
+            let destination = model?.entity(named: relationship.destination)
+        else { return false }
         return destination.hasKeyPath(String(keyPath[keyPath.index(after: dot)...]), in: model)
     }
 }

@@ -89,7 +89,8 @@ extension Date: StoreValueConvertible {
     /// A date (`YYYY-MM-DD`, midnight UTC) or date-time text (see ``StoreDate``); nil otherwise.
     public init?(storeValue: StoreValue) {
         guard let text = storeValue.string,
-              let date = StoreDate.dateTime(from: text) ?? StoreDate.date(from: text) else { return nil }
+            let date = StoreDate.dateTime(from: text) ?? StoreDate.date(from: text)
+        else { return nil }
         self = date
     }
     /// Date-time text; a record written into a `.date` attribute keeps the day only.

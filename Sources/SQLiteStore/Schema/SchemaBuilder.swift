@@ -66,10 +66,14 @@ struct SchemaBuilder {
         for key in entity.uniqueKeys where !key.isEmpty {
             let cols = key.compactMap { entity.columnName(forKey: $0) }
             let name = SchemaBuilder.uniqueIndexName(table: t, columns: cols)
-            out.append(Index(name: name,
-                             sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(t)(\(cols.joined(separator: ", ")))",
-                             uniqueKey: key,
-                             fallbackSQL: plain("\(t)_\(cols.joined(separator: "_"))", cols.joined(separator: ", ")).sql))
+            out.append(
+                Index(
+                    name: name,
+                    sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(t)(\(cols.joined(separator: ", ")))",
+                    uniqueKey: key,
+                    fallbackSQL: plain("\(t)_\(cols.joined(separator: "_"))", cols.joined(separator: ", ")).sql
+                )
+            )
         }
         return out
     }
@@ -148,15 +152,21 @@ struct SchemaBuilder {
         }
         var referencing = ""
         for r in entity.relationships where !r.storesForeignKey {
-            guard let source = model.entity(named: r.destination), let fk = source.relationship(named: r.inverse) else { continue }
-            referencing += "  INSERT INTO \(h)(entity, row_id, op) SELECT \(SchemaBuilder.literal(.text(source.name))), id, 'U' FROM \(source.tableName) WHERE \(fk.columnName) = NEW.id;\n"
+            guard let source = model.entity(named: r.destination), let fk = source.relationship(named: r.inverse) else {
+                continue
+            }
+            referencing +=
+                "  INSERT INTO \(h)(entity, row_id, op) SELECT \(SchemaBuilder.literal(.text(source.name))), id, 'U' FROM \(source.tableName) WHERE \(fk.columnName) = NEW.id;\n"
         }
         let names = triggerNames(for: entity)
         return [
-            "CREATE TRIGGER \(names[0]) AFTER INSERT ON \(t) BEGIN\n" + record("NEW", "I") + references("NEW", onlyIfChanged: false) + "END",
-            "CREATE TRIGGER \(names[1]) AFTER UPDATE ON \(t) BEGIN\n" + record("NEW", "U") + references("NEW", onlyIfChanged: false)
+            "CREATE TRIGGER \(names[0]) AFTER INSERT ON \(t) BEGIN\n" + record("NEW", "I")
+                + references("NEW", onlyIfChanged: false) + "END",
+            "CREATE TRIGGER \(names[1]) AFTER UPDATE ON \(t) BEGIN\n" + record("NEW", "U")
+                + references("NEW", onlyIfChanged: false)
                 + references("OLD", onlyIfChanged: true) + referencing + "END",
-            "CREATE TRIGGER \(names[2]) AFTER DELETE ON \(t) BEGIN\n" + record("OLD", "D") + references("OLD", onlyIfChanged: false) + "END",
+            "CREATE TRIGGER \(names[2]) AFTER DELETE ON \(t) BEGIN\n" + record("OLD", "D")
+                + references("OLD", onlyIfChanged: false) + "END",
         ]
     }
 
@@ -171,7 +181,10 @@ struct SchemaBuilder {
         case .integer(let v): return String(v)
         case .real(let d): return d.isFinite ? "\(d)" : "NULL"
         case .text(let s): return Database.quote(literal: s)
-        case .blob(let b): return "X'" + b.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() + "'"
+        case .blob(let b):
+            return "X'"
+                + b.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+                .joined() + "'"
         }
     }
 }

@@ -9,14 +9,22 @@ extension Store {
     public func enforcesUniqueKey(_ key: [String], of entityName: String) throws -> Bool {
         guard let entity = model.entity(named: entityName) else { throw StoreError.unknownEntity(entityName) }
         let columns = key.compactMap { entity.columnName(forKey: $0) }
-        guard columns.count == key.count, !columns.isEmpty else { throw StoreError.unknownKeyPath(key.joined(separator: ","), entity: entityName) }
+        guard columns.count == key.count, !columns.isEmpty else {
+            throw StoreError.unknownKeyPath(key.joined(separator: ","), entity: entityName)
+        }
         let name = SchemaBuilder.uniqueIndexName(table: entity.tableName, columns: columns)
-        let found = try database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ? AND tbl_name = ?",
-                                        [.text(name), .text(entity.tableName)])
+        let found = try database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ? AND tbl_name = ?",
+            [.text(name), .text(entity.tableName)]
+        )
         guard found.int64 == 1 else { return false }
         // The index is unique, on exactly these columns (not a plain index someone gave the name).
-        let unique = try database.scalar("SELECT \"unique\" FROM pragma_index_list(?) WHERE name = ?", [.text(entity.tableName), .text(name)])
-        let indexed = try database.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)]).compactMap { $0.first?.string }
+        let unique = try database.scalar(
+            "SELECT \"unique\" FROM pragma_index_list(?) WHERE name = ?",
+            [.text(entity.tableName), .text(name)]
+        )
+        let indexed = try database.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)])
+            .compactMap { $0.first?.string }
         return unique.int64 == 1 && indexed == columns
     }
 
@@ -30,7 +38,8 @@ extension Store {
     func modelWithEnforcedToOneKeys() throws -> Model {
         var adjusted = model
         for (index, entity) in model.entities.enumerated() {
-            for key in entity.uniqueKeys where key.count == 1 && entity.relationship(named: key[0])?.storesForeignKey == true {
+            for key in entity.uniqueKeys
+            where key.count == 1 && entity.relationship(named: key[0])?.storesForeignKey == true {
                 if try !enforcesUniqueKey(key, of: entity.name) {
                     adjusted.entities[index].uniqueKeys.removeAll { $0 == key }
                 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,7 +46,10 @@ struct StoreFileInspector {
         }
         let bytes = [UInt8](header)
         func int32(at offset: Int) -> Int32 {
-            Int32(bitPattern: UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]))
+            Int32(
+                bitPattern: UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2])
+                    << 8 | UInt32(bytes[offset + 3])
+            )
         }
         if !walHasContent {
             return .database(userVersion: Int(int32(at: 60)), applicationID: int32(at: 68))
@@ -79,7 +83,8 @@ struct StoreFileInspector {
     static func hasSQLiteHeader(path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-              let handle = FileHandle(forReadingAtPath: path) else { return false }
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return false }
         defer { try? handle.close() }
         let magic = Array("SQLite format 3".utf8) + [0]
         return (try? handle.read(upToCount: 16)).map { Array($0) == magic } ?? false
@@ -87,8 +92,10 @@ struct StoreFileInspector {
 
     /// Names of the user tables in the file (not sqlite_*, the history table or the metadata table).
     func userTables(in db: Database) throws -> [String] {
-        try db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT IN (?, ?) ORDER BY name",
-                     [.text(SchemaBuilder.historyTable), .text(SchemaBuilder.metadataTable)]).compactMap { $0.first?.string }
+        try db.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT IN (?, ?) ORDER BY name",
+            [.text(SchemaBuilder.historyTable), .text(SchemaBuilder.metadataTable)]
+        ).compactMap { $0.first?.string }
     }
 
     /// Columns of a table.

@@ -35,9 +35,17 @@ struct TableAnimation {
     ///   - oldCell: the cell last drawn for an old index path (deleted rows can no
     ///     longer be asked of the data source).
     ///   - newCell: asks the data source for a row after the update.
-    static func build(old: TableLayout, oldOffset: Int, new: TableLayout, newOffset: Int,
-                      viewportHeight: Int, map: TableUpdateMap, duration: Double,
-                      oldCell: (IndexPath) -> TableCell?, newCell: (IndexPath) -> TableCell) -> TableAnimation {
+    static func build(
+        old: TableLayout,
+        oldOffset: Int,
+        new: TableLayout,
+        newOffset: Int,
+        viewportHeight: Int,
+        map: TableUpdateMap,
+        duration: Double,
+        oldCell: (IndexPath) -> TableCell?,
+        newCell: (IndexPath) -> TableCell
+    ) -> TableAnimation {
         typealias Entry = TableLayout.Entry
         var items: [AnimatedItem] = []
         var survivorIndex: [Entry: Int] = [:]
@@ -60,14 +68,22 @@ struct TableAnimation {
                 sectionTitle = new.headerTitles[nip.section]
                 if map.isMoved(old: oip) { effect = .move } else if map.isReloaded(old: oip) { effect = .flash }
             case (.row(let nip), .header):
-                content = .row(newCell(nip))   // not produced by the walks below
+                content = .row(newCell(nip))  // not produced by the walks below
                 newIndexPath = nip
             }
             let height = new.height(of: newEntry)
-            items.append(AnimatedItem(content: content, effect: effect,
-                                      fromY: old.top(of: oldEntry) - oldOffset, toY: new.top(of: newEntry) - newOffset,
-                                      fromHeight: height, toHeight: height,
-                                      newIndexPath: newIndexPath, sectionTitle: sectionTitle))
+            items.append(
+                AnimatedItem(
+                    content: content,
+                    effect: effect,
+                    fromY: old.top(of: oldEntry) - oldOffset,
+                    toY: new.top(of: newEntry) - newOffset,
+                    fromHeight: height,
+                    toHeight: height,
+                    newIndexPath: newIndexPath,
+                    sectionTitle: sectionTitle
+                )
+            )
             survivorIndex[newEntry] = items.count - 1
             return items.count - 1
         }
@@ -81,19 +97,36 @@ struct TableAnimation {
                     oldOrder.append(survivor(new: .header(n), old: entry))
                     return
                 }
-                items.append(AnimatedItem(content: .header(old.headerTitles[s] ?? ""), effect: .fadeOut,
-                                          fromY: top - oldOffset, toY: top - oldOffset, fromHeight: 1, toHeight: 0,
-                                          newIndexPath: nil, sectionTitle: old.headerTitles[s]))
+                items.append(
+                    AnimatedItem(
+                        content: .header(old.headerTitles[s] ?? ""),
+                        effect: .fadeOut,
+                        fromY: top - oldOffset,
+                        toY: top - oldOffset,
+                        fromHeight: 1,
+                        toHeight: 0,
+                        newIndexPath: nil,
+                        sectionTitle: old.headerTitles[s]
+                    )
+                )
             case .row(let ip):
                 if let nip = map.newIndexPath(forOld: ip) {
                     oldOrder.append(survivor(new: .row(nip), old: entry))
                     return
                 }
                 let cell = oldCell(ip) ?? TableCell(title: "")
-                items.append(AnimatedItem(content: .row(cell), effect: .fadeOut,
-                                          fromY: top - oldOffset, toY: top - oldOffset,
-                                          fromHeight: old.rowHeight, toHeight: 0,
-                                          newIndexPath: nil, sectionTitle: old.headerTitles[ip.section]))
+                items.append(
+                    AnimatedItem(
+                        content: .row(cell),
+                        effect: .fadeOut,
+                        fromY: top - oldOffset,
+                        toY: top - oldOffset,
+                        fromHeight: old.rowHeight,
+                        toHeight: 0,
+                        newIndexPath: nil,
+                        sectionTitle: old.headerTitles[ip.section]
+                    )
+                )
             }
             deletedItems.insert(items.count - 1)
             oldOrder.append(items.count - 1)
@@ -108,18 +141,35 @@ struct TableAnimation {
                     newOrder.append(survivor(new: entry, old: .header(s)))
                     return
                 }
-                items.append(AnimatedItem(content: .header(new.headerTitles[n] ?? ""), effect: .fadeIn,
-                                          fromY: top - newOffset, toY: top - newOffset, fromHeight: 0, toHeight: 1,
-                                          newIndexPath: nil, sectionTitle: new.headerTitles[n]))
+                items.append(
+                    AnimatedItem(
+                        content: .header(new.headerTitles[n] ?? ""),
+                        effect: .fadeIn,
+                        fromY: top - newOffset,
+                        toY: top - newOffset,
+                        fromHeight: 0,
+                        toHeight: 1,
+                        newIndexPath: nil,
+                        sectionTitle: new.headerTitles[n]
+                    )
+                )
             case .row(let nip):
                 if let oip = map.oldIndexPath(forNew: nip) {
                     newOrder.append(survivor(new: entry, old: .row(oip)))
                     return
                 }
-                items.append(AnimatedItem(content: .row(newCell(nip)), effect: .fadeIn,
-                                          fromY: top - newOffset, toY: top - newOffset,
-                                          fromHeight: 0, toHeight: new.rowHeight,
-                                          newIndexPath: nip, sectionTitle: new.headerTitles[nip.section]))
+                items.append(
+                    AnimatedItem(
+                        content: .row(newCell(nip)),
+                        effect: .fadeIn,
+                        fromY: top - newOffset,
+                        toY: top - newOffset,
+                        fromHeight: 0,
+                        toHeight: new.rowHeight,
+                        newIndexPath: nip,
+                        sectionTitle: new.headerTitles[nip.section]
+                    )
+                )
             }
             insertedItems.insert(items.count - 1)
             newOrder.append(items.count - 1)

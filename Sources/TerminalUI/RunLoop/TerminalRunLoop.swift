@@ -181,7 +181,7 @@ public final class TerminalRunLoop {
         for index in tickers.indices where index < tickers.count && tickers[index].due <= now + 0.0005 {
             let ticker = tickers[index]
             var due = ticker.due + ticker.interval
-            if due <= now { due = now + ticker.interval }   // fell behind: do not fire in a burst
+            if due <= now { due = now + ticker.interval }  // fell behind: do not fire in a burst
             tickers[index].due = due
             ticker.body(now)
         }
@@ -197,7 +197,8 @@ public final class TerminalRunLoop {
     /// Erases the canvas, renders the visible views (or the too-small screen), presents;
     /// then runs the ``afterNextFrame(_:)`` actions, if any, and draws once more.
     public func draw() {
-        let width = screen.width, height = screen.height
+        let width = screen.width
+        let height = screen.height
         if canvas.width != width || canvas.height != height {
             canvas.resize(width: width, height: height)
         } else {

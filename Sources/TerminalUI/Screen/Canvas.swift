@@ -99,8 +99,14 @@ public struct Canvas: Sendable {
     /// even by the truncation (a wide character that would be cut by the limit
     /// is not drawn), and control characters appear as visible placeholders.
     @discardableResult
-    public mutating func put(_ string: String, x: Int, y: Int, attributes: CellAttributes = [],
-                             maxWidth: Int? = nil, truncate: Bool = true) -> Int {
+    public mutating func put(
+        _ string: String,
+        x: Int,
+        y: Int,
+        attributes: CellAttributes = [],
+        maxWidth: Int? = nil,
+        truncate: Bool = true
+    ) -> Int {
         guard y >= 0, y < height, x < width else { return 0 }
         let limit = min(maxWidth ?? (width - x), width - x)
         guard limit > 0 else { return 0 }
@@ -110,7 +116,7 @@ public struct Canvas: Sendable {
         var column = x
         for character in string {
             let (text, w) = CellText.visible(character)
-            if w == 0 { continue }   // an invisible format character: no cell
+            if w == 0 { continue }  // an invisible format character: no cell
             if column - x + w > budget { break }
             if column >= 0 {
                 self[column, y] = Cell(text: text, attributes: attributes)
@@ -130,10 +136,16 @@ public struct Canvas: Sendable {
 
     /// Fills `width` cells of row `y` from column `x` with `character`
     /// (a one-cell character; a control character fills with its placeholder).
-    public mutating func fill(_ character: Character = " ", x: Int, y: Int, width count: Int,
-                              attributes: CellAttributes = []) {
+    public mutating func fill(
+        _ character: Character = " ",
+        x: Int,
+        y: Int,
+        width count: Int,
+        attributes: CellAttributes = []
+    ) {
         guard y >= 0, y < height else { return }
-        let start = max(0, x), end = min(width, x + count)
+        let start = max(0, x)
+        let end = min(width, x + count)
         guard start < end else { return }
         let shown = CellText.visible(character)
         let text = shown.width == 1 ? shown.text : " "
@@ -143,7 +155,8 @@ public struct Canvas: Sendable {
     /// Adds attributes to `count` cells of row `y` (e.g. reverse video for a selection).
     public mutating func addAttributes(_ attributes: CellAttributes, x: Int, y: Int, width count: Int) {
         guard y >= 0, y < height else { return }
-        let start = max(0, x), end = min(width, x + count)
+        let start = max(0, x)
+        let end = min(width, x + count)
         guard start < end else { return }
         for column in start..<end { self[column, y].attributes.formUnion(attributes) }
     }
@@ -203,7 +216,8 @@ public struct Rect: Hashable, Sendable {
 
     /// The part of this rectangle that is also inside `other`.
     public func intersection(_ other: Rect) -> Rect {
-        let nx = max(x, other.x), ny = max(y, other.y)
+        let nx = max(x, other.x)
+        let ny = max(y, other.y)
         return Rect(x: nx, y: ny, width: min(maxX, other.maxX) - nx, height: min(maxY, other.maxY) - ny)
     }
 }

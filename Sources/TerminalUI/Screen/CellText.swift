@@ -57,8 +57,8 @@ public enum CellText {
     private static func placeholder(for scalar: Unicode.Scalar) -> String? {
         let v = scalar.value
         switch v {
-        case 0x00..<0x20: return String(Unicode.Scalar(0x2400 + v)!)   // ␀ … ␟
-        case 0x7F: return "\u{2421}"                                      // ␡
+        case 0x00..<0x20: return String(Unicode.Scalar(0x2400 + v)!)  // ␀ … ␟
+        case 0x7F: return "\u{2421}"  // ␡
         case 0x80..<0xA0, 0x2028, 0x2029: return replacement
         case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return replacement
         default: return nil
@@ -70,7 +70,7 @@ public enum CellText {
         var iterator = scalars.makeIterator()
         _ = iterator.next()
         guard let second = iterator.next() else { return base }
-        if isRegionalIndicator(first) && isRegionalIndicator(second) { return 2 }   // a flag
+        if isRegionalIndicator(first) && isRegionalIndicator(second) { return 2 }  // a flag
         var hasJoiner = second.value == 0x200D
         var hasEmojiSelector = second.value == 0xFE0F
         while let scalar = iterator.next() {

@@ -39,7 +39,8 @@ struct IndexSidebar {
         guard line >= 0, line < usedLines else { return nil }
         guard isCompressed else { return .title(line) }
         if line % 2 == 0 { return .title(kept(line / 2)) }
-        let low = kept(line / 2), high = kept(line / 2 + 1)
+        let low = kept(line / 2)
+        let high = kept(line / 2 + 1)
         return .bullet(target: (low + high) / 2)
     }
 

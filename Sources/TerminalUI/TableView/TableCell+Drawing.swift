@@ -3,8 +3,15 @@ extension TableCell {
     /// one column of padding at each side. `base` is added to every attribute
     /// (reverse for the selection, dim while fading, …). The caller has filled
     /// the line's background.
-    func draw(line: Int, rowHeight: Int, into canvas: inout Canvas, x: Int, y: Int, width: Int,
-              attributes base: CellAttributes) {
+    func draw(
+        line: Int,
+        rowHeight: Int,
+        into canvas: inout Canvas,
+        x: Int,
+        y: Int,
+        width: Int,
+        attributes base: CellAttributes
+    ) {
         let textX = x + 1
         var available = width - 2
         guard available > 0 else { return }
@@ -25,7 +32,8 @@ extension TableCell {
                 canvas.put(title, x: textX, y: y, attributes: base.union(titleAttributes), maxWidth: available)
                 return
             }
-            let titleWidth = DisplayWidth.of(title), detailWidth = DisplayWidth.of(detail)
+            let titleWidth = DisplayWidth.of(title)
+            let detailWidth = DisplayWidth.of(detail)
             var detailSpace = detailWidth
             if titleWidth + 1 + detailWidth > available {
                 detailSpace = min(detailWidth, max(available - titleWidth - 1, available / 2))

@@ -66,8 +66,13 @@ public struct TableCell: Hashable, Sendable {
     /// A cell; only the title is required.
     ///
     ///     TableCell(style: .value1, title: "User ID", detail: "alice")
-    public init(style: Style = .subtitle, title: String, detail: String? = nil,
-                accessory: Accessory = .none, titleAttributes: CellAttributes = []) {
+    public init(
+        style: Style = .subtitle,
+        title: String,
+        detail: String? = nil,
+        accessory: Accessory = .none,
+        titleAttributes: CellAttributes = []
+    ) {
         self.style = style
         self.title = title
         self.detail = detail

@@ -37,7 +37,8 @@ struct TableLayout {
         headerTitles.reserveCapacity(count)
         sectionTops.reserveCapacity(count + 1)
         rowStarts.reserveCapacity(count + 1)
-        var line = 0, rows = 0
+        var line = 0
+        var rows = 0
         for section in 0..<count {
             let n = max(0, dataSource.numberOfRows(inSection: section))
             let title = dataSource.titleForHeader(inSection: section)
@@ -84,7 +85,8 @@ struct TableLayout {
 
     /// The largest `i` with `array[i] <= value` (`array` non-decreasing, `array[0] <= value`).
     private static func lastIndex(in array: [Int], notAbove value: Int) -> Int {
-        var low = 0, high = array.count   // first index with array[i] > value is in low...high
+        var low = 0
+        var high = array.count  // first index with array[i] > value is in low...high
         while low < high {
             let mid = (low + high) / 2
             if array[mid] <= value { low = mid + 1 } else { high = mid }

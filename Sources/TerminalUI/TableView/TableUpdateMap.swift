@@ -12,7 +12,7 @@ struct TableUpdateMap {
     private(set) var oldToNewSection: [Int?]
     /// New section -> old section; nil when inserted.
     private(set) var newToOldSection: [Int?]
-    private(set) var reloadedSections: Set<Int> = []   // old indexes
+    private(set) var reloadedSections: Set<Int> = []  // old indexes
     /// Old section (surviving, not reloaded) -> sorted old rows deleted or moved out.
     private var removedRows: [Int: [Int]] = [:]
     /// New section (not inserted, not reloaded) -> sorted new rows inserted or moved in.
@@ -26,23 +26,34 @@ struct TableUpdateMap {
     init(batch: TableUpdateBatch, oldRowCounts: [Int], newRowCounts: [Int]) throws(TableViewError) {
         self.oldRowCounts = oldRowCounts
         self.newRowCounts = newRowCounts
-        let oldCount = oldRowCounts.count, newCount = newRowCounts.count
+        let oldCount = oldRowCounts.count
+        let newCount = newRowCounts.count
 
         // 1. Sections: ranges and duplicates.
-        var sectionOps: [Int: TableUpdateKind] = [:]     // old sections
-        for (kind, list) in [(TableUpdateKind.deleteSection, batch.deletedSections), (.reloadSection, batch.reloadedSections)] {
+        var sectionOps: [Int: TableUpdateKind] = [:]  // old sections
+        for (kind, list) in [
+            (TableUpdateKind.deleteSection, batch.deletedSections), (.reloadSection, batch.reloadedSections),
+        ] {
             for s in list {
                 guard s >= 0, s < oldCount else {
                     throw .indexOutOfRange(kind: kind, section: s, row: nil, sectionCount: oldCount, rowCount: nil)
                 }
-                if let other = sectionOps[s] { throw .duplicateOperation(kind: kind, conflictsWith: other, section: s, row: nil) }
+                if let other = sectionOps[s] {
+                    throw .duplicateOperation(kind: kind, conflictsWith: other, section: s, row: nil)
+                }
                 sectionOps[s] = kind
             }
         }
         var insertedSectionSet = Set<Int>()
         for s in batch.insertedSections {
             guard s >= 0, s < newCount else {
-                throw .indexOutOfRange(kind: .insertSection, section: s, row: nil, sectionCount: newCount, rowCount: nil)
+                throw .indexOutOfRange(
+                    kind: .insertSection,
+                    section: s,
+                    row: nil,
+                    sectionCount: newCount,
+                    rowCount: nil
+                )
             }
             if !insertedSectionSet.insert(s).inserted {
                 throw .duplicateOperation(kind: .insertSection, conflictsWith: .insertSection, section: s, row: nil)
@@ -51,8 +62,12 @@ struct TableUpdateMap {
         let deletedSectionSet = Set(batch.deletedSections)
         reloadedSections = Set(batch.reloadedSections)
         guard newCount == oldCount - deletedSectionSet.count + insertedSectionSet.count else {
-            throw .invalidSectionCount(before: oldCount, after: newCount,
-                                       inserted: insertedSectionSet.count, deleted: deletedSectionSet.count)
+            throw .invalidSectionCount(
+                before: oldCount,
+                after: newCount,
+                inserted: insertedSectionSet.count,
+                deleted: deletedSectionSet.count
+            )
         }
         oldToNewSection = Array(repeating: nil, count: oldCount)
         newToOldSection = Array(repeating: nil, count: newCount)
@@ -68,12 +83,22 @@ struct TableUpdateMap {
         // 2. Rows: ranges and duplicates.
         func checkOld(_ ip: IndexPath, _ kind: TableUpdateKind) throws(TableViewError) {
             guard ip.count == 2, ip.section >= 0, ip.section < oldCount else {
-                throw .indexOutOfRange(kind: kind, section: ip.count > 0 ? ip.section : -1, row: ip.count > 1 ? ip.row : -1,
-                                       sectionCount: oldCount, rowCount: nil)
+                throw .indexOutOfRange(
+                    kind: kind,
+                    section: ip.count > 0 ? ip.section : -1,
+                    row: ip.count > 1 ? ip.row : -1,
+                    sectionCount: oldCount,
+                    rowCount: nil
+                )
             }
             guard ip.row >= 0, ip.row < oldRowCounts[ip.section] else {
-                throw .indexOutOfRange(kind: kind, section: ip.section, row: ip.row, sectionCount: oldCount,
-                                       rowCount: oldRowCounts[ip.section])
+                throw .indexOutOfRange(
+                    kind: kind,
+                    section: ip.section,
+                    row: ip.row,
+                    sectionCount: oldCount,
+                    rowCount: oldRowCounts[ip.section]
+                )
             }
             if reloadedSections.contains(ip.section) {
                 throw .duplicateOperation(kind: kind, conflictsWith: .reloadSection, section: ip.section, row: ip.row)
@@ -81,12 +106,22 @@ struct TableUpdateMap {
         }
         func checkNew(_ ip: IndexPath, _ kind: TableUpdateKind) throws(TableViewError) {
             guard ip.count == 2, ip.section >= 0, ip.section < newCount else {
-                throw .indexOutOfRange(kind: kind, section: ip.count > 0 ? ip.section : -1, row: ip.count > 1 ? ip.row : -1,
-                                       sectionCount: newCount, rowCount: nil)
+                throw .indexOutOfRange(
+                    kind: kind,
+                    section: ip.count > 0 ? ip.section : -1,
+                    row: ip.count > 1 ? ip.row : -1,
+                    sectionCount: newCount,
+                    rowCount: nil
+                )
             }
             guard ip.row >= 0, ip.row < newRowCounts[ip.section] else {
-                throw .indexOutOfRange(kind: kind, section: ip.section, row: ip.row, sectionCount: newCount,
-                                       rowCount: newRowCounts[ip.section])
+                throw .indexOutOfRange(
+                    kind: kind,
+                    section: ip.section,
+                    row: ip.row,
+                    sectionCount: newCount,
+                    rowCount: newRowCounts[ip.section]
+                )
             }
             if reloadedNewSections.contains(ip.section) {
                 throw .duplicateOperation(kind: kind, conflictsWith: .reloadSection, section: ip.section, row: ip.row)
@@ -96,19 +131,28 @@ struct TableUpdateMap {
         var newOps: [IndexPath: TableUpdateKind] = [:]
         func claimOld(_ ip: IndexPath, _ kind: TableUpdateKind) throws(TableViewError) {
             try checkOld(ip, kind)
-            if let other = oldOps[ip] { throw .duplicateOperation(kind: kind, conflictsWith: other, section: ip.section, row: ip.row) }
+            if let other = oldOps[ip] {
+                throw .duplicateOperation(kind: kind, conflictsWith: other, section: ip.section, row: ip.row)
+            }
             oldOps[ip] = kind
         }
         func claimNew(_ ip: IndexPath, _ kind: TableUpdateKind) throws(TableViewError) {
             try checkNew(ip, kind)
-            if let other = newOps[ip] { throw .duplicateOperation(kind: kind, conflictsWith: other, section: ip.section, row: ip.row) }
+            if let other = newOps[ip] {
+                throw .duplicateOperation(kind: kind, conflictsWith: other, section: ip.section, row: ip.row)
+            }
             newOps[ip] = kind
         }
         for ip in batch.deletedRows { try claimOld(ip, .deleteRow) }
         for ip in batch.reloadedRows {
             try claimOld(ip, .reloadRow)
             if deletedSectionSet.contains(ip.section) {
-                throw .duplicateOperation(kind: .reloadRow, conflictsWith: .deleteSection, section: ip.section, row: ip.row)
+                throw .duplicateOperation(
+                    kind: .reloadRow,
+                    conflictsWith: .deleteSection,
+                    section: ip.section,
+                    row: ip.row
+                )
             }
         }
         for move in batch.movedRows {
@@ -127,8 +171,12 @@ struct TableUpdateMap {
         for move in batch.movedRows {
             moveDestination[move.from] = move.to
             moveSource[move.to] = move.from
-            if !deletedSectionSet.contains(move.from.section) { removedRows[move.from.section, default: []].append(move.from.row) }
-            if !insertedSectionSet.contains(move.to.section) { addedRows[move.to.section, default: []].append(move.to.row) }
+            if !deletedSectionSet.contains(move.from.section) {
+                removedRows[move.from.section, default: []].append(move.from.row)
+            }
+            if !insertedSectionSet.contains(move.to.section) {
+                addedRows[move.to.section, default: []].append(move.to.row)
+            }
         }
         for ip in batch.insertedRows {
             inserted.insert(ip)
@@ -138,7 +186,9 @@ struct TableUpdateMap {
         for key in addedRows.keys { addedRows[key]!.sort() }
 
         // 4. Row counts of every section that exists before and after (UIKit's count rule, TerminalUI.docc/TableViewBatchUpdates.md).
-        var deletedPerSection: [Int: Int] = [:], movedOut: [Int: Int] = [:], movedIn: [Int: Int] = [:]
+        var deletedPerSection: [Int: Int] = [:]
+        var movedOut: [Int: Int] = [:]
+        var movedIn: [Int: Int] = [:]
         var insertedPerSection: [Int: Int] = [:]
         for ip in batch.deletedRows { deletedPerSection[ip.section, default: 0] += 1 }
         for ip in batch.insertedRows { insertedPerSection[ip.section, default: 0] += 1 }
@@ -148,12 +198,22 @@ struct TableUpdateMap {
         }
         for n in 0..<newCount {
             guard let s = newToOldSection[n], !reloadedSections.contains(s) else { continue }
-            let before = oldRowCounts[s], after = newRowCounts[n]
-            let ins = insertedPerSection[n] ?? 0, del = deletedPerSection[s] ?? 0
-            let mIn = movedIn[n] ?? 0, mOut = movedOut[s] ?? 0
+            let before = oldRowCounts[s]
+            let after = newRowCounts[n]
+            let ins = insertedPerSection[n] ?? 0
+            let del = deletedPerSection[s] ?? 0
+            let mIn = movedIn[n] ?? 0
+            let mOut = movedOut[s] ?? 0
             if after != before - del - mOut + ins + mIn {
-                throw .invalidRowCount(section: n, before: before, after: after, inserted: ins, deleted: del,
-                                       movedIn: mIn, movedOut: mOut)
+                throw .invalidRowCount(
+                    section: n,
+                    before: before,
+                    after: after,
+                    inserted: ins,
+                    deleted: del,
+                    movedIn: mIn,
+                    movedOut: mOut
+                )
             }
         }
     }
@@ -172,7 +232,8 @@ struct TableUpdateMap {
     }
 
     private static func countBelow(_ list: [Int], _ value: Int) -> Int {
-        var low = 0, high = list.count
+        var low = 0
+        var high = list.count
         while low < high {
             let mid = (low + high) / 2
             if list[mid] < value { low = mid + 1 } else { high = mid }
@@ -215,7 +276,8 @@ struct TableUpdateMap {
     /// it (in the old order) that survived, wherever it is now; nil if none.
     /// Costs O(K + sections): only deleted rows are skipped one by one.
     func successor(ofDeleted old: IndexPath) -> IndexPath? {
-        var s = old.section, r = old.row + 1
+        var s = old.section
+        var r = old.row + 1
         while s < oldRowCounts.count {
             if let n = oldToNewSection[s] {
                 if reloadedSections.contains(s) {

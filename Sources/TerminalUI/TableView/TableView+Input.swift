@@ -39,7 +39,7 @@ extension TableView {
             case .resize, .function, .control:
                 break
             default:
-                editingIndexPath = nil   // moving away (or anything else) cancels
+                editingIndexPath = nil  // moving away (or anything else) cancels
             }
         }
         switch event {
@@ -100,7 +100,10 @@ extension TableView {
     private func page(by direction: Int) {
         guard layout.totalRows > 0 else { return }
         let rows = max(1, (viewportHeight - stickyHeight) / layout.rowHeight - 1)
-        guard let current = selection, layout.contains(current) else { moveSelection(by: direction); return }
+        guard let current = selection, layout.contains(current) else {
+            moveSelection(by: direction)
+            return
+        }
         let screenLine = layout.rowTop(current) - scrollOffset
         let target = max(0, min(layout.totalRows - 1, layout.flatIndex(of: current) + direction * rows))
         guard let next = layout.indexPath(atFlatIndex: target) else { return }
@@ -145,7 +148,10 @@ extension TableView {
             indexSearchText = nil
             return true
         case .backspace:
-            if text.isEmpty { indexSearchText = nil; return true }
+            if text.isEmpty {
+                indexSearchText = nil
+                return true
+            }
             text.removeLast()
         case .character(let c):
             text.append(c)
@@ -191,12 +197,15 @@ extension TableView {
         guard x < geometry.contentX + geometry.contentWidth else { return true }
         let line = y - frame.y
         if line < stickyHeight, let s = layout.section(atLine: scrollOffset), layout.sectionTops[s] != scrollOffset {
-            return true   // the sticky header
+            return true  // the sticky header
         }
-        guard let (entry, top) = layout.entry(atLine: scrollOffset + line), case .row(let ip) = entry else { return true }
+        guard let (entry, top) = layout.entry(atLine: scrollOffset + line), case .row(let ip) = entry else {
+            return true
+        }
         if line == top - scrollOffset, let dataSource,
-           x == geometry.contentX + geometry.contentWidth - 2,
-           dataSource.cell(forRowAt: ip).accessory == .detailButton {
+            x == geometry.contentX + geometry.contentWidth - 2,
+            dataSource.cell(forRowAt: ip).accessory == .detailButton
+        {
             delegate?.accessoryTapped(at: ip)
             return true
         }

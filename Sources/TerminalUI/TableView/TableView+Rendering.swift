@@ -59,8 +59,12 @@ extension TableView {
                 animation = running
             }
             if running.isRunning(at: time) {
-                drawAnimated(running, q: AnimationCurve.easeInOut(running.progress(at: time)),
-                             into: &canvas, geometry: geometry)
+                drawAnimated(
+                    running,
+                    q: AnimationCurve.easeInOut(running.progress(at: time)),
+                    into: &canvas,
+                    geometry: geometry
+                )
             } else {
                 animation = nil
                 drawRows(into: &canvas, geometry: geometry)
@@ -83,16 +87,30 @@ extension TableView {
     private func drawRows(into canvas: inout Canvas, geometry: Geometry) {
         cellCache.removeAll(keepingCapacity: true)
         guard let dataSource else { return }
-        let offset = scrollOffset, height = geometry.frame.height
+        let offset = scrollOffset
+        let height = geometry.frame.height
         layout.forEachEntry(from: offset, height: height) { entry, top in
             switch entry {
             case .header(let s):
-                drawHeader(layout.headerTitles[s] ?? "", at: top - offset, attributes: [], into: &canvas, geometry: geometry)
+                drawHeader(
+                    layout.headerTitles[s] ?? "",
+                    at: top - offset,
+                    attributes: [],
+                    into: &canvas,
+                    geometry: geometry
+                )
             case .row(let ip):
                 let cell = dataSource.cell(forRowAt: ip)
                 cellCache.append((ip, cell))
-                drawRow(cell, indexPath: ip, at: top - offset, lines: layout.rowHeight, attributes: [],
-                        into: &canvas, geometry: geometry)
+                drawRow(
+                    cell,
+                    indexPath: ip,
+                    at: top - offset,
+                    lines: layout.rowHeight,
+                    attributes: [],
+                    into: &canvas,
+                    geometry: geometry
+                )
             }
         }
         // The sticky header: that of the section the top line belongs to.
@@ -122,8 +140,15 @@ extension TableView {
                 case .header(let title):
                     drawHeader(title, at: top, attributes: attributes, into: &canvas, geometry: geometry)
                 case .row(let cell):
-                    drawRow(cell, indexPath: item.newIndexPath, at: top, lines: min(height, layout.rowHeight),
-                            attributes: attributes, into: &canvas, geometry: geometry)
+                    drawRow(
+                        cell,
+                        indexPath: item.newIndexPath,
+                        at: top,
+                        lines: min(height, layout.rowHeight),
+                        attributes: attributes,
+                        into: &canvas,
+                        geometry: geometry
+                    )
                 }
             }
         }
@@ -142,37 +167,70 @@ extension TableView {
     // MARK: Pieces
 
     /// A section header line: the title, bold in the accent colour, then a rule.
-    private func drawHeader(_ title: String, at line: Int, attributes: CellAttributes,
-                            into canvas: inout Canvas, geometry: Geometry) {
+    private func drawHeader(
+        _ title: String,
+        at line: Int,
+        attributes: CellAttributes,
+        into canvas: inout Canvas,
+        geometry: Geometry
+    ) {
         guard line >= 0, line < geometry.frame.height else { return }
-        let y = geometry.frame.y + line, x = geometry.contentX, width = geometry.contentWidth
+        let y = geometry.frame.y + line
+        let x = geometry.contentX
+        let width = geometry.contentWidth
         canvas.fill(" ", x: x, y: y, width: width)
-        let written = canvas.put(title, x: x + 1, y: y, attributes: attributes.union([.bold, .accent]), maxWidth: width - 2)
+        let written = canvas.put(
+            title,
+            x: x + 1,
+            y: y,
+            attributes: attributes.union([.bold, .accent]),
+            maxWidth: width - 2
+        )
         let ruleX = x + 1 + written + 1
         canvas.fill("─", x: ruleX, y: y, width: x + width - 1 - ruleX, attributes: attributes.union(.dim))
     }
 
     /// The first `lines` lines of a row whose top is at frame line `line`.
-    private func drawRow(_ cell: TableCell, indexPath: IndexPath?, at line: Int, lines: Int,
-                         attributes: CellAttributes, into canvas: inout Canvas, geometry: Geometry) {
+    private func drawRow(
+        _ cell: TableCell,
+        indexPath: IndexPath?,
+        at line: Int,
+        lines: Int,
+        attributes: CellAttributes,
+        into canvas: inout Canvas,
+        geometry: Geometry
+    ) {
         let editing = indexPath != nil && indexPath == editingIndexPath
         let selected = indexPath != nil && indexPath == selection && !editing
         let base = selected ? attributes.union(.reverse) : attributes
         let buttonWidth = editing ? min(DisplayWidth.of(Self.deleteButtonTitle), max(0, geometry.contentWidth - 4)) : 0
-        let x = geometry.contentX, width = geometry.contentWidth
+        let x = geometry.contentX
+        let width = geometry.contentWidth
         for l in 0..<lines {
             let frameLine = line + l
             guard frameLine >= 0, frameLine < geometry.frame.height else { continue }
             let y = geometry.frame.y + frameLine
             canvas.fill(" ", x: x, y: y, width: width, attributes: base)
-            cell.draw(line: l, rowHeight: layout.rowHeight, into: &canvas, x: x, y: y,
-                      width: width - buttonWidth, attributes: base)
+            cell.draw(
+                line: l,
+                rowHeight: layout.rowHeight,
+                into: &canvas,
+                x: x,
+                y: y,
+                width: width - buttonWidth,
+                attributes: base
+            )
             if buttonWidth > 0 {
                 let buttonAttributes: CellAttributes = [.reverse, .bold, .destructive]
                 canvas.fill(" ", x: x + width - buttonWidth, y: y, width: buttonWidth, attributes: buttonAttributes)
                 if l == (layout.rowHeight - 1) / 2 {
-                    canvas.put(Self.deleteButtonTitle, x: x + width - buttonWidth, y: y, attributes: buttonAttributes,
-                               maxWidth: buttonWidth)
+                    canvas.put(
+                        Self.deleteButtonTitle,
+                        x: x + width - buttonWidth,
+                        y: y,
+                        attributes: buttonAttributes,
+                        maxWidth: buttonWidth
+                    )
                 }
             }
         }
@@ -202,7 +260,12 @@ extension TableView {
                 let attributes: CellAttributes = t == highlighted ? [.accent, .reverse] : .accent
                 canvas.put(title, x: x, y: y, attributes: attributes, maxWidth: geometry.sidebarWidth)
             case .bullet:
-                canvas.put("•", x: geometry.sidebarX + (geometry.sidebarWidth - 1) / 2, y: y, attributes: [.accent, .dim])
+                canvas.put(
+                    "•",
+                    x: geometry.sidebarX + (geometry.sidebarWidth - 1) / 2,
+                    y: y,
+                    attributes: [.accent, .dim]
+                )
             case nil:
                 break
             }
@@ -215,10 +278,21 @@ extension TableView {
         let y = geometry.frame.maxY - 1
         canvas.fill(" ", x: geometry.contentX, y: y, width: geometry.contentWidth, attributes: .reverse)
         let prompt = " Go to index: " + text
-        let written = canvas.put(prompt, x: geometry.contentX, y: y, attributes: .reverse, maxWidth: geometry.contentWidth)
+        let written = canvas.put(
+            prompt,
+            x: geometry.contentX,
+            y: y,
+            attributes: .reverse,
+            maxWidth: geometry.contentWidth
+        )
         if !indexSearchMatched {
-            canvas.put("  (no match)", x: geometry.contentX + written, y: y, attributes: [.reverse, .dim],
-                       maxWidth: geometry.contentWidth - written)
+            canvas.put(
+                "  (no match)",
+                x: geometry.contentX + written,
+                y: y,
+                attributes: [.reverse, .dim],
+                maxWidth: geometry.contentWidth - written
+            )
         }
         canvas.cursor = (geometry.contentX + written, y)
     }

@@ -92,7 +92,7 @@ extension TableView {
     }
 
     func apply(_ batch: TableUpdateBatch, animated: Bool) throws(TableViewError) {
-        animation = nil   // a running animation finishes at once
+        animation = nil  // a running animation finishes at once
         guard !needsReload, let dataSource else {
             // Never loaded: there is no "before" to check against or animate from.
             reloadData()
@@ -108,7 +108,9 @@ extension TableView {
             throw error
         }
         lastUpdateError = nil
-        let old = layout, oldOffset = clampedOffset(scrollOffset), height = viewportHeight
+        let old = layout
+        let oldOffset = clampedOffset(scrollOffset)
+        let height = viewportHeight
 
         // The selected object: followed through the batch; if deleted, the row
         // that takes its place (the next one), else the last row.
@@ -165,10 +167,16 @@ extension TableView {
         if animated, animatesUpdates, Self.animationsEnabled, lastFrame != nil, !batch.isEmpty {
             let cache = cellCache
             let built = TableAnimation.build(
-                old: old, oldOffset: oldOffset, new: layout, newOffset: scrollOffset,
-                viewportHeight: height, map: map, duration: animationDuration,
+                old: old,
+                oldOffset: oldOffset,
+                new: layout,
+                newOffset: scrollOffset,
+                viewportHeight: height,
+                map: map,
+                duration: animationDuration,
                 oldCell: { ip in cache.first(where: { $0.indexPath == ip })?.cell },
-                newCell: { ip in dataSource.cell(forRowAt: ip) })
+                newCell: { ip in dataSource.cell(forRowAt: ip) }
+            )
             animation = built
             cellCache.removeAll(keepingCapacity: true)
             for item in built.items {

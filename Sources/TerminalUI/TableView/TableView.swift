@@ -134,7 +134,7 @@ public final class TableView {
     public func reloadData() {
         needsReload = false
         animation = nil
-        pendingBatch = TableUpdateBatch()   // inside beginUpdates: the batch so far is moot
+        pendingBatch = TableUpdateBatch()  // inside beginUpdates: the batch so far is moot
         cellCache.removeAll(keepingCapacity: true)
         editingIndexPath = nil
         guard let dataSource else {
@@ -153,7 +153,9 @@ public final class TableView {
         if let identity = selectedIdentity {
             if let ip = dataSource.indexPath(forRowIdentity: identity), layout.contains(ip) {
                 newSelection = ip
-            } else if let center = oldSearchCenter ?? oldSelection.flatMap({ layout.clamp($0) }).map({ layout.flatIndex(of: $0) }) {
+            } else if let center = oldSearchCenter
+                ?? oldSelection.flatMap({ layout.clamp($0) }).map({ layout.flatIndex(of: $0) })
+            {
                 newSelection = searchIdentity(identity, around: center, in: dataSource)
             }
         }
@@ -166,14 +168,21 @@ public final class TableView {
         }
         scrollOffset = clampedOffset(scrollOffset)
         if let newSelection {
-            if lastFrame == nil { pendingScrollToSelection = true } else { scrollToVisible(newSelection, margin: .none) }
+            if lastFrame == nil {
+                pendingScrollToSelection = true
+            } else {
+                scrollToVisible(newSelection, margin: .none)
+            }
         }
     }
 
     /// Looks for `identity` within a few rows of flat index `center` (a reload
     /// without `indexPath(forRowIdentity:)`: cheap, and right for small changes).
-    private func searchIdentity(_ identity: AnyHashable, around center: Int,
-                                in dataSource: TableViewDataSource) -> IndexPath? {
+    private func searchIdentity(
+        _ identity: AnyHashable,
+        around center: Int,
+        in dataSource: TableViewDataSource
+    ) -> IndexPath? {
         let radius = 32
         for distance in 0...radius {
             for candidate in distance == 0 ? [center] : [center - distance, center + distance] {
@@ -257,7 +266,8 @@ public final class TableView {
     func scrollToVisible(_ indexPath: IndexPath, margin: ScrollMargin) {
         guard layout.contains(indexPath) else { return }
         let height = viewportHeight
-        let top = layout.rowTop(indexPath), bottom = top + layout.rowHeight
+        let top = layout.rowTop(indexPath)
+        let bottom = top + layout.rowHeight
         let margin0 = min(2 * layout.rowHeight, max(0, (height - stickyHeight - layout.rowHeight) / 2))
         let above = (margin == .above || margin == .both) ? margin0 : 0
         let below = (margin == .below || margin == .both) ? margin0 : 0

@@ -10,7 +10,15 @@ public enum TableViewError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A section that exists before and after the update has the wrong number of rows
     /// (`after != before − deleted − movedOut + inserted + movedIn`). `section` is the
     /// index after the update. Moves within one section are not counted.
-    case invalidRowCount(section: Int, before: Int, after: Int, inserted: Int, deleted: Int, movedIn: Int, movedOut: Int)
+    case invalidRowCount(
+        section: Int,
+        before: Int,
+        after: Int,
+        inserted: Int,
+        deleted: Int,
+        movedIn: Int,
+        movedOut: Int
+    )
     /// The number of sections is wrong (`after != before − deleted + inserted`).
     case invalidSectionCount(before: Int, after: Int, inserted: Int, deleted: Int)
     /// An operation names a section or row that does not exist (in the old
@@ -27,18 +35,23 @@ public enum TableViewError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case let .invalidRowCount(section, before, after, inserted, deleted, movedIn, movedOut):
-            return "Invalid update: invalid number of rows in section \(section). The number of rows contained in an existing section after the update (\(after)) must be equal to the number of rows contained in that section before the update (\(before)), plus or minus the number of rows inserted or deleted from that section (\(inserted) inserted, \(deleted) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
+            return
+                "Invalid update: invalid number of rows in section \(section). The number of rows contained in an existing section after the update (\(after)) must be equal to the number of rows contained in that section before the update (\(before)), plus or minus the number of rows inserted or deleted from that section (\(inserted) inserted, \(deleted) deleted) and plus or minus the number of rows moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
         case let .invalidSectionCount(before, after, inserted, deleted):
-            return "Invalid update: invalid number of sections. The number of sections contained in the table view after the update (\(after)) must be equal to the number of sections contained in the table view before the update (\(before)), plus or minus the number of sections inserted or deleted (\(inserted) inserted, \(deleted) deleted)."
+            return
+                "Invalid update: invalid number of sections. The number of sections contained in the table view after the update (\(after)) must be equal to the number of sections contained in the table view before the update (\(before)), plus or minus the number of sections inserted or deleted (\(inserted) inserted, \(deleted) deleted)."
         case let .indexOutOfRange(kind, section, row, sectionCount, rowCount):
             let when = kind.usesNewCoordinates ? "after" : "before"
             if let row {
                 if let rowCount {
-                    return "Invalid update: attempt to \(kind.phrase) \(row) \(kind.usesNewCoordinates ? "into" : "from") section \(section), which only contains \(rowCount) rows \(when) the update."
+                    return
+                        "Invalid update: attempt to \(kind.phrase) \(row) \(kind.usesNewCoordinates ? "into" : "from") section \(section), which only contains \(rowCount) rows \(when) the update."
                 }
-                return "Invalid update: attempt to \(kind.phrase) \(row) \(kind.usesNewCoordinates ? "into" : "from") section \(section), but there are only \(sectionCount) sections \(when) the update."
+                return
+                    "Invalid update: attempt to \(kind.phrase) \(row) \(kind.usesNewCoordinates ? "into" : "from") section \(section), but there are only \(sectionCount) sections \(when) the update."
             }
-            return "Invalid update: attempt to \(kind.phrase) \(section), but there are only \(sectionCount) sections \(when) the update."
+            return
+                "Invalid update: attempt to \(kind.phrase) \(section), but there are only \(sectionCount) sections \(when) the update."
         case let .duplicateOperation(kind, other, section, row):
             let place = row.map { "row \($0) in section \(section)" } ?? "section \(section)"
             if kind == other {

@@ -19,7 +19,7 @@ enum CursesKeyDecoder {
         case 29: return .control("]")
         case 30: return .control("^")
         case 31: return .control("_")
-        case 0x80..<0xA0: return nil   // C1 controls: nothing a person typed
+        case 0x80..<0xA0: return nil  // C1 controls: nothing a person typed
         default:
             guard let scalar = Unicode.Scalar(code) else { return nil }
             return .character(Character(scalar))
@@ -42,8 +42,8 @@ enum CursesKeyDecoder {
         case KEY_IC: return .insert
         case KEY_BACKSPACE: return .backspace
         case KEY_ENTER: return .enter
-        case KEY_A3: return .pageUp      // keypad 9 without num lock
-        case KEY_C3: return .pageDown    // keypad 3
+        case KEY_A3: return .pageUp  // keypad 9 without num lock
+        case KEY_C3: return .pageDown  // keypad 3
         case (KEY_F0 + 1)...(KEY_F0 + 12): return .function(Int(code - KEY_F0))
         default: return nil
         }

@@ -1,4 +1,5 @@
 import CNCurses
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -52,12 +53,14 @@ public final class CursesScreen: TerminalScreen {
         public var outputDescriptor: Int32
 
         /// Options from the environment (`TERM`, `NO_COLOR`), mouse on, 25 ms ESC delay, stdin/stdout.
-        public init(terminalType: String? = CursesScreen.environment("TERM"),
-                    usesColor: Bool = (CursesScreen.environment("NO_COLOR") ?? "").isEmpty,
-                    enablesMouse: Bool = true,
-                    escapeDelayMilliseconds: Int = 25,
-                    inputDescriptor: Int32 = STDIN_FILENO,
-                    outputDescriptor: Int32 = STDOUT_FILENO) {
+        public init(
+            terminalType: String? = CursesScreen.environment("TERM"),
+            usesColor: Bool = (CursesScreen.environment("NO_COLOR") ?? "").isEmpty,
+            enablesMouse: Bool = true,
+            escapeDelayMilliseconds: Int = 25,
+            inputDescriptor: Int32 = STDIN_FILENO,
+            outputDescriptor: Int32 = STDOUT_FILENO
+        ) {
             self.terminalType = terminalType
             self.usesColor = usesColor
             self.enablesMouse = enablesMouse
@@ -103,7 +106,8 @@ public final class CursesScreen: TerminalScreen {
         self.options = options
         CursesScreen.selectLocale()
 
-        let input = options.inputDescriptor, output = options.outputDescriptor
+        let input = options.inputDescriptor
+        let output = options.outputDescriptor
         guard isatty(input) == 1 else {
             throw TerminalError.notATerminal(stream: input == STDIN_FILENO ? "standard input" : "input")
         }
@@ -140,13 +144,16 @@ public final class CursesScreen: TerminalScreen {
 
         guard let inFile = fdopen(dup(input), "r"), let outFile = fdopen(dup(output), "w") else {
             TerminalSignals.uninstall()
-            Glibc.close(pipeEnds[0]); Glibc.close(pipeEnds[1])
+            Glibc.close(pipeEnds[0])
+            Glibc.close(pipeEnds[1])
             throw TerminalError.initializationFailed(terminalType: type)
         }
         guard let newScreen = newterm(type, outFile, inFile) else {
             TerminalSignals.uninstall()
-            fclose(inFile); fclose(outFile)
-            Glibc.close(pipeEnds[0]); Glibc.close(pipeEnds[1])
+            fclose(inFile)
+            fclose(outFile)
+            Glibc.close(pipeEnds[0])
+            Glibc.close(pipeEnds[1])
             throw TerminalError.initializationFailed(terminalType: type)
         }
         screen = newScreen
@@ -184,8 +191,8 @@ public final class CursesScreen: TerminalScreen {
         if options.usesColor && has_colors() {
             start_color()
             let background: Int16 = use_default_colors() == OK ? -1 : Int16(COLOR_BLACK)
-            init_pair(1, Int16(COLOR_CYAN), background)   // accent
-            init_pair(2, Int16(COLOR_RED), background)    // destructive
+            init_pair(1, Int16(COLOR_CYAN), background)  // accent
+            init_pair(2, Int16(COLOR_RED), background)  // destructive
             colors = true
         }
         usesColor = colors
@@ -207,8 +214,10 @@ public final class CursesScreen: TerminalScreen {
         }
         for capability in ["rmkx", "sgr0", "cnorm", "rmcup"] {
             if let value = cnc_tigetstr(capability) {
-                restore += UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
-                                               count: strlen(value))
+                restore += UnsafeBufferPointer(
+                    start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
+                    count: strlen(value)
+                )
             }
         }
         TerminalSignals.arm(descriptor: output, modes: shellModes, restoreSequence: restore)
@@ -240,7 +249,8 @@ public final class CursesScreen: TerminalScreen {
     public func present(_ canvas: Canvas) {
         guard isActive else { return }
         let window = cnc_stdscr()
-        let columns = min(canvas.width, width), lines = min(canvas.height, height)
+        let columns = min(canvas.width, width)
+        let lines = min(canvas.height, height)
         let comparable = previous.map { $0.width == canvas.width && $0.height == canvas.height } ?? false
         if canvas.width < width || canvas.height < height {
             // A frame drawn for an older, smaller size: blank what it does not cover
@@ -251,7 +261,8 @@ public final class CursesScreen: TerminalScreen {
         for y in 0..<lines {
             let start = y * canvas.width
             if comparable, let previous, canvas.width >= width, canvas.height >= height,
-               canvas.cells[start..<(start + columns)] == previous.cells[start..<(start + columns)] {
+                canvas.cells[start..<(start + columns)] == previous.cells[start..<(start + columns)]
+            {
                 continue
             }
             fillRow(from: canvas, y: y, columns: columns)
@@ -260,10 +271,16 @@ public final class CursesScreen: TerminalScreen {
             }
         }
         if let cursor = canvas.cursor, cursor.x >= 0, cursor.x < width, cursor.y >= 0, cursor.y < height {
-            if !cursorVisible { curs_set(1); leaveok(window, false); cursorVisible = true }
+            if !cursorVisible {
+                curs_set(1)
+                leaveok(window, false)
+                cursorVisible = true
+            }
             wmove(window, Int32(cursor.y), Int32(cursor.x))
         } else if cursorVisible {
-            curs_set(0); leaveok(window, true); cursorVisible = false
+            curs_set(0)
+            leaveok(window, true)
+            cursorVisible = false
         }
         wnoutrefresh(window)
         doupdate()
@@ -285,7 +302,9 @@ public final class CursesScreen: TerminalScreen {
             let (attrs, pair) = curses(cell.attributes)
             if cell.isContinuation {
                 // An orphan right half (its left half was overwritten): a blank.
-                row.append(makeCell([0x20], attrs, pair)); x += 1; continue
+                row.append(makeCell([0x20], attrs, pair))
+                x += 1
+                continue
             }
             let wide = x + 1 < canvas.width && canvas[x + 1, y].isContinuation
             CursesScreen.cursesText(cell.text, into: &text)
@@ -294,11 +313,14 @@ public final class CursesScreen: TerminalScreen {
             if cursesWidth == cellWidth {
                 if wide && x + 1 >= columns {
                     // A wide character cut by the right edge of a smaller screen.
-                    row.append(makeCell([0x20], attrs, pair)); x += 1; continue
+                    row.append(makeCell([0x20], attrs, pair))
+                    x += 1
+                    continue
                 }
                 row.append(makeCell(text, attrs, pair))
             } else if cursesWidth == 1 && wide && text.count == 2 && x + 1 < columns
-                        && text.allSatisfy({ (0x1F1E6...0x1F1FF).contains(UInt32(bitPattern: $0)) }) {
+                && text.allSatisfy({ (0x1F1E6...0x1F1FF).contains(UInt32(bitPattern: $0)) })
+            {
                 // A flag: two regional indicators, one a cell for curses (each is
                 // narrow to it), written one after the other so the terminal joins them.
                 row.append(makeCell([text[0]], attrs, pair))
@@ -324,7 +346,7 @@ public final class CursesScreen: TerminalScreen {
     /// cluster without a joiner its first five scalars. Control characters never get
     /// here (the canvas holds placeholders); one that did would be dropped.
     static func cursesText(_ cluster: String, into text: inout [wchar_t]) {
-        let capacity = 5   // CCHARW_MAX in <curses.h>
+        let capacity = 5  // CCHARW_MAX in <curses.h>
         text.removeAll(keepingCapacity: true)
         var lastJoinerCut: Int?
         var truncated = false
@@ -332,7 +354,7 @@ public final class CursesScreen: TerminalScreen {
             if CellText.isTerminalControl(scalar) { continue }
             if text.count == capacity {
                 truncated = true
-                if scalar.value == 0x200D { lastJoinerCut = capacity }   // the five are whole emoji
+                if scalar.value == 0x200D { lastJoinerCut = capacity }  // the five are whole emoji
                 break
             }
             if scalar.value == 0x200D { lastJoinerCut = text.count }
@@ -343,7 +365,7 @@ public final class CursesScreen: TerminalScreen {
                 text.removeSubrange(cut...)
             }
         } else if text.last == 0x200D && text.count > 1 {
-            text.removeLast()   // a dangling joiner would join whatever is drawn next
+            text.removeLast()  // a dangling joiner would join whatever is drawn next
         }
         if text.isEmpty { text = [0x20] }
     }
@@ -424,14 +446,16 @@ public final class CursesScreen: TerminalScreen {
                 if remaining <= 0 { return nil }
                 wait = Int32(min(remaining, Int(Int32.max)))
             }
-            var fds = [pollfd(fd: options.inputDescriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: options.inputDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&fds, 2, wait)
-            if ready < 0 { continue }            // EINTR: a signal; look at the flags
-            if ready == 0 { return nil }         // timeout
+            if ready < 0 { continue }  // EINTR: a signal; look at the flags
+            if ready == 0 { return nil }  // timeout
             if fds[1].revents != 0 { drainWakePipe() }
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
-                inputClosed = true               // the terminal went away
+                inputClosed = true  // the terminal went away
                 return nil
             }
         }
@@ -443,13 +467,14 @@ public final class CursesScreen: TerminalScreen {
             width = Int(cnc_getmaxx(cnc_stdscr()))
             height = Int(cnc_getmaxy(cnc_stdscr()))
             previous = nil
-            if lastReportedSize == (width, height) { return nil }   // already reported
+            if lastReportedSize == (width, height) { return nil }  // already reported
             lastReportedSize = (width, height)
             return .resize(width: width, height: height)
         case KEY_MOUSE:
             var event = MEVENT()
             guard getmouse(&event) == OK else { return nil }
-            let x = Int(event.x), y = Int(event.y)
+            let x = Int(event.x)
+            let y = Int(event.y)
             if event.bstate & cnc_button4_pressed() != 0 { return .mouseWheel(up: true, x: x, y: y) }
             if event.bstate & cnc_button5_pressed() != 0 { return .mouseWheel(up: false, x: x, y: y) }
             if event.bstate & (cnc_button1_pressed() | cnc_button1_clicked()) != 0 { return .mouseClick(x: x, y: y) }
@@ -481,14 +506,14 @@ public final class CursesScreen: TerminalScreen {
         _ = TerminalSignals.disarm()
         endwin()
         var ours = sigaction()
-        cnc_sigaction_handler(SIGTSTP, nil, 0, &ours)   // default: stop
+        cnc_sigaction_handler(SIGTSTP, nil, 0, &ours)  // default: stop
         cnc_unblock_signal(SIGTSTP)
         raise(SIGTSTP)
         // … stopped until `fg` …
         cnc_sigaction_restore(SIGTSTP, &ours)
         _ = TerminalSignals.take(SIGCONT)
         TerminalSignals.rearm(descriptor: options.outputDescriptor)
-        doupdate()   // after endwin, the next update puts curses back in program mode
+        doupdate()  // after endwin, the next update puts curses back in program mode
     }
 
     /// Applies the terminal's current size; returns `.resize` so the loop relayouts
@@ -496,7 +521,8 @@ public final class CursesScreen: TerminalScreen {
     private func resizedOrRepaint(repaint: Bool = true) -> InputEvent? {
         var size = winsize()
         if ioctl(options.outputDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0,
-           Int(size.ws_row) != height || Int(size.ws_col) != width {
+            Int(size.ws_row) != height || Int(size.ws_col) != width
+        {
             resizeterm(Int32(size.ws_row), Int32(size.ws_col))
         }
         width = Int(cnc_getmaxx(cnc_stdscr()))

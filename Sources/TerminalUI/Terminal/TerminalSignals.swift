@@ -1,5 +1,6 @@
 import CNCurses
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -76,7 +76,10 @@ public final class BarChart: View {
 
     /// Selects row `index` (clamped).
     public func select(_ index: Int) {
-        guard !bars.isEmpty else { selectedIndex = nil; return }
+        guard !bars.isEmpty else {
+            selectedIndex = nil
+            return
+        }
         selectedIndex = max(0, min(bars.count - 1, index))
     }
 
@@ -138,8 +141,13 @@ public final class BarChart: View {
         visibleRows = frame.height
         guard !bars.isEmpty else {
             let width = DisplayWidth.of(emptyMessage)
-            canvas.put(emptyMessage, x: frame.x + max(0, (frame.width - width) / 2), y: frame.y + frame.height / 2,
-                       attributes: .dim, maxWidth: frame.width)
+            canvas.put(
+                emptyMessage,
+                x: frame.x + max(0, (frame.width - width) / 2),
+                y: frame.y + frame.height / 2,
+                attributes: .dim,
+                maxWidth: frame.width
+            )
             return
         }
         scrollToSelection()
@@ -168,7 +176,10 @@ public final class BarChart: View {
     }
 
     private func scrollToSelection() {
-        guard let selectedIndex else { topIndex = 0; return }
+        guard let selectedIndex else {
+            topIndex = 0
+            return
+        }
         if selectedIndex < topIndex { topIndex = selectedIndex }
         if selectedIndex >= topIndex + visibleRows { topIndex = selectedIndex - visibleRows + 1 }
         topIndex = max(0, min(topIndex, max(0, bars.count - visibleRows)))

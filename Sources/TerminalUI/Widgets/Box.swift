@@ -1,10 +1,15 @@
 /// A framed rectangle with an optional title in its top edge: the body of
 /// overlays and dialogs. The inside is blanked so nothing beneath shows through.
 enum Box {
-    static func draw(into canvas: inout Canvas, frame: Rect, title: String? = nil,
-                     attributes: CellAttributes = []) {
+    static func draw(
+        into canvas: inout Canvas,
+        frame: Rect,
+        title: String? = nil,
+        attributes: CellAttributes = []
+    ) {
         guard frame.width >= 2, frame.height >= 2 else { return }
-        let right = frame.maxX - 1, bottom = frame.maxY - 1
+        let right = frame.maxX - 1
+        let bottom = frame.maxY - 1
         canvas.fill("─", x: frame.x + 1, y: frame.y, width: frame.width - 2, attributes: attributes)
         canvas.fill("─", x: frame.x + 1, y: bottom, width: frame.width - 2, attributes: attributes)
         canvas.put("┌", x: frame.x, y: frame.y, attributes: attributes)
@@ -17,8 +22,13 @@ enum Box {
             canvas.put("│", x: right, y: y, attributes: attributes)
         }
         if let title, !title.isEmpty, frame.width > 6 {
-            canvas.put(" \(title) ", x: frame.x + 2, y: frame.y, attributes: attributes.union(.bold),
-                       maxWidth: frame.width - 4)
+            canvas.put(
+                " \(title) ",
+                x: frame.x + 2,
+                y: frame.y,
+                attributes: attributes.union(.bold),
+                maxWidth: frame.width - 4
+            )
         }
     }
 

@@ -77,7 +77,7 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
             loop?.push(HelpOverlay(bindings: helpBindings))
             return .handled
         case .character("d"), .delete:
-            return .handled   // nothing to delete here
+            return .handled  // nothing to delete here
         default:
             return table.handle(event) ? .handled : .ignored
         }

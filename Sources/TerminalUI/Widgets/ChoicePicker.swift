@@ -27,7 +27,13 @@ public final class ChoicePicker: View {
     private var visibleLines = 1
 
     /// A picker of `choices` with `selectedIndex` highlighted, and `variants` (optional) starting at `variantIndex`.
-    public init(title: String, choices: [String], selectedIndex: Int = 0, variants: [String] = [], variantIndex: Int = 0) {
+    public init(
+        title: String,
+        choices: [String],
+        selectedIndex: Int = 0,
+        variants: [String] = [],
+        variantIndex: Int = 0
+    ) {
         self.title = title
         self.choices = choices
         self.selectedIndex = max(0, min(selectedIndex, choices.count - 1))
@@ -45,12 +51,16 @@ public final class ChoicePicker: View {
     }
 
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
-        let widest = max(choices.map { DisplayWidth.of($0) + 2 }.max() ?? 0, DisplayWidth.of(footer), DisplayWidth.of(title) + 2)
+        let widest = max(
+            choices.map { DisplayWidth.of($0) + 2 }.max() ?? 0,
+            DisplayWidth.of(footer),
+            DisplayWidth.of(title) + 2
+        )
         let box = frame.centered(width: min(frame.width, widest + 4), height: min(frame.height, choices.count + 5))
         guard box.width >= 4, box.height >= 4 else { return }
         Box.draw(into: &canvas, frame: box, title: title)
         let inside = Box.content(of: box)
-        visibleLines = max(1, inside.height - 2)   // a blank line, then the footer
+        visibleLines = max(1, inside.height - 2)  // a blank line, then the footer
         if selectedIndex < scrollOffset { scrollOffset = selectedIndex }
         if selectedIndex >= scrollOffset + visibleLines { scrollOffset = selectedIndex - visibleLines + 1 }
         for row in 0..<visibleLines {
@@ -58,7 +68,13 @@ public final class ChoicePicker: View {
             guard index < choices.count else { break }
             let selected = index == selectedIndex
             let text = (selected ? "› " : "  ") + choices[index]
-            canvas.put(text, x: inside.x, y: inside.y + row, attributes: selected ? [.reverse, .bold] : [], maxWidth: inside.width)
+            canvas.put(
+                text,
+                x: inside.x,
+                y: inside.y + row,
+                attributes: selected ? [.reverse, .bold] : [],
+                maxWidth: inside.width
+            )
         }
         canvas.put(footer, x: inside.x, y: inside.maxY - 1, attributes: .dim, maxWidth: inside.width)
     }

@@ -24,8 +24,13 @@ public final class ConfirmDialog: View {
     public var onAnswer: ((Bool) -> Void)?
 
     /// A dialog; `confirmSelected` chooses which button Enter presses at first.
-    public init(title: String? = nil, message: String, confirmTitle: String = "Yes", cancelTitle: String = "No",
-                confirmSelected: Bool = true) {
+    public init(
+        title: String? = nil,
+        message: String,
+        confirmTitle: String = "Yes",
+        cancelTitle: String = "No",
+        confirmSelected: Bool = true
+    ) {
         self.title = title
         self.message = message
         self.confirmTitle = confirmTitle
@@ -44,7 +49,7 @@ public final class ConfirmDialog: View {
             confirmSelected.toggle()
             return .handled
         default:
-            return .handled   // modal: nothing beneath reacts
+            return .handled  // modal: nothing beneath reacts
         }
     }
 
@@ -54,7 +59,8 @@ public final class ConfirmDialog: View {
     }
 
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
-        let confirm = "[ \(confirmTitle) ]", cancel = "[ \(cancelTitle) ]"
+        let confirm = "[ \(confirmTitle) ]"
+        let cancel = "[ \(cancelTitle) ]"
         let buttonsWidth = DisplayWidth.of(confirm) + 2 + DisplayWidth.of(cancel)
         let wanted = max(buttonsWidth, min(56, DisplayWidth.of(message)), DisplayWidth.of(title ?? "") + 2) + 4
         let boxWidth = min(frame.width, max(wanted, min(36, frame.width)))
@@ -72,6 +78,12 @@ public final class ConfirmDialog: View {
         var confirmAttributes: CellAttributes = confirmSelected ? [.reverse, .bold] : []
         if isDestructive { confirmAttributes.insert(.destructive) }
         x += canvas.put(confirm, x: x, y: y, attributes: confirmAttributes, maxWidth: inside.maxX - x) + 2
-        canvas.put(cancel, x: x, y: y, attributes: confirmSelected ? [] : [.reverse, .bold], maxWidth: max(0, inside.maxX - x))
+        canvas.put(
+            cancel,
+            x: x,
+            y: y,
+            attributes: confirmSelected ? [] : [.reverse, .bold],
+            maxWidth: max(0, inside.maxX - x)
+        )
     }
 }

@@ -73,8 +73,12 @@ public final class DetailView: View {
                 let width = min(DisplayWidth.of(label), labelWidth)
                 canvas.put(label, x: content.x + labelWidth - width, y: y, attributes: .dim, maxWidth: labelWidth)
             }
-            canvas.put(lines[index].value, x: content.x + labelWidth + 2, y: y,
-                       maxWidth: max(0, content.maxX - content.x - labelWidth - 2))
+            canvas.put(
+                lines[index].value,
+                x: content.x + labelWidth + 2,
+                y: y,
+                maxWidth: max(0, content.maxX - content.x - labelWidth - 2)
+            )
         }
         if lines.count > frame.height {
             // A scroll hint in the right margin: more below (▼), or only above (▲).

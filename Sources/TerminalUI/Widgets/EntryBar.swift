@@ -84,7 +84,7 @@ public class EntryBar: View {
             return .handled
         default:
             _ = field.handle(event)
-            return .handled   // the line is modal: nothing else reacts while typing
+            return .handled  // the line is modal: nothing else reacts while typing
         }
     }
 
@@ -109,13 +109,21 @@ public class EntryBar: View {
         if let trailing = trailingText, !trailing.isEmpty {
             let trailingWidth = min(DisplayWidth.of(trailing), max(0, fieldWidth / 2))
             if trailingWidth > 0 {
-                canvas.put(trailing, x: x + width - trailingWidth, y: y, attributes: .dim,
-                           maxWidth: trailingWidth)
+                canvas.put(
+                    trailing,
+                    x: x + width - trailingWidth,
+                    y: y,
+                    attributes: .dim,
+                    maxWidth: trailingWidth
+                )
                 fieldWidth -= trailingWidth + 1
             }
         }
-        field.render(into: &canvas, frame: Rect(x: x + promptWidth, y: y, width: max(0, fieldWidth), height: 1),
-                     at: time)
+        field.render(
+            into: &canvas,
+            frame: Rect(x: x + promptWidth, y: y, width: max(0, fieldWidth), height: 1),
+            at: time
+        )
         return x + promptWidth
     }
 }

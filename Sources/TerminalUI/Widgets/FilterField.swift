@@ -76,7 +76,13 @@ public final class FilterField: EntryBar {
         canvas.put("^", x: caretX, y: y, attributes: errorAttributes)
         let messageWidth = DisplayWidth.of(errorMessage)
         if caretX + 2 + messageWidth <= frame.maxX || caretX - frame.x < messageWidth + 1 {
-            canvas.put(errorMessage, x: caretX + 2, y: y, attributes: errorAttributes, maxWidth: frame.maxX - caretX - 2)
+            canvas.put(
+                errorMessage,
+                x: caretX + 2,
+                y: y,
+                attributes: errorAttributes,
+                maxWidth: frame.maxX - caretX - 2
+            )
         } else {
             canvas.put(errorMessage, x: caretX - 1 - messageWidth, y: y, attributes: errorAttributes)
         }

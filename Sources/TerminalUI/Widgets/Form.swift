@@ -49,7 +49,8 @@ public final class Form: View {
         }
 
         /// A masked `SecretField` (Ctrl-R reveals when `allowsReveal`).
-        public static func secret(_ key: String, label: String, value: String = "", allowsReveal: Bool = true) -> Field {
+        public static func secret(_ key: String, label: String, value: String = "", allowsReveal: Bool = true) -> Field
+        {
             let field = SecretField(text: value)
             field.allowsReveal = allowsReveal
             return Field(key: key, label: label, control: field)
@@ -139,8 +140,12 @@ public final class Form: View {
                 onCancel?()
                 return .dismiss
             }
-            let dialog = ConfirmDialog(message: "Discard changes?", confirmTitle: "Discard",
-                                       cancelTitle: "Keep Editing", confirmSelected: false)
+            let dialog = ConfirmDialog(
+                message: "Discard changes?",
+                confirmTitle: "Discard",
+                cancelTitle: "Keep Editing",
+                confirmSelected: false
+            )
             dialog.isDestructive = true
             dialog.onAnswer = { [unowned self] discard in self.discardConfirmed = discard }
             discardConfirmed = false
@@ -166,8 +171,12 @@ public final class Form: View {
         if isOnSaveButton {
             switch event {
             case .enter, .character(" "): return save()
-            case .up, .left: focus(index: focusIndex - 1); return .handled
-            case .down: focus(index: 0); return .handled
+            case .up, .left:
+                focus(index: focusIndex - 1)
+                return .handled
+            case .down:
+                focus(index: 0)
+                return .handled
             case .character: return .handled
             default: return .ignored
             }
@@ -179,8 +188,12 @@ public final class Form: View {
         if let before, control.value != before { errorMessage = nil }
         if result != .ignored { return result == .dismiss ? .handled : result }
         switch event {
-        case .enter, .down: focus(index: focusIndex + 1); return .handled
-        case .up: focus(index: focusIndex - 1); return .handled
+        case .enter, .down:
+            focus(index: focusIndex + 1)
+            return .handled
+        case .up:
+            focus(index: focusIndex - 1)
+            return .handled
         case .character: return .handled
         default: return .ignored
         }
@@ -207,7 +220,7 @@ public final class Form: View {
             canvas.put(title, x: frame.x + 1, y: top, attributes: .bold, maxWidth: frame.width - 2)
             top += 2
         }
-        let bottom = frame.maxY - 1           // the hint line
+        let bottom = frame.maxY - 1  // the hint line
         let available = max(1, bottom - top)
 
         // Rows of every stop: fields, a blank line, the button, the error line.
@@ -216,13 +229,17 @@ public final class Form: View {
         var needed = heights.reduce(0, +) + 2 + (errorMessage == nil ? 0 : 1)
         // Shrink multi-line fields (largest first) when the frame is short.
         while needed > available, let largest = heights.indices.max(by: { heights[$0] < heights[$1] }),
-              heights[largest] > 1, needed > fixed {
+            heights[largest] > 1, needed > fixed
+        {
             heights[largest] -= 1
             needed -= 1
         }
         var offsets: [Int] = []
         var y = 0
-        for height in heights { offsets.append(y); y += height }
+        for height in heights {
+            offsets.append(y)
+            y += height
+        }
         let buttonOffset = y + 1
         let focusTop = isOnSaveButton ? buttonOffset : offsets[focusIndex]
         let focusBottom = isOnSaveButton ? buttonOffset + 1 : offsets[focusIndex] + heights[focusIndex]
@@ -237,10 +254,16 @@ public final class Form: View {
             let focused = index == focusIndex
             let labelCells = min(DisplayWidth.of(field.label), labelWidth)
             if rowY >= top {
-                canvas.put(field.label, x: frame.x + 1 + labelWidth - labelCells, y: rowY,
-                           attributes: focused ? .bold : .dim, maxWidth: labelWidth)
+                canvas.put(
+                    field.label,
+                    x: frame.x + 1 + labelWidth - labelCells,
+                    y: rowY,
+                    attributes: focused ? .bold : .dim,
+                    maxWidth: labelWidth
+                )
             }
-            let visibleTop = max(rowY, top), visibleBottom = min(rowY + height, top + available)
+            let visibleTop = max(rowY, top)
+            let visibleBottom = min(rowY + height, top + available)
             guard visibleBottom > visibleTop else { continue }
             let controlFrame = Rect(x: controlX, y: visibleTop, width: controlWidth, height: visibleBottom - visibleTop)
             field.control.render(into: &canvas, frame: controlFrame, at: time)
@@ -249,14 +272,25 @@ public final class Form: View {
         let buttonY = top + buttonOffset - scrollOffset
         if buttonY >= top && buttonY < top + available {
             let label = "[ \(saveTitle) ]"
-            let width = canvas.put(label, x: controlX, y: buttonY,
-                                   attributes: isOnSaveButton ? [.reverse, .bold] : .bold, maxWidth: controlWidth)
+            let width = canvas.put(
+                label,
+                x: controlX,
+                y: buttonY,
+                attributes: isOnSaveButton ? [.reverse, .bold] : .bold,
+                maxWidth: controlWidth
+            )
             hitAreas.append((fields.count, Rect(x: controlX, y: buttonY, width: width, height: 1)))
         }
         if let errorMessage {
             let errorY = min(buttonY + 1, bottom - 1)
             if errorY >= top {
-                canvas.put(errorMessage, x: controlX, y: errorY, attributes: [.bold, .destructive], maxWidth: controlWidth)
+                canvas.put(
+                    errorMessage,
+                    x: controlX,
+                    y: errorY,
+                    attributes: [.bold, .destructive],
+                    maxWidth: controlWidth
+                )
             }
         }
         if bottom > top {

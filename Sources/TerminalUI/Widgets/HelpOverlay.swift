@@ -36,8 +36,9 @@ public final class HelpOverlay: View {
 
     private var contentWidth: Int {
         let rows = bindings.map { binding in
-            binding.keys.isEmpty ? DisplayWidth.of(binding.description)
-                                 : keysWidth + 2 + DisplayWidth.of(binding.description)
+            binding.keys.isEmpty
+                ? DisplayWidth.of(binding.description)
+                : keysWidth + 2 + DisplayWidth.of(binding.description)
         }
         return max(rows.max() ?? 0, DisplayWidth.of(Self.footer), DisplayWidth.of(title) + 2)
     }
@@ -49,7 +50,7 @@ public final class HelpOverlay: View {
         guard box.width >= 4, box.height >= 3 else { return }
         Box.draw(into: &canvas, frame: box, title: title)
         let inside = Box.content(of: box)
-        let listHeight = max(0, inside.height - 1)   // last inside line: the footer
+        let listHeight = max(0, inside.height - 1)  // last inside line: the footer
         visibleLines = listHeight
         scrollOffset = max(0, min(scrollOffset, bindings.count - listHeight))
         for row in 0..<listHeight {
@@ -73,10 +74,18 @@ public final class HelpOverlay: View {
         let scrollable = bindings.count > visibleLines && visibleLines > 0
         if scrollable {
             switch event {
-            case .up: scrollOffset = max(0, scrollOffset - 1); return .handled
-            case .down: scrollOffset += 1; return .handled
-            case .pageUp: scrollOffset = max(0, scrollOffset - visibleLines); return .handled
-            case .pageDown: scrollOffset += visibleLines; return .handled
+            case .up:
+                scrollOffset = max(0, scrollOffset - 1)
+                return .handled
+            case .down:
+                scrollOffset += 1
+                return .handled
+            case .pageUp:
+                scrollOffset = max(0, scrollOffset - visibleLines)
+                return .handled
+            case .pageDown:
+                scrollOffset += visibleLines
+                return .handled
             default: break
             }
         }

@@ -107,8 +107,16 @@ struct LineEditor: Equatable {
     /// updated unless `followCursor` is false). Wide characters cut by either edge are not drawn. Returns the
     /// cursor's column on the canvas.
     @discardableResult
-    func render(into canvas: inout Canvas, x: Int, y: Int, width: Int, scroll: inout Int,
-                mask: Character? = nil, attributes: CellAttributes = [], followCursor: Bool = true) -> Int {
+    func render(
+        into canvas: inout Canvas,
+        x: Int,
+        y: Int,
+        width: Int,
+        scroll: inout Int,
+        mask: Character? = nil,
+        attributes: CellAttributes = [],
+        followCursor: Bool = true
+    ) -> Int {
         guard width > 0 else { return x }
         let widths = characters.map { mask != nil ? 1 : max(0, DisplayWidth.of($0)) }
         var cursorCell = 0
@@ -125,14 +133,21 @@ struct LineEditor: Equatable {
         }
         var cell = 0
         for (index, character) in characters.enumerated() {
-            let start = cell, end = cell + widths[index]
+            let start = cell
+            let end = cell + widths[index]
             cell = end
             if end <= scroll { continue }
             if start >= scroll + width { break }
             guard start >= scroll, end <= scroll + width else { continue }
             let shown = mask.map { String($0) } ?? String(character)
-            canvas.put(shown, x: x + start - scroll, y: y, attributes: attributes,
-                       maxWidth: end - start, truncate: false)
+            canvas.put(
+                shown,
+                x: x + start - scroll,
+                y: y,
+                attributes: attributes,
+                maxWidth: end - start,
+                truncate: false
+            )
         }
         return x + cursorCell - scroll
     }

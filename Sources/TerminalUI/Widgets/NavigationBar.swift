@@ -25,10 +25,17 @@ public final class NavigationBar: View {
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard !frame.isEmpty else { return }
         let y = frame.y
-        var left = frame.x, right = frame.maxX
+        var left = frame.x
+        var right = frame.maxX
         if let backTitle {
-            left += canvas.put("‹ \(backTitle)", x: frame.x, y: y, attributes: .accent,
-                               maxWidth: max(0, frame.width / 3)) + 1
+            left +=
+                canvas.put(
+                    "‹ \(backTitle)",
+                    x: frame.x,
+                    y: y,
+                    attributes: .accent,
+                    maxWidth: max(0, frame.width / 3)
+                ) + 1
         }
         if let trailingText, !trailingText.isEmpty {
             let width = min(DisplayWidth.of(trailingText), max(0, frame.width / 3))

@@ -32,8 +32,13 @@ public final class PromptDialog: View {
     private let secret: SecretField?
 
     /// A prompt, optionally pre-filled with `text`.
-    public init(title: String? = nil, message: String, text: String = "", placeholder: String = "",
-                isSecure: Bool = false) {
+    public init(
+        title: String? = nil,
+        message: String,
+        text: String = "",
+        placeholder: String = "",
+        isSecure: Bool = false
+    ) {
         self.title = title
         self.message = message
         self.isSecure = isSecure
@@ -74,7 +79,7 @@ public final class PromptDialog: View {
             let before = field.text
             _ = secret?.handle(event) ?? field.handle(event)
             if field.text != before { errorMessage = nil }
-            return .handled   // modal
+            return .handled  // modal
         }
     }
 
@@ -93,8 +98,11 @@ public final class PromptDialog: View {
         }
         if y < inside.maxY {
             let fieldFrame = Rect(x: inside.x, y: y, width: inside.width, height: 1)
-            if let secret { secret.render(into: &canvas, frame: fieldFrame, at: time) }
-            else { field.render(into: &canvas, frame: fieldFrame, at: time) }
+            if let secret {
+                secret.render(into: &canvas, frame: fieldFrame, at: time)
+            } else {
+                field.render(into: &canvas, frame: fieldFrame, at: time)
+            }
         }
         if let errorMessage, y + 1 < inside.maxY {
             canvas.put(errorMessage, x: inside.x, y: y + 1, attributes: [.bold, .destructive], maxWidth: inside.width)

@@ -16,8 +16,12 @@ extension Rect {
 
     /// This rectangle shrunk by the given margins (never below zero size).
     public func inset(top: Int = 0, left: Int = 0, bottom: Int = 0, right: Int = 0) -> Rect {
-        Rect(x: x + left, y: y + top,
-             width: max(0, width - left - right), height: max(0, height - top - bottom))
+        Rect(
+            x: x + left,
+            y: y + top,
+            width: max(0, width - left - right),
+            height: max(0, height - top - bottom)
+        )
     }
 
     /// This rectangle shrunk by `margin` on every side.
@@ -27,7 +31,8 @@ extension Rect {
 
     /// A rectangle of the given size (clamped to this one) centred in this one.
     public func centered(width w: Int, height h: Int) -> Rect {
-        let cw = max(0, min(w, width)), ch = max(0, min(h, height))
+        let cw = max(0, min(w, width))
+        let ch = max(0, min(h, height))
         return Rect(x: x + (width - cw) / 2, y: y + (height - ch) / 2, width: cw, height: ch)
     }
 }

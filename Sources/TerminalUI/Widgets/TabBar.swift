@@ -46,12 +46,14 @@ public final class TabBar: View {
             return .handled
         case .mouseClick(let x, let y):
             guard let frame = lastFrame, frame.contains(x: x, y: y),
-                  let index = index(atColumn: x, frame: frame) else { return .ignored }
+                let index = index(atColumn: x, frame: frame)
+            else { return .ignored }
             select(index)
             return .handled
         case .character(let character):
             guard let digit = character.wholeNumberValue, character.isASCII,
-                  digit >= 1, digit <= min(9, titles.count) else { return .ignored }
+                digit >= 1, digit <= min(9, titles.count)
+            else { return .ignored }
             select(digit - 1)
             return .handled
         default:
@@ -75,8 +77,13 @@ public final class TabBar: View {
             }
             guard x < frame.maxX else { break }
             let selected = index == selectedIndex
-            x += canvas.put(label(at: index), x: x, y: frame.y,
-                            attributes: selected ? [.reverse, .bold] : [], maxWidth: frame.maxX - x)
+            x += canvas.put(
+                label(at: index),
+                x: x,
+                y: frame.y,
+                attributes: selected ? [.reverse, .bold] : [],
+                maxWidth: frame.maxX - x
+            )
         }
     }
 

@@ -94,7 +94,7 @@ public final class TextArea: FormControl {
             line -= 1
             return edited()
         case .delete where column == lines[line].count && line < lines.count - 1,
-             .control("k") where column == lines[line].count && line < lines.count - 1:
+            .control("k") where column == lines[line].count && line < lines.count - 1:
             lines[line] += lines[line + 1]
             lines.remove(at: line + 1)
             return edited()
@@ -103,14 +103,16 @@ public final class TextArea: FormControl {
         default:
             var editor = LineEditor()
             editor.characters = lines[line]
-            lines[line] = []   // the editor's copy is then the only one: edits in place, not O(line) per key
+            lines[line] = []  // the editor's copy is then the only one: edits in place, not O(line) per key
             editor.cursor = column
             let outcome = editor.handle(event)
             lines[line] = editor.characters
             column = editor.cursor
             switch outcome {
             case .ignored: return .ignored
-            case .moved: goalCell = nil; return .handled
+            case .moved:
+                goalCell = nil
+                return .handled
             case .edited: return edited()
             }
         }
@@ -135,7 +137,8 @@ public final class TextArea: FormControl {
     private func moveVertically(to target: Int) {
         let goal = goalCell ?? cells(lines[line][..<column])
         line = target
-        var cell = 0, index = 0
+        var cell = 0
+        var index = 0
         while index < lines[line].count {
             let w = DisplayWidth.of(lines[line][index])
             if cell + w > goal { break }
@@ -156,23 +159,42 @@ public final class TextArea: FormControl {
         if line >= verticalScroll + frame.height { verticalScroll = line - frame.height + 1 }
         verticalScroll = max(0, min(verticalScroll, lines.count - frame.height))
         if lines.count == 1 && lines[0].isEmpty && !placeholder.isEmpty {
-            canvas.put(placeholder, x: frame.x, y: frame.y, attributes: fieldAttributes.union(.dim), maxWidth: frame.width)
+            canvas.put(
+                placeholder,
+                x: frame.x,
+                y: frame.y,
+                attributes: fieldAttributes.union(.dim),
+                maxWidth: frame.width
+            )
         }
         // The cursor's line decides the horizontal scroll; the others follow it.
         var cursorLine = LineEditor()
         cursorLine.characters = lines[line]
         cursorLine.cursor = column
         var scroll = horizontalScroll
-        let cursorX = cursorLine.render(into: &canvas, x: frame.x, y: frame.y + line - verticalScroll,
-                                        width: frame.width, scroll: &scroll, attributes: fieldAttributes)
+        let cursorX = cursorLine.render(
+            into: &canvas,
+            x: frame.x,
+            y: frame.y + line - verticalScroll,
+            width: frame.width,
+            scroll: &scroll,
+            attributes: fieldAttributes
+        )
         horizontalScroll = scroll
         for index in verticalScroll..<min(lines.count, verticalScroll + frame.height) where index != line {
             var other = LineEditor()
             other.characters = lines[index]
             other.cursor = 0
             var fixed = scroll
-            other.render(into: &canvas, x: frame.x, y: frame.y + index - verticalScroll, width: frame.width,
-                         scroll: &fixed, attributes: fieldAttributes, followCursor: false)
+            other.render(
+                into: &canvas,
+                x: frame.x,
+                y: frame.y + index - verticalScroll,
+                width: frame.width,
+                scroll: &fixed,
+                attributes: fieldAttributes,
+                followCursor: false
+            )
         }
         if isFocused { canvas.cursor = (cursorX, frame.y + line - verticalScroll) }
     }

@@ -71,7 +71,8 @@ public final class TextField: FormControl {
         // Refused before editing: keeping a copy to restore would make every key
         // copy the whole text (quadratic for a paste).
         if case .character(let character) = event, let maximumLength,
-           editor.characters.count >= maximumLength, !editor.joinsCluster(before: character) {
+            editor.characters.count >= maximumLength, !editor.joinsCluster(before: character)
+        {
             return .handled
         }
         switch editor.handle(event) {
@@ -102,8 +103,15 @@ public final class TextField: FormControl {
             canvas.put(placeholder, x: frame.x, y: y, attributes: fieldAttributes.union(.dim), maxWidth: frame.width)
         }
         var scroll = scrollOffset
-        let cursorX = editor.render(into: &canvas, x: frame.x, y: y, width: frame.width, scroll: &scroll,
-                                    mask: mask, attributes: fieldAttributes)
+        let cursorX = editor.render(
+            into: &canvas,
+            x: frame.x,
+            y: y,
+            width: frame.width,
+            scroll: &scroll,
+            mask: mask,
+            attributes: fieldAttributes
+        )
         scrollOffset = scroll
         if isFocused { canvas.cursor = (cursorX, y) }
     }

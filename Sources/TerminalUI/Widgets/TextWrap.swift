@@ -26,14 +26,15 @@ enum TextWrap {
                 }
                 while wordWidth > width {
                     // Cut the word: as many characters as fit.
-                    var head = "", headWidth = 0
+                    var head = ""
+                    var headWidth = 0
                     var rest = Substring(word)
                     while let character = rest.first, headWidth + DisplayWidth.of(character) <= width {
                         head.append(character)
                         headWidth += DisplayWidth.of(character)
                         rest = rest.dropFirst()
                     }
-                    if head.isEmpty, let character = rest.first {   // wider than the line itself
+                    if head.isEmpty, let character = rest.first {  // wider than the line itself
                         head.append(character)
                         rest = rest.dropFirst()
                     }

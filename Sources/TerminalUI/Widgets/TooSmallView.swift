@@ -24,15 +24,21 @@ public final class TooSmallView: View {
         guard !frame.isEmpty else { return }
         // Wrapped to the width: the window may be very narrow.
         let headline = TextWrap.lines("Terminal too small", width: frame.width)
-        let lines = headline
+        let lines =
+            headline
             + TextWrap.lines("need \(minimumWidth)×\(minimumHeight)", width: frame.width)
             + TextWrap.lines("now \(frame.width)×\(frame.height)", width: frame.width)
         let shown = min(lines.count, frame.height)
         let top = frame.y + (frame.height - shown) / 2
         for (index, line) in lines.prefix(shown).enumerated() {
             let width = min(DisplayWidth.of(line), frame.width)
-            canvas.put(line, x: frame.x + (frame.width - width) / 2, y: top + index,
-                       attributes: index < headline.count ? .bold : .dim, maxWidth: frame.width)
+            canvas.put(
+                line,
+                x: frame.x + (frame.width - width) / 2,
+                y: top + index,
+                attributes: index < headline.count ? .bold : .dim,
+                maxWidth: frame.width
+            )
         }
     }
 }

@@ -27,8 +27,10 @@ struct AppBenchmark {
         let pattern = AppBenchmark.searchPattern(name)
         // The app keeps its results cache here (not in the user's ~/.cache).
         let cache = runner.workspace.path("app-cache")
-        let environment = ["TERM": "xterm-256color", "FAILEDBANKS_CACHE": cache,
-                           "XDG_CACHE_HOME": runner.workspace.path("xdg-cache")]
+        let environment = [
+            "TERM": "xterm-256color", "FAILEDBANKS_CACHE": cache,
+            "XDG_CACHE_HOME": runner.workspace.path("xdg-cache"),
+        ]
         var problems: [String] = []
 
         // First launches: no results cache yet, the controller runs its query.
@@ -87,14 +89,23 @@ struct AppBenchmark {
     }
 
     /// Starts the browser under a pseudo-terminal and waits for `pattern` (the first row).
-    private func launch(store: String, environment: [String: String],
-                        pattern: [UInt8]) throws -> (terminal: PseudoTerminal, shownAt: Double) {
-        let terminal = try PseudoTerminal(runner.failedbanksCommand(["--db", store]),
-                                          environment: environment, rows: 24, columns: 80)
+    private func launch(
+        store: String,
+        environment: [String: String],
+        pattern: [UInt8]
+    ) throws -> (terminal: PseudoTerminal, shownAt: Double) {
+        let terminal = try PseudoTerminal(
+            runner.failedbanksCommand(["--db", store]),
+            environment: environment,
+            rows: 24,
+            columns: 80
+        )
         guard let shown = terminal.waitFor(pattern, timeout: 60) else {
             let status = terminal.finish(timeout: 0.5)
             let screen = AppBenchmark.visibleText(terminal.output)
-            throw BenchError.failed("the app did not show '\(String(decoding: pattern, as: UTF8.self))' within 60 s (status \(status)); it wrote: \(screen.suffix(300))")
+            throw BenchError.failed(
+                "the app did not show '\(String(decoding: pattern, as: UTF8.self))' within 60 s (status \(status)); it wrote: \(screen.suffix(300))"
+            )
         }
         return (terminal, shown)
     }
@@ -112,11 +123,13 @@ struct AppBenchmark {
         var options = Database.Options()
         options.readOnly = true
         let database = try Database(path: store, options: options)
-        let name = try database.scalar("""
+        let name = try database.scalar(
+            """
             SELECT t0.name FROM failed_bank_info AS t0
             LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id
             ORDER BY t1.close_date DESC, t0.name COLLATE NOCASE, t0.id LIMIT 1
-            """)
+            """
+        )
         guard let text = name.string else { throw BenchError.failed("the store has no banks") }
         return text
     }

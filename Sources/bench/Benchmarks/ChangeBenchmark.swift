@@ -35,19 +35,32 @@ struct ChangeBenchmark {
     final class CountingDelegate: FetchedResultsControllerDelegate {
         var objectChanges = 0
         var sectionChanges = 0
-        func controller(_ controller: FetchedResultsController, didChange section: SectionInfo,
-                        atSectionIndex sectionIndex: Int, for type: ChangeType) { sectionChanges += 1 }
-        func controller(_ controller: FetchedResultsController, didChange objectID: ObjectID,
-                        at indexPath: IndexPath?, for type: ChangeType, newIndexPath: IndexPath?) { objectChanges += 1 }
+        func controller(
+            _ controller: FetchedResultsController,
+            didChange section: SectionInfo,
+            atSectionIndex sectionIndex: Int,
+            for type: ChangeType
+        ) { sectionChanges += 1 }
+        func controller(
+            _ controller: FetchedResultsController,
+            didChange objectID: ObjectID,
+            at indexPath: IndexPath?,
+            for type: ChangeType,
+            newIndexPath: IndexPath?
+        ) { objectChanges += 1 }
     }
 
-    final class Box<T> { var value: T; init(_ value: T) { self.value = value } }
+    final class Box<T> {
+        var value: T
+        init(_ value: T) { self.value = value }
+    }
 
     func run() throws {
         let store = try FailedBankStore.open(path: try runner.store())
         let incremental = BankFetch.controller(context: ObjectContext(store: store))
         let baseline = BankFetch.controller(context: ObjectContext(store: store))
-        let incrementalDelegate = CountingDelegate(), baselineDelegate = CountingDelegate()
+        let incrementalDelegate = CountingDelegate()
+        let baselineDelegate = CountingDelegate()
         incremental.delegate = incrementalDelegate
         baseline.delegate = baselineDelegate
         let oneConnection = BankFetch.controller(context: ObjectContext(store: store))
@@ -67,22 +80,32 @@ struct ChangeBenchmark {
         var random = SplitMix64(seed: BenchRunner.seed)
         let large = runner.configuration.isLarge
 
-        for (count, keys) in [(1, ("change1_ms", "refetch_diff1_ms", "change1_speedup")),
-                              (1000, ("change1000_ms", "refetch_diff1000_ms", "change1000_speedup"))] {
-            let runs = count == 1 ? runner.configuration.runs(small: 31, large: 31)
-                                  : runner.configuration.runs(small: 11, large: 11)
+        for (count, keys) in [
+            (1, ("change1_ms", "refetch_diff1_ms", "change1_speedup")),
+            (1000, ("change1000_ms", "refetch_diff1000_ms", "change1000_speedup")),
+        ] {
+            let runs =
+                count == 1
+                ? runner.configuration.runs(small: 31, large: 31)
+                : runner.configuration.runs(small: 11, large: 11)
             let refetchRuns = min(runs, runner.configuration.runs(small: 5, large: 5))
-            var processTimes: [Double] = [], refetchTimes: [Double] = [], oneConnectionTimes: [Double] = []
+            var processTimes: [Double] = []
+            var refetchTimes: [Double] = []
+            var oneConnectionTimes: [Double] = []
             var mismatch: String?
             for index in 0...runs {  // 0: warm-up
                 let ids = randomIDs(count, of: incremental, using: &random)
                 for id in ids {
-                    guard let info = try writer.object(with: id), let details = info.related("details") else { continue }
+                    guard let info = try writer.object(with: id), let details = info.related("details") else {
+                        continue
+                    }
                     details["closeDate"] = .text(randomDate(different: details["closeDate"], using: &random))
                 }
                 published.value = nil
                 try writer.save()
-                guard let changes = published.value else { throw BenchError.failed("saving \(count) changes published no change set") }
+                guard let changes = published.value else {
+                    throw BenchError.failed("saving \(count) changes published no change set")
+                }
 
                 let (seconds, batch) = try MonotonicClock.measure { try incremental.process(changes) }
                 if index > 0 { processTimes.append(seconds) }
@@ -93,17 +116,28 @@ struct ChangeBenchmark {
                 let baselineBatch: ChangeBatch?
                 if index <= refetchRuns {
                     let updated = Set(changes.updated.keys.filter { $0.entity == FailedBankModel.info })
-                    let (refetchSeconds, diffed) = try MonotonicClock.measure { try baseline.refetchAndDiff(updated: updated) }
+                    let (refetchSeconds, diffed) = try MonotonicClock.measure {
+                        try baseline.refetchAndDiff(updated: updated)
+                    }
                     if index > 0 { refetchTimes.append(refetchSeconds) }
                     baselineBatch = diffed
                     if large || index == 0 {
-                        runner.log(String(format: "%d changed: process %.3f ms, refetch+diff %.1f ms", count, seconds * 1000, refetchSeconds * 1000))
+                        runner.log(
+                            String(
+                                format: "%d changed: process %.3f ms, refetch+diff %.1f ms",
+                                count,
+                                seconds * 1000,
+                                refetchSeconds * 1000
+                            )
+                        )
                     }
                 } else {
                     baselineBatch = try baseline.process(changes)
                 }
                 if mismatch == nil, (batch?.counts ?? []) != (baselineBatch?.counts ?? []) || batch == nil {
-                    mismatch = batch == nil ? "process(_:) returned no batch for \(count) changed banks"
+                    mismatch =
+                        batch == nil
+                        ? "process(_:) returned no batch for \(count) changed banks"
                         : "process(_:) and refetchAndDiff disagree on the section counts after \(count) changes"
                 }
             }
@@ -124,8 +158,11 @@ struct ChangeBenchmark {
     }
 
     /// `count` distinct ids at random positions of the controller's results.
-    private func randomIDs(_ count: Int, of controller: FetchedResultsController,
-                           using random: inout SplitMix64) -> [ObjectID] {
+    private func randomIDs(
+        _ count: Int,
+        of controller: FetchedResultsController,
+        using random: inout SplitMix64
+    ) -> [ObjectID] {
         var starts: [Int] = []
         var total = 0
         for section in 0..<controller.numberOfSections {
@@ -135,7 +172,8 @@ struct ChangeBenchmark {
         var chosen = Set<ObjectID>()
         while chosen.count < min(count, total) {
             let flat = Int.random(in: 0..<total, using: &random)
-            var lo = 0, hi = starts.count - 1
+            var lo = 0
+            var hi = starts.count - 1
             while lo < hi {
                 let mid = (lo + hi + 1) / 2
                 if starts[mid] <= flat { lo = mid } else { hi = mid - 1 }
@@ -150,7 +188,8 @@ struct ChangeBenchmark {
         let oldYear = old.string.flatMap { Int($0.prefix(4)) }
         var year = Int.random(in: 2000...2025, using: &random)
         if year == oldYear { year = year == 2025 ? 2000 : year + 1 }
-        let month = Int.random(in: 1...12, using: &random), day = Int.random(in: 1...28, using: &random)
+        let month = Int.random(in: 1...12, using: &random)
+        let day = Int.random(in: 1...28, using: &random)
         return String(format: "%04d-%02d-%02d", year, month, day)
     }
 }

@@ -20,10 +20,13 @@ struct FetchBenchmark {
         let store = try FailedBankStore.open(path: try runner.store())
         let rows = runner.configuration.rows
         let runs = runner.configuration.runs(small: 7, large: 9)
-        var fetchTimes: [Double] = [], rawTimes: [Double] = []
+        var fetchTimes: [Double] = []
+        var rawTimes: [Double] = []
         var checked = false
         for index in 0...runs {
-            let (rawSeconds, rawIDs) = try MonotonicClock.measure { try BankFetch.rawIDs(store.database, expected: rows) }
+            let (rawSeconds, rawIDs) = try MonotonicClock.measure {
+                try BankFetch.rawIDs(store.database, expected: rows)
+            }
             let controller = BankFetch.controller(context: ObjectContext(store: store))
             let (seconds, _) = try MonotonicClock.measure { try controller.performFetch() }
             if index > 0 {
@@ -35,11 +38,22 @@ struct FetchBenchmark {
                 let ids = BankFetch.ids(of: controller)
                 if ids != rawIDs {
                     let firstDifference = zip(ids, rawIDs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                    runner.results.note("fetch: the controller's ids differ from the raw query's (\(ids.count) vs \(rawIDs.count) ids, first difference at \(firstDifference.map(String.init) ?? "the end"))")
+                    runner.results.note(
+                        "fetch: the controller's ids differ from the raw query's (\(ids.count) vs \(rawIDs.count) ids, first difference at \(firstDifference.map(String.init) ?? "the end"))"
+                    )
                 }
-                if rawIDs.count != rows { runner.results.note("fetch: the store holds \(rawIDs.count) banks, not \(rows)") }
+                if rawIDs.count != rows {
+                    runner.results.note("fetch: the store holds \(rawIDs.count) banks, not \(rows)")
+                }
             }
-            runner.log(String(format: "fetch run %@: performFetch %.3f s, raw %.3f s", index == 0 ? "warm-up" : String(index), seconds, rawSeconds))
+            runner.log(
+                String(
+                    format: "fetch run %@: performFetch %.3f s, raw %.3f s",
+                    index == 0 ? "warm-up" : String(index),
+                    seconds,
+                    rawSeconds
+                )
+            )
         }
         if BenchRunner.debug { try diagnose(store.database) }
         runner.results["fetch_s"] = Statistics.median(fetchTimes)
@@ -53,17 +67,26 @@ struct FetchBenchmark {
         mkdir(cacheDirectory, 0o755)
         let cacheName = "bench-date"
         FetchedResultsController.deleteCache(named: cacheName, in: cacheDirectory)
-        let writer = BankFetch.controller(context: ObjectContext(store: store), cacheName: cacheName, cacheDirectory: cacheDirectory)
+        let writer = BankFetch.controller(
+            context: ObjectContext(store: store),
+            cacheName: cacheName,
+            cacheDirectory: cacheDirectory
+        )
         try writer.performFetch()
         var cachedTimes: [Double] = []
         var misses = 0
         for index in 0...runs {
-            let controller = BankFetch.controller(context: ObjectContext(store: store), cacheName: cacheName,
-                                                  cacheDirectory: cacheDirectory)
+            let controller = BankFetch.controller(
+                context: ObjectContext(store: store),
+                cacheName: cacheName,
+                cacheDirectory: cacheDirectory
+            )
             let (seconds, _) = try MonotonicClock.measure { try controller.performFetch() }
             if !controller.lastFetchUsedCache { misses += 1 }
             if controller.numberOfObjects != rows {
-                runner.results.note("fetch: the cached controller has \(controller.numberOfObjects) objects, not \(rows)")
+                runner.results.note(
+                    "fetch: the cached controller has \(controller.numberOfObjects) objects, not \(rows)"
+                )
             }
             if index > 0 { cachedTimes.append(seconds) }
         }
@@ -76,9 +99,14 @@ struct FetchBenchmark {
     /// `BENCH_DEBUG=1`: where the controller's extra time goes, step by step
     /// from the reference query towards what `performFetch` does.
     private func diagnose(_ database: Database) throws {
-        let withSection = BankFetch.rawSQL.replacingOccurrences(of: "SELECT t0.id FROM", with: "SELECT t0.id, substr(t1.close_date, 1, 4) FROM")
+        let withSection = BankFetch.rawSQL.replacingOccurrences(
+            of: "SELECT t0.id FROM",
+            with: "SELECT t0.id, substr(t1.close_date, 1, 4) FROM"
+        )
         for _ in 0..<3 {
-            let (a, _) = try MonotonicClock.measure { try BankFetch.rawIDs(database, expected: runner.configuration.rows) }
+            let (a, _) = try MonotonicClock.measure {
+                try BankFetch.rawIDs(database, expected: runner.configuration.rows)
+            }
             let (b, _) = try MonotonicClock.measure { () throws -> Int in
                 var n = 0
                 try database.forEachRow(withSection) { row in n &+= Int(row.int64(at: 0)) }
@@ -92,7 +120,14 @@ struct FetchBenchmark {
                 }
                 return n
             }
-            runner.log(String(format: "diagnose: ids %.3f s; ids + year column %.3f s; + year read as StoreValue %.3f s", a, b, c))
+            runner.log(
+                String(
+                    format: "diagnose: ids %.3f s; ids + year column %.3f s; + year read as StoreValue %.3f s",
+                    a,
+                    b,
+                    c
+                )
+            )
         }
     }
 }

@@ -10,8 +10,12 @@ struct FetchMemoryBenchmark {
         var added: [Double] = []
         for _ in 0..<runner.configuration.runs(small: 3, large: 3) {
             let result = try ChildProcess.run(runner.childCommand("fetch-rss", ["--db", store]), captureOutput: true)
-            guard result.succeeded, let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("fetch-rss ") }) else {
-                throw BenchError.failed("the fetch-rss child failed (status \(result.status)): \(runner.lastLine(result.errorOutput))")
+            guard result.succeeded,
+                let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("fetch-rss ") })
+            else {
+                throw BenchError.failed(
+                    "the fetch-rss child failed (status \(result.status)): \(runner.lastLine(result.errorOutput))"
+                )
             }
             let fields = FetchMemoryChild.parse(String(line))
             guard let before = fields["before_kb"], let after = fields["after_kb"] else {

@@ -16,7 +16,8 @@ struct FrameBenchmark {
         let small = Table(rows: 100)
         let rounds = runner.configuration.runs(small: 10, large: 20)
         let framesPerRound = 200
-        var largeTimes: [Double] = [], smallTimes: [Double] = []
+        var largeTimes: [Double] = []
+        var smallTimes: [Double] = []
         _ = large.frames(framesPerRound)  // warm-up
         _ = small.frames(framesPerRound)
         for _ in 0..<rounds {
@@ -58,7 +59,8 @@ struct FrameBenchmark {
             times.reserveCapacity(count)
             for _ in 0..<count {
                 if let last = view.selection, last.section == source.numberOfSections - 1,
-                   last.row == source.numberOfRows(inSection: last.section) - 1 {
+                    last.row == source.numberOfRows(inSection: last.section) - 1
+                {
                     view.selectRow(at: IndexPath(row: 0, section: 0))
                 } else {
                     view.handle(.down)

@@ -28,19 +28,29 @@ struct GenericBenchmark {
     var csvRows: Int { max(100, runner.configuration.tableRows / 10) }
 
     func run() throws {
-        let cache = EventsDataCache(directory: runner.configuration.cacheDirectory ?? EventsDataCache.defaultDirectory(),
-                                    log: runner.log)
+        let cache = EventsDataCache(
+            directory: runner.configuration.cacheDirectory ?? EventsDataCache.defaultDirectory(),
+            log: runner.log
+        )
         let database = try cache.database(rows: tableRows)
         let csv = try cache.csv(rows: csvRows)
         if tableRows != 10_000_000 {
-            runner.results.note("generic: \(tableRows) rows in the table and \(csvRows) in the CSV (the keys are named for 10M and 1M)")
+            runner.results.note(
+                "generic: \(tableRows) rows in the table and \(csvRows) in the CSV (the keys are named for 10M and 1M)"
+            )
         }
         runner.workspace.warm(database)
         part("fetch") { try GenericFetchBenchmark(runner: runner, database: database, rows: tableRows).run() }
         part("rss") { try measureMemory(database) }
         part("change") { try GenericChangeBenchmark(runner: runner, database: database, rows: tableRows).run() }
-        let screens = GenericScreenBenchmark(runner: runner, command: fetchedtable(), database: database, csv: csv,
-                                             tableRows: tableRows, csvRows: csvRows)
+        let screens = GenericScreenBenchmark(
+            runner: runner,
+            command: fetchedtable(),
+            database: database,
+            csv: csv,
+            tableRows: tableRows,
+            csvRows: csvRows
+        )
         part("first screen") { try screens.runTable() }
         part("csv") { try screens.runCSV() }
         part("visidata") { try screens.runVisiData() }
@@ -63,15 +73,26 @@ struct GenericBenchmark {
     private func measureMemory(_ database: String) throws {
         var perRow: [Double] = []
         for _ in 0..<runner.configuration.runs(small: 3, large: 3) {
-            let result = try ChildProcess.run(runner.childCommand("generic-rss", ["--db", database]), captureOutput: true)
-            guard result.succeeded, let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("generic-rss ") }) else {
-                throw BenchError.failed("the generic-rss child failed (status \(result.status)): \(runner.lastLine(result.errorOutput))")
+            let result = try ChildProcess.run(
+                runner.childCommand("generic-rss", ["--db", database]),
+                captureOutput: true
+            )
+            guard result.succeeded,
+                let line = result.output.split(separator: "\n").last(where: { $0.hasPrefix("generic-rss ") })
+            else {
+                throw BenchError.failed(
+                    "the generic-rss child failed (status \(result.status)): \(runner.lastLine(result.errorOutput))"
+                )
             }
             let fields = FetchMemoryChild.parse(String(line))
-            guard let before = fields["before_kb"], let after = fields["after_kb"], let objects = fields["objects"], objects > 0 else {
+            guard let before = fields["before_kb"], let after = fields["after_kb"], let objects = fields["objects"],
+                objects > 0
+            else {
                 throw BenchError.failed("the generic-rss child printed '\(line)'")
             }
-            if Int(objects) != tableRows { runner.results.note("generic rss: the child fetched \(Int(objects)) rows, not \(tableRows)") }
+            if Int(objects) != tableRows {
+                runner.results.note("generic rss: the child fetched \(Int(objects)) rows, not \(tableRows)")
+            }
             perRow.append((after - before) * 1024 / objects)
             runner.log("generic rss: \(line)")
         }
@@ -85,11 +106,15 @@ struct GenericBenchmark {
     private func fetchedtable() -> [String] {
         if let explicit = runner.configuration.fetchedtablePath { return [explicit] }
         let sibling = (runner.executablePath as NSString).deletingLastPathComponent + "/fetchedtable"
-        if access(sibling, X_OK) == 0, let linked = runner.modificationTime(sibling), linked >= runner.newestSourceTime() {
+        if access(sibling, X_OK) == 0, let linked = runner.modificationTime(sibling),
+            linked >= runner.newestSourceTime()
+        {
             runner.log("measuring \(sibling)")
             return [sibling]
         }
-        runner.log("no up-to-date fetchedtable beside bench; measuring 'bench --child fetchedtable' (same code as this bench)")
+        runner.log(
+            "no up-to-date fetchedtable beside bench; measuring 'bench --child fetchedtable' (same code as this bench)"
+        )
         return runner.childCommand("fetchedtable", [])
     }
 }

@@ -27,7 +27,9 @@ struct GenericChangeBenchmark {
     func run() throws {
         let copy = runner.workspace.path("events-tracked.sqlite")
         runner.workspace.removeDatabase(copy)
-        let (copySeconds, _) = try MonotonicClock.measure { try FileManager.default.copyItem(atPath: database, toPath: copy) }
+        let (copySeconds, _) = try MonotonicClock.measure {
+            try FileManager.default.copyItem(atPath: database, toPath: copy)
+        }
         runner.log(String(format: "generic change: copied the database in %.1f s", copySeconds))
         defer { runner.workspace.removeDatabase(copy) }
 
@@ -41,16 +43,23 @@ struct GenericChangeBenchmark {
             try controller.performFetch()
             try controller.prepareForChanges()
         }
-        runner.log(String(format: "generic change: fetched and prepared %d rows in %.1f s", controller.numberOfObjects, fetchSeconds))
+        runner.log(
+            String(
+                format: "generic change: fetched and prepared %d rows in %.1f s",
+                controller.numberOfObjects,
+                fetchSeconds
+            )
+        )
         let reader = ObjectContext(store: store)
-        _ = try reader.processExternalChanges()   // its history position starts here
+        _ = try reader.processExternalChanges()  // its history position starts here
 
         var options = Database.Options()
         options.walMode = false
         let writer = try Database(path: copy, options: options)
         let update = "UPDATE events SET ts = ? WHERE id = ?"
         var random = SplitMix64(seed: BenchRunner.seed)
-        var processTimes: [Double] = [], historyTimes: [Double] = []
+        var processTimes: [Double] = []
+        var historyTimes: [Double] = []
         var problems: [String] = []
         for index in 0...runner.configuration.runs(small: 11, large: 11) {  // 0: warm-up
             var ids = Set<Int64>()
@@ -65,7 +74,11 @@ struct GenericChangeBenchmark {
             }
             let (historySeconds, read) = try MonotonicClock.measure { try reader.processExternalChanges() }
             guard let changes = read, !changes.isReset else {
-                problems.append(read == nil ? "the history showed no change after 1,000 updates" : "the history read was a reset, not 1,000 updates")
+                problems.append(
+                    read == nil
+                        ? "the history showed no change after 1,000 updates"
+                        : "the history read was a reset, not 1,000 updates"
+                )
                 break
             }
             if changes.updated.count != 1000 && problems.count < 3 {
@@ -80,11 +93,19 @@ struct GenericChangeBenchmark {
                 processTimes.append(seconds)
                 historyTimes.append(historySeconds)
             }
-            runner.log(String(format: "generic change run %@: history %.1f ms, process %.3f ms", index == 0 ? "warm-up" : String(index),
-                              historySeconds * 1000, seconds * 1000))
+            runner.log(
+                String(
+                    format: "generic change run %@: history %.1f ms, process %.3f ms",
+                    index == 0 ? "warm-up" : String(index),
+                    historySeconds * 1000,
+                    seconds * 1000
+                )
+            )
         }
         if controller.statistics.refetches > 0 {
-            problems.append("the controller refetched \(controller.statistics.refetches) times instead of applying the changes")
+            problems.append(
+                "the controller refetched \(controller.statistics.refetches) times instead of applying the changes"
+            )
         }
         for problem in problems { runner.results.note("generic change: \(problem)") }
         runner.results["table10m_change1000_ms"] = Statistics.median(processTimes).map { $0 * 1000 }

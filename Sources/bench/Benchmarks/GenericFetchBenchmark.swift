@@ -20,9 +20,12 @@ struct GenericFetchBenchmark {
     func run() throws {
         let opened = try EventsFetch.open(database, readOnly: true)
         let store = opened.store
-        var fetchTimes: [Double] = [], rawTimes: [Double] = []
+        var fetchTimes: [Double] = []
+        var rawTimes: [Double] = []
         for index in 0...runner.configuration.runs(small: 3, large: 3) {  // 0: warm-up
-            let (rawSeconds, rawIDs) = try MonotonicClock.measure { try EventsFetch.rawIDs(store.database, expected: rows) }
+            let (rawSeconds, rawIDs) = try MonotonicClock.measure {
+                try EventsFetch.rawIDs(store.database, expected: rows)
+            }
             if index == 0 {  // the warm-up: the raw query alone brings the index into the page cache
                 runner.log(String(format: "generic fetch warm-up: raw %.3f s", rawSeconds))
                 continue
@@ -35,12 +38,20 @@ struct GenericFetchBenchmark {
                 let ids = BankFetch.ids(of: controller)
                 if ids != rawIDs {
                     let firstDifference = zip(ids, rawIDs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                    runner.results.note("generic fetch: the controller's ids differ from the raw query's (\(ids.count) vs \(rawIDs.count) ids, first difference at \(firstDifference.map(String.init) ?? "the end"))")
+                    runner.results.note(
+                        "generic fetch: the controller's ids differ from the raw query's (\(ids.count) vs \(rawIDs.count) ids, first difference at \(firstDifference.map(String.init) ?? "the end"))"
+                    )
                 }
-                if rawIDs.count != rows { runner.results.note("generic fetch: the table holds \(rawIDs.count) rows, not \(rows)") }
-                runner.log("generic fetch: \(controller.numberOfObjects) rows in \(controller.numberOfSections) sections")
+                if rawIDs.count != rows {
+                    runner.results.note("generic fetch: the table holds \(rawIDs.count) rows, not \(rows)")
+                }
+                runner.log(
+                    "generic fetch: \(controller.numberOfObjects) rows in \(controller.numberOfSections) sections"
+                )
             }
-            runner.log(String(format: "generic fetch run %d: performFetch %.3f s, raw %.3f s", index, seconds, rawSeconds))
+            runner.log(
+                String(format: "generic fetch run %d: performFetch %.3f s, raw %.3f s", index, seconds, rawSeconds)
+            )
         }
         runner.results["table10m_fetch_s"] = Statistics.median(fetchTimes)
         runner.results["table10m_raw_query_s"] = Statistics.median(rawTimes)

@@ -50,8 +50,14 @@ struct GenericScreenBenchmark {
                 throw failure(tty, "did not show the newest event (\(newest.ts)) within 120 s")
             }
             if index > 0 { times.append(shown - tty.startTime) }
-            runner.log(String(format: "fetchedtable events (%d rows) run %@: first row after %.3f s", tableRows,
-                              index == 0 ? "warm-up" : String(index), shown - tty.startTime))
+            runner.log(
+                String(
+                    format: "fetchedtable events (%d rows) run %@: first row after %.3f s",
+                    tableRows,
+                    index == 0 ? "warm-up" : String(index),
+                    shown - tty.startTime
+                )
+            )
             quit(tty, problems: &problems)
         }
         runner.results["table10m_first_screen_s"] = Statistics.median(times)
@@ -61,21 +67,29 @@ struct GenericScreenBenchmark {
 
     func runCSV() throws {
         let generator = EventsGenerator(rows: csvRows)
-        let first = generator.row(1), newest = generator.row(Int64(csvRows))
+        let first = generator.row(1)
+        let newest = generator.row(Int64(csvRows))
         let sqlite3 = ChildProcess.which("sqlite3")
         if sqlite3 == nil { runner.results.note("generic: the sqlite3 shell is not installed; no csv1m_ready_ratio") }
         runner.workspace.warm(csv)
         let arguments = [csv, "--sort", "ts desc", "--section", "day(ts)"]
-        var firstScreens: [Double] = [], readies: [Double] = [], imports: [Double] = []
+        var firstScreens: [Double] = []
+        var readies: [Double] = []
+        var imports: [Double] = []
         var problems: [String] = []
         for index in 0...runner.configuration.runs(small: 3, large: 3) {  // 0: warm-up
             if let sqlite3 {
                 let db = runner.workspace.path("csv-sqlite-import.db")
                 runner.workspace.removeDatabase(db)
-                let result = try ChildProcess.run([sqlite3, db, "-cmd", ".mode csv", ".import \(csv) events"], captureOutput: true)
+                let result = try ChildProcess.run(
+                    [sqlite3, db, "-cmd", ".mode csv", ".import \(csv) events"],
+                    captureOutput: true
+                )
                 runner.workspace.removeDatabase(db)
                 if !result.succeeded || !result.errorOutput.isEmpty {
-                    runner.results.note("generic: sqlite3 .import said: \(runner.lastLine(result.errorOutput)) (status \(result.status))")
+                    runner.results.note(
+                        "generic: sqlite3 .import said: \(runner.lastLine(result.errorOutput)) (status \(result.status))"
+                    )
                 }
                 if result.succeeded && index > 0 { imports.append(result.seconds) }
             }
@@ -85,14 +99,25 @@ struct GenericScreenBenchmark {
                 throw failure(tty, "did not show a first row of the CSV within 120 s")
             }
             guard let ready = waitForSortedTop(tty, newest: newest, timeout: 300) else {
-                throw failure(tty, "did not show the sorted view (the newest event, \(newest.ts), at the top) within 300 s")
+                throw failure(
+                    tty,
+                    "did not show the sorted view (the newest event, \(newest.ts), at the top) within 300 s"
+                )
             }
             if index > 0 {
                 firstScreens.append(shown - tty.startTime)
                 readies.append(ready - tty.startTime)
             }
-            runner.log(String(format: "fetchedtable events.csv (%d rows) run %@: first row after %.3f s, sorted view after %.3f s",
-                              csvRows, index == 0 ? "warm-up" : String(index), shown - tty.startTime, ready - tty.startTime))
+            runner.log(
+                String(
+                    format:
+                        "fetchedtable events.csv (%d rows) run %@: first row after %.3f s, sorted view after %.3f s",
+                    csvRows,
+                    index == 0 ? "warm-up" : String(index),
+                    shown - tty.startTime,
+                    ready - tty.startTime
+                )
+            )
             quit(tty, problems: &problems)
         }
         runner.results["csv1m_first_screen_s"] = Statistics.median(firstScreens)
@@ -153,8 +178,12 @@ struct GenericScreenBenchmark {
         let cache = runner.workspace.path("fetchedtable-xdg-cache")
         try? FileManager.default.removeItem(atPath: cache)
         mkdir(cache, 0o755)
-        return try PseudoTerminal(command + arguments, environment: ["TERM": "xterm-256color", "XDG_CACHE_HOME": cache],
-                                  rows: 24, columns: 80)
+        return try PseudoTerminal(
+            command + arguments,
+            environment: ["TERM": "xterm-256color", "XDG_CACHE_HOME": cache],
+            rows: 24,
+            columns: 80
+        )
     }
 
     /// `q`, then waits for the exit (SIGTERM after 5 s).

@@ -30,20 +30,28 @@ struct ImportBenchmark {
         // child's ru_maxrss, so a child's figure is max(ours, its own).
         let benchPeak = ProcessMemory.peakResidentKilobytes() ?? 0
         let runs = runner.configuration.runs(small: 5, large: 5)
-        var ours: [Double] = [], theirs: [Double] = []
-        var oursCPU: [Double] = [], theirsCPU: [Double] = []
+        var ours: [Double] = []
+        var theirs: [Double] = []
+        var oursCPU: [Double] = []
+        var theirsCPU: [Double] = []
         var peak = 0
         var lastStore: String?
         var failure: String?
         for index in 0...runs {  // index 0 is the warm-up
-            var lastOurs: Double?, lastTheirs: Double?
+            var lastOurs: Double?
+            var lastTheirs: Double?
             if let sqlite3 {
                 let db = runner.workspace.path("sqlite-import.db")
                 runner.workspace.removeDatabase(db)
-                let result = try ChildProcess.run([sqlite3, db, "-cmd", ".mode csv", ".import \(csv) t"], captureOutput: true)
+                let result = try ChildProcess.run(
+                    [sqlite3, db, "-cmd", ".mode csv", ".import \(csv) t"],
+                    captureOutput: true
+                )
                 runner.workspace.removeDatabase(db)
                 if !result.succeeded || !result.errorOutput.isEmpty {
-                    runner.results.note("import: sqlite3 .import said: \(runner.lastLine(result.errorOutput)) (status \(result.status))")
+                    runner.results.note(
+                        "import: sqlite3 .import said: \(runner.lastLine(result.errorOutput)) (status \(result.status))"
+                    )
                 }
                 if result.succeeded {
                     lastTheirs = result.seconds
@@ -56,7 +64,10 @@ struct ImportBenchmark {
             if failure == nil {
                 let db = runner.workspace.path("import-\(index).sqlite")
                 runner.workspace.removeDatabase(db)
-                let result = try ChildProcess.run(runner.failedbanksCommand(["import", csv, "--db", db]), captureOutput: true)
+                let result = try ChildProcess.run(
+                    runner.failedbanksCommand(["import", csv, "--db", db]),
+                    captureOutput: true
+                )
                 if result.succeeded {
                     lastOurs = result.seconds
                     if index > 0 {
@@ -68,10 +79,13 @@ struct ImportBenchmark {
                     lastStore = db
                 } else {
                     runner.workspace.removeDatabase(db)
-                    failure = "failedbanks import failed (status \(result.status)): \(runner.lastLine(result.errorOutput + result.output))"
+                    failure =
+                        "failedbanks import failed (status \(result.status)): \(runner.lastLine(result.errorOutput + result.output))"
                 }
             }
-            runner.log("import run \(index == 0 ? "warm-up" : String(index)): ours \(lastOurs.map { String(format: "%.2f s", $0) } ?? "-"), sqlite3 \(lastTheirs.map { String(format: "%.2f s", $0) } ?? "-")")
+            runner.log(
+                "import run \(index == 0 ? "warm-up" : String(index)): ours \(lastOurs.map { String(format: "%.2f s", $0) } ?? "-"), sqlite3 \(lastTheirs.map { String(format: "%.2f s", $0) } ?? "-")"
+            )
         }
         runner.results["sqlite_import_s"] = Statistics.median(theirs)
         runner.results.runs["sqlite_import_s"] = theirs.count
@@ -84,11 +98,18 @@ struct ImportBenchmark {
         runner.results.runs["import_peak_rss_mb"] = ours.count
         if peak > 0 { runner.results["import_peak_rss_mb"] = Double(peak) / 1024 }
         if peak > 0 && peak <= benchPeak {
-            runner.results.note(String(format: "import: peak RSS %.1f MB is bench's own peak (inherited through vfork), an upper bound", Double(peak) / 1024))
+            runner.results.note(
+                String(
+                    format: "import: peak RSS %.1f MB is bench's own peak (inherited through vfork), an upper bound",
+                    Double(peak) / 1024
+                )
+            )
         }
         runner.results.setRatio("import_ratio", "import_s", "sqlite_import_s")
         if let a = Statistics.median(oursCPU), let b = Statistics.median(theirsCPU) {
-            runner.results.note(String(format: "import: CPU time (user + system, median) ours %.2f s, sqlite3 %.2f s", a, b))
+            runner.results.note(
+                String(format: "import: CPU time (user + system, median) ours %.2f s, sqlite3 %.2f s", a, b)
+            )
         }
         if let lastStore {
             let count = try ImportBenchmark.bankCount(lastStore)

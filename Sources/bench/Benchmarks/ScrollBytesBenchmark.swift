@@ -15,14 +15,20 @@ struct ScrollBytesBenchmark {
     static let down: [UInt8] = [0x1b, 0x4f, 0x42]
 
     func run() throws {
-        let tty = try PseudoTerminal(runner.childCommand("scroll-tty", ["--rows", "10000"]),
-                                     environment: ["TERM": "xterm-256color"], rows: 24, columns: 80)
+        let tty = try PseudoTerminal(
+            runner.childCommand("scroll-tty", ["--rows", "10000"]),
+            environment: ["TERM": "xterm-256color"],
+            rows: 24,
+            columns: 80
+        )
         defer {
             tty.send(Array("q".utf8))
             tty.finish(timeout: 2)
         }
         guard tty.waitFor(Array("Bank".utf8), timeout: 20) != nil else {
-            throw BenchError.failed("the table did not appear in the terminal: \(AppBenchmark.visibleText(tty.output).suffix(200))")
+            throw BenchError.failed(
+                "the table did not appear in the terminal: \(AppBenchmark.visibleText(tty.output).suffix(200))"
+            )
         }
         let first = tty.drain(quiet: 0.3)
         // 24 lines hold about 11 two-line rows: 20 presses put the selection at the bottom margin.

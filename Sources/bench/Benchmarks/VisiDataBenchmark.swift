@@ -16,8 +16,10 @@ struct VisiDataBenchmark {
             return
         }
         let csv = try runner.csv()
-        guard let first = BankListGenerator(seed: BenchRunner.seed).banks(count: runner.configuration.rows)
-            .first(where: { _ in true }) else { return }
+        guard
+            let first = BankListGenerator(seed: BenchRunner.seed).banks(count: runner.configuration.rows)
+                .first(where: { _ in true })
+        else { return }
         let pattern = AppBenchmark.searchPattern(first.name)
         let runs = runner.configuration.runs(small: 3, large: 3)
         var times: [Double] = []
@@ -27,7 +29,9 @@ struct VisiDataBenchmark {
             let tty = try PseudoTerminal([vd, csv], environment: ["HOME": home], rows: 24, columns: 80)
             guard let shown = tty.waitFor(pattern, timeout: 30) else {
                 tty.finish(timeout: 0.5)
-                throw BenchError.failed("VisiData did not show '\(String(decoding: pattern, as: UTF8.self))' within 30 s")
+                throw BenchError.failed(
+                    "VisiData did not show '\(String(decoding: pattern, as: UTF8.self))' within 30 s"
+                )
             }
             if index > 0 { times.append(shown - tty.startTime) }
             tty.send(Array("gq".utf8))

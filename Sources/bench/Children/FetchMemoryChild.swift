@@ -10,8 +10,11 @@ import SQLiteStore
 /// A process of its own, so the difference is the controller's and nothing else's.
 enum FetchMemoryChild {
     static let spec = CommandSpec(
-        name: "bench --child fetch-rss", summary: "Resident memory added by one fetched controller.",
-        usage: "--db PATH", options: [OptionSpec("--db", value: "PATH", help: "the failedbanks store")])
+        name: "bench --child fetch-rss",
+        summary: "Resident memory added by one fetched controller.",
+        usage: "--db PATH",
+        options: [OptionSpec("--db", value: "PATH", help: "the failedbanks store")]
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
@@ -27,7 +30,9 @@ enum FetchMemoryChild {
             }
             try controller.performFetch()
             guard let after = ProcessMemory.residentKilobytes() else { return ExitStatus.software }
-            print("fetch-rss before_kb=\(before) after_kb=\(after) objects=\(controller.numberOfObjects) sections=\(controller.numberOfSections)")
+            print(
+                "fetch-rss before_kb=\(before) after_kb=\(after) objects=\(controller.numberOfObjects) sections=\(controller.numberOfSections)"
+            )
             withExtendedLifetime(controller) {}
             return ExitStatus.ok
         }

@@ -11,8 +11,11 @@ import SQLiteStore
 /// else's (SQLite's page cache, bounded at its default 2 MB, is part of it).
 enum GenericMemoryChild {
     static let spec = CommandSpec(
-        name: "bench --child generic-rss", summary: "Resident memory added by one fetched controller over the events table.",
-        usage: "--db PATH", options: [OptionSpec("--db", value: "PATH", help: "the events database")])
+        name: "bench --child generic-rss",
+        summary: "Resident memory added by one fetched controller over the events table.",
+        usage: "--db PATH",
+        options: [OptionSpec("--db", value: "PATH", help: "the events database")]
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in
@@ -27,7 +30,9 @@ enum GenericMemoryChild {
             }
             try controller.performFetch()
             guard let after = ProcessMemory.residentKilobytes() else { return ExitStatus.software }
-            print("generic-rss before_kb=\(before) after_kb=\(after) objects=\(controller.numberOfObjects) sections=\(controller.numberOfSections)")
+            print(
+                "generic-rss before_kb=\(before) after_kb=\(after) objects=\(controller.numberOfObjects) sections=\(controller.numberOfSections)"
+            )
             withExtendedLifetime(controller) {}
             return ExitStatus.ok
         }

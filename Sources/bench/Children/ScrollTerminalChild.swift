@@ -10,8 +10,11 @@ import CLIKit
 /// issue 5. Only the table is on screen, so every byte is the table's.
 enum ScrollTerminalChild {
     static let spec = CommandSpec(
-        name: "bench --child scroll-tty", summary: "A full-screen table for the scroll-bytes measurement.",
-        usage: "[--rows N]", options: [OptionSpec("--rows", value: "N", help: "rows in the table (default 10000)")])
+        name: "bench --child scroll-tty",
+        summary: "A full-screen table for the scroll-bytes measurement.",
+        usage: "[--rows N]",
+        options: [OptionSpec("--rows", value: "N", help: "rows in the table (default 10000)")]
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: spec, arguments: arguments) { parsed in

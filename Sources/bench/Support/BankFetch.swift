@@ -13,8 +13,10 @@ import SQLiteStore
 enum BankFetch {
     static var request: FetchRequest {
         var request = FetchRequest(entity: FailedBankModel.info)
-        request.sortDescriptors = [FetchSort("details.closeDate", ascending: false),
-                                   FetchSort("name", comparison: .caseInsensitive)]
+        request.sortDescriptors = [
+            FetchSort("details.closeDate", ascending: false),
+            FetchSort("name", comparison: .caseInsensitive),
+        ]
         request.fetchBatchSize = 20
         return request
     }
@@ -28,10 +30,18 @@ enum BankFetch {
         ORDER BY t1.close_date DESC, t0.name COLLATE NOCASE, t0.id
         """
 
-    static func controller(context: ObjectContext, cacheName: String? = nil,
-                           cacheDirectory: String? = nil) -> FetchedResultsController {
-        FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: sectionNameKeyPath,
-                                 cacheName: cacheName, cacheDirectory: cacheDirectory)
+    static func controller(
+        context: ObjectContext,
+        cacheName: String? = nil,
+        cacheDirectory: String? = nil
+    ) -> FetchedResultsController {
+        FetchedResultsController(
+            fetchRequest: request,
+            context: context,
+            sectionNameKeyPath: sectionNameKeyPath,
+            cacheName: cacheName,
+            cacheDirectory: cacheDirectory
+        )
     }
 
     /// Runs the reference query through `database` and returns the ids in order.

@@ -67,7 +67,8 @@ struct BenchResults {
         let fields = keys.map { key -> String in
             let text: String
             if let value = values[key], value.isFinite {
-                text = key == "rows" || key == "scroll_bytes" ? String(Int(value.rounded())) : BenchResults.number(value)
+                text =
+                    key == "rows" || key == "scroll_bytes" ? String(Int(value.rounded())) : BenchResults.number(value)
             } else {
                 text = "null"
             }

@@ -1,10 +1,11 @@
+import FailedBanksKit
+import Timekeeping
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FailedBanksKit
-import Timekeeping
 
 /// A child process started with `posix_spawn`, waited for with `wait4`.
 ///
@@ -18,12 +19,12 @@ import Timekeeping
 struct ChildProcess {
     /// What a finished child left behind.
     struct Result {
-        var status: Int32          // exit status, or 128 + signal
-        var seconds: Double        // wall time from just before spawn to reaped
+        var status: Int32  // exit status, or 128 + signal
+        var seconds: Double  // wall time from just before spawn to reaped
         var peakResidentKilobytes: Int
-        var cpuSeconds: Double     // user + system time of the child
-        var output: String         // stdout when captured, else ""
-        var errorOutput: String    // stderr when captured, else ""
+        var cpuSeconds: Double  // user + system time of the child
+        var output: String  // stdout when captured, else ""
+        var errorOutput: String  // stderr when captured, else ""
         var succeeded: Bool { status == 0 }
     }
 
@@ -35,8 +36,11 @@ struct ChildProcess {
 
     /// Runs `arguments` (first is the program path) to completion.
     /// `captureOutput`: stdout (and stderr) through pipes; else both go to /dev/null.
-    static func run(_ arguments: [String], environment: [String: String] = [:],
-                    captureOutput: Bool = false) throws -> Result {
+    static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        captureOutput: Bool = false
+    ) throws -> Result {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -57,21 +61,31 @@ struct ChildProcess {
         var output: [UInt8] = []
         var errorOutput: [UInt8] = []
         if captureOutput {
-            close(outPipe[1]); close(errPipe[1])
+            close(outPipe[1])
+            close(errPipe[1])
             readBoth(outPipe[0], errPipe[0], into: &output, &errorOutput)
-            close(outPipe[0]); close(errPipe[0])
+            close(outPipe[0])
+            close(errPipe[0])
         }
         let (status, rss, cpu) = waitWithUsage(pid)
         let seconds = MonotonicClock.seconds() - start
-        return Result(status: status, seconds: seconds, peakResidentKilobytes: rss, cpuSeconds: cpu,
-                      output: String(decoding: output, as: UTF8.self),
-                      errorOutput: String(decoding: errorOutput, as: UTF8.self))
+        return Result(
+            status: status,
+            seconds: seconds,
+            peakResidentKilobytes: rss,
+            cpuSeconds: cpu,
+            output: String(decoding: output, as: UTF8.self),
+            errorOutput: String(decoding: errorOutput, as: UTF8.self)
+        )
     }
 
     /// Spawns without waiting; the caller reaps with `wait(_:)`.
-    static func spawn(_ arguments: [String], environment: [String: String],
-                      actions: inout posix_spawn_file_actions_t,
-                      attributes: UnsafePointer<posix_spawnattr_t>?) throws -> pid_t {
+    static func spawn(
+        _ arguments: [String],
+        environment: [String: String],
+        actions: inout posix_spawn_file_actions_t,
+        attributes: UnsafePointer<posix_spawnattr_t>?
+    ) throws -> pid_t {
         var env = ProcessEnvironment.current()
         for (key, value) in environment { env[key] = value }
         let envStrings = env.map { "\($0.key)=\($0.value)" }
@@ -118,8 +132,10 @@ struct ChildProcess {
         var open = [a: true, b: true]
         var buffer = [UInt8](repeating: 0, count: 65536)
         while open.values.contains(true) {
-            var fds = [pollfd(fd: open[a]! ? a : -1, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: open[b]! ? b : -1, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: open[a]! ? a : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: open[b]! ? b : -1, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&fds, 2, -1)
             if ready < 0 { if errno == EINTR { continue } else { break } }
             for entry in fds where entry.fd >= 0 && entry.revents != 0 {

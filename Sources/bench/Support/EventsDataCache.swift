@@ -63,7 +63,9 @@ struct EventsDataCache {
         guard rename(temporary, path) == 0 else {
             throw BenchError.setup("cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
         }
-        log(String(format: "built %@ (%d rows, %.0f MB) in %.1f s", path, rows, Double(size(path)) / 1_048_576, seconds))
+        log(
+            String(format: "built %@ (%d rows, %.0f MB) in %.1f s", path, rows, Double(size(path)) / 1_048_576, seconds)
+        )
         return path
     }
 
@@ -73,18 +75,23 @@ struct EventsDataCache {
         let db = try Database(path: path, options: options)
         try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144")
         try db.execute(EventsDataCache.createTable)
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE services(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, team TEXT NOT NULL)
-            """)
+            """
+        )
         let started = MonotonicClock.seconds()
         try db.transaction {
             for (i, name) in EventsGenerator.services.enumerated() {
                 try db.run("INSERT INTO services(name, team) VALUES (?, ?)", [.text(name), .text("team \(i % 5 + 1)")])
             }
             let insert = try db.statement("INSERT INTO events(id, ts, level, service, message) VALUES (?, ?, ?, ?, ?)")
-            let levels = EventsGenerator.levels.map { Array($0.utf8) }, services = EventsGenerator.services.map { Array($0.utf8) }
-            var ts: [UInt8] = [], message: [UInt8] = []
-            ts.reserveCapacity(32); message.reserveCapacity(128)
+            let levels = EventsGenerator.levels.map { Array($0.utf8) }
+            let services = EventsGenerator.services.map { Array($0.utf8) }
+            var ts: [UInt8] = []
+            var message: [UInt8] = []
+            ts.reserveCapacity(32)
+            message.reserveCapacity(128)
             for id in 1...Int64(generator.rows) {
                 let (level, service) = generator.fill(id, ts: &ts, message: &message)
                 try insert.bind(id, at: 1)
@@ -103,11 +110,20 @@ struct EventsDataCache {
                     }
                 }
                 if id % 2_000_000 == 0 {
-                    log(String(format: "generating events: %d of %d rows (%.0f s)", id, generator.rows, MonotonicClock.seconds() - started))
+                    log(
+                        String(
+                            format: "generating events: %d of %d rows (%.0f s)",
+                            id,
+                            generator.rows,
+                            MonotonicClock.seconds() - started
+                        )
+                    )
                 }
             }
         }
-        log(String(format: "generating events: rows written in %.1f s; indexing ts", MonotonicClock.seconds() - started))
+        log(
+            String(format: "generating events: rows written in %.1f s; indexing ts", MonotonicClock.seconds() - started)
+        )
         try db.execute("CREATE INDEX events_ts ON events(ts)")
         try db.execute("ANALYZE")
         try db.execute("PRAGMA journal_mode = DELETE")
@@ -119,13 +135,19 @@ struct EventsDataCache {
         options.readOnly = true
         guard let db = try? Database(path: path, options: options) else { return "cannot open it" }
         guard (try? db.scalar("SELECT max(id) FROM events").int64) == Int64(generator.rows) else { return "row count" }
-        guard (try? db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'events_ts'").int64) == 1 else {
+        guard
+            (try? db.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'events_ts'").int64)
+                == 1
+        else {
             return "no index on ts"
         }
         for id in sampleIDs(generator.rows) {
             let expected = generator.row(id)
-            guard let row = try? db.query("SELECT ts, level, service, message FROM events WHERE id = ?", [.integer(id)]).first,
-                  row == [.text(expected.ts), .text(expected.level), .text(expected.service), .text(expected.message)] else {
+            guard
+                let row = try? db.query("SELECT ts, level, service, message FROM events WHERE id = ?", [.integer(id)])
+                    .first,
+                row == [.text(expected.ts), .text(expected.level), .text(expected.service), .text(expected.message)]
+            else {
                 return "row \(id) differs"
             }
         }
@@ -158,7 +180,9 @@ struct EventsDataCache {
         guard rename(temporary, path) == 0 else {
             throw BenchError.setup("cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
         }
-        log(String(format: "wrote %@ (%d rows, %.0f MB) in %.1f s", path, rows, Double(size(path)) / 1_048_576, seconds))
+        log(
+            String(format: "wrote %@ (%d rows, %.0f MB) in %.1f s", path, rows, Double(size(path)) / 1_048_576, seconds)
+        )
         return path
     }
 
@@ -170,7 +194,8 @@ struct EventsDataCache {
         let n = fread(&head, 1, head.count, file)
         let lines = head[0..<n].split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false)
         guard lines.count >= 2, String(decoding: lines[0], as: UTF8.self) == "id,ts,level,service,message",
-              String(decoding: lines[1], as: UTF8.self) == csvLine(generator.row(1)) else { return false }
+            String(decoding: lines[1], as: UTF8.self) == csvLine(generator.row(1))
+        else { return false }
         guard fseek(file, -4096, SEEK_END) == 0 || fseek(file, 0, SEEK_SET) == 0 else { return false }
         var tail = [UInt8](repeating: 0, count: 4096)
         let m = fread(&tail, 1, tail.count, file)

@@ -33,8 +33,16 @@ enum EventsFetch {
     /// The controller of the opened table's query, as the browser's tab makes it.
     static func controller(_ opened: OpenedTable, context: ObjectContext) -> FetchedResultsController {
         let query = opened.query
-        let request = FetchRequest(entity: query.table, predicate: query.predicate, sortDescriptors: query.sortDescriptors)
-        return FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: query.section?.keyPath)
+        let request = FetchRequest(
+            entity: query.table,
+            predicate: query.predicate,
+            sortDescriptors: query.sortDescriptors
+        )
+        return FetchedResultsController(
+            fetchRequest: request,
+            context: context,
+            sectionNameKeyPath: query.section?.keyPath
+        )
     }
 
     /// Runs the reference query through `database` and returns the ids in order.

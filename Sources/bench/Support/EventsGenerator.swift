@@ -28,9 +28,11 @@ struct EventsGenerator {
     static let spanSeconds: Int64 = 365 * 86_400
 
     static let levels = ["DEBUG", "INFO", "WARN", "ERROR"]
-    static let services = ["api-gateway", "auth", "billing", "catalog", "checkout", "search", "inventory",
-                           "notifications", "payments", "profile", "recommendations", "reporting", "scheduler",
-                           "shipping", "storage", "web"]
+    static let services = [
+        "api-gateway", "auth", "billing", "catalog", "checkout", "search", "inventory",
+        "notifications", "payments", "profile", "recommendations", "reporting", "scheduler",
+        "shipping", "storage", "web",
+    ]
 
     let rows: Int
     let seed: UInt64
@@ -58,10 +60,16 @@ struct EventsGenerator {
 
     /// Row `id` (1…rows).
     func row(_ id: Int64) -> Row {
-        var ts: [UInt8] = [], message: [UInt8] = []
+        var ts: [UInt8] = []
+        var message: [UInt8] = []
         let (level, service) = fill(id, ts: &ts, message: &message)
-        return Row(id: id, ts: String(decoding: ts, as: UTF8.self), level: EventsGenerator.levels[level],
-                   service: EventsGenerator.services[service], message: String(decoding: message, as: UTF8.self))
+        return Row(
+            id: id,
+            ts: String(decoding: ts, as: UTF8.self),
+            level: EventsGenerator.levels[level],
+            service: EventsGenerator.services[service],
+            message: String(decoding: message, as: UTF8.self)
+        )
     }
 
     /// The timestamp of the newest row (the last), the first row of `ts desc`.
@@ -78,21 +86,62 @@ struct EventsGenerator {
         let level = roll < 30 ? 0 : roll < 80 ? 1 : roll < 92 ? 2 : 3
         let service = Int(random.next() % UInt64(EventsGenerator.services.count))
         message.removeAll(keepingCapacity: true)
-        let n = random.next() % 100_000, k = random.next() % 1000
-        func text(_ s: StaticString) { message.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
+        let n = random.next() % 100_000
+        let k = random.next() % 1000
+        func text(_ s: StaticString) {
+            message.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
         func number(_ v: UInt64) { EventsGenerator.appendNumber(v, to: &message) }
         let template = random.next() % 8
-        if id == 1 { text("service started (first event)"); return (1, service) }
-        if id == Int64(rows) { text("service stopped by operator (last event)"); return (1, service) }
+        if id == 1 {
+            text("service started (first event)")
+            return (1, service)
+        }
+        if id == Int64(rows) {
+            text("service stopped by operator (last event)")
+            return (1, service)
+        }
         switch template {
-        case 0: text("GET /api/v1/orders/"); number(n); text(" 200 in "); number(k); text(" ms")
-        case 1: text("user "); number(n); text(" signed in from 10.0."); number(k % 256); text("."); number(n % 256)
-        case 2: text("cache miss for key session:"); number(n)
-        case 3: text("payment "); number(n); text(" declined, retry "); number(k % 3 + 1); text(" of 3")
-        case 4: text("job "); number(n); text(" finished in "); number(k); text(" ms")
-        case 5: text("connection reset by peer (pool "); number(k % 16); text(")")
-        case 6: text("slow query: "); number(k + 500); text(" ms on table orders")
-        default: text("config reloaded: "); number(k % 40); text(" keys changed")
+        case 0:
+            text("GET /api/v1/orders/")
+            number(n)
+            text(" 200 in ")
+            number(k)
+            text(" ms")
+        case 1:
+            text("user ")
+            number(n)
+            text(" signed in from 10.0.")
+            number(k % 256)
+            text(".")
+            number(n % 256)
+        case 2:
+            text("cache miss for key session:")
+            number(n)
+        case 3:
+            text("payment ")
+            number(n)
+            text(" declined, retry ")
+            number(k % 3 + 1)
+            text(" of 3")
+        case 4:
+            text("job ")
+            number(n)
+            text(" finished in ")
+            number(k)
+            text(" ms")
+        case 5:
+            text("connection reset by peer (pool ")
+            number(k % 16)
+            text(")")
+        case 6:
+            text("slow query: ")
+            number(k + 500)
+            text(" ms on table orders")
+        default:
+            text("config reloaded: ")
+            number(k % 40)
+            text(" keys changed")
         }
         return (level, service)
     }
@@ -110,27 +159,43 @@ struct EventsGenerator {
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ v: Int64) { out.append(UInt8(48 + v / 10)); out.append(UInt8(48 + v % 10)) }
-        two(year / 100); two(year % 100)
-        out.append(UInt8(ascii: "-")); two(month)
-        out.append(UInt8(ascii: "-")); two(day)
-        out.append(UInt8(ascii: "T")); two(seconds / 3600)
-        out.append(UInt8(ascii: ":")); two(seconds / 60 % 60)
-        out.append(UInt8(ascii: ":")); two(seconds % 60)
+        func two(_ v: Int64) {
+            out.append(UInt8(48 + v / 10))
+            out.append(UInt8(48 + v % 10))
+        }
+        two(year / 100)
+        two(year % 100)
+        out.append(UInt8(ascii: "-"))
+        two(month)
+        out.append(UInt8(ascii: "-"))
+        two(day)
+        out.append(UInt8(ascii: "T"))
+        two(seconds / 3600)
+        out.append(UInt8(ascii: ":"))
+        two(seconds / 60 % 60)
+        out.append(UInt8(ascii: ":"))
+        two(seconds % 60)
     }
 
     static func appendNumber(_ value: UInt64, to out: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var v = value, n = 0
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var v = value
+        var n = 0
         withUnsafeMutableBytes(of: &digits) { d in
             repeat {
                 d[n] = UInt8(48 + v % 10)
                 v /= 10
                 n += 1
             } while v > 0
-            while n > 0 { n -= 1; out.append(d[n]) }
+            while n > 0 {
+                n -= 1
+                out.append(d[n])
+            }
         }
     }
 
@@ -142,19 +207,27 @@ struct EventsGenerator {
         }
         var line: [UInt8] = Array("id,ts,level,service,message\n".utf8)
         line.reserveCapacity(1 << 16)
-        var ts: [UInt8] = [], message: [UInt8] = []
-        ts.reserveCapacity(32); message.reserveCapacity(128)
-        let levels = EventsGenerator.levels.map { Array($0.utf8) }, services = EventsGenerator.services.map { Array($0.utf8) }
+        var ts: [UInt8] = []
+        var message: [UInt8] = []
+        ts.reserveCapacity(32)
+        message.reserveCapacity(128)
+        let levels = EventsGenerator.levels.map { Array($0.utf8) }
+        let services = EventsGenerator.services.map { Array($0.utf8) }
         var ok = true
         for id in 1...Int64(max(rows, 1)) where rows > 0 {
             let (level, service) = fill(id, ts: &ts, message: &message)
             EventsGenerator.appendNumber(UInt64(id), to: &line)
             line.append(UInt8(ascii: ","))
-            line.append(contentsOf: ts); line.append(UInt8(ascii: ","))
-            line.append(contentsOf: levels[level]); line.append(UInt8(ascii: ","))
-            line.append(contentsOf: services[service]); line.append(UInt8(ascii: ","))
+            line.append(contentsOf: ts)
+            line.append(UInt8(ascii: ","))
+            line.append(contentsOf: levels[level])
+            line.append(UInt8(ascii: ","))
+            line.append(contentsOf: services[service])
+            line.append(UInt8(ascii: ","))
             if message.contains(UInt8(ascii: ",")) {
-                line.append(UInt8(ascii: "\"")); line.append(contentsOf: message); line.append(UInt8(ascii: "\""))
+                line.append(UInt8(ascii: "\""))
+                line.append(contentsOf: message)
+                line.append(UInt8(ascii: "\""))
             } else {
                 line.append(contentsOf: message)
             }

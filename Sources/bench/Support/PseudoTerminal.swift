@@ -1,9 +1,10 @@
+import Timekeeping
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Timekeeping
 
 /// A program running in a real terminal: a pseudo-terminal whose master side
 /// this process reads and writes, as a terminal emulator would.
@@ -36,13 +37,15 @@ final class PseudoTerminal {
     private static let spawnSetSID: Int16 = 0x80
 
     init(_ arguments: [String], environment: [String: String] = [:], rows: UInt16 = 24, columns: UInt16 = 80) throws {
-        var masterFD: Int32 = -1, slaveFD: Int32 = -1
+        var masterFD: Int32 = -1
+        var slaveFD: Int32 = -1
         var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&masterFD, &slaveFD, nil, nil, &size) == 0 else {
             throw Failure(description: "openpty failed: \(String(cString: strerror(errno)))")
         }
         guard let namePointer = ttyname(slaveFD) else {
-            close(masterFD); close(slaveFD)
+            close(masterFD)
+            close(slaveFD)
             throw Failure(description: "ttyname failed")
         }
         let slaveName = String(cString: namePointer)
@@ -70,7 +73,8 @@ final class PseudoTerminal {
                 try ChildProcess.spawn(arguments, environment: env, actions: &actions, attributes: pointer)
             }
         } catch {
-            close(masterFD); close(slaveFD)
+            close(masterFD)
+            close(slaveFD)
             throw error
         }
         close(slaveFD)
@@ -152,7 +156,10 @@ final class PseudoTerminal {
         while true {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid { break }
-            if reaped < 0 && errno != EINTR { exitStatus = -1; return -1 }
+            if reaped < 0 && errno != EINTR {
+                exitStatus = -1
+                return -1
+            }
             if MonotonicClock.seconds() > deadline {
                 kill(pid, signalled ? SIGKILL : SIGTERM)
                 signalled = true

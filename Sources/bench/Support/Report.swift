@@ -40,56 +40,141 @@ struct Report {
 
     /// The lines of the groups that ran.
     var shownLines: [Line] {
-        (groups.contains { $0 != .generic } ? Report.lines : []) + (groups.contains(.generic) ? Report.genericLines : [])
+        (groups.contains { $0 != .generic } ? Report.lines : [])
+            + (groups.contains(.generic) ? Report.genericLines : [])
     }
 
     static var lines: [Line] {
         [
-            Line(title: "import (failedbanks import)", key: "import_s", unit: .seconds,
-                 reference: ("sqlite3 shell .import", "sqlite_import_s", .seconds),
-                 ratio: ("import_ratio", "ours/ref"), target: "ratio ≤ 1.3",
-                 check: { r in r["import_ratio"].map { $0 <= 1.3 } }),
-            Line(title: "import peak RSS", key: "import_peak_rss_mb", unit: .megabytes,
-                 target: "≤ 64 MB", check: { r in r["import_peak_rss_mb"].map { $0 <= 64 } }),
-            Line(title: "performFetch (date, years, batch 20)", key: "fetch_s", unit: .seconds,
-                 reference: ("raw SQL, same IDs and order", "raw_query_s", .seconds),
-                 ratio: ("fetch_ratio", "ours/ref"), target: "ratio ≤ 1.5",
-                 check: { r in r["fetch_ratio"].map { $0 <= 1.5 } }),
-            Line(title: "performFetch, warm cache", key: "fetch_cached_s", unit: .seconds,
-                 reference: ("cold performFetch", "fetch_s", .seconds),
-                 ratio: ("cache_ratio", "ours/ref"), target: "ratio ≤ 0.5",
-                 check: { r in r["cache_ratio"].map { $0 <= 0.5 } }),
-            Line(title: "change set of 1 object", key: "change1_ms", unit: .milliseconds,
-                 reference: ("refetch + diff, same change", "refetch_diff1_ms", .milliseconds),
-                 ratio: ("change1_speedup", "speedup"), target: "≤ 1 ms, speedup ≥ 100",
-                 check: { r in both(r["change1_ms"].map { $0 <= 1 }, r["change1_speedup"].map { $0 >= 100 }) }),
-            Line(title: "first change set after a fetch (warm-up)", key: "first_change1_ms", unit: .milliseconds,
-                 target: "(information)", check: { _ in nil }, informational: true),
-            Line(title: "first change, prefixes built in background", key: "first_change1_background_ms", unit: .milliseconds,
-                 target: "(information)", check: { _ in nil }, informational: true),
-            Line(title: "change set of 1,000 objects", key: "change1000_ms", unit: .milliseconds,
-                 reference: ("refetch + diff, same changes", "refetch_diff1000_ms", .milliseconds),
-                 ratio: ("change1000_speedup", "speedup"), target: "≤ 20 ms, speedup ≥ 100",
-                 check: { r in both(r["change1000_ms"].map { $0 <= 20 }, r["change1000_speedup"].map { $0 >= 100 }) }),
-            Line(title: "1,000 objects, rows read on one connection", key: "change1000_one_connection_ms", unit: .milliseconds,
-                 target: "(information)", check: { _ in nil }, informational: true),
-            Line(title: "RSS added by fetched controller", key: "fetch_rss_mb", unit: .megabytes,
-                 target: "≤ 48 MB", check: { r in r["fetch_rss_mb"].map { $0 <= 48 } }),
-            Line(title: "table frame, 1,000,000 rows", key: "frame_1m_ms", unit: .milliseconds,
-                 reference: ("table frame, 100 rows", "frame_100_ms", .milliseconds),
-                 ratio: ("frame_ratio", "1M/100"), target: "≤ 1 ms, ratio ≤ 1.2",
-                 check: { r in both(r["frame_1m_ms"].map { $0 <= 1 }, r["frame_ratio"].map { $0 <= 1.2 }) }),
-            Line(title: "one-row scroll, 80×24 pty", key: "scroll_bytes", unit: .bytes,
-                 target: "≤ 2048 B", check: { r in r["scroll_bytes"].map { $0 <= 2048 } }),
-            Line(title: "one-row scroll in the app, 80×24 pty", key: "app_scroll_bytes", unit: .bytes,
-                 target: "(information)", check: { _ in nil }, informational: true),
-            Line(title: "app start to first rows (pty), cache valid", key: "first_screen_s", unit: .seconds,
-                 reference: ("VisiData, same CSV", "visidata_first_screen_s", .seconds),
-                 target: "≤ 0.3 s", check: { r in r["first_screen_s"].map { $0 <= 0.3 } }),
-            Line(title: "app first launch, no cache (pty)", key: "first_screen_cold_s", unit: .seconds,
-                 target: "≤ 0.3 s", check: { r in r["first_screen_cold_s"].map { $0 <= 0.3 } }),
-            Line(title: "page down, key to screen", key: "page_down_ms", unit: .milliseconds,
-                 target: "≤ 5 ms", check: { r in r["page_down_ms"].map { $0 <= 5 } }),
+            Line(
+                title: "import (failedbanks import)",
+                key: "import_s",
+                unit: .seconds,
+                reference: ("sqlite3 shell .import", "sqlite_import_s", .seconds),
+                ratio: ("import_ratio", "ours/ref"),
+                target: "ratio ≤ 1.3",
+                check: { r in r["import_ratio"].map { $0 <= 1.3 } }
+            ),
+            Line(
+                title: "import peak RSS",
+                key: "import_peak_rss_mb",
+                unit: .megabytes,
+                target: "≤ 64 MB",
+                check: { r in r["import_peak_rss_mb"].map { $0 <= 64 } }
+            ),
+            Line(
+                title: "performFetch (date, years, batch 20)",
+                key: "fetch_s",
+                unit: .seconds,
+                reference: ("raw SQL, same IDs and order", "raw_query_s", .seconds),
+                ratio: ("fetch_ratio", "ours/ref"),
+                target: "ratio ≤ 1.5",
+                check: { r in r["fetch_ratio"].map { $0 <= 1.5 } }
+            ),
+            Line(
+                title: "performFetch, warm cache",
+                key: "fetch_cached_s",
+                unit: .seconds,
+                reference: ("cold performFetch", "fetch_s", .seconds),
+                ratio: ("cache_ratio", "ours/ref"),
+                target: "ratio ≤ 0.5",
+                check: { r in r["cache_ratio"].map { $0 <= 0.5 } }
+            ),
+            Line(
+                title: "change set of 1 object",
+                key: "change1_ms",
+                unit: .milliseconds,
+                reference: ("refetch + diff, same change", "refetch_diff1_ms", .milliseconds),
+                ratio: ("change1_speedup", "speedup"),
+                target: "≤ 1 ms, speedup ≥ 100",
+                check: { r in both(r["change1_ms"].map { $0 <= 1 }, r["change1_speedup"].map { $0 >= 100 }) }
+            ),
+            Line(
+                title: "first change set after a fetch (warm-up)",
+                key: "first_change1_ms",
+                unit: .milliseconds,
+                target: "(information)",
+                check: { _ in nil },
+                informational: true
+            ),
+            Line(
+                title: "first change, prefixes built in background",
+                key: "first_change1_background_ms",
+                unit: .milliseconds,
+                target: "(information)",
+                check: { _ in nil },
+                informational: true
+            ),
+            Line(
+                title: "change set of 1,000 objects",
+                key: "change1000_ms",
+                unit: .milliseconds,
+                reference: ("refetch + diff, same changes", "refetch_diff1000_ms", .milliseconds),
+                ratio: ("change1000_speedup", "speedup"),
+                target: "≤ 20 ms, speedup ≥ 100",
+                check: { r in both(r["change1000_ms"].map { $0 <= 20 }, r["change1000_speedup"].map { $0 >= 100 }) }
+            ),
+            Line(
+                title: "1,000 objects, rows read on one connection",
+                key: "change1000_one_connection_ms",
+                unit: .milliseconds,
+                target: "(information)",
+                check: { _ in nil },
+                informational: true
+            ),
+            Line(
+                title: "RSS added by fetched controller",
+                key: "fetch_rss_mb",
+                unit: .megabytes,
+                target: "≤ 48 MB",
+                check: { r in r["fetch_rss_mb"].map { $0 <= 48 } }
+            ),
+            Line(
+                title: "table frame, 1,000,000 rows",
+                key: "frame_1m_ms",
+                unit: .milliseconds,
+                reference: ("table frame, 100 rows", "frame_100_ms", .milliseconds),
+                ratio: ("frame_ratio", "1M/100"),
+                target: "≤ 1 ms, ratio ≤ 1.2",
+                check: { r in both(r["frame_1m_ms"].map { $0 <= 1 }, r["frame_ratio"].map { $0 <= 1.2 }) }
+            ),
+            Line(
+                title: "one-row scroll, 80×24 pty",
+                key: "scroll_bytes",
+                unit: .bytes,
+                target: "≤ 2048 B",
+                check: { r in r["scroll_bytes"].map { $0 <= 2048 } }
+            ),
+            Line(
+                title: "one-row scroll in the app, 80×24 pty",
+                key: "app_scroll_bytes",
+                unit: .bytes,
+                target: "(information)",
+                check: { _ in nil },
+                informational: true
+            ),
+            Line(
+                title: "app start to first rows (pty), cache valid",
+                key: "first_screen_s",
+                unit: .seconds,
+                reference: ("VisiData, same CSV", "visidata_first_screen_s", .seconds),
+                target: "≤ 0.3 s",
+                check: { r in r["first_screen_s"].map { $0 <= 0.3 } }
+            ),
+            Line(
+                title: "app first launch, no cache (pty)",
+                key: "first_screen_cold_s",
+                unit: .seconds,
+                target: "≤ 0.3 s",
+                check: { r in r["first_screen_cold_s"].map { $0 <= 0.3 } }
+            ),
+            Line(
+                title: "page down, key to screen",
+                key: "page_down_ms",
+                unit: .milliseconds,
+                target: "≤ 5 ms",
+                check: { r in r["page_down_ms"].map { $0 <= 5 } }
+            ),
         ]
     }
 
@@ -105,7 +190,8 @@ struct Report {
         for line in shownLines {
             let value = results[line.key].map { line.unit.format($0) } ?? "n/a"
             let runs = results.runs[line.key].map(String.init) ?? ""
-            var referenceTitle = "", referenceValue = ""
+            var referenceTitle = ""
+            var referenceValue = ""
             if let reference = line.reference {
                 referenceTitle = reference.title
                 referenceValue = results[reference.key].map { reference.unit.format($0) } ?? "n/a"
@@ -128,18 +214,23 @@ struct Report {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
         }
         func render(_ cells: [String]) -> String {
-            "| " + cells.enumerated().map { i, cell in
-                cell + String(repeating: " ", count: widths[i] - cell.count)
-            }.joined(separator: " | ") + " |"
+            "| "
+                + cells.enumerated().map { i, cell in
+                    cell + String(repeating: " ", count: widths[i] - cell.count)
+                }.joined(separator: " | ") + " |"
         }
-        var text = [render(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"]
+        var text = [
+            render(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|",
+        ]
         text += rows.map(render)
         return text.joined(separator: "\n")
     }
 
     /// How many targets are met, missed, or not measured.
     var summary: (met: Int, missed: Int, unmeasured: Int) {
-        var met = 0, missed = 0, unmeasured = 0
+        var met = 0
+        var missed = 0
+        var unmeasured = 0
         for line in shownLines where !line.informational {
             switch line.check(results) {
             case .some(true): met += 1

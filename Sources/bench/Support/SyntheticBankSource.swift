@@ -32,8 +32,12 @@ final class SyntheticBankSource: TableViewDataSource {
 
     func cell(forRowAt indexPath: IndexPath) -> TableCell {
         let k = indexPath.section &* 7919 &+ indexPath.row
-        return TableCell(style: .subtitle, title: "\(names[k % names.count]) \(indexPath.row + 1)",
-                         detail: places[k % places.count], accessory: .disclosureIndicator)
+        return TableCell(
+            style: .subtitle,
+            title: "\(names[k % names.count]) \(indexPath.row + 1)",
+            detail: places[k % places.count],
+            accessory: .disclosureIndicator
+        )
     }
 
     func titleForHeader(inSection section: Int) -> String? {

@@ -1,15 +1,18 @@
-import Foundation
-import Testing
 import FetchedResults
+import Foundation
 import SQLiteStore
 import TerminalUI
+import Testing
+
 @testable import FailedBanksKit
 
 /// Golden files of the failedbanks screens: `Tests/FailedBanksTests/Golden/<name>.txt`.
 /// `UPDATE_GOLDEN=1` rewrites them (review the diff); a missing file is an error that says so.
 enum BanksGolden {
     static var directory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Golden")
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "Golden"
+        )
     }
 
     static func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -24,8 +27,11 @@ enum BanksGolden {
             Issue.record("missing golden file \(url.path); run with UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
             return
         }
-        #expect(expected == content, "\(name) differs from its golden file (UPDATE_GOLDEN=1 rewrites it)\n--- expected\n\(expected)--- actual\n\(content)",
-                sourceLocation: sourceLocation)
+        #expect(
+            expected == content,
+            "\(name) differs from its golden file (UPDATE_GOLDEN=1 rewrites it)\n--- expected\n\(expected)--- actual\n\(content)",
+            sourceLocation: sourceLocation
+        )
     }
 }
 
@@ -77,7 +83,7 @@ enum BanksGolden {
         let h = try Self.harness()
         h.press(.character("c"))
         let db = try Database(path: h.store.path)
-        try db.execute("DELETE FROM failed_bank_info WHERE name = 'First Bank of Ohio'")   // a 2024 bank: 3 → 2
+        try db.execute("DELETE FROM failed_bank_info WHERE name = 'First Bank of Ohio'")  // a 2024 bank: 3 → 2
         h.browser.pollExternalChanges()
         var frames: [String] = []
         let start = h.clock.now
@@ -109,9 +115,9 @@ enum BanksGolden {
 
     @Test func enterJumpsToTheYearsSectionInTheDateTab() throws {
         let h = try Self.harness()
-        h.press(.tab)   // the Name tab: the jump switches back to Date
+        h.press(.tab)  // the Name tab: the jump switches back to Date
         h.press(.character("c"))
-        let screen = h.press(.down, .down, .down)   // 2025 → 2024 → 2023 → 2020
+        let screen = h.press(.down, .down, .down)  // 2025 → 2024 → 2023 → 2020
         #expect(chartScreen(h)?.chart.selectedBar?.label == "2020", "\(screen)")
         let list = h.press(.enter)
         BanksGolden.check(list, "chart-jump-80x24")
@@ -139,18 +145,43 @@ enum BanksGolden {
 
     @Test func theChartCommandPrintsTheSameChart() throws {
         let h = try Self.harness()
-        var output = "", errors: [String] = []
-        let status = ChartCommand.run(["--db", h.store.path], environment: ["NO_COLOR": "1"], width: 40,
-                                      output: { output += $0 }, errorOutput: { errors.append($0) })
+        var output = ""
+        var errors: [String] = []
+        let status = ChartCommand.run(
+            ["--db", h.store.path],
+            environment: ["NO_COLOR": "1"],
+            width: 40,
+            output: { output += $0 },
+            errorOutput: { errors.append($0) }
+        )
         #expect(status == 0, "\(errors)")
         BanksGolden.check(output, "chart-command-nocolor-40")
         #expect(output.hasPrefix("Failures by year\n\n 2025 "))
         var filtered = ""
-        #expect(ChartCommand.run(["--db", h.store.path, "--where", "state == \"KS\""], environment: [:], width: 80,
-                                 output: { filtered += $0 }, errorOutput: { errors.append($0) }) == 0)
-        #expect(filtered.hasPrefix("Failures by year — filter: state == \"KS\"\n\n 2023 " + String(repeating: "█", count: 80 - 2 - 4 - 2 - 1) + " 1\n"),
-                "\(filtered)")
-        #expect(ChartCommand.run(["--db", h.store.path, "--where", "nope == 1"], environment: [:], width: 80,
-                                 output: { _ in }, errorOutput: { errors.append($0) }) == 64)
+        #expect(
+            ChartCommand.run(
+                ["--db", h.store.path, "--where", "state == \"KS\""],
+                environment: [:],
+                width: 80,
+                output: { filtered += $0 },
+                errorOutput: { errors.append($0) }
+            ) == 0
+        )
+        #expect(
+            filtered.hasPrefix(
+                "Failures by year — filter: state == \"KS\"\n\n 2023 "
+                    + String(repeating: "█", count: 80 - 2 - 4 - 2 - 1) + " 1\n"
+            ),
+            "\(filtered)"
+        )
+        #expect(
+            ChartCommand.run(
+                ["--db", h.store.path, "--where", "nope == 1"],
+                environment: [:],
+                width: 80,
+                output: { _ in },
+                errorOutput: { errors.append($0) }
+            ) == 64
+        )
     }
 }

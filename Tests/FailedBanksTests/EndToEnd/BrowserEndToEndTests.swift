@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,12 +9,22 @@ import Glibc
 /// back with `capture-pane`, the store checked with the `sqlite3` shell.
 /// Serialized: the suite shares two CPU cores with the rest of CI, and the
 /// live-update deadline must not be eaten by a neighbour's import.
-@Suite(.serialized, .enabled(if: BrowserFixture.isAvailable,
-                             Comment(rawValue: BrowserFixture.unavailableReason ?? "")))
+@Suite(
+    .serialized,
+    .enabled(
+        if: BrowserFixture.isAvailable,
+        Comment(rawValue: BrowserFixture.unavailableReason ?? "")
+    )
+)
 struct BrowserEndToEndTests {
     /// A fixture, the app started on it, and the store's facts.
-    private func start(_ arguments: [String] = [], width: Int = 80, height: Int = 24)
-        throws -> (BrowserFixture, TmuxSession, StoreFacts) {
+    private func start(
+        _ arguments: [String] = [],
+        width: Int = 80,
+        height: Int = 24
+    )
+        throws -> (BrowserFixture, TmuxSession, StoreFacts)
+    {
         let fixture = try BrowserFixture()
         let facts = try StoreFacts(fixture)
         let tmux = try fixture.launch(arguments, width: width, height: height)
@@ -25,7 +36,10 @@ struct BrowserEndToEndTests {
 
     @Test func firstScreenShowsTitleNewestYearItsBanksNewestFirstAndTheYearIndex() throws {
         let (fixture, tmux, facts) = try start()
-        defer { tmux.close(); fixture.remove() }
+        defer {
+            tmux.close()
+            fixture.remove()
+        }
         let newest = facts.years[0]
         let header = "\(newest) (\(facts.count(inYear: newest)))"
         let screen = try tmux.waitFor(header)
@@ -38,20 +52,27 @@ struct BrowserEndToEndTests {
         var previousLine = screen.lineIndex(containing: header) ?? 0
         for bank in shown {
             let lines = screen.lines
-            let line = try #require(lines.indices.first { $0 > previousLine && lines[$0].contains(String(bank.name.prefix(24))) },
-                                    "\(bank.name) below line \(previousLine):\n\(screen)")
+            let line = try #require(
+                lines.indices.first { $0 > previousLine && lines[$0].contains(String(bank.name.prefix(24))) },
+                "\(bank.name) below line \(previousLine):\n\(screen)"
+            )
             #expect(screen.lines[line + 1].contains(bank.cityState), "\(bank.cityState) under \(bank.name)")
             previousLine = line
         }
         // The year index on the right edge: the newest year at the top, the oldest at the bottom.
-        let rightEdge = screen.lines.map { $0.count >= 75 ? String($0.suffix(5)).trimmingCharacters(in: .whitespaces) : "" }
+        let rightEdge = screen.lines.map {
+            $0.count >= 75 ? String($0.suffix(5)).trimmingCharacters(in: .whitespaces) : ""
+        }
         #expect(rightEdge.contains(newest), "newest year in the index:\n\(screen)")
         #expect(rightEdge.contains(facts.years.last!), "oldest year in the index:\n\(screen)")
     }
 
     @Test func keysMoveSelectionPageJumpSectionsAndSwitchTabs() throws {
         let (fixture, tmux, facts) = try start()
-        defer { tmux.close(); fixture.remove() }
+        defer {
+            tmux.close()
+            fixture.remove()
+        }
         let total = facts.byDate.count
         try tmux.waitFor(position(1, of: total))
 
@@ -119,7 +140,10 @@ struct BrowserEndToEndTests {
 
     @Test func deleteButtonRemovesTheBankFromScreenAndStoreAndUndoBringsItBack() throws {
         let (fixture, tmux, facts) = try start()
-        defer { tmux.close(); fixture.remove() }
+        defer {
+            tmux.close()
+            fixture.remove()
+        }
         let total = facts.byDate.count
         // A bank of the newest year whose name appears once on the first screen.
         let newest = facts.byDate.filter { $0.year == facts.years[0] }
@@ -140,30 +164,43 @@ struct BrowserEndToEndTests {
 
         tmux.send("u")
         try tmux.waitUntil("\(bank.name) to come back") { $0.showsName(bank.name) && $0.contains("/\(total)") }
-        #expect(try fixture.sql("SELECT count(*) FROM failed_bank_info WHERE name = '\(bank.name.replacingOccurrences(of: "'", with: "''"))'") != "0")
+        #expect(
+            try fixture.sql(
+                "SELECT count(*) FROM failed_bank_info WHERE name = '\(bank.name.replacingOccurrences(of: "'", with: "''"))'"
+            ) != "0"
+        )
         #expect(try fixture.sql("SELECT count(*) FROM failed_bank_info") == "\(total)")
     }
 
     @Test func bankInsertedBySQLiteShellAppearsInItsSection() throws {
         let (fixture, tmux, facts) = try start()
-        defer { tmux.close(); fixture.remove() }
+        defer {
+            tmux.close()
+            fixture.remove()
+        }
         let newest = facts.byDate[0]
         let year = newest.year
         try tmux.waitFor("\(year) (\(facts.count(inYear: year)))")
         // Same closing date as the newest bank and a name sorting after it: row 2 of the first section.
-        try fixture.sql("""
+        try fixture.sql(
+            """
             INSERT INTO failed_bank_info(name, city, state) VALUES ('Zz Live Test Bank', 'Testville', 'KS');
             INSERT INTO failed_bank_details(close_date, cert, info_id, acquiring_institution, fund)
               VALUES ('\(newest.closeDate)', 9999991, last_insert_rowid(), 'Nobody', 1);
-            """)
+            """
+        )
         // Settled: the name with "City, ST" under it (not mid-fade). The browser polls every 200 ms (its
         // ticker, tested on a virtual clock); the deadline here is generous, for a loaded machine.
         let screen = try tmux.waitUntil("the new bank on screen", timeout: 30) { screen in
-            guard let row = screen.lineIndex(containing: "Zz Live Test Bank"), row + 1 < screen.lines.count else { return false }
+            guard let row = screen.lineIndex(containing: "Zz Live Test Bank"), row + 1 < screen.lines.count else {
+                return false
+            }
             return screen.lines[row + 1].contains("Testville, KS")
         }
-        let header = try #require(screen.lineIndex(containing: "\(year) (\(facts.count(inYear: year) + 1))"),
-                                  "the header counts the new bank:\n\(screen)")
+        let header = try #require(
+            screen.lineIndex(containing: "\(year) (\(facts.count(inYear: year) + 1))"),
+            "the header counts the new bank:\n\(screen)"
+        )
         let row = try #require(screen.lineIndex(containing: "Zz Live Test Bank"))
         #expect(row > header)
         #expect(screen.lines[row + 1].contains("Testville, KS"))
@@ -173,7 +210,10 @@ struct BrowserEndToEndTests {
 
     @Test func resizingRelayoutsWithoutGarbageAndTinyWindowSaysTooSmall() throws {
         let (fixture, tmux, facts) = try start()
-        defer { tmux.close(); fixture.remove() }
+        defer {
+            tmux.close()
+            fixture.remove()
+        }
         let total = facts.byDate.count
         tmux.send("Down")
         let before = try tmux.waitFor(position(2, of: total))
@@ -193,9 +233,10 @@ struct BrowserEndToEndTests {
         try tmux.waitFor("Keys")
         tmux.send("x")
         // Garbage stays; a frame still being written is not garbage: wait for the repaint to end.
-        let repainted = (try? tmux.waitUntil("the help to close and the repaint to equal the layout") { screen in
-            !screen.contains("Keys") && screen == small
-        }) ?? tmux.capture()
+        let repainted =
+            (try? tmux.waitUntil("the help to close and the repaint to equal the layout") { screen in
+                !screen.contains("Keys") && screen == small
+            }) ?? tmux.capture()
         #expect(repainted == small, "after Ctrl-L:\n\(repainted)\nbefore:\n\(small)")
 
         tmux.resize(width: 10, height: 3)
@@ -203,9 +244,10 @@ struct BrowserEndToEndTests {
 
         tmux.resize(width: 80, height: 24)
         // The old 40×12 frame's status line (with the position) is still on line 12 until the app repaints.
-        let back = (try? tmux.waitUntil("the 80×24 layout again") { screen in
-            screen.lines.count == 24 && screen.lines[23].contains(position(2, of: total)) && screen == before
-        }) ?? tmux.capture()
+        let back =
+            (try? tmux.waitUntil("the 80×24 layout again") { screen in
+                screen.lines.count == 24 && screen.lines[23].contains(position(2, of: total)) && screen == before
+            }) ?? tmux.capture()
         #expect(back == before, "after:\n\(back)\nbefore:\n\(before)")
     }
 
@@ -213,7 +255,10 @@ struct BrowserEndToEndTests {
         let fixture = try BrowserFixture(importing: false)
         let csv = try #require(BrowserFixture.sourceCSV)
         let tmux = try fixture.launch(environment: ["FAILEDBANKS_DATA": csv])
-        defer { tmux.close(); fixture.remove() }
+        defer {
+            tmux.close()
+            fixture.remove()
+        }
         try tmux.waitFor("Failed Banks", timeout: 10)
         let facts = try StoreFacts(fixture)
         #expect(facts.byDate.count > 0)
@@ -233,7 +278,10 @@ struct BrowserEndToEndTests {
     @Test(arguments: ["q", "C-c", "SIGTERM", "SIGHUP"])
     func everyWayOutRestoresTheTerminalAndLeavesTheStoreIntact(way: String) throws {
         let (fixture, tmux, facts) = try start()
-        defer { tmux.close(); fixture.remove() }
+        defer {
+            tmux.close()
+            fixture.remove()
+        }
         try tmux.waitFor(position(1, of: facts.byDate.count))
         switch way {
         case "SIGTERM", "SIGHUP":

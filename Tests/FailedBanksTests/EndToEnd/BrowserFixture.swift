@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +23,8 @@ final class BrowserFixture {
     /// The built executable: `$FAILEDBANKS_BIN`, else `<root>/.build/debug/failedbanks`.
     static let binary: String? = {
         let environment = ProcessInfo.processInfo.environment
-        let candidate = environment["FAILEDBANKS_BIN"]
+        let candidate =
+            environment["FAILEDBANKS_BIN"]
             ?? packageRoot.appendingPathComponent(".build/debug/failedbanks").path
         return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }()
@@ -74,31 +76,41 @@ final class BrowserFixture {
     }
 
     /// Starts the browser on the fixture's store in a new tmux server.
-    func launch(_ arguments: [String] = [], width: Int = 80, height: Int = 24,
-                environment: [String: String] = [:]) throws -> TmuxSession {
+    func launch(
+        _ arguments: [String] = [],
+        width: Int = 80,
+        height: Int = 24,
+        environment: [String: String] = [:]
+    ) throws -> TmuxSession {
         guard let binary = BrowserFixture.binary else { throw EndToEndError("no binary") }
         let script = directory.appendingPathComponent("run.sh")
         let quoted = ([binary, "--db", database] + arguments).map(shellQuote).joined(separator: " ")
         let text = """
-        #!/bin/sh
-        cd \(shellQuote(directory.path))
-        rm -f app.pid exit.txt stty.txt
-        # Ctrl-C reaches the whole foreground group: the shell must outlive it to record
-        # what happened (a handler, not an ignore, so the app does not inherit SIG_IGN).
-        trap ':' INT
-        sh -c 'echo $$ > app.pid; exec "$@"' sh \(quoted) 2> app.stderr
-        status=$?
-        stty -a > stty.txt 2>&1
-        echo "$status" > exit.txt
-        printf '\\nEXITED %s\\n' "$status"
-        exec sleep 3600
+            #!/bin/sh
+            cd \(shellQuote(directory.path))
+            rm -f app.pid exit.txt stty.txt
+            # Ctrl-C reaches the whole foreground group: the shell must outlive it to record
+            # what happened (a handler, not an ignore, so the app does not inherit SIG_IGN).
+            trap ':' INT
+            sh -c 'echo $$ > app.pid; exec "$@"' sh \(quoted) 2> app.stderr
+            status=$?
+            stty -a > stty.txt 2>&1
+            echo "$status" > exit.txt
+            printf '\\nEXITED %s\\n' "$status"
+            exec sleep 3600
 
-        """
+            """
         try text.write(to: script, atomically: true, encoding: .utf8)
-        let base = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen",
-                    "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path]
-        return try TmuxSession(command: ["/bin/sh", script.path], width: width, height: height,
-                               environment: base.merging(environment) { _, new in new })
+        let base = [
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen",
+            "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path,
+        ]
+        return try TmuxSession(
+            command: ["/bin/sh", script.path],
+            width: width,
+            height: height,
+            environment: base.merging(environment) { _, new in new }
+        )
     }
 
     /// The browser's process id, once it has started.
@@ -107,7 +119,10 @@ final class BrowserFixture {
         let file = directory.appendingPathComponent("app.pid").path
         while Date() < deadline {
             if let text = try? String(contentsOfFile: file, encoding: .utf8),
-               let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) { return pid }
+                let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return pid
+            }
             usleep(20_000)
         }
         return nil
@@ -119,7 +134,10 @@ final class BrowserFixture {
         let file = directory.appendingPathComponent("exit.txt").path
         while Date() < deadline {
             if let text = try? String(contentsOfFile: file, encoding: .utf8),
-               let status = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) { return status }
+                let status = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return status
+            }
             usleep(20_000)
         }
         return nil
@@ -139,8 +157,13 @@ final class BrowserFixture {
     @discardableResult
     func sql(_ statements: String, separator: String = "|") throws -> String {
         guard let sqlite3 = BrowserFixture.sqlite3 else { throw EndToEndError("no sqlite3") }
-        let result = try ProcessRunner.run(sqlite3, ["-batch", "-separator", separator, "-cmd", ".timeout 5000",
-                                                     database, statements])
+        let result = try ProcessRunner.run(
+            sqlite3,
+            [
+                "-batch", "-separator", separator, "-cmd", ".timeout 5000",
+                database, statements,
+            ]
+        )
         guard result.status == 0 else {
             throw EndToEndError("sqlite3 failed (\(result.status)): \(result.standardError)")
         }

@@ -21,11 +21,14 @@ struct StoreFacts {
     }
 
     static func banks(_ fixture: BrowserFixture, orderBy: String) throws -> [Bank] {
-        let text = try fixture.sql("""
+        let text = try fixture.sql(
+            """
             SELECT i.id, i.name, i.city, i.state, d.close_date
             FROM failed_bank_info AS i JOIN failed_bank_details AS d ON d.info_id = i.id
             ORDER BY \(orderBy);
-            """, separator: "\u{1f}")
+            """,
+            separator: "\u{1f}"
+        )
         return text.split(separator: "\n").compactMap { line in
             let f = line.split(separator: "\u{1f}", omittingEmptySubsequences: false).map(String.init)
             guard f.count == 5, let id = Int64(f[0]) else { return nil }

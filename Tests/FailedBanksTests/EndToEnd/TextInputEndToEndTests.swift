@@ -3,13 +3,19 @@ import Testing
 
 /// Text that is hard on a terminal, in a real one: bank names made of grapheme
 /// clusters and bidirectional controls, and a 10,000-character paste into `/`.
-@Suite(.serialized, .enabled(if: BrowserFixture.isAvailable,
-                             Comment(rawValue: BrowserFixture.unavailableReason ?? "")))
+@Suite(
+    .serialized,
+    .enabled(
+        if: BrowserFixture.isAvailable,
+        Comment(rawValue: BrowserFixture.unavailableReason ?? "")
+    )
+)
 struct TextInputEndToEndTests {
     /// Whether `screen` holds `text` scalar for scalar (String's `contains` would
     /// call "é" and "e" + U+0301 equal, and the test is about which one is drawn).
     private func showsExactly(_ screen: String, _ text: String) -> Bool {
-        let haystack = Array(screen.unicodeScalars), needle = Array(text.unicodeScalars)
+        let haystack = Array(screen.unicodeScalars)
+        let needle = Array(text.unicodeScalars)
         guard needle.count <= haystack.count else { return false }
         return (0...(haystack.count - needle.count)).contains { start in
             haystack[start..<(start + needle.count)].elementsEqual(needle)
@@ -20,21 +26,26 @@ struct TextInputEndToEndTests {
         let fixture = try BrowserFixture()
         defer { fixture.remove() }
         let facts = try StoreFacts(fixture)
-        let newest = facts.byDate[0], second = facts.byDate[1]
+        let newest = facts.byDate[0]
+        let second = facts.byDate[1]
         // "Family 👨‍👩‍👧 Bank é" (e + U+0301), then a right-to-left override and its pop.
-        try fixture.sql("""
+        try fixture.sql(
+            """
             UPDATE failed_bank_info SET name = 'Family ' || char(0x1F468, 0x200D, 0x1F469, 0x200D, 0x1F467)
               || ' Bank e' || char(0x301) || ' ' || char(0x202E) || 'kcaB' || char(0x202C)
             WHERE id = \(newest.id);
             UPDATE failed_bank_info SET name = 'Plain Test Bank' WHERE id = \(second.id);
-            """)
+            """
+        )
         let tmux = try fixture.launch()
         defer { tmux.close() }
         let family = "Family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} Bank e\u{301} \u{FFFD}kcaB\u{FFFD}"
         let screen = try tmux.waitUntil("the family bank", timeout: 10) { self.showsExactly($0, family) }
         for scalar in screen.unicodeScalars {
-            #expect(!(0x202A...0x202E).contains(scalar.value) && !(0x2066...0x2069).contains(scalar.value),
-                    "a bidirectional control reached the terminal")
+            #expect(
+                !(0x202A...0x202E).contains(scalar.value) && !(0x2066...0x2069).contains(scalar.value),
+                "a bidirectional control reached the terminal"
+            )
         }
         // The rest of the row stays in place: the accessory "›" is in the same column
         // as on a plain row (the ZWJ family takes two cells, the accent none).

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,7 +61,9 @@ enum BadStore: String, CaseIterable, Sendable, CustomStringConvertible {
         func write(_ bytes: [UInt8]) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
         switch self {
         case .notSQLite:
-            try Data("Bank Name,City,State\nThis is not a database,Nowhere,ZZ\n".utf8).write(to: URL(fileURLWithPath: path))
+            try Data("Bank Name,City,State\nThis is not a database,Nowhere,ZZ\n".utf8).write(
+                to: URL(fileURLWithPath: path)
+            )
         case .truncatedInTheHeader:
             try write(Array(try copyGood().prefix(50)))
         case .truncatedToHalf:
@@ -73,9 +76,17 @@ enum BadStore: String, CaseIterable, Sendable, CustomStringConvertible {
             try write(bytes)
         case .corruptedTableRoot:
             var bytes = try copyGood()
-            let root = try ProcessRunner.run(BrowserFixture.sqlite3!, ["-batch", path, "PRAGMA page_size; SELECT rootpage FROM sqlite_master WHERE name = 'failed_bank_details'"])
+            let root = try ProcessRunner.run(
+                BrowserFixture.sqlite3!,
+                [
+                    "-batch", path,
+                    "PRAGMA page_size; SELECT rootpage FROM sqlite_master WHERE name = 'failed_bank_details'",
+                ]
+            )
             let numbers = root.standardOutput.split(separator: "\n").compactMap { Int($0) }
-            guard numbers.count == 2, numbers[1] > 1 else { throw EndToEndError("no root page: \(root.standardOutput)") }
+            guard numbers.count == 2, numbers[1] > 1 else {
+                throw EndToEndError("no root page: \(root.standardOutput)")
+            }
             let start = (numbers[1] - 1) * numbers[0]
             bytes.replaceSubrange(start..<(start + numbers[0]), with: random.bytes(numbers[0]))
             try write(bytes)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,32 +18,61 @@ extension ReliabilityTests {
         }
 
         /// Runs `failedbanks arguments` (killed after `timeout`: a hang is a failure too).
-        private func run(_ arguments: [String], in scratch: ScratchDirectory, name: String, timeout: Double = 60,
-                         unprivileged: Bool = false) throws -> (status: Int32?, output: String, error: String, seconds: Double) {
+        private func run(
+            _ arguments: [String],
+            in scratch: ScratchDirectory,
+            name: String,
+            timeout: Double = 60,
+            unprivileged: Bool = false
+        ) throws -> (status: Int32?, output: String, error: String, seconds: Double) {
             let started = Date()
             let child: SpawnedProcess
             if unprivileged && getuid() == 0 {
-                child = try SpawnedProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "--", binary] + arguments,
-                                           in: scratch.url, name: name)
+                child = try SpawnedProcess(
+                    "/usr/bin/setpriv",
+                    ["--reuid=65534", "--regid=65534", "--clear-groups", "--", binary] + arguments,
+                    in: scratch.url,
+                    name: name
+                )
             } else {
                 child = try SpawnedProcess(binary, arguments, in: scratch.url, name: name)
             }
             let exited = child.finish(timeout: timeout)
-            return (exited ? child.exitStatus : nil, child.standardOutput, child.standardError, Date().timeIntervalSince(started))
+            return (
+                exited ? child.exitStatus : nil, child.standardOutput, child.standardError,
+                Date().timeIntervalSince(started)
+            )
         }
 
-        private func expectRefusal(_ result: (status: Int32?, output: String, error: String, seconds: Double),
-                                   keyWords: [String], naming file: String, stdoutEmpty: Bool, _ what: String) {
+        private func expectRefusal(
+            _ result: (status: Int32?, output: String, error: String, seconds: Double),
+            keyWords: [String],
+            naming file: String,
+            stdoutEmpty: Bool,
+            _ what: String
+        ) {
             guard let status = result.status else {
-                Issue.record("\(what): no answer within \(String(format: "%.0f", result.seconds)) s (killed); stderr: \(result.error)")
+                Issue.record(
+                    "\(what): no answer within \(String(format: "%.0f", result.seconds)) s (killed); stderr: \(result.error)"
+                )
                 return
             }
-            #expect((64...78).contains(status), "\(what): exit status \(status) is not a sysexits.h status; stderr: \(result.error)")
-            #expect(keyWords.contains { result.error.localizedCaseInsensitiveContains($0) },
-                    "\(what): the message should say \(keyWords.map { "\"\($0)\"" }.joined(separator: " or ")); stderr: \(result.error)")
+            #expect(
+                (64...78).contains(status),
+                "\(what): exit status \(status) is not a sysexits.h status; stderr: \(result.error)"
+            )
+            #expect(
+                keyWords.contains { result.error.localizedCaseInsensitiveContains($0) },
+                "\(what): the message should say \(keyWords.map { "\"\($0)\"" }.joined(separator: " or ")); stderr: \(result.error)"
+            )
             #expect(result.error.contains(file), "\(what): the message should name \(file); stderr: \(result.error)")
-            #expect(!result.error.contains("Fatal error") && !result.error.contains("Stack dump"), "\(what): crashed: \(result.error)")
-            if stdoutEmpty { #expect(result.output.isEmpty, "\(what): nothing on stdout, got: \(result.output.prefix(300))") }
+            #expect(
+                !result.error.contains("Fatal error") && !result.error.contains("Stack dump"),
+                "\(what): crashed: \(result.error)"
+            )
+            if stdoutEmpty {
+                #expect(result.output.isEmpty, "\(what): nothing on stdout, got: \(result.output.prefix(300))")
+            }
         }
 
         @Test(arguments: BadStore.allCases)
@@ -57,7 +87,13 @@ extension ReliabilityTests {
             let before = try FileSnapshot(store)
 
             let list = try run(["list", "--db", store], in: scratch, name: "list")
-            expectRefusal(list, keyWords: kind.keyWords, naming: name, stdoutEmpty: kind.isRefusedAtOpen, "list on \(kind)")
+            expectRefusal(
+                list,
+                keyWords: kind.keyWords,
+                naming: name,
+                stdoutEmpty: kind.isRefusedAtOpen,
+                "list on \(kind)"
+            )
             let afterList = try FileSnapshot(store)
             #expect(afterList == before, "list on \(kind): \(afterList.differences(from: before))")
 
@@ -75,7 +111,9 @@ extension ReliabilityTests {
             defer { scratch.remove() }
             let good = scratch.path("good.sqlite")
             try ScratchDirectory.copyStore(fixture.database, to: good)
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: fixture.database + suffix) }
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: fixture.database + suffix)
+            }
             try kind.make(at: fixture.database, from: good, seed: 9_202)
             let before = try FileSnapshot(fixture.database)
 
@@ -90,7 +128,10 @@ extension ReliabilityTests {
             } else {
                 Issue.record("\(what): still running after 60 s; stderr: \(stderr)\n\(screen)")
             }
-            #expect(kind.keyWords.contains { stderr.localizedCaseInsensitiveContains($0) }, "\(what): stderr: \(stderr)")
+            #expect(
+                kind.keyWords.contains { stderr.localizedCaseInsensitiveContains($0) },
+                "\(what): stderr: \(stderr)"
+            )
             let stty = fixture.sttyAfterExit() ?? ""
             let flags = stty.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init)
             #expect(flags.contains("icanon") && flags.contains("echo"), "\(what): terminal left: \(stty)")
@@ -118,9 +159,19 @@ extension ReliabilityTests {
             // Banks the store does not have yet, so that the import must write.
             let csv = try ReliabilitySettings.generatedList(rows: 20, seed: 9_203, in: scratch.url)
 
-            let importing = try run(["import", csv, "--db", store, "--quiet"], in: scratch, name: "import", unprivileged: true)
-            expectRefusal(importing, keyWords: ["read-only", "readonly", "permission", "not writable", "cannot write"],
-                          naming: "banks.sqlite", stdoutEmpty: true, "import into a read-only file")
+            let importing = try run(
+                ["import", csv, "--db", store, "--quiet"],
+                in: scratch,
+                name: "import",
+                unprivileged: true
+            )
+            expectRefusal(
+                importing,
+                keyWords: ["read-only", "readonly", "permission", "not writable", "cannot write"],
+                naming: "banks.sqlite",
+                stdoutEmpty: true,
+                "import into a read-only file"
+            )
             try expectUnchanged(store, before, "import")
 
             // Reading needs no write access. (SQLite itself leaves empty -wal/-shm files beside a
@@ -129,7 +180,10 @@ extension ReliabilityTests {
             #expect(list.status == 0, "list of a read-only store works: \(list.error)")
             #expect(list.output.split(separator: "\n").count > 100, "list prints the banks: \(list.output.prefix(300))")
             let afterList = try FileSnapshot(store)
-            #expect(afterList.bytes == before.bytes && afterList.mode == before.mode, "list: \(afterList.differences(from: before))")
+            #expect(
+                afterList.bytes == before.bytes && afterList.mode == before.mode,
+                "list: \(afterList.differences(from: before))"
+            )
         }
 
         @Test func storeInAReadOnlyFolderIsReadOrRefusedClearlyButNeverChanged() throws {
@@ -144,14 +198,34 @@ extension ReliabilityTests {
 
             let list = try run(["list", "--db", store], in: scratch, name: "list", unprivileged: true)
             if list.status != 0 {
-                expectRefusal(list, keyWords: words, naming: "banks.sqlite", stdoutEmpty: true, "list in a read-only folder")
+                expectRefusal(
+                    list,
+                    keyWords: words,
+                    naming: "banks.sqlite",
+                    stdoutEmpty: true,
+                    "list in a read-only folder"
+                )
             } else {
-                #expect(list.output.split(separator: "\n").count > 100, "list prints the banks: \(list.output.prefix(300))")
+                #expect(
+                    list.output.split(separator: "\n").count > 100,
+                    "list prints the banks: \(list.output.prefix(300))"
+                )
             }
             try expectUnchanged(store, before, "list")
 
-            let importing = try run(["import", csv, "--db", store, "--quiet"], in: scratch, name: "import", unprivileged: true)
-            expectRefusal(importing, keyWords: words, naming: "banks.sqlite", stdoutEmpty: true, "import in a read-only folder")
+            let importing = try run(
+                ["import", csv, "--db", store, "--quiet"],
+                in: scratch,
+                name: "import",
+                unprivileged: true
+            )
+            expectRefusal(
+                importing,
+                keyWords: words,
+                naming: "banks.sqlite",
+                stdoutEmpty: true,
+                "import in a read-only folder"
+            )
             try expectUnchanged(store, before, "import")
         }
 
@@ -165,10 +239,20 @@ extension ReliabilityTests {
             let flag = scratch.path("locked.flag")
 
             // A sqlite3 shell holds the write lock until told otherwise.
-            let holder = try SpawnedProcess(BrowserFixture.sqlite3!, ["-batch", store], in: scratch.url, name: "holder", withInput: true)
+            let holder = try SpawnedProcess(
+                BrowserFixture.sqlite3!,
+                ["-batch", store],
+                in: scratch.url,
+                name: "holder",
+                withInput: true
+            )
             defer { holder.signal(SIGKILL) }
-            holder.write("BEGIN EXCLUSIVE;\nINSERT INTO failed_bank_info(name, city, state) VALUES ('Lock Holder Bank', 'X', 'KS');\n.shell touch \(shellQuote(flag))\n")
-            try waitUntil("the sqlite3 shell to hold the lock", timeout: 10) { FileManager.default.fileExists(atPath: flag) || !holder.isRunning }
+            holder.write(
+                "BEGIN EXCLUSIVE;\nINSERT INTO failed_bank_info(name, city, state) VALUES ('Lock Holder Bank', 'X', 'KS');\n.shell touch \(shellQuote(flag))\n"
+            )
+            try waitUntil("the sqlite3 shell to hold the lock", timeout: 10) {
+                FileManager.default.fileExists(atPath: flag) || !holder.isRunning
+            }
             try #require(holder.isRunning, "sqlite3 holds the lock: \(holder.standardError)")
             let before = try FileSnapshot(store)
 
@@ -179,11 +263,24 @@ extension ReliabilityTests {
             #expect(!list.output.contains("Lock Holder Bank"))
 
             // The import waits for the busy timeout (5 s), then says what is wrong.
-            let importing = try run(["import", csv, "--db", store, "--quiet"], in: scratch, name: "import", timeout: 30)
-            expectRefusal(importing, keyWords: ["locked", "busy", "in use"], naming: "banks.sqlite", stdoutEmpty: true, "import into a locked store")
+            let importing = try run(
+                ["import", csv, "--db", store, "--quiet"],
+                in: scratch,
+                name: "import",
+                timeout: 30
+            )
+            expectRefusal(
+                importing,
+                keyWords: ["locked", "busy", "in use"],
+                naming: "banks.sqlite",
+                stdoutEmpty: true,
+                "import into a locked store"
+            )
             #expect(importing.seconds >= 4, "the import gave up after \(importing.seconds) s, before the busy timeout")
             #expect(importing.seconds < 20, "the import waited \(importing.seconds) s")
-            if let status = importing.status { #expect(status == 75, "a lock is a temporary failure (EX_TEMPFAIL); got \(status)") }
+            if let status = importing.status {
+                #expect(status == 75, "a lock is a temporary failure (EX_TEMPFAIL); got \(status)")
+            }
             let after = try FileSnapshot(store)
             #expect(after.bytes == before.bytes, "import: \(after.differences(from: before))")
 

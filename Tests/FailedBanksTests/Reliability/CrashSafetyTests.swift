@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,9 @@ extension ReliabilityTests {
             try #require(after.digest != before.digest, "the import must change the store")
 
             var random = ReliabilityRandom(seed: seed)
-            var killedOld = 0, killedNew = 0, finished = 0
+            var killedOld = 0
+            var killedNew = 0
+            var finished = 0
             let store = scratch.path("trial.sqlite")
             // How long an import takes now: measured once, shortened whenever an import ends before its kill
             // (the machine's load changes between trials; the kills must still land while imports run).
@@ -46,23 +49,41 @@ extension ReliabilityTests {
                 try ScratchDirectory.copyStore(old, to: store)
                 // The last part: after the commit, in the checkpoint at close.
                 let delay = random.double(0...(estimate * 1.25))
-                let child = try SpawnedProcess(binary, ["import", csv, "--db", store, "--quiet"], in: scratch.url, name: "import")
+                let child = try SpawnedProcess(
+                    binary,
+                    ["import", csv, "--db", store, "--quiet"],
+                    in: scratch.url,
+                    name: "import"
+                )
                 usleep(useconds_t(delay * 1_000_000))
                 let killed = child.signal(SIGKILL)
                 #expect(child.wait(timeout: 60), "trial \(trial): the import ends")
-                let what = "trial \(trial) of seed \(seed): SIGKILL \(killed ? "" : "(too late) ")after \(String(format: "%.3f", delay)) s of a \(String(format: "%.2f", duration)) s import; \(replay)"
+                let what =
+                    "trial \(trial) of seed \(seed): SIGKILL \(killed ? "" : "(too late) ")after \(String(format: "%.3f", delay)) s of a \(String(format: "%.2f", duration)) s import; \(replay)"
                 if !killed {
                     #expect(child.exitStatus == 0, "\(what): \(child.standardError)")
                 }
                 let check = try StoreDigest.check(store)
                 #expect(check.integrity == "ok", "\(what)")
-                let isOld = check.digest == before.digest, isNew = check.digest == after.digest
+                let isOld = check.digest == before.digest
+                let isNew = check.digest == after.digest
                 if !isOld && !isNew {
-                    let kept = FileManager.default.temporaryDirectory.appendingPathComponent("failedbanks-crash-\(seed)-\(trial).sqlite").path
+                    let kept = FileManager.default.temporaryDirectory.appendingPathComponent(
+                        "failedbanks-crash-\(seed)-\(trial).sqlite"
+                    ).path
                     try? ScratchDirectory.copyStore(store, to: kept)
-                    Issue.record("\(what): the store holds \(check.digest), neither the old data (\(before.digest)) nor the whole import (\(after.digest)); kept at \(kept)")
+                    Issue.record(
+                        "\(what): the store holds \(check.digest), neither the old data (\(before.digest)) nor the whole import (\(after.digest)); kept at \(kept)"
+                    )
                 }
-                if !killed { finished += 1; estimate = min(estimate, delay) * 0.8 } else if isOld { killedOld += 1 } else if isNew { killedNew += 1 }
+                if !killed {
+                    finished += 1
+                    estimate = min(estimate, delay) * 0.8
+                } else if isOld {
+                    killedOld += 1
+                } else if isNew {
+                    killedNew += 1
+                }
 
                 // Now and then: the app itself carries on from the recovered store.
                 if killed && (trial == 0 || trial % 10 == 9) {
@@ -71,9 +92,11 @@ extension ReliabilityTests {
                     #expect(try StoreDigest.check(store).digest == after.digest, "\(what): import after the crash")
                 }
             }
-            print("crash safety (import): \(trials) trials on \(rows) rows (\(String(format: "%.2f", duration)) s each), "
-                  + "\(killedOld + killedNew) killed mid-run (\(killedOld) left the old data, \(killedNew) the whole import), "
-                  + "\(finished) finished first; seed \(seed)")
+            print(
+                "crash safety (import): \(trials) trials on \(rows) rows (\(String(format: "%.2f", duration)) s each), "
+                    + "\(killedOld + killedNew) killed mid-run (\(killedOld) left the old data, \(killedNew) the whole import), "
+                    + "\(finished) finished first; seed \(seed)"
+            )
             #expect(killedOld + killedNew >= trials / 2, "most kills must land while the import runs; seed \(seed)")
         }
 
@@ -97,25 +120,49 @@ extension ReliabilityTests {
             try #require(after.integrity == "ok")
 
             var random = ReliabilityRandom(seed: seed)
-            var empty = 0, whole = 0, finished = 0
+            var empty = 0
+            var whole = 0
+            var finished = 0
             let store = scratch.path("trial.sqlite")
             for trial in 0..<trials {
-                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+                for suffix in ["", "-wal", "-shm", "-journal"] {
+                    try? FileManager.default.removeItem(atPath: store + suffix)
+                }
                 let delay = random.double(0...(duration * 1.25))
-                let child = try SpawnedProcess(binary, ["import", csv, "--db", store, "--quiet"], in: scratch.url, name: "import")
+                let child = try SpawnedProcess(
+                    binary,
+                    ["import", csv, "--db", store, "--quiet"],
+                    in: scratch.url,
+                    name: "import"
+                )
                 usleep(useconds_t(delay * 1_000_000))
                 let killed = child.signal(SIGKILL)
                 #expect(child.wait(timeout: 60), "trial \(trial): the import ends")
-                let what = "trial \(trial) of seed \(seed): SIGKILL \(killed ? "" : "(too late) ")after \(String(format: "%.3f", delay)) s of a \(String(format: "%.2f", duration)) s first import; \(replay)"
-                if !killed { finished += 1; #expect(child.exitStatus == 0, "\(what): \(child.standardError)") }
-                guard FileManager.default.fileExists(atPath: store) else { empty += 1; continue }
+                let what =
+                    "trial \(trial) of seed \(seed): SIGKILL \(killed ? "" : "(too late) ")after \(String(format: "%.3f", delay)) s of a \(String(format: "%.2f", duration)) s first import; \(replay)"
+                if !killed {
+                    finished += 1
+                    #expect(child.exitStatus == 0, "\(what): \(child.standardError)")
+                }
+                guard FileManager.default.fileExists(atPath: store) else {
+                    empty += 1
+                    continue
+                }
                 // Killed before the schema was committed: a SQLite file without tables is a store with no banks.
-                let tables = try ProcessRunner.run(BrowserFixture.sqlite3!, ["-batch", store,
-                    "PRAGMA integrity_check; SELECT count(*) FROM sqlite_master WHERE name = 'failed_bank_info';"])
+                let tables = try ProcessRunner.run(
+                    BrowserFixture.sqlite3!,
+                    [
+                        "-batch", store,
+                        "PRAGMA integrity_check; SELECT count(*) FROM sqlite_master WHERE name = 'failed_bank_info';",
+                    ]
+                )
                 if tables.status == 0, tables.standardOutput.split(separator: "\n") == ["ok", "0"] {
                     empty += 1
                     let again = try ProcessRunner.run(binary, ["import", csv, "--db", store, "--quiet"])
-                    #expect(again.status == 0, "\(what): import after the crash (no schema yet): \(again.standardError)")
+                    #expect(
+                        again.status == 0,
+                        "\(what): import after the crash (no schema yet): \(again.standardError)"
+                    )
                     continue
                 }
                 let check = try StoreDigest.check(store)
@@ -131,13 +178,19 @@ extension ReliabilityTests {
                         #expect(try StoreDigest.check(store).digest == after.digest, "\(what): import after the crash")
                     }
                 } else {
-                    let kept = FileManager.default.temporaryDirectory.appendingPathComponent("failedbanks-crash-first-\(seed)-\(trial).sqlite").path
+                    let kept = FileManager.default.temporaryDirectory.appendingPathComponent(
+                        "failedbanks-crash-first-\(seed)-\(trial).sqlite"
+                    ).path
                     try? ScratchDirectory.copyStore(store, to: kept)
-                    Issue.record("\(what): the store holds \(check.digest), neither no banks nor the whole import (\(after.digest)); kept at \(kept)")
+                    Issue.record(
+                        "\(what): the store holds \(check.digest), neither no banks nor the whole import (\(after.digest)); kept at \(kept)"
+                    )
                 }
             }
-            print("crash safety (first import, bulk path): \(trials) trials on \(rows) rows (\(String(format: "%.2f", duration)) s each), "
-                  + "\(empty) left no banks, \(whole) killed after the commit, \(finished) finished first; seed \(seed)")
+            print(
+                "crash safety (first import, bulk path): \(trials) trials on \(rows) rows (\(String(format: "%.2f", duration)) s each), "
+                    + "\(empty) left no banks, \(whole) killed after the commit, \(finished) finished first; seed \(seed)"
+            )
         }
 
         @Test(arguments: [SIGINT, SIGTERM])
@@ -148,7 +201,12 @@ extension ReliabilityTests {
             let before = try StoreDigest.check(store).digest
             let csv = try ReliabilitySettings.generatedList(rows: 50_000, seed: 9_003, in: scratch.url)
 
-            let child = try SpawnedProcess(binary, ["import", csv, "--db", store, "--quiet"], in: scratch.url, name: "import")
+            let child = try SpawnedProcess(
+                binary,
+                ["import", csv, "--db", store, "--quiet"],
+                in: scratch.url,
+                name: "import"
+            )
             usleep(400_000)
             try #require(child.signal(signal), "the import still runs after 0.4 s")
             let sent = Date()
@@ -160,7 +218,10 @@ extension ReliabilityTests {
             #expect(!child.standardError.contains("Fatal error"), "stderr: \(child.standardError)")
             let check = try StoreDigest.check(store)
             #expect(check.integrity == "ok")
-            #expect(check.digest == before, "signal \(signal) after 0.4 s (stopped in \(String(format: "%.2f", seconds)) s): \(check.digest), expected the old data \(before)")
+            #expect(
+                check.digest == before,
+                "signal \(signal) after 0.4 s (stopped in \(String(format: "%.2f", seconds)) s): \(check.digest), expected the old data \(before)"
+            )
         }
 
         /// The disk fills up mid-import (a file-size limit makes writes fail with EFBIG):
@@ -173,14 +234,23 @@ extension ReliabilityTests {
             let csv = try ReliabilitySettings.generatedList(rows: 50_000, seed: 9_004, in: scratch.url)
 
             // 1,000 KB per file: the store has room for the 500 banks, not for 50,000 more.
-            let child = try SpawnedProcess("/bin/bash", ["-c", "trap '' XFSZ; ulimit -f 1000; exec \"$0\" \"$@\"",
-                                                         binary, "import", csv, "--db", store, "--quiet"],
-                                           in: scratch.url, name: "import")
+            let child = try SpawnedProcess(
+                "/bin/bash",
+                [
+                    "-c", "trap '' XFSZ; ulimit -f 1000; exec \"$0\" \"$@\"",
+                    binary, "import", csv, "--db", store, "--quiet",
+                ],
+                in: scratch.url,
+                name: "import"
+            )
             #expect(child.finish(timeout: 60))
             let status = child.exitStatus ?? -1
             let message = child.standardError
             #expect((64...78).contains(status), "exit status \(status); stderr: \(message)")
-            #expect(["full", "space", "disk"].contains { message.localizedCaseInsensitiveContains($0) }, "stderr: \(message)")
+            #expect(
+                ["full", "space", "disk"].contains { message.localizedCaseInsensitiveContains($0) },
+                "stderr: \(message)"
+            )
             #expect(message.contains("banks.sqlite"), "the message names the store: \(message)")
             let check = try StoreDigest.check(store)
             #expect(check.integrity == "ok")
@@ -204,13 +274,19 @@ extension ReliabilityTests {
             let before = try StoreDigest.check(pristine)
             let deleted = scratch.path("deleted.sqlite")
             try ScratchDirectory.copyStore(pristine, to: deleted)
-            _ = try ProcessRunner.run(BrowserFixture.sqlite3!, ["-batch", deleted,
-                "DELETE FROM failed_bank_details WHERE info_id = \(bank.id); DELETE FROM failed_bank_info WHERE id = \(bank.id);"])
+            _ = try ProcessRunner.run(
+                BrowserFixture.sqlite3!,
+                [
+                    "-batch", deleted,
+                    "DELETE FROM failed_bank_details WHERE info_id = \(bank.id); DELETE FROM failed_bank_info WHERE id = \(bank.id);",
+                ]
+            )
             let after = try StoreDigest.check(deleted)
             try #require(after.digest.banks == before.digest.banks - 1)
 
             var random = ReliabilityRandom(seed: seed)
-            var there = 0, gone = 0
+            var there = 0
+            var gone = 0
             for trial in 0..<trials {
                 try ScratchDirectory.copyStore(pristine, to: fixture.database)
                 let tmux = try fixture.launch()
@@ -224,13 +300,20 @@ extension ReliabilityTests {
                 usleep(useconds_t(delay * 1_000_000))
                 kill(pid, SIGKILL)
                 let status = fixture.exitStatus(timeout: 30)
-                let what = "trial \(trial) of seed \(seed): SIGKILL \(String(format: "%.1f", delay * 1000)) ms after Enter (exit \(status.map(String.init) ?? "?")); \(replay)"
+                let what =
+                    "trial \(trial) of seed \(seed): SIGKILL \(String(format: "%.1f", delay * 1000)) ms after Enter (exit \(status.map(String.init) ?? "?")); \(replay)"
                 tmux.close()
 
                 let check = try StoreDigest.check(fixture.database)
                 #expect(check.integrity == "ok", "\(what)")
-                if check.digest == before.digest { there += 1 } else if check.digest == after.digest { gone += 1 } else {
-                    Issue.record("\(what): the store holds \(check.digest); expected \(before.digest) (bank there) or \(after.digest) (bank gone)")
+                if check.digest == before.digest {
+                    there += 1
+                } else if check.digest == after.digest {
+                    gone += 1
+                } else {
+                    Issue.record(
+                        "\(what): the store holds \(check.digest); expected \(before.digest) (bank there) or \(after.digest) (bank gone)"
+                    )
                 }
             }
             print("crash safety (browser delete): \(trials) trials, \(gone) saved, \(there) not yet; seed \(seed)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,15 +47,30 @@ extension ReliabilityTests {
             let status = try #require(probe.exitStatus(), "the browser exits; screen:\n\(probe.tmux.capture())")
             let message = (try? String(contentsOfFile: scratch.path("err.txt"), encoding: .utf8)) ?? ""
             #expect(status != 0 && status < 128, "\(refusal): exit status \(status); stderr: \(message)")
-            #expect(refusal.keyWords.contains { message.contains($0) }, "\(refusal): stderr should say \(refusal.keyWords): \(message)")
+            #expect(
+                refusal.keyWords.contains { message.contains($0) },
+                "\(refusal): stderr should say \(refusal.keyWords): \(message)"
+            )
             #expect(message.split(separator: "\n").count == 1, "\(refusal): one line of message: \(message)")
-            #expect(!message.contains("Fatal error") && !message.contains("Error opening terminal"), "\(refusal): \(message)")
+            #expect(
+                !message.contains("Fatal error") && !message.contains("Error opening terminal"),
+                "\(refusal): \(message)"
+            )
             let written = probe.outputBytes()
-            #expect(!written.contains(0x1b), "\(refusal): escape sequences reached the terminal: \(String(decoding: written, as: UTF8.self).debugDescription)")
-            #expect(written.isEmpty, "\(refusal): stdout wrote \(String(decoding: written, as: UTF8.self).debugDescription)")
+            #expect(
+                !written.contains(0x1b),
+                "\(refusal): escape sequences reached the terminal: \(String(decoding: written, as: UTF8.self).debugDescription)"
+            )
+            #expect(
+                written.isEmpty,
+                "\(refusal): stdout wrote \(String(decoding: written, as: UTF8.self).debugDescription)"
+            )
             if refusal == .stdoutIntoCat {
                 let piped = FileManager.default.contents(atPath: scratch.path("cat.txt")) ?? Data()
-                #expect(piped.isEmpty, "nothing goes down the pipe: \(String(decoding: piped, as: UTF8.self).debugDescription)")
+                #expect(
+                    piped.isEmpty,
+                    "nothing goes down the pipe: \(String(decoding: piped, as: UTF8.self).debugDescription)"
+                )
             }
             #expect(sttyIsSane(probe.stty), "\(refusal): terminal left: \(probe.stty)")
             #expect(probe.tmux.paneFormat("#{alternate_on}") == "0", "\(refusal): left the alternate screen on")
@@ -63,7 +79,11 @@ extension ReliabilityTests {
         }
 
         /// The browser started on a fresh store, and the bank count.
-        private func launch(width: Int = 80, height: Int = 24, waitForFirstScreen: Bool = true) throws -> (BrowserFixture, TmuxSession, Int) {
+        private func launch(
+            width: Int = 80,
+            height: Int = 24,
+            waitForFirstScreen: Bool = true
+        ) throws -> (BrowserFixture, TmuxSession, Int) {
             let fixture = try BrowserFixture()
             let total = try StoreFacts(fixture).byDate.count
             let tmux = try fixture.launch(width: width, height: height)
@@ -75,8 +95,14 @@ extension ReliabilityTests {
         private func quitCleanly(_ fixture: BrowserFixture, _ tmux: TmuxSession, count: Int, _ what: String) throws {
             tmux.send("q")
             let status = fixture.exitStatus(timeout: 30)
-            #expect(status == 0, "\(what): exit status \(status.map(String.init) ?? "none (still running)"); screen:\n\(tmux.capture())")
-            #expect(sttyIsSane(fixture.sttyAfterExit() ?? ""), "\(what): terminal left: \(fixture.sttyAfterExit() ?? "no stty record")")
+            #expect(
+                status == 0,
+                "\(what): exit status \(status.map(String.init) ?? "none (still running)"); screen:\n\(tmux.capture())"
+            )
+            #expect(
+                sttyIsSane(fixture.sttyAfterExit() ?? ""),
+                "\(what): terminal left: \(fixture.sttyAfterExit() ?? "no stty record")"
+            )
             #expect(fixture.standardError().isEmpty, "\(what): stderr: \(fixture.standardError())")
             #expect(try fixture.sql("PRAGMA integrity_check") == "ok")
             #expect(try fixture.sql("SELECT count(*) FROM failed_bank_info") == "\(count)")
@@ -84,16 +110,24 @@ extension ReliabilityTests {
 
         @Test func oneByOneWindowKeepsTheAppAliveAndItComesBackWhenTheWindowGrows() throws {
             let (fixture, tmux, total) = try launch()
-            defer { tmux.close(); fixture.remove() }
+            defer {
+                tmux.close()
+                fixture.remove()
+            }
             tmux.send("Down")
             let before = try tmux.waitFor("2/\(total)")
             tmux.resize(width: 1, height: 1)
             usleep(600_000)
             // (Keys are not sent meanwhile: the too-small screen ignores them, and whether one lands
             // before or after the next resize would decide the outcome.)
-            #expect(fixture.exitStatus(timeout: 0.2) == nil, "the app survives a 1×1 window; stderr: \(fixture.standardError())")
+            #expect(
+                fixture.exitStatus(timeout: 0.2) == nil,
+                "the app survives a 1×1 window; stderr: \(fixture.standardError())"
+            )
             tmux.resize(width: 80, height: 24)
-            let back = try tmux.waitUntil("the 80×24 screen again") { $0.contains("2/\(total)") && $0.lines[0].contains("Failed Banks") }
+            let back = try tmux.waitUntil("the 80×24 screen again") {
+                $0.contains("2/\(total)") && $0.lines[0].contains("Failed Banks")
+            }
             #expect(back == before, "after:\n\(back)\nbefore:\n\(before)")
             tmux.send("C-l")
             #expect(try tmux.waitUntilSettled() == back, "the screen after growing equals a full repaint")
@@ -105,10 +139,16 @@ extension ReliabilityTests {
         @Test(arguments: [[1, 1], [40, 12]])
         func startedInASmallWindowTheBrowserRepaintsWhenTheWindowGrowsTo80x24(_ size: [Int]) throws {
             let (fixture, tmux, total) = try launch(width: size[0], height: size[1], waitForFirstScreen: false)
-            defer { tmux.close(); fixture.remove() }
+            defer {
+                tmux.close()
+                fixture.remove()
+            }
             _ = fixture.appPID()
             usleep(800_000)
-            #expect(fixture.exitStatus(timeout: 0.2) == nil, "the app starts in a \(size[0])×\(size[1]) window; stderr: \(fixture.standardError())")
+            #expect(
+                fixture.exitStatus(timeout: 0.2) == nil,
+                "the app starts in a \(size[0])×\(size[1]) window; stderr: \(fixture.standardError())"
+            )
             tmux.resize(width: 80, height: 24)
             try tmux.waitUntil("the first screen at 80×24 (from \(size[0])×\(size[1]))", timeout: 5) {
                 $0.lines[0].contains("Failed Banks") && $0.contains("1/\(total)")
@@ -122,7 +162,10 @@ extension ReliabilityTests {
             var random = ReliabilityRandom(seed: seed)
             for round in 0..<rounds {
                 let (fixture, tmux, total) = try launch()
-                defer { tmux.close(); fixture.remove() }
+                defer {
+                    tmux.close()
+                    fixture.remove()
+                }
                 let what = "round \(round) of seed \(seed); \(ReliabilitySettings.replay(seed))"
                 tmux.send("d")
                 try tmux.waitFor("Delete")
@@ -135,9 +178,12 @@ extension ReliabilityTests {
                 let settled = try tmux.waitUntil("the 80×24 screen after the delete", timeout: 5) {
                     $0.contains("/\(total - 1)") && $0.contains("Deleted") && $0.lines[0].contains("Failed Banks")
                 }
-                let screen = try tmux.waitUntilSettled()   // any animation has finished
+                let screen = try tmux.waitUntilSettled()  // any animation has finished
                 tmux.send("C-l")
-                #expect(try tmux.waitUntilSettled() == screen, "\(what): incremental screen equals a full repaint\nbefore Ctrl-L:\n\(screen)\nafter:\n\(tmux.capture())")
+                #expect(
+                    try tmux.waitUntilSettled() == screen,
+                    "\(what): incremental screen equals a full repaint\nbefore Ctrl-L:\n\(screen)\nafter:\n\(tmux.capture())"
+                )
                 #expect(settled.lines[0].contains("Failed Banks"), "\(what):\n\(settled)")
                 try quitCleanly(fixture, tmux, count: total - 1, what)
             }
@@ -149,8 +195,12 @@ extension ReliabilityTests {
             let total = try StoreFacts(fixture).byDate.count
             let directory = fixture.directory.path
             // `env --default-signal`: the shell a person has (the test thread's blocked signal mask is not passed on).
-            let tmux = try TmuxSession(command: ["/usr/bin/env", "--default-signal", "/bin/bash", "--norc", "--noprofile", "-i"], width: 80, height: 24,
-                                       environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen", "PS1": "PROMPT$ "])
+            let tmux = try TmuxSession(
+                command: ["/usr/bin/env", "--default-signal", "/bin/bash", "--norc", "--noprofile", "-i"],
+                width: 80,
+                height: 24,
+                environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen", "PS1": "PROMPT$ "]
+            )
             defer { tmux.close() }
             try tmux.waitFor("PROMPT$")
             tmux.type("cd \(shellQuote(directory))")
@@ -175,12 +225,16 @@ extension ReliabilityTests {
 
             tmux.type("fg")
             tmux.send("Enter")
-            try tmux.waitUntil("the app's screen again", timeout: 10) { $0.contains("Failed Banks") && $0.contains("2/\(total)") }
+            try tmux.waitUntil("the app's screen again", timeout: 10) {
+                $0.contains("Failed Banks") && $0.contains("2/\(total)")
+            }
             tmux.send("Down")
             let resumed = try tmux.waitFor("3/\(total)", timeout: 10)
             #expect(!resumed.contains("PROMPT$"), "a full repaint after fg:\n\(resumed)")
             tmux.send("q")
-            try tmux.waitUntil("the prompt after quitting", timeout: 5) { $0.lines.last { !$0.isEmpty }?.hasPrefix("PROMPT$") == true }
+            try tmux.waitUntil("the prompt after quitting", timeout: 5) {
+                $0.lines.last { !$0.isEmpty }?.hasPrefix("PROMPT$") == true
+            }
             tmux.type("echo \"STATUS=$?\"; stty -a > stty-end.txt")
             tmux.send("Enter")
             try tmux.waitFor("STATUS=0", timeout: 5)
@@ -195,7 +249,10 @@ extension ReliabilityTests {
         /// which LeakSanitizer reports at every exit), so `-wal` and `-shm` stayed beside the store.
         @Test func quittingTheBrowserClosesTheStoreLeavingNoWalOrShm() throws {
             let (fixture, tmux, _) = try launch()
-            defer { tmux.close(); fixture.remove() }
+            defer {
+                tmux.close()
+                fixture.remove()
+            }
             tmux.send("q")
             #expect(fixture.exitStatus(timeout: 30) == 0)
             // Looked at before anything else opens the store (the last connection to close removes them).
@@ -205,12 +262,18 @@ extension ReliabilityTests {
 
         @Test func sighupRestoresTheTerminalAndExitsWithTheSignal() throws {
             let (fixture, tmux, total) = try launch()
-            defer { tmux.close(); fixture.remove() }
+            defer {
+                tmux.close()
+                fixture.remove()
+            }
             let pid = try #require(fixture.appPID())
             kill(pid, SIGHUP)
             let status = fixture.exitStatus(timeout: 30)
             #expect(status == 128 + SIGHUP, "exit status \(status.map(String.init) ?? "none (still running)")")
-            #expect(sttyIsSane(fixture.sttyAfterExit() ?? ""), "terminal left: \(fixture.sttyAfterExit() ?? "no stty record")")
+            #expect(
+                sttyIsSane(fixture.sttyAfterExit() ?? ""),
+                "terminal left: \(fixture.sttyAfterExit() ?? "no stty record")"
+            )
             #expect(tmux.paneFormat("#{alternate_on}") == "0", "the alternate screen is off after SIGHUP")
             #expect(fixture.standardError().isEmpty, "stderr: \(fixture.standardError())")
             #expect(try fixture.sql("PRAGMA integrity_check") == "ok")
@@ -219,18 +282,27 @@ extension ReliabilityTests {
 
         @Test func closingThePaneEndsTheAppAndLeavesTheStoreIntact() throws {
             let (fixture, tmux, total) = try launch()
-            defer { tmux.close(); fixture.remove() }
+            defer {
+                tmux.close()
+                fixture.remove()
+            }
             let pid = try #require(fixture.appPID())
             tmux.send("d")  // mid-interaction: the Delete button showing
             try tmux.waitFor("Delete")
             _ = try ProcessRunner.run(tmux.tmux, ["-L", tmux.socket, "kill-pane", "-t", tmux.target])
             var ended = false
-            try? waitUntil("the app to end after its terminal closed", timeout: 5) { ended = processHasEnded(pid); return ended }
+            try? waitUntil("the app to end after its terminal closed", timeout: 5) {
+                ended = processHasEnded(pid)
+                return ended
+            }
             #expect(ended, "the app (pid \(pid)) still runs after its terminal was closed")
             if !ended { kill(pid, SIGKILL) }
             #expect(try fixture.sql("PRAGMA integrity_check") == "ok")
             #expect(try fixture.sql("SELECT count(*) FROM failed_bank_info") == "\(total)")
-            #expect(fixture.standardError().isEmpty || !fixture.standardError().contains("Fatal error"), "stderr: \(fixture.standardError())")
+            #expect(
+                fixture.standardError().isEmpty || !fixture.standardError().contains("Fatal error"),
+                "stderr: \(fixture.standardError())"
+            )
         }
     }
 }

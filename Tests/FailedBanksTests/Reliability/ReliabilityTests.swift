@@ -1,6 +1,7 @@
 import CSVImport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 import TestSupport
@@ -53,7 +54,8 @@ enum ReliabilitySettings {
 
     /// `banklist-gen`: `$BANKLIST_GEN_BIN`, else next to `failedbanks`.
     static let generator: String? = {
-        let candidate = environment["BANKLIST_GEN_BIN"]
+        let candidate =
+            environment["BANKLIST_GEN_BIN"]
             ?? URL(fileURLWithPath: failedbanks).deletingLastPathComponent().appendingPathComponent("banklist-gen").path
         return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }()
@@ -65,10 +67,14 @@ enum ReliabilitySettings {
 
     /// Writes a generated bank list of `rows` rows with `seed` into `directory`.
     static func generatedList(rows: Int, seed: UInt64, in directory: URL) throws -> String {
-        guard let generator else { throw EndToEndError("no built banklist-gen (run 'swift build' first, or set BANKLIST_GEN_BIN)") }
+        guard let generator else {
+            throw EndToEndError("no built banklist-gen (run 'swift build' first, or set BANKLIST_GEN_BIN)")
+        }
         let path = directory.appendingPathComponent("generated-\(rows)-\(seed).csv").path
         let result = try ProcessRunner.run(generator, ["--rows", "\(rows)", "--seed", "\(seed)", "--output", path])
-        guard result.status == 0 else { throw EndToEndError("banklist-gen failed (\(result.status)): \(result.standardError)") }
+        guard result.status == 0 else {
+            throw EndToEndError("banklist-gen failed (\(result.status)): \(result.standardError)")
+        }
         return path
     }
 }
@@ -81,5 +87,7 @@ struct ReliabilityRandom {
     mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &generator) }
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &generator) < p }
     mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &generator)] }
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) } }
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,9 +90,13 @@ struct FileSnapshot: Equatable, CustomStringConvertible {
         if bytes != other.bytes {
             if let a = other.bytes, let b = bytes {
                 let firstDifference = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                notes.append("bytes changed (\(a.count) → \(b.count) bytes, first difference at \(firstDifference.map(String.init) ?? "the end"))")
+                notes.append(
+                    "bytes changed (\(a.count) → \(b.count) bytes, first difference at \(firstDifference.map(String.init) ?? "the end"))"
+                )
             } else {
-                notes.append("file changed (\(other.bytes?.count.description ?? "none") → \(bytes?.count.description ?? "none") bytes)")
+                notes.append(
+                    "file changed (\(other.bytes?.count.description ?? "none") → \(bytes?.count.description ?? "none") bytes)"
+                )
             }
         }
         if mode != other.mode { notes.append("mode \(String(other.mode, radix: 8)) → \(String(mode, radix: 8))") }

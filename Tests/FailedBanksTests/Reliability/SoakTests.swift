@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `SOAK_MINUTES` (fractions allowed), nil when unset: how long ``ReliabilityTests/Soak`` runs.
-let soakMinutes: Double? = ReliabilitySettings.environment["SOAK_MINUTES"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
+let soakMinutes: Double? = ReliabilitySettings.environment["SOAK_MINUTES"].flatMap(Double.init).flatMap {
+    $0 > 0 ? $0 : nil
+}
 
 extension ReliabilityTests {
     /// The soak (long form, not in CI): for `SOAK_MINUTES` minutes, random writers — imports of
@@ -37,12 +40,20 @@ extension ReliabilityTests {
             // Readers: watch, then the browser.
             let watch = try SpawnedProcess(binary, ["watch", "--db", store], in: scratch.url, name: "watch")
             defer { watch.signal(SIGKILL) }
-            try waitUntil("watch's snapshot line", timeout: 60) { watch.standardOutput.contains("\n") || !watch.isRunning }
+            try waitUntil("watch's snapshot line", timeout: 60) {
+                watch.standardOutput.contains("\n") || !watch.isRunning
+            }
             let tmux = try fixture.launch()
             defer { tmux.close() }
             try tmux.waitFor("1/\(firstCount)", timeout: 60)
 
-            let shell = try SpawnedProcess(BrowserFixture.sqlite3!, ["-batch", "-bail", store], in: scratch.url, name: "shell", withInput: true)
+            let shell = try SpawnedProcess(
+                BrowserFixture.sqlite3!,
+                ["-batch", "-bail", store],
+                in: scratch.url,
+                name: "shell",
+                withInput: true
+            )
             defer { shell.signal(SIGKILL) }
             shell.write(".timeout 120000\n")
 
@@ -60,14 +71,23 @@ extension ReliabilityTests {
                     // An import of a generated list (one at a time: each waits for the store's writer anyway).
                     if let running = importer {
                         guard !running.isRunning else { break }
-                        if running.exitStatus != 0 { failures.append("import \(counts.imports): \(running.standardError)") }
+                        if running.exitStatus != 0 {
+                            failures.append("import \(counts.imports): \(running.standardError)")
+                        }
                     }
                     counts.imports += 1
-                    importer = try SpawnedProcess(binary, ["import", random.pick(lists), "--db", store, "--quiet"],
-                                                  in: scratch.url, name: "import-\(counts.imports)")
+                    importer = try SpawnedProcess(
+                        binary,
+                        ["import", random.pick(lists), "--db", store, "--quiet"],
+                        in: scratch.url,
+                        name: "import-\(counts.imports)"
+                    )
                 case 1...11:
-                    let change = ConcurrentWriters.randomChange(&random, maxID: Int64(firstCount + 7_000 + counts.statements),
-                                                                serial: counts.statements)
+                    let change = ConcurrentWriters.randomChange(
+                        &random,
+                        maxID: Int64(firstCount + 7_000 + counts.statements),
+                        serial: counts.statements
+                    )
                     shellLog += change
                     if !shell.write(change) { failures.append("the sqlite3 shell stopped: \(shell.standardError)") }
                     counts.statements += 1
@@ -82,11 +102,19 @@ extension ReliabilityTests {
                 }
                 if step % 16 == 0 {
                     let screen = tmux.capture()
-                    if let word = ConcurrentWriters.lockWords.first(where: { screen.localizedCaseInsensitiveContains($0) }) {
+                    if let word = ConcurrentWriters.lockWords.first(where: {
+                        screen.localizedCaseInsensitiveContains($0)
+                    }) {
                         failures.append("\"\(word)\" on the browser's screen:\n\(screen)")
                     }
-                    if screen.contains("EXITED") { failures.append("the browser ended:\n\(screen)\n\(fixture.standardError())"); break }
-                    if !watch.isRunning { failures.append("watch ended: \(watch.standardError)"); break }
+                    if screen.contains("EXITED") {
+                        failures.append("the browser ended:\n\(screen)\n\(fixture.standardError())")
+                        break
+                    }
+                    if !watch.isRunning {
+                        failures.append("watch ended: \(watch.standardError)")
+                        break
+                    }
                 }
                 usleep(useconds_t(random.int(5_000...60_000)))
             }
@@ -98,12 +126,16 @@ extension ReliabilityTests {
                 if importer.exitStatus != 0 { failures.append("the last import: \(importer.standardError)") }
             }
             #expect(shell.exitStatus == 0, "sqlite3: \(shell.standardError)")
-            let context = "seed \(seed), \(counts.imports) imports, \(counts.statements) shell statements, "
+            let context =
+                "seed \(seed), \(counts.imports) imports, \(counts.statements) shell statements, "
                 + "\(counts.deletes) browser deletes, \(counts.undos) undos; \(replay)"
             #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n")); \(context)")
             for (name, text) in [("watch", watch.standardError), ("browser", fixture.standardError())] {
                 for word in ConcurrentWriters.lockWords {
-                    #expect(!text.localizedCaseInsensitiveContains(word), "\(name) stderr shows \"\(word)\": \(text.prefix(600)); \(context)")
+                    #expect(
+                        !text.localizedCaseInsensitiveContains(word),
+                        "\(name) stderr shows \"\(word)\": \(text.prefix(600)); \(context)"
+                    )
                 }
             }
 
@@ -120,8 +152,10 @@ extension ReliabilityTests {
                 watched = try WatchedState(jsonLines: watch.standardOutput)
             }
             #expect(watched.problems.isEmpty, "watch's batches: \(watched.problems.prefix(10)); \(context)")
-            #expect(watched.sections == expected,
-                    "watch (\(watched.snapshots) snapshots, \(watched.batches) batches) differs from list (\(total) banks); \(context)")
+            #expect(
+                watched.sections == expected,
+                "watch (\(watched.snapshots) snapshots, \(watched.batches) batches) differs from list (\(total) banks); \(context)"
+            )
 
             // The browser: its pages from the top equal a browser's started afresh on a copy of the store.
             try tmux.waitFor("/\(total)", timeout: 120)
@@ -139,18 +173,26 @@ extension ReliabilityTests {
                     freshTmux.send("PageDown")
                 }
                 // The last line is the status line (messages such as "Deleted …" differ): compare the rows above it.
-                func rows(_ screen: String) -> [Substring] { screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
+                func rows(_ screen: String) -> [Substring] {
+                    screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                }
                 _ = try? freshTmux.waitUntil("page \(page + 1) of both browsers to agree", timeout: 60) { screen in
                     screen.contains("/\(total)") && rows(screen) == rows(tmux.capture())
                 }
-                let soaked = tmux.capture(), afresh = freshTmux.capture()
-                #expect(rows(soaked) == rows(afresh), "page \(page + 1):\n\(soaked)\n--- afresh:\n\(afresh)\n\(context)")
+                let soaked = tmux.capture()
+                let afresh = freshTmux.capture()
+                #expect(
+                    rows(soaked) == rows(afresh),
+                    "page \(page + 1):\n\(soaked)\n--- afresh:\n\(afresh)\n\(context)"
+                )
             }
             watch.signal(SIGINT)
             #expect(watch.finish(timeout: 60), "watch ends on SIGINT")
             #expect(try fixture.sql("PRAGMA integrity_check") == "ok")
-            print("soak: \(minutes) min; \(context); watch saw \(watched.snapshots) snapshots and \(watched.batches) batches; "
-                  + "\(total) banks at the end")
+            print(
+                "soak: \(minutes) min; \(context); watch saw \(watched.snapshots) snapshots and \(watched.batches) batches; "
+                    + "\(total) banks at the end"
+            )
         }
     }
 }

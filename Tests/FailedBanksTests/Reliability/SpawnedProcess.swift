@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,8 +32,14 @@ final class SpawnedProcess {
     private var status: Int32?
     private let lock = NSLock()
 
-    init(_ executable: String, _ arguments: [String], in directory: URL, name: String,
-         environment: [String: String]? = nil, withInput: Bool = false) throws {
+    init(
+        _ executable: String,
+        _ arguments: [String],
+        in directory: URL,
+        name: String,
+        environment: [String: String]? = nil,
+        withInput: Bool = false
+    ) throws {
         _ = SpawnedProcess.ignoreBrokenPipes
         self.name = name
         outputPath = directory.appendingPathComponent("\(name).stdout").path
@@ -59,7 +66,8 @@ final class SpawnedProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
+        var none = sigset_t()
+        var all = sigset_t()
         sigemptyset(&none)
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
@@ -68,7 +76,8 @@ final class SpawnedProcess {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        let variables = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let variables =
+            (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in variables { free(pointer) } }
         var child: pid_t = 0
         let result = posix_spawn(&child, executable, &actions, &attributes, argv, variables)
@@ -82,17 +91,29 @@ final class SpawnedProcess {
     }
 
     private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    private typealias Chdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    private typealias Chdir =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
     /// glibc ≥ 2.34's `posix_spawn_file_actions_addclosefrom_np` (not visible to Swift without _GNU_SOURCE).
-    private static let addCloseFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-        .map { unsafeBitCast($0, to: CloseFrom.self) }
-    private static let addChdir: Chdir? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
-        .map { unsafeBitCast($0, to: Chdir.self) }
+    private static let addCloseFrom: CloseFrom? = dlsym(
+        UnsafeMutableRawPointer(bitPattern: 0),
+        "posix_spawn_file_actions_addclosefrom_np"
+    )
+    .map { unsafeBitCast($0, to: CloseFrom.self) }
+    private static let addChdir: Chdir? = dlsym(
+        UnsafeMutableRawPointer(bitPattern: 0),
+        "posix_spawn_file_actions_addchdir_np"
+    )
+    .map { unsafeBitCast($0, to: Chdir.self) }
 
     /// Closes every descriptor above 2 in the child (but `keeping`, already dup2'ed by then).
     private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t, keeping: [Int32]) {
-        if let addCloseFrom { _ = addCloseFrom(&actions, 3); return }
-        let open = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
+        if let addCloseFrom {
+            _ = addCloseFrom(&actions, 3)
+            return
+        }
+        let open = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap {
+            Int32($0)
+        }
         for fd in open where fd > 2 && !keeping.contains(fd) { posix_spawn_file_actions_addclose(&actions, fd) }
     }
 
@@ -100,7 +121,10 @@ final class SpawnedProcess {
     private static let ignoreBrokenPipes: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
 
     deinit {
-        if isRunning { kill(pid, SIGKILL); wait(timeout: 5) }
+        if isRunning {
+            kill(pid, SIGKILL)
+            wait(timeout: 5)
+        }
     }
 
     /// Reaps the child if it has ended; the status is kept.
@@ -156,7 +180,10 @@ final class SpawnedProcess {
     @discardableResult
     func write(_ text: String) -> Bool {
         guard let input else { return false }
-        do { try input.write(contentsOf: Data(text.utf8)); return true } catch { return false }
+        do {
+            try input.write(contentsOf: Data(text.utf8))
+            return true
+        } catch { return false }
     }
 
     /// Closes standard input (the process sees end of file).

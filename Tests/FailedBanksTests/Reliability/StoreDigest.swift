@@ -32,7 +32,10 @@ struct StoreDigest: Equatable, CustomStringConvertible {
             SELECT i.id, i.name, i.city, i.state FROM failed_bank_info AS i
               WHERE NOT EXISTS (SELECT 1 FROM failed_bank_details AS d WHERE d.info_id = i.id) ORDER BY i.id;
             """
-        let result = try ProcessRunner.run(sqlite3, ["-batch", "-cmd", ".timeout 10000", "-separator", "\u{1f}", store, sql])
+        let result = try ProcessRunner.run(
+            sqlite3,
+            ["-batch", "-cmd", ".timeout 10000", "-separator", "\u{1f}", store, sql]
+        )
         guard result.status == 0 else {
             throw EndToEndError("sqlite3 could not read \(store) (\(result.status)): \(result.standardError)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,23 +24,30 @@ final class TerminalProbe {
         self.scratch = scratch
         let script = scratch.path("probe.sh")
         try """
-            #!/bin/bash
-            cd \(shellQuote(scratch.url.path))
-            while [ ! -e go ]; do sleep 0.02; done
-            printf '%s\\n' '\(TerminalProbe.begin)'
-            \(command)
-            status=$?
-            printf '\\n%s\\n' '\(TerminalProbe.end)'
-            stty -a > stty.txt 2>&1
-            echo "$status" > exit.txt
-            exec sleep 3600
+        #!/bin/bash
+        cd \(shellQuote(scratch.url.path))
+        while [ ! -e go ]; do sleep 0.02; done
+        printf '%s\\n' '\(TerminalProbe.begin)'
+        \(command)
+        status=$?
+        printf '\\n%s\\n' '\(TerminalProbe.end)'
+        stty -a > stty.txt 2>&1
+        echo "$status" > exit.txt
+        exec sleep 3600
 
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         // `env --default-signal`: the signals a shell would have (not the test thread's blocked mask).
-        tmux = try TmuxSession(command: ["/usr/bin/env", "--default-signal", "/bin/bash", script], width: width, height: height,
-                               environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen"])
+        tmux = try TmuxSession(
+            command: ["/usr/bin/env", "--default-signal", "/bin/bash", script],
+            width: width,
+            height: height,
+            environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen"]
+        )
         let pane = scratch.path("pane.bin")
-        _ = try ProcessRunner.run(tmux.tmux, ["-L", tmux.socket, "pipe-pane", "-t", tmux.target, "-o", "cat >> \(shellQuote(pane))"])
+        _ = try ProcessRunner.run(
+            tmux.tmux,
+            ["-L", tmux.socket, "pipe-pane", "-t", tmux.target, "-o", "cat >> \(shellQuote(pane))"]
+        )
         FileManager.default.createFile(atPath: scratch.path("go"), contents: nil)
     }
 
@@ -62,12 +70,15 @@ final class TerminalProbe {
     /// The bytes the command wrote to the terminal (between the probe's markers).
     func outputBytes(timeout: Double = 5) -> [UInt8] {
         var bytes: [UInt8] = []
-        let begin = Array((TerminalProbe.begin + "\r\n").utf8), end = Array(("\r\n" + TerminalProbe.end).utf8)
+        let begin = Array((TerminalProbe.begin + "\r\n").utf8)
+        let end = Array(("\r\n" + TerminalProbe.end).utf8)
         try? waitUntil("the recorded pane output", timeout: timeout) {
             bytes = FileManager.default.contents(atPath: scratch.path("pane.bin")).map { [UInt8]($0) } ?? []
             return bytes.firstRange(of: end) != nil
         }
-        guard let from = bytes.firstRange(of: begin)?.upperBound, let to = bytes.firstRange(of: end)?.lowerBound, from <= to else {
+        guard let from = bytes.firstRange(of: begin)?.upperBound, let to = bytes.firstRange(of: end)?.lowerBound,
+            from <= to
+        else {
             return bytes
         }
         return Array(bytes[from..<to])

@@ -20,7 +20,8 @@ struct WatchedState {
         /// The sections of `failedbanks list --format json`.
         static func list(fromJSON text: String) throws -> [Section] {
             guard let root = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                  let sections = root["sections"] as? [[String: Any]] else {
+                let sections = root["sections"] as? [[String: Any]]
+            else {
                 throw EndToEndError("list --format json: no \"sections\" in \(text.prefix(300))")
             }
             return try sections.map { section in
@@ -47,7 +48,9 @@ struct WatchedState {
             case "snapshot":
                 snapshots += 1
                 let list = object["sections"] as? [[String: Any]] ?? []
-                sections = list.map { Section(name: $0["name"] as? String ?? "?", ids: ($0["ids"] as? [NSNumber] ?? []).map(\.int64Value)) }
+                sections = list.map {
+                    Section(name: $0["name"] as? String ?? "?", ids: ($0["ids"] as? [NSNumber] ?? []).map(\.int64Value))
+                }
             case "batch":
                 batches += 1
                 apply(object, line: number + 1)
@@ -74,9 +77,14 @@ struct WatchedState {
             let from = Self.coordinates(change["from"])
             switch change["change"] as? String {
             case "delete", "move", "update":
-                guard let from else { problems.append("line \(line): \(change["change"] ?? "?") without from: \(change)"); continue }
+                guard let from else {
+                    problems.append("line \(line): \(change["change"] ?? "?") without from: \(change)")
+                    continue
+                }
                 check(id, at: from, line: line)
-                if change["change"] as? String == "move", let to = Self.coordinates(change["to"]), to == from { sameCoordinates.append(id) }
+                if change["change"] as? String == "move", let to = Self.coordinates(change["to"]), to == from {
+                    sameCoordinates.append(id)
+                }
             case "insert": break
             default: problems.append("line \(line): unknown object change \(change)")
             }
@@ -84,26 +92,37 @@ struct WatchedState {
         let next = applied(sectionChanges, objectChanges, keepingInPlace: [], line: line)
         // A move whose old and new coordinates are equal is a move to itself (rule 3) when
         // leaving the object in place gives the same sections: it should have been an update.
-        for id in sameCoordinates where applied(sectionChanges, objectChanges, keepingInPlace: [id], line: line) == next {
+        for id in sameCoordinates where applied(sectionChanges, objectChanges, keepingInPlace: [id], line: line) == next
+        {
             problems.append("line \(line): object \(id) moves to itself")
         }
         // An inserted object must not be there already (rule 4: the result is the new fetch, each object once).
-        let arriving = objectChanges.filter { $0["change"] as? String == "insert" }.compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        let arriving = objectChanges.filter { $0["change"] as? String == "insert" }.compactMap {
+            ($0["id"] as? NSNumber)?.int64Value
+        }
         if !arriving.isEmpty {
             let before = Set(sections.flatMap(\.ids))
             for id in arriving where before.contains(id) {
-                problems.append("line \(line): object \(id) inserted, but it is already in the results (no delete before)")
+                problems.append(
+                    "line \(line): object \(id) inserted, but it is already in the results (no delete before)"
+                )
             }
         }
         sections = next
         if let counts = batch["counts"] as? [NSNumber], counts.map(\.intValue) != sections.map(\.ids.count) {
-            problems.append("line \(line): counts \(counts.map(\.intValue).prefix(12)) but the rebuilt sections hold \(sections.map(\.ids.count).prefix(12))")
+            problems.append(
+                "line \(line): counts \(counts.map(\.intValue).prefix(12)) but the rebuilt sections hold \(sections.map(\.ids.count).prefix(12))"
+            )
         }
     }
 
     /// The sections after one batch, by rule 4; moves of `keepingInPlace` are applied as updates.
-    private mutating func applied(_ sectionChanges: [[String: Any]], _ objectChanges: [[String: Any]],
-                                  keepingInPlace: Set<Int64>, line: Int) -> [Section] {
+    private mutating func applied(
+        _ sectionChanges: [[String: Any]],
+        _ objectChanges: [[String: Any]],
+        keepingInPlace: Set<Int64>,
+        line: Int
+    ) -> [Section] {
         var deletedSections = Set<Int>()
         var insertedSections: [(index: Int, name: String)] = []
         for change in sectionChanges {
@@ -118,7 +137,8 @@ struct WatchedState {
         var inserted: [(section: Int, row: Int, id: Int64)] = []
         for change in objectChanges {
             let id = (change["id"] as? NSNumber)?.int64Value ?? -1
-            let from = Self.coordinates(change["from"]), to = Self.coordinates(change["to"])
+            let from = Self.coordinates(change["from"])
+            let to = Self.coordinates(change["to"])
             switch change["change"] as? String {
             case "delete":
                 if let from { removed.insert([from.0, from.1]) }
@@ -142,7 +162,9 @@ struct WatchedState {
         // New coordinates, ascending.
         for (index, name) in insertedSections.sorted(by: { $0.index < $1.index }) {
             guard index >= 0, index <= next.count else {
-                if keepingInPlace.isEmpty { problems.append("line \(line): section insert at \(index) of \(next.count)") }
+                if keepingInPlace.isEmpty {
+                    problems.append("line \(line): section insert at \(index) of \(next.count)")
+                }
                 continue
             }
             next.insert(Section(name: name, ids: []), at: index)
@@ -160,10 +182,13 @@ struct WatchedState {
     /// A delete, move or update names the object at its old coordinates.
     private mutating func check(_ id: Int64, at from: (Int, Int), line: Int) {
         guard from.0 >= 0, from.0 < sections.count, from.1 >= 0, from.1 < sections[from.0].ids.count else {
-            problems.append("line \(line): object \(id) at [\(from.0), \(from.1)] is out of range"); return
+            problems.append("line \(line): object \(id) at [\(from.0), \(from.1)] is out of range")
+            return
         }
         if sections[from.0].ids[from.1] != id {
-            problems.append("line \(line): object \(id) at [\(from.0), \(from.1)] but the snapshot has \(sections[from.0].ids[from.1]) there")
+            problems.append(
+                "line \(line): object \(id) at [\(from.0), \(from.1)] but the snapshot has \(sections[from.0].ids[from.1]) there"
+            )
         }
     }
 }

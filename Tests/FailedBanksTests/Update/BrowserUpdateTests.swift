@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import SQLiteStore
 import TerminalUI
+import Testing
+
 @testable import FailedBanksKit
 
 /// `U` in the browser: the update runs in the background, its progress and its
@@ -9,9 +10,11 @@ import TerminalUI
 /// changed banks arriving through the live path.
 @Suite struct BrowserUpdateTests {
     /// The harness's list with one bank that failed since and one corrected acquirer.
-    static let list = Array(("Bank Name,City,State,Cert,Acquiring Institution,Closing Date,Fund\r\n"
-        + "Held Bank,Eastport,ME,90001,Harbor Savings Bank,14-Nov-25,10552\r\n"
-        + "Pulaski Savings Bank,Chicago,IL,1000,Acquirer 0 N.A.,17-Jan-25,10500\r\n").utf8)
+    static let list = Array(
+        ("Bank Name,City,State,Cert,Acquiring Institution,Closing Date,Fund\r\n"
+            + "Held Bank,Eastport,ME,90001,Harbor Savings Bank,14-Nov-25,10552\r\n"
+            + "Pulaski Savings Bank,Chicago,IL,1000,Acquirer 0 N.A.,17-Jan-25,10500\r\n").utf8
+    )
 
     static func harness(url: String) throws -> BrowserHarness {
         var options = BrowserOptions()
@@ -38,8 +41,11 @@ import TerminalUI
         h.press(.character("U"))
         #expect(h.browser.backgroundUpdate != nil || Self.statusLine(h).contains("Update"))
         try Self.waitForUpdate(h)
-        #expect(h.browser.statusLine.message(at: h.clock.now)?.text
-                == "Update: 1 new, 1 changed, 0 unchanged — newest: Held Bank (Eastport, ME), closed 14 November 2025", "\(h.text)")
+        #expect(
+            h.browser.statusLine.message(at: h.clock.now)?.text
+                == "Update: 1 new, 1 changed, 0 unchanged — newest: Held Bank (Eastport, ME), closed 14 November 2025",
+            "\(h.text)"
+        )
         h.press(.home)
         #expect(h.text.contains("2025 (2)") && h.text.contains("Held Bank"), "\(h.text)")
         #expect(h.browser.adapter.controller.numberOfObjects == BrowserHarness.banks.count + 1)
@@ -59,7 +65,7 @@ import TerminalUI
         h.press(.escape)
         h.press(.character("U"))
         #expect(Self.statusLine(h).contains("already running"), "\(h.text)")
-        server.stop()   // the connection closes: the update fails
+        server.stop()  // the connection closes: the update fails
         try Self.waitForUpdate(h)
         #expect(Self.statusLine(h).contains("Update failed"), "\(h.text)")
         #expect(h.browser.adapter.controller.numberOfObjects == BrowserHarness.banks.count)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,7 +59,9 @@ final class LocalHTTPServer: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 16) == 0 else {
             close(fd)
@@ -96,10 +99,13 @@ final class LocalHTTPServer: @unchecked Sendable {
             return held
         }
         guard let held else { return }
-        shutdown(listener, Int32(SHUT_RDWR))   // wakes accept() with an error: the loop ends
+        shutdown(listener, Int32(SHUT_RDWR))  // wakes accept() with an error: the loop ends
         acceptLoopEnded.wait()
         close(listener)
-        for fd in held { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
+        for fd in held {
+            shutdown(fd, Int32(SHUT_RDWR))
+            close(fd)
+        }
     }
 
     deinit { stop() }
@@ -123,14 +129,20 @@ final class LocalHTTPServer: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            if lock.withLock({ stopped }) { close(connection); return }
+            if lock.withLock({ stopped }) {
+                close(connection)
+                return
+            }
             let thread = Thread { [self] in serve(connection) }
             thread.start()
         }
     }
 
     private func serve(_ fd: Int32) {
-        guard let request = readRequest(fd) else { close(fd); return }
+        guard let request = readRequest(fd) else {
+            close(fd)
+            return
+        }
         lock.withLock { received.append(request) }
         switch handler(request) {
         case .silence:
@@ -185,7 +197,9 @@ final class LocalHTTPServer: @unchecked Sendable {
                 var headers: [String: String] = [:]
                 for line in lines {
                     guard let colon = line.firstIndex(of: ":") else { continue }
-                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                        in: .whitespaces
+                    )
                 }
                 return Request(method: String(first[0]), path: String(first[1]), headers: headers)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,7 @@ import Glibc
             guard fd >= 0 else { return false }
             opened.append(fd)
             if fd == number { return true }
-            if fd > number { return false }   // another thread took it first
+            if fd > number { return false }  // another thread took it first
         }
         return false
     }
@@ -33,13 +34,13 @@ import Glibc
             server.stop()
             if Self.claim(number) {
                 claimed = number
-                server.stop()   // as a test does with `defer { server.stop() }` after stopping it itself
+                server.stop()  // as a test does with `defer { server.stop() }` after stopping it itself
             }
         }
         let number = try #require(claimed, "descriptor numbers are taken by other threads at once")
         let stillOpen = fcntl(number, F_GETFD) != -1
         #expect(stillOpen, "the second stop() closed descriptor \(number), opened since by someone else")
-        if stillOpen { close(number) }   // (not when it was closed: the number may be another thread's by now)
+        if stillOpen { close(number) }  // (not when it was closed: the number may be another thread's by now)
     }
 
     @Test func stopReturnsOnlyOnceTheAcceptLoopHasEnded() throws {

@@ -1,7 +1,8 @@
-import Foundation
-import Testing
-import SQLiteStore
 import CLIKit
+import Foundation
+import SQLiteStore
+import Testing
+
 @testable import FailedBanksKit
 
 /// `failedbanks update` against a local HTTP server started by each test: the
@@ -15,15 +16,22 @@ import CLIKit
         // ISO Latin 1 maps each byte to one character, so the Windows-1252 bytes come back unchanged.
         var text = String(bytes.map { Character(Unicode.Scalar($0)) })
         let headerEnd = text.range(of: "\r\n")!.upperBound
-        text.insert(contentsOf: "Held Bank,Eastport,ME,90001,Harbor Savings Bank,14-Nov-25,10552\r\n"
-                    + "\"Second Bank, N.A.\",Dover,DE,90002,First Dover Bank,5-Sep-25,10551\r\n"
-                    + "Third State Bank,Helena,MT,90003,Mountain Bank,1-Aug-25,10550\r\n", at: headerEnd)
+        text.insert(
+            contentsOf: "Held Bank,Eastport,ME,90001,Harbor Savings Bank,14-Nov-25,10552\r\n"
+                + "\"Second Bank, N.A.\",Dover,DE,90002,First Dover Bank,5-Sep-25,10551\r\n"
+                + "Third State Bank,Helena,MT,90003,Mountain Bank,1-Aug-25,10550\r\n",
+            at: headerEnd
+        )
         let old = "Pulaski Savings Bank,Chicago,IL,28611,Millennium Bank,17-Jan-25,10548"
-        text = text.replacingOccurrences(of: old, with: "Pulaski Savings Bank,Chicago,IL,28611,Millennium Bank N.A.,17-Jan-25,10548")
+        text = text.replacingOccurrences(
+            of: old,
+            with: "Pulaski Savings Bank,Chicago,IL,28611,Millennium Bank N.A.,17-Jan-25,10548"
+        )
         return text.unicodeScalars.map { UInt8($0.value) }
     }()
 
-    static let expectedLine = "update: 3 new, 1 changed, 571 unchanged — newest: Held Bank (Eastport, ME), closed 14 November 2025"
+    static let expectedLine =
+        "update: 3 new, 1 changed, 571 unchanged — newest: Held Bank (Eastport, ME), closed 14 November 2025"
 
     /// What one in-process run printed and returned.
     struct Run {
@@ -49,13 +57,17 @@ import CLIKit
         func digest() throws -> String {
             let db = try Database(path: path)
             var lines: [String] = []
-            for sql in ["SELECT * FROM failed_bank_info ORDER BY id", "SELECT * FROM failed_bank_details ORDER BY id",
-                        "SELECT seq, entity, row_id, op FROM store_history ORDER BY seq",
-                        "SELECT name FROM sqlite_master ORDER BY name"] {
+            for sql in [
+                "SELECT * FROM failed_bank_info ORDER BY id", "SELECT * FROM failed_bank_details ORDER BY id",
+                "SELECT seq, entity, row_id, op FROM store_history ORDER BY seq",
+                "SELECT name FROM sqlite_master ORDER BY name",
+            ] {
                 lines += try db.query(sql).map { $0.map(\.description).joined(separator: "|") }
             }
             if try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'store_metadata'").int64 == 1 {
-                lines += try db.query("SELECT key, value FROM store_metadata ORDER BY key").map { $0.map(\.description).joined(separator: "|") }
+                lines += try db.query("SELECT key, value FROM store_metadata ORDER BY key").map {
+                    $0.map(\.description).joined(separator: "|")
+                }
             }
             return lines.joined(separator: "\n")
         }
@@ -71,9 +83,15 @@ import CLIKit
     }
 
     func update(_ arguments: [String], environment: [String: String] = [:]) -> Run {
-        var output: [String] = [], errors: [String] = []
-        let status = UpdateCommand.run(arguments, environment: environment, output: { output.append($0) },
-                                       errorOutput: { errors.append($0) }, progressBars: false)
+        var output: [String] = []
+        var errors: [String] = []
+        let status = UpdateCommand.run(
+            arguments,
+            environment: environment,
+            output: { output.append($0) },
+            errorOutput: { errors.append($0) },
+            progressBars: false
+        )
         return Run(status: status, output: output, errors: errors)
     }
 
@@ -94,8 +112,13 @@ import CLIKit
     @Test func a200WithValidatorsImportsTheListAndKeepsTheValidators() throws {
         let store = try BundledStore()
         let server = try LocalHTTPServer { _ in
-            .ok(body: UpdateCommandTests.newerList,
-                headers: [("ETag", "\"fdic-v2\""), ("Last-Modified", "Fri, 14 Nov 2025 20:00:00 GMT"), ("Content-Type", "text/csv")])
+            .ok(
+                body: UpdateCommandTests.newerList,
+                headers: [
+                    ("ETag", "\"fdic-v2\""), ("Last-Modified", "Fri, 14 Nov 2025 20:00:00 GMT"),
+                    ("Content-Type", "text/csv"),
+                ]
+            )
         }
         defer { server.stop() }
         let run = update(["--url", server.url("/banklist.csv"), "--db", store.path])
@@ -114,8 +137,10 @@ import CLIKit
             if request.headers["if-none-match"] == "\"fdic-v2\"" {
                 return .respond(status: 304, reason: "Not Modified", headers: [("ETag", "\"fdic-v2\"")], body: [])
             }
-            return .ok(body: UpdateCommandTests.newerList,
-                       headers: [("ETag", "\"fdic-v2\""), ("Last-Modified", "Fri, 14 Nov 2025 20:00:00 GMT")])
+            return .ok(
+                body: UpdateCommandTests.newerList,
+                headers: [("ETag", "\"fdic-v2\""), ("Last-Modified", "Fri, 14 Nov 2025 20:00:00 GMT")]
+            )
         }
         defer { server.stop() }
         let url = server.url("/banklist.csv")
@@ -135,7 +160,12 @@ import CLIKit
         let store = try BundledStore()
         let server = try LocalHTTPServer { request in
             if request.path == "/old/banklist.csv" {
-                return .respond(status: 301, reason: "Moved Permanently", headers: [("Location", "/bank-failures/download-data.csv")], body: [])
+                return .respond(
+                    status: 301,
+                    reason: "Moved Permanently",
+                    headers: [("Location", "/bank-failures/download-data.csv")],
+                    body: []
+                )
             }
             return .ok(body: UpdateCommandTests.newerList)
         }
@@ -154,7 +184,9 @@ import CLIKit
         #expect(run.status == 0, "\(run.text)")
         #expect(run.output.last == Self.expectedLine)
         #expect(server.requests.map(\.path) == ["/env.csv"])
-        #expect(BankListSource.url(option: nil, environment: [:]) == "https://www.fdic.gov/bank-failures/download-data.csv")
+        #expect(
+            BankListSource.url(option: nil, environment: [:]) == "https://www.fdic.gov/bank-failures/download-data.csv"
+        )
     }
 
     @Test func quietPrintsNothingOnSuccess() throws {
@@ -173,7 +205,12 @@ import CLIKit
     func anHTTPErrorIsRefusedWith69(code: Int, reason: String) throws {
         let store = try BundledStore()
         let server = try LocalHTTPServer { _ in
-            .respond(status: code, reason: reason, headers: [("Content-Type", "text/html")], body: Array("<html>error</html>".utf8))
+            .respond(
+                status: code,
+                reason: reason,
+                headers: [("Content-Type", "text/html")],
+                body: Array("<html>error</html>".utf8)
+            )
         }
         defer { server.stop() }
         let url = server.url("/banklist.csv")
@@ -184,17 +221,26 @@ import CLIKit
 
     @Test func anHTMLPageIsNotABankList() throws {
         let store = try BundledStore()
-        let page = Array("<!DOCTYPE html>\n<html><head><title>Bank Failures in Brief</title></head><body>moved</body></html>".utf8)
-        let server = try LocalHTTPServer { _ in .ok(body: page, headers: [("Content-Type", "text/html; charset=utf-8")]) }
+        let page = Array(
+            "<!DOCTYPE html>\n<html><head><title>Bank Failures in Brief</title></head><body>moved</body></html>".utf8
+        )
+        let server = try LocalHTTPServer { _ in .ok(body: page, headers: [("Content-Type", "text/html; charset=utf-8")])
+        }
         defer { server.stop() }
         let run = try refused(store, url: server.url("/banklist.csv"))
         #expect(run.status == 65)
-        #expect(run.errors.last?.contains("not a failed bank list (an HTML page titled \"Bank Failures in Brief\")") == true, "\(run.errors)")
+        #expect(
+            run.errors.last?.contains("not a failed bank list (an HTML page titled \"Bank Failures in Brief\")")
+                == true,
+            "\(run.errors)"
+        )
     }
 
     @Test func aCSVThatIsNotABankListIsRefusedWith65() throws {
         let store = try BundledStore()
-        let server = try LocalHTTPServer { _ in .ok(body: Array("a,b,c\r\n1,2,3\r\n".utf8), headers: [("Content-Type", "text/csv")]) }
+        let server = try LocalHTTPServer { _ in
+            .ok(body: Array("a,b,c\r\n1,2,3\r\n".utf8), headers: [("Content-Type", "text/csv")])
+        }
         defer { server.stop() }
         let run = try refused(store, url: server.url("/other.csv"))
         #expect(run.status == 65)
@@ -204,11 +250,16 @@ import CLIKit
     @Test func aTruncatedBodyIsRefusedWith65() throws {
         let store = try BundledStore()
         let body = UpdateCommandTests.newerList
-        let server = try LocalHTTPServer { _ in .truncated(headers: [], body: Array(body.prefix(20_000)), announced: body.count) }
+        let server = try LocalHTTPServer { _ in
+            .truncated(headers: [], body: Array(body.prefix(20_000)), announced: body.count)
+        }
         defer { server.stop() }
         let run = try refused(store, url: server.url("/banklist.csv"))
         #expect(run.status == 65)
-        #expect(run.errors.last?.contains("truncated: the body ended after 20000 of the \(body.count) bytes") == true, "\(run.errors)")
+        #expect(
+            run.errors.last?.contains("truncated: the body ended after 20000 of the \(body.count) bytes") == true,
+            "\(run.errors)"
+        )
     }
 
     @Test func aServerThatNeverAnswersTimesOutWith69() throws {
@@ -255,6 +306,9 @@ import CLIKit
             _ = try BankListDownloader().download(.init(url: url, validators: nil, timeout: 30, maximumBytes: 4096))
         }
         #expect(UpdateError.tooLarge(url: "u", limit: 32 << 20).exitStatus == 65)
-        #expect(UpdateError.tooLarge(url: "u", limit: 32 << 20).reason == "u: the answer is larger than 32.0 MB, so not a failed bank list")
+        #expect(
+            UpdateError.tooLarge(url: "u", limit: 32 << 20).reason
+                == "u: the answer is larger than 32.0 MB, so not a failed bank list"
+        )
     }
 }

@@ -1,40 +1,64 @@
 import Foundation
-import TestSupport
 import SQLiteStore
+import TestSupport
+
 @testable import FetchedResults
 
 /// The failedbanks model as the tests need it: FailedBankInfo(name, city, state) ↔ details
 /// FailedBankDetails(closeDate, updatedDate?, cert unique, acquiringInstitution?, fund?), closeYear derived.
 enum BankModel {
-    static let info = Entity("FailedBankInfo",
-        attributes: [Attribute("name", .text, indexed: true), Attribute("city", .text), Attribute("state", .text, indexed: true)],
-        relationships: [Relationship("details", destination: "FailedBankDetails", inverse: "info", deleteRule: .cascade, storesForeignKey: false)],
-        derived: [initial])
+    static let info = Entity(
+        "FailedBankInfo",
+        attributes: [
+            Attribute("name", .text, indexed: true), Attribute("city", .text), Attribute("state", .text, indexed: true),
+        ],
+        relationships: [
+            Relationship(
+                "details",
+                destination: "FailedBankDetails",
+                inverse: "info",
+                deleteRule: .cascade,
+                storesForeignKey: false
+            )
+        ],
+        derived: [initial]
+    )
 
     /// The uppercased first letter of the name, `#` for anything else: not order-preserving
     /// under a case-insensitive name sort (digits sort before A, `É` after z).
     static let initial = DerivedAttribute(
-        "initial", .text,
-        sql: "CASE WHEN upper(substr($.name, 1, 1)) BETWEEN 'A' AND 'Z' THEN upper(substr($.name, 1, 1)) ELSE '#' END") { value in
-            guard case .text(let name) = value("name"), let first = name.unicodeScalars.first,
-                  first.isASCII, (first >= "A" && first <= "Z") || (first >= "a" && first <= "z") else { return .text("#") }
-            return .text(String(first).uppercased())
-        }
+        "initial",
+        .text,
+        sql: "CASE WHEN upper(substr($.name, 1, 1)) BETWEEN 'A' AND 'Z' THEN upper(substr($.name, 1, 1)) ELSE '#' END"
+    ) { value in
+        guard case .text(let name) = value("name"), let first = name.unicodeScalars.first,
+            first.isASCII, (first >= "A" && first <= "Z") || (first >= "a" && first <= "z")
+        else { return .text("#") }
+        return .text(String(first).uppercased())
+    }
 
-    static let details = Entity("FailedBankDetails",
-        attributes: [Attribute("closeDate", .date, indexed: true), Attribute("updatedDate", .date, optional: true),
-                     Attribute("cert", .integer), Attribute("acquiringInstitution", .text, optional: true),
-                     Attribute("fund", .integer, optional: true)],
-        relationships: [Relationship("info", destination: "FailedBankInfo", inverse: "details", storesForeignKey: true)],
-        derived: [DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { value in
-            switch value("closeDate") {
-            case .null: return .null
-            case .text(let s): return .text(String(decoding: Array(s.utf8).prefix(4), as: UTF8.self))
-            case .integer(let i): return .text(String(String(i).prefix(4)))
-            default: return .null
+    static let details = Entity(
+        "FailedBankDetails",
+        attributes: [
+            Attribute("closeDate", .date, indexed: true), Attribute("updatedDate", .date, optional: true),
+            Attribute("cert", .integer), Attribute("acquiringInstitution", .text, optional: true),
+            Attribute("fund", .integer, optional: true),
+        ],
+        relationships: [
+            Relationship("info", destination: "FailedBankInfo", inverse: "details", storesForeignKey: true)
+        ],
+        derived: [
+            DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { value in
+                switch value("closeDate") {
+                case .null: return .null
+                case .text(let s): return .text(String(decoding: Array(s.utf8).prefix(4), as: UTF8.self))
+                case .integer(let i): return .text(String(String(i).prefix(4)))
+                default: return .null
+                }
             }
-        }],
-        uniqueKeys: [["cert"]])
+        ],
+        uniqueKeys: [["cert"]]
+    )
 
     static let model = Model(version: 1, applicationID: 0x4652_5443, entities: [info, details])
 }
@@ -66,8 +90,16 @@ final class TempStore {
 
     /// Inserts a bank (and its details when `closeDate` is given) through the context; returns the info object.
     @discardableResult
-    func addBank(_ name: String, city: String = "Springfield", state: String = "IL", closeDate: String? = "2010-05-14",
-                 cert: Int64? = nil, fund: Int64? = nil, acquirer: String? = nil, save: Bool = true) throws -> ManagedObject {
+    func addBank(
+        _ name: String,
+        city: String = "Springfield",
+        state: String = "IL",
+        closeDate: String? = "2010-05-14",
+        cert: Int64? = nil,
+        fund: Int64? = nil,
+        acquirer: String? = nil,
+        save: Bool = true
+    ) throws -> ManagedObject {
         let info = context.insert(into: "FailedBankInfo")
         info["name"] = .text(name)
         info["city"] = .text(city)
@@ -87,12 +119,12 @@ final class TempStore {
     private nonisolated(unsafe) static var certCounter: Int64 = 1_000_000
     private static let certLock = NSLock()
     static func nextCert() -> Int64 {
-        certLock.lock(); defer { certLock.unlock() }
+        certLock.lock()
+        defer { certLock.unlock() }
         certCounter += 1
         return certCounter
     }
 }
-
 
 extension IndexPath {
     /// [section, item] for tests (Foundation on Linux has no `section`/`item`).
@@ -106,7 +138,8 @@ struct Snapshot: Equatable, CustomStringConvertible {
     var sections: [(name: String, ids: [ObjectID])]
 
     static func == (a: Snapshot, b: Snapshot) -> Bool {
-        a.sections.count == b.sections.count && zip(a.sections, b.sections).allSatisfy { $0.name == $1.name && $0.ids == $1.ids }
+        a.sections.count == b.sections.count
+            && zip(a.sections, b.sections).allSatisfy { $0.name == $1.name && $0.ids == $1.ids }
     }
 
     init(sections: [(name: String, ids: [ObjectID])]) { self.sections = sections }
@@ -116,6 +149,7 @@ struct Snapshot: Equatable, CustomStringConvertible {
     }
 
     var description: String {
-        sections.map { "\($0.name)(\($0.ids.count)): " + $0.ids.map { String($0.rowID) }.joined(separator: ",") }.joined(separator: "\n")
+        sections.map { "\($0.name)(\($0.ids.count)): " + $0.ids.map { String($0.rowID) }.joined(separator: ",") }
+            .joined(separator: "\n")
     }
 }

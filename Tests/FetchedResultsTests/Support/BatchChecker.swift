@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+
 @testable import FetchedResults
 
 /// Rules 3 and 4 of FetchedResults.docc/ChangeBatches.md, written independently of the controller: what
@@ -19,9 +20,12 @@ enum BatchChecker {
         for c in batch.objectChanges {
             guard seen.insert(c.id).inserted else { throw fail("\(c.id) appears twice in one batch") }
             switch c.change {
-            case .insert: guard c.from == nil, c.to != nil else { throw fail("insert \(c.id) must have only a new index path") }
-            case .delete: guard c.from != nil, c.to == nil else { throw fail("delete \(c.id) must have only an old index path") }
-            case .move, .update: guard c.from != nil, c.to != nil else { throw fail("\(c.change) \(c.id) must carry both index paths") }
+            case .insert:
+                guard c.from == nil, c.to != nil else { throw fail("insert \(c.id) must have only a new index path") }
+            case .delete:
+                guard c.from != nil, c.to == nil else { throw fail("delete \(c.id) must have only an old index path") }
+            case .move, .update:
+                guard c.from != nil, c.to != nil else { throw fail("\(c.change) \(c.id) must carry both index paths") }
             }
         }
         // Old coordinates point at the object in the old snapshot.
@@ -41,7 +45,9 @@ enum BatchChecker {
         var sections: [(name: String, ids: [ObjectID])?] = []
         for (si, s) in old.sections.enumerated() {
             if deletedSections.contains(si) { continue }
-            sections.append((s.name, s.ids.enumerated().filter { !removal.contains(.at($0.offset, si)) }.map(\.element)))
+            sections.append(
+                (s.name, s.ids.enumerated().filter { !removal.contains(.at($0.offset, si)) }.map(\.element))
+            )
         }
         // Insert new sections in ascending order.
         for s in insertedSections {
@@ -56,7 +62,9 @@ enum BatchChecker {
             .sorted { $0.to!.lexicographicallyPrecedes($1.to!) }
         for c in arrivals {
             let t = c.to!
-            guard t.s < result.count, t.i <= result[t.s].ids.count else { throw fail("\(c.change) \(c.id) to \(t) out of range") }
+            guard t.s < result.count, t.i <= result[t.s].ids.count else {
+                throw fail("\(c.change) \(c.id) to \(t) out of range")
+            }
             result[t.s].ids.insert(c.id, at: t.i)
         }
 
@@ -77,19 +85,29 @@ enum BatchChecker {
             let movedIn = batch.objectChanges.filter { $0.change == .move && $0.to!.s == n }.count
             let after = result[n].ids.count
             guard after == before - deleted - movedOut + inserted + movedIn else {
-                throw fail("count rule broken for old section \(i) → new \(n): \(after) != \(before) - \(deleted) - \(movedOut) + \(inserted) + \(movedIn)")
+                throw fail(
+                    "count rule broken for old section \(i) → new \(n): \(after) != \(before) - \(deleted) - \(movedOut) + \(inserted) + \(movedIn)"
+                )
             }
         }
-        guard batch.counts == result.map(\.ids.count) else { throw fail("batch counts \(batch.counts) != \(result.map(\.ids.count))") }
-        guard batch.sectionNames == result.map(\.name) else { throw fail("batch names \(batch.sectionNames) != \(result.map(\.name))") }
+        guard batch.counts == result.map(\.ids.count) else {
+            throw fail("batch counts \(batch.counts) != \(result.map(\.ids.count))")
+        }
+        guard batch.sectionNames == result.map(\.name) else {
+            throw fail("batch names \(batch.sectionNames) != \(result.map(\.name))")
+        }
 
         // New coordinates point at the object in the new snapshot; no self-moves.
         for c in batch.objectChanges {
             guard let t = c.to else { continue }
-            guard result[t.s].ids[t.i] == c.id else { throw fail("\(c.change) \(c.id) to \(t) does not name it in the new snapshot") }
+            guard result[t.s].ids[t.i] == c.id else {
+                throw fail("\(c.change) \(c.id) to \(t) does not name it in the new snapshot")
+            }
         }
         for c in batch.objectChanges where c.change == .move {
-            if isSelfMove(c, batch: batch, old: old) { throw fail("move of \(c.id) from \(c.from!) to \(c.to!) is a move to itself") }
+            if isSelfMove(c, batch: batch, old: old) {
+                throw fail("move of \(c.id) from \(c.from!) to \(c.to!) is a move to itself")
+            }
         }
         return Snapshot(sections: result)
     }
@@ -121,12 +139,16 @@ enum BatchChecker {
         for c in batch.objectChanges where c.change == .delete || c.change == .move { removal.insert(c.from!) }
         var sections: [(name: String, ids: [ObjectID])] = []
         for (si, s) in old.sections.enumerated() where !deleted.contains(si) {
-            sections.append((s.name, s.ids.enumerated().filter { !removal.contains(.at($0.offset, si)) }.map(\.element)))
+            sections.append(
+                (s.name, s.ids.enumerated().filter { !removal.contains(.at($0.offset, si)) }.map(\.element))
+            )
         }
         for s in batch.sectionChanges.filter({ $0.change == .insert }).sorted(by: { $0.index < $1.index }) {
             sections.insert((s.name, []), at: s.index)
         }
-        for c in batch.objectChanges.filter({ $0.change == .insert || $0.change == .move }).sorted(by: { $0.to!.lexicographicallyPrecedes($1.to!) }) {
+        for c in batch.objectChanges.filter({ $0.change == .insert || $0.change == .move }).sorted(by: {
+            $0.to!.lexicographicallyPrecedes($1.to!)
+        }) {
             sections[c.to!.s].ids.insert(c.id, at: c.to!.i)
         }
         return Snapshot(sections: sections)

@@ -1,14 +1,19 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The browser in a real terminal: tmux panes driven by keys, screens read back with
 /// `capture-pane`, the database made and checked with the `sqlite3` shell (no triggers,
 /// rollback journal, several tables). Serialized: the machine's two cores are shared.
-@Suite(.serialized, .enabled(if: TableFixture.isTmuxAvailable, Comment(rawValue: TableFixture.tmuxUnavailableReason ?? "")))
+@Suite(
+    .serialized,
+    .enabled(if: TableFixture.isTmuxAvailable, Comment(rawValue: TableFixture.tmuxUnavailableReason ?? ""))
+)
 struct TableBrowserEndToEndTests {
-    static let students = ["--table", "student", "--sort", "subject, number", "--section", "subject",
-                           "--title", "name", "--subtitle", "number"]
+    static let students = [
+        "--table", "student", "--sort", "subject, number", "--section", "subject",
+        "--title", "name", "--subtitle", "number",
+    ]
 
     /// The index of the first line containing `text`, after line `after`.
     private func line(_ text: String, in screen: String, after: Int = -1) -> Int? {
@@ -103,7 +108,9 @@ struct TableBrowserEndToEndTests {
         try tmux.waitFor("Delete")
         tmux.send("Enter")
         try tmux.waitFor("u to undo")
-        try waitUntil("Ada deleted in the file") { (try? fixture.sql("SELECT count(*) FROM student WHERE name = 'Ada'")) == "0" }
+        try waitUntil("Ada deleted in the file") {
+            (try? fixture.sql("SELECT count(*) FROM student WHERE name = 'Ada'")) == "0"
+        }
         #expect(try fixture.sql("SELECT count(*) FROM student") == "7")
         tmux.send("u")
         try tmux.waitFor("Undone")
@@ -124,7 +131,7 @@ struct TableBrowserEndToEndTests {
         tmux.send("d")
         try tmux.waitFor("Delete is disabled")
         tmux.send("Enter")
-        try tmux.waitFor("number")       // the detail screen: every column's label
+        try tmux.waitFor("number")  // the detail screen: every column's label
         tmux.send("Escape")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
@@ -136,14 +143,17 @@ struct TableBrowserEndToEndTests {
     @Test func aCSVFileSortedAndSectionedByDay() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let csv = try fixture.write("events.csv", """
+        let csv = try fixture.write(
+            "events.csv",
+            """
             id,ts,level,message
             1,2025-06-26T09:00:00,info,started
             2,2025-06-27T10:00:00,warn,disk low
             3,2025-06-27T08:00:00,info,rotated
             4,2025-06-25T12:00:00,error,crashed
 
-            """)
+            """
+        )
         let tmux = try fixture.launch([csv, "--sort", "ts desc", "--section", "day(ts)", "--title", "message"])
         defer { tmux.close() }
         let screen = try tmux.waitFor("2025-06-25 (1)", timeout: 20)

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +23,8 @@ final class TableFixture {
 
     /// The built executable: `$FETCHEDTABLE_BIN`, else `<root>/.build/debug/fetchedtable`.
     static let binary: String? = {
-        let candidate = ProcessInfo.processInfo.environment["FETCHEDTABLE_BIN"]
+        let candidate =
+            ProcessInfo.processInfo.environment["FETCHEDTABLE_BIN"]
             ?? packageRoot.appendingPathComponent(".build/debug/fetchedtable").path
         return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
     }()
@@ -58,14 +60,18 @@ final class TableFixture {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("fetchedtable-e2e-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let inserts = TableFixture.students.map { "INSERT INTO student (name, subject, number) VALUES ('\($0.name)', '\($0.subject)', \($0.number));" }
-        try sql("""
+        let inserts = TableFixture.students.map {
+            "INSERT INTO student (name, subject, number) VALUES ('\($0.name)', '\($0.subject)', \($0.number));"
+        }
+        try sql(
+            """
             CREATE TABLE student (id INTEGER PRIMARY KEY, name TEXT NOT NULL, subject TEXT NOT NULL, number INTEGER);
             CREATE TABLE teacher (name TEXT, subject TEXT, since TEXT);
             CREATE VIEW math AS SELECT name, number FROM student WHERE subject = 'Math';
             \(inserts.joined(separator: "\n"))
             INSERT INTO teacher VALUES ('Ms Ito', 'Math', '2019-09-01'), ('Mr Obi', 'Art', '2021-01-15');
-            """)
+            """
+        )
     }
 
     /// Removes the folder.
@@ -81,8 +87,10 @@ final class TableFixture {
 
     /// The environment of every run: a private cache, a UTF-8 locale, a terminal type.
     var environment: [String: String] {
-        ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen", "XDG_CACHE_HOME": cache, "HOME": directory.path,
-         "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        [
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen", "XDG_CACHE_HOME": cache, "HOME": directory.path,
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ]
     }
 
     /// Runs `fetchedtable arguments` to completion, without a terminal.
@@ -97,17 +105,22 @@ final class TableFixture {
         let script = directory.appendingPathComponent("run-\(UUID().uuidString.prefix(6)).sh")
         let quoted = ([binary] + arguments).map(TableFixture.shellQuote).joined(separator: " ")
         let text = """
-        #!/bin/sh
-        cd \(TableFixture.shellQuote(directory.path))
-        rm -f exit.txt
-        \(quoted) 2> app.stderr
-        echo "$?" > exit.txt
-        printf '\\nEXITED\\n'
-        exec sleep 3600
+            #!/bin/sh
+            cd \(TableFixture.shellQuote(directory.path))
+            rm -f exit.txt
+            \(quoted) 2> app.stderr
+            echo "$?" > exit.txt
+            printf '\\nEXITED\\n'
+            exec sleep 3600
 
-        """
+            """
         try text.write(to: script, atomically: true, encoding: .utf8)
-        return try TmuxSession(command: ["/bin/sh", script.path], width: width, height: height, environment: environment)
+        return try TmuxSession(
+            command: ["/bin/sh", script.path],
+            width: width,
+            height: height,
+            environment: environment
+        )
     }
 
     /// The exit status the pane's shell recorded, once it has.
@@ -116,7 +129,10 @@ final class TableFixture {
         let file = directory.appendingPathComponent("exit.txt").path
         while Date() < deadline {
             if let text = try? String(contentsOfFile: file, encoding: .utf8),
-               let status = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) { return status }
+                let status = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return status
+            }
             usleep(20_000)
         }
         return nil
@@ -126,8 +142,13 @@ final class TableFixture {
     @discardableResult
     func sql(_ statements: String, database: String? = nil) throws -> String {
         guard let sqlite3 = TableFixture.sqlite3 else { throw EndToEndError("no sqlite3") }
-        let result = try ProcessRunner.run(sqlite3, ["-batch", "-cmd", ".timeout 5000", database ?? school, statements])
-        guard result.status == 0 else { throw EndToEndError("sqlite3 failed (\(result.status)): \(result.standardError)") }
+        let result = try ProcessRunner.run(
+            sqlite3,
+            ["-batch", "-cmd", ".timeout 5000", database ?? school, statements]
+        )
+        guard result.status == 0 else {
+            throw EndToEndError("sqlite3 failed (\(result.status)): \(result.standardError)")
+        }
         return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

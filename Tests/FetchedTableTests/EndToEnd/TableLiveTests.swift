@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,10 +25,12 @@ struct TableLiveTests {
             output = fixture.directory.appendingPathComponent(name + ".jsonl")
             status = fixture.directory.appendingPathComponent(name + ".status")
             pidFile = fixture.directory.appendingPathComponent(name + ".pid")
-            let environment = fixture.environment.map { "\($0.key)=\(TableFixture.shellQuote($0.value))" }.sorted().joined(separator: " ")
+            let environment = fixture.environment.map { "\($0.key)=\(TableFixture.shellQuote($0.value))" }.sorted()
+                .joined(separator: " ")
             let command = ([binary, "watch"] + arguments).map(TableFixture.shellQuote).joined(separator: " ")
             let q = TableFixture.shellQuote
-            let script = "(env \(environment) \(command) > \(q(output.path)) 2>/dev/null < /dev/null & echo $! > \(q(pidFile.path)); "
+            let script =
+                "(env \(environment) \(command) > \(q(output.path)) 2>/dev/null < /dev/null & echo $! > \(q(pidFile.path)); "
                 + "wait $!; echo $? > \(q(status.path))) > /dev/null 2>&1 < /dev/null &"
             let result = try ProcessRunner.runDetaching("/bin/sh", ["-c", script])
             guard result.status == 0 else { throw EndToEndError("starting watch: \(result.standardError)") }
@@ -41,7 +44,9 @@ struct TableLiveTests {
         func waitForLines(_ count: Int) throws -> [String] {
             let deadline = Date().addingTimeInterval(generousDeadline)
             while lines.count < count {
-                if Date() > deadline { throw EndToEndError("watch printed \(lines.count) lines, not \(count): \(lines)") }
+                if Date() > deadline {
+                    throw EndToEndError("watch printed \(lines.count) lines, not \(count): \(lines)")
+                }
                 usleep(30_000)
             }
             return lines
@@ -52,7 +57,8 @@ struct TableLiveTests {
             let deadline = Date().addingTimeInterval(generousDeadline)
             while Date() < deadline {
                 if let text = try? String(contentsOf: pidFile, encoding: .utf8),
-                   let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                    let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                {
                     kill(pid, SIGTERM)
                     break
                 }
@@ -60,7 +66,10 @@ struct TableLiveTests {
             }
             while Date() < deadline {
                 if let text = try? String(contentsOf: status, encoding: .utf8),
-                   let code = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) { return code }
+                    let code = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                {
+                    return code
+                }
                 usleep(20_000)
             }
             return nil
@@ -70,14 +79,21 @@ struct TableLiveTests {
     @Test func watchWithoutTrackingPrintsTheBatchOfAnInsertIntoANewSection() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let watch = try Watch(fixture, [fixture.school, "--table", "student", "--sort", "subject, number", "--section", "subject"])
+        let watch = try Watch(
+            fixture,
+            [fixture.school, "--table", "student", "--sort", "subject, number", "--section", "subject"]
+        )
         let snapshot = try watch.waitForLines(1)[0]
-        #expect(snapshot == #"{"type":"snapshot","sections":[{"name":"Art","ids":[2,5]},{"name":"Biology","ids":[8]},"#
-                + #"{"name":"History","ids":[7,4]},{"name":"Math","ids":[3,6,1]}]}"#)
+        #expect(
+            snapshot == #"{"type":"snapshot","sections":[{"name":"Art","ids":[2,5]},{"name":"Biology","ids":[8]},"#
+                + #"{"name":"History","ids":[7,4]},{"name":"Math","ids":[3,6,1]}]}"#
+        )
         try fixture.sql("INSERT INTO student (id, name, subject, number) VALUES (9, 'Ivo', 'Chemistry', 1)")
         let batch = try watch.waitForLines(2)[1]
-        #expect(batch == #"{"type":"batch","sections":[{"change":"insert","index":2,"name":"Chemistry"}],"#
-                + #""objects":[{"change":"insert","id":9,"to":[2,0]}],"counts":[2,1,1,2,3]}"#)
+        #expect(
+            batch == #"{"type":"batch","sections":[{"change":"insert","index":2,"name":"Chemistry"}],"#
+                + #""objects":[{"change":"insert","id":9,"to":[2,0]}],"counts":[2,1,1,2,3]}"#
+        )
         #expect(watch.stop() == 0)
         #expect(fixture.databaseFiles() == ["school.sqlite"])
         #expect(try fixture.sql("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") == "0")
@@ -96,7 +112,11 @@ struct TableLiveTests {
         #expect(watch.stop() == 0)
         let untrack = try fixture.run(["untrack", fixture.school])
         #expect(untrack.status == 0, "\(untrack.standardError)")
-        #expect(try fixture.sql("SELECT count(*) FROM sqlite_master WHERE name = 'fetchedtable_history' OR type = 'trigger'") == "0")
+        #expect(
+            try fixture.sql(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'fetchedtable_history' OR type = 'trigger'"
+            ) == "0"
+        )
         #expect(try fixture.sql("SELECT count(*) FROM student") == "7")
     }
 }

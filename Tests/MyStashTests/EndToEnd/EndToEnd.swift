@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,7 @@ enum EndToEnd {
     /// The package root, from this file's path.
     static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }   // EndToEnd, MyStashTests, Tests
+        for _ in 0..<4 { url.deleteLastPathComponent() }  // EndToEnd, MyStashTests, Tests
         return url
     }()
 
@@ -29,7 +30,8 @@ enum EndToEnd {
     static let binary: String? = {
         var candidates: [String] = []
         if let explicit = ProcessInfo.processInfo.environment["MYSTASH_BIN"] { candidates.append(explicit) }
-        let bundleDirectories = ([Bundle.main.executablePath, Bundle.main.bundlePath] + CommandLine.arguments.prefix(3).map { Optional($0) })
+        let bundleDirectories =
+            ([Bundle.main.executablePath, Bundle.main.bundlePath] + CommandLine.arguments.prefix(3).map { Optional($0) })
             .compactMap { $0 }
             .map { path -> URL in
                 var url = URL(fileURLWithPath: path)
@@ -72,15 +74,21 @@ enum EndToEnd {
     static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t, from lowest: Int32 = 3) {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np"),
-           unsafeBitCast(symbol, to: CloseFrom.self)(&actions, lowest) == 0 { return }
+            unsafeBitCast(symbol, to: CloseFrom.self)(&actions, lowest) == 0
+        {
+            return
+        }
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         for fd in open.compactMap({ Int32($0) }) where fd >= lowest { posix_spawn_file_actions_addclose(&actions, fd) }
     }
 
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-run-\(UUID().uuidString)").path
-        let outPath = base + ".out", errPath = base + ".err"
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Result
+    {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-run-\(UUID().uuidString)")
+            .path
+        let outPath = base + ".out"
+        let errPath = base + ".err"
         defer {
             unlink(outPath)
             unlink(errPath)
@@ -107,9 +115,11 @@ enum EndToEnd {
             guard errno == EINTR else { throw Failure("waitpid failed for \(executable)") }
         }
         let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Result(status: exitCode,
-                      output: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                      error: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        return Result(
+            status: exitCode,
+            output: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            error: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        )
     }
 
     static func shellQuote(_ text: String) -> String {
@@ -132,8 +142,10 @@ final class StashSession {
     func remove() { try? FileManager.default.removeItem(at: directory) }
 
     /// The environment of the app: a fast KDF (tests only), UTF-8, a known terminal.
-    static let environment = ["MYSTASH_KDF": "min", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen",
-                              "HOME": NSTemporaryDirectory()]
+    static let environment = [
+        "MYSTASH_KDF": "min", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen",
+        "HOME": NSTemporaryDirectory(),
+    ]
 
     /// Starts `mystash --db <store>` in a new tmux pane; the pane's shell then
     /// records the exit status and `stty -a` in `exit-N.txt` / `stty-N.txt`.
@@ -142,18 +154,20 @@ final class StashSession {
         runs += 1
         let n = runs
         let script = directory.appendingPathComponent("run-\(n).sh")
-        let command = ([binary] + subcommand + ["--db", database] + extra).map(EndToEnd.shellQuote).joined(separator: " ")
+        let command = ([binary] + subcommand + ["--db", database] + extra).map(EndToEnd.shellQuote).joined(
+            separator: " "
+        )
         let text = """
-        #!/bin/sh
-        cd \(EndToEnd.shellQuote(directory.path))
-        \(command) 2> stderr-\(n).txt
-        status=$?
-        stty -a > stty-\(n).txt 2>&1
-        echo "$status" > exit-\(n).txt
-        printf '\\nEXITED %s\\n' "$status"
-        exec sleep 3600
+            #!/bin/sh
+            cd \(EndToEnd.shellQuote(directory.path))
+            \(command) 2> stderr-\(n).txt
+            status=$?
+            stty -a > stty-\(n).txt 2>&1
+            echo "$status" > exit-\(n).txt
+            printf '\\nEXITED %s\\n' "$status"
+            exec sleep 3600
 
-        """
+            """
         try text.write(to: script, atomically: true, encoding: .utf8)
         let pane = try TmuxPane(command: ["/bin/sh", script.path], environment: StashSession.environment)
         return (pane, n)
@@ -165,7 +179,10 @@ final class StashSession {
         let file = directory.appendingPathComponent("exit-\(n).txt").path
         while Date() < deadline {
             if let text = try? String(contentsOfFile: file, encoding: .utf8),
-               let status = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) { return status }
+                let status = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return status
+            }
             usleep(40_000)
         }
         return nil

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,10 +29,15 @@ enum ScriptRun {
     }()
 
     /// Runs `mystash arguments` with `stdin` and `fd3` (each nil for /dev/null) to completion.
-    static func run(_ arguments: [String], stdin: String? = nil, fd3: String? = nil,
-                    extraEnvironment: [String: String] = [:]) throws -> EndToEnd.Result {
+    static func run(
+        _ arguments: [String],
+        stdin: String? = nil,
+        fd3: String? = nil,
+        extraEnvironment: [String: String] = [:]
+    ) throws -> EndToEnd.Result {
         guard let binary = EndToEnd.binary else { throw EndToEnd.Failure("no built mystash") }
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-script-\(UUID().uuidString)").path
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-script-\(UUID().uuidString)")
+            .path
         defer { for suffix in [".in", ".fd3", ".out", ".err"] { unlink(base + suffix) } }
         try (stdin ?? "").write(toFile: base + ".in", atomically: false, encoding: .utf8)
         try (fd3 ?? "").write(toFile: base + ".fd3", atomically: false, encoding: .utf8)
@@ -42,15 +48,21 @@ enum ScriptRun {
         posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         if fd3 != nil { posix_spawn_file_actions_addopen(&actions, 3, base + ".fd3", O_RDONLY, 0) }
-        EndToEnd.closeInheritedDescriptors(&actions, from: fd3 != nil ? 4 : 3)   // (after the open of 3)
-        let pid = try spawn([binary] + arguments, actions: &actions, environment: environment.merging(extraEnvironment) { $1 })
+        EndToEnd.closeInheritedDescriptors(&actions, from: fd3 != nil ? 4 : 3)  // (after the open of 3)
+        let pid = try spawn(
+            [binary] + arguments,
+            actions: &actions,
+            environment: environment.merging(extraEnvironment) { $1 }
+        )
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw EndToEnd.Failure("waitpid failed") }
         }
-        return EndToEnd.Result(status: (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f),
-                               output: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
-                               error: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
+        return EndToEnd.Result(
+            status: (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f),
+            output: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
+            error: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? ""
+        )
     }
 
     /// Starts `argv` with descriptor 3 an open, empty pipe, and stdout/stderr to /dev/null.
@@ -65,14 +77,17 @@ enum ScriptRun {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, fds[0], 3)
         posix_spawn_file_actions_addclose(&actions, fds[1])
-        EndToEnd.closeInheritedDescriptors(&actions, from: 4)   // (3 is the pipe, dup2'ed above)
+        EndToEnd.closeInheritedDescriptors(&actions, from: 4)  // (3 is the pipe, dup2'ed above)
         let pid = try spawn(argv, actions: &actions, environment: environment)
         close(fds[0])
         return Blocked(pid: pid, writeEnd: fds[1])
     }
 
-    private static func spawn(_ argv: [String], actions: inout posix_spawn_file_actions_t,
-                              environment: [String: String]) throws -> pid_t {
+    private static func spawn(
+        _ argv: [String],
+        actions: inout posix_spawn_file_actions_t,
+        environment: [String: String]
+    ) throws -> pid_t {
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

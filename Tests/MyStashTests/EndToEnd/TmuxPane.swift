@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,10 +31,15 @@ final class TmuxPane {
     init(command: [String], width: Int = 80, height: Int = 24, environment: [String: String]) throws {
         guard let tmux = EndToEnd.which("tmux") else { throw EndToEnd.Failure("tmux is not installed") }
         self.tmux = tmux
-        let n = TmuxPane.lock.withLock { TmuxPane.counter += 1; return TmuxPane.counter }
+        let n = TmuxPane.lock.withLock {
+            TmuxPane.counter += 1
+            return TmuxPane.counter
+        }
         socket = "mystash-e2e-\(getpid())-\(n)"
-        var arguments = ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main",
-                         "-x", "\(width)", "-y", "\(height)"]
+        var arguments = [
+            "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "main",
+            "-x", "\(width)", "-y", "\(height)",
+        ]
         for (key, value) in environment.sorted(by: { $0.key < $1.key }) { arguments += ["-e", "\(key)=\(value)"] }
         let result = try EndToEnd.run(tmux, arguments + command)
         guard result.status == 0 else { throw EndToEnd.Failure("tmux new-session failed: \(result.error)") }
@@ -65,8 +71,13 @@ final class TmuxPane {
     /// say), however late the test gets to look.
     func recordOutput(to path: String) throws {
         FileManager.default.createFile(atPath: path, contents: nil)
-        let result = try EndToEnd.run(tmux, ["-L", socket, "pipe-pane", "-t", "main", "-o",
-                                             "exec cat >> \(EndToEnd.shellQuote(path))"])
+        let result = try EndToEnd.run(
+            tmux,
+            [
+                "-L", socket, "pipe-pane", "-t", "main", "-o",
+                "exec cat >> \(EndToEnd.shellQuote(path))",
+            ]
+        )
         guard result.status == 0 else { throw EndToEnd.Failure("tmux pipe-pane failed: \(result.error)") }
     }
 

@@ -1,10 +1,17 @@
 import Foundation
+
 @testable import SQLiteStore
 
 /// Inserts a bank (info + details) through a context and saves.
 @discardableResult
-func insertBank(_ context: ObjectContext, name: String, city: String = "Springfield", state: String = "IL",
-                closeDate: String = "2011-07-29", save: Bool = true) throws -> (info: ManagedObject, details: ManagedObject) {
+func insertBank(
+    _ context: ObjectContext,
+    name: String,
+    city: String = "Springfield",
+    state: String = "IL",
+    closeDate: String = "2011-07-29",
+    save: Bool = true
+) throws -> (info: ManagedObject, details: ManagedObject) {
     let info = context.insert(into: "FailedBankInfo")
     info["name"] = .text(name)
     info["city"] = .text(city)
@@ -15,7 +22,6 @@ func insertBank(_ context: ObjectContext, name: String, city: String = "Springfi
     if save { try context.save() }
     return (info, details)
 }
-
 
 /// Collects the change sets a context publishes.
 final class ChangeRecorder {

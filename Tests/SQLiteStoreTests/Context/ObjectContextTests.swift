@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLiteStore
 
 @Suite("Object context")
@@ -9,20 +10,32 @@ struct ObjectContextTests {
         let info = f.context.insert(into: "FailedBankInfo")
         #expect(info.objectID.isTemporary)
         #expect(info.isInserted && f.context.hasChanges)
-        info["name"] = "First–Citizens"; info["city"] = "Raleigh"; info["state"] = "NC"
+        info["name"] = "First–Citizens"
+        info["city"] = "Raleigh"
+        info["state"] = "NC"
         try f.context.save()
         #expect(!info.objectID.isTemporary)
         #expect(!info.isInserted && !info.hasChanges && !f.context.hasChanges)
         #expect(f.recorder.changes == [ChangeSet(inserted: [info.objectID])])
-        #expect(try f.store.database.scalar("SELECT name FROM failed_bank_info WHERE id = ?", [.integer(info.objectID.rowID)]) == "First–Citizens")
+        #expect(
+            try f.store.database.scalar(
+                "SELECT name FROM failed_bank_info WHERE id = ?",
+                [.integer(info.objectID.rowID)]
+            ) == "First–Citizens"
+        )
         #expect(try f.context.object(with: info.objectID) === info)
     }
 
     @Test func newObjectsLinkedToEachOtherAreSavedTogether() throws {
         let f = try Fixture()
         let (info, details) = try insertBank(f.context, name: "Bank")
-        #expect(try f.store.database.scalar("SELECT info_id FROM failed_bank_details WHERE id = ?", [.integer(details.objectID.rowID)])
-                == .integer(info.objectID.rowID))
+        #expect(
+            try f.store.database.scalar(
+                "SELECT info_id FROM failed_bank_details WHERE id = ?",
+                [.integer(details.objectID.rowID)]
+            )
+                == .integer(info.objectID.rowID)
+        )
         #expect(f.recorder.last == ChangeSet(inserted: [info.objectID, details.objectID]))
         #expect(info.related("details") === details)
         #expect(details["info"] == .integer(info.objectID.rowID))
@@ -43,7 +56,7 @@ struct ObjectContextTests {
         let f = try Fixture()
         let (info, _) = try insertBank(f.context, name: "Bank")
         info["city"] = "Chicago"
-        info["state"] = "IL" // unchanged value: not a change
+        info["state"] = "IL"  // unchanged value: not a change
         #expect(info.changedKeys == ["city"])
         try f.context.save()
         #expect(f.recorder.last?.updated[info.objectID] == ["city"])
@@ -94,7 +107,8 @@ struct ObjectContextTests {
         let f = try Fixture()
         let (info, details) = try insertBank(f.context, name: "Bank")
         try insertBank(f.context, name: "Other")
-        let infoID = info.objectID, detailsID = details.objectID
+        let infoID = info.objectID
+        let detailsID = details.objectID
         // Through a fresh context, so the cascade must find the details in the store.
         let other = ObjectContext(store: f.store)
         let recorder = ChangeRecorder(other)
@@ -121,7 +135,9 @@ struct ObjectContextTests {
         let f = try Fixture()
         let (a, details) = try insertBank(f.context, name: "A")
         let b = f.context.insert(into: "FailedBankInfo")
-        b["name"] = "B"; b["city"] = "C"; b["state"] = "D"
+        b["name"] = "B"
+        b["city"] = "C"
+        b["state"] = "D"
         try f.context.save()
         details.setRelated(b, for: "info")
         #expect(a.related("details") == nil)
@@ -153,7 +169,8 @@ struct ObjectContextTests {
     @Test func undoOfADeleteRestoresTheSameRowIDsWithCascadedChildrenAndRedoDeletesAgain() throws {
         let f = try Fixture()
         let (info, details) = try insertBank(f.context, name: "Bank", closeDate: "2009-05-01")
-        let infoID = info.objectID, detailsID = details.objectID
+        let infoID = info.objectID
+        let detailsID = details.objectID
         f.context.delete(info)
         try f.context.save()
         #expect(try f.count("failed_bank_details") == 0)
@@ -161,9 +178,13 @@ struct ObjectContextTests {
 
         try f.context.undo()
         #expect(f.recorder.last == ChangeSet(inserted: [infoID, detailsID]))
-        #expect(try f.store.database.query("SELECT id, name FROM failed_bank_info") == [[.integer(infoID.rowID), "Bank"]])
-        #expect(try f.store.database.query("SELECT id, close_date, info_id FROM failed_bank_details")
-                == [[.integer(detailsID.rowID), "2009-05-01", .integer(infoID.rowID)]])
+        #expect(
+            try f.store.database.query("SELECT id, name FROM failed_bank_info") == [[.integer(infoID.rowID), "Bank"]]
+        )
+        #expect(
+            try f.store.database.query("SELECT id, close_date, info_id FROM failed_bank_details")
+                == [[.integer(detailsID.rowID), "2009-05-01", .integer(infoID.rowID)]]
+        )
         let restored = try #require(try f.context.object(with: infoID))
         #expect(restored.value(forKeyPath: "details.closeDate") == "2009-05-01")
         #expect(f.context.canRedo)
@@ -186,7 +207,7 @@ struct ObjectContextTests {
         try f.context.redo()
         #expect(details["closeDate"] == "2001-02-03")
         try f.context.undo()
-        try f.context.undo() // undoes the insert
+        try f.context.undo()  // undoes the insert
         #expect(f.recorder.last == ChangeSet(deleted: [info.objectID, details.objectID]))
         #expect(try f.count("failed_bank_info") == 0)
         #expect(!f.context.canUndo)
@@ -211,7 +232,8 @@ struct ObjectContextTests {
         let error = #expect(throws: StoreError.self) { try f.context.save() }
         #expect(error == .validation(entity: "FailedBankInfo", key: "city", reason: "is required"))
         #expect(try f.count("failed_bank_info") == 0)
-        info["city"] = "C"; info["state"] = "S"
+        info["city"] = "C"
+        info["state"] = "S"
         try f.context.save()
         #expect(try f.count("failed_bank_info") == 1)
     }
@@ -230,10 +252,14 @@ struct ObjectContextTests {
         var ids: [ObjectID] = []
         for i in 0..<1200 {
             let info = f.context.insert(into: "FailedBankInfo")
-            info["name"] = .text("Bank \(i)"); info["city"] = "C"; info["state"] = "S"
+            info["name"] = .text("Bank \(i)")
+            info["city"] = "C"
+            info["state"] = "S"
         }
         try f.context.save()
-        ids = try f.store.database.query("SELECT id FROM failed_bank_info ORDER BY id DESC").map { ObjectID(entity: "FailedBankInfo", rowID: $0[0].int64!) }
+        ids = try f.store.database.query("SELECT id FROM failed_bank_info ORDER BY id DESC").map {
+            ObjectID(entity: "FailedBankInfo", rowID: $0[0].int64!)
+        }
         let other = ObjectContext(store: f.store)
         let missing = ObjectID(entity: "FailedBankInfo", rowID: 999_999)
         let objects = try other.objects(with: [missing] + ids)
@@ -243,7 +269,9 @@ struct ObjectContextTests {
 
     @Test func fetchFiltersOrdersAndLimitsInSQL() throws {
         let f = try Fixture()
-        for (name, state) in [("b", "IL"), ("A", "IL"), ("c", "NC")] { try insertBank(f.context, name: name, state: state, save: false) }
+        for (name, state) in [("b", "IL"), ("A", "IL"), ("c", "NC")] {
+            try insertBank(f.context, name: name, state: state, save: false)
+        }
         try f.context.save()
         let il = try f.context.fetch("FailedBankInfo", where: "state = ?", ["IL"], orderBy: "name COLLATE NOCASE")
         #expect(il.map { $0.string("name") } == ["A", "b"])
@@ -257,7 +285,11 @@ struct ObjectContextTests {
         details["closeDate"] = .date(Date(timeIntervalSince1970: 1_311_897_600))
         details["insured"] = .bool(false)
         try f.context.save()
-        #expect(try f.store.database.query("SELECT close_date, insured FROM failed_bank_details") == [["2011-07-29", .integer(0)]])
+        #expect(
+            try f.store.database.query("SELECT close_date, insured FROM failed_bank_details") == [
+                ["2011-07-29", .integer(0)]
+            ]
+        )
     }
 
     @Test func observersCanBeRemoved() throws {
@@ -283,7 +315,10 @@ struct NewObjectGraphTests {
         let f = try Fixture()
         let start = try f.store.historyPosition()
         try insertBank(f.context, name: "A")
-        let ops = try f.store.database.query("SELECT entity, op FROM store_history WHERE seq > ? ORDER BY seq", [.integer(start)])
+        let ops = try f.store.database.query(
+            "SELECT entity, op FROM store_history WHERE seq > ? ORDER BY seq",
+            [.integer(start)]
+        )
         #expect(ops == [["FailedBankInfo", "I"], ["FailedBankDetails", "I"], ["FailedBankInfo", "U"]])
     }
 
@@ -292,7 +327,9 @@ struct NewObjectGraphTests {
         let details = f.context.insert(into: "FailedBankDetails")
         details["closeDate"] = "2011-01-01"
         let info = f.context.insert(into: "FailedBankInfo")
-        info["name"] = "N"; info["city"] = "C"; info["state"] = "S"
+        info["name"] = "N"
+        info["city"] = "C"
+        info["state"] = "S"
         info.setRelated(details, for: "details")
         try f.context.save()
         #expect(try f.store.database.scalar("SELECT info_id FROM failed_bank_details") == .integer(info.objectID.rowID))

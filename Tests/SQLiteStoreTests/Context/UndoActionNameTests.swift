@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLiteStore
 
 /// The context's undo stack carries the name each save was made with, so a
@@ -9,7 +10,8 @@ struct UndoActionNameTests {
     @Test func undoReturnsTheActionNameAndTheChangesOfTheSaveItUndid() throws {
         let f = try Fixture()
         let (info, details) = try insertBank(f.context, name: "Bank")
-        let infoID = info.objectID, detailsID = details.objectID
+        let infoID = info.objectID
+        let detailsID = details.objectID
         f.context.delete(info)
         try f.context.save(actionName: "Deleted “Bank”")
         #expect(f.context.undoActionName == "Deleted “Bank”")
@@ -36,7 +38,7 @@ struct UndoActionNameTests {
         try f.context.save(actionName: "Edited “Bank” again")
         #expect(try f.context.undo()?.name == "Edited “Bank” again")
         #expect(try f.context.undo()?.name == "Edited “Bank”")
-        #expect(try f.context.undo()?.name == nil)     // the unnamed insert
+        #expect(try f.context.undo()?.name == nil)  // the unnamed insert
         #expect(try f.context.undo() == nil)
     }
 
@@ -62,7 +64,7 @@ struct UndoActionNameTests {
         #expect(f.context.undoActionName == nil)
         #expect(try f.context.undo()?.name == nil)
         #expect(try f.context.undo()?.name == "Added “Bank”")
-        f.context.setUndoActionName("nothing to name")   // an empty stack: no effect
+        f.context.setUndoActionName("nothing to name")  // an empty stack: no effect
         #expect(f.context.undoActionName == nil)
     }
 }

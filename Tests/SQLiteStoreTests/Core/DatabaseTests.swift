@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLiteStore
 
 private struct Boom: Error {}
@@ -29,23 +30,41 @@ struct DatabaseTests {
     @Test func typedBindersAndReadersAgree() throws {
         let db = try openDatabase()
         let insert = try db.statement("INSERT INTO t(v) VALUES (?)")
-        try insert.bind(Int64(42), at: 1); _ = try insert.step(); insert.reset()
-        try insert.bind(2.5, at: 1); _ = try insert.step(); insert.reset()
-        try insert.bind("日本語 — emoji 😀", at: 1); _ = try insert.step(); insert.reset()
+        try insert.bind(Int64(42), at: 1)
+        _ = try insert.step()
+        insert.reset()
+        try insert.bind(2.5, at: 1)
+        _ = try insert.step()
+        insert.reset()
+        try insert.bind("日本語 — emoji 😀", at: 1)
+        _ = try insert.step()
+        insert.reset()
         try "First–Citizens".utf8CString.withUnsafeBytes { raw in
             try insert.bind(utf8: UnsafeRawBufferPointer(rebasing: raw.dropLast()), at: 1)
         }
-        _ = try insert.step(); insert.reset()
-        try insert.bindNull(at: 1); _ = try insert.step(); insert.reset()
-        try insert.bind(.text(StoreDate.text(from: Date(timeIntervalSince1970: 1_311_897_600))), at: 1); _ = try insert.step(); insert.reset()
+        _ = try insert.step()
+        insert.reset()
+        try insert.bindNull(at: 1)
+        _ = try insert.step()
+        insert.reset()
+        try insert.bind(.text(StoreDate.text(from: Date(timeIntervalSince1970: 1_311_897_600))), at: 1)
+        _ = try insert.step()
+        insert.reset()
 
         let s = try db.statement("SELECT v FROM t ORDER BY id")
-        #expect(try s.step()); #expect(s.int64(at: 0) == 42)
-        #expect(try s.step()); #expect(s.double(at: 0) == 2.5)
-        #expect(try s.step()); #expect(s.text(at: 0) == "日本語 — emoji 😀")
-        #expect(try s.step()); #expect(s.text(at: 0) == "First–Citizens")
-        #expect(try s.step()); #expect(s.isNull(at: 0)); #expect(s.value(at: 0) == .null)
-        #expect(try s.step()); #expect(s.text(at: 0) == "2011-07-29")
+        #expect(try s.step())
+        #expect(s.int64(at: 0) == 42)
+        #expect(try s.step())
+        #expect(s.double(at: 0) == 2.5)
+        #expect(try s.step())
+        #expect(s.text(at: 0) == "日本語 — emoji 😀")
+        #expect(try s.step())
+        #expect(s.text(at: 0) == "First–Citizens")
+        #expect(try s.step())
+        #expect(s.isNull(at: 0))
+        #expect(s.value(at: 0) == .null)
+        #expect(try s.step())
+        #expect(s.text(at: 0) == "2011-07-29")
         #expect(try !s.step())
         s.reset()
     }
@@ -55,7 +74,7 @@ struct DatabaseTests {
         try db.execute("CREATE UNIQUE INDEX t_v ON t(v)")
         try db.run("INSERT INTO t(v) VALUES (1)")
         let error = #expect(throws: SQLiteError.self) { try db.run("INSERT INTO t(v) VALUES (1)") }
-        #expect(error?.code == 2067) // SQLITE_CONSTRAINT_UNIQUE
+        #expect(error?.code == 2067)  // SQLITE_CONSTRAINT_UNIQUE
         #expect(error?.message.contains("UNIQUE") == true)
         #expect(error?.sql == "INSERT INTO t(v) VALUES (1)")
         let syntax = #expect(throws: SQLiteError.self) { try db.run("SELEKT 1") }
@@ -146,8 +165,10 @@ struct DatabaseProcessTests {
         let locked = dir.path("child-holds-the-lock")
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        child.arguments = [db.path, "BEGIN IMMEDIATE; INSERT INTO t(v) VALUES ('child');",
-                           ".shell touch '\(locked)'", ".shell sleep 0.5", "COMMIT;"]
+        child.arguments = [
+            db.path, "BEGIN IMMEDIATE; INSERT INTO t(v) VALUES ('child');",
+            ".shell touch '\(locked)'", ".shell sleep 0.5", "COMMIT;",
+        ]
         try child.run()
         // Wait for the lock to be taken (not for a fixed time: a loaded machine may start the child late).
         let deadline = Date().addingTimeInterval(60)

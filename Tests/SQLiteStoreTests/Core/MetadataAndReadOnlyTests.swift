@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLiteStore
 
 /// The store's key-value metadata, and read-only opens of other programs' files.
@@ -33,7 +34,9 @@ import Testing
         let path = dir.path("other.db")
         do {
             let db = try Database(path: path)
-            try db.execute("PRAGMA journal_mode = DELETE; CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes(body) VALUES ('x')")
+            try db.execute(
+                "PRAGMA journal_mode = DELETE; CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes(body) VALUES ('x')"
+            )
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(Database.hasSQLiteHeader(path: path))

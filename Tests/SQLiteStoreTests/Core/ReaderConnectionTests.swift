@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLiteStore
 
 /// The store's second, read-only connection (`acquireReaderConnection()`):
@@ -19,7 +20,7 @@ import Testing
         #expect(try lease.database.scalar("SELECT count(*) FROM failed_bank_info").int64 == 1)
         #expect(lease.database.isReadOnly)
         lease.release()
-        lease.release()   // once only
+        lease.release()  // once only
         let again = try #require(store.acquireReaderConnection())
         again.release()
     }

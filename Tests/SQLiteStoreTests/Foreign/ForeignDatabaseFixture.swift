@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SQLiteStore
 
 /// A database made with raw SQL as another program would make it: rollback journal,
@@ -31,16 +32,20 @@ enum ForeignDatabaseFixture {
         let db = try Database(path: path, options: plain())
         try db.execute(schema)
         for b in banks {
-            try db.run("INSERT INTO \"failed banks\" VALUES (?, ?, ?, ?, ?)",
-                       [.text(b.0), .text(b.1), .text(b.2), .text(b.3), b.4.map { .integer($0) } ?? .null])
+            try db.run(
+                "INSERT INTO \"failed banks\" VALUES (?, ?, ?, ?, ?)",
+                [.text(b.0), .text(b.1), .text(b.2), .text(b.3), b.4.map { .integer($0) } ?? .null]
+            )
         }
         // A column declared INTEGER holding text: read as stored.
         try db.run("INSERT INTO \"failed banks\" VALUES ('Odd Bank', 'Nowhere', 'ZZ', 'someday', 'not a number')")
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO student(name, subject, number) VALUES ('Ann', 'Math', 3), ('Bob', 'Art', 1), ('Cy', 'Math', 1);
             INSERT INTO "order" VALUES ('k1', 'x', 10), ('k2', 'y', 20);
             INSERT INTO tags VALUES ('red', 2), ('blue', 5);
-            """)
+            """
+        )
     }
 
     /// Options of a plain connection that keeps the rollback journal, as `sqlite3` does.

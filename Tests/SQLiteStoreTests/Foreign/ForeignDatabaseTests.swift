@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLiteStore
 
 @Suite("Foreign databases: catalog and hands-off store")
@@ -30,7 +31,9 @@ struct ForeignDatabaseTests {
 
     @Test func catalogRefusesMissingNonSQLiteAndDamagedFiles() throws {
         let dir = TemporaryDirectory()
-        #expect(throws: StoreError.missingFile(path: dir.path("none.sqlite"))) { try DatabaseCatalog(path: dir.path("none.sqlite")) }
+        #expect(throws: StoreError.missingFile(path: dir.path("none.sqlite"))) {
+            try DatabaseCatalog(path: dir.path("none.sqlite"))
+        }
         let csv = dir.path("banks.csv")
         try Data("Bank Name,City\nFirst,Chicago\n".utf8).write(to: URL(fileURLWithPath: csv))
         #expect(throws: StoreError.notADatabase(path: csv)) { try DatabaseCatalog(path: csv) }
@@ -41,7 +44,11 @@ struct ForeignDatabaseTests {
         try bytes.write(to: URL(fileURLWithPath: damaged))
         #expect(throws: StoreError.notADatabase(path: damaged)) { try DatabaseCatalog(path: damaged) }
         #expect(throws: StoreError.missingFile(path: dir.path("none.sqlite"))) {
-            try Store(foreignDatabaseAt: dir.path("none.sqlite"), model: Model(version: 1, applicationID: 0, entities: []), readOnly: true)
+            try Store(
+                foreignDatabaseAt: dir.path("none.sqlite"),
+                model: Model(version: 1, applicationID: 0, entities: []),
+                readOnly: true
+            )
         }
         #expect(!FileManager.default.fileExists(atPath: dir.path("none.sqlite")))
     }
@@ -58,7 +65,11 @@ struct ForeignDatabaseTests {
             #expect(store.isForeign && store.isReadOnly && !store.hasTracking)
             let context = ObjectContext(store: store)
             let rows = try context.fetch("Bank", orderBy: "\"Bank Name\"")
-            #expect(rows.map { $0["Bank Name"].string } == ["First Bank", "Fourth Bank", "Odd Bank", "Second Bank", "Third Bank"])
+            #expect(
+                rows.map { $0["Bank Name"].string } == [
+                    "First Bank", "Fourth Bank", "Odd Bank", "Second Bank", "Third Bank",
+                ]
+            )
             let odd = try #require(rows.first { $0["Bank Name"].string == "Odd Bank" })
             #expect(odd["Fund"] == .text("not a number"))
             #expect(odd["id"] == .integer(5))
@@ -77,7 +88,7 @@ struct ForeignDatabaseTests {
         let dir = TemporaryDirectory()
         let path = dir.path("wal.sqlite")
         do {
-            let db = try Database(path: path)   // WAL, as this project's connections make it
+            let db = try Database(path: path)  // WAL, as this project's connections make it
             try db.execute("CREATE TABLE t(a TEXT); INSERT INTO t VALUES ('x'), ('y');")
         }
         let before = ForeignDatabaseFixture.state(of: path)
@@ -85,7 +96,11 @@ struct ForeignDatabaseTests {
         do {
             let catalog = try DatabaseCatalog(path: path)
             #expect(try catalog.table(named: "t")?.rowCount() == 2)
-            let store = try Store(foreignDatabaseAt: path, model: try ForeignDatabaseFixture.model(catalog, table: "t"), readOnly: true)
+            let store = try Store(
+                foreignDatabaseAt: path,
+                model: try ForeignDatabaseFixture.model(catalog, table: "t"),
+                readOnly: true
+            )
             #expect(store.isReadOnly)
             #expect(try ObjectContext(store: store).fetch("t").count == 2)
             let lease = try #require(store.acquireReaderConnection())
@@ -102,12 +117,18 @@ struct ForeignDatabaseTests {
         let path = dir.path("other.sqlite")
         try ForeignDatabaseFixture.make(at: path)
         let catalog = try DatabaseCatalog(path: path)
-        let entities = try ["order", "banks by state", "tags", "student"].map { try #require(catalog.table(named: $0)).entity(named: $0) }
-        let store = try Store(foreignDatabaseAt: path, model: Model(version: 1, applicationID: 0, entities: entities), readOnly: true)
+        let entities = try ["order", "banks by state", "tags", "student"].map {
+            try #require(catalog.table(named: $0)).entity(named: $0)
+        }
+        let store = try Store(
+            foreignDatabaseAt: path,
+            model: Model(version: 1, applicationID: 0, entities: entities),
+            readOnly: true
+        )
         let context = ObjectContext(store: store)
         let orders = try context.fetch("order", orderBy: "t0._rowid_")
         #expect(orders.map { $0["say \"hi\""].string } == ["x", "y"])
-        #expect(orders.map { $0["rowid"] } == [.integer(10), .integer(20)])   // the column, not the row id
+        #expect(orders.map { $0["rowid"] } == [.integer(10), .integer(20)])  // the column, not the row id
         #expect(orders.map(\.objectID.rowID) == [1, 2])
         let states = try context.fetch("banks by state")
         #expect(states.map(\.objectID.rowID) == [1, 2, 3])
@@ -125,7 +146,11 @@ struct ForeignDatabaseTests {
         let other = try Database(path: path, options: ForeignDatabaseFixture.plain())
         let schemaBefore = try other.query("SELECT type, name, sql FROM sqlite_master ORDER BY name")
         do {
-            let model = try ForeignDatabaseFixture.model(try DatabaseCatalog(path: path), table: "failed banks", entity: "Bank")
+            let model = try ForeignDatabaseFixture.model(
+                try DatabaseCatalog(path: path),
+                table: "failed banks",
+                entity: "Bank"
+            )
             let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false)
             #expect(!store.isReadOnly)
             let context = ObjectContext(store: store)
@@ -135,8 +160,10 @@ struct ForeignDatabaseTests {
             #expect(try other.scalar("SELECT count(*) FROM \"failed banks\" WHERE rowid = 2").int64 == 0)
             let undone = try #require(try context.undo())
             #expect(undone.changes.inserted == [ObjectID(entity: "Bank", rowID: 2)])
-            #expect(try other.query("SELECT rowid, \"Bank Name\", \"Close Date\" FROM \"failed banks\" WHERE rowid = 2")
-                    == [[.integer(2), .text("Second Bank"), .text("2021-02-03")]])
+            #expect(
+                try other.query("SELECT rowid, \"Bank Name\", \"Close Date\" FROM \"failed banks\" WHERE rowid = 2")
+                    == [[.integer(2), .text("Second Bank"), .text("2021-02-03")]]
+            )
         }
         #expect(try other.scalar("PRAGMA journal_mode").string == "delete")
         #expect(try other.query("SELECT type, name, sql FROM sqlite_master ORDER BY name") == schemaBefore)
@@ -177,16 +204,22 @@ struct ForeignDatabaseTests {
             #expect(store.hasTracking)
             #expect(try DatabaseCatalog(path: path).table(named: TrackingSchema.historyTable) == nil)
             let context = ObjectContext(store: store)
-            try other.execute("""
+            try other.execute(
+                """
                 INSERT INTO student(name, subject, number) VALUES ('Di', 'Art', 2);
                 UPDATE "failed banks" SET "City" = 'Evanston' WHERE rowid = 1;
                 DELETE FROM "failed banks" WHERE "Bank Name" = 'Odd Bank';
                 UPDATE student SET id = 40 WHERE id = 2;
-                """)
+                """
+            )
             let changes = try #require(try context.processExternalChanges())
             #expect(!changes.isReset)
-            #expect(changes.inserted == [ObjectID(entity: "student", rowID: 4), ObjectID(entity: "student", rowID: 40)])
-            #expect(changes.deleted == [ObjectID(entity: "failed banks", rowID: 5), ObjectID(entity: "student", rowID: 2)])
+            #expect(
+                changes.inserted == [ObjectID(entity: "student", rowID: 4), ObjectID(entity: "student", rowID: 40)]
+            )
+            #expect(
+                changes.deleted == [ObjectID(entity: "failed banks", rowID: 5), ObjectID(entity: "student", rowID: 2)]
+            )
             #expect(Set(changes.updated.keys) == [ObjectID(entity: "failed banks", rowID: 1)])
             // Own deletes are not reported back.
             let bank = try #require(try context.object(with: ObjectID(entity: "failed banks", rowID: 3)))
@@ -229,14 +262,22 @@ struct ForeignDatabaseTests {
         let path = dir.path("ours.sqlite")
         do {
             let db = try Database(path: path, options: ForeignDatabaseFixture.plain())
-            try db.execute("CREATE TABLE store_history(seq INTEGER PRIMARY KEY, entity TEXT); INSERT INTO store_history(entity) VALUES ('X');")
+            try db.execute(
+                "CREATE TABLE store_history(seq INTEGER PRIMARY KEY, entity TEXT); INSERT INTO store_history(entity) VALUES ('X');"
+            )
         }
         let catalog = try DatabaseCatalog(path: path)
         #expect(catalog.tables.map(\.name) == ["store_history"])
-        let store = try Store(foreignDatabaseAt: path, model: try ForeignDatabaseFixture.model(catalog, table: "store_history"), readOnly: true)
+        let store = try Store(
+            foreignDatabaseAt: path,
+            model: try ForeignDatabaseFixture.model(catalog, table: "store_history"),
+            readOnly: true
+        )
         #expect(try ObjectContext(store: store).fetch("store_history").map { $0["entity"] } == [.text("X")])
         // A model of this project still may not use the name.
-        #expect(throws: StoreError.self) { try Model(version: 1, applicationID: 1, entities: [Entity("StoreHistory", attributes: [])]).validate() }
+        #expect(throws: StoreError.self) {
+            try Model(version: 1, applicationID: 1, entities: [Entity("StoreHistory", attributes: [])]).validate()
+        }
     }
 
     @Test func identifiersAreQuotedOnlyWhenTheyMust() {

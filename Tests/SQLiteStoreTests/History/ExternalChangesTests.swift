@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLiteStore
 
 /// Starts `/usr/bin/sqlite3 <db> <sql>` as a child process (not waited for).
@@ -15,7 +16,11 @@ func startSQLiteShell(_ path: String, _ sql: String) throws -> Process {
 /// Polls `processExternalChanges` every 50 ms for up to `seconds`, merging what
 /// it returns, until `done` holds for the merged change set. The deadline is
 /// generous: the other process (a `sqlite3` shell) may start late on a loaded machine.
-func pollExternalChanges(_ context: ObjectContext, within seconds: Double = 60, until done: (ChangeSet) -> Bool) throws -> ChangeSet {
+func pollExternalChanges(
+    _ context: ObjectContext,
+    within seconds: Double = 60,
+    until done: (ChangeSet) -> Bool
+) throws -> ChangeSet {
     var merged = ChangeSet(isFromOtherProcess: true)
     let deadline = Date().addingTimeInterval(seconds)
     repeat {
@@ -45,29 +50,44 @@ struct ExternalChangesTests {
         #expect(try f.context.processExternalChanges() == nil)
 
         // Insert: a new info and its details.
-        let insert = try startSQLiteShell(f.path, """
+        let insert = try startSQLiteShell(
+            f.path,
+            """
             INSERT INTO failed_bank_info(name, city, state) VALUES ('Shell Bank 銀行', 'Tōkyō', 'JP');
             INSERT INTO failed_bank_details(close_date, info_id) VALUES ('2024-04-26', last_insert_rowid());
-            """)
+            """
+        )
         var changes = try pollExternalChanges(f.context) { $0.inserted.count >= 2 }
         insert.waitUntilExit()
         #expect(insert.terminationStatus == 0)
-        let newInfo = ObjectID(entity: "FailedBankInfo", rowID: try f.store.database.scalar("SELECT max(id) FROM failed_bank_info").int64!)
-        let newDetails = ObjectID(entity: "FailedBankDetails", rowID: try f.store.database.scalar("SELECT max(id) FROM failed_bank_details").int64!)
+        let newInfo = ObjectID(
+            entity: "FailedBankInfo",
+            rowID: try f.store.database.scalar("SELECT max(id) FROM failed_bank_info").int64!
+        )
+        let newDetails = ObjectID(
+            entity: "FailedBankDetails",
+            rowID: try f.store.database.scalar("SELECT max(id) FROM failed_bank_details").int64!
+        )
         #expect(changes == ChangeSet(inserted: [newInfo, newDetails], isFromOtherProcess: true))
         #expect(f.recorder.last == changes)
         #expect(try f.context.object(with: newInfo)?.value(forKeyPath: "details.closeDate") == "2024-04-26")
 
         // Update of a details row: reported for the details and for the info that reaches it.
-        let update = try startSQLiteShell(f.path, "UPDATE failed_bank_details SET close_date = '2010-12-31' WHERE id = \(aDetails.objectID.rowID);")
+        let update = try startSQLiteShell(
+            f.path,
+            "UPDATE failed_bank_details SET close_date = '2010-12-31' WHERE id = \(aDetails.objectID.rowID);"
+        )
         changes = try pollExternalChanges(f.context) { $0.updated.count >= 2 }
         update.waitUntilExit()
         #expect(changes == ChangeSet(updated: [aDetails.objectID: [], a.objectID: []], isFromOtherProcess: true))
-        #expect(aDetails["closeDate"] == "2010-12-31") // registered objects are refreshed
+        #expect(aDetails["closeDate"] == "2010-12-31")  // registered objects are refreshed
         #expect(a.value(forKeyPath: "details.closeYear") == "2010")
 
         // Delete with foreign keys on: the details go with the info.
-        let delete = try startSQLiteShell(f.path, "PRAGMA foreign_keys = ON; DELETE FROM failed_bank_info WHERE id = \(b.objectID.rowID);")
+        let delete = try startSQLiteShell(
+            f.path,
+            "PRAGMA foreign_keys = ON; DELETE FROM failed_bank_info WHERE id = \(b.objectID.rowID);"
+        )
         changes = try pollExternalChanges(f.context) { $0.deleted.count >= 2 }
         delete.waitUntilExit()
         #expect(changes == ChangeSet(deleted: [b.objectID, bDetails.objectID], isFromOtherProcess: true))
@@ -100,13 +120,16 @@ struct ExternalChangesTests {
         #expect(try f.context.processExternalChanges() == nil)
         // Another process writes a lot and prunes the history as a store would: in one transaction (a
         // reader polling between the insert and the prune would have caught up, and see no reset).
-        let shell = try startSQLiteShell(f.path, """
+        let shell = try startSQLiteShell(
+            f.path,
+            """
             BEGIN;
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20)
             INSERT INTO failed_bank_info(name, city, state) SELECT 'Bank ' || i, 'C', 'S' FROM n;
             DELETE FROM store_history WHERE seq <= (SELECT max(seq) FROM store_history) - 5;
             COMMIT;
-            """)
+            """
+        )
         let changes = try pollExternalChanges(f.context) { $0.isReset }
         shell.waitUntilExit()
         #expect(changes.isReset)
@@ -135,9 +158,11 @@ struct ExternalChangesTests {
         try insertBank(f.context, name: "A")
         let other = try Store(path: f.path, model: BankModel.model())
         try other.bulkWrite { db in
-            for i in 0..<100 { try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'C', 'S')", [.text("Bulk \(i)")]) }
+            for i in 0..<100 {
+                try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'C', 'S')", [.text("Bulk \(i)")])
+            }
         }
-        #expect(try f.count("store_history") < 10) // no per-row history
+        #expect(try f.count("store_history") < 10)  // no per-row history
         let changes = try #require(try f.context.processExternalChanges())
         #expect(changes.isReset)
         #expect(f.recorder.last == changes)
@@ -148,7 +173,9 @@ struct ExternalChangesTests {
 
     @Test func aBulkWriteOnTheSameStoreResetsItsContexts() throws {
         let f = try Fixture()
-        try f.store.bulkWrite { db in try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES ('Bulk', 'C', 'S')") }
+        try f.store.bulkWrite { db in
+            try db.run("INSERT INTO failed_bank_info(name, city, state) VALUES ('Bulk', 'C', 'S')")
+        }
         #expect(try f.context.processExternalChanges()?.isReset == true)
     }
 
@@ -188,7 +215,10 @@ struct ExternalChangesTests {
             try other.run("UPDATE failed_bank_info SET city = 'E' WHERE id = ?", [.integer(a.objectID.rowID)])
             try other.run("DELETE FROM failed_bank_info WHERE id = ?", [.integer(a.objectID.rowID)])
         }
-        let newID = ObjectID(entity: "FailedBankInfo", rowID: try other.scalar("SELECT id FROM failed_bank_info WHERE name = 'new'").int64!)
+        let newID = ObjectID(
+            entity: "FailedBankInfo",
+            rowID: try other.scalar("SELECT id FROM failed_bank_info WHERE name = 'new'").int64!
+        )
         let changes = try #require(try f.context.processExternalChanges())
         #expect(changes.inserted == [newID])
         #expect(changes.deleted.contains(a.objectID))
@@ -199,9 +229,20 @@ struct ExternalChangesTests {
         let f = try Fixture()
         let (info, details) = try insertBank(f.context, name: "A")
         let start = try f.store.historyPosition()
-        try f.store.database.run("UPDATE failed_bank_details SET zip = 1 WHERE id = ?", [.integer(details.objectID.rowID)])
-        let rows = try f.store.database.query("SELECT entity, row_id, op FROM store_history WHERE seq > ? ORDER BY seq", [.integer(start)])
-        #expect(rows == [["FailedBankDetails", .integer(details.objectID.rowID), "U"], ["FailedBankInfo", .integer(info.objectID.rowID), "U"]])
+        try f.store.database.run(
+            "UPDATE failed_bank_details SET zip = 1 WHERE id = ?",
+            [.integer(details.objectID.rowID)]
+        )
+        let rows = try f.store.database.query(
+            "SELECT entity, row_id, op FROM store_history WHERE seq > ? ORDER BY seq",
+            [.integer(start)]
+        )
+        #expect(
+            rows == [
+                ["FailedBankDetails", .integer(details.objectID.rowID), "U"],
+                ["FailedBankInfo", .integer(info.objectID.rowID), "U"],
+            ]
+        )
     }
 
     @Test func externalUpdatesKeepUnsavedLocalEdits() throws {

@@ -42,14 +42,21 @@ private struct Misspelled: StoreRecord {
 }
 
 @Suite struct StoreRecordTests {
-    private let model = Model(version: 1, applicationID: 0x5354_5544, entities: [
-        Entity("Student", attributes: [
-            Attribute("name", .text),
-            Attribute("number", .integer),
-            Attribute("subject", .text, optional: true, indexed: true),
-            Attribute("enrolled", .date, optional: true),
-        ]),
-    ])
+    private let model = Model(
+        version: 1,
+        applicationID: 0x5354_5544,
+        entities: [
+            Entity(
+                "Student",
+                attributes: [
+                    Attribute("name", .text),
+                    Attribute("number", .integer),
+                    Attribute("subject", .text, optional: true, indexed: true),
+                    Attribute("enrolled", .date, optional: true),
+                ]
+            )
+        ]
+    )
 
     private func makeContext() throws -> (ObjectContext, String) {
         let directory = NSTemporaryDirectory() + "records-" + UUID().uuidString
@@ -68,7 +75,7 @@ private struct Misspelled: StoreRecord {
         try context.save()
         #expect(!object.objectID.isTemporary)
         #expect(try object.record(as: Student.self) == ada)
-        #expect(object["enrolled"] == .text("2024-09-02"))   // a .date attribute keeps the day
+        #expect(object["enrolled"] == .text("2024-09-02"))  // a .date attribute keeps the day
         let all = try context.fetchRecords(Student.self, orderBy: "number")
         #expect(all.map(\.name) == ["Alan", "Ada"])
         #expect(all[0].subject == nil)
@@ -94,7 +101,13 @@ private struct Misspelled: StoreRecord {
         try context.save()
         #expect(throws: StoreError.unknownKeyPath("nmae", entity: "Student")) { try object.record(as: Misspelled.self) }
         object["number"] = .text("seven")
-        #expect(throws: StoreError.validation(entity: "Student", key: "number", reason: "'seven' is not a value of type Int")) {
+        #expect(
+            throws: StoreError.validation(
+                entity: "Student",
+                key: "number",
+                reason: "'seven' is not a value of type Int"
+            )
+        ) {
             try object.record(as: Student.self)
         }
         let bad = Misspelled(name: "x")

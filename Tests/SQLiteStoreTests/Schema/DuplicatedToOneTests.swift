@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLiteStore
 
 /// Several rows on the foreign-key side of a to-one relationship pointing at
@@ -13,25 +14,38 @@ struct DuplicatedToOneTests {
     /// Bank 1 with details 10 (2011) and 12 (2013), and 11 (2012) inserted in between; bank 2 with details 20.
     func storeWithDuplicates() throws -> Store {
         let store = try Store(path: dir.path("dup.sqlite"), model: BankModel.model())
-        try store.database.execute("""
+        try store.database.execute(
+            """
             INSERT INTO failed_bank_info(id, name, city, state) VALUES (1, 'One', 'A', 'TX'), (2, 'Two', 'B', 'CA');
             INSERT INTO failed_bank_details(id, close_date, info_id) VALUES (12, '2013-01-01', 1), (10, '2011-01-01', 1),
                                                                            (20, '2020-01-01', 2), (11, '2012-01-01', 1);
-            """)
+            """
+        )
         return store
     }
 
     func joined(_ store: Store, where condition: String = "1") throws -> [[StoreValue]] {
         let source = try store.model.sqlSource(root: "FailedBankInfo", keyPaths: ["details.closeDate", "details"])
-        let date = try source.expression(forKeyPath: "details.closeDate"), id = try source.expression(forKeyPath: "details")
-        return try store.database.query("SELECT t0.id, \(id), \(date) FROM \(source.from) WHERE \(condition) ORDER BY t0.id")
+        let date = try source.expression(forKeyPath: "details.closeDate")
+        let id = try source.expression(forKeyPath: "details")
+        return try store.database.query(
+            "SELECT t0.id, \(id), \(date) FROM \(source.from) WHERE \(condition) ORDER BY t0.id"
+        )
     }
 
     @Test func aJoinThroughTheInverseSideKeepsOnlyTheLowestIDRow() throws {
         let store = try storeWithDuplicates()
-        #expect(try joined(store) == [[.integer(1), .integer(10), .text("2011-01-01")], [.integer(2), .integer(20), .text("2020-01-01")]])
+        #expect(
+            try joined(store) == [
+                [.integer(1), .integer(10), .text("2011-01-01")], [.integer(2), .integer(20), .text("2020-01-01")],
+            ]
+        )
         // Also when SQLite runs the join from the details side (a condition on a details column).
-        #expect(try joined(store, where: "t1.close_date >= '2012-06-01'") == [[.integer(2), .integer(20), .text("2020-01-01")]])
+        #expect(
+            try joined(store, where: "t1.close_date >= '2012-06-01'") == [
+                [.integer(2), .integer(20), .text("2020-01-01")]
+            ]
+        )
     }
 
     @Test func swiftReadsTheSameRowAsTheJoin() throws {
@@ -59,37 +73,51 @@ struct DuplicatedToOneTests {
     static func uniqueModel(migrations: [Migration] = [Migration(from: 1, to: 2) { _ in }]) -> Model {
         var model = BankModel.model(version: 2, migrations: migrations)
         let d = BankModel.details
-        model.entities[1] = Entity(d.name, attributes: d.attributes, relationships: d.relationships, derived: d.derived, uniqueKeys: [["info"]])
+        model.entities[1] = Entity(
+            d.name,
+            attributes: d.attributes,
+            relationships: d.relationships,
+            derived: d.derived,
+            uniqueKeys: [["info"]]
+        )
         return model
     }
 
     @Test func aNewStoreEnforcesTheKeyWithOneIndexOnTheColumn() throws {
         let store = try Store(path: dir.path("new.sqlite"), model: Self.uniqueModel())
         #expect(try store.enforcesUniqueKey(["info"], of: "FailedBankDetails"))
-        let onInfoID = try store.database.query("""
+        let onInfoID = try store.database.query(
+            """
             SELECT il.name FROM pragma_index_list('failed_bank_details') AS il
             WHERE (SELECT group_concat(name) FROM pragma_index_info(il.name)) = 'info_id'
-            """)
+            """
+        )
         #expect(onInfoID == [[.text("failed_bank_details_unique_info_id")]])
         try store.database.execute("INSERT INTO failed_bank_info(id, name, city, state) VALUES (1, 'One', 'A', 'TX')")
         try store.database.execute("INSERT INTO failed_bank_details(close_date, info_id) VALUES ('2011-01-01', 1)")
-        #expect(throws: SQLiteError.self) { try store.database.execute("INSERT INTO failed_bank_details(close_date, info_id) VALUES ('2012-01-01', 1)") }
+        #expect(throws: SQLiteError.self) {
+            try store.database.execute("INSERT INTO failed_bank_details(close_date, info_id) VALUES ('2012-01-01', 1)")
+        }
     }
 
     @Test func migratingAStoreWithoutDuplicatesEnforcesTheKey() throws {
         let path = dir.path("v1.sqlite")
         do {
             let old = try Store(path: path, model: BankModel.model())
-            try old.database.execute("""
+            try old.database.execute(
+                """
                 INSERT INTO failed_bank_info(id, name, city, state) VALUES (1, 'One', 'A', 'TX');
                 INSERT INTO failed_bank_details(close_date, info_id) VALUES ('2011-01-01', 1);
-                """)
+                """
+            )
             #expect(try !old.enforcesUniqueKey(["info"], of: "FailedBankDetails"))
         }
         let store = try Store(path: path, model: Self.uniqueModel())
         #expect(try store.database.userVersion() == 2)
         #expect(try store.enforcesUniqueKey(["info"], of: "FailedBankDetails"))
-        #expect(throws: SQLiteError.self) { try store.database.execute("INSERT INTO failed_bank_details(close_date, info_id) VALUES ('2012-01-01', 1)") }
+        #expect(throws: SQLiteError.self) {
+            try store.database.execute("INSERT INTO failed_bank_details(close_date, info_id) VALUES ('2012-01-01', 1)")
+        }
     }
 
     @Test func aStoreWhoseRowsBreakANewUniqueKeyStillOpensWithAPlainIndexAndReopens() throws {
@@ -99,7 +127,8 @@ struct DuplicatedToOneTests {
         #expect(try store.database.userVersion() == 2)
         #expect(try !store.enforcesUniqueKey(["info"], of: "FailedBankDetails"))
         // The column stays indexed: the plain index the key's columns get instead.
-        let plan = try store.database.query("EXPLAIN QUERY PLAN SELECT id FROM failed_bank_details WHERE info_id = 1").map { $0[3].string ?? "" }
+        let plan = try store.database.query("EXPLAIN QUERY PLAN SELECT id FROM failed_bank_details WHERE info_id = 1")
+            .map { $0[3].string ?? "" }
         #expect(plan.contains { $0.contains("USING") && $0.contains("INDEX failed_bank_details_info_id") }, "\(plan)")
         #expect(try joined(store).count == 2)
         // Nothing was deleted, and the file opens again (the schema is current now).

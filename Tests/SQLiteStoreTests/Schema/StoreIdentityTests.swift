@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SQLiteStore
 
 /// A store knows which file it has open: a random id written at creation plus
@@ -9,7 +10,10 @@ import Testing
     static func insert(_ store: Store, _ names: [String]) throws {
         try store.database.transaction {
             for name in names {
-                try store.database.run("INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', 'IL')", [.text(name)])
+                try store.database.run(
+                    "INSERT INTO failed_bank_info(name, city, state) VALUES (?, 'Springfield', 'IL')",
+                    [.text(name)]
+                )
             }
         }
     }
@@ -55,7 +59,9 @@ import Testing
         #expect(try Store(path: path, model: BankModel.model()).identity == old!.identity)
         do { try Self.insert(try Store(path: dir.path("other.sqlite"), model: BankModel.model()), ["Other"]) }
         #expect(rename(dir.path("other.sqlite"), path) == 0)
-        #expect(throws: StoreError.replacedFileStillOpen(path: path)) { try Store(path: path, model: BankModel.model()) }
+        #expect(throws: StoreError.replacedFileStillOpen(path: path)) {
+            try Store(path: path, model: BankModel.model())
+        }
         old = nil
         #expect(try Self.names(try Store(path: path, model: BankModel.model())) == ["Other"])
     }

@@ -13,8 +13,13 @@ public struct Hero: StoreRecord, Equatable, Sendable {
     public var sex: String?
     public var favoriteColor: String?
 
-    public init(name: String, secretIdentity: String, birthdate: String? = nil, sex: String? = nil,
-                favoriteColor: String? = nil) {
+    public init(
+        name: String,
+        secretIdentity: String,
+        birthdate: String? = nil,
+        sex: String? = nil,
+        favoriteColor: String? = nil
+    ) {
         self.name = name
         self.secretIdentity = secretIdentity
         self.birthdate = birthdate
@@ -50,37 +55,95 @@ public enum HeroList {
 
     /// `Hero`, in the table `hero` (name, secret_identity, birthdate, sex, favorite_color), with the
     /// initials of its two keys as derived attributes (the sections of the two tabs).
-    public static let model = Model(version: 1, applicationID: 0x4845_524f, entities: [
-        Entity("Hero", attributes: [
-            Attribute("name", .text, indexed: true),
-            Attribute("secretIdentity", .text, indexed: true),
-            Attribute("birthdate", .date, optional: true),
-            Attribute("sex", .text, optional: true),
-            Attribute("favoriteColor", .text, optional: true),
-        ], derived: [
-            DerivedAttribute("nameInitial", .text, sql: "upper(substr($.name, 1, 1))") { initial($0("name")) },
-            DerivedAttribute("secretIdentityInitial", .text, sql: "upper(substr($.secret_identity, 1, 1))") {
-                initial($0("secretIdentity"))
-            },
-        ]),
-    ])
+    public static let model = Model(
+        version: 1,
+        applicationID: 0x4845_524f,
+        entities: [
+            Entity(
+                "Hero",
+                attributes: [
+                    Attribute("name", .text, indexed: true),
+                    Attribute("secretIdentity", .text, indexed: true),
+                    Attribute("birthdate", .date, optional: true),
+                    Attribute("sex", .text, optional: true),
+                    Attribute("favoriteColor", .text, optional: true),
+                ],
+                derived: [
+                    DerivedAttribute("nameInitial", .text, sql: "upper(substr($.name, 1, 1))") { initial($0("name")) },
+                    DerivedAttribute("secretIdentityInitial", .text, sql: "upper(substr($.secret_identity, 1, 1))") {
+                        initial($0("secretIdentity"))
+                    },
+                ]
+            )
+        ]
+    )
 
     /// What a first launch puts in an empty store.
     public static let sampleHeroes = [
-        Hero(name: "Batman", secretIdentity: "Bruce Wayne", birthdate: "1939-05-27", sex: "Male", favoriteColor: "Black"),
-        Hero(name: "Superman", secretIdentity: "Clark Kent", birthdate: "1938-04-18", sex: "Male", favoriteColor: "Blue"),
-        Hero(name: "Wonder Woman", secretIdentity: "Diana Prince", birthdate: "1941-10-21", sex: "Female", favoriteColor: "Red"),
-        Hero(name: "Spider-Man", secretIdentity: "Peter Parker", birthdate: "1962-08-15", sex: "Male", favoriteColor: "Red"),
-        Hero(name: "Storm", secretIdentity: "Ororo Munroe", birthdate: "1975-05-01", sex: "Female", favoriteColor: "White"),
-        Hero(name: "Iron Man", secretIdentity: "Tony Stark", birthdate: "1963-03-01", sex: "Male", favoriteColor: "Gold"),
-        Hero(name: "Black Widow", secretIdentity: "Natasha Romanoff", birthdate: "1964-04-01", sex: "Female", favoriteColor: "Black"),
-        Hero(name: "The Flash", secretIdentity: "Barry Allen", birthdate: "1956-10-01", sex: "Male", favoriteColor: "Red"),
+        Hero(
+            name: "Batman",
+            secretIdentity: "Bruce Wayne",
+            birthdate: "1939-05-27",
+            sex: "Male",
+            favoriteColor: "Black"
+        ),
+        Hero(
+            name: "Superman",
+            secretIdentity: "Clark Kent",
+            birthdate: "1938-04-18",
+            sex: "Male",
+            favoriteColor: "Blue"
+        ),
+        Hero(
+            name: "Wonder Woman",
+            secretIdentity: "Diana Prince",
+            birthdate: "1941-10-21",
+            sex: "Female",
+            favoriteColor: "Red"
+        ),
+        Hero(
+            name: "Spider-Man",
+            secretIdentity: "Peter Parker",
+            birthdate: "1962-08-15",
+            sex: "Male",
+            favoriteColor: "Red"
+        ),
+        Hero(
+            name: "Storm",
+            secretIdentity: "Ororo Munroe",
+            birthdate: "1975-05-01",
+            sex: "Female",
+            favoriteColor: "White"
+        ),
+        Hero(
+            name: "Iron Man",
+            secretIdentity: "Tony Stark",
+            birthdate: "1963-03-01",
+            sex: "Male",
+            favoriteColor: "Gold"
+        ),
+        Hero(
+            name: "Black Widow",
+            secretIdentity: "Natasha Romanoff",
+            birthdate: "1964-04-01",
+            sex: "Female",
+            favoriteColor: "Black"
+        ),
+        Hero(
+            name: "The Flash",
+            secretIdentity: "Barry Allen",
+            birthdate: "1956-10-01",
+            sex: "Male",
+            favoriteColor: "Red"
+        ),
     ]
 
     /// The store at `path`, with the sample heroes when it is empty.
     public static func openStore(at path: String) throws -> Store {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true
+        )
         let store = try Store(path: path, model: model)
         let context = ObjectContext(store: store)
         if try context.fetch("Hero", limit: 1).isEmpty {
@@ -92,8 +155,12 @@ public enum HeroList {
 
     /// A tab sorted by `key`, with a section per first letter of it.
     static func tab(_ title: String, key: String, detail: String) -> ListTab {
-        var tab = ListTab(title: title, entity: "Hero", sortDescriptors: [FetchSort(key, comparison: .caseInsensitive)],
-                          sectionNameKeyPath: key + "Initial") { hero in
+        var tab = ListTab(
+            title: title,
+            entity: "Hero",
+            sortDescriptors: [FetchSort(key, comparison: .caseInsensitive)],
+            sectionNameKeyPath: key + "Initial"
+        ) { hero in
             TableCell(style: .subtitle, title: hero.string(key) ?? "", detail: hero.string(detail) ?? "")
         }
         tab.searchKeyPaths = ["name", "secretIdentity"]
@@ -106,13 +173,16 @@ public enum HeroList {
     /// The form that adds a hero (`hero` nil) or edits one; Ctrl-S saves in one change set.
     public static func form(for hero: ManagedObject?, context: ObjectContext, screen: ListScreen) -> Form {
         let current = hero.flatMap { try? $0.record(as: Hero.self) }
-        let form = Form(title: hero == nil ? "New Hero" : "Edit Hero", fields: [
-            .text("name", label: "Name", value: current?.name ?? ""),
-            .text("secretIdentity", label: "Secret Identity", value: current?.secretIdentity ?? ""),
-            .text("birthdate", label: "Birthdate", value: current?.birthdate ?? "", placeholder: "YYYY-MM-DD"),
-            .text("sex", label: "Sex", value: current?.sex ?? ""),
-            .text("favoriteColor", label: "Favorite Color", value: current?.favoriteColor ?? ""),
-        ])
+        let form = Form(
+            title: hero == nil ? "New Hero" : "Edit Hero",
+            fields: [
+                .text("name", label: "Name", value: current?.name ?? ""),
+                .text("secretIdentity", label: "Secret Identity", value: current?.secretIdentity ?? ""),
+                .text("birthdate", label: "Birthdate", value: current?.birthdate ?? "", placeholder: "YYYY-MM-DD"),
+                .text("sex", label: "Sex", value: current?.sex ?? ""),
+                .text("favoriteColor", label: "Favorite Color", value: current?.favoriteColor ?? ""),
+            ]
+        )
         form.onSave = { [unowned form] values in
             func value(_ key: String) -> String? { values[key].flatMap { $0.isEmpty ? nil : $0 } }
             guard let name = value("name"), let identity = value("secretIdentity") else {
@@ -123,8 +193,13 @@ public enum HeroList {
                 form.errorMessage = "The birthdate is not a date (YYYY-MM-DD)"
                 return false
             }
-            let record = Hero(name: name, secretIdentity: identity, birthdate: value("birthdate"), sex: value("sex"),
-                              favoriteColor: value("favoriteColor"))
+            let record = Hero(
+                name: name,
+                secretIdentity: identity,
+                birthdate: value("birthdate"),
+                sex: value("sex"),
+                favoriteColor: value("favoriteColor")
+            )
             do {
                 let object = hero ?? context.insert(into: "Hero")
                 try context.update(object, with: record)
@@ -143,17 +218,20 @@ public enum HeroList {
     /// The list screen: tabs Name and Secret Identity, `a` adds, Enter edits.
     public static func makeScreen(store: Store, loop: TerminalRunLoop, animated: Bool = true) throws -> ListScreen {
         let context = ObjectContext(store: store)
-        var configuration = ListScreenConfiguration(title: "Heroes", tabs: [
-            tab("Name", key: "name", detail: "secretIdentity"),
-            tab("Secret Identity", key: "secretIdentity", detail: "name"),
-        ])
+        var configuration = ListScreenConfiguration(
+            title: "Heroes",
+            tabs: [
+                tab("Name", key: "name", detail: "secretIdentity"),
+                tab("Secret Identity", key: "secretIdentity", detail: "name"),
+            ]
+        )
         configuration.animated = animated
         configuration.detailDescription = "edit the hero"
         configuration.detailScreen = { hero, screen in form(for: hero, context: context, screen: screen) }
         configuration.keyBindings = [
             ListKeyBinding(.character("a"), keys: "a", description: "add a hero") { screen in
                 screen.loop.push(form(for: nil, context: context, screen: screen))
-            },
+            }
         ]
         return try ListScreen(context: context, configuration: configuration, loop: loop)
     }
@@ -161,7 +239,8 @@ public enum HeroList {
     /// `--db PATH`, else `$XDG_DATA_HOME/fetchedtable-examples/heroes.sqlite`.
     public static func databasePath(arguments: [String], environment: [String: String]) -> String {
         if let index = arguments.firstIndex(of: "--db"), index + 1 < arguments.count { return arguments[index + 1] }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return data + "/fetchedtable-examples/heroes.sqlite"
     }

@@ -39,7 +39,9 @@ import Testing
 
         /// Selects the hero named `name` in the tab showing.
         func select(_ name: String) throws {
-            let hero = try #require(try ObjectContext(store: store).fetch("Hero", where: "name = ?", [.text(name)]).first)
+            let hero = try #require(
+                try ObjectContext(store: store).fetch("Hero", where: "name = ?", [.text(name)]).first
+            )
             list.adapter.select(hero.objectID)
         }
 
@@ -76,7 +78,7 @@ import Testing
         var batches: [ChangeBatch] = []
         f.list.adapter.controller.onChange = { batches.append($0) }
         try f.select("Storm")
-        f.press(.enter)                                   // the form, on the name
+        f.press(.enter)  // the form, on the name
         for _ in "Storm" { f.press(.backspace) }
         f.type("Rogue")
         f.press(.control("s"))
@@ -87,8 +89,12 @@ import Testing
         #expect(batch.objectChanges.map(\.change) == [.move])
         #expect(batch.objectChanges[0].from == IndexPath(row: 1, section: 2))
         #expect(batch.objectChanges[0].to == IndexPath(row: 0, section: 2))
-        #expect(f.names == [["Batman", "Black Widow"], ["Iron Man"], ["Rogue"], ["Spider-Man", "Superman"],
-                            ["The Flash"], ["Wonder Woman"]])
+        #expect(
+            f.names == [
+                ["Batman", "Black Widow"], ["Iron Man"], ["Rogue"], ["Spider-Man", "Superman"],
+                ["The Flash"], ["Wonder Woman"],
+            ]
+        )
     }
 
     @Test func anEditThatEmptiesASectionDeletesItInTheSameBatch() throws {
@@ -98,7 +104,7 @@ import Testing
         try f.select("Iron Man")
         f.press(.enter)
         for _ in "Iron Man" { f.press(.backspace) }
-        f.type("Ironclad")                                // still "I": an update, not a move
+        f.type("Ironclad")  // still "I": an update, not a move
         f.press(.control("s"))
         #expect(batches.last?.objectChanges.map(\.change) == [.update])
         try f.select("Ironclad")
@@ -107,8 +113,12 @@ import Testing
         f.type("Hulk")
         f.press(.control("s"))
         let batch = try #require(batches.last)
-        #expect(batch.sectionChanges == [.init(change: .delete, index: 1, name: "I"),
-                                         .init(change: .insert, index: 1, name: "H")])
+        #expect(
+            batch.sectionChanges == [
+                .init(change: .delete, index: 1, name: "I"),
+                .init(change: .insert, index: 1, name: "H"),
+            ]
+        )
         #expect(batch.objectChanges.map(\.change) == [.move])
     }
 }

@@ -33,13 +33,20 @@ public struct Student: StoreRecord, Equatable, Sendable {
 /// The store's model, the sample data, and the list screen's configuration.
 public enum StudentList {
     /// One entity, `Student`, in the table `student`.
-    public static let model = Model(version: 1, applicationID: 0x5354_4455, entities: [
-        Entity("Student", attributes: [
-            Attribute("name", .text),
-            Attribute("number", .integer),
-            Attribute("subject", .text, indexed: true),
-        ]),
-    ])
+    public static let model = Model(
+        version: 1,
+        applicationID: 0x5354_4455,
+        entities: [
+            Entity(
+                "Student",
+                attributes: [
+                    Attribute("name", .text),
+                    Attribute("number", .integer),
+                    Attribute("subject", .text, indexed: true),
+                ]
+            )
+        ]
+    )
 
     /// What a first launch puts in an empty store.
     public static let sampleStudents: [Student] = [
@@ -55,8 +62,10 @@ public enum StudentList {
 
     /// The store at `path`, with the sample students when it is empty.
     public static func openStore(at path: String) throws -> Store {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true
+        )
         let store = try Store(path: path, model: model)
         let context = ObjectContext(store: store)
         if try context.fetch("Student", limit: 1).isEmpty {
@@ -69,9 +78,12 @@ public enum StudentList {
     /// The one tab: by subject then number, a section per subject with its count, the subjects'
     /// initials in the index; `/` searches names.
     public static var bySubject: ListTab {
-        var tab = ListTab(title: "Students", entity: "Student",
-                          sortDescriptors: [FetchSort("subject"), FetchSort("number")],
-                          sectionNameKeyPath: "subject") { object in
+        var tab = ListTab(
+            title: "Students",
+            entity: "Student",
+            sortDescriptors: [FetchSort("subject"), FetchSort("number")],
+            sectionNameKeyPath: "subject"
+        ) { object in
             let student = try? object.record(as: Student.self)
             return TableCell(style: .subtitle, title: student?.name ?? "?", detail: "No. \(student?.number ?? 0)")
         }
@@ -94,7 +106,8 @@ public enum StudentList {
     /// `--db PATH`, else `$XDG_DATA_HOME/fetchedtable-examples/students.sqlite`.
     public static func databasePath(arguments: [String], environment: [String: String]) -> String {
         if let index = arguments.firstIndex(of: "--db"), index + 1 < arguments.count { return arguments[index + 1] }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return data + "/fetchedtable-examples/students.sqlite"
     }

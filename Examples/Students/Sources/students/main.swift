@@ -8,8 +8,11 @@ do {
     let store = try StudentList.openStore(at: path)
     let screen = try CursesScreen()
     let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
-    let list = try StudentList.makeScreen(store: store, loop: loop,
-                                          animated: !CommandLine.arguments.contains("--no-animation"))
+    let list = try StudentList.makeScreen(
+        store: store,
+        loop: loop,
+        animated: !CommandLine.arguments.contains("--no-animation")
+    )
     _ = list.run()
     screen.close()
 } catch {

@@ -38,20 +38,28 @@ import Testing
         let store = try StudentList.openStore(at: f.path)
         let students = try ObjectContext(store: store).fetchRecords(Student.self, orderBy: "subject, number")
         #expect(students.count == StudentList.sampleStudents.count)
-        let reopened = try StudentList.openStore(at: f.path)            // a second launch adds nothing
+        let reopened = try StudentList.openStore(at: f.path)  // a second launch adds nothing
         #expect(try ObjectContext(store: reopened).fetchRecords(Student.self).count == students.count)
     }
 
     @Test func sectionsBySubjectWithCountsAndTheIndexOfInitials() throws {
         let f = try Fixture()
-        let list = try StudentList.makeScreen(store: try StudentList.openStore(at: f.path), loop: f.loop, animated: false)
+        let list = try StudentList.makeScreen(
+            store: try StudentList.openStore(at: f.path),
+            loop: f.loop,
+            animated: false
+        )
         f.loop.draw()
         let text = f.screen.text
         #expect(text.contains("Astronomy (2)"))
         #expect(text.contains("Biology (3)"))
         let controller = list.adapter.controller
-        #expect(controller.sections.map(\.name) == ["Astronomy", "Biology", "Chemistry", "Computing", "English",
-                                                    "History", "Mathematics", "Physics"])
+        #expect(
+            controller.sections.map(\.name) == [
+                "Astronomy", "Biology", "Chemistry", "Computing", "English",
+                "History", "Mathematics", "Physics",
+            ]
+        )
         #expect(controller.sectionIndexTitles == ["A", "B", "C", "E", "H", "M", "P"])
         // Within a subject, by number.
         let numbers = try controller.sections[1].objects.map { try $0.record(as: Student.self).number }
@@ -68,7 +76,7 @@ import Testing
         #expect(f.screen.text.contains("Delete"))
         f.press(.enter)
         let rows = f.screen.text.split(separator: "\n")
-        #expect(!rows.contains { $0.hasPrefix(" \(first)") })         // the row left (the status line names it)
+        #expect(!rows.contains { $0.hasPrefix(" \(first)") })  // the row left (the status line names it)
         #expect(f.screen.text.contains("Deleted “\(first)” — u to undo"))
         #expect(list.adapter.controller.numberOfObjects == StudentList.sampleStudents.count - 1)
         let saved = try ObjectContext(store: try Store(path: f.path, model: StudentList.model))
