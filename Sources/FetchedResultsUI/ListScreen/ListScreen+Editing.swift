@@ -21,6 +21,9 @@ extension ListScreen {
         guard canDeleteRow(at: indexPath), let object = adapter.controller.existingObject(at: indexPath) else { return }
         let name = tab.objectName(object)
         let actionName = configuration.deleteActionName(name)
+        // A refetch reading in the background holds a shared lock on a rollback-journal file:
+        // stopped here (it starts again at the next tick), the save need not wait for it.
+        adapter.controller.cancelBackgroundRefetch()
         do {
             if let delete = configuration.delete {
                 try delete(object, actionName)
@@ -45,6 +48,7 @@ extension ListScreen {
             statusLine.showMessage("Undo is disabled: \(readOnlyReason)", at: now, style: .error)
             return
         }
+        adapter.controller.cancelBackgroundRefetch()  // as for a delete: the undo's save need not wait
         do {
             guard context.canUndo, let undone = try context.undo() else {
                 statusLine.showMessage("Nothing to undo", at: now)
