@@ -107,7 +107,7 @@ public final class FetchedResultsController {
     var backgroundRefetchIsReset = true
     var backgroundRefetchOnFinish: (@Sendable () -> Void)?
     /// When true, a reset the context publishes (another connection wrote to an untracked
-    /// foreign database: ``SQLiteStore/Store/hasTracking``) starts ``refetchInBackground(isReset:onFinish:)``
+    /// foreign database: `Store.hasTracking`) starts ``refetchInBackground(isReset:onFinish:)``
     /// instead of refetching on this thread; the batch arrives through ``deliverFinishedRefetch()``,
     /// which the owner calls on every tick. Default false (the refetch runs at once, as before).
     ///
