@@ -51,7 +51,9 @@ final class ListScreenFixture {
         height: Int = 14,
         readOnly: Bool = false,
         cache: Bool = true,
-        willPoll: ((ListScreen) -> Bool)? = nil
+        willPoll: ((ListScreen) -> Bool)? = nil,
+        fetchesInBackground: Bool = false,
+        loopClock: (any TerminalUI.Clock)? = nil
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("list-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -69,7 +71,7 @@ final class ListScreenFixture {
         store = try Store(path: path, model: ListScreenFixture.model, readOnly: readOnly)
         context = ObjectContext(store: store)
         screen = MemoryScreen(width: width, height: height)
-        loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8)
+        loop = TerminalRunLoop(screen: screen, clock: loopClock ?? clock, minimumWidth: 24, minimumHeight: 8)
 
         func cell(_ book: ManagedObject) -> TableCell {
             TableCell(
@@ -114,6 +116,7 @@ final class ListScreenFixture {
         configuration.cacheDirectory = directory.appendingPathComponent("cache").path
         configuration.animated = false
         configuration.willPoll = willPoll
+        configuration.fetchesInBackground = fetchesInBackground
         configuration.navigationTrailingText = { screen in "\(screen.adapter?.controller.numberOfObjects ?? 0) books" }
         configuration.detailScreen = { book, _ in BookScreen(book: book) }
         configuration.filterExample = ["year >= \"1900\""]

@@ -13,6 +13,9 @@ import Synchronization
 /// installs the outcome on its own thread, in
 /// ``FetchedResultsController/deliverFinishedRefetch()``, and only when its
 /// results did not change meanwhile (same `generation`); otherwise it starts again.
+///
+/// Without old results (``FetchedResultsController/performFetchInBackground(onFinish:)``,
+/// the first fetch) it runs the query only, and the batch is empty.
 final class BackgroundRefetch: @unchecked Sendable {
     struct Outcome {
         var list: OrderedIDList
@@ -20,12 +23,17 @@ final class BackgroundRefetch: @unchecked Sendable {
         var batch: ChangeBatch
     }
 
+    /// The results a refetch diffs against.
+    struct OldResults {
+        var sequence: IDSequence
+        var records: [SectionRecord]
+        var starts: [Int]
+    }
+
     /// The controller's generation the old results belong to.
     let generation: Int
     let plan: FetchPlan
-    private let oldSequence: IDSequence
-    private let oldRecords: [SectionRecord]
-    private let oldStarts: [Int]
+    private let old: OldResults?
     private let isReset: Bool
     private let finishedFlag = Atomic<Bool>(false)
     private let cancelledFlag = Atomic<Bool>(false)
@@ -39,17 +47,13 @@ final class BackgroundRefetch: @unchecked Sendable {
 
     init(
         plan: FetchPlan,
-        old: IDSequence,
-        oldRecords: [SectionRecord],
-        oldStarts: [Int],
+        old: OldResults?,
         generation: Int,
         isReset: Bool,
         onFinish: (@Sendable () -> Void)?
     ) {
         self.plan = plan
-        self.oldSequence = old
-        self.oldRecords = oldRecords
-        self.oldStarts = oldStarts
+        self.old = old
         self.generation = generation
         self.isReset = isReset
         self.onFinish = onFinish
@@ -89,10 +93,11 @@ final class BackgroundRefetch: @unchecked Sendable {
 
     private func run(on database: Database) throws -> Outcome {
         let (list, records) = try FetchedResultsController.runFetch(plan, on: database)
+        guard let old else { return Outcome(list: list, records: records, batch: ChangeBatch()) }
         let batch = FetchedResultsController.diff(
-            old: oldSequence,
-            oldRecords: oldRecords,
-            oldStarts: oldStarts,
+            old: old.sequence,
+            oldRecords: old.records,
+            oldStarts: old.starts,
             new: list.sequence,
             newRecords: records,
             hasSections: plan.sectionExpression != nil,
@@ -143,9 +148,7 @@ extension FetchedResultsController {
         if let onFinish { backgroundRefetchOnFinish = onFinish }
         let job = BackgroundRefetch(
             plan: plan,
-            old: list.sequence,
-            oldRecords: sectionRecords,
-            oldStarts: sectionStarts,
+            old: BackgroundRefetch.OldResults(sequence: list.sequence, records: sectionRecords, starts: sectionStarts),
             generation: generation,
             isReset: isReset,
             onFinish: backgroundRefetchOnFinish

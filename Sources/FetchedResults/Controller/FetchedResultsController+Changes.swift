@@ -19,11 +19,15 @@ extension FetchedResultsController {
     ///     let batch = try controller.process(changeSet)   // or drive it by hand
     @discardableResult
     @_spi(Benchmark) public func process(_ changes: ChangeSet) throws -> ChangeBatch? {
-        guard hasFetched, let plan else { return nil }
+        guard hasFetched, let plan else {
+            // A first fetch in the background may have read the rows before this change.
+            backgroundFetch?.missedChanges = true
+            return nil
+        }
         let root = plan.entity.name
-        if changes.isReset && refetchesInBackgroundOnReset && plan.request.fetchLimit == 0
+        if (changes.isReset || isStale) && refetchesInBackgroundOnReset && plan.request.fetchLimit == 0
             && plan.request.fetchOffset == 0,
-            refetchInBackground(isReset: true)
+            refetchInBackground(isReset: changes.isReset)
         {
             return nil
         }

@@ -106,8 +106,11 @@ public final class FetchedResultsController {
     var backgroundRefetchQueued = false
     var backgroundRefetchIsReset = true
     var backgroundRefetchOnFinish: (@Sendable () -> Void)?
+    /// The running ``performFetchInBackground(onFinish:)``, if any.
+    var backgroundFetch: BackgroundFetch?
     /// When true, a reset the context publishes (another connection wrote to an untracked
-    /// foreign database: `Store.hasTracking`) starts ``refetchInBackground(isReset:onFinish:)``
+    /// foreign database: `Store.hasTracking`), or any change set while the results may be stale
+    /// (the store was written while nobody tracked them), starts ``refetchInBackground(isReset:onFinish:)``
     /// instead of refetching on this thread; the batch arrives through ``deliverFinishedRefetch()``,
     /// which the owner calls on every tick. Default false (the refetch runs at once, as before).
     ///
@@ -115,7 +118,7 @@ public final class FetchedResultsController {
     ///     // every tick: try context.processExternalChanges(); try controller.deliverFinishedRefetch()
     public var refetchesInBackgroundOnReset = false
     /// How the last performFetch got its data (for tests and the benchmark).
-    @_spi(Benchmark) public private(set) var lastFetchUsedCache = false
+    @_spi(Benchmark) public internal(set) var lastFetchUsedCache = false
     /// How many change sets were handled incrementally and how many by refetching (for tests and the benchmark).
     @_spi(Benchmark) public internal(set) var statistics = Statistics()
 
@@ -164,6 +167,8 @@ public final class FetchedResultsController {
     deinit {
         for continuation in batchContinuations { continuation.finish() }
         prefixJob?.cancel()
+        backgroundFetch?.job.cancel()
+        backgroundRefetch?.cancel()
         if let token = observerToken { context.removeObserver(token) }
     }
 
@@ -210,10 +215,22 @@ public final class FetchedResultsController {
                 )
             }
         }
+        cancelBackgroundFetch()
+        install(fetched: fetched!, untrackedSince: try? context.store.historyPosition())
+        return true
+    }
+
+    /// Makes `fetched` the results of a fetch (of ``plan``), replacing any: what
+    /// ``performFetch()`` and a finished ``performFetchInBackground(onFinish:)`` end with.
+    /// `position` is the store's history position the results are known to be
+    /// current at (an untracked controller compares it with the store's when it
+    /// starts tracking: rule 9 of <doc:ChangeBatches>).
+    func install(fetched: (OrderedIDList, [SectionRecord]), untrackedSince position: Int64?) {
         cancelPrefixJob()
+        backgroundRefetch?.cancel()
         backgroundRefetch = nil  // its diff starts from results this fetch replaces
         backgroundRefetchQueued = false
-        (list, sectionRecords) = fetched!
+        (list, sectionRecords) = fetched
         startsCache = nil
         generation += 1
         loader.removeAll()
@@ -221,9 +238,8 @@ public final class FetchedResultsController {
         isStale = false
         mayUseShortPrefixes = true
         historyPositionWhenUntracked = nil
-        if !isTracking { historyPositionWhenUntracked = try? context.store.historyPosition() }
+        if !isTracking { historyPositionWhenUntracked = position }
         updateTracking()
-        return true
     }
 
     /// The fetch plan of ``fetchRequest`` over the store's model (validates the request: rule 1 of <doc:ChangeBatches>).

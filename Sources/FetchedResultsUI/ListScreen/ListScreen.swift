@@ -17,8 +17,12 @@ import TerminalUI
 ///
 /// The first frame never waits for the first tab's full fetch: without a valid
 /// results cache the screen shows the controller's preview of the first page
-/// ("2025 (…)" headers, "Loading…"), fetches right after that frame is on the
-/// terminal, then installs the adapter; keys typed meanwhile wait (`q` quits).
+/// ("2025 (…)" headers, "Loading…"), starts the full fetch right after that frame
+/// is on the terminal — with ``ListScreenConfiguration/fetchesInBackground``, on the
+/// store's second connection (`FetchedResultsController.performFetchInBackground(onFinish:)`),
+/// so that the loop keeps answering while a 10-million-row table is read — then
+/// installs the adapter. Until then the provisional page takes no keys: `q` quits, `?` shows the
+/// help, Esc leaves a screen pushed over another.
 ///
 /// Search as you type runs once per frame, however many keys arrived before it
 /// (a paste is one search, not one per character).
@@ -78,6 +82,9 @@ public final class ListScreen: View, TableViewDelegate {
     var selectionByTab: [Int: ObjectID] = [:]
     /// The provisional first page while ``isLoading`` (the table's data source is weak).
     var preview: FetchedPreviewTableSource?
+    /// The first tab's controller while its first fetch runs in the background, and the
+    /// ticker that looks for its end.
+    var loading: (controller: FetchedResultsController, ticker: TerminalRunLoop.TickerID)?
 
     /// The tab showing.
     public var tab: ListTab { configuration.tabs[tabIndex] }
@@ -133,7 +140,10 @@ public final class ListScreen: View, TableViewDelegate {
 
         loop.helpBindings = configuration.helpBindings ?? ListScreenKeys.bindings(for: configuration)
         loop.push(self)
-        loop.addTicker(every: configuration.pollInterval) { [weak self] _ in self?.pollExternalChanges() }
+        addTicker(every: configuration.pollInterval) { screen in
+            // Hidden screens (popped, or not pushed again yet) do not poll.
+            if screen.loop.contains(screen) { screen.pollExternalChanges() }
+        }
         if let readOnlyReason = configuration.readOnlyReason {
             statusLine.showMessage("Read-only: \(readOnlyReason) — browsing only", at: now, duration: 8)
         }
@@ -152,21 +162,73 @@ public final class ListScreen: View, TableViewDelegate {
         tabsToWarm = configuration.tabs.indices.filter { $0 != tabIndex && configuration.tabs[$0].cacheName != nil }
     }
 
-    /// After the provisional first frame: the full fetch, then the real table (the
-    /// selection stays on the same object). A failure quits the loop with ``loadError`` set.
+    /// After the provisional first frame: starts the full fetch in the background (or,
+    /// without a second connection, runs it here), then shows the real table.
     func finishLoading(_ controller: FetchedResultsController) {
         guard isLoading else { return }
         do {
+            if configuration.fetchesInBackground, try controller.performFetchInBackground() {
+                let ticker = addTicker(every: ListScreen.loadingCheckInterval) { screen in
+                    screen.installFinishedFetch()
+                }
+                loading = (controller, ticker)
+                return
+            }
             try controller.performFetch()
         } catch {
-            loadError = error
-            log.append("performFetch: \(error)")
-            loop.quit()
+            failLoading(error)
             return
         }
+        endLoading(controller)
+    }
+
+    /// How often the loop looks whether the background first fetch is done (seconds).
+    static let loadingCheckInterval = 0.05
+
+    /// The loading ticker: once the background first fetch is done, the real table.
+    func installFinishedFetch() {
+        guard let (controller, ticker) = loading else { return }
+        do {
+            guard try controller.finishBackgroundFetch() else { return }
+        } catch {
+            loop.removeTicker(ticker)
+            loading = nil
+            failLoading(error)
+            return
+        }
+        loop.removeTicker(ticker)
+        loading = nil
+        endLoading(controller)
+    }
+
+    /// The first tab's controller is fetched: the real table replaces the provisional
+    /// page (the selection stays on the same object).
+    private func endLoading(_ controller: FetchedResultsController) {
         install(controller)
         preview = nil
         isLoading = false
+    }
+
+    /// The first fetch failed: the loop quits with ``loadError`` set.
+    private func failLoading(_ error: Error) {
+        loadError = error
+        log.append("performFetch: \(error)")
+        loop.quit()
+    }
+
+    /// Adds a ticker of this screen to the loop: `body` gets the screen; the ticker
+    /// removes itself once the screen is gone.
+    @discardableResult
+    func addTicker(every interval: Double, _ body: @escaping (ListScreen) -> Void) -> TerminalRunLoop.TickerID {
+        var id: TerminalRunLoop.TickerID?
+        id = loop.addTicker(every: interval) { [weak self, unowned loop] _ in
+            guard let self else {
+                if let id { loop.removeTicker(id) }
+                return
+            }
+            body(self)
+        }
+        return id!
     }
 
     /// Runs the loop until `q` or a termination signal, then empties its view stack

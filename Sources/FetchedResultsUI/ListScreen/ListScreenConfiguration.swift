@@ -29,6 +29,13 @@ public struct ListScreenConfiguration {
     /// fetches before the first frame (false: small stores, whose fetch is quick and
     /// whose first frame should already have the counts).
     public var previewsFirstPage = true
+    /// Whether the full fetch after the preview runs on the store's second connection
+    /// (`FetchedResultsController.performFetchInBackground(onFinish:)`), the run loop
+    /// answering meanwhile (`q` quits at once): for tables whose fetch takes seconds.
+    /// The results show on the first loop tick after it ends; so a screen driven frame
+    /// by frame (a test calling `draw()`) keeps the default, false: the fetch runs on the
+    /// loop's thread right after the first frame.
+    public var fetchesInBackground = false
     /// Set when the store is read-only: delete and undo are refused with this reason.
     public var readOnlyReason: String?
     /// Where the controllers keep their results caches (nil: the default).

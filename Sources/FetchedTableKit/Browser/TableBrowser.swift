@@ -97,6 +97,8 @@ public final class TableBrowser {
         var configuration = ListScreenConfiguration(title: table.name, tabs: [TableListTab.make(opened.query)])
         configuration.animated = options.animated
         configuration.previewsFirstPage = previewsFirstPage
+        // A 10-million-row table takes seconds to fetch: the keys (q) are answered meanwhile.
+        configuration.fetchesInBackground = true
         configuration.readOnlyReason = opened.readOnlyReason
         // d on a view or a read-only file says why it cannot delete (readOnlyReason), rather than nothing.
         configuration.allowsDelete = true

@@ -5,8 +5,9 @@
 /// it has seen and the `PRAGMA data_version` of its connection; when neither
 /// that nor the store's in-process commit counter moved, ``changes()`` costs
 /// one pragma. Otherwise it reads the new entries, skips the ranges its owner
-/// wrote itself, and coalesces per object (insert+delete = nothing,
-/// insert+update = insert, update+delete = delete). A reader that fell behind
+/// wrote itself, and coalesces per object (insert+update = insert,
+/// update+delete = delete, insert+delete = delete: a change set is right for
+/// any reader whose view of the rows lies between its first and last entry). A reader that fell behind
 /// the pruned history, or that meets a bulk-write marker, reports a reset.
 ///
 /// Over a foreign database (``Store/init(foreignDatabaseAt:model:readOnly:)``) it reads
@@ -150,8 +151,10 @@ struct Coalescer {
             switch state {
             case .inserted: set.inserted.insert(id)
             case .updated: set.updated[id] = []
-            case .deleted: set.deleted.insert(id)
-            case .vanished: break
+            // Inserted then deleted is a delete: nothing to a reader that never saw the
+            // row, but one whose snapshot fell between the two (a fetch that ran while
+            // the entries were written) must drop it.
+            case .deleted, .vanished: set.deleted.insert(id)
             }
         }
         return set

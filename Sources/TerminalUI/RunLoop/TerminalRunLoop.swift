@@ -107,6 +107,11 @@ public final class TerminalRunLoop {
     /// Replaces the whole stack with `view` (e.g. after a passphrase prompt).
     public func setRoot(_ view: View) { views = [view] }
 
+    /// True when `view` is on the loop's stack (showing, or under another).
+    ///
+    ///     if loop.contains(list) { list.pollExternalChanges() }
+    public func contains(_ view: View) -> Bool { views.contains { $0 === view } }
+
     /// Ends `run()` after the current event with `.quit`.
     public func quit() { quitRequested = true }
 
