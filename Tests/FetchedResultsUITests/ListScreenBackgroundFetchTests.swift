@@ -31,12 +31,18 @@ import Testing
         #expect(f.list.isLoading)
     }
 
-    @Test func keysOtherThanQuitAreIgnoredOnTheProvisionalPage() throws {
-        let f = try ListScreenFixture(cache: false, fetchesInBackground: true)
-        f.press(.down, .character("x"), .character("/"))
-        #expect(f.list.isLoading)
-        #expect(f.extraKeyTitles.isEmpty)
-        #expect(!f.list.searchField.isActive)
+    @Test func keysTypedWhileItRunsActOnTheResultsOnceTheyShow() throws {
+        let f = try ListScreenFixture(cache: false, fetchesInBackground: true, loopClock: SpinningClock())
+        f.screen.enqueue(.down, .character("x"))
+        let started = Date()
+        f.loop.addTicker(every: 0.01) { [list = f.list, loop = f.loop] _ in
+            if !list.isLoading || Date().timeIntervalSince(started) > 20 { loop.quit() }
+        }
+        #expect(f.loop.run() == .quit)
+        #expect(!f.list.isLoading)
+        // ↓ then x, on the results: the second book of the Year tab (1986, then 1984).
+        #expect(f.extraKeyTitles == ["Neuromancer"])
+        #expect(f.selectedTitle == "Neuromancer")
     }
 
     @Test func theLoopInstallsTheResultsOnceTheFetchIsDone() throws {

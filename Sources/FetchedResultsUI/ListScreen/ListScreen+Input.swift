@@ -8,7 +8,16 @@ extension ListScreen {
     /// and F1 fall through to the run loop (quit, help).
     public func handle(_ event: InputEvent) -> EventResult {
         // The provisional page is not the results: nothing acts on it (q falls through and quits).
-        if isLoading { return .ignored }
+        // Keys typed while the fetch runs in the background wait for the results, as keys wait
+        // in the terminal while it runs on this thread.
+        if isLoading {
+            let now: Set<InputEvent> = [.character("q"), .character("?"), .function(1), .escape]
+            if loading != nil, !now.contains(event), keysTypedWhileLoading.count < ListScreen.maximumKeysKept {
+                keysTypedWhileLoading.append(event)
+                return .handled
+            }
+            return .ignored
+        }
         if searchField.isActive {
             _ = searchField.handle(event)
             return .handled

@@ -21,8 +21,9 @@ import TerminalUI
 /// is on the terminal — with ``ListScreenConfiguration/fetchesInBackground``, on the
 /// store's second connection (`FetchedResultsController.performFetchInBackground(onFinish:)`),
 /// so that the loop keeps answering while a 10-million-row table is read — then
-/// installs the adapter. Until then the provisional page takes no keys: `q` quits, `?` shows the
-/// help, Esc leaves a screen pushed over another.
+/// installs the adapter. Until then the provisional page acts on no key: `q` quits, `?` shows
+/// the help, Esc leaves a screen pushed over another; other keys wait for the results (in the
+/// terminal, or — while the fetch runs in the background — kept by the screen).
 ///
 /// Search as you type runs once per frame, however many keys arrived before it
 /// (a paste is one search, not one per character).
@@ -85,6 +86,10 @@ public final class ListScreen: View, TableViewDelegate {
     /// The first tab's controller while its first fetch runs in the background, and the
     /// ticker that looks for its end.
     var loading: (controller: FetchedResultsController, ticker: TerminalRunLoop.TickerID)?
+    /// Keys typed while ``loading`` (but `q`, `?`, F1 and Esc), handled once the results show.
+    var keysTypedWhileLoading: [InputEvent] = []
+    /// The most keys kept while loading (the rest are dropped).
+    static let maximumKeysKept = 256
 
     /// The tab showing.
     public var tab: ListTab { configuration.tabs[tabIndex] }
@@ -199,6 +204,9 @@ public final class ListScreen: View, TableViewDelegate {
         loop.removeTicker(ticker)
         loading = nil
         endLoading(controller)
+        let keys = keysTypedWhileLoading
+        keysTypedWhileLoading = []
+        for key in keys { loop.dispatch(key) }
     }
 
     /// The first tab's controller is fetched: the real table replaces the provisional

@@ -73,19 +73,51 @@ public final class TableBrowser {
             list.onChoose = { [unowned self] index in self.openFromList(index) }
             tableList = list
             loop.push(list)
+            loop.addTicker(every: TableBrowser.recountInterval) { [weak self] _ in self?.recountOnReturn() }
         }
+    }
+
+    /// How soon after Esc returns to the table list the row counts are read again (seconds).
+    static let recountInterval = 0.1
+
+    /// Whether the tables are to be counted again once the list shows (a table was opened from it).
+    var recountsOpenedTable = false
+
+    /// Back in the table list from a table: every line gets the count of now (rows deleted
+    /// there, which views over it show too, or written by others meanwhile). The table left
+    /// is counted through its store's connection, which sees every commit (the catalog's
+    /// may be an `immutable` one).
+    func recountOnReturn() {
+        guard recountsOpenedTable, let tableList, loop.topView === tableList else { return }
+        recountsOpenedTable = false
+        var items = database.tables.map(TableBrowser.item(for:))
+        if let opened, let list, let index = database.tables.firstIndex(where: { $0.name == opened.table.name }) {
+            let count = (try? list.context.count(opened.table.name)).map(TableBrowser.rowCountText)
+            items[index].detail = TableBrowser.detail(isView: opened.table.isView, count: count)
+        }
+        if items != tableList.items { tableList.items = items }
     }
 
     /// The table list's line for `table`: its name, and "view · 12 rows".
     static func item(for table: CatalogTable) -> ChoiceListScreen.Item {
-        let count = (try? table.rowCount()).map { "\($0) row\($0 == 1 ? "" : "s")" } ?? "unreadable"
-        return ChoiceListScreen.Item(title: table.name, detail: table.isView ? "view · \(count)" : count)
+        let count = (try? table.rowCount()).map(rowCountText)
+        return ChoiceListScreen.Item(title: table.name, detail: detail(isView: table.isView, count: count))
+    }
+
+    /// "12 rows", "1 row".
+    static func rowCountText(_ count: Int) -> String { "\(count) row\(count == 1 ? "" : "s")" }
+
+    /// A table list line's detail: "view · 12 rows", "12 rows", "unreadable".
+    static func detail(isView: Bool, count: String?) -> String {
+        let count = count ?? "unreadable"
+        return isView ? "view · \(count)" : count
     }
 
     /// Enter in the table list: opens that table over it (a refusal goes on its status line).
     func openFromList(_ index: Int) {
         do {
             try open(database.tables[index])
+            recountsOpenedTable = true
         } catch {
             tableList?.statusLine.showMessage("\(error)", at: loop.clock.now, duration: 8, style: .error)
         }
