@@ -49,25 +49,42 @@ public func writeStandardError(_ text: String) {
 }
 
 /// Runs a subcommand body, turning `CommandLineError` into help or a usage
-/// error with the agreed statuses.
+/// error with the agreed statuses, and any other error into one line and a status.
+///
+/// - `--help`: `help` gets the text (default: printed with a newline), status 0.
+/// - A usage error: `errorOutput` gets the sentence, status 64.
+/// - Another error: `failure` says its line and status (an app's own errors); when it
+///   returns nil, the line is `program: error` and the status 70.
+///
+/// `errorOutput` gets each message without its newline (default: standard error,
+/// with one). Commands whose output tests read in-process pass their own sinks:
 ///
 ///     exit(runCommand(spec: spec, arguments: args) { parsed in …; return ExitStatus.ok })
+///     runCommand(spec: spec, arguments: args, help: { out.write($0 + "\n") }, errorOutput: { err.write($0 + "\n") },
+///                failure: { ($0 as? AppError).map { ("app: \($0.message)", $0.status) } }) { parsed in … }
 public func runCommand(
     spec: CommandSpec,
     arguments: [String],
+    help: (String) -> Void = { print($0) },
+    errorOutput: (String) -> Void = { writeStandardError("\($0)\n") },
+    failure: (Error) -> (message: String, status: Int32)? = { _ in nil },
     _ body: (ParsedArguments) throws -> Int32
 ) -> Int32 {
     do {
         let parsed = try parseArguments(arguments, spec: spec)
         return try body(parsed)
     } catch CommandLineError.helpRequested(let text) {
-        print(text)
+        help(text)
         return ExitStatus.ok
     } catch CommandLineError.usage(let message) {
-        writeStandardError("\(message)\n")
+        errorOutput(message)
         return ExitStatus.usage
     } catch {
-        printError("\(error)")
+        if let (message, status) = failure(error) {
+            errorOutput(message)
+            return status
+        }
+        errorOutput("\(ProgramName.current): \(error)")
         return ExitStatus.software
     }
 }

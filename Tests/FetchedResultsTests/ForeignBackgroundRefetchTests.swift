@@ -149,6 +149,33 @@ struct ForeignBackgroundRefetchTests {
         }
     }
 
+    /// The batches a controller delivered, applied one after the other (rule 4) to the results it fetched first.
+    final class AppliedBatches {
+        var snapshot = Snapshot()
+        var count = 0
+    }
+
+    /// A controller of `config` over `context`, fetched, whose every batch is applied to ``AppliedBatches``.
+    static func fetchedApplyingBatches(
+        _ config: (FetchRequest, String),
+        context: ObjectContext
+    ) throws -> (FetchedResultsController, AppliedBatches) {
+        let controller = FetchedResultsController(
+            fetchRequest: config.0,
+            context: context,
+            sectionNameKeyPath: config.1
+        )
+        let applied = AppliedBatches()
+        controller.onChange = { batch in
+            applied.snapshot =
+                (try? BatchChecker.apply(batch, to: applied.snapshot)) ?? Snapshot(sections: [("broken batch", [])])
+            applied.count += 1
+        }
+        try controller.performFetch()
+        applied.snapshot = Snapshot(controller)
+        return (controller, applied)
+    }
+
     @Test func anOwnDeleteDuringTheBackgroundRefetchRestartsIt() throws {
         var rng = Seeded(mix: SplitMix(seed: 17))
         let file = try ForeignFile()
@@ -156,30 +183,18 @@ struct ForeignBackgroundRefetchTests {
         let store = try file.store()
         let context = ObjectContext(store: store)
         let config = Self.byGroup()
-        let controller = FetchedResultsController(
-            fetchRequest: config.0,
-            context: context,
-            sectionNameKeyPath: config.1
-        )
-        var snapshot = Snapshot()
-        var batches = 0
-        controller.onChange = { batch in
-            snapshot = (try? BatchChecker.apply(batch, to: snapshot)) ?? Snapshot(sections: [("broken batch", [])])
-            batches += 1
-        }
-        try controller.performFetch()
-        snapshot = Snapshot(controller)
+        let (controller, applied) = try Self.fetchedApplyingBatches(config, context: context)
         try file.writer.run("INSERT INTO \"the items\" VALUES ('new one', 'fruit', 1)")
         #expect(controller.refetchInBackground())
         // Meanwhile the controller's own context deletes a row: an incremental batch now, the refetch again later.
         let victim = try #require(controller.fetchedObjects.first)
         context.delete(victim)
         try context.save()
-        #expect(batches == 1)
+        #expect(applied.count == 1)
         _ = try controller.waitForBackgroundRefetch()
-        #expect(batches == 2)
+        #expect(applied.count == 2)
         let expected = try Self.fresh(store, config)
-        #expect(snapshot == expected)
+        #expect(applied.snapshot == expected)
         #expect(Snapshot(controller) == expected)
         #expect(controller.indexPath(for: victim.objectID) == nil)
     }
@@ -195,17 +210,7 @@ struct ForeignBackgroundRefetchTests {
         let store = try file.store()
         let context = ObjectContext(store: store)
         let config = Self.byGroup()
-        let controller = FetchedResultsController(
-            fetchRequest: config.0,
-            context: context,
-            sectionNameKeyPath: config.1
-        )
-        var snapshot = Snapshot()
-        controller.onChange = { batch in
-            snapshot = (try? BatchChecker.apply(batch, to: snapshot)) ?? Snapshot(sections: [("broken batch", [])])
-        }
-        try controller.performFetch()
-        snapshot = Snapshot(controller)
+        let (controller, applied) = try Self.fetchedApplyingBatches(config, context: context)
         try file.writer.run("INSERT INTO \"the items\" VALUES ('new one', 'fruit', 1)")
         #expect(controller.refetchInBackground())
         controller.cancelBackgroundRefetch()
@@ -215,7 +220,7 @@ struct ForeignBackgroundRefetchTests {
         _ = try controller.waitForBackgroundRefetch()
         #expect(!controller.isRefetchingInBackground)
         let expected = try Self.fresh(store, config)
-        #expect(snapshot == expected)
+        #expect(applied.snapshot == expected)
         #expect(Snapshot(controller) == expected)
     }
 

@@ -15,15 +15,15 @@ final class RecordingClipboard: Clipboard {
 
 /// `c`, `C` and `t` copy without showing; the status line counts down to the clearing.
 @Suite struct ClipboardTests {
-    @Test func copyingThePasswordCountsDownAndClears() throws {
-        let temp = try TemporaryStash()
-        defer { temp.remove() }
+    /// The app over a stash holding one password entry "Bank" (a user ID and a TOTP secret
+    /// too), copying to a recording clipboard cleared after 45 s, on a test clock.
+    static func bankApp(in temp: TemporaryStash, password: String) throws -> (StashApp, RecordingClipboard, TestClock) {
         let stash = try temp.open()
         try stash.addPassword(
             PasswordEntry(
                 name: "Bank",
                 userID: "me@example.com",
-                password: "copy-Secret-77",
+                password: password,
                 totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
             )
         )
@@ -38,6 +38,13 @@ final class RecordingClipboard: Clipboard {
             clipboard: clipboard,
             clipSeconds: 45
         )
+        return (app, clipboard, clock)
+    }
+
+    @Test func copyingThePasswordCountsDownAndClears() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let (app, clipboard, clock) = try ClipboardTests.bankApp(in: temp, password: "copy-Secret-77")
         app.send(.tab)
         app.send(.character("c"))
         app.loop.draw()
@@ -65,26 +72,7 @@ final class RecordingClipboard: Clipboard {
     @Test func ctrlXCopiesWhatTheFormHoldsAndItsStatusLineCountsDown() throws {
         let temp = try TemporaryStash()
         defer { temp.remove() }
-        let stash = try temp.open()
-        try stash.addPassword(
-            PasswordEntry(
-                name: "Bank",
-                userID: "me@example.com",
-                password: "form-Secret-88",
-                totp: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
-            )
-        )
-        let clipboard = RecordingClipboard()
-        let clock = TestClock(now: 100)
-        let app = try StashApp(
-            stash: stash,
-            screen: MemoryScreen(width: 80, height: 24),
-            clock: clock,
-            animated: false,
-            lockAfter: 0,
-            clipboard: clipboard,
-            clipSeconds: 45
-        )
+        let (app, clipboard, clock) = try ClipboardTests.bankApp(in: temp, password: "form-Secret-88")
         app.send(.tab)
         app.send(.enter)
         app.loop.draw()
@@ -131,7 +119,7 @@ final class RecordingClipboard: Clipboard {
         #expect(clipboard.cleared == [code])
         #expect(app.screenText.contains("Clipboard cleared"), "\(app.screenText)")
         #expect(app.screenText.contains("Edit Password"))
-        #expect(try stash.names(of: .passwords) == ["Bank"], "copying saves nothing")
+        #expect(try app.stash.names(of: .passwords) == ["Bank"], "copying saves nothing")
     }
 
     @Test func nothingToCopyIsSaidAndAnyOtherKeyEndsThePrefix() throws {

@@ -53,7 +53,7 @@ public enum ChartCommand {
         output: (String) -> Void,
         errorOutput: (String) -> Void
     ) -> Int32 {
-        SubcommandRunner.run(spec: spec, arguments: arguments, help: { output($0 + "\n") }, errorOutput: errorOutput) {
+        runCommand(spec: spec, arguments: arguments, help: { output($0 + "\n") }, errorOutput: errorOutput) {
             parsed in
             let filter = try ListCommand.predicate(parsed, command: "chart")
             let store: Store

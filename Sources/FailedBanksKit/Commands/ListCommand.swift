@@ -81,7 +81,7 @@ public enum ListCommand {
     /// messages to `errorOutput` (one line each), for tests.
     /// `--help` goes to `output` and usage errors to `errorOutput` too.
     static func run(_ arguments: [String], output: (String) -> Void, errorOutput: (String) -> Void) -> Int32 {
-        SubcommandRunner.run(spec: spec, arguments: arguments, help: { output($0 + "\n") }, errorOutput: errorOutput) {
+        runCommand(spec: spec, arguments: arguments, help: { output($0 + "\n") }, errorOutput: errorOutput) {
             parsed in
             guard let format = Format(rawValue: (parsed.value("--format") ?? "text").lowercased()) else {
                 throw CommandLineError.usage("failedbanks list: --format must be text, json or csv (try --help)")

@@ -76,7 +76,7 @@ public enum UpdateCommand {
     ) -> Int32 {
         let program = ProgramName.current
         func fail(_ message: String) { errorOutput("\(program): \(message)") }
-        return SubcommandRunner.run(spec: spec, arguments: arguments, help: output, errorOutput: errorOutput) {
+        return runCommand(spec: spec, arguments: arguments, help: output, errorOutput: errorOutput) {
             parsed in
             let quiet = parsed.flag("--quiet")
             var timeout = defaultTimeout

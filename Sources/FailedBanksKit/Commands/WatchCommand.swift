@@ -68,24 +68,11 @@ public enum WatchCommand {
             """
     )
 
-    /// Set by SIGINT / SIGTERM; the loop ends at its next tick.
-    nonisolated(unsafe) static var stopRequested: sig_atomic_t = 0
-
     /// Runs the subcommand with `arguments` (after `watch`); returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
-        let out = StandardOutput()
-        signal(SIGINT) { _ in WatchCommand.stopRequested = 1 }
-        signal(SIGTERM) { _ in WatchCommand.stopRequested = 1 }
-        signal(SIGPIPE, SIG_IGN)
-        return run(
-            arguments,
-            output: { line in
-                out.write(line + "\n")
-                return out.flush()
-            },
-            errorOutput: { writeStandardError($0 + "\n") },
-            shouldStop: { stopRequested != 0 }
-        )
+        WatchProcess.run { output, shouldStop in
+            run(arguments, output: output, errorOutput: { writeStandardError($0 + "\n") }, shouldStop: shouldStop)
+        }
     }
 
     /// The same with each JSON line going to `output` (which returns false when the
@@ -98,7 +85,7 @@ public enum WatchCommand {
         shouldStop: () -> Bool,
         pollInterval: useconds_t = 100_000
     ) -> Int32 {
-        SubcommandRunner.run(
+        runCommand(
             spec: spec,
             arguments: arguments,
             help: { _ = output($0) },

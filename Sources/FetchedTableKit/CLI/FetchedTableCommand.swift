@@ -38,9 +38,8 @@ public enum FetchedTableCommand {
         }
     }
 
-    /// Parses `arguments` by `spec` and runs `body` with the options; usage errors go to
-    /// `errorOutput` with status 64, help to `help` with 0, a ``FetchedTableError`` as
-    /// `fetchedtable: message` with its status.
+    /// CLIKit's `runCommand` with this command's errors: an ``OptionError`` is a usage error
+    /// (`list: --sort: …`, 64), a ``FetchedTableError`` says `fetchedtable: message` with its status.
     static func run(
         spec: CommandSpec,
         arguments: [String],
@@ -48,23 +47,19 @@ public enum FetchedTableCommand {
         errorOutput: (String) -> Void,
         _ body: (ParsedArguments) throws -> Int32
     ) -> Int32 {
-        do {
-            return try body(parseArguments(arguments, spec: spec))
-        } catch CommandLineError.helpRequested(let text) {
-            help(text)
-            return ExitStatus.ok
-        } catch CommandLineError.usage(let message) {
-            errorOutput(message)
-            return ExitStatus.usage
-        } catch let error as OptionError {
-            errorOutput("\(spec.name): \(error.message)")
-            return ExitStatus.usage
-        } catch let error as FetchedTableError {
-            errorOutput("\(ProgramName.current): \(error.message)")
-            return error.status
-        } catch {
-            errorOutput("\(ProgramName.current): \(error)")
-            return ExitStatus.software
-        }
+        runCommand(
+            spec: spec,
+            arguments: arguments,
+            help: help,
+            errorOutput: errorOutput,
+            failure: { error in
+                switch error {
+                case let error as OptionError: ("\(spec.name): \(error.message)", ExitStatus.usage)
+                case let error as FetchedTableError: ("\(ProgramName.current): \(error.message)", error.status)
+                default: nil
+                }
+            },
+            body
+        )
     }
 }

@@ -21,24 +21,11 @@ import Darwin
 ///
 ///     TableWatchCommand.run(["events.sqlite", "--sort", "ts desc", "--section", "day(ts)"])
 public enum TableWatchCommand {
-    /// Set by SIGINT / SIGTERM; the loop ends at its next tick.
-    nonisolated(unsafe) static var stopRequested: sig_atomic_t = 0
-
     /// Runs the subcommand with `arguments` (after `watch`); returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
-        let out = StandardOutput()
-        signal(SIGINT) { _ in TableWatchCommand.stopRequested = 1 }
-        signal(SIGTERM) { _ in TableWatchCommand.stopRequested = 1 }
-        signal(SIGPIPE, SIG_IGN)
-        return run(
-            arguments,
-            output: { line in
-                out.write(line + "\n")
-                return out.flush()
-            },
-            errorOutput: { writeStandardError($0 + "\n") },
-            shouldStop: { stopRequested != 0 }
-        )
+        WatchProcess.run { output, shouldStop in
+            run(arguments, output: output, errorOutput: { writeStandardError($0 + "\n") }, shouldStop: shouldStop)
+        }
     }
 
     /// The same with each line going to `output` (false: the reader is gone), messages to

@@ -1,5 +1,6 @@
 import CLIKit
 import FailedBanksKit
+import FetchedResults
 import SQLiteStore
 
 /// `bench --child fetch-rss --db PATH`: opens the store, creates the Date
@@ -23,19 +24,24 @@ enum FetchMemoryChild {
             }
             let store = try FailedBankStore.open(path: path)
             let context = ObjectContext(store: store)
-            let controller = BankFetch.controller(context: context)
-            guard let before = ProcessMemory.residentKilobytes() else {
-                printError("cannot read /proc/self/status")
-                return ExitStatus.software
-            }
-            try controller.performFetch()
-            guard let after = ProcessMemory.residentKilobytes() else { return ExitStatus.software }
-            print(
-                "fetch-rss before_kb=\(before) after_kb=\(after) objects=\(controller.numberOfObjects) sections=\(controller.numberOfSections)"
-            )
-            withExtendedLifetime(controller) {}
-            return ExitStatus.ok
+            return try measure(BankFetch.controller(context: context), label: "fetch-rss")
         }
+    }
+
+    /// Reads `VmRSS`, runs `controller`'s `performFetch`, reads it again and prints
+    /// `label before_kb=… after_kb=… objects=… sections=…` (the children's one line).
+    static func measure(_ controller: FetchedResultsController, label: String) throws -> Int32 {
+        guard let before = ProcessMemory.residentKilobytes() else {
+            printError("cannot read /proc/self/status")
+            return ExitStatus.software
+        }
+        try controller.performFetch()
+        guard let after = ProcessMemory.residentKilobytes() else { return ExitStatus.software }
+        print(
+            "\(label) before_kb=\(before) after_kb=\(after) objects=\(controller.numberOfObjects) sections=\(controller.numberOfSections)"
+        )
+        withExtendedLifetime(controller) {}
+        return ExitStatus.ok
     }
 
     /// `key=value` fields of the printed line, as numbers.

@@ -24,17 +24,7 @@ enum GenericMemoryChild {
             }
             let opened = try EventsFetch.open(path, readOnly: true)
             let controller = EventsFetch.controller(opened, context: ObjectContext(store: opened.store))
-            guard let before = ProcessMemory.residentKilobytes() else {
-                printError("cannot read /proc/self/status")
-                return ExitStatus.software
-            }
-            try controller.performFetch()
-            guard let after = ProcessMemory.residentKilobytes() else { return ExitStatus.software }
-            print(
-                "generic-rss before_kb=\(before) after_kb=\(after) objects=\(controller.numberOfObjects) sections=\(controller.numberOfSections)"
-            )
-            withExtendedLifetime(controller) {}
-            return ExitStatus.ok
+            return try FetchMemoryChild.measure(controller, label: "generic-rss")
         }
     }
 }
