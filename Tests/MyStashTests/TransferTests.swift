@@ -167,6 +167,27 @@ struct TransferCommandTests {
         #expect(again.output.contains("0 added, 0 updated, 3 skipped."), "\(again.output)")
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
+    func anExportThatCannotBeWrittenWholeLeavesNoPlaintextBehind() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let stash = try temp.open(passphrase: Self.passphrase)
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "s3cret, ok"))
+        try stash.addNote(title: "Long", body: String(repeating: "plaintext that must not stay on disk ", count: 4000))
+        stash.lock()
+        let before = try FileManager.default.contentsOfDirectory(atPath: temp.directory.path).sorted()
+        let file = temp.directory.appendingPathComponent("out.csv").path
+        // Files may not grow past 64 KiB (a full disk, for the export): the 150 KB export fails part-way.
+        let failed = try ScriptRun.run(
+            ["export", file, "--format", "csv", "--yes", "--db", temp.path, "--passphrase-fd", "3"],
+            fd3: Self.passphrase + "\n",
+            wrapper: ["/usr/bin/prlimit", "--fsize=65536", "--"]
+        )
+        #expect(failed.status != 0, "\(failed.output) \(failed.error)")
+        #expect(!FileManager.default.fileExists(atPath: file), "a partial export was left at \(file)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temp.directory.path).sorted() == before)
+    }
+
     @Test func exportIsPrivateNeverOverwritesAndNeedsYesOffATerminal() throws {
         let temp = try TemporaryStash()
         defer { temp.remove() }

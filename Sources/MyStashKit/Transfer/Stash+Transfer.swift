@@ -129,25 +129,53 @@ extension Stash {
         close(fd)
     }
 
-    /// Writes `bytes` to a new file with mode 0600 (never overwriting one).
+    /// Writes `bytes` to a new file with mode 0600 (never overwriting one), all or nothing:
+    /// the file gets its name only once every byte is written and synced, so a failed
+    /// write (a full disk) or a killed process leaves no partial plaintext behind. On
+    /// Linux the bytes go to an unnamed file in the target's folder (`O_TMPFILE`) that
+    /// `linkat` names at the end; where that cannot be done (a file system without unnamed
+    /// files, or a non-root process that cannot follow its `/proc/self/fd` links once core
+    /// dumps are off), to the named file, removed again when a write fails.
     static func writePrivateFile(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw StashError.cannotCreate(
+        func failure(_ code: Int32) -> StashError {
+            .cannotCreate(
                 path: path,
-                reason: errno == EEXIST
-                    ? "it exists already (not overwritten)"
-                    : String(cString: strerror(errno))
+                reason: code == EEXIST ? "it exists already (not overwritten)" : String(cString: strerror(code))
             )
         }
+        if access(path, F_OK) == 0 { throw failure(EEXIST) }
+        let folder = (path as NSString).deletingLastPathComponent
+        let unnamed = open(folder.isEmpty ? "." : folder, Stash.unnamedFileFlags | O_WRONLY | O_CLOEXEC, 0o600)
+        if unnamed >= 0 {
+            defer { close(unnamed) }
+            if let code = writeAll(bytes, to: unnamed) { throw failure(code) }
+            if linkat(AT_FDCWD, "/proc/self/fd/\(unnamed)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 { return }
+            // A process that may not dump core (ProcessHardening) may not follow its own
+            // /proc/self/fd links unless it is root: the named file then.
+            if errno == EEXIST { throw failure(EEXIST) }
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(errno) }
         defer { close(fd) }
+        if let code = writeAll(bytes, to: fd) {
+            unlink(path)
+            throw failure(code)
+        }
+    }
+
+    /// `O_TMPFILE` (Linux: an unnamed file in the folder opened), which Swift does not import.
+    static let unnamedFileFlags: Int32 = 0o20_000_000 | O_DIRECTORY
+
+    /// Writes every byte to `fd` (mode 0600) and syncs it; the `errno` of a failure, nil when done.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32? {
         fchmod(fd, 0o600)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw StashError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+            guard n > 0 else { return n < 0 ? errno : EIO }
             offset += n
         }
+        return fsync(fd) == 0 ? nil : errno
     }
 }

@@ -28,12 +28,14 @@ enum ScriptRun {
         return environment
     }()
 
-    /// Runs `mystash arguments` with `stdin` and `fd3` (each nil for /dev/null) to completion.
+    /// Runs `mystash arguments` with `stdin` and `fd3` (each nil for /dev/null) to completion;
+    /// `wrapper` goes before the binary (`["prlimit", "--fsize=65536", "--"]`).
     static func run(
         _ arguments: [String],
         stdin: String? = nil,
         fd3: String? = nil,
-        extraEnvironment: [String: String] = [:]
+        extraEnvironment: [String: String] = [:],
+        wrapper: [String] = []
     ) throws -> EndToEnd.Result {
         guard let binary = EndToEnd.binary else { throw EndToEnd.Failure("no built mystash") }
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-script-\(UUID().uuidString)")
@@ -50,7 +52,7 @@ enum ScriptRun {
         if fd3 != nil { posix_spawn_file_actions_addopen(&actions, 3, base + ".fd3", O_RDONLY, 0) }
         EndToEnd.closeInheritedDescriptors(&actions, from: fd3 != nil ? 4 : 3)  // (after the open of 3)
         let pid = try spawn(
-            [binary] + arguments,
+            wrapper + [binary] + arguments,
             actions: &actions,
             environment: environment.merging(extraEnvironment) { $1 }
         )
