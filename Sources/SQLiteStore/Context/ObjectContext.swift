@@ -112,7 +112,10 @@ public final class ObjectContext {
         if id.isTemporary { return nil }
         guard let entity = model.entity(named: id.entity) else { throw StoreError.unknownEntity(id.entity) }
         var result: ManagedObject?
-        try database.forEachRow(selectSQL(entity) + " WHERE t0.\(entity.sqlIDColumn) = ?", [.integer(id.rowID)]) {
+        let select =
+            entity.numbersRowsByPosition
+            ? selectSQL(entity, from: entity.sqlTable(throughID: id.rowID)) : selectSQL(entity)
+        try database.forEachRow(select + " WHERE t0.\(entity.sqlIDColumn) = ?", [.integer(id.rowID)]) {
             row in
             result = materialize(entity, row)
         }
@@ -174,11 +177,15 @@ public final class ObjectContext {
 
     private func selectSQL(_ entity: Entity) -> String {
         if let sql = selectColumns[entity.name] { return sql }
-        let sql =
-            "SELECT " + entity.columnNames.map { "t0." + SQLIdentifier.quoted($0) }.joined(separator: ", ")
-            + " FROM \(entity.sqlTable) AS t0"
+        let sql = selectSQL(entity, from: entity.sqlTable)
         selectColumns[entity.name] = sql
         return sql
+    }
+
+    /// `SELECT` every column of `entity` `FROM source AS t0`.
+    private func selectSQL(_ entity: Entity, from source: String) -> String {
+        "SELECT " + entity.columnNames.map { "t0." + SQLIdentifier.quoted($0) }.joined(separator: ", ")
+            + " FROM \(source) AS t0"
     }
 
     /// Loads rows by id (chunked), refreshing registered objects; returns the objects found.
@@ -186,8 +193,12 @@ public final class ObjectContext {
         var result: [ManagedObject] = []
         result.reserveCapacity(rowIDs.count)
         for (placeholders, arguments) in ObjectContext.inListChunks(rowIDs) {
+            var select = selectSQL(entity)
+            if entity.numbersRowsByPosition, let last = arguments.compactMap(\.int64).max() {
+                select = selectSQL(entity, from: entity.sqlTable(throughID: last))
+            }
             try database.forEachRow(
-                selectSQL(entity) + " WHERE t0.\(entity.sqlIDColumn) IN (\(placeholders))",
+                select + " WHERE t0.\(entity.sqlIDColumn) IN (\(placeholders))",
                 arguments
             ) { row in
                 result.append(materialize(entity, row))

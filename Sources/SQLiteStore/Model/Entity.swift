@@ -142,6 +142,15 @@ public struct Entity: Sendable {
         return "(SELECT row_number() OVER () AS \(Entity.positionColumn), * FROM \(table))"
     }
 
+    /// ``sqlTable`` for reading rows whose ids are at most `lastID`: for rows numbered by
+    /// position, the numbering stops there (`LIMIT lastID`), so that reading the first
+    /// screen of a view of millions of rows reads a screen's worth, not the whole view.
+    func sqlTable(throughID lastID: Int64) -> String {
+        guard numbersRowsByPosition else { return sqlTable }
+        return "(SELECT row_number() OVER () AS \(Entity.positionColumn), * FROM \(SQLIdentifier.quoted(tableName))"
+            + " LIMIT \(max(0, lastID)))"
+    }
+
     /// ``idColumn`` as SQL (quoted when it must be).
     public var sqlIDColumn: String { SQLIdentifier.quoted(idColumn) }
 

@@ -139,6 +139,34 @@ struct ForeignDatabaseTests {
         #expect(students.map(\.objectID.rowID) == [1, 2, 3])
     }
 
+    @Test func rowsOfAViewLoadByPositionWhereverTheyAre() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("view.sqlite")
+        let db = try Database(path: path, options: ForeignDatabaseFixture.plain())
+        try db.execute(
+            """
+            CREATE TABLE n (v INTEGER);
+            WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 5000) INSERT INTO n SELECT i * 7 FROM k;
+            CREATE VIEW "every other" AS SELECT v, v % 3 AS r FROM n WHERE v % 2 = 0;
+            """
+        )
+        let expected = try db.query("SELECT v FROM \"every other\"").map { $0[0].int64 }
+        let entity = try #require(DatabaseCatalog(path: path).table(named: "every other")).entity(named: "evens")
+        let store = try Store(
+            foreignDatabaseAt: path,
+            model: Model(version: 1, applicationID: 0, entities: [entity]),
+            readOnly: true
+        )
+        let positions: [Int64] = [2500, 3, 1, 1777, 2499]
+        let context = ObjectContext(store: store)
+        let rows = try context.objects(with: positions.map { ObjectID(entity: "evens", rowID: $0) })
+        #expect(rows.map(\.objectID.rowID) == positions)
+        #expect(rows.map { $0["v"].int64 } == positions.map { expected[Int($0) - 1] })
+        let one = try #require(try ObjectContext(store: store).object(with: ObjectID(entity: "evens", rowID: 2000)))
+        #expect(one["v"].int64 == expected[1999])
+        #expect(try ObjectContext(store: store).object(with: ObjectID(entity: "evens", rowID: 2501)) == nil)
+    }
+
     @Test func writableStoreDeletesAndUndoesWithoutChangingTheSchemaOrJournalMode() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("other.sqlite")
