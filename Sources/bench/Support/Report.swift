@@ -32,6 +32,37 @@ struct Report {
         var check: (BenchResults) -> Bool?
         /// Shown for context; no target, not counted in the summary.
         var informational = false
+
+        /// A figure shown for context only.
+        static func information(_ title: String, key: String, unit: Unit) -> Line {
+            Line(title: title, key: key, unit: unit, target: "(information)", check: { _ in nil }, informational: true)
+        }
+
+        /// A figure met when it is at most `limit`.
+        static func atMost(_ limit: Double, _ title: String, key: String, unit: Unit, target: String) -> Line {
+            Line(title: title, key: key, unit: unit, target: target, check: { r in r[key].map { $0 <= limit } })
+        }
+
+        /// A figure against a reference, met when their ratio is at most `limit`.
+        static func ratioAtMost(
+            _ limit: Double,
+            _ title: String,
+            key: String,
+            unit: Unit,
+            reference: (title: String, key: String, unit: Unit),
+            ratio: (key: String, title: String),
+            target: String
+        ) -> Line {
+            Line(
+                title: title,
+                key: key,
+                unit: unit,
+                reference: reference,
+                ratio: ratio,
+                target: target,
+                check: { r in r[ratio.key].map { $0 <= limit } }
+            )
+        }
     }
 
     var results: BenchResults
@@ -46,39 +77,33 @@ struct Report {
 
     static var lines: [Line] {
         [
-            Line(
-                title: "import (failedbanks import)",
+            .ratioAtMost(
+                1.3,
+                "import (failedbanks import)",
                 key: "import_s",
                 unit: .seconds,
                 reference: ("sqlite3 shell .import", "sqlite_import_s", .seconds),
                 ratio: ("import_ratio", "ours/ref"),
-                target: "ratio ≤ 1.3",
-                check: { r in r["import_ratio"].map { $0 <= 1.3 } }
+                target: "ratio ≤ 1.3"
             ),
-            Line(
-                title: "import peak RSS",
-                key: "import_peak_rss_mb",
-                unit: .megabytes,
-                target: "≤ 64 MB",
-                check: { r in r["import_peak_rss_mb"].map { $0 <= 64 } }
-            ),
-            Line(
-                title: "performFetch (date, years, batch 20)",
+            .atMost(64, "import peak RSS", key: "import_peak_rss_mb", unit: .megabytes, target: "≤ 64 MB"),
+            .ratioAtMost(
+                1.5,
+                "performFetch (date, years, batch 20)",
                 key: "fetch_s",
                 unit: .seconds,
                 reference: ("raw SQL, same IDs and order", "raw_query_s", .seconds),
                 ratio: ("fetch_ratio", "ours/ref"),
-                target: "ratio ≤ 1.5",
-                check: { r in r["fetch_ratio"].map { $0 <= 1.5 } }
+                target: "ratio ≤ 1.5"
             ),
-            Line(
-                title: "performFetch, warm cache",
+            .ratioAtMost(
+                0.5,
+                "performFetch, warm cache",
                 key: "fetch_cached_s",
                 unit: .seconds,
                 reference: ("cold performFetch", "fetch_s", .seconds),
                 ratio: ("cache_ratio", "ours/ref"),
-                target: "ratio ≤ 0.5",
-                check: { r in r["cache_ratio"].map { $0 <= 0.5 } }
+                target: "ratio ≤ 0.5"
             ),
             Line(
                 title: "change set of 1 object",
@@ -89,21 +114,11 @@ struct Report {
                 target: "≤ 1 ms, speedup ≥ 100",
                 check: { r in both(r["change1_ms"].map { $0 <= 1 }, r["change1_speedup"].map { $0 >= 100 }) }
             ),
-            Line(
-                title: "first change set after a fetch (warm-up)",
-                key: "first_change1_ms",
-                unit: .milliseconds,
-                target: "(information)",
-                check: { _ in nil },
-                informational: true
-            ),
-            Line(
-                title: "first change, prefixes built in background",
+            .information("first change set after a fetch (warm-up)", key: "first_change1_ms", unit: .milliseconds),
+            .information(
+                "first change, prefixes built in background",
                 key: "first_change1_background_ms",
-                unit: .milliseconds,
-                target: "(information)",
-                check: { _ in nil },
-                informational: true
+                unit: .milliseconds
             ),
             Line(
                 title: "change set of 1,000 objects",
@@ -114,21 +129,12 @@ struct Report {
                 target: "≤ 20 ms, speedup ≥ 100",
                 check: { r in both(r["change1000_ms"].map { $0 <= 20 }, r["change1000_speedup"].map { $0 >= 100 }) }
             ),
-            Line(
-                title: "1,000 objects, rows read on one connection",
+            .information(
+                "1,000 objects, rows read on one connection",
                 key: "change1000_one_connection_ms",
-                unit: .milliseconds,
-                target: "(information)",
-                check: { _ in nil },
-                informational: true
+                unit: .milliseconds
             ),
-            Line(
-                title: "RSS added by fetched controller",
-                key: "fetch_rss_mb",
-                unit: .megabytes,
-                target: "≤ 48 MB",
-                check: { r in r["fetch_rss_mb"].map { $0 <= 48 } }
-            ),
+            .atMost(48, "RSS added by fetched controller", key: "fetch_rss_mb", unit: .megabytes, target: "≤ 48 MB"),
             Line(
                 title: "table frame, 1,000,000 rows",
                 key: "frame_1m_ms",
@@ -138,21 +144,8 @@ struct Report {
                 target: "≤ 1 ms, ratio ≤ 1.2",
                 check: { r in both(r["frame_1m_ms"].map { $0 <= 1 }, r["frame_ratio"].map { $0 <= 1.2 }) }
             ),
-            Line(
-                title: "one-row scroll, 80×24 pty",
-                key: "scroll_bytes",
-                unit: .bytes,
-                target: "≤ 2048 B",
-                check: { r in r["scroll_bytes"].map { $0 <= 2048 } }
-            ),
-            Line(
-                title: "one-row scroll in the app, 80×24 pty",
-                key: "app_scroll_bytes",
-                unit: .bytes,
-                target: "(information)",
-                check: { _ in nil },
-                informational: true
-            ),
+            .atMost(2048, "one-row scroll, 80×24 pty", key: "scroll_bytes", unit: .bytes, target: "≤ 2048 B"),
+            .information("one-row scroll in the app, 80×24 pty", key: "app_scroll_bytes", unit: .bytes),
             Line(
                 title: "app start to first rows (pty), cache valid",
                 key: "first_screen_s",
@@ -161,20 +154,14 @@ struct Report {
                 target: "≤ 0.3 s",
                 check: { r in r["first_screen_s"].map { $0 <= 0.3 } }
             ),
-            Line(
-                title: "app first launch, no cache (pty)",
+            .atMost(
+                0.3,
+                "app first launch, no cache (pty)",
                 key: "first_screen_cold_s",
                 unit: .seconds,
-                target: "≤ 0.3 s",
-                check: { r in r["first_screen_cold_s"].map { $0 <= 0.3 } }
+                target: "≤ 0.3 s"
             ),
-            Line(
-                title: "page down, key to screen",
-                key: "page_down_ms",
-                unit: .milliseconds,
-                target: "≤ 5 ms",
-                check: { r in r["page_down_ms"].map { $0 <= 5 } }
-            ),
+            .atMost(5, "page down, key to screen", key: "page_down_ms", unit: .milliseconds, target: "≤ 5 ms"),
         ]
     }
 
