@@ -90,6 +90,39 @@ struct TableBrowserEndToEndTests {
         #expect(fixture.exitStatus() == 0)
     }
 
+    @Test func aLargeTableLoadsInTheBackgroundAnsweringKeysMeanwhile() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let big = fixture.directory.appendingPathComponent("big.sqlite").path
+        // 1.5 million rows: the debug build's full fetch takes seconds; the first rows show at once.
+        try fixture.sql(
+            """
+            CREATE TABLE events (id INTEGER PRIMARY KEY, ts TEXT, level TEXT);
+            WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 1500000)
+            INSERT INTO events SELECT i, printf('2026-%02d-%02dT%05d', i % 12 + 1, i % 28 + 1, i), 'INFO' FROM k;
+            CREATE INDEX events_ts ON events(ts);
+            """,
+            database: big
+        )
+        let tmux = try fixture.launch(
+            [big, "--sort", "ts desc", "--section", "day(ts)", "--read-only"],
+            width: 100,
+            height: 40
+        )
+        defer { tmux.close() }
+        try tmux.waitFor("Loading…", timeout: 10)
+        // ? is answered while the rows are still being read: the help and "Loading…" on one screen.
+        tmux.send("?")
+        let help = try tmux.waitFor("Press any key to close")
+        #expect(help.contains("Loading…"), "the help waited for the fetch:\n\(help)")
+        tmux.send("Escape")
+        // G typed while loading acts on the results once they are in: the last row.
+        tmux.send("G")
+        try tmux.waitFor("1500000/1500000", timeout: 120)
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
     @Test func anotherProcessInsertingIntoANewSectionShowsItLive() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
