@@ -187,7 +187,7 @@ public final class Store {
         // Ask a reader still at work on another thread to stop, wait for it, then close it before
         // the main connection, so that the main one (not a read-only one) checkpoints and removes -wal/-shm.
         closing.set()
-        reader?.interrupt()
+        reader?.interruptUntilResumed()
         readerAvailable.wait()
         reader = nil
         readerAvailable.signal()
@@ -236,6 +236,7 @@ public final class Store {
             readerAvailable.signal()
             return nil
         }
+        reader.resume()  // the last holder's work may have been cancelled (interruptUntilResumed)
         return ReaderConnectionLease(connection: reader, available: readerAvailable, closing: closing)
     }
 
@@ -424,7 +425,7 @@ extension Store {
     @discardableResult
     public func prepareForReopening() -> Bool {
         closing.set()
-        reader?.interrupt()
+        reader?.interruptUntilResumed()
         readerAvailable.wait()
         reader = nil
         readerFailed = true

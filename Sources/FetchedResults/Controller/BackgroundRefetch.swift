@@ -82,7 +82,7 @@ final class BackgroundRefetch: @unchecked Sendable {
     /// Stops the query soon (`sqlite3_interrupt`): its shared lock goes, so a writer need not wait for it.
     func cancel() {
         cancelledFlag.store(true, ordering: .relaxed)
-        running.withLock { $0?.database.interrupt() }
+        running.withLock { $0?.database.interruptUntilResumed() }
     }
 
     /// Waits for the job and returns its outcome.

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// One connection to a SQLite file, with a prepared-statement cache and transactions.
 ///
@@ -36,6 +37,15 @@ public final class Database {
     /// The raw connection handle (for this module's helpers).
     let handle: OpaquePointer
     private var cache: [String: Statement] = [:]
+    /// Set by ``interruptUntilResumed()``: the progress handler then stops every statement.
+    private let stopRequested = StopFlag()
+
+    /// A flag the connection's progress handler reads (from the thread running a statement).
+    final class StopFlag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set(_ on: Bool) { value.store(on, ordering: .releasing) }
+        var isSet: Bool { value.load(ordering: .acquiring) }
+    }
     /// Beyond this many cached statements, idle ones are dropped.
     static let cacheLimit = 512
     private var transactionDepth = 0
@@ -71,6 +81,13 @@ public final class Database {
         self.path = displayPath
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, Int32(options.busyTimeoutMilliseconds))
+        // Every 1,000 virtual-machine steps (a few rows): stop when interruptUntilResumed() asked.
+        sqlite3_progress_handler(
+            db,
+            1000,
+            { context in Unmanaged<StopFlag>.fromOpaque(context!).takeUnretainedValue().isSet ? 1 : 0 },
+            Unmanaged.passUnretained(stopRequested).toOpaque()
+        )
         do {
             try execute("PRAGMA foreign_keys = ON")
             if !options.readOnly && options.walMode && sqlite3_db_readonly(db, "main") == 0 {
@@ -98,6 +115,21 @@ public final class Database {
     ///
     ///     reader.interrupt()   // the other thread's step() throws SQLiteError (code 9)
     public func interrupt() { sqlite3_interrupt(handle) }
+
+    /// Like ``interrupt()``, and every statement that starts afterwards stops too (`SQLITE_INTERRUPT`)
+    /// until ``resume()``: a request that comes just before the other thread's statement starts
+    /// is not lost (`sqlite3_interrupt` alone does nothing while no statement runs).
+    ///
+    ///     reader.interruptUntilResumed()   // the background job's query throws, whenever it starts
+    ///     …
+    ///     reader.resume()                  // before the connection's next user runs anything
+    public func interruptUntilResumed() {
+        stopRequested.set(true)
+        sqlite3_interrupt(handle)
+    }
+
+    /// Ends ``interruptUntilResumed()``: statements run again.
+    public func resume() { stopRequested.set(false) }
 
     /// True when the connection cannot write (opened read-only, or the file is not writable).
     public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }

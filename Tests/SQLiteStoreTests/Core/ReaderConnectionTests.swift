@@ -25,6 +25,23 @@ import Testing
         again.release()
     }
 
+    @Test func aStopAskedBeforeTheQueryStartsStopsItAndTheNextBorrowerRunsAgain() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.path("banks.sqlite"), model: Self.bankModel())
+        let lease = try #require(store.acquireReaderConnection())
+        // Asked while nothing runs (a cancel that wins the race with the worker's first step).
+        lease.database.interruptUntilResumed()
+        let heavy =
+            "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 1000000) SELECT count(*) FROM k"
+        #expect {
+            try lease.database.scalar(heavy)
+        } throws: { ($0 as? SQLiteError)?.isInterrupted == true }
+        lease.release()
+        let next = try #require(store.acquireReaderConnection())
+        defer { next.release() }
+        #expect(try next.database.scalar(heavy).int64 == 1_000_000)
+    }
+
     @Test func aLeaseDroppedWithoutReleaseGivesTheConnectionBack() throws {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.path("banks.sqlite"), model: Self.bankModel())
