@@ -8,7 +8,10 @@ import Synchronization
 /// `user_version`, marks the file with the model's `application_id`, and
 /// installs the history table and triggers that let other processes' writes
 /// be noticed. It refuses — without touching the file — a newer schema
-/// version, a file that is not SQLite, and another application's database.
+/// version, a file that is not SQLite, and another application's database;
+/// and a model it could not write plainly (``StoreError/invalidModel(_:)``: a
+/// table or column name that is a keyword or needs quoting, or an entity over
+/// another database's table, which ``init(foreignDatabaseAt:model:readOnly:)`` opens).
 ///
 ///     let store = try Store(path: "banks.sqlite", model: model)
 ///     let context = ObjectContext(store: store)
@@ -68,6 +71,7 @@ public final class Store {
     ///     let snapshot = try Store(path: "/srv/banks.sqlite", model: model, readOnly: true, immutable: true)
     public init(path: String, model: Model, readOnly: Bool = false, immutable: Bool = false) throws {
         try model.validate()
+        try Store.checkOwnSchemaNames(model)
         self.path = path
         self.model = model
         self.schema = SchemaBuilder(model: model)
@@ -238,6 +242,28 @@ public final class Store {
         }
         reader.resume()  // the last holder's work may have been cancelled (interruptUntilResumed)
         return ReaderConnectionLease(connection: reader, available: readerAvailable, closing: closing)
+    }
+
+    /// A store of its own writes its schema with plain names: every entity's table and
+    /// columns must be identifiers SQLite reads unquoted (ASCII letters, digits and `_`, not a
+    /// keyword), and no entity may describe another database's table.
+    static func checkOwnSchemaNames(_ model: Model) throws {
+        for entity in model.entities {
+            if entity.isForeign {
+                throw StoreError.invalidModel(
+                    "entity \(entity.name) describes the table \(SQLIdentifier.quoted(entity.tableName)) of another "
+                        + "database: open that file with Store(foreignDatabaseAt:model:readOnly:)"
+                )
+            }
+            let columns =
+                entity.attributes.map(\.columnName) + entity.relationships.filter(\.storesForeignKey).map(\.columnName)
+            for name in [entity.tableName] + columns where !SQLIdentifier.isPlain(name) {
+                throw StoreError.invalidModel(
+                    "entity \(entity.name): \(SQLIdentifier.quoted(name)) is not a plain SQL name (ASCII letters, "
+                        + "digits and _, not a keyword), which a store's own schema needs; rename it or set its column"
+                )
+            }
+        }
     }
 
     private static func check(version: Int, applicationID: Int32, model: Model, path: String) throws {

@@ -7,6 +7,26 @@ import Testing
 struct StoreOpeningTests {
     let dir = TemporaryDirectory()
 
+    @Test func aStoreOfItsOwnRefusesNamesItsSchemaCannotWritePlainly() throws {
+        let dir = TemporaryDirectory()
+        func open(_ entity: Entity) throws {
+            _ = try Store(
+                path: dir.path("\(UUID().uuidString).sqlite"),
+                model: Model(version: 1, applicationID: 0x5445_5354, entities: [entity])
+            )
+        }
+        #expect {
+            try open(Entity("Item", attributes: [Attribute("order", .text)]))
+        } throws: { "\($0)".contains("\"order\" is not a plain SQL name") }
+        #expect {
+            try open(Entity("Item", attributes: [Attribute("name", .text, column: "full name")]))
+        } throws: { "\($0)".contains("\"full name\" is not a plain SQL name") }
+        #expect {
+            try open(Entity("items", tableName: "the items", idColumn: "rowid", attributes: [Attribute("n", .integer)]))
+        } throws: { "\($0)".contains("Store(foreignDatabaseAt:") }
+        try open(Entity("Item", attributes: [Attribute("order", .text, column: "sort_order")]))
+    }
+
     @Test func schemaUsesReadableSnakeCaseNamesAndForeignKeyActions() throws {
         let store = try Store(path: dir.path("banks.sqlite"), model: BankModel.model())
         let db = store.database
