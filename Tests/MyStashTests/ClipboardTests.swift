@@ -29,16 +29,28 @@ final class RecordingClipboard: Clipboard {
         )
         let clipboard = RecordingClipboard()
         let clock = TestClock(now: 100)
-        let app = try StashApp(
+        return (try app(stash, clipboard: clipboard, clock: clock), clipboard, clock)
+    }
+
+    /// The app over `stash` on an 80×24 memory screen, without animation, copying to `clipboard`
+    /// (cleared after 45 s); locking after `lockAfter` idle seconds (0: never).
+    static func app(
+        _ stash: Stash,
+        clipboard: RecordingClipboard,
+        clock: TestClock,
+        lockAfter: Double = 0
+    ) throws
+        -> StashApp
+    {
+        try StashApp(
             stash: stash,
             screen: MemoryScreen(width: 80, height: 24),
             clock: clock,
             animated: false,
-            lockAfter: 0,
+            lockAfter: lockAfter,
             clipboard: clipboard,
             clipSeconds: 45
         )
-        return (app, clipboard, clock)
     }
 
     @Test func copyingThePasswordCountsDownAndClears() throws {
@@ -127,14 +139,7 @@ final class RecordingClipboard: Clipboard {
         defer { temp.remove() }
         let stash = try temp.open()
         let clipboard = RecordingClipboard()
-        let app = try StashApp(
-            stash: stash,
-            screen: MemoryScreen(width: 80, height: 24),
-            clock: TestClock(now: 1),
-            animated: false,
-            lockAfter: 0,
-            clipboard: clipboard
-        )
+        let app = try ClipboardTests.app(stash, clipboard: clipboard, clock: TestClock(now: 1))
         app.send(.tab)
         app.send(.character("a"))
         for character in "Shop" { app.send(.character(character)) }
@@ -162,14 +167,7 @@ final class RecordingClipboard: Clipboard {
         try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "pending-Secret-1"))
         let clipboard = RecordingClipboard()
         let clock = TestClock(now: 100)
-        let app = try StashApp(
-            stash: stash,
-            screen: MemoryScreen(width: 80, height: 24),
-            clock: clock,
-            animated: false,
-            lockAfter: 60,
-            clipboard: clipboard
-        )
+        let app = try ClipboardTests.app(stash, clipboard: clipboard, clock: clock, lockAfter: 60)
         app.send(.tab)
         app.send(.enter)
         app.send(.control("x"))
@@ -191,14 +189,7 @@ final class RecordingClipboard: Clipboard {
         let stash = try temp.open()
         try stash.addPassword(PasswordEntry(name: "Router", password: "router-pw"))
         let clipboard = RecordingClipboard()
-        let app = try StashApp(
-            stash: stash,
-            screen: MemoryScreen(width: 80, height: 24),
-            clock: TestClock(now: 1),
-            animated: false,
-            lockAfter: 0,
-            clipboard: clipboard
-        )
+        let app = try ClipboardTests.app(stash, clipboard: clipboard, clock: TestClock(now: 1))
         app.send(.tab)
         app.send(.character("C"))
         app.loop.draw()

@@ -10,12 +10,12 @@ final class BackgroundFetch {
     /// least that current (the query's snapshot starts later).
     let position: Int64?
     /// Where the results go when nothing was written meanwhile (nil: no cache).
-    let cache: (name: String, fingerprint: String, key: ResultsCache.Key)?
+    let cache: FetchedResultsController.CacheIdentity?
     /// Set when the context published a change set while the query ran and the
     /// controller was tracking: that change set may be missing from the results.
     var missedChanges = false
 
-    init(job: BackgroundRefetch, position: Int64?, cache: (name: String, fingerprint: String, key: ResultsCache.Key)?) {
+    init(job: BackgroundRefetch, position: Int64?, cache: FetchedResultsController.CacheIdentity?) {
         self.job = job
         self.position = position
         self.cache = cache
@@ -55,11 +55,7 @@ extension FetchedResultsController {
         if let name = cacheName, !ResultsCache.isValidName(name) { throw FetchedResultsError.invalidCacheName(name) }
         cancelBackgroundFetch()
         guard context.store.hasReaderConnection else { return false }
-        if let job = prefixJob {
-            job.cancel()
-            _ = job.waitForKeys()
-            prefixJob = nil
-        }
+        cancelPrefixJobAndWait()
         guard let lease = context.store.acquireReaderConnection() else { return false }
         let position = try? context.store.historyPosition()
         let job = BackgroundRefetch(plan: plan, old: nil, generation: generation, isReset: false, onFinish: onFinish)
@@ -103,13 +99,7 @@ extension FetchedResultsController {
         backgroundFetch = nil
         let (list, records) = try pending.job.wait().get().fetched
         if let cache = pending.cache, let before = pending.position, (try? context.store.historyPosition()) == before {
-            try? ResultsCache.save(
-                name: cache.name,
-                directory: cacheDirectory,
-                fingerprint: cache.fingerprint,
-                list: list,
-                sections: records
-            )
+            save((list, records), to: cache)
         }
         plan = pending.job.plan
         lastFetchUsedCache = false

@@ -139,11 +139,7 @@ extension FetchedResultsController {
         }
         guard let plan = try? makePlan() else { return false }
         // The prefix build may hold the second connection: stop it (its keys are about to be replaced).
-        if let job = prefixJob {
-            job.cancel()
-            _ = job.waitForKeys()
-            prefixJob = nil
-        }
+        cancelPrefixJobAndWait()
         guard let lease = context.store.acquireReaderConnection() else { return false }
         if let onFinish { backgroundRefetchOnFinish = onFinish }
         let job = BackgroundRefetch(

@@ -204,16 +204,9 @@ public final class FetchedResultsController {
         self.plan = plan
         lastFetchUsedCache = fetched != nil
         if fetched == nil {
-            fetched = try runFetch(plan)
-            if let cache, let (list, sections) = fetched {
-                try? ResultsCache.save(
-                    name: cache.name,
-                    directory: cacheDirectory,
-                    fingerprint: cache.fingerprint,
-                    list: list,
-                    sections: sections
-                )
-            }
+            let queried = try runFetch(plan)
+            if let cache { save(queried, to: cache) }
+            fetched = queried
         }
         cancelBackgroundFetch()
         install(fetched: fetched!, untrackedSince: try? context.store.historyPosition())
@@ -247,11 +240,34 @@ public final class FetchedResultsController {
         try FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
     }
 
+    /// Where a fetch's results are cached, and what a valid entry there carries.
+    typealias CacheIdentity = (name: String, fingerprint: String, key: ResultsCache.Key)
+
+    /// Writes fetched results to their cache entry (a failure leaves no entry: the next launch queries).
+    func save(_ fetched: (OrderedIDList, [SectionRecord]), to cache: CacheIdentity) {
+        try? ResultsCache.save(
+            name: cache.name,
+            directory: cacheDirectory,
+            fingerprint: cache.fingerprint,
+            list: fetched.0,
+            sections: fetched.1
+        )
+    }
+
+    /// Stops the background build of the prefixes and waits until it has given the store's
+    /// second connection back (its keys are about to be replaced).
+    func cancelPrefixJobAndWait() {
+        guard let job = prefixJob else { return }
+        job.cancel()
+        _ = job.waitForKeys()
+        prefixJob = nil
+    }
+
     /// The cache name and the fingerprint a valid cache entry carries now (the request, the
     /// model and the store's data); nil without a usable ``cacheName`` or when the store cannot say.
     /// A foreign database without history triggers has nothing that says its data is unchanged
     /// (another process may reorder rows keeping their count and ids): no cache there.
-    func cacheIdentity(for plan: FetchPlan) -> (name: String, fingerprint: String, key: ResultsCache.Key)? {
+    func cacheIdentity(for plan: FetchPlan) -> CacheIdentity? {
         guard let name = cacheName, ResultsCache.isValidName(name),
             !context.store.isForeign || context.store.hasTracking,
             let key = try? ResultsCache.key(plan: plan, store: context.store)

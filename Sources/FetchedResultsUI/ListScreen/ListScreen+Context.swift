@@ -53,8 +53,8 @@ extension ListScreen {
             )
             adapter.animatesChanges = configuration.animated
             adapter.log = { [unowned self] message in self.log.append(message) }
-            if let (_, ticker) = loading { loop.removeTicker(ticker) }
-            loading = nil  // its controller, fetching the old store in the background, goes
+            // The controller fetching the old store in the background goes, and the keys kept for it.
+            stopBackgroundLoading()
             preview = nil
             isLoading = false
         }

@@ -192,21 +192,26 @@ public final class ListScreen: View, TableViewDelegate {
 
     /// The loading ticker: once the background first fetch is done, the real table.
     func installFinishedFetch() {
-        guard let (controller, ticker) = loading else { return }
+        guard let controller = loading?.controller else { return }
         do {
             guard try controller.finishBackgroundFetch() else { return }
         } catch {
-            loop.removeTicker(ticker)
-            loading = nil
+            stopBackgroundLoading()
             failLoading(error)
             return
         }
-        loop.removeTicker(ticker)
-        loading = nil
+        let keys = stopBackgroundLoading()
         endLoading(controller)
-        let keys = keysTypedWhileLoading
-        keysTypedWhileLoading = []
         for key in keys { loop.dispatch(key) }
+    }
+
+    /// Ends ``loading``: its ticker goes; returns the keys kept meanwhile (the screen keeps none).
+    @discardableResult
+    func stopBackgroundLoading() -> [InputEvent] {
+        if let ticker = loading?.ticker { loop.removeTicker(ticker) }
+        loading = nil
+        defer { keysTypedWhileLoading = [] }
+        return keysTypedWhileLoading
     }
 
     /// The first tab's controller is fetched: the real table replaces the provisional
