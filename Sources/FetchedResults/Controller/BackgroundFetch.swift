@@ -81,6 +81,8 @@ extension FetchedResultsController {
     /// Waits for the running ``performFetchInBackground(onFinish:)`` and installs its results;
     /// false when none was running. For scripts and tests: an interactive app calls
     /// ``finishBackgroundFetch()`` on every tick instead.
+    ///
+    ///     if try controller.performFetchInBackground() { try controller.waitForBackgroundFetch() }
     @discardableResult
     public func waitForBackgroundFetch() throws -> Bool {
         guard let pending = backgroundFetch else { return false }

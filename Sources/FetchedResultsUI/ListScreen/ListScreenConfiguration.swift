@@ -35,6 +35,8 @@ public struct ListScreenConfiguration {
     /// The results show on the first loop tick after it ends; so a screen driven frame
     /// by frame (a test calling `draw()`) keeps the default, false: the fetch runs on the
     /// loop's thread right after the first frame.
+    ///
+    ///     configuration.fetchesInBackground = true   // a table of millions of rows
     public var fetchesInBackground = false
     /// Set when the store is read-only: delete and undo are refused with this reason.
     public var readOnlyReason: String?
