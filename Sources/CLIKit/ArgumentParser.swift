@@ -1,14 +1,16 @@
 /// Why a command line was not accepted.
 ///
-/// `helpRequested` carries the help text (print it to stdout, exit 0);
-/// `usage` carries a sentence for stderr (exit 64, `ExitStatus.usage`).
+/// `helpRequested` carries the help text and `versionRequested` the version line (print
+/// either to stdout, exit 0); `usage` carries a sentence for stderr (exit 64, `ExitStatus.usage`).
 public enum CommandLineError: Error, Equatable, CustomStringConvertible {
     case helpRequested(String)
+    case versionRequested(String)
     case usage(String)
 
     public var description: String {
         switch self {
         case .helpRequested(let text): return text
+        case .versionRequested(let line): return line
         case .usage(let message): return message
         }
     }
@@ -17,7 +19,8 @@ public enum CommandLineError: Error, Equatable, CustomStringConvertible {
 /// Parses `arguments` (without the program and subcommand names) by `spec`.
 ///
 /// Accepts `--name value`, `--name=value`, flags, `--` to end options, and
-/// positionals anywhere. `--help`/`-h` throws `.helpRequested`.
+/// positionals anywhere. `--help`/`-h` throws `.helpRequested`, `--version` `.versionRequested`
+/// (``BuildInfo/versionLine(program:)`` of the spec's first word).
 ///
 ///     do {
 ///         let args = try parseArguments(CommandLine.arguments.dropFirst(2).map { $0 }, spec: spec)
@@ -44,6 +47,10 @@ public func parseArguments(_ arguments: [String], spec: CommandSpec) throws -> P
             continue
         }
         if argument == "--help" || argument == "-h" { throw CommandLineError.helpRequested(spec.helpText) }
+        if argument == "--version" {
+            let program = spec.name.split(separator: " ").first.map(String.init) ?? spec.name
+            throw CommandLineError.versionRequested(BuildInfo.versionLine(program: program))
+        }
         var name = argument
         var inlineValue: String?
         if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {

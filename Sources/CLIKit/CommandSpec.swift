@@ -16,6 +16,11 @@ public struct CommandSpec: Sendable {
     public let maxPositionals: Int?
     /// Extra paragraphs printed after the options (examples, environment).
     public let epilogue: String?
+    /// What Tab offers for the positional arguments (by default what the usage's first argument
+    /// implies: `FILE` is a file, `notes|passwords` those two words, `NAME` nothing).
+    public let arguments: ValueCompletion
+    /// The subcommands a program's own spec lists in its help (filled by ``ProgramSpec``).
+    public internal(set) var commands: [CommandSummary] = []
 
     public init(
         name: String,
@@ -24,7 +29,8 @@ public struct CommandSpec: Sendable {
         options: [OptionSpec],
         minPositionals: Int = 0,
         maxPositionals: Int? = 0,
-        epilogue: String? = nil
+        epilogue: String? = nil,
+        arguments: ValueCompletion? = nil
     ) {
         self.name = name
         self.summary = summary
@@ -33,20 +39,55 @@ public struct CommandSpec: Sendable {
         self.minPositionals = minPositionals
         self.maxPositionals = maxPositionals
         self.epilogue = epilogue
+        self.arguments = arguments ?? CommandSpec.argumentCompletion(usage: usage, maxPositionals: maxPositionals)
     }
 
-    /// The `--help` text: usage, summary, then one line per option.
+    /// The options as `--help` lists them: the spec's own, then `--help` and `--version`.
+    public var allOptions: [OptionSpec] {
+        options + OptionSpec.builtIn.filter { builtIn in !options.contains { $0.name == builtIn.name } }
+    }
+
+    /// The `--help` text: usage, summary, one line per option, the commands (a program's), the epilogue.
     public var helpText: String {
         var lines = ["usage: \(name) \(usage)", "", summary, ""]
-        let all = options + [OptionSpec("--help", value: nil, help: "show this help and exit")]
-        let labels = all.map { option in option.valueName.map { "\(option.name) \($0)" } ?? option.name }
+        let labels = allOptions.map { option in option.valueName.map { "\(option.name) \($0)" } ?? option.name }
         let column = (labels.map { $0.count }.max() ?? 0) + 2
         lines.append("options:")
-        for (option, label) in zip(all, labels) {
+        for (option, label) in zip(allOptions, labels) {
             let padding = String(repeating: " ", count: column - label.count)
             lines.append("  \(label)\(padding)\(option.help)")
+        }
+        if !commands.isEmpty {
+            let width = (commands.map { $0.name.count }.max() ?? 0) + 2
+            lines += ["", "commands:"]
+            for command in commands {
+                lines.append("  \(command.name)\(String(repeating: " ", count: width - command.name.count))\(command.brief)")
+            }
+            lines.append("Run '\(name) COMMAND --help' for a command's options.")
         }
         if let epilogue { lines += ["", epilogue] }
         return lines.joined(separator: "\n")
     }
+
+    /// The usage's first argument outside brackets (`FILE...`, `notes|passwords`), as a completion.
+    static func argumentCompletion(usage: String, maxPositionals: Int?) -> ValueCompletion {
+        guard maxPositionals != 0 else { return .none }
+        var depth = 0
+        for token in usage.split(separator: " ") {
+            let opening = token.filter { $0 == "[" }.count
+            let closing = token.filter { $0 == "]" }.count
+            defer { depth += opening - closing }
+            guard depth == 0, opening == 0, !token.hasPrefix("-"), token != "|" else { continue }
+            return ValueCompletion.implied(by: String(token))
+        }
+        return .none
+    }
+}
+
+/// A subcommand's name and one-line description, as a program's `--help` lists it.
+public struct CommandSummary: Sendable, Equatable {
+    /// The word after the program's name (`list`).
+    public let name: String
+    /// A few words on what it does.
+    public let brief: String
 }

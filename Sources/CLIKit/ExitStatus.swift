@@ -51,7 +51,7 @@ public func writeStandardError(_ text: String) {
 /// Runs a subcommand body, turning `CommandLineError` into help or a usage
 /// error with the agreed statuses, and any other error into one line and a status.
 ///
-/// - `--help`: `help` gets the text (default: printed with a newline), status 0.
+/// - `--help`, `--version`: `help` gets the text (default: printed with a newline), status 0.
 /// - A usage error: `errorOutput` gets the sentence, status 64.
 /// - Another error: `failure` says its line and status (an app's own errors); when it
 ///   returns nil, the line is `program: error` and the status 70.
@@ -75,6 +75,9 @@ public func runCommand(
         return try body(parsed)
     } catch CommandLineError.helpRequested(let text) {
         help(text)
+        return ExitStatus.ok
+    } catch CommandLineError.versionRequested(let line) {
+        help(line)
         return ExitStatus.ok
     } catch CommandLineError.usage(let message) {
         errorOutput(message)

@@ -1,10 +1,11 @@
 /// One option a command accepts: a flag (`--quiet`) or an option with a value (`--db PATH`).
 ///
-/// The same table drives parsing and `--help`, so the help can never drift
-/// from what is accepted.
+/// The same table drives parsing, `--help`, the man page and the shell completions, so none of
+/// them can drift from what is accepted.
 ///
 ///     OptionSpec("--db", value: "PATH", help: "the store to use")
 ///     OptionSpec("--quiet", value: nil, help: "print nothing but errors")
+///     OptionSpec("--sort", value: "ORDER", help: "date, name or state", completion: .values(["date", "name", "state"]))
 public struct OptionSpec: Sendable, Equatable {
     public let name: String
     /// The placeholder shown in help (`PATH`); `nil` for a flag.
@@ -12,13 +13,29 @@ public struct OptionSpec: Sendable, Equatable {
     public let help: String
     /// Whether the option may be given more than once (values accumulate).
     public let isRepeatable: Bool
+    /// What Tab offers for the value (by default what ``valueName`` implies: `PATH` is a file).
+    public let completion: ValueCompletion
 
-    public init(_ name: String, value: String?, help: String, repeatable: Bool = false) {
+    /// An option; `completion` defaults to what the placeholder implies (``ValueCompletion/implied(by:)``).
+    public init(
+        _ name: String,
+        value: String?,
+        help: String,
+        repeatable: Bool = false,
+        completion: ValueCompletion? = nil
+    ) {
         self.name = name
         self.valueName = value
         self.help = help
         self.isRepeatable = repeatable
+        self.completion = completion ?? ValueCompletion.implied(by: value)
     }
 
     public var isFlag: Bool { valueName == nil }
+
+    /// `--help` and `--version`, which every command accepts.
+    static let builtIn = [
+        OptionSpec("--help", value: nil, help: "show this help and exit"),
+        OptionSpec("--version", value: nil, help: "print the version and the commit it was built from, and exit"),
+    ]
 }

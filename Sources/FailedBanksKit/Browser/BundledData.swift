@@ -8,13 +8,17 @@ import Darwin
 ///
 /// The executable lives in `<package>/.build/<config>/failedbanks`, so the
 /// file is found by walking up from the executable's real path; an installed
-/// copy can point elsewhere with `$FAILEDBANKS_DATA` (the CSV file itself, or
-/// a directory holding `banklist.csv`).
+/// executable (`PREFIX/bin/failedbanks`, by the Debian package or
+/// `scripts/install.sh`) finds `PREFIX/share/fetchedtable-tools/banklist.csv`;
+/// `$FAILEDBANKS_DATA` points elsewhere (the CSV file itself, or a directory
+/// holding `banklist.csv`).
 ///
 ///     if let csv = BundledData.bankListPath() { … import it … }
 public enum BundledData {
     /// The file name looked for.
     public static let fileName = "banklist.csv"
+    /// The folder under `PREFIX/share` where an installed copy keeps it.
+    public static let installedFolder = "fetchedtable-tools"
 
     /// The path of the bundled CSV, or nil when none is found.
     public static func bankListPath(
@@ -30,6 +34,8 @@ public enum BundledData {
         }
         guard let executablePath else { return nil }
         var directory = parent(of: executablePath)
+        let installed = joined(joined(joined(parent(of: directory), "share"), installedFolder), fileName)
+        if isRegularFile(installed) { return installed }
         while !directory.isEmpty {
             let candidate = joined(joined(directory, "Data"), fileName)
             if isRegularFile(candidate) { return candidate }

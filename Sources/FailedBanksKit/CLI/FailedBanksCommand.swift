@@ -13,54 +13,61 @@ import CLIKit
 /// subcommand opens the interactive browser.
 public enum FailedBanksCommand {
     /// The version printed by `--version`.
-    public static let version = "1.0.0"
+    public static let version = BuildInfo.version
 
-    /// The subcommands, in the order `--help` lists them.
-    static let subcommands: [(name: String, summary: String)] = [
-        ("import", "import FDIC Failed Bank List CSV files into the store"),
-        ("update", "download the FDIC's current list and import it"),
-        ("list", "print the banks by section (text, JSON or CSV)"),
-        ("chart", "print the failures per year as a bar chart"),
-        ("watch", "print the controller's change batches as JSON Lines until interrupted"),
-    ]
+    /// The program: its subcommands (in the order `--help` lists them), and what its man page says.
+    public static let program = ProgramSpec(
+        command: BrowserCommand.spec,
+        run: BrowserCommand.run,
+        subcommands: [
+            Subcommand(ImportCommand.spec, brief: "import FDIC Failed Bank List CSV files into the store", run: ImportCommand.run),
+            Subcommand(UpdateCommand.spec, brief: "download the FDIC's current list and import it", run: UpdateCommand.run),
+            Subcommand(ListCommand.spec, brief: "print the banks by section (text, JSON or CSV)", run: ListCommand.run),
+            Subcommand(ChartCommand.spec, brief: "print the failures per year as a bar chart", run: ChartCommand.run),
+            Subcommand(
+                WatchCommand.spec,
+                brief: "print the controller's change batches as JSON Lines until interrupted",
+                run: WatchCommand.run
+            ),
+        ],
+        environment: [
+            ManualEntry("FAILEDBANKS_DB", "The store when --db is not given."),
+            ManualEntry(
+                "XDG_DATA_HOME",
+                "The folder of the default store, $XDG_DATA_HOME/failedbanks/failedbanks.sqlite (~/.local/share when unset)."
+            ),
+            ManualEntry("FAILEDBANKS_DATA", "The CSV file imported on first launch instead of the bundled list."),
+            ManualEntry("FAILEDBANKS_URL", "Where update downloads the list when --url is not given."),
+        ],
+        files: [
+            ManualEntry(
+                "~/.local/share/failedbanks/failedbanks.sqlite",
+                "The default store (SQLite), made on first launch from the bundled FDIC list."
+            ),
+            ManualEntry(
+                "/usr/share/fetchedtable-tools/banklist.csv",
+                "The FDIC Failed Bank List the package bundles, imported into an empty store."
+            ),
+        ],
+        examples: [
+            ManualEntry("failedbanks", "Open the browser on the default store (imported on first launch)."),
+            ManualEntry("failedbanks list --sort state --format csv", "Every bank as CSV, by state, then name."),
+            ManualEntry("failedbanks list --where \"state == 'TX' AND details.closeYear >= 2020\"", "The Texas failures since 2020."),
+            ManualEntry("failedbanks update", "Download the FDIC's current list and import what changed."),
+            ManualEntry("failedbanks chart", "The failures per year as a bar chart."),
+        ],
+        exitStatuses: ManualEntry.standardExitStatuses + [
+            ManualEntry("69", "update: the download failed (network, server or HTTP error); nothing changed"),
+            ManualEntry("75", "the store is locked by another process (try again)"),
+        ]
+    )
 
     /// Runs the command line `arguments` (without the program name) and
     /// returns the exit status (`sysexits.h`).
     ///
-    ///     FailedBanksCommand.main(["--version"])          // prints "failedbanks 1.0.0", returns 0
+    ///     FailedBanksCommand.main(["--version"])          // prints "failedbanks 1.0.0 (commit …)", returns 0
     ///     FailedBanksCommand.main(["list", "--sort", "name"])
     public static func main(_ arguments: [String]) -> Int32 {
-        guard let first = arguments.first else {
-            return BrowserCommand.run([])
-        }
-        let rest = Array(arguments.dropFirst())
-        switch first {
-        case "import":
-            return ImportCommand.run(rest)
-        case "update":
-            return UpdateCommand.run(rest)
-        case "list":
-            return ListCommand.run(rest)
-        case "chart":
-            return ChartCommand.run(rest)
-        case "watch":
-            return WatchCommand.run(rest)
-        case "--version", "-V":
-            print("\(ProgramName.current) \(version)")
-            return ExitStatus.ok
-        case "help":
-            if let topic = rest.first, subcommands.contains(where: { $0.name == topic }) {
-                return main([topic, "--help"])
-            }
-            return BrowserCommand.run(["--help"])
-        default:
-            if !first.hasPrefix("-") {
-                writeStandardError(
-                    "\(ProgramName.current): unknown command '\(first)' (try '\(ProgramName.current) --help')\n"
-                )
-                return ExitStatus.usage
-            }
-            return BrowserCommand.run(arguments)
-        }
+        program.main(arguments)
     }
 }

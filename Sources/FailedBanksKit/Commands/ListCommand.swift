@@ -50,14 +50,20 @@ public enum ListCommand {
             OptionSpec(
                 "--sort",
                 value: "ORDER",
-                help: "date (newest first, by year; the default), name (by initial) or state"
+                help: "date (newest first, by year; the default), name (by initial) or state",
+                completion: .values(BankSortTab.allCases.map(\.rawValue))
             ),
             OptionSpec(
                 "--where",
                 value: "PREDICATE",
                 help: "only banks matching, e.g. \"state == 'TX' AND details.closeDate >= 2020-01-01\""
             ),
-            OptionSpec("--format", value: "FORMAT", help: "text (the default), json or csv"),
+            OptionSpec(
+                "--format",
+                value: "FORMAT",
+                help: "text (the default), json or csv",
+                completion: .values(["text", "json", "csv"])
+            ),
         ],
         epilogue: """
             Key paths: name, city, state, details.closeDate, details.closeYear, details.cert, details.fund,

@@ -53,7 +53,8 @@ public enum WatchCommand {
             OptionSpec(
                 "--sort",
                 value: "ORDER",
-                help: "date (newest first, by year; the default), name (by initial) or state"
+                help: "date (newest first, by year; the default), name (by initial) or state",
+                completion: .values(BankSortTab.allCases.map(\.rawValue))
             ),
             OptionSpec(
                 "--where",

@@ -9,33 +9,64 @@ import CLIKit
 ///     exit(FetchedTableCommand.main(Array(CommandLine.arguments.dropFirst())))
 public enum FetchedTableCommand {
     /// The version printed by `--version`.
-    public static let version = "1.0.0"
+    public static let version = BuildInfo.version
 
     /// Runs the command line `arguments` (without the program name) and returns the exit status (`sysexits.h`).
     ///
     ///     FetchedTableCommand.main(["list", "school.sqlite", "--table", "student", "--format", "json"])
     public static func main(_ arguments: [String]) -> Int32 {
-        guard let first = arguments.first else {
+        program.main(arguments)
+    }
+
+    /// The program: its subcommands (in the order `--help` lists them), and what its man page says.
+    public static let program = ProgramSpec(
+        command: TableOptions.browserSpec,
+        run: runBrowser,
+        subcommands: [
+            Subcommand(TableOptions.listSpec, brief: "print the rows by section (text, JSON or CSV)", run: TableListCommand.run),
+            Subcommand(TableOptions.watchSpec, brief: "print the change batches as JSON Lines", run: TableWatchCommand.run),
+            Subcommand(TableOptions.untrackSpec, brief: "remove the triggers --track installed", run: UntrackCommand.run),
+            Subcommand(
+                CompleteTablesCommand.spec,
+                brief: "print FILE's tables (for shell completion)",
+                hidden: true,
+                run: CompleteTablesCommand.run
+            ),
+        ],
+        environment: [
+            ManualEntry(
+                "XDG_CACHE_HOME",
+                "The folder of the CSV files' cache databases, $XDG_CACHE_HOME/fetchedtable (~/.cache when unset)."
+            ),
+            ManualEntry("NO_COLOR", "No colours."),
+        ],
+        files: [
+            ManualEntry(
+                "~/.cache/fetchedtable/",
+                "A cache database per CSV file opened, reused while the file's size and time are unchanged."
+            )
+        ],
+        examples: [
+            ManualEntry("fetchedtable school.sqlite --table student --section subject", "Students in sections by subject."),
+            ManualEntry("fetchedtable banklist.csv --section 'year(\"Closing Date\")'", "A CSV file, sections by year."),
+            ManualEntry(
+                "fetchedtable list events.sqlite --where \"kind == 'error'\" --format json",
+                "The matching rows as JSON, by section."
+            ),
+            ManualEntry("fetchedtable watch events.sqlite --track", "The changes other programs make, as JSON Lines."),
+        ]
+    )
+
+    /// `fetchedtable` with no subcommand: the browser, which needs a FILE.
+    @Sendable static func runBrowser(_ arguments: [String]) -> Int32 {
+        guard !arguments.isEmpty else {
             writeStandardError(
                 "\(TableOptions.browserSpec.name): missing FILE (usage: \(TableOptions.browserSpec.name) "
                     + "\(TableOptions.browserSpec.usage))\n"
             )
             return ExitStatus.usage
         }
-        let rest = Array(arguments.dropFirst())
-        switch first {
-        case "list": return TableListCommand.run(rest)
-        case "watch": return TableWatchCommand.run(rest)
-        case "untrack": return UntrackCommand.run(rest)
-        case "--version", "-V":
-            print("\(ProgramName.current) \(version)")
-            return ExitStatus.ok
-        case "help":
-            if let topic = rest.first, ["list", "watch", "untrack"].contains(topic) { return main([topic, "--help"]) }
-            return main(["--help"])
-        default:
-            return TableBrowserCommand.run(arguments)
-        }
+        return TableBrowserCommand.run(arguments)
     }
 
     /// CLIKit's `runCommand` with this command's errors: an ``OptionError`` is a usage error

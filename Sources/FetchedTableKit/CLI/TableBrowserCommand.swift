@@ -19,15 +19,11 @@ public enum TableBrowserCommand {
     /// Runs the browser with `arguments`; returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
         FetchedTableCommand.run(
-            spec: TableOptions.browserSpec,
+            spec: FetchedTableCommand.program.command,
             arguments: arguments,
             help: { print($0) },
             errorOutput: { writeStandardError($0 + "\n") }
         ) { parsed in
-            if parsed.flag("--version") {
-                print("\(ProgramName.current) \(FetchedTableCommand.version)")
-                return ExitStatus.ok
-            }
             let options = try TableOptions(parsed)
             if try TableFileKind.of(path: options.file) == .csv, !CSVSource.isCached(path: options.file) {
                 return try runLoading(options)

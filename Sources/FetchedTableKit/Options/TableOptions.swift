@@ -72,7 +72,8 @@ public struct TableOptions: Equatable, Sendable {
         OptionSpec(
             "--table",
             value: "NAME",
-            help: "the table or view (default: the only one; several: a list to choose from)"
+            help: "the table or view (default: the only one; several: a list to choose from)",
+            completion: .argumentQuery(subcommand: "complete-tables")
         ),
         OptionSpec("--sort", value: "'KEY [desc], …'", help: "the order (default: the row id or primary key)"),
         OptionSpec(
@@ -103,21 +104,13 @@ public struct TableOptions: Equatable, Sendable {
         name: "fetchedtable",
         summary: "Browse any SQLite table or CSV file as a live, sectioned, indexed list.",
         usage: "FILE [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--title KEY] [--subtitle 'KEY, KEY'] "
-            + "[--where PREDICATE] [--read-only] [--track] [--no-animation] | list|watch|untrack …",
+            + "[--where PREDICATE] [--read-only] [--track] [--no-animation] | COMMAND …",
         options: common + [
-            OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
-            OptionSpec("--version", value: nil, help: "print the version and exit"),
+            OptionSpec("--no-animation", value: nil, help: "apply changes without animating them")
         ],
         minPositionals: 0,
         maxPositionals: 1,
-        epilogue: epilogue + "\n" + """
-
-            commands:
-              list FILE [options] [--format text|json|csv]   print the rows by section
-              watch FILE [options]                           print the change batches as JSON Lines
-              untrack FILE                                   remove the triggers --track installed
-            Press ? in the browser for keys.
-            """
+        epilogue: epilogue + "\n" + "Press ? in the browser for keys."
     )
 
     /// `fetchedtable list FILE [options] [--format text|json|csv]`.
@@ -126,7 +119,14 @@ public struct TableOptions: Equatable, Sendable {
         summary: "Print a table's rows in the order and sections the browser shows, as text, JSON or CSV.",
         usage:
             "FILE [--table NAME] [--sort …] [--section KEY] [--title KEY] [--subtitle …] [--where PREDICATE] [--format text|json|csv]",
-        options: common + [OptionSpec("--format", value: "FORMAT", help: "text (the default), json or csv")],
+        options: common + [
+            OptionSpec(
+                "--format",
+                value: "FORMAT",
+                help: "text (the default), json or csv",
+                completion: .values(["text", "json", "csv"])
+            )
+        ],
         minPositionals: 1,
         maxPositionals: 1,
         epilogue: epilogue

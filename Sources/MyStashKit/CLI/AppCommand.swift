@@ -19,7 +19,7 @@ enum AppCommand {
     static let spec = CommandSpec(
         name: "mystash",
         summary: "Notes and passwords in the terminal; passwords encrypted at rest under a master passphrase.",
-        usage: "[--db PATH] [--no-animation] | list notes|passwords | show NAME | add NAME | passwd",
+        usage: "[--db PATH] [--no-animation] | COMMAND …",
         options: [
             OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
@@ -33,21 +33,9 @@ enum AppCommand {
                 value: "N",
                 help: "clear a copied secret from the clipboard after N seconds (default 45)"
             ),
-            OptionSpec("--version", value: nil, help: "print the version and exit"),
         ],
         maxPositionals: 0,
-        epilogue: """
-            commands:
-              list notes|passwords   print titles or names, one per line (never secrets; no passphrase)
-              show NAME              print one field of an entry (--field password|user|url|notes|totp)
-              copy NAME              copy one field to the clipboard, cleared after --clip-seconds
-              add NAME               add a password entry (password from stdin, the terminal or --generate)
-              import FILE            import a Bitwarden, KeePassXC, Chrome or Firefox CSV export
-              export FILE            write everything in plaintext to a new CSV file (--format csv)
-              backup FILE            write an encrypted copy of the stash to a new file
-              passwd                 change the master passphrase
-            Run 'mystash COMMAND --help' for a command's options.
-            """ + "\n\n" + MyStashCommand.storeHelp + "\n\n" + """
+        epilogue: MyStashCommand.storeHelp + "\n\n" + """
                 On first run you choose the master passphrase (asked twice). Later runs ask for it
                 (three tries). In the app: Tab switches Notes/Passwords, a adds, Enter or e edits,
                 d deletes, u undoes, / searches, ? shows every key, q quits.
@@ -60,11 +48,7 @@ enum AppCommand {
     )
 
     static func run(_ arguments: [String]) -> Int32 {
-        runCommand(spec: spec, arguments: arguments) { parsed in
-            if parsed.flag("--version") {
-                print("\(ProgramName.current) \(MyStashCommand.version)")
-                return ExitStatus.ok
-            }
+        runCommand(spec: MyStashCommand.program.command, arguments: arguments) { parsed in
             var lockAfter: Double = 300
             if let text = parsed.value("--lock-after") {
                 guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {

@@ -23,7 +23,8 @@ enum CopyCommand {
             OptionSpec(
                 "--field",
                 value: "FIELD",
-                help: "password (default), user, url, notes or totp (the current code)"
+                help: "password (default), user, url, notes or totp (the current code)",
+                completion: .values(EntryField.allCases.map(\.rawValue))
             ),
             OptionSpec("--user", value: "U", help: "the entry with this user ID, when several share the name"),
             OptionSpec("--clip-seconds", value: "N", help: "clear the clipboard after N seconds (default 45)"),
@@ -104,6 +105,14 @@ enum CopyCommand {
 /// terminal; the system tool only if it still holds the text). Not for people.
 enum ClearClipboardCommand {
     static let name = "__clear-clipboard"
+    static let spec = CommandSpec(
+        name: "mystash \(name)",
+        summary: "Clear the clipboard after SECONDS if it still holds the text read on stdin.",
+        usage: "SECONDS",
+        options: [],
+        minPositionals: 1,
+        maxPositionals: 1
+    )
 
     static func run(_ arguments: [String]) -> Int32 {
         signal(SIGHUP, SIG_IGN)

@@ -20,7 +20,7 @@ enum ExportCommand {
         summary: "Write every note and password in plaintext to a new CSV file (mode 0600).",
         usage: "FILE --format csv [--yes] [--db PATH] [--passphrase-fd N]",
         options: [
-            OptionSpec("--format", value: "FORMAT", help: "csv (Bitwarden's columns)"),
+            OptionSpec("--format", value: "FORMAT", help: "csv (Bitwarden's columns)", completion: .values(["csv"])),
             OptionSpec("--yes", value: nil, help: "do not ask for confirmation (for scripts)"),
         ] + StashUnlocker.options,
         minPositionals: 1,

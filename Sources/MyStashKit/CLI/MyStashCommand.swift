@@ -22,43 +22,70 @@ public enum MyStashCommand {
     ///     MyStashCommand.main(["--version"])               // prints "mystash 1.0.0"
     ///     MyStashCommand.main(["list", "notes", "--db", path])
     public static func main(_ arguments: [String]) -> Int32 {
-        guard let first = arguments.first else { return AppCommand.run([]) }
-        let rest = Array(arguments.dropFirst())
-        switch first {
-        case "list": return ListCommand.run(rest)
-        case "passwd": return PasswdCommand.run(rest)
-        case "show": return ShowCommand.run(rest)
-        case "add": return AddCommand.run(rest)
-        case "copy": return CopyCommand.run(rest)
-        case ClearClipboardCommand.name: return ClearClipboardCommand.run(rest)
-        case "import": return ImportCommand.run(rest)
-        case "export": return ExportCommand.run(rest)
-        case "backup": return BackupCommand.run(rest)
-        case "--version", "-V":
-            print("\(ProgramName.current) \(version)")
-            return ExitStatus.ok
-        case "help":
-            switch rest.first {
-            case "list": return ListCommand.run(["--help"])
-            case "passwd": return PasswdCommand.run(["--help"])
-            case "show": return ShowCommand.run(["--help"])
-            case "add": return AddCommand.run(["--help"])
-            case "copy": return CopyCommand.run(["--help"])
-            case "import": return ImportCommand.run(["--help"])
-            case "export": return ExportCommand.run(["--help"])
-            case "backup": return BackupCommand.run(["--help"])
-            default: return AppCommand.run(["--help"])
-            }
-        default:
-            if !first.hasPrefix("-") {
-                writeStandardError(
-                    "\(ProgramName.current): unknown command '\(first)' (try '\(ProgramName.current) --help')\n"
-                )
-                return ExitStatus.usage
-            }
-            return AppCommand.run(arguments)
-        }
+        program.main(arguments)
     }
+
+    /// The program: its subcommands (in the order `--help` lists them), and what its man page says.
+    /// Completion never offers an entry's name: they are readable without the passphrase,
+    /// but Tab should not list them on a shared screen.
+    public static let program = ProgramSpec(
+        command: AppCommand.spec,
+        run: AppCommand.run,
+        subcommands: [
+            Subcommand(
+                ListCommand.spec,
+                brief: "print titles or names, one per line (never secrets; no passphrase)",
+                run: ListCommand.run
+            ),
+            Subcommand(ShowCommand.spec, brief: "print one field of an entry", run: ShowCommand.run),
+            Subcommand(
+                CopyCommand.spec,
+                brief: "copy one field to the clipboard, cleared after --clip-seconds",
+                run: CopyCommand.run
+            ),
+            Subcommand(
+                AddCommand.spec,
+                brief: "add a password entry (password from stdin, the terminal or --generate)",
+                run: AddCommand.run
+            ),
+            Subcommand(
+                ImportCommand.spec,
+                brief: "import a Bitwarden, KeePassXC, Chrome or Firefox CSV export",
+                run: ImportCommand.run
+            ),
+            Subcommand(
+                ExportCommand.spec,
+                brief: "write everything in plaintext to a new CSV file (--format csv)",
+                run: ExportCommand.run
+            ),
+            Subcommand(BackupCommand.spec, brief: "write an encrypted copy of the stash to a new file", run: BackupCommand.run),
+            Subcommand(PasswdCommand.spec, brief: "change the master passphrase", run: PasswdCommand.run),
+            Subcommand(ClearClipboardCommand.spec, brief: "clear the clipboard later (for copy)", hidden: true, run: ClearClipboardCommand.run),
+        ],
+        environment: [
+            ManualEntry("MYSTASH_DB", "The store when --db is not given."),
+            ManualEntry(
+                "XDG_DATA_HOME",
+                "The folder of the default store, $XDG_DATA_HOME/mystash/mystash.sqlite (~/.local/share when unset)."
+            ),
+            ManualEntry("MYSTASH_KDF", "'min' makes new passphrases use Argon2id's minimum cost: for tests only."),
+            ManualEntry("WAYLAND_DISPLAY, DISPLAY", "copy uses wl-copy or xclip/xsel when set and installed."),
+            ManualEntry("NO_COLOR", "No colours."),
+        ],
+        files: [
+            ManualEntry(
+                "~/.local/share/mystash/mystash.sqlite",
+                "The default store (SQLite, mode 0600); everything but note titles and entry names is encrypted."
+            )
+        ],
+        examples: [
+            ManualEntry("mystash", "Open the app (the first run chooses the master passphrase)."),
+            ManualEntry("mystash list passwords", "The names of the password entries, one per line; no passphrase."),
+            ManualEntry("mystash show Bank --field user", "The user ID of the entry Bank (asks for the passphrase)."),
+            ManualEntry("mystash add Mail --generate 24", "A new entry with a generated 24-character password."),
+            ManualEntry("mystash backup ~/stash-backup.sqlite", "An encrypted copy of the stash."),
+        ]
+    )
 
     /// The text shared by every `--help` about where the store is.
     static let storeHelp = """

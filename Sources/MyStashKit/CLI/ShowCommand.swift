@@ -18,7 +18,8 @@ enum ShowCommand {
             OptionSpec(
                 "--field",
                 value: "FIELD",
-                help: "password (default), user, url, notes or totp (the current code)"
+                help: "password (default), user, url, notes or totp (the current code)",
+                completion: .values(EntryField.allCases.map(\.rawValue))
             ),
             OptionSpec("--user", value: "U", help: "the entry with this user ID, when several share the name"),
         ] + StashUnlocker.options,

@@ -1,0 +1,18 @@
+/// The version of the programs and the commit they were built from, as `--version` prints them.
+///
+/// The commit is `unknown` in a plain `swift build`; `scripts/package-deb.sh` and
+/// `scripts/install.sh` write `git rev-parse` into `BuildCommit.swift` for their build
+/// (`scripts/stamp-commit.sh`) and put the file back afterwards.
+///
+///     BuildInfo.versionLine(program: "failedbanks")   // "failedbanks 1.0.0 (commit 3f2c9e1a0b4d)"
+public enum BuildInfo {
+    /// The release version, shared by the three programs and their Debian package.
+    public static let version = "1.0.0"
+    /// The abbreviated commit the binary was built from (`-dirty` when the tree had changes), or `unknown`.
+    public static let commit = buildCommit
+
+    /// The line `--version` prints.
+    public static func versionLine(program: String) -> String {
+        "\(program) \(version) (commit \(commit))"
+    }
+}

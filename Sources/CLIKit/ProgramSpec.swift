@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A whole program: its own command line, its subcommands, and what its man page says besides
+/// (environment, files, examples, exit statuses).
+///
+/// One table drives dispatch, `--help`, `--version`, the man page (``ManPage``) and the shell
+/// completions (``BashCompletion``, ``ZshCompletion``, ``FishCompletion``): a subcommand that is
+/// not in ``subcommands`` cannot be run, so it cannot be missing from any of them.
+///
+///     static let program = ProgramSpec(
+///         command: BrowserCommand.spec, run: BrowserCommand.run,
+///         subcommands: [Subcommand(ListCommand.spec, brief: "print the banks", run: ListCommand.run)],
+///         environment: [ManualEntry("FAILEDBANKS_DB", "the store when --db is not given")])
+///     exit(program.main(Array(CommandLine.arguments.dropFirst())))
+public struct ProgramSpec: Sendable {
+    /// The program's own command line (no subcommand), with the visible subcommands in its help.
+    public let command: CommandSpec
+    /// Runs ``command`` with the arguments.
+    public let run: @Sendable ([String]) -> Int32
+    /// The subcommands, in the order help and the man page list them (hidden ones last or anywhere).
+    public let subcommands: [Subcommand]
+    /// Environment variables the program reads.
+    public let environment: [ManualEntry]
+    /// Files the program reads or writes.
+    public let files: [ManualEntry]
+    /// Command lines (``ManualEntry/term``) and what they do.
+    public let examples: [ManualEntry]
+    /// The exit statuses and their meaning, for the man page's EXIT STATUS.
+    public let exitStatuses: [ManualEntry]
+
+    /// A program; ``command`` is `command` with the visible subcommands added to its help.
+    public init(
+        command: CommandSpec,
+        run: @escaping @Sendable ([String]) -> Int32,
+        subcommands: [Subcommand],
+        environment: [ManualEntry] = [],
+        files: [ManualEntry] = [],
+        examples: [ManualEntry] = [],
+        exitStatuses: [ManualEntry] = ManualEntry.standardExitStatuses
+    ) {
+        var command = command
+        command.commands = subcommands.filter { !$0.isHidden }.map { CommandSummary(name: $0.name, brief: $0.brief) }
+        self.command = command
+        self.run = run
+        self.subcommands = subcommands
+        self.environment = environment
+        self.files = files
+        self.examples = examples
+        self.exitStatuses = exitStatuses
+    }
+
+    /// The program's name (`failedbanks`).
+    public var name: String { command.name }
+
+    /// The subcommands help, the man page and the completions show.
+    public var visibleSubcommands: [Subcommand] { subcommands.filter { !$0.isHidden } }
+
+    /// Runs a command line (without the program name) and returns the exit status.
+    ///
+    /// `SUBCOMMAND args…` runs it; `help [SUBCOMMAND]` its help; `--version`/`-V` the version;
+    /// `--generate man|bash|zsh|fish` prints the man page or a completion script; a word that
+    /// is no subcommand is a usage error unless the program itself takes arguments; anything
+    /// else (options, no arguments) goes to ``run``.
+    public func main(_ arguments: [String]) -> Int32 {
+        guard let first = arguments.first else { return run([]) }
+        let rest = Array(arguments.dropFirst())
+        if let subcommand = subcommands.first(where: { $0.name == first }) { return subcommand.run(rest) }
+        switch first {
+        case "--version", "-V":
+            print(BuildInfo.versionLine(program: name))
+            return ExitStatus.ok
+        case "--generate":
+            return generate(rest)
+        case "help":
+            if let topic = rest.first, let subcommand = visibleSubcommands.first(where: { $0.name == topic }) {
+                return subcommand.run(["--help"])
+            }
+            return run(["--help"])
+        default:
+            if !first.hasPrefix("-"), command.maxPositionals == 0 {
+                writeStandardError("\(name): unknown command '\(first)' (try '\(name) --help')\n")
+                return ExitStatus.usage
+            }
+            return run(arguments)
+        }
+    }
+
+    /// `--generate KIND`: the man page or a completion script on stdout.
+    func generate(_ arguments: [String]) -> Int32 {
+        let text: String
+        switch arguments.first {
+        case "man": text = ManPage(program: self).text
+        case "bash": text = BashCompletion(program: self).text
+        case "zsh": text = ZshCompletion(program: self).text
+        case "fish": text = FishCompletion(program: self).text
+        default:
+            writeStandardError("\(name): --generate takes man, bash, zsh or fish\n")
+            return ExitStatus.usage
+        }
+        print(text, terminator: "")
+        return ExitStatus.ok
+    }
+}
+
+/// One subcommand of a ``ProgramSpec``: its spec, a line for the program's help, how to run it.
+///
+///     Subcommand(ListCommand.spec, brief: "print the banks by section", run: ListCommand.run)
+public struct Subcommand: Sendable {
+    /// What it accepts (its `name` is `program word`).
+    public let spec: CommandSpec
+    /// A few words for the program's `--help`.
+    public let brief: String
+    /// Not in help, the man page or completions (a helper the program runs itself).
+    public let isHidden: Bool
+    /// Runs it with the arguments after its word.
+    public let run: @Sendable ([String]) -> Int32
+
+    /// A subcommand.
+    public init(
+        _ spec: CommandSpec,
+        brief: String,
+        hidden: Bool = false,
+        run: @escaping @Sendable ([String]) -> Int32
+    ) {
+        self.spec = spec
+        self.brief = brief
+        self.isHidden = hidden
+        self.run = run
+    }
+
+    /// The word after the program's name (`list` in `failedbanks list`).
+    public var name: String { spec.name.split(separator: " ").last.map(String.init) ?? spec.name }
+}
+
+/// A term and its description: an environment variable, a file, an example, an exit status.
+///
+///     ManualEntry("FAILEDBANKS_DB", "the store when --db is not given")
+///     ManualEntry("failedbanks list --sort state --format csv", "every bank as CSV, by state")
+public struct ManualEntry: Sendable, Equatable {
+    /// The variable, path, command line or status.
+    public let term: String
+    /// What it is or does, one or more sentences.
+    public let text: String
+
+    /// An entry.
+    public init(_ term: String, _ text: String) {
+        self.term = term
+        self.text = text
+    }
+
+    /// The statuses every program here uses (`sysexits.h`).
+    public static let standardExitStatuses = [
+        ManualEntry("0", "success"),
+        ManualEntry("64", "usage error: an unknown option or command, a missing or bad argument"),
+        ManualEntry("65", "bad data: a file that is not what it should be, or is damaged"),
+        ManualEntry("66", "missing input: no such file or store"),
+        ManualEntry("74", "input/output error: a file that cannot be read or written"),
+    ]
+}
