@@ -95,6 +95,8 @@ let package = Package(
         ),
         .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
+        // The built programs as installed: install.sh, the Debian package, man pages, completions.
+        .testTarget(name: "PackagingTests", dependencies: ["CLIKit", "MyStashKit", "TestSupport"]),
         .testTarget(
             name: "FetchedTableTests",
             dependencies: ["FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport"]
