@@ -58,14 +58,18 @@ public struct BashCompletion: Sendable {
         lines += ["    esac", "    if [[ $cur == -* ]]; then", "        case $command in"]
         for (key, spec) in commands {
             let names = spec.allOptions.map(\.name).joined(separator: " ")
-            lines.append("        \(Self.quoted(key))) COMPREPLY=($(IFS=' ' compgen -W \(Self.quoted(names)) -- \"$cur\")) ;;")
+            lines.append(
+                "        \(Self.quoted(key))) COMPREPLY=($(IFS=' ' compgen -W \(Self.quoted(names)) -- \"$cur\")) ;;"
+            )
         }
         lines += ["        esac", "        return", "    fi", "    case $command in"]
         for (key, spec) in commands {
             var actions: [String] = []
             if key.isEmpty, !program.visibleSubcommands.isEmpty {
                 let words = program.visibleSubcommands.map(\.name).joined(separator: " ")
-                actions.append("[[ -z $first ]] && COMPREPLY+=($(IFS=' ' compgen -W \(Self.quoted(words)) -- \"$cur\"))")
+                actions.append(
+                    "[[ -z $first ]] && COMPREPLY+=($(IFS=' ' compgen -W \(Self.quoted(words)) -- \"$cur\"))"
+                )
             }
             if spec.maxPositionals != 0 { actions.append(reply(spec.arguments, appending: true)) }
             lines.append("    \(Self.quoted(key))) COMPREPLY=(); \(actions.joined(separator: "; ")) ;;")
@@ -89,7 +93,8 @@ public struct BashCompletion: Sendable {
         case .values(let words):
             return "\(assign)($(IFS=' ' compgen -W \(Self.quoted(words.joined(separator: " "))) -- \"$cur\"))"
         case .argumentQuery(let subcommand):
-            return "[[ -n $first ]] && \(assign)($(compgen -W \"$(\(program.name) \(subcommand) \"${first/#\\~/$HOME}\" 2>/dev/null)\" -- \"$cur\"))"
+            return
+                "[[ -n $first ]] && \(assign)($(compgen -W \"$(\(program.name) \(subcommand) \"${first/#\\~/$HOME}\" 2>/dev/null)\" -- \"$cur\"))"
         }
     }
 

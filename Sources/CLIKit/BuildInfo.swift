@@ -2,7 +2,7 @@
 ///
 /// The commit is `unknown` in a plain `swift build`; `scripts/package-deb.sh` and
 /// `scripts/install.sh` write `git rev-parse` into `BuildCommit.swift` for their build
-/// (`scripts/stamp-commit.sh`) and put the file back afterwards.
+/// and put the file back afterwards.
 ///
 ///     BuildInfo.versionLine(program: "failedbanks")   // "failedbanks 1.0.0 (commit 3f2c9e1a0b4d)"
 public enum BuildInfo {

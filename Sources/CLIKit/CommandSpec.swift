@@ -61,7 +61,9 @@ public struct CommandSpec: Sendable {
             let width = (commands.map { $0.name.count }.max() ?? 0) + 2
             lines += ["", "commands:"]
             for command in commands {
-                lines.append("  \(command.name)\(String(repeating: " ", count: width - command.name.count))\(command.brief)")
+                lines.append(
+                    "  \(command.name)\(String(repeating: " ", count: width - command.name.count))\(command.brief)"
+                )
             }
             lines.append("Run '\(name) COMMAND --help' for a command's options.")
         }

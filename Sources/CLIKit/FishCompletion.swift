@@ -32,9 +32,12 @@ public struct FishCompletion: Sendable {
             "",
             "complete -c \(name) -f",
         ]
-        let noSubcommand = words.isEmpty ? "" : "-n " + Self.quoted("not __fish_seen_subcommand_from \(words.joined(separator: " "))")
+        let noSubcommand =
+            words.isEmpty ? "" : "-n " + Self.quoted("not __fish_seen_subcommand_from \(words.joined(separator: " "))")
         for subcommand in program.visibleSubcommands {
-            lines.append("complete -c \(name) \(noSubcommand) -a \(Self.quoted(subcommand.name)) -d \(Self.quoted(subcommand.brief))")
+            lines.append(
+                "complete -c \(name) \(noSubcommand) -a \(Self.quoted(subcommand.name)) -d \(Self.quoted(subcommand.brief))"
+            )
         }
         lines += completions(program.command, condition: noSubcommand)
         for subcommand in program.visibleSubcommands {

@@ -27,7 +27,8 @@ public struct ManPage: Sendable {
     }
 
     func header() -> [String] {
-        let summary = program.command.summary.hasSuffix(".")
+        let summary =
+            program.command.summary.hasSuffix(".")
             ? String(program.command.summary.dropLast()) : program.command.summary
         return [
             ".\\\" Generated from the program's command specifications (CLIKit); do not edit.",
@@ -68,7 +69,8 @@ public struct ManPage: Sendable {
 
     func options(_ options: [OptionSpec]) -> [String] {
         options.flatMap { option in
-            let label = option.valueName.map { "\\fB\(Self.escaped(option.name))\\fR \\fI\(Self.escaped($0))\\fR" }
+            let label =
+                option.valueName.map { "\\fB\(Self.escaped(option.name))\\fR \\fI\(Self.escaped($0))\\fR" }
                 ?? "\\fB\(Self.escaped(option.name))\\fR"
             return [".TP", label, Self.escaped(option.help)]
         }
@@ -77,16 +79,21 @@ public struct ManPage: Sendable {
     /// Text laid out for a terminal, kept as it is (`.nf`): its lists and columns survive.
     func paragraphs(_ text: String?) -> [String] {
         guard let text, !text.isEmpty else { return [] }
-        return [".PP", ".nf"] + text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.isEmpty ? "" : Self.escaped(String($0))
-        } + [".fi"]
+        return [".PP", ".nf"]
+            + text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.isEmpty ? "" : Self.escaped(String($0))
+            } + [".fi"]
     }
 
     func section(_ title: String, _ entries: [ManualEntry], termsAreCode: Bool = false) -> [String] {
         guard !entries.isEmpty else { return [] }
-        return [".SH \(title)"] + entries.flatMap { entry in
-            [".TP", termsAreCode ? "\\fB\(Self.escaped(entry.term))\\fR" : Self.escaped(entry.term), Self.escaped(entry.text)]
-        }
+        return [".SH \(title)"]
+            + entries.flatMap { entry in
+                [
+                    ".TP", termsAreCode ? "\\fB\(Self.escaped(entry.term))\\fR" : Self.escaped(entry.term),
+                    Self.escaped(entry.text),
+                ]
+            }
     }
 
     func seeAlso() -> [String] {

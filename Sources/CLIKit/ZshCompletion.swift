@@ -55,7 +55,9 @@ public struct ZshCompletion: Sendable {
         lines += rootSpecs.map { "        \($0) \\" }
         lines += ["        && ret=0", "    case $state in", "    first)"]
         lines.append("        _describe -t commands command commands && ret=0")
-        if root.maxPositionals != 0, let command = command(root.arguments) { lines.append("        \(command) && ret=0") }
+        if root.maxPositionals != 0, let command = command(root.arguments) {
+            lines.append("        \(command) && ret=0")
+        }
         lines += ["        ;;", "    rest)", "        case ${words[1]} in"]
         for subcommand in program.visibleSubcommands {
             let specs = optionSpecs(subcommand.spec) + argumentSpecs(subcommand.spec)
@@ -67,7 +69,10 @@ public struct ZshCompletion: Sendable {
         lines += ["        *)"]
         lines.append("            _arguments -s \\")
         lines += (optionSpecs(root) + argumentSpecs(root, from: 1)).map { "                \($0) \\" }
-        lines += ["                && ret=0", "            ;;", "        esac", "        ;;", "    esac", "    return ret", "}", ""]
+        lines += [
+            "                && ret=0", "            ;;", "        esac", "        ;;", "    esac", "    return ret",
+            "}", "",
+        ]
         lines += ["\(function) \"$@\"", ""]
         return lines.joined(separator: "\n")
     }
@@ -78,7 +83,9 @@ public struct ZshCompletion: Sendable {
             let help = "[\(Self.escaped(option.help))]"
             guard let valueName = option.valueName else { return BashCompletion.quoted(option.name + help) }
             let message = valueName.filter { $0.isLetter || $0.isNumber }.lowercased()
-            return BashCompletion.quoted("\(option.name)=\(help):\(message.isEmpty ? "value" : message):\(action(option.completion))")
+            return BashCompletion.quoted(
+                "\(option.name)=\(help):\(message.isEmpty ? "value" : message):\(action(option.completion))"
+            )
         }
     }
 

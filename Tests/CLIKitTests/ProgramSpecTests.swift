@@ -15,13 +15,20 @@ private let listSpec = CommandSpec(
 )
 
 private let demo = ProgramSpec(
-    command: CommandSpec(name: "demo", summary: "Show a demo.", usage: "[--fast]", options: [
-        OptionSpec("--fast", value: nil, help: "go fast")
-    ]),
+    command: CommandSpec(
+        name: "demo",
+        summary: "Show a demo.",
+        usage: "[--fast]",
+        options: [
+            OptionSpec("--fast", value: nil, help: "go fast")
+        ]
+    ),
     run: { _ in 0 },
     subcommands: [
         Subcommand(listSpec, brief: "list things", run: { _ in 0 }),
-        Subcommand(CommandSpec(name: "demo _helper", summary: "", usage: "", options: []), brief: "", hidden: true) { _ in 0 },
+        Subcommand(CommandSpec(name: "demo _helper", summary: "", usage: "", options: []), brief: "", hidden: true) {
+            _ in 0
+        },
     ],
     environment: [ManualEntry("DEMO_DB", "the store")],
     examples: [ManualEntry("demo list notes", "the notes")]
@@ -43,8 +50,14 @@ private let demo = ProgramSpec(
     #expect(OptionSpec("--db", value: "PATH", help: "").completion == .file)
     #expect(OptionSpec("--url", value: "URL", help: "").completion == ValueCompletion.none)
     #expect(listSpec.arguments == .values(["notes", "passwords"]))
-    #expect(CommandSpec(name: "x", summary: "", usage: "FILE... [--db PATH]", options: [], maxPositionals: nil).arguments == .file)
-    #expect(CommandSpec(name: "x", summary: "", usage: "NAME [--db PATH]", options: [], maxPositionals: 1).arguments == .none)
+    #expect(
+        CommandSpec(name: "x", summary: "", usage: "FILE... [--db PATH]", options: [], maxPositionals: nil).arguments
+            == .file
+    )
+    #expect(
+        CommandSpec(name: "x", summary: "", usage: "NAME [--db PATH]", options: [], maxPositionals: 1).arguments
+            == .none
+    )
 }
 
 @Test func manPageHasASectionPerSubcommandAndEscapesRoff() {

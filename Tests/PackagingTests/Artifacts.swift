@@ -16,7 +16,8 @@ enum Artifacts {
 
     /// The folder of the debug programs (`$FETCHEDTABLE_BIN_DIR`, else `<root>/.build/debug`), when all three are there.
     static let debugBinDirectory: String? = {
-        let directory = ProcessInfo.processInfo.environment["FETCHEDTABLE_BIN_DIR"]
+        let directory =
+            ProcessInfo.processInfo.environment["FETCHEDTABLE_BIN_DIR"]
             ?? packageRoot.appendingPathComponent(".build/debug").path
         return programs.allSatisfy { FileManager.default.isExecutableFile(atPath: "\(directory)/\($0)") }
             ? directory : nil
@@ -53,7 +54,11 @@ enum Artifacts {
 
     /// Runs a bash script (with `arguments` as `$1…`), returning its status and output.
     @discardableResult
-    static func bash(_ script: String, _ arguments: [String] = [], environment: [String: String]? = nil) throws
+    static func bash(
+        _ script: String,
+        _ arguments: [String] = [],
+        environment: [String: String]? = nil
+    ) throws
         -> ProcessResult
     {
         try ProcessRunner.run("/bin/bash", ["-c", script, "bash"] + arguments, environment: environment)

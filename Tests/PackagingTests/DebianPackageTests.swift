@@ -19,8 +19,14 @@ struct DebianPackageTests {
     func installedRoot() throws -> URL {
         let root = try Artifacts.temporaryFolder("dpkg-root")
         let admin = root.appendingPathComponent("var/lib/dpkg")
-        try FileManager.default.createDirectory(at: admin.appendingPathComponent("info"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: admin.appendingPathComponent("updates"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: admin.appendingPathComponent("info"),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.createDirectory(
+            at: admin.appendingPathComponent("updates"),
+            withIntermediateDirectories: true
+        )
         FileManager.default.createFile(atPath: admin.appendingPathComponent("status").path, contents: Data())
         let result = try ProcessRunner.run(
             "/usr/bin/dpkg",
@@ -90,7 +96,10 @@ struct DebianPackageTests {
         #expect(notes.status == 0, "\(notes.standardError)")
         #expect(notes.standardOutput.isEmpty)
 
-        let page = try ProcessRunner.run("/usr/bin/man", ["-M", root.appendingPathComponent("usr/share/man").path, "-w", "failedbanks"])
+        let page = try ProcessRunner.run(
+            "/usr/bin/man",
+            ["-M", root.appendingPathComponent("usr/share/man").path, "-w", "failedbanks"]
+        )
         #expect(page.status == 0 && page.standardOutput.hasSuffix("man1/failedbanks.1.gz\n"), "\(page.standardError)")
     }
 
@@ -101,7 +110,10 @@ struct DebianPackageTests {
         for program in Artifacts.programs {
             let ldd = try ProcessRunner.run("/usr/bin/ldd", [root.appendingPathComponent("usr/bin/\(program)").path])
             #expect(ldd.status == 0, "\(ldd.standardError)")
-            #expect(!ldd.standardOutput.contains(Artifacts.toolchainRoot!), "\(program) links the toolchain:\n\(ldd.standardOutput)")
+            #expect(
+                !ldd.standardOutput.contains(Artifacts.toolchainRoot!),
+                "\(program) links the toolchain:\n\(ldd.standardOutput)"
+            )
             #expect(!ldd.standardOutput.contains("libswift") && !ldd.standardOutput.contains("libFoundation"))
             #expect(!ldd.standardOutput.contains("not found"), "\(program):\n\(ldd.standardOutput)")
         }

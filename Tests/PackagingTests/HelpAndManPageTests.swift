@@ -11,7 +11,10 @@ struct HelpAndManPageTests {
         var names = Set<String>()
         var inOptions = false
         for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "options:" { inOptions = true; continue }
+            if line == "options:" {
+                inOptions = true
+                continue
+            }
             guard inOptions else { continue }
             guard line.hasPrefix("  --") else { break }
             names.insert(String(line.dropFirst(2).prefix { $0 != " " }))
@@ -24,7 +27,10 @@ struct HelpAndManPageTests {
         var names: [String] = []
         var inCommands = false
         for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "commands:" { inCommands = true; continue }
+            if line == "commands:" {
+                inCommands = true
+                continue
+            }
             guard inCommands else { continue }
             guard line.hasPrefix("  ") else { break }
             names.append(String(line.dropFirst(2).prefix { $0 != " " }))
@@ -78,10 +84,15 @@ struct HelpAndManPageTests {
         for subcommand in subcommands {
             let help = try output(program, [subcommand, "--help"])
             let text = manCommands.first { $0.name == "\(program) \(subcommand)" }?.text ?? ""
-            #expect(Self.helpOptions(help) == Self.manOptions(text), "\(program) \(subcommand): options of --help and man")
+            #expect(
+                Self.helpOptions(help) == Self.manOptions(text),
+                "\(program) \(subcommand): options of --help and man"
+            )
             #expect(Self.helpOptions(help).contains("--version"))
         }
-        for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
+        for section in [
+            "NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES",
+        ] {
             #expect(page.contains("\n.SH \(section)\n"), "\(program): man page without \(section)")
         }
     }

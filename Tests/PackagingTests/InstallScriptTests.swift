@@ -29,7 +29,10 @@ struct InstallScriptTests {
         let prefix = parent.appendingPathComponent("prefix")
         // Someone else's file in a folder the install also uses: it must survive the uninstall.
         let foreign = prefix.appendingPathComponent("bin/other-tool")
-        try FileManager.default.createDirectory(at: foreign.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: foreign.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         try Data("#!/bin/sh\n".utf8).write(to: foreign)
         let before = Self.tree(parent)
 
@@ -45,7 +48,10 @@ struct InstallScriptTests {
         }
         #expect(installed.contains("share/doc/fetchedtable-tools/copyright"))
         #expect(installed.contains("share/fetchedtable-tools/banklist.csv"))
-        let man = try Artifacts.bash("man -l -P cat \"$1\" 2>/dev/null | head -5", [prefix.path + "/share/man/man1/failedbanks.1.gz"])
+        let man = try Artifacts.bash(
+            "man -l -P cat \"$1\" 2>/dev/null | head -5",
+            [prefix.path + "/share/man/man1/failedbanks.1.gz"]
+        )
         #expect(man.standardOutput.contains("failedbanks"))
 
         // Installing again replaces, and still uninstalls to the same tree.

@@ -20,8 +20,16 @@ public enum FailedBanksCommand {
         command: BrowserCommand.spec,
         run: BrowserCommand.run,
         subcommands: [
-            Subcommand(ImportCommand.spec, brief: "import FDIC Failed Bank List CSV files into the store", run: ImportCommand.run),
-            Subcommand(UpdateCommand.spec, brief: "download the FDIC's current list and import it", run: UpdateCommand.run),
+            Subcommand(
+                ImportCommand.spec,
+                brief: "import FDIC Failed Bank List CSV files into the store",
+                run: ImportCommand.run
+            ),
+            Subcommand(
+                UpdateCommand.spec,
+                brief: "download the FDIC's current list and import it",
+                run: UpdateCommand.run
+            ),
             Subcommand(ListCommand.spec, brief: "print the banks by section (text, JSON or CSV)", run: ListCommand.run),
             Subcommand(ChartCommand.spec, brief: "print the failures per year as a bar chart", run: ChartCommand.run),
             Subcommand(
@@ -52,7 +60,10 @@ public enum FailedBanksCommand {
         examples: [
             ManualEntry("failedbanks", "Open the browser on the default store (imported on first launch)."),
             ManualEntry("failedbanks list --sort state --format csv", "Every bank as CSV, by state, then name."),
-            ManualEntry("failedbanks list --where \"state == 'TX' AND details.closeYear >= 2020\"", "The Texas failures since 2020."),
+            ManualEntry(
+                "failedbanks list --where \"state == 'TX' AND details.closeYear >= 2020\"",
+                "The Texas failures since 2020."
+            ),
             ManualEntry("failedbanks update", "Download the FDIC's current list and import what changed."),
             ManualEntry("failedbanks chart", "The failures per year as a bar chart."),
         ],

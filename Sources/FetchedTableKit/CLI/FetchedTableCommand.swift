@@ -23,9 +23,21 @@ public enum FetchedTableCommand {
         command: TableOptions.browserSpec,
         run: runBrowser,
         subcommands: [
-            Subcommand(TableOptions.listSpec, brief: "print the rows by section (text, JSON or CSV)", run: TableListCommand.run),
-            Subcommand(TableOptions.watchSpec, brief: "print the change batches as JSON Lines", run: TableWatchCommand.run),
-            Subcommand(TableOptions.untrackSpec, brief: "remove the triggers --track installed", run: UntrackCommand.run),
+            Subcommand(
+                TableOptions.listSpec,
+                brief: "print the rows by section (text, JSON or CSV)",
+                run: TableListCommand.run
+            ),
+            Subcommand(
+                TableOptions.watchSpec,
+                brief: "print the change batches as JSON Lines",
+                run: TableWatchCommand.run
+            ),
+            Subcommand(
+                TableOptions.untrackSpec,
+                brief: "remove the triggers --track installed",
+                run: UntrackCommand.run
+            ),
             Subcommand(
                 CompleteTablesCommand.spec,
                 brief: "print FILE's tables (for shell completion)",
@@ -47,8 +59,14 @@ public enum FetchedTableCommand {
             )
         ],
         examples: [
-            ManualEntry("fetchedtable school.sqlite --table student --section subject", "Students in sections by subject."),
-            ManualEntry("fetchedtable banklist.csv --section 'year(\"Closing Date\")'", "A CSV file, sections by year."),
+            ManualEntry(
+                "fetchedtable school.sqlite --table student --section subject",
+                "Students in sections by subject."
+            ),
+            ManualEntry(
+                "fetchedtable banklist.csv --section 'year(\"Closing Date\")'",
+                "A CSV file, sections by year."
+            ),
             ManualEntry(
                 "fetchedtable list events.sqlite --where \"kind == 'error'\" --format json",
                 "The matching rows as JSON, by section."

@@ -36,15 +36,15 @@ enum AppCommand {
         ],
         maxPositionals: 0,
         epilogue: MyStashCommand.storeHelp + "\n\n" + """
-                On first run you choose the master passphrase (asked twice). Later runs ask for it
-                (three tries). In the app: Tab switches Notes/Passwords, a adds, Enter or e edits,
-                d deletes, u undoes, / searches, ? shows every key, q quits.
+            On first run you choose the master passphrase (asked twice). Later runs ask for it
+            (three tries). In the app: Tab switches Notes/Passwords, a adds, Enter or e edits,
+            d deletes, u undoes, / searches, ? shows every key, q quits.
 
-                environment:
-                  MYSTASH_DB     the store path (when --db is not given)
-                  MYSTASH_KDF    'min' makes new passphrases use Argon2id's minimum cost: for tests only
-                  NO_COLOR       no colours
-                """
+            environment:
+              MYSTASH_DB     the store path (when --db is not given)
+              MYSTASH_KDF    'min' makes new passphrases use Argon2id's minimum cost: for tests only
+              NO_COLOR       no colours
+            """
     )
 
     static func run(_ arguments: [String]) -> Int32 {

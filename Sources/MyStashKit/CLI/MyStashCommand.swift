@@ -58,9 +58,18 @@ public enum MyStashCommand {
                 brief: "write everything in plaintext to a new CSV file (--format csv)",
                 run: ExportCommand.run
             ),
-            Subcommand(BackupCommand.spec, brief: "write an encrypted copy of the stash to a new file", run: BackupCommand.run),
+            Subcommand(
+                BackupCommand.spec,
+                brief: "write an encrypted copy of the stash to a new file",
+                run: BackupCommand.run
+            ),
             Subcommand(PasswdCommand.spec, brief: "change the master passphrase", run: PasswdCommand.run),
-            Subcommand(ClearClipboardCommand.spec, brief: "clear the clipboard later (for copy)", hidden: true, run: ClearClipboardCommand.run),
+            Subcommand(
+                ClearClipboardCommand.spec,
+                brief: "clear the clipboard later (for copy)",
+                hidden: true,
+                run: ClearClipboardCommand.run
+            ),
         ],
         environment: [
             ManualEntry("MYSTASH_DB", "The store when --db is not given."),
