@@ -98,10 +98,11 @@ for program in "${programs[@]}"; do
 done
 for program in "${programs[@]}"; do
     run=$prefix/bin/$program
-    "$run" --generate man | gzip -9n | put 0644 "$share/man/man1/$program.1.gz"
-    "$run" --generate bash | put 0644 "$share/bash-completion/completions/$program"
-    "$run" --generate zsh | put 0644 "$share/zsh/site-functions/_$program"
-    "$run" --generate fish | put 0644 "$share/fish/vendor_completions.d/$program.fish"
+    # Process substitution, not a pipe: put must run in this shell to record what it wrote.
+    put 0644 "$share/man/man1/$program.1.gz" < <("$run" --generate man | gzip -9n)
+    put 0644 "$share/bash-completion/completions/$program" < <("$run" --generate bash)
+    put 0644 "$share/zsh/site-functions/_$program" < <("$run" --generate zsh)
+    put 0644 "$share/fish/vendor_completions.d/$program.fish" < <("$run" --generate fish)
 done
 put 0644 "$share/doc/fetchedtable-tools/README.md" <README.md
 put 0644 "$share/doc/fetchedtable-tools/copyright" <packaging/copyright

@@ -99,7 +99,7 @@ struct InstallScriptTests {
         #expect(lines.contains("mystash show --field =>password user url notes totp"))
         #expect(lines.contains("mystash show =>"), "mystash never completes an entry's name")
         #expect(lines.contains("mystash list =>notes passwords"))
-        #expect(lines.contains("fetchedtable \(database) --table =>student seniors"))
+        #expect(lines.contains("fetchedtable \(database) --table =>seniors student"))
         #expect(lines.contains("fetchedtable list \(database) --format =>text json csv"))
     }
 
