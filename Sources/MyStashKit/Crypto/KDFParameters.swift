@@ -52,7 +52,8 @@ public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
     public static var standard: KDFParameters { .moderate }
 
     /// The least a release build ever derives a new key with (OWASP's Argon2id
-    /// minimum: 19 MiB, 2 passes), whatever it is asked.
+    /// minimum: 19 MiB, 2 passes), whatever it is asked: `Vault.create` raises
+    /// lower limits to it there (a debug build, the tests', does not).
     public static let floor = KDFParameters(opsLimit: 2, memLimit: 19 << 20)
 
     /// `crypto_pwhash_OPSLIMIT_MIN` / `MEMLIMIT_MIN`: for tests only.

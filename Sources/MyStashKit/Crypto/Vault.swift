@@ -76,6 +76,11 @@ public final class Vault {
         format: Int
     ) throws -> (Vault, VaultHeader) {
         try Sodium.ensureInitialized()
+        #if !DEBUG
+        // A release build never makes a new key below the floor, whatever it is asked (tests, built
+        // for debugging, take the minimum cost to stay fast).
+        let parameters = parameters.raised(toAtLeast: .floor)
+        #endif
         try parameters.validate()
         guard passphrase.count > 0 else { throw VaultError.emptyPassphrase }
         let salt = Sodium.randomBytes(saltLength)

@@ -13,9 +13,11 @@ import SQLiteStore
 /// behind the app's back, does not open: the entry is reported as tampered
 /// with (`StashError.tampered`), never shown with another entry's secret.
 /// The master passphrase never reaches the disk: only the salt, the KDF
-/// limits and a verifier do. A stash of the first version (plaintext user
-/// IDs, URLs, notes and bodies) is re-sealed on its first unlock, in one
-/// transaction.
+/// limits and a verifier do. The header and a manifest of every entry are
+/// authenticated, so entries deleted, added, renamed or rolled back behind
+/// the app's back are refused at unlock and before each save
+/// (`StashError.changedBehindTheAppsBack`); older formats are migrated at
+/// their first unlock (the format contract is in `Stash+Vault.swift`).
 ///
 ///     let stash = try Stash(path: path)
 ///     if stash.hasPassphrase { try stash.unlock(passphrase: typed) }

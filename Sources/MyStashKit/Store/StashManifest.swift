@@ -125,10 +125,18 @@ struct StashManifest: Equatable {
 
     // MARK: - Differences
 
-    /// What changed from `stored` to these rows, one sentence each, in a stable order; empty when nothing did.
+    /// The keys of the entries by kind, then name, then uid: the order findings are told in.
+    private var keysByName: [String] {
+        entries.sorted { a, b in
+            (a.value.kind.rawValue, a.value.name, a.value.uid) < (b.value.kind.rawValue, b.value.name, b.value.uid)
+        }.map(\.key)
+    }
+
+    /// What changed from `stored` to these rows, one sentence each, in a stable order (by kind, then name);
+    /// empty when nothing did.
     func differences(from stored: StashManifest) -> [String] {
         var found: [String] = []
-        for key in stored.entries.keys.sorted() {
+        for key in stored.keysByName {
             let old = stored.entries[key]!
             guard let new = entries[key] else {
                 found.append("the \(old.kind.entryWord) “\(old.name)” was deleted")
@@ -152,7 +160,7 @@ struct StashManifest: Equatable {
                 )
             }
         }
-        for key in entries.keys.sorted() where stored.entries[key] == nil {
+        for key in keysByName where stored.entries[key] == nil {
             let new = entries[key]!
             found.append("a \(new.kind.entryWord) “\(new.name)” was added")
         }
