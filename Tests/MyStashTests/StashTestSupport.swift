@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import MyStashKit
 
@@ -36,11 +37,17 @@ final class TemporaryStash {
     }
 
     /// What a strict unlock says when the stash was changed behind its back (nil when it unlocks).
+    /// A refusal writes nothing: the store and its WAL are as they were.
     func refusal(passphrase: String = "correct horse") throws -> [String]? {
+        let before = fileBytes().filter { $0.key != "-shm" && !$0.value.isEmpty }
         let stash = try Stash(path: path)
         do { try stash.unlock(passphrase: SecureBytes(utf8: passphrase)) } catch StashError.changedBehindTheAppsBack(
             let findings
         ) {
+            #expect(
+                fileBytes().filter { $0.key != "-shm" && !$0.value.isEmpty } == before,
+                "a refused unlock wrote nothing"
+            )
             return findings
         }
         stash.lock()

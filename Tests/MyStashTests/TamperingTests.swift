@@ -52,6 +52,16 @@ import Testing
         #expect(temp.fileBytes()[""] == before, "nothing was written")
     }
 
+    @Test func aFormatNumberRaisedBehindTheAppsBackIsAChangedHeaderNotANewerRelease() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        try bankAndMail(temp)
+        try sqlite(temp, "UPDATE vault_info SET sealing = 4")
+        #expect(throws: VaultError.headerChanged("its format, salt or limits do not match their MAC")) {
+            try Stash(path: temp.path).unlock(passphrase: SecureBytes(utf8: "correct horse"))
+        }
+    }
+
     @Test func aFormatTwoStashSetToFormatOneIsNotSealedUnlessThisRunUpgradedItFromTheFirstVersion() throws {
         let temp = try TemporaryStash()
         defer { temp.remove() }

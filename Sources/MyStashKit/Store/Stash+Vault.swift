@@ -137,6 +137,7 @@ extension Stash {
             case ...0:
                 throw StashError.unsealedFormatNotFromFirstVersion
             default:
+                try verifyHeader(header, vault: opened)  // a format number raised behind the app's back is tampering
                 throw StashError.newerFormat(header.format)
             }
         } catch {
