@@ -253,3 +253,16 @@ import Testing
         #expect(lengths.count == 2 && lengths[0] == lengths[1], "\(lengths)")
     }
 }
+
+/// The manifest's own encoding: any name round-trips, and a change is told in words.
+@Suite struct StashManifestTests {
+    @Test func namesWithSpacesColonsAndLineBreaksRoundTrip() throws {
+        let hashes = [StashManifest.hash(.blob([1, 2])), StashManifest.hash(.null)]
+        let entry = StashManifest.Entry(kind: .notes, uid: "u 1:x", name: "a b\n3:c", revision: 7, hashes: hashes)
+        let other = StashManifest.Entry(kind: .passwords, uid: "v", name: "", revision: 1, hashes: [])
+        let manifest = StashManifest(entries: ["notes u 1:x": entry, "passwords v": other])
+        #expect(try StashManifest(decoding: manifest.encoded) == manifest)
+        #expect(throws: StashError.self) { try StashManifest(decoding: Array("not a manifest\n".utf8)) }
+        #expect(StashManifest.hash(.text("x")) != StashManifest.hash(.blob(Array("x".utf8))), "the type counts")
+    }
+}
