@@ -39,7 +39,10 @@ import Testing
               url = (SELECT url FROM swap WHERE swap.id != password.id);
             """
         )
-        let stash = try temp.open()
+        let refusal = try #require(try temp.refusal(), "a strict unlock refuses the swapped rows")
+        #expect(refusal.contains("the password entry “bankA” was renamed to “bankB”"), "\(refusal)")
+        #expect(refusal.contains("the password entry “bankB” was renamed to “bankA”"), "\(refusal)")
+        let stash = try temp.acceptDamage()
         for name in ["bankA", "bankB"] {
             let row = try object(named: name, in: stash)
             var shown: String?
@@ -57,7 +60,8 @@ import Testing
         defer { temp.remove() }
         try twoBanks(temp)
         try Database(path: temp.path).execute("UPDATE password SET name = 'bankC' WHERE name = 'bankA'")
-        let stash = try temp.open()
+        #expect(try temp.refusal() == ["the password entry “bankA” was renamed to “bankC”"])
+        let stash = try temp.acceptDamage()
         let row = try object(named: "bankC", in: stash)
         #expect(
             throws: StashError.tampered(
@@ -77,7 +81,12 @@ import Testing
         defer { temp.remove() }
         try twoBanks(temp)
         try Database(path: temp.path).execute("UPDATE password SET user_id = password WHERE name = 'bankA'")
-        let stash = try temp.open()
+        #expect(
+            try temp.refusal() == [
+                "the password entry “bankA” has a different user ID than it was saved with (rolled back or replaced?)"
+            ]
+        )
+        let stash = try temp.acceptDamage()
         let reading = try stash.read(try object(named: "bankA", in: stash))
         #expect(reading.unreadable == [.userID])
         #expect(reading.entry.userID == "")
@@ -96,7 +105,8 @@ import Testing
         try Database(path: temp.path).execute(
             "UPDATE note SET body = (SELECT body FROM note WHERE title = 'Diary') WHERE title = 'Shopping'"
         )
-        let stash = try temp.open()
+        #expect(try temp.refusal()?.first?.contains("the note “Shopping” has a different text") == true)
+        let stash = try temp.acceptDamage()
         let notes = try stash.context.fetch(StashModel.note, orderBy: "title")
         #expect(try stash.noteBody(of: notes[0]) == "private thoughts")
         #expect(throws: StashError.tampered(kind: "note", name: "Shopping", fields: ["text"])) {
@@ -106,16 +116,16 @@ import Testing
     }
 
     @Test func associatedDataCannotBeForgedWithSeparatorsInANameOrUID() {
-        let a = SealedField.password.associatedData(uid: "u", name: "x 8:password 1:n")
-        let b = SealedField.password.associatedData(uid: "u 8:password 1:x", name: "n")
+        let a = SealedField.password.associatedData(uid: "u", name: "x 8:password 1:n", revision: 1)
+        let b = SealedField.password.associatedData(uid: "u 8:password 1:x", name: "n", revision: 1)
         #expect(a != b)
         #expect(
-            SealedField.password.associatedData(uid: "u", name: "n")
-                != SealedField.userID.associatedData(uid: "u", name: "n")
+            SealedField.password.associatedData(uid: "u", name: "n", revision: 1)
+                != SealedField.userID.associatedData(uid: "u", name: "n", revision: 1)
         )
         #expect(
-            SealedField.body.associatedData(uid: "u", name: "n")
-                != SealedField.notes.associatedData(uid: "u", name: "n")
+            SealedField.body.associatedData(uid: "u", name: "n", revision: 1)
+                != SealedField.notes.associatedData(uid: "u", name: "n", revision: 1)
         )
     }
 }
@@ -205,7 +215,7 @@ import Testing
             }
         }
         let sealing = try stash.store.database.scalar("SELECT sealing FROM vault_info")
-        #expect(sealing == .integer(2))
+        #expect(sealing == .integer(3))
         // One transaction: every row changed in it, none left behind in plaintext.
         #expect(
             try stash.store.database.scalar(
@@ -254,7 +264,7 @@ import Testing
         try Database(path: temp.path).execute(
             "UPDATE password SET password = CAST(substr(password, 1, 30) || X'00' || substr(password, 32) AS BLOB)"
         )
-        let stash = try temp.open()
+        let stash = try temp.acceptDamage()
         let object = try #require(try stash.context.fetch(StashModel.password).first)
         let damaged = try stash.store.database.scalar("SELECT password FROM password")
         let reading = try stash.read(object)

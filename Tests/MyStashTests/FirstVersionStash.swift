@@ -8,45 +8,7 @@ import SQLiteStore
 /// with the associated data `"Password:<uid>"` only), made through the same
 /// `Store` so that its schema, triggers and header are the ones that version made.
 enum FirstVersionStash {
-    static let model = Model(
-        version: 1,
-        applicationID: StashModel.applicationID,
-        entities: [
-            Entity(
-                StashModel.note,
-                attributes: [
-                    Attribute("title", .text),
-                    Attribute("body", .text, default: .text("")),
-                    Attribute("created", .dateTime),
-                    Attribute("modified", .dateTime),
-                ]
-            ),
-            Entity(
-                StashModel.password,
-                attributes: [
-                    Attribute("uid", .text),
-                    Attribute("name", .text),
-                    Attribute("userID", .text, default: .text("")),
-                    Attribute("password", .blob),
-                    Attribute("url", .text, optional: true),
-                    Attribute("notes", .text, optional: true),
-                    Attribute("modified", .dateTime),
-                ],
-                uniqueKeys: [["uid"]]
-            ),
-            Entity(
-                StashModel.vaultInfo,
-                attributes: [
-                    Attribute("salt", .blob),
-                    Attribute("opsLimit", .integer),
-                    Attribute("memLimit", .integer),
-                    Attribute("algorithm", .integer),
-                    Attribute("verifier", .blob),
-                    Attribute("changed", .dateTime),
-                ]
-            ),
-        ]
-    )
+    static let model = StashModel.firstVersion
 
     /// Writes a version-1 stash at `path` with `passphrase`, `notes` (title, body) and `passwords`.
     static func make(at path: String, passphrase: String, notes: [(String, String)], passwords: [PasswordEntry]) throws
@@ -54,7 +16,11 @@ enum FirstVersionStash {
         try StashLocation.prepare(path: path)
         let store = try Store(path: path, model: model)
         let context = ObjectContext(store: store)
-        let (vault, header) = try Vault.create(passphrase: SecureBytes(utf8: passphrase), parameters: .minimum)
+        let (vault, header) = try Vault.create(
+            passphrase: SecureBytes(utf8: passphrase),
+            parameters: .minimum,
+            format: 1
+        )
         defer { vault.close() }
         let info = context.insert(into: StashModel.vaultInfo)
         info["salt"] = .blob(header.salt)
@@ -77,7 +43,7 @@ enum FirstVersionStash {
             object["uid"] = .text(uid)
             object["name"] = .text(entry.name)
             object["userID"] = .text(entry.userID)
-            object["password"] = .blob(try vault.seal(entry.password, identity: "Password:\(uid)"))
+            object["password"] = .blob(try vault.sealLegacy(entry.password, identity: "Password:\(uid)"))
             object["url"] = entry.url.map { .text($0) } ?? .null
             object["notes"] = entry.notes.map { .text($0) } ?? .null
             object["modified"] = now

@@ -45,7 +45,13 @@ struct ScriptCommandTests {
             try TOTP(parsing: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ").with(digits: 8).code(at: $0)
         }
         #expect(totp.status == 0 && code.count == 8 && expectedCodes.contains(code), "\(totp.output) \(totp.error)")
-        #expect(try ScriptRun.run(["show", "Groceries"] + fd, fd3: Self.passphrase + "\n").output == "milk\n")
+        #expect(
+            try ScriptRun.run(["show", "Groceries", "--field", "notes"] + fd, fd3: Self.passphrase + "\n").output
+                == "milk\n"
+        )
+        // A note's text is never given out as a password (a note planted under a deleted entry's name).
+        let asPassword = try ScriptRun.run(["show", "Groceries"] + fd, fd3: Self.passphrase + "\n")
+        #expect(asPassword.status == 66 && asPassword.output == "", "\(asPassword.output)")
     }
 
     @Test func anUnknownNameIsAnErrorNamingIt() throws {

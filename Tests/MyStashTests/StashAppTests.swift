@@ -232,6 +232,7 @@ import Testing
             try Database(path: temp.path).execute(
                 "UPDATE password SET password = CAST(substr(password, 1, 30) || X'00' || substr(password, 32) AS BLOB)"
             )
+            try temp.acceptDamage().lock()
         }
         let damaged = try h.stash.store.database.scalar("SELECT password FROM password")
         h.send(.tab, .enter)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import MyStashKit
 
@@ -22,6 +23,35 @@ final class TemporaryStash {
             try stash.setUp(passphrase: SecureBytes(utf8: passphrase), parameters: .minimum)
         }
         return stash
+    }
+
+    /// Unlocks a stash changed behind its back the way `mystash passwd --skip-damaged`
+    /// does (to the same passphrase, after the person agreed), so that its damaged entries
+    /// are in the manifest as they are: what a test of their handling starts from.
+    @discardableResult
+    func acceptDamage(passphrase: String = "correct horse") throws -> Stash {
+        let stash = try Stash(path: path)
+        _ = try stash.unlock(passphrase: SecureBytes(utf8: passphrase), toleratingChanges: true)
+        try stash.changePassphrase(to: SecureBytes(utf8: passphrase), parameters: .minimum, skippingDamaged: true)
+        return stash
+    }
+
+    /// What a strict unlock says when the stash was changed behind its back (nil when it unlocks).
+    /// A refusal writes nothing: the store and its WAL are as they were.
+    func refusal(passphrase: String = "correct horse") throws -> [String]? {
+        let before = fileBytes().filter { $0.key != "-shm" && !$0.value.isEmpty }
+        let stash = try Stash(path: path)
+        do { try stash.unlock(passphrase: SecureBytes(utf8: passphrase)) } catch StashError.changedBehindTheAppsBack(
+            let findings
+        ) {
+            #expect(
+                fileBytes().filter { $0.key != "-shm" && !$0.value.isEmpty } == before,
+                "a refused unlock wrote nothing"
+            )
+            return findings
+        }
+        stash.lock()
+        return nil
     }
 
     /// The bytes of the store and its `-wal` / `-shm` companions that exist.

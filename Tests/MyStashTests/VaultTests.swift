@@ -9,7 +9,7 @@ import Testing
     @Test func sealedPasswordOpensToTheSamePlaintext() throws {
         let (vault, _) = try Vault.create(passphrase: passphrase("open sesame"), parameters: .minimum)
         let sealed = try vault.seal("hunter2 ünïcødé 🔑", identity: "Password:1")
-        #expect(sealed.count == Vault.nonceLength + Array("hunter2 ünïcødé 🔑".utf8).count + Vault.tagLength)
+        #expect(sealed.count == Vault.nonceLength + Vault.blockSize + Vault.tagLength)
         #expect(try vault.openString(sealed, identity: "Password:1") == "hunter2 ünïcødé 🔑")
     }
 
@@ -98,10 +98,61 @@ import Testing
         #expect(bytes.isWiped && bytes.count == 0)
     }
 
-    @Test func kdfEnvironmentSwitchSelectsMinimumOnlyWhenAsked() {
-        #expect(KDFParameters.fromEnvironment(["MYSTASH_KDF": "min"]) == .minimum)
-        #expect(KDFParameters.fromEnvironment([:]) == .interactive)
+    @Test func aNewPassphraseGetsTheModerateCostAndTheTestSwitchOnlyInDebugBuilds() {
+        #if DEBUG
+        #expect(KDFParameters.forNewPassphrase(environment: ["MYSTASH_KDF": "min"]) == .minimum)
+        #else
+        #expect(KDFParameters.forNewPassphrase(environment: ["MYSTASH_KDF": "min"]) == .standard)
+        #endif
+        #expect(KDFParameters.forNewPassphrase(environment: [:]) == .standard)
+        #expect(KDFParameters.standard == .moderate)
+        #expect(KDFParameters.standard.memLimit >= 256 << 20 && KDFParameters.standard.opsLimit >= 3)
         #expect(KDFParameters.interactive.memLimit >= 64 << 20)
+        #expect(KDFParameters.floor.memLimit >= 19 << 20 && KDFParameters.floor.opsLimit >= 2)
+    }
+
+    @Test func raisingTheCostNeverLowersEitherLimit() {
+        let stored = KDFParameters(opsLimit: 4, memLimit: 64 << 20)
+        let raised = stored.raised(toAtLeast: .minimum)
+        #expect(raised == stored)
+        #expect(stored.raised(toAtLeast: .moderate) == KDFParameters(opsLimit: 4, memLimit: 256 << 20))
+        #expect(KDFParameters.minimum.isBelow(.interactive))
+        #expect(!KDFParameters.moderate.isBelow(.interactive))
+    }
+
+    @Test func passwordsOfLengthsThreeAndNineSealToTheSameLength() throws {
+        let (vault, _) = try Vault.create(passphrase: passphrase("p"), parameters: .minimum)
+        let three = try vault.seal("abc", identity: "x")
+        let nine = try vault.seal("abcdefghi", identity: "x")
+        #expect(three.count == nine.count)
+        #expect(try vault.seal("", identity: "x").count == three.count)
+        #expect(try vault.seal(String(repeating: "a", count: 63), identity: "x").count == three.count)
+        #expect(try vault.seal(String(repeating: "a", count: 64), identity: "x").count == three.count + Vault.blockSize)
+        #expect(try vault.openString(nine, identity: "x") == "abcdefghi")
+        #expect(try vault.openString(try vault.seal("", identity: "x"), identity: "x") == "")
+        let history = try vault.seal("h", identity: "x", largeBlocks: true)
+        #expect(history.count == Vault.nonceLength + 4 * Vault.blockSize + Vault.tagLength)
+    }
+
+    @Test func subkeysDifferFromEachOtherAndTheFormatTwoKey() throws {
+        let (vault, _) = try Vault.create(passphrase: passphrase("p"), parameters: .minimum)
+        let message = Array("m".utf8)
+        let macs = try [Vault.Subkey.sealing, .header, .manifest, .verifier].map { try vault.mac(message, purpose: $0) }
+        #expect(Set(macs).count == 4)
+        let sealed = try vault.seal("secret", identity: "x")
+        #expect(throws: VaultError.self) { try vault.openLegacy(sealed, identity: "x") }
+    }
+
+    @Test func aFormatThreeHeaderSetBackToAnOlderFormatIsRefusedAsChanged() throws {
+        let (_, header) = try Vault.create(passphrase: passphrase("p"), parameters: .minimum)
+        var downgraded = header
+        downgraded.format = 1
+        #expect(throws: VaultError.headerChanged("its format was set back to 1")) {
+            try Vault.unlock(passphrase: passphrase("p"), header: downgraded)
+        }
+        #expect(throws: VaultError.wrongPassphrase) {
+            try Vault.unlock(passphrase: passphrase("q"), header: downgraded)
+        }
     }
 
     @Test func generatedPasswordsAreLongDistinctAndFromTheAlphabet() {

@@ -42,7 +42,6 @@ enum AppCommand {
 
             environment:
               MYSTASH_DB     the store path (when --db is not given)
-              MYSTASH_KDF    'min' makes new passphrases use Argon2id's minimum cost: for tests only
               NO_COLOR       no colours
             """
     )
@@ -78,7 +77,7 @@ enum AppCommand {
             }
             defer { stash.lock() }
             let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
-                .open(stash, parameters: KDFParameters.fromEnvironment(environment))
+                .open(stash, parameters: KDFParameters.forNewPassphrase(environment: environment))
             guard status == ExitStatus.ok else { return status }
             return StashAppLauncher(
                 stash: stash,

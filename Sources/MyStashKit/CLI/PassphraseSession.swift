@@ -1,15 +1,25 @@
 import CLIKit
+import Foundation
 
 /// The passphrase dialogue before the app starts: set one on first run
-/// (asked twice, non-empty, must match), or ask for it (three tries).
+/// (asked twice, non-empty, must match; a weak one is warned about), or ask
+/// for it (three tries). A stash whose key derivation is below libsodium's
+/// interactive level is offered an upgrade after unlocking.
 ///
 /// Messages go to stderr; the store is never written on a wrong passphrase.
 ///
-///     let outcome = PassphraseSession(prompt: PassphrasePrompt()).open(stash, parameters: .interactive)
+///     let outcome = PassphraseSession(prompt: PassphrasePrompt()).open(stash, parameters: .standard)
 ///     guard outcome == ExitStatus.ok else { return outcome }
 struct PassphraseSession {
     var prompt: PassphrasePrompt
     var attempts = 3
+    /// The environment (a debug build's `MYSTASH_KDF=min` turns the cost warning off, for tests).
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Unlock a stash whose entries do not match its manifest anyway (`passwd --skip-damaged`), keeping the findings.
+    var toleratesChanges = false
+    /// What `toleratesChanges` let through, for the caller to show.
+    final class Findings { var items: [String] = [] }
+    let findings = Findings()
 
     /// Unlocks (or sets up) `stash`. Returns `ExitStatus.ok`, or the status to exit with.
     func open(_ stash: Stash, parameters: KDFParameters) -> Int32 {
@@ -32,6 +42,7 @@ struct PassphraseSession {
                 continue
             }
             defer { first.wipe() }
+            PassphraseSession.warnIfWeak(first, prompt: prompt)
             do {
                 try stash.setUp(passphrase: first, parameters: parameters)
                 return ExitStatus.ok
@@ -44,12 +55,23 @@ struct PassphraseSession {
         return ExitStatus.noPermission
     }
 
+    /// Says so when zxcvbn scores `passphrase` below 3 ("strong"): a stash file faces offline guessing.
+    static func warnIfWeak(_ passphrase: SecureBytes, prompt: PassphrasePrompt) {
+        let strength = passphrase.withUnsafeBytes { PasswordStrength(estimating: String(decoding: $0, as: UTF8.self)) }
+        guard strength.score < 3 else { return }
+        prompt.write(
+            "Warning: this passphrase is \(strength.summary); anyone who copies the stash file can try guesses"
+                + " offline. A longer one (several unrelated words) is safer.\n"
+        )
+    }
+
     private func unlock(_ stash: Stash) -> Int32 {
         for attempt in 1...attempts {
             guard let passphrase = prompt.read("Master passphrase: ") else { return cancelled() }
             defer { passphrase.wipe() }
             do {
-                try stash.unlock(passphrase: passphrase)
+                findings.items = try stash.unlock(passphrase: passphrase, toleratingChanges: toleratesChanges)
+                offerCostUpgrade(stash, passphrase: passphrase)
                 return ExitStatus.ok
             } catch VaultError.wrongPassphrase {
                 let left = attempts - attempt
@@ -65,6 +87,28 @@ struct PassphraseSession {
         }
         printError("wrong passphrase \(attempts) times; the stash was not opened (nothing was changed)")
         return ExitStatus.noPermission
+    }
+
+    /// After unlocking: a stash below the interactive level is offered the standard cost (same passphrase).
+    private func offerCostUpgrade(_ stash: Stash, passphrase: SecureBytes) {
+        guard let current = stash.vault?.header.parameters, current.isBelow(.interactive),
+            !KDFParameters.isTestCostRequested(environment)
+        else { return }
+        let target = current.raised(toAtLeast: .standard)
+        prompt.write(
+            "Warning: this stash's key derivation (\(current)) is below Argon2id's interactive level.\n"
+                + "Raise it to \(target) now (same passphrase)? [y/N] "
+        )
+        guard let answer = prompt.readLine(), answer.lowercased().hasPrefix("y") else {
+            prompt.write("Kept as it is.\n")
+            return
+        }
+        do {
+            try stash.changePassphrase(to: passphrase, parameters: target)
+            prompt.write("Raised to \(target).\n")
+        } catch {
+            printError("cannot raise the cost (nothing was changed): \(error)")
+        }
     }
 
     private func cancelled() -> Int32 {

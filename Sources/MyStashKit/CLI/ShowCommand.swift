@@ -4,8 +4,9 @@ import Foundation
 /// `mystash show NAME [--field password|user|url|notes|totp]`: one field of
 /// an entry and a newline on stdout, for scripts (as `pass show` does).
 ///
-/// `--field totp` prints the current one-time code. A note titled NAME (when
-/// no password entry has that name) prints its text. An unknown name is an
+/// `--field totp` prints the current one-time code. With `--field notes`, a
+/// note titled NAME (when no password entry has that name) prints its text;
+/// a note's text is never printed as a password. An unknown name is an
 /// error naming it; a wrong passphrase prints nothing on stdout.
 ///
 ///     ShowCommand.run(["Bank", "--field", "user", "--passphrase-fd", "3"])   // "me@example.com\n"

@@ -82,6 +82,7 @@ struct StashUnlocker {
             defer { passphrase.wipe() }
             do {
                 try stash.unlock(passphrase: passphrase)
+                warnIfBelowInteractive(stash)
             } catch VaultError.wrongPassphrase {
                 printError("wrong passphrase; the stash was not opened")
                 return .failure(ExitStatus.noPermission)
@@ -91,7 +92,19 @@ struct StashUnlocker {
             }
             return .success(stash)
         }
-        let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal()).open(stash, parameters: .interactive)
+        let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
+            .open(stash, parameters: KDFParameters.forNewPassphrase(environment: ProcessInfo.processInfo.environment))
         return status == ExitStatus.ok ? .success(stash) : .failure(status)
+    }
+
+    /// A script cannot be asked: a stash below the interactive level gets a warning on stderr.
+    private func warnIfBelowInteractive(_ stash: Stash) {
+        guard let current = stash.vault?.header.parameters, current.isBelow(.interactive),
+            !KDFParameters.isTestCostRequested(ProcessInfo.processInfo.environment)
+        else { return }
+        printError(
+            "warning: this stash's key derivation (\(current)) is below Argon2id's interactive level;"
+                + " run 'mystash' or 'mystash passwd' on a terminal to raise it"
+        )
     }
 }

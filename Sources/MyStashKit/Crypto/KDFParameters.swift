@@ -3,13 +3,18 @@ import CSodium
 /// Argon2id cost limits for deriving the vault key from the master passphrase.
 ///
 /// The limits chosen when a store is created are saved beside the salt, so a
-/// store keeps opening with the limits it was made with. Normal use takes
-/// libsodium's *interactive* limits (about 64 MiB, a fraction of a second);
-/// tests take the *minimum* limits to stay fast (`MYSTASH_KDF=min`).
+/// store keeps opening with the limits it was made with. A new passphrase
+/// takes libsodium's *moderate* limits (`standard`: 256 MiB, 3 passes, about
+/// a second: a stash file faces offline attack); `mystash passwd` never
+/// lowers a stash's limits, and unlocking warns about a stash below the
+/// *interactive* level (64 MiB, 2 passes) and offers to raise it. Tests take
+/// the *minimum* limits to stay fast: in-process they pass `.minimum`, and a
+/// debug build of the executable honours `MYSTASH_KDF=min` (a release build
+/// ignores it).
 ///
 ///     let fast = KDFParameters.minimum
-///     let normal = KDFParameters.interactive
-///     let chosen = KDFParameters.fromEnvironment()   // honours MYSTASH_KDF
+///     let normal = KDFParameters.standard
+///     let chosen = KDFParameters.forNewPassphrase(environment: [:])   // .standard
 public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
     /// Number of passes (`crypto_pwhash` opslimit).
     public var opsLimit: UInt64
@@ -35,6 +40,22 @@ public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
         )
     }
 
+    /// `crypto_pwhash_OPSLIMIT_MODERATE` / `MEMLIMIT_MODERATE`: 256 MiB, 3 passes.
+    public static var moderate: KDFParameters {
+        KDFParameters(
+            opsLimit: UInt64(crypto_pwhash_opslimit_moderate()),
+            memLimit: UInt64(crypto_pwhash_memlimit_moderate())
+        )
+    }
+
+    /// What a new passphrase gets: `moderate`.
+    public static var standard: KDFParameters { .moderate }
+
+    /// The least a release build ever derives a new key with (OWASP's Argon2id
+    /// minimum: 19 MiB, 2 passes), whatever it is asked: `Vault.create` raises
+    /// lower limits to it there (a debug build, the tests', does not).
+    public static let floor = KDFParameters(opsLimit: 2, memLimit: 19 << 20)
+
     /// `crypto_pwhash_OPSLIMIT_MIN` / `MEMLIMIT_MIN`: for tests only.
     public static var minimum: KDFParameters {
         KDFParameters(
@@ -43,9 +64,35 @@ public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
         )
     }
 
-    /// `minimum` when the environment variable `MYSTASH_KDF` is `min` (tests), else `interactive`.
-    public static func fromEnvironment(_ environment: [String: String]) -> KDFParameters {
-        environment["MYSTASH_KDF"] == "min" ? .minimum : .interactive
+    /// The limits for a new passphrase: `standard`. A debug build (the tests'
+    /// executable) takes `minimum` when `MYSTASH_KDF` is `min`; a release build
+    /// has no such switch, so a leftover `export` cannot weaken a stash.
+    public static func forNewPassphrase(environment: [String: String]) -> KDFParameters {
+        isTestCostRequested(environment) ? .minimum : .standard
+    }
+
+    /// Whether a debug build was asked for the tests' minimum cost (`MYSTASH_KDF=min`); always false in release.
+    static func isTestCostRequested(_ environment: [String: String]) -> Bool {
+        #if DEBUG
+        return environment["MYSTASH_KDF"] == "min"
+        #else
+        return false
+        #endif
+    }
+
+    /// Each limit the larger of this one's and `other`'s: what `mystash passwd`
+    /// derives with, so that changing the passphrase never lowers the cost.
+    public func raised(toAtLeast other: KDFParameters) -> KDFParameters {
+        KDFParameters(
+            opsLimit: max(opsLimit, other.opsLimit),
+            memLimit: max(memLimit, other.memLimit),
+            algorithm: algorithm
+        )
+    }
+
+    /// Whether either limit is below `other`'s (a stash weaker than `interactive` is offered an upgrade).
+    public func isBelow(_ other: KDFParameters) -> Bool {
+        opsLimit < other.opsLimit || memLimit < other.memLimit
     }
 
     /// Throws unless the limits are Argon2id's and within bounds this program

@@ -22,6 +22,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case malformedCiphertext(identity: String, length: Int)
     /// The vault was closed (its key wiped) and cannot be used any more.
     case closed
+    /// The stored header (format version, salt, limits) does not match its
+    /// authentication: it was changed behind the app's back.
+    case headerChanged(String)
 
     public var description: String {
         switch self {
@@ -35,6 +38,8 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
         case .malformedCiphertext(let identity, let length):
             return "ciphertext of \(identity) is malformed (\(length) bytes)"
         case .closed: return "the vault is locked"
+        case .headerChanged(let what):
+            return "the stash's header was changed behind mystash's back (\(what)); nothing was opened or sealed"
         }
     }
 }

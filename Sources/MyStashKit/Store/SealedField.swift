@@ -4,12 +4,12 @@
 /// Only a note's title and a password entry's name are plaintext (for sorting,
 /// sections and `mystash list`); every other field is sealed on its own
 /// (XChaCha20-Poly1305 under the vault key) with associated data naming the
-/// sealing version, the entity, the entry's `uid`, the field and the entry's
-/// name. A ciphertext moved to another row or another column, or a name
+/// format version, the entity, the entry's `uid`, the field, the entry's
+/// name and its revision. A ciphertext moved to another row or another column, or a name
 /// edited or swapped with `sqlite3`, no longer opens: the stash reports the
 /// entry as tampered with, never shows another entry's secret.
 ///
-///     let ad = SealedField.password.associatedData(uid: "9f…", name: "Bank")
+///     let ad = SealedField.password.associatedData(uid: "9f…", name: "Bank", revision: 1)
 ///     let sealed = try vault.seal("hunter2", identity: ad)
 public enum SealedField: String, CaseIterable, Sendable {
     /// A password entry's login name (`password.user_id`).
@@ -49,16 +49,28 @@ public enum SealedField: String, CaseIterable, Sendable {
         }
     }
 
-    /// The sealing scheme this binding describes (`vault_info.sealing`).
-    public static let sealingVersion = 2
+    /// The format this binding describes (`vault_info.sealing`, `VaultHeader.format`).
+    public static let sealingVersion = VaultHeader.currentFormat
 
-    /// The associated data of this field of the entry `uid` named `name`.
+    /// Whether the field is padded to larger blocks (a password history holds many passwords).
+    public var usesLargeBlocks: Bool { self == .history }
+
+    /// The associated data of this field of the entry `uid` named `name`, at `revision` (format 3).
     ///
-    /// Every part is length-prefixed, so no two different entries, fields or
-    /// names can produce the same bytes, whatever characters a name holds.
-    public func associatedData(uid: String, name: String) -> String {
-        func part(_ text: String) -> String { "\(text.utf8.count):\(text)" }
-        return "mystash/\(SealedField.sealingVersion) "
-            + [entity, uid, rawValue, name].map(part).joined(separator: " ")
+    /// Every part is length-prefixed, so no two different entries, fields,
+    /// names or revisions can produce the same bytes, whatever characters a
+    /// name holds. The revision grows with each change of the entry, so a
+    /// field rolled back from an older copy of the entry does not open beside
+    /// the entry's newer fields.
+    public func associatedData(uid: String, name: String, revision: Int64) -> String {
+        "mystash/\(SealedField.sealingVersion) "
+            + [entity, uid, rawValue, name, String(revision)].map(SealedField.part).joined(separator: " ")
     }
+
+    /// The associated data format 2 bound this field to (read once, when a stash of that format is migrated).
+    func formatTwoAssociatedData(uid: String, name: String) -> String {
+        "mystash/2 " + [entity, uid, rawValue, name].map(SealedField.part).joined(separator: " ")
+    }
+
+    private static func part(_ text: String) -> String { "\(text.utf8.count):\(text)" }
 }

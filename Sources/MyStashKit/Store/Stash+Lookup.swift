@@ -27,9 +27,9 @@ extension Stash {
         return try objects.filter { try read($0).entry.userID == user }
     }
 
-    /// One field of the password entry `name` (or, for `password`/`notes`,
-    /// the text of a note titled `name` when no entry has that name); the
-    /// TOTP field is the code at `date`.
+    /// One field of the password entry `name` (or, for `notes` only, the
+    /// text of a note titled `name` when no entry has that name: a note's
+    /// text is never given out as a password); the TOTP field is the code at `date`.
     public func fieldValue(
         _ field: EntryField,
         ofEntryNamed name: String,
@@ -38,7 +38,7 @@ extension Stash {
     ) throws -> String {
         let objects = try context.fetch(StashModel.password, where: "name = ?", [.text(name)], orderBy: "id")
         if objects.isEmpty {
-            if field == .password || field == .notes,
+            if field == .notes,
                 let note = try context.fetch(StashModel.note, where: "title = ?", [.text(name)], orderBy: "id").first
             {
                 return try noteBody(of: note)

@@ -13,9 +13,11 @@ import SQLiteStore
 /// behind the app's back, does not open: the entry is reported as tampered
 /// with (`StashError.tampered`), never shown with another entry's secret.
 /// The master passphrase never reaches the disk: only the salt, the KDF
-/// limits and a verifier do. A stash of the first version (plaintext user
-/// IDs, URLs, notes and bodies) is re-sealed on its first unlock, in one
-/// transaction.
+/// limits and a verifier do. The header and a manifest of every entry are
+/// authenticated, so entries deleted, added, renamed or rolled back behind
+/// the app's back are refused at unlock and before each save
+/// (`StashError.changedBehindTheAppsBack`); older formats are migrated at
+/// their first unlock (the format contract is in `Stash+Vault.swift`).
 ///
 ///     let stash = try Stash(path: path)
 ///     if stash.hasPassphrase { try stash.unlock(passphrase: typed) }
@@ -28,15 +30,18 @@ public final class Stash {
     /// The store file.
     public let path: String
     /// The SQLite store (its `database` is for inspection and tests).
-    public let store: Store
+    /// A first-version file is opened read-only with the first version's
+    /// model, and replaced by the store of the current model at its first
+    /// unlock (see `Stash+Vault`).
+    public internal(set) var store: Store
     /// The context the app's lists and edits use. Replaced (dropping its undo
     /// history, which may hold ciphertexts under the old key) by `changePassphrase`.
-    public private(set) var context: ObjectContext
-    /// A context of its own for the vault header, so that undoing the app's
-    /// edits can never undo setting or changing the passphrase.
-    private let vaultContext: ObjectContext
+    public internal(set) var context: ObjectContext
     /// The unlocked vault; nil while locked.
-    public private(set) var vault: Vault?
+    public internal(set) var vault: Vault?
+    /// Whether the file is of the first version and this process has not
+    /// migrated it yet: the only case in which plaintext values are sealed.
+    var isFirstVersionPending = false
 
     /// Opens (creating when needed, mode 0600) the stash at `path`.
     ///
@@ -49,6 +54,13 @@ public final class Stash {
         } else {
             try StashLocation.prepare(path: path)
         }
+        if Stash.schemaVersion(at: path) == 1 {
+            // Read-only until the first unlock migrates it here (a run that stops before leaves it as it was).
+            self.store = try Store(path: path, model: StashModel.firstVersion, readOnly: true)
+            self.context = ObjectContext(store: store)
+            isFirstVersionPending = true
+            return
+        }
         self.store = try Store(path: path, model: StashModel.model, readOnly: readOnly)
         if !readOnly {
             StashLocation.tightenPermissions(path: path)
@@ -56,199 +68,16 @@ public final class Stash {
             try store.database.execute("PRAGMA secure_delete = ON")
         }
         self.context = ObjectContext(store: store)
-        self.vaultContext = ObjectContext(store: store)
     }
 
     deinit { vault?.close() }
 
-    // MARK: - The vault
-
-    /// Whether a master passphrase was set (the vault header exists).
-    public var hasPassphrase: Bool { (try? storedHeader()) != nil }
-
-    /// Whether the key is in memory.
-    public var isUnlocked: Bool { vault.map { !$0.isClosed } ?? false }
-
-    /// The stored vault header, nil before the first `setUp`.
-    public func storedHeader() throws -> VaultHeader? {
-        guard let info = try vaultContext.fetch(StashModel.vaultInfo, orderBy: "id", limit: 1).first else { return nil }
-        return header(from: info)
-    }
-
-    /// First run: derives a key from `passphrase` with a new salt and stores
-    /// the header. The vault is then unlocked.
-    public func setUp(passphrase: SecureBytes, parameters: KDFParameters) throws {
-        guard try storedHeader() == nil else { throw StashError.alreadyInitialized }
-        let (newVault, header) = try Vault.create(passphrase: passphrase, parameters: parameters)
-        let info = vaultContext.insert(into: StashModel.vaultInfo)
-        write(header, to: info)
-        do {
-            try resealFirstVersion(with: newVault, info: info)
-            try vaultContext.save()
-        } catch {
-            vaultContext.rollback()
-            newVault.close()
-            throw error
-        }
-        vault = newVault
-        context = ObjectContext(store: store)
-    }
-
-    /// Later runs: checks `passphrase` against the stored verifier and keeps
-    /// the key. A wrong passphrase throws `VaultError.wrongPassphrase` and
-    /// writes nothing.
-    ///
-    /// The first unlock of a first-version stash seals what it kept in
-    /// plaintext (user IDs, URLs, notes, note bodies) and re-seals its
-    /// passwords under the new binding, all in one transaction; a failure
-    /// leaves the stash locked and unchanged.
-    public func unlock(passphrase: SecureBytes) throws {
-        guard let header = try storedHeader() else { throw StashError.notInitialized }
-        vault?.close()
-        vault = nil
-        let opened = try Vault.unlock(passphrase: passphrase, header: header)
-        do {
-            if let info = try vaultContext.fetch(StashModel.vaultInfo, orderBy: "id", limit: 1).first,
-                (info["sealing"].int64 ?? 1) < Int64(SealedField.sealingVersion)
-            {
-                try resealFirstVersion(with: opened, info: info)
-                try vaultContext.save()
-                context = ObjectContext(store: store)
-                // The plaintext of the old rows must not stay behind in the write-ahead log.
-                _ = try? store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
-            }
-        } catch {
-            vaultContext.rollback()
-            opened.close()
-            throw error
-        }
-        vault = opened
-    }
-
-    /// Seals what a first-version stash kept in plaintext and re-seals its
-    /// passwords (bound then to the `uid` only), in `vaultContext` (saved by
-    /// the caller, in one transaction). A version-1 password that does not
-    /// open is kept as it is: it stays unreadable, reported as damaged.
-    private func resealFirstVersion(with vault: Vault, info: ManagedObject) throws {
-        for object in try vaultContext.fetch(StashModel.password) {
-            let name = object.string("name") ?? ""
-            let uid = object.string("uid") ?? ""
-            for field in SealedField.passwordFields where field != .password {
-                if case .blob = object[field.key] { continue }  // sealed already
-                var plain = Array((object[field.key].string ?? "").utf8)
-                defer { Sodium.wipe(&plain) }
-                object[field.key] = .blob(try vault.seal(plain, identity: field.associatedData(uid: uid, name: name)))
-            }
-            if case .blob(let old) = object["password"],
-                var plain = try? vault.open(old, identity: "\(StashModel.password):\(uid)")
-            {
-                defer { Sodium.wipe(&plain) }
-                object["password"] = .blob(
-                    try vault.seal(plain, identity: SealedField.password.associatedData(uid: uid, name: name))
-                )
-            }
-        }
-        for note in try vaultContext.fetch(StashModel.note) {
-            if case .blob = note["body"] { continue }
-            var plain = Array((note["body"].string ?? "").utf8)
-            defer { Sodium.wipe(&plain) }
-            note["body"] = .blob(
-                try vault.seal(
-                    plain,
-                    identity: SealedField.body.associatedData(
-                        uid: note.string("uid") ?? "",
-                        name: note.string("title") ?? ""
-                    )
-                )
-            )
-        }
-        info["sealing"] = .integer(Int64(SealedField.sealingVersion))
-    }
-
-    /// Wipes the key from memory.
-    public func lock() {
-        vault?.close()
-        vault = nil
-    }
-
-    /// Replaces the master passphrase: a new salt and key, and every sealed
-    /// field re-sealed, all in one transaction (a failure, such as an entry
-    /// that was tampered with, changes nothing).
-    ///
-    /// Afterwards `context` is a new context (the old one's undo history may
-    /// hold ciphertexts sealed under the old key and must not be replayed).
-    public func changePassphrase(to passphrase: SecureBytes, parameters: KDFParameters? = nil) throws {
-        let old = try currentVault()
-        let (newVault, header) = try Vault.create(
-            passphrase: passphrase,
-            parameters: parameters ?? old.header.parameters
-        )
-        do {
-            for kind in StashKind.allCases {
-                for object in try vaultContext.fetch(kind.entity) {
-                    for field in kind.sealedFields {
-                        guard case .blob(let sealed) = object[field.key] else { continue }
-                        let identity = Stash.identity(of: object, field: field)
-                        var plain: [UInt8]
-                        do { plain = try old.open(sealed, identity: identity) } catch {
-                            throw Stash.tampered(object, fields: [field])
-                        }
-                        defer { Sodium.wipe(&plain) }
-                        object[field.key] = .blob(try newVault.seal(plain, identity: identity))
-                    }
-                }
-            }
-            guard let info = try vaultContext.fetch(StashModel.vaultInfo, orderBy: "id", limit: 1).first else {
-                throw StashError.notInitialized
-            }
-            write(header, to: info)
-            try vaultContext.save()
-        } catch {
-            vaultContext.rollback()
-            newVault.close()
-            throw error
-        }
-        old.close()
-        vault = newVault
-        context = ObjectContext(store: store)
-    }
-
-    /// The unlocked vault, checked against the stored header so that a
-    /// passphrase changed meanwhile by another process (`mystash passwd`) is
-    /// noticed before anything is sealed with a stale key.
-    func currentVault() throws -> Vault {
-        guard let vault, !vault.isClosed else { throw StashError.locked }
-        guard let stored = try storedHeader(), stored == vault.header else {
-            lock()
-            throw StashError.passphraseChangedElsewhere
-        }
-        return vault
-    }
-
-    private func header(from info: ManagedObject) -> VaultHeader? {
-        guard case .blob(let salt) = info["salt"], case .blob(let verifier) = info["verifier"],
-            let ops = info["opsLimit"].int64, let mem = info["memLimit"].int64,
-            let algorithm = info["algorithm"].int64
-        else { return nil }
-        return VaultHeader(
-            salt: salt,
-            parameters: KDFParameters(
-                opsLimit: UInt64(clamping: ops),
-                memLimit: UInt64(clamping: mem),
-                algorithm: Int32(truncatingIfNeeded: algorithm)
-            ),
-            verifier: verifier
-        )
-    }
-
-    private func write(_ header: VaultHeader, to info: ManagedObject) {
-        info["salt"] = .blob(header.salt)
-        info["verifier"] = .blob(header.verifier)
-        info["opsLimit"] = .integer(Int64(clamping: header.parameters.opsLimit))
-        info["memLimit"] = .integer(Int64(clamping: header.parameters.memLimit))
-        info["algorithm"] = .integer(Int64(header.parameters.algorithm))
-        info["changed"] = .text(StoreDate.dateTimeText(from: Date()))
-        info["sealing"] = .integer(Int64(SealedField.sealingVersion))
+    /// The schema version (`user_version`) of the file at `path`, read without writing; nil when it cannot be read.
+    static func schemaVersion(at path: String) -> Int? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var options = Database.Options()
+        options.readOnly = true
+        return try? Database(path: path, options: options).userVersion()
     }
 
     // MARK: - Notes
@@ -264,6 +93,7 @@ public final class Stash {
         note["title"] = .text(title)
         note["created"] = now
         note["modified"] = now
+        note["revision"] = .integer(1)
         do {
             note["body"] = try seal(body, .body, of: note, vault: vault)
         } catch {
@@ -286,6 +116,7 @@ public final class Stash {
         let current = try? noteBody(of: note)
         if note.string("title") == title && current == body { return false }
         do {
+            Stash.nextRevision(of: note)
             if current == nil && body.isEmpty {
                 note["title"] = .text(title)  // the unreadable body stays as it was
             } else {
@@ -311,7 +142,16 @@ public final class Stash {
     /// The associated data a sealed field of a row is bound to.
     public static func identity(of object: ManagedObject, field: SealedField) -> String {
         let nameKey = object.entity.name == StashModel.note ? "title" : "name"
-        return field.associatedData(uid: object.string("uid") ?? "", name: object.string(nameKey) ?? "")
+        return field.associatedData(
+            uid: object.string("uid") ?? "",
+            name: object.string(nameKey) ?? "",
+            revision: object["revision"].int64 ?? 0
+        )
+    }
+
+    /// Counts a change of the entry: its fields are sealed next bound to the new revision.
+    static func nextRevision(of object: ManagedObject) {
+        object["revision"] = .integer((object["revision"].int64 ?? 0) + 1)
     }
 
     /// Adds a password entry, sealing every field but the name, and saves. Needs the vault unlocked.
@@ -402,8 +242,9 @@ public final class Stash {
     }
 
     func fill(_ object: ManagedObject, with entry: PasswordEntry, keeping: Set<SealedField>, vault: Vault) throws {
-        // A kept (unreadable) field stays bound to the old name: it stays unreadable, as it was.
+        // A kept (unreadable) field stays bound to the old name and revision: it stays unreadable, as it was.
         object["name"] = .text(entry.name)
+        Stash.nextRevision(of: object)
         for field in SealedField.passwordFields where !keeping.contains(field) {
             object[field.key] = try seal(Stash.value(of: field, in: entry), field, of: object, vault: vault)
         }
@@ -425,13 +266,20 @@ public final class Stash {
     // MARK: - Sealing
 
     func seal(_ value: String, _ field: SealedField, of object: ManagedObject, vault: Vault) throws -> StoreValue {
-        .blob(try vault.seal(value, identity: Stash.identity(of: object, field: field)))
+        .blob(
+            try vault.seal(
+                value,
+                identity: Stash.identity(of: object, field: field),
+                largeBlocks: field.usesLargeBlocks
+            )
+        )
     }
 
-    /// Opens one sealed field; a NULL field is empty. Throws `StashError.tampered`.
+    /// Opens one sealed field. Throws `StashError.tampered`: for a value
+    /// that does not open, and for anything but a ciphertext (format 3
+    /// seals every field, empty ones too: a NULL or plaintext was put there).
     private func open(_ field: SealedField, of object: ManagedObject, vault: Vault) throws -> String {
         switch object[field.key] {
-        case .null: return ""
         case .blob(let sealed):
             do {
                 return try vault.openString(sealed, identity: Stash.identity(of: object, field: field))
@@ -499,17 +347,17 @@ public final class Stash {
 
     // MARK: - Both
 
-    /// Deletes a note or a password and saves; `undo()` brings it back.
+    /// Deletes a note or a password and saves; `undo()` brings it back. Needs the vault unlocked (the manifest).
     public func delete(_ object: ManagedObject) throws {
         context.delete(object)
         try saveOrRollback()
     }
 
-    /// Undoes the last save (e.g. a delete). Returns false when there is nothing to undo.
+    /// Undoes the last save (e.g. a delete), keeping the manifest. Returns false when there is nothing to undo.
     @discardableResult
     public func undo() throws -> Bool {
         guard context.canUndo else { return false }
-        try context.undo()
+        try writeCheckingManifest { _ = try context.undo() }
         return true
     }
 
@@ -523,8 +371,9 @@ public final class Stash {
             .map { $0.string(key) ?? "" }
     }
 
+    /// Saves the context with the manifest checked before and written after, in one transaction.
     func saveOrRollback() throws {
-        do { try context.save() } catch {
+        do { try writeCheckingManifest { try context.save() } } catch {
             context.rollback()
             throw error
         }
@@ -534,11 +383,6 @@ public final class Stash {
         if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw StashError.emptyField(entity: entity, key: key)
         }
-    }
-
-    private static func optionalText(_ value: String?) -> StoreValue {
-        guard let value, !value.isEmpty else { return .null }
-        return .text(value)
     }
 
     static func newUID() -> String {

@@ -29,6 +29,17 @@ public enum StashError: Error, Equatable, CustomStringConvertible {
     case ambiguousName(name: String, count: Int)
     /// The entry has no TOTP secret.
     case noTOTP(name: String)
+    /// The entries do not match the authenticated manifest: each string says
+    /// what was found changed ("the password entry “Bank” was deleted").
+    case changedBehindTheAppsBack([String])
+    /// The header says the values are not sealed yet (the first version's
+    /// format), but this process did not upgrade the file from the first
+    /// version: the flag was set behind the app's back.
+    case unsealedFormatNotFromFirstVersion
+    /// The stash was written by a newer mystash (its format is unknown here).
+    case newerFormat(Int)
+    /// Entries that could not be re-sealed by `changePassphrase(skippingDamaged:)`.
+    case damagedEntries([String])
 
     public var description: String {
         switch self {
@@ -47,6 +58,15 @@ public enum StashError: Error, Equatable, CustomStringConvertible {
         case .noEntry(let name): return "no entry named “\(name)”"
         case .ambiguousName(let name, let count): return "\(count) entries are named “\(name)”; choose one with --user"
         case .noTOTP(let name): return "“\(name)” has no TOTP secret"
+        case .changedBehindTheAppsBack(let findings):
+            return "the stash was changed behind mystash's back: \(findings.joined(separator: "; "))"
+                + "; nothing was opened or sealed (restore it from a backup you trust)"
+        case .unsealedFormatNotFromFirstVersion:
+            return "the stash's header was changed behind mystash's back (its format was set to 1, values not yet"
+                + " sealed, but this file was not upgraded from the first version by this run); nothing was sealed"
+        case .newerFormat(let format): return "the stash is in format \(format), made by a newer mystash"
+        case .damagedEntries(let names):
+            return "these entries do not open and were left as they were: \(names.joined(separator: ", "))"
         }
     }
 }

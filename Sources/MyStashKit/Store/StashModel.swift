@@ -3,14 +3,17 @@ import SQLiteStore
 /// The stash's data model: notes, passwords and the vault header.
 ///
 /// Tables (`sqlite3 mystash.sqlite .schema`): `note` (uid, title, body,
-/// created, modified), `password` (uid, name, user_id, password, url, notes,
-/// totp, history, modified) and `vault_info` (salt, KDF limits, verifier,
-/// sealing version: one row). Only titles and names are plaintext: every
-/// other field holds nonce ‖ ciphertext ‖ tag, bound to its entry (see
-/// `SealedField`). Version 1 kept user IDs, URLs, notes and note bodies in
-/// plaintext; its files are migrated in two steps: the schema when the file
-/// is opened (nothing is lost: plaintext is carried over as it is), and the
-/// values on the first unlock, in one transaction (`Stash.unlock`).
+/// created, modified, revision), `password` (uid, name, user_id, password,
+/// url, notes, totp, history, modified, revision) and `vault_info` (salt, KDF
+/// limits, verifier, sealing: the format version, header_mac, generation,
+/// manifest, manifest_mac: one row). Only titles and names are plaintext:
+/// every other field holds nonce ‖ ciphertext ‖ tag, bound to its entry (see
+/// `SealedField`); the header and the manifest of every entry are
+/// authenticated (see `Stash` for the format contract). Version 1 kept user
+/// IDs, URLs, notes and note bodies in plaintext; such a file is opened
+/// read-only with `firstVersion` until the first unlock with the right
+/// passphrase, which migrates its schema and seals its values in that one
+/// process (`Stash.unlock`).
 /// `Note.titleInitial` and `Password.nameInitial` are derived section keys:
 /// the first letter, upper-cased, or `#` for anything but ASCII A–Z.
 ///
@@ -53,9 +56,9 @@ public enum StashModel {
         }
     }
 
-    /// Version 2 of the model (everything sealed but titles and names).
+    /// Version 3 of the model (everything sealed but titles and names; revisions, header MAC, manifest).
     public static let model = Model(
-        version: 2,
+        version: 3,
         applicationID: applicationID,
         entities: [
             Entity(
@@ -66,6 +69,7 @@ public enum StashModel {
                     Attribute("body", .blob, optional: true),
                     Attribute("created", .dateTime),
                     Attribute("modified", .dateTime),
+                    Attribute("revision", .integer, default: .integer(0)),
                 ],
                 derived: [initialAttribute("titleInitial", of: "title", column: "title")],
                 uniqueKeys: [["uid"]]
@@ -82,6 +86,7 @@ public enum StashModel {
                     Attribute("totp", .blob, optional: true),
                     Attribute("history", .blob, optional: true),
                     Attribute("modified", .dateTime),
+                    Attribute("revision", .integer, default: .integer(0)),
                 ],
                 derived: [initialAttribute("nameInitial", of: "name", column: "name")],
                 uniqueKeys: [["uid"]]
@@ -96,11 +101,73 @@ public enum StashModel {
                     Attribute("verifier", .blob),
                     Attribute("changed", .dateTime),
                     Attribute("sealing", .integer, default: .integer(1)),
+                    Attribute("headerMAC", .blob, optional: true),
+                    Attribute("generation", .integer, default: .integer(0)),
+                    Attribute("manifest", .blob, optional: true),
+                    Attribute("manifestMAC", .blob, optional: true),
                 ]
             ),
         ],
-        migrations: [sealEverythingButNames]
+        migrations: [sealEverythingButNames, authenticateTheWhole]
     )
+
+    /// Version 1 of the model, as the first release wrote it: a file of this
+    /// version is opened read-only with it until its first unlock.
+    public static let firstVersion = Model(
+        version: 1,
+        applicationID: applicationID,
+        entities: [
+            Entity(
+                note,
+                attributes: [
+                    Attribute("title", .text),
+                    Attribute("body", .text, default: .text("")),
+                    Attribute("created", .dateTime),
+                    Attribute("modified", .dateTime),
+                ]
+            ),
+            Entity(
+                password,
+                attributes: [
+                    Attribute("uid", .text),
+                    Attribute("name", .text),
+                    Attribute("userID", .text, default: .text("")),
+                    Attribute("password", .blob),
+                    Attribute("url", .text, optional: true),
+                    Attribute("notes", .text, optional: true),
+                    Attribute("modified", .dateTime),
+                ],
+                uniqueKeys: [["uid"]]
+            ),
+            Entity(
+                vaultInfo,
+                attributes: [
+                    Attribute("salt", .blob),
+                    Attribute("opsLimit", .integer),
+                    Attribute("memLimit", .integer),
+                    Attribute("algorithm", .integer),
+                    Attribute("verifier", .blob),
+                    Attribute("changed", .dateTime),
+                ]
+            ),
+        ]
+    )
+
+    /// Version 2 → 3, the schema part: a revision per entry, and the header
+    /// MAC, generation and manifest of the vault. The values are re-sealed
+    /// in format 3 on the first unlock (`Stash.unlock`).
+    static let authenticateTheWhole = Migration(from: 2, to: 3) { db in
+        try db.execute(
+            """
+            ALTER TABLE note ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE password ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE vault_info ADD COLUMN header_mac BLOB;
+            ALTER TABLE vault_info ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE vault_info ADD COLUMN manifest BLOB;
+            ALTER TABLE vault_info ADD COLUMN manifest_mac BLOB;
+            """
+        )
+    }
 
     /// Version 1 → 2, the schema part: the sealed columns become BLOB columns
     /// (their version-1 plaintext is carried over unchanged, to be sealed on

@@ -57,6 +57,7 @@ extension Stash {
                             summary.unchanged += 1
                             continue
                         }
+                        Stash.nextRevision(of: note)
                         note["body"] = try seal(body, .body, of: note, vault: vault)
                         note["modified"] = .text(StoreDate.dateTimeText(from: Date()))
                         summary.updated += 1

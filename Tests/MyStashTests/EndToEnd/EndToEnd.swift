@@ -149,7 +149,12 @@ final class StashSession {
 
     /// Starts `mystash --db <store>` in a new tmux pane; the pane's shell then
     /// records the exit status and `stty -a` in `exit-N.txt` / `stty-N.txt`.
-    func launch(_ extra: [String] = [], subcommand: [String] = []) throws -> (pane: TmuxPane, run: Int) {
+    /// `environment` replaces the app's (`StashSession.environment`) when given.
+    func launch(
+        _ extra: [String] = [],
+        subcommand: [String] = [],
+        environment: [String: String]? = nil
+    ) throws -> (pane: TmuxPane, run: Int) {
         guard let binary = EndToEnd.binary else { throw EndToEnd.Failure(EndToEnd.unavailableReason ?? "unavailable") }
         runs += 1
         let n = runs
@@ -169,7 +174,10 @@ final class StashSession {
 
             """
         try text.write(to: script, atomically: true, encoding: .utf8)
-        let pane = try TmuxPane(command: ["/bin/sh", script.path], environment: StashSession.environment)
+        let pane = try TmuxPane(
+            command: ["/bin/sh", script.path],
+            environment: environment ?? StashSession.environment
+        )
         return (pane, n)
     }
 

@@ -1,0 +1,215 @@
+import CSodium
+import SQLiteStore
+
+/// What a stash holds, entry by entry: each note's and password entry's
+/// identity (`uid`), name, revision and a hash of each of its sealed
+/// columns, kept in `vault_info.manifest` and authenticated, with a
+/// generation counter, under the vault's manifest subkey.
+///
+/// Every save of the app or a command checks the stored manifest against the
+/// rows before it writes, and writes the new one in the same transaction;
+/// unlocking checks it too. So an entry deleted, added, renamed or with a
+/// field rolled back from an old backup with `sqlite3` is found, and
+/// `differences(from:)` says what changed, in words.
+///
+///     let stored = try StashManifest(decoding: bytes)
+///     let found = try StashManifest.read(from: stash.store.database)
+///     found.differences(from: stored)   // ["the password entry “Bank” was deleted"]
+struct StashManifest: Equatable {
+    /// One entry as the manifest knows it.
+    struct Entry: Equatable {
+        var kind: StashKind
+        var uid: String
+        var name: String
+        var revision: Int64
+        /// A hash of each sealed column, in `kind.sealedFields` order.
+        var hashes: [[UInt8]]
+    }
+
+    /// The entries, by kind and uid.
+    var entries: [String: Entry]
+
+    /// The length of each column's hash (BLAKE2b-128: a second preimage is out of reach).
+    static let hashLength = 16
+
+    private static func key(_ kind: StashKind, _ uid: String) -> String { "\(kind.rawValue) \(uid)" }
+
+    /// The manifest of the rows as they are in `database` now.
+    static func read(from database: Database) throws -> StashManifest {
+        var entries: [String: Entry] = [:]
+        for kind in StashKind.allCases {
+            let columns = kind.sealedFields.map { snakeCase($0.key) }
+            let sql =
+                "SELECT uid, \(kind.nameKey), revision, \(columns.joined(separator: ", ")) FROM \(kind.table) ORDER BY id"
+            for row in try database.query(sql) {
+                let uid = row[0].string ?? ""
+                let entry = Entry(
+                    kind: kind,
+                    uid: uid,
+                    name: row[1].string ?? "",
+                    revision: row[2].int64 ?? -1,
+                    hashes: row[3...].map(hash)
+                )
+                entries[key(kind, uid)] = entry
+            }
+        }
+        return StashManifest(entries: entries)
+    }
+
+    /// A hash of a column's value, its type included (a plaintext planted where a ciphertext was differs).
+    static func hash(_ value: StoreValue) -> [UInt8] {
+        var bytes: [UInt8]
+        switch value {
+        case .null: bytes = Array("n".utf8)
+        case .blob(let blob): bytes = Array("b".utf8) + blob
+        case .text(let text): bytes = Array("t".utf8) + Array(text.utf8)
+        case .integer(let number): bytes = Array("i\(number)".utf8)
+        case .real(let number): bytes = Array("r\(number)".utf8)
+        }
+        var out = [UInt8](repeating: 0, count: hashLength)
+        _ = out.withUnsafeMutableBufferPointer { o in
+            bytes.withUnsafeBufferPointer { m in
+                crypto_generichash(o.baseAddress!, o.count, m.baseAddress, UInt64(m.count), nil, 0)
+            }
+        }
+        return out
+    }
+
+    // MARK: - Encoding
+
+    /// `mystash manifest v3\n`, then one line per entry, sorted: kind, uid,
+    /// revision, the hashes in hex, the name; uid and name length-prefixed.
+    var encoded: [UInt8] {
+        var text = "mystash manifest v3\n"
+        for key in entries.keys.sorted() {
+            let entry = entries[key]!
+            let hashes = entry.hashes.map { $0.map { String(format: "%02x", $0) }.joined() }.joined(separator: ",")
+            text += "\(entry.kind.rawValue) \(entry.uid.utf8.count):\(entry.uid) \(entry.revision) \(hashes) "
+            text += "\(entry.name.utf8.count):\(entry.name)\n"
+        }
+        return Array(text.utf8)
+    }
+
+    /// Decodes `encoded`; throws `StashError.manifestMismatch` for bytes this program did not write.
+    init(decoding bytes: [UInt8]) throws {
+        let malformed = StashError.changedBehindTheAppsBack(["the manifest of the entries is malformed"])
+        var reader = ManifestReader(bytes: bytes)
+        guard reader.line() == "mystash manifest v3" else { throw malformed }
+        var entries: [String: Entry] = [:]
+        while !reader.isAtEnd {
+            guard let kind = StashKind(rawValue: reader.word() ?? ""), let uid = reader.prefixed(),
+                let revision = Int64(reader.word() ?? ""), let hashText = reader.word(), let name = reader.prefixed(),
+                reader.newline()
+            else { throw malformed }
+            let hashes = hashText.split(separator: ",").map { part -> [UInt8] in
+                var out: [UInt8] = []
+                var index = part.startIndex
+                while index < part.endIndex, let next = part.index(index, offsetBy: 2, limitedBy: part.endIndex) {
+                    out.append(UInt8(part[index..<next], radix: 16) ?? 0)
+                    index = next
+                }
+                return out
+            }
+            entries[StashManifest.key(kind, uid)] = Entry(
+                kind: kind,
+                uid: uid,
+                name: name,
+                revision: revision,
+                hashes: hashes
+            )
+        }
+        self.entries = entries
+    }
+
+    init(entries: [String: Entry]) { self.entries = entries }
+
+    // MARK: - Differences
+
+    /// The keys of the entries by kind, then name, then uid: the order findings are told in.
+    private var keysByName: [String] {
+        entries.sorted { a, b in
+            (a.value.kind.rawValue, a.value.name, a.value.uid) < (b.value.kind.rawValue, b.value.name, b.value.uid)
+        }.map(\.key)
+    }
+
+    /// What changed from `stored` to these rows, one sentence each, in a stable order (by kind, then name);
+    /// empty when nothing did.
+    func differences(from stored: StashManifest) -> [String] {
+        var found: [String] = []
+        for key in stored.keysByName {
+            let old = stored.entries[key]!
+            guard let new = entries[key] else {
+                found.append("the \(old.kind.entryWord) “\(old.name)” was deleted")
+                continue
+            }
+            if new.name != old.name {
+                found.append("the \(old.kind.entryWord) “\(old.name)” was renamed to “\(new.name)”")
+            }
+            let changed = zip(old.kind.sealedFields, zip(old.hashes, new.hashes)).filter { $1.0 != $1.1 }.map {
+                $0.0.label
+            }
+            if !changed.isEmpty {
+                found.append(
+                    "the \(old.kind.entryWord) “\(new.name)” has a different \(changed.joined(separator: ", "))"
+                        + " than it was saved with (rolled back or replaced?)"
+                )
+            }
+            if new.revision != old.revision {
+                found.append(
+                    "the \(old.kind.entryWord) “\(new.name)” is at revision \(new.revision), not \(old.revision)"
+                )
+            }
+        }
+        for key in keysByName where stored.entries[key] == nil {
+            let new = entries[key]!
+            found.append("a \(new.kind.entryWord) “\(new.name)” was added")
+        }
+        return found
+    }
+}
+
+/// Reads the manifest's text format: words, length-prefixed strings, lines.
+private struct ManifestReader {
+    let bytes: [UInt8]
+    var index = 0
+
+    var isAtEnd: Bool { index >= bytes.count }
+
+    mutating func line() -> String? {
+        guard let end = bytes[index...].firstIndex(of: 10) else { return nil }
+        defer { index = end + 1 }
+        return String(decoding: bytes[index..<end], as: UTF8.self)
+    }
+
+    /// Up to the next space (consumed).
+    mutating func word() -> String? {
+        guard let end = bytes[index...].firstIndex(of: 32) else { return nil }
+        defer { index = end + 1 }
+        return String(decoding: bytes[index..<end], as: UTF8.self)
+    }
+
+    /// `N:` and N bytes, then a space or the end of the line (left for `newline()`).
+    mutating func prefixed() -> String? {
+        guard let colon = bytes[index...].firstIndex(of: 58),
+            let count = Int(String(decoding: bytes[index..<colon], as: UTF8.self)),
+            count >= 0, colon + 1 + count <= bytes.count
+        else { return nil }
+        let text = String(decoding: bytes[(colon + 1)..<(colon + 1 + count)], as: UTF8.self)
+        index = colon + 1 + count
+        if index < bytes.count, bytes[index] == 32 { index += 1 }
+        return text
+    }
+
+    mutating func newline() -> Bool {
+        guard index < bytes.count, bytes[index] == 10 else { return false }
+        index += 1
+        return true
+    }
+}
+
+extension StashKind {
+    /// The table of the list's entries.
+    var table: String { self == .notes ? "note" : "password" }
+    /// How a sentence names one of its entries ("note", "password entry").
+    var entryWord: String { self == .notes ? "note" : "password entry" }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SQLiteStore
+
+@testable import MyStashKit
+
+/// A stash as the release before the authenticated format wrote it (format
+/// 2): every field sealed under the master key, unpadded, bound to
+/// `mystash/2` associated data; no revisions, header MAC or manifest.
+enum SecondVersionStash {
+    /// The model of that release (version 2).
+    static let model = Model(
+        version: 2,
+        applicationID: StashModel.applicationID,
+        entities: [
+            Entity(
+                StashModel.note,
+                attributes: [
+                    Attribute("uid", .text),
+                    Attribute("title", .text),
+                    Attribute("body", .blob, optional: true),
+                    Attribute("created", .dateTime),
+                    Attribute("modified", .dateTime),
+                ],
+                uniqueKeys: [["uid"]]
+            ),
+            Entity(
+                StashModel.password,
+                attributes: [
+                    Attribute("uid", .text),
+                    Attribute("name", .text),
+                    Attribute("userID", .blob, optional: true),
+                    Attribute("password", .blob, optional: true),
+                    Attribute("url", .blob, optional: true),
+                    Attribute("notes", .blob, optional: true),
+                    Attribute("totp", .blob, optional: true),
+                    Attribute("history", .blob, optional: true),
+                    Attribute("modified", .dateTime),
+                ],
+                uniqueKeys: [["uid"]]
+            ),
+            Entity(
+                StashModel.vaultInfo,
+                attributes: [
+                    Attribute("salt", .blob),
+                    Attribute("opsLimit", .integer),
+                    Attribute("memLimit", .integer),
+                    Attribute("algorithm", .integer),
+                    Attribute("verifier", .blob),
+                    Attribute("changed", .dateTime),
+                    Attribute("sealing", .integer, default: .integer(1)),
+                ]
+            ),
+        ]
+    )
+
+    /// Writes a format-2 stash at `path` with `notes` (title, body) and `passwords`.
+    static func make(
+        at path: String,
+        passphrase: String,
+        notes: [(String, String)],
+        passwords: [PasswordEntry],
+        parameters: KDFParameters = .minimum
+    ) throws {
+        try StashLocation.prepare(path: path)
+        let store = try Store(path: path, model: model)
+        let context = ObjectContext(store: store)
+        let (vault, header) = try Vault.create(
+            passphrase: SecureBytes(utf8: passphrase),
+            parameters: parameters,
+            format: 2
+        )
+        defer { vault.close() }
+        let info = context.insert(into: StashModel.vaultInfo)
+        info["salt"] = .blob(header.salt)
+        info["verifier"] = .blob(header.verifier)
+        info["opsLimit"] = .integer(Int64(header.parameters.opsLimit))
+        info["memLimit"] = .integer(Int64(header.parameters.memLimit))
+        info["algorithm"] = .integer(Int64(header.parameters.algorithm))
+        info["sealing"] = .integer(2)
+        let now = StoreValue.text(StoreDate.dateTimeText(from: Date()))
+        info["changed"] = now
+        for (index, (title, body)) in notes.enumerated() {
+            let note = context.insert(into: StashModel.note)
+            let uid = "fedcba9876543210fedcba98765432\(String(format: "%02d", index))"
+            note["uid"] = .text(uid)
+            note["title"] = .text(title)
+            note["body"] = .blob(
+                try vault.sealLegacy(body, identity: SealedField.body.formatTwoAssociatedData(uid: uid, name: title))
+            )
+            note["created"] = now
+            note["modified"] = now
+        }
+        for (index, entry) in passwords.enumerated() {
+            let object = context.insert(into: StashModel.password)
+            let uid = "0123456789abcdef0123456789abcd\(String(format: "%02d", index))"
+            object["uid"] = .text(uid)
+            object["name"] = .text(entry.name)
+            let values: [(SealedField, String)] = [
+                (.userID, entry.userID), (.password, entry.password), (.url, entry.url ?? ""),
+                (.notes, entry.notes ?? ""), (.totp, entry.totp ?? ""), (.history, entry.history.encoded),
+            ]
+            for (field, value) in values {
+                object[field.key] = .blob(
+                    try vault.sealLegacy(value, identity: field.formatTwoAssociatedData(uid: uid, name: entry.name))
+                )
+            }
+            object["modified"] = now
+        }
+        try context.save()
+        _ = try store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}
