@@ -77,7 +77,6 @@ public enum MyStashCommand {
                 "XDG_DATA_HOME",
                 "The folder of the default store, $XDG_DATA_HOME/mystash/mystash.sqlite (~/.local/share when unset)."
             ),
-            ManualEntry("MYSTASH_KDF", "'min' makes new passphrases use Argon2id's minimum cost: for tests only."),
             ManualEntry("WAYLAND_DISPLAY, DISPLAY", "copy uses wl-copy or xclip/xsel when set and installed."),
             ManualEntry("NO_COLOR", "No colours."),
         ],
