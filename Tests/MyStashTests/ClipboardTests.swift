@@ -207,35 +207,18 @@ struct CopyCommandTests {
         let stash = try temp.open(passphrase: "copy pass")
         try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "cli-copy-secret"))
         stash.lock()
-        let bin = temp.directory.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let state = temp.directory.appendingPathComponent("clipboard.txt").path
-        let xclip = bin.appendingPathComponent("xclip").path
-        try """
-        #!/bin/sh
-        case "$*" in *-out*) cat \(EndToEnd.shellQuote(state)) 2>/dev/null ;; *) cat > \(EndToEnd.shellQuote(state)) ;; esac
-
-        """.write(toFile: xclip, atomically: true, encoding: .utf8)
-        chmod(xclip, 0o755)
-        let environment = ["DISPLAY": ":99", "WAYLAND_DISPLAY": "", "PATH": bin.path + ":/usr/bin:/bin"]
+        let clipboard = try StandInClipboard(in: temp.directory)
         let result = try ScriptRun.run(
             ["copy", "Bank", "--clip-seconds", "1", "--db", temp.path, "--passphrase-fd", "3"],
             fd3: "copy pass\n",
-            extraEnvironment: environment
+            extraEnvironment: clipboard.environment
         )
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "")
         #expect(result.error.contains("Copied the password of “Bank” — cleared in 1 s"))
-        #expect(try String(contentsOfFile: state, encoding: .utf8) == "cli-copy-secret")
-        // The background clearer empties it (poll with a generous deadline).
-        let deadline = Date().addingTimeInterval(30)
-        var content = "cli-copy-secret"
-        while Date() < deadline {
-            content = (try? String(contentsOfFile: state, encoding: .utf8)) ?? ""
-            if content.isEmpty { break }
-            usleep(50_000)
-        }
-        #expect(content.isEmpty)
+        #expect(clipboard.content == "cli-copy-secret")
+        // The background clearer empties it.
+        #expect(clipboard.waitUntilEmpty())
     }
 }
 
@@ -273,5 +256,131 @@ struct CopyCommandTests {
         try pane.waitUntil("the countdown") { screen in
             (20...28).contains { screen.contains("cleared in \($0) s") }
         }
+    }
+}
+
+/// A stand-in `xclip` in a folder of its own: what it holds is a file the test reads.
+struct StandInClipboard {
+    let state: String
+    /// The environment that makes `mystash` find it (`DISPLAY` set, the folder first on `PATH`).
+    let environment: [String: String]
+
+    init(in directory: URL) throws {
+        let bin = directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        state = directory.appendingPathComponent("clipboard.txt").path
+        let xclip = bin.appendingPathComponent("xclip").path
+        try """
+        #!/bin/sh
+        case "$*" in *-out*) cat \(EndToEnd.shellQuote(state)) 2>/dev/null ;; *) cat > \(EndToEnd.shellQuote(state)) ;; esac
+
+        """.write(toFile: xclip, atomically: true, encoding: .utf8)
+        chmod(xclip, 0o755)
+        environment = ["DISPLAY": ":99", "WAYLAND_DISPLAY": "", "PATH": bin.path + ":/usr/bin:/bin"]
+    }
+
+    var content: String { (try? String(contentsOfFile: state, encoding: .utf8)) ?? "" }
+
+    /// Waits (30 s at most) until the clipboard is empty; whether it became so.
+    func waitUntilEmpty() -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if content.isEmpty { return true }
+            usleep(50_000)
+        }
+        return content.isEmpty
+    }
+}
+
+/// The background clearer of `mystash copy`, found by its command line (`mystash __clear-clipboard SECONDS`).
+enum ClearerProcess {
+    /// The pid of the clearer started with `seconds` (a number each test chooses apart), waiting for it to show.
+    static func find(seconds: Int) -> pid_t? {
+        let wanted = ["mystash", "__clear-clipboard", String(seconds)]
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(entry),
+                    let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+                else { continue }
+                let arguments = data.split(separator: 0, omittingEmptySubsequences: false)
+                    .map { String(decoding: $0, as: UTF8.self) }
+                if Array(arguments.prefix(3)) == wanted { return pid }
+            }
+            usleep(50_000)
+        }
+        return nil
+    }
+
+    /// Whether the process `pid` has ended (gone, or a zombie waiting for its new parent).
+    static func hasEnded(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return true }
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+    }
+}
+
+/// The clearer of `mystash copy` clears on every catchable signal, and holds nothing of the copy's.
+@Suite(.enabled(if: EndToEnd.binary != nil, "needs the built mystash (swift build)"))
+struct ClipboardClearerTests {
+    /// A stash holding "Bank" (password `clearer-secret`), unlocked by "clear pass".
+    private static func makeStash(_ temp: TemporaryStash) throws {
+        let stash = try temp.open(passphrase: "clear pass")
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "clearer-secret"))
+        stash.lock()
+    }
+
+    /// A `--clip-seconds` no other test uses (the clearer is found by it), far beyond any test's wait.
+    private static func clipSeconds(_ n: Int32) -> Int { 50_000 + Int(getpid() % 1000) * 40 + Int(n) }
+
+    @Test(arguments: [SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGTSTP])
+    func aSignalToTheClearerClearsTheClipboardAtOnce(signal: Int32) throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        try Self.makeStash(temp)
+        let clipboard = try StandInClipboard(in: temp.directory)
+        let seconds = Self.clipSeconds(signal)
+        let result = try ScriptRun.run(
+            ["copy", "Bank", "--clip-seconds", String(seconds), "--db", temp.path, "--passphrase-fd", "3"],
+            fd3: "clear pass\n",
+            extraEnvironment: clipboard.environment
+        )
+        #expect(result.status == 0, "\(result.error)")
+        #expect(clipboard.content == "clearer-secret")
+        let pid = try #require(ClearerProcess.find(seconds: seconds), "no clearer running")
+        defer { kill(pid, SIGKILL) }
+        kill(pid, signal)
+        #expect(clipboard.waitUntilEmpty(), "signal \(signal) left “\(clipboard.content)” on the clipboard")
+        let deadline = Date().addingTimeInterval(30)
+        while !ClearerProcess.hasEnded(pid) && Date() < deadline { usleep(50_000) }
+        #expect(ClearerProcess.hasEnded(pid), "the clearer still runs after signal \(signal)")
+    }
+
+    @Test func theClearerHoldsNoDescriptorOfTheCopyNotEvenThePassphrases() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        try Self.makeStash(temp)
+        let clipboard = try StandInClipboard(in: temp.directory)
+        let seconds = Self.clipSeconds(0)
+        // The passphrase on a socket the test keeps: sending on it fails once no process holds its other end.
+        let copy = try ScriptRun.startBlocked(
+            [
+                EndToEnd.binary!, "copy", "Bank", "--clip-seconds", String(seconds), "--db", temp.path,
+                "--passphrase-fd", "3",
+            ],
+            extraEnvironment: clipboard.environment,
+            socket: true,
+            newSession: true  // no terminal: the clearer's descriptor 3 is not the terminal's either
+        )
+        let line = Array("clear pass\n".utf8)
+        #expect(send(copy.writeEnd, line, line.count, Int32(MSG_NOSIGNAL)) == line.count)
+        #expect(copy.wait() == 0)
+        defer { close(copy.writeEnd) }
+        let pid = try #require(ClearerProcess.find(seconds: seconds), "no clearer running")
+        defer { kill(pid, SIGKILL) }
+        #expect(clipboard.content == "clearer-secret")
+        let probe: [UInt8] = [0x78]
+        let sent = send(copy.writeEnd, probe, probe.count, Int32(MSG_NOSIGNAL))
+        #expect(sent == -1 && errno == EPIPE, "the passphrase's descriptor is still open in the clearer")
     }
 }

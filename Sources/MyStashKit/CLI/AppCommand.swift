@@ -19,7 +19,9 @@ enum AppCommand {
     static let spec = CommandSpec(
         name: "mystash",
         summary: "Notes and passwords in the terminal; passwords encrypted at rest under a master passphrase.",
-        usage: "[--db PATH] [--no-animation] | list notes|passwords | show NAME | add NAME | passwd",
+        usage:
+            "[--db PATH] [--no-animation] | init | list notes|passwords | show NAME | copy NAME | add NAME"
+            + " | import FILE | export FILE | backup FILE | passwd",
         options: [
             OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
@@ -38,6 +40,7 @@ enum AppCommand {
         maxPositionals: 0,
         epilogue: """
             commands:
+              init                   create a new stash and set its master passphrase
               list notes|passwords   print titles or names, one per line (never secrets; no passphrase)
               show NAME              print one field of an entry (--field password|user|url|notes|totp)
               copy NAME              copy one field to the clipboard, cleared after --clip-seconds
@@ -48,9 +51,9 @@ enum AppCommand {
               passwd                 change the master passphrase
             Run 'mystash COMMAND --help' for a command's options.
             """ + "\n\n" + MyStashCommand.storeHelp + "\n\n" + """
-                On first run you choose the master passphrase (asked twice). Later runs ask for it
-                (three tries). In the app: Tab switches Notes/Passwords, a adds, Enter or e edits,
-                d deletes, u undoes, / searches, ? shows every key, q quits.
+                On first run (or with 'mystash init') you choose the master passphrase (asked twice).
+                Later runs ask for it (three tries). In the app: Tab switches Notes/Passwords, a adds,
+                Enter or e edits, d deletes, u undoes, / searches, ? shows every key, q quits.
 
                 environment:
                   MYSTASH_DB     the store path (when --db is not given)

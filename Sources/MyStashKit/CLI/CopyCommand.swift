@@ -71,7 +71,9 @@ enum CopyCommand {
     }
 
     /// Starts `mystash __clear-clipboard SECONDS` in the background with the text on its stdin
-    /// (never in argv or the environment) and the terminal as descriptor 3.
+    /// (never in argv or the environment) and the terminal as descriptor 3 — and no other
+    /// descriptor of this process (not `--passphrase-fd`'s, not the store's). It starts with every
+    /// signal it waits for blocked and the rest at their defaults, so a signal sent at once is not lost.
     private static func startClearer(after seconds: Int, text: String, terminal: Int32) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return }
@@ -81,45 +83,34 @@ enum CopyCommand {
         posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        if terminal >= 0 { posix_spawn_file_actions_adddup2(&actions, terminal, 3) }
-        posix_spawn_file_actions_addclose(&actions, fds[1])
+        if terminal >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, terminal, 3)
+            InheritedDescriptors.close(from: 4, in: &actions)
+        } else {
+            InheritedDescriptors.close(from: 3, in: &actions)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var blocked = ClearClipboardCommand.awaitedSignals()
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGHUP)  // stays ignored: the helper outlives the terminal's shell
+        posix_spawnattr_setsigmask(&attributes, &blocked)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let executable = "/proc/self/exe"
         let argv: [UnsafeMutablePointer<CChar>?] = [
             strdup("mystash"), strdup(ClearClipboardCommand.name), strdup(String(seconds)), nil,
         ]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         close(fds[0])
         if rc == 0 {
             let bytes = Array(text.utf8)
             _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
         }
         close(fds[1])
-    }
-}
-
-/// The background half of `mystash copy`: reads the copied text on stdin,
-/// waits, then clears the clipboard (OSC 52 to descriptor 3 when it is a
-/// terminal; the system tool only if it still holds the text). Not for people.
-enum ClearClipboardCommand {
-    static let name = "__clear-clipboard"
-
-    static func run(_ arguments: [String]) -> Int32 {
-        signal(SIGHUP, SIG_IGN)
-        guard let seconds = arguments.first.flatMap(UInt32.init) else { return ExitStatus.usage }
-        var text = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(STDIN_FILENO, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            text.append(contentsOf: buffer[0..<n])
-        }
-        sleep(seconds)
-        let terminal: Int32? = isatty(3) == 1 ? 3 : nil
-        SystemClipboard(terminal: terminal).clear(ifStillHolding: String(decoding: text, as: UTF8.self))
-        Sodium.wipe(&text)
-        return ExitStatus.ok
     }
 }

@@ -9,7 +9,8 @@ import CLIKit
 ///     exit(MyStashCommand.main(Array(CommandLine.arguments.dropFirst())))
 ///
 /// `mystash [--db PATH]` opens the full-screen app (after asking for the
-/// master passphrase); `mystash list notes|passwords` prints titles or names
+/// master passphrase); `mystash init` makes a new stash without it;
+/// `mystash list notes|passwords` prints titles or names
 /// for scripts (never secrets, no passphrase needed); `mystash passwd`
 /// changes the master passphrase.
 public enum MyStashCommand {
@@ -25,6 +26,7 @@ public enum MyStashCommand {
         guard let first = arguments.first else { return AppCommand.run([]) }
         let rest = Array(arguments.dropFirst())
         switch first {
+        case "init": return InitCommand.run(rest)
         case "list": return ListCommand.run(rest)
         case "passwd": return PasswdCommand.run(rest)
         case "show": return ShowCommand.run(rest)
@@ -39,6 +41,7 @@ public enum MyStashCommand {
             return ExitStatus.ok
         case "help":
             switch rest.first {
+            case "init": return InitCommand.run(["--help"])
             case "list": return ListCommand.run(["--help"])
             case "passwd": return PasswdCommand.run(["--help"])
             case "show": return ShowCommand.run(["--help"])

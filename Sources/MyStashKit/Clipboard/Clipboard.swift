@@ -130,10 +130,20 @@ enum ChildProcess {
         }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         for fd in [inPipe[0], inPipe[1], outPipe[0], outPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+        // A tool that stays to serve the selection (xclip, wl-copy) must hold nothing of ours.
+        InheritedDescriptors.close(from: 3, in: &actions)
+        // Nor our blocked signals (the clipboard clearer blocks them while it waits).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for pointer in cArguments { free(pointer) } }
         var pid = pid_t()
-        let rc = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
+        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
         close(inPipe[0])
         close(outPipe[1])
         guard rc == 0 else {
