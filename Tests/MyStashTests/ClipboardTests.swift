@@ -10,7 +10,12 @@ final class RecordingClipboard: Clipboard {
     private(set) var copied: [String] = []
     private(set) var cleared: [String] = []
     func copy(_ text: String) { copied.append(text) }
-    func clear(ifStillHolding text: String) { cleared.append(text) }
+    /// What `clear` reports (a system clipboard that can read back by default).
+    var clearing = ClipboardClearing.cleared
+    func clear(ifStillHolding text: String) -> ClipboardClearing {
+        cleared.append(text)
+        return clearing
+    }
 }
 
 /// `c`, `C` and `t` copy without showing; the status line counts down to the clearing.
@@ -382,5 +387,124 @@ struct ClipboardClearerTests {
         let probe: [UInt8] = [0x78]
         let sent = send(copy.writeEnd, probe, probe.count, Int32(MSG_NOSIGNAL))
         #expect(sent == -1 && errno == EPIPE, "the passphrase's descriptor is still open in the clearer")
+    }
+}
+
+/// Under tmux a copy goes to a buffer of its own, gone after `--clip-seconds`; the person's own copies stay.
+@Suite(.serialized) struct TmuxClipboardTests {
+    static let secret = "tmux-Secret-6"
+
+    /// Every tmux buffer of the pane's server: name → contents.
+    static func buffers(_ pane: TmuxPane) -> [String: String] {
+        let names =
+            (try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "list-buffers", "-F", "#{buffer_name}"]).output)
+            ?? ""
+        var result: [String: String] = [:]
+        for name in names.split(separator: "\n").map(String.init) {
+            result[name] = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "show-buffer", "-b", name]).output
+        }
+        return result
+    }
+
+    /// Waits (30 s at most) until no buffer holds the secret; the buffers then.
+    static func waitUntilNoBufferHoldsTheSecret(_ pane: TmuxPane) -> [String: String] {
+        let deadline = Date().addingTimeInterval(30)
+        var now = buffers(pane)
+        while now.values.contains(secret) && Date() < deadline {
+            usleep(100_000)
+            now = buffers(pane)
+        }
+        return now
+    }
+
+    private static func makeStash(_ session: StashSession) throws {
+        let stash = try Stash(path: session.database)
+        try stash.setUp(passphrase: SecureBytes(utf8: "tmux pass"), parameters: .minimum)
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: secret))
+        stash.lock()
+    }
+
+    @Test(.enabled(if: EndToEnd.unavailableReason == nil, "needs the built mystash and tmux"))
+    func afterClipSecondsTheCopiedPasswordIsInNoTmuxBufferAndTheUsersOwnCopyStays() throws {
+        let session = try StashSession()
+        defer { session.remove() }
+        try Self.makeStash(session)
+        let (pane, run) = try session.launch(["--clip-seconds", "15"], subcommand: ["copy", "Bank"])
+        defer { pane.close() }
+        _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
+        try pane.waitFor("Master passphrase:")
+        pane.type("tmux pass")
+        pane.press("Enter")
+        try pane.waitFor("EXITED")
+        #expect(session.exitStatus(of: run) == 0, "\(session.file("stderr-\(run).txt"))")
+        #expect(session.file("stderr-\(run).txt").contains("Copied the password of “Bank” — cleared in 15 s\n"))
+        // Within the 15 s, the copy is in tmux (where a paste finds it).
+        let copied = Self.buffers(pane)
+        #expect(copied.values.contains(Self.secret), "no tmux buffer holds the copy: \(copied)")
+        // The person copies something of their own meanwhile.
+        _ = try EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-buffer", "my own clip"])
+        let after = Self.waitUntilNoBufferHoldsTheSecret(pane)
+        #expect(!after.values.contains(Self.secret), "the password is still in a tmux buffer: \(after)")
+        #expect(after.values.contains("my own clip"), "the person's own copy was cleared too: \(after)")
+    }
+
+    @Test(.enabled(if: EndToEnd.unavailableReason == nil, "needs the built mystash and tmux"))
+    func theAppsCopyIsInNoTmuxBufferOnceItSaysCleared() throws {
+        let session = try StashSession()
+        defer { session.remove() }
+        try Self.makeStash(session)
+        let (pane, _) = try session.launch(["--no-animation", "--clip-seconds", "4"])
+        defer { pane.close() }
+        _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
+        try pane.waitFor("Master passphrase:")
+        pane.type("tmux pass")
+        pane.press("Enter")
+        try pane.waitFor("No notes yet")
+        pane.press("Tab")
+        try pane.waitFor("Bank")
+        pane.type("c")
+        try pane.waitFor("Copied the password of “Bank”")
+        try pane.waitFor("Clipboard cleared")
+        let after = Self.buffers(pane)
+        #expect(!after.values.contains(Self.secret), "the password is still in a tmux buffer: \(after)")
+    }
+}
+
+/// Where no tmux buffer or tool can be read back, the clearing is said to be unconfirmed.
+@Suite struct UnverifiedClearingTests {
+    @Test func anOSC52ClearIsReportedAsUnconfirmed() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let clipboard = SystemClipboard(terminal: ends[1], environment: ["PATH": "/nonexistent"])
+        #expect(!clipboard.canVerifyClearing)
+        clipboard.copy("osc-only")
+        #expect(clipboard.clear(ifStillHolding: "osc-only") == .unverified)
+        #expect(ClipboardClearing.unverified.message == "Clipboard clear sent (OSC 52: the terminal cannot confirm it)")
+    }
+
+    @Test func theStatusLineSaysWhatTheClearingAchieved() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let (app, clipboard, clock) = try ClipboardTests.bankApp(in: temp, password: "status-Secret-1")
+        clipboard.clearing = .unverified
+        app.send(.tab)
+        app.send(.character("c"))
+        clock.advance(by: 45)
+        app.browser.updateClipboardStatus(at: clock.now)
+        app.loop.draw()
+        #expect(
+            app.screenText.contains("Clipboard clear sent (OSC 52: the terminal cannot confirm it)"),
+            "\(app.screenText)"
+        )
+        clipboard.clearing = .replaced
+        app.send(.character("c"))
+        clock.advance(by: 45)
+        app.browser.updateClipboardStatus(at: clock.now)
+        app.loop.draw()
+        #expect(app.screenText.contains("Clipboard left alone: it holds something else now"), "\(app.screenText)")
     }
 }

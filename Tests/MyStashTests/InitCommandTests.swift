@@ -121,7 +121,7 @@ struct PassphraseLimitTests {
             let result = try ScriptRun.run(
                 command + ["--db", path, "--passphrase-fd", "3"],
                 fd3Path: "/dev/zero",
-                wrapper: ["/usr/bin/timeout", "120"]
+                wrapper: ["/usr/bin/timeout", "-s", "KILL", "60"]
             )
             #expect(result.status == 65, "\(command): \(result.status) \(result.error)")
             #expect(

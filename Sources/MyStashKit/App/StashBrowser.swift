@@ -155,7 +155,7 @@ final class StashBrowser {
         guard let clipboard, clipboard.isPending else { return }
         let message: (text: String, duration: Double)
         if clipboard.tick(at: time) {
-            message = ("Clipboard cleared", 4)
+            message = (clipboard.lastClearing?.message ?? ClipboardClearing.cleared.message, 4)
         } else if let text = clipboard.statusText(at: time) {
             message = (text, 1.5)
         } else {

@@ -8,8 +8,9 @@ import Darwin
 #endif
 
 /// The background half of `mystash copy`: reads the copied text on stdin,
-/// waits, then clears the clipboard (OSC 52 to descriptor 3 when it is a
-/// terminal; the system tool only if it still holds the text). Not for people.
+/// waits, then clears the clipboard (under tmux the named buffer it is given,
+/// else OSC 52 to descriptor 3 when it is a terminal; the system tool only if
+/// it still holds the text). Not for people.
 ///
 /// A signal does not leave the secret behind: every catchable signal that
 /// would end or stop the process (SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGTSTP…)
@@ -18,7 +19,7 @@ import Darwin
 /// the clearing then happens when the time is up, as without a signal. Only
 /// SIGKILL (and SIGSTOP, which cannot be caught) can stop it from clearing.
 ///
-///     mystash __clear-clipboard 45 <<< "s3cret"   // started by CopyCommand, never by hand
+///     mystash __clear-clipboard 45 mystash-123-0a1b2c3d <<< "s3cret"   // started by CopyCommand, never by hand
 enum ClearClipboardCommand {
     static let name = "__clear-clipboard"
 
@@ -28,11 +29,14 @@ enum ClearClipboardCommand {
         // Blocked from the start (CopyCommand spawns it so): a signal is kept pending until the wait takes it.
         pthread_sigmask(SIG_BLOCK, &awaited, nil)
         guard let seconds = arguments.first.flatMap(UInt32.init) else { return ExitStatus.usage }
+        let tmuxBuffer = arguments.dropFirst().first
+        if let tmuxBuffer, !TmuxBuffer.isValidName(tmuxBuffer) { return ExitStatus.usage }
         var text = readStandardInput()
         defer { Sodium.wipe(&text) }
         let caught = wait(seconds: seconds, for: awaited)
         let terminal: Int32? = isatty(3) == 1 ? 3 : nil
-        SystemClipboard(terminal: terminal).clear(ifStillHolding: String(decoding: text, as: UTF8.self))
+        SystemClipboard(terminal: terminal, tmuxBuffer: tmuxBuffer)
+            .clear(ifStillHolding: String(decoding: text, as: UTF8.self))
         return caught.map { 128 + $0 } ?? ExitStatus.ok
     }
 

@@ -31,8 +31,10 @@ enum CopyCommand {
         minPositionals: 1,
         maxPositionals: 1,
         epilogue: """
-            The clipboard is reached through OSC 52 on the terminal, and wl-copy (WAYLAND_DISPLAY) or
-            xclip/xsel (DISPLAY) when installed.
+            The clipboard is reached through OSC 52 on the terminal (under tmux: a tmux buffer of its
+            own, deleted when the time is up), and wl-copy (WAYLAND_DISPLAY) or xclip/xsel (DISPLAY)
+            when installed. An OSC 52 clear cannot be confirmed by the terminal; a clipboard that
+            holds something else by then is left alone.
 
             """ + MyStashCommand.storeHelp
     )
@@ -51,6 +53,12 @@ enum CopyCommand {
                 }
                 seconds = n
             }
+            let terminal = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+            let clipboard = SystemClipboard(terminal: terminal >= 0 ? terminal : nil)
+            guard clipboard.reachesAClipboard else {
+                printError("nowhere to copy to: no terminal (for OSC 52), no tmux, and no wl-copy, xclip or xsel")
+                return ExitStatus.unavailable
+            }
             let opened = try StashUnlocker(parsed: parsed).open()
             guard case .success(let stash) = opened else { return opened.status }
             defer { stash.lock() }
@@ -62,19 +70,20 @@ enum CopyCommand {
                 if case .noEntry = error { return ExitStatus.noInput }
                 return ExitStatus.dataError
             }
-            let terminal = open("/dev/tty", O_WRONLY | O_CLOEXEC)
-            SystemClipboard(terminal: terminal >= 0 ? terminal : nil).copy(value)
-            startClearer(after: seconds, text: value, terminal: terminal)
-            writeStandardError("Copied \(field.phrase) of “\(name)” — cleared in \(seconds) s\n")
+            clipboard.copy(value)
+            startClearer(after: seconds, text: value, terminal: terminal, tmuxBuffer: clipboard.tmuxBufferName)
+            let caveat =
+                clipboard.canVerifyClearing ? "" : " (through OSC 52: the terminal cannot confirm the clearing)"
+            writeStandardError("Copied \(field.phrase) of “\(name)” — cleared in \(seconds) s\(caveat)\n")
             return ExitStatus.ok
         }
     }
 
-    /// Starts `mystash __clear-clipboard SECONDS` in the background with the text on its stdin
+    /// Starts `mystash __clear-clipboard SECONDS [TMUX-BUFFER]` in the background with the text on its stdin
     /// (never in argv or the environment) and the terminal as descriptor 3 — and no other
     /// descriptor of this process (not `--passphrase-fd`'s, not the store's). It starts with every
     /// signal it waits for blocked and the rest at their defaults, so a signal sent at once is not lost.
-    private static func startClearer(after seconds: Int, text: String, terminal: Int32) {
+    private static func startClearer(after seconds: Int, text: String, terminal: Int32, tmuxBuffer: String?) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return }
         var actions = posix_spawn_file_actions_t()
@@ -100,9 +109,10 @@ enum CopyCommand {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let executable = "/proc/self/exe"
-        let argv: [UnsafeMutablePointer<CChar>?] = [
-            strdup("mystash"), strdup(ClearClipboardCommand.name), strdup(String(seconds)), nil,
-        ]
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            [
+                strdup("mystash"), strdup(ClearClipboardCommand.name), strdup(String(seconds)),
+            ] + (tmuxBuffer.map { [strdup($0)] } ?? []) + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)

@@ -30,6 +30,8 @@ enum ScriptRun {
         var environment = ProcessInfo.processInfo.environment
         environment["MYSTASH_KDF"] = "min"
         environment["LANG"] = "C.UTF-8"
+        // A copy must not reach the tmux the tests may run in (a pane's own tmux is set up by the test).
+        environment["TMUX"] = nil
         return environment
     }()
 
@@ -132,8 +134,17 @@ enum ScriptRun {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // POSIX_SPAWN_SETSID (glibc 2.26+; Swift does not see it without _GNU_SOURCE).
-        if newSession { posix_spawnattr_setflags(&attributes, 0x80) }
+        // As a shell starts a program: no signal blocked (the test runner's threads may block
+        // some), every signal at its default. POSIX_SPAWN_SETSID (glibc 2.26+; Swift does not
+        // see it without _GNU_SOURCE) gives the child a session of its own.
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        let flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | (newSession ? 0x80 : 0)
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var pid = pid_t()
         let rc = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
         guard rc == 0 else { throw EndToEnd.Failure("cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
