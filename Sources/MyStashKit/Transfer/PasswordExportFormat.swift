@@ -53,6 +53,7 @@ public struct SkippedRow: Equatable, Sendable {
     /// Why it was not imported.
     public var reason: String
 
+    /// A row that was not imported: its line, its name ("" when none) and why.
     public init(line: Int, name: String, reason: String) {
         self.line = line
         self.name = name
