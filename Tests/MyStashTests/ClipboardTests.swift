@@ -10,7 +10,12 @@ final class RecordingClipboard: Clipboard {
     private(set) var copied: [String] = []
     private(set) var cleared: [String] = []
     func copy(_ text: String) { copied.append(text) }
-    func clear(ifStillHolding text: String) { cleared.append(text) }
+    /// What `clear` reports (a system clipboard that can read back by default).
+    var clearing = ClipboardClearing.cleared
+    func clear(ifStillHolding text: String) -> ClipboardClearing {
+        cleared.append(text)
+        return clearing
+    }
 }
 
 /// `c`, `C` and `t` copy without showing; the status line counts down to the clearing.
@@ -207,35 +212,18 @@ struct CopyCommandTests {
         let stash = try temp.open(passphrase: "copy pass")
         try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "cli-copy-secret"))
         stash.lock()
-        let bin = temp.directory.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let state = temp.directory.appendingPathComponent("clipboard.txt").path
-        let xclip = bin.appendingPathComponent("xclip").path
-        try """
-        #!/bin/sh
-        case "$*" in *-out*) cat \(EndToEnd.shellQuote(state)) 2>/dev/null ;; *) cat > \(EndToEnd.shellQuote(state)) ;; esac
-
-        """.write(toFile: xclip, atomically: true, encoding: .utf8)
-        chmod(xclip, 0o755)
-        let environment = ["DISPLAY": ":99", "WAYLAND_DISPLAY": "", "PATH": bin.path + ":/usr/bin:/bin"]
+        let clipboard = try StandInClipboard(in: temp.directory)
         let result = try ScriptRun.run(
             ["copy", "Bank", "--clip-seconds", "1", "--db", temp.path, "--passphrase-fd", "3"],
             fd3: "copy pass\n",
-            extraEnvironment: environment
+            extraEnvironment: clipboard.environment
         )
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "")
         #expect(result.error.contains("Copied the password of “Bank” — cleared in 1 s"))
-        #expect(try String(contentsOfFile: state, encoding: .utf8) == "cli-copy-secret")
-        // The background clearer empties it (poll with a generous deadline).
-        let deadline = Date().addingTimeInterval(30)
-        var content = "cli-copy-secret"
-        while Date() < deadline {
-            content = (try? String(contentsOfFile: state, encoding: .utf8)) ?? ""
-            if content.isEmpty { break }
-            usleep(50_000)
-        }
-        #expect(content.isEmpty)
+        #expect(clipboard.content == "cli-copy-secret")
+        // The background clearer empties it.
+        #expect(clipboard.waitUntilEmpty())
     }
 }
 
@@ -273,5 +261,250 @@ struct CopyCommandTests {
         try pane.waitUntil("the countdown") { screen in
             (20...28).contains { screen.contains("cleared in \($0) s") }
         }
+    }
+}
+
+/// A stand-in `xclip` in a folder of its own: what it holds is a file the test reads.
+struct StandInClipboard {
+    let state: String
+    /// The environment that makes `mystash` find it (`DISPLAY` set, the folder first on `PATH`).
+    let environment: [String: String]
+
+    init(in directory: URL) throws {
+        let bin = directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        state = directory.appendingPathComponent("clipboard.txt").path
+        let xclip = bin.appendingPathComponent("xclip").path
+        try """
+        #!/bin/sh
+        case "$*" in *-out*) cat \(EndToEnd.shellQuote(state)) 2>/dev/null ;; *) cat > \(EndToEnd.shellQuote(state)) ;; esac
+
+        """.write(toFile: xclip, atomically: true, encoding: .utf8)
+        chmod(xclip, 0o755)
+        environment = ["DISPLAY": ":99", "WAYLAND_DISPLAY": "", "PATH": bin.path + ":/usr/bin:/bin"]
+    }
+
+    var content: String { (try? String(contentsOfFile: state, encoding: .utf8)) ?? "" }
+
+    /// Waits (30 s at most) until the clipboard is empty; whether it became so.
+    func waitUntilEmpty() -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if content.isEmpty { return true }
+            usleep(50_000)
+        }
+        return content.isEmpty
+    }
+}
+
+/// The background clearer of `mystash copy`, found by its command line (`mystash __clear-clipboard SECONDS`).
+enum ClearerProcess {
+    /// The pid of the clearer started with `seconds` (a number each test chooses apart), waiting for it to show.
+    static func find(seconds: Int) -> pid_t? {
+        let wanted = ["mystash", "__clear-clipboard", String(seconds)]
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(entry),
+                    let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+                else { continue }
+                let arguments = data.split(separator: 0, omittingEmptySubsequences: false)
+                    .map { String(decoding: $0, as: UTF8.self) }
+                if Array(arguments.prefix(3)) == wanted { return pid }
+            }
+            usleep(50_000)
+        }
+        return nil
+    }
+
+    /// Whether the process `pid` has ended (gone, or a zombie waiting for its new parent).
+    static func hasEnded(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return true }
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+    }
+}
+
+/// The clearer of `mystash copy` clears on every catchable signal, and holds nothing of the copy's.
+@Suite(.enabled(if: EndToEnd.binary != nil, "needs the built mystash (swift build)"))
+struct ClipboardClearerTests {
+    /// A stash holding "Bank" (password `clearer-secret`), unlocked by "clear pass".
+    private static func makeStash(_ temp: TemporaryStash) throws {
+        let stash = try temp.open(passphrase: "clear pass")
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "clearer-secret"))
+        stash.lock()
+    }
+
+    /// A `--clip-seconds` no other test uses (the clearer is found by it), far beyond any test's wait.
+    private static func clipSeconds(_ n: Int32) -> Int { 50_000 + Int(getpid() % 1000) * 40 + Int(n) }
+
+    @Test(arguments: [SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGTSTP])
+    func aSignalToTheClearerClearsTheClipboardAtOnce(signal: Int32) throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        try Self.makeStash(temp)
+        let clipboard = try StandInClipboard(in: temp.directory)
+        let seconds = Self.clipSeconds(signal)
+        let result = try ScriptRun.run(
+            ["copy", "Bank", "--clip-seconds", String(seconds), "--db", temp.path, "--passphrase-fd", "3"],
+            fd3: "clear pass\n",
+            extraEnvironment: clipboard.environment
+        )
+        #expect(result.status == 0, "\(result.error)")
+        #expect(clipboard.content == "clearer-secret")
+        let pid = try #require(ClearerProcess.find(seconds: seconds), "no clearer running")
+        defer { kill(pid, SIGKILL) }
+        kill(pid, signal)
+        #expect(clipboard.waitUntilEmpty(), "signal \(signal) left “\(clipboard.content)” on the clipboard")
+        let deadline = Date().addingTimeInterval(30)
+        while !ClearerProcess.hasEnded(pid) && Date() < deadline { usleep(50_000) }
+        #expect(ClearerProcess.hasEnded(pid), "the clearer still runs after signal \(signal)")
+    }
+
+    @Test func theClearerHoldsNoDescriptorOfTheCopyNotEvenThePassphrases() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        try Self.makeStash(temp)
+        let clipboard = try StandInClipboard(in: temp.directory)
+        let seconds = Self.clipSeconds(0)
+        // The passphrase on a socket the test keeps: sending on it fails once no process holds its other end.
+        let copy = try ScriptRun.startBlocked(
+            [
+                EndToEnd.binary!, "copy", "Bank", "--clip-seconds", String(seconds), "--db", temp.path,
+                "--passphrase-fd", "3",
+            ],
+            extraEnvironment: clipboard.environment,
+            socket: true,
+            newSession: true  // no terminal: the clearer's descriptor 3 is not the terminal's either
+        )
+        let line = Array("clear pass\n".utf8)
+        #expect(send(copy.writeEnd, line, line.count, Int32(MSG_NOSIGNAL)) == line.count)
+        #expect(copy.wait() == 0)
+        defer { close(copy.writeEnd) }
+        let pid = try #require(ClearerProcess.find(seconds: seconds), "no clearer running")
+        defer { kill(pid, SIGKILL) }
+        #expect(clipboard.content == "clearer-secret")
+        let probe: [UInt8] = [0x78]
+        let sent = send(copy.writeEnd, probe, probe.count, Int32(MSG_NOSIGNAL))
+        #expect(sent == -1 && errno == EPIPE, "the passphrase's descriptor is still open in the clearer")
+    }
+}
+
+/// Under tmux a copy goes to a buffer of its own, gone after `--clip-seconds`; the person's own copies stay.
+@Suite(.serialized) struct TmuxClipboardTests {
+    static let secret = "tmux-Secret-6"
+
+    /// Every tmux buffer of the pane's server: name → contents.
+    static func buffers(_ pane: TmuxPane) -> [String: String] {
+        let names =
+            (try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "list-buffers", "-F", "#{buffer_name}"]).output)
+            ?? ""
+        var result: [String: String] = [:]
+        for name in names.split(separator: "\n").map(String.init) {
+            result[name] = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "show-buffer", "-b", name]).output
+        }
+        return result
+    }
+
+    /// Waits (30 s at most) until no buffer holds the secret; the buffers then.
+    static func waitUntilNoBufferHoldsTheSecret(_ pane: TmuxPane) -> [String: String] {
+        let deadline = Date().addingTimeInterval(30)
+        var now = buffers(pane)
+        while now.values.contains(secret) && Date() < deadline {
+            usleep(100_000)
+            now = buffers(pane)
+        }
+        return now
+    }
+
+    private static func makeStash(_ session: StashSession) throws {
+        let stash = try Stash(path: session.database)
+        try stash.setUp(passphrase: SecureBytes(utf8: "tmux pass"), parameters: .minimum)
+        try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: secret))
+        stash.lock()
+    }
+
+    @Test(.enabled(if: EndToEnd.unavailableReason == nil, "needs the built mystash and tmux"))
+    func afterClipSecondsTheCopiedPasswordIsInNoTmuxBufferAndTheUsersOwnCopyStays() throws {
+        let session = try StashSession()
+        defer { session.remove() }
+        try Self.makeStash(session)
+        let (pane, run) = try session.launch(["--clip-seconds", "15"], subcommand: ["copy", "Bank"])
+        defer { pane.close() }
+        _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
+        try pane.waitFor("Master passphrase:")
+        pane.type("tmux pass")
+        pane.press("Enter")
+        try pane.waitFor("EXITED")
+        #expect(session.exitStatus(of: run) == 0, "\(session.file("stderr-\(run).txt"))")
+        #expect(session.file("stderr-\(run).txt").contains("Copied the password of “Bank” — cleared in 15 s\n"))
+        // Within the 15 s, the copy is in tmux (where a paste finds it).
+        let copied = Self.buffers(pane)
+        #expect(copied.values.contains(Self.secret), "no tmux buffer holds the copy: \(copied)")
+        // The person copies something of their own meanwhile.
+        _ = try EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-buffer", "my own clip"])
+        let after = Self.waitUntilNoBufferHoldsTheSecret(pane)
+        #expect(!after.values.contains(Self.secret), "the password is still in a tmux buffer: \(after)")
+        #expect(after.values.contains("my own clip"), "the person's own copy was cleared too: \(after)")
+    }
+
+    @Test(.enabled(if: EndToEnd.unavailableReason == nil, "needs the built mystash and tmux"))
+    func theAppsCopyIsInNoTmuxBufferOnceItSaysCleared() throws {
+        let session = try StashSession()
+        defer { session.remove() }
+        try Self.makeStash(session)
+        let (pane, _) = try session.launch(["--no-animation", "--clip-seconds", "4"])
+        defer { pane.close() }
+        _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
+        try pane.waitFor("Master passphrase:")
+        pane.type("tmux pass")
+        pane.press("Enter")
+        try pane.waitFor("No notes yet")
+        pane.press("Tab")
+        try pane.waitFor("Bank")
+        pane.type("c")
+        try pane.waitFor("Copied the password of “Bank”")
+        try pane.waitFor("Clipboard cleared")
+        let after = Self.buffers(pane)
+        #expect(!after.values.contains(Self.secret), "the password is still in a tmux buffer: \(after)")
+    }
+}
+
+/// Where no tmux buffer or tool can be read back, the clearing is said to be unconfirmed.
+@Suite struct UnverifiedClearingTests {
+    @Test func anOSC52ClearIsReportedAsUnconfirmed() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let clipboard = SystemClipboard(terminal: ends[1], environment: ["PATH": "/nonexistent"])
+        #expect(!clipboard.canVerifyClearing)
+        clipboard.copy("osc-only")
+        #expect(clipboard.clear(ifStillHolding: "osc-only") == .unverified)
+        #expect(ClipboardClearing.unverified.message == "Clipboard clear sent (OSC 52: the terminal cannot confirm it)")
+    }
+
+    @Test func theStatusLineSaysWhatTheClearingAchieved() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let (app, clipboard, clock) = try ClipboardTests.bankApp(in: temp, password: "status-Secret-1")
+        clipboard.clearing = .unverified
+        app.send(.tab)
+        app.send(.character("c"))
+        clock.advance(by: 45)
+        app.browser.updateClipboardStatus(at: clock.now)
+        app.loop.draw()
+        #expect(
+            app.screenText.contains("Clipboard clear sent (OSC 52: the terminal cannot confirm it)"),
+            "\(app.screenText)"
+        )
+        clipboard.clearing = .replaced
+        app.send(.character("c"))
+        clock.advance(by: 45)
+        app.browser.updateClipboardStatus(at: clock.now)
+        app.loop.draw()
+        #expect(app.screenText.contains("Clipboard left alone: it holds something else now"), "\(app.screenText)")
     }
 }

@@ -61,7 +61,7 @@ import Testing
                 .note(title: "Wi-Fi", body: "SSID: home\nkey: ünïcode"),
             ]
         )
-        #expect(skipped == [5])
+        #expect(skipped == [], "a row with nothing in it is not a skipped entry")
     }
 
     @Test func keepassxcChromeAndFirefox() throws {
@@ -110,6 +110,66 @@ import Testing
         )
     }
 
+    static let keepassxcNotesOnly = """
+        "Group","Title","Username","Password","URL","Notes","TOTP","Icon","Last Modified","Created"
+        "Root","Bank recovery codes","","","","1111-2222
+        3333-4444","","0","2026-01-01T00:00:00Z","2026-01-01T00:00:00Z"
+        "Root","Router","","","http://192.168.1.1","","","0","2026-01-01T00:00:00Z","2026-01-01T00:00:00Z"
+        "Root","Just a name","","","","","","0","2026-01-01T00:00:00Z","2026-01-01T00:00:00Z"
+
+        """
+    static let bitwardenCardAndIdentity = """
+        folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp
+        ,,card,Visa,expires 12/29,"number: 4111 1111 1111 1111
+        code: 123",0,,,,
+        ,,identity,Passport,,"passport: X1234567",0,,,,
+        ,,login,Mail,,"recovery: words words",0,https://mail.example,me,mail-pw,
+        ,,login,,,,0,,,secret-without-a-name,
+
+        """
+
+    @Test func loginsWithOnlyNotesAndCardsAndIdentitiesBecomeNotesAndTheRestIsNamed() throws {
+        var (_, items, _) = try read(Self.keepassxcNotesOnly)
+        #expect(
+            items == [
+                .note(title: "Bank recovery codes", body: "1111-2222\n3333-4444"),
+                .note(title: "Router", body: "URL: http://192.168.1.1"),
+            ]
+        )
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        let path = temp.directory.appendingPathComponent("export.csv").path
+        try Self.keepassxcNotesOnly.write(toFile: path, atomically: true, encoding: .utf8)
+        var reader = try PasswordExportReader(path: path)
+        _ = reader.items()
+        #expect(
+            reader.skipped == [
+                SkippedRow(
+                    line: 5,
+                    name: "Just a name",
+                    reason: "only a name: no password, user ID, URL, TOTP secret or notes"
+                )
+            ]
+        )
+        (_, items, _) = try read(Self.bitwardenCardAndIdentity)
+        #expect(
+            items == [
+                .note(title: "Visa", body: "expires 12/29\n\nnumber: 4111 1111 1111 1111\ncode: 123"),
+                .note(title: "Passport", body: "passport: X1234567"),
+                .password(
+                    PasswordEntry(
+                        name: "Mail",
+                        userID: "me",
+                        password: "mail-pw",
+                        url: "https://mail.example",
+                        notes: "recovery: words words"
+                    )
+                ),
+            ]
+        )
+        #expect(try read(Self.bitwardenCardAndIdentity).2 == [6])
+    }
+
     @Test func anUnknownHeaderIsRefusedWithFileAndLine() throws {
         #expect(throws: ImportError.self) { try read("a,b,c\n1,2,3\n") }
         do { _ = try read("a,b,c\n1,2,3\n") } catch {
@@ -156,15 +216,53 @@ struct TransferCommandTests {
         let fd = ["--db", temp.path, "--passphrase-fd", "3"]
         let result = try ScriptRun.run(["import", file] + fd, fd3: Self.passphrase + "\n")
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("(bitwarden): 2 added, 0 updated, 1 skipped."), "\(result.output)")
-        #expect(result.output.contains("plaintext"))
+        #expect(
+            result.output.contains("(bitwarden): 2 added, 0 updated, 0 unchanged, 0 skipped."),
+            "\(result.output)"
+        )
+        #expect(result.output.contains("plaintext: delete it once you no longer need it (shred -u"))
         let totp = try ScriptRun.run(
             ["show", "Bank, Crédit Agricole", "--field", "totp"] + fd,
             fd3: Self.passphrase + "\n"
         )
         #expect(totp.status == 0 && totp.output.count == 7, "\(totp.output) \(totp.error)")
         let again = try ScriptRun.run(["import", file] + fd, fd3: Self.passphrase + "\n")
-        #expect(again.output.contains("0 added, 0 updated, 3 skipped."), "\(again.output)")
+        #expect(again.output.contains("0 added, 0 updated, 2 unchanged, 0 skipped."), "\(again.output)")
+    }
+
+    @Test func importNamesEachSkippedRowAndThenNeverAdvisesDeletingTheExport() throws {
+        let temp = try TemporaryStash()
+        defer { temp.remove() }
+        try temp.open(passphrase: Self.passphrase).lock()
+        let fd = ["--db", temp.path, "--passphrase-fd", "3"]
+        let keepass = temp.directory.appendingPathComponent("keepassxc.csv").path
+        try ImportFormatTests.keepassxcNotesOnly.write(toFile: keepass, atomically: true, encoding: .utf8)
+        let kept = try ScriptRun.run(["import", keepass] + fd, fd3: Self.passphrase + "\n")
+        #expect(kept.status == 0, "\(kept.error)")
+        #expect(kept.output.contains("2 added, 0 updated, 0 unchanged, 1 skipped."), "\(kept.output)")
+        #expect(
+            kept.error.contains(
+                "\(keepass):5: skipped “Just a name”: only a name: no password, user ID, URL, TOTP secret or notes"
+            ),
+            "\(kept.error)"
+        )
+        #expect(!kept.output.contains("shred") && !kept.output.contains("delete it once"), "\(kept.output)")
+        #expect(kept.output.contains("1 entry in it was not imported"), "\(kept.output)")
+        let codes = try ScriptRun.run(
+            ["show", "Bank recovery codes", "--field", "notes"] + fd,
+            fd3: Self.passphrase + "\n"
+        )
+        #expect(codes.output == "1111-2222\n3333-4444\n", "\(codes.error)")
+        #expect(try ScriptRun.run(["list", "notes", "--db", temp.path]).output == "Bank recovery codes\nRouter\n")
+
+        let bitwarden = temp.directory.appendingPathComponent("bitwarden.csv").path
+        try ImportFormatTests.bitwardenCardAndIdentity.write(toFile: bitwarden, atomically: true, encoding: .utf8)
+        let cards = try ScriptRun.run(["import", bitwarden] + fd, fd3: Self.passphrase + "\n")
+        #expect(cards.output.contains("3 added, 0 updated, 0 unchanged, 1 skipped."), "\(cards.output)")
+        #expect(cards.error.contains("\(bitwarden):6: skipped: no name (and no URL to name it by)"), "\(cards.error)")
+        #expect(!cards.output.contains("shred"))
+        let visa = try ScriptRun.run(["show", "Visa", "--field", "notes"] + fd, fd3: Self.passphrase + "\n")
+        #expect(visa.output.contains("number: 4111 1111 1111 1111"), "\(visa.error)")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))

@@ -37,8 +37,10 @@ final class LockView: View {
 
     func handle(_ event: InputEvent) -> EventResult {
         if event == .enter {
-            let typed = SecureBytes(utf8: field.text)
-            field.text = ""
+            // Straight from the field's characters into guarded memory, then the field wiped:
+            // no `String` of the passphrase is made, none is left in the heap.
+            let typed = field.withUTF8 { SecureBytes(copying: $0) }
+            field.wipe()
             defer { typed.wipe() }
             do {
                 try stash.unlock(passphrase: typed)

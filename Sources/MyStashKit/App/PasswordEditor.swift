@@ -265,11 +265,13 @@ final class PasswordEditor: View {
         return result
     }
 
-    /// Empties the password field and masks it again: the decrypted password
-    /// does not outlive the form (a Swift string cannot be zeroed in place;
-    /// the field's storage is replaced and released).
+    /// Wipes the password field where its characters are stored (and the TOTP field), and
+    /// masks it again: the decrypted password does not outlive the form. (The strings the
+    /// form was filled from are Swift strings, which cannot be zeroed: they are released.)
     func dropSecrets() {
-        passwordField.text = ""
+        passwordField.wipe()
+        (form.fields.first { $0.key == "totp" }?.control as? TextField)?.wipe()
+        acceptedWeakPassword = nil
         if passwordField.isRevealed { passwordField.toggleReveal() }
     }
 }

@@ -83,6 +83,7 @@ public final class StashApp {
         view.onUnlock = { [unowned self, unowned view] in
             self.loop.remove(view)
             self.lockView = nil
+            self.browser.didUnlock()
             self.activity.noteActivity()
         }
         lockView = view

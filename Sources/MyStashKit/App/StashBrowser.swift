@@ -85,7 +85,8 @@ final class StashBrowser {
         ("u", "undo the last change"),
         ("L", "lock now (also after --lock-after idle seconds)"),
         ("c C t · h", "copy password / user ID / TOTP code · history"),
-        ("/ \\", "search (n/N: next/previous) · filter: title BEGINSWITH \"A\""),
+        ("/ \\", "search (n/N: next/previous) · filter by a predicate, e.g."),
+        ("  ", "Notes: title BEGINSWITH \"A\" · Passwords: name BEGINSWITH \"A\""),
         ("q", "quit"),
         ("", "Forms"),
         ("Tab Shift-Tab", "next / previous field"),
@@ -143,9 +144,51 @@ final class StashBrowser {
     /// The password forms open on the run loop (the copy's countdown shows in theirs too).
     private var openPasswordEditors: [PasswordEditor] { loop.views.compactMap { $0 as? PasswordEditor } }
 
-    /// The app locks: a form waiting for Ctrl-X's key forgets it.
+    /// The forms open on the run loop (password and note forms), with their `Form`.
+    private var openForms: [(view: View, form: Form)] {
+        loop.views.compactMap { view in
+            if let editor = view as? PasswordEditor { return (view, editor.form) }
+            if let host = view as? EditorHost { return (view, host.form) }
+            return nil
+        }
+    }
+
+    /// Open forms' values while locked (sealed), by form.
+    private var lockedForms: [(form: Form, locked: LockedForm)] = []
+
+    /// The app locks (the key is still there): a form waiting for Ctrl-X's key forgets it;
+    /// every open form's values are sealed and the form emptied (its password field wiped in
+    /// place); a password history on screen is closed.
     func willLock() {
         for editor in openPasswordEditors { editor.cancelCommand() }
+        for view in loop.views where view is PasswordHistoryView { loop.remove(view) }
+        guard let vault = stash.vault else { return }
+        for (view, form) in openForms {
+            do {
+                lockedForms.append((form, try LockedForm(taking: form, vault: vault)))
+            } catch {
+                // Cannot be kept sealed: close it rather than keep its plaintext while locked.
+                _ = form.takeValues()
+                loop.remove(view)
+            }
+        }
+    }
+
+    /// The app is unlocked again: the open forms get their values back.
+    func didUnlock() {
+        defer { lockedForms = [] }
+        guard let vault = stash.vault else { return }
+        for (form, locked) in lockedForms {
+            do {
+                try locked.restore(into: form, vault: vault)
+            } catch {
+                for (view, open) in openForms where open === form { loop.remove(view) }
+                list.showMessage(
+                    "A form open when the app locked could not be restored (\(error)); its unsaved edits are lost",
+                    style: .error
+                )
+            }
+        }
     }
 
     /// Shows the countdown, and clears the clipboard when the time is up (the app's ticker calls it),
@@ -154,7 +197,7 @@ final class StashBrowser {
         guard let clipboard, clipboard.isPending else { return }
         let message: (text: String, duration: Double)
         if clipboard.tick(at: time) {
-            message = ("Clipboard cleared", 4)
+            message = (clipboard.lastClearing?.message ?? ClipboardClearing.cleared.message, 4)
         } else if let text = clipboard.statusText(at: time) {
             message = (text, 1.5)
         } else {

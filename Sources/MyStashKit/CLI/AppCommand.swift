@@ -36,8 +36,8 @@ enum AppCommand {
         ],
         maxPositionals: 0,
         epilogue: MyStashCommand.storeHelp + "\n\n" + """
-            On first run you choose the master passphrase (asked twice). Later runs ask for it
-            (three tries). In the app: Tab switches Notes/Passwords, a adds, Enter or e edits,
+            On first run (or with 'mystash init') you choose the master passphrase (asked twice).
+            Later runs ask for it (three tries). In the app: Tab switches Notes/Passwords, a adds, Enter or e edits,
             d deletes, u undoes, / searches, ? shows every key, q quits.
 
             environment:

@@ -32,8 +32,10 @@ enum CopyCommand {
         minPositionals: 1,
         maxPositionals: 1,
         epilogue: """
-            The clipboard is reached through OSC 52 on the terminal, and wl-copy (WAYLAND_DISPLAY) or
-            xclip/xsel (DISPLAY) when installed.
+            The clipboard is reached through OSC 52 on the terminal (under tmux: a tmux buffer of its
+            own, deleted when the time is up), and wl-copy (WAYLAND_DISPLAY) or xclip/xsel (DISPLAY)
+            when installed. An OSC 52 clear cannot be confirmed by the terminal; a clipboard that
+            holds something else by then is left alone.
 
             """ + MyStashCommand.storeHelp
     )
@@ -52,6 +54,12 @@ enum CopyCommand {
                 }
                 seconds = n
             }
+            let terminal = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+            let clipboard = SystemClipboard(terminal: terminal >= 0 ? terminal : nil)
+            guard clipboard.reachesAClipboard else {
+                printError("nowhere to copy to: no terminal (for OSC 52), no tmux, and no wl-copy, xclip or xsel")
+                return ExitStatus.unavailable
+            }
             let opened = try StashUnlocker(parsed: parsed).open()
             guard case .success(let stash) = opened else { return opened.status }
             defer { stash.lock() }
@@ -63,17 +71,20 @@ enum CopyCommand {
                 if case .noEntry = error { return ExitStatus.noInput }
                 return ExitStatus.dataError
             }
-            let terminal = open("/dev/tty", O_WRONLY | O_CLOEXEC)
-            SystemClipboard(terminal: terminal >= 0 ? terminal : nil).copy(value)
-            startClearer(after: seconds, text: value, terminal: terminal)
-            writeStandardError("Copied \(field.phrase) of “\(name)” — cleared in \(seconds) s\n")
+            clipboard.copy(value)
+            startClearer(after: seconds, text: value, terminal: terminal, tmuxBuffer: clipboard.tmuxBufferName)
+            let caveat =
+                clipboard.canVerifyClearing ? "" : " (through OSC 52: the terminal cannot confirm the clearing)"
+            writeStandardError("Copied \(field.phrase) of “\(name)” — cleared in \(seconds) s\(caveat)\n")
             return ExitStatus.ok
         }
     }
 
-    /// Starts `mystash __clear-clipboard SECONDS` in the background with the text on its stdin
-    /// (never in argv or the environment) and the terminal as descriptor 3.
-    private static func startClearer(after seconds: Int, text: String, terminal: Int32) {
+    /// Starts `mystash __clear-clipboard SECONDS [TMUX-BUFFER]` in the background with the text on its stdin
+    /// (never in argv or the environment) and the terminal as descriptor 3 — and no other
+    /// descriptor of this process (not `--passphrase-fd`'s, not the store's). It starts with every
+    /// signal it waits for blocked and the rest at their defaults, so a signal sent at once is not lost.
+    private static func startClearer(after seconds: Int, text: String, terminal: Int32, tmuxBuffer: String?) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return }
         var actions = posix_spawn_file_actions_t()
@@ -82,53 +93,35 @@ enum CopyCommand {
         posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        if terminal >= 0 { posix_spawn_file_actions_adddup2(&actions, terminal, 3) }
-        posix_spawn_file_actions_addclose(&actions, fds[1])
+        if terminal >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, terminal, 3)
+            InheritedDescriptors.close(from: 4, in: &actions)
+        } else {
+            InheritedDescriptors.close(from: 3, in: &actions)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var blocked = ClearClipboardCommand.awaitedSignals()
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGHUP)  // stays ignored: the helper outlives the terminal's shell
+        posix_spawnattr_setsigmask(&attributes, &blocked)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let executable = "/proc/self/exe"
-        let argv: [UnsafeMutablePointer<CChar>?] = [
-            strdup("mystash"), strdup(ClearClipboardCommand.name), strdup(String(seconds)), nil,
-        ]
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            [
+                strdup("mystash"), strdup(ClearClipboardCommand.name), strdup(String(seconds)),
+            ] + (tmuxBuffer.map { [strdup($0)] } ?? []) + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         close(fds[0])
         if rc == 0 {
             let bytes = Array(text.utf8)
             _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
         }
         close(fds[1])
-    }
-}
-
-/// The background half of `mystash copy`: reads the copied text on stdin,
-/// waits, then clears the clipboard (OSC 52 to descriptor 3 when it is a
-/// terminal; the system tool only if it still holds the text). Not for people.
-enum ClearClipboardCommand {
-    static let name = "__clear-clipboard"
-    static let spec = CommandSpec(
-        name: "mystash \(name)",
-        summary: "Clear the clipboard after SECONDS if it still holds the text read on stdin.",
-        usage: "SECONDS",
-        options: [],
-        minPositionals: 1,
-        maxPositionals: 1
-    )
-
-    static func run(_ arguments: [String]) -> Int32 {
-        signal(SIGHUP, SIG_IGN)
-        guard let seconds = arguments.first.flatMap(UInt32.init) else { return ExitStatus.usage }
-        var text = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(STDIN_FILENO, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            text.append(contentsOf: buffer[0..<n])
-        }
-        sleep(seconds)
-        let terminal: Int32? = isatty(3) == 1 ? 3 : nil
-        SystemClipboard(terminal: terminal).clear(ifStillHolding: String(decoding: text, as: UTF8.self))
-        Sodium.wipe(&text)
-        return ExitStatus.ok
     }
 }

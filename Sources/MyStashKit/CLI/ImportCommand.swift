@@ -6,8 +6,11 @@ import Foundation
 /// brings in the CSV export of another password manager, in one transaction.
 ///
 /// Entries whose name and user ID exist already are updated, not duplicated.
-/// The summary says how many were added, updated and skipped, and reminds
-/// that the export file is plaintext.
+/// A login with notes but nothing secret comes in as a note, and so does a
+/// Bitwarden card or identity (its fields in the note). The summary says how
+/// many were added, updated, unchanged and skipped; each skipped row is named
+/// on stderr (`FILE:LINE: skipped “name”: reason`). The file is plaintext: the
+/// summary says to delete it only when nothing in it was skipped.
 ///
 ///     ImportCommand.run(["bitwarden.csv", "--passphrase-fd", "3"])
 enum ImportCommand {
@@ -25,7 +28,13 @@ enum ImportCommand {
             + StashUnlocker.options,
         minPositionals: 1,
         maxPositionals: 1,
-        epilogue: "Entries with the same name and user ID are updated, not duplicated.\n\n" + MyStashCommand.storeHelp
+        epilogue: """
+            Entries with the same name and user ID are updated, not duplicated. A login with notes
+            but no password, user ID or TOTP secret is imported as a note, and so is a Bitwarden card
+            or identity (its fields in the note). Each row that is not imported is named with its line.
+            The stash must exist: 'mystash init' makes one.
+
+            """ + MyStashCommand.storeHelp
     )
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -59,11 +68,25 @@ enum ImportCommand {
                 printError("\(file): nothing was imported: \(error)")
                 return ExitStatus.dataError
             }
-            let skipped = reader.skippedLines.count + summary.unchanged
-            print(
-                "Imported \(file) (\(reader.format.rawValue)): \(summary.added) added, \(summary.updated) updated, \(skipped) skipped."
+            printLine(
+                "Imported \(file) (\(reader.format.rawValue)): \(summary.added) added, \(summary.updated) updated, "
+                    + "\(summary.unchanged) unchanged, \(reader.skipped.count) skipped."
             )
-            print("\(file) holds your passwords in plaintext: delete it once you no longer need it (shred -u \(file)).")
+            for row in reader.skipped {
+                printError("\(file):\(row.line): skipped\(row.name.isEmpty ? "" : " “\(row.name)”"): \(row.reason)")
+            }
+            if reader.skipped.isEmpty {
+                printLine(
+                    "\(file) holds your passwords in plaintext: delete it once you no longer need it (shred -u \(file))."
+                )
+            } else {
+                let count = reader.skipped.count
+                printLine(
+                    "\(file) holds your passwords in plaintext, and \(count == 1 ? "1 entry" : "\(count) entries") "
+                        + "in it \(count == 1 ? "was" : "were") not imported (named above): keep it until you have "
+                        + "moved \(count == 1 ? "it" : "them") by hand, then delete it."
+                )
+            }
             return ExitStatus.ok
         }
     }

@@ -5,7 +5,8 @@ import SQLiteStore
 /// `mystash list notes|passwords`: titles or names, one per line, for scripts.
 ///
 /// Never prints a secret (not even user IDs or URLs) and needs no passphrase;
-/// opens the store read-only and never creates it.
+/// opens the store read-only and never creates it. Control characters in a
+/// name are escaped (`\n`, `\u{1B}`, and `\\` for a backslash), one name a line.
 ///
 ///     ListCommand.run(["passwords", "--db", "/tmp/s.sqlite"])   // "Bank\nMail\n"
 enum ListCommand {
@@ -48,12 +49,9 @@ enum ListCommand {
                 return ExitStatus.noInput
             }
             do {
-                var output = ""
-                for name in try stash.names(of: kind) {
-                    // One line per item: a line break inside a title would break scripts.
-                    output += name.replacingOccurrences(of: "\n", with: " ") + "\n"
-                }
-                print(output, terminator: "")
+                // One line per item, control characters escaped: a line break inside a title would
+                // break scripts, and an escape sequence would reach the terminal.
+                for name in try stash.names(of: kind) { printLine(name) }
                 return ExitStatus.ok
             } catch {
                 printError("cannot read \(path): \(error)")

@@ -9,7 +9,8 @@ import CLIKit
 ///     exit(MyStashCommand.main(Array(CommandLine.arguments.dropFirst())))
 ///
 /// `mystash [--db PATH]` opens the full-screen app (after asking for the
-/// master passphrase); `mystash list notes|passwords` prints titles or names
+/// master passphrase); `mystash init` makes a new stash without it;
+/// `mystash list notes|passwords` prints titles or names
 /// for scripts (never secrets, no passphrase needed); `mystash passwd`
 /// changes the master passphrase.
 public enum MyStashCommand {
@@ -32,6 +33,7 @@ public enum MyStashCommand {
         command: AppCommand.spec,
         run: AppCommand.run,
         subcommands: [
+            Subcommand(InitCommand.spec, brief: "create a new stash and set its master passphrase", run: InitCommand.run),
             Subcommand(
                 ListCommand.spec,
                 brief: "print titles or names, one per line (never secrets; no passphrase)",

@@ -35,9 +35,40 @@ public struct PassphrasePrompt {
         return PassphrasePrompt(input: fd, output: fd)
     }
 
+    /// The longest line accepted, in bytes: a passphrase or password is refused beyond it, so
+    /// that an endless input (`--passphrase-fd 3 3</dev/zero`) cannot grow memory without bound.
+    public static let maximumLength = 1024
+
+    /// What ``readSecret(_:)`` found.
+    public enum Reading {
+        /// The line, without its newline, in guarded memory.
+        case line(SecureBytes)
+        /// The input ended before any byte.
+        case endOfInput
+        /// The line is longer than ``PassphrasePrompt/maximumLength`` bytes (nothing of it is kept).
+        case tooLong
+    }
+
     /// Shows `prompt`, reads one line with echo off, and returns it in guarded
-    /// memory (without the newline). Nil at end of input.
+    /// memory (without the newline). Nil at end of input, and for a line longer than
+    /// ``maximumLength`` bytes (which the prompt's output is told).
     public func read(_ prompt: String) -> SecureBytes? {
+        switch readSecret(prompt) {
+        case .line(let line): return line
+        case .endOfInput: return nil
+        case .tooLong:
+            write(PassphrasePrompt.tooLongMessage + "\n")
+            return nil
+        }
+    }
+
+    /// What ``read(_:)`` says of a line longer than ``maximumLength``.
+    public static let tooLongMessage = "Too long: at most \(maximumLength) bytes are accepted (refused)."
+
+    /// Shows `prompt` and reads one line with echo off: the line in guarded memory, the end of
+    /// the input, or a line too long. Reading stops at the first byte past ``maximumLength``
+    /// (on a terminal the rest of that line is read and dropped, so it is not taken for the next answer).
+    public func readSecret(_ prompt: String) -> Reading {
         // Echo off (and typeahead from before the prompt dropped) first, then the prompt: keys
         // typed as soon as it shows are neither echoed nor flushed away.
         let restore = EchoGuard(fd: input)
@@ -50,6 +81,7 @@ public struct PassphrasePrompt {
         // The bytes go straight into guarded memory (sodium_malloc: locked, kept out of core
         // dumps); a longer line moves to a bigger buffer and the old one is wiped as it is freed.
         var buffer = SecureBytes(count: 256)
+        defer { buffer.wipe() }
         var length = 0
         var byte: UInt8 = 0
         defer { byte = 0 }
@@ -57,12 +89,16 @@ public struct PassphrasePrompt {
             let n = systemRead(input, &byte, 1)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
-                if length == 0 { return nil }
+                if length == 0 { return .endOfInput }
                 break
             }
             if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
+            guard length < PassphrasePrompt.maximumLength else {
+                if isatty(input) == 1 { dropRestOfLine() }
+                return .tooLong
+            }
             if length == buffer.count {
-                let bigger = SecureBytes(count: buffer.count * 2)
+                let bigger = SecureBytes(count: min(buffer.count * 2, PassphrasePrompt.maximumLength))
                 buffer.withUnsafeBytes { old in
                     bigger.withUnsafeMutableBytes { new in
                         new.baseAddress!.copyMemory(from: old.baseAddress!, byteCount: old.count)
@@ -74,8 +110,20 @@ public struct PassphrasePrompt {
             buffer.withUnsafeMutableBytes { $0[length] = byte }
             length += 1
         }
-        defer { buffer.wipe() }
-        return buffer.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0.prefix(length))) }
+        return .line(
+            buffer.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0.prefix(length))) }
+        )
+    }
+
+    /// Reads up to the end of the line (a terminal's line is bounded) and forgets it.
+    private func dropRestOfLine() {
+        var byte: UInt8 = 0
+        defer { byte = 0 }
+        while true {
+            let n = systemRead(input, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { return }
+        }
     }
 
     /// Reads one line with echo on (a yes/no answer, never a secret); nil at end of input.
@@ -91,9 +139,10 @@ public struct PassphrasePrompt {
         }
     }
 
-    /// Writes a message (not the passphrase) to the prompt's output.
+    /// Writes a message (not the passphrase) to the prompt's output, each line's control
+    /// characters escaped (a name in a prompt cannot send escape sequences to the terminal).
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        var bytes = Array(EscapedOutput.escapingEachLine(text).utf8)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { systemWrite(output, $0.baseAddress! + offset, $0.count - offset) }

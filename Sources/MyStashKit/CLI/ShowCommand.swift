@@ -1,6 +1,12 @@
 import CLIKit
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `mystash show NAME [--field password|user|url|notes|totp]`: one field of
 /// an entry and a newline on stdout, for scripts (as `pass show` does).
 ///
@@ -8,6 +14,12 @@ import Foundation
 /// note titled NAME (when no password entry has that name) prints its text;
 /// a note's text is never printed as a password. An unknown name is an
 /// error naming it; a wrong passphrase prints nothing on stdout.
+///
+/// To a terminal each line of the value has its control characters escaped (a URL or a
+/// note imported from a hostile export cannot write to the clipboard or clear the screen
+/// through OSC or CSI sequences); to a pipe or a file the value is printed as stored, since
+/// a script asked for exactly those bytes (a password with a `\` in it must reach `sudo -S`
+/// as it is).
 ///
 ///     ShowCommand.run(["Bank", "--field", "user", "--passphrase-fd", "3"])   // "me@example.com\n"
 enum ShowCommand {
@@ -26,8 +38,12 @@ enum ShowCommand {
         ] + StashUnlocker.options,
         minPositionals: 1,
         maxPositionals: 1,
-        epilogue: "The passphrase is asked on the terminal, or read from --passphrase-fd N.\n\n"
-            + MyStashCommand.storeHelp
+        epilogue: """
+            The passphrase is asked on the terminal, or read from --passphrase-fd N.
+            On a terminal, control characters in the value are shown escaped (\\u{1B}); to a pipe or
+            a file the value is printed as stored.
+
+            """ + MyStashCommand.storeHelp
     )
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -42,7 +58,7 @@ enum ShowCommand {
             defer { stash.lock() }
             do {
                 let value = try stash.fieldValue(field, ofEntryNamed: name, user: parsed.value("--user"), at: Date())
-                print(value)
+                printValue(value)
                 return ExitStatus.ok
             } catch let error as StashError {
                 printError("\(error)")
@@ -52,6 +68,15 @@ enum ShowCommand {
                 printError("\(error)")
                 return ExitStatus.dataError
             }
+        }
+    }
+
+    /// The value and a newline on stdout: escaped line by line on a terminal, as stored otherwise.
+    private static func printValue(_ value: String) {
+        if isatty(STDOUT_FILENO) == 1 {
+            print(EscapedOutput.escapingEachLine(value))
+        } else {
+            print(value)
         }
     }
 }

@@ -62,7 +62,7 @@ struct StashUnlocker {
         let fd = try descriptor()
         let path = StashLocation.resolve(option: databaseOption, environment: ProcessInfo.processInfo.environment)
         guard FileManager.default.fileExists(atPath: path) else {
-            printError("no stash at \(path)")
+            printError("no stash at \(path) (\(initAdvice(path)) to create one)")
             return .failure(ExitStatus.noInput)
         }
         let stash: Stash
@@ -71,13 +71,14 @@ struct StashUnlocker {
             return .failure(ExitStatus.noInput)
         }
         guard stash.hasPassphrase else {
-            printError("the stash at \(path) has no passphrase yet; run 'mystash' to set one")
+            printError("the stash at \(path) has no passphrase yet (\(initAdvice(path)) to set one)")
             return .failure(ExitStatus.dataError)
         }
         if let fd {
-            guard let passphrase = PassphrasePrompt(input: fd, output: -1).read("") else {
-                printError("no passphrase on descriptor \(fd)")
-                return .failure(ExitStatus.noPermission)
+            let passphrase: SecureBytes
+            switch StashUnlocker.readPassphrase(from: fd) {
+            case .success(let read): passphrase = read
+            case .failure(let failure): return .failure(failure.status)
             }
             defer { passphrase.wipe() }
             do {
@@ -107,4 +108,34 @@ struct StashUnlocker {
                 + " run 'mystash' or 'mystash passwd' on a terminal to raise it"
         )
     }
+
+    /// The command that makes a stash at `path`: `mystash init`, with `--db` when it was given.
+    func initAdvice(_ path: String) -> String {
+        databaseOption == nil ? "run 'mystash init'" : "run 'mystash init --db \(path)'"
+    }
+
+    /// The passphrase, one line, from descriptor `fd` (one try); a failure is said on stderr
+    /// and comes back as the status to exit with: an empty descriptor, or a line longer than
+    /// ``PassphrasePrompt/maximumLength`` bytes (read no further).
+    static func readPassphrase(from fd: Int32) -> Result<SecureBytes, ExitFailure> {
+        switch PassphrasePrompt(input: fd, output: -1).readSecret("") {
+        case .line(let passphrase):
+            return .success(passphrase)
+        case .endOfInput:
+            printError("no passphrase on descriptor \(fd)")
+            return .failure(ExitFailure(ExitStatus.noPermission))
+        case .tooLong:
+            printError(
+                "the passphrase on descriptor \(fd) is longer than \(PassphrasePrompt.maximumLength) bytes "
+                    + "(the limit); it was refused"
+            )
+            return .failure(ExitFailure(ExitStatus.dataError))
+        }
+    }
+}
+
+/// An exit status as an `Error`, for a `Result` whose failure was already said on stderr.
+struct ExitFailure: Error {
+    let status: Int32
+    init(_ status: Int32) { self.status = status }
 }

@@ -6,11 +6,14 @@
 ///     session.copy(password, description: "the password of “Bank”", at: now)
 ///     session.statusText(at: now + 3)   // "Copied the password of “Bank” — cleared in 42 s"
 ///     session.tick(at: now + 45)         // clears; returns true
+///     session.lastClearing?.message      // "Clipboard cleared"
 public final class ClipboardSession {
     public let clipboard: Clipboard
     /// How long a copied secret stays (`--clip-seconds`).
     public let seconds: Double
     private var pending: (text: String, description: String, deadline: Double)?
+    /// What the last clearing achieved (nil before any).
+    public private(set) var lastClearing: ClipboardClearing?
 
     public init(clipboard: Clipboard, seconds: Double = 45) {
         self.clipboard = clipboard
@@ -37,7 +40,7 @@ public final class ClipboardSession {
     @discardableResult
     public func tick(at now: Double) -> Bool {
         guard let pending, now >= pending.deadline else { return false }
-        clipboard.clear(ifStillHolding: pending.text)
+        lastClearing = clipboard.clear(ifStillHolding: pending.text)
         self.pending = nil
         return true
     }
@@ -45,7 +48,7 @@ public final class ClipboardSession {
     /// Clears now (quitting, locking).
     public func clearNow() {
         guard let pending else { return }
-        clipboard.clear(ifStillHolding: pending.text)
+        lastClearing = clipboard.clear(ifStillHolding: pending.text)
         self.pending = nil
     }
 }

@@ -6,8 +6,11 @@ import Foundation
 ///
 /// The HMAC is OpenSSL's (libcrypto), not hand-written.
 ///
+/// A secret shorter than 10 bytes, a period outside 1–300 s and a URI
+/// parameter given twice are refused.
+///
 ///     let totp = try TOTP(parsing: "JBSWY3DPEHPK3PXP")
-///     totp.code(at: Date())          // e.g. "492039"
+///     try totp.code(at: Date())      // e.g. "492039"
 ///     totp.secondsLeft(at: Date())   // 1…30
 public struct TOTP: Hashable, Sendable {
     /// The HMAC hash.
@@ -24,10 +27,25 @@ public struct TOTP: Hashable, Sendable {
     /// Seconds per code (30 unless the URI says otherwise).
     public var period: Int
 
+    /// The shortest secret accepted, in bytes (80 bits: 16 base32 characters). RFC 4226 asks for
+    /// 128 bits and recommends 160; a shorter secret can be found from a few codes.
+    public static let minimumSecretLength = 10
+    /// The periods accepted, in seconds: beyond five minutes a code is no longer one-time
+    /// (`period=9223372036854775807` would give the same code forever).
+    public static let periods = 1...300
+
     public init(secret: [UInt8], algorithm: Algorithm = .sha1, digits: Int = 6, period: Int = 30) throws {
         guard !secret.isEmpty else { throw TOTPError.invalidSecret("it is empty") }
+        guard secret.count >= TOTP.minimumSecretLength else {
+            throw TOTPError.invalidSecret(
+                "it is \(secret.count) byte\(secret.count == 1 ? "" : "s") long; at least "
+                    + "\(TOTP.minimumSecretLength) (16 base32 characters) are needed"
+            )
+        }
         guard (6...8).contains(digits) else { throw TOTPError.unsupported("digits=\(digits) (6 to 8 are supported)") }
-        guard period > 0 else { throw TOTPError.unsupported("period=\(period)") }
+        guard TOTP.periods.contains(period) else {
+            throw TOTPError.unsupported("period=\(period) (1 to 300 seconds are supported)")
+        }
         self.secret = secret
         self.algorithm = algorithm
         self.digits = digits
@@ -49,7 +67,12 @@ public struct TOTP: Hashable, Sendable {
             throw TOTPError.unsupported("otpauth type '\(components.host ?? "")' (only totp is supported)")
         }
         var query: [String: String] = [:]
-        for item in components.queryItems ?? [] { query[item.name.lowercased()] = item.value ?? "" }
+        for item in components.queryItems ?? [] {
+            let name = item.name.lowercased()
+            // Two secrets (or periods…) would leave it to the order which one is used: refuse.
+            guard query[name] == nil else { throw TOTPError.invalidURI("\(name)= is given more than once") }
+            query[name] = item.value ?? ""
+        }
         guard let secret = query["secret"], !secret.isEmpty else { throw TOTPError.invalidURI("no secret= parameter") }
         var algorithm = Algorithm.sha1
         if let name = query["algorithm"] {
@@ -76,19 +99,26 @@ public struct TOTP: Hashable, Sendable {
         try TOTP(secret: secret, algorithm: algorithm, digits: digits, period: period)
     }
 
-    /// The code for the time step `counter` (RFC 4226's HOTP over the step).
-    public func code(counter: UInt64) -> String {
+    /// The code for the time step `counter` (RFC 4226's HOTP over the step). Throws
+    /// `TOTPError.hmacFailed` when libcrypto gives no digest of the hash's size.
+    public func code(counter: UInt64) throws -> String {
         var message = (0..<8).map { UInt8(truncatingIfNeeded: counter >> (56 - 8 * UInt64($0))) }
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let md: OpaquePointer?
+        let expectedLength: Int
         switch algorithm {
-        case .sha1: md = EVP_sha1()
-        case .sha256: md = EVP_sha256()
-        case .sha512: md = EVP_sha512()
+        case .sha1: (md, expectedLength) = (EVP_sha1(), 20)
+        case .sha256: (md, expectedLength) = (EVP_sha256(), 32)
+        case .sha512: (md, expectedLength) = (EVP_sha512(), 64)
         }
-        _ = secret.withUnsafeBytes { key in
+        let result = secret.withUnsafeBytes { key in
             HMAC(md, key.baseAddress, Int32(key.count), &message, message.count, &digest, &length)
+        }
+        // RFC 4226's dynamic truncation reads 4 bytes from an offset up to 15: a digest of the
+        // hash's full size (at least 20 bytes) is needed before anything is indexed.
+        guard result != nil, md != nil, Int(length) == expectedLength else {
+            throw TOTPError.hmacFailed(algorithm: algorithm.rawValue)
         }
         let offset = Int(digest[Int(length) - 1] & 0x0f)
         let binary =
@@ -106,7 +136,7 @@ public struct TOTP: Hashable, Sendable {
     }
 
     /// The code valid at `date`.
-    public func code(at date: Date) -> String { code(counter: counter(at: date)) }
+    public func code(at date: Date) throws -> String { try code(counter: counter(at: date)) }
 
     /// Whole seconds until the code of `date` changes (1…period).
     public func secondsLeft(at date: Date) -> Int {
@@ -148,9 +178,12 @@ public enum TOTPError: Error, Equatable, CustomStringConvertible {
     case invalidSecret(String)
     case invalidURI(String)
     case unsupported(String)
+    /// libcrypto's HMAC failed or gave a digest of the wrong size.
+    case hmacFailed(algorithm: String)
 
     public var description: String {
         switch self {
+        case .hmacFailed(let algorithm): return "cannot compute the TOTP code: HMAC-\(algorithm) failed"
         case .invalidSecret(let why): return "invalid TOTP secret: \(why)"
         case .invalidURI(let why): return "invalid otpauth URI: \(why)"
         case .unsupported(let what): return "unsupported TOTP setting: \(what)"

@@ -320,8 +320,8 @@ public final class Stash {
         else { return "⚠ tampered with or damaged" }
         var parts = [user, url].filter { !$0.isEmpty }
         if let secret = try? open(.totp, of: object, vault: vault), !secret.isEmpty {
-            if let totp = try? TOTP(parsing: secret) {
-                parts.append("\(totp.code(at: date)) (\(totp.secondsLeft(at: date)) s)")
+            if let totp = try? TOTP(parsing: secret), let code = try? totp.code(at: date) {
+                parts.append("\(code) (\(totp.secondsLeft(at: date)) s)")
             } else {
                 parts.append("TOTP secret not usable")
             }

@@ -42,7 +42,35 @@ public enum ImportedItem: Equatable, Sendable {
     case note(title: String, body: String)
 }
 
+/// A row of an export file that was not imported, and why (what `mystash import` names).
+///
+///     SkippedRow(line: 5, name: "", reason: "no name (and no URL to name it by)")
+public struct SkippedRow: Equatable, Sendable {
+    /// The row's line in the file.
+    public var line: Int
+    /// Its name or title ("" when it has none).
+    public var name: String
+    /// Why it was not imported.
+    public var reason: String
+
+    /// A row that was not imported: its line, its name ("" when none) and why.
+    public init(line: Int, name: String, reason: String) {
+        self.line = line
+        self.name = name
+        self.reason = reason
+    }
+}
+
 /// Turns an export file's records into stash items.
+///
+/// Nothing with content is dropped without a word: a login with notes but no
+/// password, user ID or TOTP secret (a KeePassXC entry "Bank recovery codes")
+/// becomes a note holding its notes (and URL); a Bitwarden `card`, `identity`
+/// or other item becomes a note holding its notes, its custom fields and any
+/// login fields; a login's custom fields (Bitwarden's `fields`) are kept in its
+/// notes. A row with content that still cannot be imported (no name) is in
+/// ``skipped`` with its line and the reason; a row with nothing in it at all is
+/// counted in ``emptyRows``.
 ///
 ///     let file = try PasswordExportReader(path: "bitwarden.csv")
 ///     let items = try file.items()   // [ImportedItem], and file.skipped
@@ -51,8 +79,13 @@ public struct PasswordExportReader {
     public let format: PasswordExportFormat
     private let header: [String]
     private let records: [CSVRecord]
-    /// Rows that hold nothing to import (no name, no secret), with their lines.
-    public private(set) var skippedLines: [Int] = []
+    /// Rows with content that were not imported, with their lines and the reasons.
+    public private(set) var skipped: [SkippedRow] = []
+    /// Rows with no field filled in (nothing to import, nothing lost).
+    public private(set) var emptyRows = 0
+
+    /// The lines of ``skipped``.
+    public var skippedLines: [Int] { skipped.map(\.line) }
 
     /// Reads `path` (UTF-8 CSV with a header); `format` nil detects it from the header.
     public init(path: String, format: PasswordExportFormat? = nil) throws {
@@ -67,90 +100,173 @@ public struct PasswordExportReader {
         records = all
     }
 
-    /// The items of the file, in order (rows with nothing to import go to `skippedLines`).
+    /// The fields of one record by header name ("" when missing).
+    private struct Row {
+        let record: CSVRecord
+        let index: [String: Int]
+
+        func field(_ name: String) -> String {
+            guard let i = index[name], i < record.count else { return "" }
+            return record[i]
+        }
+
+        func optional(_ name: String) -> String? { field(name).isEmpty ? nil : field(name) }
+    }
+
+    /// The items of the file, in order (rows with nothing to import go to ``skipped`` or ``emptyRows``).
     public mutating func items() -> [ImportedItem] {
         var items: [ImportedItem] = []
-        skippedLines = []
+        skipped = []
+        emptyRows = 0
         let index = Dictionary(
             header.enumerated().map { ($0.element, $0.offset) },
             uniquingKeysWith: { first, _ in first }
         )
         for record in records {
-            func field(_ name: String) -> String {
-                guard let i = index[name], i < record.count else { return "" }
-                return record[i]
+            let row = Row(record: record, index: index)
+            if record.fields.allSatisfy({ $0.isEmpty }) || isEmptyBitwardenRow(row) {
+                emptyRows += 1
+                continue
             }
-            func optional(_ name: String) -> String? { field(name).isEmpty ? nil : field(name) }
-            let item: ImportedItem?
-            switch format {
-            case .bitwarden:
-                if field("type") == "note" {
-                    item = field("name").isEmpty ? nil : .note(title: field("name"), body: field("notes"))
-                } else {
-                    item = .password(
-                        PasswordEntry(
-                            name: field("name"),
-                            userID: field("login_username"),
-                            password: field("login_password"),
-                            url: optional("login_uri"),
-                            notes: optional("notes"),
-                            totp: optional("login_totp")
-                        )
-                    )
-                }
-            case .keepassxc:
-                item = .password(
-                    PasswordEntry(
-                        name: field("title"),
-                        userID: field("username"),
-                        password: field("password"),
-                        url: optional("url"),
-                        notes: optional("notes"),
-                        totp: optional("totp")
-                    )
-                )
-            case .chrome:
-                item = .password(
-                    PasswordEntry(
-                        name: field("name").isEmpty ? PasswordExportReader.host(of: field("url")) : field("name"),
-                        userID: field("username"),
-                        password: field("password"),
-                        url: optional("url"),
-                        notes: optional("note")
-                    )
-                )
-            case .firefox:
-                item = .password(
-                    PasswordEntry(
-                        name: PasswordExportReader.host(of: field("url")),
-                        userID: field("username"),
-                        password: field("password"),
-                        url: optional("url")
-                    )
-                )
-            }
-            if let item, PasswordExportReader.isWorthImporting(item) {
-                items.append(item)
-            } else {
-                skippedLines.append(record.line)
+            switch PasswordExportReader.importable(item(of: row)) {
+            case .success(let item): items.append(item)
+            case .failure(let refusal):
+                skipped.append(SkippedRow(line: record.line, name: refusal.name, reason: refusal.reason))
             }
         }
         return items
     }
 
-    private static func isWorthImporting(_ item: ImportedItem) -> Bool {
-        switch item {
-        case .note(let title, _): return !title.trimmingCharacters(in: .whitespaces).isEmpty
-        case .password(let entry):
-            return !entry.name.trimmingCharacters(in: .whitespaces).isEmpty
-                && !(entry.password.isEmpty && entry.userID.isEmpty && (entry.totp ?? "").isEmpty)
+    /// A Bitwarden row whose only values are its defaults (`type`, `favorite`, `reprompt`).
+    private func isEmptyBitwardenRow(_ row: Row) -> Bool {
+        guard format == .bitwarden else { return false }
+        let content = [
+            "folder", "name", "notes", "fields", "login_uri", "login_username", "login_password", "login_totp",
+        ]
+        return content.allSatisfy { row.field($0).isEmpty }
+    }
+
+    /// What the row is, as the format says.
+    private func item(of row: Row) -> ImportedItem {
+        switch format {
+        case .bitwarden:
+            switch row.field("type") {
+            case "note":
+                return .note(
+                    title: row.field("name"),
+                    body: PasswordExportReader.joined([row.field("notes"), row.field("fields")])
+                )
+            case "login", "":
+                return .password(
+                    PasswordEntry(
+                        name: row.field("name"),
+                        userID: row.field("login_username"),
+                        password: row.field("login_password"),
+                        url: row.optional("login_uri"),
+                        notes: PasswordExportReader.joined([row.field("notes"), row.field("fields")]).nonEmpty,
+                        totp: row.optional("login_totp")
+                    )
+                )
+            default:  // card, identity, ssh key…: a note holding every field the export has
+                return .note(
+                    title: row.field("name"),
+                    body: PasswordExportReader.joined([
+                        row.field("notes"), row.field("fields"),
+                        PasswordExportReader.labelled([
+                            ("URL", row.field("login_uri")), ("User ID", row.field("login_username")),
+                            ("Password", row.field("login_password")), ("TOTP", row.field("login_totp")),
+                        ]),
+                    ])
+                )
+            }
+        case .keepassxc:
+            return .password(
+                PasswordEntry(
+                    name: row.field("title"),
+                    userID: row.field("username"),
+                    password: row.field("password"),
+                    url: row.optional("url"),
+                    notes: row.optional("notes"),
+                    totp: row.optional("totp")
+                )
+            )
+        case .chrome:
+            return .password(
+                PasswordEntry(
+                    name: row.field("name").isEmpty
+                        ? PasswordExportReader.host(of: row.field("url")) : row.field("name"),
+                    userID: row.field("username"),
+                    password: row.field("password"),
+                    url: row.optional("url"),
+                    notes: row.optional("note")
+                )
+            )
+        case .firefox:
+            return .password(
+                PasswordEntry(
+                    name: PasswordExportReader.host(of: row.field("url")),
+                    userID: row.field("username"),
+                    password: row.field("password"),
+                    url: row.optional("url")
+                )
+            )
         }
+    }
+
+    /// Why a row cannot be imported: its name and the reason.
+    private struct Refusal: Error {
+        let name: String
+        let reason: String
+    }
+
+    /// The item as it can be imported (an entry without a name named by its URL's host; a login
+    /// with nothing secret but notes or a URL as a note), or why it cannot.
+    private static func importable(_ item: ImportedItem) -> Result<ImportedItem, Refusal> {
+        switch item {
+        case .note(let title, let body):
+            guard !title.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return .failure(Refusal(name: "", reason: "a note without a title"))
+            }
+            return .success(.note(title: title, body: body))
+        case .password(var entry):
+            if entry.name.trimmingCharacters(in: .whitespaces).isEmpty, let url = entry.url {
+                entry.name = host(of: url)
+            }
+            guard !entry.name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return .failure(Refusal(name: "", reason: "no name (and no URL to name it by)"))
+            }
+            guard entry.password.isEmpty && entry.userID.isEmpty && (entry.totp ?? "").isEmpty else {
+                return .success(.password(entry))
+            }
+            let body = joined([entry.notes ?? "", labelled([("URL", entry.url ?? "")])])
+            guard !body.isEmpty else {
+                return .failure(
+                    Refusal(name: entry.name, reason: "only a name: no password, user ID, URL, TOTP secret or notes")
+                )
+            }
+            return .success(.note(title: entry.name, body: body))
+        }
+    }
+
+    /// The non-empty parts, one after another, a blank line between them.
+    private static func joined(_ parts: [String]) -> String {
+        parts.filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// `Label: value` lines for the values that are not empty.
+    private static func labelled(_ pairs: [(String, String)]) -> String {
+        pairs.filter { !$0.1.isEmpty }.map { "\($0.0): \($0.1)" }.joined(separator: "\n")
     }
 
     /// The host of a URL ("https://accounts.example.com/login" → "accounts.example.com"), or the text itself.
     static func host(of url: String) -> String {
         URLComponents(string: url)?.host.flatMap { $0.isEmpty ? nil : $0 } ?? url
     }
+}
+
+extension String {
+    /// Nil for the empty string.
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }
 
 /// Why an export file cannot be imported.

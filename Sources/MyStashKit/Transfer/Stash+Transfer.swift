@@ -8,9 +8,9 @@ import Glibc
 import Darwin
 #endif
 
-/// How many items an import added, updated and skipped.
+/// How many items an import added, updated and left unchanged.
 ///
-///     let summary = try stash.importItems(items)   // ImportSummary(added: 3, updated: 1, skipped: 0)
+///     let summary = try stash.importItems(items)   // ImportSummary(added: 3, updated: 1, unchanged: 0)
 public struct ImportSummary: Equatable, Sendable {
     public var added = 0
     public var updated = 0

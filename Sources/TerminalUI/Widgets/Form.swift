@@ -100,6 +100,30 @@ public final class Form: View {
         fields.first { $0.key == key }?.control.value
     }
 
+    /// Empties every field (wiping secret fields in place) and forgets the values the form was
+    /// made with; returns both, to be put back with ``restoreValues(_:)``: what an app does
+    /// with an open form when it locks, so that no plaintext stays in it meanwhile.
+    public func takeValues() -> (current: [String], initial: [String]) {
+        let taken = (fields.map { $0.control.value }, initialValues)
+        for field in fields {
+            if let secret = field.control as? SecretField {
+                secret.wipe()
+            } else if let text = field.control as? TextField {
+                text.wipe()
+            } else {
+                field.control.value = ""
+            }
+        }
+        initialValues = fields.map { _ in "" }
+        return taken
+    }
+
+    /// Puts back what ``takeValues()`` took (the edits, and what "Discard changes?" compares with).
+    public func restoreValues(_ values: (current: [String], initial: [String])) {
+        for (field, value) in zip(fields, values.current) { field.control.value = value }
+        if values.initial.count == fields.count { initialValues = values.initial }
+    }
+
     /// True when any field differs from its value when the form was made.
     public var hasChanges: Bool {
         zip(fields, initialValues).contains { $0.control.value != $1 }

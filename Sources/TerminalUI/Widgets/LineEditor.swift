@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One line of editable text and a cursor: the editing rules shared by
 /// `TextField`, `SecretField`, `TextArea`, `SearchField` and `FilterField`.
 ///
@@ -13,6 +17,27 @@ struct LineEditor: Equatable {
     }
 
     var text: String { String(characters) }
+
+    /// Overwrites every character in place (an ASCII or other short character lives inside the
+    /// array's own buffer) and empties the line, keeping the buffer: what a secret field does
+    /// instead of letting its text be freed as it was. A character longer than 15 UTF-8 bytes
+    /// (a long emoji sequence) has storage of its own, which is released, not overwritten.
+    mutating func wipe() {
+        for index in characters.indices { characters[index] = "\u{0}" }
+        characters.removeAll(keepingCapacity: true)
+        cursor = 0
+    }
+
+    /// Calls `body` with the line's UTF-8 bytes, built straight from the characters (no
+    /// `String` of the whole line is made) in a buffer zeroed before it is freed.
+    func withUTF8<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let count = characters.reduce(0) { $0 + $1.utf8.count }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(count)
+        for character in characters { bytes.append(contentsOf: character.utf8) }
+        defer { bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } } }
+        return try bytes.withUnsafeBytes(body)
+    }
 
     enum Outcome: Equatable {
         /// The text changed (and maybe the cursor).

@@ -19,21 +19,45 @@ public final class SecretField: FormControl {
     }
     static let maskCharacter: Character = "•"
 
+    /// Characters a secret field keeps room for from the start (see ``wipe()``).
+    static let reservedCharacters = 256
+
     /// A masked field holding `text`.
     public init(text: String = "", placeholder: String = "") {
         field = TextField(text: text, placeholder: placeholder)
         field.mask = SecretField.maskCharacter
+        field.reserveCapacity(max(SecretField.reservedCharacters, text.count))
     }
 
-    /// The secret in clear (it is only drawn when revealed).
+    /// The secret in clear (it is only drawn when revealed). Setting it overwrites the old text first.
     public var text: String {
         get { field.text }
-        set { field.text = newValue }
+        set { replaceText(newValue) }
     }
 
     public var value: String {
         get { field.text }
-        set { field.text = newValue }
+        set { replaceText(newValue) }
+    }
+
+    /// Overwrites the secret where it is stored and empties the field.
+    ///
+    /// Typed characters stay in one buffer (room for ``reservedCharacters`` is kept), which
+    /// this overwrites; a Swift `String` read from ``text`` is a copy that cannot be wiped,
+    /// so read the secret with ``withUTF8(_:)`` instead where it matters.
+    ///
+    ///     let passphrase = field.withUTF8 { SecureBytes(copying: $0) }
+    ///     field.wipe()
+    public func wipe() { field.wipe() }
+
+    /// Calls `body` with the secret's UTF-8 bytes, in a buffer zeroed afterwards (no `String` copy is made).
+    public func withUTF8<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try field.editor.withUTF8(body)
+    }
+
+    private func replaceText(_ newValue: String) {
+        field.wipe()
+        field.editor.insert(contentsOf: newValue)
     }
 
     /// The insertion point, in characters.

@@ -49,6 +49,19 @@ public final class TextField: FormControl {
         set { editor = LineEditor(newValue) }
     }
 
+    /// Overwrites the text where it is stored and empties the field (for secrets: setting `text`
+    /// releases the old storage as it was). Does not call `onChange`.
+    public func wipe() {
+        editor.wipe()
+        scrollOffset = 0
+    }
+
+    /// Keeps room for `count` characters, so that typing does not move a secret's first
+    /// characters to a bigger buffer and leave them behind in the old one.
+    func reserveCapacity(_ count: Int) {
+        editor.characters.reserveCapacity(count)
+    }
+
     /// The insertion point, in characters from the start (0...text.count).
     public var cursorIndex: Int {
         get { editor.cursor }

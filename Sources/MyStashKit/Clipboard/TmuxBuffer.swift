@@ -1,0 +1,80 @@
+import Foundation
+
+/// Under tmux, where a copy goes instead of an OSC 52 sequence: a paste buffer
+/// of its own name (`tmux load-buffer -b NAME -w -`, which also hands the text
+/// to the outer terminal's clipboard as tmux's `set-clipboard` allows), deleted
+/// by name when the time is up (`tmux delete-buffer -b NAME`).
+///
+/// OSC 52 through tmux is no good for secrets: tmux keeps the text in an
+/// automatic buffer that an empty OSC 52 does not remove, and a blind clear
+/// would hit whatever the person copied meanwhile. A named buffer is removed
+/// exactly, leaves the person's own buffers alone, and its removal is checked.
+///
+///     let buffer = TmuxBuffer(environment: ProcessInfo.processInfo.environment)   // nil outside tmux
+///     buffer?.load("s3cret")
+///     buffer?.delete(ifHolding: "s3cret")   // .deleted
+struct TmuxBuffer {
+    /// The `tmux` executable; it reaches the pane's server through `$TMUX`.
+    let executable: String
+    /// The buffer's name (`mystash-<pid>-<random>`), handed to the clipboard clearer.
+    let name: String
+
+    /// What deleting the buffer found.
+    enum Deletion: Equatable {
+        /// It held the text and is gone (checked).
+        case deleted
+        /// There was no such buffer (nothing of ours in tmux).
+        case absent
+        /// It holds something else, or would not go: left as it is.
+        case kept
+    }
+
+    /// The buffer of this process under tmux (`$TMUX` set and `tmux` on `PATH`), named `name`
+    /// (a new name when nil); nil elsewhere.
+    init?(environment: [String: String], name: String? = nil) {
+        guard environment["TMUX"].map({ !$0.isEmpty }) == true,
+            let executable = TmuxBuffer.which("tmux", path: environment["PATH"] ?? "/usr/bin:/bin")
+        else { return nil }
+        self.executable = executable
+        self.name = name ?? TmuxBuffer.newName()
+    }
+
+    /// `mystash-<pid>-<8 random hex digits>`.
+    static func newName() -> String {
+        let random = Sodium.randomBytes(4).map { String(format: "%02x", $0) }.joined()
+        return "mystash-\(getpid())-\(random)"
+    }
+
+    /// Whether `text` could be a buffer name of ours (the clearer's argument is checked).
+    static func isValidName(_ text: String) -> Bool {
+        text.hasPrefix("mystash-") && text.count <= 64
+            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "-" || CharacterSet.alphanumerics.contains($0)) }
+    }
+
+    /// Puts `text` in the buffer (and, with `-w`, on the outer terminal's clipboard); true when tmux took it.
+    @discardableResult
+    func load(_ text: String) -> Bool {
+        if ChildProcess.run([executable, "load-buffer", "-b", name, "-w", "-"], input: Array(text.utf8)) != nil {
+            return true
+        }
+        // tmux before 3.2 has no -w: the buffer alone.
+        return ChildProcess.run([executable, "load-buffer", "-b", name, "-"], input: Array(text.utf8)) != nil
+    }
+
+    /// The buffer's contents, nil when there is no such buffer.
+    func contents() -> [UInt8]? {
+        ChildProcess.run([executable, "show-buffer", "-b", name], input: [], captureOutput: true)
+    }
+
+    /// Deletes the buffer if it still holds `text`, and checks that it is gone.
+    func delete(ifHolding text: String) -> Deletion {
+        guard let held = contents() else { return .absent }
+        guard held == Array(text.utf8) else { return .kept }
+        _ = ChildProcess.run([executable, "delete-buffer", "-b", name], input: [])
+        return contents() == nil ? .deleted : .kept
+    }
+
+    private static func which(_ name: String, path: String) -> String? {
+        path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
