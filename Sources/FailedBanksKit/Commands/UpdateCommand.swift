@@ -24,7 +24,7 @@ import SQLiteStore
 /// |---|---|
 /// | 0  | imported, or the list is current (304) |
 /// | 64 | usage error (a bad option, a URL that is not http or https) |
-/// | 65 | the body is not a failed bank list (an HTML page, no FDIC header, bad rows), truncated, or too large |
+/// | 65 | the body is not a failed bank list (an HTML page, a SQLite database, no FDIC header, bad rows), truncated, or too large |
 /// | 69 | the network or the server: no connection, a timeout, an HTTP error status, a redirect not followed |
 /// | 73, 74, 75, 77 | the store, as for `import` |
 ///
@@ -49,12 +49,17 @@ public enum UpdateCommand {
                 help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
             ),
             OptionSpec("--timeout", value: "SECONDS", help: "give up when the whole request takes longer (default 30)"),
-            OptionSpec("--quiet", value: nil, help: "no progress bar and no summary (errors are still printed)"),
+            OptionSpec(
+                "--quiet",
+                value: nil,
+                help: "no progress bar, no summary and no warning (errors are still printed)"
+            ),
         ],
         maxPositionals: 0,
         epilogue: """
             The FDIC's list: https://www.fdic.gov/bank-failures/failed-bank-list
-            Exit status: 0 ok or current, 64 usage, 65 not a complete bank list, 69 network or HTTP error,
+            Exit status: 0 ok or current, 64 usage, 65 not a complete bank list (or a database), 69 network, HTTP
+            error or a redirect not followed,
             73/74/75/77 the store (as for import).
             """
     )
