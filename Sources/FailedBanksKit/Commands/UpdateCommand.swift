@@ -132,9 +132,11 @@ public enum UpdateCommand {
                 }
                 bar?.finish()
                 switch result {
-                case .current(let url):
+                case .current(let url, let redirectedTo):
                     if !quiet {
-                        output("update: the list is current (\(url) answered 304 Not Modified); nothing changed")
+                        let answered =
+                            redirectedTo.map { "\(DisplayText.escapingControls($0)), redirected from \(url)," } ?? url
+                        output("update: the list is current (\(answered) answered 304 Not Modified); nothing changed")
                     }
                 case .updated(let summary):
                     if !quiet {

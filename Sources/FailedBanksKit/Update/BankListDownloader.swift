@@ -47,8 +47,9 @@ public struct BankListDownloader: Sendable {
 
     /// What the server said.
     public enum Outcome: Sendable {
-        /// 304: the list has not changed since the validators were issued.
-        case notModified
+        /// 304: the list has not changed since the validators were issued (`redirectedTo`: the address
+        /// that answered, when the server redirected there).
+        case notModified(redirectedTo: URL?)
         /// 200: the body.
         case downloaded(Body)
     }
@@ -276,7 +277,7 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
             let finalURL = response.url ?? URL(string: url)!
             switch response.statusCode {
             case 304:
-                return .notModified
+                return .notModified(redirectedTo: redirected ? finalURL : nil)
             case 200...299:
                 if let expected, !encoded, data.count < expected {
                     throw UpdateError.truncated(url: url, received: data.count, expected: expected)

@@ -18,8 +18,9 @@ import SQLiteStore
 public final class BankListUpdater {
     /// What an update did.
     public enum Result: Sendable {
-        /// The server answered 304 Not Modified: nothing changed.
-        case current(url: String)
+        /// The server answered 304 Not Modified: nothing changed (`redirectedTo`: the address that
+        /// answered, when the server redirected there).
+        case current(url: String, redirectedTo: String?)
         /// The list was downloaded and imported.
         case updated(UpdateSummary)
     }
@@ -67,7 +68,13 @@ public final class BankListUpdater {
             maximumBytes: maximumBytes
         )
         let outcome = try BankListDownloader().download(request) { progress?(.downloading($0)) }
-        guard case .downloaded(let body) = outcome else { return .current(url: url.absoluteString) }
+        let body: BankListDownloader.Body
+        switch outcome {
+        case .notModified(let redirectedTo):
+            return .current(url: url.absoluteString, redirectedTo: redirectedTo?.absoluteString)
+        case .downloaded(let downloaded):
+            body = downloaded
+        }
         let name = url.absoluteString
         try BankListUpdater.checkLooksLikeAList(body, url: name)
 

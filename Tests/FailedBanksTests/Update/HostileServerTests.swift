@@ -170,6 +170,30 @@ import FoundationNetworking
         )
     }
 
+    @Test func aNotModifiedAfterARedirectNamesTheAddressThatAnswered() throws {
+        let store = try BundledStore()
+        let server = try LocalHTTPServer { request in
+            if request.path == "/old.csv" {
+                return .respond(status: 302, reason: "Found", headers: [("Location", "/new.csv")], body: [])
+            }
+            if request.headers["if-none-match"] == "\"v1\"" {
+                return .respond(status: 304, reason: "Not Modified", headers: [("ETag", "\"v1\"")], body: [])
+            }
+            return .ok(body: UpdateCommandTests.newerList, headers: [("ETag", "\"v1\"")])
+        }
+        defer { server.stop() }
+        let old = server.url("/old.csv")
+        #expect(harness.update(["--url", old, "--db", store.path]).status == 0)
+        let second = harness.update(["--url", old, "--db", store.path])
+        #expect(second.status == 0, "\(second.text)")
+        #expect(
+            second.output == [
+                "update: the list is current (\(server.url("/new.csv")), redirected from \(old), answered 304 Not Modified); "
+                    + "nothing changed"
+            ]
+        )
+    }
+
     @Test func aPlainHTTPAddressIsWarnedAboutUnlessQuiet() throws {
         let store = try BundledStore()
         let server = try LocalHTTPServer { _ in .ok(body: UpdateCommandTests.newerList) }
