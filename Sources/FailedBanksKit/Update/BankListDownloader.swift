@@ -128,8 +128,8 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
     private let lock = NSLock()
     private let maximumBytes: Int
     private let deadline: DispatchTime
-    /// The address asked for is `https:` (a redirect must then stay on https).
-    private let startedWithTLS: Bool
+    /// The address asked for is `https:`, or a redirect led to one (redirects must then stay on https).
+    private var reachedTLS: Bool
     private let progress: (@Sendable (BankListDownloader.Progress) -> Void)?
     // Guarded by `lock`.
     private var response: HTTPURLResponse?
@@ -149,7 +149,7 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
     ) {
         self.maximumBytes = maximumBytes
         self.deadline = deadline
-        self.startedWithTLS = startedWithTLS
+        self.reachedTLS = startedWithTLS
         self.progress = progress
     }
 
@@ -216,7 +216,7 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
         if first { DispatchQueue.global().async { task.cancel() } }
     }
 
-    /// Follows a redirect to http or https only, and from https to https only; a refusal is kept for
+    /// Follows a redirect to http or https only, and once on https to https only; a refusal is kept for
     /// ``outcome(url:timeout:)`` (the redirect's own answer then ends the task).
     func urlSession(
         _ session: URLSession,
@@ -231,18 +231,20 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
         let target = location.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL } ?? request.url
         let targetText = target?.absoluteString ?? location ?? "an address that cannot be read"
         let scheme = target?.scheme?.lowercased()
-        var refusal: String?
-        if scheme != "http" && scheme != "https" {
-            refusal = "not an http or https address"
-        } else if startedWithTLS && scheme != "https" {
-            refusal = "plain http after https: the list could be read and altered on the way"
-        }
-        lock.withLock {
+        let refusal = lock.withLock { () -> String? in
+            var refusal: String?
+            if scheme != "http" && scheme != "https" {
+                refusal = "not an http or https address"
+            } else if (reachedTLS || response.url?.scheme?.lowercased() == "https") && scheme != "https" {
+                refusal = "plain http after https: the list could be read and altered on the way"
+            }
             if let refusal {
                 refusedRedirect = (DisplayText.escapingControls(targetText), refusal)
             } else {
                 redirected = true
+                if scheme == "https" { reachedTLS = true }
             }
+            return refusal
         }
         completionHandler(refusal == nil ? request : nil)
     }

@@ -152,6 +152,42 @@ import FoundationNetworking
         #expect(server.requests.map(\.path) == ["/banklist.csv"], "the redirect was followed")
     }
 
+    @Test func onceOnHTTPSEveryRedirectStaysOnHTTPS() throws {
+        // http → https is followed; from there https → http is refused, wherever the chain started.
+        let receiver = DownloadReceiver(
+            maximumBytes: 1 << 20,
+            deadline: .now() + 60,
+            startedWithTLS: false,
+            progress: nil
+        )
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: try #require(URL(string: "http://127.0.0.1:9/a.csv")))
+        func redirect(from: String, to: String) throws -> URLRequest? {
+            let source = try #require(URL(string: from))
+            let target = try #require(URL(string: to))
+            let response = try #require(
+                HTTPURLResponse(url: source, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": to])
+            )
+            nonisolated(unsafe) var followed: URLRequest?
+            receiver.urlSession(
+                session,
+                task: task,
+                willPerformHTTPRedirection: response,
+                newRequest: URLRequest(url: target)
+            ) { followed = $0 }
+            return followed
+        }
+        #expect(try redirect(from: "http://127.0.0.1:9/a.csv", to: "https://127.0.0.1:10/b.csv") != nil)
+        #expect(try redirect(from: "https://127.0.0.1:10/b.csv", to: "http://127.0.0.1:9/c.csv") == nil)
+        let refusal = UpdateError.redirectRefused(
+            url: "http://127.0.0.1:9/a.csv",
+            target: "http://127.0.0.1:9/c.csv",
+            reason: "plain http after https: the list could be read and altered on the way"
+        )
+        #expect(throws: refusal) { _ = try receiver.outcome(url: "http://127.0.0.1:9/a.csv", timeout: 5) }
+    }
+
     @Test func aRedirectPrintsTheAddressThatAnswered() throws {
         let store = try BundledStore()
         let server = try LocalHTTPServer { request in
