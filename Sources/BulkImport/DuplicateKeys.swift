@@ -44,7 +44,14 @@ public struct DuplicateKeys: Sendable {
     /// second pass over the file at `path` reading field `keyField` as a whole number. Does nothing without
     /// listed repeats or a file to read again (nil: rows made in memory).
     public func nameFirstLines(in issues: inout [ImportIssue], rereading path: String?, keyField: Int) {
-        guard !listedKeys.isEmpty, let path, let again = try? CSVReader(path: path) else { return }
+        guard !listedKeys.isEmpty, let path else { return }
+        nameFirstLines(in: &issues, rereading: { try? CSVReader(path: path) }, keyField: keyField)
+    }
+
+    /// The same, the second pass reading the reader `reopen` makes (bytes held in memory, a file);
+    /// nothing when it makes none.
+    public func nameFirstLines(in issues: inout [ImportIssue], rereading reopen: () -> CSVReader?, keyField: Int) {
+        guard !listedKeys.isEmpty, let again = reopen() else { return }
         let wanted = Set(listedKeys.values)
         var firstLine: [Int64: Int] = [:]
         var row = CSVRecord()

@@ -5,4 +5,8 @@
 /// SQLITE_TRANSIENT is a function-like cast that Swift cannot import.
 static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
 static inline sqlite3_destructor_type csqlite_static(void) { return SQLITE_STATIC; }
+/// sqlite3_db_config is variadic, which Swift cannot call: the form with an int and an int result.
+static inline int csqlite_db_config_int(sqlite3 *db, int op, int value, int *result) {
+    return sqlite3_db_config(db, op, value, result);
+}
 #endif

@@ -36,7 +36,7 @@ extension BankBrowser {
         if tab != .date { switchTab(to: .date) }
         let name = year == "—" ? "" : year
         guard let index = adapter.controller.sections.firstIndex(where: { $0.name == name }) else {
-            statusLine.showMessage("No banks closed in \(year) any more", at: now)
+            statusLine.showMessage("No banks closed in \(year)", at: now)
             return
         }
         table.scrollToSection(index)

@@ -33,9 +33,31 @@ public enum FailuresByYear {
         return controller
     }
 
-    /// One bar per section, newest year first: the year ("—" for banks without a closing date) and its count.
+    /// One bar per year, newest first: the year ("—" for banks without a closing date) and its count,
+    /// every year of the range included (a year without a failure is a bar of 0), so that quiet years
+    /// are not hidden.
     public static func bars(of controller: FetchedResultsController) -> [BarChart.Bar] {
-        controller.sections.map { BarChart.Bar(label: $0.name.isEmpty ? "—" : $0.name, value: $0.numberOfObjects) }
+        withQuietYears(
+            controller.sections.map { BarChart.Bar(label: $0.name.isEmpty ? "—" : $0.name, value: $0.numberOfObjects) }
+        )
+    }
+
+    /// `bars` (years newest first) with a bar of 0 for each year missing between two of them.
+    static func withQuietYears(_ bars: [BarChart.Bar]) -> [BarChart.Bar] {
+        var result: [BarChart.Bar] = []
+        result.reserveCapacity(bars.count)
+        var previousYear: Int?
+        for bar in bars {
+            let year = Int(bar.label)
+            if let year, let previousYear, previousYear - year > 1 {
+                for missing in stride(from: previousYear - 1, to: year, by: -1) {
+                    result.append(BarChart.Bar(label: String(missing), value: 0))
+                }
+            }
+            if let year { previousYear = year }
+            result.append(bar)
+        }
+        return result
     }
 
     /// Whether bars use eighth blocks: not under `NO_COLOR`, not in fewer than ``minimumBlockWidth`` columns.

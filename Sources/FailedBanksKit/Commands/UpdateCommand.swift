@@ -9,6 +9,13 @@ import SQLiteStore
 /// else `$FAILEDBANKS_URL`, else the FDIC's CSV download
 /// (``BankListSource/fdicURL``). The request is conditional on the validators of
 /// the last successful update, so an unchanged list costs a 304 and changes nothing.
+/// The body is asked for uncompressed (`Accept-Encoding: identity`), capped at 32 MB as it arrives
+/// (after any decoding), bounded with its decoding by `--timeout`, and parsed from memory; a SQLite
+/// database is refused (the FDIC serves CSV). Redirects are followed to http and https addresses only,
+/// and from https to https only; after a redirect the address that answered is printed
+/// (`update: downloaded from URL (redirected)`). A plain `http:` address gets a warning on
+/// standard error (not under `--quiet`). Text from the server (bank names, a page's title, bad
+/// rows) is printed with its control characters escaped.
 /// The last line says what changed:
 ///
 ///     update: 3 new, 1 changed, 571 unchanged — newest: Held Bank (Eastport, ME), closed 14 November 2025
@@ -17,8 +24,8 @@ import SQLiteStore
 /// |---|---|
 /// | 0  | imported, or the list is current (304) |
 /// | 64 | usage error (a bad option, a URL that is not http or https) |
-/// | 65 | the body is not a failed bank list (an HTML page, no FDIC header, bad rows), truncated, or too large |
-/// | 69 | the network or the server: no connection, a timeout, an HTTP error status |
+/// | 65 | the body is not a failed bank list (an HTML page, a SQLite database, no FDIC header, bad rows), truncated, or too large |
+/// | 69 | the network or the server: no connection, a timeout, an HTTP error status, a redirect not followed |
 /// | 73, 74, 75, 77 | the store, as for `import` |
 ///
 /// Every failure leaves the store as it was.
@@ -42,12 +49,17 @@ public enum UpdateCommand {
                 help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
             ),
             OptionSpec("--timeout", value: "SECONDS", help: "give up when the whole request takes longer (default 30)"),
-            OptionSpec("--quiet", value: nil, help: "no progress bar and no summary (errors are still printed)"),
+            OptionSpec(
+                "--quiet",
+                value: nil,
+                help: "no progress bar, no summary and no warning (errors are still printed)"
+            ),
         ],
         maxPositionals: 0,
         epilogue: """
             The FDIC's list: https://www.fdic.gov/bank-failures/failed-bank-list
-            Exit status: 0 ok or current, 64 usage, 65 not a complete bank list, 69 network or HTTP error,
+            Exit status: 0 ok or current, 64 usage, 65 not a complete bank list (or a database), 69 network, HTTP
+            error or a redirect not followed,
             73/74/75/77 the store (as for import).
             """
     )
@@ -104,6 +116,12 @@ public enum UpdateCommand {
                 return StoreRefusal(error, path: storePath).status
             }
 
+            if !quiet && scheme == "http" {
+                errorOutput(
+                    "\(program): warning: \(address) is plain http: the list can be read and altered on the way "
+                        + "(an https address is safer)"
+                )
+            }
             let bar = quiet || !progressBars ? nil : DownloadProgressBar(label: url.host ?? address)
             do {
                 let result = try BankListUpdater(store: store).run(url: url, timeout: timeout) { phase in
@@ -114,18 +132,23 @@ public enum UpdateCommand {
                 }
                 bar?.finish()
                 switch result {
-                case .current(let url):
+                case .current(let url, let redirectedTo):
                     if !quiet {
-                        output("update: the list is current (\(url) answered 304 Not Modified); nothing changed")
+                        let answered =
+                            redirectedTo.map { "\(DisplayText.escapingControls($0)), redirected from \(url)," } ?? url
+                        output("update: the list is current (\(answered) answered 304 Not Modified); nothing changed")
                     }
                 case .updated(let summary):
-                    if !quiet { output(summary.summaryLine) }
+                    if !quiet {
+                        if let line = summary.redirectLine { output(line) }
+                        output(summary.summaryLine)
+                    }
                 }
                 return ExitStatus.ok
             } catch let error as UpdateError {
                 bar?.finish()
                 if case .badRows(_, let issues, let total) = error {
-                    for issue in issues { errorOutput(issue.description) }
+                    for issue in issues { errorOutput(issue.escapedDescription) }
                     if total > issues.count { errorOutput("… and \(total - issues.count) more") }
                     fail(error.message.split(separator: "\n").last.map(String.init) ?? error.reason)
                 } else {

@@ -62,14 +62,14 @@ public enum BankImportError: Error, CustomStringConvertible {
             return ["\(path): the file has a header row but no banks"]
         case .missingColumns(let path, let names, let header):
             let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            let found = header.map { "\"\($0)\"" }.joined(separator: ", ")
+            let found = header.map { "\"\(DisplayText.escapingControls($0))\"" }.joined(separator: ", ")
             return ["\(path):1: missing required column\(names.count == 1 ? "" : "s") \(list) (header: \(found))"]
         case .unterminatedQuote(let path, let line):
             return ["\(path):\(line): a quoted field is not closed before the end of the file"]
         case .recordTooLong(let path, let line):
             return ["\(path):\(line): record too long"]
         case .badRows(let path, let issues, let total):
-            var lines = issues.map(\.description)
+            var lines = issues.map(\.escapedDescription)
             if total > issues.count {
                 lines.append("… and \(total - issues.count) more error\(total - issues.count == 1 ? "" : "s")")
             }
@@ -81,7 +81,9 @@ public enum BankImportError: Error, CustomStringConvertible {
             return ["\(path): \(error)"]
         case .notABankStore(let path, let tables):
             let found =
-                tables.isEmpty ? "no tables" : "tables " + tables.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ")
+                tables.isEmpty
+                ? "no tables"
+                : "tables " + tables.prefix(8).map { "\"\(DisplayText.escapingControls($0))\"" }.joined(separator: ", ")
             return [
                 "\(path): a SQLite database, but not a bank list: neither a Core Data store of the original FailedBanks app "
                     + "(ZFAILEDBANKINFO, ZFAILEDBANKDETAILS) nor the tutorial's database (failed_banks); it has \(found)"

@@ -70,8 +70,7 @@ public final class BankImporter {
 
     /// Imports one file; see the type's summary. `progress` is called at most ~10 times a second.
     ///
-    /// `displayName` names the file in the summary and in error messages instead of `path` (a
-    /// download kept in a temporary file is named by its URL).
+    /// `displayName` names the file in the summary and in error messages instead of `path`.
     public func importFile(
         _ filePath: String,
         displayName: String? = nil,
@@ -80,19 +79,62 @@ public final class BankImporter {
     ) throws -> BankImportSummary {
         let started = MonotonicClock.seconds()
         let path = displayName ?? filePath
-        let reader: CSVReader
-        var rereadablePath: String? = filePath
         if let legacy = try LegacyBankStore(path: filePath) {
             // One of the original app's SQLite stores: its banks as CSV rows, through the same checks and upsert.
-            reader = CSVReader(bytes: try legacy.csvBytes())
-            rereadablePath = nil
-        } else {
-            do {
-                reader = try CSVReader(path: filePath)
-            } catch let error as CSVError {
-                throw BankImportError.unreadable(path: path, error)
-            }
+            let bytes = try legacy.csvBytes()
+            return try importRows(
+                CSVReader(bytes: bytes),
+                reopen: { CSVReader(bytes: bytes) },
+                path: path,
+                options: options,
+                progress: progress,
+                started: started
+            )
         }
+        let reader: CSVReader
+        do {
+            reader = try CSVReader(path: filePath)
+        } catch let error as CSVError {
+            throw BankImportError.unreadable(path: path, error)
+        }
+        return try importRows(
+            reader,
+            reopen: { try? CSVReader(path: filePath) },
+            path: path,
+            options: options,
+            progress: progress,
+            started: started
+        )
+    }
+
+    /// Imports a CSV bank list held in memory (a download), named `displayName` in the summary and
+    /// the messages; the same checks and writes as ``importFile(_:displayName:options:progress:)``.
+    /// It reads CSV only: a SQLite database's bytes are not a bank list here.
+    public func importCSV(
+        bytes: [UInt8],
+        displayName: String,
+        options: Options = Options(),
+        progress: ((BankImportProgress) -> Void)? = nil
+    ) throws -> BankImportSummary {
+        try importRows(
+            CSVReader(bytes: bytes),
+            reopen: { CSVReader(bytes: bytes) },
+            path: displayName,
+            options: options,
+            progress: progress,
+            started: MonotonicClock.seconds()
+        )
+    }
+
+    /// The import of the rows `reader` reads (`reopen` makes another reader of them, for a second pass).
+    private func importRows(
+        _ reader: CSVReader,
+        reopen: @escaping () -> CSVReader?,
+        path: String,
+        options: Options,
+        progress: ((BankImportProgress) -> Void)?,
+        started: Double
+    ) throws -> BankImportSummary {
         var header = CSVRecord()
         do {
             guard try reader.read(into: &header) else { throw BankImportError.emptyFile(path: path) }
@@ -107,7 +149,7 @@ public final class BankImporter {
         }
         let run = ImportRun(
             path: path,
-            filePath: rereadablePath,
+            reopen: reopen,
             reader: reader,
             layout: layout,
             options: options,

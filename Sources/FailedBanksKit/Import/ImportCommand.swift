@@ -103,7 +103,7 @@ public enum ImportCommand {
                     let summary = try importer.importFile(path, options: options, progress: bar?.update)
                     bar?.finish()
                     // Bad rows as `FILE:LINE: …` without the program name, so editors can jump to them.
-                    for issue in summary.issues { errorOutput(issue.description) }
+                    for issue in summary.issues { errorOutput(issue.escapedDescription) }
                     if summary.skipped > summary.issues.count {
                         errorOutput("… and \(summary.skipped - summary.issues.count) more bad rows skipped")
                     }

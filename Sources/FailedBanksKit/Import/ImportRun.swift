@@ -13,8 +13,8 @@ import Timekeeping
 final class ImportRun: @unchecked Sendable {
     /// The file's name in the summary and the messages.
     let path: String
-    /// The file read, when it can be read again (nil for rows made in memory).
-    let filePath: String?
+    /// A new reader of the same rows, for a second pass (nil when they cannot be read again).
+    let reopen: () -> CSVReader?
     let layout: BankRowLayout
     let options: BankImporter.Options
     /// The reading, issues, counts and progress (generic: ``ImportRows``).
@@ -25,7 +25,7 @@ final class ImportRun: @unchecked Sendable {
 
     init(
         path: String,
-        filePath: String?,
+        reopen: @escaping () -> CSVReader?,
         reader: CSVReader,
         layout: BankRowLayout,
         options: BankImporter.Options,
@@ -33,7 +33,7 @@ final class ImportRun: @unchecked Sendable {
         started: Double
     ) {
         self.path = path
-        self.filePath = filePath
+        self.reopen = reopen
         self.layout = layout
         self.options = options
         var generic = ImportOptions()
@@ -87,7 +87,7 @@ final class ImportRun: @unchecked Sendable {
     /// Names the first line of each listed duplicate cert ("duplicate cert, first on line 12"),
     /// with a second, cert-only pass over the file (only when there are duplicates to name).
     func resolveDuplicateLines() {
-        certs.nameFirstLines(in: &rows.issues, rereading: filePath, keyField: layout.cert)
+        certs.nameFirstLines(in: &rows.issues, rereading: reopen, keyField: layout.cert)
     }
 
     /// The error for the all-or-nothing abort (or a file whose rows were all bad).

@@ -37,7 +37,8 @@ struct LegacyBankStore {
 
     let path: String
     let kind: Kind
-    private let database: Database
+    /// The connection (read-only, schema untrusted).
+    let database: Database
 
     /// Reads the file at `path` when it is a SQLite database (nil when it is not: a CSV file).
     /// Throws ``BankImportError/notABankStore(path:tables:)`` for another SQLite database.

@@ -41,12 +41,15 @@ public struct BankListDownloader: Sendable {
         public var contentType: String?
         /// The URL answered after redirects.
         public var finalURL: URL
+        /// True when the server redirected the request (then ``finalURL`` is the address that answered).
+        public var wasRedirected: Bool
     }
 
     /// What the server said.
     public enum Outcome: Sendable {
-        /// 304: the list has not changed since the validators were issued.
-        case notModified
+        /// 304: the list has not changed since the validators were issued (`redirectedTo`: the address
+        /// that answered, when the server redirected there).
+        case notModified(redirectedTo: URL?)
         /// 200: the body.
         case downloaded(Body)
     }
@@ -72,6 +75,8 @@ public struct BankListDownloader: Sendable {
             timeoutInterval: request.timeout
         )
         urlRequest.setValue("text/csv, */*;q=0.5", forHTTPHeaderField: "Accept")
+        // The list uncompressed: a compressed body is unpacked by libcurl faster than it can be refused.
+        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         urlRequest.setValue("failedbanks/\(FailedBanksCommand.version)", forHTTPHeaderField: "User-Agent")
         if let etag = request.validators?.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = request.validators?.lastModified {
@@ -83,17 +88,23 @@ public struct BankListDownloader: Sendable {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = request.timeout
         configuration.timeoutIntervalForResource = request.timeout
-        let receiver = DownloadReceiver(maximumBytes: request.maximumBytes, progress: progress)
-        let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
+        let receiver = DownloadReceiver(
+            maximumBytes: request.maximumBytes,
+            deadline: .now() + request.timeout,
+            startedWithTLS: scheme == "https",
+            progress: progress
+        )
+        let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: InlineDelegateQueue())
+        // Ended on another thread: URLSession's may still be decoding what it read (dropped, see
+        // DownloadReceiver), and the toolchain's cancel waits for it.
+        nonisolated(unsafe) let ending = session
+        defer { DispatchQueue.global().async { ending.invalidateAndCancel() } }
         let task = session.dataTask(with: urlRequest)
         task.resume()
 
-        // The whole request, whatever URLSession's own timers do.
+        // The whole request, decoding included, whatever URLSession's own timers do.
         if receiver.finished.wait(timeout: .now() + request.timeout) == .timedOut {
-            receiver.markTimedOut()
-            task.cancel()
-            _ = receiver.finished.wait(timeout: .now() + 5)
+            receiver.markTimedOut(cancelling: task)
             throw UpdateError.timedOut(url: urlText, seconds: request.timeout)
         }
         return try receiver.outcome(url: urlText, timeout: request.timeout)
@@ -109,12 +120,16 @@ public struct HTTPValidators: Sendable, Equatable {
     public var isEmpty: Bool { etag == nil && lastModified == nil }
 }
 
-/// URLSession's delegate for one download: collects the response and the body on
-/// URLSession's queue, cancels beyond the size cap, signals completion.
+/// URLSession's delegate for one download: collects the response and the body as they arrive
+/// (on URLSession's thread, see ``InlineDelegateQueue``), cancels beyond the size cap or the
+/// deadline, refuses redirects it must not follow, signals completion.
 final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let finished = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private let maximumBytes: Int
+    private let deadline: DispatchTime
+    /// The address asked for is `https:`, or a redirect led to one (redirects must then stay on https).
+    private var reachedTLS: Bool
     private let progress: (@Sendable (BankListDownloader.Progress) -> Void)?
     // Guarded by `lock`.
     private var response: HTTPURLResponse?
@@ -122,13 +137,27 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
     private var error: Error?
     private var exceededCap = false
     private var timedOut = false
+    private var cancelled = false
+    private var redirected = false
+    private var refusedRedirect: (target: String, reason: String)?
 
-    init(maximumBytes: Int, progress: (@Sendable (BankListDownloader.Progress) -> Void)?) {
+    init(
+        maximumBytes: Int,
+        deadline: DispatchTime,
+        startedWithTLS: Bool,
+        progress: (@Sendable (BankListDownloader.Progress) -> Void)?
+    ) {
         self.maximumBytes = maximumBytes
+        self.deadline = deadline
+        self.reachedTLS = startedWithTLS
         self.progress = progress
     }
 
-    func markTimedOut() { lock.withLock { timedOut = true } }
+    /// The caller's deadline passed: the task is cancelled (in the background) and the outcome is a timeout.
+    func markTimedOut(cancelling task: URLSessionTask) {
+        lock.withLock { timedOut = true }
+        cancelOnce(task)
+    }
 
     func urlSession(
         _ session: URLSession,
@@ -141,26 +170,83 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
             self.response = response as? HTTPURLResponse
             if announcedTooLarge { exceededCap = true }
         }
-        // A Content-Length beyond the cap: refuse before reading the body.
+        // A Content-Length beyond the cap: refuse before reading the body (FoundationNetworking
+        // ignores the disposition, hence the cancel).
         completionHandler(announcedTooLarge ? .cancel : .allow)
+        if announcedTooLarge { cancelOnce(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive chunk: Data) {
         var report: BankListDownloader.Progress?
         var cancel = false
+        let late = DispatchTime.now() > deadline
         lock.withLock {
-            guard !exceededCap else { return }
+            guard !exceededCap, !timedOut else { return }
+            if late {
+                timedOut = true
+                cancel = true
+                finished.signal()
+                return
+            }
             if data.count + chunk.count > maximumBytes {
+                // Refused now: the caller is told at once, whatever is still being decoded.
                 exceededCap = true
                 cancel = true
+                data = Data()
+                finished.signal()
                 return
             }
             data.append(chunk)
             let expected = response.map { $0.expectedContentLength }.flatMap { $0 > 0 ? Int($0) : nil }
             report = .init(received: data.count, expected: expected)
         }
-        if cancel { dataTask.cancel() }
+        if cancel { cancelOnce(dataTask) }
         if let report { progress?(report) }
+    }
+
+    /// Cancels the task the first time only (the chunks already decoded keep arriving until the cancel
+    /// takes effect; they are dropped). From another thread: this one is URLSession's, and the
+    /// toolchain's `cancel()` waits for it (`sync`), which from here would never return.
+    private func cancelOnce(_ task: URLSessionTask) {
+        let first = lock.withLock { () -> Bool in
+            defer { cancelled = true }
+            return !cancelled
+        }
+        nonisolated(unsafe) let task = task
+        if first { DispatchQueue.global().async { task.cancel() } }
+    }
+
+    /// Follows a redirect to http or https only, and once on https to https only; a refusal is kept for
+    /// ``outcome(url:timeout:)`` (the redirect's own answer then ends the task).
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        // The Location as the server wrote it: FoundationNetworking turns `file:///etc/passwd` into
+        // `http://this-host/etc/passwd` in `request`.
+        let location = response.value(forHTTPHeaderField: "Location")
+        let target = location.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL } ?? request.url
+        let targetText = target?.absoluteString ?? location ?? "an address that cannot be read"
+        let scheme = target?.scheme?.lowercased()
+        let refusal = lock.withLock { () -> String? in
+            var refusal: String?
+            if scheme != "http" && scheme != "https" {
+                refusal = "not an http or https address"
+            } else if (reachedTLS || response.url?.scheme?.lowercased() == "https") && scheme != "https" {
+                refusal = "plain http after https: the list could be read and altered on the way"
+            }
+            if let refusal {
+                refusedRedirect = (DisplayText.escapingControls(targetText), refusal)
+            } else {
+                redirected = true
+                if scheme == "https" { reachedTLS = true }
+            }
+            return refusal
+        }
+        completionHandler(refusal == nil ? request : nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
@@ -171,6 +257,13 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
     /// The result, once `finished` was signalled.
     func outcome(url: String, timeout: Double) throws -> BankListDownloader.Outcome {
         try lock.withLock {
+            if let refusedRedirect {
+                throw UpdateError.redirectRefused(
+                    url: url,
+                    target: refusedRedirect.target,
+                    reason: refusedRedirect.reason
+                )
+            }
             if exceededCap { throw UpdateError.tooLarge(url: url, limit: maximumBytes) }
             if timedOut { throw UpdateError.timedOut(url: url, seconds: timeout) }
             let expected = response.flatMap { $0.expectedContentLength > 0 ? Int($0.expectedContentLength) : nil }
@@ -186,7 +279,7 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
             let finalURL = response.url ?? URL(string: url)!
             switch response.statusCode {
             case 304:
-                return .notModified
+                return .notModified(redirectedTo: redirected ? finalURL : nil)
             case 200...299:
                 if let expected, !encoded, data.count < expected {
                     throw UpdateError.truncated(url: url, received: data.count, expected: expected)
@@ -200,12 +293,14 @@ final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Senda
                         data: data,
                         validators: validators,
                         contentType: response.value(forHTTPHeaderField: "Content-Type"),
-                        finalURL: finalURL
+                        finalURL: finalURL,
+                        wasRedirected: redirected
                     )
                 )
             default:
                 throw UpdateError.httpStatus(
-                    url: finalURL.absoluteString == url ? url : "\(url) (redirected to \(finalURL.absoluteString))",
+                    url: finalURL.absoluteString == url
+                        ? url : "\(url) (redirected to \(DisplayText.escapingControls(finalURL.absoluteString)))",
                     code: response.statusCode,
                     reason: HTTPURLResponse.localizedString(forStatusCode: response.statusCode).capitalizedReason
                 )

@@ -18,8 +18,9 @@ import SQLiteStore
 public final class BankListUpdater {
     /// What an update did.
     public enum Result: Sendable {
-        /// The server answered 304 Not Modified: nothing changed.
-        case current(url: String)
+        /// The server answered 304 Not Modified: nothing changed (`redirectedTo`: the address that
+        /// answered, when the server redirected there).
+        case current(url: String, redirectedTo: String?)
         /// The list was downloaded and imported.
         case updated(UpdateSummary)
     }
@@ -67,20 +68,21 @@ public final class BankListUpdater {
             maximumBytes: maximumBytes
         )
         let outcome = try BankListDownloader().download(request) { progress?(.downloading($0)) }
-        guard case .downloaded(let body) = outcome else { return .current(url: url.absoluteString) }
+        let body: BankListDownloader.Body
+        switch outcome {
+        case .notModified(let redirectedTo):
+            return .current(url: url.absoluteString, redirectedTo: redirectedTo?.absoluteString)
+        case .downloaded(let downloaded):
+            body = downloaded
+        }
         let name = url.absoluteString
         try BankListUpdater.checkLooksLikeAList(body, url: name)
 
         progress?(.importing)
-        let file = FileManager.default.temporaryDirectory
-            .appendingPathComponent("failedbanks-update-\(getpid())-\(UUID().uuidString.prefix(8)).csv").path
-        guard FileManager.default.createFile(atPath: file, contents: body.data) else {
-            throw UpdateError.network(url: name, reason: "cannot keep the download in \(file)")
-        }
-        defer { try? FileManager.default.removeItem(atPath: file) }
         let imported: BankImportSummary
         do {
-            imported = try BankImporter(store: store).importFile(file, displayName: name)
+            // Parsed from memory: the download is never written to a file.
+            imported = try BankImporter(store: store).importCSV(bytes: [UInt8](body.data), displayName: name)
         } catch let error as BankImportError {
             throw BankListUpdater.translate(error, url: name)
         }
@@ -99,11 +101,20 @@ public final class BankListUpdater {
             unchanged: imported.unchanged
         )
         summary.newest = try? UpdateSummary.newestBank(in: store.database)
+        if body.wasRedirected { summary.redirectedTo = body.finalURL.absoluteString }
         return .updated(summary)
     }
 
-    /// An HTML page (an error page served with 200, a moved download) is refused before the importer sees it.
+    /// An HTML page (an error page served with 200, a moved download) and a SQLite database are refused
+    /// before the importer sees them: the FDIC serves CSV, and a database from the network is never opened.
     static func checkLooksLikeAList(_ body: BankListDownloader.Body, url: String) throws {
+        if body.data.starts(with: BankListUpdater.sqliteMagic) {
+            throw UpdateError.notABankList(
+                url: url,
+                reason: "a SQLite database, not CSV; update reads only the FDIC's CSV list "
+                    + "(failedbanks import FILE reads an old app's store from disk)"
+            )
+        }
         let start = body.data.prefix(512).drop {
             $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF
         }
@@ -115,10 +126,13 @@ public final class BankListUpdater {
             let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
         {
             let title = text[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-            if !title.isEmpty { reason += " titled \"\(title.prefix(80))\"" }
+            if !title.isEmpty { reason += " titled \"\(DisplayText.escapingControls(String(title.prefix(80))))\"" }
         }
         throw UpdateError.notABankList(url: url, reason: reason)
     }
+
+    /// The 16 bytes every SQLite database starts with (`SQLite format 3` and a NUL).
+    static let sqliteMagic = Array("SQLite format 3\u{0}".utf8)
 
     /// The importer's refusals of a body in the words of ``UpdateError``; store failures pass through.
     static func translate(_ error: BankImportError, url: String) -> Error {

@@ -17,6 +17,9 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
     case cannotConnect(url: String, reason: String)
     /// The connection failed some other way.
     case network(url: String, reason: String)
+    /// The server redirected to an address that is not followed: not http or https (`file:`), or
+    /// plain http after https. `target` is where it pointed.
+    case redirectRefused(url: String, target: String, reason: String)
     /// The server answered with an HTTP error status.
     case httpStatus(url: String, code: Int, reason: String)
     /// The body ended before the `Content-Length` the server announced.
@@ -32,7 +35,7 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
     public var exitStatus: Int32 {
         switch self {
         case .badURL: return ExitStatus.usage
-        case .timedOut, .cannotConnect, .network, .httpStatus: return ExitStatus.unavailable
+        case .timedOut, .cannotConnect, .network, .httpStatus, .redirectRefused: return ExitStatus.unavailable
         case .truncated, .tooLarge, .notABankList, .badRows: return ExitStatus.dataError
         }
     }
@@ -42,7 +45,8 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .badURL(let url): return url
         case .timedOut(let url, _), .cannotConnect(let url, _), .network(let url, _), .httpStatus(let url, _, _),
-            .truncated(let url, _, _), .tooLarge(let url, _), .notABankList(let url, _), .badRows(let url, _, _):
+            .truncated(let url, _, _), .tooLarge(let url, _), .notABankList(let url, _), .badRows(let url, _, _),
+            .redirectRefused(let url, _, _):
             return url
         }
     }
@@ -59,6 +63,8 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
             return "\(url): cannot connect: \(reason)"
         case .network(let url, let reason):
             return "\(url): network error: \(reason)"
+        case .redirectRefused(let url, let target, let reason):
+            return "\(url): redirected to \(target), not followed (\(reason))"
         case .httpStatus(let url, let code, let reason):
             return "\(url): HTTP \(code)\(reason.isEmpty ? "" : " \(reason)")"
         case .truncated(let url, let received, let expected):
@@ -78,7 +84,7 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
     public var message: String {
         if case .badURL = self { return reason }
         if case .badRows(_, let issues, let total) = self {
-            var lines = issues.map(\.description)
+            var lines = issues.map(\.escapedDescription)
             if total > issues.count { lines.append("… and \(total - issues.count) more") }
             lines.append(
                 "\(reason); nothing was changed (another address can be given with --url URL or $FAILEDBANKS_URL)"

@@ -18,6 +18,8 @@ public struct UpdateSummary: Sendable, Equatable {
     public var changed: Int
     public var unchanged: Int
     public var newest: Bank?
+    /// The address that answered, when the server redirected there (nil without a redirect).
+    public var redirectedTo: String?
 
     public init(url: String, bytes: Int, new: Int, changed: Int, unchanged: Int, newest: Bank? = nil) {
         (self.url, self.bytes, self.new, self.changed, self.unchanged, self.newest) = (
@@ -25,13 +27,17 @@ public struct UpdateSummary: Sendable, Equatable {
         )
     }
 
-    /// `update: N new, C changed, U unchanged — newest: NAME (CITY, ST), closed 14 November 2025`
+    /// `update: N new, C changed, U unchanged — newest: NAME (CITY, ST), closed 14 November 2025`,
+    /// the bank's name, city and state (text from the downloaded list) with their control characters
+    /// escaped (``DisplayText/escapingControls(_:)``), so that none reaches the terminal.
     public var summaryLine: String {
         var line = "update: \(new) new, \(changed) changed, \(unchanged) unchanged"
         if let newest {
-            let place = [newest.city, newest.state].filter { !$0.isEmpty }.joined(separator: ", ")
-            line +=
-                " — newest: \(newest.name)\(place.isEmpty ? "" : " (\(place))"), closed \(UpdateSummary.dayMonthYear(newest.closeDate))"
+            let name = DisplayText.escapingControls(newest.name)
+            let place = [newest.city, newest.state].filter { !$0.isEmpty }.map(DisplayText.escapingControls)
+                .joined(separator: ", ")
+            let closed = DisplayText.escapingControls(UpdateSummary.dayMonthYear(newest.closeDate))
+            line += " — newest: \(name)\(place.isEmpty ? "" : " (\(place))"), closed \(closed)"
         }
         return line
     }
@@ -40,6 +46,11 @@ public struct UpdateSummary: Sendable, Equatable {
     static func dayMonthYear(_ storeDate: String) -> String {
         guard let (year, month, day) = LongDate.components(storeDate) else { return storeDate }
         return "\(day) \(LongDate.months[month - 1]) \(year)"
+    }
+
+    /// `update: redirected to URL` (escaped), when the server redirected; nil otherwise.
+    public var redirectLine: String? {
+        redirectedTo.map { "update: downloaded from \(DisplayText.escapingControls($0)) (redirected)" }
     }
 
     /// The bank with the latest closing date (by name among those of that day).

@@ -9,9 +9,14 @@ extension Database {
     ///     let tables = try old.tableNames()          // ["ZFAILEDBANKDETAILS", "ZFAILEDBANKINFO", …]
     ///     let names = try old.query("SELECT ZNAME FROM ZFAILEDBANKINFO")
     ///
+    /// The file's schema is not trusted (`PRAGMA trusted_schema = OFF`: its views, triggers and generated
+    /// columns may call only innocuous functions) and the connection is in defensive mode
+    /// (`SQLITE_DBCONFIG_DEFENSIVE`: no `writable_schema`, no writes to shadow tables).
+    ///
     /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite, ``SQLiteError`` otherwise.
     public static func openReadOnly(path: String) throws -> Database {
         let db = try StoreFileInspector(path: path).openReadOnly()
+        try db.distrustSchema()
         do {
             // SQLite reads the file on first use: a file that is not a database is refused here.
             _ = try db.scalar("SELECT count(*) FROM sqlite_master")

@@ -110,14 +110,15 @@ enum BanksGolden {
         try context.save()
         let text = h.press()
         #expect(!text.contains("2025"), "the emptied year's row goes:\n\(text)")
-        #expect(screen.chart.bars.map(\.label) == ["2024", "2023", "2020", "2013", "2009"])
+        #expect(screen.chart.bars.map(\.label) == (2009...2024).reversed().map(String.init))
+        #expect(screen.chart.bars.first { $0.label == "2022" }?.value == 0)
     }
 
     @Test func enterJumpsToTheYearsSectionInTheDateTab() throws {
         let h = try Self.harness()
         h.press(.tab)  // the Name tab: the jump switches back to Date
         h.press(.character("c"))
-        let screen = h.press(.down, .down, .down)  // 2025 → 2024 → 2023 → 2020
+        let screen = h.press(.down, .down, .down, .down, .down)  // 2025 → 2024 → 2023 → 2022 → 2021 → 2020
         #expect(chartScreen(h)?.chart.selectedBar?.label == "2020", "\(screen)")
         let list = h.press(.enter)
         BanksGolden.check(list, "chart-jump-80x24")
@@ -126,6 +127,50 @@ enum BanksGolden {
         #expect(list.lines.contains { $0.hasPrefix(" 2020 (2) ") }, "\(list)")
         #expect(h.selectedName == "Almena State Bank")
         #expect(h.browser.loop.topView === h.browser.list)
+    }
+
+    @Test func everyYearOfTheRangeIsABarAQuietYearAZeroWithoutBar() throws {
+        let h = try Self.harness()
+        let screen = h.press(.character("c"))
+        #expect(chartScreen(h)?.chart.bars.map(\.label) == (2009...2025).reversed().map(String.init))
+        // 2022 had no failure: its row is the year and 0, no bar.
+        let quiet = try #require(screen.lines.first { $0.hasPrefix(" 2022 ") }, "\(screen)")
+        #expect(quiet.trimmingCharacters(in: .whitespaces) == "2022  0", "\(screen)")
+        #expect(!quiet.contains("#"))
+        // Banks without a closing date stay last, after the gap-free years.
+        #expect(
+            FailuresByYear.withQuietYears([
+                .init(label: "2012", value: 3), .init(label: "2010", value: 1), .init(label: "—", value: 2),
+            ]) == [
+                .init(label: "2012", value: 3), .init(label: "2011", value: 0), .init(label: "2010", value: 1),
+                .init(label: "—", value: 2),
+            ]
+        )
+        // Enter on a quiet year says so, and the list is shown.
+        h.press(.down, .down, .down)  // 2025 → 2024 → 2023 → 2022
+        #expect(chartScreen(h)?.chart.selectedBar?.label == "2022")
+        let list = h.press(.enter)
+        #expect(list.contains("No banks closed in 2022"), "\(list)")
+        #expect(h.browser.loop.topView === h.browser.list)
+    }
+
+    @Test func theRealListsQuietYearsAreInTheChart() throws {
+        let store = try UpdateCommandTests.BundledStore()
+        var output = ""
+        let status = ChartCommand.run(
+            ["--db", store.path],
+            environment: ["NO_COLOR": "1"],
+            width: 80,
+            output: { output += $0 },
+            errorOutput: { _ in }
+        )
+        #expect(status == 0)
+        let rows = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for year in ["2005", "2006", "2018", "2021", "2022"] {
+            #expect(rows.contains("\(year)  0"), "no row of 0 for \(year):\n\(output)")
+        }
+        let years = rows.compactMap { row in row.split(separator: " ").first.flatMap { Int($0) } }
+        #expect(years == Array((years.last ?? 0)...(years.first ?? 0)).reversed(), "a year is missing:\n\(output)")
     }
 
     @Test func escReturnsToTheList() throws {
@@ -140,7 +185,12 @@ enum BanksGolden {
         try h.browser.applyFilter(try FetchPredicate("state == \"CA\""), text: "state == \"CA\"")
         let screen = h.press(.character("c"))
         #expect(screen.lines[0].contains("Failures by year — filter: state == \"CA\""), "\(screen)")
-        #expect(chartScreen(h)?.chart.bars == [.init(label: "2023", value: 2), .init(label: "2009", value: 1)])
+        #expect(
+            chartScreen(h)?.chart.bars
+                == [.init(label: "2023", value: 2)]
+                + (2010...2022).reversed().map { .init(label: String($0), value: 0) }
+                + [.init(label: "2009", value: 1)]
+        )
     }
 
     @Test func theChartCommandPrintsTheSameChart() throws {

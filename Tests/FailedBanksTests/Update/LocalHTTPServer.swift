@@ -7,7 +7,7 @@ import Glibc
 /// A tiny HTTP/1.1 server on 127.0.0.1 for the update tests: each connection
 /// gets one reply chosen by `handler` from the request (status, headers, body;
 /// a body cut short of its `Content-Length`; or no answer at all), then is closed.
-/// It records the requests it received.
+/// It records the requests it received, and stops by itself after ``lifetime`` seconds.
 ///
 ///     let server = try LocalHTTPServer { request in .ok(body: bytes, headers: [("ETag", "\"v1\"")]) }
 ///     defer { server.stop() }
@@ -48,6 +48,9 @@ final class LocalHTTPServer: @unchecked Sendable {
     /// Signalled when the accept loop ends.
     private let acceptLoopEnded = DispatchSemaphore(value: 0)
 
+    /// How long a server lives at most: it stops by itself then, whatever its test does.
+    static let lifetime: Double = 300
+
     init(handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -75,6 +78,7 @@ final class LocalHTTPServer: @unchecked Sendable {
         port = UInt16(bigEndian: address.sin_port)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
+        DispatchQueue.global().asyncAfter(deadline: .now() + LocalHTTPServer.lifetime) { [weak self] in self?.stop() }
     }
 
     /// `http://127.0.0.1:PORT/path`.

@@ -121,10 +121,11 @@ import Testing
             )
         }
         defer { server.stop() }
-        let run = update(["--url", server.url("/banklist.csv"), "--db", store.path])
+        let url = server.url("/banklist.csv")
+        let run = update(["--url", url, "--db", store.path])
         #expect(run.status == 0, "\(run.text)")
         #expect(run.output.last == Self.expectedLine)
-        #expect(run.errors.isEmpty)
+        #expect(run.errors == [HostileServerTests.plainHTTPWarning(url)], "a plain http address is warned about")
         #expect(try store.count() == 575)
         #expect(try store.metadata("failedbanks.update.etag") == "\"fdic-v2\"")
         #expect(try store.metadata("failedbanks.update.lastModified") == "Fri, 14 Nov 2025 20:00:00 GMT")
