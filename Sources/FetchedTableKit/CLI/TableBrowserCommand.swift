@@ -39,7 +39,10 @@ public enum TableBrowserCommand {
             if let refusal = terminalRefusal() { throw refusal }
             let screen: CursesScreen
             do { screen = try CursesScreen() } catch {
-                throw FetchedTableError("cannot use the terminal: \(error)", status: ExitStatus.failure)
+                throw FetchedTableError(
+                    "cannot use the terminal: \(FetchedTableError.reason(error))",
+                    status: ExitStatus.failure
+                )
             }
             let browser: TableBrowser
             do {
@@ -62,7 +65,10 @@ public enum TableBrowserCommand {
         if let refusal = terminalRefusal() { throw refusal }
         let screen: CursesScreen
         do { screen = try CursesScreen() } catch {
-            throw FetchedTableError("cannot use the terminal: \(error)", status: ExitStatus.failure)
+            throw FetchedTableError(
+                    "cannot use the terminal: \(FetchedTableError.reason(error))",
+                    status: ExitStatus.failure
+                )
         }
         let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
         let session = CSVLoadingSession(options: options, loop: loop)
@@ -70,6 +76,7 @@ public enum TableBrowserCommand {
         let exit = loop.run()
         while loop.pop() != nil {}
         screen.close()
+        if let notice = session.notice { printError(notice) }
         if let error = session.error { throw TableDatabase.refusal(error, path: options.file) }
         if let error = session.browser?.loadError { throw TableDatabase.refusal(error, path: options.file) }
         for line in (session.browser?.log ?? []).suffix(5) { printError(line) }
