@@ -117,7 +117,9 @@ struct CSVLoaderFixture {
         #expect(table.columns.map(\.type) == [.text, .real])
         #expect(
             try fixture.rows(table) == [
-                [.text("12"), .real(3.5)], [.text("A7"), .real(2)], [.text("0.25"), .real(10)], [.null, .null],
+                // The real column's values as written beside (the companion column), for display.
+                [.text("12"), .real(3.5), .text("3.50")], [.text("A7"), .real(2), .text("2")],
+                [.text("0.25"), .real(10), .text("1e1")], [.null, .null, .null],
             ]
         )
         #expect(

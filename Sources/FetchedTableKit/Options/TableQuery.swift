@@ -108,7 +108,10 @@ public struct TableQuery {
     public var derivedAttributes: [DerivedAttribute] {
         var seen = Set<String>()
         return ([section].compactMap { $0 } + sectionKeyChoices.compactMap { $0 }).compactMap { key in
-            guard let attribute = key.derivedAttribute, seen.insert(attribute.name).inserted else { return nil }
+            let column = columns.first { $0.name == key.column }
+            let datesOnly = column.map { $0.typeIsChecked && ($0.type == .date || $0.type == .dateTime) } ?? false
+            guard let attribute = key.derivedAttribute(valuesAreDates: datesOnly), seen.insert(attribute.name).inserted
+            else { return nil }
             return attribute
         }
     }

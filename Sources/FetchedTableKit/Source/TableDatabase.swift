@@ -121,7 +121,9 @@ public struct TableDatabase {
             if kind == .csv, let of = CSVTable.column(ofWrittenForm: column.name) {
                 writtenForms[of] = column.name
             } else {
-                columns.append(TableColumn(name: column.name, type: column.type))
+                var tableColumn = TableColumn(name: column.name, type: column.type)
+                tableColumn.typeIsChecked = kind == .csv
+                columns.append(tableColumn)
             }
         }
         let idKey = table.rowIDColumn.flatMap { id in columns.contains { $0.name == id } ? id : nil } ?? "id"

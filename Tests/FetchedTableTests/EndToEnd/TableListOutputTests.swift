@@ -112,4 +112,22 @@ struct TableListOutputTests {
         let filtered = try fixture.run(["list", csv, "--where", "price > 2.9", "--format", "csv"])
         #expect(filtered.standardOutput == "section,_rowid,item,price\n,1,bolt,3\n,4,spring,1e3\n")
     }
+
+    @Test func valuesThatAreNotDatesAreOneSectionAfterTheDates() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let csv = try fixture.write("mixed.csv", "d,name\n2024-03-01,a\ngarbage,b\n2023-12-31,c\n20240101,d\n2024-07-04,e\n")
+        let json = try fixture.run(["list", csv, "--sort", "d desc", "--section", "year(d)", "--format", "json"])
+        #expect(json.status == 0, "\(json.standardError)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let sections = try #require(root["sections"] as? [[String: Any]])
+        #expect(sections.compactMap { $0["name"] as? String } == ["2024", "2023", "(not a date)"], "\(json.standardOutput)")
+        let names = (sections.last?["objects"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names.map { Set($0) } == ["b", "d"])
+        let path = fixture.directory.appendingPathComponent("days.sqlite").path
+        try fixture.sql("CREATE TABLE t (d); INSERT INTO t VALUES (20240101), ('2024-05-06');", database: path)
+        let month = try fixture.run(["list", path, "--sort", "d desc", "--section", "month(d)"])
+        #expect(month.standardOutput.hasPrefix("2024-05 (1 row)\n"), "\(month.standardOutput)")
+        #expect(month.standardOutput.contains("(not a date) (1 row)\n"), "not \"2024010\": \(month.standardOutput)")
+    }
 }
