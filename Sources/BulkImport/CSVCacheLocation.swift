@@ -61,7 +61,8 @@ public struct CSVCacheLocation: Sendable, Hashable {
         sourceInode = UInt64(info.st_ino)
         // Only a regular file's ends can be read without consuming it.
         contentCheck =
-            (info.st_mode & S_IFMT) == S_IFREG ? try CSVCacheLocation.contentCheck(fd: fd, size: sourceSize, path: source) : 0
+            (info.st_mode & S_IFMT) == S_IFREG
+            ? try CSVCacheLocation.contentCheck(fd: fd, size: sourceSize, path: source) : 0
     }
 
     /// FNV-1a of the first and last ``contentCheckBytes`` bytes of the open file `fd` (all of it when
@@ -118,7 +119,8 @@ public struct CSVCacheLocation: Sendable, Hashable {
 
     /// The database for this version of the source.
     public var databasePath: String {
-        directory + "/" + namePrefix + "\(sourceSize)-\(sourceModified)-i\(sourceInode)-c" + CSVCacheLocation.hex(contentCheck)
+        directory + "/" + namePrefix + "\(sourceSize)-\(sourceModified)-i\(sourceInode)-c"
+            + CSVCacheLocation.hex(contentCheck)
             + "-v\(CSVCacheLocation.formatVersion).sqlite"
     }
 
@@ -157,7 +159,8 @@ public struct CSVCacheLocation: Sendable, Hashable {
     /// The folder used when the cache folder cannot be written: `$TMPDIR/fetchedtable-cache-UID`
     /// (this user's own, mode 0700; refused when another user owns it or it is a link).
     public static func fallbackDirectory() throws -> String {
-        let temporary = (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp")
+        let temporary =
+            (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp")
         let path = temporary + "/fetchedtable-cache-\(getuid())"
         if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CSVError.writeFailed(path: path, code: errno) }
         var info = stat()

@@ -132,7 +132,8 @@ public final class CSVTableLoader: @unchecked Sendable {
             }
             notice = "\(unwritable); the cache of \(source) is in \(fallback) instead"
             location = location.moved(to: fallback)
-            if location.isBuilt, var reused = try? CSVTable.read(databasePath: location.databasePath, tableName: table) {
+            if location.isBuilt, var reused = try? CSVTable.read(databasePath: location.databasePath, tableName: table)
+            {
                 reused.wasReused = true
                 reused.cacheNotice = notice
                 try addMissingIndexes(to: reused)

@@ -37,7 +37,8 @@ public enum ErrorReason {
         case .fileWriteOutOfSpace: return String(cString: strerror(ENOSPC))
         case .fileReadCorruptFile: return "the file is damaged"
         case .fileReadTooLarge: return "the file is too large"
-        case .fileReadInapplicableStringEncoding, .fileWriteInapplicableStringEncoding: return "the text is not in the expected encoding"
+        case .fileReadInapplicableStringEncoding, .fileWriteInapplicableStringEncoding:
+            return "the text is not in the expected encoding"
         default: return "file error \(error.code)"
         }
     }

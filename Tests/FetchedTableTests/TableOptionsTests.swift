@@ -102,7 +102,9 @@ import Testing
         let alphabet = Array("0123456789-T :Zx")
         for _ in 0..<300 {
             let length = Int(generator.next() % 14)
-            values.append(.text(String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })))
+            values.append(
+                .text(String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }))
+            )
         }
         for derivation in SectionKeySpecification.Derivation.allCases {
             let key = SectionKeySpecification(column: "qq", derivation: derivation)

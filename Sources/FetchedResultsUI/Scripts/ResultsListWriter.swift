@@ -107,7 +107,8 @@ public struct ResultsListWriter {
                         for index in columns.indices where index < row.values.count {
                             let value = row.values[index]
                             line += keys[index]
-                            if let at = writtenAt[index], at < row.values.count, case .text(let written) = row.values[at],
+                            if let at = writtenAt[index], at < row.values.count,
+                                case .text(let written) = row.values[at],
                                 JSONText.isNumber(written)
                             {
                                 line += written
@@ -122,11 +123,14 @@ public struct ResultsListWriter {
                         var fields = [section.name, String(row.id)]
                         for index in columns.indices where index < row.values.count {
                             let value = row.values[index]
-                            if let at = writtenAt[index], at < row.values.count, case .text(let written) = row.values[at] {
+                            if let at = writtenAt[index], at < row.values.count,
+                                case .text(let written) = row.values[at]
+                            {
                                 fields.append(written)
                             } else {
                                 fields.append(
-                                    isBoolean[index] ? ResultsListWriter.csvBoolean(value) : ResultsListWriter.csvText(value)
+                                    isBoolean[index]
+                                        ? ResultsListWriter.csvBoolean(value) : ResultsListWriter.csvText(value)
                                 )
                             }
                         }

@@ -66,9 +66,9 @@ public enum TableBrowserCommand {
         let screen: CursesScreen
         do { screen = try CursesScreen() } catch {
             throw FetchedTableError(
-                    "cannot use the terminal: \(FetchedTableError.reason(error))",
-                    status: ExitStatus.failure
-                )
+                "cannot use the terminal: \(FetchedTableError.reason(error))",
+                status: ExitStatus.failure
+            )
         }
         let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
         let session = CSVLoadingSession(options: options, loop: loop)

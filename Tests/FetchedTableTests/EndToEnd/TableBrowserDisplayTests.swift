@@ -74,13 +74,19 @@ struct TableBrowserDisplayTests {
         var text = "id,ts,message\n"
         for i in 1...50_000 {
             let minute = (i * 7919) % 50_000
-            text += "\(i),2025-06-\(String(format: "%02d", 1 + minute / 2000))T\(String(format: "%02d:%02d", (minute / 60) % 24, minute % 60)):00,event \(i)\n"
+            text +=
+                "\(i),2025-06-\(String(format: "%02d", 1 + minute / 2000))T\(String(format: "%02d:%02d", (minute / 60) % 24, minute % 60)):00,event \(i)\n"
         }
         let csv = try fixture.write("events.csv", text)
         let tmux = try fixture.launch([csv, "--sort", "ts desc", "--section", "day(ts)", "--title", "message"])
         defer { tmux.close() }
-        let screen = try tmux.waitUntil("the sorted list", timeout: 60) { $0.contains("/50000") && !$0.contains("Loading") }
-        #expect(screen.range(of: "(?<![0-9])1/50000", options: .regularExpression) != nil, "opens at the newest event, not at the file's first row:\n\(screen)")
+        let screen = try tmux.waitUntil("the sorted list", timeout: 60) {
+            $0.contains("/50000") && !$0.contains("Loading")
+        }
+        #expect(
+            screen.range(of: "(?<![0-9])1/50000", options: .regularExpression) != nil,
+            "opens at the newest event, not at the file's first row:\n\(screen)"
+        )
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }

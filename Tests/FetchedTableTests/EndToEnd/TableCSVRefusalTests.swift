@@ -17,7 +17,12 @@ struct TableCSVRefusalTests {
     func run(_ fixture: TableFixture, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
         let timeout = try #require(TableCSVRefusalTests.timeout, "the timeout command (coreutils) is needed")
         let binary = try #require(TableFixture.binary)
-        return try ProcessRunner.run(timeout, ["30", binary] + arguments, input: input, environment: fixture.environment)
+        return try ProcessRunner.run(
+            timeout,
+            ["30", binary] + arguments,
+            input: input,
+            environment: fixture.environment
+        )
     }
 
     @Test func aFIFOIsRefusedAtOnceAsNotARegularFile() throws {

@@ -106,7 +106,9 @@ struct TableListOutputTests {
             "sorted as numbers, written as the file wrote them: \(json.standardOutput)"
         )
         let table = try fixture.run(["list", csv, "--sort", "price", "--format", "csv"])
-        #expect(table.standardOutput == "section,_rowid,item,price\n,2,nut,1.10\n,3,washer,2.5\n,1,bolt,3\n,4,spring,1e3\n")
+        #expect(
+            table.standardOutput == "section,_rowid,item,price\n,2,nut,1.10\n,3,washer,2.5\n,1,bolt,3\n,4,spring,1e3\n"
+        )
         let text = try fixture.run(["list", csv, "--title", "item", "--subtitle", "price"])
         #expect(text.standardOutput.contains("  bolt, 3\n  nut, 1.10\n"), "\(text.standardOutput)")
         let filtered = try fixture.run(["list", csv, "--where", "price > 2.9", "--format", "csv"])
@@ -116,12 +118,20 @@ struct TableListOutputTests {
     @Test func valuesThatAreNotDatesAreOneSectionAfterTheDates() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let csv = try fixture.write("mixed.csv", "d,name\n2024-03-01,a\ngarbage,b\n2023-12-31,c\n20240101,d\n2024-07-04,e\n")
+        let csv = try fixture.write(
+            "mixed.csv",
+            "d,name\n2024-03-01,a\ngarbage,b\n2023-12-31,c\n20240101,d\n2024-07-04,e\n"
+        )
         let json = try fixture.run(["list", csv, "--sort", "d desc", "--section", "year(d)", "--format", "json"])
         #expect(json.status == 0, "\(json.standardError)")
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        )
         let sections = try #require(root["sections"] as? [[String: Any]])
-        #expect(sections.compactMap { $0["name"] as? String } == ["2024", "2023", "(not a date)"], "\(json.standardOutput)")
+        #expect(
+            sections.compactMap { $0["name"] as? String } == ["2024", "2023", "(not a date)"],
+            "\(json.standardOutput)"
+        )
         let names = (sections.last?["objects"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
         #expect(names.map { Set($0) } == ["b", "d"])
         let path = fixture.directory.appendingPathComponent("days.sqlite").path
