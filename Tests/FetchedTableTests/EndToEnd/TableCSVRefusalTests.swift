@@ -13,13 +13,13 @@ import Glibc
 struct TableCSVRefusalTests {
     static let timeout = ProcessRunner.which("timeout")
 
-    /// `fetchedtable arguments` under `timeout 30` (a hang is a failure, not a stuck test run).
+    /// `fetchedtable arguments` under `timeout -s KILL 30` (a hang is a failure, not a stuck test run).
     func run(_ fixture: TableFixture, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
         let timeout = try #require(TableCSVRefusalTests.timeout, "the timeout command (coreutils) is needed")
         let binary = try #require(TableFixture.binary)
         return try ProcessRunner.run(
             timeout,
-            ["30", binary] + arguments,
+            ["-s", "KILL", "30", binary] + arguments,
             input: input,
             environment: fixture.environment
         )
