@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `fetchedtable list --format json|csv` through the built binary: every column under its own
 /// name beside the row's identity (`_rowid`), booleans as a script reads them, CSV fields as
 /// their bytes say.
@@ -139,5 +143,22 @@ struct TableListOutputTests {
         let month = try fixture.run(["list", path, "--sort", "d desc", "--section", "month(d)"])
         #expect(month.standardOutput.hasPrefix("2024-05 (1 row)\n"), "\(month.standardOutput)")
         #expect(month.standardOutput.contains("(not a date) (1 row)\n"), "not \"2024010\": \(month.standardOutput)")
+    }
+
+    @Test func aFileReplacedByAnotherOfTheSameSizeAndTimeIsListedAnew() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let csv = try fixture.write("events.csv", "id,name\n1,alpha\n")
+        let first = try fixture.run(["list", csv, "--format", "csv"])
+        #expect(first.standardOutput == "section,_rowid,id,name\n,1,1,alpha\n", "\(first.standardError)")
+        var info = stat()
+        stat(csv, &info)
+        // `mv other events.csv` of a file with the same size, its times set as `touch -r` does.
+        let other = try fixture.write("other.csv", "id,name\n2,gamma\n")
+        var times = [info.st_atim, info.st_mtim]
+        #expect(utimensat(AT_FDCWD, other, &times, 0) == 0)
+        #expect(rename(other, csv) == 0)
+        let second = try fixture.run(["list", csv, "--format", "csv"])
+        #expect(second.standardOutput == "section,_rowid,id,name\n,1,2,gamma\n", "the new file's rows, not the cache's")
     }
 }
