@@ -6,9 +6,12 @@ import Foundation
 /// The folder is `$XDG_CACHE_HOME/fetchedtable/` (`~/.cache/fetchedtable/`
 /// when the variable is unset or not an absolute path), made on first use.
 /// A file's database is named after the file and a hash of its absolute path,
-/// then the file's size and modification time:
-/// `events-3f2a9c0d1e4b5a67-104857600-1764590000123456789.sqlite`. So the
-/// database is reused while the file's size and mtime are unchanged, and a
+/// then the file's size, modification time, inode and a hash of its content's
+/// ends (``contentCheck``: the first and last 64 KiB and the size):
+/// `events-3f2a9c0d1e4b5a67-104857600-1764590000123456789-i1835027-c0a1b2c3d4e5f6789-v2.sqlite`.
+/// So the database is reused while all of these are unchanged — a file replaced
+/// by another of the same size and time (`mv`, `cp -p`, `touch -r`, a coarse
+/// file-system clock) has another inode or other bytes — and a
 /// changed file simply has a database name that does not exist yet: it is
 /// built into a temporary file beside it and renamed into place (atomic: a
 /// reader sees the old database or the new one, never half of one), and the
@@ -23,25 +26,74 @@ public struct CSVCacheLocation: Sendable, Hashable {
     /// The CSV file's absolute path (symbolic links resolved).
     public let sourcePath: String
     /// The cache folder.
-    public let directory: String
+    public private(set) var directory: String
     /// The source's size in bytes when the location was made.
     public let sourceSize: Int64
     /// The source's modification time (nanoseconds since 1970) when the location was made.
     public let sourceModified: Int64
+    /// The source's inode when the location was made.
+    public let sourceInode: UInt64
+    /// A hash of the source's first and last ``contentCheckBytes`` bytes and its size, when the
+    /// location was made: a file rewritten in place with the same size and time still differs here
+    /// unless the change is all in its middle.
+    public let contentCheck: UInt64
 
-    /// Bumped when the loader's database format changes, so that old caches are rebuilt.
-    static let formatVersion = 1
+    /// How many bytes of each end of the source ``contentCheck`` reads.
+    public static let contentCheckBytes = 64 * 1024
+
+    /// Bumped when the loader's database format (or the name's form) changes, so that old caches are rebuilt.
+    static let formatVersion = 2
 
     /// The location of `source`'s cache in `directory` (by default ``defaultDirectory(environment:)``).
     /// Throws `CSVError.cannotOpen` when the source cannot be examined.
     public init(source: String, directory: String? = nil) throws {
+        var fd: Int32
+        repeat { fd = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw CSVError.cannotOpen(path: source, code: errno) }
+        defer { close(fd) }
         var info = stat()
-        guard stat(source, &info) == 0 else { throw CSVError.cannotOpen(path: source, code: errno) }
+        guard fstat(fd, &info) == 0 else { throw CSVError.cannotOpen(path: source, code: errno) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw CSVError.cannotOpen(path: source, code: EISDIR) }
         sourcePath = CSVCacheLocation.absolute(source)
         self.directory = directory ?? CSVCacheLocation.defaultDirectory()
         sourceSize = Int64(info.st_size)
         sourceModified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        sourceInode = UInt64(info.st_ino)
+        // Only a regular file's ends can be read without consuming it.
+        contentCheck =
+            (info.st_mode & S_IFMT) == S_IFREG
+            ? try CSVCacheLocation.contentCheck(fd: fd, size: sourceSize, path: source) : 0
+    }
+
+    /// FNV-1a of the first and last ``contentCheckBytes`` bytes of the open file `fd` (all of it when
+    /// smaller) and of its size.
+    static func contentCheck(fd: Int32, size: Int64, path: String) throws -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ bytes: UnsafeRawBufferPointer) {
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+        }
+        let chunk = Int64(contentCheckBytes)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: contentCheckBytes, alignment: 16)
+        defer { buffer.deallocate() }
+        var ranges: [(start: Int64, length: Int64)] = [(start: 0, length: min(size, 2 * chunk))]
+        if size > 2 * chunk { ranges = [(start: 0, length: chunk), (start: size - chunk, length: chunk)] }
+        for (start, length) in ranges {
+            var done: Int64 = 0
+            while done < length {
+                let wanted = Int(min(length - done, chunk))
+                let n = pread(fd, buffer.baseAddress, wanted, off_t(start + done))
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { throw CSVError.readFailed(path: path, code: errno) }
+                if n == 0 { break }  // shorter than it said (being truncated): hashed as it is
+                mix(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                done += Int64(n)
+            }
+        }
+        withUnsafeBytes(of: size.littleEndian) { mix($0) }
+        return hash
     }
 
     /// `$XDG_CACHE_HOME/fetchedtable`, or `$HOME/.cache/fetchedtable`.
@@ -67,25 +119,64 @@ public struct CSVCacheLocation: Sendable, Hashable {
 
     /// The database for this version of the source.
     public var databasePath: String {
-        directory + "/" + namePrefix + "\(sourceSize)-\(sourceModified)-v\(CSVCacheLocation.formatVersion).sqlite"
+        directory + "/" + namePrefix + "\(sourceSize)-\(sourceModified)-i\(sourceInode)-c"
+            + CSVCacheLocation.hex(contentCheck)
+            + "-v\(CSVCacheLocation.formatVersion).sqlite"
     }
 
     /// True when the database for this version of the source exists.
     public var isBuilt: Bool { FileManager.default.fileExists(atPath: databasePath) }
 
-    /// True when the source's size and modification time are still the ones this location was made for.
+    /// True when the source's size, modification time, inode and content check are still the ones
+    /// this location was made for.
     public var sourceIsUnchanged: Bool {
         guard let now = try? CSVCacheLocation(source: sourcePath, directory: directory) else { return false }
-        return now.sourceSize == sourceSize && now.sourceModified == sourceModified
+        return now.databasePath == databasePath
     }
 
-    /// Makes the cache folder (and its parents) when missing, readable by the user only.
+    /// Makes the cache folder (and its parents) when missing, readable by the user only, and checks
+    /// that it can be written.
+    ///
+    /// - Throws: `CSVError.writeFailed` naming the folder (or the parent that could not be made) and
+    ///   the system's reason: `EACCES` for a folder that cannot be written, `ENOTDIR` for a file in its place.
     public func makeDirectory() throws {
-        try FileManager.default.createDirectory(
-            atPath: directory,
-            withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700]
-        )
+        try CSVCacheLocation.makeDirectory(directory)
+    }
+
+    /// `mkdir -p` with mode 0700, then a check that `path` is a folder this process can write.
+    static func makeDirectory(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty && parent != path { try makeDirectory(parent) }
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CSVError.writeFailed(path: path, code: errno) }
+            guard stat(path, &info) == 0 else { throw CSVError.writeFailed(path: path, code: errno) }
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw CSVError.writeFailed(path: path, code: ENOTDIR) }
+        guard access(path, W_OK | X_OK) == 0 else { throw CSVError.writeFailed(path: path, code: errno) }
+    }
+
+    /// The folder used when the cache folder cannot be written: `$TMPDIR/fetchedtable-cache-UID`
+    /// (this user's own, mode 0700; refused when another user owns it or it is a link).
+    public static func fallbackDirectory() throws -> String {
+        let temporary =
+            (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp")
+        let path = temporary + "/fetchedtable-cache-\(getuid())"
+        if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CSVError.writeFailed(path: path, code: errno) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw CSVError.writeFailed(path: path, code: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else {
+            throw CSVError.writeFailed(path: path, code: EPERM)
+        }
+        try makeDirectory(path)
+        return path
+    }
+
+    /// This location in another cache folder.
+    func moved(to directory: String) -> CSVCacheLocation {
+        var copy = self
+        copy.directory = directory
+        return copy
     }
 
     /// A temporary path beside ``databasePath`` to build into (named after this process).
@@ -125,7 +216,12 @@ public struct CSVCacheLocation: Sendable, Hashable {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01B3
         }
-        let hex = String(hash, radix: 16)
+        return hex(hash)
+    }
+
+    /// 16 hexadecimal digits.
+    private static func hex(_ value: UInt64) -> String {
+        let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

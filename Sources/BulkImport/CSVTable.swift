@@ -49,6 +49,10 @@ public struct CSVTable: Sendable, Equatable {
     public var rowCount: Int
     /// True when an up-to-date cache was opened instead of loading the file.
     public var wasReused: Bool
+    /// Set when the cache folder could not be written and a temporary one was used: the sentence to
+    /// tell the person once (`cannot write /home/ada/.cache/fetchedtable: Permission denied; the cache of
+    /// events.csv is in /tmp/fetchedtable-cache-1000 instead`).
+    public var cacheNotice: String?
 
     /// A description of a loaded table.
     public init(databasePath: String, tableName: String, columns: [Column], rowCount: Int, wasReused: Bool) {
@@ -78,7 +82,21 @@ public struct CSVTable: Sendable, Equatable {
     /// (read-only: the database is a cache of the CSV file).
     public var model: Model { Model(version: 1, applicationID: 0, entities: [entity]) }
 
-    /// Reads the description of `table` from the database at `path` (the columns' declared types, the last rowid).
+    /// The companion column of a real column `column`: its values written otherwise than their number
+    /// reads back (`3`, `1.10`, `1e3`) as the file wrote them, NULL for the others. Its name holds a
+    /// control character, which no header's name has (`CSVColumnNames`), so it cannot be a column's.
+    ///
+    ///     CSVTable.writtenFormColumn(of: "price")   // "price\u{1F}written"
+    public static func writtenFormColumn(of column: String) -> String { column + "\u{1F}written" }
+
+    /// The real column whose companion ``writtenFormColumn(of:)`` `name` is, or nil for any other name.
+    public static func column(ofWrittenForm name: String) -> String? {
+        guard name.hasSuffix("\u{1F}written") else { return nil }
+        return String(String.UnicodeScalarView(name.unicodeScalars.dropLast("\u{1F}written".unicodeScalars.count)))
+    }
+
+    /// Reads the description of `table` from the database at `path` (the columns' declared types, the last
+    /// rowid; companion columns left out).
     public static func read(databasePath path: String, tableName table: String) throws -> CSVTable {
         var options = Database.Options()
         options.readOnly = true
@@ -86,7 +104,7 @@ public struct CSVTable: Sendable, Equatable {
         let db = try Database(path: path, options: options)
         let rows = try db.query("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", [.text(table)])
         guard !rows.isEmpty else { throw CSVTableLoader.NoSuchTable(path: path, table: table) }
-        let columns = rows.map {
+        let columns = rows.filter { column(ofWrittenForm: $0[0].string ?? "") == nil }.map {
             Column(name: $0[0].string ?? "", type: CSVTableSchema.columnType(declared: $0[1].string ?? ""))
         }
         // Rows are appended with ids 1…n and never deleted: the last id is the count, read in O(log n).

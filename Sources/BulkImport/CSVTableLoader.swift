@@ -82,6 +82,10 @@ public final class CSVTableLoader: @unchecked Sendable {
         public var description: String { "\(path): no table \"\(table)\"" }
     }
 
+    /// The most columns a file may have: SQLite's default `SQLITE_MAX_COLUMN`, the most a table can have.
+    /// A file with more is refused at once (`FILE:1: the header has 10000 columns, more than the 2000 …`).
+    public static let maxColumns = 2000
+
     /// The CSV file.
     public let source: String
     /// How the table is made.
@@ -107,7 +111,7 @@ public final class CSVTableLoader: @unchecked Sendable {
 
     /// The table of the file's cache database: reused when up to date, else built (see the type's summary).
     public func load() throws -> CSVTable {
-        let location: CSVCacheLocation
+        var location: CSVCacheLocation
         do { location = try CSVCacheLocation(source: source, directory: options.cacheDirectory) } catch let error
             as CSVError
         {
@@ -119,10 +123,25 @@ public final class CSVTableLoader: @unchecked Sendable {
             try addMissingIndexes(to: reused)
             return reused
         }
-        do { try location.makeDirectory() } catch {
-            throw EntityImportError.store(path: location.directory, error)
+        var notice: String?
+        do { try location.makeDirectory() } catch let unwritable as CSVError {
+            // A cache folder that cannot be written is no reason not to show the file: a temporary one will do.
+            let fallback: String
+            do { fallback = try CSVCacheLocation.fallbackDirectory() } catch let error as CSVError {
+                throw EntityImportError.unreadable(path: source, error)
+            }
+            notice = "\(unwritable); the cache of \(source) is in \(fallback) instead"
+            location = location.moved(to: fallback)
+            if location.isBuilt, var reused = try? CSVTable.read(databasePath: location.databasePath, tableName: table)
+            {
+                reused.wasReused = true
+                reused.cacheNotice = notice
+                try addMissingIndexes(to: reused)
+                return reused
+            }
         }
-        let built = try build(at: location.databasePath)
+        var built = try build(at: location.databasePath)
+        built.cacheNotice = notice
         location.removeStaleFiles()
         return built
     }
@@ -139,6 +158,14 @@ public final class CSVTableLoader: @unchecked Sendable {
         repeat {
             let (dialect, reader, header) = try openSource()
             names = header
+            guard names.count <= CSVTableLoader.maxColumns else {
+                throw EntityImportError.malformed(
+                    path: source,
+                    line: 1,
+                    reason:
+                        "the header has \(names.count) columns, more than the \(CSVTableLoader.maxColumns) a table can have"
+                )
+            }
             let rows = ImportRows(
                 path: source,
                 reader: reader,

@@ -15,6 +15,11 @@ import SQLiteStore
 /// file stays valid, and the types are there for `sqlite3` and for reopening
 /// the cache (``CSVTable/read(databasePath:tableName:)``).
 ///
+/// A real column where some values are written otherwise than their number reads back
+/// (`3`, `1.10`, `1e3`) gets a companion column of text, ``CSVTable/writtenFormColumn(of:)``,
+/// holding those values as written (NULL for the others), so that they can be shown so:
+/// the numbers sort and compare, the text is what the file says.
+///
 ///     let schema = try CSVTableSchema(database: db, table: "events", columns: ["id", "ts"])
 ///     // … load the rows …
 ///     try schema.finish(types: inference.types, counts: inference.counts)
@@ -39,10 +44,12 @@ struct CSVTableSchema {
         try database.execute("CREATE TABLE \(Database.quote(identifier: table))(\(quoted))")
     }
 
-    /// Converts the values whose column's type differs from how they were stored, then declares the types.
+    /// Converts the values whose column's type differs from how they were stored (keeping a real
+    /// column's values written otherwise in its companion), then declares the types.
     func finish(types: [CSVColumnType], counts: [CSVColumnTypeInference.Counts]) throws {
         var assignments: [String] = []
         var conditions: [String] = []
+        var companions: [String] = []
         for (index, type) in types.enumerated() {
             let column = Database.quote(identifier: columns[index])
             let counts = counts[index]
@@ -52,10 +59,25 @@ struct CSVTableSchema {
                 let condition = "typeof(\(column)) IN ('integer', 'real')"
                 assignments.append("\(column) = CASE WHEN \(condition) THEN CAST(\(column) AS TEXT) ELSE \(column) END")
                 conditions.append(condition)
-            case .real where counts.otherReals > 0:
-                // `1.50`, `1e3` were kept as text (not knowing the column's type yet): make them numbers.
-                let condition = "typeof(\(column)) = 'text'"
-                assignments.append("\(column) = CASE WHEN \(condition) THEN CAST(\(column) AS REAL) ELSE \(column) END")
+            case .real where counts.otherReals + counts.integers > 0:
+                // `1.50`, `1e3` were kept as text (not knowing the column's type yet): make them numbers, and
+                // keep them as written beside, with the integers (`3`, which a REAL column reads back as 3.0) —
+                // while the table has room for another column.
+                let condition: String
+                if columns.count + companions.count < CSVTableLoader.maxColumns {
+                    let written = Database.quote(identifier: CSVTable.writtenFormColumn(of: columns[index]))
+                    try database.execute("ALTER TABLE \(Database.quote(identifier: table)) ADD COLUMN \(written)")
+                    companions.append(CSVTable.writtenFormColumn(of: columns[index]))
+                    condition = "typeof(\(column)) IN ('text', 'integer')"
+                    assignments.append("\(written) = CASE WHEN \(condition) THEN CAST(\(column) AS TEXT) END")
+                } else if counts.otherReals > 0 {
+                    condition = "typeof(\(column)) = 'text'"
+                } else {
+                    continue
+                }
+                assignments.append(
+                    "\(column) = CASE WHEN typeof(\(column)) = 'text' THEN CAST(\(column) AS REAL) ELSE \(column) END"
+                )
                 conditions.append(condition)
             default:
                 break
@@ -67,7 +89,7 @@ struct CSVTableSchema {
                     + "WHERE \(conditions.joined(separator: " OR "))"
             )
         }
-        try declare(types)
+        try declare(types, companions: companions)
     }
 
     /// Creates an index on each list of columns (those the table does not have left out), unless there is one.
@@ -121,10 +143,10 @@ struct CSVTableSchema {
     /// Rewrites the table's declaration with the types (https://sqlite.org/lang_altertable.html#otheralter:
     /// a change that leaves the stored records valid, made by editing `sqlite_master` and bumping the
     /// schema version). Only on a file no other connection has open: the loader's own temporary file.
-    private func declare(_ types: [CSVColumnType]) throws {
-        let definitions = zip(columns, types).map {
-            "\(Database.quote(identifier: $0)) \(CSVTableSchema.declaredType($1))"
-        }
+    private func declare(_ types: [CSVColumnType], companions: [String]) throws {
+        let definitions =
+            zip(columns, types).map { "\(Database.quote(identifier: $0)) \(CSVTableSchema.declaredType($1))" }
+            + companions.map { "\(Database.quote(identifier: $0)) TEXT" }
         let sql = "CREATE TABLE \(Database.quote(identifier: table))(\(definitions.joined(separator: ", ")))"
         let version = try database.scalar("PRAGMA schema_version").int64 ?? 0
         try database.execute("PRAGMA writable_schema = ON")

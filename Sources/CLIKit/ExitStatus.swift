@@ -87,7 +87,7 @@ public func runCommand(
             errorOutput(message)
             return status
         }
-        errorOutput("\(ProgramName.current): \(error)")
+        errorOutput("\(ProgramName.current): \(ErrorReason.text(of: error))")
         return ExitStatus.software
     }
 }

@@ -117,7 +117,9 @@ struct CSVLoaderFixture {
         #expect(table.columns.map(\.type) == [.text, .real])
         #expect(
             try fixture.rows(table) == [
-                [.text("12"), .real(3.5)], [.text("A7"), .real(2)], [.text("0.25"), .real(10)], [.null, .null],
+                // The real column's values as written beside (the companion column), for display.
+                [.text("12"), .real(3.5), .text("3.50")], [.text("A7"), .real(2), .text("2")],
+                [.text("0.25"), .real(10), .text("1e1")], [.null, .null, .null],
             ]
         )
         #expect(
@@ -358,6 +360,73 @@ final class ProgressRecorder: @unchecked Sendable {
         #expect(!second.wasReused)
         #expect(second.databasePath != first.databasePath)
         #expect(try fixture.rows(second) == [[.integer(7), .integer(8)]])
+    }
+
+    /// Sets `path`'s access and modification times to `reference`'s (as `touch -r` does).
+    func copyTimes(from reference: String, to path: String) {
+        var info = stat()
+        stat(reference, &info)
+        var times = [info.st_atim, info.st_mtim]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    @Test func aFileRewrittenWithTheSameSizeAndTimeIsLoadedAgain() throws {
+        let path = fixture.file("events.csv", "a,b\n1,2\n")
+        let reference = fixture.file("reference", "")
+        copyTimes(from: reference, to: path)
+        let first = try fixture.loader(path).load()
+        // Rewritten in place (same inode), same size, its time set back as `touch -r` does.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data("a,b\n7,8\n".utf8))
+        try handle.close()
+        copyTimes(from: reference, to: path)
+        let second = try fixture.loader(path).load()
+        #expect(!second.wasReused, "the content check tells the files apart")
+        #expect(second.databasePath != first.databasePath)
+        #expect(try fixture.rows(second) == [[.integer(7), .integer(8)]])
+    }
+
+    @Test func aFileMovedOverTheSourceWithTheSameSizeAndTimeIsLoadedAgain() throws {
+        let path = fixture.file("events.csv", "a,b\n1,2\n")
+        let first = try fixture.loader(path).load()
+        // The same bytes' size, the same time, the same first and last bytes would need the same
+        // content: here only the inode differs from what the cache was built for.
+        let other = fixture.file("other.csv", "a,b\n1,2\n")
+        copyTimes(from: path, to: other)
+        #expect(rename(other, path) == 0)
+        let location = try CSVCacheLocation(source: path, directory: fixture.cacheDirectory)
+        #expect(location.databasePath != first.databasePath, "another inode: another cache")
+        let second = try fixture.loader(path).load()
+        #expect(!second.wasReused)
+        #expect(try fixture.rows(second) == [[.integer(1), .integer(2)]])
+    }
+
+    @Test func theContentCheckReadsBothEndsOfALargeFile() throws {
+        let middle = String(repeating: "x,y\n", count: 40_000)
+        let path = fixture.file("big.csv", "a,b\n" + middle + "1,2\n")
+        let before = try CSVCacheLocation(source: path, directory: fixture.cacheDirectory)
+        _ = fixture.file("big.csv", "a,b\n" + middle + "1,3\n")
+        let after = try CSVCacheLocation(source: path, directory: fixture.cacheDirectory)
+        #expect(before.contentCheck != after.contentCheck, "the last bytes changed")
+        #expect(before.sourceSize == after.sourceSize)
+    }
+
+    @Test func aRealColumnKeepsItsValuesAsWrittenInItsCompanion() throws {
+        let path = fixture.file("prices.csv", "item,price\nbolt,3\nnut,1.10\nwasher,2.5\n")
+        let table = try fixture.loader(path).load()
+        #expect(table.columns.map(\.name) == ["item", "price"], "the companion is not a column")
+        #expect(table.columns[1].type == .real)
+        #expect(
+            try fixture.rows(table) == [
+                [.text("bolt"), .real(3), .text("3")], [.text("nut"), .real(1.1), .text("1.10")],
+                [.text("washer"), .real(2.5), .null],
+            ]
+        )
+        let reused = try fixture.loader(path).load()
+        #expect(reused.wasReused)
+        #expect(reused.columns == table.columns)
+        #expect(CSVTable.column(ofWrittenForm: CSVTable.writtenFormColumn(of: "price")) == "price")
+        #expect(CSVTable.column(ofWrittenForm: "price") == nil)
     }
 
     @Test func aDamagedCacheIsRebuilt() throws {

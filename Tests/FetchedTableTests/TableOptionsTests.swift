@@ -1,6 +1,7 @@
 import CLIKit
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @testable import FetchedTableKit
@@ -87,15 +88,27 @@ import Testing
         }
     }
 
-    @Test func derivedKeysComputeInSwiftWhatTheirSQLComputes() throws {
+    @Test(arguments: [false, true])
+    func derivedKeysComputeInSwiftWhatTheirSQLComputes(valuesAreDates: Bool) throws {
         let database = try Database(path: ":memory:")
-        let values: [StoreValue] = [
+        var values: [StoreValue] = [
             .text("2025-06-27T10:00:00Z"), .text("2025-06"), .text("zebra"), .text("Ärger"),
             .text(""), .null, .integer(20_250_627), .real(2024.5), .text("7 days"),
+            .text("garbage"), .integer(20_240_101), .text("20240101"), .text("2024"), .text("2024-1-05"),
+            .text("2024-06-27 10:00"), .text("2024-06-270"), .text("١٢٣٤-٠٦-٢٧"), .blob([0x32, 0x30]),
         ]
+        // Seeded random text of date-like characters: the SQL and the Swift forms agree on every one.
+        var generator = SplitMix64(seed: 19)
+        let alphabet = Array("0123456789-T :Zx")
+        for _ in 0..<300 {
+            let length = Int(generator.next() % 14)
+            values.append(
+                .text(String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }))
+            )
+        }
         for derivation in SectionKeySpecification.Derivation.allCases {
             let key = SectionKeySpecification(column: "qq", derivation: derivation)
-            let attribute = try #require(key.derivedAttribute)
+            let attribute = try #require(key.derivedAttribute(valuesAreDates: valuesAreDates))
             for value in values {
                 let sql = "SELECT \(attribute.expression(alias: nil).replacingOccurrences(of: "qq", with: "?1"))"
                 let fromSQL = try database.scalar(sql, [value])
@@ -111,5 +124,18 @@ import Testing
         #expect(try TableFileKind.kind(of: [0x41, 0xE9, 0x09, 0x42][...], path: "x") == .csv)  // Windows-1252 text
         #expect(throws: FetchedTableError.self) { try TableFileKind.kind(of: [0x00, 0x01][...], path: "x") }
         #expect(throws: FetchedTableError.self) { try TableFileKind.kind(of: [][...], path: "x") }
+    }
+
+    @Test func valuesThatAreNotDatesAreInOneSectionNamedSo() throws {
+        let cases: [(StoreValue, SectionKeySpecification.Derivation, StoreValue)] = [
+            (.text("garbage"), .year, .text("(not a date)")), (.integer(20_240_101), .month, .text("(not a date)")),
+            (.text("20240101"), .year, .text("(not a date)")), (.text("2024-06-27T10:00"), .day, .text("2024-06-27")),
+            (.text("2024-06-27"), .month, .text("2024-06")), (.text("2024"), .year, .text("2024")),
+            (.text("2024-06"), .day, .text("(not a date)")), (.null, .year, .null),
+        ]
+        for (value, derivation, expected) in cases {
+            let attribute = try #require(SectionKeySpecification(column: "d", derivation: derivation).derivedAttribute)
+            #expect(attribute.compute { _ in value } == expected, "\(derivation)(\(value))")
+        }
     }
 }

@@ -130,7 +130,7 @@ import Testing
         let table = TableView(rowHeight: 2)
         table.dataSource = banks
         _ = draw(table, width: 80, height: 24)
-        for event: InputEvent in [.character("f"), .character("2"), .character("0"), .character("0"), .character("9")] {
+        for event: InputEvent in [.character("f"), .character("2"), .character("0"), .character("0")] {
             table.handle(event)
         }
         let canvas = draw(table, width: 80, height: 24)

@@ -125,25 +125,39 @@ import Testing
         table.handle(.character("0"))
         table.handle(.character("1"))
         #expect(table.selection == IndexPath(row: 0, section: 0))  // still "2015"
-        table.handle(.character("0"))
-        #expect(table.selection == IndexPath(row: 0, section: 5))  // "2010"
-        #expect(table.scrollOffset == table.layout.sectionTops[5])
+        #expect(table.indexSearchText == "201", "several titles start so: the prompt stays open")
         table.handle(.backspace)
-        table.handle(.character("2"))
-        #expect(table.selection == IndexPath(row: 0, section: 3))  // "2012"
-        table.handle(.character("9"))  // "20129": no match, stays
-        #expect(table.selection == IndexPath(row: 0, section: 3))
+        table.handle(.character("0"))
+        #expect(table.selection == IndexPath(row: 0, section: 6))  // "2009", the first of 200…
+        table.handle(.character("x"))  // "200x": no match, stays
+        #expect(table.selection == IndexPath(row: 0, section: 6))
         #expect(!table.indexSearchMatched)
         table.handle(.enter)
         #expect(table.indexSearchText == nil)
         table.handle(.character("f"))
         table.handle(.character("1"))
-        #expect(table.selection == IndexPath(row: 0, section: 16))  // "1999"
         table.handle(.escape)
         #expect(table.indexSearchText == nil)
         // Keys go back to the table.
         table.handle(.character("k"))
         #expect(table.selection == IndexPath(row: 5, section: 15))
+    }
+
+    @Test func aPrefixOnlyOneTitleHasJumpsAndClosesThePromptSoTheNextKeyIsTheTables() {
+        let banks = Fixtures.banks(years: 1999...2015)
+        let table = TableView(rowHeight: 2)
+        table.dataSource = banks
+        _ = draw(table, width: 80, height: 24)
+        table.handle(.character("f"))
+        table.handle(.character("1"))  // only "1999"
+        #expect(table.selection == IndexPath(row: 0, section: 16))
+        #expect(table.indexSearchText == nil, "the jump is done: no prompt left open")
+        table.handle(.character("k"))
+        #expect(table.selection == IndexPath(row: 5, section: 15), "the next key moves the selection")
+        table.handle(.character("f"))
+        for c in "2010" { table.handle(.character(c)) }
+        #expect(table.selection == IndexPath(row: 0, section: 5))
+        #expect(table.indexSearchText == nil)
     }
 
     @Test func fDoesNothingWithoutAnIndex() {

@@ -56,7 +56,7 @@ public struct StoreRefusal: Error, CustomStringConvertible, Sendable {
                 status: ExitStatus.cantCreate
             )
         default:
-            self.init(message: "\(path): \(error)", status: ExitStatus.ioError)
+            self.init(message: "\(path): \(ErrorReason.text(of: error))", status: ExitStatus.ioError)
         }
     }
 
@@ -90,7 +90,7 @@ public struct StoreRefusal: Error, CustomStringConvertible, Sendable {
                 status: ExitStatus.noPermission
             )
         default:
-            return StoreRefusal(message: "\(path): \(error)", status: ExitStatus.software)
+            return StoreRefusal(message: "\(path): \(ErrorReason.text(of: error))", status: ExitStatus.software)
         }
     }
 
@@ -159,7 +159,7 @@ public struct StoreRefusal: Error, CustomStringConvertible, Sendable {
                 status: ExitStatus.cantCreate
             )
         default:
-            return StoreRefusal(message: "\(path): \(error)", status: ExitStatus.ioError)
+            return StoreRefusal(message: "\(path): \(ErrorReason.text(of: error))", status: ExitStatus.ioError)
         }
     }
 }

@@ -3,7 +3,7 @@ import TerminalUI
 
 /// The detail screen of one object: a label/value row for each of `keys` (every
 /// column of a table, for fetchedtable), values as ``DisplayText`` writes them
-/// (`—` for NULL or empty). Esc, ←, Backspace or `h` go back; ↑/↓ scroll.
+/// (`—` for NULL or empty; a boolean attribute's `yes`/`no`). Esc, ←, Backspace or `h` go back; ↑/↓ scroll.
 ///
 /// It reads the object each time it draws, so a change made meanwhile by another
 /// process shows at once, and an object deleted meanwhile says so.
@@ -17,22 +17,39 @@ public final class ObjectDetailScreen: View {
     public let keys: [String]
     /// The key whose value titles the navigation bar.
     public let titleKey: String?
+    /// How a key's value is shown (nil: ``DisplayText/of(_:type:)`` of the value and its attribute's type).
+    public let valueText: ((ManagedObject, String) -> String)?
     let navigationBar: NavigationBar
     let detailView = DetailView(rows: [])
     let statusLine = StatusLine(hints: "Esc/← back   ↑/↓ scroll   q quit")
 
-    /// A screen of `object`'s `keys`, titled by `titleKey`'s value, with `backTitle` on the back button.
-    public init(object: ManagedObject, keys: [String], titleKey: String? = nil, backTitle: String? = nil) {
+    /// A screen of `object`'s `keys`, titled by `titleKey`'s value, with `backTitle` on the back button;
+    /// `valueText` shows a key's value otherwise than ``DisplayText`` (fetchedtable: numbers as the file wrote them).
+    public init(
+        object: ManagedObject,
+        keys: [String],
+        titleKey: String? = nil,
+        backTitle: String? = nil,
+        valueText: ((ManagedObject, String) -> String)? = nil
+    ) {
         self.object = object
         self.keys = keys
         self.titleKey = titleKey
+        self.valueText = valueText
         navigationBar = NavigationBar(title: "", backTitle: backTitle)
     }
 
-    /// The label/value rows of `object`'s `keys`.
-    public static func rows(for object: ManagedObject, keys: [String]) -> [DetailView.Row] {
+    /// The label/value rows of `object`'s `keys`, each value by `valueText` (by default
+    /// ``DisplayText/of(_:type:)``: a boolean attribute's `yes`/`no`).
+    public static func rows(
+        for object: ManagedObject,
+        keys: [String],
+        valueText: ((ManagedObject, String) -> String)? = nil
+    ) -> [DetailView.Row] {
         keys.map { key in
-            let text = DisplayText.of(object.value(forKeyPath: key))
+            let text =
+                valueText?(object, key)
+                ?? DisplayText.of(object.value(forKeyPath: key), type: object.entity.attribute(named: key)?.type)
             return DetailView.Row(label: key, value: text.isEmpty ? "—" : text)
         }
     }
@@ -43,9 +60,9 @@ public final class ObjectDetailScreen: View {
             navigationBar.title = "Deleted"
             detailView.rows = [.init(label: "", value: "This row was deleted (by you or by another program).")]
         } else {
-            let title = titleKey.map { DisplayText.of(object.value(forKeyPath: $0)) } ?? ""
+            let title = titleKey.map { valueText?(object, $0) ?? DisplayText.of(object.value(forKeyPath: $0)) } ?? ""
             navigationBar.title = title.isEmpty ? "Row \(object.objectID.rowID)" : title
-            let rows = ObjectDetailScreen.rows(for: object, keys: keys)
+            let rows = ObjectDetailScreen.rows(for: object, keys: keys, valueText: valueText)
             if rows != detailView.rows { detailView.rows = rows }
         }
         navigationBar.render(into: &canvas, frame: frame.row(0), at: time)

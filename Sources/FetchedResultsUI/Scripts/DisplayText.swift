@@ -34,6 +34,26 @@ public enum DisplayText {
         }
     }
 
+    /// A boolean column's value as a person reads it: `yes`/`no` for a stored number (SQLite keeps a
+    /// boolean as `0`/`1`), as ``of(_:)`` otherwise.
+    ///
+    ///     DisplayText.boolean(.integer(0))   // "no"
+    public static func boolean(_ value: StoreValue) -> String {
+        switch value {
+        case .integer(let i): return i != 0 ? "yes" : "no"
+        case .real(let d): return d != 0 ? "yes" : "no"
+        default: return of(value)
+        }
+    }
+
+    /// A value of an attribute of `type` as a person reads it: a boolean by ``boolean(_:)``, anything
+    /// else by ``of(_:)``.
+    ///
+    ///     DisplayText.of(.integer(1), type: .bool)   // "yes"
+    public static func of(_ value: StoreValue, type: AttributeType?) -> String {
+        type == .bool ? boolean(value) : of(value)
+    }
+
     /// `text` with its control characters (Unicode category Cc: C0, DEL, C1) escaped, and the
     /// backslash itself, so that the escapes cannot be confused with the text:
     /// `\0`, `\t`, `\n`, `\r`, `\\`, and `\u{1B}` for the others.

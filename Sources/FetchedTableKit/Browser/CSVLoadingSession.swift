@@ -5,8 +5,9 @@ import TerminalUI
 
 /// A CSV file loaded into its cache database while the terminal already shows its
 /// first rows as read and the progress (``LoadingListScreen``); once complete, the
-/// sorted, sectioned list takes its place with the selection kept on the same row
-/// (a fresh load numbers rows in file order, so preview row `i` is row id `i + 1`).
+/// sorted, sectioned list takes its place, at its top — or, when the person moved the
+/// selection meanwhile, with the selection kept on the same row (a fresh load numbers
+/// rows in file order, so preview row `i` is row id `i + 1`).
 ///
 ///     let session = CSVLoadingSession(options: options, loop: loop)
 ///     session.start()
@@ -20,6 +21,8 @@ final class CSVLoadingSession {
     private(set) var browser: TableBrowser?
     /// Why the load or the opening failed (the loop is then quit).
     private(set) var error: Error?
+    /// What to tell the person once the terminal is theirs again (a temporary cache folder was used).
+    private(set) var notice: String?
 
     /// What the loading thread hands to the run loop's thread.
     private final class Shared: @unchecked Sendable {
@@ -62,7 +65,7 @@ final class CSVLoadingSession {
             } catch let error as FetchedTableError {
                 result = .failure(error)
             } catch {
-                result = .failure(FetchedTableError("\(path): \(error)", status: 74))
+                result = .failure(FetchedTableError("\(path): \(FetchedTableError.reason(error))", status: 74))
             }
             shared.lock.withLock { shared.result = result }
         }
@@ -87,13 +90,15 @@ final class CSVLoadingSession {
         ticker = nil
         do {
             let table = try result.get()
+            notice = table.cacheNotice
             let database = try TableDatabase(
                 path: options.file,
                 kind: .csv,
                 databasePath: table.databasePath,
                 readOnly: true
             )
-            let selected = screen.selectedRow
+            // The preview's first row, selected by itself, is no choice: the list opens at its top.
+            let selected = screen.selectionWasMoved ? screen.selectedRow : nil
             let browser = try TableBrowser(database: database, options: options, loop: loop, previewsFirstPage: false)
             loop.remove(screen)
             if let selected, let list = browser.list, let entity = browser.opened?.entityName {

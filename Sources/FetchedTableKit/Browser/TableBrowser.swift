@@ -119,7 +119,8 @@ public final class TableBrowser {
             try open(database.tables[index])
             recountsOpenedTable = true
         } catch {
-            tableList?.statusLine.showMessage("\(error)", at: loop.clock.now, duration: 8, style: .error)
+            let message = TableDatabase.refusal(error, path: database.path).message
+            tableList?.statusLine.showMessage(message, at: loop.clock.now, duration: 8, style: .error)
         }
     }
 
@@ -136,8 +137,11 @@ public final class TableBrowser {
         configuration.allowsDelete = true
         let keys = opened.query.columns.map(\.name)
         let titleKey = opened.query.titleKey
+        let query = opened.query
         configuration.detailScreen = { row, _ in
-            ObjectDetailScreen(object: row, keys: keys, titleKey: titleKey, backTitle: table.name)
+            ObjectDetailScreen(object: row, keys: keys, titleKey: titleKey, backTitle: table.name) { row, key in
+                query.displayText(of: row, key: key)
+            }
         }
         configuration.detailDescription = "show every column of the row"
         configuration.indexTitleDescription = "a section's name"

@@ -12,14 +12,13 @@ enum TableListTab {
     /// The tab of `query`.
     static func make(_ query: TableQuery) -> ListTab {
         let titleKey = query.titleKey
-        let subtitleKeys = query.subtitleKeys
         var tab = ListTab(
             title: query.table,
             entity: query.table,
             sortDescriptors: query.sortDescriptors,
             sectionNameKeyPath: query.section?.keyPath
         ) { row in
-            cell(for: row, titleKey: titleKey, subtitleKeys: subtitleKeys)
+            cell(for: row, query: query)
         }
         tab.sectionIndexTitle = indexTitle(for: query.section)
         let textColumns = query.columns.filter { $0.type == .text }.map(\.name)
@@ -31,17 +30,17 @@ enum TableListTab {
         tab.headerTitle = { section in "\(section.name.isEmpty ? "—" : section.name) (\(section.numberOfObjects))" }
         tab.provisionalHeaderTitle = { name in "\(name.isEmpty ? "—" : name) (…)" }
         tab.objectName = { row in
-            let title = DisplayText.of(row.value(forKeyPath: titleKey))
+            let title = query.displayText(of: row, key: titleKey)
             return title.isEmpty ? "row \(row.objectID.rowID)" : title
         }
         return tab
     }
 
     /// The cell of a row: the title column's value, and the subtitle columns' joined with ` · `
-    /// (empty values left out).
-    static func cell(for row: ManagedObject, titleKey: String, subtitleKeys: [String]) -> TableCell {
-        let title = DisplayText.of(row.value(forKeyPath: titleKey))
-        let detail = subtitleKeys.map { DisplayText.of(row.value(forKeyPath: $0)) }.filter { !$0.isEmpty }
+    /// (empty values left out), each as ``TableQuery/displayText(of:key:)`` writes it.
+    static func cell(for row: ManagedObject, query: TableQuery) -> TableCell {
+        let title = query.displayText(of: row, key: query.titleKey)
+        let detail = query.subtitleKeys.map { query.displayText(of: row, key: $0) }.filter { !$0.isEmpty }
         return TableCell(
             style: .subtitle,
             title: title.isEmpty ? "—" : title,

@@ -35,7 +35,10 @@ public enum TableBrowserCommand {
             if let refusal = terminalRefusal() { throw refusal }
             let screen: CursesScreen
             do { screen = try CursesScreen() } catch {
-                throw FetchedTableError("cannot use the terminal: \(error)", status: ExitStatus.failure)
+                throw FetchedTableError(
+                    "cannot use the terminal: \(FetchedTableError.reason(error))",
+                    status: ExitStatus.failure
+                )
             }
             let browser: TableBrowser
             do {
@@ -58,7 +61,10 @@ public enum TableBrowserCommand {
         if let refusal = terminalRefusal() { throw refusal }
         let screen: CursesScreen
         do { screen = try CursesScreen() } catch {
-            throw FetchedTableError("cannot use the terminal: \(error)", status: ExitStatus.failure)
+            throw FetchedTableError(
+                "cannot use the terminal: \(FetchedTableError.reason(error))",
+                status: ExitStatus.failure
+            )
         }
         let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
         let session = CSVLoadingSession(options: options, loop: loop)
@@ -66,6 +72,7 @@ public enum TableBrowserCommand {
         let exit = loop.run()
         while loop.pop() != nil {}
         screen.close()
+        if let notice = session.notice { printError(notice) }
         if let error = session.error { throw TableDatabase.refusal(error, path: options.file) }
         if let error = session.browser?.loadError { throw TableDatabase.refusal(error, path: options.file) }
         for line in (session.browser?.log ?? []).suffix(5) { printError(line) }

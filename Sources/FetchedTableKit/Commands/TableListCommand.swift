@@ -9,7 +9,8 @@ import SQLiteStore
 /// Prints the table's rows the way the browser shows them — ordered and sectioned by a
 /// ``FetchedResultsController`` with the same request — in the formats of every app's
 /// `list` (``ResultsListWriter``): JSON `{"sections":[{"name":…,"indexTitle":…,"objects":[{"id":…,<columns>…}]}]}`
-/// (`id` the row id or primary key, then every column as stored; an `id` primary key column once), CSV `section,id,<columns>`,
+/// (`_rowid` the row id — `__rowid` when a column is named `_rowid`, see ``ResultsListWriter/identityKey(avoiding:)`` —
+/// then every column under its own name, as stored, a boolean column's as `true`/`false`), CSV `section,_rowid,<columns>`,
 /// text a line per section (`Math (3 rows)`) and `  title, subtitle, …` per row.
 /// The file is opened read-only: listing never writes it.
 ///
@@ -49,18 +50,35 @@ public enum TableListCommand {
 
     /// The writer of `opened`'s columns, reading rows through `context` a batch at a time.
     static func makeWriter(_ opened: OpenedTable, context: ObjectContext) -> ResultsListWriter {
-        // An `id` primary key is the object's `id` already: not printed twice.
-        let columns = opened.query.columns.map(\.name).filter { $0 != "id" || opened.query.idKey != "id" }
+        // Every column under its own name; the row's identity under a key no column has (`_rowid`).
+        let columns = opened.query.columns.map(\.name)
         let entity = opened.entityName
+        // A CSV file's numbers as written (companion columns), read after the columns' own values.
+        let written = columns.indices.compactMap { index in
+            opened.query.writtenForms[columns[index]].map { (index: index, companion: $0) }
+        }
+        let keys = columns + written.map(\.companion)
         var writer = ResultsListWriter(columns: columns, noun: ("row", "rows")) { ids in
             try context.objects(with: ids.map { ObjectID(entity: entity, rowID: $0) }).map { row in
-                (id: row.objectID.rowID, values: columns.map { row.value(forKeyPath: $0) })
+                (id: row.objectID.rowID, values: keys.map { row.value(forKeyPath: $0) })
             }
         }
+        for (offset, form) in written.enumerated() { writer.writtenForms[form.index] = columns.count + offset }
+        writer.idKey = ResultsListWriter.identityKey(avoiding: columns)
+        let types = opened.query.columns.map(\.type)
+        writer.booleanColumns = Set(types.indices.filter { types[$0] == .bool })
         let shown = [opened.query.titleKey] + opened.query.subtitleKeys
         let positions = shown.compactMap { columns.firstIndex(of: $0) }
+        let writtenAt = writer.writtenForms
         writer.textLine = { _, values in
-            "  " + positions.map { DisplayText.escapingControls(DisplayText.of(values[$0])) }.joined(separator: ", ")
+            "  "
+                + positions.map { position in
+                    if let at = writtenAt[position], case .text(let text) = values[at] {
+                        return DisplayText.escapingControls(text)
+                    }
+                    return DisplayText.escapingControls(DisplayText.of(values[position], type: types[position]))
+                }
+                .joined(separator: ", ")
         }
         return writer
     }

@@ -3,7 +3,8 @@ import SQLiteStore
 
 /// `--section KEY`: a column, or a key derived from one — `year(col)` (`YYYY`),
 /// `month(col)` (`YYYY-MM`), `day(col)` (`YYYY-MM-DD`), `initial(col)` (the first
-/// letter upper-cased, `#` for anything else).
+/// letter upper-cased, `#` for anything else). Values that are not dates are in one
+/// section, `(not a date)` (``notADate``).
 ///
 /// A derived key is a ``DerivedAttribute`` named as written (`day(ts)`): an SQL
 /// expression the controller sorts, filters and sections by, and the same
@@ -69,16 +70,42 @@ public struct SectionKeySpecification: Equatable, Sendable {
         derivation.map { "\($0.rawValue)(\(column))" } ?? column
     }
 
+    /// The name of the one section that holds the values that are not dates, for `year()`, `month()` and `day()`.
+    public static let notADate = "(not a date)"
+
+    /// The derived attribute of a derived key (nil for a plain column); a date key checks its values
+    /// (see ``derivedAttribute(valuesAreDates:)``).
+    public var derivedAttribute: DerivedAttribute? { derivedAttribute(valuesAreDates: false) }
+
     /// The derived attribute of a derived key (nil for a plain column).
-    public var derivedAttribute: DerivedAttribute? {
+    ///
+    /// `year()`, `month()` and `day()` take the first 4, 7 or 10 characters of text that begins with
+    /// a date to that precision (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, digits where the letters are, no digit
+    /// after them); any other value — text that is no date (`garbage`), a number (`20240101`), a BLOB —
+    /// is in one section, ``notADate``; NULL stays NULL. `valuesAreDates` (a CSV file's column typed as
+    /// dates from every value) leaves the check out: the plain `substr`, which an index on the column
+    /// serves as fast as ever.
+    public func derivedAttribute(valuesAreDates: Bool) -> DerivedAttribute? {
         guard let derivation else { return nil }
         let column = self.column
         let ref = SectionKeySpecification.sqlReference(column)
         switch derivation {
         case .year, .month, .day:
             let length = derivation == .year ? 4 : derivation == .month ? 7 : 10
-            return DerivedAttribute(keyPath, .text, sql: "substr(\(ref), 1, \(length))") { attribute in
-                SectionKeySpecification.prefix(attribute(column), length: length)
+            if valuesAreDates {
+                return DerivedAttribute(keyPath, .text, sql: "substr(\(ref), 1, \(length))") { attribute in
+                    SectionKeySpecification.prefix(attribute(column), length: length)
+                }
+            }
+            let year = String(repeating: "[0-9]", count: 4)
+            let pattern = [year, "[0-9][0-9]", "[0-9][0-9]"].prefix(length == 4 ? 1 : length == 7 ? 2 : 3)
+                .joined(separator: "-")
+            let sql =
+                "CASE WHEN \(ref) IS NULL THEN NULL WHEN typeof(\(ref)) = 'text' AND substr(\(ref), 1, \(length)) GLOB '\(pattern)'"
+                + " AND substr(\(ref), \(length + 1), 1) NOT GLOB '[0-9]' THEN substr(\(ref), 1, \(length))"
+                + " ELSE '\(SectionKeySpecification.notADate)' END"
+            return DerivedAttribute(keyPath, .text, sql: sql) { attribute in
+                SectionKeySpecification.datePrefix(attribute(column), length: length)
             }
         case .initial:
             let first = "upper(substr(\(ref), 1, 1))"
@@ -89,6 +116,25 @@ public struct SectionKeySpecification: Equatable, Sendable {
             ) { attribute in
                 SectionKeySpecification.initial(of: attribute(column))
             }
+        }
+    }
+
+    /// The Swift twin of a checked date key's SQL: the first `length` characters of text that begins
+    /// with a date to that precision and no digit after it, NULL for NULL, ``notADate`` for the rest.
+    static func datePrefix(_ value: StoreValue, length: Int) -> StoreValue {
+        switch value {
+        case .null: return .null
+        case .text(let text):
+            let bytes = Array(text.utf8.prefix(length + 1))
+            guard bytes.count >= length else { return .text(notADate) }
+            for i in 0..<length {
+                let isDash = i == 4 || i == 7
+                guard isDash ? bytes[i] == 0x2D : (bytes[i] >= 0x30 && bytes[i] <= 0x39) else { return .text(notADate) }
+            }
+            if bytes.count > length, bytes[length] >= 0x30, bytes[length] <= 0x39 { return .text(notADate) }
+            return .text(String(decoding: bytes.prefix(length), as: UTF8.self))
+        default:
+            return .text(notADate)
         }
     }
 

@@ -9,6 +9,9 @@ public struct TableColumn: Equatable, Sendable {
     public var name: String
     /// The type guessed from the declared type or the values.
     public var type: AttributeType
+    /// True when every value is known to be of ``type`` (a CSV file's column, typed from all its values),
+    /// not only declared so (a `sqlite3` shell can store anything in a DATE column).
+    public var typeIsChecked = false
 
     /// A column `name` of `type`.
     public init(name: String, type: AttributeType) {

@@ -1,4 +1,5 @@
 import FetchedResults
+import FetchedResultsUI
 import Foundation
 import SQLiteStore
 
@@ -33,6 +34,9 @@ public struct TableQuery {
     public var predicate: FetchPredicate?
     /// The text of `--where`.
     public var predicateText: String?
+    /// Per column, the companion column holding its values as the file wrote them (a CSV file's real
+    /// columns: `3`, `1.10`), which are shown instead of the number's own text.
+    public var writtenForms: [String: String] = [:]
 
     /// Checks `options` against `columns` of `table`.
     ///
@@ -104,7 +108,10 @@ public struct TableQuery {
     public var derivedAttributes: [DerivedAttribute] {
         var seen = Set<String>()
         return ([section].compactMap { $0 } + sectionKeyChoices.compactMap { $0 }).compactMap { key in
-            guard let attribute = key.derivedAttribute, seen.insert(attribute.name).inserted else { return nil }
+            let column = columns.first { $0.name == key.column }
+            let datesOnly = column.map { $0.typeIsChecked && ($0.type == .date || $0.type == .dateTime) } ?? false
+            guard let attribute = key.derivedAttribute(valuesAreDates: datesOnly), seen.insert(attribute.name).inserted
+            else { return nil }
             return attribute
         }
     }
@@ -125,6 +132,15 @@ public struct TableQuery {
             }
         }
         return choices
+    }
+
+    /// The value of `key` as a person reads it: as the file wrote it (``writtenForms``), a boolean's
+    /// `yes`/`no`, any other as ``DisplayText/of(_:)``.
+    public func displayText(of row: ManagedObject, key: String) -> String {
+        if let companion = writtenForms[key], case .text(let written) = row.value(forKeyPath: companion) {
+            return written
+        }
+        return DisplayText.of(row.value(forKeyPath: key), type: row.entity.attribute(named: key)?.type)
     }
 
     /// The same query ordered by `sort` (the section kept in front).

@@ -31,10 +31,17 @@ enum CSVSource {
         loader.firstRows = firstRows
         do {
             return try loader.load()
+        } catch EntityImportError.store(let database, let error) {
+            // The cache (a temporary file beside it while building): named as the cache of the file given.
+            let folder = (database as NSString).deletingLastPathComponent
+            throw FetchedTableError(
+                "\(path): cannot build its cache in \(folder): \(FetchedTableError.reason(error))",
+                status: ExitStatus.ioError
+            )
         } catch let error as EntityImportError {
             throw FetchedTableError(error.messages.joined(separator: "; "), status: error.exitStatus)
         } catch {
-            throw FetchedTableError("\(path): \(error)", status: ExitStatus.ioError)
+            throw FetchedTableError("\(path): \(FetchedTableError.reason(error))", status: ExitStatus.ioError)
         }
     }
 }

@@ -24,4 +24,7 @@ public struct FetchedTableError: Error, Equatable, CustomStringConvertible {
     public static func noInput(_ message: String) -> FetchedTableError { .init(message, status: ExitStatus.noInput) }
 
     public var description: String { message }
+
+    /// The reason `error` gives, never a Foundation error's dump (``ErrorReason``).
+    static func reason(_ error: Error) -> String { ErrorReason.text(of: error) }
 }

@@ -1,3 +1,4 @@
+import CLIKit
 import Foundation
 
 extension TableDatabase {
@@ -23,6 +24,8 @@ extension TableDatabase {
             )
         case .csv:
             let table = try CSVSource.load(path: options.file, environment: environment)
+            // Said once, before anything else is printed (or curses takes the terminal).
+            if let notice = table.cacheNotice { writeStandardError("\(ProgramName.current): \(notice)\n") }
             return try TableDatabase(path: options.file, kind: .csv, databasePath: table.databasePath, readOnly: true)
         }
     }

@@ -1,3 +1,4 @@
+import BulkImport
 import CLIKit
 import Foundation
 import SQLiteStore
@@ -113,9 +114,22 @@ public struct TableDatabase {
 
     /// `options` checked against `table`'s columns, without opening a store.
     public func query(for table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> TableQuery {
-        let columns = table.columns.map { TableColumn(name: $0.name, type: $0.type) }
+        // A CSV file's real columns may have companions of text (the numbers as written): shown, not listed.
+        var writtenForms: [String: String] = [:]
+        var columns: [TableColumn] = []
+        for column in table.columns {
+            if kind == .csv, let of = CSVTable.column(ofWrittenForm: column.name) {
+                writtenForms[of] = column.name
+            } else {
+                var tableColumn = TableColumn(name: column.name, type: column.type)
+                tableColumn.typeIsChecked = kind == .csv
+                columns.append(tableColumn)
+            }
+        }
         let idKey = table.rowIDColumn.flatMap { id in columns.contains { $0.name == id } ? id : nil } ?? "id"
-        return try TableQuery(options: options, table: table.name, columns: columns, idKey: idKey)
+        var query = try TableQuery(options: options, table: table.name, columns: columns, idKey: idKey)
+        query.writtenForms = writtenForms
+        return query
     }
 
     /// An error of the store layer as the user reads it, with its status.
@@ -134,7 +148,7 @@ public struct TableDatabase {
                 status: ExitStatus.tempFail
             )
         default:
-            return FetchedTableError("\(path): \(error)", status: ExitStatus.ioError)
+            return FetchedTableError("\(path): \(FetchedTableError.reason(error))", status: ExitStatus.ioError)
         }
     }
 

@@ -22,7 +22,8 @@ public enum TableFileKind: Equatable, Sendable {
 
     /// The kind of the file at `path`.
     ///
-    /// - Throws: ``FetchedTableError`` 66 for a missing or unreadable file or a directory,
+    /// - Throws: ``FetchedTableError`` 66 for a missing or unreadable file, a directory, or anything that is not
+    ///   a regular file (a FIFO, a pipe such as `<(…)` or a piped `/dev/stdin`, a device: "not a regular file"),
     ///   65 for an empty file or one that is neither (binary bytes in its first 64 KiB).
     public static func of(path: String) throws(FetchedTableError) -> TableFileKind {
         var info = stat()
@@ -30,6 +31,13 @@ public enum TableFileKind: Equatable, Sendable {
             throw .noInput("\(path): no such file")
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .noInput("\(path): is a directory, not a file") }
+        // A stream (`mkfifo`, `<(…)`, a pipe as /dev/stdin) is read once: its kind, then its rows and the
+        // cache's check would each need it again. Refused at once, before opening it could wait for a writer.
+        if (info.st_mode & S_IFMT) != S_IFREG {
+            throw .noInput(
+                "\(path): not a regular file (\(streamKind(info.st_mode))); save it to a file first (… > data.csv)"
+            )
+        }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .noInput("\(path): cannot be opened (\(String(cString: strerror(errno))))") }
         defer { close(fd) }
@@ -42,6 +50,17 @@ public enum TableFileKind: Equatable, Sendable {
             count += n
         }
         return try kind(of: bytes[..<count], path: path)
+    }
+
+    /// What a file that is not a regular file is, for the refusal.
+    static func streamKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a pipe"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "not a plain file"
+        }
     }
 
     /// The kind of a file beginning with `bytes`.

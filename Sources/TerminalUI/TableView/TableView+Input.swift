@@ -140,7 +140,9 @@ extension TableView {
     // MARK: Index jump (`f`)
 
     /// Handles an event while the `f` prompt is open; nil passes it on after
-    /// closing the prompt (arrows, clicks: the jump is over).
+    /// closing the prompt (arrows, clicks: the jump is over). A prefix that only one
+    /// title has jumps there and closes the prompt; one that several have keeps it
+    /// open for the next letter.
     private func handleIndexSearch(_ event: InputEvent) -> Bool? {
         guard var text = indexSearchText else { return nil }
         switch event {
@@ -173,6 +175,8 @@ extension TableView {
             indexSearchMatched = true
             indexSearchMatch = t
             jumpToIndexTitle(t)
+            // The only title that fits: the jump is done (`f` + letter), the next key is the list's again.
+            if !titles[(t + 1)...].contains(where: { $0.lowercased().hasPrefix(prefix) }) { indexSearchText = nil }
         } else {
             indexSearchMatched = false
         }

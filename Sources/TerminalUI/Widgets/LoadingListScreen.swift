@@ -3,7 +3,9 @@ import Foundation
 /// A list of rows shown while the real list is still being made — the first
 /// rows of a file as read, and how far the load has got on the status line
 /// ("Loading… 42 % · 120000 rows"). The selection can move meanwhile; the app
-/// reads ``selectedRow`` when it swaps the real list in, to keep it.
+/// reads ``selectedRow`` when it swaps the real list in, to keep it — only when
+/// ``selectionWasMoved`` (the first row selected by itself is no choice of the
+/// person's: the real list then opens at its own top).
 ///
 ///     let loading = LoadingListScreen(title: "events.csv")
 ///     loading.rows = preview.map { TableCell(title: $0[0]) }
@@ -38,6 +40,9 @@ public final class LoadingListScreen: View, TableViewDataSource, TableViewDelega
     /// The selected row's index in ``rows``.
     public var selectedRow: Int? { table.selection?.row }
 
+    /// Whether a key moved the selection (away from the first row the rows selected by themselves).
+    public private(set) var selectionWasMoved = false
+
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard !frame.isEmpty else { return }
         navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
@@ -50,7 +55,11 @@ public final class LoadingListScreen: View, TableViewDataSource, TableViewDelega
     public func handle(_ event: InputEvent) -> EventResult {
         switch event {
         case .enter, .right, .character("d"), .delete, .character("f"): return .handled
-        default: return table.handle(event) ? .handled : .ignored
+        default:
+            let before = table.selection
+            guard table.handle(event) else { return .ignored }
+            if table.selection != before { selectionWasMoved = true }
+            return .handled
         }
     }
 

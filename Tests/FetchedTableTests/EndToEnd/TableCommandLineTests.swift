@@ -111,7 +111,7 @@ struct TableCommandLineTests {
         )
         let csv = try fixture.run(base + ["--format", "csv"])
         #expect(
-            csv.standardOutput.hasPrefix("section,id,name,subject,number\nArt,2,Brook,Art,1\n"),
+            csv.standardOutput.hasPrefix("section,_rowid,id,name,subject,number\nArt,2,2,Brook,Art,1\n"),
             "\(csv.standardOutput)"
         )
     }
@@ -127,7 +127,9 @@ struct TableCommandLineTests {
         let first = try fixture.run(arguments)
         #expect(first.status == 0, "\(first.standardError)")
         #expect(
-            first.standardOutput.contains("{\"name\":\"2025-06-27\",\"indexTitle\":\"06-27\",\"objects\":[{\"id\":2,"),
+            first.standardOutput.contains(
+                "{\"name\":\"2025-06-27\",\"indexTitle\":\"06-27\",\"objects\":[{\"_rowid\":2,\"id\":2,"
+            ),
             "\(first.standardOutput)"
         )
         let cached = try FileManager.default.contentsOfDirectory(atPath: fixture.cache + "/fetchedtable")

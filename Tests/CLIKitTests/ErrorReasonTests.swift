@@ -1,0 +1,38 @@
+import CLIKit
+import Foundation
+import Testing
+
+/// Foundation's errors as the reason a person reads: the system's sentence, never the
+/// `NSCocoaErrorDomain Code=… UserInfo={…}` dump; the project's own errors as they describe themselves.
+@Suite struct ErrorReasonTests {
+    struct OwnError: Error, CustomStringConvertible {
+        var description: String { "line 4: not a number" }
+    }
+
+    @Test func aFoundationErrorGivesTheSystemsSentence() {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reason-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: folder.path, contents: Data("a file".utf8))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder.appendingPathComponent("sub").path,
+                withIntermediateDirectories: true
+            )
+            Issue.record("a folder was made inside a file")
+        } catch {
+            let text = ErrorReason.text(of: error)
+            #expect(!text.contains("NSCocoaErrorDomain") && !text.contains("UserInfo"), "\(text)")
+            #expect(!text.isEmpty)
+        }
+        for code in [CocoaError.Code.fileWriteNoPermission, .fileWriteFileExists, .fileNoSuchFile] {
+            let text = ErrorReason.text(of: CocoaError(code))
+            #expect(!text.contains("NSCocoaErrorDomain") && !text.contains("UserInfo"), "\(text)")
+        }
+        #expect(ErrorReason.text(of: CocoaError(.fileWriteNoPermission)) == String(cString: strerror(EACCES)))
+        #expect(ErrorReason.text(of: POSIXError(.ENOSPC)) == String(cString: strerror(ENOSPC)))
+    }
+
+    @Test func theProjectsErrorsDescribeThemselves() {
+        #expect(ErrorReason.text(of: OwnError()) == "line 4: not a number")
+    }
+}
