@@ -10,4 +10,10 @@
 /// SQLITE_TRANSIENT is a function-like cast that Swift cannot import.
 static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
 static inline sqlite3_destructor_type csqlite_static(void) { return SQLITE_STATIC; }
+
+/// sqlite3_db_config is variadic: one of its on/off options (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, …).
+static inline int csqlite_db_config_flag(sqlite3 *db, int op, int on) {
+    int now = 0;
+    return sqlite3_db_config(db, op, on, &now);
+}
 #endif

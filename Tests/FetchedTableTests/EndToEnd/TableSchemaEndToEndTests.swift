@@ -152,3 +152,96 @@ struct TableSchemaEndToEndTests {
         #expect(fixture.exitStatus() == 0)
     }
 }
+
+/// A WAL file with frames another program has not checkpointed yet: browsing that changes
+/// nothing leaves the main file, its `-wal` and the absence of a `-shm` as they were.
+@Suite(
+    .serialized,
+    .enabled(if: TableFixture.isTmuxAvailable, Comment(rawValue: TableFixture.tmuxUnavailableReason ?? ""))
+)
+struct TableWALEndToEndTests {
+    /// `w.db` in WAL mode whose table and rows are still only in `w.db-wal`; without `-shm` unless `keepingSharedMemory`.
+    static func uncheckpointed(_ fixture: TableFixture, keepingSharedMemory: Bool) throws -> String {
+        let path = fixture.directory.appendingPathComponent("w.db").path
+        guard let sqlite3 = TableFixture.sqlite3 else { throw EndToEndError("no sqlite3") }
+        let made = try ProcessRunner.run(
+            sqlite3,
+            [
+                path, ".dbconfig no_ckpt_on_close on", "PRAGMA journal_mode = WAL;",
+                "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t (name) VALUES ('alice'), ('bob');",
+            ]
+        )
+        guard made.status == 0 else { throw EndToEndError("sqlite3: \(made.standardError)") }
+        if !keepingSharedMemory { try FileManager.default.removeItem(atPath: path + "-shm") }
+        return path
+    }
+
+    /// The bytes of the file and its companions (nil: absent).
+    static func files(_ path: String) -> [Data?] {
+        ["", "-wal", "-shm", "-journal"].map { FileManager.default.contents(atPath: path + $0) }
+    }
+
+    @Test func browsingAndQuittingDoesNotCheckpointAnotherProgramsWAL() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let path = try TableWALEndToEndTests.uncheckpointed(fixture, keepingSharedMemory: true)
+        let before = TableWALEndToEndTests.files(path)
+        #expect(before[0]?.count == 4096 && before[1] != nil)
+        let tmux = try fixture.launch([path, "--title", "name"])
+        defer { tmux.close() }
+        try tmux.waitFor("alice", timeout: 10)
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+        let after = TableWALEndToEndTests.files(path)
+        #expect(after[0] == before[0], "the main file was rewritten (\(after[0]?.count ?? 0) bytes)")
+        #expect(after[1] == before[1], "the -wal changed or went away")
+        #expect(after[3] == nil)
+    }
+
+    @Test func watchingDoesNotCheckpointAnotherProgramsWAL() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let path = try TableWALEndToEndTests.uncheckpointed(fixture, keepingSharedMemory: true)
+        let before = TableWALEndToEndTests.files(path)
+        let watch = try TableLiveTests.Watch(fixture, [path])
+        let snapshot = try watch.waitForLines(1)[0]
+        #expect(snapshot.contains("snapshot"), "\(snapshot)")
+        #expect(watch.stop() == 0)
+        let after = TableWALEndToEndTests.files(path)
+        #expect(after[0] == before[0], "the main file was rewritten (\(after[0]?.count ?? 0) bytes)")
+        #expect(after[1] == before[1], "the -wal changed or went away")
+    }
+
+    @Test func aReadOnlySessionLeavesNoNewSharedMemoryFile() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let path = try TableWALEndToEndTests.uncheckpointed(fixture, keepingSharedMemory: false)
+        let before = TableWALEndToEndTests.files(path)
+        #expect(before[2] == nil)
+        let tmux = try fixture.launch([path, "--read-only", "--title", "name"])
+        defer { tmux.close() }
+        try tmux.waitFor("bob", timeout: 10)
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+        #expect(TableWALEndToEndTests.files(path) == before, "the files are not as they were")
+        let list = try fixture.run(["list", path])
+        #expect(list.status == 0 && list.standardOutput.contains("alice"), "\(list.standardError)")
+        #expect(TableWALEndToEndTests.files(path) == before, "list left something behind")
+    }
+
+    @Test func aSessionThatDeletesWritesItsChange() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let path = try TableWALEndToEndTests.uncheckpointed(fixture, keepingSharedMemory: true)
+        let tmux = try fixture.launch([path, "--title", "name"])
+        defer { tmux.close() }
+        try tmux.waitFor("alice", timeout: 10)
+        tmux.send("d")
+        try tmux.waitFor("Delete")
+        tmux.send("Enter")
+        try tmux.waitFor("u to undo")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+        #expect(try fixture.sql("SELECT name FROM t", database: path) == "bob")
+    }
+}
