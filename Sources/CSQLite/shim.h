@@ -1,5 +1,10 @@
 #ifndef CSQLITE_SHIM_H
 #define CSQLITE_SHIM_H
+/// The system library is built with the pre-update hook (Debian's is); its declarations
+/// in sqlite3.h are only made visible with this macro.
+#ifndef SQLITE_ENABLE_PREUPDATE_HOOK
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
+#endif
 #include <sqlite3.h>
 
 /// SQLITE_TRANSIENT is a function-like cast that Swift cannot import.

@@ -17,8 +17,8 @@ import TerminalUI
 ///     let browser = try TableBrowser(database: database, options: options, screen: try CursesScreen())
 ///     let exit = browser.run()
 public final class TableBrowser {
-    /// The file's tables.
-    public let database: TableDatabase
+    /// The file's tables (read again when another program changes the schema).
+    public private(set) var database: TableDatabase
     /// What the command line asked.
     public let options: TableOptions
     /// The run loop driving the screen.
@@ -65,16 +65,92 @@ public final class TableBrowser {
         if let table = try database.soleTable(options.table, command: "") {
             try open(table)
         } else {
-            let list = ChoiceListScreen(
-                title: (database.path as NSString).lastPathComponent,
-                items: database.tables.map(TableBrowser.item(for:)),
-                loop: loop
-            )
-            list.onChoose = { [unowned self] index in self.openFromList(index) }
-            tableList = list
-            loop.push(list)
-            loop.addTicker(every: TableBrowser.recountInterval) { [weak self] _ in self?.recountOnReturn() }
+            showTableList()
         }
+        if database.kind == .sqlite {
+            loop.addTicker(every: TableBrowser.schemaCheckInterval) { [weak self] _ in self?.checkSchema() }
+        }
+    }
+
+    /// Shows the table list (made the first time, its lines read again after).
+    func showTableList() {
+        if let tableList {
+            tableList.items = database.tables.map(TableBrowser.item(for:))
+            if !loop.contains(tableList) { loop.push(tableList) }
+            return
+        }
+        let list = ChoiceListScreen(
+            title: (database.path as NSString).lastPathComponent,
+            items: database.tables.map(TableBrowser.item(for:)),
+            loop: loop
+        )
+        list.onChoose = { [unowned self] index in self.openFromList(index) }
+        tableList = list
+        loop.push(list)
+        loop.addTicker(every: TableBrowser.recountInterval) { [weak self] _ in self?.recountOnReturn() }
+    }
+
+    // MARK: Schema changes
+
+    /// How often the open table's file is asked whether its schema changed (seconds).
+    static let schemaCheckInterval = 0.2
+
+    /// `PRAGMA schema_version` of the file when the open table's columns were read.
+    var schemaVersion: Int64?
+
+    /// Another program changed the schema (`ALTER TABLE … DROP COLUMN`, `DROP TABLE`): the
+    /// open table is read again — reopened with its new columns, or, when it is gone or can
+    /// no longer take the options, the table list says so. One `PRAGMA` per tick otherwise.
+    func checkSchema() {
+        guard let opened, let list, loop.contains(list),
+            let version = try? opened.store.database.scalar("PRAGMA schema_version").int64,
+            version != schemaVersion
+        else { return }
+        schemaVersion = version
+        let fresh: TableDatabase
+        do {
+            fresh = try TableDatabase(
+                path: database.path,
+                kind: database.kind,
+                databasePath: database.databasePath,
+                readOnly: options.readOnly
+            )
+        } catch {
+            list.statusLine.showMessage("\(error)", at: loop.clock.now, duration: 8, style: .error)
+            return
+        }
+        database = fresh
+        let name = opened.table.name
+        let table = fresh.catalog.table(named: name)
+        if let table, table.columns == opened.table.columns, table.rowIDColumn == opened.table.rowIDColumn,
+            table.brokenReason == nil
+        {
+            return  // an index, a trigger, another table: this one reads as before
+        }
+        while let top = loop.topView, top !== list { loop.pop() }
+        loop.pop()
+        self.list = nil
+        self.opened = nil
+        let message: String
+        if let table, table.brokenReason == nil {
+            do {
+                try open(table)
+                self.list?.statusLine.showMessage(
+                    "\(name) was changed by another program: its columns were read again",
+                    at: loop.clock.now,
+                    duration: 8
+                )
+                return
+            } catch {
+                message = "\(name) was changed by another program and cannot be opened as asked: \(error)"
+            }
+        } else if let reason = table?.brokenReason {
+            message = "\(name) was changed by another program and cannot be read: \(reason)"
+        } else {
+            message = "\(name) is gone: another program dropped it"
+        }
+        showTableList()
+        tableList?.statusLine.showMessage(message, at: loop.clock.now, duration: 10, style: .error)
     }
 
     /// How soon after Esc returns to the table list the row counts are read again (seconds).
@@ -93,24 +169,28 @@ public final class TableBrowser {
         var items = database.tables.map(TableBrowser.item(for:))
         if let opened, let list, let index = database.tables.firstIndex(where: { $0.name == opened.table.name }) {
             let count = (try? list.context.count(opened.table.name)).map(TableBrowser.rowCountText)
-            items[index].detail = TableBrowser.detail(isView: opened.table.isView, count: count)
+            items[index].detail = TableBrowser.detail(kind: TableDatabase.kind(of: opened.table), count: count)
         }
         if items != tableList.items { tableList.items = items }
     }
 
-    /// The table list's line for `table`: its name, and "view · 12 rows".
+    /// The table list's line for `table`: its name, and "view · 12 rows" (or why it cannot be read).
     static func item(for table: CatalogTable) -> ChoiceListScreen.Item {
+        let kind = TableDatabase.kind(of: table)
+        if let broken = table.brokenReason {
+            return ChoiceListScreen.Item(title: table.name, detail: "broken \(kind): \(broken)")
+        }
         let count = (try? table.rowCount()).map(rowCountText)
-        return ChoiceListScreen.Item(title: table.name, detail: detail(isView: table.isView, count: count))
+        return ChoiceListScreen.Item(title: table.name, detail: detail(kind: kind, count: count))
     }
 
     /// "12 rows", "1 row".
     static func rowCountText(_ count: Int) -> String { "\(count) row\(count == 1 ? "" : "s")" }
 
-    /// A table list line's detail: "view · 12 rows", "12 rows", "unreadable".
-    static func detail(isView: Bool, count: String?) -> String {
+    /// A table list line's detail: "view · 12 rows", "virtual table · 3 rows", "12 rows", "unreadable".
+    static func detail(kind: String, count: String?) -> String {
         let count = count ?? "unreadable"
-        return isView ? "view · \(count)" : count
+        return kind == "table" ? count : "\(kind) · \(count)"
     }
 
     /// Enter in the table list: opens that table over it (a refusal goes on its status line).
@@ -153,6 +233,7 @@ public final class TableBrowser {
         configuration.keyBindings = [sortBinding(), sectionBinding()]
         self.opened = opened
         list = try ListScreen(context: ObjectContext(store: opened.store), configuration: configuration, loop: loop)
+        schemaVersion = try? opened.store.database.scalar("PRAGMA schema_version").int64
     }
 
     /// `o`: choose the sort among the columns, ascending or descending.

@@ -1,4 +1,5 @@
 import CLIKit
+import SQLiteStore
 
 /// The `fetchedtable` command: dispatches to `list`, `watch` or `untrack`, or opens the browser.
 ///
@@ -89,6 +90,10 @@ public enum FetchedTableCommand {
 
     /// CLIKit's `runCommand` with this command's errors: an ``OptionError`` is a usage error
     /// (`list: --sort: …`, 64), a ``FetchedTableError`` says `fetchedtable: message` with its status.
+    ///
+    /// Once `body` is done and its connections are closed, a `-shm` that reading a WAL file
+    /// made beside it (there was a `-wal` but no `-shm`) is removed again when nothing else
+    /// has the file open: a session leaves the files as it found them.
     static func run(
         spec: CommandSpec,
         arguments: [String],
@@ -96,7 +101,9 @@ public enum FetchedTableCommand {
         errorOutput: (String) -> Void,
         _ body: (ParsedArguments) throws -> Int32
     ) -> Int32 {
-        runCommand(
+        var files: ForeignDatabaseFiles?
+        defer { files?.removeSharedMemoryMadeSince() }
+        return runCommand(
             spec: spec,
             arguments: arguments,
             help: help,
@@ -108,7 +115,10 @@ public enum FetchedTableCommand {
                 default: nil
                 }
             },
-            body
+            { parsed in
+                if let file = try? TableOptions(parsed).file { files = ForeignDatabaseFiles(path: file) }
+                return try body(parsed)
+            }
         )
     }
 }

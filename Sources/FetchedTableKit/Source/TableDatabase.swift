@@ -60,11 +60,21 @@ public struct TableDatabase {
         throw .usage("--table: no table \"\(name)\" in \(path); \(tableListPhrase)")
     }
 
-    /// "its tables: a, b (view)" or "it has no tables".
+    /// "its tables: a, b (view), c (broken view), d (virtual table)" or "it has no tables".
     var tableListPhrase: String {
         tables.isEmpty
             ? "it has no tables"
-            : "its tables: " + tables.map { $0.isView ? "\($0.name) (view)" : $0.name }.joined(separator: ", ")
+            : "its tables: "
+                + tables.map { table in
+                    let kind = TableDatabase.kind(of: table)
+                    return table.brokenReason != nil
+                        ? "\(table.name) (broken \(kind))" : kind == "table" ? table.name : "\(table.name) (\(kind))"
+                }.joined(separator: ", ")
+    }
+
+    /// "table", "view" or "virtual table".
+    static func kind(of table: CatalogTable) -> String {
+        table.isView ? "view" : table.virtualModule != nil ? "virtual table" : "table"
     }
 
     /// The table to open without a table list: `--table`, or the only one.
@@ -82,15 +92,17 @@ public struct TableDatabase {
     /// `table` open for browsing: the store (hands off: never writes the schema; read-only
     /// when the file or the session is), the model with every section key `S` offers, the query.
     ///
-    /// - Throws: 64 for an option naming a column the table lacks; 65/74 for a file that cannot be read.
+    /// - Throws: 64 for an option naming a column the table lacks; 65 for a table SQLite cannot
+    ///   read (a view over a dropped table: ``CatalogTable/brokenReason``); 65/74 for a file that cannot be read.
     public func open(_ table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> OpenedTable {
+        if let broken = table.brokenReason {
+            throw .data("\(path): the \(TableDatabase.kind(of: table)) \(table.name) cannot be read: \(broken)")
+        }
         let query = try self.query(for: table, options: options)
         let entity = table.entity(named: table.name, derived: query.derivedAttributes)
         let model = Model(version: 1, applicationID: 0, entities: [entity])
         var reason = readOnlyReason
-        if reason == nil, table.rowIDColumn == nil {
-            reason = "\(table.isView ? "a view" : "a table WITHOUT ROWID") has no row id to delete by"
-        }
+        if reason == nil { reason = table.noRowIDReason }
         let store: Store
         do {
             store = try Store(

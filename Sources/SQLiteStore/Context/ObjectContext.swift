@@ -34,10 +34,11 @@ public final class ObjectContext {
     private var pendingErrors: [StoreError] = []
     private var observers: [(token: ObserverToken, body: (ChangeSet) -> Void)] = []
     private var nextObserverID = 0
-    /// Each undoable save: its rows' before and after, and the name it was saved with.
+    /// Each undoable save (or undo, on the redo stack): every row it changed, cascades and
+    /// triggers included, and the name it was saved with.
     private struct UndoEntry {
         var name: String?
-        var rows: [RowChange]
+        var log: RowChangeLog
     }
     private var undoStack: [UndoEntry] = []
     private var redoStack: [UndoEntry] = []
@@ -389,109 +390,112 @@ public final class ObjectContext {
         }
         let deletes = objects.filter { $0.isDeleted && !$0.isInserted }.sorted { $0.objectID < $1.objectID }
 
-        var permanent: [ObjectID: Int64] = [:]
-        func resolve(_ id: ObjectID) -> Int64? {
-            if let target = registered(id), target.isDeleted { return nil }
-            return id.isTemporary ? permanent[id] : id.rowID
-        }
-        var record: [RowChange] = []
         let counterBefore = store.localChangeCounter
-        let range = try database.transaction { () throws -> ClosedRange<Int64>? in
+        let (range, log) = try database.transaction { () throws -> (ClosedRange<Int64>?, RowChangeLog) in
             let start = try store.historyPosition()
             try database.execute("PRAGMA defer_foreign_keys = ON")
-            var unresolved: [ManagedObject] = []
-            for object in inserts {
-                let entity = object.entity
-                let row = object.columnValues(committed: false, resolve: resolve)
-                let pointsAtUnsaved = entity.foreignKeyRelationships.contains { i in
-                    guard let id = object.links[i].id, id.isTemporary, permanent[id] == nil else { return false }
-                    return registered(id).map { !$0.isDeleted } ?? false
-                }
-                let columns = Array(entity.columnNames.dropFirst())
-                let sql =
-                    columns.isEmpty
-                    ? "INSERT INTO \(entity.sqlTable) DEFAULT VALUES"
-                    : "INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-                try database.run(sql, row)
-                permanent[object.objectID] = database.lastInsertRowID
-                if pointsAtUnsaved { unresolved.append(object) }
-            }
-            for object in unresolved {  // foreign keys between new objects in a cycle: set after all inserts
-                let entity = object.entity
-                let fks = entity.foreignKeyRelationships
-                let sets = fks.map { "\(SQLIdentifier.quoted(entity.relationships[$0].columnName)) = ?" }.joined(
-                    separator: ", "
-                )
-                let values = fks.map { i in object.links[i].id.flatMap(resolve).map { StoreValue.integer($0) } ?? .null
-                }
-                try database.run(
-                    "UPDATE \(entity.sqlTable) SET \(sets) WHERE \(entity.sqlIDColumn) = ?",
-                    values + [.integer(permanent[object.objectID]!)]
-                )
-            }
-            for object in inserts {
-                let rowID = permanent[object.objectID]!
-                let entity = object.entity
-                var after = Dictionary(
-                    uniqueKeysWithValues: zip(
-                        entity.columnNames.dropFirst(),
-                        object.columnValues(committed: false, resolve: resolve)
-                    )
-                )
-                after[entity.idColumn] = .integer(rowID)
-                record.append(RowChange(entity: entity.name, rowID: rowID, before: nil, after: after))
-            }
-            for object in updates {
-                let entity = object.entity
-                let columns = entity.columnNames.dropFirst()
-                let current = Dictionary(
-                    uniqueKeysWithValues: zip(columns, object.columnValues(committed: false, resolve: resolve))
-                )
-                let committed = Dictionary(
-                    uniqueKeysWithValues: zip(columns, object.columnValues(committed: true, resolve: { $0.rowID }))
-                )
-                let changed = object.changedKeys.compactMap { key -> String? in
-                    if let i = entity.relationshipIndex[key], !entity.relationships[i].storesForeignKey { return nil }
-                    return entity.columnName(forKey: key)
-                }.sorted()
-                guard !changed.isEmpty else { continue }
-                let sql =
-                    "UPDATE \(entity.sqlTable) SET "
-                    + changed.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ")
-                    + " WHERE \(entity.sqlIDColumn) = ?"
-                try database.run(sql, changed.map { current[$0]! } + [.integer(object.objectID.rowID)])
-                record.append(
-                    RowChange(
-                        entity: entity.name,
-                        rowID: object.objectID.rowID,
-                        before: committed.filter { changed.contains($0.key) },
-                        after: current.filter { changed.contains($0.key) }
-                    )
-                )
-            }
-            for object in deletes {
-                let entity = object.entity
-                var before = Dictionary(
-                    uniqueKeysWithValues: zip(
-                        entity.columnNames.dropFirst(),
-                        object.columnValues(committed: true, resolve: { $0.rowID })
-                    )
-                )
-                before[entity.idColumn] = .integer(object.objectID.rowID)
-                try database.run(
-                    "DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?",
-                    [.integer(object.objectID.rowID)]
-                )
-                record.append(RowChange(entity: entity.name, rowID: object.objectID.rowID, before: before, after: nil))
+            let (_, log) = try database.recordingChanges(excluding: ObjectContext.unloggedTables) { recorder in
+                try write(inserts: inserts, updates: updates, deletes: deletes, recorder: recorder)
             }
             try store.pruneHistory()
             let end = try store.historyPosition()
-            return end > start ? (start + 1)...end : nil
+            return (end > start ? (start + 1)...end : nil, log)
         }
         store.localChangeCounter &+= 1
         historyReader?.noteOwnWrite(range, counterBefore: counterBefore)
+        try finishSave(objects: objects, inserts: inserts, log: log, actionName: actionName)
+    }
 
-        // The write is committed: give new objects their permanent IDs and build the change set.
+    /// The history tables of this project's stores and of `--track`: they are written by
+    /// triggers again whenever rows change, so an undo leaves them to those.
+    static let unloggedTables: Set<String> = [SchemaBuilder.historyTable, TrackingSchema.historyTable]
+
+    /// Row ids the inserts of the save being written were given (temporary id → row id).
+    private var permanent: [ObjectID: Int64] = [:]
+
+    /// The link's row id as it is written: a new object's permanent one, nil for a deleted one.
+    private func resolve(_ id: ObjectID) -> Int64? {
+        if let target = registered(id), target.isDeleted { return nil }
+        return id.isTemporary ? permanent[id] : id.rowID
+    }
+
+    /// The SQL of one save: inserts (in dependency order), updates, deletes. A delete that
+    /// finds its row gone — not removed by this save's own cascades — throws
+    /// ``StoreError/alreadyDeleted(table:rowID:)``: another process deleted it first.
+    private func write(
+        inserts: [ManagedObject],
+        updates: [ManagedObject],
+        deletes: [ManagedObject],
+        recorder: PreupdateRecorder
+    ) throws {
+        permanent = [:]
+        var unresolved: [ManagedObject] = []
+        for object in inserts {
+            let entity = object.entity
+            let row = object.columnValues(committed: false, resolve: resolve)
+            let pointsAtUnsaved = entity.foreignKeyRelationships.contains { i in
+                guard let id = object.links[i].id, id.isTemporary, permanent[id] == nil else { return false }
+                return registered(id).map { !$0.isDeleted } ?? false
+            }
+            let columns = Array(entity.columnNames.dropFirst())
+            let sql =
+                columns.isEmpty
+                ? "INSERT INTO \(entity.sqlTable) DEFAULT VALUES"
+                : "INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            try database.run(sql, row)
+            permanent[object.objectID] = database.lastInsertRowID
+            if pointsAtUnsaved { unresolved.append(object) }
+        }
+        for object in unresolved {  // foreign keys between new objects in a cycle: set after all inserts
+            let entity = object.entity
+            let fks = entity.foreignKeyRelationships
+            let sets = fks.map { "\(SQLIdentifier.quoted(entity.relationships[$0].columnName)) = ?" }.joined(
+                separator: ", "
+            )
+            let values = fks.map { i in object.links[i].id.flatMap(resolve).map { StoreValue.integer($0) } ?? .null
+            }
+            try database.run(
+                "UPDATE \(entity.sqlTable) SET \(sets) WHERE \(entity.sqlIDColumn) = ?",
+                values + [.integer(permanent[object.objectID]!)]
+            )
+        }
+        for object in updates {
+            let entity = object.entity
+            let columns = entity.columnNames.dropFirst()
+            let current = Dictionary(
+                uniqueKeysWithValues: zip(columns, object.columnValues(committed: false, resolve: resolve))
+            )
+            let changed = object.changedKeys.compactMap { key -> String? in
+                if let i = entity.relationshipIndex[key], !entity.relationships[i].storesForeignKey { return nil }
+                return entity.columnName(forKey: key)
+            }.sorted()
+            guard !changed.isEmpty else { continue }
+            let sql =
+                "UPDATE \(entity.sqlTable) SET "
+                + changed.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ")
+                + " WHERE \(entity.sqlIDColumn) = ?"
+            try database.run(sql, changed.map { current[$0]! } + [.integer(object.objectID.rowID)])
+        }
+        for object in deletes {
+            let entity = object.entity
+            try database.run(
+                "DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?",
+                [.integer(object.objectID.rowID)]
+            )
+            if database.changes == 0, !recorder.hasDeleted(table: entity.tableName, rowID: object.objectID.rowID) {
+                throw StoreError.alreadyDeleted(table: entity.tableName, rowID: object.objectID.rowID)
+            }
+        }
+    }
+
+    /// After the commit: new objects get their permanent IDs, the change set is built and
+    /// published, the save's log goes on the undo stack.
+    private func finishSave(
+        objects: [ManagedObject],
+        inserts: [ManagedObject],
+        log: RowChangeLog,
+        actionName: String?
+    ) throws {
         var renamed: [ObjectID: ObjectID] = [:]
         for object in inserts {
             let id = ObjectID(entity: object.entity.name, rowID: permanent[object.objectID]!)
@@ -524,8 +528,8 @@ public final class ObjectContext {
         dirty.removeAll()
         try propagateToOne(&changes)
 
-        if !record.isEmpty {
-            undoStack.append(UndoEntry(name: actionName, rows: record))
+        if !log.isEmpty {
+            undoStack.append(UndoEntry(name: actionName, log: log))
             if undoStack.count > undoLimit { undoStack.removeFirst(undoStack.count - undoLimit) }
         }
         redoStack.removeAll()
@@ -603,9 +607,9 @@ public final class ObjectContext {
             return UndoneAction(name: nil, changes: ChangeSet(), discardedUnsavedChanges: true)
         }
         guard let entry = undoStack.last else { return nil }
-        let changes = try replay(entry.rows, forward: false)
+        let (log, changes) = try revert(entry.log)
         undoStack.removeLast()
-        redoStack.append(entry)
+        redoStack.append(UndoEntry(name: entry.name, log: log))
         return UndoneAction(name: entry.name, changes: changes, discardedUnsavedChanges: false)
     }
 
@@ -615,61 +619,89 @@ public final class ObjectContext {
     public func redo() throws -> UndoneAction? {
         rollback()
         guard let entry = redoStack.last else { return nil }
-        let changes = try replay(entry.rows, forward: true)
+        let (log, changes) = try revert(entry.log)
         redoStack.removeLast()
-        undoStack.append(entry)
+        undoStack.append(UndoEntry(name: entry.name, log: log))
         return UndoneAction(name: entry.name, changes: changes, discardedUnsavedChanges: false)
     }
 
-    @discardableResult
-    private func replay(_ record: [RowChange], forward: Bool) throws -> ChangeSet {
+    /// Undoes `log` in one transaction — every row it changed, those its cascades and
+    /// triggers changed included — recording what that changed in turn (the way back, for
+    /// redo or undo), and publishes the change set of the rows this model has.
+    private func revert(_ log: RowChangeLog) throws -> (RowChangeLog, ChangeSet) {
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
         let counterBefore = store.localChangeCounter
-        let steps = forward ? record : record.reversed()
-        let range = try database.transaction { () throws -> ClosedRange<Int64>? in
+        let (range, reverted) = try database.transaction { () throws -> (ClosedRange<Int64>?, RowChangeLog) in
             let start = try store.historyPosition()
             try database.execute("PRAGMA defer_foreign_keys = ON")
-            for step in steps {
-                guard let entity = model.entity(named: step.entity) else { continue }
-                let current = forward ? step.before : step.after
-                let target = forward ? step.after : step.before
-                switch (current, target) {
-                case (nil, let row?):
-                    let columns = row.keys.sorted()
-                    try database.run(
-                        "INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
-                        columns.map { row[$0]! }
-                    )
-                case (_?, nil):
-                    try database.run(
-                        "DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?",
-                        [.integer(step.rowID)]
-                    )
-                case (_?, let row?):
-                    let columns = row.keys.filter { $0 != entity.idColumn }.sorted()
-                    guard !columns.isEmpty else { continue }
-                    try database.run(
-                        "UPDATE \(entity.sqlTable) SET \(columns.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ")) WHERE \(entity.sqlIDColumn) = ?",
-                        columns.map { row[$0]! } + [.integer(step.rowID)]
-                    )
-                case (nil, nil):
-                    continue
-                }
+            let (_, reverted) = try database.recordingChanges(excluding: ObjectContext.unloggedTables) { _ in
+                try database.revert(log)
             }
             try store.pruneHistory()
             let end = try store.historyPosition()
-            return end > start ? (start + 1)...end : nil
+            return (end > start ? (start + 1)...end : nil, reverted)
         }
         store.localChangeCounter &+= 1
         historyReader?.noteOwnWrite(range, counterBefore: counterBefore)
+        let changes = try changeSet(of: rowChanges(of: reverted))
+        publish(changes)
+        return (reverted, changes)
+    }
 
+    /// The logged changes of the model's rows, one per row and state (an update that moved
+    /// a row to another row id: a delete and an insert), updates naming only changed columns.
+    private func rowChanges(of log: RowChangeLog) -> [RowChange] {
+        var entities: [String: Entity?] = [:]
+        var result: [RowChange] = []
+        for change in log.changes {
+            let name = change.table.name
+            if entities[name] == nil {
+                entities[name] = .some(
+                    model.entities.first {
+                        !$0.numbersRowsByPosition && $0.tableName == name && change.table.schema == "main"
+                    }
+                )
+            }
+            guard let entity = entities[name] ?? nil else { continue }
+            func row(_ values: [String: StoreValue]?, _ rowID: Int64) -> [String: StoreValue]? {
+                guard var values else { return nil }
+                values[entity.idColumn] = .integer(rowID)
+                return values
+            }
+            let before = row(change.old, change.oldRowID)
+            let after = row(change.new, change.newRowID)
+            if change.kind == .update, change.oldRowID == change.newRowID, let before, let after {
+                let changed = Set(after.keys.filter { before[$0] != after[$0] })
+                guard !changed.isEmpty else { continue }
+                result.append(
+                    RowChange(
+                        entity: entity.name,
+                        rowID: change.newRowID,
+                        before: before.filter { changed.contains($0.key) },
+                        after: after.filter { changed.contains($0.key) }
+                    )
+                )
+                continue
+            }
+            if before != nil {
+                result.append(RowChange(entity: entity.name, rowID: change.oldRowID, before: before, after: nil))
+            }
+            if after != nil {
+                result.append(RowChange(entity: entity.name, rowID: change.newRowID, before: nil, after: after))
+            }
+        }
+        return result
+    }
+
+    /// The change set of `steps` (in the order they happened), registered objects reloaded.
+    private func changeSet(of steps: [RowChange]) throws -> ChangeSet {
         var changes = ChangeSet()
         var partners: [ObjectID: Set<String>] = [:]
         for step in steps {
             guard let entity = model.entity(named: step.entity) else { continue }
             let id = ObjectID(entity: entity.name, rowID: step.rowID)
-            let current = forward ? step.before : step.after
-            let target = forward ? step.after : step.before
+            let current = step.before
+            let target = step.after
             switch (current, target) {
             case (nil, _?):
                 changes.deleted.remove(id)
@@ -696,7 +728,6 @@ public final class ObjectContext {
         for (id, keys) in partners { changes.addUpdate(id, keys: keys) }
         try reload(Array(changes.inserted) + Array(changes.updated.keys) + Array(changes.deleted))
         try propagateToOne(&changes)
-        publish(changes)
         return changes
     }
 

@@ -1,8 +1,7 @@
-/// One row's change within a save, as the undo and redo stacks keep it.
+/// One row's change as a change set is built from it (``ObjectContext``'s undo and redo).
 ///
 /// `before`/`after` map column names to values; nil means the row does not
-/// exist in that state. Inserts keep the full row with its `id` so that undo of
-/// a delete re-creates the row with the same row id.
+/// exist in that state. An update names only the columns that changed.
 struct RowChange {
     let entity: String
     let rowID: Int64

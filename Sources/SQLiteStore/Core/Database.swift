@@ -28,6 +28,11 @@ public final class Database {
         public var busyTimeoutMilliseconds = 5000
         /// Switch a writable connection to WAL journal mode.
         public var walMode = true
+        /// Let the last connection to a WAL file checkpoint it and remove its `-wal` when it
+        /// closes (SQLite's default). False leaves the `-wal` and the main file as they are
+        /// unless this connection wrote: for another program's file that has frames not yet
+        /// checkpointed, which merely reading must not move into the main file.
+        public var checkpointsOnClose = true
         /// The defaults: read-write, created when missing.
         public init() {}
     }
@@ -88,6 +93,11 @@ public final class Database {
             { context in Unmanaged<StopFlag>.fromOpaque(context!).takeUnretainedValue().isSet ? 1 : 0 },
             Unmanaged.passUnretained(stopRequested).toOpaque()
         )
+        checkpointsOnClose = options.checkpointsOnClose
+        if !options.checkpointsOnClose {
+            var now: Int32 = 0
+            csqlite_db_config_int(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &now)
+        }
         do {
             try execute("PRAGMA foreign_keys = ON")
             if !options.readOnly && options.walMode && sqlite3_db_readonly(db, "main") == 0 {
@@ -106,8 +116,18 @@ public final class Database {
 
     deinit {
         cache.removeAll()
+        if !checkpointsOnClose && (hasCommittedWrite || sqlite3_total_changes64(handle) > 0) {
+            // This connection wrote: the file is changed anyway, so it is checkpointed as SQLite does.
+            var now: Int32 = 0
+            csqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, &now)
+        }
         sqlite3_close_v2(handle)
     }
+
+    /// Whether ``Options/checkpointsOnClose`` was set.
+    private let checkpointsOnClose: Bool
+    /// Set when a write transaction (``transaction(_:)`` at the outermost level) committed.
+    private var hasCommittedWrite = false
 
     /// Makes the statement running on this connection (on whatever thread)
     /// stop soon with `SQLITE_INTERRUPT`; safe to call from another thread
@@ -268,6 +288,7 @@ public final class Database {
                 try? execute("ROLLBACK")
                 throw error
             }
+            if !isReadOnly { hasCommittedWrite = true }
         } else {
             try execute("RELEASE \(savepoint)")
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The tables and views of any SQLite file, with their columns and row counts:
 /// what `fetchedtable` lists before it opens one.
 ///
@@ -56,21 +58,42 @@ public struct CatalogTable {
     public let isView: Bool
     /// True for a `WITHOUT ROWID` table.
     public let isWithoutRowID: Bool
-    /// The columns in table order.
+    /// The module of a virtual table (`fts5`, `rtree`, …); nil for a table or a view.
+    /// A virtual table is browsed read-only, its rows by position.
+    public let virtualModule: String?
+    /// The columns in table order, generated ones included (hidden columns of a virtual table left out).
     public let columns: [CatalogColumn]
     /// The column whose value names a row: the `INTEGER PRIMARY KEY` column, else `"rowid"`
-    /// (`"_rowid_"` or `"oid"` when a column is called `rowid`); nil for views and `WITHOUT ROWID`
-    /// tables. Rows of a table with one can be deleted and tracked.
+    /// (`"_rowid_"` or `"oid"` when a column is called `rowid`); nil for views, virtual tables,
+    /// `WITHOUT ROWID` tables and tables whose columns are called all three (``noRowIDReason``).
+    /// Rows of a table with one can be deleted and tracked.
     public let rowIDColumn: String?
+    /// Why the table or view cannot be read at all, in SQLite's words (a view over a table
+    /// that was dropped: "no such table: main.base"; a virtual table of a module this SQLite
+    /// lacks); nil when it can. Such a table is listed, with no columns.
+    public let brokenReason: String?
     let connection: CatalogConnection
 
     init(inspected: CatalogInspection.Table, connection: CatalogConnection) {
         name = inspected.name
         isView = inspected.isView
         isWithoutRowID = inspected.isWithoutRowID
+        virtualModule = inspected.virtualModule
         columns = inspected.columns
         rowIDColumn = inspected.rowIDColumn
+        brokenReason = inspected.brokenReason
         self.connection = connection
+    }
+
+    /// Why rows cannot be named by a row id (deleted, tracked), nil when ``rowIDColumn`` names it.
+    ///
+    ///     table.noRowIDReason   // "a view has no row id to delete by"
+    public var noRowIDReason: String? {
+        if rowIDColumn != nil { return nil }
+        if isView { return "a view has no row id to delete by" }
+        if let virtualModule { return "a virtual table (\(virtualModule)) is read-only here" }
+        if isWithoutRowID { return "a table WITHOUT ROWID has no row id to delete by" }
+        return "its columns named rowid, _rowid_ and oid hide its row id, and no INTEGER PRIMARY KEY names it"
     }
 
     /// The number of rows now (`SELECT count(*)`).
@@ -87,6 +110,7 @@ public struct CatalogTable {
     ///     let entity = table.entity(named: table.name)
     ///     let store = try Store(foreignDatabaseAt: path, model: Model(version: 1, applicationID: 0, entities: [entity]), readOnly: true)
     public func entity(named entityName: String, derived: [DerivedAttribute] = []) -> Entity {
+        // A generated column is read like any other (never written: only rows are deleted).
         let attributes = columns.map { Attribute($0.name, $0.type, column: $0.name, optional: true) }
         if let rowIDColumn {
             return Entity(entityName, tableName: name, idColumn: rowIDColumn, attributes: attributes, derived: derived)
@@ -107,13 +131,16 @@ public struct CatalogColumn: Sendable, Hashable {
     public let type: AttributeType
     /// True when the column is (part of) the primary key.
     public let isPrimaryKey: Bool
+    /// True for a generated column (`GENERATED ALWAYS AS (…) STORED` or `VIRTUAL`): shown, never written.
+    public let isGenerated: Bool
 
     /// A column; `type` is guessed from `declaredType` (see ``type``).
-    public init(name: String, declaredType: String, isPrimaryKey: Bool) {
+    public init(name: String, declaredType: String, isPrimaryKey: Bool, isGenerated: Bool = false) {
         self.name = name
         self.declaredType = declaredType
         self.type = CatalogColumn.guessType(declaredType)
         self.isPrimaryKey = isPrimaryKey
+        self.isGenerated = isGenerated
     }
 
     /// The attribute type a declared column type suggests (SQLite's affinity rules, plus dates and bools).
@@ -138,21 +165,24 @@ final class CatalogConnection {
     init(database: Database) { self.database = database }
 }
 
-/// Reading the schema of any file: tables, views, columns, the rowid column.
+/// Reading the schema of any file: tables, views, virtual tables, columns, the rowid column.
 enum CatalogInspection {
     struct Table {
         var name: String
         var isView: Bool
         var isWithoutRowID: Bool
+        var virtualModule: String?
         var columns: [CatalogColumn]
         var rowIDColumn: String?
+        var brokenReason: String?
     }
 
-    /// Every table and view but SQLite's own and `fetchedtable_history`, by name.
+    /// Every table, view and virtual table but SQLite's own, a virtual table's shadow tables
+    /// and `fetchedtable_history`, by name.
     static func tables(in database: Database) throws -> [Table] {
         let rows = try database.query(
             """
-            SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'view')
+            SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'view', 'virtual')
               AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ? ORDER BY name
             """,
             [.text(TrackingSchema.historyTable)]
@@ -160,41 +190,76 @@ enum CatalogInspection {
         return try rows.compactMap { row in try row.first?.string.flatMap { try table(named: $0, in: database) } }
     }
 
-    /// One table or view (nil when the file has none of that name).
+    /// One table or view (nil when the file has none of that name). One SQLite cannot read
+    /// (a view over a dropped table) comes back with its ``Table/brokenReason`` and no columns.
     static func table(named name: String, in database: Database) throws -> Table? {
         guard
             let row = try database.query(
                 "SELECT type, wr FROM pragma_table_list WHERE schema = 'main' AND name = ?",
                 [.text(name)]
             ).first,
-            let type = row[0].string, type == "table" || type == "view"
+            let type = row[0].string, type == "table" || type == "view" || type == "virtual"
         else { return nil }
         let isView = type == "view"
         let isWithoutRowID = row[1].int64 == 1
-        var columns: [CatalogColumn] = []
+        let virtualModule = type == "virtual" ? try module(ofVirtualTable: name, in: database) : nil
+        var table = Table(
+            name: name,
+            isView: isView,
+            isWithoutRowID: isWithoutRowID,
+            virtualModule: virtualModule,
+            columns: [],
+            rowIDColumn: nil,
+            brokenReason: nil
+        )
         var integerKey: [String] = []
         var keyCount = 0
-        try database.forEachRow("SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name)]) { r in
-            let column = CatalogColumn(
-                name: r.text(at: 0),
-                declaredType: r.isNull(at: 1) ? "" : r.text(at: 1),
-                isPrimaryKey: r.int64(at: 2) > 0
-            )
-            if column.isPrimaryKey {
-                keyCount += 1
-                if column.declaredType.uppercased() == "INTEGER" { integerKey.append(column.name) }
+        do {
+            // table_xinfo: generated columns too (hidden 2 VIRTUAL, 3 STORED); 1 is a virtual table's hidden column.
+            try database.forEachRow(
+                "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid",
+                [.text(name)]
+            ) { r in
+                let column = CatalogColumn(
+                    name: r.text(at: 0),
+                    declaredType: r.isNull(at: 1) ? "" : r.text(at: 1),
+                    isPrimaryKey: r.int64(at: 2) > 0,
+                    isGenerated: r.int64(at: 3) >= 2
+                )
+                if column.isPrimaryKey {
+                    keyCount += 1
+                    if column.declaredType.uppercased() == "INTEGER" { integerKey.append(column.name) }
+                }
+                table.columns.append(column)
             }
-            columns.append(column)
+            // A view is compiled only when read: one over a dropped table fails here.
+            if isView || virtualModule != nil {
+                _ = try database.query("SELECT * FROM \(SQLIdentifier.quoted(name)) LIMIT 0")
+            }
+        } catch let error as SQLiteError where !error.isNotADatabase && !error.isCorrupt && !error.isBusy {
+            table.columns = []
+            table.brokenReason = error.message
+            return table
         }
-        var rowID: String?
-        if !isView && !isWithoutRowID {
+        if !isView && !isWithoutRowID && virtualModule == nil {
             if keyCount == 1, let key = integerKey.first {
-                rowID = key
+                table.rowIDColumn = key
             } else {
-                let names = Set(columns.map { $0.name.lowercased() })
-                rowID = ["rowid", "_rowid_", "oid"].first { !names.contains($0) }
+                let names = Set(table.columns.map { $0.name.lowercased() })
+                table.rowIDColumn = ["rowid", "_rowid_", "oid"].first { !names.contains($0) }
             }
         }
-        return Table(name: name, isView: isView, isWithoutRowID: isWithoutRowID, columns: columns, rowIDColumn: rowID)
+        return table
+    }
+
+    /// The module a virtual table is made with, from its `CREATE VIRTUAL TABLE … USING module(…)`.
+    static func module(ofVirtualTable name: String, in database: Database) throws -> String {
+        let sql =
+            try database.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]).string
+            ?? ""
+        guard let using = sql.range(of: "USING", options: [.caseInsensitive]) else { return "virtual" }
+        let rest = sql[using.upperBound...].drop { $0 == " " || $0 == "\n" || $0 == "\t" }
+        let module = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        return module.isEmpty ? "virtual" : module.lowercased()
     }
 }

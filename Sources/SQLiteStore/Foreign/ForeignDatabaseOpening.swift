@@ -48,6 +48,8 @@ enum ForeignDatabaseOpening {
         var options = Database.Options()
         options.create = false
         options.walMode = false
+        // Frames another program has not checkpointed stay in its -wal unless this session writes.
+        options.checkpointsOnClose = !(header.isWAL && ForeignDatabaseFiles.hasFrames(walOf: path))
         var queryOnly = false
         if readOnly {
             // A read-only connection to a WAL file makes -wal and -shm and cannot remove them; a

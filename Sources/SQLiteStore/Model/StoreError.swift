@@ -34,6 +34,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The operation needs a table with a row id (`rowid` or an `INTEGER PRIMARY KEY`); a view or a
     /// `WITHOUT ROWID` table has none (deleting a row, history triggers).
     case noRowID(table: String)
+    /// An undo (or redo) that cannot put a row back as it was: the row is named in `table`'s
+    /// terms and `reason` says why. The undo changes nothing ([Changes and undo](<doc:ChangesAndUndo>)).
+    case cannotRestore(table: String, reason: String)
+    /// A delete of a row that is no longer there: another process (or connection) deleted
+    /// it since it was read. The save changes nothing.
+    case alreadyDeleted(table: String, rowID: Int64)
 
     public var description: String {
         switch self {
@@ -55,6 +61,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidObject(let m): return "invalid object: \(m)"
         case .missingFile(let p): return "\(p): no such file"
         case .noRowID(let t): return "\(t) has no row id (a view or a WITHOUT ROWID table)"
+        case .cannotRestore(let t, let r): return "cannot restore the rows of \(t): \(r)"
+        case .alreadyDeleted(let t, let id): return "the row \(id) of \(t) was already deleted (by another process)"
         case .replacedFileStillOpen(let p):
             return
                 "\(p) was replaced by another file while this program still has the old one open; the new one cannot be opened until the old one is closed"

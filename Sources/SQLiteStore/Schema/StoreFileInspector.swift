@@ -100,7 +100,7 @@ struct StoreFileInspector {
 
     /// Columns of a table.
     static func columns(of table: String, in db: Database) throws -> Set<String> {
-        Set(try db.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0.first?.string })
+        Set(try db.query("SELECT name FROM pragma_table_xinfo(?)", [.text(table)]).compactMap { $0.first?.string })
     }
 
     /// True when every table in the file belongs to the model and has the model's columns.

@@ -1,0 +1,120 @@
+import CSQLite
+
+extension Database {
+    /// Runs `body` (inside a transaction the caller holds) with SQLite's pre-update hook
+    /// installed, and returns what it returned with every row it changed — those its
+    /// statements named and those their foreign-key actions and triggers changed —
+    /// as a ``RowChangeLog`` that ``revert(_:)`` can undo.
+    ///
+    /// `body` gets the recorder, to ask whether a row is already gone within the transaction.
+    func recordingChanges<T>(
+        excluding tables: Set<String>,
+        _ body: (PreupdateRecorder) throws -> T
+    ) throws -> (T, RowChangeLog) {
+        let recorder = PreupdateRecorder(excluding: tables)
+        let unmanaged = Unmanaged.passRetained(recorder)
+        sqlite3_preupdate_hook(
+            handle,
+            { context, connection, op, schema, table, key1, key2 in
+                guard let context, let connection, let schema, let table else { return }
+                Unmanaged<PreupdateRecorder>.fromOpaque(context).takeUnretainedValue().record(
+                    connection: connection,
+                    op: op,
+                    schema: String(cString: schema),
+                    table: String(cString: table),
+                    key1: key1,
+                    key2: key2
+                )
+            },
+            unmanaged.toOpaque()
+        )
+        defer {
+            sqlite3_preupdate_hook(handle, nil, nil)
+            unmanaged.release()
+        }
+        let result = try body(recorder)
+        sqlite3_preupdate_hook(handle, nil, nil)
+        return (result, try recorder.log(reading: self))
+    }
+
+    /// Undoes `log`, newest change first: a deleted row is inserted again with its row id
+    /// and every value, a changed row gets its old values back, an inserted row is deleted.
+    /// Runs inside the caller's transaction, with foreign keys deferred (children come back
+    /// before their parent), so that it applies whole or not at all.
+    ///
+    /// - Throws: ``StoreError/cannotRestore(table:reason:)`` for a row it cannot address (a
+    ///   rowid table whose columns hide every name of the row id); SQLite's error when a row
+    ///   cannot come back (another row took its key meanwhile).
+    func revert(_ log: RowChangeLog) throws {
+        for change in log.changes.reversed() {
+            switch change.kind {
+            case .insert:
+                guard let new = change.new else { continue }
+                let (condition, arguments) = try Database.address(change.table, rowID: change.newRowID, values: new)
+                try run("DELETE FROM \(change.table.sqlName) WHERE \(condition)", arguments)
+            case .delete:
+                guard let old = change.old else { continue }
+                try insert(old, rowID: change.oldRowID, into: change.table)
+            case .update:
+                guard let old = change.old, let new = change.new else { continue }
+                try update(change.table, from: new, newRowID: change.newRowID, to: old, oldRowID: change.oldRowID)
+            }
+        }
+    }
+
+    private func insert(_ row: [String: StoreValue], rowID: Int64, into table: LoggedTable) throws {
+        var columns = table.writableColumns
+        var values = columns.map { row[$0] ?? .null }
+        if table.keyColumns.isEmpty, table.integerKey == nil, let name = table.rowIDName {
+            columns.append(name)
+            values.append(.integer(rowID))
+        }
+        let names = columns.map(SQLIdentifier.alwaysQuoted).joined(separator: ", ")
+        let marks = columns.map { _ in "?" }.joined(separator: ", ")
+        try run("INSERT INTO \(table.sqlName)(\(names)) VALUES (\(marks))", values)
+    }
+
+    private func update(
+        _ table: LoggedTable,
+        from new: [String: StoreValue],
+        newRowID: Int64,
+        to old: [String: StoreValue],
+        oldRowID: Int64
+    ) throws {
+        var sets: [String] = []
+        var values: [StoreValue] = []
+        for column in table.writableColumns where old[column] != new[column] {
+            sets.append("\(SQLIdentifier.alwaysQuoted(column)) = ?")
+            values.append(old[column] ?? .null)
+        }
+        if table.keyColumns.isEmpty, table.integerKey == nil, oldRowID != newRowID, let name = table.rowIDName {
+            sets.append("\(SQLIdentifier.alwaysQuoted(name)) = ?")
+            values.append(.integer(oldRowID))
+        }
+        guard !sets.isEmpty else { return }
+        let (condition, arguments) = try Database.address(table, rowID: newRowID, values: new)
+        try run(
+            "UPDATE \(table.sqlName) SET \(sets.joined(separator: ", ")) WHERE \(condition)",
+            values + arguments
+        )
+    }
+
+    /// The `WHERE` condition that names one row: its row id, or a `WITHOUT ROWID` table's key.
+    private static func address(
+        _ table: LoggedTable,
+        rowID: Int64,
+        values: [String: StoreValue]
+    ) throws -> (String, [StoreValue]) {
+        if !table.keyColumns.isEmpty {
+            let condition = table.keyColumns.map { "\(SQLIdentifier.alwaysQuoted($0)) IS ?" }.joined(separator: " AND ")
+            return (condition, table.keyColumns.map { values[$0] ?? .null })
+        }
+        guard let name = table.rowIDName else {
+            throw StoreError.cannotRestore(
+                table: table.name,
+                reason: "its columns rowid, _rowid_ and oid hide the row id that names its rows"
+            )
+        }
+        return ("\(SQLIdentifier.alwaysQuoted(name)) = ?", [.integer(rowID)])
+    }
+}
