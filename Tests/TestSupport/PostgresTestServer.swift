@@ -78,6 +78,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         port = Int.random(in: 20_000...60_000)
         directory = try PostgresTestServer.makeDirectory()
         do {
+            try startWatchdog()
             try initializeCluster()
             try start()
             try psql("CREATE ROLE \(PostgresTestServer.passwordRole) NOLOGIN")
@@ -184,7 +185,8 @@ public final class PostgresTestServer: @unchecked Sendable {
         return result.standardOutput
     }
 
-    /// The schema of `database` as `pg_dump --schema-only` prints it.
+    /// The schema of `database` as `pg_dump --schema-only` prints it (without
+    /// the `\restrict` fence lines, whose key is random).
     public func schemaDump(database: String) throws -> String {
         let result = try ProcessRunner.run(
             "\(bin)/pg_dump",
@@ -192,7 +194,10 @@ public final class PostgresTestServer: @unchecked Sendable {
             environment: clientEnvironment
         )
         guard result.status == 0 else { throw Failure("pg_dump failed (\(result.status)): \(result.standardError)") }
-        return result.standardOutput
+        // Recent pg_dump versions fence the script with `\restrict <random key>` lines, new every run.
+        return result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("\\restrict ") && !$0.hasPrefix("\\unrestrict ") }
+            .joined(separator: "\n")
     }
 
     /// The environment for client programs: this process's, without any
@@ -221,6 +226,25 @@ public final class PostgresTestServer: @unchecked Sendable {
             }
         }
         return path
+    }
+
+    /// A detached shell that outlives a test process killed before it could
+    /// clean up (a signal, a crash, a debugger's stop): once this process is
+    /// gone it kills the server (SIGKILL works on a SIGSTOPped one too) and
+    /// removes the folder.
+    private func startWatchdog() throws {
+        let script = """
+            (while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done
+             pidfile='\(dataDirectory)/postmaster.pid'
+             if [ -f "$pidfile" ]; then
+                 postmaster=$(head -n 1 "$pidfile")
+                 for child in $(ps -o pid= --ppid "$postmaster"); do kill -KILL "$child"; done
+                 kill -KILL "$postmaster"
+             fi
+             rm -rf '\(directory)') >/dev/null 2>&1 &
+            """
+        let result = try ProcessRunner.runDetaching("/bin/sh", ["-c", script])
+        guard result.status == 0 else { throw Failure("the watchdog did not start: \(result.standardOutput)") }
     }
 
     private func initializeCluster() throws {
@@ -257,14 +281,33 @@ public final class PostgresTestServer: @unchecked Sendable {
         }
     }
 
-    /// Sends `signal` to the postmaster's process group: pg_ctl starts the
-    /// postmaster as a session leader, and every backend belongs to its group.
+    /// Sends `signal` to the postmaster and to every process it started:
+    /// each backend is a session of its own (it calls `setsid`), so there is
+    /// no one process group to signal.
     private func signalServer(_ signal: Int32) throws {
         guard let text = try? String(contentsOfFile: "\(dataDirectory)/postmaster.pid", encoding: .utf8),
-            let first = text.split(separator: "\n").first, let pid = pid_t(first.trimmingCharacters(in: .whitespaces))
+            let first = text.split(separator: "\n").first, let postmaster = pid_t(first.trimmingCharacters(in: .whitespaces))
         else { throw Failure("the server is not running") }
-        guard kill(-pid, signal) == 0 else {
-            throw Failure("kill(-\(pid), \(signal)) failed: \(String(cString: strerror(errno)))")
+        let children = PostgresTestServer.children(of: postmaster)
+        // Stopping: the postmaster first, so it starts nothing new; waking: it last.
+        let order = signal == SIGCONT ? children + [postmaster] : [postmaster] + children
+        for pid in order where kill(pid, signal) != 0 && errno != ESRCH {
+            throw Failure("kill(\(pid), \(signal)) failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The processes whose parent is `parent`, from `/proc/<pid>/stat`.
+    private static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // pid (comm) state ppid …; comm may hold spaces and parentheses.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == parent else { return nil }
+            return pid
         }
     }
 }

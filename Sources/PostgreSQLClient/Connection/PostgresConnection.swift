@@ -17,7 +17,7 @@ import Glibc
 /// Every wait — connecting, each statement, each wait for a notification —
 /// is a `poll(2)` on the connection's socket with the deadline given, so a
 /// stopped or unreachable server costs at most that deadline: a statement
-/// that times out is cancelled, ends with ``PostgresError/timedOut(seconds:sql:)``,
+/// that times out is cancelled (from a background thread), ends with ``PostgresError/timedOut(seconds:sql:)``,
 /// and the connection must be ``reset(timeout:)`` before its next use.
 ///
 ///     let connection = try PostgresConnection("postgres://alice@db.example/shop", applicationName: "fetchedtable")
@@ -232,6 +232,17 @@ public final class PostgresConnection {
         return String(cString: escaped)
     }
 
+    /// Escapes `text` as a SQL string literal with libpq (`PQescapeLiteral`):
+    /// for the few places that take no parameters (DDL such as a trigger's
+    /// arguments). Anything else binds values as parameters.
+    public func escapeLiteral(_ text: String) -> String {
+        guard let handle, let escaped = PQescapeLiteral(handle, text, text.utf8.count) else {
+            return "'" + text.replacing("'", with: "''") + "'"
+        }
+        defer { PQfreemem(escaped) }
+        return String(cString: escaped)
+    }
+
     // MARK: Steps
 
     private func prepareSession() throws(PostgresError) {
@@ -282,7 +293,11 @@ public final class PostgresConnection {
                 var ready = remaining.map { $0 > 0 } ?? true
                 if ready { ready = try wait(handle, forReading: true, seconds: remaining) }
                 if !ready {
-                    makeCanceller()?.cancel()
+                    // PQcancel waits for the server's answer, and a frozen server gives none:
+                    // ask from another thread, never from this one.
+                    if let canceller = makeCanceller() {
+                        DispatchQueue.global(qos: .utility).async { canceller.cancel() }
+                    }
                     needsReset = true
                     throw .timedOut(seconds: timeout ?? 0, sql: sql)
                 }

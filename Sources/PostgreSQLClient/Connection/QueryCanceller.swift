@@ -18,7 +18,8 @@ public final class QueryCanceller: @unchecked Sendable {
     deinit { PQfreeCancel(handle) }
 
     /// Sends the cancel request; true when it was delivered (the statement
-    /// may have ended meanwhile). Blocks for one local round trip.
+    /// may have ended meanwhile). Blocks until the server answers — for
+    /// ever if it is frozen — so call it off any thread that must stay responsive.
     @discardableResult
     public func cancel() -> Bool {
         var buffer = [CChar](repeating: 0, count: 256)
