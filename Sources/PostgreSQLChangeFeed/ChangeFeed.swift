@@ -95,7 +95,8 @@ public struct ChangeFeed: Hashable, Sendable {
             guard try isHistoryPresent(on: connection) else { return }
             try connection.query("DELETE FROM \(historyTable.quoted) WHERE table_name = $1", [tableLabel])
             let users = try connection.query(
-                "SELECT count(*) FROM pg_trigger WHERE tgfoid = to_regprocedure($1)", [sql.captureFunctionSignature]
+                "SELECT count(*) FROM pg_trigger WHERE tgfoid = to_regprocedure($1)",
+                [sql.captureFunctionSignature]
             )
             if users.int64(row: 0, column: 0) == 0 {
                 try connection.execute(sql.dropHistory)
@@ -107,8 +108,12 @@ public struct ChangeFeed: Hashable, Sendable {
     public func isInstalled(on connection: PostgresConnection) throws -> Bool {
         let result = try connection.query(
             "SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass($1) AND tgname = ANY ($2::text[])",
-            [table.quoted, "{" + ChangeFeedSQL.triggerSuffixes.map { "\"\(configuration.historyTable)_\($0)\"" }
-                .joined(separator: ",") + "}"]
+            [
+                table.quoted,
+                "{"
+                    + ChangeFeedSQL.triggerSuffixes.map { "\"\(configuration.historyTable)_\($0)\"" }
+                    .joined(separator: ",") + "}",
+            ]
         )
         return result.int64(row: 0, column: 0) == Int64(ChangeFeedSQL.triggerSuffixes.count)
     }
@@ -118,7 +123,10 @@ public struct ChangeFeed: Hashable, Sendable {
     /// The position of "now": reading after it returns what commits later.
     public func currentPosition(on connection: PostgresConnection) throws -> ChangeFeedPosition {
         let row = try connection.query("SELECT pg_current_snapshot()::text, now()::text")
-        return ChangeFeedPosition(snapshot: row.text(row: 0, column: 0) ?? "", readAt: row.text(row: 0, column: 1) ?? "")
+        return ChangeFeedPosition(
+            snapshot: row.text(row: 0, column: 0) ?? "",
+            readAt: row.text(row: 0, column: 1) ?? ""
+        )
     }
 
     /// The changes of the transactions that committed after `position`, in
@@ -148,15 +156,22 @@ public struct ChangeFeed: Hashable, Sendable {
             if case .array(let values) = result[row, 5] { key = values.map(\.displayText) } else { key = [] }
             changes.append(
                 Change(
-                    sequence: sequence, operation: Change.Operation(rawValue: result.text(row: row, column: 4) ?? "") ?? .update,
-                    key: key, time: result.text(row: row, column: 6) ?? ""
+                    sequence: sequence,
+                    operation: Change.Operation(rawValue: result.text(row: row, column: 4) ?? "") ?? .update,
+                    key: key,
+                    time: result.text(row: row, column: 6) ?? ""
                 )
             )
         }
-        let next = ChangeFeedPosition(snapshot: result.text(row: 0, column: 0) ?? "", readAt: result.text(row: 0, column: 1) ?? "")
+        let next = ChangeFeedPosition(
+            snapshot: result.text(row: 0, column: 0) ?? "",
+            readAt: result.text(row: 0, column: 1) ?? ""
+        )
         let tooOld = result.text(row: 0, column: 2) == "t"
         return ChangeBatch(
-            changes: changes, position: next, needsRefetch: tooOld || changes.contains { $0.operation == .truncate }
+            changes: changes,
+            position: next,
+            needsRefetch: tooOld || changes.contains { $0.operation == .truncate }
         )
     }
 

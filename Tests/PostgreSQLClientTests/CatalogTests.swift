@@ -29,15 +29,19 @@ struct CatalogTests {
         try Self.makeSchema(database)
         let connection = try database.connect()
         let tables = try Catalog.tables(on: connection)
-        #expect(tables.map(\.displayName) == [
-            "\"Mixed Case\"", "bank", "big", "log", "open_bank", "archive.bank", "only_here",
-        ])
+        #expect(
+            tables.map(\.displayName) == [
+                "\"Mixed Case\"", "bank", "big", "log", "open_bank", "archive.bank", "only_here",
+            ]
+        )
         let bank = try #require(tables.first { $0.displayName == "bank" })
         #expect(bank.kind == .table)
         #expect(bank.primaryKey == ["id"])
-        #expect(bank.columns.map { "\($0.name) \($0.typeName) \($0.isNullable)" } == [
-            "id integer false", "name text false", "closed date true",
-        ])
+        #expect(
+            bank.columns.map { "\($0.name) \($0.typeName) \($0.isNullable)" } == [
+                "id integer false", "name text false", "closed date true",
+            ]
+        )
         #expect(bank.rowCount == .exact(25))
         #expect(tables.first { $0.displayName == "\"Mixed Case\"" }?.primaryKey == ["b", "a"])
         let view = try #require(tables.first { $0.displayName == "open_bank" })
@@ -57,7 +61,9 @@ struct CatalogTests {
         }
         #expect(abs(estimate - 120_000) < 12_000)
         // Never analyzed, grown since: EXPLAIN's estimate.
-        try database.psql("CREATE TABLE fresh AS SELECT n AS id, repeat('y', 60) AS v FROM generate_series(1, 100000) n")
+        try database.psql(
+            "CREATE TABLE fresh AS SELECT n AS id, repeat('y', 60) AS v FROM generate_series(1, 100000) n"
+        )
         let fresh = try #require(try Catalog.table(named: "fresh", on: connection))
         #expect(fresh.rowCount != .exact(100_000))
         #expect(fresh.rowCount.value > 10_000)
@@ -77,12 +83,20 @@ struct CatalogTests {
     @Test func privilegesAreTheServersAnswer() throws {
         let database = try TestDatabase()
         try Self.makeSchema(database)
-        try database.psql("CREATE ROLE reader LOGIN; GRANT SELECT ON bank TO reader; GRANT USAGE ON SCHEMA archive TO reader")
+        try database.psql(
+            "CREATE ROLE reader LOGIN; GRANT SELECT ON bank TO reader; GRANT USAGE ON SCHEMA archive TO reader"
+        )
         let owner = try database.connect()
         let reader = try PostgresConnection(database.server.uri(database: database.name, user: "reader"), timeout: 10)
         let bank = TableName(schema: "public", name: "bank")
-        #expect(try Catalog.privileges(of: bank, on: owner) == TablePrivileges(select: true, insert: true, update: true, delete: true))
-        #expect(try Catalog.privileges(of: bank, on: reader) == TablePrivileges(select: true, insert: false, update: false, delete: false))
+        #expect(
+            try Catalog.privileges(of: bank, on: owner)
+                == TablePrivileges(select: true, insert: true, update: true, delete: true)
+        )
+        #expect(
+            try Catalog.privileges(of: bank, on: reader)
+                == TablePrivileges(select: true, insert: false, update: false, delete: false)
+        )
         // The write position needs no privilege and moves at once on a commit.
         let position = try Catalog.writePosition(on: reader)
         try owner.execute("UPDATE bank SET name = name WHERE id = 1")

@@ -81,10 +81,12 @@ struct ChangeFeedTests {
         )
         let batch = try feed.read(after: start, on: connection)
         let seen = batch.changes.map { "\($0.operation.rawValue) \($0.key)" }
-        #expect(seen == [
-            "INSERT [\"a b\", \"1\"]", "INSERT [\"c\", \"2\"]", "UPDATE [\"c\", \"3\"]", "DELETE [\"c\", \"2\"]",
-            "DELETE [\"a b\", \"1\"]",
-        ])
+        #expect(
+            seen == [
+                "INSERT [\"a b\", \"1\"]", "INSERT [\"c\", \"2\"]", "UPDATE [\"c\", \"3\"]", "DELETE [\"c\", \"2\"]",
+                "DELETE [\"a b\", \"1\"]",
+            ]
+        )
         try database.psql("TRUNCATE tags")
         #expect(try feed.read(after: batch.position, on: connection).needsRefetch)
     }
@@ -151,7 +153,10 @@ struct ChangeFeedTests {
         try feed.install(on: connection)
         try connection.execute("UPDATE events SET level = 'old'")
         try connection.execute("UPDATE fetchedtable_history SET changed_at = now() - interval '8 days'")
-        let old = ChangeFeedPosition(snapshot: try feed.currentPosition(on: connection).snapshot, readAt: "2000-01-01 00:00:00+00")
+        let old = ChangeFeedPosition(
+            snapshot: try feed.currentPosition(on: connection).snapshot,
+            readAt: "2000-01-01 00:00:00+00"
+        )
         try connection.execute("UPDATE events SET level = 'new' WHERE id = 1")
         #expect(try feed.prune(on: connection) == 3)
         let remaining = try connection.query("SELECT key FROM fetchedtable_history").rows

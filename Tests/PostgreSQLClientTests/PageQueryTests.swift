@@ -6,14 +6,24 @@ import Testing
 struct PageQueryRenderingTests {
     @Test func aKeysetPageBindsItsBoundaryAndQuotesEveryName() {
         let order = [OrderTerm("ts", ascending: false), OrderTerm("order id")]
-        let page = PageQuery(table: TableName(schema: "public", name: "events"), columns: ["order id", "ts"], order: order, limit: 50)
-        #expect(page.sql == "SELECT \"order id\", \"ts\" FROM \"public\".\"events\" ORDER BY \"ts\" DESC, \"order id\" LIMIT 50")
+        let page = PageQuery(
+            table: TableName(schema: "public", name: "events"),
+            columns: ["order id", "ts"],
+            order: order,
+            limit: 50
+        )
+        #expect(
+            page.sql
+                == "SELECT \"order id\", \"ts\" FROM \"public\".\"events\" ORDER BY \"ts\" DESC, \"order id\" LIMIT 50"
+        )
         #expect(page.parameters.isEmpty)
         let next = page.after([.timestampWithTimeZone("2024-01-01 00:00:00+00"), .integer(7)])
-        #expect(next.sql == """
-            SELECT "order id", "ts" FROM "public"."events" WHERE (("ts" < $1) OR ("ts" = $1 AND "order id" > $2)) \
-            ORDER BY "ts" DESC, "order id" LIMIT 50
-            """)
+        #expect(
+            next.sql == """
+                SELECT "order id", "ts" FROM "public"."events" WHERE (("ts" < $1) OR ("ts" = $1 AND "order id" > $2)) \
+                ORDER BY "ts" DESC, "order id" LIMIT 50
+                """
+        )
         #expect(next.parameters == ["2024-01-01 00:00:00+00", "7"])
     }
 }
@@ -76,15 +86,23 @@ struct PageQueryTests {
         let page = PageQuery(table: table, order: order, limit: 50)
         let first = try seconds { _ = try connection.query(page.sql).rows }
         let last = try connection.query(page.sql).rows.last!
-        let next = try seconds { _ = try connection.query(page.after([last[1], last[0]]).sql, page.after([last[1], last[0]]).parameters).rows }
+        let next = try seconds {
+            _ = try connection.query(page.after([last[1], last[0]]).sql, page.after([last[1], last[0]]).parameters).rows
+        }
         try connection.execute("CREATE INDEX events_ts_id ON events (ts DESC, id)")
-        let allWithIndex = try seconds { _ = try connection.query(PageQuery(table: table, columns: ["id"], order: order).sql) }
+        let allWithIndex = try seconds {
+            _ = try connection.query(PageQuery(table: table, columns: ["id"], order: order).sql)
+        }
         let firstWithIndex = try seconds { _ = try connection.query(page.sql).rows }
         print(
             String(
                 format: "1M rows: all ids in (ts desc, id) %.3f s; first page of 50 %.4f s; next page %.4f s; "
                     + "with an index on (ts desc, id): all ids %.3f s, first page %.4f s",
-                all, first, next, allWithIndex, firstWithIndex
+                all,
+                first,
+                next,
+                allWithIndex,
+                firstWithIndex
             )
         )
         #expect(ids.count == 1_000_000)

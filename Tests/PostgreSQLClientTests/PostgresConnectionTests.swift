@@ -19,7 +19,9 @@ struct PostgresConnectionTests {
         let database = try TestDatabase()
         let uri = database.uri + "?application_name=mine&connect_timeout=5&options=-c%20work_mem%3D7MB"
         let connection = try PostgresConnection(uri, applicationName: "fetchedtable")
-        let row = try connection.query("SELECT current_setting('application_name'), current_setting('work_mem')").rows[0]
+        let row = try connection.query("SELECT current_setting('application_name'), current_setting('work_mem')").rows[
+            0
+        ]
         #expect(row == [.text("mine"), .text("7MB")])
     }
 
@@ -110,7 +112,11 @@ struct PostgresConnectionTests {
         try sender.query("SELECT pg_notify('wake up', 'events')")
         var arrived: [PostgresNotification] = []
         while arrived.isEmpty { arrived = try listener.waitForNotifications(timeout: 10) }
-        #expect(arrived.map { [$0.channel, $0.payload, "\($0.senderPID)"] } == [["wake up", "events", "\(sender.backendPID)"]])
+        #expect(
+            arrived.map { [$0.channel, $0.payload, "\($0.senderPID)"] } == [
+                ["wake up", "events", "\(sender.backendPID)"]
+            ]
+        )
     }
 
     @Test func aRunningStatementCanBeCancelledFromAnotherThread() throws {

@@ -27,12 +27,14 @@ struct PostgresValueTests {
             .bytes([1, 2, 255]), .null, .real(1.5), .text("1 day"),
         ]
         #expect(row == expected)
-        #expect(row.map(\.displayText) == [
-            "1", "2", "9223372036854775807", "12345678901234567890.000001", "héllo", "x", "true", "false",
-            "2024-02-29", "2024-03-01 12:30:00.5", "2024-01-01 05:30:00+05:30",
-            "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", #"{"a":"x y","b":[1,2]}"#, #"{"k":[1,2]}"#, "{1,2,NULL}",
-            #"{"a b","c\"d",""}"#, "{{1,2},{3,4}}", "3 bytes", "NULL", "1.5", "1 day",
-        ])
+        #expect(
+            row.map(\.displayText) == [
+                "1", "2", "9223372036854775807", "12345678901234567890.000001", "héllo", "x", "true", "false",
+                "2024-02-29", "2024-03-01 12:30:00.5", "2024-01-01 05:30:00+05:30",
+                "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", #"{"a":"x y","b":[1,2]}"#, #"{"k":[1,2]}"#, "{1,2,NULL}",
+                #"{"a b","c\"d",""}"#, "{{1,2},{3,4}}", "3 bytes", "NULL", "1.5", "1 day",
+            ]
+        )
     }
 
     @Test func valuesRoundTripAsParameters() throws {
@@ -42,8 +44,11 @@ struct PostgresValueTests {
             .bytes([0, 1, 254]), .array([.text("a b"), .null, .text("NULL")]), .boolean(true),
             .numeric("0.10"), .timestampWithTimeZone("2024-01-01 00:00:00+00"),
         ]
-        let row = try connection.query("SELECT $1::bytea, $2::text[], $3::bool, $4::numeric, $5::timestamptz", values: values)
-            .rows[0]
+        let row = try connection.query(
+            "SELECT $1::bytea, $2::text[], $3::bool, $4::numeric, $5::timestamptz",
+            values: values
+        )
+        .rows[0]
         #expect(row == values)
     }
 

@@ -126,7 +126,10 @@ public final class PostgresTestServer: @unchecked Sendable {
             "-c listen_addresses=''", "-c unix_socket_directories='\(socketDirectory)'", "-c port=\(port)",
             "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
         ].joined(separator: " ")
-        try serverProgram("pg_ctl", ["-D", dataDirectory, "-l", "\(directory)/server.log", "-w", "-o", options, "start"])
+        try serverProgram(
+            "pg_ctl",
+            ["-D", dataDirectory, "-l", "\(directory)/server.log", "-w", "-o", options, "start"]
+        )
     }
 
     /// Stops the server at once (`pg_ctl stop -m immediate`): a crash, as far
@@ -210,7 +213,9 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     private static func makeDirectory() throws -> String {
         var template = Array("\(NSTemporaryDirectory())/pgtest-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure("mkdtemp failed: \(String(cString: strerror(errno)))") }
+        guard let made = mkdtemp(&template) else {
+            throw Failure("mkdtemp failed: \(String(cString: strerror(errno)))")
+        }
         let path = String(cString: made)
         if getuid() == 0, let owner = getpwnam(superuser) {
             chown(path, owner.pointee.pw_uid, owner.pointee.pw_gid)
@@ -270,7 +275,8 @@ public final class PostgresTestServer: @unchecked Sendable {
         let result: ProcessResult
         if getuid() == 0 {
             result = try ProcessRunner.runDetaching(
-                "/usr/sbin/runuser", ["-u", PostgresTestServer.superuser, "--", program] + arguments
+                "/usr/sbin/runuser",
+                ["-u", PostgresTestServer.superuser, "--", program] + arguments
             )
         } else {
             result = try ProcessRunner.runDetaching(program, arguments)
@@ -286,7 +292,8 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// no one process group to signal.
     private func signalServer(_ signal: Int32) throws {
         guard let text = try? String(contentsOfFile: "\(dataDirectory)/postmaster.pid", encoding: .utf8),
-            let first = text.split(separator: "\n").first, let postmaster = pid_t(first.trimmingCharacters(in: .whitespaces))
+            let first = text.split(separator: "\n").first,
+            let postmaster = pid_t(first.trimmingCharacters(in: .whitespaces))
         else { throw Failure("the server is not running") }
         let children = PostgresTestServer.children(of: postmaster)
         // Stopping: the postmaster first, so it starts nothing new; waking: it last.

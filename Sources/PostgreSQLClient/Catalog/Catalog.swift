@@ -24,7 +24,10 @@ public enum Catalog {
     /// The table or view a person named: a display name as ``tables(on:)``
     /// gives it, `schema.name`, or SQL's own spelling (`to_regclass`:
     /// unquoted names fold to lower case). Nil when there is none.
-    public static func table(named name: String, on connection: PostgresConnection) throws(PostgresError)
+    public static func table(
+        named name: String,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
         -> TableDescription?
     {
         let listed = try tables(on: connection)
@@ -42,7 +45,10 @@ public enum Catalog {
     }
 
     /// What the connected role may do with `table`.
-    public static func privileges(of table: TableName, on connection: PostgresConnection) throws(PostgresError)
+    public static func privileges(
+        of table: TableName,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
         -> TablePrivileges
     {
         let row = try connection.query(
@@ -53,7 +59,9 @@ public enum Catalog {
             [table.quoted]
         ).rows[0]
         return TablePrivileges(
-            select: row[0] == .boolean(true), insert: row[1] == .boolean(true), update: row[2] == .boolean(true),
+            select: row[0] == .boolean(true),
+            insert: row[1] == .boolean(true),
+            update: row[2] == .boolean(true),
             delete: row[3] == .boolean(true)
         )
     }
@@ -67,7 +75,10 @@ public enum Catalog {
     }
 
     /// `table`'s change counters now (see ``ChangeCounters`` for when they move).
-    public static func changeCounters(of table: TableName, on connection: PostgresConnection) throws(PostgresError)
+    public static func changeCounters(
+        of table: TableName,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
         -> ChangeCounters
     {
         let result = try connection.query(
@@ -93,7 +104,11 @@ public enum Catalog {
         let bytes: Int
     }
 
-    private static func relations(on connection: PostgresConnection, where condition: String, _ parameters: [String?])
+    private static func relations(
+        on connection: PostgresConnection,
+        where condition: String,
+        _ parameters: [String?]
+    )
         throws(PostgresError) -> [Relation]
     {
         let result = try connection.query(
@@ -117,7 +132,10 @@ public enum Catalog {
         return (0..<result.rowCount).map { row in
             Relation(
                 oid: result.text(row: row, column: 0) ?? "0",
-                name: TableName(schema: result.text(row: row, column: 1) ?? "", name: result.text(row: row, column: 2) ?? ""),
+                name: TableName(
+                    schema: result.text(row: row, column: 1) ?? "",
+                    name: result.text(row: row, column: 2) ?? ""
+                ),
                 displayName: result.text(row: row, column: 4) ?? "",
                 kind: kinds[result.text(row: row, column: 3) ?? ""] ?? .table,
                 estimate: result.int64(row: row, column: 5).map(Int.init),
@@ -126,7 +144,10 @@ public enum Catalog {
         }
     }
 
-    private static func describe(_ relations: [Relation], on connection: PostgresConnection) throws(PostgresError)
+    private static func describe(
+        _ relations: [Relation],
+        on connection: PostgresConnection
+    ) throws(PostgresError)
         -> [TableDescription]
     {
         guard !relations.isEmpty else { return [] }
@@ -137,8 +158,11 @@ public enum Catalog {
         for relation in relations {
             described.append(
                 TableDescription(
-                    name: relation.name, displayName: relation.displayName, kind: relation.kind,
-                    columns: columns[relation.oid] ?? [], primaryKey: keys[relation.oid] ?? [],
+                    name: relation.name,
+                    displayName: relation.displayName,
+                    kind: relation.kind,
+                    columns: columns[relation.oid] ?? [],
+                    primaryKey: keys[relation.oid] ?? [],
                     rowCount: try rowCount(of: relation, on: connection)
                 )
             )
@@ -146,7 +170,10 @@ public enum Catalog {
         return described
     }
 
-    private static func columnsByRelation(_ oids: String, on connection: PostgresConnection) throws(PostgresError)
+    private static func columnsByRelation(
+        _ oids: String,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
         -> [String: [ColumnDescription]]
     {
         let result = try connection.query(
@@ -161,15 +188,20 @@ public enum Catalog {
         var columns: [String: [ColumnDescription]] = [:]
         for row in 0..<result.rowCount {
             let column = ColumnDescription(
-                name: result.text(row: row, column: 1) ?? "", typeName: result.text(row: row, column: 2) ?? "",
-                typeOID: UInt32(result.int64(row: row, column: 3) ?? 0), isNullable: result.text(row: row, column: 4) == "t"
+                name: result.text(row: row, column: 1) ?? "",
+                typeName: result.text(row: row, column: 2) ?? "",
+                typeOID: UInt32(result.int64(row: row, column: 3) ?? 0),
+                isNullable: result.text(row: row, column: 4) == "t"
             )
             columns[result.text(row: row, column: 0) ?? "", default: []].append(column)
         }
         return columns
     }
 
-    private static func primaryKeysByRelation(_ oids: String, on connection: PostgresConnection) throws(PostgresError)
+    private static func primaryKeysByRelation(
+        _ oids: String,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
         -> [String: [String]]
     {
         let result = try connection.query(
@@ -193,7 +225,10 @@ public enum Catalog {
     /// Exact for a small ordinary table; else the scaled `reltuples`, or the
     /// planner's `EXPLAIN` estimate when the table was never analyzed (and
     /// always for a view).
-    private static func rowCount(of relation: Relation, on connection: PostgresConnection) throws(PostgresError)
+    private static func rowCount(
+        of relation: Relation,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
         -> RowCount
     {
         let countable = relation.kind == .table || relation.kind == .materializedView
@@ -209,7 +244,10 @@ public enum Catalog {
         return .estimated(try plannerEstimate(of: relation, on: connection))
     }
 
-    private static func plannerEstimate(of relation: Relation, on connection: PostgresConnection) throws(PostgresError)
+    private static func plannerEstimate(
+        of relation: Relation,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
         -> Int
     {
         do {

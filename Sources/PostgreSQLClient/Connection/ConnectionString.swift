@@ -78,7 +78,10 @@ extension String {
         var encoded = ""
         for byte in utf8 {
             let scalar = Unicode.Scalar(byte)
-            if byte < 0x80, scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar)) || "-._~".contains(Character(scalar)) {
+            if byte < 0x80,
+                scalar.properties.isAlphabetic || ("0"..."9").contains(Character(scalar))
+                    || "-._~".contains(Character(scalar))
+            {
                 encoded.unicodeScalars.append(scalar)
             } else {
                 encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)

@@ -62,7 +62,7 @@ public final class PostgresConnection {
         if let connectionString { pairs.append(("dbname", connectionString)) }
         let keywords = pairs.map { strdup($0.0) } + [nil]
         let values = pairs.map { strdup($0.1) } + [nil]
-        defer { (keywords + values).forEach { free($0) } }
+        defer { for pointer in keywords + values { free(pointer) } }
         let started = keywords.map { UnsafePointer($0) }.withUnsafeBufferPointer { keywordBuffer in
             values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valueBuffer in
                 PQconnectStartParams(keywordBuffer.baseAddress, valueBuffer.baseAddress, 1)
@@ -132,14 +132,21 @@ public final class PostgresConnection {
     /// (nil is NULL; the server infers each type from its use, cast with
     /// `$1::bigint` where it cannot). Values are never spliced into SQL.
     ///
-    /// - Parameter timeout: seconds to wait for the answer; nil waits as long as it takes.
+    /// - Parameters:
+    ///   - sql: one statement, with `$1`, `$2`… where the values go.
+    ///   - parameters: the values in PostgreSQL's text form; nil is NULL.
+    ///   - timeout: seconds to wait for the answer; nil waits as long as it takes.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [String?] = [], timeout: Double? = nil) throws(PostgresError)
+    public func query(
+        _ sql: String,
+        _ parameters: [String?] = [],
+        timeout: Double? = nil
+    ) throws(PostgresError)
         -> QueryResult
     {
         let handle = try usableHandle()
         let copies = parameters.map { $0.map { strdup($0) } ?? nil }
-        defer { copies.forEach { free($0) } }
+        defer { for pointer in copies { free(pointer) } }
         let sent = copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
             PQsendQueryParams(handle, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
         }
@@ -150,7 +157,11 @@ public final class PostgresConnection {
     /// ``query(_:_:timeout:)`` with ``PostgresValue`` parameters, sent in
     /// their ``PostgresValue/parameterText`` form.
     @discardableResult
-    public func query(_ sql: String, values: [PostgresValue], timeout: Double? = nil) throws(PostgresError)
+    public func query(
+        _ sql: String,
+        values: [PostgresValue],
+        timeout: Double? = nil
+    ) throws(PostgresError)
         -> QueryResult
     {
         try query(sql, values.map(\.parameterText), timeout: timeout)
@@ -264,7 +275,10 @@ public final class PostgresConnection {
     }
 
     /// Drives PQconnectPoll/PQresetPoll to the end, waiting on the socket.
-    private func completeConnection(limit: Double?, poll step: () -> PostgresPollingStatusType)
+    private func completeConnection(
+        limit: Double?,
+        poll step: () -> PostgresPollingStatusType
+    )
         throws(PostgresError)
     {
         guard let handle else { throw .cannotConnect(message: "the connection is closed") }
@@ -281,7 +295,11 @@ public final class PostgresConnection {
         }
     }
 
-    private func awaitResults(of handle: OpaquePointer, sql: String, timeout: Double?) throws(PostgresError)
+    private func awaitResults(
+        of handle: OpaquePointer,
+        sql: String,
+        timeout: Double?
+    ) throws(PostgresError)
         -> QueryResult
     {
         let deadline = Deadline(seconds: timeout)
