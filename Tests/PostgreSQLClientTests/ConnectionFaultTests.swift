@@ -1,3 +1,4 @@
+import PostgreSQLChangeFeed
 import PostgreSQLClient
 import TestSupport
 import Testing
@@ -38,15 +39,23 @@ struct ConnectionFaultTests {
         #expect(arrived.map(\.payload) == ["again"])
     }
 
-    @Test func aRestartedServerIsReachedAgainByReset() throws {
+    @Test func aRestartedServerIsReachedAgainByResetAndTheFeedLosesNothing() throws {
         let server = try PostgresTestServer()
         defer { server.close() }
         let connection = try PostgresConnection(server.uri(), timeout: 10)
+        try connection.execute("CREATE TABLE t (id int PRIMARY KEY, v text)")
+        let feed = ChangeFeed(table: TableName(schema: "public", name: "t"), keyColumns: ["id"])
+        try feed.install(on: connection)
+        let position = try feed.currentPosition(on: connection)
+        try server.psql("INSERT INTO t SELECT n, 'before' FROM generate_series(1, 10) n")
         try server.stop()
         #expect(throws: PostgresError.self) { try connection.query("SELECT 1", timeout: 10) }
         #expect(throws: PostgresError.self) { try connection.reset(timeout: 10) }
         try server.start()
+        try server.psql("INSERT INTO t SELECT n, 'after' FROM generate_series(11, 20) n")
         try connection.reset(timeout: 10)
         #expect(try connection.query("SELECT 3", timeout: 10).rows == [[.integer(3)]])
+        let batch = try feed.read(after: position, on: connection)
+        #expect(batch.changes.map(\.key) == (1...20).map { ["\($0)"] })
     }
 }

@@ -50,7 +50,13 @@ public final class PostgresTestServer: @unchecked Sendable {
     public static let isAvailable: Bool = {
         guard binaries != nil else { return false }
         if getuid() != 0 { return true }
-        return getpwnam(superuser) != nil && ProcessRunner.which("runuser") != nil
+        return getpwnam(superuser) != nil && runuser != nil
+    }()
+
+    /// `runuser` (util-linux), which root uses to run the server programs as `postgres`.
+    private static let runuser: String? = {
+        ProcessRunner.which("runuser")
+            ?? ["/usr/sbin/runuser", "/sbin/runuser"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
     /// The folder of the cluster, its socket and its log.
@@ -124,7 +130,9 @@ public final class PostgresTestServer: @unchecked Sendable {
     public func start() throws {
         let options = [
             "-c listen_addresses=''", "-c unix_socket_directories='\(socketDirectory)'", "-c port=\(port)",
-            "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
+            // fsync off only matters if the machine crashes; commits stay synchronous so that
+            // `pg_ctl stop -m immediate` loses nothing that was committed, as on a real server.
+            "-c fsync=off", "-c full_page_writes=off",
         ].joined(separator: " ")
         try serverProgram(
             "pg_ctl",
@@ -243,7 +251,10 @@ public final class PostgresTestServer: @unchecked Sendable {
              pidfile='\(dataDirectory)/postmaster.pid'
              if [ -f "$pidfile" ]; then
                  postmaster=$(head -n 1 "$pidfile")
-                 for child in $(ps -o pid= --ppid "$postmaster"); do kill -KILL "$child"; done
+                 for stat in /proc/[0-9]*/stat; do
+                     set -- $(cat "$stat" 2>/dev/null)
+                     [ "$4" = "$postmaster" ] && kill -KILL "$1"
+                 done
                  kill -KILL "$postmaster"
              fi
              rm -rf '\(directory)') >/dev/null 2>&1 &
@@ -275,7 +286,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         let result: ProcessResult
         if getuid() == 0 {
             result = try ProcessRunner.runDetaching(
-                "/usr/sbin/runuser",
+                PostgresTestServer.runuser ?? "/usr/sbin/runuser",
                 ["-u", PostgresTestServer.superuser, "--", program] + arguments
             )
         } else {
