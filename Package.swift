@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "FetchedResultsUI", targets: ["FetchedResultsUI"]),
         .library(name: "CSVImport", targets: ["CSVImport"]),
         .library(name: "BulkImport", targets: ["BulkImport"]),
+        .library(name: "PostgreSQLClient", targets: ["PostgreSQLClient"]),
+        .library(name: "PostgreSQLChangeFeed", targets: ["PostgreSQLChangeFeed"]),
         // The apps and tools.
         .executable(name: "failedbanks", targets: ["failedbanks"]),
         .executable(name: "mystash", targets: ["mystash"]),
@@ -28,6 +30,12 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
         .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto"),
         .systemLibrary(name: "CZxcvbn", path: "Sources/CZxcvbn"),
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
 
         // Layers.
         .target(name: "Timekeeping"),
@@ -39,6 +47,8 @@ let package = Package(
         .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "TerminalUI"]),
         .target(name: "BulkImport", dependencies: ["SQLiteStore", "CSVImport", "Timekeeping"]),
         .target(name: "CLIKit"),
+        .target(name: "PostgreSQLClient", dependencies: ["CLibPQ"]),
+        .target(name: "PostgreSQLChangeFeed", dependencies: ["PostgreSQLClient"]),
 
         // Apps: a library each (testable), and a thin executable.
         .target(
@@ -97,6 +107,10 @@ let package = Package(
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
         // The built programs as installed: install.sh, the Debian package, man pages, completions.
         .testTarget(name: "PackagingTests", dependencies: ["CLIKit", "MyStashKit", "TestSupport"]),
+        .testTarget(
+            name: "PostgreSQLClientTests",
+            dependencies: ["PostgreSQLClient", "PostgreSQLChangeFeed", "TestSupport"]
+        ),
         .testTarget(
             name: "FetchedTableTests",
             dependencies: ["FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport"]

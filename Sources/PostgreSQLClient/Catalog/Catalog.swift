@@ -1,0 +1,262 @@
+/// Reading the server's catalog: the tables and views a person can browse,
+/// their columns and primary keys, row counts that never scan a big table,
+/// privileges, and a cheap change signal.
+///
+///     let tables = try Catalog.tables(on: connection)
+///     for table in tables {
+///         print(table.displayName, table.rowCount)   // events estimated(1000000)
+///     }
+///     if let events = try Catalog.table(named: "events", on: connection),
+///        try Catalog.privileges(of: events.name, on: connection).delete { … }
+public enum Catalog {
+    /// A table whose main storage is at most this many bytes is counted
+    /// exactly (a `count(*)` over 4 MB takes a few milliseconds); a larger
+    /// one gets the planner's estimate.
+    public static let exactCountLimit = 4 * 1024 * 1024
+
+    /// The tables and views (also materialized, partitioned and foreign
+    /// tables) in the schemas of the search path, in search-path order and
+    /// then by name; not the system catalogs.
+    public static func tables(on connection: PostgresConnection) throws(PostgresError) -> [TableDescription] {
+        try describe(relations(on: connection, where: "n.nspname = ANY (current_schemas(false))", []), on: connection)
+    }
+
+    /// The table or view a person named: a display name as ``tables(on:)``
+    /// gives it, `schema.name`, or SQL's own spelling (`to_regclass`:
+    /// unquoted names fold to lower case). Nil when there is none.
+    public static func table(
+        named name: String,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
+        -> TableDescription?
+    {
+        let listed = try tables(on: connection)
+        if let exact = listed.first(where: { $0.displayName == name || $0.name.description == name }) {
+            return exact
+        }
+        let unqualified = listed.filter { $0.name.name == name }
+        if unqualified.count == 1 { return unqualified[0] }
+        do {
+            let found = try relations(on: connection, where: "c.oid = to_regclass($1)", [name])
+            return try describe(found, on: connection).first
+        } catch .statementFailed(let sqlState, _, _) where sqlState.hasPrefix("42") {
+            return nil  // not a name SQL can parse ("invalid name syntax")
+        }
+    }
+
+    /// What the connected role may do with `table`.
+    public static func privileges(
+        of table: TableName,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
+        -> TablePrivileges
+    {
+        let row = try connection.query(
+            """
+            SELECT has_table_privilege($1::regclass, 'SELECT'), has_table_privilege($1::regclass, 'INSERT'),
+                   has_table_privilege($1::regclass, 'UPDATE'), has_table_privilege($1::regclass, 'DELETE')
+            """,
+            [table.quoted]
+        ).rows[0]
+        return TablePrivileges(
+            select: row[0] == .boolean(true),
+            insert: row[1] == .boolean(true),
+            update: row[2] == .boolean(true),
+            delete: row[3] == .boolean(true)
+        )
+    }
+
+    /// The server's write-ahead log insert position (`pg_current_wal_insert_lsn()`):
+    /// it moves on every write anywhere in the cluster, at once. Unchanged
+    /// means no table changed; moved means one may have — a first, cheaper
+    /// filter before ``changeCounters(of:on:)`` or a refetch.
+    public static func writePosition(on connection: PostgresConnection) throws(PostgresError) -> String {
+        try connection.query("SELECT pg_current_wal_insert_lsn()::text").text(row: 0, column: 0) ?? ""
+    }
+
+    /// `table`'s change counters now (see ``ChangeCounters`` for when they move).
+    public static func changeCounters(
+        of table: TableName,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
+        -> ChangeCounters
+    {
+        let result = try connection.query(
+            """
+            SELECT coalesce(s.n_tup_ins, 0), coalesce(s.n_tup_upd, 0), coalesce(s.n_tup_del, 0),
+                   coalesce(pg_relation_filenode($1::regclass), 0)
+            FROM (SELECT $1::regclass AS relid) r LEFT JOIN pg_stat_user_tables s ON s.relid = r.relid
+            """,
+            [table.quoted]
+        )
+        let value = { (column: Int) in result.int64(row: 0, column: column) ?? 0 }
+        return ChangeCounters(inserted: value(0), updated: value(1), deleted: value(2), fileNode: value(3))
+    }
+
+    // MARK: Steps
+
+    private struct Relation {
+        let oid: String
+        let name: TableName
+        let displayName: String
+        let kind: TableDescription.Kind
+        let estimate: Int?
+        let bytes: Int
+    }
+
+    private static func relations(
+        on connection: PostgresConnection,
+        where condition: String,
+        _ parameters: [String?]
+    )
+        throws(PostgresError) -> [Relation]
+    {
+        let result = try connection.query(
+            """
+            SELECT c.oid::text, n.nspname, c.relname, c.relkind::text,
+                   CASE WHEN pg_table_is_visible(c.oid) THEN quote_ident(c.relname)
+                        ELSE quote_ident(n.nspname) || '.' || quote_ident(c.relname) END,
+                   CASE WHEN c.reltuples < 0 OR c.relpages = 0 THEN NULL
+                        ELSE (c.reltuples / c.relpages
+                              * (pg_relation_size(c.oid) / current_setting('block_size')::int))::bigint END,
+                   pg_relation_size(c.oid)
+            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND \(condition)
+            ORDER BY array_position(current_schemas(false), n.nspname), c.relname
+            """,
+            parameters
+        )
+        let kinds: [String: TableDescription.Kind] = [
+            "r": .table, "p": .partitionedTable, "v": .view, "m": .materializedView, "f": .foreignTable,
+        ]
+        return (0..<result.rowCount).map { row in
+            Relation(
+                oid: result.text(row: row, column: 0) ?? "0",
+                name: TableName(
+                    schema: result.text(row: row, column: 1) ?? "",
+                    name: result.text(row: row, column: 2) ?? ""
+                ),
+                displayName: result.text(row: row, column: 4) ?? "",
+                kind: kinds[result.text(row: row, column: 3) ?? ""] ?? .table,
+                estimate: result.int64(row: row, column: 5).map(Int.init),
+                bytes: Int(result.int64(row: row, column: 6) ?? 0)
+            )
+        }
+    }
+
+    private static func describe(
+        _ relations: [Relation],
+        on connection: PostgresConnection
+    ) throws(PostgresError)
+        -> [TableDescription]
+    {
+        guard !relations.isEmpty else { return [] }
+        let oids = "{" + relations.map(\.oid).joined(separator: ",") + "}"
+        let columns = try columnsByRelation(oids, on: connection)
+        let keys = try primaryKeysByRelation(oids, on: connection)
+        var described: [TableDescription] = []
+        for relation in relations {
+            described.append(
+                TableDescription(
+                    name: relation.name,
+                    displayName: relation.displayName,
+                    kind: relation.kind,
+                    columns: columns[relation.oid] ?? [],
+                    primaryKey: keys[relation.oid] ?? [],
+                    rowCount: try rowCount(of: relation, on: connection)
+                )
+            )
+        }
+        return described
+    }
+
+    private static func columnsByRelation(
+        _ oids: String,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
+        -> [String: [ColumnDescription]]
+    {
+        let result = try connection.query(
+            """
+            SELECT a.attrelid::text, a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid::bigint, NOT a.attnotnull
+            FROM pg_attribute a
+            WHERE a.attrelid = ANY ($1::oid[]) AND a.attnum > 0 AND NOT a.attisdropped
+            ORDER BY a.attrelid, a.attnum
+            """,
+            [oids]
+        )
+        var columns: [String: [ColumnDescription]] = [:]
+        for row in 0..<result.rowCount {
+            let column = ColumnDescription(
+                name: result.text(row: row, column: 1) ?? "",
+                typeName: result.text(row: row, column: 2) ?? "",
+                typeOID: UInt32(result.int64(row: row, column: 3) ?? 0),
+                isNullable: result.text(row: row, column: 4) == "t"
+            )
+            columns[result.text(row: row, column: 0) ?? "", default: []].append(column)
+        }
+        return columns
+    }
+
+    private static func primaryKeysByRelation(
+        _ oids: String,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
+        -> [String: [String]]
+    {
+        let result = try connection.query(
+            """
+            SELECT i.indrelid::text, a.attname
+            FROM pg_index i
+            CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, position)
+            JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+            WHERE i.indisprimary AND i.indrelid = ANY ($1::oid[])
+            ORDER BY i.indrelid, k.position
+            """,
+            [oids]
+        )
+        var keys: [String: [String]] = [:]
+        for row in 0..<result.rowCount {
+            keys[result.text(row: row, column: 0) ?? "", default: []].append(result.text(row: row, column: 1) ?? "")
+        }
+        return keys
+    }
+
+    /// Exact for a small ordinary table; else the scaled `reltuples`, or the
+    /// planner's `EXPLAIN` estimate when the table was never analyzed (and
+    /// always for a view).
+    private static func rowCount(
+        of relation: Relation,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
+        -> RowCount
+    {
+        let countable = relation.kind == .table || relation.kind == .materializedView
+        if countable && relation.bytes <= exactCountLimit {
+            do {
+                let result = try connection.query("SELECT count(*) FROM \(relation.name.quoted)")
+                return .exact(Int(result.int64(row: 0, column: 0) ?? 0))
+            } catch .statementFailed {
+                // No SELECT privilege: the estimate needs none.
+            }
+        }
+        if countable, let estimate = relation.estimate { return .estimated(estimate) }
+        return .estimated(try plannerEstimate(of: relation, on: connection))
+    }
+
+    private static func plannerEstimate(
+        of relation: Relation,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
+        -> Int
+    {
+        do {
+            let plan = try connection.query("EXPLAIN SELECT 1 FROM \(relation.name.quoted)")
+            let firstLine = plan.text(row: 0, column: 0) ?? ""
+            if let match = firstLine.firstMatch(of: #/ rows=(\d+) /#) { return Int(match.output.1) ?? 0 }
+        } catch .statementFailed {
+            // A view the role cannot read: no estimate.
+        }
+        return 0
+    }
+}
