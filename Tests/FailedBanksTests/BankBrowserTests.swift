@@ -157,8 +157,7 @@ final class BrowserHarness {
         h.press(.character("{"))
         #expect(h.position == "2/13")
         h.press(.character("f"))
-        _ = h.type("2009")
-        h.press(.enter)
+        _ = h.type("2009")  // the prompt closes itself once one title has the prefix typed
         #expect(h.selectedName == "1st Centennial Bank")
         #expect(h.text.contains("2009 (1)"))
     }

@@ -19,7 +19,9 @@ enum AppCommand {
     static let spec = CommandSpec(
         name: "mystash",
         summary: "Notes and passwords in the terminal; passwords encrypted at rest under a master passphrase.",
-        usage: "[--db PATH] [--no-animation] | COMMAND …",
+        usage:
+            "[--db PATH] [--no-animation] | init | list notes|passwords | show NAME | copy NAME | add NAME"
+            + " | import FILE | export FILE | backup FILE | passwd",
         options: [
             OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),

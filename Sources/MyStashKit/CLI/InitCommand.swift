@@ -51,7 +51,11 @@ enum InitCommand {
                 return ExitStatus.cantCreate
             }
             let existed = FileManager.default.fileExists(atPath: path)
-            let status = setUp(at: path, passphraseFD: fd, parameters: KDFParameters.forNewPassphrase(environment: environment))
+            let status = setUp(
+                at: path,
+                passphraseFD: fd,
+                parameters: KDFParameters.forNewPassphrase(environment: environment)
+            )
             if status != ExitStatus.ok {
                 if !existed { removeStore(at: path) }
                 return status

@@ -33,7 +33,11 @@ public enum MyStashCommand {
         command: AppCommand.spec,
         run: AppCommand.run,
         subcommands: [
-            Subcommand(InitCommand.spec, brief: "create a new stash and set its master passphrase", run: InitCommand.run),
+            Subcommand(
+                InitCommand.spec,
+                brief: "create a new stash and set its master passphrase",
+                run: InitCommand.run
+            ),
             Subcommand(
                 ListCommand.spec,
                 brief: "print titles or names, one per line (never secrets; no passphrase)",
