@@ -42,7 +42,7 @@ public final class SecretField: FormControl {
 
     /// Overwrites the secret where it is stored and empties the field.
     ///
-    /// Typed characters stay in one buffer (room for ``reservedCharacters`` is kept), which
+    /// Typed characters stay in one buffer (room for 256 characters is kept), which
     /// this overwrites; a Swift `String` read from ``text`` is a copy that cannot be wiped,
     /// so read the secret with ``withUTF8(_:)`` instead where it matters.
     ///
