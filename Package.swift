@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
         .systemLibrary(name: "CLibCrypto", path: "Sources/CLibCrypto"),
         .systemLibrary(name: "CZxcvbn", path: "Sources/CZxcvbn"),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(
             name: "CLibPQ",
             path: "Sources/CLibPQ",
@@ -55,7 +57,7 @@ let package = Package(
             name: "FailedBanksKit",
             dependencies: [
                 "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
-                "Timekeeping",
+                "Timekeeping", "CCurl", "CZlib",
             ]
         ),
         .target(
@@ -100,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FailedBanksTests",
-            dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport"],
+            dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport", "CZlib"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),

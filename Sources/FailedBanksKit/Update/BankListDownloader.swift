@@ -4,12 +4,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Downloads a bank list over HTTP(S) with `URLSession`: redirects followed, a
+/// Downloads a bank list over HTTP(S) with libcurl: redirects followed (to http and https only), a
 /// conditional GET when validators from the last download are given, the whole
 /// request bounded by a timeout, the body bounded by a size cap, progress reported.
 ///
-/// The download happens on URLSession's threads; ``download(_:progress:)``
-/// blocks the calling thread until it is complete, failed or timed out.
+/// The download happens on the calling thread, which ``download(_:progress:)`` blocks until it is
+/// complete, failed or timed out. A compressed body is unpacked here as it arrives and only as far
+/// as the cap: the cap and the timeout bound the unpacked bytes and the time spent unpacking.
 ///
 ///     let request = BankListDownloader.Request(url: URL(string: "https://www.fdic.gov/bank-failures/download-data.csv")!,
 ///                                              validators: nil, timeout: 30)
@@ -62,52 +63,123 @@ public struct BankListDownloader: Sendable {
 
     public init() {}
 
+    /// Redirects followed at most.
+    static let maximumRedirects = 10
+
     /// Fetches `request.url`; throws ``UpdateError`` for every failure (see its cases).
     public func download(_ request: Request, progress: (@Sendable (Progress) -> Void)? = nil) throws -> Outcome {
         let urlText = request.url.absoluteString
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             request.url.host != nil
         else { throw UpdateError.badURL(urlText) }
-
-        var urlRequest = URLRequest(
-            url: request.url,
-            cachePolicy: .reloadIgnoringLocalCacheData,
-            timeoutInterval: request.timeout
-        )
-        urlRequest.setValue("text/csv, */*;q=0.5", forHTTPHeaderField: "Accept")
-        // The list uncompressed: a compressed body is unpacked by libcurl faster than it can be refused.
-        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        urlRequest.setValue("failedbanks/\(FailedBanksCommand.version)", forHTTPHeaderField: "User-Agent")
-        if let etag = request.validators?.etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let date = request.validators?.lastModified {
-            urlRequest.setValue(date, forHTTPHeaderField: "If-Modified-Since")
+        let deadline = DispatchTime.now() + request.timeout
+        var redirects = RedirectPolicy(startedWithTLS: scheme == "https")
+        var current = request.url
+        for _ in 0...Self.maximumRedirects {
+            let (head, body) = try exchange(request, at: current, deadline: deadline, progress: progress)
+            if RedirectPolicy.isRedirect(head.status), let location = head.value("location") {
+                current = try redirects.follow(from: current, location: location, url: urlText)
+                continue
+            }
+            return try outcome(of: head, body: body, at: current, redirected: redirects.followed, url: urlText)
         }
+        throw UpdateError.network(url: urlText, reason: "too many redirects")
+    }
 
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = request.timeout
-        configuration.timeoutIntervalForResource = request.timeout
-        let receiver = DownloadReceiver(
-            maximumBytes: request.maximumBytes,
-            deadline: .now() + request.timeout,
-            startedWithTLS: scheme == "https",
-            progress: progress
-        )
-        let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: InlineDelegateQueue())
-        // Ended on another thread: URLSession's may still be decoding what it read (dropped, see
-        // DownloadReceiver), and the toolchain's cancel waits for it.
-        nonisolated(unsafe) let ending = session
-        defer { DispatchQueue.global().async { ending.invalidateAndCancel() } }
-        let task = session.dataTask(with: urlRequest)
-        task.resume()
+    /// The header fields sent: the list uncompressed if the server will (a compressed one is unpacked
+    /// here, as far as the cap), and the validators of the last download.
+    private func headerLines(_ request: Request) -> [String] {
+        var lines = [
+            "Accept: text/csv, */*;q=0.5",
+            "Accept-Encoding: identity",
+            "User-Agent: failedbanks/\(FailedBanksCommand.version)",
+        ]
+        if let etag = request.validators?.etag { lines.append("If-None-Match: \(etag)") }
+        if let date = request.validators?.lastModified { lines.append("If-Modified-Since: \(date)") }
+        return lines
+    }
 
-        // The whole request, decoding included, whatever URLSession's own timers do.
-        if receiver.finished.wait(timeout: .now() + request.timeout) == .timedOut {
-            receiver.markTimedOut(cancelling: task)
+    /// One GET of `address`: its head and, for a 2xx answer, its body unpacked and capped.
+    private func exchange(
+        _ request: Request,
+        at address: URL,
+        deadline: DispatchTime,
+        progress: (@Sendable (Progress) -> Void)?
+    ) throws -> (CurlTransfer.Head, ResponseBody?) {
+        let urlText = request.url.absoluteString
+        let transfer = CurlTransfer(url: address.absoluteString, headers: headerLines(request), deadline: deadline)
+        var body: ResponseBody?
+        var refusal: UpdateError?
+        let result = transfer.run { head, bytes in
+            guard (200...299).contains(head.status) else { return true }  // an error page or a redirect's: unread
+            if body == nil {
+                do throws(UpdateError) {
+                    body = try ResponseBody(head: head, maximumBytes: request.maximumBytes, url: urlText)
+                } catch {
+                    refusal = error
+                    return false
+                }
+            }
+            do throws(UpdateError) {
+                let more = try body!.append(bytes)
+                if more, let body { progress?(body.progress) }
+                return more
+            } catch {
+                refusal = error
+                return false
+            }
+        }
+        switch result {
+        case .completed:
+            break
+        case .stopped:
+            throw refusal ?? UpdateError.network(url: urlText, reason: "the transfer was stopped")
+        case .timedOut:
             throw UpdateError.timedOut(url: urlText, seconds: request.timeout)
+        case .truncated:
+            let expected = transfer.head?.value("content-length").flatMap(Int.init) ?? transfer.receivedBytes
+            throw UpdateError.truncated(url: urlText, received: transfer.receivedBytes, expected: expected)
+        case .failed(let code, let message):
+            throw CurlTransfer.translate(code: code, message: message, url: urlText)
         }
-        return try receiver.outcome(url: urlText, timeout: request.timeout)
+        guard let head = transfer.head else { throw UpdateError.network(url: urlText, reason: "no HTTP response") }
+        if (200...299).contains(head.status) {
+            if body == nil { body = try ResponseBody(head: head, maximumBytes: request.maximumBytes, url: urlText) }
+            try body?.finish()
+        }
+        return (head, body)
+    }
+
+    /// What a final (not redirecting) answer means.
+    private func outcome(
+        of head: CurlTransfer.Head,
+        body: ResponseBody?,
+        at finalURL: URL,
+        redirected: Bool,
+        url: String
+    ) throws -> Outcome {
+        switch head.status {
+        case 304:
+            return .notModified(redirectedTo: redirected ? finalURL : nil)
+        case 200...299:
+            let validators = HTTPValidators(etag: head.value("etag"), lastModified: head.value("last-modified"))
+            return .downloaded(
+                .init(
+                    data: body?.data ?? Data(),
+                    validators: validators,
+                    contentType: head.value("content-type"),
+                    finalURL: finalURL,
+                    wasRedirected: redirected
+                )
+            )
+        default:
+            throw UpdateError.httpStatus(
+                url: finalURL.absoluteString == url
+                    ? url : "\(url) (redirected to \(DisplayText.escapingControls(finalURL.absoluteString)))",
+                code: head.status,
+                reason: HTTPURLResponse.localizedString(forStatusCode: head.status).capitalizedReason
+            )
+        }
     }
 }
 
@@ -118,223 +190,6 @@ public struct HTTPValidators: Sendable, Equatable {
     public init(etag: String?, lastModified: String?) { (self.etag, self.lastModified) = (etag, lastModified) }
     /// True when neither is set.
     public var isEmpty: Bool { etag == nil && lastModified == nil }
-}
-
-/// URLSession's delegate for one download: collects the response and the body as they arrive
-/// (on URLSession's thread, see ``InlineDelegateQueue``), cancels beyond the size cap or the
-/// deadline, refuses redirects it must not follow, signals completion.
-final class DownloadReceiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let finished = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private let maximumBytes: Int
-    private let deadline: DispatchTime
-    /// The address asked for is `https:`, or a redirect led to one (redirects must then stay on https).
-    private var reachedTLS: Bool
-    private let progress: (@Sendable (BankListDownloader.Progress) -> Void)?
-    // Guarded by `lock`.
-    private var response: HTTPURLResponse?
-    private var data = Data()
-    private var error: Error?
-    private var exceededCap = false
-    private var timedOut = false
-    private var cancelled = false
-    private var redirected = false
-    private var refusedRedirect: (target: String, reason: String)?
-
-    init(
-        maximumBytes: Int,
-        deadline: DispatchTime,
-        startedWithTLS: Bool,
-        progress: (@Sendable (BankListDownloader.Progress) -> Void)?
-    ) {
-        self.maximumBytes = maximumBytes
-        self.deadline = deadline
-        self.reachedTLS = startedWithTLS
-        self.progress = progress
-    }
-
-    /// The caller's deadline passed: the task is cancelled (in the background) and the outcome is a timeout.
-    func markTimedOut(cancelling task: URLSessionTask) {
-        lock.withLock { timedOut = true }
-        cancelOnce(task)
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        dataTask: URLSessionDataTask,
-        didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        let announcedTooLarge = response.expectedContentLength > Int64(maximumBytes)
-        lock.withLock {
-            self.response = response as? HTTPURLResponse
-            if announcedTooLarge { exceededCap = true }
-        }
-        // A Content-Length beyond the cap: refuse before reading the body (FoundationNetworking
-        // ignores the disposition, hence the cancel).
-        completionHandler(announcedTooLarge ? .cancel : .allow)
-        if announcedTooLarge { cancelOnce(dataTask) }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive chunk: Data) {
-        var report: BankListDownloader.Progress?
-        var cancel = false
-        let late = DispatchTime.now() > deadline
-        lock.withLock {
-            guard !exceededCap, !timedOut else { return }
-            if late {
-                timedOut = true
-                cancel = true
-                finished.signal()
-                return
-            }
-            if data.count + chunk.count > maximumBytes {
-                // Refused now: the caller is told at once, whatever is still being decoded.
-                exceededCap = true
-                cancel = true
-                data = Data()
-                finished.signal()
-                return
-            }
-            data.append(chunk)
-            let expected = response.map { $0.expectedContentLength }.flatMap { $0 > 0 ? Int($0) : nil }
-            report = .init(received: data.count, expected: expected)
-        }
-        if cancel { cancelOnce(dataTask) }
-        if let report { progress?(report) }
-    }
-
-    /// Cancels the task the first time only (the chunks already decoded keep arriving until the cancel
-    /// takes effect; they are dropped). From another thread: this one is URLSession's, and the
-    /// toolchain's `cancel()` waits for it (`sync`), which from here would never return.
-    private func cancelOnce(_ task: URLSessionTask) {
-        let first = lock.withLock { () -> Bool in
-            defer { cancelled = true }
-            return !cancelled
-        }
-        nonisolated(unsafe) let task = task
-        if first { DispatchQueue.global().async { task.cancel() } }
-    }
-
-    /// Follows a redirect to http or https only, and once on https to https only; a refusal is kept for
-    /// ``outcome(url:timeout:)`` (the redirect's own answer then ends the task).
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping (URLRequest?) -> Void
-    ) {
-        // The Location as the server wrote it: FoundationNetworking turns `file:///etc/passwd` into
-        // `http://this-host/etc/passwd` in `request`.
-        let location = response.value(forHTTPHeaderField: "Location")
-        let target = location.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL } ?? request.url
-        let targetText = target?.absoluteString ?? location ?? "an address that cannot be read"
-        let scheme = target?.scheme?.lowercased()
-        let refusal = lock.withLock { () -> String? in
-            var refusal: String?
-            if scheme != "http" && scheme != "https" {
-                refusal = "not an http or https address"
-            } else if (reachedTLS || response.url?.scheme?.lowercased() == "https") && scheme != "https" {
-                refusal = "plain http after https: the list could be read and altered on the way"
-            }
-            if let refusal {
-                refusedRedirect = (DisplayText.escapingControls(targetText), refusal)
-            } else {
-                redirected = true
-                if scheme == "https" { reachedTLS = true }
-            }
-            return refusal
-        }
-        completionHandler(refusal == nil ? request : nil)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.withLock { self.error = error }
-        finished.signal()
-    }
-
-    /// The result, once `finished` was signalled.
-    func outcome(url: String, timeout: Double) throws -> BankListDownloader.Outcome {
-        try lock.withLock {
-            if let refusedRedirect {
-                throw UpdateError.redirectRefused(
-                    url: url,
-                    target: refusedRedirect.target,
-                    reason: refusedRedirect.reason
-                )
-            }
-            if exceededCap { throw UpdateError.tooLarge(url: url, limit: maximumBytes) }
-            if timedOut { throw UpdateError.timedOut(url: url, seconds: timeout) }
-            let expected = response.flatMap { $0.expectedContentLength > 0 ? Int($0.expectedContentLength) : nil }
-            let encoded =
-                response?.value(forHTTPHeaderField: "Content-Encoding").map { !$0.isEmpty && $0 != "identity" } ?? false
-            if let error {
-                if let expected, !encoded, response != nil, data.count < expected {
-                    throw UpdateError.truncated(url: url, received: data.count, expected: expected)
-                }
-                throw DownloadReceiver.translate(error, url: url, timeout: timeout)
-            }
-            guard let response else { throw UpdateError.network(url: url, reason: "no HTTP response") }
-            let finalURL = response.url ?? URL(string: url)!
-            switch response.statusCode {
-            case 304:
-                return .notModified(redirectedTo: redirected ? finalURL : nil)
-            case 200...299:
-                if let expected, !encoded, data.count < expected {
-                    throw UpdateError.truncated(url: url, received: data.count, expected: expected)
-                }
-                let validators = HTTPValidators(
-                    etag: response.value(forHTTPHeaderField: "ETag"),
-                    lastModified: response.value(forHTTPHeaderField: "Last-Modified")
-                )
-                return .downloaded(
-                    .init(
-                        data: data,
-                        validators: validators,
-                        contentType: response.value(forHTTPHeaderField: "Content-Type"),
-                        finalURL: finalURL,
-                        wasRedirected: redirected
-                    )
-                )
-            default:
-                throw UpdateError.httpStatus(
-                    url: finalURL.absoluteString == url
-                        ? url : "\(url) (redirected to \(DisplayText.escapingControls(finalURL.absoluteString)))",
-                    code: response.statusCode,
-                    reason: HTTPURLResponse.localizedString(forStatusCode: response.statusCode).capitalizedReason
-                )
-            }
-        }
-    }
-
-    /// URLSession's errors in the words of ``UpdateError``.
-    static func translate(_ error: Error, url: String, timeout: Double) -> UpdateError {
-        let nsError = error as NSError
-        guard nsError.domain == NSURLErrorDomain else {
-            return .network(url: url, reason: nsError.localizedDescription)
-        }
-        switch nsError.code {
-        case NSURLErrorTimedOut:
-            return .timedOut(url: url, seconds: timeout)
-        case NSURLErrorCannotConnectToHost:
-            return .cannotConnect(url: url, reason: "nothing is listening there (connection refused)")
-        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
-            return .cannotConnect(url: url, reason: "no such host")
-        case NSURLErrorNotConnectedToInternet:
-            return .cannotConnect(url: url, reason: "no network connection")
-        case NSURLErrorNetworkConnectionLost:
-            return .network(url: url, reason: "the connection was lost")
-        case NSURLErrorHTTPTooManyRedirects:
-            return .network(url: url, reason: "too many redirects")
-        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted,
-            NSURLErrorServerCertificateHasBadDate,
-            NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid:
-            return .network(url: url, reason: "the secure connection failed (\(nsError.localizedDescription))")
-        default:
-            return .network(url: url, reason: "\(nsError.localizedDescription) (URL error \(nsError.code))")
-        }
-    }
 }
 
 extension String {

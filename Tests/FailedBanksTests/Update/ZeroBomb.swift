@@ -1,3 +1,5 @@
+import CZlib
+
 /// A gzip body that unpacks to many zero bytes, made without zlib: one fixed-Huffman deflate block
 /// of a literal zero and then matches of 258 bytes at distance 1 (13 bits each, about 160:1), with
 /// the CRC-32 and size of the unpacked bytes in the trailer, so that it is a valid gzip stream.
@@ -81,5 +83,71 @@ enum ZeroBomb {
         }
 
         func bytes() -> [UInt8] { filled > 0 ? buffer + [UInt8(current)] : buffer }
+    }
+}
+
+extension ZeroBomb {
+    /// A gzip body of `mebibytes` MiB of zeros at zlib's best ratio (about 1,000:1: 2 GiB in 2 MB),
+    /// made quickly: each MiB is deflated with a full flush, which resets the compressor, so the
+    /// bytes of one MiB after the first are the same every time and are repeated; the trailer's
+    /// CRC-32 and size are computed, not deflated.
+    static func denseGzip(mebibytes: Int) -> [UInt8] {
+        precondition(mebibytes >= 1)
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        let deflater = Deflater(windowBits: -15)
+        let first = deflater.deflate(zeros, flush: Z_FULL_FLUSH)
+        let next = deflater.deflate(zeros, flush: Z_FULL_FLUSH)
+        let end = deflater.deflate([], flush: Z_FINISH)
+        var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
+        out.reserveCapacity(out.count + first.count + next.count * (mebibytes - 1) + end.count + 8)
+        out += first
+        for _ in 1..<mebibytes { out += next }
+        out += end
+        let size = mebibytes << 20
+        let crc = crc32OfZeros(count: size)
+        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
+        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: size >> shift)) }
+        return out
+    }
+
+    /// `bytes` as one gzip stream (zlib's, best compression).
+    static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+        Deflater(windowBits: 15 + 16).deflate(bytes, flush: Z_FINISH)
+    }
+
+    /// zlib's deflate, for the tests' compressed bodies.
+    final class Deflater {
+        private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+
+        /// -15 raw deflate, 15 + 16 gzip.
+        init(windowBits: Int32) {
+            stream.initialize(to: z_stream())
+            precondition(czlib_deflate_init(stream, 9, windowBits) == Z_OK)
+        }
+
+        deinit {
+            CZlib.deflateEnd(stream)
+            stream.deallocate()
+        }
+
+        /// The bytes deflate writes for `input` and `flush`.
+        func deflate(_ input: [UInt8], flush: Int32) -> [UInt8] {
+            var input = input
+            var out: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 64 << 10)
+            input.withUnsafeMutableBufferPointer { inBytes in
+                stream.pointee.next_in = inBytes.baseAddress
+                stream.pointee.avail_in = UInt32(inBytes.count)
+                repeat {
+                    buffer.withUnsafeMutableBufferPointer { outBytes in
+                        stream.pointee.next_out = outBytes.baseAddress
+                        stream.pointee.avail_out = UInt32(outBytes.count)
+                        _ = CZlib.deflate(stream, flush)
+                        out += outBytes[..<(outBytes.count - Int(stream.pointee.avail_out))]
+                    }
+                } while stream.pointee.avail_out == 0
+            }
+            return out
+        }
     }
 }
