@@ -22,11 +22,19 @@ public enum ErrorReason {
         return "\(error)"
     }
 
+    /// The `errno` of the POSIX error under a Foundation error (which Linux's Foundation keeps as
+    /// an `NSError` or as a Swift error, as it was made).
+    static func underlyingPOSIXCode(of error: NSError) -> Int32? {
+        let underlying = error.userInfo[NSUnderlyingErrorKey]
+        if let posix = underlying as? POSIXError { return posix.code.rawValue }
+        let nsError = (underlying as? NSError) ?? (underlying as? Error).map { $0 as NSError }
+        guard let nsError, nsError.domain == NSPOSIXErrorDomain else { return nil }
+        return Int32(nsError.code)
+    }
+
     /// A Foundation error's reason: its underlying POSIX error's, else a sentence for its code.
     static func text(of error: NSError) -> String {
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
+        if let code = underlyingPOSIXCode(of: error) { return String(cString: strerror(code)) }
         if error.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(error.code))) }
         guard error.domain == NSCocoaErrorDomain else { return "error \(error.code) (\(error.domain))" }
         switch CocoaError.Code(rawValue: error.code) {

@@ -1,3 +1,4 @@
+import CLIKit
 import TerminalUI
 
 extension BankBrowser {
@@ -18,7 +19,7 @@ extension BankBrowser {
             screen.onJump = { [unowned self] year in self.jump(toYear: year) }
             loop.push(screen)
         } catch {
-            statusLine.showMessage("Could not chart the banks: \(error)", at: now, style: .error)
+            statusLine.showMessage("Could not chart the banks: \(ErrorReason.text(of: error))", at: now, style: .error)
         }
     }
 

@@ -81,7 +81,7 @@ struct BrowserLauncher {
         do {
             screen = try CursesScreen()
         } catch {
-            printError("cannot use the terminal: \(error)")
+            printError("cannot use the terminal: \(ErrorReason.text(of: error))")
             return ExitStatus.failure
         }
         let browser: BankBrowser

@@ -162,7 +162,7 @@ public enum UpdateCommand {
                 return refusal.status
             } catch {
                 bar?.finish()
-                fail("update: \(error)")
+                fail("update: \(ErrorReason.text(of: error))")
                 return ExitStatus.software
             }
         }

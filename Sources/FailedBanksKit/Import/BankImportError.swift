@@ -1,3 +1,4 @@
+import CLIKit
 import CSVImport
 import SQLiteStore
 
@@ -78,7 +79,7 @@ public enum BankImportError: Error, CustomStringConvertible {
             )
             return lines
         case .store(let path, let error):
-            return ["\(path): \(error)"]
+            return ["\(path): \(ErrorReason.text(of: error))"]
         case .notABankStore(let path, let tables):
             let found =
                 tables.isEmpty
@@ -89,7 +90,7 @@ public enum BankImportError: Error, CustomStringConvertible {
                     + "(ZFAILEDBANKINFO, ZFAILEDBANKDETAILS) nor the tutorial's database (failed_banks); it has \(found)"
             ]
         case .unreadableStore(let path, let error):
-            return ["\(path): cannot read the old store: \(error)"]
+            return ["\(path): cannot read the old store: \(ErrorReason.text(of: error))"]
         }
     }
 

@@ -125,7 +125,7 @@ public enum ImportCommand {
                     if status == ExitStatus.ok { status = error.exitStatus }
                 } catch {
                     bar?.finish()
-                    fail("\(path): \(error)")
+                    fail("\(path): \(ErrorReason.text(of: error))")
                     if status == ExitStatus.ok { status = ExitStatus.software }
                 }
             }

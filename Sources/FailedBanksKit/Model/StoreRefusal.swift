@@ -81,7 +81,7 @@ public struct StoreRefusal: Error, CustomStringConvertible, Sendable {
             )
         case .schemaMismatch, .missingMigration:
             return StoreRefusal(
-                message: "\(path): cannot be used: \(error); it was left unchanged",
+                message: "\(path): cannot be used: \(ErrorReason.text(of: error)); it was left unchanged",
                 status: ExitStatus.dataError
             )
         case .readOnly:

@@ -1,3 +1,4 @@
+import CLIKit
 import TerminalUI
 
 /// What a locked app shows: the unlock prompt and nothing else (no names).
@@ -49,7 +50,7 @@ final class LockView: View {
             } catch VaultError.wrongPassphrase {
                 problem = "Wrong passphrase"
             } catch {
-                problem = "Cannot unlock: \(error)"
+                problem = "Cannot unlock: \(ErrorReason.text(of: error))"
             }
             return .handled
         }

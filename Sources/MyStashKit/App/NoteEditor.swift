@@ -1,3 +1,4 @@
+import CLIKit
 import SQLiteStore
 import TerminalUI
 
@@ -23,7 +24,8 @@ final class NoteEditor {
         var problem: String?
         if let note {
             do { body = try stash.noteBody(of: note) } catch {
-                problem = "\(error); saving keeps the stored text as it is unless you type a new one"
+                problem =
+                    "\(ErrorReason.text(of: error)); saving keeps the stored text as it is unless you type a new one"
             }
         }
         form = Form(
@@ -58,7 +60,7 @@ final class NoteEditor {
             }
             return true
         } catch {
-            form.errorMessage = "Not saved: \(error)"
+            form.errorMessage = "Not saved: \(ErrorReason.text(of: error))"
             return false
         }
     }

@@ -1,3 +1,4 @@
+import CLIKit
 import Foundation
 import SQLiteStore
 import TerminalUI
@@ -68,7 +69,7 @@ final class PasswordEditor: View {
                 }
             } catch {
                 entry.name = object.string("name") ?? ""
-                problem = "Cannot decrypt: \(error)"
+                problem = "Cannot decrypt: \(ErrorReason.text(of: error))"
             }
         }
         history = entry.history
@@ -150,7 +151,7 @@ final class PasswordEditor: View {
             dropSecrets()
             return true
         } catch {
-            form.errorMessage = "Not saved: \(error)"
+            form.errorMessage = "Not saved: \(ErrorReason.text(of: error))"
             return false
         }
     }
@@ -215,7 +216,7 @@ final class PasswordEditor: View {
             let secret = (form.value(for: "totp") ?? "").trimmingCharacters(in: .whitespaces)
             guard !secret.isEmpty else { return showError("Not copied: this entry has no TOTP secret") }
             do { value = try TOTP(parsing: secret).code(at: now()) } catch {
-                return showError("Not copied: \(error)")
+                return showError("Not copied: \(ErrorReason.text(of: error))")
             }
         default: return
         }

@@ -1,3 +1,4 @@
+import CLIKit
 import FetchedResults
 import FetchedResultsUI
 import Foundation
@@ -112,7 +113,7 @@ final class StashBrowser {
                 PasswordHistoryView(name: object.string("name") ?? "", history: try stash.entry(for: object).history)
             )
         } catch {
-            list.showMessage("Cannot show the history: \(error)", style: .error)
+            list.showMessage("Cannot show the history: \(ErrorReason.text(of: error))", style: .error)
         }
     }
 
@@ -130,7 +131,7 @@ final class StashBrowser {
             }
             copy(value, field: field, name: name)
         } catch {
-            list.showMessage("Not copied: \(error)", style: .error)
+            list.showMessage("Not copied: \(ErrorReason.text(of: error))", style: .error)
         }
     }
 
@@ -184,7 +185,7 @@ final class StashBrowser {
             } catch {
                 for (view, open) in openForms where open === form { loop.remove(view) }
                 list.showMessage(
-                    "A form open when the app locked could not be restored (\(error)); its unsaved edits are lost",
+                    "A form open when the app locked could not be restored (\(ErrorReason.text(of: error))); its unsaved edits are lost",
                     style: .error
                 )
             }

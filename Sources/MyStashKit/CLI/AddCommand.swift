@@ -84,7 +84,7 @@ enum AddCommand {
                     return ExitStatus.dataError
                 }
             } catch {
-                printError("\(error)")
+                printError("\(ErrorReason.text(of: error))")
                 return ExitStatus.dataError
             }
             let password: String
@@ -116,7 +116,7 @@ enum AddCommand {
                     )
                 )
             } catch {
-                printError("cannot add “\(name)”: \(error)")
+                printError("cannot add “\(name)”: \(ErrorReason.text(of: error))")
                 return ExitStatus.ioError
             }
             writeStandardError("Added “\(name)”\(length.map { " with a generated \($0)-character password" } ?? "").\n")

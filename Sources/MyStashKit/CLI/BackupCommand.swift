@@ -33,11 +33,11 @@ enum BackupCommand {
             }
             let stash: Stash
             do { stash = try Stash(path: path) } catch {
-                printError("cannot open \(path): \(error)")
+                printError("cannot open \(path): \(ErrorReason.text(of: error))")
                 return ExitStatus.noInput
             }
             do { try stash.backup(to: file) } catch {
-                printError("cannot back up to \(file): \(error)")
+                printError("cannot back up to \(file): \(ErrorReason.text(of: error))")
                 return ExitStatus.cantCreate
             }
             writeStandardError("Backed up \(path) to \(file).\n")

@@ -59,7 +59,7 @@ enum ExportCommand {
                 defer { Sodium.wipe(&bytes) }
                 try Stash.writePrivateFile(bytes, to: file)
             } catch {
-                printError("cannot export to \(file): \(error)")
+                printError("cannot export to \(file): \(ErrorReason.text(of: error))")
                 return ExitStatus.cantCreate
             }
             writeStandardError("Exported to \(file) (plaintext, mode 0600): delete it once you no longer need it.\n")

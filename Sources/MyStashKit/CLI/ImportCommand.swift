@@ -56,7 +56,7 @@ enum ImportCommand {
                 printError("\(error)")
                 return ExitStatus.noInput
             } catch {
-                printError("\(error)")
+                printError("\(ErrorReason.text(of: error))")
                 return ExitStatus.dataError
             }
             let items = reader.items()
@@ -65,7 +65,7 @@ enum ImportCommand {
             defer { stash.lock() }
             let summary: ImportSummary
             do { summary = try stash.importItems(items) } catch {
-                printError("\(file): nothing was imported: \(error)")
+                printError("\(file): nothing was imported: \(ErrorReason.text(of: error))")
                 return ExitStatus.dataError
             }
             printLine(

@@ -81,7 +81,7 @@ enum InitCommand {
             // An older schema, which only a stash with a passphrase has.
             return "a stash exists already at \(path) (nothing was changed)"
         } catch {
-            return "\(path) exists and is not a stash (\(error)); nothing was changed"
+            return "\(path) exists and is not a stash (\(ErrorReason.text(of: error))); nothing was changed"
         }
     }
 
@@ -89,7 +89,7 @@ enum InitCommand {
     private static func setUp(at path: String, passphraseFD: Int32?, parameters: KDFParameters) -> Int32 {
         let stash: Stash
         do { stash = try Stash(path: path) } catch {
-            printError("cannot create \(path): \(error)")
+            printError("cannot create \(path): \(ErrorReason.text(of: error))")
             return ExitStatus.cantCreate
         }
         defer { stash.lock() }
@@ -109,7 +109,7 @@ enum InitCommand {
         do {
             try stash.setUp(passphrase: passphrase, parameters: parameters)
         } catch {
-            printError("cannot set the passphrase: \(error)")
+            printError("cannot set the passphrase: \(ErrorReason.text(of: error))")
             return ExitStatus.ioError
         }
         return ExitStatus.ok

@@ -45,7 +45,7 @@ enum ListCommand {
                 printError("no stash at \(path)")
                 return ExitStatus.noInput
             } catch {
-                printError("cannot open \(path): \(error)")
+                printError("cannot open \(path): \(ErrorReason.text(of: error))")
                 return ExitStatus.noInput
             }
             do {
@@ -54,7 +54,7 @@ enum ListCommand {
                 for name in try stash.names(of: kind) { printLine(name) }
                 return ExitStatus.ok
             } catch {
-                printError("cannot read \(path): \(error)")
+                printError("cannot read \(path): \(ErrorReason.text(of: error))")
                 return ExitStatus.ioError
             }
         }

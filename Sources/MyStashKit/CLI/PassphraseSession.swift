@@ -47,7 +47,7 @@ struct PassphraseSession {
                 try stash.setUp(passphrase: first, parameters: parameters)
                 return ExitStatus.ok
             } catch {
-                printError("cannot set the passphrase: \(error)")
+                printError("cannot set the passphrase: \(ErrorReason.text(of: error))")
                 return ExitStatus.ioError
             }
         }
@@ -81,7 +81,7 @@ struct PassphraseSession {
                         : "Wrong passphrase.\n"
                 )
             } catch {
-                printError("cannot unlock the stash: \(error)")
+                printError("cannot unlock the stash: \(ErrorReason.text(of: error))")
                 return ExitStatus.dataError
             }
         }
@@ -107,7 +107,7 @@ struct PassphraseSession {
             try stash.changePassphrase(to: passphrase, parameters: target)
             prompt.write("Raised to \(target).\n")
         } catch {
-            printError("cannot raise the cost (nothing was changed): \(error)")
+            printError("cannot raise the cost (nothing was changed): \(ErrorReason.text(of: error))")
         }
     }
 

@@ -38,7 +38,7 @@ enum PasswdCommand {
             }
             let stash: Stash
             do { stash = try Stash(path: path) } catch {
-                printError("cannot open \(path): \(error)")
+                printError("cannot open \(path): \(ErrorReason.text(of: error))")
                 return ExitStatus.noInput
             }
             defer { stash.lock() }
@@ -114,7 +114,7 @@ enum PasswdCommand {
                 return ExitStatus.ok
             } catch {
                 let hint = skippingDamaged ? "" : " (--skip-damaged re-seals what opens and names the rest)"
-                printError("cannot change the passphrase (nothing was changed): \(error)\(hint)")
+                printError("cannot change the passphrase (nothing was changed): \(ErrorReason.text(of: error))\(hint)")
                 return ExitStatus.ioError
             }
         }

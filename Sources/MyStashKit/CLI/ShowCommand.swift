@@ -65,7 +65,7 @@ enum ShowCommand {
                 if case .noEntry = error { return ExitStatus.noInput }
                 return ExitStatus.dataError
             } catch {
-                printError("\(error)")
+                printError("\(ErrorReason.text(of: error))")
                 return ExitStatus.dataError
             }
         }

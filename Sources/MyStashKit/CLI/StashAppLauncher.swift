@@ -27,7 +27,7 @@ struct StashAppLauncher {
         do {
             screen = try CursesScreen()
         } catch {
-            printError("\(error)")
+            printError("\(ErrorReason.text(of: error))")
             return ExitStatus.usage
         }
         let exit: TerminalRunLoop.Exit
@@ -43,7 +43,7 @@ struct StashAppLauncher {
         } catch {
             screen.close()
             stash.lock()
-            printError("cannot show the stash: \(error)")
+            printError("cannot show the stash: \(ErrorReason.text(of: error))")
             return ExitStatus.software
         }
         screen.close()

@@ -67,7 +67,7 @@ struct StashUnlocker {
         }
         let stash: Stash
         do { stash = try Stash(path: path) } catch {
-            printError("cannot open \(path): \(error)")
+            printError("cannot open \(path): \(ErrorReason.text(of: error))")
             return .failure(ExitStatus.noInput)
         }
         guard stash.hasPassphrase else {
@@ -88,7 +88,7 @@ struct StashUnlocker {
                 printError("wrong passphrase; the stash was not opened")
                 return .failure(ExitStatus.noPermission)
             } catch {
-                printError("cannot unlock the stash: \(error)")
+                printError("cannot unlock the stash: \(ErrorReason.text(of: error))")
                 return .failure(ExitStatus.dataError)
             }
             return .success(stash)

@@ -1,3 +1,4 @@
+import CLIKit
 import Foundation
 
 #if canImport(Glibc)
@@ -52,7 +53,7 @@ public enum StashLocation {
                     attributes: [.posixPermissions: 0o700]
                 )
             } catch {
-                throw StashError.cannotCreate(path: directory, reason: "\(error.localizedDescription)")
+                throw StashError.cannotCreate(path: directory, reason: ErrorReason.text(of: error))
             }
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
