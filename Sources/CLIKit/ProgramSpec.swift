@@ -134,6 +134,15 @@ public struct Subcommand: Sendable {
 
     /// The word after the program's name (`list` in `failedbanks list`).
     public var name: String { spec.name.split(separator: " ").last.map(String.init) ?? spec.name }
+
+    /// Its word and the positionals its usage starts with, options left out (`list notes|passwords`,
+    /// `show NAME`), for a program's one-line usage of every command.
+    ///
+    ///     program.subcommands.filter { !$0.isHidden }.map(\.synopsis).joined(separator: " | ")
+    public var synopsis: String {
+        let positionals = spec.usage.split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.hasPrefix("-") }
+        return ([name] + positionals.map(String.init)).joined(separator: " ")
+    }
 }
 
 /// A term and its description: an environment variable, a file, an example, an exit status.

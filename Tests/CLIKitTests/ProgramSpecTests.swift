@@ -46,6 +46,14 @@ private let demo = ProgramSpec(
     #expect(!demo.command.helpText.contains("_helper"))
 }
 
+@Test func aSubcommandsSynopsisIsItsWordAndLeadingPositionals() {
+    #expect(demo.subcommands[0].synopsis == "list notes|passwords")
+    let bare = Subcommand(CommandSpec(name: "demo passwd", summary: "", usage: "[--db PATH]", options: []), brief: "") {
+        _ in 0
+    }
+    #expect(bare.synopsis == "passwd")
+}
+
 @Test func placeholdersImplyFilesAndWordSets() {
     #expect(OptionSpec("--db", value: "PATH", help: "").completion == .file)
     #expect(OptionSpec("--url", value: "URL", help: "").completion == ValueCompletion.none)

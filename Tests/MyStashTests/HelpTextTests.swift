@@ -22,6 +22,18 @@ import Testing
         }
     }
 
+    @Test func theUsageLineIsMadeFromTheCommandTable() {
+        // Nothing typed by hand beside the table: a command added to it is in the usage line.
+        let visible = MyStashCommand.program.subcommands.filter { !$0.isHidden }
+        let made = "[--db PATH] [--no-animation] | " + visible.map(\.synopsis).joined(separator: " | ")
+        #expect(AppCommand.spec.usage == made)
+        #expect(
+            AppCommand.spec.usage
+                == "[--db PATH] [--no-animation] | init | list notes|passwords | show NAME | copy NAME | add NAME"
+                + " | import FILE | export FILE | backup FILE | passwd"
+        )
+    }
+
     @Test func eachTabsFilterExampleInTheHelpFiltersThatTab() throws {
         let h = try StashAppTests.Harness(prepare: { temp in
             let stash = try temp.open()

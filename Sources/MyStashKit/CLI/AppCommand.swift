@@ -19,9 +19,7 @@ enum AppCommand {
     static let spec = CommandSpec(
         name: "mystash",
         summary: "Notes and passwords in the terminal; passwords encrypted at rest under a master passphrase.",
-        usage:
-            "[--db PATH] [--no-animation] | init | list notes|passwords | show NAME | copy NAME | add NAME"
-            + " | import FILE | export FILE | backup FILE | passwd",
+        usage: "[--db PATH] [--no-animation] | " + MyStashCommand.synopsis,
         options: [
             OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
@@ -74,7 +72,7 @@ enum AppCommand {
             do {
                 stash = try Stash(path: path)
             } catch {
-                printError("cannot open \(path): \(error)")
+                printError("cannot open \(path): \(ErrorReason.text(of: error))")
                 return ExitStatus.cantCreate
             }
             defer { stash.lock() }

@@ -26,57 +26,65 @@ public enum MyStashCommand {
         program.main(arguments)
     }
 
+    /// The subcommands, in the order `--help` lists them; the app's usage line names each (``synopsis``).
+    static let subcommands: [Subcommand] = [
+        Subcommand(
+            InitCommand.spec,
+            brief: "create a new stash and set its master passphrase",
+            run: InitCommand.run
+        ),
+        Subcommand(
+            ListCommand.spec,
+            brief: "print titles or names, one per line (never secrets; no passphrase)",
+            run: ListCommand.run
+        ),
+        Subcommand(ShowCommand.spec, brief: "print one field of an entry", run: ShowCommand.run),
+        Subcommand(
+            CopyCommand.spec,
+            brief: "copy one field to the clipboard, cleared after --clip-seconds",
+            run: CopyCommand.run
+        ),
+        Subcommand(
+            AddCommand.spec,
+            brief: "add a password entry (password from stdin, the terminal or --generate)",
+            run: AddCommand.run
+        ),
+        Subcommand(
+            ImportCommand.spec,
+            brief: "import a Bitwarden, KeePassXC, Chrome or Firefox CSV export",
+            run: ImportCommand.run
+        ),
+        Subcommand(
+            ExportCommand.spec,
+            brief: "write everything in plaintext to a new CSV file (--format csv)",
+            run: ExportCommand.run
+        ),
+        Subcommand(
+            BackupCommand.spec,
+            brief: "write an encrypted copy of the stash to a new file",
+            run: BackupCommand.run
+        ),
+        Subcommand(PasswdCommand.spec, brief: "change the master passphrase", run: PasswdCommand.run),
+        Subcommand(
+            ClearClipboardCommand.spec,
+            brief: "clear the clipboard later (for copy)",
+            hidden: true,
+            run: ClearClipboardCommand.run
+        ),
+    ]
+
+    /// `init | list notes|passwords | show NAME | …`: every command that `--help` lists, from the table.
+    static var synopsis: String {
+        subcommands.filter { !$0.isHidden }.map(\.synopsis).joined(separator: " | ")
+    }
+
     /// The program: its subcommands (in the order `--help` lists them), and what its man page says.
     /// Completion never offers an entry's name: they are readable without the passphrase,
     /// but Tab should not list them on a shared screen.
     public static let program = ProgramSpec(
         command: AppCommand.spec,
         run: AppCommand.run,
-        subcommands: [
-            Subcommand(
-                InitCommand.spec,
-                brief: "create a new stash and set its master passphrase",
-                run: InitCommand.run
-            ),
-            Subcommand(
-                ListCommand.spec,
-                brief: "print titles or names, one per line (never secrets; no passphrase)",
-                run: ListCommand.run
-            ),
-            Subcommand(ShowCommand.spec, brief: "print one field of an entry", run: ShowCommand.run),
-            Subcommand(
-                CopyCommand.spec,
-                brief: "copy one field to the clipboard, cleared after --clip-seconds",
-                run: CopyCommand.run
-            ),
-            Subcommand(
-                AddCommand.spec,
-                brief: "add a password entry (password from stdin, the terminal or --generate)",
-                run: AddCommand.run
-            ),
-            Subcommand(
-                ImportCommand.spec,
-                brief: "import a Bitwarden, KeePassXC, Chrome or Firefox CSV export",
-                run: ImportCommand.run
-            ),
-            Subcommand(
-                ExportCommand.spec,
-                brief: "write everything in plaintext to a new CSV file (--format csv)",
-                run: ExportCommand.run
-            ),
-            Subcommand(
-                BackupCommand.spec,
-                brief: "write an encrypted copy of the stash to a new file",
-                run: BackupCommand.run
-            ),
-            Subcommand(PasswdCommand.spec, brief: "change the master passphrase", run: PasswdCommand.run),
-            Subcommand(
-                ClearClipboardCommand.spec,
-                brief: "clear the clipboard later (for copy)",
-                hidden: true,
-                run: ClearClipboardCommand.run
-            ),
-        ],
+        subcommands: subcommands,
         environment: [
             ManualEntry("MYSTASH_DB", "The store when --db is not given."),
             ManualEntry(
