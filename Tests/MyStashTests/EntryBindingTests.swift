@@ -10,14 +10,10 @@ import Testing
 @Suite struct EntryBindingTests {
     /// A stash with bankA (alice) and bankB (bob), locked and reopened so that nothing is cached.
     private func twoBanks(_ temp: TemporaryStash) throws {
-        let stash = try temp.open()
-        try stash.addPassword(
-            PasswordEntry(name: "bankA", userID: "alice", password: "pw-of-A", url: "https://a.example")
-        )
-        try stash.addPassword(
-            PasswordEntry(name: "bankB", userID: "bob", password: "pw-of-B", url: "https://b.example")
-        )
-        stash.lock()
+        try temp.makeLocked(passwords: [
+            PasswordEntry(name: "bankA", userID: "alice", password: "pw-of-A", url: "https://a.example"),
+            PasswordEntry(name: "bankB", userID: "bob", password: "pw-of-B", url: "https://b.example"),
+        ])
     }
 
     private func object(named name: String, in stash: Stash) throws -> ManagedObject {

@@ -13,23 +13,15 @@ enum FirstVersionStash {
     /// Writes a version-1 stash at `path` with `passphrase`, `notes` (title, body) and `passwords`.
     static func make(at path: String, passphrase: String, notes: [(String, String)], passwords: [PasswordEntry]) throws
     {
-        try StashLocation.prepare(path: path)
-        let store = try Store(path: path, model: model)
-        let context = ObjectContext(store: store)
-        let (vault, header) = try Vault.create(
-            passphrase: SecureBytes(utf8: passphrase),
+        let legacy = try LegacyVaultInfo.begin(
+            at: path,
+            model: model,
+            passphrase: passphrase,
             parameters: .minimum,
             format: 1
         )
-        defer { vault.close() }
-        let info = context.insert(into: StashModel.vaultInfo)
-        info["salt"] = .blob(header.salt)
-        info["verifier"] = .blob(header.verifier)
-        info["opsLimit"] = .integer(Int64(header.parameters.opsLimit))
-        info["memLimit"] = .integer(Int64(header.parameters.memLimit))
-        info["algorithm"] = .integer(Int64(header.parameters.algorithm))
-        let now = StoreValue.text(StoreDate.dateTimeText(from: Date()))
-        info["changed"] = now
+        defer { legacy.vault.close() }
+        let (context, vault, now) = (legacy.context, legacy.vault, legacy.now)
         for (title, body) in notes {
             let note = context.insert(into: StashModel.note)
             note["title"] = .text(title)
@@ -48,7 +40,6 @@ enum FirstVersionStash {
             object["notes"] = entry.notes.map { .text($0) } ?? .null
             object["modified"] = now
         }
-        try context.save()
-        _ = try store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        try legacy.finish()
     }
 }

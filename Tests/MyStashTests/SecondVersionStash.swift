@@ -61,24 +61,16 @@ enum SecondVersionStash {
         passwords: [PasswordEntry],
         parameters: KDFParameters = .minimum
     ) throws {
-        try StashLocation.prepare(path: path)
-        let store = try Store(path: path, model: model)
-        let context = ObjectContext(store: store)
-        let (vault, header) = try Vault.create(
-            passphrase: SecureBytes(utf8: passphrase),
+        let legacy = try LegacyVaultInfo.begin(
+            at: path,
+            model: model,
+            passphrase: passphrase,
             parameters: parameters,
             format: 2
         )
-        defer { vault.close() }
-        let info = context.insert(into: StashModel.vaultInfo)
-        info["salt"] = .blob(header.salt)
-        info["verifier"] = .blob(header.verifier)
-        info["opsLimit"] = .integer(Int64(header.parameters.opsLimit))
-        info["memLimit"] = .integer(Int64(header.parameters.memLimit))
-        info["algorithm"] = .integer(Int64(header.parameters.algorithm))
-        info["sealing"] = .integer(2)
-        let now = StoreValue.text(StoreDate.dateTimeText(from: Date()))
-        info["changed"] = now
+        defer { legacy.vault.close() }
+        legacy.info["sealing"] = .integer(2)
+        let (context, vault, now) = (legacy.context, legacy.vault, legacy.now)
         for (index, (title, body)) in notes.enumerated() {
             let note = context.insert(into: StashModel.note)
             let uid = "fedcba9876543210fedcba98765432\(String(format: "%02d", index))"
@@ -106,7 +98,6 @@ enum SecondVersionStash {
             }
             object["modified"] = now
         }
-        try context.save()
-        _ = try store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        try legacy.finish()
     }
 }

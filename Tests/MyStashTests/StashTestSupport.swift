@@ -25,6 +25,16 @@ final class TemporaryStash {
         return stash
     }
 
+    /// Makes the stash with `passwords` and `notes` (title, body) and locks it again, its WAL
+    /// checkpointed into the file: what a test that edits the file with `sqlite3` starts from.
+    func makeLocked(passwords: [PasswordEntry], notes: [(String, String)] = []) throws {
+        let stash = try open()
+        for entry in passwords { try stash.addPassword(entry) }
+        for (title, body) in notes { try stash.addNote(title: title, body: body) }
+        stash.lock()
+        _ = try stash.store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     /// Unlocks a stash changed behind its back the way `mystash passwd --skip-damaged`
     /// does (to the same passphrase, after the person agreed), so that its damaged entries
     /// are in the manifest as they are: what a test of their handling starts from.

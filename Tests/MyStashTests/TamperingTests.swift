@@ -11,14 +11,23 @@ import Testing
 @Suite struct TamperingTests {
     /// A stash with Bank (alice) and Mail, and a note, locked again.
     private func bankAndMail(_ temp: TemporaryStash) throws {
-        let stash = try temp.open()
-        try stash.addPassword(
-            PasswordEntry(name: "Bank", userID: "alice", password: "pw-bank", url: "https://bank.example")
+        try temp.makeLocked(
+            passwords: [
+                PasswordEntry(name: "Bank", userID: "alice", password: "pw-bank", url: "https://bank.example"),
+                PasswordEntry(name: "Mail", userID: "al", password: "pw-mail"),
+            ],
+            notes: [("Diary", "private")]
         )
-        try stash.addPassword(PasswordEntry(name: "Mail", userID: "al", password: "pw-mail"))
-        try stash.addNote(title: "Diary", body: "private")
-        stash.lock()
-        _ = try stash.store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// A format-2 stash (the release before the authenticated format) with Bank (alice).
+    private func secondVersionBank(_ temp: TemporaryStash) throws {
+        try SecondVersionStash.make(
+            at: temp.path,
+            passphrase: "correct horse",
+            notes: [],
+            passwords: [PasswordEntry(name: "Bank", userID: "alice", password: "pw", url: "https://bank.example")]
+        )
     }
 
     private func sqlite(_ temp: TemporaryStash, _ sql: String) throws {
@@ -65,12 +74,7 @@ import Testing
     @Test func aFormatTwoStashSetToFormatOneIsNotSealedUnlessThisRunUpgradedItFromTheFirstVersion() throws {
         let temp = try TemporaryStash()
         defer { temp.remove() }
-        try SecondVersionStash.make(
-            at: temp.path,
-            passphrase: "correct horse",
-            notes: [],
-            passwords: [PasswordEntry(name: "Bank", userID: "alice", password: "pw", url: "https://bank.example")]
-        )
+        try secondVersionBank(temp)
         try sqlite(temp, "UPDATE vault_info SET sealing = 1; UPDATE password SET url = 'https://evil.example'")
         let stash = try Stash(path: temp.path)
         #expect(throws: StashError.unsealedFormatNotFromFirstVersion) {
@@ -83,12 +87,7 @@ import Testing
     @Test func plaintextPlantedInAFormatTwoStashIsRefusedByItsMigration() throws {
         let temp = try TemporaryStash()
         defer { temp.remove() }
-        try SecondVersionStash.make(
-            at: temp.path,
-            passphrase: "correct horse",
-            notes: [],
-            passwords: [PasswordEntry(name: "Bank", userID: "alice", password: "pw", url: "https://bank.example")]
-        )
+        try secondVersionBank(temp)
         try sqlite(temp, "UPDATE password SET url = 'https://evil.example'")
         let stash = try Stash(path: temp.path)
         #expect(throws: StashError.tampered(kind: "password entry", name: "Bank", fields: ["URL"])) {

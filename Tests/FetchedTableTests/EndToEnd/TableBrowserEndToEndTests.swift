@@ -148,13 +148,15 @@ struct TableBrowserEndToEndTests {
         try tmux.waitFor("Delete")
         tmux.send("Enter")
         try tmux.waitFor("u to undo")
-        try waitUntil("Ada deleted in the file") {
+        try fixture.waitUntil("Ada deleted in the file") {
             (try? fixture.sql("SELECT count(*) FROM student WHERE name = 'Ada'")) == "0"
         }
         #expect(try fixture.sql("SELECT count(*) FROM student") == "7")
         tmux.send("u")
         try tmux.waitFor("Undone")
-        try waitUntil("Ada back in the file") { (try? fixture.sql("SELECT id FROM student WHERE name = 'Ada'")) == "1" }
+        try fixture.waitUntil("Ada back in the file") {
+            (try? fixture.sql("SELECT id FROM student WHERE name = 'Ada'")) == "1"
+        }
         #expect(try fixture.sql("SELECT name, subject, number FROM student WHERE id = 1") == "Ada|Math|3")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
@@ -206,14 +208,5 @@ struct TableBrowserEndToEndTests {
         try tmux.waitFor("Delete is disabled")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
-    }
-
-    /// Polls `condition` until it holds (``generousDeadline`` at most).
-    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(generousDeadline)
-        while !condition() {
-            if Date() > deadline { throw EndToEndError("timed out waiting for \(what)") }
-            usleep(30_000)
-        }
     }
 }

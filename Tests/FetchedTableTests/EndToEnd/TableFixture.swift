@@ -77,6 +77,16 @@ final class TableFixture {
     /// Removes the folder.
     func remove() { try? FileManager.default.removeItem(at: directory) }
 
+    /// Polls `condition` (what the file or the program shows) until it holds, ``generousDeadline``
+    /// at most; the error names `what` was waited for.
+    func waitUntil(_ what: String, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(generousDeadline)
+        while !condition() {
+            if Date() > deadline { throw EndToEndError("timed out waiting for \(what)") }
+            usleep(30_000)
+        }
+    }
+
     /// Writes `text` to a file of the folder; returns its path.
     @discardableResult
     func write(_ name: String, _ text: String) throws -> String {

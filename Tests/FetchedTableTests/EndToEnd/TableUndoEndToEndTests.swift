@@ -41,14 +41,14 @@ struct TableUndoEndToEndTests {
         try tmux.waitFor("Delete")
         tmux.send("Enter")
         try tmux.waitFor("u to undo")
-        try waitUntil("the cascade in the file") {
+        try fixture.waitUntil("the cascade in the file") {
             (try? fixture.sql("SELECT count(*) FROM child", database: database)) == "1"
         }
         #expect(try fixture.sql("SELECT count(*) FROM toy", database: database) == "0")
         #expect(try fixture.sql("SELECT pid IS NULL FROM friend WHERE name = 'carol'", database: database) == "1")
         tmux.send("u")
         try tmux.waitFor("Undone: Deleted alice")
-        try waitUntil("everything back in the file") {
+        try fixture.waitUntil("everything back in the file") {
             (try? TableUndoEndToEndTests.snapshot(fixture, database, tables: tables)) == before
         }
         tmux.send("q")
@@ -74,12 +74,12 @@ struct TableUndoEndToEndTests {
         try tmux.waitFor("Delete")
         tmux.send("Enter")
         try tmux.waitFor("u to undo")
-        try waitUntil("the bank's details deleted with it") {
+        try fixture.waitUntil("the bank's details deleted with it") {
             (try? fixture.sql("SELECT count(*) FROM failed_bank_details WHERE info_id = 1", database: store)) == "0"
         }
         tmux.send("u")
         try tmux.waitFor("Undone")
-        try waitUntil("the bank and its details back") {
+        try fixture.waitUntil("the bank and its details back") {
             (try? TableUndoEndToEndTests.snapshot(fixture, store, tables: tables)) == before
         }
         tmux.send("q")
@@ -105,14 +105,5 @@ struct TableUndoEndToEndTests {
         #expect(try fixture.sql("SELECT name FROM parent", database: database) == "bob", "bob was not deleted instead")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
-    }
-
-    /// Polls `condition` until it holds (``generousDeadline`` at most).
-    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(generousDeadline)
-        while !condition() {
-            if Date() > deadline { throw EndToEndError("timed out waiting for \(what)") }
-            usleep(30_000)
-        }
     }
 }
