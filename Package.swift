@@ -115,7 +115,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PostgreSQLReplicaTests",
-            dependencies: ["PostgreSQLReplica", "PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore", "TestSupport"]
+            dependencies: [
+                "PostgreSQLReplica", "PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "FetchedTableTests",

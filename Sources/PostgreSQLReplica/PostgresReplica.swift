@@ -44,19 +44,25 @@ public final class PostgresReplica: @unchecked Sendable {
     /// Seconds to wait for a connection, and for any one statement of a
     /// follower (then it reconnects).
     public let timeout: Double
+    /// The time zone `timestamptz` values are copied in: the terminal's by default.
+    public let timeZone: String?
 
     private let lock = NSLock()
     private var loaded: LoadedReplica?
     private var follower: ReplicaFollower?
 
-    /// A replica of `table` on the server `connectionString` names, kept in `cacheDirectory`.
+    /// A replica of `table` on the server `connectionString` names, kept in
+    /// `cacheDirectory`; its connections wait `timeout` seconds at most and
+    /// read `timestamptz` in `timeZone`.
     public init(
         connectionString: String?,
         table: TableName,
         cacheDirectory: String,
         applicationName: String = "fetchedtable",
-        timeout: Double = 10
+        timeout: Double = 10,
+        timeZone: String? = TimeZone.current.identifier
     ) {
+        self.timeZone = timeZone
         self.connectionString = connectionString
         self.table = table
         self.cacheDirectory = cacheDirectory
@@ -161,10 +167,11 @@ public final class PostgresReplica: @unchecked Sendable {
             let made = ReplicaFollower(
                 replica: loaded,
                 track: track,
-                connect: { [connectionString, applicationName, timeout] in
+                connect: { [connectionString, applicationName, timeout, timeZone] in
                     let connection = try PostgresConnection(
                         connectionString,
                         applicationName: applicationName,
+                        timeZone: timeZone,
                         timeout: timeout
                     )
                     connection.statementTimeout = timeout
@@ -234,7 +241,12 @@ public final class PostgresReplica: @unchecked Sendable {
 
     private func connect() throws(ReplicaError) -> PostgresConnection {
         do {
-            return try PostgresConnection(connectionString, applicationName: applicationName, timeout: timeout)
+            return try PostgresConnection(
+                connectionString,
+                applicationName: applicationName,
+                timeZone: timeZone,
+                timeout: timeout
+            )
         } catch {
             throw .server(error)
         }

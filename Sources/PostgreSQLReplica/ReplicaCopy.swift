@@ -15,7 +15,10 @@ struct ReplicaCopy {
     let shape: ReplicaShape
     let path: String
 
-    func run(on connection: PostgresConnection, progress: (@Sendable (Int) -> Void)?) throws(ReplicaError)
+    func run(
+        on connection: PostgresConnection,
+        progress: (@Sendable (Int) -> Void)?
+    ) throws(ReplicaError)
         -> LoadedReplica
     {
         let directory = (path as NSString).deletingLastPathComponent

@@ -92,7 +92,9 @@ final class ReplicaStore {
             one = try store.database.uncachedStatement(insert + row)
             keyInsert =
                 store.usesKeyTable
-                ? try store.database.uncachedStatement("INSERT INTO \(ReplicaStore.keyTable)(row_id, key) VALUES (?, ?)")
+                ? try store.database.uncachedStatement(
+                    "INSERT INTO \(ReplicaStore.keyTable)(row_id, key) VALUES (?, ?)"
+                )
                 : nil
         }
 

@@ -48,7 +48,12 @@ struct ReplicaSync {
             )
             try store.pruneHistory()
         }
-        return ReplicaBatch(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted, isRefetch: false)
+        return ReplicaBatch(
+            inserted: counts.inserted,
+            updated: counts.updated,
+            deleted: counts.deleted,
+            isRefetch: false
+        )
     }
 
     /// Reads the whole table in one snapshot and applies the difference;
@@ -79,7 +84,12 @@ struct ReplicaSync {
                 try store.pruneHistory()
             }
         }
-        let batch = ReplicaBatch(inserted: counts.inserted, updated: counts.updated, deleted: counts.deleted, isRefetch: true)
+        let batch = ReplicaBatch(
+            inserted: counts.inserted,
+            updated: counts.updated,
+            deleted: counts.deleted,
+            isRefetch: true
+        )
         return (batch, position)
     }
 }

@@ -54,7 +54,9 @@ struct ReplicaWrites {
             try connection.transaction {
                 for row in rows {
                     let columns = row.columns.map(SQLIdentifier.quote).joined(separator: ", ")
-                    let types = row.columns.map { name in shape.columns.first { $0.name == name }?.postgresType ?? "text" }
+                    let types = row.columns.map { name in
+                        shape.columns.first { $0.name == name }?.postgresType ?? "text"
+                    }
                     let values = types.indices.map { "$\($0 + 1)::\(types[$0])" }.joined(separator: ", ")
                     let returning = shape.keyColumns.map { "\(SQLIdentifier.quote($0))::text" }.joined(separator: ", ")
                     let result = try connection.query(
