@@ -22,6 +22,7 @@ final class ReplicaStore {
     private let rowID: String
     private let columnList: String
     private let selectSQL: String
+    private let selectManySQL: String
     private let updateSQL: String
     private let insertSQL: String
     private let insertWithRowIDSQL: String
@@ -45,6 +46,8 @@ final class ReplicaStore {
         let assignments = shape.columns.map { Database.quote(identifier: $0.name) + " = ?" }.joined(separator: ", ")
         let marks = Array(repeating: "?", count: shape.columns.count).joined(separator: ", ")
         selectSQL = "SELECT \(columnList) FROM \(table) WHERE \(quotedRowID) = ?"
+        selectManySQL =
+            "SELECT \(quotedRowID), \(columnList) FROM \(table) WHERE \(quotedRowID) IN (SELECT value FROM json_each(?))"
         updateSQL = "UPDATE \(table) SET \(assignments) WHERE \(quotedRowID) = ?"
         insertSQL = "INSERT INTO \(table)(\(columnList)) VALUES (\(marks))"
         insertWithRowIDSQL = "INSERT INTO \(table)(\(quotedRowID), \(columnList)) VALUES (?, \(marks))"
@@ -162,12 +165,13 @@ final class ReplicaStore {
     ) throws -> [Int64] {
         var written: [Int64] = []
         written.reserveCapacity(rows.count)
+        let heldRows = try currentRows(ofIntegerKeys: rows)
         for row in rows {
             let key = keyString(row, occurrences: &occurrences)
             var existing: Int64?
             var held: [StoreValue] = []
             if shape.integerKey != nil, let id = Int64(key) {
-                held = try current(id)
+                held = heldRows[id] ?? []
                 existing = held.isEmpty ? nil : id
             } else if let id = try self.rowID(forKey: key) {
                 existing = id
@@ -242,6 +246,23 @@ final class ReplicaStore {
             return found.int64 == 1 ? id : nil
         }
         return try database.scalar("SELECT row_id FROM \(ReplicaStore.keyTable) WHERE key = ?", [.text(key)]).int64
+    }
+
+    /// The rows the file holds for the integer keys of `rows`, by id, in one
+    /// query (`json_each` over the ids); empty for a table without an integer key.
+    private func currentRows(ofIntegerKeys rows: [ServerRow]) throws -> [Int64: [StoreValue]] {
+        guard shape.integerKey != nil else { return [:] }
+        let ids = rows.compactMap { $0.key.first.flatMap { Int64($0) } }
+        guard !ids.isEmpty else { return [:] }
+        var held: [Int64: [StoreValue]] = [:]
+        held.reserveCapacity(ids.count)
+        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        try database.forEachRow(selectManySQL, [.text(json)]) { row in
+            var values = row.row()
+            let id = values.removeFirst().int64 ?? 0
+            held[id] = values
+        }
+        return held
     }
 
     /// The row `id` holds (empty when there is none).
