@@ -69,6 +69,7 @@ let package = Package(
             name: "FetchedTableKit",
             dependencies: [
                 "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
+                "PostgreSQLClient", "PostgreSQLChangeFeed",
             ]
         ),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
