@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "BulkImport", targets: ["BulkImport"]),
         .library(name: "PostgreSQLClient", targets: ["PostgreSQLClient"]),
         .library(name: "PostgreSQLChangeFeed", targets: ["PostgreSQLChangeFeed"]),
+        .library(name: "PostgreSQLReplica", targets: ["PostgreSQLReplica"]),
         // The apps and tools.
         .executable(name: "failedbanks", targets: ["failedbanks"]),
         .executable(name: "mystash", targets: ["mystash"]),
@@ -49,6 +50,7 @@ let package = Package(
         .target(name: "CLIKit"),
         .target(name: "PostgreSQLClient", dependencies: ["CLibPQ"]),
         .target(name: "PostgreSQLChangeFeed", dependencies: ["PostgreSQLClient"]),
+        .target(name: "PostgreSQLReplica", dependencies: ["PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore"]),
 
         // Apps: a library each (testable), and a thin executable.
         .target(
@@ -111,6 +113,12 @@ let package = Package(
         .testTarget(
             name: "PostgreSQLClientTests",
             dependencies: ["PostgreSQLClient", "PostgreSQLChangeFeed", "TestSupport"]
+        ),
+        .testTarget(
+            name: "PostgreSQLReplicaTests",
+            dependencies: [
+                "PostgreSQLReplica", "PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "FetchedTableTests",

@@ -30,6 +30,10 @@ public final class PostgresConnection {
     private var handle: OpaquePointer?
     private let connectionString: String?
     private let timeZone: String?
+    /// Seconds any statement run without a `timeout` of its own may take
+    /// (nil: no limit): a follower's connection sets it so that a stopped
+    /// server costs it at most this long, whichever call it is in.
+    public var statementTimeout: Double?
     private var listening: [String] = []
     private var needsReset = false
 
@@ -151,7 +155,7 @@ public final class PostgresConnection {
             PQsendQueryParams(handle, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
         }
         guard sent == 1 else { throw failure(of: handle) }
-        return try awaitResults(of: handle, sql: sql, timeout: timeout)
+        return try awaitResults(of: handle, sql: sql, timeout: timeout ?? statementTimeout)
     }
 
     /// ``query(_:_:timeout:)`` with ``PostgresValue`` parameters, sent in
@@ -173,7 +177,7 @@ public final class PostgresConnection {
     public func execute(_ sql: String, timeout: Double? = nil) throws(PostgresError) -> QueryResult {
         let handle = try usableHandle()
         guard PQsendQuery(handle, sql) == 1 else { throw failure(of: handle) }
-        return try awaitResults(of: handle, sql: sql, timeout: timeout)
+        return try awaitResults(of: handle, sql: sql, timeout: timeout ?? statementTimeout)
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back

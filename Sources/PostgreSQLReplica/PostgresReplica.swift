@@ -1,0 +1,280 @@
+import Foundation
+import PostgreSQLChangeFeed
+import PostgreSQLClient
+import SQLiteStore
+
+/// A PostgreSQL table or view browsed through a local SQLite copy of it —
+/// the replica — kept current from the server: the engine's fetched results
+/// controller, sections, index, search, filter, detail, `list` and `watch`
+/// then run over the copy exactly as over any SQLite table.
+///
+/// ``load(progress:)`` copies the rows into a SQLite file in the cache
+/// folder (one file per server, database, schema and table), in one
+/// transaction snapshot of the server. ``follow(track:status:applied:)``
+/// then keeps it current on a thread of its own: from the change history
+/// (`fetchedtable_history`, PostgreSQLChangeFeed) when tracking, else by
+/// polling the table's change counters and refetching. Each server
+/// transaction's worth of changes is applied in one SQLite transaction, and
+/// the file carries SQLiteStore's `fetchedtable_history` triggers, so a
+/// browser following the file reads each batch as the exact rows it changed.
+///
+///     let replica = PostgresReplica(connectionString: "postgres://alice@db/shop",
+///                                   table: TableName(schema: "public", name: "events"),
+///                                   cacheDirectory: cacheFolder)
+///     let preview = try replica.firstPage(orderBy: [OrderTerm("ts", ascending: false)], limit: 50)
+///     let table = try replica.load { rows in print("\(rows) rows copied") }
+///     replica.follow(track: false) { status in print(status) }
+///     // open table.path with SQLiteStore, read-only, and follow it as another process's file
+///     let deleted = try replica.delete(rowIDs: [42])
+///     try replica.restore(deleted)   // undo
+///     replica.stop()
+///
+/// Every method but ``stop()`` talks to the server: call them off the
+/// thread that reads keys. Each uses a connection of its own.
+public final class PostgresReplica: @unchecked Sendable {
+    /// The libpq connection string (a URI or `key=value` pairs); nil for
+    /// libpq's environment alone (`PGHOST`, `PGDATABASE`…).
+    public let connectionString: String?
+    /// The server table or view.
+    public let table: TableName
+    /// The folder the replica file goes in.
+    public let cacheDirectory: String
+    /// `application_name` of the replica's connections.
+    public let applicationName: String
+    /// Seconds to wait for a connection, and for any one statement of a
+    /// follower (then it reconnects).
+    public let timeout: Double
+    /// The time zone `timestamptz` values are copied in: the terminal's by default.
+    public let timeZone: String?
+
+    private let lock = NSLock()
+    private var loaded: LoadedReplica?
+    private var follower: ReplicaFollower?
+
+    /// A replica of `table` on the server `connectionString` names, kept in
+    /// `cacheDirectory`; its connections wait `timeout` seconds at most and
+    /// read `timestamptz` in `timeZone`.
+    public init(
+        connectionString: String?,
+        table: TableName,
+        cacheDirectory: String,
+        applicationName: String = "fetchedtable",
+        timeout: Double = 10,
+        timeZone: String? = TimeZone.current.identifier
+    ) {
+        self.timeZone = timeZone
+        self.connectionString = connectionString
+        self.table = table
+        self.cacheDirectory = cacheDirectory
+        self.applicationName = applicationName
+        self.timeout = timeout
+    }
+
+    deinit { follower?.stop() }
+
+    // MARK: Copying
+
+    /// The replica's file path: in ``cacheDirectory``, named after the
+    /// server, database, schema and table (never the password).
+    public var path: String {
+        ReplicaLocation(connectionString: connectionString, table: table, directory: cacheDirectory).path
+    }
+
+    /// The first `limit` rows in the order `orderBy` (the primary key breaks
+    /// ties, as the replica's row id does; NULLs first when ascending, as
+    /// SQLite sorts), read straight from the server: what a browser shows
+    /// while ``load(progress:)`` still copies.
+    ///
+    /// - Throws: ``ReplicaError/server(_:)``, ``ReplicaError/noSuchTable(name:existing:)``.
+    public func firstPage(orderBy: [OrderTerm], limit: Int) throws(ReplicaError) -> ReplicaPreview {
+        let connection = try connect()
+        let description = try describe(on: connection)
+        let shape = ReplicaShape(description)
+        let rows = try ReplicaCopy.firstPage(shape: shape, orderBy: orderBy, limit: limit, on: connection)
+        return ReplicaPreview(columns: shape.columns, rows: rows)
+    }
+
+    /// Copies the table into a new replica file (replacing an older one
+    /// atomically: a browser that has the old one open keeps reading it)
+    /// and returns it, ready to browse. `progress` is called with the rows
+    /// copied so far, on this thread.
+    ///
+    /// The copy reads one transaction snapshot of the server and remembers
+    /// it, so that ``follow(track:status:applied:)`` applies exactly what
+    /// committed after it.
+    ///
+    /// - Throws: ``ReplicaError/server(_:)``, ``ReplicaError/noSuchTable(name:existing:)``,
+    ///   ``ReplicaError/cache(path:message:)``.
+    public func load(progress: (@Sendable (Int) -> Void)? = nil) throws(ReplicaError) -> ReplicaTable {
+        let connection = try connect()
+        let description = try describe(on: connection)
+        let shape = ReplicaShape(description)
+        let copied = try ReplicaCopy(shape: shape, path: path).run(on: connection, progress: progress)
+        lock.withLock { loaded = copied }
+        return copied.table
+    }
+
+    // MARK: Following
+
+    /// Installs the change history on the server table (`fetchedtable --track`):
+    /// PostgreSQLChangeFeed's `fetchedtable_history` table and triggers.
+    /// Needs the right to create a table in the schema and triggers on the table.
+    ///
+    /// - Throws: ``ReplicaError/readOnly(reason:)`` for a view or a table
+    ///   without a primary key; ``ReplicaError/trackingRefused(message:)`` when
+    ///   the server refuses; ``ReplicaError/server(_:)``.
+    public func installTracking() throws(ReplicaError) {
+        let connection = try connect()
+        let shape = ReplicaShape(try describe(on: connection))
+        guard let feed = shape.feed else {
+            throw .readOnly(reason: shape.readOnlyReason ?? "the table has no primary key")
+        }
+        do {
+            try feed.install(on: connection)
+        } catch let error as PostgresError {
+            if let state = error.sqlState, state.hasPrefix("42") { throw .trackingRefused(message: error.description) }
+            throw .server(error)
+        } catch {
+            throw .trackingRefused(message: "\(error)")
+        }
+    }
+
+    /// Removes everything ``installTracking()`` made (`fetchedtable untrack`):
+    /// the schema is as before.
+    public func removeTracking() throws(ReplicaError) {
+        let connection = try connect()
+        let shape = ReplicaShape(try describe(on: connection))
+        guard let feed = shape.feed else { return }
+        do { try feed.uninstall(on: connection) } catch { throw ReplicaError.wrap(error) }
+    }
+
+    /// Starts keeping the replica current on a thread of its own (with its
+    /// own connection), until ``stop()``. With `track`, from the change
+    /// history (installed if missing; a refusal is reported through
+    /// `status` as `.reconnecting` — call ``installTracking()`` first to
+    /// report it yourself); without, by polling the table's change counters
+    /// about once a second and refetching. `status` is called (on the
+    /// follower's thread) when the connection is lost or back; `applied`
+    /// after each applied batch. Does nothing before ``load(progress:)``,
+    /// or when already following.
+    public func follow(
+        track: Bool,
+        status: @escaping @Sendable (ReplicaStatus) -> Void,
+        applied: (@Sendable (ReplicaBatch) -> Void)? = nil
+    ) {
+        lock.withLock {
+            guard let loaded, follower == nil else { return }
+            let made = ReplicaFollower(
+                replica: loaded,
+                track: track,
+                connect: { [connectionString, applicationName, timeout, timeZone] in
+                    let connection = try PostgresConnection(
+                        connectionString,
+                        applicationName: applicationName,
+                        timeZone: timeZone,
+                        timeout: timeout
+                    )
+                    connection.statementTimeout = timeout
+                    return connection
+                },
+                timeout: timeout,
+                status: status,
+                applied: applied
+            )
+            follower = made
+            made.start()
+        }
+    }
+
+    /// Stops following and waits until the follower's thread has ended (at
+    /// most about one statement's ``timeout``). The replica keeps what it holds.
+    public func stop() {
+        let stopping = lock.withLock {
+            let current = follower
+            follower = nil
+            return current
+        }
+        stopping?.stop()
+    }
+
+    // MARK: Writing
+
+    /// What the connected role may do with the table (`has_table_privilege`).
+    public func privileges() throws(ReplicaError) -> TablePrivileges {
+        let connection = try connect()
+        do { return try Catalog.privileges(of: table, on: connection) } catch { throw .server(error) }
+    }
+
+    /// Deletes the rows the replica names `rowIDs` on the server, by primary
+    /// key, in one transaction, then from the replica (one SQLite
+    /// transaction: a browser following the file sees them go as one batch).
+    /// Returns the rows as the server held them, for ``restore(_:)``. Rows
+    /// already gone are left out.
+    ///
+    /// - Throws: ``ReplicaError/readOnly(reason:)`` for a view or a table
+    ///   without a primary key; ``ReplicaError/server(_:)`` when the server
+    ///   refuses (a constraint, no privilege, a lost connection) — then
+    ///   nothing was deleted anywhere.
+    public func delete(rowIDs: [Int64]) throws(ReplicaError) -> [DeletedRow] {
+        let replica = try loadedReplica()
+        let connection = try connect()
+        return try ReplicaWrites(replica: replica).delete(rowIDs: rowIDs, on: connection)
+    }
+
+    /// Writes `rows` (from ``delete(rowIDs:)``) back to the server in one
+    /// transaction, then to the replica under their old row ids (undo).
+    ///
+    /// - Throws: ``ReplicaError/server(_:)`` (a row with the key exists
+    ///   again, no privilege…) — then nothing was written.
+    public func restore(_ rows: [DeletedRow]) throws(ReplicaError) {
+        let replica = try loadedReplica()
+        let connection = try connect()
+        try ReplicaWrites(replica: replica).restore(rows, on: connection)
+    }
+
+    // MARK: Steps
+
+    private func loadedReplica() throws(ReplicaError) -> LoadedReplica {
+        guard let loaded = lock.withLock({ loaded }) else { throw .notLoaded }
+        return loaded
+    }
+
+    private func connect() throws(ReplicaError) -> PostgresConnection {
+        do {
+            return try PostgresConnection(
+                connectionString,
+                applicationName: applicationName,
+                timeZone: timeZone,
+                timeout: timeout
+            )
+        } catch {
+            throw .server(error)
+        }
+    }
+
+    private func describe(on connection: PostgresConnection) throws(ReplicaError) -> TableDescription {
+        do {
+            if let found = try Catalog.table(named: table.description, on: connection) { return found }
+            throw ReplicaError.noSuchTable(
+                name: table.description,
+                existing: try Catalog.tables(on: connection).map(\.displayName)
+            )
+        } catch let error as ReplicaError {
+            throw error
+        } catch {
+            throw .wrap(error)
+        }
+    }
+}
+
+extension ReplicaError {
+    /// Any error of the layers below as a replica error.
+    static func wrap(_ error: Error) -> ReplicaError {
+        switch error {
+        case let error as ReplicaError: error
+        case let error as PostgresError: .server(error)
+        case let error as SQLiteError: .cache(path: "", message: error.description)
+        default: .cache(path: "", message: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import PostgreSQLClient
+
+/// One column of a replica: the server column it copies, and how its values
+/// are kept in the SQLite file — as a person reads them.
+///
+/// | PostgreSQL | replica column | held as |
+/// |---|---|---|
+/// | `smallint`, `integer`, `bigint`, `oid` | `INTEGER` | the number |
+/// | `real`, `double precision` | `REAL` | the number |
+/// | `numeric` | `TEXT` | the server's text, exact (`2.50`) |
+/// | `boolean` | `BOOLEAN` | 1 or 0 (shown `yes`/`no`, `true`/`false` in JSON) |
+/// | `date` | `DATE` | `YYYY-MM-DD` |
+/// | `timestamp` | `TIMESTAMP` | `YYYY-MM-DD HH:MM:SS[.ffffff]` |
+/// | `timestamptz` | `TIMESTAMP` | the same, in the terminal's time zone (no offset) |
+/// | `uuid`, `text`, `varchar`, `char`, others | `TEXT` | the server's text |
+/// | `json`, `jsonb` | `TEXT` | compact JSON (no whitespace outside strings) |
+/// | arrays | `TEXT` | PostgreSQL's text form (`{1,2,NULL}`) |
+/// | `bytea` | `TEXT` | its size (`16 bytes`) |
+///
+/// NULL is NULL in every column.
+///
+///     let column = ReplicaColumn(ColumnDescription(…"ts", typeName: "timestamp with time zone"…))
+///     column.storage        // .timestamp
+///     column.declaredType   // "TIMESTAMP"
+public struct ReplicaColumn: Hashable, Sendable {
+    /// How a column's values are kept in the replica.
+    public enum Storage: String, Hashable, Sendable {
+        /// An integer.
+        case integer
+        /// A floating-point number.
+        case real
+        /// Text as the server prints it (numeric, uuid, text, arrays…).
+        case text
+        /// Compact JSON text.
+        case json
+        /// 1 or 0.
+        case boolean
+        /// `YYYY-MM-DD`.
+        case date
+        /// `YYYY-MM-DD HH:MM:SS[.ffffff]`, local time for `timestamptz`.
+        case timestamp
+        /// The value's size in bytes, as text (`16 bytes`).
+        case byteSize
+    }
+
+    /// The column's name, the same on the server and in the replica.
+    public let name: String
+    /// Its type as PostgreSQL writes it (`bigint`, `timestamp with time zone`, `integer[]`).
+    public let postgresType: String
+    /// Its type's OID on the server.
+    public let typeOID: UInt32
+    /// How its values are kept.
+    public let storage: Storage
+
+    /// The column of the replica for the server column `column`.
+    public init(_ column: ColumnDescription) {
+        name = column.name
+        postgresType = column.typeName
+        typeOID = column.typeOID
+        storage = ReplicaColumn.storage(forType: column.typeOID, name: column.typeName)
+    }
+
+    /// The type the replica's `CREATE TABLE` declares: `INTEGER`, `REAL`,
+    /// `TEXT`, `BOOLEAN`, `DATE` or `TIMESTAMP`. SQLiteStore's catalog reads
+    /// a column's kind from it (a `BOOLEAN` column is shown as yes/no).
+    public var declaredType: String {
+        switch storage {
+        case .integer: "INTEGER"
+        case .real: "REAL"
+        case .text, .json, .byteSize: "TEXT"
+        case .boolean: "BOOLEAN"
+        case .date: "DATE"
+        case .timestamp: "TIMESTAMP"
+        }
+    }
+
+    /// Whether it is `timestamp with time zone` (copied in the session's,
+    /// that is the terminal's, time zone).
+    var isTimestampWithTimeZone: Bool { typeOID == 1184 }
+
+    private static func storage(forType oid: UInt32, name: String) -> Storage {
+        switch oid {
+        case 20, 21, 23, 26: .integer
+        case 700, 701: .real
+        case 16: .boolean
+        case 1082: .date
+        case 1114, 1184: .timestamp
+        case 114, 3802: .json
+        case 17: .byteSize
+        default: .text
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import PostgreSQLClient
+
+/// What went wrong copying, following or writing a replica. Messages carry
+/// no password (``PostgresError`` has none).
+public enum ReplicaError: Error, Sendable, CustomStringConvertible {
+    /// The server said no, or could not be reached.
+    case server(PostgresError)
+    /// No table or view of that name; `existing` lists the ones the search path has.
+    case noSuchTable(name: String, existing: [String])
+    /// The replica file could not be written (its path and SQLite's message).
+    case cache(path: String, message: String)
+    /// Rows of this table cannot be deleted or restored, and why
+    /// (a view; no primary key).
+    case readOnly(reason: String)
+    /// `--track` could not install the change feed (no right to create a
+    /// table or triggers): the server's words.
+    case trackingRefused(message: String)
+    /// ``PostgresReplica/load(progress:)`` has not run yet.
+    case notLoaded
+
+    /// The sentence a person reads.
+    public var description: String {
+        switch self {
+        case .server(let error): error.description
+        case .noSuchTable(let name, let existing):
+            "no table or view \"\(name)\""
+                + (existing.isEmpty ? "; there are none" : "; there are: " + existing.joined(separator: ", "))
+        case .cache(let path, let message): "cannot write the replica \(path): \(message)"
+        case .readOnly(let reason): "rows cannot be deleted: \(reason)"
+        case .trackingRefused(let message): "cannot install the change history: \(message)"
+        case .notLoaded: "the table has not been copied yet"
+        }
+    }
+}

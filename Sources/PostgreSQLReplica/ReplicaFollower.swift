@@ -1,0 +1,212 @@
+import Foundation
+import PostgreSQLChangeFeed
+import PostgreSQLClient
+
+/// The thread that keeps a replica current: its own server connection and
+/// its own connection to the replica file.
+///
+/// Tracking, it listens on the history's channel and, on each notification
+/// (and every few seconds regardless), reads the history after the last
+/// position it applied and re-reads the rows of the keys it names. Not
+/// tracking, it compares the table's change counters about once a second
+/// (and, for a small table, the server's write position) and refetches the
+/// table when they moved. A broken connection is reported, retried with
+/// backoff (0.25 s doubling to 5 s), and followed by a catch-up: the history
+/// after the position (nothing lost), or a refetch.
+final class ReplicaFollower: @unchecked Sendable {
+    /// A replica this small is refetched whenever the server's write position moves
+    /// (the change counters can lag by up to 10 s).
+    static let smallTable = 20_000
+    /// How long a wait for a notification (or a poll's sleep) lasts at most.
+    static let tick = 0.25
+
+    private let replica: LoadedReplica
+    private let track: Bool
+    private let connect: @Sendable () throws -> PostgresConnection
+    private let timeout: Double
+    private let status: @Sendable (ReplicaStatus) -> Void
+    private let applied: (@Sendable (ReplicaBatch) -> Void)?
+    private let condition = NSCondition()
+    private var stopped = false
+    private var finished = false
+
+    init(
+        replica: LoadedReplica,
+        track: Bool,
+        connect: @escaping @Sendable () throws -> PostgresConnection,
+        timeout: Double,
+        status: @escaping @Sendable (ReplicaStatus) -> Void,
+        applied: (@Sendable (ReplicaBatch) -> Void)?
+    ) {
+        self.replica = replica
+        self.track = track && replica.shape.feed != nil
+        self.connect = connect
+        self.timeout = timeout
+        self.status = status
+        self.applied = applied
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            condition.lock()
+            finished = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.name = "replica follower"
+        thread.start()
+    }
+
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+
+    private var isStopped: Bool { condition.withLock { stopped } }
+
+    /// Sleeps up to `seconds`, less when stopped; false when stopped.
+    private func pause(_ seconds: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let until = Date(timeIntervalSinceNow: seconds)
+        while !stopped && condition.wait(until: until) {}
+        return !stopped
+    }
+
+    // MARK: The loop
+
+    private struct State {
+        var connection: PostgresConnection?
+        var position: ChangeFeedPosition
+        var counters: ChangeCounters
+        var writePosition = ""
+        var needsRefetch: Bool
+        var lastContact = Date()
+        var failing = false
+        var lastError = ""
+        var backoff = 0.25
+        var lastRead = Date.distantPast
+        var lastPrune = Date.distantPast
+    }
+
+    private func run() {
+        let store: ReplicaStore
+        do {
+            store = try ReplicaStore(path: replica.table.path, shape: replica.shape)
+        } catch {
+            status(.reconnecting(since: Date(), lastError: "cannot open the replica: \(error)"))
+            return
+        }
+        let sync = ReplicaSync(store: store)
+        var state = State(
+            position: replica.position,
+            counters: replica.counters,
+            needsRefetch: track && !replica.wasTracked
+        )
+        while !isStopped {
+            do {
+                try step(&state, sync: sync)
+                state.lastContact = Date()
+                state.backoff = 0.25
+                if state.failing {
+                    state.failing = false
+                    status(.live)
+                }
+            } catch {
+                state.connection = nil
+                if !track { state.needsRefetch = true }
+                let message = (error as? PostgresError)?.description ?? "\(error)"
+                if !state.failing || message != state.lastError {
+                    state.failing = true
+                    state.lastError = message
+                    status(.reconnecting(since: state.lastContact, lastError: message))
+                }
+                if !pause(state.backoff) { break }
+                state.backoff = min(state.backoff * 2, 5)
+            }
+        }
+    }
+
+    /// One round: connect if needed, wait for a signal, apply what changed.
+    private func step(_ state: inout State, sync: ReplicaSync) throws {
+        if state.connection == nil {
+            let connection = try connect()
+            if track, let feed = replica.shape.feed {
+                if try !feed.isInstalled(on: connection) {
+                    try feed.install(on: connection)
+                    state.needsRefetch = true
+                }
+                try connection.listen(feed.configuration.channel)
+            }
+            state.connection = connection
+            if !state.failing { status(.live) }
+        }
+        guard let connection = state.connection else { return }
+        if state.needsRefetch {
+            let (batch, position) = try sync.refetch(on: connection)
+            state.position = position
+            state.counters = try Catalog.changeCounters(of: replica.shape.source, on: connection)
+            state.needsRefetch = false
+            report(batch)
+        }
+        if track, let feed = replica.shape.feed {
+            try followHistory(feed, &state, connection: connection, sync: sync)
+        } else {
+            try poll(&state, connection: connection, sync: sync)
+        }
+    }
+
+    private func followHistory(
+        _ feed: ChangeFeed,
+        _ state: inout State,
+        connection: PostgresConnection,
+        sync: ReplicaSync
+    ) throws {
+        let woken = try connection.waitForNotifications(timeout: ReplicaFollower.tick)
+        // A notification says "read"; without one, read every few seconds anyway (cheap: an index probe).
+        guard !woken.isEmpty || Date().timeIntervalSince(state.lastRead) > 5 else {
+            _ = try connection.query("SELECT 1", timeout: timeout)  // a frozen server shows within the timeout
+            return
+        }
+        state.lastRead = Date()
+        let batch = try feed.read(after: state.position, on: connection)
+        if batch.needsRefetch {
+            let (refetched, position) = try sync.refetch(on: connection)
+            state.position = position
+            report(refetched)
+            return
+        }
+        if !batch.changes.isEmpty {
+            report(try sync.refresh(keys: batch.changes.map(\.key), on: connection))
+        }
+        state.position = batch.position
+        if Date().timeIntervalSince(state.lastPrune) > 3600 {
+            state.lastPrune = Date()
+            _ = try? feed.prune(on: connection)
+        }
+    }
+
+    private func poll(_ state: inout State, connection: PostgresConnection, sync: ReplicaSync) throws {
+        guard pause(1) else { return }
+        let counters = try Catalog.changeCounters(of: replica.shape.source, on: connection)
+        var moved = counters != state.counters
+        if !moved && replica.table.rowCount <= ReplicaFollower.smallTable {
+            let position = try Catalog.writePosition(on: connection)
+            moved = !state.writePosition.isEmpty && position != state.writePosition
+            state.writePosition = position
+        }
+        guard moved else { return }
+        state.counters = counters
+        let (batch, _) = try sync.refetch(on: connection)
+        state.writePosition = try Catalog.writePosition(on: connection)
+        report(batch)
+    }
+
+    private func report(_ batch: ReplicaBatch) {
+        if !batch.isEmpty { applied?(batch) }
+    }
+}

@@ -1,0 +1,82 @@
+import PostgreSQLChangeFeed
+import PostgreSQLClient
+
+/// A server table as the replica copies it: its columns, how its rows are
+/// named (the integer key as the row id, another key through the key table,
+/// or the row's content when it has no key), and the SELECT that reads it.
+struct ReplicaShape: Sendable {
+    let description: TableDescription
+    let columns: [ReplicaColumn]
+
+    init(_ description: TableDescription) {
+        self.description = description
+        columns = description.columns.map(ReplicaColumn.init)
+    }
+
+    var source: TableName { description.name }
+    var tableName: String { description.name.name }
+    var keyColumns: [String] { description.primaryKey }
+
+    /// The key column that is the replica's `INTEGER PRIMARY KEY`: the
+    /// primary key when it is one integer column.
+    var integerKey: String? {
+        guard keyColumns.count == 1, let column = columns.first(where: { $0.name == keyColumns[0] }),
+            column.storage == .integer
+        else { return nil }
+        return column.name
+    }
+
+    /// Why rows cannot be deleted, or nil.
+    var readOnlyReason: String? {
+        switch description.kind {
+        case .view, .materializedView: return "\(source) is a view"
+        case .foreignTable where keyColumns.isEmpty: return "\(source) is a foreign table without a primary key"
+        default: return keyColumns.isEmpty ? "\(source) has no primary key" : nil
+        }
+    }
+
+    /// The change feed of the table, or nil when it has no primary key.
+    var feed: ChangeFeed? {
+        keyColumns.isEmpty || description.kind == .view ? nil : ChangeFeed(table: source, keyColumns: keyColumns)
+    }
+
+    /// The key columns' types as SQL writes them, for casts.
+    var keyTypes: [String] {
+        keyColumns.map { key in columns.first { $0.name == key }?.postgresType ?? "text" }
+    }
+
+    /// What the SELECT of the copy reads: each column converted for the
+    /// replica (`timestamptz` to local time, `bytea` to its size), then
+    /// each key column's text (the history's form of a key).
+    var selectList: String {
+        var list = columns.map { column -> String in
+            let name = SQLIdentifier.quote(column.name)
+            if column.isTimestampWithTimeZone { return "\(name)::timestamp" }
+            if column.storage == .byteSize { return "octet_length(\(name))" }
+            return name
+        }
+        list += keyColumns.map { "\(SQLIdentifier.quote($0))::text" }
+        return list.joined(separator: ", ")
+    }
+
+    /// `ORDER BY` of the copy: the key (so the row ids of a key table follow it).
+    var keyOrder: String {
+        keyColumns.isEmpty ? "" : " ORDER BY " + keyColumns.map(SQLIdentifier.quote).joined(separator: ", ")
+    }
+
+    /// `WHERE (key columns) IN (the keys bound as text arrays $1, $2…)`.
+    var keyCondition: String {
+        let columnsList = keyColumns.map(SQLIdentifier.quote).joined(separator: ", ")
+        let arrays = keyColumns.indices.map { "$\($0 + 1)::text[]" }.joined(separator: ", ")
+        let names = keyColumns.indices.map { "k\($0)" }
+        let casts = zip(names, keyTypes).map { "\($0)::\($1)" }.joined(separator: ", ")
+        return "(\(columnsList)) IN (SELECT \(casts) FROM unnest(\(arrays)) AS u(\(names.joined(separator: ", "))))"
+    }
+
+    /// The bound parameters of ``keyCondition`` for `keys` (each the key's texts).
+    func keyParameters(_ keys: [[String]]) -> [String?] {
+        keyColumns.indices.map { index in
+            PostgresValue.array(keys.map { .text($0[index]) }).parameterText
+        }
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import SQLiteStore
+
+/// The replica file's side of a replica, through SQLiteStore: its schema,
+/// the bulk append of the copy, and the changes a follower or a write
+/// applies — each row compared with what the file holds, so that only rows
+/// that differ are written (and recorded by the file's tracking triggers).
+///
+/// A table whose server key is one integer column keeps it as its
+/// `INTEGER PRIMARY KEY`; any other table numbers its rows by `rowid` and
+/// keeps each row's key in the key table `fetchedtable_replica_keys`
+/// (`row_id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE`). A table
+/// without a key is keyed by each row's content and occurrence.
+final class ReplicaStore {
+    static let keyTable = "fetchedtable_replica_keys"
+    /// History entries of the file's tracking table kept; a browser further behind reads a reset.
+    static let historyLimit = 50_000
+
+    let database: Database
+    let shape: ReplicaShape
+    private let table: String
+    private let rowID: String
+    private let columnList: String
+
+    /// Opens the replica at `path`; `building` opens a new file for the
+    /// copy (no journal: a failed copy is thrown away).
+    init(path: String, shape: ReplicaShape, building: Bool = false) throws {
+        var options = Database.Options()
+        options.walMode = !building
+        database = try Database(path: path, options: options)
+        if building {
+            try database.execute("PRAGMA journal_mode = OFF")
+            try database.execute("PRAGMA synchronous = OFF")
+        }
+        self.shape = shape
+        table = Database.quote(identifier: shape.tableName)
+        let names = Set(shape.columns.map(\.name))
+        rowID = shape.integerKey ?? (["rowid", "_rowid_", "oid"].first { !names.contains($0) } ?? "rowid")
+        columnList = shape.columns.map { Database.quote(identifier: $0.name) }.joined(separator: ", ")
+    }
+
+    var usesKeyTable: Bool { shape.integerKey == nil }
+
+    // MARK: Schema
+
+    /// Creates the table (and the key table when rows are not named by their key).
+    func createSchema() throws {
+        let definitions = shape.columns.map { column -> String in
+            var definition = Database.quote(identifier: column.name) + " " + column.declaredType
+            if column.name == shape.integerKey { definition += " PRIMARY KEY" }
+            return definition
+        }
+        try database.execute("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
+        if usesKeyTable {
+            try database.execute(
+                "CREATE TABLE \(ReplicaStore.keyTable) (row_id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE)"
+            )
+        }
+    }
+
+    /// Installs SQLiteStore's tracking triggers on the table, so a browser
+    /// following the file reads each applied batch as the rows it changed.
+    static func installTracking(path: String, tableName: String) throws {
+        let catalog = try DatabaseCatalog(path: path)
+        guard let table = catalog.table(named: tableName) else { return }
+        let model = Model(version: 1, applicationID: 0, entities: [table.entity(named: tableName)])
+        let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false)
+        try store.installTracking(forTables: [tableName])
+    }
+
+    // MARK: Copy
+
+    /// Appends `rows` to the new table (inside the caller's transaction).
+    final class Appender {
+        private let store: ReplicaStore
+        private let many: Statement
+        private let one: Statement
+        private let keyInsert: Statement?
+        private let perStatement: Int
+        private var occurrences: [String: Int] = [:]
+        private(set) var count = 0
+
+        init(store: ReplicaStore) throws {
+            self.store = store
+            let width = store.shape.columns.count
+            perStatement = max(1, min(64, 999 / max(width, 1)))
+            let row = "(" + Array(repeating: "?", count: width).joined(separator: ",") + ")"
+            let insert = "INSERT INTO \(store.table)(\(store.columnList)) VALUES "
+            many = try store.database.uncachedStatement(
+                insert + Array(repeating: row, count: perStatement).joined(separator: ",")
+            )
+            one = try store.database.uncachedStatement(insert + row)
+            keyInsert =
+                store.usesKeyTable
+                ? try store.database.uncachedStatement(
+                    "INSERT INTO \(ReplicaStore.keyTable)(row_id, key) VALUES (?, ?)"
+                )
+                : nil
+        }
+
+        func append(_ rows: [ServerRow]) throws {
+            var start = 0
+            while start < rows.count {
+                let useMany = rows.count - start >= perStatement
+                let end = useMany ? start + perStatement : start + 1
+                let statement = useMany ? many : one
+                var parameter: Int32 = 1
+                for row in rows[start..<end] {
+                    for value in row.values {
+                        try statement.bind(value, at: parameter)
+                        parameter += 1
+                    }
+                }
+                _ = try statement.step()
+                statement.reset()
+                if let keyInsert {
+                    let last = store.database.lastInsertRowID
+                    for (offset, row) in rows[start..<end].enumerated() {
+                        try keyInsert.bind(.integer(last - Int64(end - start - 1 - offset)), at: 1)
+                        try keyInsert.bind(.text(store.keyString(row, occurrences: &occurrences)), at: 2)
+                        _ = try keyInsert.step()
+                        keyInsert.reset()
+                    }
+                }
+                count += end - start
+                start = end
+            }
+        }
+    }
+
+    // MARK: Changes
+
+    /// Counts of what ``apply(_:deleting:preferredRowIDs:)`` changed.
+    struct Counts {
+        var inserted = 0
+        var updated = 0
+        var deleted = 0
+    }
+
+    /// Writes `rows` where they differ from the file (inserting those it
+    /// lacks), and deletes the rows named by `deleting` (keys as
+    /// ``keyString(_:occurrences:)`` makes them). Call inside a transaction.
+    /// Returns the row ids written, for a refetch's diff.
+    @discardableResult
+    func apply(
+        _ rows: [ServerRow],
+        deleting: [String] = [],
+        counts: inout Counts,
+        occurrences: inout [String: Int],
+        preferredRowIDs: [String: Int64] = [:]
+    ) throws -> [Int64] {
+        var written: [Int64] = []
+        written.reserveCapacity(rows.count)
+        for row in rows {
+            let key = keyString(row, occurrences: &occurrences)
+            if let existing = try self.rowID(forKey: key) {
+                written.append(existing)
+                if try current(existing) != row.values {
+                    try update(existing, row.values)
+                    counts.updated += 1
+                }
+            } else {
+                written.append(try insert(row.values, key: key, rowID: preferredRowIDs[key]))
+                counts.inserted += 1
+            }
+        }
+        for key in deleting {
+            if let existing = try self.rowID(forKey: key) {
+                try delete(existing)
+                counts.deleted += 1
+            }
+        }
+        return written
+    }
+
+    /// Deletes every row whose id is not in `kept` (the end of a refetch's diff).
+    func deleteRows(notIn kept: Set<Int64>, counts: inout Counts) throws {
+        var gone: [Int64] = []
+        try database.forEachRow("SELECT \(quotedRowID) FROM \(table)") { row in
+            let id = row.int64(at: 0)
+            if !kept.contains(id) { gone.append(id) }
+        }
+        for id in gone { try delete(id) }
+        counts.deleted += gone.count
+    }
+
+    /// Keeps the newest ``historyLimit`` entries of the file's tracking table.
+    func pruneHistory() throws {
+        try database.run(
+            "DELETE FROM fetchedtable_history WHERE seq <= (SELECT max(seq) FROM fetchedtable_history) - ?",
+            [.integer(Int64(ReplicaStore.historyLimit))]
+        )
+    }
+
+    /// The key of the row with id `id`: its key's texts (nil when there is no such row).
+    func key(ofRowID id: Int64) throws -> [String]? {
+        if shape.integerKey != nil {
+            let found = try database.scalar("SELECT count(*) FROM \(table) WHERE \(quotedRowID) = ?", [.integer(id)])
+            return found.int64 == 1 ? [String(id)] : nil
+        }
+        let key = try database.scalar("SELECT key FROM \(ReplicaStore.keyTable) WHERE row_id = ?", [.integer(id)])
+        return key.string.map(ReplicaKey.decode)
+    }
+
+    /// The key table's (or the integer key's) name for a row: see ``ReplicaStore``.
+    func keyString(_ row: ServerRow, occurrences: inout [String: Int]) -> String {
+        if !row.key.isEmpty { return ReplicaKey.encode(row.key) }
+        let content = ReplicaKey.encode(row.values.map(ReplicaStore.contentText))
+        let occurrence = occurrences[content, default: 0]
+        occurrences[content] = occurrence + 1
+        return content + "\u{1F}#\(occurrence)"
+    }
+
+    // MARK: Steps
+
+    private var quotedRowID: String { Database.quote(identifier: rowID) }
+
+    private func rowID(forKey key: String) throws -> Int64? {
+        if shape.integerKey != nil {
+            guard let id = Int64(key) else { return nil }
+            let found = try database.scalar("SELECT count(*) FROM \(table) WHERE \(quotedRowID) = ?", [.integer(id)])
+            return found.int64 == 1 ? id : nil
+        }
+        return try database.scalar("SELECT row_id FROM \(ReplicaStore.keyTable) WHERE key = ?", [.text(key)]).int64
+    }
+
+    private func current(_ id: Int64) throws -> [StoreValue] {
+        try database.query("SELECT \(columnList) FROM \(table) WHERE \(quotedRowID) = ?", [.integer(id)]).first ?? []
+    }
+
+    private func update(_ id: Int64, _ values: [StoreValue]) throws {
+        let assignments = shape.columns.map { Database.quote(identifier: $0.name) + " = ?" }.joined(separator: ", ")
+        try database.run(
+            "UPDATE \(table) SET \(assignments) WHERE \(quotedRowID) = ?",
+            values + [.integer(id)]
+        )
+    }
+
+    private func insert(_ values: [StoreValue], key: String, rowID preferred: Int64?) throws -> Int64 {
+        let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        if !usesKeyTable {
+            try database.run("INSERT INTO \(table)(\(columnList)) VALUES (\(marks))", values)
+            return database.lastInsertRowID
+        }
+        try database.run(
+            "INSERT INTO \(table)(\(quotedRowID), \(columnList)) VALUES (?, \(marks))",
+            [preferred.map(StoreValue.integer) ?? .null] + values
+        )
+        let id = database.lastInsertRowID
+        try database.run("INSERT INTO \(ReplicaStore.keyTable)(row_id, key) VALUES (?, ?)", [.integer(id), .text(key)])
+        return id
+    }
+
+    private func delete(_ id: Int64) throws {
+        try database.run("DELETE FROM \(table) WHERE \(quotedRowID) = ?", [.integer(id)])
+        if usesKeyTable {
+            try database.run("DELETE FROM \(ReplicaStore.keyTable) WHERE row_id = ?", [.integer(id)])
+        }
+    }
+
+    private static func contentText(_ value: StoreValue) -> String? {
+        switch value {
+        case .null: nil
+        case .integer(let number): "i\(number)"
+        case .real(let number): "r\(number)"
+        case .text(let text): "t" + text
+        case .blob(let bytes): "b\(bytes)"
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import PostgreSQLChangeFeed
+import PostgreSQLClient
+import SQLiteStore
+
+/// Bringing rows of the replica up to the server's: re-reading the rows of
+/// some keys, or the whole table (a refetch and diff), and applying what
+/// differs in one SQLite transaction — one batch for a browser.
+struct ReplicaSync {
+    /// Keys per `SELECT … WHERE key IN (…)`.
+    static let keysPerRead = 10_000
+
+    let store: ReplicaStore
+    var shape: ReplicaShape { store.shape }
+
+    /// Reads the rows of `keys` (each a key's texts) from the server and
+    /// applies them: rows found are written where they differ, keys not
+    /// found are deleted. `preferredRowIDs` gives restored rows their old ids.
+    func refresh(
+        keys: [[String]],
+        on connection: PostgresConnection,
+        preferredRowIDs: [String: Int64] = [:]
+    ) throws -> ReplicaBatch {
+        var unique: [[String]] = []
+        var seen = Set<[String]>()
+        for key in keys where seen.insert(key).inserted { unique.append(key) }
+        var found: [ServerRow] = []
+        var start = 0
+        while start < unique.count {
+            let chunk = Array(unique[start..<min(start + ReplicaSync.keysPerRead, unique.count)])
+            let result = try connection.query(
+                "SELECT \(shape.selectList) FROM \(shape.source.quoted) WHERE \(shape.keyCondition)",
+                shape.keyParameters(chunk)
+            )
+            found += (0..<result.rowCount).map { ServerRow(result, row: $0, shape: shape) }
+            start += chunk.count
+        }
+        let foundKeys = Set(found.map(\.key))
+        let gone = unique.filter { !foundKeys.contains($0) }.map(ReplicaKey.encode)
+        var counts = ReplicaStore.Counts()
+        var occurrences: [String: Int] = [:]
+        try store.database.transaction {
+            try store.apply(
+                found,
+                deleting: gone,
+                counts: &counts,
+                occurrences: &occurrences,
+                preferredRowIDs: preferredRowIDs
+            )
+            try store.pruneHistory()
+        }
+        return ReplicaBatch(
+            inserted: counts.inserted,
+            updated: counts.updated,
+            deleted: counts.deleted,
+            isRefetch: false
+        )
+    }
+
+    /// Reads the whole table in one snapshot and applies the difference;
+    /// returns it and the snapshot's position (to read the history after).
+    func refetch(on connection: PostgresConnection) throws -> (ReplicaBatch, ChangeFeedPosition) {
+        var counts = ReplicaStore.Counts()
+        var position = ChangeFeedPosition(snapshot: "", readAt: "")
+        try connection.transaction(isolation: "REPEATABLE READ, READ ONLY") {
+            let here = try connection.query("SELECT pg_current_snapshot()::text, now()::text")
+            position = ChangeFeedPosition(
+                snapshot: here.text(row: 0, column: 0) ?? "",
+                readAt: here.text(row: 0, column: 1) ?? ""
+            )
+            try connection.execute(
+                "DECLARE replica_refetch NO SCROLL CURSOR FOR SELECT \(shape.selectList) FROM \(shape.source.quoted)"
+                    + shape.keyOrder
+            )
+            var kept = Set<Int64>()
+            var occurrences: [String: Int] = [:]
+            try store.database.transaction {
+                while true {
+                    let page = try connection.execute("FETCH \(ReplicaCopy.pageSize) FROM replica_refetch")
+                    if page.rowCount == 0 { break }
+                    let rows = (0..<page.rowCount).map { ServerRow(page, row: $0, shape: shape) }
+                    kept.formUnion(try store.apply(rows, counts: &counts, occurrences: &occurrences))
+                }
+                try store.deleteRows(notIn: kept, counts: &counts)
+                try store.pruneHistory()
+            }
+        }
+        let batch = ReplicaBatch(
+            inserted: counts.inserted,
+            updated: counts.updated,
+            deleted: counts.deleted,
+            isRefetch: true
+        )
+        return (batch, position)
+    }
+}

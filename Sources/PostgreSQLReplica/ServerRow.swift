@@ -1,0 +1,37 @@
+import PostgreSQLClient
+import SQLiteStore
+
+/// One row read from the server by ``ReplicaShape/selectList``: its values
+/// as the replica keeps them, and its key.
+struct ServerRow {
+    /// The values, one per column of the shape.
+    var values: [StoreValue]
+    /// The key's texts (empty for a table without a key).
+    var key: [String]
+
+    /// Row `row` of `result`, which ``ReplicaShape/selectList`` selected.
+    init(_ result: QueryResult, row: Int, shape: ReplicaShape) {
+        let count = shape.columns.count
+        values = shape.columns.indices.map { ServerRow.value(result, row: row, column: $0, shape.columns[$0]) }
+        key = shape.keyColumns.indices.map { result.text(row: row, column: count + $0) ?? "" }
+    }
+
+    private static func value(_ result: QueryResult, row: Int, column: Int, _ replica: ReplicaColumn) -> StoreValue {
+        guard let text = result.text(row: row, column: column) else { return .null }
+        switch replica.storage {
+        case .integer:
+            if let number = result.int64(row: row, column: column) { return .integer(number) }
+            return .text(text)
+        case .real:
+            return Double(text).map(StoreValue.real) ?? .text(text)
+        case .boolean:
+            return .integer(text == "t" ? 1 : 0)
+        case .json:
+            return .text(result[row, column].displayText)
+        case .byteSize:
+            return .text(text == "1" ? "1 byte" : "\(text) bytes")
+        case .text, .date, .timestamp:
+            return .text(text)
+        }
+    }
+}

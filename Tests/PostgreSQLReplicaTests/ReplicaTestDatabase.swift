@@ -1,0 +1,26 @@
+import Foundation
+import PostgreSQLClient
+import TestSupport
+
+/// A database of its own on the process's shared throwaway server.
+struct ReplicaTestDatabase {
+    let server: PostgresTestServer
+    let name: String
+
+    init() throws {
+        server = try PostgresTestServer.shared()
+        name = try server.makeDatabase()
+    }
+
+    var uri: String { server.uri(database: name) }
+
+    func connect(applicationName: String? = "tests") throws -> PostgresConnection {
+        try PostgresConnection(uri, applicationName: applicationName, timeZone: "UTC", timeout: 10)
+    }
+
+    @discardableResult
+    func psql(_ sql: String) throws -> String { try server.psql(sql, database: name) }
+}
+
+/// Whether a throwaway server can run here (Debian's `postgresql` binaries).
+let serverAvailable = PostgresTestServer.isAvailable
