@@ -71,7 +71,7 @@ let package = Package(
             name: "FetchedTableKit",
             dependencies: [
                 "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
-                "PostgreSQLClient", "PostgreSQLChangeFeed",
+                "PostgreSQLClient", "PostgreSQLChangeFeed", "PostgreSQLReplica",
             ]
         ),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),

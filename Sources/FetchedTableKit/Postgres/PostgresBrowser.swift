@@ -2,6 +2,7 @@ import CLIKit
 import FetchedResultsUI
 import Foundation
 import PostgreSQLClient
+import PostgreSQLReplica
 import TerminalUI
 
 /// The browser over a PostgreSQL server: without `--table`, the table list (each table
@@ -53,8 +54,95 @@ final class PostgresBrowser {
         }
     }
 
-    /// Opens the table of `opening` over what is shown.
+    /// The table open: its copy, and the browser over the copy.
+    private(set) var copy: PostgresCopy?
+    private(set) var browser: TableBrowser?
+    /// The rows of each delete, newest last, for `u` (restored on the server).
+    private var deleted: [(name: String, rows: [DeletedRow])] = []
+    private let connectionState = PostgresConnectionState()
+
+    /// Opens the table of `opening` over what is shown: copied, browsed through the copy,
+    /// the copy kept current from the server until the browser quits.
     func open(_ opening: PostgresOpening) throws(FetchedTableError) {
-        throw PostgresFaces.notYet
+        copy?.replica.stop()
+        let copy = try PostgresCopy.load(opening)
+        let replicaReason = copy.table.readOnlyReason
+        let reason = opening.readOnlyReason ?? replicaReason
+        let browser: TableBrowser
+        do {
+            browser = try TableBrowser(
+                database: copy.database(options),
+                options: copy.localOptions(options),
+                loop: loop
+            ) { [unowned self] configuration in
+                configuration.title = opening.table.displayName
+                configuration.readOnlyReason = reason
+                configuration.delete = { [unowned self] row, actionName in
+                    try self.deleteOnServer(row.objectID.rowID, actionName: actionName)
+                }
+                configuration.keyBindings.append(self.undoBinding())
+            }
+        } catch let error as FetchedTableError {
+            throw error
+        } catch {
+            throw TableDatabase.refusal(error, path: options.file)
+        }
+        self.copy = copy
+        self.browser = browser
+        deleted = []
+        let state = connectionState
+        copy.replica.follow(track: options.track) { status in state.record(status) }
+        loop.addTicker(every: 0.25) { [weak self] _ in self?.showConnectionState() }
     }
+
+    /// `d` confirmed: the row deleted on the server (one transaction), then from the copy,
+    /// which the list reads as one batch. A refusal (a constraint, a lost connection) is thrown:
+    /// the list says so and the row stays.
+    func deleteOnServer(_ rowID: Int64, actionName: String) throws {
+        guard let copy else { return }
+        let rows = try copy.replica.delete(rowIDs: [rowID])
+        guard !rows.isEmpty else { throw FetchedTableError("another client deleted it first", status: 1) }
+        deleted.append((actionName, rows))
+    }
+
+    /// `u`: the last delete's rows written back to the server (one transaction), then to the copy.
+    func undoBinding() -> ListKeyBinding {
+        var binding = ListKeyBinding(.character("u"), keys: "u", description: "undo the last delete (on the server)") {
+            [unowned self] screen in
+            guard let copy = self.copy else { return }
+            if let reason = screen.configuration.readOnlyReason {
+                screen.showMessage("Undo is disabled: \(reason)", style: .error)
+                return
+            }
+            guard let last = self.deleted.popLast() else {
+                screen.showMessage("Nothing to undo")
+                return
+            }
+            do {
+                try copy.replica.restore(last.rows)
+                screen.showMessage("Undone: \(last.name)")
+            } catch {
+                self.deleted.append(last)
+                screen.showMessage("Could not undo: \(error)", duration: 8, style: .error)
+            }
+        }
+        binding.helpPlacement = .section("Change")
+        return binding
+    }
+
+    /// While the server cannot be reached: `Reconnecting… (Ns since last contact)` in the status line.
+    func showConnectionState() {
+        guard let list = browser?.list else { return }
+        if let text = PostgresConnectionState.statusText(connectionState.current) {
+            list.showMessage(text, duration: 0.5, style: .error)
+            reconnecting = true
+        } else if reconnecting {
+            reconnecting = false
+            list.showMessage("Connected again", duration: 3)
+        }
+    }
+    private var reconnecting = false
+
+    /// Stops following the server (the browser quit).
+    func stop() { copy?.replica.stop() }
 }

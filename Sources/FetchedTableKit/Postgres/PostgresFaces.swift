@@ -1,4 +1,5 @@
 import CLIKit
+import FetchedResults
 import FetchedResultsUI
 import Foundation
 import TerminalUI
@@ -16,7 +17,15 @@ enum PostgresFaces {
         format: ResultsListWriter.Format,
         output: (String) -> Void
     ) throws(FetchedTableError) -> Int32 {
-        throw notYet
+        let copy = try PostgresCopy.load(opening)
+        let (opened, controller) = try copy.fetch(options)
+        let writer = TableListCommand.makeWriter(opened, context: controller.context)
+        do {
+            try writer.write(controller, format: format, output: output)
+        } catch {
+            throw TableDatabase.refusal(error, path: options.file)
+        }
+        return ExitStatus.ok
     }
 
     /// `fetchedtable watch URL|--pg`: the snapshot line, then a line per change batch.
@@ -27,7 +36,37 @@ enum PostgresFaces {
         shouldStop: () -> Bool,
         pollInterval: useconds_t
     ) throws(FetchedTableError) -> Int32 {
-        throw notYet
+        let copy = try PostgresCopy.load(opening)
+        let (opened, controller) = try copy.fetch(options)
+        var readerGone = !output(ResultsJSONLines.snapshot(controller))
+        controller.onChange = { batch in
+            guard !readerGone, !batch.isEmpty else { return }
+            if !output(ResultsJSONLines.batch(batch)) { readerGone = true }
+        }
+        try? controller.prepareForChanges()
+        let label = options.file
+        let state = PostgresConnectionState()
+        copy.replica.follow(track: options.track) { status in
+            // Said on stderr, once per change of state: stdout stays JSON Lines.
+            guard state.record(status) else { return }
+            switch status {
+            case .live: writeStandardError("\(ProgramName.current) watch: connected to \(label) again\n")
+            case .reconnecting(_, let lastError):
+                writeStandardError(
+                    "\(ProgramName.current) watch: reconnecting to \(label): \(PostgresServer.oneLine(lastError))\n"
+                )
+            }
+        }
+        defer { copy.replica.stop() }
+        while !readerGone && !shouldStop() {
+            do {
+                try controller.context.processExternalChanges()
+            } catch {
+                throw TableDatabase.refusal(error, path: opened.database.path)
+            }
+            usleep(pollInterval)
+        }
+        return ExitStatus.ok
     }
 
     /// `fetchedtable URL|--pg`: the browser (the table list first without `--table`).
@@ -50,6 +89,7 @@ enum PostgresFaces {
             throw error
         }
         let exit = loop.run()
+        browser.stop()
         while loop.pop() != nil {}
         screen.close()
         if let error = browser.error { throw error }
@@ -57,8 +97,4 @@ enum PostgresFaces {
         return exit.exitStatus
     }
 
-    static let notYet = FetchedTableError(
-        "browsing a PostgreSQL table's rows needs its local copy (PostgreSQLReplica), not in this build",
-        status: ExitStatus.software
-    )
 }

@@ -1,4 +1,8 @@
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import TestSupport
 
 /// A database of its own on the test process's throwaway PostgreSQL server, and the built
@@ -67,5 +71,78 @@ final class PostgresFixture {
     func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ProcessResult {
         guard let binary = TableFixture.binary else { throw EndToEndError("no binary") }
         return try ProcessRunner.run(binary, arguments, environment: environment.merging(extra) { $1 })
+    }
+
+    /// Starts `fetchedtable arguments` in a new tmux server (`extra` in its environment); the
+    /// shell around it records the exit status in `exit.txt`.
+    func launch(
+        _ arguments: [String],
+        environment extra: [String: String] = [:],
+        width: Int = 80,
+        height: Int = 24
+    ) throws -> TmuxSession {
+        guard let binary = TableFixture.binary else { throw EndToEndError("no binary") }
+        let script = directory.appendingPathComponent("run-\(UUID().uuidString.prefix(6)).sh")
+        let quoted = ([binary] + arguments).map(TableFixture.shellQuote).joined(separator: " ")
+        let text = """
+            #!/bin/sh
+            cd \(TableFixture.shellQuote(directory.path))
+            rm -f exit.txt
+            \(quoted) 2> app.stderr
+            echo "$?" > exit.txt
+            printf '\\nEXITED\\n'
+            exec sleep 3600
+
+            """
+        try text.write(to: script, atomically: true, encoding: .utf8)
+        return try TmuxSession(
+            command: ["/bin/sh", script.path],
+            width: width,
+            height: height,
+            environment: environment.merging(extra) { $1 }
+        )
+    }
+
+    /// `fetchedtable watch arguments` in the background, its stdout into a file; returns its pid.
+    func startWatch(_ arguments: [String]) throws -> (pid: Int32, output: URL) {
+        guard let binary = TableFixture.binary else { throw EndToEndError("no binary") }
+        let output = directory.appendingPathComponent("watch-\(UUID().uuidString.prefix(6)).jsonl")
+        let pidFile = directory.appendingPathComponent("watch.pid")
+        let command = ([binary, "watch"] + arguments).map(TableFixture.shellQuote).joined(separator: " ")
+        let variables = environment.map { "\($0.key)=\(TableFixture.shellQuote($0.value))" }.joined(separator: " ")
+        let q = TableFixture.shellQuote
+        _ = try ProcessRunner.run(
+            "/bin/sh",
+            ["-c", "(env \(variables) \(command) > \(q(output.path)) 2>/dev/null < /dev/null & echo $! > \(q(pidFile.path)))"]
+        )
+        let pid = Int32(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let pid else { throw EndToEndError("watch did not start") }
+        return (pid, output)
+    }
+
+    /// The lines written to `output` so far.
+    func lines(_ output: URL) -> [String] {
+        ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Polls `condition` until it holds (``generousDeadline`` at most).
+    func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(generousDeadline)
+        while !((try? condition()) ?? false) {
+            if Date() > deadline { throw EndToEndError("timed out waiting for \(what)") }
+            usleep(30_000)
+        }
+    }
+
+    /// The exit status the pane's shell recorded, once it has.
+    func exitStatus() -> Int32? {
+        let file = directory.appendingPathComponent("exit.txt").path
+        var status: Int32?
+        try? waitUntil("the exit status") {
+            status = (try? String(contentsOfFile: file, encoding: .utf8))
+                .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return status != nil
+        }
+        return status
     }
 }
