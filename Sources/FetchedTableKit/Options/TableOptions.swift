@@ -42,7 +42,9 @@ public struct TableOptions: Equatable, Sendable {
     public init(_ parsed: ParsedArguments) throws(OptionError) {
         if parsed.flag("--pg") {
             if let given = parsed.positionals.first {
-                throw OptionError("--pg connects through libpq's environment in place of FILE or URL, so not with '\(given)'")
+                throw OptionError(
+                    "--pg connects through libpq's environment in place of FILE or URL, so not with '\(given)'"
+                )
             }
             postgres = PostgresTarget(connectionString: nil)
         } else {

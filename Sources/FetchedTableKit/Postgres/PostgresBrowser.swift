@@ -34,7 +34,11 @@ final class PostgresBrowser {
     /// Pushes the table list (read from the server now).
     func showTableList() throws(FetchedTableError) {
         tables = try server.tables()
-        let list = ChoiceListScreen(title: server.target.label, items: tables.map(PostgresBrowser.item(for:)), loop: loop)
+        let list = ChoiceListScreen(
+            title: server.target.label,
+            items: tables.map(PostgresBrowser.item(for:)),
+            loop: loop
+        )
         list.onChoose = { [unowned self] index in self.openFromList(index) }
         tableList = list
         loop.push(list)

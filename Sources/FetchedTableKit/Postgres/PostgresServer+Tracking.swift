@@ -39,7 +39,9 @@ extension PostgresServer {
     }
 
     /// The role's name and the privileges `--track` needs that it lacks (nil: none lacking).
-    func missingTrackingPrivileges(on table: TableDescription) throws(FetchedTableError) -> (
+    func missingTrackingPrivileges(
+        on table: TableDescription
+    ) throws(FetchedTableError) -> (
         role: String, privileges: [String]
     )? {
         let row = try run { connection in

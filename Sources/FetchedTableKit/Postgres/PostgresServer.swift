@@ -230,7 +230,9 @@ struct PostgresServer {
         }
         let privileges = try run { try Catalog.privileges(of: table.name, on: $0) }
         if !privileges.delete { return "the role may not delete from \(table.displayName) (no DELETE privilege)" }
-        if !privileges.insert { return "the role may not insert into \(table.displayName), so a delete could not be undone" }
+        if !privileges.insert {
+            return "the role may not insert into \(table.displayName), so a delete could not be undone"
+        }
         return nil
     }
 }

@@ -24,7 +24,10 @@ struct PostgresCommandLineTests {
             let result = try fixture.run(arguments)
             #expect(result.status == 69, "\(arguments): \(result.standardError)")
             #expect(result.standardError.contains("cannot connect to postgresql://someone@"), "\(result.standardError)")
-            #expect(result.standardError.contains("No such file or directory"), "libpq's words: \(result.standardError)")
+            #expect(
+                result.standardError.contains("No such file or directory"),
+                "libpq's words: \(result.standardError)"
+            )
             #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
             #expect(result.standardError.contains("~/.pgpass") && result.standardError.contains("PGPASSWORD"))
             #expect(result.standardError.split(separator: "\n").count == 2, "a warning and the error")
@@ -59,7 +62,10 @@ struct PostgresCommandLineTests {
         try fixture.psql(PostgresCommandLineTests.schema)
         let url = fixture.uri
         let cases: [(arguments: [String], says: String)] = [
-            (["list", url, "--table", "pupil"], "no table \"pupil\" in \(url); its tables: math (view), student, teacher"),
+            (
+                ["list", url, "--table", "pupil"],
+                "no table \"pupil\" in \(url); its tables: math (view), student, teacher"
+            ),
             (["list", "--pg", "--table", "pupil"], "its tables: math (view), student, teacher"),
             ([url, "--table", "pupil"], "its tables: math (view), student, teacher"),
             (["watch", url, "--table", "pupil"], "its tables: math (view), student, teacher"),

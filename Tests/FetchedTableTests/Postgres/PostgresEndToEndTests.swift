@@ -35,7 +35,9 @@ struct PostgresEndToEndTests {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
         try fixture.psql(PostgresEndToEndTests.schema)
-        let arguments = ["--table", "student", "--sort", "subject, number desc", "--section", "subject", "--format", "json"]
+        let arguments = [
+            "--table", "student", "--sort", "subject, number desc", "--section", "subject", "--format", "json",
+        ]
         let result = try fixture.run(["list", fixture.uri] + arguments)
         #expect(result.status == 0, "\(result.standardError)")
         let json = try #require(

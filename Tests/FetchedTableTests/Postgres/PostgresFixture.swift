@@ -1,9 +1,9 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
 #endif
-import TestSupport
 
 /// A database of its own on the test process's throwaway PostgreSQL server, and the built
 /// `fetchedtable` run against it: with a URL, or with `--pg` and libpq's environment
@@ -113,9 +113,14 @@ final class PostgresFixture {
         let q = TableFixture.shellQuote
         _ = try ProcessRunner.run(
             "/bin/sh",
-            ["-c", "(env \(variables) \(command) > \(q(output.path)) 2>/dev/null < /dev/null & echo $! > \(q(pidFile.path)))"]
+            [
+                "-c",
+                "(env \(variables) \(command) > \(q(output.path)) 2>/dev/null < /dev/null & echo $! > \(q(pidFile.path)))",
+            ]
         )
-        let pid = Int32(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+        let pid = Int32(
+            try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        )
         guard let pid else { throw EndToEndError("watch did not start") }
         return (pid, output)
     }

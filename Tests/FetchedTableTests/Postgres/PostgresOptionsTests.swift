@@ -24,7 +24,8 @@ import Testing
     }
 
     @Test func dashDashPgTakesThePlaceOfFileInEveryCommand() throws {
-        for spec in [TableOptions.browserSpec, TableOptions.listSpec, TableOptions.watchSpec, TableOptions.untrackSpec] {
+        for spec in [TableOptions.browserSpec, TableOptions.listSpec, TableOptions.watchSpec, TableOptions.untrackSpec]
+        {
             let parsed = try options(["--pg", "--table", "events"], spec: spec)
             #expect(parsed.postgres == PostgresTarget(connectionString: nil), "\(spec.name)")
             #expect(parsed.file == "--pg")
