@@ -52,7 +52,7 @@ final class PostgresBrowser {
     /// Enter in the table list: opens that table over it (a refusal goes on its status line).
     func openFromList(_ index: Int) {
         do {
-            try open(PostgresOpening.open(tables[index], on: server, options: options))
+            open(try PostgresOpening.open(tables[index], on: server, options: options))
         } catch {
             tableList?.statusLine.showMessage(error.message, at: loop.clock.now, duration: 8, style: .error)
         }
@@ -65,11 +65,35 @@ final class PostgresBrowser {
     private var deleted: [(name: String, rows: [DeletedRow])] = []
     private let connectionState = PostgresConnectionState()
 
-    /// Opens the table of `opening` over what is shown: copied, browsed through the copy,
-    /// the copy kept current from the server until the browser quits.
-    func open(_ opening: PostgresOpening) throws(FetchedTableError) {
-        copy?.replica.stop()
-        let copy = try PostgresCopy.load(opening)
+    /// The copy under way.
+    private var loading: PostgresLoading?
+
+    /// Opens the table of `opening` over what is shown: its first rows at once, copied on a
+    /// thread of its own, then browsed through the copy, kept current until the browser quits.
+    /// A copy that fails quits (opened from the command line) or says why in the table list.
+    func open(_ opening: PostgresOpening) {
+        let loading = PostgresLoading(opening, options: options, loop: loop) { [unowned self] result, screen in
+            self.loading = nil
+            do throws(FetchedTableError) {
+                try self.show(result.get(), opening: opening)
+                self.loop.remove(screen)
+            } catch {
+                self.loop.remove(screen)
+                if let tableList = self.tableList, self.loop.contains(tableList) {
+                    tableList.statusLine.showMessage(error.message, at: self.loop.clock.now, duration: 8, style: .error)
+                } else {
+                    self.error = error
+                    self.loop.quit()
+                }
+            }
+        }
+        self.loading = loading
+        loading.start()
+    }
+
+    /// The browser over `copy`, pushed.
+    func show(_ copy: PostgresCopy, opening: PostgresOpening) throws(FetchedTableError) {
+        self.copy?.replica.stop()
         let replicaReason = copy.table.readOnlyReason
         let reason = opening.readOnlyReason ?? replicaReason
         let browser: TableBrowser
@@ -77,7 +101,8 @@ final class PostgresBrowser {
             browser = try TableBrowser(
                 database: copy.database(options),
                 options: copy.localOptions(options),
-                loop: loop
+                loop: loop,
+                previewsFirstPage: false
             ) { [unowned self] configuration in
                 configuration.title = opening.table.displayName
                 configuration.readOnlyReason = reason

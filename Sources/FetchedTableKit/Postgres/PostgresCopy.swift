@@ -19,8 +19,8 @@ struct PostgresCopy {
     let replica: PostgresReplica
     /// The table as copied.
     let table: ReplicaTable
-    /// The checked server table.
-    let opening: PostgresOpening
+    /// The server.
+    let target: PostgresTarget
 
     /// The folder of the copies.
     static func cacheDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -32,6 +32,11 @@ struct PostgresCopy {
 
     /// The replica of `opening`'s table (not copied yet).
     static func replica(of opening: PostgresOpening) throws(FetchedTableError) -> PostgresReplica {
+        try replica(of: opening.table.name, on: opening.server.target)
+    }
+
+    /// The replica of `table` on `target`'s server (not copied yet).
+    static func replica(of table: TableName, on target: PostgresTarget) throws(FetchedTableError) -> PostgresReplica {
         let directory = cacheDirectory()
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -42,27 +47,29 @@ struct PostgresCopy {
             )
         }
         return PostgresReplica(
-            connectionString: opening.server.target.connectionString,
-            table: opening.table.name,
+            connectionString: target.connectionString,
+            table: table,
             cacheDirectory: directory,
             applicationName: PostgresServer.applicationName
         )
     }
 
     /// Copies `opening`'s table now.
+    static func load(_ opening: PostgresOpening) throws(FetchedTableError) -> PostgresCopy {
+        try load(replica(of: opening), target: opening.server.target)
+    }
+
+    /// Copies `replica`'s table now; `progress` is called with the rows copied so far.
     static func load(
-        _ opening: PostgresOpening,
-        replica: PostgresReplica? = nil,
+        _ replica: PostgresReplica,
+        target: PostgresTarget,
         progress: (@Sendable (Int) -> Void)? = nil
     ) throws(FetchedTableError) -> PostgresCopy {
-        let made: PostgresReplica
-        if let replica { made = replica } else { made = try PostgresCopy.replica(of: opening) }
-        let replica = made
         do {
             let table = try replica.load(progress: progress)
-            return PostgresCopy(replica: replica, table: table, opening: opening)
+            return PostgresCopy(replica: replica, table: table, target: target)
         } catch {
-            throw PostgresCopy.refusal(error, target: opening.server.target)
+            throw PostgresCopy.refusal(error, target: target)
         }
     }
 

@@ -83,7 +83,7 @@ enum PostgresFaces {
         let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
         let browser = PostgresBrowser(server: server, options: options, loop: loop)
         do {
-            if let opening { try browser.open(opening) } else { try browser.showTableList() }
+            if let opening { browser.open(opening) } else { try browser.showTableList() }
         } catch {
             screen.close()
             throw error
