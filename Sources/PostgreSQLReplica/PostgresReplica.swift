@@ -254,7 +254,11 @@ public final class PostgresReplica: @unchecked Sendable {
 
     private func describe(on connection: PostgresConnection) throws(ReplicaError) -> TableDescription {
         do {
-            if let found = try Catalog.table(named: table.description, on: connection) { return found }
+            if let found = try Catalog.table(named: table.description, on: connection)
+                ?? Catalog.table(named: table.quoted, on: connection)
+            {
+                return found
+            }
             throw ReplicaError.noSuchTable(
                 name: table.description,
                 existing: try Catalog.tables(on: connection).map(\.displayName)

@@ -57,12 +57,12 @@ struct ReplicaCopy {
         var order = orderBy
         for key in shape.keyColumns where !order.contains(where: { $0.column == key }) { order.append(OrderTerm(key)) }
         let terms = order.map { term in
-            SQLIdentifier.quote(term.column) + (term.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST")
+            ReplicaShape.sortColumn(term.column) + (term.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST")
         }
         let ordering = terms.isEmpty ? "" : " ORDER BY " + terms.joined(separator: ", ")
         do {
             let result = try connection.query(
-                "SELECT \(shape.selectList) FROM \(shape.source.quoted)\(ordering) LIMIT \(max(0, limit))"
+                "SELECT \(shape.selectList) \(shape.fromClause)\(ordering) LIMIT \(max(0, limit))"
             )
             return (0..<result.rowCount).map { ServerRow(result, row: $0, shape: shape).values }
         } catch {
@@ -91,7 +91,7 @@ struct ReplicaCopy {
                 readAt: here.text(row: 0, column: 1) ?? ""
             )
             try connection.execute(
-                "DECLARE replica_copy NO SCROLL CURSOR FOR SELECT \(shape.selectList) FROM \(shape.source.quoted)"
+                "DECLARE replica_copy NO SCROLL CURSOR FOR SELECT \(shape.selectList) \(shape.fromClause)"
                     + shape.keyOrder
             )
             // The server reads page n + 1 while this thread writes page n.

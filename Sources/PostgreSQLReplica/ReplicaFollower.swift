@@ -118,6 +118,8 @@ final class ReplicaFollower: @unchecked Sendable {
                 }
             } catch {
                 state.connection = nil
+                // After a reconnect: the history at once (notifications sent meanwhile are lost), or a refetch.
+                state.lastRead = .distantPast
                 if !track { state.needsRefetch = true }
                 let message = (error as? PostgresError)?.description ?? "\(error)"
                 if !state.failing || message != state.lastError {

@@ -51,17 +51,27 @@ struct ReplicaShape: Sendable {
     var selectList: String {
         var list = columns.map { column -> String in
             let name = SQLIdentifier.quote(column.name)
-            if column.isTimestampWithTimeZone { return "\(name)::timestamp" }
-            if column.storage == .byteSize { return "octet_length(\(name))" }
+            if column.isTimestampWithTimeZone { return "\(name)::timestamp AS \(name)" }
+            if column.storage == .byteSize { return "octet_length(\(name)) AS \(name)" }
             return name
         }
-        list += keyColumns.map { "\(SQLIdentifier.quote($0))::text" }
+        list += keyColumns.indices.map { "\(SQLIdentifier.quote(keyColumns[$0]))::text AS replica_key_\($0)" }
         return list.joined(separator: ", ")
     }
 
+    /// `FROM` the table under the alias ``ReplicaShape/sourceAlias``, which
+    /// an `ORDER BY` names so that it sorts by the table's columns, not by
+    /// the converted values of the same names.
+    var fromClause: String { "FROM \(source.quoted) AS \(ReplicaShape.sourceAlias)" }
+
+    static let sourceAlias = "replica_source"
+
+    /// A table column for `ORDER BY`.
+    static func sortColumn(_ name: String) -> String { sourceAlias + "." + SQLIdentifier.quote(name) }
+
     /// `ORDER BY` of the copy: the key (so the row ids of a key table follow it).
     var keyOrder: String {
-        keyColumns.isEmpty ? "" : " ORDER BY " + keyColumns.map(SQLIdentifier.quote).joined(separator: ", ")
+        keyColumns.isEmpty ? "" : " ORDER BY " + keyColumns.map(ReplicaShape.sortColumn).joined(separator: ", ")
     }
 
     /// `WHERE (key columns) IN (the keys bound as text arrays $1, $2…)`.

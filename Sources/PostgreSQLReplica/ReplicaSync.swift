@@ -28,7 +28,7 @@ struct ReplicaSync {
         while start < unique.count {
             let chunk = Array(unique[start..<min(start + ReplicaSync.keysPerRead, unique.count)])
             let result = try connection.query(
-                "SELECT \(shape.selectList) FROM \(shape.source.quoted) WHERE \(shape.keyCondition)",
+                "SELECT \(shape.selectList) \(shape.fromClause) WHERE \(shape.keyCondition)",
                 shape.keyParameters(chunk)
             )
             found += (0..<result.rowCount).map { ServerRow(result, row: $0, shape: shape) }
@@ -68,7 +68,7 @@ struct ReplicaSync {
                 readAt: here.text(row: 0, column: 1) ?? ""
             )
             try connection.execute(
-                "DECLARE replica_refetch NO SCROLL CURSOR FOR SELECT \(shape.selectList) FROM \(shape.source.quoted)"
+                "DECLARE replica_refetch NO SCROLL CURSOR FOR SELECT \(shape.selectList) \(shape.fromClause)"
                     + shape.keyOrder
             )
             var kept = Set<Int64>()

@@ -1,0 +1,146 @@
+import Foundation
+import PostgreSQLClient
+import PostgreSQLReplica
+import SQLiteStore
+import Testing
+
+@Suite(.enabled(if: serverAvailable, "needs Debian's postgresql binaries"))
+struct ReplicaCopyTests {
+    static let everyTypeTable = """
+        CREATE TABLE kinds (
+            id integer PRIMARY KEY, small smallint, big bigint, exact numeric, approx double precision,
+            single real, flag boolean, day date, at timestamp, at_zone timestamptz, tag uuid,
+            name text, code varchar(8), doc jsonb, plain json, numbers integer[], words text[], raw bytea
+        );
+        INSERT INTO kinds VALUES
+            (1, 7, 9007199254740993, 12345678901234567890.000001, 2.5, 0.25, true, '2024-03-01',
+             '2024-03-01 12:30:00.5', '2024-03-01 12:30:00+00', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11',
+             'Zoë', 'ab', '{"b": [1, 2], "a": "x y"}', '{ "k" : 1 }', '{1,2,NULL}', '{"a b",c}', '\\x000102'),
+            (2, NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+             '\\x00');
+        INSERT INTO kinds (id) VALUES (3);
+        """
+
+    @Test func everyTypeIsCopiedAsAPersonReadsItAndNullStaysNull() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(Self.everyTypeTable)
+        let replica = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "kinds"),
+            cacheDirectory: try makeCacheDirectory(),
+            timeZone: "Europe/Paris"
+        )
+        let table = try replica.load()
+        #expect(table.rowCount == 3)
+        #expect(table.rowIDColumn == "id")
+        #expect(table.keyColumns == ["id"])
+        #expect(table.readOnlyReason == nil)
+        let rows = try replicaRows(table, orderBy: "id")
+        #expect(
+            rows[0] == [
+                .integer(1), .integer(7), .integer(9_007_199_254_740_993), .text("12345678901234567890.000001"),
+                .real(2.5), .real(0.25), .integer(1), .text("2024-03-01"), .text("2024-03-01 12:30:00.5"),
+                .text("2024-03-01 13:30:00"), .text("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), .text("Zoë"),
+                .text("ab"), .text(#"{"a":"x y","b":[1,2]}"#), .text(#"{"k":1}"#), .text("{1,2,NULL}"),
+                .text(#"{"a b",c}"#), .text("3 bytes"),
+            ]
+        )
+        #expect(rows[1][6] == .integer(0))
+        #expect(rows[1][17] == .text("1 byte"))
+        #expect(rows[1].enumerated().allSatisfy { [0, 6, 17].contains($0.offset) || $0.element == .null })
+        #expect(rows[2].dropFirst().allSatisfy { $0 == .null })
+        // The declared types SQLiteStore's catalog reads a column's kind from.
+        let catalog = try DatabaseCatalog(path: table.path)
+        let columns = try #require(catalog.table(named: "kinds")).columns
+        #expect(columns.map(\.declaredType) == table.columns.map(\.declaredType))
+        #expect(columns.first { $0.name == "flag" }?.type == .bool)
+        #expect(columns.first { $0.name == "at_zone" }?.type == .dateTime)
+        #expect(columns.first { $0.name == "day" }?.type == .date)
+        // The file is tracked: a browser reads each applied batch as exact rows.
+        let triggers = try Database(path: table.path).query(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+        ).compactMap { $0.first?.string }
+        #expect(triggers.count == 3 && triggers.allSatisfy { $0.hasPrefix("fetchedtable_history_") })
+    }
+
+    @Test func aViewIsCopiedAndReadOnly() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(
+            """
+            CREATE TABLE events (id bigserial PRIMARY KEY, level text);
+            INSERT INTO events (level) VALUES ('info'), ('warn'), ('warn');
+            CREATE VIEW warnings AS SELECT id, level FROM events WHERE level = 'warn';
+            """
+        )
+        let replica = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "warnings"),
+            cacheDirectory: try makeCacheDirectory()
+        )
+        let table = try replica.load()
+        #expect(table.kind == .view)
+        #expect(table.rowIDColumn == nil)
+        #expect(table.readOnlyReason == "public.warnings is a view")
+        #expect(
+            try replicaRows(table, orderBy: "id") == [[.integer(2), .text("warn")], [.integer(3), .text("warn")]]
+        )
+        #expect(throws: ReplicaError.self) { try replica.delete(rowIDs: [1]) }
+    }
+
+    @Test func aTableWithoutAPrimaryKeyIsBrowsableReadOnlyAndSaysWhy() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(
+            "CREATE TABLE log (line text, n int); INSERT INTO log VALUES ('a', 1), ('a', 1), ('b', NULL)"
+        )
+        let replica = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "log"),
+            cacheDirectory: try makeCacheDirectory()
+        )
+        let table = try replica.load()
+        #expect(table.readOnlyReason == "public.log has no primary key")
+        #expect(try replicaRows(table, orderBy: "rowid").count == 3)
+        do {
+            _ = try replica.delete(rowIDs: [1])
+            Issue.record("a delete went through")
+        } catch {
+            #expect("\(error)" == "rows cannot be deleted: public.log has no primary key")
+        }
+        #expect(try database.psql("SELECT count(*) FROM log").trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+    }
+
+    @Test func theFirstPageComesInTheBrowsersOrderBeforeTheCopy() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(
+            """
+            CREATE TABLE events (id bigserial PRIMARY KEY, ts timestamptz, level text);
+            INSERT INTO events (ts, level) VALUES ('2024-01-02', 'a'), (NULL, 'b'), ('2024-01-02', 'c'), ('2024-01-01', 'd');
+            """
+        )
+        let replica = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "events"),
+            cacheDirectory: try makeCacheDirectory()
+        )
+        let descending = try replica.firstPage(orderBy: [OrderTerm("ts", ascending: false)], limit: 3)
+        #expect(descending.rows.map { $0[0] } == [.integer(1), .integer(3), .integer(4)])
+        let ascending = try replica.firstPage(orderBy: [OrderTerm("ts")], limit: 2)
+        #expect(ascending.rows.map { $0[0] } == [.integer(2), .integer(4)])  // NULL first, as SQLite sorts
+    }
+
+    @Test func anUnknownTableNamesThoseThatExist() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql("CREATE TABLE events (id int PRIMARY KEY); CREATE TABLE tags (name text)")
+        let replica = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "nope"),
+            cacheDirectory: try makeCacheDirectory()
+        )
+        do {
+            _ = try replica.load()
+            Issue.record("loaded a table that does not exist")
+        } catch {
+            #expect("\(error)" == "no table or view \"public.nope\"; there are: events, tags")
+        }
+    }
+}
