@@ -35,7 +35,11 @@ extension PostgresServer {
                 status: ExitStatus.noPermission
             )
         }
-        try run { try feed.install(on: $0) }
+        // The install's DROP TRIGGER IF EXISTS would print a NOTICE per trigger on stderr.
+        try run { connection in
+            try connection.execute("SET client_min_messages = warning")
+            try feed.install(on: connection)
+        }
     }
 
     /// The role's name and the privileges `--track` needs that it lacks (nil: none lacking).

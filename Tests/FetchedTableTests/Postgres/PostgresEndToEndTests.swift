@@ -80,7 +80,14 @@ struct PostgresEndToEndTests {
         try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
         #expect(fixture.lines(watch.output)[0].contains("\"Math\""))
         try fixture.psql("INSERT INTO student (id, name, subject, number) VALUES (6, 'Zed', 'Zoology', 1)")
-        try fixture.waitUntil("the insert's batch") { fixture.lines(watch.output).count >= 2 }
+        do {
+            try fixture.waitUntil("the insert's batch") { fixture.lines(watch.output).count >= 2 }
+        } catch {
+            let stderr = (try? String(contentsOfFile: watch.output.path + ".stderr", encoding: .utf8)) ?? ""
+            throw EndToEndError("no batch line; watch's stderr: \(stderr)")
+        }
+        let stderr = (try? String(contentsOfFile: watch.output.path + ".stderr", encoding: .utf8)) ?? ""
+        #expect(stderr.isEmpty, "\(stderr)")
         let batch = fixture.lines(watch.output)[1]
         #expect(batch.contains("Zoology") && batch.contains("insert"), "\(batch)")
         kill(watch.pid, SIGTERM)

@@ -111,11 +111,12 @@ final class PostgresFixture {
         let command = ([binary, "watch"] + arguments).map(TableFixture.shellQuote).joined(separator: " ")
         let variables = environment.map { "\($0.key)=\(TableFixture.shellQuote($0.value))" }.joined(separator: " ")
         let q = TableFixture.shellQuote
-        _ = try ProcessRunner.run(
+        // Detached: Foundation's Process would wait for the background program (and hand it a blocked SIGTERM).
+        _ = try ProcessRunner.runDetaching(
             "/bin/sh",
             [
                 "-c",
-                "(env \(variables) \(command) > \(q(output.path)) 2>/dev/null < /dev/null & echo $! > \(q(pidFile.path)))",
+                "(env \(variables) \(command) > \(q(output.path)) 2>\(q(output.path + ".stderr")) < /dev/null & echo $! > \(q(pidFile.path)))",
             ]
         )
         let pid = Int32(
