@@ -122,7 +122,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchedTableTests",
-            dependencies: ["FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport"]
+            dependencies: [
+                "FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport", "PostgreSQLReplica",
+            ]
         ),
     ]
 )

@@ -118,8 +118,13 @@ struct PostgresEndToEndTests {
         try tmux.waitFor("Delete")
         tmux.send("Enter")
         try tmux.waitFor("u to undo")
-        try fixture.waitUntil("the delete on the server") {
-            try fixture.psql("SELECT count(*) FROM student WHERE id = 2") == "0"
+        do {
+            try fixture.waitUntil("the delete on the server") {
+                try fixture.psql("SELECT count(*) FROM student WHERE id = 2") == "0"
+            }
+        } catch {
+            let ids = (try? fixture.psql("SELECT string_agg(id::text, ',' ORDER BY id) FROM student")) ?? "?"
+            throw EndToEndError("\(error); the server's ids: \(ids); the screen: \(tmux.capture())")
         }
         tmux.send("u")
         try tmux.waitFor("Undone")

@@ -55,7 +55,7 @@ final class PostgresFixture {
     /// Runs SQL through `psql` as the superuser (or `user`).
     @discardableResult
     func psql(_ sql: String, user: String = PostgresTestServer.superuser) throws -> String {
-        try server.psql(sql, database: database, user: user)
+        try server.psql(sql, database: database, user: user).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The environment of every run: a private HOME and cache, a UTF-8 locale, a terminal type, no PG variables.

@@ -1,4 +1,5 @@
 import CLIKit
+import PostgreSQLReplica
 import Foundation
 import Testing
 
@@ -65,5 +66,20 @@ import Testing
     @Test func theManPageAndCompletionsNameThePostgreSQLWays() {
         let man = ManPage(program: FetchedTableCommand.program).text
         #expect(man.contains("PGHOST") && man.contains("pgpass") && man.contains("postgres://"))
+    }
+
+    @Test func theStatusLineSaysReconnectingWithTheTimeSinceTheLastContact() {
+        let since = Date(timeIntervalSince1970: 1_000)
+        let text = PostgresConnectionState.statusText(
+            .reconnecting(since: since, lastError: "server closed the connection"),
+            now: since.addingTimeInterval(12.4)
+        )
+        #expect(text == "Reconnecting… (12s since last contact)")
+        #expect(PostgresConnectionState.statusText(.live) == nil)
+        let state = PostgresConnectionState()
+        #expect(!state.record(.live), "connected at first is no news")
+        #expect(state.record(.reconnecting(since: since, lastError: "x")))
+        #expect(state.record(.live), "back after being lost is news")
+        #expect(!state.record(.live))
     }
 }
