@@ -123,7 +123,8 @@ let package = Package(
         .testTarget(
             name: "FetchedTableTests",
             dependencies: [
-                "FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport", "PostgreSQLReplica",
+                "FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport",
+                "PostgreSQLReplica",
             ]
         ),
     ]

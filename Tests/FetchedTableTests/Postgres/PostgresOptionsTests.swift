@@ -1,6 +1,6 @@
 import CLIKit
-import PostgreSQLReplica
 import Foundation
+import PostgreSQLReplica
 import Testing
 
 @testable import FetchedTableKit
