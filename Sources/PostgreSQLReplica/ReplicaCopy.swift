@@ -56,8 +56,12 @@ struct ReplicaCopy {
     ) throws(ReplicaError) -> [[StoreValue]] {
         var order = orderBy
         for key in shape.keyColumns where !order.contains(where: { $0.column == key }) { order.append(OrderTerm(key)) }
+        // SQLite sorts NULL first; a NOT NULL column needs no NULLS clause, which would keep the
+        // server from reading its index backwards for DESC.
+        let nullable = Set(shape.description.columns.filter(\.isNullable).map(\.name))
         let terms = order.map { term in
-            ReplicaShape.sortColumn(term.column) + (term.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST")
+            let nulls = nullable.contains(term.column) ? (term.ascending ? " NULLS FIRST" : " NULLS LAST") : ""
+            return ReplicaShape.sortColumn(term.column) + (term.ascending ? " ASC" : " DESC") + nulls
         }
         let ordering = terms.isEmpty ? "" : " ORDER BY " + terms.joined(separator: ", ")
         do {

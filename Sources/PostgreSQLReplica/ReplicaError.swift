@@ -1,7 +1,7 @@
 import PostgreSQLClient
 
 /// What went wrong copying, following or writing a replica. Messages carry
-/// no password (``PostgresError`` has none).
+/// no password (PostgreSQLClient's `PostgresError` has none).
 public enum ReplicaError: Error, Sendable, CustomStringConvertible {
     /// The server said no, or could not be reached.
     case server(PostgresError)

@@ -21,6 +21,11 @@ final class ReplicaStore {
     private let table: String
     private let rowID: String
     private let columnList: String
+    private let selectSQL: String
+    private let selectManySQL: String
+    private let updateSQL: String
+    private let insertSQL: String
+    private let insertWithRowIDSQL: String
 
     /// Opens the replica at `path`; `building` opens a new file for the
     /// copy (no journal: a failed copy is thrown away).
@@ -37,6 +42,15 @@ final class ReplicaStore {
         let names = Set(shape.columns.map(\.name))
         rowID = shape.integerKey ?? (["rowid", "_rowid_", "oid"].first { !names.contains($0) } ?? "rowid")
         columnList = shape.columns.map { Database.quote(identifier: $0.name) }.joined(separator: ", ")
+        let quotedRowID = Database.quote(identifier: rowID)
+        let assignments = shape.columns.map { Database.quote(identifier: $0.name) + " = ?" }.joined(separator: ", ")
+        let marks = Array(repeating: "?", count: shape.columns.count).joined(separator: ", ")
+        selectSQL = "SELECT \(columnList) FROM \(table) WHERE \(quotedRowID) = ?"
+        selectManySQL =
+            "SELECT \(quotedRowID), \(columnList) FROM \(table) WHERE \(quotedRowID) IN (SELECT value FROM json_each(?))"
+        updateSQL = "UPDATE \(table) SET \(assignments) WHERE \(quotedRowID) = ?"
+        insertSQL = "INSERT INTO \(table)(\(columnList)) VALUES (\(marks))"
+        insertWithRowIDSQL = "INSERT INTO \(table)(\(quotedRowID), \(columnList)) VALUES (?, \(marks))"
     }
 
     var usesKeyTable: Bool { shape.integerKey == nil }
@@ -151,11 +165,21 @@ final class ReplicaStore {
     ) throws -> [Int64] {
         var written: [Int64] = []
         written.reserveCapacity(rows.count)
+        let heldRows = try currentRows(ofIntegerKeys: rows)
         for row in rows {
             let key = keyString(row, occurrences: &occurrences)
-            if let existing = try self.rowID(forKey: key) {
+            var existing: Int64?
+            var held: [StoreValue] = []
+            if shape.integerKey != nil, let id = Int64(key) {
+                held = heldRows[id] ?? []
+                existing = held.isEmpty ? nil : id
+            } else if let id = try self.rowID(forKey: key) {
+                existing = id
+                held = try current(id)
+            }
+            if let existing {
                 written.append(existing)
-                if try current(existing) != row.values {
+                if held != row.values {
                     try update(existing, row.values)
                     counts.updated += 1
                 }
@@ -224,28 +248,38 @@ final class ReplicaStore {
         return try database.scalar("SELECT row_id FROM \(ReplicaStore.keyTable) WHERE key = ?", [.text(key)]).int64
     }
 
+    /// The rows the file holds for the integer keys of `rows`, by id, in one
+    /// query (`json_each` over the ids); empty for a table without an integer key.
+    private func currentRows(ofIntegerKeys rows: [ServerRow]) throws -> [Int64: [StoreValue]] {
+        guard shape.integerKey != nil else { return [:] }
+        let ids = rows.compactMap { $0.key.first.flatMap { Int64($0) } }
+        guard !ids.isEmpty else { return [:] }
+        var held: [Int64: [StoreValue]] = [:]
+        held.reserveCapacity(ids.count)
+        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        try database.forEachRow(selectManySQL, [.text(json)]) { row in
+            var values = row.row()
+            let id = values.removeFirst().int64 ?? 0
+            held[id] = values
+        }
+        return held
+    }
+
+    /// The row `id` holds (empty when there is none).
     private func current(_ id: Int64) throws -> [StoreValue] {
-        try database.query("SELECT \(columnList) FROM \(table) WHERE \(quotedRowID) = ?", [.integer(id)]).first ?? []
+        try database.query(selectSQL, [.integer(id)]).first ?? []
     }
 
     private func update(_ id: Int64, _ values: [StoreValue]) throws {
-        let assignments = shape.columns.map { Database.quote(identifier: $0.name) + " = ?" }.joined(separator: ", ")
-        try database.run(
-            "UPDATE \(table) SET \(assignments) WHERE \(quotedRowID) = ?",
-            values + [.integer(id)]
-        )
+        try database.run(updateSQL, values + [.integer(id)])
     }
 
     private func insert(_ values: [StoreValue], key: String, rowID preferred: Int64?) throws -> Int64 {
-        let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
         if !usesKeyTable {
-            try database.run("INSERT INTO \(table)(\(columnList)) VALUES (\(marks))", values)
+            try database.run(insertSQL, values)
             return database.lastInsertRowID
         }
-        try database.run(
-            "INSERT INTO \(table)(\(quotedRowID), \(columnList)) VALUES (?, \(marks))",
-            [preferred.map(StoreValue.integer) ?? .null] + values
-        )
+        try database.run(insertWithRowIDSQL, [preferred.map(StoreValue.integer) ?? .null] + values)
         let id = database.lastInsertRowID
         try database.run("INSERT INTO \(ReplicaStore.keyTable)(row_id, key) VALUES (?, ?)", [.integer(id), .text(key)])
         return id

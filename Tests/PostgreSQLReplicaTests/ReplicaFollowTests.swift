@@ -195,4 +195,22 @@ struct ReplicaFollowTests {
         #expect(try database.psql("SELECT note FROM tags WHERE name = 'a b' AND kind = 2") == "y\n")
         #expect(try rowid() == original)
     }
+
+    @Test func aDeleteTheServerRefusesChangesNothingAndSaysWhy() throws {
+        let database = try ReplicaTestDatabase()
+        try Self.makeEvents(database, rows: 3)
+        try database.psql(
+            "CREATE TABLE notes (event bigint REFERENCES events (id), body text); INSERT INTO notes VALUES (2, 'x')"
+        )
+        let replica = try Self.replica(database)
+        let table = try replica.load()
+        do {
+            _ = try replica.delete(rowIDs: [1, 2])
+            Issue.record("the delete went through")
+        } catch {
+            #expect("\(error)".contains("violates foreign key constraint"))
+        }
+        #expect(try database.psql("SELECT id FROM events ORDER BY id") == "1\n2\n3\n")
+        #expect(try Self.replicaRows(table).map { $0[0] } == [.integer(1), .integer(2), .integer(3)])
+    }
 }
