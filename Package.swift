@@ -73,6 +73,7 @@ let package = Package(
             name: "FetchedTableKit",
             dependencies: [
                 "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
+                "PostgreSQLClient", "PostgreSQLChangeFeed", "PostgreSQLReplica",
             ]
         ),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
@@ -123,7 +124,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchedTableTests",
-            dependencies: ["FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport"]
+            dependencies: [
+                "FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport",
+                "PostgreSQLReplica",
+            ]
         ),
     ]
 )

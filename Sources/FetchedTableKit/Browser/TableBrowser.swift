@@ -31,6 +31,9 @@ public final class TableBrowser {
     public private(set) var opened: OpenedTable?
     /// Whether a table's first frame is its preview, fetched in full right after (see ``ListScreenConfiguration/previewsFirstPage``).
     let previewsFirstPage: Bool
+    /// Changes a table's list configuration before its screen is made (a server table's
+    /// copy: deletes and undo go to the server).
+    let configure: ((inout ListScreenConfiguration) -> Void)?
 
     /// Builds the browser on `screen`: the table `--table` names (or the only one), else the table list.
     ///
@@ -56,12 +59,14 @@ public final class TableBrowser {
         database: TableDatabase,
         options: TableOptions,
         loop: TerminalRunLoop,
-        previewsFirstPage: Bool = true
+        previewsFirstPage: Bool = true,
+        configure: ((inout ListScreenConfiguration) -> Void)? = nil
     ) throws {
         self.database = database
         self.options = options
         self.loop = loop
         self.previewsFirstPage = previewsFirstPage
+        self.configure = configure
         if let table = try database.soleTable(options.table, command: "") {
             try open(table)
         } else {
@@ -231,6 +236,7 @@ public final class TableBrowser {
         // --where narrows the tab itself: the \\ filter comes on top of it.
         configuration.tabs[0].predicate = opened.query.predicate
         configuration.keyBindings = [sortBinding(), sectionBinding()]
+        configure?(&configuration)
         self.opened = opened
         list = try ListScreen(context: ObjectContext(store: opened.store), configuration: configuration, loop: loop)
         schemaVersion = try? opened.store.database.scalar("PRAGMA schema_version").int64

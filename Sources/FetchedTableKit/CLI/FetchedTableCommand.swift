@@ -36,7 +36,7 @@ public enum FetchedTableCommand {
             ),
             Subcommand(
                 TableOptions.untrackSpec,
-                brief: "remove the triggers --track installed",
+                brief: "remove the triggers and history --track installed",
                 run: UntrackCommand.run
             ),
             Subcommand(
@@ -52,12 +52,17 @@ public enum FetchedTableCommand {
                 "The folder of the CSV files' cache databases, $XDG_CACHE_HOME/fetchedtable (~/.cache when unset)."
             ),
             ManualEntry("NO_COLOR", "No colours."),
+            ManualEntry(
+                "PGHOST, PGPORT, PGUSER, PGDATABASE, PGSSLMODE, PGPASSWORD…",
+                "libpq's own variables: with --pg they name the server; with a URL they fill in what it leaves out."
+            ),
         ],
         files: [
             ManualEntry(
                 "~/.cache/fetchedtable/",
                 "A cache database per CSV file opened, reused while the file's size and time are unchanged."
-            )
+            ),
+            ManualEntry("~/.pgpass", "libpq's password file: where a PostgreSQL password belongs (never in the URL)."),
         ],
         examples: [
             ManualEntry(
@@ -73,14 +78,19 @@ public enum FetchedTableCommand {
                 "The matching rows as JSON, by section."
             ),
             ManualEntry("fetchedtable watch events.sqlite --track", "The changes other programs make, as JSON Lines."),
+            ManualEntry(
+                "fetchedtable postgres://alice@db.example/shop --table orders --section 'day(placed_at)'",
+                "A PostgreSQL table, live, sections by day."
+            ),
+            ManualEntry("PGDATABASE=shop fetchedtable list --pg --table orders", "The server of libpq's environment."),
         ]
     )
 
-    /// `fetchedtable` with no subcommand: the browser, which needs a FILE.
+    /// `fetchedtable` with no subcommand: the browser, which needs a FILE, a URL or `--pg`.
     @Sendable static func runBrowser(_ arguments: [String]) -> Int32 {
         guard !arguments.isEmpty else {
             writeStandardError(
-                "\(TableOptions.browserSpec.name): missing FILE (usage: \(TableOptions.browserSpec.name) "
+                "\(TableOptions.browserSpec.name): missing FILE or URL (usage: \(TableOptions.browserSpec.name) "
                     + "\(TableOptions.browserSpec.usage))\n"
             )
             return ExitStatus.usage
@@ -116,7 +126,9 @@ public enum FetchedTableCommand {
                 }
             },
             { parsed in
-                if let file = try? TableOptions(parsed).file { files = ForeignDatabaseFiles(path: file) }
+                if let options = try? TableOptions(parsed), options.postgres == nil {
+                    files = ForeignDatabaseFiles(path: options.file)
+                }
                 return try body(parsed)
             }
         )

@@ -25,6 +25,7 @@ public enum TableBrowserCommand {
             errorOutput: { writeStandardError($0 + "\n") }
         ) { parsed in
             let options = try TableOptions(parsed)
+            if options.postgres != nil { return try PostgresFaces.browse(options) }
             if try TableFileKind.of(path: options.file) == .csv, !CSVSource.isCached(path: options.file) {
                 return try runLoading(options)
             }

@@ -37,6 +37,11 @@ public enum TableListCommand {
             }
             options.readOnly = true
             options.track = false
+            if options.postgres != nil {
+                let (_, opening) = try PostgresOpening.open(options, command: "fetchedtable list")
+                guard let opening else { return ExitStatus.usage }
+                return try PostgresFaces.list(opening, options: options, format: format, output: output)
+            }
             let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable list")
             let writer = makeWriter(opened, context: controller.context)
             do {

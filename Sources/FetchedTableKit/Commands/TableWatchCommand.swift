@@ -44,6 +44,17 @@ public enum TableWatchCommand {
             errorOutput: errorOutput
         ) { parsed in
             let options = try TableOptions(parsed)
+            if options.postgres != nil {
+                let (_, opening) = try PostgresOpening.open(options, command: "fetchedtable watch")
+                guard let opening else { return ExitStatus.usage }
+                return try PostgresFaces.watch(
+                    opening,
+                    options: options,
+                    output: output,
+                    shouldStop: shouldStop,
+                    pollInterval: pollInterval
+                )
+            }
             let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable watch")
             var readerGone = !output(ResultsJSONLines.snapshot(controller))
             controller.onChange = { batch in

@@ -5,7 +5,12 @@ import SQLiteStore
 /// triggers `--track` installed (``Store/removeTracking()``); the file is otherwise
 /// left as it was. A file without them is left untouched (status 0).
 ///
+/// `fetchedtable untrack URL|--pg [--table NAME]`: removes what `--track` made for that
+/// server table — its triggers and history rows, and the `fetchedtable_history` table and
+/// its function once no other table uses them (``PostgresServer/removeTracking(on:)``).
+///
 ///     UntrackCommand.run(["events.sqlite"])
+///     UntrackCommand.run(["--pg", "--table", "events"])
 public enum UntrackCommand {
     /// Runs the subcommand with `arguments` (after `untrack`); returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
@@ -20,7 +25,17 @@ public enum UntrackCommand {
             help: output,
             errorOutput: errorOutput
         ) { parsed in
-            let path = parsed.positionals[0]
+            let options = try TableOptions(parsed)
+            if let target = options.postgres {
+                let server = try PostgresServer.connect(target)
+                guard let table = try server.soleTable(options.table, command: "fetchedtable untrack") else {
+                    return ExitStatus.usage
+                }
+                try server.removeTracking(on: table)
+                output("untrack: \(table.displayName) has no fetchedtable_history triggers now")
+                return ExitStatus.ok
+            }
+            let path = options.file
             guard try TableFileKind.of(path: path) == .sqlite else {
                 throw FetchedTableError.data("\(path): not a SQLite database (a CSV file has no triggers to remove)")
             }

@@ -9,8 +9,11 @@ import Foundation
 ///     let options = try TableOptions(parsed)
 ///     options.sort?.keys.count   // 2
 public struct TableOptions: Equatable, Sendable {
-    /// `FILE`.
+    /// `FILE` as given; for a PostgreSQL server, its connection string without the password
+    /// (or `--pg`), which is what messages name.
     public var file: String
+    /// The PostgreSQL server `URL` or `--pg` names (nil: `FILE` is a file).
+    public var postgres: PostgresTarget?
     /// `--table NAME`.
     public var table: String?
     /// `--sort 'KEY [desc], …'` (nil: the row id or primary key).
@@ -35,10 +38,20 @@ public struct TableOptions: Equatable, Sendable {
     /// Options for `file` and nothing else.
     public init(file: String) { self.file = file }
 
-    /// The options of a parsed command line (`FILE` its first positional).
+    /// The options of a parsed command line (`FILE` or `URL` its first positional, or `--pg`).
     public init(_ parsed: ParsedArguments) throws(OptionError) {
-        guard let file = parsed.positionals.first else { throw OptionError("missing FILE (try --help)") }
-        self.file = file
+        if parsed.flag("--pg") {
+            if let given = parsed.positionals.first {
+                throw OptionError(
+                    "--pg connects through libpq's environment in place of FILE or URL, so not with '\(given)'"
+                )
+            }
+            postgres = PostgresTarget(connectionString: nil)
+        } else {
+            guard let given = parsed.positionals.first else { throw OptionError("missing FILE or URL (try --help)") }
+            if PostgresTarget.isURL(given) { postgres = PostgresTarget(connectionString: given) }
+        }
+        file = postgres?.label ?? parsed.positionals[0]
         table = parsed.value("--table")
         if let sort = parsed.value("--sort") { self.sort = try SortSpecification(parsing: sort) }
         if let section = parsed.value("--section") { self.section = try SectionKeySpecification(parsing: section) }
@@ -56,7 +69,8 @@ public struct TableOptions: Equatable, Sendable {
         animated = !parsed.flag("--no-animation")
         format = parsed.value("--format")
         if track && readOnly {
-            throw OptionError("--track installs triggers in the file, so it cannot go with --read-only")
+            let place = postgres == nil ? "the file" : "the database"
+            throw OptionError("--track installs triggers in \(place), so it cannot go with --read-only")
         }
     }
 
@@ -67,8 +81,17 @@ public struct TableOptions: Equatable, Sendable {
 
     // MARK: The command lines
 
+    /// `--pg`: the server of libpq's environment in place of `FILE` or `URL`.
+    static let postgresOption = OptionSpec(
+        "--pg",
+        value: nil,
+        help: "in place of FILE or URL: the PostgreSQL server of libpq's environment (PGHOST, PGPORT, PGUSER, "
+            + "PGDATABASE, PGSSLMODE…) and ~/.pgpass"
+    )
+
     /// The options every face takes.
     static let common: [OptionSpec] = [
+        postgresOption,
         OptionSpec(
             "--table",
             value: "NAME",
@@ -84,7 +107,11 @@ public struct TableOptions: Equatable, Sendable {
         OptionSpec("--title", value: "KEY", help: "the cell's first line (default: the first text column)"),
         OptionSpec("--subtitle", value: "'KEY, KEY'", help: "the cell's second line (default: the next two columns)"),
         OptionSpec("--where", value: "PREDICATE", help: "only rows matching, e.g. \"state == 'TX' AND year >= 2020\""),
-        OptionSpec("--read-only", value: nil, help: "never write the file (delete and undo are refused)"),
+        OptionSpec(
+            "--read-only",
+            value: nil,
+            help: "never write the file or the server's table (delete and undo are refused)"
+        ),
         OptionSpec(
             "--track",
             value: nil,
@@ -95,22 +122,27 @@ public struct TableOptions: Equatable, Sendable {
     static let epilogue = """
         FILE is a SQLite database or a CSV/TSV file (told apart by content; a CSV file is loaded into a cache
         under $XDG_CACHE_HOME/fetchedtable, reused while the file is unchanged).
+        URL is a PostgreSQL server: postgres://[user@]host[:port]/dbname[?param=value…] (or postgresql://),
+        its parameters passed to libpq unchanged; a password belongs in ~/.pgpass or PGPASSWORD, never in URL.
         Exit status: 0 ok, 64 usage (an unknown table or column is named with the ones there are),
-        65 neither a database nor a CSV file, or damaged, 66 no such file, 74 read error.
+        65 neither a database nor a CSV file, or damaged, 66 no such file, 69 the server cannot be reached,
+        74 read error, 77 the server refused the credentials or a privilege.
         """
 
     /// `fetchedtable FILE [options]`: the browser.
     public static let browserSpec = CommandSpec(
         name: "fetchedtable",
         summary: "Browse any SQLite table or CSV file as a live, sectioned, indexed list.",
-        usage: "FILE [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--title KEY] [--subtitle 'KEY, KEY'] "
+        usage: "FILE|URL|--pg [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--title KEY] "
+            + "[--subtitle 'KEY, KEY'] "
             + "[--where PREDICATE] [--read-only] [--track] [--no-animation] | COMMAND …",
         options: common + [
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them")
         ],
         minPositionals: 0,
         maxPositionals: 1,
-        epilogue: epilogue + "\n" + "Press ? in the browser for keys."
+        epilogue: epilogue + "\n" + "Press ? in the browser for keys.",
+        arguments: .file
     )
 
     /// `fetchedtable list FILE [options] [--format text|json|csv]`.
@@ -118,7 +150,8 @@ public struct TableOptions: Equatable, Sendable {
         name: "fetchedtable list",
         summary: "Print a table's rows in the order and sections the browser shows, as text, JSON or CSV.",
         usage:
-            "FILE [--table NAME] [--sort …] [--section KEY] [--title KEY] [--subtitle …] [--where PREDICATE] [--format text|json|csv]",
+            "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--title KEY] [--subtitle …] [--where PREDICATE] "
+            + "[--format text|json|csv]",
         options: common + [
             OptionSpec(
                 "--format",
@@ -127,9 +160,10 @@ public struct TableOptions: Equatable, Sendable {
                 completion: .values(["text", "json", "csv"])
             )
         ],
-        minPositionals: 1,
+        minPositionals: 0,
         maxPositionals: 1,
-        epilogue: epilogue
+        epilogue: epilogue,
+        arguments: .file
     )
 
     /// `fetchedtable watch FILE [options]`.
@@ -137,20 +171,29 @@ public struct TableOptions: Equatable, Sendable {
         name: "fetchedtable watch",
         summary:
             "Print a table's sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
-        usage: "FILE [--table NAME] [--sort …] [--section KEY] [--where PREDICATE] [--track]",
+        usage: "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--where PREDICATE] [--track]",
         options: common,
-        minPositionals: 1,
+        minPositionals: 0,
         maxPositionals: 1,
-        epilogue: epilogue
+        epilogue: epilogue,
+        arguments: .file
     )
 
-    /// `fetchedtable untrack FILE`.
+    /// `fetchedtable untrack FILE|URL|--pg [--table NAME]`.
     public static let untrackSpec = CommandSpec(
         name: "fetchedtable untrack",
         summary: "Remove the fetchedtable_history table and the triggers that --track installed.",
-        usage: "FILE",
-        options: [],
-        minPositionals: 1,
-        maxPositionals: 1
+        usage: "FILE|URL|--pg [--table NAME]",
+        options: [
+            postgresOption,
+            OptionSpec(
+                "--table",
+                value: "NAME",
+                help: "a server's table whose triggers to remove (default: the only one; a file: every table)"
+            ),
+        ],
+        minPositionals: 0,
+        maxPositionals: 1,
+        arguments: .file
     )
 }

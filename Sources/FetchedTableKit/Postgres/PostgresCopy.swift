@@ -1,0 +1,118 @@
+import CLIKit
+import FetchedResults
+import Foundation
+import PostgreSQLClient
+import PostgreSQLReplica
+import SQLiteStore
+
+/// A server table's local SQLite copy (``PostgresReplica``), open as any SQLite table:
+/// the SQLite face's `list`, `watch` and browser then run over it unchanged, while the
+/// replica keeps it current from the server (the history with `--track`, else polling).
+///
+/// The copy lives in `$XDG_CACHE_HOME/fetchedtable/postgres/` (`~/.cache` when unset),
+/// a file per server, database and table, never named after a password.
+///
+///     let copy = try PostgresCopy.load(opening, options: options)
+///     let (opened, controller) = try copy.fetch(options)
+struct PostgresCopy {
+    /// The replica (every call but `stop` talks to the server).
+    let replica: PostgresReplica
+    /// The table as copied.
+    let table: ReplicaTable
+    /// The server.
+    let target: PostgresTarget
+
+    /// The folder of the copies.
+    static func cacheDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) as NSString).appendingPathComponent(".cache")
+        return (base as NSString).appendingPathComponent("fetchedtable/postgres")
+    }
+
+    /// The replica of `opening`'s table (not copied yet).
+    static func replica(of opening: PostgresOpening) throws(FetchedTableError) -> PostgresReplica {
+        try replica(of: opening.table.name, on: opening.server.target)
+    }
+
+    /// The replica of `table` on `target`'s server (not copied yet).
+    static func replica(of table: TableName, on target: PostgresTarget) throws(FetchedTableError) -> PostgresReplica {
+        let directory = cacheDirectory()
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw FetchedTableError(
+                "cannot make the folder of the server tables' copies \(directory): \(FetchedTableError.reason(error))",
+                status: ExitStatus.cantCreate
+            )
+        }
+        return PostgresReplica(
+            connectionString: target.connectionString,
+            table: table,
+            cacheDirectory: directory,
+            applicationName: PostgresServer.applicationName
+        )
+    }
+
+    /// Copies `opening`'s table now.
+    static func load(_ opening: PostgresOpening) throws(FetchedTableError) -> PostgresCopy {
+        try load(replica(of: opening), target: opening.server.target)
+    }
+
+    /// Copies `replica`'s table now; `progress` is called with the rows copied so far.
+    static func load(
+        _ replica: PostgresReplica,
+        target: PostgresTarget,
+        progress: (@Sendable (Int) -> Void)? = nil
+    ) throws(FetchedTableError) -> PostgresCopy {
+        do {
+            let table = try replica.load(progress: progress)
+            return PostgresCopy(replica: replica, table: table, target: target)
+        } catch {
+            throw PostgresCopy.refusal(error, target: target)
+        }
+    }
+
+    /// A replica's error as the user reads it (69, 77, 64, 74).
+    static func refusal(_ error: ReplicaError, target: PostgresTarget) -> FetchedTableError {
+        switch error {
+        case .server(let error): PostgresServer.refusal(error, target: target)
+        case .noSuchTable: .usage("\(target.label): \(target.redacted(error.description))")
+        case .readOnly(let reason): .usage(target.redacted(reason))
+        case .trackingRefused: FetchedTableError(target.redacted(error.description), status: ExitStatus.noPermission)
+        case .cache, .notLoaded: FetchedTableError(target.redacted(error.description), status: ExitStatus.ioError)
+        }
+    }
+
+    /// The options of the SQLite face over the copy: its table, never writing the file
+    /// (deletes go to the server), no triggers of ours (the copy has them).
+    func localOptions(_ options: TableOptions) -> TableOptions {
+        var local = options
+        local.postgres = nil
+        local.file = table.path
+        local.table = table.tableName
+        local.readOnly = true
+        local.track = false
+        return local
+    }
+
+    /// The copy's database, named after the server for messages.
+    func database(_ options: TableOptions) throws(FetchedTableError) -> TableDatabase {
+        try TableDatabase(path: options.file, kind: .sqlite, databasePath: table.path, readOnly: true)
+    }
+
+    /// The copy's table opened with `options` (the server's names) and fetched, as `list` and `watch` do.
+    func fetch(_ options: TableOptions) throws(FetchedTableError) -> (OpenedTable, FetchedResultsController) {
+        let local = localOptions(options)
+        let database = try database(options)
+        let table = try database.table(named: table.tableName)
+        let opened = try database.open(table, options: local)
+        let controller = TableFetch.makeController(opened.query, context: ObjectContext(store: opened.store))
+        do {
+            try controller.performFetch()
+        } catch {
+            throw TableDatabase.refusal(error, path: options.file)
+        }
+        return (opened, controller)
+    }
+}

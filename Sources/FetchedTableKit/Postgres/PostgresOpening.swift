@@ -1,0 +1,42 @@
+import CLIKit
+import PostgreSQLClient
+
+/// A server table chosen and checked, before any row is copied: what every PostgreSQL
+/// face (`list`, `watch`, the browser) does first, so each refusal — 69, 77, 64 — comes
+/// before anything is shown or written.
+struct PostgresOpening {
+    /// The server.
+    let server: PostgresServer
+    /// The table or view `--table` named (or the only one).
+    let table: TableDescription
+    /// The options checked against its columns.
+    let query: TableQuery
+    /// Why rows cannot be deleted (nil: they can).
+    let readOnlyReason: String?
+
+    /// Connects to `options.postgres`, chooses the table (nil: several and `command` is the
+    /// browser's, which shows the table list) and checks the options; `--track` installs the history.
+    ///
+    /// - Throws: ``FetchedTableError`` 69, 77 (credentials, or a privilege `--track` needs), 64.
+    static func open(
+        _ options: TableOptions,
+        command: String
+    ) throws(FetchedTableError) -> (server: PostgresServer, opening: PostgresOpening?) {
+        guard let target = options.postgres else { throw .usage("not a PostgreSQL URL: \(options.file)") }
+        let server = try PostgresServer.connect(target)
+        guard let table = try server.soleTable(options.table, command: command) else { return (server, nil) }
+        return (server, try open(table, on: server, options: options))
+    }
+
+    /// `table` on `server` checked against `options` (and tracked with `--track`).
+    static func open(
+        _ table: TableDescription,
+        on server: PostgresServer,
+        options: TableOptions
+    ) throws(FetchedTableError) -> PostgresOpening {
+        let query = try PostgresServer.query(for: table, options: options)
+        if options.track { try server.installTracking(on: table) }
+        let reason = try server.readOnlyReason(of: table, options: options)
+        return PostgresOpening(server: server, table: table, query: query, readOnlyReason: reason)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The built `fetchedtable` against a throwaway PostgreSQL server, without a terminal:
+/// the exit statuses of every refusal (69 nothing listening, 77 credentials refused,
+/// 64 an unknown table or column, naming those there are), `--pg` through libpq's
+/// environment, and no password shown anywhere.
+@Suite(.enabled(if: PostgresFixture.isAvailable, Comment(rawValue: PostgresFixture.unavailableReason ?? "")))
+struct PostgresCommandLineTests {
+    static let schema = """
+        CREATE TABLE student (id bigint PRIMARY KEY, name text NOT NULL, subject text, number int);
+        CREATE TABLE teacher (name text, room int);
+        CREATE VIEW math AS SELECT * FROM student WHERE subject = 'Math';
+        INSERT INTO student VALUES (1, 'Ada', 'Math', 3), (2, 'Brook', 'Art', 1), (3, 'Cyril', 'Math', 1);
+        """
+
+    @Test func nothingListeningIs69WithLibpqsMessage() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        let nowhere = fixture.directory.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let url = "postgresql://someone:hunter2@\(nowhere):5999/shop"
+        for arguments in [["list", url, "--table", "t"], [url], ["watch", url], ["untrack", url, "--table", "t"]] {
+            let result = try fixture.run(arguments)
+            #expect(result.status == 69, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains("cannot connect to postgresql://someone@"), "\(result.standardError)")
+            #expect(
+                result.standardError.contains("No such file or directory"),
+                "libpq's words: \(result.standardError)"
+            )
+            #expect(!result.standardError.contains("hunter2"), "\(result.standardError)")
+            #expect(result.standardError.contains("~/.pgpass") && result.standardError.contains("PGPASSWORD"))
+            #expect(result.standardError.split(separator: "\n").count == 2, "a warning and the error")
+        }
+    }
+
+    @Test func aRefusedPasswordIs77AndNeverShown() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        let role = "alice_\(fixture.database)"
+        try fixture.psql("CREATE ROLE \(role) LOGIN PASSWORD 'right-horse' IN ROLE \(PostgresTestServer.passwordRole)")
+        let url = fixture.uri(user: role, password: "wrong-battery")
+        let result = try fixture.run(["list", url, "--table", "student"])
+        #expect(result.status == 77, "\(result.standardError)")
+        #expect(result.standardError.contains("refused the credentials"), "\(result.standardError)")
+        #expect(result.standardError.contains("password authentication failed"), "\(result.standardError)")
+        #expect(!result.standardError.contains("wrong-battery"), "\(result.standardError)")
+        let warning = try #require(result.standardError.split(separator: "\n").first)
+        #expect(warning.contains("~/.pgpass") && warning.contains("PGPASSWORD"), "\(warning)")
+        // Through --pg and PGPASSWORD: the same refusal, no warning (nothing visible in ps).
+        var environment = fixture.pgEnvironment(user: role)
+        environment["PGPASSWORD"] = "wrong-battery"
+        let viaEnvironment = try fixture.run(["list", "--pg", "--table", "student"], environment: environment)
+        #expect(viaEnvironment.status == 77, "\(viaEnvironment.standardError)")
+        #expect(!viaEnvironment.standardError.contains("wrong-battery"))
+        #expect(viaEnvironment.standardError.split(separator: "\n").count == 1, "\(viaEnvironment.standardError)")
+    }
+
+    @Test func unknownTablesAndColumnsAre64NamingTheOnesThereAre() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresCommandLineTests.schema)
+        let url = fixture.uri
+        let cases: [(arguments: [String], says: String)] = [
+            (
+                ["list", url, "--table", "pupil"],
+                "no table \"pupil\" in \(url); its tables: math (view), student, teacher"
+            ),
+            (["list", "--pg", "--table", "pupil"], "its tables: math (view), student, teacher"),
+            ([url, "--table", "pupil"], "its tables: math (view), student, teacher"),
+            (["watch", url, "--table", "pupil"], "its tables: math (view), student, teacher"),
+            (["untrack", url, "--table", "pupil"], "its tables: math (view), student, teacher"),
+            (["list", url], "has 3 tables; choose one with --table (its tables: math (view), student, teacher)"),
+            (
+                ["list", url, "--table", "student", "--sort", "grade desc"],
+                "--sort: no column \"grade\" in table \"student\"; its columns: id, name, subject, number"
+            ),
+            (["list", "--pg", "--table", "student", "--section", "grade"], "its columns: id, name, subject, number"),
+            (["list", url, "--table", "student", "--where", "grade > 2"], "--where: no column \"grade\""),
+            (["list", url, "--table", "student", "--title", "grade"], "--title: no column \"grade\""),
+            (["list", "--pg", url, "--table", "student"], "--pg connects through libpq's environment"),
+            (["list", url, "--table", "student", "--track", "--read-only"], "cannot go with --read-only"),
+        ]
+        for (arguments, says) in cases {
+            let result = try fixture.run(arguments, environment: fixture.pgEnvironment())
+            #expect(result.status == 64, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains(says), "\(arguments): \(result.standardError)")
+            #expect(result.standardError.split(separator: "\n").count == 1, "one line: \(result.standardError)")
+        }
+    }
+
+    @Test func trackNeedsAPrimaryKeyAndNamesThePrivilegeARoleLacks() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresCommandLineTests.schema)
+        let reader = "reader_\(fixture.database)"
+        try fixture.psql(
+            "CREATE ROLE \(reader) LOGIN; GRANT SELECT ON student, teacher, math TO \(reader); "
+                + "REVOKE CREATE ON SCHEMA public FROM PUBLIC"
+        )
+        let before = try fixture.server.schemaDump(database: fixture.database)
+        let refused = try fixture.run(["watch", fixture.uri(user: reader), "--table", "student", "--track"])
+        #expect(refused.status == 77, "\(refused.standardError)")
+        #expect(
+            refused.standardError.contains("the role \(reader) may not install the history triggers on student"),
+            "\(refused.standardError)"
+        )
+        #expect(refused.standardError.contains("CREATE on schema public and TRIGGER on student"))
+        let noKey = try fixture.run(["watch", fixture.uri, "--table", "teacher", "--track"])
+        #expect(noKey.status == 64, "\(noKey.standardError)")
+        #expect(noKey.standardError.contains("teacher has no primary key"), "\(noKey.standardError)")
+        let view = try fixture.run(["watch", fixture.uri, "--table", "math", "--track"])
+        #expect(view.status == 64, "\(view.standardError)")
+        #expect(view.standardError.contains("math is a view"), "\(view.standardError)")
+        #expect(try fixture.server.schemaDump(database: fixture.database) == before, "nothing was installed")
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `fetchedtable` over tables of a throwaway PostgreSQL server, through their
+/// local copy: `list` in the SQL order, `watch` of another client's insert, `--track`
+/// then `untrack` leaving the schema as it was, and the browser in tmux (the table list
+/// with counts, sections and index, a live insert into a new section, delete and undo
+/// checked on the server, a table without a primary key refused with its reason).
+/// Serialized: the machine's two cores are shared.
+@Suite(
+    .serialized,
+    .enabled(if: PostgresFixture.isAvailable, Comment(rawValue: PostgresFixture.unavailableReason ?? ""))
+)
+struct PostgresEndToEndTests {
+    static let schema = """
+        CREATE TABLE student (id bigint PRIMARY KEY, name text NOT NULL, subject text NOT NULL, number int,
+                              enrolled date, fee numeric(8,2), active boolean, tags text[], meta jsonb);
+        CREATE TABLE teacher (name text, room int);
+        CREATE VIEW math AS SELECT id, name, number FROM student WHERE subject = 'Math';
+        INSERT INTO student VALUES
+            (1, 'Ada', 'Math', 3, '2024-09-01', 120.50, true, '{a,b}', '{"k": 1}'),
+            (2, 'Brook', 'Art', 1, '2023-09-01', 99.00, false, NULL, NULL),
+            (3, 'Cyril', 'Math', 1, '2024-09-02', NULL, true, '{}', '[1, 2]'),
+            (4, 'Dana', 'History', 2, '2022-01-15', 10.00, NULL, NULL, NULL),
+            (5, 'Emil', 'Art', 2, '2024-03-01', 15.25, true, NULL, NULL);
+        INSERT INTO teacher VALUES ('Turing', 101), ('Hopper', 102);
+        """
+
+    @Test func listJSONHasTheSectionsAndRowsInTheOrderOfSQL() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        let arguments = [
+            "--table", "student", "--sort", "subject, number desc", "--section", "subject", "--format", "json",
+        ]
+        let result = try fixture.run(["list", fixture.uri] + arguments)
+        #expect(result.status == 0, "\(result.standardError)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        )
+        let sections = try #require(json["sections"] as? [[String: Any]])
+        #expect(sections.map { $0["name"] as? String } == ["Art", "History", "Math"])
+        let ids = sections.flatMap { ($0["objects"] as? [[String: Any]]) ?? [] }.map { ($0["_rowid"] as? Int) ?? -1 }
+        let sqlOrder = try fixture.psql("SELECT id FROM student ORDER BY subject, number DESC, id")
+            .split(separator: "\n").compactMap { Int($0) }
+        #expect(ids == sqlOrder, "the primary key is each object's id, in SQL's order")
+        let ada = try #require(
+            sections.last.flatMap { ($0["objects"] as? [[String: Any]])?.first { $0["name"] as? String == "Ada" } }
+        )
+        #expect(ada["fee"] as? String == "120.50", "numeric exact: \(ada)")
+        #expect(ada["active"] as? Bool == true)
+        #expect(ada["enrolled"] as? String == "2024-09-01")
+        #expect(ada["tags"] as? String == "{a,b}")
+        #expect(ada["meta"] as? String == "{\"k\":1}")
+        // --pg and libpq's environment: the same output.
+        let viaEnvironment = try fixture.run(["list", "--pg"] + arguments, environment: fixture.pgEnvironment())
+        #expect(viaEnvironment.status == 0, "\(viaEnvironment.standardError)")
+        #expect(viaEnvironment.standardOutput == result.standardOutput)
+        // A SELECT-only role lists as well, and a view.
+        let reader = "reader_\(fixture.database)"
+        try fixture.psql("CREATE ROLE \(reader) LOGIN; GRANT SELECT ON student, math TO \(reader)")
+        let view = try fixture.run(["list", fixture.uri(user: reader), "--table", "math", "--format", "csv"])
+        #expect(view.status == 0, "\(view.standardError)")
+        #expect(view.standardOutput.contains("Ada") && view.standardOutput.contains("Cyril"))
+        #expect(!view.standardOutput.contains("Brook"))
+    }
+
+    @Test func watchPrintsAnotherClientsInsertAndUntrackLeavesTheSchemaAsItWas() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        let before = try fixture.server.schemaDump(database: fixture.database)
+        let watch = try fixture.startWatch([fixture.uri, "--table", "student", "--section", "subject", "--track"])
+        defer { kill(watch.pid, SIGTERM) }
+        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
+        #expect(fixture.lines(watch.output)[0].contains("\"Math\""))
+        try fixture.psql("INSERT INTO student (id, name, subject, number) VALUES (6, 'Zed', 'Zoology', 1)")
+        do {
+            try fixture.waitUntil("the insert's batch") { fixture.lines(watch.output).count >= 2 }
+        } catch {
+            let stderr = (try? String(contentsOfFile: watch.output.path + ".stderr", encoding: .utf8)) ?? ""
+            throw EndToEndError("no batch line; watch's stderr: \(stderr)")
+        }
+        let stderr = (try? String(contentsOfFile: watch.output.path + ".stderr", encoding: .utf8)) ?? ""
+        #expect(stderr.isEmpty, "\(stderr)")
+        let batch = fixture.lines(watch.output)[1]
+        #expect(batch.contains("Zoology") && batch.contains("insert"), "\(batch)")
+        kill(watch.pid, SIGTERM)
+        let tracked = try fixture.server.schemaDump(database: fixture.database)
+        #expect(tracked.contains("fetchedtable_history"), "--track installed the history")
+        let untrack = try fixture.run(["untrack", "--pg", "--table", "student"], environment: fixture.pgEnvironment())
+        #expect(untrack.status == 0, "\(untrack.standardError)")
+        #expect(untrack.standardOutput.contains("student has no fetchedtable_history triggers now"))
+        try fixture.waitUntil("the schema as before") {
+            try fixture.server.schemaDump(database: fixture.database) == before
+        }
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func browserShowsSectionsTakesLiveInsertsAndDeletesAndUndoesOnTheServer() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        let tmux = try fixture.launch([fixture.uri, "--table", "student", "--section", "subject", "--title", "name"])
+        defer { tmux.close() }
+        try tmux.waitFor("Math (2)", timeout: 15)
+        let screen = tmux.capture()
+        #expect(screen.contains("Art (2)") && screen.contains("History (1)"), "\(screen)")
+        try fixture.psql("INSERT INTO student (id, name, subject, number) VALUES (6, 'Zed', 'Zoology', 1)")
+        try tmux.waitFor("Zoology (1)", timeout: 15)
+        // The first row (Brook, Art) deleted on the server, then brought back.
+        tmux.send("d")
+        try tmux.waitFor("Delete")
+        tmux.send("Enter")
+        try tmux.waitFor("u to undo")
+        do {
+            try fixture.waitUntil("the delete on the server") {
+                try fixture.psql("SELECT count(*) FROM student WHERE id = 2") == "0"
+            }
+        } catch {
+            let ids = (try? fixture.psql("SELECT string_agg(id::text, ',' ORDER BY id) FROM student")) ?? "?"
+            throw EndToEndError("\(error); the server's ids: \(ids); the screen: \(tmux.capture())")
+        }
+        tmux.send("u")
+        try tmux.waitFor("Undone")
+        #expect(try fixture.psql("SELECT name, subject, number, fee FROM student WHERE id = 2") == "Brook|Art|1|99.00")
+        try tmux.waitFor("Art (2)", timeout: 15)
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func theTableListHasCountsAndATableWithoutAPrimaryKeyIsReadOnly() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        let tmux = try fixture.launch(["--pg"], environment: fixture.pgEnvironment())
+        defer { tmux.close() }
+        try tmux.waitFor("teacher", timeout: 15)
+        let screen = tmux.capture()
+        #expect(screen.contains("5 rows") && screen.contains("view"), "\(screen)")
+        // teacher is last: math (view), student, teacher.
+        tmux.send("End")
+        tmux.send("Enter")
+        try tmux.waitFor("Turing", timeout: 15)
+        tmux.send("d")
+        try tmux.waitFor("no primary key")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+}
