@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// The layers of DESIGN.md, one target each. System C libraries (SQLite,
+// The layers (the README's layout), one target each. System C libraries (SQLite,
 // ncursesw, libsodium) come in through module maps; nothing is fetched.
 import PackageDescription
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FailedBanksKit
 
-/// A bank with two `failed_bank_details` rows (issue 13, defect 3): version-1 stores
+/// A bank with two `failed_bank_details` rows: version-1 stores
 /// allowed them (a `sqlite3` shell inserts one); version 2 forbids new ones with a
 /// unique index, but a store that already has them keeps opening, and `list`, `watch`
 /// and the controller show every bank once, with its lowest-id details row.

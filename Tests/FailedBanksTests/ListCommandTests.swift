@@ -79,7 +79,7 @@ struct ListRun {
     }
 }
 
-/// `failedbanks list`: issue #4's contract, one rule per test.
+/// `failedbanks list`: its contract (README, "failedbanks"), one rule per test.
 @Suite struct ListCommandTests {
     /// Row ids 1…8 in this order. Chosen so that every rule shows:
     /// - 2 and 3 tie on date and on name case-insensitively (so the id decides);

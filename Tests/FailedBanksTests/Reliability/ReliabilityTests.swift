@@ -7,7 +7,7 @@ import Glibc
 import TestSupport
 #endif
 
-/// The reliability suites (issue 9): crash safety, concurrent writers, bad
+/// The reliability suites: crash safety, concurrent writers, bad
 /// stores and hostile terminals, run against the built executables.
 ///
 /// They run one at a time (they kill processes, import large files and time
