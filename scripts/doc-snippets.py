@@ -200,14 +200,15 @@ def main():
                                capture_output=True, text=True)
         if build.returncode != 0:
             output = build.stdout + build.stderr
-            errors = [l for l in output.split("\n") if ": error:" in l]
+            errors = sorted({l for l in output.split("\n") if ": error:" in l and l.startswith("/")})
             print("\n".join(errors) if errors else output[-4000:])
             print("doc-snippets: an article's Swift does not compile")
             failures += 1
     blocks = sum(len(a.blocks) for a in found)
     manifests = sum(len(a.manifests) for a in found)
     left_out = sum(len(a.left_out) for a in found)
-    print(f"doc-snippets: {blocks} Swift blocks in {len(compiled)} articles compiled, "
+    verdict = "do not all compile" if failures else "compiled"
+    print(f"doc-snippets: {blocks} Swift blocks in {len(compiled)} articles {verdict}, "
           f"{manifests} manifests evaluated, {left_out} marked not compiled")
     for article in found:
         for line in article.left_out:
