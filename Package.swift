@@ -103,7 +103,7 @@ let package = Package(
             dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),
+        .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
         // The built programs as installed: install.sh, the Debian package, man pages, completions.
         .testTarget(name: "PackagingTests", dependencies: ["CLIKit", "MyStashKit", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import SQLiteStore
 import Testing
 
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func importingItGives572RealBanksNewestFirstSantaAnna() throws {
-        let scratch = try ScratchDirectory("bundled")
+        let scratch = TemporaryDirectory("bundled")
         defer { scratch.remove() }
         let store = try FailedBankStore.open(path: scratch.path("banks.sqlite"))
         let summary = try BankImporter(store: store).importFile(Self.path)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import SQLiteStore
 import Testing
 
@@ -61,7 +62,7 @@ import Testing
         "the bundled list with a bank's details row duplicated: list shows every bank once (ids = rows = banks), the lowest-id row's date"
     )
     func bundledStoreWithDuplicateListsEachBankOnce() throws {
-        let scratch = try ScratchDirectory("dup-bundled")
+        let scratch = TemporaryDirectory("dup-bundled")
         defer { scratch.remove() }
         let path = try scratch.bundledStore(named: "banks.sqlite")
         let banks: Int64

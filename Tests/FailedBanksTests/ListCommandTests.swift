@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import SQLiteStore
 import Testing
 
@@ -26,11 +27,11 @@ final class CommandTestStore {
         }
     }
 
-    let scratch: ScratchDirectory
+    let scratch: TemporaryDirectory
     let path: String
 
     init(_ label: String, banks: [Bank]) throws {
-        scratch = try ScratchDirectory(label)
+        scratch = try TemporaryDirectory(label)
         path = scratch.path("banks.sqlite")
         let store = try Store(path: path, model: BrowserModel.model)
         let context = ObjectContext(store: store)
