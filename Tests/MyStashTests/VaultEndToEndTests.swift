@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import SQLiteStore
 import Testing
 
@@ -55,7 +56,7 @@ import Testing
     }
 
     /// Types the current passphrase, then `new` twice, into `mystash passwd`.
-    private func changePassphrase(_ pane: TmuxPane, to new: String) throws {
+    private func changePassphrase(_ pane: TmuxSession, to new: String) throws {
         try pane.waitFor("Master passphrase:")
         pane.type(Self.passphrase)
         pane.press("Enter")

@@ -139,7 +139,7 @@ final class StashSession {
         _ extra: [String] = [],
         subcommand: [String] = [],
         environment: [String: String]? = nil
-    ) throws -> (pane: TmuxPane, run: Int) {
+    ) throws -> (pane: TmuxSession, run: Int) {
         guard let binary = EndToEnd.binary else { throw EndToEnd.Failure(EndToEnd.unavailableReason ?? "unavailable") }
         runs += 1
         let n = runs
@@ -159,7 +159,7 @@ final class StashSession {
 
             """
         try text.write(to: script, atomically: true, encoding: .utf8)
-        let pane = try TmuxPane(
+        let pane = try TmuxSession(
             command: ["/bin/sh", script.path],
             environment: environment ?? StashSession.environment
         )
