@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import SQLiteStore
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit

@@ -1,7 +1,7 @@
 import Foundation
-import TestSupport
 import SQLiteStore
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import MyStashKit

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import MyStashKit

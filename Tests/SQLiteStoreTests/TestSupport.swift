@@ -2,5 +2,3 @@ import Foundation
 import TestSupport
 
 @testable import SQLiteStore
-
-

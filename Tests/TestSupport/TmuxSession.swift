@@ -149,7 +149,12 @@ public final class TmuxSession {
     }
 
     /// Waits until the output recorded in `path` (``recordOutput(to:)``) past byte `offset` contains `text`.
-    public func waitForRecordedOutput(_ text: String, in path: String, after offset: Int = 0, timeout: Double = 30)
+    public func waitForRecordedOutput(
+        _ text: String,
+        in path: String,
+        after offset: Int = 0,
+        timeout: Double = 30
+    )
         throws
     {
         let deadline = Date().addingTimeInterval(max(timeout, generousDeadline))

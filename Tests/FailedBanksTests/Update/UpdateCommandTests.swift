@@ -1,7 +1,7 @@
 import CLIKit
 import Foundation
-import TestSupport
 import SQLiteStore
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit
