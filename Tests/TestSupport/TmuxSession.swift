@@ -139,7 +139,7 @@ public final class TmuxSession {
     /// (`tmux pipe-pane`). Unlike a ``capture()``, which sees only the screen at the moment it is
     /// taken, the record keeps a screen the program showed briefly, however late the test looks.
     public func recordOutput(to path: String) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let quoted = "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
         let result = try ProcessRunner.run(
             tmux,
