@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// The layers of DESIGN.md, one target each. System C libraries (SQLite,
+// The layers (the README's layout), one target each. System C libraries (SQLite,
 // ncursesw, libsodium) come in through module maps; nothing is fetched.
 import PackageDescription
 
@@ -108,7 +108,7 @@ let package = Package(
             dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport", "CZlib"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),
+        .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
         // The built programs as installed: install.sh, the Debian package, man pages, completions.
         .testTarget(name: "PackagingTests", dependencies: ["CLIKit", "MyStashKit", "TestSupport"]),

@@ -4,6 +4,8 @@
 # turns each module's graphs and its catalog (Sources/<Module>/<Module>.docc)
 # into .build/docs/<Module>.doccarchive. Then it checks that every public
 # symbol has a documentation comment, and fails naming those that do not.
+# Last, every ```swift block of the articles is compiled (scripts/doc-snippets.py:
+# a throwaway package that depends on this one by path, one program per article).
 #   bash scripts/docs.sh                 # all library modules
 #   bash scripts/docs.sh FetchedResults  # one
 set -euo pipefail
@@ -41,5 +43,7 @@ for m in "${modules[@]}"; do
     python3 scripts/undocumented-symbols.py "$one"/*.json || status=1
     rm -rf "$one"
 done
+echo "== the articles' Swift blocks"
+python3 scripts/doc-snippets.py "${modules[@]}" || status=1
 [ $status -eq 0 ] && echo "docs: archives in $out"
 exit $status

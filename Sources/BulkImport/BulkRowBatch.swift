@@ -23,7 +23,7 @@ public final class BulkRowBatch: PipeBatch, @unchecked Sendable {
         case null
         /// A 64-bit integer.
         case integer
-        /// A double.
+        /// A 64-bit floating-point number.
         case real
         /// UTF-8 text in the batch's buffer.
         case text

@@ -125,7 +125,7 @@ public enum CSVFieldText {
 
     /// A field read as a whole number.
     public enum ParsedInteger: Sendable, Equatable {
-        /// The number.
+        /// The field's whole number.
         case value(Int64)
         /// The field is empty or white space.
         case empty

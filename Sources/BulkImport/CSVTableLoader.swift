@@ -75,7 +75,7 @@ public final class CSVTableLoader: @unchecked Sendable {
 
     /// The database described by a cache file does not hold the table asked for.
     public struct NoSuchTable: Error, CustomStringConvertible {
-        /// The database.
+        /// The path of the database file the cache names.
         public var path: String
         /// The table looked for.
         public var table: String

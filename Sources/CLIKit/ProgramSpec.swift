@@ -119,7 +119,7 @@ public struct Subcommand: Sendable {
     /// Runs it with the arguments after its word.
     public let run: @Sendable ([String]) -> Int32
 
-    /// A subcommand.
+    /// A subcommand: `spec` parses it, `brief` lists it in the help (unless `hidden`), `run` does it.
     public init(
         _ spec: CommandSpec,
         brief: String,
@@ -155,7 +155,7 @@ public struct ManualEntry: Sendable, Equatable {
     /// What it is or does, one or more sentences.
     public let text: String
 
-    /// An entry.
+    /// An entry defining `term` as `text`.
     public init(_ term: String, _ text: String) {
         self.term = term
         self.text = text

@@ -8,7 +8,7 @@ struct BenchConfiguration {
     /// The measurement groups, in the order they run; `--only` takes these names.
     enum Group: String, CaseIterable {
         case `import`, fetch, change, rss, frame, scroll, app, visidata
-        /// Issue 17's `fetchedtable`: at 10 million rows when named in `--only` (or with `--table-rows`), else at `--rows`.
+        /// `fetchedtable` over data no app made: at 10 million rows when named in `--only` (or with `--table-rows`), else at `--rows`.
         case generic
 
         /// Groups that need the generated store on disk.
@@ -30,7 +30,7 @@ struct BenchConfiguration {
     /// Exit with status 70 when a figure could not be measured (for CI: the program must not rot).
     var strict = false
     /// `generic`: rows of the events table (the CSV has a tenth of them): `--table-rows`, else
-    /// 10 million when `--only` names the group (issue 17's run), else `--rows` (so that a quick
+    /// 10 million when `--only` names the group (the full run), else `--rows` (so that a quick
     /// run stays quick).
     var tableRows: Int { explicitTableRows ?? (genericNamed ? 10_000_000 : rows) }
     private var explicitTableRows: Int?

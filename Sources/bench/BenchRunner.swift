@@ -91,7 +91,7 @@ final class BenchRunner {
         return ExitStatus.ok
     }
 
-    /// The keys of the JSON object: issue 8's when one of its groups ran (or none did), the `generic` group's when it ran.
+    /// The keys of the JSON object: the app groups' when one of them ran (or none did), the `generic` group's when it ran.
     private var jsonKeys: [String] {
         let generic = configuration.groups.contains(.generic)
         let others = configuration.groups.contains { $0 != .generic } || !generic

@@ -15,16 +15,10 @@ import Testing
     }
 
     /// Property: random records written as CSV (random quoting and line ends) read back equal.
-    /// `CSV_PROPERTY_SEED` re-runs one seed; `CSV_PROPERTY_LONG=1` runs many more cases.
+    /// `PROPERTY_SEED` re-runs one seed; `PROPERTY_LONG=1` runs many more cases.
     @Test func randomRecordsRoundTrip() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let seeds: [UInt64]
-        if let seed = environment["CSV_PROPERTY_SEED"].flatMap(UInt64.init) {
-            seeds = [seed]
-        } else {
-            let count: UInt64 = environment["CSV_PROPERTY_LONG"] == "1" ? 5_000 : 200
-            seeds = Array(1...count)
-        }
+        let count = UInt64(PropertySettings.cases(normal: 200, long: 5_000))
+        let seeds = PropertySettings.replayedSeed.map { [$0] } ?? Array(1...count)
         for seed in seeds {
             var rng = SplitMix64(seed: seed)
             let ending = ["\r\n", "\n", "\r"][Int.random(in: 0..<3, using: &rng)]
@@ -46,7 +40,7 @@ import Testing
             }
             let chunk = Int.random(in: 4...64, using: &rng)
             let got = try CSVReader(bytes: bytes, chunkSize: chunk).readAll().map(\.fields)
-            #expect(got == records, "seed \(seed) (re-run with CSV_PROPERTY_SEED=\(seed))")
+            #expect(got == records, "seed \(seed): \(PropertySettings.replay(seed))")
             if got != records { return }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -17,9 +18,7 @@ let fixturesDirectory: URL = packageRoot.appendingPathComponent("Tests/Fixtures"
 
 /// A fresh temporary directory for one test.
 func makeTemporaryDirectory(_ label: String = "csvimport") -> String {
-    let path = NSTemporaryDirectory() + "\(label)-\(getpid())-\(UInt64.random(in: 0..<UInt64.max))"
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    TemporaryDirectory.create(label).path
 }
 
 func writeFile(_ path: String, _ bytes: [UInt8]) {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func importingItGives572RealBanksNewestFirstSantaAnna() throws {
-        let scratch = try ScratchDirectory("bundled")
+        let scratch = TemporaryDirectory("bundled")
         defer { scratch.remove() }
         let store = try FailedBankStore.open(path: scratch.path("banks.sqlite"))
         let summary = try BankImporter(store: store).importFile(Self.path)

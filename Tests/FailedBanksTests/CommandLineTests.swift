@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The command line's edges, run against the built executable.
@@ -50,9 +51,7 @@ struct CommandLineTests {
 
     /// A temporary directory for one test.
     private func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fb-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
+        TemporaryDirectory.create("fb-cli")
     }
 
     private func refuses(_ path: String, saying words: String) throws {

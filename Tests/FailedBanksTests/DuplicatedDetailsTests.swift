@@ -1,10 +1,11 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit
 
-/// A bank with two `failed_bank_details` rows (issue 13, defect 3): version-1 stores
+/// A bank with two `failed_bank_details` rows: version-1 stores
 /// allowed them (a `sqlite3` shell inserts one); version 2 forbids new ones with a
 /// unique index, but a store that already has them keeps opening, and `list`, `watch`
 /// and the controller show every bank once, with its lowest-id details row.
@@ -61,7 +62,7 @@ import Testing
         "the bundled list with a bank's details row duplicated: list shows every bank once (ids = rows = banks), the lowest-id row's date"
     )
     func bundledStoreWithDuplicateListsEachBankOnce() throws {
-        let scratch = try ScratchDirectory("dup-bundled")
+        let scratch = TemporaryDirectory("dup-bundled")
         defer { scratch.remove() }
         let path = try scratch.bundledStore(named: "banks.sqlite")
         let banks: Int64

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit
@@ -24,7 +25,7 @@ import Testing
     /// Imports `file` into a new store and reads its banks back, by cert.
     static func importedBanks(
         _ file: String,
-        scratch: ScratchDirectory,
+        scratch: TemporaryDirectory,
         as name: String
     ) throws -> (BankImportSummary, [Int64: Bank]) {
         let store = try FailedBankStore.open(path: scratch.path(name))
@@ -58,7 +59,7 @@ import Testing
 
     @Test(arguments: ["FailedBanksCD_2011_coredata.sqlite", "banklist_2010_tutorial.sqlite3"])
     func anOldStoreGivesTheSameBanksAndDatesAsTheTutorialCSV(store name: String) throws {
-        let scratch = try ScratchDirectory("legacy")
+        let scratch = TemporaryDirectory("legacy")
         defer { scratch.remove() }
         // A copy under a name that says nothing: the kind is found by content.
         let copy = scratch.path("old-store.csv")
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func reImportingAnOldStoreOverTheCSVChangesNothing() throws {
-        let scratch = try ScratchDirectory("legacy-again")
+        let scratch = TemporaryDirectory("legacy-again")
         defer { scratch.remove() }
         let store = try FailedBankStore.open(path: scratch.path("banks.sqlite"))
         let importer = BankImporter(store: store)
@@ -95,7 +96,7 @@ import Testing
     }
 
     @Test func aStoreInAFolderThatCannotBeWrittenIsRead() throws {
-        let scratch = try ScratchDirectory("legacy-ro")
+        let scratch = TemporaryDirectory("legacy-ro")
         defer { scratch.remove() }
         let folder = scratch.path("ro")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
@@ -110,7 +111,7 @@ import Testing
     }
 
     @Test func anotherSQLiteDatabaseIsRefusedWith65NamingItsTables() throws {
-        let scratch = try ScratchDirectory("legacy-other")
+        let scratch = TemporaryDirectory("legacy-other")
         defer { scratch.remove() }
         let other = scratch.path("notes.db")
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit
@@ -26,11 +27,11 @@ final class CommandTestStore {
         }
     }
 
-    let scratch: ScratchDirectory
+    let scratch: TemporaryDirectory
     let path: String
 
     init(_ label: String, banks: [Bank]) throws {
-        scratch = try ScratchDirectory(label)
+        scratch = try TemporaryDirectory(label)
         path = scratch.path("banks.sqlite")
         let store = try Store(path: path, model: BrowserModel.model)
         let context = ObjectContext(store: store)
@@ -79,7 +80,7 @@ struct ListRun {
     }
 }
 
-/// `failedbanks list`: issue #4's contract, one rule per test.
+/// `failedbanks list`: its contract (README, "failedbanks"), one rule per test.
 @Suite struct ListCommandTests {
     /// Row ids 1…8 in this order. Chosen so that every rule shows:
     /// - 2 and 3 tie on date and on name case-insensitively (so the id decides);

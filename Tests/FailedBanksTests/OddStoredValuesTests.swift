@@ -5,7 +5,7 @@ import Testing
 
 @testable import FailedBanksKit
 
-/// What a `sqlite3` shell can store that the importer never writes (issue 13, defect 11):
+/// What a `sqlite3` shell can store that the importer never writes:
 /// a BLOB name, a NUL in a name, a closing date that is not a date, and a filter cut at
 /// the filter line's length. Each shows sensibly, in SQL and in Swift alike.
 @Suite struct OddStoredValuesTests {

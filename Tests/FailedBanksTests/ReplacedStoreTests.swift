@@ -5,7 +5,7 @@ import Testing
 
 @testable import FailedBanksKit
 
-/// Issue 13, defect 7: another file renamed over the store's path while `watch`
+/// Another file renamed over the store's path while `watch`
 /// or the browser runs. Each poll notices that the path names another file;
 /// `watch` prints a snapshot of the new file (a reset), the browser shows it, and
 /// a delete goes into the new file; a new file that is not a store is refused.

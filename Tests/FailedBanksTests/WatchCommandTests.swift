@@ -62,7 +62,7 @@ struct WatchRun {
     }
 }
 
-/// `failedbanks watch`: issue #4's contract, one rule per test.
+/// `failedbanks watch`: its contract (README, "failedbanks"), one rule per test.
 @Suite struct WatchCommandTests {
     /// Row ids 1…4. By date: 2025 [1, 2], 2024 [3], 2023 [4].
     static let banks: [CommandTestStore.Bank] = [

@@ -4,7 +4,7 @@ import Testing
 @testable import FetchedResults
 
 /// The ordered id list keeps 4 bytes per id while a chunk's ids fit in 32 bits
-/// (issue 17: ≤ 12 bytes per row at 10 million rows), and promotes only the
+/// (the target: ≤ 12 bytes per row at 10 million rows), and promotes only the
 /// chunks that receive an id that does not fit, without changing what any
 /// position or id lookup returns.
 @Suite struct CompactIDTests {

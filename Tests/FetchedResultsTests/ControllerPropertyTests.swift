@@ -11,13 +11,13 @@ import Testing
 /// own context, from a second connection's context, and as raw SQL on a
 /// second connection (what another process or the `sqlite3` shell does).
 ///
-/// Seeds are fixed; a failure prints its seed and step. `FRC_LONG=1` runs many more steps;
-/// `FRC_QUICK=1` (CI's run under AddressSanitizer, which needs the code paths, not the
+/// Seeds are fixed; a failure prints its seed and step. `PROPERTY_LONG=1` runs many more steps;
+/// `PROPERTY_QUICK=1` (CI's run under AddressSanitizer, which needs the code paths, not the
 /// thousands of batches the plain run checks) fewer.
 @Suite("Incremental change batches (property)")
 struct ControllerPropertyTests {
-    static let isLong = ProcessInfo.processInfo.environment["FRC_LONG"] == "1"
-    static let isQuick = ProcessInfo.processInfo.environment["FRC_QUICK"] == "1"
+    static let isLong = PropertySettings.isLong
+    static let isQuick = PropertySettings.isQuick
     static let steps = isLong ? 10_000 : isQuick ? 100 : 500
 
     static let names = [

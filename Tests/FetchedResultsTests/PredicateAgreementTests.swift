@@ -10,9 +10,9 @@ import Testing
 /// non-ASCII text included. These property tests compare them on random data.
 @Suite("SQL and Swift agree")
 struct PredicateAgreementTests {
-    static let isLong = ProcessInfo.processInfo.environment["FRC_LONG"] == "1"
-    /// `FRC_QUICK=1` (CI's run under AddressSanitizer): fewer random cases.
-    static let isQuick = ProcessInfo.processInfo.environment["FRC_QUICK"] == "1"
+    static let isLong = PropertySettings.isLong
+    /// `PROPERTY_QUICK=1` (CI's run under AddressSanitizer): fewer random cases.
+    static let isQuick = PropertySettings.isQuick
 
     static let texts: [String] = [
         "alpha", "Alpha", "ALPHA", "alp", "Émile", "émile", "emile", "e\u{301}mile", "Zeta", "zeta bank", "straße",

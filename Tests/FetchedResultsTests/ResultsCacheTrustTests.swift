@@ -5,9 +5,8 @@ import Testing
 @_spi(Benchmark) @testable import FetchedResults
 
 /// Rule 8's other half: a results cache is a hint, never trusted. A cache of
-/// one store file is never read for another at the same path (issue 13,
-/// defect 1), and a damaged or forged cache file is ignored, deleted and
-/// rebuilt, never a crash (defect 2).
+/// one store file is never read for another at the same path, and a damaged
+/// or forged cache file is ignored, deleted and rebuilt, never a crash.
 @Suite struct ResultsCacheTrustTests {
     static func byDate() -> FetchRequest {
         var r = FetchRequest(entity: "FailedBankInfo")

@@ -5,10 +5,10 @@ import SQLiteStore
 import TerminalUI
 import Testing
 
-// The program of FetchedResultsUI.docc/GettingStarted.md, line for line, except
-// that it runs on a temporary store and an in-memory screen instead of
-// `students.sqlite` and `CursesScreen()`. Keep the two in step: this test is
-// what proves that the article's code compiles and works.
+// The hand-made list of FetchedResultsUI.docc/GettingStarted.md ("The same list
+// by hand"), line for line, except that it runs on a temporary store and an
+// in-memory screen instead of `students.sqlite` and `CursesScreen()`.
+// scripts/doc-snippets.py compiles the article itself; this test runs its code.
 
 // 1. The model: one entity, one table.
 private let model = Model(

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStore
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import MyStashKit
@@ -395,7 +396,7 @@ struct ClipboardClearerTests {
     static let secret = "tmux-Secret-6"
 
     /// Every tmux buffer of the pane's server: name → contents.
-    static func buffers(_ pane: TmuxPane) -> [String: String] {
+    static func buffers(_ pane: TmuxSession) -> [String: String] {
         let names =
             (try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "list-buffers", "-F", "#{buffer_name}"]).output)
             ?? ""
@@ -407,7 +408,7 @@ struct ClipboardClearerTests {
     }
 
     /// Waits (30 s at most) until no buffer holds the secret; the buffers then.
-    static func waitUntilNoBufferHoldsTheSecret(_ pane: TmuxPane) -> [String: String] {
+    static func waitUntilNoBufferHoldsTheSecret(_ pane: TmuxSession) -> [String: String] {
         let deadline = Date().addingTimeInterval(30)
         var now = buffers(pane)
         while now.values.contains(secret) && Date() < deadline {

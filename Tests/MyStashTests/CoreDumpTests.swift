@@ -3,7 +3,7 @@ import Testing
 
 @testable import MyStashKit
 
-/// The app keeps its secrets out of core dumps (issue 13, defect 10).
+/// The app keeps its secrets out of core dumps.
 @Suite struct CoreDumpTests {
     @Test(
         .enabled(

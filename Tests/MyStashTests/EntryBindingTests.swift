@@ -6,7 +6,7 @@ import Testing
 
 /// Every sealed value is bound to the entry a person knows (its name) and to
 /// its own field: rows edited or swapped with `sqlite3` are refused as
-/// tampering, never shown with another entry's secret (issue 13, defect 8).
+/// tampering, never shown with another entry's secret.
 @Suite struct EntryBindingTests {
     /// A stash with bankA (alice) and bankB (bob), locked and reopened so that nothing is cached.
     private func twoBanks(_ temp: TemporaryStash) throws {
@@ -126,7 +126,7 @@ import Testing
     }
 }
 
-/// Only titles and names are plaintext at rest (issue 16); first-version
+/// Only titles and names are plaintext at rest; first-version
 /// stashes are re-sealed on their first unlock, in one transaction.
 @Suite struct SealedAtRestTests {
     @Test func theStoreAndItsWALHoldNoSecretButTheNames() throws {
@@ -250,7 +250,7 @@ import Testing
 }
 
 /// Saving an entry whose password cannot be decrypted keeps the old
-/// ciphertext unless a new password was typed (issue 13, defect 9).
+/// ciphertext unless a new password was typed.
 @Suite struct UnreadableFieldTests {
     @Test func fixingTheURLOfAnEntryWithADamagedPasswordKeepsTheOldCiphertext() throws {
         let temp = try TemporaryStash()

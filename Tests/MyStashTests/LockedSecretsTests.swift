@@ -1,5 +1,6 @@
 import Foundation
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import MyStashKit
@@ -116,7 +117,7 @@ import Glibc
     static let passphrase = "heap-Probe-passphrase-7319"
 
     /// The pid of the program the pane's shell runs (the shell's one child).
-    static func appPID(_ pane: TmuxPane) -> pid_t? {
+    static func appPID(_ pane: TmuxSession) -> pid_t? {
         let shell = (try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "list-panes", "-F", "#{pane_pid}"]).output)
             .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard let shell else { return nil }

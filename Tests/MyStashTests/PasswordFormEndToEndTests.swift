@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MyStashKit
@@ -18,7 +19,7 @@ import Testing
     }
 
     /// Unlocks the app in `pane` and shows the Passwords tab (then waits for `shown`).
-    private func unlockToPasswords(_ pane: TmuxPane, showing shown: String) throws {
+    private func unlockToPasswords(_ pane: TmuxSession, showing shown: String) throws {
         try pane.waitFor("Master passphrase:")
         pane.type(Self.passphrase)
         pane.press("Enter")
@@ -132,7 +133,7 @@ import Testing
     }
 
     /// Polls tmux's paste buffer (filled by OSC 52 with `set-clipboard on`) until it holds `text`.
-    private func waitForBuffer(_ pane: TmuxPane, _ text: String) throws {
+    private func waitForBuffer(_ pane: TmuxSession, _ text: String) throws {
         let deadline = Date().addingTimeInterval(30)
         var buffer = ""
         while Date() < deadline {

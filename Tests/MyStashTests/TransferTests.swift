@@ -3,7 +3,7 @@ import Testing
 
 @testable import MyStashKit
 
-/// Import from other managers' CSV exports, export, and backup (issue 16).
+/// Import from other managers' CSV exports, export, and backup.
 @Suite struct ImportFormatTests {
     static let bitwarden = """
         folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @testable import MyStashKit
@@ -55,7 +56,7 @@ import Testing
     }
 
     /// Types the current passphrase, then `new` twice, into `mystash passwd`.
-    private func changePassphrase(_ pane: TmuxPane, to new: String) throws {
+    private func changePassphrase(_ pane: TmuxSession, to new: String) throws {
         try pane.waitFor("Master passphrase:")
         pane.type(Self.passphrase)
         pane.press("Enter")

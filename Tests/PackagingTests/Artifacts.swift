@@ -14,11 +14,11 @@ enum Artifacts {
         return url
     }()
 
-    /// The folder of the debug programs (`$FETCHEDTABLE_BIN_DIR`, else `<root>/.build/debug`), when all three are there.
+    /// The folder of the debug programs (`$FETCHEDTABLE_BIN_DIR`, else this build's products
+    /// folder, ``BuiltProgram/productsDirectory``), when all three are there.
     static let debugBinDirectory: String? = {
         let directory =
-            ProcessInfo.processInfo.environment["FETCHEDTABLE_BIN_DIR"]
-            ?? packageRoot.appendingPathComponent(".build/debug").path
+            ProcessInfo.processInfo.environment["FETCHEDTABLE_BIN_DIR"] ?? BuiltProgram.productsDirectory.path
         return programs.allSatisfy { FileManager.default.isExecutableFile(atPath: "\(directory)/\($0)") }
             ? directory : nil
     }()
@@ -66,8 +66,6 @@ enum Artifacts {
 
     /// A fresh folder under the temporary directory.
     static func temporaryFolder(_ label: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        TemporaryDirectory.create(label)
     }
 }

@@ -248,18 +248,10 @@ import Testing
     }
 
     @Test func randomValidBatchesKeepSelectionAndMatchAFreshTable() {
-        let environment = ProcessInfo.processInfo.environment
-        if let text = environment["PROPERTY_SEED"], let seed = UInt64(text) {
-            let failure = Self.runSequence(seed: seed, batches: 50)
-            #expect(failure == nil, "\(failure ?? "")")
-            return
-        }
-        let long = environment["PROPERTY_LONG"] == "1"
-        let sequences = long ? 400 : 20
-        for i in 0..<sequences {
-            let seed = long ? UInt64.random(in: 0...UInt64.max) : 0x5EED_0000 + UInt64(i)
+        let sequences = PropertySettings.cases(normal: 20, long: 400)
+        for seed in PropertySettings.seeds(default: (0..<UInt64(sequences)).map { 0x5EED_0000 + $0 }) {
             if let failure = Self.runSequence(seed: seed, batches: 50) {
-                Issue.record("replay with PROPERTY_SEED=\(seed)\n\(failure)")
+                Issue.record("\(PropertySettings.replay(seed))\n\(failure)")
                 return
             }
         }

@@ -51,11 +51,16 @@ public final class TmuxSession {
     deinit { close() }
 
     private var closed = false
-    /// Kills this test's tmux server (and the programs in its pane).
+    /// Kills this test's tmux server (and the programs in its pane), and removes its socket file.
     public func close() {
         guard !closed else { return }
         closed = true
+        // kill-session ends the pane's programs at once; kill-server then stops the server.
+        _ = try? ProcessRunner.run(tmux, ["-L", socket, "kill-session", "-t", target])
         _ = try? ProcessRunner.run(tmux, ["-L", socket, "kill-server"])
+        // The server may leave its socket file behind; it is ours to remove.
+        let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        unlink("\(directory)/tmux-\(getuid())/\(socket)")
     }
 
     /// The visible text of the pane, one line per row, trailing spaces trimmed.
@@ -118,6 +123,54 @@ public final class TmuxSession {
     /// Sends tmux key names (`Down`, `PageDown`, `Enter`, `Escape`, `C-c`, `Tab`, `BTab`, `F1`, `DC`).
     public func send(_ keys: String...) {
         _ = try? ProcessRunner.run(tmux, ["-L", socket, "send-keys", "-t", target] + keys)
+    }
+
+    /// Presses keys by tmux name one at a time ("Enter", "Tab", "C-s", "Escape", "Home"). A lone
+    /// Escape is followed by a pause longer than the programs' 25 ms ESC delay, so that it does
+    /// not merge with the next key into an Alt chord.
+    public func press(_ keys: String...) {
+        for key in keys {
+            _ = try? ProcessRunner.run(tmux, ["-L", socket, "send-keys", "-t", target, key])
+            if key == "Escape" { usleep(120_000) }
+        }
+    }
+
+    /// Starts appending everything the pane's program writes to the terminal to the file at `path`
+    /// (`tmux pipe-pane`). Unlike a ``capture()``, which sees only the screen at the moment it is
+    /// taken, the record keeps a screen the program showed briefly, however late the test looks.
+    public func recordOutput(to path: String) throws {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let quoted = "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let result = try ProcessRunner.run(
+            tmux,
+            ["-L", socket, "pipe-pane", "-t", target, "-o", "exec cat >> \(quoted)"]
+        )
+        guard result.status == 0 else { throw EndToEndError("tmux pipe-pane failed: \(result.standardError)") }
+    }
+
+    /// Waits until the output recorded in `path` (``recordOutput(to:)``) past byte `offset` contains `text`.
+    public func waitForRecordedOutput(
+        _ text: String,
+        in path: String,
+        after offset: Int = 0,
+        timeout: Double = 30
+    )
+        throws
+    {
+        let deadline = Date().addingTimeInterval(max(timeout, generousDeadline))
+        while true {
+            let bytes = FileManager.default.contents(atPath: path) ?? Data()
+            if String(decoding: bytes.dropFirst(offset), as: UTF8.self).contains(text) { return }
+            guard Date() < deadline else {
+                throw Timeout(what: "“\(text)” in the recorded output", lastScreen: capture())
+            }
+            usleep(40_000)
+        }
+    }
+
+    /// How many bytes the output record at `path` holds so far.
+    public func recordedOutputSize(_ path: String) -> Int {
+        FileManager.default.contents(atPath: path)?.count ?? 0
     }
 
     /// Types `text` literally.

@@ -97,7 +97,7 @@ public enum PredicateOperator: String, Sendable, Hashable, CaseIterable {
 public struct PredicateComparison: Sendable, Hashable {
     /// The left operand (usually a key path).
     public var left: PredicateOperand
-    /// The operator.
+    /// The comparison (`==`, `BEGINSWITH`, `IN`, …) between the operands.
     public var op: PredicateOperator
     /// The right operand (unused for `BETWEEN` and `IN`).
     public var right: PredicateOperand

@@ -41,7 +41,7 @@ public final class ListScreen: View, TableViewDelegate {
     public internal(set) var context: ObjectContext
     /// The run loop the screen sits on.
     public unowned let loop: TerminalRunLoop
-    /// The list.
+    /// The sectioned table of the current tab's objects, with its index.
     public let table: TableView
     /// Feeds ``table`` from the current tab's controller (nil while ``isLoading``).
     public internal(set) var adapter: FetchedResultsTableAdapter!

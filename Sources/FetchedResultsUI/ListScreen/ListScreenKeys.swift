@@ -1,7 +1,7 @@
 import Foundation
 
 /// The keys of a ``ListScreen``, as its help overlay (`?`, F1) lists them:
-/// DESIGN.md's key list, worded for the app's nouns and tabs, with the app's
+/// the browse, change, find and screen keys every list has, worded for the app's nouns and tabs, with the app's
 /// own ``ListKeyBinding``s under "Commands".
 ///
 /// One table, shown to the person and checked by the tests: every key listed

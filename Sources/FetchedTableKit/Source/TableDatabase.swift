@@ -175,7 +175,7 @@ public struct TableDatabase {
 public struct OpenedTable {
     /// The file it is in.
     public let database: TableDatabase
-    /// The table.
+    /// The table browsed, as the file's catalog describes it (columns, key, row count).
     public let table: CatalogTable
     /// The store over the file (hands off).
     public let store: Store

@@ -370,26 +370,51 @@ public final class ObjectContext {
     ///     context.undoActionName                  // "Deleted “Signature Bank”"
     ///     let undone = try context.undo()         // undone?.name == "Deleted “Signature Bank”"
     public func save(actionName: String?) throws {
-        if let error = pendingErrors.first {
-            pendingErrors.removeAll()
-            throw error
-        }
+        try throwPendingError()
         guard hasChanges else { return }
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
         try applyDeleteRules()
-
         let objects = Array(dirty.values)
-        for object in objects where !object.isDeleted {
-            for (i, a) in object.entity.attributes.enumerated() where !a.isOptional && object.values[i].isNull {
-                throw StoreError.validation(entity: object.entity.name, key: a.name, reason: "is required")
-            }
-        }
+        try checkRequiredAttributes(of: objects)
         let inserts = insertionOrder(objects.filter { $0.isInserted && !$0.isDeleted })
         let updates = objects.filter { !$0.isInserted && !$0.isDeleted && !$0.changedKeys.isEmpty }.sorted {
             $0.objectID < $1.objectID
         }
         let deletes = objects.filter { $0.isDeleted && !$0.isInserted }.sorted { $0.objectID < $1.objectID }
+        let log = try writeTransaction(inserts: inserts, updates: updates, deletes: deletes)
+        let renamed = assignPermanentIDs(to: inserts)
+        var changes = commit(objects, renamed: renamed)
+        dirty.removeAll()
+        try propagateToOne(&changes)
+        pushUndo(log, actionName: actionName)
+        publish(changes)
+    }
 
+    /// A value set earlier that the model refused (an unknown key, a value of the wrong
+    /// kind) fails this save, once.
+    private func throwPendingError() throws {
+        guard let error = pendingErrors.first else { return }
+        pendingErrors.removeAll()
+        throw error
+    }
+
+    /// Every object that stays has a value for each of its required attributes.
+    private func checkRequiredAttributes(of objects: [ManagedObject]) throws {
+        for object in objects where !object.isDeleted {
+            for (i, a) in object.entity.attributes.enumerated() where !a.isOptional && object.values[i].isNull {
+                throw StoreError.validation(entity: object.entity.name, key: a.name, reason: "is required")
+            }
+        }
+    }
+
+    /// Writes the save in one transaction (foreign keys checked at its end), recording
+    /// every row it changes for undo; notes the history entries it wrote as this
+    /// context's own, so that ``processExternalChanges()`` does not report them again.
+    private func writeTransaction(
+        inserts: [ManagedObject],
+        updates: [ManagedObject],
+        deletes: [ManagedObject]
+    ) throws -> RowChangeLog {
         let counterBefore = store.localChangeCounter
         let (range, log) = try database.transaction { () throws -> (ClosedRange<Int64>?, RowChangeLog) in
             let start = try store.historyPosition()
@@ -403,7 +428,7 @@ public final class ObjectContext {
         }
         store.localChangeCounter &+= 1
         historyReader?.noteOwnWrite(range, counterBefore: counterBefore)
-        try finishSave(objects: objects, inserts: inserts, log: log, actionName: actionName)
+        return log
     }
 
     /// The history tables of this project's stores and of `--track`: they are written by
@@ -429,6 +454,15 @@ public final class ObjectContext {
         recorder: PreupdateRecorder
     ) throws {
         permanent = [:]
+        let unresolved = try insertRows(of: inserts)
+        try linkInsertedRows(unresolved)
+        for object in updates { try updateRow(of: object) }
+        for object in deletes { try deleteRow(of: object, recorder: recorder) }
+    }
+
+    /// Inserts each new object's row, noting its row id; returns those whose foreign keys
+    /// point at a new object not inserted yet (a cycle between new objects).
+    private func insertRows(of inserts: [ManagedObject]) throws -> [ManagedObject] {
         var unresolved: [ManagedObject] = []
         for object in inserts {
             let entity = object.entity
@@ -446,7 +480,12 @@ public final class ObjectContext {
             permanent[object.objectID] = database.lastInsertRowID
             if pointsAtUnsaved { unresolved.append(object) }
         }
-        for object in unresolved {  // foreign keys between new objects in a cycle: set after all inserts
+        return unresolved
+    }
+
+    /// Sets the foreign keys of new objects in a cycle, once every new row has its id.
+    private func linkInsertedRows(_ unresolved: [ManagedObject]) throws {
+        for object in unresolved {
             let entity = object.entity
             let fks = entity.foreignKeyRelationships
             let sets = fks.map { "\(SQLIdentifier.quoted(entity.relationships[$0].columnName)) = ?" }.joined(
@@ -459,43 +498,43 @@ public final class ObjectContext {
                 values + [.integer(permanent[object.objectID]!)]
             )
         }
-        for object in updates {
-            let entity = object.entity
-            let columns = entity.columnNames.dropFirst()
-            let current = Dictionary(
-                uniqueKeysWithValues: zip(columns, object.columnValues(committed: false, resolve: resolve))
-            )
-            let changed = object.changedKeys.compactMap { key -> String? in
-                if let i = entity.relationshipIndex[key], !entity.relationships[i].storesForeignKey { return nil }
-                return entity.columnName(forKey: key)
-            }.sorted()
-            guard !changed.isEmpty else { continue }
-            let sql =
-                "UPDATE \(entity.sqlTable) SET "
-                + changed.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ")
-                + " WHERE \(entity.sqlIDColumn) = ?"
-            try database.run(sql, changed.map { current[$0]! } + [.integer(object.objectID.rowID)])
-        }
-        for object in deletes {
-            let entity = object.entity
-            try database.run(
-                "DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?",
-                [.integer(object.objectID.rowID)]
-            )
-            if database.changes == 0, !recorder.hasDeleted(table: entity.tableName, rowID: object.objectID.rowID) {
-                throw StoreError.alreadyDeleted(table: entity.tableName, rowID: object.objectID.rowID)
-            }
+    }
+
+    /// Writes the changed columns of an updated object (none: nothing is written).
+    private func updateRow(of object: ManagedObject) throws {
+        let entity = object.entity
+        let columns = entity.columnNames.dropFirst()
+        let current = Dictionary(
+            uniqueKeysWithValues: zip(columns, object.columnValues(committed: false, resolve: resolve))
+        )
+        let changed = object.changedKeys.compactMap { key -> String? in
+            if let i = entity.relationshipIndex[key], !entity.relationships[i].storesForeignKey { return nil }
+            return entity.columnName(forKey: key)
+        }.sorted()
+        guard !changed.isEmpty else { return }
+        let sql =
+            "UPDATE \(entity.sqlTable) SET "
+            + changed.map { "\(SQLIdentifier.quoted($0)) = ?" }.joined(separator: ", ")
+            + " WHERE \(entity.sqlIDColumn) = ?"
+        try database.run(sql, changed.map { current[$0]! } + [.integer(object.objectID.rowID)])
+    }
+
+    /// Deletes a deleted object's row; throws when the row was already gone and not by a
+    /// cascade of this save.
+    private func deleteRow(of object: ManagedObject, recorder: PreupdateRecorder) throws {
+        let entity = object.entity
+        try database.run(
+            "DELETE FROM \(entity.sqlTable) WHERE \(entity.sqlIDColumn) = ?",
+            [.integer(object.objectID.rowID)]
+        )
+        if database.changes == 0, !recorder.hasDeleted(table: entity.tableName, rowID: object.objectID.rowID) {
+            throw StoreError.alreadyDeleted(table: entity.tableName, rowID: object.objectID.rowID)
         }
     }
 
-    /// After the commit: new objects get their permanent IDs, the change set is built and
-    /// published, the save's log goes on the undo stack.
-    private func finishSave(
-        objects: [ManagedObject],
-        inserts: [ManagedObject],
-        log: RowChangeLog,
-        actionName: String?
-    ) throws {
+    /// After the commit, new objects take their permanent IDs (registered under them);
+    /// returns the renaming, temporary → permanent.
+    private func assignPermanentIDs(to inserts: [ManagedObject]) -> [ObjectID: ObjectID] {
         var renamed: [ObjectID: ObjectID] = [:]
         for object in inserts {
             let id = ObjectID(entity: object.entity.name, rowID: permanent[object.objectID]!)
@@ -504,6 +543,12 @@ public final class ObjectContext {
             object.objectID = id
             register(object)
         }
+        return renamed
+    }
+
+    /// Makes the saved state each object's committed state (deleted objects leave the
+    /// context) and returns the change set of the save, before to-one propagation.
+    private func commit(_ objects: [ManagedObject], renamed: [ObjectID: ObjectID]) -> ChangeSet {
         var changes = ChangeSet()
         for object in objects {
             object.remapLinks(renamed)
@@ -525,15 +570,17 @@ public final class ObjectContext {
             object.forgetInverseLinks()
             object.changedKeys = []
         }
-        dirty.removeAll()
-        try propagateToOne(&changes)
+        return changes
+    }
 
+    /// Puts the save's row changes on the undo stack (at most `undoLimit` saves kept);
+    /// a new save empties the redo stack.
+    private func pushUndo(_ log: RowChangeLog, actionName: String?) {
         if !log.isEmpty {
             undoStack.append(UndoEntry(name: actionName, log: log))
             if undoStack.count > undoLimit { undoStack.removeFirst(undoStack.count - undoLimit) }
         }
         redoStack.removeAll()
-        publish(changes)
     }
 
     /// Adds the entity's derived attribute names when any attribute changed: they may depend on it.

@@ -15,7 +15,7 @@ public enum StoreValue: Hashable, Sendable {
     case null
     /// A 64-bit integer (also bools, 0 and 1).
     case integer(Int64)
-    /// A double.
+    /// A 64-bit floating-point number (SQLite's REAL).
     case real(Double)
     /// UTF-8 text (also dates, as ISO text).
     case text(String)

@@ -46,162 +46,18 @@ struct TableAnimation {
         oldCell: (IndexPath) -> TableCell?,
         newCell: (IndexPath) -> TableCell
     ) -> TableAnimation {
-        typealias Entry = TableLayout.Entry
-        var items: [AnimatedItem] = []
-        var survivorIndex: [Entry: Int] = [:]
-        var oldOrder: [Int] = []
-        var newOrder: [Int] = []
-
-        func survivor(new newEntry: Entry, old oldEntry: Entry) -> Int {
-            if let index = survivorIndex[newEntry] { return index }
-            let content: AnimatedItem.Content
-            var effect = AnimatedItem.Effect.none
-            var newIndexPath: IndexPath?
-            var sectionTitle: String?
-            switch (newEntry, oldEntry) {
-            case (.header(let n), _):
-                content = .header(new.headerTitles[n] ?? "")
-                sectionTitle = new.headerTitles[n]
-            case (.row(let nip), .row(let oip)):
-                content = .row(newCell(nip))
-                newIndexPath = nip
-                sectionTitle = new.headerTitles[nip.section]
-                if map.isMoved(old: oip) { effect = .move } else if map.isReloaded(old: oip) { effect = .flash }
-            case (.row(let nip), .header):
-                content = .row(newCell(nip))  // not produced by the walks below
-                newIndexPath = nip
-            }
-            let height = new.height(of: newEntry)
-            items.append(
-                AnimatedItem(
-                    content: content,
-                    effect: effect,
-                    fromY: old.top(of: oldEntry) - oldOffset,
-                    toY: new.top(of: newEntry) - newOffset,
-                    fromHeight: height,
-                    toHeight: height,
-                    newIndexPath: newIndexPath,
-                    sectionTitle: sectionTitle
-                )
-            )
-            survivorIndex[newEntry] = items.count - 1
-            return items.count - 1
-        }
-
-        // Everything visible before the update: survivors and deleted items.
-        var deletedItems = Set<Int>()
-        old.forEachEntry(from: oldOffset, height: viewportHeight) { entry, top in
-            switch entry {
-            case .header(let s):
-                if let n = map.oldToNewSection[s], new.headerTitles[n] != nil {
-                    oldOrder.append(survivor(new: .header(n), old: entry))
-                    return
-                }
-                items.append(
-                    AnimatedItem(
-                        content: .header(old.headerTitles[s] ?? ""),
-                        effect: .fadeOut,
-                        fromY: top - oldOffset,
-                        toY: top - oldOffset,
-                        fromHeight: 1,
-                        toHeight: 0,
-                        newIndexPath: nil,
-                        sectionTitle: old.headerTitles[s]
-                    )
-                )
-            case .row(let ip):
-                if let nip = map.newIndexPath(forOld: ip) {
-                    oldOrder.append(survivor(new: .row(nip), old: entry))
-                    return
-                }
-                let cell = oldCell(ip) ?? TableCell(title: "")
-                items.append(
-                    AnimatedItem(
-                        content: .row(cell),
-                        effect: .fadeOut,
-                        fromY: top - oldOffset,
-                        toY: top - oldOffset,
-                        fromHeight: old.rowHeight,
-                        toHeight: 0,
-                        newIndexPath: nil,
-                        sectionTitle: old.headerTitles[ip.section]
-                    )
-                )
-            }
-            deletedItems.insert(items.count - 1)
-            oldOrder.append(items.count - 1)
-        }
-
-        // Everything visible after it: survivors and inserted items.
-        var insertedItems = Set<Int>()
-        new.forEachEntry(from: newOffset, height: viewportHeight) { entry, top in
-            switch entry {
-            case .header(let n):
-                if let s = map.newToOldSection[n], old.headerTitles[s] != nil {
-                    newOrder.append(survivor(new: entry, old: .header(s)))
-                    return
-                }
-                items.append(
-                    AnimatedItem(
-                        content: .header(new.headerTitles[n] ?? ""),
-                        effect: .fadeIn,
-                        fromY: top - newOffset,
-                        toY: top - newOffset,
-                        fromHeight: 0,
-                        toHeight: 1,
-                        newIndexPath: nil,
-                        sectionTitle: new.headerTitles[n]
-                    )
-                )
-            case .row(let nip):
-                if let oip = map.oldIndexPath(forNew: nip) {
-                    newOrder.append(survivor(new: entry, old: .row(oip)))
-                    return
-                }
-                items.append(
-                    AnimatedItem(
-                        content: .row(newCell(nip)),
-                        effect: .fadeIn,
-                        fromY: top - newOffset,
-                        toY: top - newOffset,
-                        fromHeight: 0,
-                        toHeight: new.rowHeight,
-                        newIndexPath: nip,
-                        sectionTitle: new.headerTitles[nip.section]
-                    )
-                )
-            }
-            insertedItems.insert(items.count - 1)
-            newOrder.append(items.count - 1)
-        }
-
-        // A deleted item collapses onto the end edge of the item before it (in
-        // the old order); one with nothing before it onto the next survivor.
-        func isAnchor(_ i: Int) -> Bool { items[i].effect != .move }
-        var leading: [Int] = []
-        var anchorEnd: Int?
-        for i in oldOrder where isAnchor(i) {
-            if deletedItems.contains(i) {
-                if let end = anchorEnd { items[i].toY = end } else { leading.append(i) }
-            } else {
-                for j in leading { items[j].toY = items[i].toY }
-                leading.removeAll()
-                anchorEnd = items[i].toY + items[i].toHeight
-            }
-        }
-        // An inserted item opens from the start edge of the item before it (in
-        // the new order); one with nothing before it from the next survivor.
-        leading.removeAll()
-        var anchorStart: Int?
-        for i in newOrder where isAnchor(i) {
-            if insertedItems.contains(i) {
-                if let end = anchorStart { items[i].fromY = end } else { leading.append(i) }
-            } else {
-                for j in leading { items[j].fromY = items[i].fromY }
-                leading.removeAll()
-                anchorStart = items[i].fromY + items[i].fromHeight
-            }
-        }
-        return TableAnimation(items: items, duration: duration, startTime: nil, viewportHeight: viewportHeight)
+        var layout = TableAnimationLayout(
+            old: old,
+            oldOffset: oldOffset,
+            new: new,
+            newOffset: newOffset,
+            viewportHeight: viewportHeight,
+            map: map
+        )
+        layout.addItemsVisibleBefore(oldCell: oldCell, newCell: newCell)
+        layout.addItemsVisibleAfter(newCell: newCell)
+        layout.collapseDeletedItems()
+        layout.openInsertedItems()
+        return TableAnimation(items: layout.items, duration: duration, startTime: nil, viewportHeight: viewportHeight)
     }
 }

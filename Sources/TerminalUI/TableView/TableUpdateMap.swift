@@ -23,130 +23,29 @@ struct TableUpdateMap {
     private var inserted: Set<IndexPath> = []
     private var reloaded: Set<IndexPath> = []
 
+    /// Checks `batch` against the row counts before and after it, step by step in the order
+    /// UIKit checks (sections, then rows, then each surviving section's count), and indexes it.
     init(batch: TableUpdateBatch, oldRowCounts: [Int], newRowCounts: [Int]) throws(TableViewError) {
         self.oldRowCounts = oldRowCounts
         self.newRowCounts = newRowCounts
-        let oldCount = oldRowCounts.count
-        let newCount = newRowCounts.count
+        let sections = try SectionChanges(batch: batch, oldCount: oldRowCounts.count, newCount: newRowCounts.count)
+        oldToNewSection = sections.oldToNew
+        newToOldSection = sections.newToOld
+        reloadedSections = sections.reloaded
+        try claimRows(of: batch, sections: sections)
+        indexShifts(of: batch, sections: sections)
+        try checkRowCounts(of: batch)
+    }
 
-        // 1. Sections: ranges and duplicates.
-        var sectionOps: [Int: TableUpdateKind] = [:]  // old sections
-        for (kind, list) in [
-            (TableUpdateKind.deleteSection, batch.deletedSections), (.reloadSection, batch.reloadedSections),
-        ] {
-            for s in list {
-                guard s >= 0, s < oldCount else {
-                    throw .indexOutOfRange(kind: kind, section: s, row: nil, sectionCount: oldCount, rowCount: nil)
-                }
-                if let other = sectionOps[s] {
-                    throw .duplicateOperation(kind: kind, conflictsWith: other, section: s, row: nil)
-                }
-                sectionOps[s] = kind
-            }
-        }
-        var insertedSectionSet = Set<Int>()
-        for s in batch.insertedSections {
-            guard s >= 0, s < newCount else {
-                throw .indexOutOfRange(
-                    kind: .insertSection,
-                    section: s,
-                    row: nil,
-                    sectionCount: newCount,
-                    rowCount: nil
-                )
-            }
-            if !insertedSectionSet.insert(s).inserted {
-                throw .duplicateOperation(kind: .insertSection, conflictsWith: .insertSection, section: s, row: nil)
-            }
-        }
-        let deletedSectionSet = Set(batch.deletedSections)
-        reloadedSections = Set(batch.reloadedSections)
-        guard newCount == oldCount - deletedSectionSet.count + insertedSectionSet.count else {
-            throw .invalidSectionCount(
-                before: oldCount,
-                after: newCount,
-                inserted: insertedSectionSet.count,
-                deleted: deletedSectionSet.count
-            )
-        }
-        oldToNewSection = Array(repeating: nil, count: oldCount)
-        newToOldSection = Array(repeating: nil, count: newCount)
-        var next = 0
-        for s in 0..<oldCount where !deletedSectionSet.contains(s) {
-            while insertedSectionSet.contains(next) { next += 1 }
-            oldToNewSection[s] = next
-            newToOldSection[next] = s
-            next += 1
-        }
-        let reloadedNewSections = Set(reloadedSections.compactMap { oldToNewSection[$0] })
-
-        // 2. Rows: ranges and duplicates.
-        func checkOld(_ ip: IndexPath, _ kind: TableUpdateKind) throws(TableViewError) {
-            guard ip.count == 2, ip.section >= 0, ip.section < oldCount else {
-                throw .indexOutOfRange(
-                    kind: kind,
-                    section: ip.count > 0 ? ip.section : -1,
-                    row: ip.count > 1 ? ip.row : -1,
-                    sectionCount: oldCount,
-                    rowCount: nil
-                )
-            }
-            guard ip.row >= 0, ip.row < oldRowCounts[ip.section] else {
-                throw .indexOutOfRange(
-                    kind: kind,
-                    section: ip.section,
-                    row: ip.row,
-                    sectionCount: oldCount,
-                    rowCount: oldRowCounts[ip.section]
-                )
-            }
-            if reloadedSections.contains(ip.section) {
-                throw .duplicateOperation(kind: kind, conflictsWith: .reloadSection, section: ip.section, row: ip.row)
-            }
-        }
-        func checkNew(_ ip: IndexPath, _ kind: TableUpdateKind) throws(TableViewError) {
-            guard ip.count == 2, ip.section >= 0, ip.section < newCount else {
-                throw .indexOutOfRange(
-                    kind: kind,
-                    section: ip.count > 0 ? ip.section : -1,
-                    row: ip.count > 1 ? ip.row : -1,
-                    sectionCount: newCount,
-                    rowCount: nil
-                )
-            }
-            guard ip.row >= 0, ip.row < newRowCounts[ip.section] else {
-                throw .indexOutOfRange(
-                    kind: kind,
-                    section: ip.section,
-                    row: ip.row,
-                    sectionCount: newCount,
-                    rowCount: newRowCounts[ip.section]
-                )
-            }
-            if reloadedNewSections.contains(ip.section) {
-                throw .duplicateOperation(kind: kind, conflictsWith: .reloadSection, section: ip.section, row: ip.row)
-            }
-        }
-        var oldOps: [IndexPath: TableUpdateKind] = [:]
-        var newOps: [IndexPath: TableUpdateKind] = [:]
-        func claimOld(_ ip: IndexPath, _ kind: TableUpdateKind) throws(TableViewError) {
-            try checkOld(ip, kind)
-            if let other = oldOps[ip] {
-                throw .duplicateOperation(kind: kind, conflictsWith: other, section: ip.section, row: ip.row)
-            }
-            oldOps[ip] = kind
-        }
-        func claimNew(_ ip: IndexPath, _ kind: TableUpdateKind) throws(TableViewError) {
-            try checkNew(ip, kind)
-            if let other = newOps[ip] {
-                throw .duplicateOperation(kind: kind, conflictsWith: other, section: ip.section, row: ip.row)
-            }
-            newOps[ip] = kind
-        }
-        for ip in batch.deletedRows { try claimOld(ip, .deleteRow) }
+    /// Each row operation names a row that exists on its side of the batch, and no row
+    /// is the subject of two operations (on the same side) or of a row and a section operation.
+    private func claimRows(of batch: TableUpdateBatch, sections: SectionChanges) throws(TableViewError) {
+        var old = BatchSide(rowCounts: oldRowCounts, reloadedSections: sections.reloaded)
+        var new = BatchSide(rowCounts: newRowCounts, reloadedSections: sections.reloadedNew)
+        for ip in batch.deletedRows { try old.claim(ip, .deleteRow) }
         for ip in batch.reloadedRows {
-            try claimOld(ip, .reloadRow)
-            if deletedSectionSet.contains(ip.section) {
+            try old.claim(ip, .reloadRow)
+            if sections.deleted.contains(ip.section) {
                 throw .duplicateOperation(
                     kind: .reloadRow,
                     conflictsWith: .deleteSection,
@@ -156,54 +55,52 @@ struct TableUpdateMap {
             }
         }
         for move in batch.movedRows {
-            try claimOld(move.from, .moveRowSource)
-            try claimNew(move.to, .moveRowDestination)
+            try old.claim(move.from, .moveRowSource)
+            try new.claim(move.to, .moveRowDestination)
         }
-        for ip in batch.insertedRows { try claimNew(ip, .insertRow) }
+        for ip in batch.insertedRows { try new.claim(ip, .insertRow) }
+    }
 
-        // 3. Index the survivors' shifts.
-        for ip in batch.deletedRows where !deletedSectionSet.contains(ip.section) {
+    /// Records what the mapping queries read: the rows each surviving section loses and
+    /// gains (sorted), the moves both ways, and the deleted, inserted and reloaded rows.
+    private mutating func indexShifts(of batch: TableUpdateBatch, sections: SectionChanges) {
+        for ip in batch.deletedRows where !sections.deleted.contains(ip.section) {
             deleted.insert(ip)
             removedRows[ip.section, default: []].append(ip.row)
         }
-        for ip in batch.deletedRows where deletedSectionSet.contains(ip.section) { deleted.insert(ip) }
+        for ip in batch.deletedRows where sections.deleted.contains(ip.section) { deleted.insert(ip) }
         reloaded = Set(batch.reloadedRows)
         for move in batch.movedRows {
             moveDestination[move.from] = move.to
             moveSource[move.to] = move.from
-            if !deletedSectionSet.contains(move.from.section) {
+            if !sections.deleted.contains(move.from.section) {
                 removedRows[move.from.section, default: []].append(move.from.row)
             }
-            if !insertedSectionSet.contains(move.to.section) {
+            if !sections.inserted.contains(move.to.section) {
                 addedRows[move.to.section, default: []].append(move.to.row)
             }
         }
         for ip in batch.insertedRows {
             inserted.insert(ip)
-            if !insertedSectionSet.contains(ip.section) { addedRows[ip.section, default: []].append(ip.row) }
+            if !sections.inserted.contains(ip.section) { addedRows[ip.section, default: []].append(ip.row) }
         }
         for key in removedRows.keys { removedRows[key]!.sort() }
         for key in addedRows.keys { addedRows[key]!.sort() }
+    }
 
-        // 4. Row counts of every section that exists before and after (UIKit's count rule, TerminalUI.docc/TableViewBatchUpdates.md).
-        var deletedPerSection: [Int: Int] = [:]
-        var movedOut: [Int: Int] = [:]
-        var movedIn: [Int: Int] = [:]
-        var insertedPerSection: [Int: Int] = [:]
-        for ip in batch.deletedRows { deletedPerSection[ip.section, default: 0] += 1 }
-        for ip in batch.insertedRows { insertedPerSection[ip.section, default: 0] += 1 }
-        for move in batch.movedRows where oldToNewSection[move.from.section] != move.to.section {
-            movedOut[move.from.section, default: 0] += 1
-            movedIn[move.to.section, default: 0] += 1
-        }
-        for n in 0..<newCount {
+    /// UIKit's count rule (TerminalUI.docc/TableViewBatchUpdates.md) for every section
+    /// that exists before and after and is not reloaded: rows after = rows before
+    /// − deleted − moved out + inserted + moved in.
+    private func checkRowCounts(of batch: TableUpdateBatch) throws(TableViewError) {
+        let tally = RowTally(batch: batch, oldToNewSection: oldToNewSection)
+        for n in 0..<newRowCounts.count {
             guard let s = newToOldSection[n], !reloadedSections.contains(s) else { continue }
             let before = oldRowCounts[s]
             let after = newRowCounts[n]
-            let ins = insertedPerSection[n] ?? 0
-            let del = deletedPerSection[s] ?? 0
-            let mIn = movedIn[n] ?? 0
-            let mOut = movedOut[s] ?? 0
+            let ins = tally.inserted[n] ?? 0
+            let del = tally.deleted[s] ?? 0
+            let mIn = tally.movedIn[n] ?? 0
+            let mOut = tally.movedOut[s] ?? 0
             if after != before - del - mOut + ins + mIn {
                 throw .invalidRowCount(
                     section: n,
@@ -300,5 +197,164 @@ struct TableUpdateMap {
             r = 0
         }
         return nil
+    }
+}
+
+/// The section operations of a batch, checked (in range, none twice, the count
+/// rule for sections), and the numbering of the sections that survive.
+private struct SectionChanges {
+    /// Old indexes.
+    let deleted: Set<Int>
+    /// New indexes.
+    let inserted: Set<Int>
+    /// Old indexes.
+    let reloaded: Set<Int>
+    /// The reloaded sections' new indexes.
+    let reloadedNew: Set<Int>
+    let oldToNew: [Int?]
+    let newToOld: [Int?]
+
+    init(batch: TableUpdateBatch, oldCount: Int, newCount: Int) throws(TableViewError) {
+        try Self.checkOldSections(of: batch, oldCount: oldCount)
+        inserted = try Self.checkInsertedSections(batch.insertedSections, newCount: newCount)
+        deleted = Set(batch.deletedSections)
+        reloaded = Set(batch.reloadedSections)
+        guard newCount == oldCount - deleted.count + inserted.count else {
+            throw .invalidSectionCount(
+                before: oldCount,
+                after: newCount,
+                inserted: inserted.count,
+                deleted: deleted.count
+            )
+        }
+        let numbering = Self.numbering(oldCount: oldCount, newCount: newCount, deleted: deleted, inserted: inserted)
+        oldToNew = numbering.oldToNew
+        newToOld = numbering.newToOld
+        reloadedNew = Set(reloaded.compactMap { numbering.oldToNew[$0] })
+    }
+
+    /// Deleted and reloaded sections exist before the batch, and none is named twice.
+    private static func checkOldSections(of batch: TableUpdateBatch, oldCount: Int) throws(TableViewError) {
+        var sectionOps: [Int: TableUpdateKind] = [:]
+        for (kind, list) in [
+            (TableUpdateKind.deleteSection, batch.deletedSections), (.reloadSection, batch.reloadedSections),
+        ] {
+            for s in list {
+                guard s >= 0, s < oldCount else {
+                    throw .indexOutOfRange(kind: kind, section: s, row: nil, sectionCount: oldCount, rowCount: nil)
+                }
+                if let other = sectionOps[s] {
+                    throw .duplicateOperation(kind: kind, conflictsWith: other, section: s, row: nil)
+                }
+                sectionOps[s] = kind
+            }
+        }
+    }
+
+    /// Inserted sections exist after the batch, and none is named twice.
+    private static func checkInsertedSections(_ sections: [Int], newCount: Int) throws(TableViewError) -> Set<Int> {
+        var inserted = Set<Int>()
+        for s in sections {
+            guard s >= 0, s < newCount else {
+                throw .indexOutOfRange(
+                    kind: .insertSection,
+                    section: s,
+                    row: nil,
+                    sectionCount: newCount,
+                    rowCount: nil
+                )
+            }
+            if !inserted.insert(s).inserted {
+                throw .duplicateOperation(kind: .insertSection, conflictsWith: .insertSection, section: s, row: nil)
+            }
+        }
+        return inserted
+    }
+
+    /// The surviving old sections in order take the new indexes that are not inserted.
+    private static func numbering(
+        oldCount: Int,
+        newCount: Int,
+        deleted: Set<Int>,
+        inserted: Set<Int>
+    ) -> (oldToNew: [Int?], newToOld: [Int?]) {
+        var oldToNew = [Int?](repeating: nil, count: oldCount)
+        var newToOld = [Int?](repeating: nil, count: newCount)
+        var next = 0
+        for s in 0..<oldCount where !deleted.contains(s) {
+            while inserted.contains(next) { next += 1 }
+            oldToNew[s] = next
+            newToOld[next] = s
+            next += 1
+        }
+        return (oldToNew, newToOld)
+    }
+}
+
+/// One side of a batch (before it, for deletes, reloads and move sources; after it,
+/// for inserts and move destinations) and the rows its operations have claimed.
+private struct BatchSide {
+    let rowCounts: [Int]
+    /// The reloaded sections, in this side's numbering: their rows take no row operation.
+    let reloadedSections: Set<Int>
+    private var claims: [IndexPath: TableUpdateKind] = [:]
+
+    init(rowCounts: [Int], reloadedSections: Set<Int>) {
+        self.rowCounts = rowCounts
+        self.reloadedSections = reloadedSections
+    }
+
+    /// Checks `ip` for `kind`, and that no other operation of this side names it.
+    mutating func claim(_ ip: IndexPath, _ kind: TableUpdateKind) throws(TableViewError) {
+        try check(ip, kind)
+        if let other = claims[ip] {
+            throw .duplicateOperation(kind: kind, conflictsWith: other, section: ip.section, row: ip.row)
+        }
+        claims[ip] = kind
+    }
+
+    /// `ip` is a row of this side, outside a reloaded section.
+    private func check(_ ip: IndexPath, _ kind: TableUpdateKind) throws(TableViewError) {
+        let sectionCount = rowCounts.count
+        guard ip.count == 2, ip.section >= 0, ip.section < sectionCount else {
+            throw .indexOutOfRange(
+                kind: kind,
+                section: ip.count > 0 ? ip.section : -1,
+                row: ip.count > 1 ? ip.row : -1,
+                sectionCount: sectionCount,
+                rowCount: nil
+            )
+        }
+        guard ip.row >= 0, ip.row < rowCounts[ip.section] else {
+            throw .indexOutOfRange(
+                kind: kind,
+                section: ip.section,
+                row: ip.row,
+                sectionCount: sectionCount,
+                rowCount: rowCounts[ip.section]
+            )
+        }
+        if reloadedSections.contains(ip.section) {
+            throw .duplicateOperation(kind: kind, conflictsWith: .reloadSection, section: ip.section, row: ip.row)
+        }
+    }
+}
+
+/// The row operations of a batch counted per section, for the count rule: deletes
+/// and moves out by old section, inserts and moves in by new section (a move
+/// within one section counts neither way).
+private struct RowTally {
+    var deleted: [Int: Int] = [:]
+    var inserted: [Int: Int] = [:]
+    var movedOut: [Int: Int] = [:]
+    var movedIn: [Int: Int] = [:]
+
+    init(batch: TableUpdateBatch, oldToNewSection: [Int?]) {
+        for ip in batch.deletedRows { deleted[ip.section, default: 0] += 1 }
+        for ip in batch.insertedRows { inserted[ip.section, default: 0] += 1 }
+        for move in batch.movedRows where oldToNewSection[move.from.section] != move.to.section {
+            movedOut[move.from.section, default: 0] += 1
+            movedIn[move.to.section, default: 0] += 1
+        }
     }
 }

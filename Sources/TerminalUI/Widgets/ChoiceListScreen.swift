@@ -41,7 +41,7 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
     let navigationBar: NavigationBar
     /// The bottom line (hints and messages).
     public let statusLine: StatusLine
-    /// The list.
+    /// The table of the items, one row each (one line per row).
     public let table = TableView(rowHeight: TableCell.Style.value1.lineCount)
 
     /// The run loop its help overlay goes on.

@@ -19,7 +19,7 @@ public final class DetailView: View {
         public var label: String
         /// The value, wrapped beside the label.
         public var value: String
-        /// A row.
+        /// A row showing `value` beside `label`.
         public init(label: String, value: String) {
             self.label = label
             self.value = value

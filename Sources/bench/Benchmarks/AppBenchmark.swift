@@ -118,7 +118,7 @@ struct AppBenchmark {
     }
 
     /// The name of the first bank of the Date tab: newest closing date, then
-    /// name case-insensitively, then id (issue 4's order).
+    /// name case-insensitively, then id (the Date tab's order).
     static func firstBankName(store: String) throws -> String {
         var options = Database.Options()
         options.readOnly = true

@@ -2,7 +2,7 @@ import Foundation
 import SQLiteStore
 import Timekeeping
 
-/// Issue 17's group, `bench --only generic`: `fetchedtable` and the engine
+/// The generic group, `bench --only generic`: `fetchedtable` and the engine
 /// under it over data no app of ours made — a 10,000,000-row
 /// `events(id, ts, level, service, message)` table with an index on `ts`, and
 /// a 1,000,000-row CSV of the same shape (``EventsGenerator``).

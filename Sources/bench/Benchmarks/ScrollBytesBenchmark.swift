@@ -1,7 +1,7 @@
 import Foundation
 
 /// Bytes written to a real 80×24 terminal for a one-row scroll of a
-/// subtitle-style table (issue 5: ≤ 2 KB, which needs ncurses to scroll
+/// subtitle-style table (target: ≤ 2 KB, which needs ncurses to scroll
 /// with line insert/delete or a scroll region rather than repaint).
 ///
 /// Runs `bench --child scroll-tty` under a pseudo-terminal, presses ↓ until

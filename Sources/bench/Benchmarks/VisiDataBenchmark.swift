@@ -5,7 +5,7 @@ import TestSupport
 /// For comparison only (not a JSON key): VisiData's first screen of the same
 /// CSV, through the same kind of pseudo-terminal as `first_screen_s`.
 ///
-/// Issue 6 quotes VisiData as the tool a person would otherwise use. It is
+/// VisiData is the tool a person would otherwise use for this. It is
 /// optional: when `vd` is not on `PATH` the row says n/a.
 struct VisiDataBenchmark {
     let runner: BenchRunner

@@ -7,7 +7,7 @@ import CLIKit
 ///
 /// The parent runs it under a pseudo-terminal and counts the bytes one ↓
 /// past the bottom of the screen makes ncurses write: the one-row scroll of
-/// issue 5. Only the table is on screen, so every byte is the table's.
+/// the scroll-bytes benchmark. Only the table is on screen, so every byte is the table's.
 enum ScrollTerminalChild {
     static let spec = CommandSpec(
         name: "bench --child scroll-tty",

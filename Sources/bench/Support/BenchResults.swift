@@ -2,7 +2,7 @@ import Foundation
 
 /// Every figure of one benchmark run, by its JSON key.
 ///
-/// The keys and their order are the contract of issue 8 (`--json`); a figure
+/// The keys and their order are the contract of `--json`; a figure
 /// that could not be measured stays `nil` and is written as JSON `null`.
 ///
 ///     var results = BenchResults(rows: 10_000)
@@ -20,7 +20,7 @@ struct BenchResults {
         "first_screen_s", "page_down_ms",
     ]
 
-    /// The JSON keys of the `generic` group (issue 17), written when that group ran.
+    /// The JSON keys of the `generic` group, written when that group ran.
     static let genericKeys = [
         "table10m_first_screen_s", "table10m_fetch_ratio", "table10m_rss_bytes_per_row",
         "table10m_change1000_ms", "csv1m_first_screen_s", "csv1m_ready_ratio",

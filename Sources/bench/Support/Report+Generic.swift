@@ -1,5 +1,5 @@
 extension Report {
-    /// The lines of the `generic` group (issue 17): `fetchedtable` over a
+    /// The lines of the `generic` group: `fetchedtable` over a
     /// 10-million-row table and a 1-million-row CSV.
     static var genericLines: [Line] {
         [

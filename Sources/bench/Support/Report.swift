@@ -20,7 +20,7 @@ struct Report {
         }
     }
 
-    /// One target of an issue: a figure, its reference, and the rule.
+    /// One target of the report: a figure, its reference, and the rule.
     struct Line {
         var title: String
         var key: String

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -20,14 +21,8 @@ final class BrowserFixture {
         return url
     }()
 
-    /// The built executable: `$FAILEDBANKS_BIN`, else `<root>/.build/debug/failedbanks`.
-    static let binary: String? = {
-        let environment = ProcessInfo.processInfo.environment
-        let candidate =
-            environment["FAILEDBANKS_BIN"]
-            ?? packageRoot.appendingPathComponent(".build/debug/failedbanks").path
-        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-    }()
+    /// The built executable (``BuiltProgram``).
+    static let binary = BuiltProgram.path("failedbanks")
 
     /// The CSV the stores are made from: the project's sample, else a real FDIC file.
     static let sourceCSV: String? = {
@@ -43,7 +38,7 @@ final class BrowserFixture {
 
     /// Why the end-to-end tests cannot run here, or nil when they can.
     static let unavailableReason: String? = {
-        if binary == nil { return "no built failedbanks (run 'swift build' first, or set FAILEDBANKS_BIN)" }
+        if binary == nil { return BuiltProgram.missingReason("failedbanks") }
         if tmux == nil { return "tmux is not installed" }
         if sqlite3 == nil { return "the sqlite3 shell is not installed" }
         if sourceCSV == nil { return "neither Data/banklist.csv nor Tests/Fixtures is present" }

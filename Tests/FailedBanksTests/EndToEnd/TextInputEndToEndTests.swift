@@ -85,15 +85,12 @@ struct TextInputEndToEndTests {
             return last.contains("no match") && last.contains(String(pasted.suffix(24)))
         }
 
-        // The next keys are answered at once (generous deadlines: the machine may be loaded;
-        // before the fix the app took 9-12 s to come back).
-        let start = Date()
+        // The next keys are answered: Esc closes the search, j moves. (That the paste is one
+        // search, not one per character, is ListScreenTests' searchCount rule; no clock here.)
         tmux.send("Escape")
-        try tmux.waitUntil("Esc to close the search", timeout: 5) { $0.lines.last?.hasPrefix("/") == false }
+        try tmux.waitUntil("Esc to close the search") { $0.lines.last?.hasPrefix("/") == false }
         tmux.send("j")
-        try tmux.waitFor("2/\(total)", timeout: 5)
-        let elapsed = Date().timeIntervalSince(start)
-        #expect(elapsed < 5, "keys after the paste took \(elapsed) s")
+        try tmux.waitFor("2/\(total)")
         tmux.send("q")
         #expect(fixture.exitStatus(timeout: 10) == 0)
     }

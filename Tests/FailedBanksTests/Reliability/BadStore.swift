@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +56,7 @@ enum BadStore: String, CaseIterable, Sendable, CustomStringConvertible {
         let fm = FileManager.default
         var random = ReliabilityRandom(seed: seed)
         func copyGood() throws -> [UInt8] {
-            try ScratchDirectory.copyStore(good, to: path)
+            try TemporaryDirectory.copyStore(good, to: path)
             return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         }
         func write(_ bytes: [UInt8]) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }

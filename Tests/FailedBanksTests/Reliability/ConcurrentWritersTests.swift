@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ extension ReliabilityTests {
             let seed = ReliabilitySettings.seed(ci: 9_101) &+ UInt64(round)
             let rows = ReliabilitySettings.size(ci: 20_000, long: 100_000)
             let replay = ReliabilitySettings.replay(seed)
-            let scratch = try ScratchDirectory("concurrent")
+            let scratch = TemporaryDirectory("concurrent")
             defer { scratch.remove() }
             let fixture = try BrowserFixture()
             defer { fixture.remove() }
@@ -155,7 +156,7 @@ extension ReliabilityTests {
                     atomically: true,
                     encoding: .utf8
                 )
-                try? ScratchDirectory.copyStore(store, to: kept.appendingPathComponent("banks.sqlite").path)
+                try? TemporaryDirectory.copyStore(store, to: kept.appendingPathComponent("banks.sqlite").path)
                 Issue.record(
                     """
                     the watched state (\(watched.snapshots) snapshots, \(watched.batches) batches, \(seen.count) banks) differs from \

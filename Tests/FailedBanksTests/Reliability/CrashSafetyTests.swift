@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ extension ReliabilityTests {
             let trials = ReliabilitySettings.trials(ci: 12, long: 60)
             let rows = ReliabilitySettings.size(ci: 50_000, long: 200_000)
             let replay = ReliabilitySettings.replay(seed)
-            let scratch = try ScratchDirectory("crash-import")
+            let scratch = TemporaryDirectory("crash-import")
             defer { scratch.remove() }
 
             // The store that already has data: Data/banklist.csv, imported by the app.
@@ -28,7 +29,7 @@ extension ReliabilityTests {
 
             // The whole import once: the other acceptable state, and how long an import takes.
             let full = scratch.path("full.sqlite")
-            try ScratchDirectory.copyStore(old, to: full)
+            try TemporaryDirectory.copyStore(old, to: full)
             let started = Date()
             let complete = try ProcessRunner.run(binary, ["import", csv, "--db", full, "--quiet"])
             let duration = Date().timeIntervalSince(started)
@@ -46,7 +47,7 @@ extension ReliabilityTests {
             // (the machine's load changes between trials; the kills must still land while imports run).
             var estimate = duration
             for trial in 0..<trials {
-                try ScratchDirectory.copyStore(old, to: store)
+                try TemporaryDirectory.copyStore(old, to: store)
                 // The last part: after the commit, in the checkpoint at close.
                 let delay = random.double(0...(estimate * 1.25))
                 let child = try SpawnedProcess(
@@ -71,7 +72,7 @@ extension ReliabilityTests {
                     let kept = FileManager.default.temporaryDirectory.appendingPathComponent(
                         "failedbanks-crash-\(seed)-\(trial).sqlite"
                     ).path
-                    try? ScratchDirectory.copyStore(store, to: kept)
+                    try? TemporaryDirectory.copyStore(store, to: kept)
                     Issue.record(
                         "\(what): the store holds \(check.digest), neither the old data (\(before.digest)) nor the whole import (\(after.digest)); kept at \(kept)"
                     )
@@ -107,7 +108,7 @@ extension ReliabilityTests {
             let trials = ReliabilitySettings.trials(ci: 6, long: 50)
             let rows = ReliabilitySettings.size(ci: 50_000, long: 200_000)
             let replay = ReliabilitySettings.replay(seed)
-            let scratch = try ScratchDirectory("crash-first-import")
+            let scratch = TemporaryDirectory("crash-first-import")
             defer { scratch.remove() }
             let csv = try ReliabilitySettings.generatedList(rows: rows, seed: seed, in: scratch.url)
 
@@ -181,7 +182,7 @@ extension ReliabilityTests {
                     let kept = FileManager.default.temporaryDirectory.appendingPathComponent(
                         "failedbanks-crash-first-\(seed)-\(trial).sqlite"
                     ).path
-                    try? ScratchDirectory.copyStore(store, to: kept)
+                    try? TemporaryDirectory.copyStore(store, to: kept)
                     Issue.record(
                         "\(what): the store holds \(check.digest), neither no banks nor the whole import (\(after.digest)); kept at \(kept)"
                     )
@@ -195,20 +196,25 @@ extension ReliabilityTests {
 
         @Test(arguments: [SIGINT, SIGTERM])
         func importInterruptedBySignalStopsPromptlyAndLeavesTheOldData(_ signal: Int32) throws {
-            let scratch = try ScratchDirectory("interrupt-import")
+            let scratch = TemporaryDirectory("interrupt-import")
             defer { scratch.remove() }
             let store = try scratch.bundledStore(named: "banks.sqlite")
             let before = try StoreDigest.check(store).digest
             let csv = try ReliabilitySettings.generatedList(rows: 50_000, seed: 9_003, in: scratch.url)
 
+            let walBefore = Self.fileSize(store + "-wal")
             let child = try SpawnedProcess(
                 binary,
                 ["import", csv, "--db", store, "--quiet"],
                 in: scratch.url,
                 name: "import"
             )
-            usleep(400_000)
-            try #require(child.signal(signal), "the import still runs after 0.4 s")
+            // Mid-import: its transaction has begun writing (the WAL grows, or a rollback journal appears).
+            try waitUntil("the import to begin writing", timeout: generousDeadline) {
+                Self.fileSize(store + "-wal") > walBefore || FileManager.default.fileExists(atPath: store + "-journal")
+                    || !child.isRunning
+            }
+            try #require(child.signal(signal), "the import finished before it could be interrupted")
             let sent = Date()
             // Promptly: within a batch when idle; 10 s leaves room for a loaded machine.
             #expect(child.wait(timeout: 10), "the import stops within 10 s of signal \(signal)")
@@ -220,14 +226,14 @@ extension ReliabilityTests {
             #expect(check.integrity == "ok")
             #expect(
                 check.digest == before,
-                "signal \(signal) after 0.4 s (stopped in \(String(format: "%.2f", seconds)) s): \(check.digest), expected the old data \(before)"
+                "signal \(signal) mid-import (stopped in \(String(format: "%.2f", seconds)) s): \(check.digest), expected the old data \(before)"
             )
         }
 
         /// The disk fills up mid-import (a file-size limit makes writes fail with EFBIG):
         /// the import rolls back, says so naming the store, and the store keeps the old data.
         @Test func importThatRunsOutOfSpaceRollsBackAndSaysSo() throws {
-            let scratch = try ScratchDirectory("full-import")
+            let scratch = TemporaryDirectory("full-import")
             defer { scratch.remove() }
             let store = try scratch.bundledStore(named: "banks.sqlite")
             let before = try StoreDigest.check(store).digest
@@ -263,17 +269,17 @@ extension ReliabilityTests {
             let replay = ReliabilitySettings.replay(seed)
             let fixture = try BrowserFixture()
             defer { fixture.remove() }
-            let scratch = try ScratchDirectory("crash-delete")
+            let scratch = TemporaryDirectory("crash-delete")
             defer { scratch.remove() }
 
             // The bank selected at launch (newest first), and the two acceptable states.
             let facts = try StoreFacts(fixture)
             let bank = try #require(facts.byDate.first)
             let pristine = scratch.path("pristine.sqlite")
-            try ScratchDirectory.copyStore(fixture.database, to: pristine)
+            try TemporaryDirectory.copyStore(fixture.database, to: pristine)
             let before = try StoreDigest.check(pristine)
             let deleted = scratch.path("deleted.sqlite")
-            try ScratchDirectory.copyStore(pristine, to: deleted)
+            try TemporaryDirectory.copyStore(pristine, to: deleted)
             _ = try ProcessRunner.run(
                 BrowserFixture.sqlite3!,
                 [
@@ -288,7 +294,7 @@ extension ReliabilityTests {
             var there = 0
             var gone = 0
             for trial in 0..<trials {
-                try ScratchDirectory.copyStore(pristine, to: fixture.database)
+                try TemporaryDirectory.copyStore(pristine, to: fixture.database)
                 let tmux = try fixture.launch()
                 defer { tmux.close() }
                 try tmux.waitFor("1/\(facts.byDate.count)", timeout: 10)
@@ -318,5 +324,12 @@ extension ReliabilityTests {
             }
             print("crash safety (browser delete): \(trials) trials, \(gone) saved, \(there) not yet; seed \(seed)")
         }
+    }
+}
+
+extension ReliabilityTests.CrashSafety {
+    /// The size of the file at `path` in bytes (0 when there is none).
+    static func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 }

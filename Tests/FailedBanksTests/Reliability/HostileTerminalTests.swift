@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -38,7 +39,7 @@ extension ReliabilityTests {
 
         @Test(arguments: Refusal.allCases)
         func browserWithoutAUsableTerminalSaysWhyExitsNonZeroAndWritesNoEscapes(_ refusal: Refusal) throws {
-            let scratch = try ScratchDirectory("term-\(refusal)")
+            let scratch = TemporaryDirectory("term-\(refusal)")
             defer { scratch.remove() }
             let store = try scratch.bundledStore(named: "banks.sqlite")
             let before = try FileSnapshot(store)

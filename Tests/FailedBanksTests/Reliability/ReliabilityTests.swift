@@ -7,17 +7,17 @@ import Glibc
 import TestSupport
 #endif
 
-/// The reliability suites (issue 9): crash safety, concurrent writers, bad
+/// The reliability suites: crash safety, concurrent writers, bad
 /// stores and hostile terminals, run against the built executables.
 ///
 /// They run one at a time (they kill processes, import large files and time
 /// locks; two of them at once on two cores would test the machine, not the
-/// program). Short by default for CI; `RELIABILITY_LONG=1` runs the long form
+/// program). Short by default for CI; `PROPERTY_LONG=1` runs the long form
 /// (more trials, larger files). Randomised tests print their seed on failure;
-/// `RELIABILITY_SEED=<n>` replays one.
+/// `PROPERTY_SEED=<n>` replays one.
 ///
 ///     swift build && swift test --filter Reliability
-///     swift build && RELIABILITY_LONG=1 swift test --filter Reliability
+///     swift build && PROPERTY_LONG=1 swift test --filter Reliability
 @Suite(.serialized, .enabled(if: BrowserFixture.isAvailable, Comment(rawValue: BrowserFixture.unavailableReason ?? "")))
 struct ReliabilityTests {}
 
@@ -25,8 +25,8 @@ struct ReliabilityTests {}
 enum ReliabilitySettings {
     static let environment = ProcessInfo.processInfo.environment
 
-    /// `RELIABILITY_LONG=1`: the long form (many more trials, larger files).
-    static let isLong = environment["RELIABILITY_LONG"] == "1"
+    /// `PROPERTY_LONG=1`: the long form (many more trials, larger files).
+    static let isLong = PropertySettings.isLong
 
     /// `count` in CI, `long` in the long form; `RELIABILITY_TRIALS` overrides both.
     static func trials(ci: Int, long: Int) -> Int {
@@ -37,28 +37,20 @@ enum ReliabilitySettings {
     /// `short` in CI, `long` in the long form.
     static func size(ci: Int, long: Int) -> Int { isLong ? long : ci }
 
-    /// The seed of a randomised test: `RELIABILITY_SEED`, else a fixed seed in
+    /// The seed of a randomised test: `PROPERTY_SEED`, else a fixed seed in
     /// CI (reproducible) and a fresh one in the long form (more ground covered).
-    static func seed(ci: UInt64) -> UInt64 {
-        if let text = environment["RELIABILITY_SEED"], let seed = UInt64(text) { return seed }
-        return isLong ? UInt64.random(in: 1...UInt64(UInt32.max)) : ci
-    }
+    static func seed(ci: UInt64) -> UInt64 { PropertySettings.seed(default: ci) }
 
     /// The line a failure prints so the run can be replayed.
     static func replay(_ seed: UInt64) -> String {
-        "replay with RELIABILITY_SEED=\(seed)\(isLong ? " RELIABILITY_LONG=1" : "")"
+        PropertySettings.replay(seed)
     }
 
     /// `failedbanks` (see ``BrowserFixture/binary``).
     static var failedbanks: String { BrowserFixture.binary ?? "/nonexistent/failedbanks" }
 
-    /// `banklist-gen`: `$BANKLIST_GEN_BIN`, else next to `failedbanks`.
-    static let generator: String? = {
-        let candidate =
-            environment["BANKLIST_GEN_BIN"]
-            ?? URL(fileURLWithPath: failedbanks).deletingLastPathComponent().appendingPathComponent("banklist-gen").path
-        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-    }()
+    /// `banklist-gen` (``BuiltProgram``).
+    static let generator = BuiltProgram.path("banklist-gen")
 
     /// `Tests/Fixtures/<name>`: a real-world file, part of the repository.
     static func fixture(_ name: String) -> String {
@@ -68,7 +60,7 @@ enum ReliabilitySettings {
     /// Writes a generated bank list of `rows` rows with `seed` into `directory`.
     static func generatedList(rows: Int, seed: UInt64, in directory: URL) throws -> String {
         guard let generator else {
-            throw EndToEndError("no built banklist-gen (run 'swift build' first, or set BANKLIST_GEN_BIN)")
+            throw EndToEndError(BuiltProgram.missingReason("banklist-gen"))
         }
         let path = directory.appendingPathComponent("generated-\(rows)-\(seed).csv").path
         let result = try ProcessRunner.run(generator, ["--rows", "\(rows)", "--seed", "\(seed)", "--output", path])

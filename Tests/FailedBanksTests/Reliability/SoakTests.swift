@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -27,7 +28,7 @@ extension ReliabilityTests {
             let seed = ReliabilitySettings.seed(ci: 9_301)
             let replay = "\(ReliabilitySettings.replay(seed)) SOAK_MINUTES=\(minutes)"
             var random = ReliabilityRandom(seed: seed)
-            let scratch = try ScratchDirectory("soak")
+            let scratch = TemporaryDirectory("soak")
             defer { scratch.remove() }
             let fixture = try BrowserFixture()
             defer { fixture.remove() }
@@ -161,7 +162,7 @@ extension ReliabilityTests {
             try tmux.waitFor("/\(total)", timeout: 120)
             let copy = try BrowserFixture(importing: false)
             defer { copy.remove() }
-            try ScratchDirectory.copyStore(store, to: copy.database)
+            try TemporaryDirectory.copyStore(store, to: copy.database)
             let freshTmux = try copy.launch()
             defer { freshTmux.close() }
             try freshTmux.waitFor("1/\(total)", timeout: 120)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -16,11 +17,11 @@ import Glibc
 final class TerminalProbe {
     static let begin = "<<probe-begin>>"
     static let end = "<<probe-end>>"
-    let scratch: ScratchDirectory
+    let scratch: TemporaryDirectory
     let tmux: TmuxSession
 
     /// Starts `command` (bash syntax, run in `scratch`) once the recording is on.
-    init(_ command: String, in scratch: ScratchDirectory, width: Int = 80, height: Int = 24) throws {
+    init(_ command: String, in scratch: TemporaryDirectory, width: Int = 80, height: Int = 24) throws {
         self.scratch = scratch
         let script = scratch.path("probe.sh")
         try """

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// An HTTPS server on 127.0.0.1 for one request, with a certificate of its own CA: `openssl s_server`
 /// under `timeout` (it stops by itself after one connection, or after `lifetime` seconds), answering
@@ -23,7 +24,7 @@ final class LocalTLSServer {
     private let process: Process
 
     /// Makes the CA and a certificate for 127.0.0.1 in `scratch`, and starts the server.
-    init(scratch: ScratchDirectory, reply: String, lifetime: Int = 60) throws {
+    init(scratch: TemporaryDirectory, reply: String, lifetime: Int = 60) throws {
         guard let tools = LocalTLSServer.tools else { throw EndToEndError("openssl or timeout is not installed") }
         let ca = scratch.path("ca.pem")
         let caKey = scratch.path("ca.key")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -23,7 +24,7 @@ struct MeasuredProcess {
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = [:],
-        scratch: ScratchDirectory
+        scratch: TemporaryDirectory
     ) throws -> MeasuredProcess {
         let out = scratch.path("measured-\(UUID().uuidString.prefix(8)).out")
         let err = scratch.path("measured-\(UUID().uuidString.prefix(8)).err")

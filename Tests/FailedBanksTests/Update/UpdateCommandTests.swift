@@ -1,6 +1,7 @@
 import CLIKit
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit
@@ -43,10 +44,10 @@ import Testing
 
     /// A store holding the bundled list, in a scratch directory.
     final class BundledStore {
-        let scratch: ScratchDirectory
+        let scratch: TemporaryDirectory
         let path: String
         init() throws {
-            scratch = try ScratchDirectory("update")
+            scratch = TemporaryDirectory("update")
             path = scratch.path("banks.sqlite")
             let store = try FailedBankStore.open(path: path)
             _ = try BankImporter(store: store).importFile(BundledListTests.path)

@@ -21,20 +21,15 @@ final class TableFixture {
         return url
     }()
 
-    /// The built executable: `$FETCHEDTABLE_BIN`, else `<root>/.build/debug/fetchedtable`.
-    static let binary: String? = {
-        let candidate =
-            ProcessInfo.processInfo.environment["FETCHEDTABLE_BIN"]
-            ?? packageRoot.appendingPathComponent(".build/debug/fetchedtable").path
-        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-    }()
+    /// The built executable (``BuiltProgram``).
+    static let binary = BuiltProgram.path("fetchedtable")
 
     static let sqlite3 = ProcessRunner.which("sqlite3")
     static let tmux = ProcessRunner.which("tmux")
 
     /// Why the end-to-end tests cannot run here, or nil when they can.
     static let unavailableReason: String? = {
-        if binary == nil { return "no built fetchedtable (run 'swift build' first, or set FETCHEDTABLE_BIN)" }
+        if binary == nil { return BuiltProgram.missingReason("fetchedtable") }
         if sqlite3 == nil { return "the sqlite3 shell is not installed" }
         return nil
     }()

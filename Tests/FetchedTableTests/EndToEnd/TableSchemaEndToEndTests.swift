@@ -89,7 +89,7 @@ struct TableSchemaEndToEndTests {
         #expect(list.standardOutput.contains("hello world"))
     }
 
-    @Test(.enabled(if: TableFixture.isTmuxAvailable))
+    @Test(.enabled(if: TableFixture.isTmuxAvailable, Comment(rawValue: TableFixture.tmuxUnavailableReason ?? "")))
     func aTableWhoseColumnsHideItsRowIDSaysSoWhenDeleting() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
@@ -112,7 +112,7 @@ struct TableSchemaEndToEndTests {
         #expect(fixture.exitStatus() == 0)
     }
 
-    @Test(.enabled(if: TableFixture.isTmuxAvailable))
+    @Test(.enabled(if: TableFixture.isTmuxAvailable, Comment(rawValue: TableFixture.tmuxUnavailableReason ?? "")))
     func aColumnDroppedByAnotherProgramIsReadAgainAndADroppedTableSaysItIsGone() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }

@@ -56,8 +56,7 @@ struct TableUndoEndToEndTests {
     }
 
     @Test func undoOfADeletedBankInAFailedBanksStoreBringsBackItsDetails() throws {
-        let failedbanks = TableFixture.packageRoot.appendingPathComponent(".build/debug/failedbanks").path
-        try #require(FileManager.default.isExecutableFile(atPath: failedbanks), "no built failedbanks")
+        let failedbanks = try #require(BuiltProgram.path("failedbanks"), "\(BuiltProgram.missingReason("failedbanks"))")
         let fixture = try TableFixture()
         defer { fixture.remove() }
         let store = fixture.directory.appendingPathComponent("banks.sqlite").path

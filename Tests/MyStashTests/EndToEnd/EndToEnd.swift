@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -25,28 +26,12 @@ enum EndToEnd {
         return url
     }()
 
-    /// The built executable: `$MYSTASH_BIN`; else beside the test bundle (the
-    /// same build directory, whatever the scratch path); else `<root>/.build/debug/mystash`.
-    static let binary: String? = {
-        var candidates: [String] = []
-        if let explicit = ProcessInfo.processInfo.environment["MYSTASH_BIN"] { candidates.append(explicit) }
-        let bundleDirectories =
-            ([Bundle.main.executablePath, Bundle.main.bundlePath] + CommandLine.arguments.prefix(3).map { Optional($0) })
-            .compactMap { $0 }
-            .map { path -> URL in
-                var url = URL(fileURLWithPath: path)
-                while url.path.contains(".xctest") { url.deleteLastPathComponent() }
-                if !path.contains(".xctest") { url.deleteLastPathComponent() }
-                return url
-            }
-        candidates += bundleDirectories.map { $0.appendingPathComponent("mystash").path }
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/mystash").path)
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+    /// The built executable (``BuiltProgram``).
+    static let binary = BuiltProgram.path("mystash")
 
     /// Why the end-to-end tests cannot run here, or nil.
     static let unavailableReason: String? = {
-        if binary == nil { return "no built mystash (run 'swift build' first, or set MYSTASH_BIN)" }
+        if binary == nil { return BuiltProgram.missingReason("mystash") }
         if which("tmux") == nil { return "tmux is not installed" }
         return nil
     }()
@@ -154,7 +139,7 @@ final class StashSession {
         _ extra: [String] = [],
         subcommand: [String] = [],
         environment: [String: String]? = nil
-    ) throws -> (pane: TmuxPane, run: Int) {
+    ) throws -> (pane: TmuxSession, run: Int) {
         guard let binary = EndToEnd.binary else { throw EndToEnd.Failure(EndToEnd.unavailableReason ?? "unavailable") }
         runs += 1
         let n = runs
@@ -174,7 +159,7 @@ final class StashSession {
 
             """
         try text.write(to: script, atomically: true, encoding: .utf8)
-        let pane = try TmuxPane(
+        let pane = try TmuxSession(
             command: ["/bin/sh", script.path],
             environment: environment ?? StashSession.environment
         )

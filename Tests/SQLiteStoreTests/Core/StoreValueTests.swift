@@ -9,7 +9,7 @@ struct StoreValueTests {
     @Test func compareAgreesWithSQLiteOrderByForRandomValues() throws {
         let db = try Database(path: ":memory:")
         try db.execute("CREATE TABLE v(id INTEGER PRIMARY KEY, x)")
-        let seed = propertySeed()
+        let seed = PropertySettings.seed(default: 0x5107_E5EE)
         var rng = SeededGenerator(seed: seed)
         let words = [
             "a", "A", "b", "B", "_", "é", "É", "z", "Z", "ß", "銀行", "🏦", "First–Citizens", "first", "First", "", " ",
@@ -34,7 +34,7 @@ struct StoreValueTests {
                 )
             }
         }
-        for round in 0..<propertyCases(20) {
+        for round in 0..<PropertySettings.cases(normal: 20, long: 1_000) {
             try db.execute("DELETE FROM v")
             var values: [StoreValue] = []
             for _ in 0..<40 {
@@ -53,7 +53,7 @@ struct StoreValueTests {
                 }
                 #expect(
                     sqlOrder == swiftOrder,
-                    "seed \(seed) round \(round) collation \(collation): rerun with PROPERTY_SEED=\(seed)"
+                    "seed \(seed) round \(round) collation \(collation): \(PropertySettings.replay(seed))"
                 )
                 if sqlOrder != swiftOrder { return }
             }

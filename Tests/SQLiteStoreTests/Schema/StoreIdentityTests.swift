@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SQLiteStore
 
 /// A store knows which file it has open: a random id written at creation plus
 /// device and inode (what a results cache keys on), and whether its path still
-/// names that file (issue 13, defect 7: a store renamed over its path).
+/// names that file (a store renamed over its path).
 @Suite struct StoreIdentityTests {
     static func insert(_ store: Store, _ names: [String]) throws {
         try store.database.transaction {

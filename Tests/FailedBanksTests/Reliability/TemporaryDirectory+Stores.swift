@@ -1,30 +1,12 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A unique temporary directory for one test (tests run in parallel), removed by ``remove()``.
-///
-///     let scratch = try ScratchDirectory("bad-store")
-///     defer { scratch.remove() }
-///     let store = scratch.path("banks.sqlite")
-struct ScratchDirectory {
-    let url: URL
-
-    init(_ label: String) throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("failedbanks-rel-\(label)-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Removes the directory (making it writable again first, for the read-only cases).
-    func remove() {
-        chmod(url.path, 0o755)
-        try? FileManager.default.removeItem(at: url)
-    }
+/// The reliability suites' stores in a test's temporary folder.
+extension TemporaryDirectory {
 
     /// A store made from the bundled `Data/banklist.csv` (as the app's first launch
     /// makes it), copied into this directory as `name`; returns its path.
@@ -32,7 +14,7 @@ struct ScratchDirectory {
         let fixture = try BrowserFixture()
         defer { fixture.remove() }
         let store = path(name)
-        try ScratchDirectory.copyStore(fixture.database, to: store)
+        try TemporaryDirectory.copyStore(fixture.database, to: store)
         return store
     }
 
