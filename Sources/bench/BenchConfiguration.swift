@@ -81,6 +81,8 @@ struct BenchConfiguration {
         ],
         epilogue: """
             Run it in release: swift run -c release bench --rows 1000000 --json out.json
+            bench --compare BEFORE.json AFTER.json prints each shared key's change and exits 1
+            when a ratio (_ratio, _speedup) got more than 10 % worse.
             Internal: 'bench --child failedbanks ARGS…', '--child fetch-rss --db PATH',
             '--child scroll-tty' are the child processes bench starts for isolated measurements.
             """
@@ -147,9 +149,9 @@ extension BenchConfiguration.Group {
     /// The group that produces a JSON key (so `--only fetch_rss_mb` works too).
     static func containing(key: String) -> Self? {
         switch key {
-        case "import_s", "sqlite_import_s", "import_ratio", "import_peak_rss_mb": return .import
+        case "import_s", "sqlite_import_s", "import_ratio", "import_cpu_ratio", "import_peak_rss_mb": return .import
         case "fetch_s", "raw_query_s", "fetch_ratio", "fetch_cached_s", "cache_ratio": return .fetch
-        case "change1_ms", "change1000_ms", "refetch_diff1_ms", "refetch_diff1000_ms",
+        case "change1_ms", "first_change_after_fetch_ms", "change1000_ms", "refetch_diff1_ms", "refetch_diff1000_ms",
             "change1_speedup", "change1000_speedup":
             return .change
         case "fetch_rss_mb": return .rss

@@ -9,10 +9,14 @@ import Darwin
 
 // bench [--rows N] [--json PATH] [--only NAME,…]: see BenchConfiguration.spec.
 // bench --child NAME …: one of the child processes bench starts for itself.
+// bench --compare BEFORE.json AFTER.json: each shared key's change; status 1 when a ratio worsened by > 10 %.
 ProgramName.current = "bench"
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--child" {
     exit(ChildCommand.run(Array(arguments.dropFirst())))
+}
+if arguments.first == "--compare" {
+    exit(BenchComparison.run(Array(arguments.dropFirst())))
 }
 do {
     let configuration = try BenchConfiguration(arguments: arguments)

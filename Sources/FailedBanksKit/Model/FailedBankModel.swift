@@ -100,7 +100,8 @@ public enum FailedBankModel {
                     )
                 ],
                 derived: [
-                    DerivedAttribute("closeYear", .text, sql: closeYearSQL) { attribute in
+                    // The GLOB reads the first 10 bytes, the year is the first 4 of them.
+                    DerivedAttribute("closeYear", .text, sql: closeYearSQL, decidingBytes: 10) { attribute in
                         closeYear(of: attribute("closeDate"))
                     }
                 ],

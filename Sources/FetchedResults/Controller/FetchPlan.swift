@@ -48,6 +48,12 @@ struct FetchPlan {
     /// It gives the same order whenever the section values come out monotonic, which
     /// ``FetchedResultsController/runFetch(_:)`` checks as it reads (and falls back to `fetchSQL`).
     let fetchSQLWithoutSectionSort: String?
+    /// Set when ``fetchSQLWithoutSectionSort`` selects the first sort's value instead of the
+    /// section's: the section key is derived from that attribute alone with a
+    /// ``DerivedAttribute/decidingBytes`` promise, so the fetch computes a section in Swift only
+    /// where a row's text differs from the last computed one in its deciding bytes, and SQLite
+    /// does not evaluate the section's SQL for every row.
+    let sectionFromSortValue: SectionFromSortValue?
     /// Reads every row's sort values, unordered, to build the prefixes: `SELECT t0.id, sorts… FROM …`.
     let keysSQL: String
     /// `SELECT t0.id[, section] FROM …`: the fetch queries before their `WHERE` (for the preview queries).
@@ -125,6 +131,15 @@ struct FetchPlan {
         }
         relevantKeys = relevant
 
+        var fromSortValue: SectionFromSortValue?
+        if derivedFromFirstSortAlone, let section = sectionNameKeyPath,
+            let derived = try FetchPlan.derivedAttribute(section, model: model, root: entity),
+            let bytes = derived.decidingBytes, bytes > 0,
+            try FetchPlan.derivedAttribute(first.keyPath, model: model, root: entity) == nil
+        {
+            fromSortValue = SectionFromSortValue(compute: derived.compute, decidingBytes: bytes)
+        }
+        sectionFromSortValue = fromSortValue
         var select = "SELECT " + source.idExpression
         if let s = sectionExpression { select += ", " + s }
         fetchSelectFrom = select + " FROM " + source.from
@@ -137,8 +152,13 @@ struct FetchPlan {
         let id = source.idExpression
         fetchSQL = base + " ORDER BY " + FetchPlan.orderBy(sorts: sorts, expressions: sortExpressions, id: id) + limit
         if sorts.count > request.sortDescriptors.count {
+            var cheaperBase = base
+            if fromSortValue != nil {
+                cheaperBase = "SELECT " + id + ", " + sortExpressions[1] + " FROM " + source.from
+                if let p = predicateSQL { cheaperBase += " WHERE " + p.sql }
+            }
             fetchSQLWithoutSectionSort =
-                base + " ORDER BY "
+                cheaperBase + " ORDER BY "
                 + FetchPlan.orderBy(
                     sorts: Array(sorts.dropFirst()),
                     expressions: Array(sortExpressions.dropFirst()),
@@ -167,6 +187,23 @@ struct FetchPlan {
     }
 
     enum DerivedReads { case onlyTheSortAttribute, theSortAttributeAndOthers }
+
+    /// How the cheaper query's rows give their section (see ``sectionFromSortValue``).
+    struct SectionFromSortValue {
+        /// The section key's Swift computation, given the sort attribute's value.
+        let compute: @Sendable (_ attribute: (String) -> StoreValue) -> StoreValue
+        /// Texts agreeing on this many leading bytes are in the same section.
+        let decidingBytes: Int
+
+        /// The section of a row whose sort attribute holds `value`.
+        func section(of value: StoreValue) -> StoreValue { compute { _ in value } }
+    }
+
+    /// The derived attribute `keyPath` names, nil when it names a stored one.
+    static func derivedAttribute(_ keyPath: String, model: Model, root: Entity) throws -> DerivedAttribute? {
+        let (prefix, name) = split(keyPath)
+        return try entity(at: prefix, model: model, root: root)?.derivedAttribute(named: name)
+    }
 
     /// Whether `section` names a derived attribute whose SQL reads the attribute `sortKeyPath`
     /// names (nil when it does not), and whether it reads nothing else.

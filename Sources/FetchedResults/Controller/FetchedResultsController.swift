@@ -287,12 +287,69 @@ public final class FetchedResultsController {
 
     /// ``runFetch(_:)`` on a given connection (the store's second one, for ``warmCacheInBackground()``).
     static func runFetch(_ plan: FetchPlan, on db: Database) throws -> (OrderedIDList, [SectionRecord]) {
-        if let cheaper = plan.fetchSQLWithoutSectionSort,
-            let result = try runFetch(plan, sql: cheaper, on: db, requireMonotonicSections: true)
-        {
-            return result
+        if let cheaper = plan.fetchSQLWithoutSectionSort {
+            let result =
+                if let derive = plan.sectionFromSortValue {
+                    try runFetch(plan, sql: cheaper, on: db, sectionsFromSortValues: derive)
+                } else {
+                    try runFetch(plan, sql: cheaper, on: db, requireMonotonicSections: true)
+                }
+            if let result { return result }
         }
         return try runFetch(plan, sql: plan.fetchSQL, on: db, requireMonotonicSections: false)!
+    }
+
+    /// The cheaper query when it reads the first sort's value (``FetchPlan/sectionFromSortValue``):
+    /// a row whose text agrees with the last computed one on the deciding bytes is in the
+    /// current section; any other row's section is computed in Swift. Nil when the sections do
+    /// not come out monotonic (the caller then runs the query with the section sort).
+    private static func runFetch(
+        _ plan: FetchPlan,
+        sql: String,
+        on db: Database,
+        sectionsFromSortValues derive: FetchPlan.SectionFromSortValue
+    ) throws -> (OrderedIDList, [SectionRecord])? {
+        let statement = try db.statement(sql)
+        defer { statement.reset() }
+        try statement.bind(plan.fetchArguments)
+        var builder = OrderedIDList.Builder()
+        var sections: [SectionRecord] = []
+        var current: StoreValue = .null
+        // The text the current section was last computed from (nil after a value that is not text).
+        var witness: [UInt8]?
+        let deciding = derive.decidingBytes
+        let ascending = plan.sectionAscending
+        while try statement.step() {
+            builder.append(statement.int64(at: 0))
+            if let w = witness, statement.isText(at: 1),
+                statement.withUTF8(
+                    at: 1,
+                    { bytes in
+                        if bytes.count >= deciding && w.count >= deciding {
+                            return memcmp(bytes.baseAddress!, w, deciding) == 0
+                        }
+                        return bytes.count == w.count && (w.isEmpty || memcmp(bytes.baseAddress!, w, w.count) == 0)
+                    }
+                )
+            {
+                sections[sections.count - 1].count += 1
+                continue
+            }
+            let raw = statement.value(at: 1)
+            if case .text(let text) = raw { witness = Array(text.utf8) } else { witness = nil }
+            let v = derive.section(of: raw)
+            if !sections.isEmpty {
+                let c = StoreValue.compare(v, current)
+                if c == 0 {
+                    sections[sections.count - 1].count += 1
+                    continue
+                }
+                if ascending ? c < 0 : c > 0 { return nil }
+            }
+            sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
+            current = v
+        }
+        return (builder.finish(), sections)
     }
 
     private static func runFetch(

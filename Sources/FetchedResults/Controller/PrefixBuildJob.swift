@@ -54,6 +54,9 @@ final class PrefixBuildJob: @unchecked Sendable {
     /// Asks the job to stop early (its result is then nil).
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
+    /// Whether the job has ended (its result can be taken without waiting).
+    var isFinished: Bool { finished.wait(timeout: .now()) == .success }
+
     /// Waits for the job; its prefixes, one array per chunk in order.
     func waitForKeys() -> [ContiguousArray<SortPrefix>]? {
         finished.wait()

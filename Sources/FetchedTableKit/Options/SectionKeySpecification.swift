@@ -93,7 +93,9 @@ public struct SectionKeySpecification: Equatable, Sendable {
         case .year, .month, .day:
             let length = derivation == .year ? 4 : derivation == .month ? 7 : 10
             if valuesAreDates {
-                return DerivedAttribute(keyPath, .text, sql: "substr(\(ref), 1, \(length))") { attribute in
+                // `length` characters: at most 4 bytes each.
+                let sql = "substr(\(ref), 1, \(length))"
+                return DerivedAttribute(keyPath, .text, sql: sql, decidingBytes: 4 * length) { attribute in
                     SectionKeySpecification.prefix(attribute(column), length: length)
                 }
             }
@@ -104,7 +106,8 @@ public struct SectionKeySpecification: Equatable, Sendable {
                 "CASE WHEN \(ref) IS NULL THEN NULL WHEN typeof(\(ref)) = 'text' AND substr(\(ref), 1, \(length)) GLOB '\(pattern)'"
                 + " AND substr(\(ref), \(length + 1), 1) NOT GLOB '[0-9]' THEN substr(\(ref), 1, \(length))"
                 + " ELSE '\(SectionKeySpecification.notADate)' END"
-            return DerivedAttribute(keyPath, .text, sql: sql) { attribute in
+            // The pattern reads `length` ASCII characters and the byte after them.
+            return DerivedAttribute(keyPath, .text, sql: sql, decidingBytes: length + 1) { attribute in
                 SectionKeySpecification.datePrefix(attribute(column), length: length)
             }
         case .initial:

@@ -69,7 +69,13 @@ public final class Database {
         try self.init(filename: uri, displayPath: path, flags: flags, options: options)
     }
 
+    /// Turns SQLite's global memory statistics off, once, before the process's first
+    /// connection (SQLite accepts it only then): with them on, every allocation of every
+    /// connection takes one global mutex to count itself; nothing here reads the counts.
+    private static let processConfiguration: Void = { _ = csqlite_config_memstatus(0) }()
+
     private init(filename: String, displayPath: String, flags: Int32, options: Options) throws {
+        _ = Database.processConfiguration
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(filename, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {

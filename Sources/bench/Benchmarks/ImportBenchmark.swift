@@ -107,6 +107,7 @@ struct ImportBenchmark {
         }
         runner.results.setRatio("import_ratio", "import_s", "sqlite_import_s")
         if let a = Statistics.median(oursCPU), let b = Statistics.median(theirsCPU) {
+            if b > 0 { runner.results["import_cpu_ratio"] = a / b }
             runner.results.note(
                 String(format: "import: CPU time (user + system, median) ours %.2f s, sqlite3 %.2f s", a, b)
             )

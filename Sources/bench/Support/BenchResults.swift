@@ -12,9 +12,9 @@ struct BenchResults {
     /// The JSON keys in the order they are written.
     static let keys = [
         "rows",
-        "import_s", "sqlite_import_s", "import_ratio", "import_peak_rss_mb",
+        "import_s", "sqlite_import_s", "import_ratio", "import_cpu_ratio", "import_peak_rss_mb",
         "fetch_s", "raw_query_s", "fetch_ratio", "fetch_cached_s", "cache_ratio",
-        "change1_ms", "change1000_ms", "refetch_diff1_ms", "refetch_diff1000_ms",
+        "change1_ms", "first_change_after_fetch_ms", "change1000_ms", "refetch_diff1_ms", "refetch_diff1000_ms",
         "change1_speedup", "change1000_speedup", "fetch_rss_mb",
         "frame_1m_ms", "frame_100_ms", "frame_ratio", "scroll_bytes",
         "first_screen_s", "page_down_ms",
