@@ -8,9 +8,11 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         // The engine, for other packages: `.product(name: "FetchedResults", package: "FetchedTable")`.
+        .library(name: "BaseDirectories", targets: ["BaseDirectories"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "FetchedResultsScripts", targets: ["FetchedResultsScripts"]),
         .library(name: "FetchedResultsUI", targets: ["FetchedResultsUI"]),
         .library(name: "CSVImport", targets: ["CSVImport"]),
         .library(name: "BulkImport", targets: ["BulkImport"]),
@@ -39,14 +41,16 @@ let package = Package(
 
         // Layers.
         .target(name: "Timekeeping"),
+        .target(name: "BaseDirectories"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "Timekeeping"]),
         .target(name: "CSVImport", dependencies: ["Timekeeping"]),
         .target(name: "TableIndexPath"),
-        .target(name: "FetchedResults", dependencies: ["SQLiteStore", "TableIndexPath"]),
+        .target(name: "FetchedResults", dependencies: ["SQLiteStore", "TableIndexPath", "BaseDirectories"]),
         .target(name: "TerminalUI", dependencies: ["CNCurses", "TableIndexPath", "Timekeeping"]),
-        .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "TerminalUI"]),
-        .target(name: "BulkImport", dependencies: ["SQLiteStore", "CSVImport", "Timekeeping"]),
-        .target(name: "CLIKit"),
+        .target(name: "FetchedResultsScripts", dependencies: ["FetchedResults", "SQLiteStore"]),
+        .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "FetchedResultsScripts", "TerminalUI"]),
+        .target(name: "BulkImport", dependencies: ["SQLiteStore", "CSVImport", "Timekeeping", "BaseDirectories"]),
+        .target(name: "CLIKit", dependencies: ["BaseDirectories"]),
         .target(name: "PostgreSQLClient", dependencies: ["CLibPQ"]),
         .target(name: "PostgreSQLChangeFeed", dependencies: ["PostgreSQLClient"]),
 
@@ -54,21 +58,24 @@ let package = Package(
         .target(
             name: "FailedBanksKit",
             dependencies: [
-                "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
-                "Timekeeping",
+                "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI",
+                "FetchedResultsScripts", "CLIKit",
+                "Timekeeping", "BaseDirectories",
             ]
         ),
         .target(
             name: "MyStashKit",
             dependencies: [
-                "SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLibCrypto",
-                "CZxcvbn", "CLIKit",
+                "SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "FetchedResultsScripts",
+                "CSodium", "CLibCrypto",
+                "CZxcvbn", "CLIKit", "BaseDirectories",
             ]
         ),
         .target(
             name: "FetchedTableKit",
             dependencies: [
-                "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
+                "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI",
+                "FetchedResultsScripts", "CLIKit",
             ]
         ),
         .executableTarget(name: "failedbanks", dependencies: ["FailedBanksKit"]),
@@ -79,7 +86,7 @@ let package = Package(
             name: "bench",
             dependencies: [
                 "SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "FetchedTableKit",
-                "CLIKit", "TestSupport", "Timekeeping",
+                "CLIKit", "TestSupport", "Timekeeping", "BaseDirectories",
             ]
         ),
 
@@ -100,11 +107,18 @@ let package = Package(
         ),
         .testTarget(
             name: "FailedBanksTests",
-            dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport"],
+            dependencies: [
+                "FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "FetchedResultsScripts", "TestSupport",
+            ],
             exclude: ["Golden"]
         ),
         .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore"]),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
+        .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"]),
+        .testTarget(
+            name: "FetchedResultsScriptsTests",
+            dependencies: ["FetchedResultsScripts", "FetchedResults", "SQLiteStore"]
+        ),
         // The built programs as installed: install.sh, the Debian package, man pages, completions.
         .testTarget(name: "PackagingTests", dependencies: ["CLIKit", "MyStashKit", "TestSupport"]),
         .testTarget(

@@ -8,7 +8,7 @@
 #   bash scripts/docs.sh FetchedResults  # one
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules=(${@:-SQLiteStore CSVImport BulkImport FetchedResults TerminalUI FetchedResultsUI TableIndexPath PostgreSQLClient PostgreSQLChangeFeed})
+modules=(${@:-BaseDirectories SQLiteStore CSVImport BulkImport FetchedResults TerminalUI FetchedResultsScripts FetchedResultsUI TableIndexPath PostgreSQLClient PostgreSQLChangeFeed})
 scratch=.build/docs-build
 graphs=.build/symbol-graphs
 out=.build/docs

@@ -1,4 +1,5 @@
 import CSVImport
+import FetchedResultsScripts
 import SQLiteStore
 
 /// Why an import of one file did not happen. Nothing was written when one
