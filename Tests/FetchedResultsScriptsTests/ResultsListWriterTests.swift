@@ -45,6 +45,7 @@ private final class Library {
             context: context,
             sectionNameKeyPath: "year"
         )
+        controller.sectionIndexTitleProvider = { $0 }
         try controller.performFetch()
         return controller
     }
@@ -72,8 +73,8 @@ struct ResultsListWriterTests {
         let writer = ResultsListWriter(columns: ["title", "year", "read"], noun: ("book", "books"))
         #expect(
             try written(writer, .json, library)
-                == #"{"sections":[{"name":"1971","indexTitle":null,"objects":[{"id":1,"title":"Lathe","year":1971,"read":true}]},"#
-                + #"{"name":"1974","indexTitle":null,"objects":[{"id":2,"title":"Dispossessed","year":1974,"read":false}]}]}"#
+                == #"{"sections":[{"name":"1971","indexTitle":"1971","objects":[{"id":1,"title":"Lathe","year":1971,"read":true}]},"#
+                + #"{"name":"1974","indexTitle":"1974","objects":[{"id":2,"title":"Dispossessed","year":1974,"read":false}]}]}"#
                 + "\n"
         )
     }
