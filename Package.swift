@@ -8,9 +8,11 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         // The engine, for other packages: `.product(name: "FetchedResults", package: "FetchedTable")`.
+        .library(name: "BaseDirectories", targets: ["BaseDirectories"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "FetchedResultsScripts", targets: ["FetchedResultsScripts"]),
         .library(name: "FetchedResultsUI", targets: ["FetchedResultsUI"]),
         .library(name: "CSVImport", targets: ["CSVImport"]),
         .library(name: "BulkImport", targets: ["BulkImport"]),
@@ -42,14 +44,16 @@ let package = Package(
 
         // Layers.
         .target(name: "Timekeeping"),
+        .target(name: "BaseDirectories"),
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "Timekeeping"]),
         .target(name: "CSVImport", dependencies: ["Timekeeping"]),
         .target(name: "TableIndexPath"),
-        .target(name: "FetchedResults", dependencies: ["SQLiteStore", "TableIndexPath"]),
+        .target(name: "FetchedResults", dependencies: ["SQLiteStore", "TableIndexPath", "BaseDirectories"]),
         .target(name: "TerminalUI", dependencies: ["CNCurses", "TableIndexPath", "Timekeeping"]),
-        .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "TerminalUI"]),
-        .target(name: "BulkImport", dependencies: ["SQLiteStore", "CSVImport", "Timekeeping"]),
-        .target(name: "CLIKit"),
+        .target(name: "FetchedResultsScripts", dependencies: ["FetchedResults", "SQLiteStore"]),
+        .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "FetchedResultsScripts", "TerminalUI"]),
+        .target(name: "BulkImport", dependencies: ["SQLiteStore", "CSVImport", "Timekeeping", "BaseDirectories"]),
+        .target(name: "CLIKit", dependencies: ["BaseDirectories"]),
         .target(name: "PostgreSQLClient", dependencies: ["CLibPQ"]),
         .target(name: "PostgreSQLChangeFeed", dependencies: ["PostgreSQLClient"]),
         .target(name: "PostgreSQLReplica", dependencies: ["PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore"]),
@@ -58,21 +62,24 @@ let package = Package(
         .target(
             name: "FailedBanksKit",
             dependencies: [
-                "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
-                "Timekeeping", "CCurl", "CZlib",
+                "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI",
+                "FetchedResultsScripts", "CLIKit",
+                "Timekeeping", "BaseDirectories", "CCurl", "CZlib",
             ]
         ),
         .target(
             name: "MyStashKit",
             dependencies: [
-                "SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CSodium", "CLibCrypto",
-                "CZxcvbn", "CLIKit",
+                "SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "FetchedResultsScripts",
+                "CSodium", "CLibCrypto",
+                "CZxcvbn", "CLIKit", "BaseDirectories",
             ]
         ),
         .target(
             name: "FetchedTableKit",
             dependencies: [
-                "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI", "CLIKit",
+                "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "TerminalUI", "FetchedResultsUI",
+                "FetchedResultsScripts", "CLIKit",
                 "PostgreSQLClient", "PostgreSQLChangeFeed", "PostgreSQLReplica",
             ]
         ),
@@ -84,7 +91,7 @@ let package = Package(
             name: "bench",
             dependencies: [
                 "SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "FetchedTableKit",
-                "CLIKit", "TestSupport", "Timekeeping",
+                "CLIKit", "TestSupport", "Timekeeping", "BaseDirectories",
             ]
         ),
 
@@ -106,11 +113,19 @@ let package = Package(
         ),
         .testTarget(
             name: "FailedBanksTests",
-            dependencies: ["FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "TestSupport", "CZlib"],
+            dependencies: [
+                "FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "FetchedResultsScripts", "TestSupport",
+                "CZlib",
+            ],
             exclude: ["Golden"]
         ),
         .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
+        .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"]),
+        .testTarget(
+            name: "FetchedResultsScriptsTests",
+            dependencies: ["FetchedResultsScripts", "FetchedResults", "SQLiteStore"]
+        ),
         // The built programs as installed: install.sh, the Debian package, man pages, completions.
         .testTarget(name: "PackagingTests", dependencies: ["CLIKit", "MyStashKit", "TestSupport"]),
         .testTarget(

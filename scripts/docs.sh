@@ -10,7 +10,7 @@
 #   bash scripts/docs.sh FetchedResults  # one
 set -euo pipefail
 cd "$(dirname "$0")/.."
-modules=(${@:-SQLiteStore CSVImport BulkImport FetchedResults TerminalUI FetchedResultsUI TableIndexPath PostgreSQLClient PostgreSQLChangeFeed PostgreSQLReplica})
+modules=(${@:-BaseDirectories SQLiteStore CSVImport BulkImport FetchedResults TerminalUI FetchedResultsScripts FetchedResultsUI TableIndexPath PostgreSQLClient PostgreSQLChangeFeed PostgreSQLReplica})
 scratch=.build/docs-build
 graphs=.build/symbol-graphs
 out=.build/docs

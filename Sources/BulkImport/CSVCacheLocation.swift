@@ -1,3 +1,4 @@
+import BaseDirectories
 import CSVImport
 import Foundation
 
@@ -44,7 +45,7 @@ public struct CSVCacheLocation: Sendable, Hashable {
     /// Bumped when the loader's database format (or the name's form) changes, so that old caches are rebuilt.
     static let formatVersion = 2
 
-    /// The location of `source`'s cache in `directory` (by default ``defaultDirectory(environment:)``).
+    /// The location of `source`'s cache in `directory` (by default ``defaultDirectory(for:environment:)``).
     /// Throws `CSVError.cannotOpen` when the source cannot be examined.
     public init(source: String, directory: String? = nil) throws {
         var fd: Int32
@@ -96,11 +97,18 @@ public struct CSVCacheLocation: Sendable, Hashable {
         return hash
     }
 
-    /// `$XDG_CACHE_HOME/fetchedtable`, or `$HOME/.cache/fetchedtable`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/fetchedtable" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.cache/fetchedtable"
+    /// The folder of the caches when the app names none: `$XDG_CACHE_HOME/csv-tables`.
+    public static let defaultApplication = "csv-tables"
+
+    /// The cache folder of `application` (by default ``defaultApplication``): `$XDG_CACHE_HOME/<application>`,
+    /// or `$HOME/.cache/<application>` (``XDGBaseDirectories``).
+    ///
+    ///     CSVCacheLocation.defaultDirectory(for: "books")   // "/home/ada/.cache/books"
+    public static func defaultDirectory(
+        for application: String = defaultApplication,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        XDGBaseDirectories(environment: environment).cache(application)
     }
 
     /// The start of the name of every database of this source (any version).

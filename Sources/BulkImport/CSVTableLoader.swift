@@ -51,7 +51,7 @@ public final class CSVTableLoader: @unchecked Sendable {
         public var firstRowCount = 100
         /// Whether bad rows refuse the file (the default) or are skipped and listed; how many are listed.
         public var importOptions = ImportOptions()
-        /// The cache folder for ``CSVTableLoader/load()``; by default ``CSVCacheLocation/defaultDirectory(environment:)``.
+        /// The cache folder for ``CSVTableLoader/load()``; by default ``CSVCacheLocation/defaultDirectory(for:environment:)``.
         public var cacheDirectory: String?
         /// The dialect; nil to sniff it from the file.
         public var dialect: CSVDialect?

@@ -312,14 +312,25 @@ final class ProgressRecorder: @unchecked Sendable {
 
     @Test func defaultDirectoryFollowsXDGCacheHome() {
         #expect(
-            CSVCacheLocation.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/h"])
+            CSVCacheLocation.defaultDirectory(
+                for: "fetchedtable",
+                environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/h"]
+            )
                 == "/x/cache/fetchedtable"
         )
-        #expect(CSVCacheLocation.defaultDirectory(environment: ["HOME": "/h"]) == "/h/.cache/fetchedtable")
         #expect(
-            CSVCacheLocation.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"])
+            CSVCacheLocation.defaultDirectory(for: "fetchedtable", environment: ["HOME": "/h"])
                 == "/h/.cache/fetchedtable"
         )
+        #expect(
+            CSVCacheLocation.defaultDirectory(
+                for: "fetchedtable",
+                environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"]
+            )
+                == "/h/.cache/fetchedtable"
+        )
+        // No application named: a neutral folder, not another app's.
+        #expect(CSVCacheLocation.defaultDirectory(environment: ["HOME": "/h"]) == "/h/.cache/csv-tables")
     }
 
     @Test func cacheIsReusedWhileSizeAndMtimeAreUnchanged() throws {

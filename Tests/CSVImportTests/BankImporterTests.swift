@@ -45,7 +45,7 @@ import Testing
         let derived = try #require(entity.derivedAttribute(named: "closeYear"))
         #expect(derived.compute { $0 == "closeDate" ? .text("2023-03-10") : .null } == .text("2023"))
         #expect(derived.compute { _ in .null } == .null)
-        #expect(derived.expression(alias: "t1").contains("THEN substr(t1.close_date, 1, 4) END"))
+        #expect(derived.expression(alias: "t1").contains("THEN substr(t1.close_date, 1, 4)"))
         #expect(derived.compute { $0 == "closeDate" ? .text("yesterday") : .null } == .null, "not a date: no year")
     }
 

@@ -1,3 +1,4 @@
+import FetchedResultsScripts
 import Foundation
 import SQLiteStore
 import TerminalUI
@@ -87,13 +88,16 @@ import Testing
             .integer(20_250_627), .real(2025.5), .blob(Array("2025-06-27".utf8)), .null,
         ]
         let db = try Database(path: ":memory:")
-        let sql = FailedBankModel.closeYearSQL.replacingOccurrences(of: "$.close_date", with: "?1")
+        let details = try #require(FailedBankModel.model.entity(named: FailedBankModel.details))
+        let closeYear = try #require(details.derivedAttribute(named: "closeYear"))
+        let sql = closeYear.expression(alias: nil).replacingOccurrences(of: "close_date", with: "?1")
+        func inSwift(_ value: StoreValue) -> StoreValue { closeYear.compute { $0 == "closeDate" ? value : .null } }
         for value in values {
             let inSQL = try db.scalar("SELECT " + sql, [value])
-            #expect(inSQL == FailedBankModel.closeYear(of: value), "\(value)")
+            #expect(inSQL == inSwift(value), "\(value)")
         }
-        #expect(FailedBankModel.closeYear(of: .text("yesterday")) == .null)
-        #expect(FailedBankModel.closeYear(of: .text("2025-06-27")) == .text("2025"))
+        #expect(inSwift(.text("yesterday")) == .null)
+        #expect(inSwift(.text("2025-06-27")) == .text("2025"))
     }
 
     @Test("watch: a bank whose closing date becomes 'yesterday' moves to the — section, and back; the batches apply")

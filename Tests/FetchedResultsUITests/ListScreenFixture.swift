@@ -53,7 +53,8 @@ final class ListScreenFixture {
         cache: Bool = true,
         willPoll: ((ListScreen) -> Bool)? = nil,
         fetchesInBackground: Bool = false,
-        loopClock: (any TerminalUI.Clock)? = nil
+        loopClock: (any TerminalUI.Clock)? = nil,
+        authorRowHeight: Int = TableCell.Style.subtitle.lineCount
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("list-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -91,7 +92,7 @@ final class ListScreenFixture {
             sectionNameKeyPath: "year",
             cell: cell
         )
-        byYear.sectionIndexTitle = { $0 }
+        byYear.sectionIndexTitleProvider = { $0 }
         var byAuthor = ListTab(
             title: "Author",
             entity: "Book",
@@ -99,7 +100,8 @@ final class ListScreenFixture {
             sectionNameKeyPath: "author",
             cell: cell
         )
-        byAuthor.sectionIndexTitle = { String($0.prefix(2)) }
+        byAuthor.sectionIndexTitleProvider = { String($0.prefix(2)) }
+        byAuthor.rowHeight = authorRowHeight
         for index in [0, 1] {
             var tab = index == 0 ? byYear : byAuthor
             tab.cacheName = cache ? "books-\(tab.title)" : nil
@@ -124,7 +126,7 @@ final class ListScreenFixture {
         configuration.detailDescription = "show the book"
         configuration.keyBindings = [
             ListKeyBinding(.character("x"), keys: "x", description: "mark the book") { [marks] screen in
-                marks.titles.append(screen.adapter.selectedObject?.string("title") ?? "")
+                marks.titles.append(screen.selectedObject?.string("title") ?? "")
                 screen.showMessage("Marked")
             }
         ]
@@ -157,7 +159,7 @@ final class ListScreenFixture {
     }
 
     var text: String { screen.text }
-    var selectedTitle: String? { list.adapter.selectedObject?.string("title") }
+    var selectedTitle: String? { list.selectedObject?.string("title") }
 }
 
 /// The detail screen of the fixture: the book's title and author.

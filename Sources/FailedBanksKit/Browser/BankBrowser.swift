@@ -1,4 +1,5 @@
 import FetchedResults
+import FetchedResultsScripts
 import FetchedResultsUI
 import Foundation
 import SQLiteStore

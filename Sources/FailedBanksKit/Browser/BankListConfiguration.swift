@@ -65,7 +65,7 @@ extension BankSortTab {
             sectionNameKeyPath: sectionNameKeyPath,
             cell: BankBrowser.cell(for:)
         )
-        tab.sectionIndexTitle = { name in name.isEmpty ? nil : name }
+        tab.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
         tab.cacheName = storePath.map(cacheName(forStoreAt:))
         tab.fetchBatchSize = fetchRequest(filter: nil).fetchBatchSize
         tab.searchKeyPaths = ["name"]

@@ -30,21 +30,6 @@ public enum BrowserModel {
         return model
     }()
 
-    static let nameInitialAttribute = DerivedAttribute(
-        nameInitial,
-        .text,
-        sql: "CASE WHEN upper(substr($.name, 1, 1)) BETWEEN 'A' AND 'Z' THEN upper(substr($.name, 1, 1)) ELSE '#' END"
-    ) { attribute in
-        initial(of: attribute("name"))
-    }
-
-    /// The Swift twin of the SQL: the first character uppercased when it is
-    /// an ASCII letter, else `#` (NULL and empty names too, as SQL's CASE gives).
-    public static func initial(of name: StoreValue) -> StoreValue {
-        guard case .text(let text) = name else { return .text("#") }
-        guard let first = text.unicodeScalars.first, first.isASCII,
-            (first >= "a" && first <= "z") || (first >= "A" && first <= "Z")
-        else { return .text("#") }
-        return .text(String(first).uppercased())
-    }
+    /// The name's initial (`A`…`Z`, `#` for anything else), the library's section key.
+    static let nameInitialAttribute = DerivedAttribute.initial(nameInitial, of: "name")
 }

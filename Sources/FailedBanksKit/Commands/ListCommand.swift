@@ -1,5 +1,6 @@
 import CLIKit
 import FetchedResults
+import FetchedResultsScripts
 import FetchedResultsUI
 import Foundation
 import SQLiteStore
@@ -199,48 +200,6 @@ public enum ListCommand {
         return .fetched(store, context, controller)
     }
 
-    /// One bank as the commands print it.
-    struct Row {
-        var id: Int64
-        var name: String
-        var city: String
-        var state: String
-        var cert: Int64?
-        var closeDate: String?
-    }
-
-    /// Reads the printed columns of `ids` (one query per 500), in the order given.
-    static func rows(_ ids: [Int64], store: Store) throws -> [Row] {
-        let source = try store.model.sqlSource(
-            root: FailedBankModel.info,
-            keyPaths: ["name", "city", "state", "details.cert", "details.closeDate"]
-        )
-        let columns = try ["name", "city", "state", "details.cert", "details.closeDate"].map {
-            try source.expression(forKeyPath: $0)
-        }
-        let sql =
-            "SELECT t0.id, \(columns.joined(separator: ", ")) FROM \(source.from) WHERE t0.id IN (SELECT value FROM json_each(?))"
-        var byID: [Int64: Row] = [:]
-        var start = 0
-        while start < ids.count {
-            let chunk = ids[start..<min(ids.count, start + 500)]
-            let json = "[" + chunk.map(String.init).joined(separator: ",") + "]"
-            try store.database.forEachRow(sql, [.text(json)]) { s in
-                let id = s.int64(at: 0)
-                byID[id] = Row(
-                    id: id,
-                    name: DisplayText.of(s.value(at: 1)),
-                    city: DisplayText.of(s.value(at: 2)),
-                    state: DisplayText.of(s.value(at: 3)),
-                    cert: s.value(at: 4).int64,
-                    closeDate: s.value(at: 5).string
-                )
-            }
-            start += 500
-        }
-        return ids.compactMap { byID[$0] }
-    }
-
     /// A JSON string literal (``JSONText/string(_:)``).
     static func json(_ s: String) -> String { JSONText.string(s) }
 
@@ -255,24 +214,13 @@ public enum ListCommand {
     ) throws {
         var writer = ResultsListWriter(
             columns: ["name", "city", "state", "cert", "closeDate"],
+            keyPaths: ["name", "city", "state", "details.cert", "details.closeDate"],
             noun: ("bank", "banks")
-        ) { ids in
-            try rows(ids, store: store).map { r in
-                (
-                    id: r.id,
-                    values: [
-                        .text(r.name), .text(r.city), .text(r.state),
-                        r.cert.map(StoreValue.integer) ?? .null, r.closeDate.map(StoreValue.text) ?? .null,
-                    ]
-                )
-            }
-        }
+        )
         writer.textLine = { _, values in
-            // One bank a line: control characters (a NUL, a newline) are escaped.
-            let e = DisplayText.escapingControls
             let text = values.map(DisplayText.of)
-            var line = "  \(e(text[0])), \(e(text[1])), \(e(text[2]))"
-            if let d = values[4].string { line += "  closed \(e(d))" }
+            var line = "  \(text[0]), \(text[1]), \(text[2])"
+            if let d = values[4].string { line += "  closed \(d)" }
             if let c = values[3].int64 { line += "  cert \(c)" }
             return line
         }

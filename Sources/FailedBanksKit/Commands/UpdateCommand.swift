@@ -1,4 +1,5 @@
 import CLIKit
+import FetchedResultsScripts
 import Foundation
 import SQLiteStore
 

@@ -1,5 +1,6 @@
 import CLIKit
 import FetchedResults
+import FetchedResultsScripts
 import FetchedResultsUI
 import Foundation
 import SQLiteStore

@@ -1,5 +1,6 @@
 import CLIKit
 import CSVImport
+import FetchedResultsScripts
 import SQLiteStore
 
 /// Why an import of one file did not happen. Nothing was written when one

@@ -1,4 +1,5 @@
 import BulkImport
+import FetchedResultsScripts
 
 extension BankImportIssue {
     /// The issue's `FILE:LINE: reason (column "…", value "…")` line with the control characters of

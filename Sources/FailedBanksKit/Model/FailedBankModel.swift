@@ -100,34 +100,11 @@ public enum FailedBankModel {
                     )
                 ],
                 derived: [
-                    // The GLOB reads the first 10 bytes, the year is the first 4 of them.
-                    DerivedAttribute("closeYear", .text, sql: closeYearSQL, decidingBytes: 10) { attribute in
-                        closeYear(of: attribute("closeDate"))
-                    }
+                    .year("closeYear", of: "closeDate", column: "close_date", notADate: .null)
                 ],
                 uniqueKeys: [["cert"], ["info"]]
             ),
         ],
         migrations: migrations
     )
-
-    /// `closeYear` in SQL: the year of a closing date stored as `YYYY-MM-DD…` text, NULL for
-    /// anything else (`yesterday`, `6/27/2025`, a number, a BLOB a `sqlite3` shell wrote),
-    /// which sections such banks under "—" with the banks without details, not under `yest`.
-    static let closeYearSQL = """
-        CASE WHEN typeof($.close_date) = 'text' AND $.close_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' \
-        THEN substr($.close_date, 1, 4) END
-        """
-
-    /// The Swift twin of ``closeYearSQL``: the first four characters of text that starts like
-    /// a date (four ASCII digits, `-`, two, `-`, two), NULL for everything else.
-    public static func closeYear(of closeDate: StoreValue) -> StoreValue {
-        guard case .text(let text) = closeDate else { return .null }
-        let u = Array(text.utf8.prefix(10))
-        func digit(_ i: Int) -> Bool { u[i] >= UInt8(ascii: "0") && u[i] <= UInt8(ascii: "9") }
-        guard u.count == 10, (0..<4).allSatisfy(digit), u[4] == UInt8(ascii: "-"), digit(5), digit(6),
-            u[7] == UInt8(ascii: "-"), digit(8), digit(9)
-        else { return .null }
-        return .text(String(decoding: u[0..<4], as: UTF8.self))
-    }
 }

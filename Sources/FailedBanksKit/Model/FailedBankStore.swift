@@ -1,3 +1,4 @@
+import BaseDirectories
 import CLIKit
 import SQLiteStore
 
@@ -20,14 +21,7 @@ public enum FailedBankStore {
     /// The default store path from the environment (see the type's summary).
     public static func defaultPath(environment: [String: String] = currentEnvironment()) -> String {
         if let explicit = environment["FAILEDBANKS_DB"], !explicit.isEmpty { return explicit }
-        let dataHome: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = xdg
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? homeFromPasswd() ?? "."
-            dataHome = home + "/.local/share"
-        }
-        return dataHome + "/failedbanks/failedbanks.sqlite"
+        return XDGBaseDirectories(environment: environment).data("failedbanks", "failedbanks.sqlite")
     }
 
     /// Opens (creating when writable and missing) the store at `path`, or at ``defaultPath(environment:)``.
@@ -206,9 +200,4 @@ public enum FailedBankStore {
 
     /// The process environment.
     public static func currentEnvironment() -> [String: String] { ProcessEnvironment.current() }
-
-    private static func homeFromPasswd() -> String? {
-        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
-        return String(cString: dir)
-    }
 }

@@ -45,10 +45,6 @@ public struct StoreRefusal: Error, CustomStringConvertible, Sendable {
         switch error {
         case let refusal as StoreRefusal:
             self = refusal
-        case let error as StoreError:
-            self = StoreRefusal.forStoreError(error, path: path)
-        case let error as SQLiteError:
-            self = StoreRefusal.forSQLiteError(error, path: path)
         case let error as FailedBankStore.DirectoryError:
             self.init(
                 message:
@@ -56,110 +52,51 @@ public struct StoreRefusal: Error, CustomStringConvertible, Sendable {
                 status: ExitStatus.cantCreate
             )
         default:
-            self.init(message: "\(path): \(ErrorReason.text(of: error))", status: ExitStatus.ioError)
+            let failure = StoreFailure(error)
+            self.init(message: "\(path): " + StoreRefusal.reason(failure, error), status: failure.exitStatus)
         }
     }
 
-    private static func forStoreError(_ error: StoreError, path: String) -> StoreRefusal {
-        switch error {
+    /// The sentence after the path for a store's `failure`, whose details `error` holds.
+    private static func reason(_ failure: StoreFailure, _ error: Error) -> String {
+        let sqlite = error as? SQLiteError
+        let sqliteMessage = sqlite?.message ?? ErrorReason.text(of: error)
+        switch failure {
         case .notADatabase:
-            return StoreRefusal(
-                message: "\(path): not a SQLite database, so not a failedbanks store; it was left unchanged",
-                status: ExitStatus.dataError
-            )
-        case .newerSchemaVersion(let found, let supported):
-            return StoreRefusal(
-                message:
-                    "\(path): written by a newer failedbanks (schema version \(found), this one reads up to \(supported)); it was left unchanged",
-                status: ExitStatus.dataError
-            )
+            return "not a SQLite database, so not a failedbanks store; it was left unchanged"
+        case .newerSchemaVersion:
+            guard case StoreError.newerSchemaVersion(let found, let supported) = error else { break }
+            return
+                "written by a newer failedbanks (schema version \(found), this one reads up to \(supported)); it was left unchanged"
         case .foreignApplication:
-            return StoreRefusal(
-                message:
-                    "\(path): another application's SQLite database, not a failedbanks store; it was left unchanged",
-                status: ExitStatus.dataError
-            )
-        case .schemaMismatch, .missingMigration:
-            return StoreRefusal(
-                message: "\(path): cannot be used: \(ErrorReason.text(of: error)); it was left unchanged",
-                status: ExitStatus.dataError
-            )
+            return "another application's SQLite database, not a failedbanks store; it was left unchanged"
+        case .schemaMismatch:
+            return "cannot be used: \(ErrorReason.text(of: error)); it was left unchanged"
         case .readOnly:
-            return StoreRefusal(
-                message: "\(path): the store is read-only, so it cannot be written or brought up to date",
-                status: ExitStatus.noPermission
-            )
-        default:
-            return StoreRefusal(message: "\(path): \(ErrorReason.text(of: error))", status: ExitStatus.software)
-        }
-    }
-
-    private static func forSQLiteError(_ error: SQLiteError, path: String) -> StoreRefusal {
-        switch error.primaryCode {
-        case 5, 6:  // SQLITE_BUSY, SQLITE_LOCKED
-            return StoreRefusal(
-                message:
-                    "\(path): the store is locked by another process (still busy when the wait for it ran out); try again when that one has finished",
-                status: ExitStatus.tempFail
-            )
-        case 8:  // SQLITE_READONLY
-            return StoreRefusal(
-                message: "\(path): the store is read-only (\(error.message))",
-                status: ExitStatus.noPermission
-            )
-        case 11:  // SQLITE_CORRUPT
-            return StoreRefusal(
-                message:
-                    "\(path): the store is damaged (SQLite: \(error.message)); restore it from a backup or import into a new store",
-                status: ExitStatus.dataError
-            )
-        case 26:  // SQLITE_NOTADB
-            return StoreRefusal(
-                message: "\(path): not a SQLite database, so not a failedbanks store; it was left unchanged",
-                status: ExitStatus.dataError
-            )
-        case 13:  // SQLITE_FULL
-            return StoreRefusal(
-                message: "\(path): the disk is full (no space left to write the store)",
-                status: ExitStatus.ioError
-            )
-        case 10:  // SQLITE_IOERR_*
-            switch error.systemErrno {
-            case ENOSPC:
-                return StoreRefusal(
-                    message: "\(path): the disk is full (no space left to write the store)",
-                    status: ExitStatus.ioError
-                )
-            case EFBIG:
-                return StoreRefusal(
-                    message:
-                        "\(path): out of space: the store reached the file size limit (\(String(cString: strerror(EFBIG))))",
-                    status: ExitStatus.ioError
-                )
-            case EDQUOT:
-                return StoreRefusal(
-                    message: "\(path): out of space: the disk quota is exceeded",
-                    status: ExitStatus.ioError
-                )
-            case 0:
-                return StoreRefusal(
-                    message: "\(path): cannot read or write the store (SQLite: \(error.message))",
-                    status: ExitStatus.ioError
-                )
-            default:
-                return StoreRefusal(
-                    message:
-                        "\(path): cannot read or write the store (\(String(cString: strerror(error.systemErrno))))",
-                    status: ExitStatus.ioError
-                )
+            guard let sqlite else { return "the store is read-only, so it cannot be written or brought up to date" }
+            return "the store is read-only (\(sqlite.message))"
+        case .locked:
+            return
+                "the store is locked by another process (still busy when the wait for it ran out); try again when that one has finished"
+        case .damaged:
+            return
+                "the store is damaged (SQLite: \(sqliteMessage)); restore it from a backup or import into a new store"
+        case .diskFull:
+            return "the disk is full (no space left to write the store)"
+        case .fileTooLarge:
+            return "out of space: the store reached the file size limit (\(String(cString: strerror(EFBIG))))"
+        case .quotaExceeded:
+            return "out of space: the disk quota is exceeded"
+        case .ioError:
+            guard let sqlite, sqlite.systemErrno != 0 else {
+                return "cannot read or write the store (SQLite: \(sqliteMessage))"
             }
-        case 14:  // SQLITE_CANTOPEN
-            return StoreRefusal(
-                message: "\(path): cannot open the store (\(error.message))",
-                status: ExitStatus.cantCreate
-            )
-        default:
-            return StoreRefusal(message: "\(path): \(ErrorReason.text(of: error))", status: ExitStatus.ioError)
+            return "cannot read or write the store (\(String(cString: strerror(sqlite.systemErrno))))"
+        case .cannotOpen:
+            return "cannot open the store (\(sqliteMessage))"
+        case .missingFile, .programError, .other:
+            break
         }
+        return ErrorReason.text(of: error)
     }
 }

@@ -1,3 +1,4 @@
+import FetchedResultsScripts
 import Foundation
 
 #if canImport(FoundationNetworking)

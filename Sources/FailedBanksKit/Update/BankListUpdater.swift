@@ -1,3 +1,4 @@
+import FetchedResultsScripts
 import Foundation
 import SQLiteStore
 

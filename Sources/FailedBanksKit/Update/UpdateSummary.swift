@@ -1,3 +1,4 @@
+import FetchedResultsScripts
 import SQLiteStore
 
 /// What `failedbanks update` did, and its last line:

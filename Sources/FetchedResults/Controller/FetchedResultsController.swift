@@ -768,7 +768,7 @@ public final class FetchedResultsController {
 
     // MARK: Cache
 
-    /// `$XDG_CACHE_HOME/fetchedresults`, or `~/.cache/fetchedresults`.
+    /// `$XDG_CACHE_HOME/fetchedresults`, or `~/.cache/fetchedresults` (an `XDG_CACHE_HOME` that is not an absolute path is ignored).
     public static var defaultCacheDirectory: String { ResultsCache.defaultDirectory }
 
     /// Deletes the cache named `name` (all caches when nil) in `directory`

@@ -1,3 +1,4 @@
+import BaseDirectories
 import Foundation
 import SQLiteStore
 
@@ -23,12 +24,8 @@ enum ResultsCache {
     /// How many ids ``validate(_:key:store:)`` looks up in the table.
     static let sampleSize = 64
 
-    static var defaultDirectory: String {
-        let env = ProcessInfo.processInfo.environment
-        if let x = env["XDG_CACHE_HOME"], !x.isEmpty { return x + "/fetchedresults" }
-        let home = env["HOME"] ?? NSHomeDirectory()
-        return home + "/.cache/fetchedresults"
-    }
+    /// `$XDG_CACHE_HOME/fetchedresults` (``XDGBaseDirectories``: a relative value is ignored).
+    static var defaultDirectory: String { XDGBaseDirectories().cache("fetchedresults") }
 
     static func isValidName(_ name: String) -> Bool {
         guard let first = name.first, first != ".", name.count <= 200 else { return false }

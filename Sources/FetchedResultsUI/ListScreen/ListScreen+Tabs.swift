@@ -30,6 +30,7 @@ extension ListScreen {
             tabIndex = index
             adapter.cellForObject = newTab.cell
             adapter.headerTitle = newTab.headerTitle
+            table.rowHeight = newTab.rowHeight
             table.emptyMessage = newTab.emptyMessage ?? "No \(newTab.noun.plural)"
             adapter.swap(to: controller)
             if !keepsSelection, let remembered = selectionByTab[index] { adapter.select(remembered) }

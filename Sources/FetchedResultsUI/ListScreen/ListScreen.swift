@@ -111,7 +111,7 @@ public final class ListScreen: View, TableViewDelegate {
         self.tabIndex = min(max(0, configuration.initialTab), configuration.tabs.count - 1)
         self.navigationBar = NavigationBar(title: configuration.title)
         self.tabBar = TabBar(titles: configuration.tabs.map(\.title), selectedIndex: tabIndex)
-        self.table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
+        self.table = TableView(rowHeight: configuration.tabs[tabIndex].rowHeight)
         table.animatesUpdates = configuration.animated
         table.emptyMessage = tab.emptyMessage ?? "No \(tab.noun.plural)"
         table.delegate = self

@@ -32,8 +32,22 @@ public struct ListTab {
     /// The tab's own predicate (fetchedtable's `--where`): the `\\` filter and `/` search narrow it further.
     public var predicate: FetchPredicate?
     /// The index title of a section name (nil: not in the index). Nil: the
-    /// controller's default (the name's first letter, uppercased).
-    public var sectionIndexTitle: ((String) -> String?)?
+    /// controller's default (the name's first letter, uppercased). The same hook, by the same
+    /// name, as `FetchedResultsController.sectionIndexTitleProvider`, which the tab's controller gets.
+    ///
+    ///     tab.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }   // whole years in the index
+    public var sectionIndexTitleProvider: ((String) -> String?)?
+    /// The former name of ``sectionIndexTitleProvider``.
+    @available(*, deprecated, renamed: "sectionIndexTitleProvider")
+    public var sectionIndexTitle: ((String) -> String?)? {
+        get { sectionIndexTitleProvider }
+        set { sectionIndexTitleProvider = newValue }
+    }
+    /// Lines per row, for every row of the tab: 2 for ``TableCell``'s `.subtitle` style (the default),
+    /// 1 for one-line `.value1` or `.default` cells (`TableCell.Style.value1.lineCount`).
+    ///
+    ///     tab.rowHeight = TableCell.Style.value1.lineCount
+    public var rowHeight = TableCell.Style.subtitle.lineCount
     /// The results cache of the unfiltered fetch (nil: none).
     public var cacheName: String?
     /// Objects loaded per batch.
@@ -110,7 +124,7 @@ public struct ListTab {
             cacheName: filter == nil ? cacheName : nil,
             cacheDirectory: cacheDirectory
         )
-        if let sectionIndexTitle { controller.sectionIndexTitleProvider = sectionIndexTitle }
+        if let sectionIndexTitleProvider { controller.sectionIndexTitleProvider = sectionIndexTitleProvider }
         controller.refetchesInBackgroundOnReset = refetchesInBackgroundOnReset
         return controller
     }

@@ -1,3 +1,4 @@
+import FetchedResultsScripts
 import SQLiteStore
 import TerminalUI
 

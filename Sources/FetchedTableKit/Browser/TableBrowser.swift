@@ -285,7 +285,7 @@ public final class TableBrowser {
                 let query = opened.query.sectioned(by: choices[index])
                 tab.sortDescriptors = query.sortDescriptors
                 tab.sectionNameKeyPath = query.section?.keyPath
-                tab.sectionIndexTitle = TableListTab.indexTitle(for: query.section)
+                tab.sectionIndexTitleProvider = TableListTab.indexTitle(for: query.section)
                 self.opened?.query = query
             }
         }

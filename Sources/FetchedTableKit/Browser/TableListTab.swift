@@ -20,7 +20,7 @@ enum TableListTab {
         ) { row in
             cell(for: row, query: query)
         }
-        tab.sectionIndexTitle = indexTitle(for: query.section)
+        tab.sectionIndexTitleProvider = indexTitle(for: query.section)
         let textColumns = query.columns.filter { $0.type == .text }.map(\.name)
         tab.searchKeyPaths = textColumns.contains(titleKey) ? [titleKey] : (textColumns.first.map { [$0] } ?? [])
         tab.searchDescription = tab.searchKeyPaths.first.map { "in \($0)" } ?? "(no text column)"

@@ -1,5 +1,6 @@
 import CLIKit
 import FetchedResults
+import FetchedResultsScripts
 import FetchedResultsUI
 import Foundation
 import SQLiteStore
@@ -43,7 +44,7 @@ public enum TableListCommand {
                 return try PostgresFaces.list(opening, options: options, format: format, output: output)
             }
             let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable list")
-            let writer = makeWriter(opened, context: controller.context)
+            let writer = makeWriter(opened)
             do {
                 try writer.write(controller, format: format, output: output)
             } catch {
@@ -53,25 +54,19 @@ public enum TableListCommand {
         }
     }
 
-    /// The writer of `opened`'s columns, reading rows through `context` a batch at a time.
-    static func makeWriter(_ opened: OpenedTable, context: ObjectContext) -> ResultsListWriter {
+    /// The writer of `opened`'s columns (it reads the rows from the controller's store a batch at a time).
+    static func makeWriter(_ opened: OpenedTable) -> ResultsListWriter {
         // Every column under its own name; the row's identity under a key no column has (`_rowid`).
         let columns = opened.query.columns.map(\.name)
-        let entity = opened.entityName
         // A CSV file's numbers as written (companion columns), read after the columns' own values.
         let written = columns.indices.compactMap { index in
             opened.query.writtenForms[columns[index]].map { (index: index, companion: $0) }
         }
         let keys = columns + written.map(\.companion)
-        var writer = ResultsListWriter(columns: columns, noun: ("row", "rows")) { ids in
-            try context.objects(with: ids.map { ObjectID(entity: entity, rowID: $0) }).map { row in
-                (id: row.objectID.rowID, values: keys.map { row.value(forKeyPath: $0) })
-            }
-        }
+        var writer = ResultsListWriter(columns: columns, keyPaths: keys, noun: ("row", "rows"))
         for (offset, form) in written.enumerated() { writer.writtenForms[form.index] = columns.count + offset }
         writer.idKey = ResultsListWriter.identityKey(avoiding: columns)
         let types = opened.query.columns.map(\.type)
-        writer.booleanColumns = Set(types.indices.filter { types[$0] == .bool })
         let shown = [opened.query.titleKey] + opened.query.subtitleKeys
         let positions = shown.compactMap { columns.firstIndex(of: $0) }
         let writtenAt = writer.writtenForms
@@ -79,9 +74,9 @@ public enum TableListCommand {
             "  "
                 + positions.map { position in
                     if let at = writtenAt[position], case .text(let text) = values[at] {
-                        return DisplayText.escapingControls(text)
+                        return text
                     }
-                    return DisplayText.escapingControls(DisplayText.of(values[position], type: types[position]))
+                    return DisplayText.of(values[position], type: types[position])
                 }
                 .joined(separator: ", ")
         }

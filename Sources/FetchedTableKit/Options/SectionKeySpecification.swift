@@ -71,7 +71,7 @@ public struct SectionKeySpecification: Equatable, Sendable {
     }
 
     /// The name of the one section that holds the values that are not dates, for `year()`, `month()` and `day()`.
-    public static let notADate = "(not a date)"
+    public static let notADate = DerivedAttribute.notADate
 
     /// The derived attribute of a derived key (nil for a plain column); a date key checks its values
     /// (see ``derivedAttribute(valuesAreDates:)``).
@@ -87,102 +87,11 @@ public struct SectionKeySpecification: Equatable, Sendable {
     /// serves as fast as ever.
     public func derivedAttribute(valuesAreDates: Bool) -> DerivedAttribute? {
         guard let derivation else { return nil }
-        let column = self.column
-        let ref = SectionKeySpecification.sqlReference(column)
         switch derivation {
-        case .year, .month, .day:
-            let length = derivation == .year ? 4 : derivation == .month ? 7 : 10
-            if valuesAreDates {
-                // `length` characters: at most 4 bytes each.
-                let sql = "substr(\(ref), 1, \(length))"
-                return DerivedAttribute(keyPath, .text, sql: sql, decidingBytes: 4 * length) { attribute in
-                    SectionKeySpecification.prefix(attribute(column), length: length)
-                }
-            }
-            let year = String(repeating: "[0-9]", count: 4)
-            let pattern = [year, "[0-9][0-9]", "[0-9][0-9]"].prefix(length == 4 ? 1 : length == 7 ? 2 : 3)
-                .joined(separator: "-")
-            let sql =
-                "CASE WHEN \(ref) IS NULL THEN NULL WHEN typeof(\(ref)) = 'text' AND substr(\(ref), 1, \(length)) GLOB '\(pattern)'"
-                + " AND substr(\(ref), \(length + 1), 1) NOT GLOB '[0-9]' THEN substr(\(ref), 1, \(length))"
-                + " ELSE '\(SectionKeySpecification.notADate)' END"
-            // The pattern reads `length` ASCII characters and the byte after them.
-            return DerivedAttribute(keyPath, .text, sql: sql, decidingBytes: length + 1) { attribute in
-                SectionKeySpecification.datePrefix(attribute(column), length: length)
-            }
-        case .initial:
-            let first = "upper(substr(\(ref), 1, 1))"
-            return DerivedAttribute(
-                keyPath,
-                .text,
-                sql: "CASE WHEN \(first) BETWEEN 'A' AND 'Z' THEN \(first) ELSE '#' END"
-            ) { attribute in
-                SectionKeySpecification.initial(of: attribute(column))
-            }
+        case .year: return .year(keyPath, of: column, valuesAreDates: valuesAreDates)
+        case .month: return .month(keyPath, of: column, valuesAreDates: valuesAreDates)
+        case .day: return .day(keyPath, of: column, valuesAreDates: valuesAreDates)
+        case .initial: return .initial(keyPath, of: column)
         }
-    }
-
-    /// The Swift twin of a checked date key's SQL: the first `length` characters of text that begins
-    /// with a date to that precision and no digit after it, NULL for NULL, ``notADate`` for the rest.
-    static func datePrefix(_ value: StoreValue, length: Int) -> StoreValue {
-        switch value {
-        case .null: return .null
-        case .text(let text):
-            let bytes = Array(text.utf8.prefix(length + 1))
-            guard bytes.count >= length else { return .text(notADate) }
-            for i in 0..<length {
-                let isDash = i == 4 || i == 7
-                guard isDash ? bytes[i] == 0x2D : (bytes[i] >= 0x30 && bytes[i] <= 0x39) else { return .text(notADate) }
-            }
-            if bytes.count > length, bytes[length] >= 0x30, bytes[length] <= 0x39 { return .text(notADate) }
-            return .text(String(decoding: bytes.prefix(length), as: UTF8.self))
-        default:
-            return .text(notADate)
-        }
-    }
-
-    /// `$.col` in a derived attribute's SQL; a name that is not a plain identifier is quoted (`$."first name"`).
-    static func sqlReference(_ column: String) -> String {
-        let plain =
-            column.unicodeScalars.first.map { !("0"..."9").contains($0) } ?? false
-            && column.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
-            }
-        return plain ? "$.\(column)" : "$.\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// SQLite's `substr(value, 1, length)` in Swift: the first `length` characters
-    /// (code points) of text, of an integer's or a real's decimal text; NULL stays NULL.
-    static func prefix(_ value: StoreValue, length: Int) -> StoreValue {
-        switch value {
-        case .null: return .null
-        case .text(let text): return .text(String(String.UnicodeScalarView(text.unicodeScalars.prefix(length))))
-        case .integer(let i): return .text(String(String(i).prefix(length)))
-        case .real(let d): return .text(String(SectionKeySpecification.sqliteText(d).prefix(length)))
-        case .blob(let bytes): return .blob(Array(bytes.prefix(length)))
-        }
-    }
-
-    /// A real as SQLite writes it as text (`%!.15g`: `2024.0`, `1.5`).
-    static func sqliteText(_ d: Double) -> String {
-        var text = String(format: "%.15g", d)
-        if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "n" || $0 == "i" }) { text += ".0" }
-        return text
-    }
-
-    /// The Swift twin of the initial's SQL: the first character upper-cased when it
-    /// is an ASCII letter, else `#` (NULL and empty values too, as SQL's CASE gives).
-    static func initial(of value: StoreValue) -> StoreValue {
-        let text: String
-        switch value {
-        case .text(let t): text = t
-        case .integer(let i): text = String(i)
-        case .real(let d): text = sqliteText(d)
-        case .null, .blob: return .text("#")
-        }
-        guard let first = text.unicodeScalars.first, first.isASCII,
-            (first >= "a" && first <= "z") || (first >= "A" && first <= "Z")
-        else { return .text("#") }
-        return .text(String(first).uppercased())
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 enum CSVSource {
     /// Whether the cache database of the file at `path` is up to date (a load would reuse it at once).
     static func isCached(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        let directory = CSVCacheLocation.defaultDirectory(environment: environment)
+        let directory = CSVCacheLocation.defaultDirectory(for: "fetchedtable", environment: environment)
         return (try? CSVCacheLocation(source: path, directory: directory))?.isBuilt ?? false
     }
 
@@ -25,7 +25,7 @@ enum CSVSource {
         firstRows: ((CSVTableLoader.Preview) -> Void)? = nil
     ) throws(FetchedTableError) -> CSVTable {
         var options = CSVTableLoader.Options()
-        options.cacheDirectory = CSVCacheLocation.defaultDirectory(environment: environment)
+        options.cacheDirectory = CSVCacheLocation.defaultDirectory(for: "fetchedtable", environment: environment)
         let loader = CSVTableLoader(source: path, options: options)
         loader.progress = progress
         loader.firstRows = firstRows

@@ -144,24 +144,19 @@ public struct TableDatabase {
         return query
     }
 
-    /// An error of the store layer as the user reads it, with its status.
+    /// An error of the store layer as the user reads it, with its status (``StoreFailure/exitStatus``).
     static func refusal(_ error: Error, path: String) -> FetchedTableError {
         if let error = error as? FetchedTableError { return error }
-        switch error {
-        case StoreError.missingFile:
-            return .noInput("\(path): no such file")
-        case StoreError.notADatabase:
-            return .data("\(path): not a SQLite database, or a damaged one")
-        case let error as SQLiteError where error.isNotADatabase || error.isCorrupt:
-            return .data("\(path): a damaged database (\(error))")
-        case let error as SQLiteError where error.isBusy:
-            return FetchedTableError(
-                "\(path): the database is locked by another process (\(error))",
-                status: ExitStatus.tempFail
-            )
-        default:
-            return FetchedTableError("\(path): \(FetchedTableError.reason(error))", status: ExitStatus.ioError)
+        let failure = StoreFailure(error)
+        let message: String
+        switch failure {
+        case .missingFile: message = "\(path): no such file"
+        case .notADatabase where error is StoreError: message = "\(path): not a SQLite database, or a damaged one"
+        case .notADatabase, .damaged: message = "\(path): a damaged database (\(error))"
+        case .locked: message = "\(path): the database is locked by another process (\(error))"
+        default: message = "\(path): \(FetchedTableError.reason(error))"
         }
+        return FetchedTableError(message, status: failure.exitStatus)
     }
 
     /// Whether the file and its folder (for the rollback journal) can be written.

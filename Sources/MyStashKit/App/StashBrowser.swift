@@ -53,7 +53,7 @@ final class StashBrowser {
             [
                 ListKeyBinding(.character("a"), keys: "a", description: "add") { [unowned self] _ in self.add() },
                 ListKeyBinding(.character("e"), keys: "e", description: "edit") { [unowned self] screen in
-                    if let object = screen.adapter.selectedObject { self.edit(object) }
+                    if let object = screen.selectedObject { self.edit(object) }
                 },
                 ListKeyBinding(.character("L"), keys: "L", description: "lock now") { [unowned self] _ in self.onLock?()
                 },
@@ -64,7 +64,7 @@ final class StashBrowser {
             + [("c", EntryField.password), ("C", .user), ("t", .totp)].map { key, field in
                 ListKeyBinding(.character(key), keys: String(key), description: "copy the \(field.phrase)") {
                     [unowned self] screen in
-                    guard self.currentKind == .passwords, let object = screen.adapter.selectedObject else { return }
+                    guard self.currentKind == .passwords, let object = screen.selectedObject else { return }
                     self.copy(field, of: object)
                 }
             }
@@ -107,7 +107,7 @@ final class StashBrowser {
 
     /// `h`: the selected password's history (earlier passwords, newest first).
     func showHistory() {
-        guard currentKind == .passwords, let object = list.adapter.selectedObject else { return }
+        guard currentKind == .passwords, let object = list.selectedObject else { return }
         do {
             loop.push(
                 PasswordHistoryView(name: object.string("name") ?? "", history: try stash.entry(for: object).history)

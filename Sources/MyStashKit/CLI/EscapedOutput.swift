@@ -1,4 +1,5 @@
 import CLIKit
+import FetchedResultsScripts
 import FetchedResultsUI
 
 /// Every line a `mystash` command prints goes through the one control-character escaper

@@ -1,3 +1,4 @@
+import BaseDirectories
 import CLIKit
 import Foundation
 
@@ -26,14 +27,7 @@ public enum StashLocation {
     public static func resolve(option: String?, environment: [String: String]) -> String {
         if let option, !option.isEmpty { return option }
         if let path = environment["MYSTASH_DB"], !path.isEmpty { return path }
-        let dataHome: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = xdg  // the XDG spec says relative values are invalid and must be ignored
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            dataHome = home + "/.local/share"
-        }
-        return dataHome + "/mystash/mystash.sqlite"
+        return XDGBaseDirectories(environment: environment).data("mystash", "mystash.sqlite")
     }
 
     /// Makes sure `path` can be created as a private store: creates missing

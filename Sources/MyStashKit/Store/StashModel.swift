@@ -31,29 +31,15 @@ public enum StashModel {
     /// `PRAGMA application_id` of a stash file ("MySt").
     public static let applicationID: Int32 = 0x4D79_5374
 
-    /// The section key for a title or name: `A`…`Z`, or `#`.
-    ///
-    /// ASCII only, to agree exactly with the SQL (`upper` without ICU folds
-    /// ASCII only; `substr` counts code points as Swift's first scalar does).
+    /// The section key for a title or name: `A`…`Z`, or `#` (the library's initial,
+    /// `DerivedAttribute.initial(of:)`).
     public static func initial(of text: String?) -> String {
-        guard let scalar = text?.unicodeScalars.first else { return "#" }
-        switch scalar.value {
-        case 0x41...0x5A: return String(scalar)
-        case 0x61...0x7A: return String(Unicode.Scalar(scalar.value - 0x20)!)
-        default: return "#"
-        }
+        DerivedAttribute.initial(of: text.map(StoreValue.text) ?? .null).string ?? "#"
     }
 
     /// The same computation as `initial(of:)`, in SQL, for a column template.
     static func initialSQL(column: String) -> String {
-        let first = "upper(substr($.\(column), 1, 1))"
-        return "(CASE WHEN \(first) BETWEEN 'A' AND 'Z' THEN \(first) ELSE '#' END)"
-    }
-
-    private static func initialAttribute(_ name: String, of key: String, column: String) -> DerivedAttribute {
-        DerivedAttribute(name, .text, sql: initialSQL(column: column)) { attribute in
-            .text(initial(of: attribute(key).string))
-        }
+        "(" + DerivedAttribute.initial(column, of: column).sql + ")"
     }
 
     /// Version 3 of the model (everything sealed but titles and names; revisions, header MAC, manifest).
@@ -71,7 +57,7 @@ public enum StashModel {
                     Attribute("modified", .dateTime),
                     Attribute("revision", .integer, default: .integer(0)),
                 ],
-                derived: [initialAttribute("titleInitial", of: "title", column: "title")],
+                derived: [.initial("titleInitial", of: "title")],
                 uniqueKeys: [["uid"]]
             ),
             Entity(
@@ -88,7 +74,7 @@ public enum StashModel {
                     Attribute("modified", .dateTime),
                     Attribute("revision", .integer, default: .integer(0)),
                 ],
-                derived: [initialAttribute("nameInitial", of: "name", column: "name")],
+                derived: [.initial("nameInitial", of: "name")],
                 uniqueKeys: [["uid"]]
             ),
             Entity(

@@ -1,3 +1,4 @@
+import BaseDirectories
 import Foundation
 import SQLiteStore
 import Timekeeping
@@ -28,8 +29,7 @@ struct EventsDataCache {
     static func defaultDirectory() -> String {
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["BENCH_CACHE"], !explicit.isEmpty { return explicit }
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/fetchedtable-bench" }
-        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.cache/fetchedtable-bench"
+        return XDGBaseDirectories(environment: environment).cache("fetchedtable-bench")
     }
 
     static let createTable = """

@@ -1,3 +1,4 @@
+import BaseDirectories
 import FetchedResults
 import FetchedResultsUI
 import Foundation
@@ -5,7 +6,7 @@ import SQLiteStore
 import TerminalUI
 
 /// A hero, as the table `hero` holds one.
-public struct Hero: StoreRecord, Equatable, Sendable {
+public struct Hero: StoreRecord, Codable, Equatable, Sendable {
     public static let entityName = "Hero"
     public var name: String
     public var secretIdentity: String
@@ -26,33 +27,10 @@ public struct Hero: StoreRecord, Equatable, Sendable {
         self.sex = sex
         self.favoriteColor = favoriteColor
     }
-
-    public init(row: RecordRow) throws {
-        name = try row["name"]
-        secretIdentity = try row["secretIdentity"]
-        birthdate = try row["birthdate"]
-        sex = try row["sex"]
-        favoriteColor = try row["favoriteColor"]
-    }
-
-    public func encode(to container: inout RecordContainer) {
-        container["name"] = name
-        container["secretIdentity"] = secretIdentity
-        container["birthdate"] = birthdate
-        container["sex"] = sex
-        container["favoriteColor"] = favoriteColor
-    }
 }
 
 /// The model, the sample heroes, the tabs and the hero form.
 public enum HeroList {
-    /// The first letter of a text, upper-cased the way SQLite's `upper()` does (ASCII letters only).
-    static func initial(_ value: StoreValue) -> StoreValue {
-        guard let first = value.string?.unicodeScalars.first else { return .text("") }
-        let upper = ("a"..."z").contains(first) ? Unicode.Scalar(first.value - 32)! : first
-        return .text(String(Character(upper)))
-    }
-
     /// `Hero`, in the table `hero` (name, secret_identity, birthdate, sex, favorite_color), with the
     /// initials of its two keys as derived attributes (the sections of the two tabs).
     public static let model = Model(
@@ -69,10 +47,8 @@ public enum HeroList {
                     Attribute("favoriteColor", .text, optional: true),
                 ],
                 derived: [
-                    DerivedAttribute("nameInitial", .text, sql: "upper(substr($.name, 1, 1))") { initial($0("name")) },
-                    DerivedAttribute("secretIdentityInitial", .text, sql: "upper(substr($.secret_identity, 1, 1))") {
-                        initial($0("secretIdentity"))
-                    },
+                    .initial("nameInitial", of: "name"),
+                    .initial("secretIdentityInitial", of: "secretIdentity", column: "secret_identity"),
                 ]
             )
         ]
@@ -239,9 +215,6 @@ public enum HeroList {
     /// `--db PATH`, else `$XDG_DATA_HOME/fetchedtable-examples/heroes.sqlite`.
     public static func databasePath(arguments: [String], environment: [String: String]) -> String {
         if let index = arguments.firstIndex(of: "--db"), index + 1 < arguments.count { return arguments[index + 1] }
-        let data =
-            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return data + "/fetchedtable-examples/heroes.sqlite"
+        return XDGBaseDirectories(environment: environment).data("fetchedtable-examples", "heroes.sqlite")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import HeroList
 import TerminalUI
 
-// heroes [--db PATH]: the HeroList tutorial.
+// heroes [--db PATH]: exits with the list's status (0, or 128 + a signal); the HeroList tutorial.
 let path = HeroList.databasePath(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
 do {
     let store = try HeroList.openStore(at: path)
@@ -13,8 +13,9 @@ do {
         loop: loop,
         animated: !CommandLine.arguments.contains("--no-animation")
     )
-    _ = list.run()
+    let status = list.run().exitStatus
     screen.close()
+    exit(status)
 } catch {
     FileHandle.standardError.write(Data("heroes: \(path): \(error)\n".utf8))
     exit(1)

@@ -68,7 +68,7 @@ import Testing
         f.type("Arthur Curry")
         f.press(.control("s"))
         #expect(f.names[0] == ["Aquaman"])
-        #expect(f.list.adapter.selectedObject?.string("secretIdentity") == "Arthur Curry")
+        #expect(f.list.selectedObject?.string("secretIdentity") == "Arthur Curry")
         let saved = try ObjectContext(store: f.store).fetchRecords(Hero.self, where: "name = 'Aquaman'")
         #expect(saved == [Hero(name: "Aquaman", secretIdentity: "Arthur Curry")])
     }

@@ -1,3 +1,4 @@
+import BaseDirectories
 import FetchedResults
 import FetchedResultsUI
 import Foundation
@@ -5,7 +6,7 @@ import SQLiteStore
 import TerminalUI
 
 /// A student, as the table `student` (name, number, subject) holds one.
-public struct Student: StoreRecord, Equatable, Sendable {
+public struct Student: StoreRecord, Codable, Equatable, Sendable {
     public static let entityName = "Student"
     public var name: String
     public var number: Int
@@ -15,18 +16,6 @@ public struct Student: StoreRecord, Equatable, Sendable {
         self.name = name
         self.number = number
         self.subject = subject
-    }
-
-    public init(row: RecordRow) throws {
-        name = try row["name"]
-        number = try row["number"]
-        subject = try row["subject"]
-    }
-
-    public func encode(to container: inout RecordContainer) {
-        container["name"] = name
-        container["number"] = number
-        container["subject"] = subject
     }
 }
 
@@ -106,9 +95,6 @@ public enum StudentList {
     /// `--db PATH`, else `$XDG_DATA_HOME/fetchedtable-examples/students.sqlite`.
     public static func databasePath(arguments: [String], environment: [String: String]) -> String {
         if let index = arguments.firstIndex(of: "--db"), index + 1 < arguments.count { return arguments[index + 1] }
-        let data =
-            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return data + "/fetchedtable-examples/students.sqlite"
+        return XDGBaseDirectories(environment: environment).data("fetchedtable-examples", "students.sqlite")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import StudentList
 import TerminalUI
 
-// students [--db PATH]: the sectioned list of the Students tutorial.
+// students [--db PATH]: exits with the list's status (0, or 128 + a signal); the sectioned list of the Students tutorial.
 let path = StudentList.databasePath(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
 do {
     let store = try StudentList.openStore(at: path)
@@ -13,8 +13,9 @@ do {
         loop: loop,
         animated: !CommandLine.arguments.contains("--no-animation")
     )
-    _ = list.run()
+    let status = list.run().exitStatus
     screen.close()
+    exit(status)
 } catch {
     FileHandle.standardError.write(Data("students: \(path): \(error)\n".utf8))
     exit(1)

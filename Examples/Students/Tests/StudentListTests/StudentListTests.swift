@@ -71,7 +71,7 @@ import Testing
         let store = try StudentList.openStore(at: f.path)
         let list = try StudentList.makeScreen(store: store, loop: f.loop, animated: false)
         f.loop.draw()
-        let first = try #require(list.adapter.selectedObject?.string("name"))
+        let first = try #require(list.selectedObject?.string("name"))
         f.press(.character("d"))
         #expect(f.screen.text.contains("Delete"))
         f.press(.enter)

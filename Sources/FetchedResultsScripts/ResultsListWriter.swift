@@ -6,22 +6,22 @@ import SQLiteStore
 /// print them, one format for every app: text, JSON or CSV.
 ///
 /// - JSON: `{"sections":[{"name":"2025","indexTitle":"2025","objects":[{"id":12,<columns>…}]}]}`
-///   (one line; each column's value by ``JSONText/value(_:)``, a ``booleanColumns`` one as `true`/`false`).
+///   (one line; each column's value by ``JSONText/value(_:)``, a boolean one as `true`/`false`).
 /// - CSV: a header `section,id,<columns>`, then one row per object.
+/// - Text: a line per section, `2025 (3 books)` (`(none)` for an empty name), then the
+///   app's line per object; control characters in both are escaped.
 ///
-/// The row's identity is written under ``idKey`` (`id` by default, as failedbanks prints it). An app
-/// whose columns are anyone's (fetchedtable) sets it with ``identityKey(avoiding:)`` to `_rowid`, so
-/// that a column named `id` appears under its own name, beside the identity and never in its place.
-/// - Text: a line per section, `2025 (3 banks)` (`(none)` for an empty name), then the
-///   app's line per object; control characters in a section name are escaped.
+/// The row's identity is written under ``idKey`` (`id` by default). An app whose columns are
+/// anyone's (fetchedtable) sets it with ``identityKey(avoiding:)`` to `_rowid`, so that a column
+/// named `id` appears under its own name, beside the identity and never in its place.
 ///
-/// The app reads its objects' values (``readRows``) a batch of ids at a time, in the
-/// controller's order, so a million rows never sit in memory at once.
+/// The writer reads its objects' values itself, from the controller's store: each of ``keyPaths``
+/// (the columns by default; a key path may cross a to-one relationship, `author.name`), a batch
+/// of ids at a time, in the controller's order, so a million rows never sit in memory at once.
+/// A column whose attribute is a boolean is written `true`/`false` in JSON and CSV.
 ///
-///     var writer = ResultsListWriter(columns: ["name", "city"], noun: ("bank", "banks")) { ids in
-///         try ids.map { id in (id: id, values: [.text("Bank \(id)"), .text("Town")]) }
-///     }
-///     writer.textLine = { _, values in "  " + values.map(DisplayText.of).joined(separator: ", ") }
+///     var writer = ResultsListWriter(columns: ["title", "year"], noun: ("book", "books"))
+///     writer.textLine = { _, values in "  " + values.map(DisplayText.of).joined(separator: " — ") }
 ///     try writer.write(controller, format: .json) { print($0, terminator: "") }
 public struct ResultsListWriter {
     /// The formats `--format` takes.
@@ -40,8 +40,15 @@ public struct ResultsListWriter {
     ///
     ///     writer.idKey = ResultsListWriter.identityKey(avoiding: ["id", "name"])   // "_rowid"
     public var idKey = "id"
-    /// The positions in ``columns`` of the columns that hold booleans (`0`/`1`): written `true`/`false`
-    /// in JSON and CSV, as a script reads a boolean.
+    /// The key paths read for each object, in this order: the ``columns``' values first (by default
+    /// the columns themselves), then any other value a ``textLine`` or ``writtenForms`` needs.
+    ///
+    ///     var writer = ResultsListWriter(columns: ["title", "author"], noun: ("book", "books"))
+    ///     writer.keyPaths = ["title", "author.name"]
+    public var keyPaths: [String]
+    /// The positions in ``columns`` of more columns that hold booleans (`0`/`1`), written `true`/`false`
+    /// in JSON and CSV, as a script reads a boolean; a column whose attribute is ``AttributeType/bool``
+    /// is one without being named here.
     public var booleanColumns: Set<Int> = []
     /// Per position in ``columns``, where in a row's values (past the columns' own) the column's value
     /// as its source wrote it is (`1.10`, `3` in a column of reals), text or NULL: written instead of the
@@ -49,31 +56,54 @@ public struct ResultsListWriter {
     public var writtenForms: [Int: Int] = [:]
     /// The objects' noun in text section lines, singular and plural.
     public var noun: (singular: String, plural: String)
-    /// The values of `ids`' ``columns`` (in that order), in the order of `ids`; rows no longer there are left out.
-    public var readRows: ([Int64]) throws -> [(id: Int64, values: [StoreValue])]
-    /// One object's line in the text format, indentation included, without the newline
-    /// (default: two spaces and the values' ``DisplayText``, control characters escaped, joined by ", ").
+    /// The values of ``keyPaths`` for `ids`, in the order of `ids`, rows no longer there left out;
+    /// nil (the default) reads them from the controller's store. Set it to print values that are
+    /// not key paths of the entity.
+    public var readRows: (([Int64]) throws -> [(id: Int64, values: [StoreValue])])?
+    /// One object's line in the text format, indentation included, without the newline (default: two
+    /// spaces and the values' ``DisplayText`` joined by ", "). The writer escapes its control characters
+    /// (``DisplayText/escapingControls(_:)``), so that a newline in a value cannot split the line.
     public var textLine: (_ id: Int64, _ values: [StoreValue]) -> String = { _, values in
-        "  " + values.map { DisplayText.escapingControls(DisplayText.of($0)) }.joined(separator: ", ")
+        "  " + values.map { DisplayText.of($0) }.joined(separator: ", ")
     }
-    /// Ids read per ``readRows`` call.
+    /// Ids read at a time.
     public var batchSize = 2000
 
-    /// A writer of `columns`, read by `readRows`.
+    /// A writer of `columns` (their names are the JSON keys and the CSV header), reading the
+    /// values of `keyPaths` (default: the columns) from the controller's store.
+    public init(columns: [String], keyPaths: [String]? = nil, noun: (singular: String, plural: String)) {
+        self.columns = columns
+        self.keyPaths = keyPaths ?? columns
+        self.noun = noun
+    }
+
+    /// A writer of `columns`, whose values `readRows` reads.
     public init(
         columns: [String],
         noun: (singular: String, plural: String),
         readRows: @escaping ([Int64]) throws -> [(id: Int64, values: [StoreValue])]
     ) {
-        self.columns = columns
-        self.noun = noun
+        self.init(columns: columns, noun: noun)
         self.readRows = readRows
     }
 
-    /// Writes `controller`'s sections in `format` to `output` (text with its own newlines).
+    /// Writes `controller`'s sections in `format` to `output`, in pieces that carry their own newlines:
+    /// every format ends with one (JSON is one line and its newline; CSV and text a newline per line).
     ///
-    /// - Throws: ``readRows``' error (after what was read before it was written).
+    /// - Throws: the store's error reading the rows (after what was read before it was written);
+    ///   `StoreError.unknownKeyPath` for a key path the entity lacks, before anything is written.
     public func write(_ controller: FetchedResultsController, format: Format, output: (String) -> Void) throws {
+        let reader: ([Int64]) throws -> [(id: Int64, values: [StoreValue])]
+        var isBoolean = columns.indices.map { booleanColumns.contains($0) }
+        if let readRows {
+            reader = readRows
+        } else {
+            let rows = try ObjectValuesReader(controller: controller, keyPaths: keyPaths)
+            for index in columns.indices where index < rows.types.count && rows.types[index] == .bool {
+                isBoolean[index] = true
+            }
+            reader = rows.read
+        }
         switch format {
         case .json: output("{\"sections\":[")
         case .csv: output((["section", idKey] + columns).map(ResultsListWriter.csv).joined(separator: ",") + "\n")
@@ -81,7 +111,6 @@ public struct ResultsListWriter {
         }
         let keys = columns.map { "," + JSONText.string($0) + ":" }
         let idField = "{" + JSONText.string(idKey) + ":"
-        let isBoolean = columns.indices.map { booleanColumns.contains($0) }
         let writtenAt = columns.indices.map { writtenForms[$0] }
         for (index, section) in controller.sections.enumerated() {
             switch format {
@@ -100,7 +129,7 @@ public struct ResultsListWriter {
             var first = true
             var start = 0
             while start < ids.count {
-                for row in try readRows(Array(ids[start..<min(ids.count, start + batchSize)])) {
+                for row in try reader(Array(ids[start..<min(ids.count, start + batchSize)])) {
                     switch format {
                     case .json:
                         var line = (first ? "" : ",") + idField + String(row.id)
@@ -118,7 +147,7 @@ public struct ResultsListWriter {
                         }
                         output(line + "}")
                     case .text:
-                        output(textLine(row.id, row.values) + "\n")
+                        output(DisplayText.escapingControls(textLine(row.id, row.values)) + "\n")
                     case .csv:
                         var fields = [section.name, String(row.id)]
                         for index in columns.indices where index < row.values.count {

@@ -1,0 +1,196 @@
+import Foundation
+
+/// The derived attributes that lists section by: the year, month or day of a date, and the initial
+/// of a name, each as SQL and its Swift twin, which agree on every stored value (text, numbers,
+/// BLOBs, NULL), so that the controller places a changed object where a refetch would.
+///
+///     Entity(
+///         "Book",
+///         attributes: [Attribute("title", .text), Attribute("published", .date)],
+///         derived: [
+///             .initial("titleInitial", of: "title"),
+///             .year("publishedYear", of: "published"),
+///         ]
+///     )
+///
+/// The controller accepts such a key as a section key when the first sort is its attribute
+/// (`title`, `published`): a year, month or day preserves the order of dates; an initial does
+/// not (`#` gathers digits and `É`), and the controller orders by the key first to keep its
+/// sections whole.
+extension DerivedAttribute {
+    /// The one section of the values of a date's attribute that are not dates (`garbage`, a number, a BLOB).
+    public static let notADate = "(not a date)"
+
+    /// The initial of `attribute`: its first character upper-cased when it is an ASCII letter, `#`
+    /// for anything else (a digit, `é`, an empty text, a number, NULL). `column` is the attribute's
+    /// column in SQL (default: the attribute's name).
+    ///
+    ///     DerivedAttribute.initial("nameInitial", of: "name")
+    ///     DerivedAttribute.initial(of: .text("élan"))   // .text("#")
+    public static func initial(_ name: String, of attribute: String, column: String? = nil) -> DerivedAttribute {
+        let first = "upper(substr(\(sqlReference(column ?? attribute)), 1, 1))"
+        return DerivedAttribute(name, .text, sql: "CASE WHEN \(first) BETWEEN 'A' AND 'Z' THEN \(first) ELSE '#' END") {
+            value in
+            initial(of: value(attribute))
+        }
+    }
+
+    /// The year (`2025`) of a date's `attribute` stored as text that begins `YYYY`, no digit after;
+    /// NULL stays NULL and anything else is `notADate` (default: the section ``notADate``).
+    /// `valuesAreDates` (every value is known to be a date) leaves the check out: the plain
+    /// `substr`, which an index on the column serves.
+    ///
+    ///     DerivedAttribute.year("closeYear", of: "closeDate", column: "close_date")
+    public static func year(
+        _ name: String,
+        of attribute: String,
+        column: String? = nil,
+        notADate: StoreValue = .text(notADate),
+        valuesAreDates: Bool = false
+    ) -> DerivedAttribute {
+        datePart(name, of: attribute, column: column, length: 4, notADate: notADate, valuesAreDates: valuesAreDates)
+    }
+
+    /// The month (`2025-06`) of a date's `attribute`, as ``year(_:of:column:notADate:valuesAreDates:)`` the year.
+    ///
+    ///     DerivedAttribute.month("closeMonth", of: "closeDate", column: "close_date")
+    public static func month(
+        _ name: String,
+        of attribute: String,
+        column: String? = nil,
+        notADate: StoreValue = .text(notADate),
+        valuesAreDates: Bool = false
+    ) -> DerivedAttribute {
+        datePart(name, of: attribute, column: column, length: 7, notADate: notADate, valuesAreDates: valuesAreDates)
+    }
+
+    /// The day (`2025-06-27`) of a date's or a timestamp's `attribute`, as
+    /// ``year(_:of:column:notADate:valuesAreDates:)`` the year.
+    ///
+    ///     DerivedAttribute.day("createdDay", of: "created")
+    public static func day(
+        _ name: String,
+        of attribute: String,
+        column: String? = nil,
+        notADate: StoreValue = .text(notADate),
+        valuesAreDates: Bool = false
+    ) -> DerivedAttribute {
+        datePart(name, of: attribute, column: column, length: 10, notADate: notADate, valuesAreDates: valuesAreDates)
+    }
+
+    /// The Swift twin of ``initial(_:of:column:)``'s SQL: the first character upper-cased when it is an
+    /// ASCII letter (a BLOB's first byte, as SQLite's `upper` reads it), `.text("#")` for anything else.
+    ///
+    ///     DerivedAttribute.initial(of: .text("bank"))   // .text("B")
+    ///     DerivedAttribute.initial(of: .integer(7))     // .text("#")
+    public static func initial(of value: StoreValue) -> StoreValue {
+        let first: UInt32?
+        switch value {
+        case .text(let text): first = text.unicodeScalars.first?.value
+        case .blob(let bytes): first = bytes.first.map(UInt32.init)
+        case .null, .integer, .real: first = nil
+        }
+        switch first {
+        case .some(let c) where c >= 0x41 && c <= 0x5A: return .text(String(Unicode.Scalar(UInt8(c))))
+        case .some(let c) where c >= 0x61 && c <= 0x7A: return .text(String(Unicode.Scalar(UInt8(c - 0x20))))
+        default: return .text("#")
+        }
+    }
+
+    /// The Swift twin of a checked date part's SQL: the first `length` characters (4, 7 or 10) of text
+    /// that begins with a date to that precision and no digit after it; NULL for NULL; `notADate` otherwise.
+    ///
+    ///     DerivedAttribute.datePrefix(of: .text("2025-06-27"), length: 7)   // .text("2025-06")
+    ///     DerivedAttribute.datePrefix(of: .text("20250627"), length: 4)     // .text("(not a date)")
+    public static func datePrefix(
+        of value: StoreValue,
+        length: Int,
+        notADate: StoreValue = .text(notADate)
+    ) -> StoreValue {
+        switch value {
+        case .null: return .null
+        case .text(let text):
+            let bytes = Array(text.utf8.prefix(length + 1))
+            guard bytes.count >= length else { return notADate }
+            for i in 0..<length {
+                let isDash = i == 4 || i == 7
+                guard isDash ? bytes[i] == 0x2D : (bytes[i] >= 0x30 && bytes[i] <= 0x39) else { return notADate }
+            }
+            if bytes.count > length, bytes[length] >= 0x30, bytes[length] <= 0x39 { return notADate }
+            return .text(String(decoding: bytes.prefix(length), as: UTF8.self))
+        default:
+            return notADate
+        }
+    }
+
+    /// SQLite's `substr(value, 1, length)` in Swift: the first `length` characters (code points) of
+    /// text, or of a number's decimal text as SQLite writes it; a BLOB's first bytes; NULL stays NULL.
+    ///
+    ///     DerivedAttribute.prefix(of: .real(2024), length: 4)   // .text("2024")
+    public static func prefix(of value: StoreValue, length: Int) -> StoreValue {
+        switch value {
+        case .null: return .null
+        case .text(let text): return .text(String(String.UnicodeScalarView(text.unicodeScalars.prefix(length))))
+        case .integer(let i): return .text(String(String(i).prefix(length)))
+        case .real(let d): return .text(String(sqliteText(d).prefix(length)))
+        case .blob(let bytes): return .blob(Array(bytes.prefix(length)))
+        }
+    }
+
+    /// A date part: checked (``datePrefix(of:length:notADate:)``) or, for values known to be dates, plain.
+    private static func datePart(
+        _ name: String,
+        of attribute: String,
+        column: String?,
+        length: Int,
+        notADate: StoreValue,
+        valuesAreDates: Bool
+    ) -> DerivedAttribute {
+        let ref = sqlReference(column ?? attribute)
+        if valuesAreDates {
+            // `length` characters: at most 4 bytes each.
+            return DerivedAttribute(name, .text, sql: "substr(\(ref), 1, \(length))", decidingBytes: 4 * length) {
+                value in
+                prefix(of: value(attribute), length: length)
+            }
+        }
+        let pattern = ["[0-9][0-9][0-9][0-9]", "[0-9][0-9]", "[0-9][0-9]"].prefix(length == 4 ? 1 : length == 7 ? 2 : 3)
+            .joined(separator: "-")
+        let sql =
+            "CASE WHEN \(ref) IS NULL THEN NULL WHEN typeof(\(ref)) = 'text' AND substr(\(ref), 1, \(length)) GLOB '\(pattern)'"
+            + " AND substr(\(ref), \(length + 1), 1) NOT GLOB '[0-9]' THEN substr(\(ref), 1, \(length))"
+            + " ELSE \(sqlLiteral(notADate)) END"
+        // The pattern reads `length` ASCII characters and the byte after them.
+        return DerivedAttribute(name, .text, sql: sql, decidingBytes: length + 1) { value in
+            datePrefix(of: value(attribute), length: length, notADate: notADate)
+        }
+    }
+
+    /// `$.column` in a derived attribute's SQL; a name that is not a plain identifier is quoted (`$."first name"`).
+    static func sqlReference(_ column: String) -> String {
+        let plain =
+            column.unicodeScalars.first.map { !("0"..."9").contains($0) } ?? false
+            && column.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+            }
+        return plain ? "$.\(column)" : "$.\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A value as an SQL literal, for the value of the values that are not dates.
+    private static func sqlLiteral(_ value: StoreValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let i): return String(i)
+        case .real(let d): return sqliteText(d)
+        case .text(let t): return "'" + t.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let bytes): return "x'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+
+    /// A real as SQLite writes it as text (`%!.15g`: `2024.0`, `1.5`).
+    static func sqliteText(_ d: Double) -> String {
+        var text = String(format: "%.15g", d)
+        if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "n" || $0 == "i" }) { text += ".0" }
+        return text
+    }
+}
