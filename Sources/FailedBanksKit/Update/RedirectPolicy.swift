@@ -1,3 +1,4 @@
+import FetchedResultsScripts
 import Foundation
 
 /// Which redirects a download follows: to http or https only, and once on https to https only

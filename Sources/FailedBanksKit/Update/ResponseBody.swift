@@ -1,3 +1,4 @@
+import FetchedResultsScripts
 import Foundation
 
 /// A 2xx answer's body as it arrives: unpacked (``ContentDecoder``) piece by piece and refused the
