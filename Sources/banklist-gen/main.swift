@@ -2,11 +2,7 @@ import CLIKit
 import CSVImport
 import TestSupport
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // banklist-gen: writes a synthetic FDIC Failed Bank List (seeded, reproducible).
 //

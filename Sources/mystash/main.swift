@@ -1,11 +1,7 @@
 import CLIKit
 import MyStashKit
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // Before anything is read: no core dump may hold a passphrase, a key or a revealed password.
 ProcessHardening.disableCoreDumps()

@@ -3,11 +3,7 @@ import CLIKit
 import SQLiteStore
 import TerminalUI
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Everything between the parsed command line and the first frame: the
 /// store (opened, refused, or opened read-only), the first-launch import, the

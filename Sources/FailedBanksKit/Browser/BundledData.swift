@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Finds the bundled `Data/banklist.csv` (the FDIC's Failed Bank List) that the first launch imports.
 ///

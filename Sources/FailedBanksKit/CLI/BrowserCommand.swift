@@ -1,10 +1,6 @@
 import CLIKit
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `failedbanks` with no subcommand: the interactive browser.
 ///

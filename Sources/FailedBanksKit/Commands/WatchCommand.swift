@@ -4,11 +4,7 @@ import FetchedResultsUI
 import Foundation
 import SQLiteStore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `failedbanks watch [--db PATH] [--sort date|name|state] [--where PREDICATE]`
 ///

@@ -1,11 +1,7 @@
 import CLIKit
 import SQLiteStore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where the failedbanks store lives, and opening it.
 ///

@@ -1,11 +1,7 @@
 import CLIKit
 import SQLiteStore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A store that cannot be used, as the one line the user reads and the
 /// `sysexits.h` status the command exits with.

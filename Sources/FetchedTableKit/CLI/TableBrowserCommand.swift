@@ -2,11 +2,7 @@ import CLIKit
 import Foundation
 import TerminalUI
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `fetchedtable FILE [options]`: the interactive browser.
 ///

@@ -4,11 +4,7 @@ import FetchedResultsUI
 import Foundation
 import SQLiteStore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `fetchedtable watch FILE [options]`
 ///

@@ -3,11 +3,7 @@ import CLIKit
 import Foundation
 import SQLiteStore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The file `fetchedtable` was given, open for listing its tables: a SQLite
 /// database as it is, or a CSV file through its cache database (loaded by

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What kind of file `FILE` is, told by its content, never by its name:
 /// SQLite's 16-byte header, else text (a CSV or TSV file). Anything else is refused.

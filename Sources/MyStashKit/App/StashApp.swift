@@ -1,11 +1,7 @@
 import SQLiteStore
 import TerminalUI
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The full-screen app on an unlocked stash: builds the run loop and the
 /// browser on a screen, polls the store for other processes' changes, and

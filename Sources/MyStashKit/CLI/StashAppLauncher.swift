@@ -1,11 +1,7 @@
 import CLIKit
 import TerminalUI
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Starts the full-screen app on an unlocked stash and returns the exit status.
 ///

@@ -2,11 +2,7 @@ import CSVImport
 import Foundation
 import SQLiteStore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How many items an import added, updated and left unchanged.
 ///

@@ -1,10 +1,6 @@
 import Foundation
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The files beside another program's database when a session starts, so that a session
 /// that only read leaves them as it found them.

@@ -1,11 +1,7 @@
 import CNCurses
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The one boundary between signal handlers and the rest of the program.
 ///

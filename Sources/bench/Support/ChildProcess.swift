@@ -1,11 +1,7 @@
 import FailedBanksKit
 import Timekeeping
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A child process started with `posix_spawn`, waited for with `wait4`.
 ///

@@ -1,10 +1,6 @@
 import Timekeeping
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A program running in a real terminal: a pseudo-terminal whose master side
 /// this process reads and writes, as a terminal emulator would.
