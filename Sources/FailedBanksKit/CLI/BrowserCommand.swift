@@ -10,7 +10,7 @@ import Glibc
 /// touched when it is refused.
 ///
 ///     exit(BrowserCommand.run(["--db", "banks.sqlite", "--sort", "name"]))
-public enum BrowserCommand {
+package enum BrowserCommand {
     static let spec = CommandSpec(
         name: "failedbanks",
         summary: "Browse the FDIC Failed Bank List: by closing date (sections by year), by name or by state.",
@@ -37,7 +37,7 @@ public enum BrowserCommand {
     )
 
     /// Runs the browser with `arguments` and returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: FailedBanksCommand.program.command, arguments: arguments) { parsed in
             var options = BrowserOptions()
             if let sort = parsed.value("--sort") {

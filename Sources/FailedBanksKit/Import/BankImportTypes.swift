@@ -3,7 +3,7 @@ import BulkImport
 /// One bad row of a bank list: the generic ``ImportIssue`` of `BulkImport`, under its failedbanks name.
 ///
 ///     let issue = BankImportIssue(path: "b.csv", line: 42, reason: "not a valid date", column: "Closing Date", value: "31-Foo-24")
-public typealias BankImportIssue = ImportIssue
+package typealias BankImportIssue = ImportIssue
 
 /// How far a bank list's import has come: the generic ``ImportProgress`` of `BulkImport`.
 ///

@@ -33,13 +33,13 @@ public enum FailedBankModel {
     /// Entity name of a bank's name and place (`failed_bank_info`).
     public static let info = "FailedBankInfo"
     /// Entity name of a bank's closing details (`failed_bank_details`).
-    public static let details = "FailedBankDetails"
+    package static let details = "FailedBankDetails"
 
     /// `application_id` of failedbanks stores: "FBNK".
-    public static let applicationID: Int32 = 0x4642_4E4B
+    package static let applicationID: Int32 = 0x4642_4E4B
 
     /// The schema version this build reads and writes (2: one details row per bank).
-    public static let version = 2
+    package static let version = 2
 
     /// 1 → 2: the unique index on `failed_bank_details(info_id)`, which the store creates
     /// after this step (see ``Migration``). When no bank has two details rows it replaces
@@ -60,7 +60,7 @@ public enum FailedBankModel {
     ]
 
     /// The model (entities, relationship, derived `closeYear`).
-    public static let model = Model(
+    package static let model = Model(
         version: version,
         applicationID: applicationID,
         entities: [
@@ -120,7 +120,7 @@ public enum FailedBankModel {
 
     /// The Swift twin of ``closeYearSQL``: the first four characters of text that starts like
     /// a date (four ASCII digits, `-`, two, `-`, two), NULL for everything else.
-    public static func closeYear(of closeDate: StoreValue) -> StoreValue {
+    package static func closeYear(of closeDate: StoreValue) -> StoreValue {
         guard case .text(let text) = closeDate else { return .null }
         let u = Array(text.utf8.prefix(10))
         func digit(_ i: Int) -> Bool { u[i] >= UInt8(ascii: "0") && u[i] <= UInt8(ascii: "9") }

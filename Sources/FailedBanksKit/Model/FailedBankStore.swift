@@ -14,7 +14,7 @@ import Glibc
 ///     let readOnly = try FailedBankStore.open(path: "/tmp/b.sqlite", readOnly: true)
 public enum FailedBankStore {
     /// The default store path from the environment (see the type's summary).
-    public static func defaultPath(environment: [String: String] = currentEnvironment()) -> String {
+    package static func defaultPath(environment: [String: String] = currentEnvironment()) -> String {
         if let explicit = environment["FAILEDBANKS_DB"], !explicit.isEmpty { return explicit }
         let dataHome: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
@@ -34,7 +34,7 @@ public enum FailedBankStore {
     }
 
     /// What a command opens the store for: decides what a missing, read-only or busy file means.
-    public enum Purpose: Sendable, Equatable {
+    package enum Purpose: Sendable, Equatable {
         /// One-shot reading (`list`): the store must exist. When it cannot be written it is opened
         /// read-only, and without leaving `-wal`/`-shm` files beside it when it has none.
         case reading
@@ -49,10 +49,10 @@ public enum FailedBankStore {
     }
 
     /// A store opened by ``open(path:for:model:waiting:)``.
-    public struct Opened {
-        public let store: Store
+    package struct Opened {
+        package let store: Store
         /// Why the store was opened read-only (``Purpose/browsing``), nil when it can be written.
-        public let readOnlyReason: String?
+        package let readOnlyReason: String?
     }
 
     /// Opens the store at `path` for `purpose`, or refuses it with one sentence naming it and a
@@ -70,7 +70,7 @@ public enum FailedBankStore {
     ///         printError(error.message)   // "/tmp/b.sqlite: read-only: the store file is not writable"
     ///         return error.status         // 77
     ///     }
-    public static func open(
+    package static func open(
         path: String,
         for purpose: Purpose,
         model: Model = FailedBankModel.model,
@@ -178,12 +178,12 @@ public enum FailedBankStore {
     }
 
     /// Errors creating the store's directory.
-    public struct DirectoryError: Error, CustomStringConvertible {
+    package struct DirectoryError: Error, CustomStringConvertible {
         /// The directory that could not be created.
-        public let path: String
+        package let path: String
         /// `errno` of the failed `mkdir`.
-        public let code: Int32
-        public var description: String { "cannot create directory \(path): \(String(cString: strerror(code)))" }
+        package let code: Int32
+        package var description: String { "cannot create directory \(path): \(String(cString: strerror(code)))" }
     }
 
     /// `mkdir -p` of the directory that will hold `path`.
@@ -201,7 +201,7 @@ public enum FailedBankStore {
     }
 
     /// The process environment.
-    public static func currentEnvironment() -> [String: String] { ProcessEnvironment.current() }
+    package static func currentEnvironment() -> [String: String] { ProcessEnvironment.current() }
 
     private static func homeFromPasswd() -> String? {
         guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
