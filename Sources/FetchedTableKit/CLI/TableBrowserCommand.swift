@@ -11,9 +11,9 @@ import Glibc
 /// curses touches the terminal.
 ///
 ///     exit(TableBrowserCommand.run(["school.sqlite", "--table", "student", "--section", "subject"]))
-public enum TableBrowserCommand {
+package enum TableBrowserCommand {
     /// Runs the browser with `arguments`; returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         FetchedTableCommand.run(
             spec: FetchedTableCommand.program.command,
             arguments: arguments,

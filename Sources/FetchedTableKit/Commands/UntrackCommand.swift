@@ -6,9 +6,9 @@ import SQLiteStore
 /// left as it was. A file without them is left untouched (status 0).
 ///
 ///     UntrackCommand.run(["events.sqlite"])
-public enum UntrackCommand {
+package enum UntrackCommand {
     /// Runs the subcommand with `arguments` (after `untrack`); returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         run(arguments, output: { print($0) }, errorOutput: { writeStandardError($0 + "\n") })
     }
 

@@ -10,7 +10,7 @@ import Foundation
 ///     options.sort?.keys.count   // 2
 public struct TableOptions: Equatable, Sendable {
     /// `FILE`.
-    public var file: String
+    package var file: String
     /// `--table NAME`.
     public var table: String?
     /// `--sort 'KEY [desc], …'` (nil: the row id or primary key).
@@ -18,25 +18,25 @@ public struct TableOptions: Equatable, Sendable {
     /// `--section KEY`.
     public var section: SectionKeySpecification?
     /// `--title KEY` (nil: the first text column).
-    public var title: String?
+    package var title: String?
     /// `--subtitle 'KEY, KEY'` (nil: the two columns after the title's).
-    public var subtitle: [String]?
+    package var subtitle: [String]?
     /// `--where PREDICATE`, as typed.
-    public var predicate: String?
+    package var predicate: String?
     /// `--read-only`.
     public var readOnly = false
     /// `--track`.
     public var track = false
     /// False with `--no-animation`.
-    public var animated = true
+    package var animated = true
     /// `list --format` (text when not given).
-    public var format: String?
+    package var format: String?
 
     /// Options for `file` and nothing else.
     public init(file: String) { self.file = file }
 
     /// The options of a parsed command line (`FILE` its first positional).
-    public init(_ parsed: ParsedArguments) throws(OptionError) {
+    package init(_ parsed: ParsedArguments) throws(OptionError) {
         guard let file = parsed.positionals.first else { throw OptionError("missing FILE (try --help)") }
         self.file = file
         table = parsed.value("--table")
@@ -100,7 +100,7 @@ public struct TableOptions: Equatable, Sendable {
         """
 
     /// `fetchedtable FILE [options]`: the browser.
-    public static let browserSpec = CommandSpec(
+    package static let browserSpec = CommandSpec(
         name: "fetchedtable",
         summary: "Browse any SQLite table or CSV file as a live, sectioned, indexed list.",
         usage: "FILE [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--title KEY] [--subtitle 'KEY, KEY'] "
@@ -114,7 +114,7 @@ public struct TableOptions: Equatable, Sendable {
     )
 
     /// `fetchedtable list FILE [options] [--format text|json|csv]`.
-    public static let listSpec = CommandSpec(
+    package static let listSpec = CommandSpec(
         name: "fetchedtable list",
         summary: "Print a table's rows in the order and sections the browser shows, as text, JSON or CSV.",
         usage:
@@ -133,7 +133,7 @@ public struct TableOptions: Equatable, Sendable {
     )
 
     /// `fetchedtable watch FILE [options]`.
-    public static let watchSpec = CommandSpec(
+    package static let watchSpec = CommandSpec(
         name: "fetchedtable watch",
         summary:
             "Print a table's sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
@@ -145,7 +145,7 @@ public struct TableOptions: Equatable, Sendable {
     )
 
     /// `fetchedtable untrack FILE`.
-    public static let untrackSpec = CommandSpec(
+    package static let untrackSpec = CommandSpec(
         name: "fetchedtable untrack",
         summary: "Remove the fetchedtable_history table and the triggers that --track installed.",
         usage: "FILE",

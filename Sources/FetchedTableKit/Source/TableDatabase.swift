@@ -14,18 +14,18 @@ import Glibc
 ///     let table = try database.openTable(named: "student", options: options)
 public struct TableDatabase {
     /// `FILE` as given.
-    public let path: String
+    package let path: String
     /// What it is.
-    public let kind: TableFileKind
+    package let kind: TableFileKind
     /// The database the tables are read from: `path`, or the CSV file's cache database.
-    public let databasePath: String
+    package let databasePath: String
     /// Its tables and views (a CSV file: one table).
-    public let catalog: DatabaseCatalog
+    package let catalog: DatabaseCatalog
     /// Why nothing may be changed, whatever the table (nil: the file is writable).
-    public let readOnlyReason: String?
+    package let readOnlyReason: String?
 
     /// The tables and views, in the catalog's order.
-    public var tables: [CatalogTable] { catalog.tables }
+    package var tables: [CatalogTable] { catalog.tables }
 
     /// Opens the database at `databasePath` (the file itself, or a CSV file's cache) for `path`.
     ///
@@ -77,7 +77,7 @@ public struct TableDatabase {
     ///
     /// - Throws: 64 for an unknown `--table`, or when there are several tables and no `--table`
     ///   (`command` names who asks: `list` and `watch` cannot show the table list); 65 for a file with none.
-    public func soleTable(_ name: String?, command: String) throws(FetchedTableError) -> CatalogTable? {
+    package func soleTable(_ name: String?, command: String) throws(FetchedTableError) -> CatalogTable? {
         if let name { return try table(named: name) }
         if tables.isEmpty { throw .data("\(path): there are no tables in this database") }
         if tables.count == 1 { return tables[0] }
@@ -121,7 +121,7 @@ public struct TableDatabase {
     }
 
     /// `options` checked against `table`'s columns, without opening a store.
-    public func query(for table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> TableQuery {
+    package func query(for table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> TableQuery {
         // A CSV file's real columns may have companions of text (the numbers as written): shown, not listed.
         var writtenForms: [String: String] = [:]
         var columns: [TableColumn] = []
@@ -170,16 +170,16 @@ public struct TableDatabase {
 /// One table open for browsing, listing or watching.
 public struct OpenedTable {
     /// The file it is in.
-    public let database: TableDatabase
+    package let database: TableDatabase
     /// The table.
-    public let table: CatalogTable
+    package let table: CatalogTable
     /// The store over the file (hands off).
-    public let store: Store
+    package let store: Store
     /// The options checked against its columns.
     public var query: TableQuery
     /// Why rows cannot be deleted (nil: they can).
-    public let readOnlyReason: String?
+    package let readOnlyReason: String?
 
     /// The entity's name (the table's).
-    public var entityName: String { table.name }
+    package var entityName: String { table.name }
 }

@@ -21,7 +21,7 @@ public enum TableFileKind: Equatable, Sendable {
     /// - Throws: ``FetchedTableError`` 66 for a missing or unreadable file, a directory, or anything that is not
     ///   a regular file (a FIFO, a pipe such as `<(…)` or a piped `/dev/stdin`, a device: "not a regular file"),
     ///   65 for an empty file or one that is neither (binary bytes in its first 64 KiB).
-    public static func of(path: String) throws(FetchedTableError) -> TableFileKind {
+    package static func of(path: String) throws(FetchedTableError) -> TableFileKind {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw .noInput("\(path): no such file")
