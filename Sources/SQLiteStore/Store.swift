@@ -202,7 +202,7 @@ public final class Store {
     }
 
     /// Whether this store can have a second connection at all (whether or not it is lent out now).
-    public var hasReaderConnection: Bool { allowsReaderConnection && !readerFailed }
+    package var hasReaderConnection: Bool { allowsReaderConnection && !readerFailed }
 
     /// A loan of the store's second, read-only connection to the same file,
     /// for use on another thread; nil when another thread has it, for immutable
@@ -222,7 +222,7 @@ public final class Store {
     ///             lease.release()
     ///         }
     ///     }
-    public func acquireReaderConnection() -> ReaderConnectionLease? {
+    package func acquireReaderConnection() -> ReaderConnectionLease? {
         guard allowsReaderConnection, !readerFailed, readerAvailable.wait(timeout: .now()) == .success else {
             return nil
         }
@@ -356,7 +356,7 @@ public final class Store {
     ///         let insert = try db.statement("INSERT INTO failed_bank_info(name, city, state) VALUES (?, ?, ?)")
     ///         for row in rows { try insert.bind(row); _ = try insert.step(); insert.reset() }
     ///     }
-    public func bulkWrite(_ body: (Database) throws -> Void) throws {
+    package func bulkWrite(_ body: (Database) throws -> Void) throws {
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
         if isForeign {
             // No triggers of ours to suspend; readers see the write through data_version or the tracking history.
@@ -427,7 +427,7 @@ extension Store {
     /// (``StoreError/replacedFileStillOpen(path:)``).
     ///
     ///     if store.fileAtPath() == .replaced { reopen() }
-    public func fileAtPath() -> StoreFileAtPath {
+    package func fileAtPath() -> StoreFileAtPath {
         guard let fileNode else { return .same }
         guard let now = FileNode(path: path) else { return .missing }
         return now == fileNode ? .same : .replaced
@@ -449,7 +449,7 @@ extension Store {
     ///     context = nil; controller = nil; store = nil    // every reference
     ///     store = try Store(path: path, model: model)
     @discardableResult
-    public func prepareForReopening() -> Bool {
+    package func prepareForReopening() -> Bool {
         closing.set()
         reader?.interruptUntilResumed()
         readerAvailable.wait()
@@ -470,7 +470,7 @@ extension Store {
 
 /// A loan of a store's second connection (``Store/acquireReaderConnection()``):
 /// one thread at a time uses ``database`` until ``release()``.
-public final class ReaderConnectionLease: @unchecked Sendable {
+package final class ReaderConnectionLease: @unchecked Sendable {
     /// A flag one thread sets and others read.
     final class Flag: Sendable {
         private let value = Atomic<Bool>(false)
@@ -489,14 +489,14 @@ public final class ReaderConnectionLease: @unchecked Sendable {
     }
 
     /// The connection (valid until ``release()``).
-    public var database: Database { connection! }
+    package var database: Database { connection! }
 
     /// True once the store is going away: long work should stop and release the connection
     /// (the store waits for it). Check it every few thousand rows.
-    public var storeIsClosing: Bool { closing.isSet }
+    package var storeIsClosing: Bool { closing.isSet }
 
     /// Gives the connection back (once; a lease dropped unreleased gives it back too).
-    public func release() {
+    package func release() {
         guard connection != nil else { return }
         connection = nil
         available.signal()

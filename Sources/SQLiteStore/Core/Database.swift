@@ -32,7 +32,7 @@ public final class Database {
         /// closes (SQLite's default). False leaves the `-wal` and the main file as they are
         /// unless this connection wrote: for another program's file that has frames not yet
         /// checkpointed, which merely reading must not move into the main file.
-        public var checkpointsOnClose = true
+        package var checkpointsOnClose = true
         /// The defaults: read-write, created when missing.
         public init() {}
     }
@@ -143,13 +143,13 @@ public final class Database {
     ///     reader.interruptUntilResumed()   // the background job's query throws, whenever it starts
     ///     …
     ///     reader.resume()                  // before the connection's next user runs anything
-    public func interruptUntilResumed() {
+    package func interruptUntilResumed() {
         stopRequested.set(true)
         sqlite3_interrupt(handle)
     }
 
     /// Ends ``interruptUntilResumed()``: statements run again.
-    public func resume() { stopRequested.set(false) }
+    package func resume() { stopRequested.set(false) }
 
     /// True when the connection cannot write (opened read-only, or the file is not writable).
     public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
