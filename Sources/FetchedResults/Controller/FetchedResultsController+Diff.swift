@@ -16,7 +16,7 @@ extension FetchedResultsController {
     ///
     ///     let batch = try controller.refetchAndDiff()
     @discardableResult
-    public func refetchAndDiff(updated: Set<ObjectID> = [], isReset: Bool = false) throws -> ChangeBatch {
+    package func refetchAndDiff(updated: Set<ObjectID> = [], isReset: Bool = false) throws -> ChangeBatch {
         guard hasFetched else {
             try performFetch()
             return ChangeBatch(

@@ -30,7 +30,7 @@ extension FetchedResultsController {
     ///
     ///     let quick = controller.hasValidCache()
     ///     if quick { try controller.performFetch() }   // reads the cache (unless the store changed in between)
-    public func hasValidCache() -> Bool {
+    package func hasValidCache() -> Bool {
         guard let plan = try? makePlan(), let cache = cacheIdentity(for: plan) else { return false }
         return ResultsCache.hasEntry(name: cache.name, directory: cacheDirectory, fingerprint: cache.fingerprint)
     }
@@ -66,7 +66,7 @@ extension FetchedResultsController {
     ///
     /// - Throws: what ``performFetch()`` throws for an invalid request
     ///   (``FetchedResultsError``, ``PredicateError``), and SQLite's errors.
-    public func previewFirstObjects(limit: Int) throws -> [FetchedPreviewRow] {
+    package func previewFirstObjects(limit: Int) throws -> [FetchedPreviewRow] {
         guard limit > 0 else { return [] }
         let plan = try makePlan()
         let rows = try context.store.database.read { try previewRows(plan, limit: limit) }
