@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// The reason an error gives, as a person reads it after the file it concerns:

@@ -1,6 +1,5 @@
-import Timekeeping
-
 import Glibc
+import Timekeeping
 
 /// A calendar date without a time or time zone, parsed from the formats the
 /// FDIC has used and written as ISO 8601 (`YYYY-MM-DD`).

@@ -1,8 +1,7 @@
 import CLIKit
 import CSVImport
-import TestSupport
-
 import Glibc
+import TestSupport
 
 // banklist-gen: writes a synthetic FDIC Failed Bank List (seeded, reproducible).
 //

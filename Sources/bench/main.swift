@@ -1,6 +1,5 @@
 import CLIKit
 import FailedBanksKit
-
 import Glibc
 
 // bench [--rows N] [--json PATH] [--only NAME,…]: see BenchConfiguration.spec.

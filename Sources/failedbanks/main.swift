@@ -1,6 +1,5 @@
 import CLIKit
 import FailedBanksKit
-
 import Glibc
 
 ProgramName.current = "failedbanks"

@@ -1,7 +1,6 @@
 import CLIKit
-import MyStashKit
-
 import Glibc
+import MyStashKit
 
 // Before anything is read: no core dump may hold a passphrase, a key or a revealed password.
 ProcessHardening.disableCoreDumps()

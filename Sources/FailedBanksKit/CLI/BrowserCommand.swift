@@ -1,5 +1,4 @@
 import CLIKit
-
 import Glibc
 
 /// `failedbanks` with no subcommand: the interactive browser.

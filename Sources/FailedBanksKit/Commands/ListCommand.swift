@@ -2,9 +2,8 @@ import CLIKit
 import FetchedResults
 import FetchedResultsUI
 import Foundation
-import SQLiteStore
-
 import Glibc
+import SQLiteStore
 
 /// `failedbanks list [--db PATH] [--sort date|name|state] [--where PREDICATE] [--format text|json|csv]`
 ///

@@ -2,9 +2,8 @@ import CLIKit
 import FetchedResults
 import FetchedResultsUI
 import Foundation
-import SQLiteStore
-
 import Glibc
+import SQLiteStore
 
 /// `failedbanks watch [--db PATH] [--sort date|name|state] [--where PREDICATE]`
 ///

@@ -1,7 +1,6 @@
 import CLIKit
-import SQLiteStore
-
 import Glibc
+import SQLiteStore
 
 /// Where the failedbanks store lives, and opening it.
 ///

@@ -1,7 +1,6 @@
 import CLIKit
-import SQLiteStore
-
 import Glibc
+import SQLiteStore
 
 /// A store that cannot be used, as the one line the user reads and the
 /// `sysexits.h` status the command exits with.

@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// A one-line progress bar on standard error while the list downloads:

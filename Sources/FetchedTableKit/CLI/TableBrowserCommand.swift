@@ -1,8 +1,7 @@
 import CLIKit
 import Foundation
-import TerminalUI
-
 import Glibc
+import TerminalUI
 
 /// `fetchedtable FILE [options]`: the interactive browser.
 ///

@@ -2,9 +2,8 @@ import CLIKit
 import FetchedResults
 import FetchedResultsUI
 import Foundation
-import SQLiteStore
-
 import Glibc
+import SQLiteStore
 
 /// `fetchedtable watch FILE [options]`
 ///

@@ -41,7 +41,8 @@ public struct TableQuery {
     /// Checks `options` against `columns` of `table`.
     ///
     /// - Throws: ``FetchedTableError`` 64 naming the option and the columns there are.
-    package init(options: TableOptions, table: String, columns: [TableColumn], idKey: String) throws(FetchedTableError) {
+    package init(options: TableOptions, table: String, columns: [TableColumn], idKey: String) throws(FetchedTableError)
+    {
         self.table = table
         self.columns = columns
         self.idKey = idKey

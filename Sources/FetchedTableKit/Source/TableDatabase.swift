@@ -1,9 +1,8 @@
 import BulkImport
 import CLIKit
 import Foundation
-import SQLiteStore
-
 import Glibc
+import SQLiteStore
 
 /// The file `fetchedtable` was given, open for listing its tables: a SQLite
 /// database as it is, or a CSV file through its cache database (loaded by

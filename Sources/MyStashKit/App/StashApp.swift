@@ -1,7 +1,6 @@
+import Glibc
 import SQLiteStore
 import TerminalUI
-
-import Glibc
 
 /// The full-screen app on an unlocked stash: builds the run loop and the
 /// browser on a screen, polls the store for other processes' changes, and

@@ -1,6 +1,5 @@
 import CLIKit
 import Foundation
-
 import Glibc
 
 /// `mystash add NAME [--user U] [--url URL] [--generate LENGTH]`: adds a

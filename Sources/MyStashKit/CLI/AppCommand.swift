@@ -1,6 +1,5 @@
 import CLIKit
 import Foundation
-
 import Glibc
 
 /// `mystash` with no subcommand: asks for the master passphrase, then opens

@@ -1,6 +1,5 @@
 import CLIKit
 import Foundation
-
 import Glibc
 
 /// The background half of `mystash copy`: reads the copied text on stdin,

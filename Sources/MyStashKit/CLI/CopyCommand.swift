@@ -1,6 +1,5 @@
 import CLIKit
 import Foundation
-
 import Glibc
 
 /// `mystash copy NAME [--field …] [--clip-seconds N]`: puts one field on the

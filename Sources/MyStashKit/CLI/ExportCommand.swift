@@ -1,6 +1,5 @@
 import CLIKit
 import Foundation
-
 import Glibc
 
 /// `mystash export FILE --format csv [--yes]`: every note and password in

@@ -1,6 +1,5 @@
 import CLIKit
 import Foundation
-
 import Glibc
 
 /// `mystash show NAME [--field password|user|url|notes|totp]`: one field of

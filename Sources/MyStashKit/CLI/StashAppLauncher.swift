@@ -1,7 +1,6 @@
 import CLIKit
-import TerminalUI
-
 import Glibc
+import TerminalUI
 
 /// Starts the full-screen app on an unlocked stash and returns the exit status.
 ///

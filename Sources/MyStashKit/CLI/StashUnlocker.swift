@@ -1,6 +1,5 @@
 import CLIKit
 import Foundation
-
 import Glibc
 
 /// Opens an existing stash and unlocks it for a script command (`show`,

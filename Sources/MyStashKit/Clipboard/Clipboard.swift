@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// Where copied secrets go.

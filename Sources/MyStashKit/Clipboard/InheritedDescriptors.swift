@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// What a program started by mystash may inherit: stdin, stdout, stderr and the

@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// Where the stash lives, and creating it so that only its owner can read it.

@@ -1,8 +1,7 @@
 import CSVImport
 import Foundation
-import SQLiteStore
-
 import Glibc
+import SQLiteStore
 
 /// How many items an import added, updated and left unchanged.
 ///

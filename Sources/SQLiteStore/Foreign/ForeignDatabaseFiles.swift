@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// The files beside another program's database when a session starts, so that a session

@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// Opens a database this project did not make without changing it (see

@@ -1,5 +1,4 @@
 import Foundation
-
 import Glibc
 
 /// Looks at an existing file before the store writes anything to it.

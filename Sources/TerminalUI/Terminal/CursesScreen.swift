@@ -1,5 +1,4 @@
 import CNCurses
-
 import Glibc
 
 /// The ncursesw backend of `Screen`: the only code in the project that calls curses.

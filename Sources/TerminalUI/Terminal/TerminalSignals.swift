@@ -1,7 +1,6 @@
 import CNCurses
-import Synchronization
-
 import Glibc
+import Synchronization
 
 /// The one boundary between signal handlers and the rest of the program.
 ///

@@ -1,7 +1,6 @@
 import FailedBanksKit
-import Timekeeping
-
 import Glibc
+import Timekeeping
 
 /// A child process started with `posix_spawn`, waited for with `wait4`.
 ///

@@ -1,6 +1,5 @@
-import Timekeeping
-
 import Glibc
+import Timekeeping
 
 /// A program running in a real terminal: a pseudo-terminal whose master side
 /// this process reads and writes, as a terminal emulator would.
