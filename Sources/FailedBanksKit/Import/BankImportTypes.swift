@@ -8,10 +8,10 @@ package typealias BankImportIssue = ImportIssue
 /// How far a bank list's import has come: the generic ``ImportProgress`` of `BulkImport`.
 ///
 ///     _ = try importer.importFile(path) { (progress: BankImportProgress) in print(progress.rows) }
-public typealias BankImportProgress = ImportProgress
+package typealias BankImportProgress = ImportProgress
 
 /// What one bank list's import did (banks added, updated, unchanged): the generic ``ImportSummary`` of `BulkImport`.
 ///
 ///     let summary = try importer.importFile("banklist.csv")
 ///     print(summary.summaryLine)
-public typealias BankImportSummary = ImportSummary
+package typealias BankImportSummary = ImportSummary

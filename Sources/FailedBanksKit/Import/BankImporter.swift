@@ -41,9 +41,9 @@ import Timekeeping
 ///     let importer = BankImporter(store: store)
 ///     let summary = try importer.importFile("Data/banklist.csv")
 ///     print(summary.summaryLine)  // imported 572 rows from Data/banklist.csv: 572 added, 0 updated, …
-public final class BankImporter {
+package final class BankImporter {
     /// How to import.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Import the good rows and report the bad ones, instead of refusing the file.
         package var skipBadRows = false
         /// How many bad rows to list (the rest are counted).
@@ -57,21 +57,21 @@ public final class BankImporter {
         /// The pivot for two-digit years (see ``CalendarDay``).
         package var pivotYear = CalendarDay.defaultPivotYear
         /// The defaults: all-or-nothing, 20 listed issues.
-        public init() {}
+        package init() {}
     }
 
     /// The store imported into.
     package let store: Store
 
     /// An importer writing into `store` (its connection is used from this thread; parsing may use a second one).
-    public init(store: Store) {
+    package init(store: Store) {
         self.store = store
     }
 
     /// Imports one file; see the type's summary. `progress` is called at most ~10 times a second.
     ///
     /// `displayName` names the file in the summary and in error messages instead of `path`.
-    public func importFile(
+    package func importFile(
         _ filePath: String,
         displayName: String? = nil,
         options: Options = Options(),

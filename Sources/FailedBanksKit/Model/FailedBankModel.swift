@@ -29,9 +29,9 @@ import SQLiteStore
 ///
 ///     let store = try Store(path: path, model: FailedBankModel.model)
 ///     let banks = try ObjectContext(store: store).fetch(FailedBankModel.info, orderBy: "name")
-public enum FailedBankModel {
+package enum FailedBankModel {
     /// Entity name of a bank's name and place (`failed_bank_info`).
-    public static let info = "FailedBankInfo"
+    package static let info = "FailedBankInfo"
     /// Entity name of a bank's closing details (`failed_bank_details`).
     package static let details = "FailedBankDetails"
 

@@ -11,7 +11,7 @@ import SQLiteStore
 ///
 ///     let store = try FailedBankStore.open(path: nil)          // the default location
 ///     let readOnly = try FailedBankStore.open(path: "/tmp/b.sqlite", readOnly: true)
-public enum FailedBankStore {
+package enum FailedBankStore {
     /// The default store path from the environment (see the type's summary).
     package static func defaultPath(environment: [String: String] = currentEnvironment()) -> String {
         if let explicit = environment["FAILEDBANKS_DB"], !explicit.isEmpty { return explicit }
@@ -26,7 +26,7 @@ public enum FailedBankStore {
     }
 
     /// Opens (creating when writable and missing) the store at `path`, or at ``defaultPath(environment:)``.
-    public static func open(path: String?, readOnly: Bool = false) throws -> Store {
+    package static func open(path: String?, readOnly: Bool = false) throws -> Store {
         let resolved = path ?? defaultPath()
         if !readOnly { try createParentDirectories(of: resolved) }
         return try Store(path: resolved, model: FailedBankModel.model, readOnly: readOnly)

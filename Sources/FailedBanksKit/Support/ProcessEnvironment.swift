@@ -7,9 +7,9 @@ import Glibc
 /// environment the same way (the first `=` splits name from value).
 ///
 ///     let trace = ProcessEnvironment.current()["FAILEDBANKS_TRACE_IMPORT"] == "1"
-public enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// The process environment as a dictionary.
-    public static func current() -> [String: String] {
+    package static func current() -> [String: String] {
         var result: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {

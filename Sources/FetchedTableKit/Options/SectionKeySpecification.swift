@@ -15,7 +15,7 @@ import SQLiteStore
 ///     section.keyPath           // "day(ts)"
 ///     section.column            // "ts"
 ///     section.derivedAttribute  // substr($.ts, 1, 10)
-public struct SectionKeySpecification: Equatable, Sendable {
+package struct SectionKeySpecification: Equatable, Sendable {
     /// How a derived key is made from its column.
     package enum Derivation: String, CaseIterable, Sendable {
         /// `YYYY`: the first 4 characters.
@@ -40,7 +40,7 @@ public struct SectionKeySpecification: Equatable, Sendable {
     }
 
     /// Parses the `--section` value.
-    public init(parsing text: String) throws(OptionError) {
+    package init(parsing text: String) throws(OptionError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw OptionError("--section: no column given") }
         if let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") {
@@ -66,7 +66,7 @@ public struct SectionKeySpecification: Equatable, Sendable {
     }
 
     /// The key path the controller sections by: the column, or `day(ts)`.
-    public var keyPath: String {
+    package var keyPath: String {
         derivation.map { "\($0.rawValue)(\(column))" } ?? column
     }
 

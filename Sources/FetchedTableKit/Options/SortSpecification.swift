@@ -7,7 +7,7 @@ import Foundation
 ///
 ///     let sort = try SortSpecification(parsing: "subject, number desc")
 ///     sort.keys   // [("subject", true), ("number", false)]
-public struct SortSpecification: Equatable, Sendable {
+package struct SortSpecification: Equatable, Sendable {
     /// One key: a column (or a section key such as `day(ts)`) and its direction.
     package struct Key: Equatable, Sendable {
         /// The column name as written in the table.
@@ -29,7 +29,7 @@ public struct SortSpecification: Equatable, Sendable {
     package init(keys: [Key]) { self.keys = keys }
 
     /// Parses the `--sort` value; throws a sentence saying what is wrong.
-    public init(parsing text: String) throws(OptionError) {
+    package init(parsing text: String) throws(OptionError) {
         var keys: [Key] = []
         for part in try OptionText.splitList(text, option: "--sort") {
             var words = try OptionText.words(part, option: "--sort")
@@ -57,12 +57,12 @@ public struct SortSpecification: Equatable, Sendable {
 }
 
 /// A value of an option that cannot be used, as the sentence the user reads (exit status 64).
-public struct OptionError: Error, Equatable, CustomStringConvertible {
+package struct OptionError: Error, Equatable, CustomStringConvertible {
     /// What is wrong, naming the option.
     package var message: String
     /// An error saying `message`.
     package init(_ message: String) { self.message = message }
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// The small lexical rules the options share: lists split at commas outside

@@ -8,15 +8,15 @@ import Foundation
 ///     let parsed = try parseArguments(["school.sqlite", "--sort", "subject, number"], spec: TableOptions.browserSpec)
 ///     let options = try TableOptions(parsed)
 ///     options.sort?.keys.count   // 2
-public struct TableOptions: Equatable, Sendable {
+package struct TableOptions: Equatable, Sendable {
     /// `FILE`.
     package var file: String
     /// `--table NAME`.
-    public var table: String?
+    package var table: String?
     /// `--sort 'KEY [desc], …'` (nil: the row id or primary key).
-    public var sort: SortSpecification?
+    package var sort: SortSpecification?
     /// `--section KEY`.
-    public var section: SectionKeySpecification?
+    package var section: SectionKeySpecification?
     /// `--title KEY` (nil: the first text column).
     package var title: String?
     /// `--subtitle 'KEY, KEY'` (nil: the two columns after the title's).
@@ -24,16 +24,16 @@ public struct TableOptions: Equatable, Sendable {
     /// `--where PREDICATE`, as typed.
     package var predicate: String?
     /// `--read-only`.
-    public var readOnly = false
+    package var readOnly = false
     /// `--track`.
-    public var track = false
+    package var track = false
     /// False with `--no-animation`.
     package var animated = true
     /// `list --format` (text when not given).
     package var format: String?
 
     /// Options for `file` and nothing else.
-    public init(file: String) { self.file = file }
+    package init(file: String) { self.file = file }
 
     /// The options of a parsed command line (`FILE` its first positional).
     package init(_ parsed: ParsedArguments) throws(OptionError) {

@@ -13,25 +13,25 @@ import SQLiteStore
 ///                                columns: [TableColumn(name: "name", type: .text), TableColumn(name: "subject", type: .text)],
 ///                                idKey: "rowid")
 ///     query.sortDescriptors     // [subject, …]
-public struct TableQuery {
+package struct TableQuery {
     /// The table's name.
-    public var table: String
+    package var table: String
     /// Its columns, in table order.
     package var columns: [TableColumn]
     /// The key path that orders by the row id or primary key (the default sort).
     package var idKey: String
     /// The order, with the section key first when the sorts do not already order by it.
-    public var sortDescriptors: [FetchSort]
+    package var sortDescriptors: [FetchSort]
     /// The sorts as given (or the default), before the section key was put in front.
     package var requestedSort: SortSpecification
     /// The section key, if any.
-    public var section: SectionKeySpecification?
+    package var section: SectionKeySpecification?
     /// The cell's first line.
     package var titleKey: String
     /// The cell's second line, joined with ` · `.
     package var subtitleKeys: [String]
     /// `--where`.
-    public var predicate: FetchPredicate?
+    package var predicate: FetchPredicate?
     /// The text of `--where`.
     package var predicateText: String?
     /// Per column, the companion column holding its values as the file wrote them (a CSV file's real

@@ -4,7 +4,7 @@ import CLIKit
 /// `fetchedtable: `) and the `sysexits.h` status it exits with.
 ///
 ///     throw FetchedTableError.usage("--table: no table \"x\" in school.sqlite; its tables: student, subject")
-public struct FetchedTableError: Error, Equatable, CustomStringConvertible {
+package struct FetchedTableError: Error, Equatable, CustomStringConvertible {
     /// The sentence, without the program name.
     package var message: String
     /// The exit status: 64 usage, 65 data, 66 no input, 74 I/O.
@@ -23,7 +23,7 @@ public struct FetchedTableError: Error, Equatable, CustomStringConvertible {
     /// No input (66): the file is missing or cannot be opened.
     package static func noInput(_ message: String) -> FetchedTableError { .init(message, status: ExitStatus.noInput) }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// The reason `error` gives, never a Foundation error's dump (``ErrorReason``).
     static func reason(_ error: Error) -> String { ErrorReason.text(of: error) }

@@ -11,7 +11,7 @@ import SQLiteStore
 ///     let database = try TableDatabase.open(path: "school.sqlite", options: options)
 ///     database.tables.map(\.name)            // ["student", "subject"]
 ///     let table = try database.openTable(named: "student", options: options)
-public struct TableDatabase {
+package struct TableDatabase {
     /// `FILE` as given.
     package let path: String
     /// What it is.
@@ -29,7 +29,7 @@ public struct TableDatabase {
     /// Opens the database at `databasePath` (the file itself, or a CSV file's cache) for `path`.
     ///
     /// - Throws: ``FetchedTableError`` 66 for a missing file, 65 for a file that is not a database or is damaged.
-    public init(path: String, kind: TableFileKind, databasePath: String, readOnly: Bool) throws(FetchedTableError) {
+    package init(path: String, kind: TableFileKind, databasePath: String, readOnly: Bool) throws(FetchedTableError) {
         self.path = path
         self.kind = kind
         self.databasePath = databasePath
@@ -50,7 +50,7 @@ public struct TableDatabase {
     }
 
     /// The table `name`, or a usage error naming the tables there are.
-    public func table(named name: String) throws(FetchedTableError) -> CatalogTable {
+    package func table(named name: String) throws(FetchedTableError) -> CatalogTable {
         if let table = catalog.table(named: name) { return table }
         throw .usage("--table: no table \"\(name)\" in \(path); \(tableListPhrase)")
     }
@@ -89,7 +89,7 @@ public struct TableDatabase {
     ///
     /// - Throws: 64 for an option naming a column the table lacks; 65 for a table SQLite cannot
     ///   read (a view over a dropped table: ``CatalogTable/brokenReason``); 65/74 for a file that cannot be read.
-    public func open(_ table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> OpenedTable {
+    package func open(_ table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> OpenedTable {
         if let broken = table.brokenReason {
             throw .data("\(path): the \(TableDatabase.kind(of: table)) \(table.name) cannot be read: \(broken)")
         }
@@ -167,7 +167,7 @@ public struct TableDatabase {
 }
 
 /// One table open for browsing, listing or watching.
-public struct OpenedTable {
+package struct OpenedTable {
     /// The file it is in.
     package let database: TableDatabase
     /// The table.
@@ -175,7 +175,7 @@ public struct OpenedTable {
     /// The store over the file (hands off).
     package let store: Store
     /// The options checked against its columns.
-    public var query: TableQuery
+    package var query: TableQuery
     /// Why rows cannot be deleted (nil: they can).
     package let readOnlyReason: String?
 

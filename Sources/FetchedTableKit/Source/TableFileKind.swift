@@ -7,7 +7,7 @@ import Glibc
 ///     case .sqlite: …
 ///     case .csv: …
 ///     }
-public enum TableFileKind: Equatable, Sendable {
+package enum TableFileKind: Equatable, Sendable {
     /// A SQLite database (`SQLite format 3\0`).
     case sqlite
     /// Text: a CSV or TSV file.
