@@ -11,7 +11,7 @@ extension FetchedResultsController {
     /// new − old; among the surviving objects, those that changed section or
     /// fall outside a longest increasing subsequence of old positions move.
     /// Objects in `updated` that stay in place are reported as updates.
-    /// It runs on the calling thread; ``refetchInBackground(isReset:onFinish:)` does the same
+    /// It runs on the calling thread; ``refetchInBackground(isReset:onFinish:)`` does the same
     /// work on the store's second connection without blocking it.
     ///
     ///     let batch = try controller.refetchAndDiff()
@@ -57,7 +57,7 @@ extension FetchedResultsController {
         isStale = false
     }
 
-    /// The batch that turns the old results into the new ones (see `refetchAndDiff(updated:isReset:)``):
+    /// The batch that turns the old results into the new ones (see ``refetchAndDiff(updated:isReset:)``):
     /// a pure function of the two, so that it can run on another thread.
     static func diff(
         old oldSequence: IDSequence,

@@ -4,9 +4,9 @@ import SQLiteStore
 /// cache is valid), and when it will not, the first rows of the results at once.
 ///
 /// On a large store a cold ``performFetch()`` reads and sorts every id (about a second
-/// for a million rows). An app that wants to draw at once asks `hasValidCache()`; when
-/// it is false, it draws `previewFirstObjects(limit:)` (milliseconds, the rows are read
-/// from an index when the first sort has one), then calls ``performFetch()` and shows
+/// for a million rows). An app that wants to draw at once asks ``hasValidCache()``; when
+/// it is false, it draws ``previewFirstObjects(limit:)`` (milliseconds, the rows are read
+/// from an index when the first sort has one), then calls ``performFetch()`` and shows
 /// the real results:
 ///
 ///     if controller.hasValidCache() {
@@ -19,7 +19,7 @@ import SQLiteStore
 ///         show(controller)
 ///     }
 extension FetchedResultsController {
-    /// Whether `performFetch()`` would read its results from the cache (<doc:ResultsCaches>): the
+    /// Whether ``performFetch()`` would read its results from the cache (<doc:ResultsCaches>): the
     /// controller has a valid ``cacheName``, and a cache file of that name exists written
     /// for this request, model and the store's current data. Reads the file's header
     /// only (not the ids); false when there is no cache name, no file, the request is
@@ -59,13 +59,13 @@ extension FetchedResultsController {
     /// the preview's own rows show they do not, it orders by the section first, as the
     /// fetch then does. Data that breaks the order only further down (a derivation that is
     /// not order-preserving) makes the fetch order by section and the preview differ —
-    /// which is why it is provisional: show ``performFetch()`'s results when it returns.
+    /// which is why it is provisional: show ``performFetch()``'s results when it returns.
     ///
     ///     let first = try controller.previewFirstObjects(limit: 20)
     ///     // [FailedBankInfo/948398 in "2025", FailedBankInfo/163453 in "2025", …]
     ///
-    /// - Throws: what `performFetch()`` throws for an invalid request
-    ///   (``FetchedResultsError``, ``PredicateError`), and SQLite's errors.
+    /// - Throws: what ``performFetch()`` throws for an invalid request
+    ///   (``FetchedResultsError``, ``PredicateError``), and SQLite's errors.
     package func previewFirstObjects(limit: Int) throws -> [FetchedPreviewRow] {
         guard limit > 0 else { return [] }
         let plan = try makePlan()
@@ -88,7 +88,7 @@ extension FetchedResultsController {
         }
     }
 
-    /// The preview's ids and section values (see `previewFirstObjects(limit:)`` for the strategy).
+    /// The preview's ids and section values (see ``previewFirstObjects(limit:)`` for the strategy).
     private func previewRows(_ plan: FetchPlan, limit: Int) throws -> [(Int64, StoreValue)] {
         if plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 {
             // Exactly the fetch (it is bounded by fetchLimit, and its order choice depends on all its rows).

@@ -66,7 +66,7 @@ public final class FetchedResultsController {
     public var sectionIndexTitleProvider: ((String) -> String?)?
 
     /// Whether a large change set's rows are read on the store's second connection
-    /// too, half on each core (default true; see `process(_:)`). The benchmark
+    /// too, half on each core (default true; see ``process(_:)``). The benchmark
     /// turns it off to show what one connection costs.
     package var splitsLargeReads = true
 
@@ -111,7 +111,7 @@ public final class FetchedResultsController {
     /// When true, a reset the context publishes (another connection wrote to an untracked
     /// foreign database: `Store.hasTracking`), or any change set while the results may be stale
     /// (the store was written while nobody tracked them), starts ``refetchInBackground(isReset:onFinish:)``
-    /// instead of refetching on this thread; the batch arrives through ``deliverFinishedRefetch()`,
+    /// instead of refetching on this thread; the batch arrives through ``deliverFinishedRefetch()``,
     /// which the owner calls on every tick. Default false (the refetch runs at once, as before).
     ///
     ///     controller.refetchesInBackgroundOnReset = true
@@ -137,7 +137,7 @@ public final class FetchedResultsController {
         package var splitReads = 0
     }
 
-    /// Creates a controller; nothing is read until `performFetch()``.
+    /// Creates a controller; nothing is read until ``performFetch()``.
     ///
     /// - Parameters:
     ///   - fetchRequest: what to fetch; it needs at least one sort descriptor.
@@ -186,7 +186,7 @@ public final class FetchedResultsController {
     /// ``performFetch()`` from a valid results cache only: true when there was
     /// one (the controller is then fetched, as by `performFetch()`); false, and
     /// nothing changes, when the query would have to run. One cache check, where
-    /// `hasValidCache()` followed by `performFetch()` makes two.
+    /// ``hasValidCache()`` followed by `performFetch()` makes two.
     ///
     ///     if try !controller.performFetchFromCache() { showPreview(); try controller.performFetch() }
     public func performFetchFromCache() throws -> Bool {
@@ -645,7 +645,7 @@ public final class FetchedResultsController {
 
     // MARK: Tracking (rule 9 of FetchedResults.docc/ChangeBatches.md)
 
-    /// True when a delegate or ``onChange` is set: the controller observes its context.
+    /// True when a delegate or ``onChange`` is set: the controller observes its context.
     public var isTracking: Bool { delegate != nil || onChange != nil || !batchContinuations.isEmpty }
 
     func updateTracking() {
@@ -675,7 +675,7 @@ public final class FetchedResultsController {
         }
     }
 
-    /// Delivers a batch: delegate calls in the order of rule 3 of <doc:ChangeBatches>, then `onChange``.
+    /// Delivers a batch: delegate calls in the order of rule 3 of <doc:ChangeBatches>, then ``onChange``.
     func deliver(_ batch: ChangeBatch) {
         if let d = delegate {
             d.controllerWillChangeContent(self)

@@ -9,7 +9,7 @@ import SQLiteStore
 /// ``FetchedResultsController/applyIncrementally(_:plan:)``:
 /// ``classify(_:plan:list:)``, ``detachChangedRows()``, ``collectMembers()``,
 /// ``rankMembers()``, ``reinsertMembers()``, ``diffSections()``, then
-/// ``emitBatch()`` — or ``restoreList()` when a phase threw, so that a batch
+/// ``emitBatch()`` — or ``restoreList()`` when a phase threw, so that a batch
 /// that cannot be completed leaves the list as it was.
 ///
 /// The builder owns the controller's id list while it works (the controller
@@ -132,7 +132,7 @@ struct IncrementalBatchBuilder {
     }
 
     /// Phase 3: the members (the evaluated rows that match the predicate) and the departed.
-    /// Returns false when there are neither: only plain updates (see `plainUpdatesBatch()`).
+    /// Returns false when there are neither: only plain updates (see ``plainUpdatesBatch()``).
     mutating func collectMembers() throws -> Bool {
         let read = pendingRead!
         pendingRead = nil
@@ -228,7 +228,7 @@ struct IncrementalBatchBuilder {
     /// Phase 6: the section changes, by section value (sections never reorder),
     /// and the new section starts.
     ///
-    /// - Throws: `InconsistentSnapshot`` when short prefixes (which leave the
+    /// - Throws: ``InconsistentSnapshot`` when short prefixes (which leave the
     ///   section out) put a member outside its own section: the data shows the
     ///   derivation is not monotonic, and the controller refetches.
     mutating func diffSections() throws {

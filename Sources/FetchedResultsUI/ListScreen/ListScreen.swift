@@ -81,12 +81,12 @@ public final class ListScreen: View, TableViewDelegate {
     var pollFailures = 0
     /// The selection last seen in each tab, so that switching back finds it.
     var selectionByTab: [Int: ObjectID] = [:]
-    /// The provisional first page while ``isLoading` (the table's data source is weak).
+    /// The provisional first page while ``isLoading`` (the table's data source is weak).
     var preview: FetchedPreviewTableSource?
     /// The first tab's controller while its first fetch runs in the background, and the
     /// ticker that looks for its end.
     var loading: (controller: FetchedResultsController, ticker: TerminalRunLoop.TickerID)?
-    /// Keys typed while `loading`` (but `q`, `?`, F1 and Esc), handled once the results show.
+    /// Keys typed while ``loading`` (but `q`, `?`, F1 and Esc), handled once the results show.
     var keysTypedWhileLoading: [InputEvent] = []
     /// The most keys kept while loading (the rest are dropped).
     static let maximumKeysKept = 256

@@ -421,7 +421,7 @@ public final class ObjectContext {
 
     /// The SQL of one save: inserts (in dependency order), updates, deletes. A delete that
     /// finds its row gone — not removed by this save's own cascades — throws
-    /// ``StoreError/alreadyDeleted(table:rowID:)`: another process deleted it first.
+    /// ``StoreError/alreadyDeleted(table:rowID:)``: another process deleted it first.
     private func write(
         inserts: [ManagedObject],
         updates: [ManagedObject],
@@ -572,7 +572,7 @@ public final class ObjectContext {
     /// True when an undone save can be redone.
     public var canRedo: Bool { !redoStack.isEmpty }
 
-    /// The name the save that `undo()`` would undo was saved with (see
+    /// The name the save that ``undo()`` would undo was saved with (see
     /// ``save(actionName:)``); nil when there is none or it has no name.
     public var undoActionName: String? { hasChanges ? nil : undoStack.last?.name }
     /// The name of the save that ``redo()`` would redo, if any.
