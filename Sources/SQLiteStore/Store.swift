@@ -207,7 +207,7 @@ public final class Store {
     /// A loan of the store's second, read-only connection to the same file,
     /// for use on another thread; nil when another thread has it, for immutable
     /// snapshots and special files, or when it cannot be opened. Opened on
-    /// first use; give it back with ``ReaderConnectionLease/release()`` (from
+    /// first use; give it back with `ReaderConnectionLease/release()` (from
     /// any thread) once nobody touches it any more.
     ///
     /// It lets work run beside ``database``: a controller splits a large
@@ -421,7 +421,7 @@ extension Store {
     ///
     /// `.replaced` means another file was renamed over the path (or the store was
     /// deleted and another created there): this store goes on reading and writing
-    /// the old, unlinked file. To follow the path, call ``prepareForReopening()``,
+    /// the old, unlinked file. To follow the path, call `prepareForReopening()`,
     /// release this store (every context and controller over it), then open a new
     /// `Store` at the path; a new store is refused while this one lives
     /// (``StoreError/replacedFileStillOpen(path:)``).
@@ -468,7 +468,7 @@ extension Store {
     }
 }
 
-/// A loan of a store's second connection (``Store/acquireReaderConnection()``):
+/// A loan of a store's second connection (`Store/acquireReaderConnection()`):
 /// one thread at a time uses ``database`` until ``release()``.
 package final class ReaderConnectionLease: @unchecked Sendable {
     /// A flag one thread sets and others read.

@@ -29,7 +29,7 @@ public struct StoreIdentity: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What a store's path names now, compared with the file the store has open
-/// (``Store/fileAtPath()``).
+/// (`Store/fileAtPath()`).
 package enum StoreFileAtPath: Sendable, Equatable {
     /// The path still names the open file (or the store has no file: in memory).
     case same

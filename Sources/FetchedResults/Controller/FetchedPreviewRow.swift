@@ -1,6 +1,6 @@
 import SQLiteStore
 
-/// One row of a controller's preview (``FetchedResultsController/previewFirstObjects(limit:)``):
+/// One row of a controller's preview (`FetchedResultsController/previewFirstObjects(limit:)`):
 /// an object ID and the section it falls in, without the section's size (not known before the
 /// full fetch).
 ///

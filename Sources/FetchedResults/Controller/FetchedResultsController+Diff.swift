@@ -57,7 +57,7 @@ extension FetchedResultsController {
         isStale = false
     }
 
-    /// The batch that turns the old results into the new ones (see ``refetchAndDiff(updated:isReset:)``):
+    /// The batch that turns the old results into the new ones (see `refetchAndDiff(updated:isReset:)`):
     /// a pure function of the two, so that it can run on another thread.
     static func diff(
         old oldSequence: IDSequence,

@@ -4,8 +4,8 @@ import SQLiteStore
 /// cache is valid), and when it will not, the first rows of the results at once.
 ///
 /// On a large store a cold ``performFetch()`` reads and sorts every id (about a second
-/// for a million rows). An app that wants to draw at once asks ``hasValidCache()``; when
-/// it is false, it draws ``previewFirstObjects(limit:)`` (milliseconds, the rows are read
+/// for a million rows). An app that wants to draw at once asks `hasValidCache()`; when
+/// it is false, it draws `previewFirstObjects(limit:)` (milliseconds, the rows are read
 /// from an index when the first sort has one), then calls ``performFetch()`` and shows
 /// the real results:
 ///
@@ -88,7 +88,7 @@ extension FetchedResultsController {
         }
     }
 
-    /// The preview's ids and section values (see ``previewFirstObjects(limit:)`` for the strategy).
+    /// The preview's ids and section values (see `previewFirstObjects(limit:)` for the strategy).
     private func previewRows(_ plan: FetchPlan, limit: Int) throws -> [(Int64, StoreValue)] {
         if plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 {
             // Exactly the fetch (it is bounded by fetchLimit, and its order choice depends on all its rows).

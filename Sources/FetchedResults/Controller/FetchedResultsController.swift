@@ -186,7 +186,7 @@ public final class FetchedResultsController {
     /// ``performFetch()`` from a valid results cache only: true when there was
     /// one (the controller is then fetched, as by `performFetch()`); false, and
     /// nothing changes, when the query would have to run. One cache check, where
-    /// ``hasValidCache()`` followed by `performFetch()` makes two.
+    /// `hasValidCache()` followed by `performFetch()` makes two.
     ///
     ///     if try !controller.performFetchFromCache() { showPreview(); try controller.performFetch() }
     public func performFetchFromCache() throws -> Bool {

@@ -42,7 +42,7 @@ public final class Database {
     /// The raw connection handle (for this module's helpers).
     let handle: OpaquePointer
     private var cache: [String: Statement] = [:]
-    /// Set by ``interruptUntilResumed()``: the progress handler then stops every statement.
+    /// Set by `interruptUntilResumed()`: the progress handler then stops every statement.
     private let stopRequested = StopFlag()
 
     /// A flag the connection's progress handler reads (from the thread running a statement).
@@ -124,7 +124,7 @@ public final class Database {
         sqlite3_close_v2(handle)
     }
 
-    /// Whether ``Options/checkpointsOnClose`` was set.
+    /// Whether `Options/checkpointsOnClose` was set.
     private let checkpointsOnClose: Bool
     /// Set when a write transaction (``transaction(_:)`` at the outermost level) committed.
     private var hasCommittedWrite = false
@@ -148,7 +148,7 @@ public final class Database {
         sqlite3_interrupt(handle)
     }
 
-    /// Ends ``interruptUntilResumed()``: statements run again.
+    /// Ends `interruptUntilResumed()`: statements run again.
     package func resume() { stopRequested.set(false) }
 
     /// True when the connection cannot write (opened read-only, or the file is not writable).

@@ -65,7 +65,7 @@ public struct CatalogTable {
     public let columns: [CatalogColumn]
     /// The column whose value names a row: the `INTEGER PRIMARY KEY` column, else `"rowid"`
     /// (`"_rowid_"` or `"oid"` when a column is called `rowid`); nil for views, virtual tables,
-    /// `WITHOUT ROWID` tables and tables whose columns are called all three (``noRowIDReason``).
+    /// `WITHOUT ROWID` tables and tables whose columns are called all three (`noRowIDReason`).
     /// Rows of a table with one can be deleted and tracked.
     public let rowIDColumn: String?
     /// Why the table or view cannot be read at all, in SQLite's words (a view over a table
@@ -191,7 +191,7 @@ enum CatalogInspection {
     }
 
     /// One table or view (nil when the file has none of that name). One SQLite cannot read
-    /// (a view over a dropped table) comes back with its ``Table/brokenReason`` and no columns.
+    /// (a view over a dropped table) comes back with its `Table/brokenReason` and no columns.
     static func table(named name: String, in database: Database) throws -> Table? {
         guard
             let row = try database.query(
