@@ -5,7 +5,6 @@ import PackageDescription
 
 let package = Package(
     name: "FetchedTable",
-    platforms: [.macOS(.v14)],
     products: [
         // The engine, for other packages: `.product(name: "FetchedResults", package: "FetchedTable")`.
         .library(name: "BaseDirectories", targets: ["BaseDirectories"]),

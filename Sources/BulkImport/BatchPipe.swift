@@ -7,7 +7,7 @@ import Foundation
 ///         init(capacity: Int) { values.reserveCapacity(capacity) }
 ///         func removeAll() { values.removeAll(keepingCapacity: true) }
 ///     }
-public protocol PipeBatch: AnyObject, SendableMetatype {
+package protocol PipeBatch: AnyObject, SendableMetatype {
     /// An empty batch for `capacity` rows.
     init(capacity: Int)
     /// Empties the batch for reuse (keeping its storage).
@@ -27,7 +27,7 @@ public protocol PipeBatch: AnyObject, SendableMetatype {
 ///         fill(batch); pipe.send(batch)                 try write(batch); pipe.recycle(batch)
 ///     }                                             }
 ///     pipe.finish(error: nil)
-public final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
+package final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
     private let condition = NSCondition()
     private var full: [Batch] = []
     private var free: [Batch] = []
@@ -39,7 +39,7 @@ public final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
     private var cancelled = false
 
     /// A pipe of at most `capacity` batches of `rowsPerBatch` rows.
-    public init(capacity: Int = 6, rowsPerBatch: Int = 1024) {
+    package init(capacity: Int = 6, rowsPerBatch: Int = 1024) {
         self.capacity = capacity
         self.rowsPerBatch = rowsPerBatch
     }
@@ -47,7 +47,7 @@ public final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
     // MARK: Producer
 
     /// An empty batch to fill; waits while all batches are in use; nil once the consumer cancelled.
-    public func emptyBatch() -> Batch? {
+    package func emptyBatch() -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -62,7 +62,7 @@ public final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
     }
 
     /// Hands a filled batch to the consumer.
-    public func send(_ batch: Batch) {
+    package func send(_ batch: Batch) {
         condition.lock()
         full.append(batch)
         condition.signal()
@@ -70,7 +70,7 @@ public final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
     }
 
     /// Marks the end of the input (or the producer's failure).
-    public func finish(error: Error?) {
+    package func finish(error: Error?) {
         condition.lock()
         finished = true
         failure = error
@@ -81,7 +81,7 @@ public final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
     // MARK: Consumer
 
     /// The next filled batch; nil at the end of the input; rethrows the producer's error.
-    public func nextFull() throws -> Batch? {
+    package func nextFull() throws -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while full.isEmpty && !finished { condition.wait() }
@@ -91,7 +91,7 @@ public final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
     }
 
     /// Returns a written batch for reuse.
-    public func recycle(_ batch: Batch) {
+    package func recycle(_ batch: Batch) {
         batch.removeAll()
         condition.lock()
         free.append(batch)
@@ -100,7 +100,7 @@ public final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
     }
 
     /// Stops the producer (after a write error) and waits until it has finished.
-    public func cancelAndWait() {
+    package func cancelAndWait() {
         condition.lock()
         cancelled = true
         condition.broadcast()
@@ -109,7 +109,7 @@ public final class BatchPipe<Batch: PipeBatch>: @unchecked Sendable {
     }
 
     /// Waits until the producer has finished (normally already the case).
-    public func waitUntilFinished() {
+    package func waitUntilFinished() {
         condition.lock()
         while !finished { condition.wait() }
         condition.unlock()

@@ -15,29 +15,29 @@
 ///         }
 ///         filler.finish()
 ///     }, consume: { batch in try writer.write(batch) })
-public struct BulkBatchFiller {
+package struct BulkBatchFiller {
     /// The writer went away (it failed): stop reading.
-    public struct Stopped: Error {}
+    package struct Stopped: Error {}
 
     private let pipe: BatchPipe<BulkRowBatch>
     private var current: BulkRowBatch?
 
     /// A filler sending its batches through `pipe`.
-    public init(pipe: BatchPipe<BulkRowBatch>) {
+    package init(pipe: BatchPipe<BulkRowBatch>) {
         self.pipe = pipe
         current = pipe.emptyBatch()
     }
 
     /// The batch to append the next row's values to; throws ``Stopped`` once the writer failed.
     @inline(__always)
-    public func batch() throws -> BulkRowBatch {
+    package func batch() throws -> BulkRowBatch {
         guard let current else { throw Stopped() }
         return current
     }
 
     /// Ends the row appended to ``batch()`` (starting on `line` of the source); sends the batch when full.
     @inline(__always)
-    public mutating func endRow(line: Int) {
+    package mutating func endRow(line: Int) {
         guard let batch = current else { return }
         batch.endRow(line: line)
         if batch.isFull {
@@ -47,7 +47,7 @@ public struct BulkBatchFiller {
     }
 
     /// Sends the last, partial batch (if it holds rows).
-    public func finish() {
+    package func finish() {
         if let current, !current.isEmpty { pipe.send(current) }
     }
 }

@@ -16,9 +16,9 @@ import SQLiteStore
 ///     batch.appendNull()
 ///     batch.endRow(line: 2)
 ///     batch.value(row: 0, column: 1)   // .text("Ada")
-public final class BulkRowBatch: PipeBatch, @unchecked Sendable {
+package final class BulkRowBatch: PipeBatch, @unchecked Sendable {
     /// How one value is bound.
-    public enum Kind: UInt8, Sendable {
+    package enum Kind: UInt8, Sendable {
         /// SQL NULL.
         case null
         /// A 64-bit integer.
@@ -30,27 +30,27 @@ public final class BulkRowBatch: PipeBatch, @unchecked Sendable {
     }
 
     /// One value: its kind, the integer's or the real's bits, or the range of its text in ``text``.
-    public struct Cell: Sendable {
+    package struct Cell: Sendable {
         /// How the value is bound.
-        public var kind: Kind
+        package var kind: Kind
         /// The integer (`Int64(bitPattern:)`) or the real (`Double(bitPattern:)`).
-        public var bits: UInt64
+        package var bits: UInt64
         /// The text's range in ``BulkRowBatch/text``.
-        public var start: Int, end: Int
+        package var start: Int, end: Int
     }
 
     /// The most rows the batch holds (``isFull`` then).
-    public let capacity: Int
+    package let capacity: Int
     /// The values, row after row (``columnCount`` a row once rows are ended).
-    @exclusivity(unchecked) public private(set) var cells: [Cell] = []
+    @exclusivity(unchecked) package private(set) var cells: [Cell] = []
     /// The 1-based line (of the source file) on which each row starts.
-    @exclusivity(unchecked) public private(set) var lines: [Int] = []
+    @exclusivity(unchecked) package private(set) var lines: [Int] = []
     @exclusivity(unchecked) private var bytes: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var byteCount = 0
     @exclusivity(unchecked) private var byteCapacity: Int
 
     /// An empty batch for `capacity` rows.
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
         byteCapacity = max(capacity, 1) * 64
         bytes = .allocate(capacity: byteCapacity)
@@ -60,19 +60,19 @@ public final class BulkRowBatch: PipeBatch, @unchecked Sendable {
     deinit { bytes.deallocate() }
 
     /// The rows ended so far.
-    public var rowCount: Int { lines.count }
+    package var rowCount: Int { lines.count }
     /// True when ``capacity`` rows are in the batch.
-    public var isFull: Bool { lines.count >= capacity }
+    package var isFull: Bool { lines.count >= capacity }
     /// True when no row is in the batch.
-    public var isEmpty: Bool { lines.isEmpty }
+    package var isEmpty: Bool { lines.isEmpty }
     /// Values per row (those of the first row; every row must have as many).
-    public private(set) var columnCount = 0
+    package private(set) var columnCount = 0
 
     /// The text bytes of all rows (valid until the batch is changed).
-    public var text: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bytes, count: byteCount) }
+    package var text: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: bytes, count: byteCount) }
 
     /// Empties the batch, keeping its storage.
-    public func removeAll() {
+    package func removeAll() {
         byteCount = 0
         columnCount = 0
         cells.removeAll(keepingCapacity: true)
@@ -80,20 +80,20 @@ public final class BulkRowBatch: PipeBatch, @unchecked Sendable {
     }
 
     /// Appends a NULL to the row being filled.
-    @inline(__always) public func appendNull() { cells.append(Cell(kind: .null, bits: 0, start: 0, end: 0)) }
+    @inline(__always) package func appendNull() { cells.append(Cell(kind: .null, bits: 0, start: 0, end: 0)) }
 
     /// Appends an integer to the row being filled.
-    @inline(__always) public func append(_ value: Int64) {
+    @inline(__always) package func append(_ value: Int64) {
         cells.append(Cell(kind: .integer, bits: UInt64(bitPattern: value), start: 0, end: 0))
     }
 
     /// Appends a real to the row being filled.
-    @inline(__always) public func append(_ value: Double) {
+    @inline(__always) package func append(_ value: Double) {
         cells.append(Cell(kind: .real, bits: value.bitPattern, start: 0, end: 0))
     }
 
     /// Appends UTF-8 text (copied into the batch) to the row being filled.
-    @inline(__always) public func append(utf8 text: UnsafeRawBufferPointer) {
+    @inline(__always) package func append(utf8 text: UnsafeRawBufferPointer) {
         let start = byteCount
         if let base = text.baseAddress, !text.isEmpty {
             if byteCount + text.count > byteCapacity { grow(to: byteCount + text.count) }
@@ -104,13 +104,13 @@ public final class BulkRowBatch: PipeBatch, @unchecked Sendable {
     }
 
     /// Ends the row being filled; `line` is where it starts in the source (for messages).
-    @inline(__always) public func endRow(line: Int) {
+    @inline(__always) package func endRow(line: Int) {
         if lines.isEmpty { columnCount = cells.count }
         lines.append(line)
     }
 
     /// The value at `row`, `column` (row-major, ``columnCount`` a row).
-    public func value(row: Int, column: Int) -> StoreValue {
+    package func value(row: Int, column: Int) -> StoreValue {
         let cell = cells[row * columnCount + column]
         switch cell.kind {
         case .null: return .null

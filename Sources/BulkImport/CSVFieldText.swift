@@ -11,10 +11,10 @@ import CSVImport
 ///     CSVFieldText.text(record, 0)     // "Ada"
 ///     CSVFieldText.integer(record, 1)  // .value(17)
 ///     CSVFieldText.isBlank(record, 2)  // true
-public enum CSVFieldText {
+package enum CSVFieldText {
     /// True when the field is empty or white space only (usually decided by its first byte).
     @inlinable
-    public static func isBlank(_ record: CSVRecord, _ index: Int) -> Bool {
+    package static func isBlank(_ record: CSVRecord, _ index: Int) -> Bool {
         record.withUnsafeBytes(at: index) { raw in
             for b in raw {
                 if b == 0x20 || b == 0x09 { continue }
@@ -26,13 +26,13 @@ public enum CSVFieldText {
     }
 
     /// The field as trimmed text.
-    public static func text(_ record: CSVRecord, _ index: Int) -> String {
+    package static func text(_ record: CSVRecord, _ index: Int) -> String {
         withText(record, index) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Calls `body` with the field as trimmed UTF-8.
     @inlinable
-    public static func withText<R>(
+    package static func withText<R>(
         _ record: CSVRecord,
         _ index: Int,
         _ body: (UnsafeRawBufferPointer) throws -> R
@@ -56,7 +56,7 @@ public enum CSVFieldText {
     /// The range of valid UTF-8 `bytes` without leading and trailing white space: the same
     /// characters as `Character.isWhitespace`-style trimming (`Unicode.Scalar.Properties.isWhitespace`,
     /// no-break spaces included) plus U+FEFF, found on the bytes without decoding.
-    public static func trimmedRange(utf8 bytes: UnsafeRawBufferPointer) -> Range<Int> {
+    package static func trimmedRange(utf8 bytes: UnsafeRawBufferPointer) -> Range<Int> {
         var start = 0
         var end = bytes.count
         while start < end, let n = spaceLength(bytes, from: start, end: end) { start += n }
@@ -102,7 +102,7 @@ public enum CSVFieldText {
     }
 
     /// `text` without leading and trailing white space (no-break spaces included).
-    public static func trimmed(_ text: String) -> String {
+    package static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isBlank($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isBlank($0) })!
@@ -124,7 +124,7 @@ public enum CSVFieldText {
     }
 
     /// A field read as a whole number.
-    public enum ParsedInteger: Sendable, Equatable {
+    package enum ParsedInteger: Sendable, Equatable {
         /// The field's whole number.
         case value(Int64)
         /// The field is empty or white space.
@@ -135,7 +135,7 @@ public enum CSVFieldText {
 
     /// A whole number (digits only, surrounding spaces allowed).
     @inlinable
-    public static func integer(_ record: CSVRecord, _ index: Int) -> ParsedInteger {
+    package static func integer(_ record: CSVRecord, _ index: Int) -> ParsedInteger {
         record.withUnsafeBytes(at: index) { raw in
             var start = 0
             var end = raw.count

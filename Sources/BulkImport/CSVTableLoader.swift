@@ -15,8 +15,8 @@ import Timekeeping
 /// ``build(at:)`` builds a database at a path of one's choosing.
 ///
 /// **How it is fast.** One pass over the file, through the bulk import's
-/// two-thread pipeline (``TwoThreadLoad``): a second thread parses, types
-/// and decodes fields into batches (``ImportRows`` counts rows, reports
+/// two-thread pipeline (`TwoThreadLoad`): a second thread parses, types
+/// and decodes fields into batches (`ImportRows` counts rows, reports
 /// progress and lists bad rows), while the calling thread appends them with
 /// multi-row INSERTs. Types are inferred on the fly, not in a first pass:
 /// the columns are created without a declared type, so SQLite keeps each
@@ -27,7 +27,7 @@ import Timekeeping
 /// database is a new private file: it is built with 16 KB pages, no journal
 /// and no syncing until the end, into a temporary file that is synced and
 /// renamed into place only when complete — the rename is what makes the load
-/// all-or-nothing, so ``EmptyStoreLoad``'s rollback journal and index
+/// all-or-nothing, so `EmptyStoreLoad`'s rollback journal and index
 /// juggling are not needed (there is nothing to roll back to, and no index).
 ///
 /// **Errors** are ``EntityImportError``s: a row with more or fewer fields

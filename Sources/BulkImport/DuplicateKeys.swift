@@ -15,42 +15,42 @@ import CSVImport
 ///     }
 ///     keys.nameFirstLines(in: &rows.issues, rereading: "banks.csv", keyField: 3)
 ///     // rows.issues[index].reason == "duplicate cert, first on line 2"
-public struct DuplicateKeys: Sendable {
+package struct DuplicateKeys: Sendable {
     /// What the key is called in the reasons ("cert").
-    public let name: String
+    package let name: String
     private var seen = KeySet()
     /// The keys of listed repeats, by issue index.
     private var listedKeys: [Int: Int64] = [:]
 
     /// No keys yet; `name` names the key in the reasons.
-    public init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
     /// Inserts `key`; false when the file already had it (a repeat).
     @inline(__always)
-    public mutating func insert(_ key: Int64) -> Bool { seen.insert(key) }
+    package mutating func insert(_ key: Int64) -> Bool { seen.insert(key) }
 
     /// The problem of a repeated key: `duplicate <name>` in `column`, with the field's `value`.
-    public func problem(column: String, value: String) -> RowProblem {
+    package func problem(column: String, value: String) -> RowProblem {
         RowProblem(reason: "duplicate \(name)", column: column, value: value)
     }
 
     /// Remembers that issue `index` is the repeat of `key` (to name its first line later).
-    public mutating func listed(_ key: Int64, issue index: Int) { listedKeys[index] = key }
+    package mutating func listed(_ key: Int64, issue index: Int) { listedKeys[index] = key }
 
     /// True when some listed issue is a repeat.
-    public var hasListedRepeats: Bool { !listedKeys.isEmpty }
+    package var hasListedRepeats: Bool { !listedKeys.isEmpty }
 
     /// Names the first line of each listed repeat in its reason (`duplicate cert, first on line 2`), with a
     /// second pass over the file at `path` reading field `keyField` as a whole number. Does nothing without
     /// listed repeats or a file to read again (nil: rows made in memory).
-    public func nameFirstLines(in issues: inout [ImportIssue], rereading path: String?, keyField: Int) {
+    package func nameFirstLines(in issues: inout [ImportIssue], rereading path: String?, keyField: Int) {
         guard !listedKeys.isEmpty, let path else { return }
         nameFirstLines(in: &issues, rereading: { try? CSVReader(path: path) }, keyField: keyField)
     }
 
     /// The same, the second pass reading the reader `reopen` makes (bytes held in memory, a file);
     /// nothing when it makes none.
-    public func nameFirstLines(in issues: inout [ImportIssue], rereading reopen: () -> CSVReader?, keyField: Int) {
+    package func nameFirstLines(in issues: inout [ImportIssue], rereading reopen: () -> CSVReader?, keyField: Int) {
         guard !listedKeys.isEmpty, let again = reopen() else { return }
         let wanted = Set(listedKeys.values)
         var firstLine: [Int64: Int] = [:]

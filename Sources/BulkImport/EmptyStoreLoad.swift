@@ -15,14 +15,14 @@ import SQLiteStore
 ///         _ = try insert.step(); insert.reset()
 ///     }
 ///     // done == false when "student" already held rows: nothing was written
-public enum EmptyStoreLoad {
+package enum EmptyStoreLoad {
     /// Runs `load` inside the bulk write when every table of `tables` is empty; false (nothing done) when
     /// one holds rows, checked before and again under the write lock. An error from `load` rolls the
     /// whole load back and is rethrown.
     ///
     /// Indexes whose first column is `keepingIndexesLeadingWith` stay (a loader that appends to them in
     /// order pays less than sorting them afterwards).
-    public static func run(
+    package static func run(
         store: Store,
         tables: [String],
         keepingIndexesLeadingWith kept: String? = nil,

@@ -14,7 +14,7 @@ import Timekeeping
 /// `FILE:LINE: reason (column "…", value "…")`; with
 /// ``ImportOptions/skipBadRows`` the good rows are imported and the bad ones
 /// listed in the summary. Into an empty table the rows go through
-/// ``EmptyStoreLoad`` (one bulk write, indexes built after the load).
+/// `EmptyStoreLoad` (one bulk write, indexes built after the load).
 ///
 ///     let importer = EntityImporter(store: store, mapping: mapping)
 ///     let summary = try importer.importFile("students.csv")

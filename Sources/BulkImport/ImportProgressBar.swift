@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A one-line progress bar on standard error for long imports:
 /// rows, rows per second, a bar with the percentage, and the time left.

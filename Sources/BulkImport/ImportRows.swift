@@ -21,32 +21,32 @@ import Timekeeping
 ///             rows.addIssue(RowProblem(reason: "expected \(header.count) fields, found \(record.count)"), line: record.line)
 ///         }
 ///     }
-public final class ImportRows: @unchecked Sendable {
+package final class ImportRows: @unchecked Sendable {
     /// The file's name in the summary and the messages.
-    public let path: String
+    package let path: String
     /// The reader, past the header row once the import began.
-    public let reader: CSVReader
+    package let reader: CSVReader
     /// How bad rows are treated.
-    public let options: ImportOptions
+    package let options: ImportOptions
     /// Called at most ~10 times a second, and once at the end.
-    public let progress: ((ImportProgress) -> Void)?
+    package let progress: ((ImportProgress) -> Void)?
     /// When the import began (`MonotonicClock` seconds).
-    public let started: Double
+    package let started: Double
 
     /// The counts so far (the writer fills in added, updated, unchanged).
-    public var summary: ImportSummary
+    package var summary: ImportSummary
     /// The first bad rows (at most ``ImportOptions/maxListedIssues``).
-    public var issues: [ImportIssue] = []
+    package var issues: [ImportIssue] = []
     /// Every bad row so far.
-    @exclusivity(unchecked) public private(set) var badRowCount = 0
+    @exclusivity(unchecked) package private(set) var badRowCount = 0
     /// Every data row read so far (good and bad).
-    @exclusivity(unchecked) public private(set) var dataRowCount = 0
+    @exclusivity(unchecked) package private(set) var dataRowCount = 0
     @exclusivity(unchecked) private var record = CSVRecord()
     @exclusivity(unchecked) private var nextProgressRow = 4096
     private var lastProgressTime: Double
 
     /// The rows of `reader` (positioned after the header), named `path` in messages.
-    public init(
+    package init(
         path: String,
         reader: CSVReader,
         options: ImportOptions,
@@ -63,10 +63,10 @@ public final class ImportRows: @unchecked Sendable {
     }
 
     /// True once a bad row means nothing of this file will be written.
-    public var mustAbort: Bool { badRowCount > 0 && !options.skipBadRows }
+    package var mustAbort: Bool { badRowCount > 0 && !options.skipBadRows }
 
     /// Reads every remaining row and calls `body` with it; rethrows the reader's `CSVError`.
-    public func readEach(_ body: (CSVRecord) throws -> Void) throws {
+    package func readEach(_ body: (CSVRecord) throws -> Void) throws {
         while try reader.read(into: &record) {
             dataRowCount += 1
             if dataRowCount >= nextProgressRow { reportProgress(finished: false) }
@@ -78,7 +78,7 @@ public final class ImportRows: @unchecked Sendable {
     /// Counts a bad row at `line`; lists it while fewer than the limit are listed. Returns its index in
     /// ``issues`` when listed.
     @discardableResult
-    public func addIssue(_ problem: RowProblem, line: Int) -> Int? {
+    package func addIssue(_ problem: RowProblem, line: Int) -> Int? {
         badRowCount += 1
         summary.skipped = options.skipBadRows ? badRowCount : 0
         guard issues.count < options.maxListedIssues else { return nil }

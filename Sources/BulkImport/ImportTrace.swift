@@ -6,17 +6,17 @@ import Timekeeping
 ///
 ///     let trace = ImportTrace(enabled: ProcessInfo.processInfo.environment["TRACE_IMPORT"] == "1")
 ///     trace("prepared")  //   0.002 s (cpu  0.001 s)  prepared
-public final class ImportTrace {
+package final class ImportTrace {
     /// Whether anything is printed.
-    public let isEnabled: Bool
+    package let isEnabled: Bool
     private var lastTrace = MonotonicClock.seconds()
     private var lastCPU = 0.0
 
     /// A trace that prints only when `enabled`.
-    public init(enabled: Bool) { isEnabled = enabled }
+    package init(enabled: Bool) { isEnabled = enabled }
 
     /// Prints `phase` with the time since the previous one.
-    public func callAsFunction(_ phase: @autoclosure () -> String) {
+    package func callAsFunction(_ phase: @autoclosure () -> String) {
         guard isEnabled else { return }
         let now = MonotonicClock.seconds()
         var usage = rusage()

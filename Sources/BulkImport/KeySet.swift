@@ -8,18 +8,18 @@
 ///     var seen = KeySet()
 ///     seen.insert(24735) // true
 ///     seen.insert(24735) // false: a duplicate
-public struct KeySet: Sendable {
+package struct KeySet: Sendable {
     /// Values in 0..<bitmapLimit live in the bitmap (at most 8 MB).
-    public static let bitmapLimit: Int64 = 1 << 26
+    package static let bitmapLimit: Int64 = 1 << 26
     private var words: [UInt64] = []
     private var others: Set<Int64> = []
 
     /// An empty set.
-    public init() {}
+    package init() {}
 
     /// Inserts `value`; false when it was already present.
     @inline(__always)
-    public mutating func insert(_ value: Int64) -> Bool {
+    package mutating func insert(_ value: Int64) -> Bool {
         guard value >= 0 && value < KeySet.bitmapLimit else { return others.insert(value).inserted }
         let word = Int(value >> 6)
         if word >= words.count {
@@ -33,7 +33,7 @@ public struct KeySet: Sendable {
     }
 
     /// True when `value` was inserted.
-    public func contains(_ value: Int64) -> Bool {
+    package func contains(_ value: Int64) -> Bool {
         guard value >= 0 && value < KeySet.bitmapLimit else { return others.contains(value) }
         let word = Int(value >> 6)
         return word < words.count && words[word] & (1 << UInt64(value & 63)) != 0

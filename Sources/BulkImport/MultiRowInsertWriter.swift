@@ -27,34 +27,34 @@ import SQLiteStore
 ///     let addresses = try MultiRowInsertWriter(database: db, table: "address", columns: ["street", "city", "zip"],
 ///                                              values: 2..<5, rowIDs: .init(column: "person_id"))
 ///     try people.write(batch); try addresses.write(batch)   // person n and its address both get id n
-public final class MultiRowInsertWriter {
+package final class MultiRowInsertWriter {
     /// Bound values per statement at most: SQLite's smallest default limit (999, before 3.32).
-    public static let maxParameters = 999
+    package static let maxParameters = 999
 
     /// The ids the rows of a load get: ``first`` for the first row written, one more for each
     /// following one (what SQLite assigns when appending to an empty table), checked after every
     /// statement; ``column`` (when set) is filled with the row's id.
     ///
     ///     let ids = MultiRowInsertWriter.RowIDs(first: 1, column: "info_id")
-    public struct RowIDs: Sendable {
+    package struct RowIDs: Sendable {
         /// The id of the first row written.
-        public var first: Int64
+        package var first: Int64
         /// A column bound with the row's id (after the batch's values), or nil.
-        public var column: String?
+        package var column: String?
         /// Ids from `first` (1: an empty table), `column` filled with them when set.
-        public init(first: Int64 = 1, column: String? = nil) {
+        package init(first: Int64 = 1, column: String? = nil) {
             self.first = first
             self.column = column
         }
     }
 
     /// The ids did not come out as counted (the table was not empty after all).
-    public struct UnexpectedRowID: Error, CustomStringConvertible {
+    package struct UnexpectedRowID: Error, CustomStringConvertible {
         /// The table written.
-        public let table: String
+        package let table: String
         /// The id the last row of the statement should have had, and the one SQLite assigned.
-        public let expected: Int64, found: Int64
-        public var description: String { "bulk load: expected row id \(expected), SQLite assigned \(found)" }
+        package let expected: Int64, found: Int64
+        package var description: String { "bulk load: expected row id \(expected), SQLite assigned \(found)" }
     }
 
     private let database: Database
@@ -66,12 +66,12 @@ public final class MultiRowInsertWriter {
     private let many: Statement
     private let one: Statement
     /// Rows written so far.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// A writer of `columns` of `table` (any names: they are quoted) on `database`'s connection, bound
     /// from the batch rows' `values` (all of them by default; as many as `columns`), with `rowIDs`
     /// counted and checked (and a column filled with them) when given.
-    public init(
+    package init(
         database: Database,
         table: String,
         columns: [String],
@@ -102,7 +102,7 @@ public final class MultiRowInsertWriter {
     }
 
     /// Appends every row of `batch` (whose rows hold the writer's `values`).
-    public func write(_ batch: BulkRowBatch) throws {
+    package func write(_ batch: BulkRowBatch) throws {
         let rows = batch.rowCount
         guard rows > 0 else { return }
         let width = batch.columnCount

@@ -31,9 +31,9 @@ import SQLiteStore
 ///     batch.appendNull()
 ///     batch.endRow(line: 2)
 ///     let outcome = try writer.apply(batch, row: 0)   // .added
-public struct ToOneUpsertWriter {
+package struct ToOneUpsertWriter {
     /// What ``apply(_:row:)`` did with a row.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// A new key: both rows inserted.
         case added
         /// A known key with a value that differed: the differing columns updated.
@@ -57,7 +57,7 @@ public struct ToOneUpsertWriter {
 
     /// A writer on `database`'s connection; see the type's summary. The statements are prepared once
     /// and held here (outside the connection's bounded cache).
-    public init(
+    package init(
         database: Database,
         rootTable: String,
         rootColumns: [String],
@@ -100,7 +100,7 @@ public struct ToOneUpsertWriter {
     }
 
     /// Adds, updates or leaves the row `row` of `batch` (root values, then the to-one table's).
-    public func apply(_ batch: BulkRowBatch, row: Int) throws -> Outcome {
+    package func apply(_ batch: BulkRowBatch, row: Int) throws -> Outcome {
         let base = row * batch.columnCount
         let text = batch.text
         return try batch.cells.withUnsafeBufferPointer { all in

@@ -23,9 +23,9 @@ import Foundation
 ///         pipe.send(batch)
 ///     }, consume: { batch in total += batch.values.reduce(0, +) })
 ///     // total == 6
-public enum TwoThreadLoad {
+package enum TwoThreadLoad {
     /// Runs `produce` on a second thread and `consume` on this one; see the type's summary.
-    public static func run<Batch: PipeBatch>(
+    package static func run<Batch: PipeBatch>(
         pipe: BatchPipe<Batch> = BatchPipe<Batch>(),
         produce: @escaping @Sendable (BatchPipe<Batch>) throws -> Void,
         consume: (Batch) throws -> Void

@@ -11,12 +11,12 @@ import SQLiteStore
 ///     try UpsertTransaction.run(store: store, bulk: false) { db in
 ///         try db.run("UPDATE student SET subject = ? WHERE number = ?", [.text("Physics"), .integer(7)])
 ///     }
-public enum UpsertTransaction {
+package enum UpsertTransaction {
     /// How many more busy timeouts an import waits for another writer before giving up.
-    public static let extraBusyWaits = 2
+    package static let extraBusyWaits = 2
 
     /// Runs `body` in one transaction of `store`'s connection; see the type's summary.
-    public static func run(
+    package static func run(
         store: Store,
         bulk: Bool,
         extraBusyWaits: Int = UpsertTransaction.extraBusyWaits,

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The reason an error gives, as a person reads it after the file it concerns:
 /// the system's sentence for a Foundation error (`Permission denied`, `File exists`),

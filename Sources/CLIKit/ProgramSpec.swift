@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A whole program: its own command line, its subcommands, and what its man page says besides
 /// (environment, files, examples, exit statuses).

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How a CSV file is written: the byte between fields and the text encoding,
 /// found by looking at the file's first bytes (``sniff(_:)``).

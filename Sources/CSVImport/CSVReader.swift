@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A streaming RFC 4180 CSV reader over bytes.
 ///
@@ -113,9 +109,7 @@ public final class CSVReader {
         } else {
             totalBytes = nil
         }
-        #if os(Linux)
         _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
-        #endif
         self.path = path
         self.limits = limits
         self.delimiter = CSVReader.usableDelimiter(delimiter)

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes CSV records with RFC 4180 quoting, buffered, to a file or to memory.
 ///

@@ -1,10 +1,5 @@
-import Timekeeping
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Timekeeping
 
 /// A calendar date without a time or time zone, parsed from the formats the
 /// FDIC has used and written as ISO 8601 (`YYYY-MM-DD`).

@@ -25,15 +25,15 @@ import TerminalUI
 ///         try? controller.performFetch()
 ///         adapter = FetchedResultsTableAdapter(controller: controller, tableView: table, cellForObject: …)
 ///     }
-public final class FetchedPreviewTableSource: TableViewDataSource {
+package final class FetchedPreviewTableSource: TableViewDataSource {
     /// The rows shown, in order.
-    public let rows: [FetchedPreviewRow]
+    package let rows: [FetchedPreviewRow]
     /// Whether the rows are shown in sections with headers (the controller has a section key path).
-    public let isSectioned: Bool
+    package let isSectioned: Bool
     /// Makes the cell of an object (as ``FetchedResultsTableAdapter/cellForObject`` does).
-    public var cellForObject: (ManagedObject) -> TableCell
+    package var cellForObject: (ManagedObject) -> TableCell
     /// The header of a section, given its name; nil shows the name itself.
-    public var headerTitle: ((String) -> String)?
+    package var headerTitle: ((String) -> String)?
 
     private struct Section {
         var name: String
@@ -48,7 +48,7 @@ public final class FetchedPreviewTableSource: TableViewDataSource {
     /// Groups `rows` into sections and loads their objects from `context`.
     ///
     /// - Throws: the store's error when the objects cannot be read.
-    public init(
+    package init(
         rows: [FetchedPreviewRow],
         context: ObjectContext,
         isSectioned: Bool,
@@ -78,14 +78,14 @@ public final class FetchedPreviewTableSource: TableViewDataSource {
     // MARK: TableViewDataSource
 
     /// One section per run of equal section names (one in all without sections; none without rows).
-    public var numberOfSections: Int { sections.count }
+    package var numberOfSections: Int { sections.count }
 
-    public func numberOfRows(inSection section: Int) -> Int {
+    package func numberOfRows(inSection section: Int) -> Int {
         section >= 0 && section < sections.count ? sections[section].count : 0
     }
 
     /// ``cellForObject`` of the row's object; an empty cell when the object is gone.
-    public func cell(forRowAt indexPath: IndexPath) -> TableCell {
+    package func cell(forRowAt indexPath: IndexPath) -> TableCell {
         guard indexPath.section >= 0, indexPath.section < sections.count,
             indexPath.row >= 0, indexPath.row < sections[indexPath.section].count,
             let object = objects[rows[sections[indexPath.section].start + indexPath.row].objectID]
@@ -96,14 +96,14 @@ public final class FetchedPreviewTableSource: TableViewDataSource {
     }
 
     /// ``headerTitle`` of the section's name, else the name (nil without sections).
-    public func titleForHeader(inSection section: Int) -> String? {
+    package func titleForHeader(inSection section: Int) -> String? {
         guard isSectioned, section >= 0, section < sections.count else { return nil }
         let name = sections[section].name
         return headerTitle?(name) ?? name
     }
 
     /// The row's `ObjectID`.
-    public func rowIdentity(at indexPath: IndexPath) -> AnyHashable? {
+    package func rowIdentity(at indexPath: IndexPath) -> AnyHashable? {
         guard indexPath.section >= 0, indexPath.section < sections.count,
             indexPath.row >= 0, indexPath.row < sections[indexPath.section].count
         else { return nil }
@@ -111,7 +111,7 @@ public final class FetchedPreviewTableSource: TableViewDataSource {
     }
 
     /// Where the object with that `ObjectID` is among the preview rows.
-    public func indexPath(forRowIdentity identity: AnyHashable) -> IndexPath? {
+    package func indexPath(forRowIdentity identity: AnyHashable) -> IndexPath? {
         (identity.base as? ObjectID).flatMap { indexPaths[$0] }
     }
 }

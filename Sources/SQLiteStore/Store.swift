@@ -202,12 +202,12 @@ public final class Store {
     }
 
     /// Whether this store can have a second connection at all (whether or not it is lent out now).
-    public var hasReaderConnection: Bool { allowsReaderConnection && !readerFailed }
+    package var hasReaderConnection: Bool { allowsReaderConnection && !readerFailed }
 
     /// A loan of the store's second, read-only connection to the same file,
     /// for use on another thread; nil when another thread has it, for immutable
     /// snapshots and special files, or when it cannot be opened. Opened on
-    /// first use; give it back with ``ReaderConnectionLease/release()`` (from
+    /// first use; give it back with `ReaderConnectionLease/release()` (from
     /// any thread) once nobody touches it any more.
     ///
     /// It lets work run beside ``database``: a controller splits a large
@@ -222,7 +222,7 @@ public final class Store {
     ///             lease.release()
     ///         }
     ///     }
-    public func acquireReaderConnection() -> ReaderConnectionLease? {
+    package func acquireReaderConnection() -> ReaderConnectionLease? {
         guard allowsReaderConnection, !readerFailed, readerAvailable.wait(timeout: .now()) == .success else {
             return nil
         }
@@ -356,7 +356,7 @@ public final class Store {
     ///         let insert = try db.statement("INSERT INTO failed_bank_info(name, city, state) VALUES (?, ?, ?)")
     ///         for row in rows { try insert.bind(row); _ = try insert.step(); insert.reset() }
     ///     }
-    public func bulkWrite(_ body: (Database) throws -> Void) throws {
+    package func bulkWrite(_ body: (Database) throws -> Void) throws {
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
         if isForeign {
             // No triggers of ours to suspend; readers see the write through data_version or the tracking history.
@@ -421,13 +421,13 @@ extension Store {
     ///
     /// `.replaced` means another file was renamed over the path (or the store was
     /// deleted and another created there): this store goes on reading and writing
-    /// the old, unlinked file. To follow the path, call ``prepareForReopening()``,
+    /// the old, unlinked file. To follow the path, call `prepareForReopening()`,
     /// release this store (every context and controller over it), then open a new
     /// `Store` at the path; a new store is refused while this one lives
     /// (``StoreError/replacedFileStillOpen(path:)``).
     ///
     ///     if store.fileAtPath() == .replaced { reopen() }
-    public func fileAtPath() -> StoreFileAtPath {
+    package func fileAtPath() -> StoreFileAtPath {
         guard let fileNode else { return .same }
         guard let now = FileNode(path: path) else { return .missing }
         return now == fileNode ? .same : .replaced
@@ -449,7 +449,7 @@ extension Store {
     ///     context = nil; controller = nil; store = nil    // every reference
     ///     store = try Store(path: path, model: model)
     @discardableResult
-    public func prepareForReopening() -> Bool {
+    package func prepareForReopening() -> Bool {
         closing.set()
         reader?.interruptUntilResumed()
         readerAvailable.wait()
@@ -468,9 +468,9 @@ extension Store {
     }
 }
 
-/// A loan of a store's second connection (``Store/acquireReaderConnection()``):
+/// A loan of a store's second connection (`Store/acquireReaderConnection()`):
 /// one thread at a time uses ``database`` until ``release()``.
-public final class ReaderConnectionLease: @unchecked Sendable {
+package final class ReaderConnectionLease: @unchecked Sendable {
     /// A flag one thread sets and others read.
     final class Flag: Sendable {
         private let value = Atomic<Bool>(false)
@@ -489,14 +489,14 @@ public final class ReaderConnectionLease: @unchecked Sendable {
     }
 
     /// The connection (valid until ``release()``).
-    public var database: Database { connection! }
+    package var database: Database { connection! }
 
     /// True once the store is going away: long work should stop and release the connection
     /// (the store waits for it). Check it every few thousand rows.
-    public var storeIsClosing: Bool { closing.isSet }
+    package var storeIsClosing: Bool { closing.isSet }
 
     /// Gives the connection back (once; a lease dropped unreleased gives it back too).
-    public func release() {
+    package func release() {
         guard connection != nil else { return }
         connection = nil
         available.signal()

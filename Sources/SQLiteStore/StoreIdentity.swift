@@ -29,8 +29,8 @@ public struct StoreIdentity: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What a store's path names now, compared with the file the store has open
-/// (``Store/fileAtPath()``).
-public enum StoreFileAtPath: Sendable, Equatable {
+/// (`Store/fileAtPath()`).
+package enum StoreFileAtPath: Sendable, Equatable {
     /// The path still names the open file (or the store has no file: in memory).
     case same
     /// Another file is at the path (`mv other.sqlite store.sqlite`, or deleted and re-created).

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where the run loop, the views and the importers get "now" from, in seconds:
 /// the project's one clock type.

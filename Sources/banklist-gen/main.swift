@@ -1,12 +1,7 @@
 import CLIKit
 import CSVImport
-import TestSupport
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TestSupport
 
 // banklist-gen: writes a synthetic FDIC Failed Bank List (seeded, reproducible).
 //

@@ -1,11 +1,6 @@
 import CLIKit
 import FailedBanksKit
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // bench [--rows N] [--json PATH] [--only NAME,…]: see BenchConfiguration.spec.
 // bench --child NAME …: one of the child processes bench starts for itself.

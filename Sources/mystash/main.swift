@@ -1,11 +1,6 @@
 import CLIKit
-import MyStashKit
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import MyStashKit
 
 // Before anything is read: no core dump may hold a passphrase, a key or a revealed password.
 ProcessHardening.disableCoreDumps()

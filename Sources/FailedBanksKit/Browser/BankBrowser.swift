@@ -24,13 +24,13 @@ import TerminalUI
 ///     let store = try Store(path: path, model: BrowserModel.model)
 ///     let browser = try BankBrowser(store: store, options: BrowserOptions(), screen: try CursesScreen())
 ///     let exit = browser.run()           // .quit, or .signal(SIGTERM) …
-public final class BankBrowser {
+package final class BankBrowser {
     /// What the browser was launched with (`c` and `U` use it).
-    public let options: BrowserOptions
+    package let options: BrowserOptions
     /// The run loop driving the screen (the list screen is its bottom view).
-    public let loop: TerminalRunLoop
+    package let loop: TerminalRunLoop
     /// The list screen (set once at the end of `init`: its key bindings call the browser).
-    public private(set) var list: ListScreen!
+    package private(set) var list: ListScreen!
     /// The update `U` started, while it runs (see BankBrowser+Update.swift).
     var backgroundUpdate: BackgroundUpdate?
 
@@ -42,7 +42,7 @@ public final class BankBrowser {
     ///
     /// The browser should be the store's only holder (the launcher hands it over),
     /// so that it can let the store go when another file is renamed over its path.
-    public init(
+    package init(
         store: Store,
         options: BrowserOptions,
         screen: Screen,
@@ -78,11 +78,11 @@ public final class BankBrowser {
 
     /// Runs until `q` or a termination signal (then lets go of the views, so the
     /// store's connection closes when the caller drops the browser).
-    public func run() -> TerminalRunLoop.Exit { list.run() }
+    package func run() -> TerminalRunLoop.Exit { list.run() }
 
     /// The cell of a bank: its name, and `City, ST` below it. A value that is not text
     /// (a BLOB name a `sqlite3` shell stored) shows as ``DisplayText/of(_:)`` writes it (`x'…'`).
-    public static func cell(for bank: ManagedObject) -> TableCell {
+    package static func cell(for bank: ManagedObject) -> TableCell {
         let city = DisplayText.of(bank.value(forKeyPath: "city"))
         let state = DisplayText.of(bank.value(forKeyPath: "state"))
         let detail = city.isEmpty ? state : (state.isEmpty ? city : "\(city), \(state)")
@@ -99,59 +99,59 @@ public final class BankBrowser {
 
     /// A section header: its name and count, "2025 (3)"; "— (2)" for banks
     /// without the key (no details row, no state).
-    public static func header(for section: SectionInfo) -> String {
+    package static func header(for section: SectionInfo) -> String {
         "\(section.name.isEmpty ? "—" : section.name) (\(section.numberOfObjects))"
     }
 
     /// A section header before its count is known: "2025 (…)", "— (…)".
-    public static func provisionalHeader(forSectionNamed name: String) -> String {
+    package static func provisionalHeader(forSectionNamed name: String) -> String {
         "\(name.isEmpty ? "—" : name) (…)"
     }
 
     // MARK: The list screen's state, by failedbanks' names
 
     /// The store browsed (another one after the file at its path was replaced).
-    public var store: Store { list.store }
+    package var store: Store { list.store }
     /// The context the controllers fetch through and deletes are saved in.
-    public var context: ObjectContext { list.context }
+    package var context: ObjectContext { list.context }
     /// The bank list.
-    public var table: TableView { list.table }
+    package var table: TableView { list.table }
     /// Feeds `table` from the current tab's controller (nil while ``isLoading``).
-    public var adapter: FetchedResultsTableAdapter! { list.adapter }
+    package var adapter: FetchedResultsTableAdapter! { list.adapter }
     /// True until the first tab's deferred full fetch is done (see ``ListScreen/isLoading``).
-    public var isLoading: Bool { list.isLoading }
+    package var isLoading: Bool { list.isLoading }
     /// Why the first tab's deferred fetch failed, if it did.
-    public var loadError: Error? { list.loadError }
+    package var loadError: Error? { list.loadError }
     /// The tab showing.
-    public var tab: BankSortTab { BankSortTab.allCases[list.tabIndex] }
+    package var tab: BankSortTab { BankSortTab.allCases[list.tabIndex] }
     /// The filter applied (`\`), if any, and its text.
-    public var filter: FetchPredicate? { list.filter }
-    public var filterText: String { list.filterText }
+    package var filter: FetchPredicate? { list.filter }
+    package var filterText: String { list.filterText }
     /// Why deleting is disabled, when the store is read-only.
-    public var readOnlyReason: String? { list.readOnlyReason }
+    package var readOnlyReason: String? { list.readOnlyReason }
     /// Errors that should never happen (a refused batch, a failed poll), newest last.
-    public var log: [String] { list.log }
+    package var log: [String] { list.log }
     /// `123/572`.
-    public var positionText: String { list.positionText }
+    package var positionText: String { list.positionText }
     /// Tabs whose results cache is still to be filled in the background.
-    public var tabsToWarm: [BankSortTab] { list.tabsToWarm.map { BankSortTab.allCases[$0] } }
+    package var tabsToWarm: [BankSortTab] { list.tabsToWarm.map { BankSortTab.allCases[$0] } }
 
     /// The status line (hints, position, messages).
-    public var statusLine: StatusLine { list.statusLine }
+    package var statusLine: StatusLine { list.statusLine }
     /// The `\` filter line.
-    public var filterField: FilterField { list.filterField }
+    package var filterField: FilterField { list.filterField }
     var now: Double { loop.clock.now }
 
     /// Applies `predicate` (nil: none) to the current tab, as `\` does.
-    public func applyFilter(_ predicate: FetchPredicate?, text: String) throws {
+    package func applyFilter(_ predicate: FetchPredicate?, text: String) throws {
         try list.applyFilter(predicate, text: text)
     }
     /// Shows `newTab`'s order and sections; the selection stays on the same bank.
-    public func switchTab(to newTab: BankSortTab) { list.switchTab(to: newTab.index) }
+    package func switchTab(to newTab: BankSortTab) { list.switchTab(to: newTab.index) }
     /// Fills the next other tab's results cache in the background.
-    public func warmNextTab() { list.warmNextTab() }
+    package func warmNextTab() { list.warmNextTab() }
     /// Picks up other processes' writes.
-    public func pollExternalChanges() { list.pollExternalChanges() }
+    package func pollExternalChanges() { list.pollExternalChanges() }
     /// One event, as the list screen handles it.
-    public func handle(_ event: InputEvent) -> EventResult { list.handle(event) }
+    package func handle(_ event: InputEvent) -> EventResult { list.handle(event) }
 }

@@ -10,20 +10,20 @@ import TerminalUI
 /// deleted meanwhile says so.
 ///
 ///     loop.push(BankDetailScreen(bank: controller.object(at: indexPath)))
-public final class BankDetailScreen: View {
+package final class BankDetailScreen: View {
     /// The bank shown.
-    public let bank: ManagedObject
+    package let bank: ManagedObject
     let navigationBar = NavigationBar(title: "", backTitle: "Banks")
     let detailView = DetailView(rows: [])
     let statusLine = StatusLine(hints: "Esc/← back   ↑/↓ scroll   q quit")
 
     /// A detail screen for `bank` (a `FailedBankInfo`).
-    public init(bank: ManagedObject) {
+    package init(bank: ManagedObject) {
         self.bank = bank
     }
 
     /// The label/value rows shown for `bank`.
-    public static func rows(for bank: ManagedObject) -> [DetailView.Row] {
+    package static func rows(for bank: ManagedObject) -> [DetailView.Row] {
         func text(_ keyPath: String) -> String {
             switch bank.value(forKeyPath: keyPath) {
             case .null: return "—"
@@ -50,7 +50,7 @@ public final class BankDetailScreen: View {
     }
 
     /// Navigation bar with the bank's name and "‹ Banks", the rows, a key hint.
-    public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
+    package func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard !frame.isEmpty else { return }
         if bank.isDeleted {
             navigationBar.title = "Deleted"
@@ -66,7 +66,7 @@ public final class BankDetailScreen: View {
     }
 
     /// Esc, ←, Backspace or `h` go back; ↑/↓ and paging scroll long values.
-    public func handle(_ event: InputEvent) -> EventResult {
+    package func handle(_ event: InputEvent) -> EventResult {
         switch event {
         case .escape, .left, .backspace, .character("h"):
             return .dismiss

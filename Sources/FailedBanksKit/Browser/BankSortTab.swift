@@ -14,16 +14,16 @@ import SQLiteStore
 ///     BankSortTab(argument: "name")   // .name
 ///     let controller = BankSortTab.date.makeController(context: context, filter: nil)
 ///     try controller.performFetch()
-public enum BankSortTab: String, CaseIterable, Sendable {
+package enum BankSortTab: String, CaseIterable, Sendable {
     case date, name, state
 
     /// Parses `--sort`'s value.
-    public init?(argument: String) {
+    package init?(argument: String) {
         self.init(rawValue: argument.lowercased())
     }
 
     /// The tab bar label.
-    public var title: String {
+    package var title: String {
         switch self {
         case .date: return "Date"
         case .name: return "Name"
@@ -32,10 +32,10 @@ public enum BankSortTab: String, CaseIterable, Sendable {
     }
 
     /// The tab's position in the tab bar.
-    public var index: Int { BankSortTab.allCases.firstIndex(of: self)! }
+    package var index: Int { BankSortTab.allCases.firstIndex(of: self)! }
 
     /// The key path whose value names each section.
-    public var sectionNameKeyPath: String {
+    package var sectionNameKeyPath: String {
         switch self {
         case .date: return "details.closeYear"
         case .name: return BrowserModel.nameInitial
@@ -44,7 +44,7 @@ public enum BankSortTab: String, CaseIterable, Sendable {
     }
 
     /// The sort descriptors (the controller appends the id).
-    public var sortDescriptors: [FetchSort] {
+    package var sortDescriptors: [FetchSort] {
         let byName = FetchSort("name", comparison: .caseInsensitive)
         switch self {
         case .date: return [FetchSort("details.closeDate", ascending: false), byName]
@@ -54,7 +54,7 @@ public enum BankSortTab: String, CaseIterable, Sendable {
     }
 
     /// The fetch request of this tab, optionally narrowed by `filter`.
-    public func fetchRequest(filter: FetchPredicate?) -> FetchRequest {
+    package func fetchRequest(filter: FetchPredicate?) -> FetchRequest {
         var request = FetchRequest(entity: FailedBankModel.info, predicate: filter, sortDescriptors: sortDescriptors)
         request.fetchBatchSize = 40
         return request
@@ -62,7 +62,7 @@ public enum BankSortTab: String, CaseIterable, Sendable {
 
     /// A controller for this tab (not yet fetched). Unfiltered tabs use a
     /// results cache, so a second launch over an unchanged store starts faster.
-    public func makeController(
+    package func makeController(
         context: ObjectContext,
         filter: FetchPredicate?,
         cacheDirectory: String? = nil

@@ -7,8 +7,8 @@ import FetchedResultsUI
 /// here does what it says.
 ///
 ///     loop.helpBindings = BrowserKeys.bindings
-public enum BrowserKeys {
-    public static var bindings: [(keys: String, description: String)] {
+package enum BrowserKeys {
+    package static var bindings: [(keys: String, description: String)] {
         ListScreenKeys.bindings(for: BankListConfiguration.make(options: BrowserOptions(), storePath: nil))
     }
 }

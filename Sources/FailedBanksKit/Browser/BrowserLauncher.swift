@@ -1,13 +1,8 @@
 import BulkImport
 import CLIKit
+import Glibc
 import SQLiteStore
 import TerminalUI
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Everything between the parsed command line and the first frame: the
 /// store (opened, refused, or opened read-only), the first-launch import, the

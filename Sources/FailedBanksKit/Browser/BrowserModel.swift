@@ -9,12 +9,12 @@ import SQLiteStore
 /// other first character `#`), as the controller's incremental updates need.
 ///
 ///     let store = try Store(path: path, model: BrowserModel.model)
-public enum BrowserModel {
+package enum BrowserModel {
     /// The Name tab's section key path.
-    public static let nameInitial = "nameInitial"
+    package static let nameInitial = "nameInitial"
 
     /// The browser's model.
-    public static let model: Model = {
+    package static let model: Model = {
         var model = FailedBankModel.model
         guard let index = model.entities.firstIndex(where: { $0.name == FailedBankModel.info }),
             model.entities[index].derivedAttribute(named: nameInitial) == nil

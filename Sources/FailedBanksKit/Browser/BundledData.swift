@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Finds the bundled `Data/banklist.csv` (the FDIC's Failed Bank List) that the first launch imports.
 ///
@@ -14,14 +10,14 @@ import Darwin
 /// holding `banklist.csv`).
 ///
 ///     if let csv = BundledData.bankListPath() { … import it … }
-public enum BundledData {
+package enum BundledData {
     /// The file name looked for.
-    public static let fileName = "banklist.csv"
+    package static let fileName = "banklist.csv"
     /// The folder under `PREFIX/share` where an installed copy keeps it.
-    public static let installedFolder = "fetchedtable-tools"
+    package static let installedFolder = "fetchedtable-tools"
 
     /// The path of the bundled CSV, or nil when none is found.
-    public static func bankListPath(
+    package static func bankListPath(
         environment: [String: String] = currentEnvironment(),
         executablePath: String? = currentExecutablePath()
     ) -> String? {
@@ -46,10 +42,10 @@ public enum BundledData {
     }
 
     /// The process environment as a dictionary.
-    public static func currentEnvironment() -> [String: String] { ProcessEnvironment.current() }
+    package static func currentEnvironment() -> [String: String] { ProcessEnvironment.current() }
 
     /// The running executable's resolved path (`/proc/self/exe` on Linux).
-    public static func currentExecutablePath() -> String? {
+    package static func currentExecutablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         if count > 0 {

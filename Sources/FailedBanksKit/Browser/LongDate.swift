@@ -7,7 +7,7 @@
 ///
 ///     LongDate.text(fromStoreDate: "2024-04-26")   // "Friday, 26 April 2024"
 ///     LongDate.text(fromStoreDate: "2024-02-30")   // nil (no such day)
-public enum LongDate {
+package enum LongDate {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = [
         "January", "February", "March", "April", "May", "June", "July",
@@ -16,7 +16,7 @@ public enum LongDate {
 
     /// The date written out, or nil when `text` is not a valid `YYYY-MM-DD`
     /// date (a date-time `YYYY-MM-DDTHH:MM:SSZ` is read by its date part).
-    public static func text(fromStoreDate text: String) -> String? {
+    package static func text(fromStoreDate text: String) -> String? {
         guard let (year, month, day) = components(text) else { return nil }
         let weekday = weekdays[weekdayIndex(year: year, month: month, day: day)]
         return "\(weekday), \(day) \(months[month - 1]) \(year)"

@@ -1,10 +1,5 @@
 import CLIKit
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `failedbanks` with no subcommand: the interactive browser.
 ///
@@ -14,7 +9,7 @@ import Darwin
 /// touched when it is refused.
 ///
 ///     exit(BrowserCommand.run(["--db", "banks.sqlite", "--sort", "name"]))
-public enum BrowserCommand {
+package enum BrowserCommand {
     static let spec = CommandSpec(
         name: "failedbanks",
         summary: "Browse the FDIC Failed Bank List: by closing date (sections by year), by name or by state.",
@@ -41,7 +36,7 @@ public enum BrowserCommand {
     )
 
     /// Runs the browser with `arguments` and returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         runCommand(spec: FailedBanksCommand.program.command, arguments: arguments) { parsed in
             var options = BrowserOptions()
             if let sort = parsed.value("--sort") {

@@ -13,10 +13,10 @@ import CLIKit
 /// subcommand opens the interactive browser.
 public enum FailedBanksCommand {
     /// The version printed by `--version`.
-    public static let version = BuildInfo.version
+    package static let version = BuildInfo.version
 
     /// The program: its subcommands (in the order `--help` lists them), and what its man page says.
-    public static let program = ProgramSpec(
+    package static let program = ProgramSpec(
         command: BrowserCommand.spec,
         run: BrowserCommand.run,
         subcommands: [

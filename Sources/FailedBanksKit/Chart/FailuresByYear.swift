@@ -13,15 +13,15 @@ import TerminalUI
 ///     let controller = FailuresByYear.makeController(context: context, filter: nil)
 ///     try controller.performFetch()
 ///     chart.setBars(FailuresByYear.bars(of: controller), at: now)
-public enum FailuresByYear {
+package enum FailuresByYear {
     /// "Failures by year", or "Failures by year — filter: TEXT" when a filter applies.
-    public static func title(filterText: String?) -> String {
+    package static func title(filterText: String?) -> String {
         guard let filterText, !filterText.isEmpty else { return "Failures by year" }
         return "Failures by year — filter: \(filterText)"
     }
 
     /// A controller (not yet fetched) of the banks that `filter` lets through, one section per year.
-    public static func makeController(context: ObjectContext, filter: FetchPredicate?) -> FetchedResultsController {
+    package static func makeController(context: ObjectContext, filter: FetchPredicate?) -> FetchedResultsController {
         // No results cache: the chart's controller lives beside the list's and must not share its cache.
         let controller = FetchedResultsController(
             fetchRequest: BankSortTab.date.fetchRequest(filter: filter),
@@ -36,7 +36,7 @@ public enum FailuresByYear {
     /// One bar per year, newest first: the year ("—" for banks without a closing date) and its count,
     /// every year of the range included (a year without a failure is a bar of 0), so that quiet years
     /// are not hidden.
-    public static func bars(of controller: FetchedResultsController) -> [BarChart.Bar] {
+    package static func bars(of controller: FetchedResultsController) -> [BarChart.Bar] {
         withQuietYears(
             controller.sections.map { BarChart.Bar(label: $0.name.isEmpty ? "—" : $0.name, value: $0.numberOfObjects) }
         )
@@ -61,18 +61,18 @@ public enum FailuresByYear {
     }
 
     /// Whether bars use eighth blocks: not under `NO_COLOR`, not in fewer than ``minimumBlockWidth`` columns.
-    public static func usesBlocks(width: Int, environment: [String: String]) -> Bool {
+    package static func usesBlocks(width: Int, environment: [String: String]) -> Bool {
         (environment["NO_COLOR"] ?? "").isEmpty && width >= minimumBlockWidth
     }
 
     /// Below this width bars are `#` (sub-cell blocks are hard to read on short bars).
-    public static let minimumBlockWidth = 60
+    package static let minimumBlockWidth = 60
 
     /// The chart as text lines: the title, a blank line, one row per year (trailing spaces trimmed).
     ///
     ///     FailuresByYear.lines(bars: [.init(label: "2010", value: 157)], title: "Failures by year", width: 30, usesBlocks: false)
     ///     // ["Failures by year", "", " 2010 ######################## 157"]
-    public static func lines(bars: [BarChart.Bar], title: String, width: Int, usesBlocks: Bool) -> [String] {
+    package static func lines(bars: [BarChart.Bar], title: String, width: Int, usesBlocks: Bool) -> [String] {
         let chart = BarChart()
         chart.usesBlocks = usesBlocks
         chart.emptyMessage = "No banks"

@@ -12,15 +12,15 @@ import TerminalUI
 ///                                           clock: loop.clock, usesBlocks: true)
 ///     screen.onJump = { year in browser.jump(toYear: year) }
 ///     loop.push(screen)
-public final class FailuresByYearScreen: View, FetchedResultsControllerDelegate {
+package final class FailuresByYearScreen: View, FetchedResultsControllerDelegate {
     /// The controller feeding the chart (sections by year).
-    public let controller: FetchedResultsController
+    package let controller: FetchedResultsController
     /// The chart drawn.
-    public let chart = BarChart()
+    package let chart = BarChart()
     /// Called with the selected year's label when Enter is pressed (the screen then closes).
-    public var onJump: ((String) -> Void)?
+    package var onJump: ((String) -> Void)?
     /// Whether changes animate.
-    public var animatesChanges = true
+    package var animatesChanges = true
 
     let navigationBar: NavigationBar
     let statusLine = StatusLine(hints: "↑/↓ year  Enter show in Date tab  Esc back")
@@ -29,7 +29,7 @@ public final class FailuresByYearScreen: View, FetchedResultsControllerDelegate 
     private let blocksAllowed: Bool
 
     /// Fetches the banks `filter` lets through (its text goes into the title).
-    public init(
+    package init(
         context: ObjectContext,
         filter: FetchPredicate?,
         filterText: String?,
@@ -50,12 +50,12 @@ public final class FailuresByYearScreen: View, FetchedResultsControllerDelegate 
     }
 
     /// The new counts, animated from the old ones.
-    public func controllerDidChangeContent(_ controller: FetchedResultsController) {
+    package func controllerDidChangeContent(_ controller: FetchedResultsController) {
         chart.setBars(FailuresByYear.bars(of: controller), at: clock.now, animated: animatesChanges)
     }
 
     /// Title bar, the chart, the key hints with the number of banks on the right.
-    public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
+    package func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard !frame.isEmpty else { return }
         navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
         chart.usesBlocks = blocksAllowed && frame.width >= FailuresByYear.minimumBlockWidth
@@ -65,10 +65,10 @@ public final class FailuresByYearScreen: View, FetchedResultsControllerDelegate 
         statusLine.render(into: &canvas, frame: frame.row(frame.height - 1), at: time)
     }
 
-    public func needsTick(at time: Double) -> Bool { chart.needsTick(at: time) }
+    package func needsTick(at time: Double) -> Bool { chart.needsTick(at: time) }
 
     /// ↑/↓ and paging move through the years; Enter jumps; Esc, ← or `c` close.
-    public func handle(_ event: InputEvent) -> EventResult {
+    package func handle(_ event: InputEvent) -> EventResult {
         switch event {
         case .escape, .left, .backspace, .character("c"):
             return .dismiss

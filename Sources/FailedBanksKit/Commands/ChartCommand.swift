@@ -17,7 +17,7 @@ import SQLiteStore
 /// or in fewer than 60 columns. Exit statuses as for `list`.
 ///
 ///     ChartCommand.run(["--db", "/tmp/banks.sqlite", "--where", "state == 'CA'"])
-public enum ChartCommand {
+package enum ChartCommand {
     static let spec = CommandSpec(
         name: "failedbanks chart",
         summary: "Print the number of failures per year as a bar chart, newest year first.",
@@ -35,7 +35,7 @@ public enum ChartCommand {
     )
 
     /// Runs the subcommand with `arguments` (after `chart`); returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         run(
             arguments,
             environment: FailedBankStore.currentEnvironment(),

@@ -3,13 +3,8 @@ import FetchedResults
 import FetchedResultsScripts
 import FetchedResultsUI
 import Foundation
-import SQLiteStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SQLiteStore
 
 /// `failedbanks list [--db PATH] [--sort date|name|state] [--where PREDICATE] [--format text|json|csv]`
 ///
@@ -37,7 +32,7 @@ import Darwin
 /// | 75 | the store is locked by another process (try again) |
 ///
 ///     ListCommand.run(["--sort", "state", "--where", "state == 'TX'", "--format", "json"])
-public enum ListCommand {
+package enum ListCommand {
     static let spec = CommandSpec(
         name: "failedbanks list",
         summary: "Print the banks in the order and sections of a browser tab, as text, JSON or CSV.",
@@ -78,7 +73,7 @@ public enum ListCommand {
     enum Format: String { case text, json, csv }
 
     /// Runs the subcommand with `arguments` (after `list`); returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         let out = StandardOutput()
         defer { out.flush() }
         return run(arguments, output: { out.write($0) }, errorOutput: { writeStandardError($0 + "\n") })

@@ -32,7 +32,7 @@ import SQLiteStore
 /// Every failure leaves the store as it was.
 ///
 ///     UpdateCommand.run(["--url", "http://127.0.0.1:8080/banklist.csv", "--db", "/tmp/banks.sqlite"])
-public enum UpdateCommand {
+package enum UpdateCommand {
     static let spec = CommandSpec(
         name: "failedbanks update",
         summary: "Download the current FDIC Failed Bank List and import it into the store (new banks added, "
@@ -69,7 +69,7 @@ public enum UpdateCommand {
     static let defaultTimeout = 30.0
 
     /// Runs the subcommand with `arguments` (after `update`); returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         run(
             arguments,
             environment: FailedBankStore.currentEnvironment(),

@@ -3,13 +3,8 @@ import FetchedResults
 import FetchedResultsScripts
 import FetchedResultsUI
 import Foundation
-import SQLiteStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SQLiteStore
 
 /// `failedbanks watch [--db PATH] [--sort date|name|state] [--where PREDICATE]`
 ///
@@ -39,7 +34,7 @@ import Darwin
 /// or damaged, …). A store deleted without a replacement goes on being read until a file appears.
 ///
 ///     WatchCommand.run(["--db", "/tmp/banks.sqlite", "--sort", "state"])
-public enum WatchCommand {
+package enum WatchCommand {
     static let spec = CommandSpec(
         name: "failedbanks watch",
         summary:
@@ -71,7 +66,7 @@ public enum WatchCommand {
     )
 
     /// Runs the subcommand with `arguments` (after `watch`); returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         WatchProcess.run { output, shouldStop in
             run(arguments, output: output, errorOutput: { writeStandardError($0 + "\n") }, shouldStop: shouldStop)
         }

@@ -11,7 +11,7 @@ import SQLiteStore
 ///         error.messages.forEach { printError($0) }
 ///         return error.exitStatus   // 65 for bad data, 66 for a missing file, 74 for I/O
 ///     }
-public enum BankImportError: Error, CustomStringConvertible {
+package enum BankImportError: Error, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(path: String, CSVError)
     /// The file holds no bytes (or only blank lines).
@@ -36,7 +36,7 @@ public enum BankImportError: Error, CustomStringConvertible {
     case unreadableStore(path: String, Error)
 
     /// The `sysexits.h` status for the command line.
-    public var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         switch self {
         case .unreadable(_, let error): return error.isMissingInput || isUnreadable(error) ? 66 : 74
         case .emptyFile, .headerOnly, .missingColumns, .unterminatedQuote, .recordTooLong, .badRows, .notABankStore:
@@ -54,7 +54,7 @@ public enum BankImportError: Error, CustomStringConvertible {
     }
 
     /// The lines to show a person, in the agreed `FILE:LINE: reason` form.
-    public var messages: [String] {
+    package var messages: [String] {
         switch self {
         case .unreadable(_, let error):
             return ["\(error)"]
@@ -95,7 +95,7 @@ public enum BankImportError: Error, CustomStringConvertible {
         }
     }
 
-    public var description: String { messages.joined(separator: "\n") }
+    package var description: String { messages.joined(separator: "\n") }
 
     /// The error for `error`, thrown by the reader of the file at `path`.
     static func reading(_ path: String, _ error: CSVError) -> BankImportError {

@@ -41,37 +41,37 @@ import Timekeeping
 ///     let importer = BankImporter(store: store)
 ///     let summary = try importer.importFile("Data/banklist.csv")
 ///     print(summary.summaryLine)  // imported 572 rows from Data/banklist.csv: 572 added, 0 updated, …
-public final class BankImporter {
+package final class BankImporter {
     /// How to import.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Import the good rows and report the bad ones, instead of refusing the file.
-        public var skipBadRows = false
+        package var skipBadRows = false
         /// How many bad rows to list (the rest are counted).
-        public var maxListedIssues = 20
+        package var maxListedIssues = 20
         /// Files at least this large are upserted inside `bulkWrite` (one reset for readers instead of
         /// a history entry per row) even when the store is not empty.
-        public var bulkThresholdBytes: Int64 = 16 << 20
+        package var bulkThresholdBytes: Int64 = 16 << 20
         /// Let the empty-store path leave WAL for the rollback journal during the load (faster; needs
         /// no other connection to have the file open, else WAL is kept).
-        public var allowJournalSwitch = true
+        package var allowJournalSwitch = true
         /// The pivot for two-digit years (see ``CalendarDay``).
-        public var pivotYear = CalendarDay.defaultPivotYear
+        package var pivotYear = CalendarDay.defaultPivotYear
         /// The defaults: all-or-nothing, 20 listed issues.
-        public init() {}
+        package init() {}
     }
 
     /// The store imported into.
-    public let store: Store
+    package let store: Store
 
     /// An importer writing into `store` (its connection is used from this thread; parsing may use a second one).
-    public init(store: Store) {
+    package init(store: Store) {
         self.store = store
     }
 
     /// Imports one file; see the type's summary. `progress` is called at most ~10 times a second.
     ///
     /// `displayName` names the file in the summary and in error messages instead of `path`.
-    public func importFile(
+    package func importFile(
         _ filePath: String,
         displayName: String? = nil,
         options: Options = Options(),
@@ -110,7 +110,7 @@ public final class BankImporter {
     /// Imports a CSV bank list held in memory (a download), named `displayName` in the summary and
     /// the messages; the same checks and writes as ``importFile(_:displayName:options:progress:)``.
     /// It reads CSV only: a SQLite database's bytes are not a bank list here.
-    public func importCSV(
+    package func importCSV(
         bytes: [UInt8],
         displayName: String,
         options: Options = Options(),

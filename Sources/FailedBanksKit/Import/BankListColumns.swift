@@ -10,24 +10,24 @@ import CSVImport
 ///
 ///     let map = try CSVHeaderMap(header: record.fields, columns: BankListColumns.all)
 ///     let certIndex = map.index(of: BankListColumns.cert.name)!
-public enum BankListColumns {
+package enum BankListColumns {
     /// Required. Also "Bank", "Institution Name".
-    public static let bankName = CSVColumn("Bank Name", aliases: ["Bank", "Institution Name", "Institution"])
+    package static let bankName = CSVColumn("Bank Name", aliases: ["Bank", "Institution Name", "Institution"])
     /// Required.
-    public static let city = CSVColumn("City")
+    package static let city = CSVColumn("City")
     /// Required. Also "ST".
-    public static let state = CSVColumn("State", aliases: ["ST"])
+    package static let state = CSVColumn("State", aliases: ["ST"])
     /// Required. Also "CERT", "CERT #".
-    public static let cert = CSVColumn("Cert", aliases: ["CERT #", "Cert Number", "Cert No"])
+    package static let cert = CSVColumn("Cert", aliases: ["CERT #", "Cert Number", "Cert No"])
     /// Optional (absent in the 2010 list).
-    public static let acquiringInstitution = CSVColumn("Acquiring Institution", aliases: ["Acquirer"], required: false)
+    package static let acquiringInstitution = CSVColumn("Acquiring Institution", aliases: ["Acquirer"], required: false)
     /// Required.
-    public static let closingDate = CSVColumn("Closing Date", aliases: ["Closed", "Close Date"])
+    package static let closingDate = CSVColumn("Closing Date", aliases: ["Closed", "Close Date"])
     /// Optional (2010–2019 lists).
-    public static let updatedDate = CSVColumn("Updated Date", aliases: ["Last Updated"], required: false)
+    package static let updatedDate = CSVColumn("Updated Date", aliases: ["Last Updated"], required: false)
     /// Optional (lists since 2020; "Fund  Sort ascending" when copied from the web page).
-    public static let fund = CSVColumn("Fund", required: false)
+    package static let fund = CSVColumn("Fund", required: false)
 
     /// Every column, required ones first.
-    public static let all = [bankName, city, state, cert, closingDate, acquiringInstitution, updatedDate, fund]
+    package static let all = [bankName, city, state, cert, closingDate, acquiringInstitution, updatedDate, fund]
 }

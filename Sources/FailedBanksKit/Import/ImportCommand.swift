@@ -35,7 +35,7 @@ import SQLiteStore
 /// directory or a FIFO) is refused in one line naming it, `failedbanks: STORE: reason`, and left as it was.
 ///
 ///     ImportCommand.run(["Data/banklist.csv", "--db", "/tmp/banks.sqlite"]) // 0
-public enum ImportCommand {
+package enum ImportCommand {
     static let spec = CommandSpec(
         name: "failedbanks import",
         summary:
@@ -66,7 +66,7 @@ public enum ImportCommand {
     )
 
     /// Runs the subcommand with `arguments` (after `import`); returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         run(arguments, output: { print($0) }, errorOutput: { writeStandardError($0 + "\n") }, progressBars: true)
     }
 

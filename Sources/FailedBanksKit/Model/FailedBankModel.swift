@@ -29,17 +29,17 @@ import SQLiteStore
 ///
 ///     let store = try Store(path: path, model: FailedBankModel.model)
 ///     let banks = try ObjectContext(store: store).fetch(FailedBankModel.info, orderBy: "name")
-public enum FailedBankModel {
+package enum FailedBankModel {
     /// Entity name of a bank's name and place (`failed_bank_info`).
-    public static let info = "FailedBankInfo"
+    package static let info = "FailedBankInfo"
     /// Entity name of a bank's closing details (`failed_bank_details`).
-    public static let details = "FailedBankDetails"
+    package static let details = "FailedBankDetails"
 
     /// `application_id` of failedbanks stores: "FBNK".
-    public static let applicationID: Int32 = 0x4642_4E4B
+    package static let applicationID: Int32 = 0x4642_4E4B
 
     /// The schema version this build reads and writes (2: one details row per bank).
-    public static let version = 2
+    package static let version = 2
 
     /// 1 → 2: the unique index on `failed_bank_details(info_id)`, which the store creates
     /// after this step (see ``Migration``). When no bank has two details rows it replaces
@@ -60,7 +60,7 @@ public enum FailedBankModel {
     ]
 
     /// The model (entities, relationship, derived `closeYear`).
-    public static let model = Model(
+    package static let model = Model(
         version: version,
         applicationID: applicationID,
         entities: [

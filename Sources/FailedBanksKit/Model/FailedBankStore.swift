@@ -1,12 +1,7 @@
 import BaseDirectories
 import CLIKit
-import SQLiteStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SQLiteStore
 
 /// Where the failedbanks store lives, and opening it.
 ///
@@ -17,22 +12,22 @@ import Darwin
 ///
 ///     let store = try FailedBankStore.open(path: nil)          // the default location
 ///     let readOnly = try FailedBankStore.open(path: "/tmp/b.sqlite", readOnly: true)
-public enum FailedBankStore {
+package enum FailedBankStore {
     /// The default store path from the environment (see the type's summary).
-    public static func defaultPath(environment: [String: String] = currentEnvironment()) -> String {
+    package static func defaultPath(environment: [String: String] = currentEnvironment()) -> String {
         if let explicit = environment["FAILEDBANKS_DB"], !explicit.isEmpty { return explicit }
         return XDGBaseDirectories(environment: environment).data("failedbanks", "failedbanks.sqlite")
     }
 
     /// Opens (creating when writable and missing) the store at `path`, or at ``defaultPath(environment:)``.
-    public static func open(path: String?, readOnly: Bool = false) throws -> Store {
+    package static func open(path: String?, readOnly: Bool = false) throws -> Store {
         let resolved = path ?? defaultPath()
         if !readOnly { try createParentDirectories(of: resolved) }
         return try Store(path: resolved, model: FailedBankModel.model, readOnly: readOnly)
     }
 
     /// What a command opens the store for: decides what a missing, read-only or busy file means.
-    public enum Purpose: Sendable, Equatable {
+    package enum Purpose: Sendable, Equatable {
         /// One-shot reading (`list`): the store must exist. When it cannot be written it is opened
         /// read-only, and without leaving `-wal`/`-shm` files beside it when it has none.
         case reading
@@ -47,10 +42,10 @@ public enum FailedBankStore {
     }
 
     /// A store opened by ``open(path:for:model:waiting:)``.
-    public struct Opened {
-        public let store: Store
+    package struct Opened {
+        package let store: Store
         /// Why the store was opened read-only (``Purpose/browsing``), nil when it can be written.
-        public let readOnlyReason: String?
+        package let readOnlyReason: String?
     }
 
     /// Opens the store at `path` for `purpose`, or refuses it with one sentence naming it and a
@@ -68,7 +63,7 @@ public enum FailedBankStore {
     ///         printError(error.message)   // "/tmp/b.sqlite: read-only: the store file is not writable"
     ///         return error.status         // 77
     ///     }
-    public static func open(
+    package static func open(
         path: String,
         for purpose: Purpose,
         model: Model = FailedBankModel.model,
@@ -176,12 +171,12 @@ public enum FailedBankStore {
     }
 
     /// Errors creating the store's directory.
-    public struct DirectoryError: Error, CustomStringConvertible {
+    package struct DirectoryError: Error, CustomStringConvertible {
         /// The directory that could not be created.
-        public let path: String
+        package let path: String
         /// `errno` of the failed `mkdir`.
-        public let code: Int32
-        public var description: String { "cannot create directory \(path): \(String(cString: strerror(code)))" }
+        package let code: Int32
+        package var description: String { "cannot create directory \(path): \(String(cString: strerror(code)))" }
     }
 
     /// `mkdir -p` of the directory that will hold `path`.
@@ -199,5 +194,5 @@ public enum FailedBankStore {
     }
 
     /// The process environment.
-    public static func currentEnvironment() -> [String: String] { ProcessEnvironment.current() }
+    package static func currentEnvironment() -> [String: String] { ProcessEnvironment.current() }
 }

@@ -1,11 +1,6 @@
 import CLIKit
-import SQLiteStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SQLiteStore
 
 /// A store that cannot be used, as the one line the user reads and the
 /// `sysexits.h` status the command exits with.
@@ -22,18 +17,18 @@ import Darwin
 ///         printError(refusal.message)      // "failedbanks: /tmp/b.sqlite: the store is damaged (…)"
 ///         return refusal.status            // 65
 ///     }
-public struct StoreRefusal: Error, CustomStringConvertible, Sendable {
+package struct StoreRefusal: Error, CustomStringConvertible, Sendable {
     /// The sentence, beginning with the store's path; without the program name.
-    public var message: String
+    package var message: String
     /// The exit status (`sysexits.h`).
-    public var status: Int32
+    package var status: Int32
 
-    public init(message: String, status: Int32) {
+    package init(message: String, status: Int32) {
         self.message = message
         self.status = status
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// The same refusal with `note` appended (`"; nothing was imported from FILE"`).
     func adding(_ note: String) -> StoreRefusal {
@@ -41,7 +36,7 @@ public struct StoreRefusal: Error, CustomStringConvertible, Sendable {
     }
 
     /// The sentence and status for `error`, met while opening or using the store at `path`.
-    public init(_ error: Error, path: String) {
+    package init(_ error: Error, path: String) {
         switch error {
         case let refusal as StoreRefusal:
             self = refusal

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The running process's environment, read from `environ`.
 ///
@@ -11,9 +7,9 @@ import Darwin
 /// environment the same way (the first `=` splits name from value).
 ///
 ///     let trace = ProcessEnvironment.current()["FAILEDBANKS_TRACE_IMPORT"] == "1"
-public enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// The process environment as a dictionary.
-    public static func current() -> [String: String] {
+    package static func current() -> [String: String] {
         var result: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {

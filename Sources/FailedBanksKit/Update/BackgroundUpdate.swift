@@ -10,9 +10,9 @@ import SQLiteStore
 ///     let update = BackgroundUpdate(storePath: store.path, url: url, timeout: 30)
 ///     update.start()
 ///     loop.addTicker(every: 0.1) { _ in statusLine.showMessage(update.state.statusText, …) }
-public final class BackgroundUpdate: @unchecked Sendable {
+package final class BackgroundUpdate: @unchecked Sendable {
     /// Where the update is.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Not yet started, or connecting.
         case starting
         /// Downloading (bytes so far, of the total when known) or importing.
@@ -21,7 +21,7 @@ public final class BackgroundUpdate: @unchecked Sendable {
         case finished(message: String, isError: Bool)
 
         /// The status line's text while running, or the final message.
-        public var statusText: String {
+        package var statusText: String {
             switch self {
             case .starting:
                 return "Updating: connecting…"
@@ -39,24 +39,24 @@ public final class BackgroundUpdate: @unchecked Sendable {
             }
         }
 
-        public var isFinished: Bool {
+        package var isFinished: Bool {
             if case .finished = self { return true }
             return false
         }
     }
 
-    public let storePath: String
-    public let url: URL
-    public let timeout: Double
+    package let storePath: String
+    package let url: URL
+    package let timeout: Double
     private let lock = NSLock()
     private var current = State.starting
 
-    public init(storePath: String, url: URL, timeout: Double) {
+    package init(storePath: String, url: URL, timeout: Double) {
         (self.storePath, self.url, self.timeout) = (storePath, url, timeout)
     }
 
     /// The state now (from any thread).
-    public var state: State { lock.withLock { current } }
+    package var state: State { lock.withLock { current } }
 
     private func set(_ state: State) {
         lock.withLock {
@@ -65,7 +65,7 @@ public final class BackgroundUpdate: @unchecked Sendable {
     }
 
     /// Starts the thread.
-    public func start() {
+    package func start() {
         let thread = Thread { [self] in main() }
         thread.name = "failedbanks update"
         thread.start()

@@ -19,36 +19,36 @@ import FoundationNetworking
 ///     case .notModified: print("current")
 ///     case .downloaded(let body): print(body.data.count, body.validators.etag ?? "")
 ///     }
-public struct BankListDownloader: Sendable {
+package struct BankListDownloader: Sendable {
     /// What to fetch.
-    public struct Request: Sendable {
-        public var url: URL
+    package struct Request: Sendable {
+        package var url: URL
         /// Sent as `If-None-Match` / `If-Modified-Since` (a 304 then means nothing changed).
-        public var validators: HTTPValidators?
+        package var validators: HTTPValidators?
         /// Seconds for the whole request.
-        public var timeout: Double
+        package var timeout: Double
         /// Bodies larger than this are refused (the FDIC's list is about 50 KB).
-        public var maximumBytes: Int
-        public init(url: URL, validators: HTTPValidators?, timeout: Double, maximumBytes: Int = 32 << 20) {
+        package var maximumBytes: Int
+        package init(url: URL, validators: HTTPValidators?, timeout: Double, maximumBytes: Int = 32 << 20) {
             (self.url, self.validators, self.timeout, self.maximumBytes) = (url, validators, timeout, maximumBytes)
         }
     }
 
     /// A complete body.
-    public struct Body: Sendable {
-        public var data: Data
+    package struct Body: Sendable {
+        package var data: Data
         /// The response's `ETag` and `Last-Modified`, for the next conditional GET.
-        public var validators: HTTPValidators
+        package var validators: HTTPValidators
         /// The `Content-Type`, if any.
-        public var contentType: String?
+        package var contentType: String?
         /// The URL answered after redirects.
-        public var finalURL: URL
+        package var finalURL: URL
         /// True when the server redirected the request (then ``finalURL`` is the address that answered).
-        public var wasRedirected: Bool
+        package var wasRedirected: Bool
     }
 
     /// What the server said.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// 304: the list has not changed since the validators were issued (`redirectedTo`: the address
         /// that answered, when the server redirected there).
         case notModified(redirectedTo: URL?)
@@ -57,18 +57,18 @@ public struct BankListDownloader: Sendable {
     }
 
     /// Bytes received so far, and the total when the server announced it.
-    public struct Progress: Sendable, Equatable {
-        public var received: Int
-        public var expected: Int?
+    package struct Progress: Sendable, Equatable {
+        package var received: Int
+        package var expected: Int?
     }
 
-    public init() {}
+    package init() {}
 
     /// Redirects followed at most.
     static let maximumRedirects = 10
 
     /// Fetches `request.url`; throws ``UpdateError`` for every failure (see its cases).
-    public func download(_ request: Request, progress: (@Sendable (Progress) -> Void)? = nil) throws -> Outcome {
+    package func download(_ request: Request, progress: (@Sendable (Progress) -> Void)? = nil) throws -> Outcome {
         let urlText = request.url.absoluteString
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             request.url.host != nil
@@ -185,12 +185,12 @@ public struct BankListDownloader: Sendable {
 }
 
 /// `ETag` and `Last-Modified` of a response, kept for the next conditional GET.
-public struct HTTPValidators: Sendable, Equatable {
-    public var etag: String?
-    public var lastModified: String?
-    public init(etag: String?, lastModified: String?) { (self.etag, self.lastModified) = (etag, lastModified) }
+package struct HTTPValidators: Sendable, Equatable {
+    package var etag: String?
+    package var lastModified: String?
+    package init(etag: String?, lastModified: String?) { (self.etag, self.lastModified) = (etag, lastModified) }
     /// True when neither is set.
-    public var isEmpty: Bool { etag == nil && lastModified == nil }
+    package var isEmpty: Bool { etag == nil && lastModified == nil }
 }
 
 extension String {

@@ -16,9 +16,9 @@ import SQLiteStore
 ///     case .current: print("update: the list is current")
 ///     case .updated(let summary): print(summary.summaryLine)
 ///     }
-public final class BankListUpdater {
+package final class BankListUpdater {
     /// What an update did.
-    public enum Result: Sendable {
+    package enum Result: Sendable {
         /// The server answered 304 Not Modified: nothing changed (`redirectedTo`: the address that
         /// answered, when the server redirected there).
         case current(url: String, redirectedTo: String?)
@@ -27,7 +27,7 @@ public final class BankListUpdater {
     }
 
     /// What the update is doing, for a progress bar or a status line.
-    public enum Phase: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable {
         case downloading(BankListDownloader.Progress)
         case importing
     }
@@ -39,14 +39,14 @@ public final class BankListUpdater {
         static let lastModified = "failedbanks.update.lastModified"
     }
 
-    public let store: Store
+    package let store: Store
     /// The body size cap (see ``BankListDownloader/Request/maximumBytes``).
-    public var maximumBytes = 32 << 20
+    package var maximumBytes = 32 << 20
 
-    public init(store: Store) { self.store = store }
+    package init(store: Store) { self.store = store }
 
     /// The validators kept from the last successful update from `url` (nil after one from another URL, or none).
-    public func storedValidators(for url: URL) throws -> HTTPValidators? {
+    package func storedValidators(for url: URL) throws -> HTTPValidators? {
         guard try store.metadata(forKey: Key.url) == url.absoluteString else { return nil }
         let validators = HTTPValidators(
             etag: try store.metadata(forKey: Key.etag),
@@ -57,7 +57,7 @@ public final class BankListUpdater {
 
     /// Downloads `url` within `timeout` seconds and imports it; see the type's summary.
     /// `progress` may be called on another thread.
-    public func run(url: URL, timeout: Double, progress: (@Sendable (Phase) -> Void)? = nil) throws -> Result {
+    package func run(url: URL, timeout: Double, progress: (@Sendable (Phase) -> Void)? = nil) throws -> Result {
         let validators: HTTPValidators?
         do { validators = try storedValidators(for: url) } catch {
             throw BankImportError.store(path: url.absoluteString, error)

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A one-line progress bar on standard error while the list downloads:
 /// the bytes so far (of the total, with a bar, when the server said), drawn

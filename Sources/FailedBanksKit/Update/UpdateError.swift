@@ -8,7 +8,7 @@ import CLIKit
 ///         printError(error.message)   // "https://…: HTTP 404 Not Found; nothing was changed …"
 ///         return error.exitStatus     // 69
 ///     }
-public enum UpdateError: Error, Equatable, CustomStringConvertible {
+package enum UpdateError: Error, Equatable, CustomStringConvertible {
     /// The address is not an `http:` or `https:` URL.
     case badURL(String)
     /// No complete answer within the time allowed (the whole request: connecting, waiting, reading).
@@ -32,7 +32,7 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
     case badRows(url: String, issues: [BankImportIssue], total: Int)
 
     /// The `sysexits.h` status: 69 for the network and HTTP, 65 for a body that is not a complete list.
-    public var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         switch self {
         case .badURL: return ExitStatus.usage
         case .timedOut, .cannotConnect, .network, .httpStatus, .redirectRefused: return ExitStatus.unavailable
@@ -41,7 +41,7 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The URL concerned.
-    public var url: String {
+    package var url: String {
         switch self {
         case .badURL(let url): return url
         case .timedOut(let url, _), .cannotConnect(let url, _), .network(let url, _), .httpStatus(let url, _, _),
@@ -52,7 +52,7 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
     }
 
     /// What happened, without the advice.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .badURL(let url):
             return "\(url): not an http or https URL"
@@ -81,7 +81,7 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
 
     /// The sentence shown: what happened, that nothing changed, and how to use another address
     /// (the FDIC has moved its download before).
-    public var message: String {
+    package var message: String {
         if case .badURL = self { return reason }
         if case .badRows(_, let issues, let total) = self {
             var lines = issues.map(\.escapedDescription)
@@ -94,7 +94,7 @@ public enum UpdateError: Error, Equatable, CustomStringConvertible {
         return "\(reason); nothing was changed (another address can be given with --url URL or $FAILEDBANKS_URL)"
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"

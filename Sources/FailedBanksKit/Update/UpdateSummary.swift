@@ -4,25 +4,25 @@ import SQLiteStore
 /// What `failedbanks update` did, and its last line:
 ///
 ///     update: 3 new, 1 changed, 571 unchanged — newest: Held Bank (Eastport, ME), closed 14 November 2025
-public struct UpdateSummary: Sendable, Equatable {
+package struct UpdateSummary: Sendable, Equatable {
     /// The newest bank in the store after the update.
-    public struct Bank: Sendable, Equatable {
-        public var name, city, state, closeDate: String
+    package struct Bank: Sendable, Equatable {
+        package var name, city, state, closeDate: String
     }
 
     /// The list's address.
-    public var url: String
+    package var url: String
     /// Bytes downloaded.
-    public var bytes: Int
+    package var bytes: Int
     /// Banks new to the store, changed (same cert, some value differs), unchanged.
-    public var new: Int
-    public var changed: Int
-    public var unchanged: Int
-    public var newest: Bank?
+    package var new: Int
+    package var changed: Int
+    package var unchanged: Int
+    package var newest: Bank?
     /// The address that answered, when the server redirected there (nil without a redirect).
-    public var redirectedTo: String?
+    package var redirectedTo: String?
 
-    public init(url: String, bytes: Int, new: Int, changed: Int, unchanged: Int, newest: Bank? = nil) {
+    package init(url: String, bytes: Int, new: Int, changed: Int, unchanged: Int, newest: Bank? = nil) {
         (self.url, self.bytes, self.new, self.changed, self.unchanged, self.newest) = (
             url, bytes, new, changed, unchanged, newest
         )
@@ -31,7 +31,7 @@ public struct UpdateSummary: Sendable, Equatable {
     /// `update: N new, C changed, U unchanged — newest: NAME (CITY, ST), closed 14 November 2025`,
     /// the bank's name, city and state (text from the downloaded list) with their control characters
     /// escaped (``DisplayText/escapingControls(_:)``), so that none reaches the terminal.
-    public var summaryLine: String {
+    package var summaryLine: String {
         var line = "update: \(new) new, \(changed) changed, \(unchanged) unchanged"
         if let newest {
             let name = DisplayText.escapingControls(newest.name)
@@ -50,7 +50,7 @@ public struct UpdateSummary: Sendable, Equatable {
     }
 
     /// `update: redirected to URL` (escaped), when the server redirected; nil otherwise.
-    public var redirectLine: String? {
+    package var redirectLine: String? {
         redirectedTo.map { "update: downloaded from \(DisplayText.escapingControls($0)) (redirected)" }
     }
 

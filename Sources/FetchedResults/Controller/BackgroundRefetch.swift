@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// It runs the controller's fetch query, then diffs the new ids against a copy
 /// of the results taken when it started (the same diff as
-/// ``FetchedResultsController/refetchAndDiff(updated:isReset:)``). The controller
+/// `FetchedResultsController/refetchAndDiff(updated:isReset:)`). The controller
 /// installs the outcome on its own thread, in
 /// ``FetchedResultsController/deliverFinishedRefetch()``, and only when its
 /// results did not change meanwhile (same `generation`); otherwise it starts again.
@@ -110,7 +110,7 @@ final class BackgroundRefetch: @unchecked Sendable {
 }
 
 extension FetchedResultsController {
-    /// Starts ``refetchAndDiff(updated:isReset:)``'s work on another thread, over the store's
+    /// Starts `refetchAndDiff(updated:isReset:)`'s work on another thread, over the store's
     /// second connection, and returns at once: the query and the diff of a 10-million-row
     /// table never block the controller's thread. Call ``deliverFinishedRefetch()`` from
     /// that thread (every tick of a run loop; it is one atomic load while the work runs):
@@ -122,7 +122,7 @@ extension FetchedResultsController {
     /// meanwhile may not be in the running one); when the results change in between
     /// (the controller's own context saved), the finished work is discarded and runs again.
     /// Returns false, doing nothing, before a fetch or when the store has no second
-    /// connection (an in-memory store): call ``refetchAndDiff(updated:isReset:)`` then.
+    /// connection (an in-memory store): call `refetchAndDiff(updated:isReset:)` then.
     ///
     ///     if let changes = try context.processExternalChanges(), changes.isReset {
     ///         if !controller.refetchInBackground() { try controller.refetchAndDiff(isReset: true) }

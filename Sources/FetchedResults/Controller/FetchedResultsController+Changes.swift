@@ -18,7 +18,7 @@ extension FetchedResultsController {
     ///     try context.save()                              // the controller observes this already when tracking
     ///     let batch = try controller.process(changeSet)   // or drive it by hand
     @discardableResult
-    @_spi(Benchmark) public func process(_ changes: ChangeSet) throws -> ChangeBatch? {
+    package func process(_ changes: ChangeSet) throws -> ChangeBatch? {
         guard hasFetched, let plan else {
             // A first fetch in the background may have read the rows before this change.
             backgroundFetch?.missedChanges = true

@@ -16,7 +16,7 @@ extension FetchedResultsController {
     ///
     ///     let batch = try controller.refetchAndDiff()
     @discardableResult
-    public func refetchAndDiff(updated: Set<ObjectID> = [], isReset: Bool = false) throws -> ChangeBatch {
+    package func refetchAndDiff(updated: Set<ObjectID> = [], isReset: Bool = false) throws -> ChangeBatch {
         guard hasFetched else {
             try performFetch()
             return ChangeBatch(
@@ -57,7 +57,7 @@ extension FetchedResultsController {
         isStale = false
     }
 
-    /// The batch that turns the old results into the new ones (see ``refetchAndDiff(updated:isReset:)``):
+    /// The batch that turns the old results into the new ones (see `refetchAndDiff(updated:isReset:)`):
     /// a pure function of the two, so that it can run on another thread.
     static func diff(
         old oldSequence: IDSequence,

@@ -4,8 +4,8 @@ import SQLiteStore
 /// cache is valid), and when it will not, the first rows of the results at once.
 ///
 /// On a large store a cold ``performFetch()`` reads and sorts every id (about a second
-/// for a million rows). An app that wants to draw at once asks ``hasValidCache()``; when
-/// it is false, it draws ``previewFirstObjects(limit:)`` (milliseconds, the rows are read
+/// for a million rows). An app that wants to draw at once asks `hasValidCache()`; when
+/// it is false, it draws `previewFirstObjects(limit:)` (milliseconds, the rows are read
 /// from an index when the first sort has one), then calls ``performFetch()`` and shows
 /// the real results:
 ///
@@ -30,7 +30,7 @@ extension FetchedResultsController {
     ///
     ///     let quick = controller.hasValidCache()
     ///     if quick { try controller.performFetch() }   // reads the cache (unless the store changed in between)
-    public func hasValidCache() -> Bool {
+    package func hasValidCache() -> Bool {
         guard let plan = try? makePlan(), let cache = cacheIdentity(for: plan) else { return false }
         return ResultsCache.hasEntry(name: cache.name, directory: cacheDirectory, fingerprint: cache.fingerprint)
     }
@@ -66,7 +66,7 @@ extension FetchedResultsController {
     ///
     /// - Throws: what ``performFetch()`` throws for an invalid request
     ///   (``FetchedResultsError``, ``PredicateError``), and SQLite's errors.
-    public func previewFirstObjects(limit: Int) throws -> [FetchedPreviewRow] {
+    package func previewFirstObjects(limit: Int) throws -> [FetchedPreviewRow] {
         guard limit > 0 else { return [] }
         let plan = try makePlan()
         let rows = try context.store.database.read { try previewRows(plan, limit: limit) }
@@ -88,7 +88,7 @@ extension FetchedResultsController {
         }
     }
 
-    /// The preview's ids and section values (see ``previewFirstObjects(limit:)`` for the strategy).
+    /// The preview's ids and section values (see `previewFirstObjects(limit:)` for the strategy).
     private func previewRows(_ plan: FetchPlan, limit: Int) throws -> [(Int64, StoreValue)] {
         if plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 {
             // Exactly the fetch (it is bounded by fetchLimit, and its order choice depends on all its rows).

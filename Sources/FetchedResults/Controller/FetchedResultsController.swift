@@ -68,7 +68,7 @@ public final class FetchedResultsController {
     /// Whether a large change set's rows are read on the store's second connection
     /// too, half on each core (default true; see ``process(_:)``). The benchmark
     /// turns it off to show what one connection costs.
-    @_spi(Benchmark) public var splitsLargeReads = true
+    package var splitsLargeReads = true
 
     /// The continuations of the sequences made by ``changeBatches(bufferingPolicy:)``;
     /// each delivered batch is yielded to all of them (finished ones are dropped then).
@@ -118,23 +118,23 @@ public final class FetchedResultsController {
     ///     // every tick: try context.processExternalChanges(); try controller.deliverFinishedRefetch()
     public var refetchesInBackgroundOnReset = false
     /// How the last performFetch got its data (for tests and the benchmark).
-    @_spi(Benchmark) public internal(set) var lastFetchUsedCache = false
+    package internal(set) var lastFetchUsedCache = false
     /// How many change sets were handled incrementally and how many by refetching (for tests and the benchmark).
-    @_spi(Benchmark) public internal(set) var statistics = Statistics()
+    package internal(set) var statistics = Statistics()
 
     /// Counters of how change sets were handled.
     ///
     ///     try controller.process(changes)
     ///     print(controller.statistics.incrementalBatches, controller.statistics.refetches)
-    @_spi(Benchmark) public struct Statistics: Sendable, Equatable {
-        public var incrementalBatches = 0
-        public var refetches = 0
+    package struct Statistics: Sendable, Equatable {
+        package var incrementalBatches = 0
+        package var refetches = 0
         /// Probe rows whose full sort values had to be read from SQLite.
-        public var probeReads = 0
+        package var probeReads = 0
         /// Times the per-row sort-key prefixes were built (once after each fetch that is followed by changes).
-        public var keyBuilds = 0
+        package var keyBuilds = 0
         /// Change sets whose rows were read on two connections at once (large ones).
-        public var splitReads = 0
+        package var splitReads = 0
     }
 
     /// Creates a controller; nothing is read until ``performFetch()``.
@@ -186,7 +186,7 @@ public final class FetchedResultsController {
     /// ``performFetch()`` from a valid results cache only: true when there was
     /// one (the controller is then fetched, as by `performFetch()`); false, and
     /// nothing changes, when the query would have to run. One cache check, where
-    /// ``hasValidCache()`` followed by `performFetch()` makes two.
+    /// `hasValidCache()` followed by `performFetch()` makes two.
     ///
     ///     if try !controller.performFetchFromCache() { showPreview(); try controller.performFetch() }
     public func performFetchFromCache() throws -> Bool {

@@ -43,7 +43,7 @@ extension ListScreen {
     /// Fills the next other tab's results cache on the store's second connection
     /// (one at a time; retried on the next tick while that connection is busy).
     /// Called from the polling ticker once the first tab has loaded.
-    public func warmNextTab() {
+    package func warmNextTab() {
         while let next = tabsToWarm.first {
             if next == tabIndex {
                 tabsToWarm.removeFirst()

@@ -57,11 +57,11 @@ public final class ListScreen: View, TableViewDelegate {
     /// The filter's text as typed ("" without a filter).
     public internal(set) var filterText = ""
     /// Errors that should never happen (a refused batch, a failed poll), newest last.
-    public internal(set) var log: [String] = []
+    package internal(set) var log: [String] = []
     /// Tabs whose results cache is still to be filled in the background (see ``warmNextTab()``).
-    public internal(set) var tabsToWarm: [Int] = []
+    package internal(set) var tabsToWarm: [Int] = []
     /// Searches run so far (one per frame while typing, however many keys arrived).
-    public internal(set) var searchCount = 0
+    package internal(set) var searchCount = 0
 
     let navigationBar: NavigationBar
     let tabBar: TabBar

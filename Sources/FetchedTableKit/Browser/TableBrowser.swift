@@ -16,19 +16,19 @@ import TerminalUI
 ///     let database = try TableDatabase.open(options: options)
 ///     let browser = try TableBrowser(database: database, options: options, screen: try CursesScreen())
 ///     let exit = browser.run()
-public final class TableBrowser {
+package final class TableBrowser {
     /// The file's tables (read again when another program changes the schema).
-    public private(set) var database: TableDatabase
+    package private(set) var database: TableDatabase
     /// What the command line asked.
-    public let options: TableOptions
+    package let options: TableOptions
     /// The run loop driving the screen.
-    public let loop: TerminalRunLoop
+    package let loop: TerminalRunLoop
     /// The table list, when the file has several tables and no `--table` was given.
-    public private(set) var tableList: ChoiceListScreen?
+    package private(set) var tableList: ChoiceListScreen?
     /// The list of the table open (the last one opened).
-    public private(set) var list: ListScreen?
+    package private(set) var list: ListScreen?
     /// The table open in ``list``.
-    public private(set) var opened: OpenedTable?
+    package private(set) var opened: OpenedTable?
     /// Whether a table's first frame is its preview, fetched in full right after (see ``ListScreenConfiguration/previewsFirstPage``).
     let previewsFirstPage: Bool
     /// Changes a table's list configuration before its screen is made (a server table's
@@ -38,7 +38,7 @@ public final class TableBrowser {
     /// Builds the browser on `screen`: the table `--table` names (or the only one), else the table list.
     ///
     /// - Throws: ``FetchedTableError`` for an option the table cannot take; the first fetch's error.
-    public convenience init(
+    package convenience init(
         database: TableDatabase,
         options: TableOptions,
         screen: Screen,
@@ -55,7 +55,7 @@ public final class TableBrowser {
     ///
     /// `previewsFirstPage` false fetches the whole table before its first frame (after a
     /// CSV file's loading screen, which was the first page already).
-    public init(
+    package init(
         database: TableDatabase,
         options: TableOptions,
         loop: TerminalRunLoop,
@@ -294,14 +294,14 @@ public final class TableBrowser {
     }
 
     /// Runs until `q` or a termination signal, then lets go of the views.
-    public func run() -> TerminalRunLoop.Exit {
+    package func run() -> TerminalRunLoop.Exit {
         let exit = loop.run()
         while loop.pop() != nil {}
         return exit
     }
 
     /// Errors that should never happen, from the list screen.
-    public var log: [String] { list?.log ?? [] }
+    package var log: [String] { list?.log ?? [] }
     /// Why the first fetch failed, if it did.
-    public var loadError: Error? { list?.loadError }
+    package var loadError: Error? { list?.loadError }
 }

@@ -10,7 +10,7 @@ import SQLiteStore
 ///     exit(FetchedTableCommand.main(Array(CommandLine.arguments.dropFirst())))
 public enum FetchedTableCommand {
     /// The version printed by `--version`.
-    public static let version = BuildInfo.version
+    package static let version = BuildInfo.version
 
     /// Runs the command line `arguments` (without the program name) and returns the exit status (`sysexits.h`).
     ///
@@ -20,7 +20,7 @@ public enum FetchedTableCommand {
     }
 
     /// The program: its subcommands (in the order `--help` lists them), and what its man page says.
-    public static let program = ProgramSpec(
+    package static let program = ProgramSpec(
         command: TableOptions.browserSpec,
         run: runBrowser,
         subcommands: [

@@ -1,12 +1,7 @@
 import CLIKit
 import Foundation
-import TerminalUI
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TerminalUI
 
 /// `fetchedtable FILE [options]`: the interactive browser.
 ///
@@ -15,9 +10,9 @@ import Darwin
 /// curses touches the terminal.
 ///
 ///     exit(TableBrowserCommand.run(["school.sqlite", "--table", "student", "--section", "subject"]))
-public enum TableBrowserCommand {
+package enum TableBrowserCommand {
     /// Runs the browser with `arguments`; returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         FetchedTableCommand.run(
             spec: FetchedTableCommand.program.command,
             arguments: arguments,

@@ -8,7 +8,7 @@ import CLIKit
 /// named without loading the file. A file that is neither prints nothing (and its status).
 ///
 ///     CompleteTablesCommand.run(["school.sqlite"])   // "student\nsubject\n"
-public enum CompleteTablesCommand {
+package enum CompleteTablesCommand {
     static let spec = CommandSpec(
         name: "fetchedtable complete-tables",
         summary: "Print the names of FILE's tables and views, one per line (for shell completion).",
@@ -19,7 +19,7 @@ public enum CompleteTablesCommand {
     )
 
     /// Runs the subcommand with `arguments` (after `complete-tables`); returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         run(arguments, output: { print($0) }, errorOutput: { writeStandardError($0 + "\n") })
     }
 

@@ -16,9 +16,9 @@ import SQLiteStore
 /// The file is opened read-only: listing never writes it.
 ///
 ///     TableListCommand.run(["school.sqlite", "--table", "student", "--sort", "subject, number", "--format", "json"])
-public enum TableListCommand {
+package enum TableListCommand {
     /// Runs the subcommand with `arguments` (after `list`); returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         let out = StandardOutput()
         defer { out.flush() }
         return run(arguments, output: { out.write($0) }, errorOutput: { writeStandardError($0 + "\n") })

@@ -3,13 +3,8 @@ import FetchedResults
 import FetchedResultsScripts
 import FetchedResultsUI
 import Foundation
-import SQLiteStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SQLiteStore
 
 /// `fetchedtable watch FILE [options]`
 ///
@@ -21,9 +16,9 @@ import Darwin
 /// A change that leaves the results as they were prints nothing.
 ///
 ///     TableWatchCommand.run(["events.sqlite", "--sort", "ts desc", "--section", "day(ts)"])
-public enum TableWatchCommand {
+package enum TableWatchCommand {
     /// Runs the subcommand with `arguments` (after `watch`); returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         WatchProcess.run { output, shouldStop in
             run(arguments, output: output, errorOutput: { writeStandardError($0 + "\n") }, shouldStop: shouldStop)
         }

@@ -11,9 +11,9 @@ import SQLiteStore
 ///
 ///     UntrackCommand.run(["events.sqlite"])
 ///     UntrackCommand.run(["--pg", "--table", "events"])
-public enum UntrackCommand {
+package enum UntrackCommand {
     /// Runs the subcommand with `arguments` (after `untrack`); returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         run(arguments, output: { print($0) }, errorOutput: { writeStandardError($0 + "\n") })
     }
 

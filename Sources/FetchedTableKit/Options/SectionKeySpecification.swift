@@ -15,9 +15,9 @@ import SQLiteStore
 ///     section.keyPath           // "day(ts)"
 ///     section.column            // "ts"
 ///     section.derivedAttribute  // substr($.ts, 1, 10)
-public struct SectionKeySpecification: Equatable, Sendable {
+package struct SectionKeySpecification: Equatable, Sendable {
     /// How a derived key is made from its column.
-    public enum Derivation: String, CaseIterable, Sendable {
+    package enum Derivation: String, CaseIterable, Sendable {
         /// `YYYY`: the first 4 characters.
         case year
         /// `YYYY-MM`: the first 7.
@@ -29,18 +29,18 @@ public struct SectionKeySpecification: Equatable, Sendable {
     }
 
     /// The column the key is read from.
-    public var column: String
+    package var column: String
     /// Nil: the column's value itself names the section.
-    public var derivation: Derivation?
+    package var derivation: Derivation?
 
     /// A key on `column`, derived by `derivation` (nil: the column itself).
-    public init(column: String, derivation: Derivation? = nil) {
+    package init(column: String, derivation: Derivation? = nil) {
         self.column = column
         self.derivation = derivation
     }
 
     /// Parses the `--section` value.
-    public init(parsing text: String) throws(OptionError) {
+    package init(parsing text: String) throws(OptionError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw OptionError("--section: no column given") }
         if let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") {
@@ -66,16 +66,16 @@ public struct SectionKeySpecification: Equatable, Sendable {
     }
 
     /// The key path the controller sections by: the column, or `day(ts)`.
-    public var keyPath: String {
+    package var keyPath: String {
         derivation.map { "\($0.rawValue)(\(column))" } ?? column
     }
 
     /// The name of the one section that holds the values that are not dates, for `year()`, `month()` and `day()`.
-    public static let notADate = DerivedAttribute.notADate
+    package static let notADate = DerivedAttribute.notADate
 
     /// The derived attribute of a derived key (nil for a plain column); a date key checks its values
     /// (see ``derivedAttribute(valuesAreDates:)``).
-    public var derivedAttribute: DerivedAttribute? { derivedAttribute(valuesAreDates: false) }
+    package var derivedAttribute: DerivedAttribute? { derivedAttribute(valuesAreDates: false) }
 
     /// The derived attribute of a derived key (nil for a plain column).
     ///
@@ -85,7 +85,7 @@ public struct SectionKeySpecification: Equatable, Sendable {
     /// is in one section, ``notADate``; NULL stays NULL. `valuesAreDates` (a CSV file's column typed as
     /// dates from every value) leaves the check out: the plain `substr`, which an index on the column
     /// serves as fast as ever.
-    public func derivedAttribute(valuesAreDates: Bool) -> DerivedAttribute? {
+    package func derivedAttribute(valuesAreDates: Bool) -> DerivedAttribute? {
         guard let derivation else { return nil }
         switch derivation {
         case .year: return .year(keyPath, of: column, valuesAreDates: valuesAreDates)

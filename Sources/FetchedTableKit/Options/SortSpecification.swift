@@ -7,29 +7,29 @@ import Foundation
 ///
 ///     let sort = try SortSpecification(parsing: "subject, number desc")
 ///     sort.keys   // [("subject", true), ("number", false)]
-public struct SortSpecification: Equatable, Sendable {
+package struct SortSpecification: Equatable, Sendable {
     /// One key: a column (or a section key such as `day(ts)`) and its direction.
-    public struct Key: Equatable, Sendable {
+    package struct Key: Equatable, Sendable {
         /// The column name as written in the table.
-        public var column: String
+        package var column: String
         /// False for `desc`.
-        public var ascending: Bool
+        package var ascending: Bool
 
         /// A key on `column`.
-        public init(column: String, ascending: Bool = true) {
+        package init(column: String, ascending: Bool = true) {
             self.column = column
             self.ascending = ascending
         }
     }
 
     /// The keys, most significant first.
-    public var keys: [Key]
+    package var keys: [Key]
 
     /// The keys given.
-    public init(keys: [Key]) { self.keys = keys }
+    package init(keys: [Key]) { self.keys = keys }
 
     /// Parses the `--sort` value; throws a sentence saying what is wrong.
-    public init(parsing text: String) throws(OptionError) {
+    package init(parsing text: String) throws(OptionError) {
         var keys: [Key] = []
         for part in try OptionText.splitList(text, option: "--sort") {
             var words = try OptionText.words(part, option: "--sort")
@@ -51,18 +51,18 @@ public struct SortSpecification: Equatable, Sendable {
     }
 
     /// The sort descriptors (binary comparison: the order of SQL's `ORDER BY`).
-    public var sortDescriptors: [FetchSort] {
+    package var sortDescriptors: [FetchSort] {
         keys.map { FetchSort($0.column, ascending: $0.ascending) }
     }
 }
 
 /// A value of an option that cannot be used, as the sentence the user reads (exit status 64).
-public struct OptionError: Error, Equatable, CustomStringConvertible {
+package struct OptionError: Error, Equatable, CustomStringConvertible {
     /// What is wrong, naming the option.
-    public var message: String
+    package var message: String
     /// An error saying `message`.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// The small lexical rules the options share: lists split at commas outside

@@ -4,17 +4,17 @@ import SQLiteStore
 /// its declared type (or, for a CSV file, its values) suggests.
 ///
 ///     TableColumn(name: "close_date", type: .date)
-public struct TableColumn: Equatable, Sendable {
+package struct TableColumn: Equatable, Sendable {
     /// The name as written in the table (attribute names, key paths and `--sort` use it).
-    public var name: String
+    package var name: String
     /// The type guessed from the declared type or the values.
-    public var type: AttributeType
+    package var type: AttributeType
     /// True when every value is known to be of ``type`` (a CSV file's column, typed from all its values),
     /// not only declared so (a `sqlite3` shell can store anything in a DATE column).
-    public var typeIsChecked = false
+    package var typeIsChecked = false
 
     /// A column `name` of `type`.
-    public init(name: String, type: AttributeType) {
+    package init(name: String, type: AttributeType) {
         self.name = name
         self.type = type
     }

@@ -8,38 +8,38 @@ import Foundation
 ///     let parsed = try parseArguments(["school.sqlite", "--sort", "subject, number"], spec: TableOptions.browserSpec)
 ///     let options = try TableOptions(parsed)
 ///     options.sort?.keys.count   // 2
-public struct TableOptions: Equatable, Sendable {
+package struct TableOptions: Equatable, Sendable {
     /// `FILE` as given; for a PostgreSQL server, its connection string without the password
     /// (or `--pg`), which is what messages name.
-    public var file: String
+    package var file: String
     /// The PostgreSQL server `URL` or `--pg` names (nil: `FILE` is a file).
-    public var postgres: PostgresTarget?
+    package var postgres: PostgresTarget?
     /// `--table NAME`.
-    public var table: String?
+    package var table: String?
     /// `--sort 'KEY [desc], …'` (nil: the row id or primary key).
-    public var sort: SortSpecification?
+    package var sort: SortSpecification?
     /// `--section KEY`.
-    public var section: SectionKeySpecification?
+    package var section: SectionKeySpecification?
     /// `--title KEY` (nil: the first text column).
-    public var title: String?
+    package var title: String?
     /// `--subtitle 'KEY, KEY'` (nil: the two columns after the title's).
-    public var subtitle: [String]?
+    package var subtitle: [String]?
     /// `--where PREDICATE`, as typed.
-    public var predicate: String?
+    package var predicate: String?
     /// `--read-only`.
-    public var readOnly = false
+    package var readOnly = false
     /// `--track`.
-    public var track = false
+    package var track = false
     /// False with `--no-animation`.
-    public var animated = true
+    package var animated = true
     /// `list --format` (text when not given).
-    public var format: String?
+    package var format: String?
 
     /// Options for `file` and nothing else.
-    public init(file: String) { self.file = file }
+    package init(file: String) { self.file = file }
 
     /// The options of a parsed command line (`FILE` or `URL` its first positional, or `--pg`).
-    public init(_ parsed: ParsedArguments) throws(OptionError) {
+    package init(_ parsed: ParsedArguments) throws(OptionError) {
         if parsed.flag("--pg") {
             if let given = parsed.positionals.first {
                 throw OptionError(
@@ -130,7 +130,7 @@ public struct TableOptions: Equatable, Sendable {
         """
 
     /// `fetchedtable FILE [options]`: the browser.
-    public static let browserSpec = CommandSpec(
+    package static let browserSpec = CommandSpec(
         name: "fetchedtable",
         summary: "Browse any SQLite table or CSV file as a live, sectioned, indexed list.",
         usage: "FILE|URL|--pg [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--title KEY] "
@@ -146,7 +146,7 @@ public struct TableOptions: Equatable, Sendable {
     )
 
     /// `fetchedtable list FILE [options] [--format text|json|csv]`.
-    public static let listSpec = CommandSpec(
+    package static let listSpec = CommandSpec(
         name: "fetchedtable list",
         summary: "Print a table's rows in the order and sections the browser shows, as text, JSON or CSV.",
         usage:
@@ -167,7 +167,7 @@ public struct TableOptions: Equatable, Sendable {
     )
 
     /// `fetchedtable watch FILE [options]`.
-    public static let watchSpec = CommandSpec(
+    package static let watchSpec = CommandSpec(
         name: "fetchedtable watch",
         summary:
             "Print a table's sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
@@ -180,7 +180,7 @@ public struct TableOptions: Equatable, Sendable {
     )
 
     /// `fetchedtable untrack FILE|URL|--pg [--table NAME]`.
-    public static let untrackSpec = CommandSpec(
+    package static let untrackSpec = CommandSpec(
         name: "fetchedtable untrack",
         summary: "Remove the fetchedtable_history table and the triggers that --track installed.",
         usage: "FILE|URL|--pg [--table NAME]",

@@ -14,35 +14,36 @@ import SQLiteStore
 ///                                columns: [TableColumn(name: "name", type: .text), TableColumn(name: "subject", type: .text)],
 ///                                idKey: "rowid")
 ///     query.sortDescriptors     // [subject, …]
-public struct TableQuery {
+package struct TableQuery {
     /// The table's name.
-    public var table: String
+    package var table: String
     /// Its columns, in table order.
-    public var columns: [TableColumn]
+    package var columns: [TableColumn]
     /// The key path that orders by the row id or primary key (the default sort).
-    public var idKey: String
+    package var idKey: String
     /// The order, with the section key first when the sorts do not already order by it.
-    public var sortDescriptors: [FetchSort]
+    package var sortDescriptors: [FetchSort]
     /// The sorts as given (or the default), before the section key was put in front.
-    public var requestedSort: SortSpecification
+    package var requestedSort: SortSpecification
     /// The section key, if any.
-    public var section: SectionKeySpecification?
+    package var section: SectionKeySpecification?
     /// The cell's first line.
-    public var titleKey: String
+    package var titleKey: String
     /// The cell's second line, joined with ` · `.
-    public var subtitleKeys: [String]
+    package var subtitleKeys: [String]
     /// `--where`.
-    public var predicate: FetchPredicate?
+    package var predicate: FetchPredicate?
     /// The text of `--where`.
-    public var predicateText: String?
+    package var predicateText: String?
     /// Per column, the companion column holding its values as the file wrote them (a CSV file's real
     /// columns: `3`, `1.10`), which are shown instead of the number's own text.
-    public var writtenForms: [String: String] = [:]
+    package var writtenForms: [String: String] = [:]
 
     /// Checks `options` against `columns` of `table`.
     ///
     /// - Throws: ``FetchedTableError`` 64 naming the option and the columns there are.
-    public init(options: TableOptions, table: String, columns: [TableColumn], idKey: String) throws(FetchedTableError) {
+    package init(options: TableOptions, table: String, columns: [TableColumn], idKey: String) throws(FetchedTableError)
+    {
         self.table = table
         self.columns = columns
         self.idKey = idKey
@@ -106,7 +107,7 @@ public struct TableQuery {
 
     /// The section key's derived attribute, and those of every key ``sectionKeyChoices`` offers
     /// (the model has them all, so that `S` can choose another without reopening the store).
-    public var derivedAttributes: [DerivedAttribute] {
+    package var derivedAttributes: [DerivedAttribute] {
         var seen = Set<String>()
         return ([section].compactMap { $0 } + sectionKeyChoices.compactMap { $0 }).compactMap { key in
             let column = columns.first { $0.name == key.column }
@@ -119,7 +120,7 @@ public struct TableQuery {
 
     /// The section keys `S` offers: none, then each column, a text column's initial, and a
     /// date column's year, month and day (``TableColumn/isDateLike``).
-    public var sectionKeyChoices: [SectionKeySpecification?] {
+    package var sectionKeyChoices: [SectionKeySpecification?] {
         var choices: [SectionKeySpecification?] = [nil]
         for column in columns {
             choices.append(SectionKeySpecification(column: column.name))
@@ -137,7 +138,7 @@ public struct TableQuery {
 
     /// The value of `key` as a person reads it: as the file wrote it (``writtenForms``), a boolean's
     /// `yes`/`no`, any other as ``DisplayText/of(_:)``.
-    public func displayText(of row: ManagedObject, key: String) -> String {
+    package func displayText(of row: ManagedObject, key: String) -> String {
         if let companion = writtenForms[key], case .text(let written) = row.value(forKeyPath: companion) {
             return written
         }
@@ -145,7 +146,7 @@ public struct TableQuery {
     }
 
     /// The same query ordered by `sort` (the section kept in front).
-    public func sorted(by sort: SortSpecification) -> TableQuery {
+    package func sorted(by sort: SortSpecification) -> TableQuery {
         var copy = self
         copy.requestedSort = sort
         copy.sortDescriptors = TableQuery.sortDescriptors(sort, section: section)
@@ -153,7 +154,7 @@ public struct TableQuery {
     }
 
     /// The same query sectioned by `section` (nil: none).
-    public func sectioned(by section: SectionKeySpecification?) -> TableQuery {
+    package func sectioned(by section: SectionKeySpecification?) -> TableQuery {
         var copy = self
         copy.section = section
         copy.sortDescriptors = TableQuery.sortDescriptors(requestedSort, section: section)

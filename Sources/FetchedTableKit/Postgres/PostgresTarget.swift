@@ -10,28 +10,28 @@ import PostgreSQLClient
 ///     let target = PostgresTarget(connectionString: "postgres://alice:secret@db/shop")
 ///     target.label             // "postgres://alice@db/shop"
 ///     target.passwordWarning   // "the password in the URL is visible to every user in ps; …"
-public struct PostgresTarget: Equatable, Sendable {
+package struct PostgresTarget: Equatable, Sendable {
     /// The URL as given, password and all (nil: `--pg`). Never shown.
-    public let connectionString: String?
+    package let connectionString: String?
 
     /// A target; nil connects through libpq's environment alone.
-    public init(connectionString: String?) {
+    package init(connectionString: String?) {
         self.connectionString = connectionString
     }
 
     /// Whether a positional argument names a server rather than a file.
-    public static func isURL(_ argument: String) -> Bool {
+    package static func isURL(_ argument: String) -> Bool {
         let lower = argument.lowercased()
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }
 
     /// The URL without its password, or `--pg`.
-    public var label: String {
+    package var label: String {
         connectionString.map(ConnectionString.removingPassword(from:)) ?? "--pg"
     }
 
     /// The one-line warning for a URL that carries a password (nil: it does not).
-    public var passwordWarning: String? {
+    package var passwordWarning: String? {
         guard let connectionString, ConnectionString.containsPassword(connectionString) else { return nil }
         return "warning: the password in the URL is visible to every user of this machine (ps); "
             + "put it in ~/.pgpass or PGPASSWORD instead"

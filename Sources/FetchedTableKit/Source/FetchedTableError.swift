@@ -4,26 +4,26 @@ import CLIKit
 /// `fetchedtable: `) and the `sysexits.h` status it exits with.
 ///
 ///     throw FetchedTableError.usage("--table: no table \"x\" in school.sqlite; its tables: student, subject")
-public struct FetchedTableError: Error, Equatable, CustomStringConvertible {
+package struct FetchedTableError: Error, Equatable, CustomStringConvertible {
     /// The sentence, without the program name.
-    public var message: String
+    package var message: String
     /// The exit status: 64 usage, 65 data, 66 no input, 74 I/O.
-    public var status: Int32
+    package var status: Int32
 
     /// An error saying `message`, exiting with `status`.
-    public init(_ message: String, status: Int32) {
+    package init(_ message: String, status: Int32) {
         self.message = message
         self.status = status
     }
 
     /// Bad usage (64): an unknown option, table or column.
-    public static func usage(_ message: String) -> FetchedTableError { .init(message, status: ExitStatus.usage) }
+    package static func usage(_ message: String) -> FetchedTableError { .init(message, status: ExitStatus.usage) }
     /// Bad data (65): a file that is neither a database nor a CSV file, or a damaged one.
-    public static func data(_ message: String) -> FetchedTableError { .init(message, status: ExitStatus.dataError) }
+    package static func data(_ message: String) -> FetchedTableError { .init(message, status: ExitStatus.dataError) }
     /// No input (66): the file is missing or cannot be opened.
-    public static func noInput(_ message: String) -> FetchedTableError { .init(message, status: ExitStatus.noInput) }
+    package static func noInput(_ message: String) -> FetchedTableError { .init(message, status: ExitStatus.noInput) }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// The reason `error` gives, never a Foundation error's dump (``ErrorReason``).
     static func reason(_ error: Error) -> String { ErrorReason.text(of: error) }

@@ -8,7 +8,7 @@ extension TableDatabase {
     ///     let database = try TableDatabase.open(options: options)
     ///
     /// - Throws: ``FetchedTableError`` 66 missing, 65 neither a database nor a CSV file (or damaged, or bad rows).
-    public static func open(
+    package static func open(
         options: TableOptions,
         environment: [String: String] = ProcessInfo.processInfo.environment
     )

@@ -1,13 +1,8 @@
 import BulkImport
 import CLIKit
 import Foundation
-import SQLiteStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SQLiteStore
 
 /// The file `fetchedtable` was given, open for listing its tables: a SQLite
 /// database as it is, or a CSV file through its cache database (loaded by
@@ -16,25 +11,25 @@ import Darwin
 ///     let database = try TableDatabase.open(path: "school.sqlite", options: options)
 ///     database.tables.map(\.name)            // ["student", "subject"]
 ///     let table = try database.openTable(named: "student", options: options)
-public struct TableDatabase {
+package struct TableDatabase {
     /// `FILE` as given.
-    public let path: String
+    package let path: String
     /// What it is.
-    public let kind: TableFileKind
+    package let kind: TableFileKind
     /// The database the tables are read from: `path`, or the CSV file's cache database.
-    public let databasePath: String
+    package let databasePath: String
     /// Its tables and views (a CSV file: one table).
-    public let catalog: DatabaseCatalog
+    package let catalog: DatabaseCatalog
     /// Why nothing may be changed, whatever the table (nil: the file is writable).
-    public let readOnlyReason: String?
+    package let readOnlyReason: String?
 
     /// The tables and views, in the catalog's order.
-    public var tables: [CatalogTable] { catalog.tables }
+    package var tables: [CatalogTable] { catalog.tables }
 
     /// Opens the database at `databasePath` (the file itself, or a CSV file's cache) for `path`.
     ///
     /// - Throws: ``FetchedTableError`` 66 for a missing file, 65 for a file that is not a database or is damaged.
-    public init(path: String, kind: TableFileKind, databasePath: String, readOnly: Bool) throws(FetchedTableError) {
+    package init(path: String, kind: TableFileKind, databasePath: String, readOnly: Bool) throws(FetchedTableError) {
         self.path = path
         self.kind = kind
         self.databasePath = databasePath
@@ -55,7 +50,7 @@ public struct TableDatabase {
     }
 
     /// The table `name`, or a usage error naming the tables there are.
-    public func table(named name: String) throws(FetchedTableError) -> CatalogTable {
+    package func table(named name: String) throws(FetchedTableError) -> CatalogTable {
         if let table = catalog.table(named: name) { return table }
         throw .usage("--table: no table \"\(name)\" in \(path); \(tableListPhrase)")
     }
@@ -81,7 +76,7 @@ public struct TableDatabase {
     ///
     /// - Throws: 64 for an unknown `--table`, or when there are several tables and no `--table`
     ///   (`command` names who asks: `list` and `watch` cannot show the table list); 65 for a file with none.
-    public func soleTable(_ name: String?, command: String) throws(FetchedTableError) -> CatalogTable? {
+    package func soleTable(_ name: String?, command: String) throws(FetchedTableError) -> CatalogTable? {
         if let name { return try table(named: name) }
         if tables.isEmpty { throw .data("\(path): there are no tables in this database") }
         if tables.count == 1 { return tables[0] }
@@ -94,7 +89,7 @@ public struct TableDatabase {
     ///
     /// - Throws: 64 for an option naming a column the table lacks; 65 for a table SQLite cannot
     ///   read (a view over a dropped table: ``CatalogTable/brokenReason``); 65/74 for a file that cannot be read.
-    public func open(_ table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> OpenedTable {
+    package func open(_ table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> OpenedTable {
         if let broken = table.brokenReason {
             throw .data("\(path): the \(TableDatabase.kind(of: table)) \(table.name) cannot be read: \(broken)")
         }
@@ -125,7 +120,7 @@ public struct TableDatabase {
     }
 
     /// `options` checked against `table`'s columns, without opening a store.
-    public func query(for table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> TableQuery {
+    package func query(for table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> TableQuery {
         // A CSV file's real columns may have companions of text (the numbers as written): shown, not listed.
         var writtenForms: [String: String] = [:]
         var columns: [TableColumn] = []
@@ -167,18 +162,18 @@ public struct TableDatabase {
 }
 
 /// One table open for browsing, listing or watching.
-public struct OpenedTable {
+package struct OpenedTable {
     /// The file it is in.
-    public let database: TableDatabase
+    package let database: TableDatabase
     /// The table browsed, as the file's catalog describes it (columns, key, row count).
-    public let table: CatalogTable
+    package let table: CatalogTable
     /// The store over the file (hands off).
-    public let store: Store
+    package let store: Store
     /// The options checked against its columns.
-    public var query: TableQuery
+    package var query: TableQuery
     /// Why rows cannot be deleted (nil: they can).
-    public let readOnlyReason: String?
+    package let readOnlyReason: String?
 
     /// The entity's name (the table's).
-    public var entityName: String { table.name }
+    package var entityName: String { table.name }
 }

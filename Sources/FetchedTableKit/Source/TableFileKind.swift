@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What kind of file `FILE` is, told by its content, never by its name:
 /// SQLite's 16-byte header, else text (a CSV or TSV file). Anything else is refused.
@@ -11,7 +7,7 @@ import Darwin
 ///     case .sqlite: …
 ///     case .csv: …
 ///     }
-public enum TableFileKind: Equatable, Sendable {
+package enum TableFileKind: Equatable, Sendable {
     /// A SQLite database (`SQLite format 3\0`).
     case sqlite
     /// Text: a CSV or TSV file.
@@ -25,7 +21,7 @@ public enum TableFileKind: Equatable, Sendable {
     /// - Throws: ``FetchedTableError`` 66 for a missing or unreadable file, a directory, or anything that is not
     ///   a regular file (a FIFO, a pipe such as `<(…)` or a piped `/dev/stdin`, a device: "not a regular file"),
     ///   65 for an empty file or one that is neither (binary bytes in its first 64 KiB).
-    public static func of(path: String) throws(FetchedTableError) -> TableFileKind {
+    package static func of(path: String) throws(FetchedTableError) -> TableFileKind {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw .noInput("\(path): no such file")

@@ -1,11 +1,6 @@
+import Glibc
 import SQLiteStore
 import TerminalUI
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The full-screen app on an unlocked stash: builds the run loop and the
 /// browser on a screen, polls the store for other processes' changes, and
@@ -19,25 +14,25 @@ import Darwin
 ///     let exit = app.run()
 ///     screen.close()
 ///     stash.lock()
-public final class StashApp {
+package final class StashApp {
     /// The unlocked stash the app shows.
-    public let stash: Stash
+    package let stash: Stash
     /// The run loop (tests dispatch events to it and read its `canvas`).
-    public let loop: TerminalRunLoop
+    package let loop: TerminalRunLoop
     let browser: StashBrowser
     let activity: ActivityTrackingScreen
     /// Seconds without a key after which the app locks (`--lock-after`; 0 never).
-    public let lockAfter: Double
+    package let lockAfter: Double
     /// The unlock prompt while locked, else nil.
     private(set) var lockView: LockView?
 
     /// Where `c`, `C` and `t` copy to, and the countdown to clearing it.
-    public let clipboard: ClipboardSession
+    package let clipboard: ClipboardSession
 
     /// Builds the app. `animated: false` is `--no-animation`; `lockAfter` is `--lock-after`;
     /// `clipboard` defaults to the system's (OSC 52 to the terminal on stdout, and wl-copy/xclip/xsel),
     /// cleared after `clipSeconds` (`--clip-seconds`).
-    public init(
+    package init(
         stash: Stash,
         screen: Screen,
         clock: any Clock = MonotonicClock(),
@@ -65,7 +60,7 @@ public final class StashApp {
     }
 
     /// Whether the app is locked (the key wiped, only the unlock prompt showing).
-    public var isLocked: Bool { lockView != nil }
+    package var isLocked: Bool { lockView != nil }
 
     /// Locks when no key came for `lockAfter` seconds.
     func lockIfIdle(now: Double) {
@@ -74,7 +69,7 @@ public final class StashApp {
     }
 
     /// Wipes the key and shows only the unlock prompt (`L`, or after `--lock-after` idle seconds).
-    public func lock() {
+    package func lock() {
         guard lockView == nil else { return }
         browser.willLock()
         clipboard.clearNow()
@@ -91,17 +86,17 @@ public final class StashApp {
     }
 
     /// Sends an event as if typed (tests): it counts as activity.
-    public func send(_ event: InputEvent) {
+    package func send(_ event: InputEvent) {
         activity.noteActivity()
         loop.dispatch(event)
     }
 
     /// Runs until quit; returns why it ended (`exitStatus` gives the process status).
-    public func run() -> TerminalRunLoop.Exit {
+    package func run() -> TerminalRunLoop.Exit {
         defer { clipboard.clearNow() }  // a copied secret does not outlive the app
         return loop.run()
     }
 
     /// What the screen shows now (tests).
-    public var screenText: String { loop.canvas.text }
+    package var screenText: String { loop.canvas.text }
 }

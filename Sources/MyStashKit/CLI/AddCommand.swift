@@ -1,11 +1,6 @@
 import CLIKit
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `mystash add NAME [--user U] [--url URL] [--generate LENGTH]`: adds a
 /// password entry from a script or a shell.

@@ -1,11 +1,6 @@
 import CLIKit
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `mystash` with no subcommand: asks for the master passphrase, then opens
 /// the full-screen app.

@@ -1,11 +1,6 @@
 import CLIKit
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The background half of `mystash copy`: reads the copied text on stdin,
 /// waits, then clears the clipboard (under tmux the named buffer it is given,

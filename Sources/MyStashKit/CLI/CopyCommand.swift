@@ -1,11 +1,6 @@
 import CLIKit
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `mystash copy NAME [--field …] [--clip-seconds N]`: puts one field on the
 /// clipboard instead of printing it, and leaves a small background process

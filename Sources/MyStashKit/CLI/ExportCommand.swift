@@ -1,11 +1,6 @@
 import CLIKit
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `mystash export FILE --format csv [--yes]`: every note and password in
 /// plaintext, as a Bitwarden CSV (which `mystash import` and other managers read).

@@ -1,12 +1,7 @@
 import CLIKit
 import Foundation
-import SQLiteStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SQLiteStore
 
 /// `mystash init [--db PATH] [--passphrase-fd N]`: makes a new, empty stash
 /// without the full-screen app (as `pass init` and `keepassxc-cli db-create` do),

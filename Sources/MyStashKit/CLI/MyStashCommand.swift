@@ -15,7 +15,7 @@ import CLIKit
 /// changes the master passphrase.
 public enum MyStashCommand {
     /// The version printed by `--version`.
-    public static let version = "1.0.0"
+    package static let version = "1.0.0"
 
     /// Runs the command line `arguments` (without the program name) and
     /// returns the exit status (`sysexits.h`).
@@ -81,7 +81,7 @@ public enum MyStashCommand {
     /// The program: its subcommands (in the order `--help` lists them), and what its man page says.
     /// Completion never offers an entry's name: they are readable without the passphrase,
     /// but Tab should not list them on a shared screen.
-    public static let program = ProgramSpec(
+    package static let program = ProgramSpec(
         command: AppCommand.spec,
         run: AppCommand.run,
         subcommands: subcommands,

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads a passphrase from the terminal without echoing it.
 ///
@@ -14,13 +10,13 @@ import Darwin
 ///     let prompt = PassphrasePrompt()
 ///     guard let passphrase = prompt.read("Master passphrase: ") else { return }  // nil at end of input
 ///     try stash.unlock(passphrase: passphrase)
-public struct PassphrasePrompt {
+package struct PassphrasePrompt {
     /// Where the passphrase is read from (a terminal, or a pipe in tests).
-    public let input: Int32
+    package let input: Int32
     /// Where the prompt text goes.
-    public let output: Int32
+    package let output: Int32
 
-    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDERR_FILENO) {
+    package init(input: Int32 = STDIN_FILENO, output: Int32 = STDERR_FILENO) {
         self.input = input
         self.output = output
     }
@@ -29,7 +25,7 @@ public struct PassphrasePrompt {
     /// ask, so that it shows even when stderr is redirected; stdin/stderr
     /// when there is no controlling terminal. The descriptor stays open for
     /// the life of the process (one per run).
-    public static func onTerminal() -> PassphrasePrompt {
+    package static func onTerminal() -> PassphrasePrompt {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return PassphrasePrompt() }
         return PassphrasePrompt(input: fd, output: fd)
@@ -37,10 +33,10 @@ public struct PassphrasePrompt {
 
     /// The longest line accepted, in bytes: a passphrase or password is refused beyond it, so
     /// that an endless input (`--passphrase-fd 3 3</dev/zero`) cannot grow memory without bound.
-    public static let maximumLength = 1024
+    package static let maximumLength = 1024
 
     /// What ``readSecret(_:)`` found.
-    public enum Reading {
+    package enum Reading {
         /// The line, without its newline, in guarded memory.
         case line(SecureBytes)
         /// The input ended before any byte.
@@ -52,7 +48,7 @@ public struct PassphrasePrompt {
     /// Shows `prompt`, reads one line with echo off, and returns it in guarded
     /// memory (without the newline). Nil at end of input, and for a line longer than
     /// ``maximumLength`` bytes (which the prompt's output is told).
-    public func read(_ prompt: String) -> SecureBytes? {
+    package func read(_ prompt: String) -> SecureBytes? {
         switch readSecret(prompt) {
         case .line(let line): return line
         case .endOfInput: return nil
@@ -63,12 +59,12 @@ public struct PassphrasePrompt {
     }
 
     /// What ``read(_:)`` says of a line longer than ``maximumLength``.
-    public static let tooLongMessage = "Too long: at most \(maximumLength) bytes are accepted (refused)."
+    package static let tooLongMessage = "Too long: at most \(maximumLength) bytes are accepted (refused)."
 
     /// Shows `prompt` and reads one line with echo off: the line in guarded memory, the end of
     /// the input, or a line too long. Reading stops at the first byte past ``maximumLength``
     /// (on a terminal the rest of that line is read and dropped, so it is not taken for the next answer).
-    public func readSecret(_ prompt: String) -> Reading {
+    package func readSecret(_ prompt: String) -> Reading {
         // Echo off (and typeahead from before the prompt dropped) first, then the prompt: keys
         // typed as soon as it shows are neither echoed nor flushed away.
         let restore = EchoGuard(fd: input)
@@ -127,7 +123,7 @@ public struct PassphrasePrompt {
     }
 
     /// Reads one line with echo on (a yes/no answer, never a secret); nil at end of input.
-    public func readLine() -> String? {
+    package func readLine() -> String? {
         var line = [UInt8]()
         var byte: UInt8 = 0
         while true {
@@ -141,7 +137,7 @@ public struct PassphrasePrompt {
 
     /// Writes a message (not the passphrase) to the prompt's output, each line's control
     /// characters escaped (a name in a prompt cannot send escape sequences to the terminal).
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         var bytes = Array(EscapedOutput.escapingEachLine(text).utf8)
         var offset = 0
         while offset < bytes.count {

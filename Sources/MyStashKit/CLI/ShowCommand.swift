@@ -1,11 +1,6 @@
 import CLIKit
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `mystash show NAME [--field password|user|url|notes|totp]`: one field of
 /// an entry and a newline on stdout, for scripts (as `pass show` does).

@@ -1,11 +1,6 @@
 import CLIKit
-import TerminalUI
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TerminalUI
 
 /// Starts the full-screen app on an unlocked stash and returns the exit status.
 ///

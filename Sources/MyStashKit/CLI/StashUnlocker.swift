@@ -1,11 +1,6 @@
 import CLIKit
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Opens an existing stash and unlocks it for a script command (`show`,
 /// `add`, `copy`, `import`, `export`, `backup`).

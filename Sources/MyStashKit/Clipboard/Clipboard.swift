@@ -1,17 +1,12 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where copied secrets go.
 ///
 ///     let clipboard: Clipboard = SystemClipboard(terminal: fd)
 ///     clipboard.copy("s3cret")
 ///     clipboard.clear(ifStillHolding: "s3cret")   // .cleared, .unverified or .replaced
-public protocol Clipboard: AnyObject {
+package protocol Clipboard: AnyObject {
     /// Puts `text` on the clipboard.
     func copy(_ text: String)
     /// Clears what `copy(text)` put there, only where it can tell that `text` is still there;
@@ -23,7 +18,7 @@ public protocol Clipboard: AnyObject {
 /// What clearing the clipboard achieved, as the status line and `mystash copy` say it.
 ///
 ///     ClipboardClearing.unverified.message   // "Clipboard clear sent (OSC 52: the terminal cannot confirm it)"
-public enum ClipboardClearing: Equatable, Sendable {
+package enum ClipboardClearing: Equatable, Sendable {
     /// The secret is gone from every place it was put, as read back (a tmux buffer, a system tool).
     case cleared
     /// An empty OSC 52 sequence was sent: no terminal says whether it cleared anything.
@@ -32,7 +27,7 @@ public enum ClipboardClearing: Equatable, Sendable {
     case replaced
 
     /// The status line's message.
-    public var message: String {
+    package var message: String {
         switch self {
         case .cleared: return "Clipboard cleared"
         case .unverified: return "Clipboard clear sent (OSC 52: the terminal cannot confirm it)"
@@ -51,7 +46,7 @@ public enum ClipboardClearing: Equatable, Sendable {
 ///
 ///     let clipboard = SystemClipboard(terminal: STDOUT_FILENO, environment: ProcessInfo.processInfo.environment)
 ///     clipboard.copy(password)
-public final class SystemClipboard: Clipboard {
+package final class SystemClipboard: Clipboard {
     /// The descriptor OSC 52 is written to (the terminal), or nil.
     let terminal: Int32?
     /// The system tool used beside OSC 52 or tmux, if any.
@@ -68,7 +63,7 @@ public final class SystemClipboard: Clipboard {
 
     /// `tmuxBuffer` names the tmux buffer to use (the clipboard clearer is given the copy's);
     /// nil makes a new name.
-    public init(
+    package init(
         terminal: Int32?,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         tmuxBuffer: String? = nil
@@ -79,14 +74,14 @@ public final class SystemClipboard: Clipboard {
     }
 
     /// The name of the tmux buffer copies go to (nil outside tmux).
-    public var tmuxBufferName: String? { tmux?.name }
+    package var tmuxBufferName: String? { tmux?.name }
 
     /// Whether a copy reaches any clipboard: a terminal for OSC 52, tmux, or a system tool.
-    public var reachesAClipboard: Bool { terminal != nil || tmux != nil || tool != nil }
+    package var reachesAClipboard: Bool { terminal != nil || tmux != nil || tool != nil }
 
     /// Whether a clear can be checked everywhere the copy went: no OSC 52 was sent (tmux takes
     /// the copy, or there is no terminal) and the system tool, if any, reads back.
-    public var canVerifyClearing: Bool {
+    package var canVerifyClearing: Bool {
         let sentOSC52 = tmux == nil && terminal != nil
         let toolReadsBack = tool.map { !$0.paste.isEmpty } ?? true
         return !sentOSC52 && toolReadsBack
@@ -124,7 +119,7 @@ public final class SystemClipboard: Clipboard {
         return nil
     }
 
-    public func copy(_ text: String) {
+    package func copy(_ text: String) {
         if let tmux {
             tmux.load(text)
         } else {
@@ -134,7 +129,7 @@ public final class SystemClipboard: Clipboard {
     }
 
     @discardableResult
-    public func clear(ifStillHolding text: String) -> ClipboardClearing {
+    package func clear(ifStillHolding text: String) -> ClipboardClearing {
         var results: [ClipboardClearing] = []
         if let tmux { results.append(tmux.delete(ifHolding: text) == .kept ? .replaced : .cleared) }
         if let tool { results.append(clearTool(tool, ifHolding: text)) }

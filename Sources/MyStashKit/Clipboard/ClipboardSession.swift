@@ -7,30 +7,30 @@
 ///     session.statusText(at: now + 3)   // "Copied the password of “Bank” — cleared in 42 s"
 ///     session.tick(at: now + 45)         // clears; returns true
 ///     session.lastClearing?.message      // "Clipboard cleared"
-public final class ClipboardSession {
-    public let clipboard: Clipboard
+package final class ClipboardSession {
+    package let clipboard: Clipboard
     /// How long a copied secret stays (`--clip-seconds`).
-    public let seconds: Double
+    package let seconds: Double
     private var pending: (text: String, description: String, deadline: Double)?
     /// What the last clearing achieved (nil before any).
-    public private(set) var lastClearing: ClipboardClearing?
+    package private(set) var lastClearing: ClipboardClearing?
 
-    public init(clipboard: Clipboard, seconds: Double = 45) {
+    package init(clipboard: Clipboard, seconds: Double = 45) {
         self.clipboard = clipboard
         self.seconds = seconds
     }
 
     /// Whether a copied secret waits to be cleared.
-    public var isPending: Bool { pending != nil }
+    package var isPending: Bool { pending != nil }
 
     /// Copies `text` and starts the countdown (a previous secret is replaced).
-    public func copy(_ text: String, description: String, at now: Double) {
+    package func copy(_ text: String, description: String, at now: Double) {
         clipboard.copy(text)
         pending = (text, description, now + seconds)
     }
 
     /// The status line's text while a secret is on the clipboard.
-    public func statusText(at now: Double) -> String? {
+    package func statusText(at now: Double) -> String? {
         guard let pending else { return nil }
         let left = max(0, Int((pending.deadline - now).rounded(.up)))
         return "Copied \(pending.description) — cleared in \(left) s"
@@ -38,7 +38,7 @@ public final class ClipboardSession {
 
     /// Clears the clipboard when the time is up; true when it did.
     @discardableResult
-    public func tick(at now: Double) -> Bool {
+    package func tick(at now: Double) -> Bool {
         guard let pending, now >= pending.deadline else { return false }
         lastClearing = clipboard.clear(ifStillHolding: pending.text)
         self.pending = nil
@@ -46,7 +46,7 @@ public final class ClipboardSession {
     }
 
     /// Clears now (quitting, locking).
-    public func clearNow() {
+    package func clearNow() {
         guard let pending else { return }
         lastClearing = clipboard.clear(ifStillHolding: pending.text)
         self.pending = nil

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What a program started by mystash may inherit: stdin, stdout, stderr and the
 /// descriptors it is given on purpose, nothing else — not `--passphrase-fd`'s

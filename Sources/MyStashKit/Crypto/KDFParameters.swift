@@ -15,25 +15,25 @@ import CSodium
 ///     let fast = KDFParameters.minimum
 ///     let normal = KDFParameters.standard
 ///     let chosen = KDFParameters.forNewPassphrase(environment: [:])   // .standard
-public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
+package struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
     /// Number of passes (`crypto_pwhash` opslimit).
-    public var opsLimit: UInt64
+    package var opsLimit: UInt64
     /// Memory in bytes (`crypto_pwhash` memlimit).
-    public var memLimit: UInt64
+    package var memLimit: UInt64
     /// libsodium algorithm identifier; only Argon2id (`crypto_pwhash_ALG_ARGON2ID13`) is accepted.
-    public var algorithm: Int32
+    package var algorithm: Int32
 
-    public init(opsLimit: UInt64, memLimit: UInt64, algorithm: Int32 = KDFParameters.argon2id) {
+    package init(opsLimit: UInt64, memLimit: UInt64, algorithm: Int32 = KDFParameters.argon2id) {
         self.opsLimit = opsLimit
         self.memLimit = memLimit
         self.algorithm = algorithm
     }
 
     /// libsodium's identifier for Argon2id v1.3.
-    public static let argon2id: Int32 = crypto_pwhash_alg_argon2id13()
+    package static let argon2id: Int32 = crypto_pwhash_alg_argon2id13()
 
     /// `crypto_pwhash_OPSLIMIT_INTERACTIVE` / `MEMLIMIT_INTERACTIVE`: for people.
-    public static var interactive: KDFParameters {
+    package static var interactive: KDFParameters {
         KDFParameters(
             opsLimit: UInt64(crypto_pwhash_opslimit_interactive()),
             memLimit: UInt64(crypto_pwhash_memlimit_interactive())
@@ -41,7 +41,7 @@ public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `crypto_pwhash_OPSLIMIT_MODERATE` / `MEMLIMIT_MODERATE`: 256 MiB, 3 passes.
-    public static var moderate: KDFParameters {
+    package static var moderate: KDFParameters {
         KDFParameters(
             opsLimit: UInt64(crypto_pwhash_opslimit_moderate()),
             memLimit: UInt64(crypto_pwhash_memlimit_moderate())
@@ -49,15 +49,15 @@ public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What a new passphrase gets: `moderate`.
-    public static var standard: KDFParameters { .moderate }
+    package static var standard: KDFParameters { .moderate }
 
     /// The least a release build ever derives a new key with (OWASP's Argon2id
     /// minimum: 19 MiB, 2 passes), whatever it is asked: `Vault.create` raises
     /// lower limits to it there (a debug build, the tests', does not).
-    public static let floor = KDFParameters(opsLimit: 2, memLimit: 19 << 20)
+    package static let floor = KDFParameters(opsLimit: 2, memLimit: 19 << 20)
 
     /// `crypto_pwhash_OPSLIMIT_MIN` / `MEMLIMIT_MIN`: for tests only.
-    public static var minimum: KDFParameters {
+    package static var minimum: KDFParameters {
         KDFParameters(
             opsLimit: UInt64(crypto_pwhash_opslimit_min()),
             memLimit: UInt64(crypto_pwhash_memlimit_min())
@@ -67,7 +67,7 @@ public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
     /// The limits for a new passphrase: `standard`. A debug build (the tests'
     /// executable) takes `minimum` when `MYSTASH_KDF` is `min`; a release build
     /// has no such switch, so a leftover `export` cannot weaken a stash.
-    public static func forNewPassphrase(environment: [String: String]) -> KDFParameters {
+    package static func forNewPassphrase(environment: [String: String]) -> KDFParameters {
         isTestCostRequested(environment) ? .minimum : .standard
     }
 
@@ -82,7 +82,7 @@ public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
 
     /// Each limit the larger of this one's and `other`'s: what `mystash passwd`
     /// derives with, so that changing the passphrase never lowers the cost.
-    public func raised(toAtLeast other: KDFParameters) -> KDFParameters {
+    package func raised(toAtLeast other: KDFParameters) -> KDFParameters {
         KDFParameters(
             opsLimit: max(opsLimit, other.opsLimit),
             memLimit: max(memLimit, other.memLimit),
@@ -91,14 +91,14 @@ public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether either limit is below `other`'s (a stash weaker than `interactive` is offered an upgrade).
-    public func isBelow(_ other: KDFParameters) -> Bool {
+    package func isBelow(_ other: KDFParameters) -> Bool {
         opsLimit < other.opsLimit || memLimit < other.memLimit
     }
 
     /// Throws unless the limits are Argon2id's and within bounds this program
     /// is willing to spend (at most 1 GiB and 16 passes), so a damaged or
     /// hostile store cannot make unlocking exhaust the machine.
-    public func validate() throws {
+    package func validate() throws {
         guard algorithm == KDFParameters.argon2id else {
             throw VaultError.unsupportedParameters("algorithm \(algorithm) is not Argon2id")
         }
@@ -111,5 +111,5 @@ public struct KDFParameters: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "Argon2id(ops: \(opsLimit), mem: \(memLimit / 1024) KiB)" }
+    package var description: String { "Argon2id(ops: \(opsLimit), mem: \(memLimit / 1024) KiB)" }
 }

@@ -11,13 +11,13 @@ import CSodium
 ///     let password = PasswordGenerator().generate()          // e.g. "x7#Fq-…" (20 characters)
 ///     let pin = PasswordGenerator(classes: [.digits]).generate(length: 6)
 ///     let plain = PasswordGenerator(classes: [.lower, .upper, .digits], avoidingLookAlikes: false).generate(length: 32)
-public struct PasswordGenerator: Sendable {
+package struct PasswordGenerator: Sendable {
     /// A kind of character a password may contain.
-    public enum CharacterClass: String, CaseIterable, Sendable {
+    package enum CharacterClass: String, CaseIterable, Sendable {
         case lower, upper, digits, symbols
 
         /// The class's characters, without look-alikes when asked.
-        public func characters(avoidingLookAlikes: Bool) -> [Character] {
+        package func characters(avoidingLookAlikes: Bool) -> [Character] {
             switch self {
             case .lower: return Array(avoidingLookAlikes ? "abcdefghijkmnopqrstuvwxyz" : "abcdefghijklmnopqrstuvwxyz")
             case .upper: return Array(avoidingLookAlikes ? "ABCDEFGHJKLMNPQRSTUVWXYZ" : "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -27,7 +27,7 @@ public struct PasswordGenerator: Sendable {
         }
 
         /// Parses `--classes` letters: l(ower) u(pper) d(igits) s(ymbols), e.g. "lud".
-        public static func parse(_ letters: String) -> Set<CharacterClass>? {
+        package static func parse(_ letters: String) -> Set<CharacterClass>? {
             var classes = Set<CharacterClass>()
             for letter in letters.lowercased() {
                 switch letter {
@@ -44,28 +44,28 @@ public struct PasswordGenerator: Sendable {
 
     /// Letters and digits without look-alikes, plus a few punctuation marks that
     /// survive shells and URLs.
-    public static let defaultAlphabet: [Character] =
+    package static let defaultAlphabet: [Character] =
         CharacterClass.allCases.flatMap { $0.characters(avoidingLookAlikes: true) }
 
     /// The characters drawn from (uniformly, with repetition).
-    public var alphabet: [Character]
+    package var alphabet: [Character]
     /// The classes each password must contain one of (when the length allows).
-    public var requiredClasses: [[Character]]
+    package var requiredClasses: [[Character]]
 
-    public init(alphabet: [Character] = PasswordGenerator.defaultAlphabet) {
+    package init(alphabet: [Character] = PasswordGenerator.defaultAlphabet) {
         self.alphabet = alphabet.isEmpty ? PasswordGenerator.defaultAlphabet : alphabet
         requiredClasses = []
     }
 
     /// Draws from `classes` (all four by default), avoiding look-alikes unless told not to.
-    public init(classes: Set<CharacterClass>, avoidingLookAlikes: Bool = true) {
+    package init(classes: Set<CharacterClass>, avoidingLookAlikes: Bool = true) {
         let chosen = CharacterClass.allCases.filter { classes.isEmpty || classes.contains($0) }
         requiredClasses = chosen.map { $0.characters(avoidingLookAlikes: avoidingLookAlikes) }
         alphabet = requiredClasses.flatMap { $0 }
     }
 
     /// A password of `length` characters (default 20).
-    public func generate(length: Int = 20) -> String {
+    package func generate(length: Int = 20) -> String {
         _ = try? Sodium.ensureInitialized()
         func draw(_ from: [Character]) -> Character { from[Int(randombytes_uniform(UInt32(from.count)))] }
         while true {

@@ -8,12 +8,12 @@ import Foundation
 ///     let strength = PasswordStrength(estimating: "correct horse battery staple")
 ///     strength.word        // "very strong"
 ///     strength.summary     // "very strong (about 10^20 guesses)"
-public struct PasswordStrength: Hashable, Sendable {
+package struct PasswordStrength: Hashable, Sendable {
     /// zxcvbn's entropy estimate, in bits (guesses ≈ 2^bits).
-    public var bits: Double
+    package var bits: Double
 
     /// Estimates `password`; `userWords` (the entry's name, user ID) count as known words.
-    public init(estimating password: String, userWords: [String] = []) {
+    package init(estimating password: String, userWords: [String] = []) {
         let words = userWords.filter { !$0.isEmpty }.map { strdup($0) }
         defer { for pointer in words { free(pointer) } }
         var dictionary: [UnsafePointer<CChar>?] = words.map { UnsafePointer($0) } + [nil]
@@ -21,10 +21,10 @@ public struct PasswordStrength: Hashable, Sendable {
     }
 
     /// The guesses it would take: 2^bits.
-    public var guesses: Double { pow(2, bits) }
+    package var guesses: Double { pow(2, bits) }
 
     /// 0 (very weak) to 4 (very strong), on zxcvbn's scale of guesses (10^3, 10^6, 10^8, 10^10).
-    public var score: Int {
+    package var score: Int {
         switch guesses {
         case ..<1e3: return 0
         case ..<1e6: return 1
@@ -35,11 +35,11 @@ public struct PasswordStrength: Hashable, Sendable {
     }
 
     /// very weak, weak, fair, strong or very strong.
-    public var word: String { ["very weak", "weak", "fair", "strong", "very strong"][score] }
+    package var word: String { ["very weak", "weak", "fair", "strong", "very strong"][score] }
 
     /// "about 10^7 guesses".
-    public var guessesPhrase: String { "about 10^\(Int((bits * log10(2)).rounded())) guesses" }
+    package var guessesPhrase: String { "about 10^\(Int((bits * log10(2)).rounded())) guesses" }
 
     /// "fair (about 10^7 guesses)".
-    public var summary: String { "\(word) (\(guessesPhrase))" }
+    package var summary: String { "\(word) (\(guessesPhrase))" }
 }

@@ -16,5 +16,5 @@ public enum ProcessHardening {
     }
 
     /// Whether this process may dump core (`prctl(PR_GET_DUMPABLE)`).
-    public static var isDumpable: Bool { csodium_process_is_dumpable() != 0 }
+    package static var isDumpable: Bool { csodium_process_is_dumpable() != 0 }
 }

@@ -11,13 +11,13 @@ import CSodium
 ///     var typed = Array("correct horse".utf8)
 ///     let passphrase = SecureBytes(wiping: &typed)   // `typed` is now zeros
 ///     passphrase.withUnsafeBytes { print($0.count) }  // 13
-public final class SecureBytes {
+package final class SecureBytes {
     private var pointer: UnsafeMutableRawPointer?
     /// The number of bytes held (0 after `wipe()`).
-    public private(set) var count: Int
+    package private(set) var count: Int
 
     /// Allocates `count` zeroed bytes.
-    public init(count: Int) {
+    package init(count: Int) {
         _ = try? Sodium.ensureInitialized()
         self.count = count
         // sodium_malloc(0) is legal but returns a unique pointer; keep one byte to be safe.
@@ -28,7 +28,7 @@ public final class SecureBytes {
     }
 
     /// Copies `bytes` into guarded memory, then zeroes `bytes`.
-    public convenience init(wiping bytes: inout [UInt8]) {
+    package convenience init(wiping bytes: inout [UInt8]) {
         self.init(count: bytes.count)
         if let pointer, !bytes.isEmpty {
             bytes.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
@@ -37,7 +37,7 @@ public final class SecureBytes {
     }
 
     /// Copies `bytes` (for instance another `SecureBytes`' prefix) into guarded memory.
-    public convenience init(copying bytes: UnsafeRawBufferPointer) {
+    package convenience init(copying bytes: UnsafeRawBufferPointer) {
         self.init(count: bytes.count)
         if let pointer, let base = bytes.baseAddress, bytes.count > 0 {
             pointer.copyMemory(from: base, byteCount: bytes.count)
@@ -48,26 +48,26 @@ public final class SecureBytes {
     ///
     /// A Swift `String` cannot be wiped; the caller should drop its copy at once.
     /// Prefer `init(wiping:)` when the bytes are at hand.
-    public convenience init(utf8 string: String) {
+    package convenience init(utf8 string: String) {
         var bytes = Array(string.utf8)
         self.init(wiping: &bytes)
     }
 
     /// Whether the bytes were wiped (or never allocated).
-    public var isWiped: Bool { pointer == nil }
+    package var isWiped: Bool { pointer == nil }
 
     /// Calls `body` with the bytes; empty after `wipe()`.
-    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
     }
 
     /// Calls `body` with mutable access to the bytes.
-    public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+    package func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeMutableRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
     }
 
     /// Zeroes and frees the bytes now; later reads see an empty buffer.
-    public func wipe() {
+    package func wipe() {
         if let pointer {
             sodium_memzero(pointer, max(count, 1))
             sodium_free(pointer)

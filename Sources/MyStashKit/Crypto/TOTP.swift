@@ -12,29 +12,29 @@ import Foundation
 ///     let totp = try TOTP(parsing: "JBSWY3DPEHPK3PXP")
 ///     try totp.code(at: Date())      // e.g. "492039"
 ///     totp.secondsLeft(at: Date())   // 1…30
-public struct TOTP: Hashable, Sendable {
+package struct TOTP: Hashable, Sendable {
     /// The HMAC hash.
-    public enum Algorithm: String, Sendable, CaseIterable {
+    package enum Algorithm: String, Sendable, CaseIterable {
         case sha1 = "SHA1"
         case sha256 = "SHA256"
         case sha512 = "SHA512"
     }
 
-    public var secret: [UInt8]
-    public var algorithm: Algorithm
+    package var secret: [UInt8]
+    package var algorithm: Algorithm
     /// 6 to 8.
-    public var digits: Int
+    package var digits: Int
     /// Seconds per code (30 unless the URI says otherwise).
-    public var period: Int
+    package var period: Int
 
     /// The shortest secret accepted, in bytes (80 bits: 16 base32 characters). RFC 4226 asks for
     /// 128 bits and recommends 160; a shorter secret can be found from a few codes.
-    public static let minimumSecretLength = 10
+    package static let minimumSecretLength = 10
     /// The periods accepted, in seconds: beyond five minutes a code is no longer one-time
     /// (`period=9223372036854775807` would give the same code forever).
-    public static let periods = 1...300
+    package static let periods = 1...300
 
-    public init(secret: [UInt8], algorithm: Algorithm = .sha1, digits: Int = 6, period: Int = 30) throws {
+    package init(secret: [UInt8], algorithm: Algorithm = .sha1, digits: Int = 6, period: Int = 30) throws {
         guard !secret.isEmpty else { throw TOTPError.invalidSecret("it is empty") }
         guard secret.count >= TOTP.minimumSecretLength else {
             throw TOTPError.invalidSecret(
@@ -54,7 +54,7 @@ public struct TOTP: Hashable, Sendable {
 
     /// Parses a base32 secret (spaces, dashes and `=` padding ignored, any
     /// case) or an `otpauth://totp/` URI.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.lowercased().hasPrefix("otpauth:") else {
             try self.init(secret: try TOTP.base32Decode(trimmed))
@@ -95,13 +95,13 @@ public struct TOTP: Hashable, Sendable {
     }
 
     /// The same secret with another number of digits.
-    public func with(digits: Int) throws -> TOTP {
+    package func with(digits: Int) throws -> TOTP {
         try TOTP(secret: secret, algorithm: algorithm, digits: digits, period: period)
     }
 
     /// The code for the time step `counter` (RFC 4226's HOTP over the step). Throws
     /// `TOTPError.hmacFailed` when libcrypto gives no digest of the hash's size.
-    public func code(counter: UInt64) throws -> String {
+    package func code(counter: UInt64) throws -> String {
         var message = (0..<8).map { UInt8(truncatingIfNeeded: counter >> (56 - 8 * UInt64($0))) }
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
@@ -131,21 +131,21 @@ public struct TOTP: Hashable, Sendable {
     }
 
     /// The time step of `date`.
-    public func counter(at date: Date) -> UInt64 {
+    package func counter(at date: Date) -> UInt64 {
         UInt64(max(0, date.timeIntervalSince1970)) / UInt64(period)
     }
 
     /// The code valid at `date`.
-    public func code(at date: Date) throws -> String { try code(counter: counter(at: date)) }
+    package func code(at date: Date) throws -> String { try code(counter: counter(at: date)) }
 
     /// Whole seconds until the code of `date` changes (1…period).
-    public func secondsLeft(at date: Date) -> Int {
+    package func secondsLeft(at date: Date) -> Int {
         let seconds = Int(max(0, date.timeIntervalSince1970))
         return period - seconds % period
     }
 
     /// RFC 4648 base32 (A–Z, 2–7), case-insensitive; spaces, dashes and `=` are ignored.
-    public static func base32Decode(_ text: String) throws -> [UInt8] {
+    package static func base32Decode(_ text: String) throws -> [UInt8] {
         var bits: UInt64 = 0
         var count = 0
         var output: [UInt8] = []
@@ -174,14 +174,14 @@ public struct TOTP: Hashable, Sendable {
 /// Why a TOTP secret cannot be used.
 ///
 ///     catch TOTPError.unsupported(let what) { print("unsupported: \(what)") }
-public enum TOTPError: Error, Equatable, CustomStringConvertible {
+package enum TOTPError: Error, Equatable, CustomStringConvertible {
     case invalidSecret(String)
     case invalidURI(String)
     case unsupported(String)
     /// libcrypto's HMAC failed or gave a digest of the wrong size.
     case hmacFailed(algorithm: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .hmacFailed(let algorithm): return "cannot compute the TOTP code: HMAC-\(algorithm) failed"
         case .invalidSecret(let why): return "invalid TOTP secret: \(why)"

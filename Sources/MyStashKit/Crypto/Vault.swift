@@ -22,23 +22,23 @@ import CSodium
 ///     let sealed = try vault.seal(Array("hunter2".utf8), identity: "Password:7")
 ///     let opened = try vault.open(sealed, identity: "Password:7")   // "hunter2"
 ///     vault.close()                                                  // key wiped
-public final class Vault {
+package final class Vault {
     /// Length of the derived key (`crypto_aead_xchacha20poly1305_ietf_KEYBYTES`).
-    public static var keyLength: Int { Int(crypto_aead_xchacha20poly1305_ietf_keybytes()) }
+    package static var keyLength: Int { Int(crypto_aead_xchacha20poly1305_ietf_keybytes()) }
     /// Length of the nonce stored in front of each ciphertext.
-    public static var nonceLength: Int { Int(crypto_aead_xchacha20poly1305_ietf_npubbytes()) }
+    package static var nonceLength: Int { Int(crypto_aead_xchacha20poly1305_ietf_npubbytes()) }
     /// Length of the authentication tag appended to each ciphertext.
-    public static var tagLength: Int { Int(crypto_aead_xchacha20poly1305_ietf_abytes()) }
+    package static var tagLength: Int { Int(crypto_aead_xchacha20poly1305_ietf_abytes()) }
     /// Length of the salt (`crypto_pwhash_SALTBYTES`).
-    public static var saltLength: Int { Int(crypto_pwhash_saltbytes()) }
+    package static var saltLength: Int { Int(crypto_pwhash_saltbytes()) }
     /// Length of the verifier and of every MAC.
-    public static let verifierLength = 32
+    package static let verifierLength = 32
     /// The fixed message the verifier of formats 1 and 2 authenticates (under the master key).
-    public static let verifierLabel = Array("mystash vault verifier v1".utf8)
+    package static let verifierLabel = Array("mystash vault verifier v1".utf8)
     /// The fixed message the verifier of format 3 authenticates (under its own subkey).
     static let verifierLabelV3 = Array("mystash vault verifier v3".utf8)
     /// The padding block of `seal` (`sodium_pad`): every plaintext of up to 63 bytes seals to the same length.
-    public static let blockSize = 64
+    package static let blockSize = 64
 
     /// The purposes of the subkeys (`crypto_kdf_derive_from_key` ids, context `mystash_`).
     enum Subkey: UInt64 {
@@ -51,7 +51,7 @@ public final class Vault {
     private let key: SecureBytes
     private var subkeys: [Subkey: SecureBytes] = [:]
     /// The header this key matches (salt, limits, verifier, format).
-    public let header: VaultHeader
+    package let header: VaultHeader
 
     private init(key: SecureBytes, header: VaultHeader) {
         self.key = key
@@ -66,7 +66,7 @@ public final class Vault {
     ///
     /// Returns the vault and the header to persist. Throws `emptyPassphrase`
     /// for an empty passphrase.
-    public static func create(passphrase: SecureBytes, parameters: KDFParameters) throws -> (Vault, VaultHeader) {
+    package static func create(passphrase: SecureBytes, parameters: KDFParameters) throws -> (Vault, VaultHeader) {
         try create(passphrase: passphrase, parameters: parameters, format: VaultHeader.currentFormat)
     }
 
@@ -97,7 +97,7 @@ public final class Vault {
     /// anywhere. A header that claims an older format than its verifier was
     /// made for (a stash downgraded to a format without authentication)
     /// throws `headerChanged`.
-    public static func unlock(passphrase: SecureBytes, header: VaultHeader) throws -> Vault {
+    package static func unlock(passphrase: SecureBytes, header: VaultHeader) throws -> Vault {
         try Sodium.ensureInitialized()
         try header.parameters.validate()
         guard header.salt.count == saltLength, header.verifier.count == verifierLength else {
@@ -127,16 +127,16 @@ public final class Vault {
     }
 
     /// Whether `close()` has wiped the key.
-    public var isClosed: Bool { key.isWiped }
+    package var isClosed: Bool { key.isWiped }
 
     /// Wipes the key and its subkeys. Further `seal`/`open` calls throw `VaultError.closed`.
-    public func close() {
+    package func close() {
         key.wipe()
         for subkey in subkeys.values { subkey.wipe() }
     }
 
     /// The associated data naming a row, e.g. `"Password:42"`.
-    public static func identity(entity: String, rowID: Int64) -> String { "\(entity):\(rowID)" }
+    package static func identity(entity: String, rowID: Int64) -> String { "\(entity):\(rowID)" }
 
     // MARK: - Sealing (format 3)
 
@@ -146,7 +146,7 @@ public final class Vault {
     ///
     /// The result is `nonce ‖ ciphertext ‖ tag` (24 + padded + 16 bytes),
     /// with a nonce drawn fresh from `randombytes_buf`, under the sealing subkey.
-    public func seal(_ plaintext: [UInt8], identity: String, largeBlocks: Bool = false) throws -> [UInt8] {
+    package func seal(_ plaintext: [UInt8], identity: String, largeBlocks: Bool = false) throws -> [UInt8] {
         guard let sealing = subkeys[.sealing], !sealing.isWiped else { throw VaultError.closed }
         var padded = try Vault.pad(plaintext, blockSize: largeBlocks ? Vault.blockSize * 4 : Vault.blockSize)
         defer { Sodium.wipe(&padded) }
@@ -154,7 +154,7 @@ public final class Vault {
     }
 
     /// Encrypts a string's UTF-8 for the row named `identity` (see `seal(_:identity:largeBlocks:)`).
-    public func seal(_ plaintext: String, identity: String, largeBlocks: Bool = false) throws -> [UInt8] {
+    package func seal(_ plaintext: String, identity: String, largeBlocks: Bool = false) throws -> [UInt8] {
         var bytes = Array(plaintext.utf8)
         defer { Sodium.wipe(&bytes) }
         return try seal(bytes, identity: identity, largeBlocks: largeBlocks)
@@ -163,7 +163,7 @@ public final class Vault {
     /// Decrypts what `seal` produced for the same `identity`.
     ///
     /// Throws `cannotOpen` when the key, the identity or any byte differs.
-    public func open(_ sealed: [UInt8], identity: String) throws -> [UInt8] {
+    package func open(_ sealed: [UInt8], identity: String) throws -> [UInt8] {
         guard let sealing = subkeys[.sealing], !sealing.isWiped else { throw VaultError.closed }
         var padded = try Vault.decrypt(sealed, identity: identity, key: sealing)
         defer { Sodium.wipe(&padded) }
@@ -171,7 +171,7 @@ public final class Vault {
     }
 
     /// Decrypts to a string (UTF-8, invalid sequences repaired).
-    public func openString(_ sealed: [UInt8], identity: String) throws -> String {
+    package func openString(_ sealed: [UInt8], identity: String) throws -> String {
         var bytes = try open(sealed, identity: identity)
         defer { Sodium.wipe(&bytes) }
         return String(decoding: bytes, as: UTF8.self)

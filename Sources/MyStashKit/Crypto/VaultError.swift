@@ -5,7 +5,7 @@
 ///
 ///     do { try vault.open(sealed, associatedData: ad) }
 ///     catch VaultError.cannotOpen(let identity) { print("\(identity) is damaged") }
-public enum VaultError: Error, Equatable, CustomStringConvertible {
+package enum VaultError: Error, Equatable, CustomStringConvertible {
     /// `sodium_init` failed: the library cannot be used in this process.
     case sodiumUnavailable
     /// The passphrase was empty.
@@ -26,7 +26,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     /// authentication: it was changed behind the app's back.
     case headerChanged(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .sodiumUnavailable: return "libsodium could not be initialised"
         case .emptyPassphrase: return "the passphrase must not be empty"

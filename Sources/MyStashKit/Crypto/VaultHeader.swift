@@ -17,20 +17,20 @@
 ///     let (vault, header) = try Vault.create(passphrase: passphrase, parameters: .minimum)
 ///     // … persist header.salt, header.parameters, header.verifier, header.format …
 ///     let again = try Vault.unlock(passphrase: passphrase, header: header)
-public struct VaultHeader: Hashable, Sendable {
+package struct VaultHeader: Hashable, Sendable {
     /// The format this program writes.
-    public static let currentFormat = 3
+    package static let currentFormat = 3
 
     /// `crypto_pwhash_SALTBYTES` random bytes, fresh for each passphrase.
-    public var salt: [UInt8]
+    package var salt: [UInt8]
     /// The Argon2id limits the key was derived with.
-    public var parameters: KDFParameters
+    package var parameters: KDFParameters
     /// `Vault.verifierLength` bytes: BLAKE2b-256 keyed with the vault key (or, in format 3, its verifier subkey).
-    public var verifier: [UInt8]
+    package var verifier: [UInt8]
     /// The format of the values (1, 2 or 3: see the type's description).
-    public var format: Int
+    package var format: Int
 
-    public init(salt: [UInt8], parameters: KDFParameters, verifier: [UInt8], format: Int = VaultHeader.currentFormat) {
+    package init(salt: [UInt8], parameters: KDFParameters, verifier: [UInt8], format: Int = VaultHeader.currentFormat) {
         self.salt = salt
         self.parameters = parameters
         self.verifier = verifier

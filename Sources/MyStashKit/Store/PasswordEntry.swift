@@ -6,23 +6,23 @@
 ///     var entry = PasswordEntry(name: "Bank", userID: "me@example.com", password: PasswordGenerator().generate())
 ///     entry.url = "https://bank.example"
 ///     let object = try stash.addPassword(entry)
-public struct PasswordEntry: Hashable, Sendable {
+package struct PasswordEntry: Hashable, Sendable {
     /// What the entry is for ("Bank"); required, shown in the list.
-    public var name: String
+    package var name: String
     /// The login name; shown in the list (after unlocking).
-    public var userID: String
+    package var userID: String
     /// The secret, in clear: sealed before it reaches the store, never listed.
-    public var password: String
+    package var password: String
     /// Where it is used; nil or empty for none.
-    public var url: String?
+    package var url: String?
     /// Free text; nil or empty for none.
-    public var notes: String?
+    package var notes: String?
     /// A TOTP secret (base32, or an `otpauth://totp/…` URI); nil or empty for none.
-    public var totp: String?
+    package var totp: String?
     /// The passwords this entry had before, newest first (kept by the stash when the password changes).
-    public var history: PasswordHistory
+    package var history: PasswordHistory
 
-    public init(
+    package init(
         name: String,
         userID: String = "",
         password: String = "",

@@ -7,41 +7,41 @@
 ///     var history = PasswordHistory()
 ///     history.record("old-secret", replacedAt: "2026-12-01T09:00:00Z")
 ///     let again = try PasswordHistory(encoded: history.encoded)   // the same items
-public struct PasswordHistory: Hashable, Sendable {
+package struct PasswordHistory: Hashable, Sendable {
     /// One previous password and when it stopped being the current one.
-    public struct Item: Hashable, Sendable {
+    package struct Item: Hashable, Sendable {
         /// `YYYY-MM-DDTHH:MM:SSZ`.
-        public var replaced: String
-        public var password: String
+        package var replaced: String
+        package var password: String
 
-        public init(replaced: String, password: String) {
+        package init(replaced: String, password: String) {
             self.replaced = replaced
             self.password = password
         }
     }
 
     /// How many previous passwords are kept.
-    public static let limit = 20
+    package static let limit = 20
 
     /// Newest first.
-    public var items: [Item]
+    package var items: [Item]
 
-    public init(items: [Item] = []) { self.items = items }
+    package init(items: [Item] = []) { self.items = items }
 
     /// Puts `password` first (an empty one is not recorded), keeping at most `limit` items.
-    public mutating func record(_ password: String, replacedAt date: String) {
+    package mutating func record(_ password: String, replacedAt date: String) {
         guard !password.isEmpty else { return }
         items.insert(Item(replaced: date, password: password), at: 0)
         if items.count > PasswordHistory.limit { items.removeLast(items.count - PasswordHistory.limit) }
     }
 
     /// The plaintext that is sealed.
-    public var encoded: String {
+    package var encoded: String {
         items.map { "\($0.replaced) \($0.password.utf8.count):\($0.password)" }.joined()
     }
 
     /// Decodes `encoded`; the empty string is an empty history.
-    public init(encoded: String) throws {
+    package init(encoded: String) throws {
         var items: [Item] = []
         let bytes = Array(encoded.utf8)
         var index = 0

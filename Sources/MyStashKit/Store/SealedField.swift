@@ -11,7 +11,7 @@
 ///
 ///     let ad = SealedField.password.associatedData(uid: "9f…", name: "Bank", revision: 1)
 ///     let sealed = try vault.seal("hunter2", identity: ad)
-public enum SealedField: String, CaseIterable, Sendable {
+package enum SealedField: String, CaseIterable, Sendable {
     /// A password entry's login name (`password.user_id`).
     case userID
     /// A password entry's password (`password.password`).
@@ -28,16 +28,16 @@ public enum SealedField: String, CaseIterable, Sendable {
     case body
 
     /// The fields of a password entry, in the order they are sealed.
-    public static let passwordFields: [SealedField] = [.userID, .password, .url, .notes, .totp, .history]
+    package static let passwordFields: [SealedField] = [.userID, .password, .url, .notes, .totp, .history]
 
     /// The entity the field belongs to.
-    public var entity: String { self == .body ? StashModel.note : StashModel.password }
+    package var entity: String { self == .body ? StashModel.note : StashModel.password }
 
     /// The model key of the field (the attribute name).
-    public var key: String { rawValue }
+    package var key: String { rawValue }
 
     /// How a person calls the field ("user ID").
-    public var label: String {
+    package var label: String {
         switch self {
         case .userID: return "user ID"
         case .password: return "password"
@@ -50,10 +50,10 @@ public enum SealedField: String, CaseIterable, Sendable {
     }
 
     /// The format this binding describes (`vault_info.sealing`, `VaultHeader.format`).
-    public static let sealingVersion = VaultHeader.currentFormat
+    package static let sealingVersion = VaultHeader.currentFormat
 
     /// Whether the field is padded to larger blocks (a password history holds many passwords).
-    public var usesLargeBlocks: Bool { self == .history }
+    package var usesLargeBlocks: Bool { self == .history }
 
     /// The associated data of this field of the entry `uid` named `name`, at `revision` (format 3).
     ///
@@ -62,7 +62,7 @@ public enum SealedField: String, CaseIterable, Sendable {
     /// name holds. The revision grows with each change of the entry, so a
     /// field rolled back from an older copy of the entry does not open beside
     /// the entry's newer fields.
-    public func associatedData(uid: String, name: String, revision: Int64) -> String {
+    package func associatedData(uid: String, name: String, revision: Int64) -> String {
         "mystash/\(SealedField.sealingVersion) "
             + [entity, uid, rawValue, name, String(revision)].map(SealedField.part).joined(separator: " ")
     }

@@ -4,11 +4,11 @@ import SQLiteStore
 /// A field a script asks for (`show --field`, `copy --field`).
 ///
 ///     EntryField(rawValue: "user")   // .user
-public enum EntryField: String, CaseIterable, Sendable {
+package enum EntryField: String, CaseIterable, Sendable {
     case password, user, url, notes, totp
 
     /// How a sentence names it ("the user ID").
-    public var phrase: String {
+    package var phrase: String {
         switch self {
         case .password: return "the password"
         case .user: return "the user ID"
@@ -21,7 +21,7 @@ public enum EntryField: String, CaseIterable, Sendable {
 
 extension Stash {
     /// The password entries named `name` (and with user ID `user`, when given), oldest first.
-    public func passwordObjects(named name: String, user: String? = nil) throws -> [ManagedObject] {
+    package func passwordObjects(named name: String, user: String? = nil) throws -> [ManagedObject] {
         let objects = try context.fetch(StashModel.password, where: "name = ?", [.text(name)], orderBy: "id")
         guard let user else { return objects }
         return try objects.filter { try read($0).entry.userID == user }
@@ -30,7 +30,7 @@ extension Stash {
     /// One field of the password entry `name` (or, for `notes` only, the
     /// text of a note titled `name` when no entry has that name: a note's
     /// text is never given out as a password); the TOTP field is the code at `date`.
-    public func fieldValue(
+    package func fieldValue(
         _ field: EntryField,
         ofEntryNamed name: String,
         user: String?,
@@ -54,7 +54,7 @@ extension Stash {
     }
 
     /// One field of an entry as `show` prints it and `copy` copies it (the TOTP field: the code at `date`).
-    public func copyableValue(_ field: EntryField, of object: ManagedObject, at date: Date) throws -> String {
+    package func copyableValue(_ field: EntryField, of object: ManagedObject, at date: Date) throws -> String {
         try value(field, of: try entry(for: object), name: object.string("name") ?? "", at: date)
     }
 

@@ -34,13 +34,13 @@ import SQLiteStore
 ///     try stash.unlock(passphrase: typed)   // throws StashError.changedBehindTheAppsBack([…]) on tampering
 extension Stash {
     /// Whether a master passphrase was set (the vault header exists).
-    public var hasPassphrase: Bool { (try? storedHeader()) != nil }
+    package var hasPassphrase: Bool { (try? storedHeader()) != nil }
 
     /// Whether the key is in memory.
-    public var isUnlocked: Bool { vault.map { !$0.isClosed } ?? false }
+    package var isUnlocked: Bool { vault.map { !$0.isClosed } ?? false }
 
     /// The stored vault header, nil before the first `setUp`.
-    public func storedHeader() throws -> VaultHeader? {
+    package func storedHeader() throws -> VaultHeader? {
         let hasFormat = store.model.version >= 2
         let rows = try store.database.query(
             "SELECT salt, ops_limit, mem_limit, algorithm, verifier\(hasFormat ? ", sealing" : "")"
@@ -65,7 +65,7 @@ extension Stash {
     /// the header and the (empty) manifest. The vault is then unlocked.
     ///
     /// A first-version file without a passphrase has its notes sealed now.
-    public func setUp(passphrase: SecureBytes, parameters: KDFParameters) throws {
+    package func setUp(passphrase: SecureBytes, parameters: KDFParameters) throws {
         guard try storedHeader() == nil else { throw StashError.alreadyInitialized }
         let entries = try StashKind.allCases.reduce(0) {
             $0 + (try store.database.scalar("SELECT count(*) FROM \($1.table)").int64 ?? 0)
@@ -107,7 +107,7 @@ extension Stash {
     /// The first unlock of a stash of format 1 or 2 migrates it to format 3,
     /// in one transaction (see the type's format contract); a failure leaves
     /// the stash locked and unchanged.
-    public func unlock(passphrase: SecureBytes) throws {
+    package func unlock(passphrase: SecureBytes) throws {
         _ = try unlock(passphrase: passphrase, toleratingChanges: false)
     }
 
@@ -232,7 +232,7 @@ extension Stash {
     }
 
     /// Wipes the key from memory.
-    public func lock() {
+    package func lock() {
         vault?.close()
         vault = nil
     }
@@ -248,7 +248,7 @@ extension Stash {
     /// context (the old one's undo history may hold ciphertexts sealed under
     /// the old key and must not be replayed).
     @discardableResult
-    public func changePassphrase(
+    package func changePassphrase(
         to passphrase: SecureBytes,
         parameters: KDFParameters? = nil,
         skippingDamaged: Bool = false

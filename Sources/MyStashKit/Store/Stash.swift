@@ -26,19 +26,19 @@ import SQLiteStore
 ///     let login = try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "s3cret"))
 ///     let secret = try stash.revealPassword(of: login)   // "s3cret"
 ///     stash.lock()                                        // key wiped
-public final class Stash {
+package final class Stash {
     /// The store file.
-    public let path: String
+    package let path: String
     /// The SQLite store (its `database` is for inspection and tests).
     /// A first-version file is opened read-only with the first version's
     /// model, and replaced by the store of the current model at its first
     /// unlock (see `Stash+Vault`).
-    public internal(set) var store: Store
+    package internal(set) var store: Store
     /// The context the app's lists and edits use. Replaced (dropping its undo
     /// history, which may hold ciphertexts under the old key) by `changePassphrase`.
-    public internal(set) var context: ObjectContext
+    package internal(set) var context: ObjectContext
     /// The unlocked vault; nil while locked.
-    public internal(set) var vault: Vault?
+    package internal(set) var vault: Vault?
     /// Whether the file is of the first version and this process has not
     /// migrated it yet: the only case in which plaintext values are sealed.
     var isFirstVersionPending = false
@@ -47,7 +47,7 @@ public final class Stash {
     ///
     /// With `readOnly`, nothing is created or written (for `mystash list`):
     /// a missing file throws `StashError.noStore`.
-    public init(path: String, readOnly: Bool = false) throws {
+    package init(path: String, readOnly: Bool = false) throws {
         self.path = path
         if readOnly {
             guard FileManager.default.fileExists(atPath: path) else { throw StashError.noStore(path: path) }
@@ -84,7 +84,7 @@ public final class Stash {
 
     /// Adds a note (title required; its body sealed) and saves. Needs the vault unlocked.
     @discardableResult
-    public func addNote(title: String, body: String) throws -> ManagedObject {
+    package func addNote(title: String, body: String) throws -> ManagedObject {
         let vault = try currentVault()
         try Stash.require(title, entity: StashModel.note, key: "title")
         let note = context.insert(into: StashModel.note)
@@ -110,7 +110,7 @@ public final class Stash {
     /// A body that cannot be opened (tampered with or damaged) is kept as it
     /// is when `body` is empty, so that fixing the title does not destroy it.
     @discardableResult
-    public func updateNote(_ note: ManagedObject, title: String, body: String) throws -> Bool {
+    package func updateNote(_ note: ManagedObject, title: String, body: String) throws -> Bool {
         let vault = try currentVault()
         try Stash.require(title, entity: StashModel.note, key: "title")
         let current = try? noteBody(of: note)
@@ -133,14 +133,14 @@ public final class Stash {
     }
 
     /// The decrypted body of a note. Throws `StashError.tampered` when it does not open.
-    public func noteBody(of note: ManagedObject) throws -> String {
+    package func noteBody(of note: ManagedObject) throws -> String {
         try open(.body, of: note, vault: try currentVault())
     }
 
     // MARK: - Passwords
 
     /// The associated data a sealed field of a row is bound to.
-    public static func identity(of object: ManagedObject, field: SealedField) -> String {
+    package static func identity(of object: ManagedObject, field: SealedField) -> String {
         let nameKey = object.entity.name == StashModel.note ? "title" : "name"
         return field.associatedData(
             uid: object.string("uid") ?? "",
@@ -156,7 +156,7 @@ public final class Stash {
 
     /// Adds a password entry, sealing every field but the name, and saves. Needs the vault unlocked.
     @discardableResult
-    public func addPassword(_ entry: PasswordEntry) throws -> ManagedObject {
+    package func addPassword(_ entry: PasswordEntry) throws -> ManagedObject {
         let vault = try currentVault()
         try Stash.require(entry.name, entity: StashModel.password, key: "name")
         let object = context.insert(into: StashModel.password)
@@ -179,7 +179,7 @@ public final class Stash {
     /// ciphertext is kept as it is, and the result's `keptUnreadable` says so.
     /// Returns `changed: false` (and saves nothing) when nothing changed.
     @discardableResult
-    public func updatePassword(_ object: ManagedObject, with entry: PasswordEntry) throws -> EntryUpdate {
+    package func updatePassword(_ object: ManagedObject, with entry: PasswordEntry) throws -> EntryUpdate {
         let vault = try currentVault()
         try Stash.require(entry.name, entity: StashModel.password, key: "name")
         let current = try read(object)
@@ -204,13 +204,13 @@ public final class Stash {
 
     /// The decrypted password of an entry (for the form's reveal and copy only).
     /// Throws `StashError.tampered` when it does not open.
-    public func revealPassword(of object: ManagedObject) throws -> String {
+    package func revealPassword(of object: ManagedObject) throws -> String {
         try open(.password, of: object, vault: try currentVault())
     }
 
     /// All fields of an entry, decrypted. Throws `StashError.tampered`
     /// naming the entry when any field does not open.
-    public func entry(for object: ManagedObject) throws -> PasswordEntry {
+    package func entry(for object: ManagedObject) throws -> PasswordEntry {
         let reading = try read(object)
         guard reading.unreadable.isEmpty else { throw Stash.tampered(object, fields: reading.unreadable) }
         return reading.entry
@@ -218,7 +218,7 @@ public final class Stash {
 
     /// All fields of an entry that open, and the ones that do not (left
     /// empty in `entry`): what the form shows. Throws only when locked.
-    public func read(_ object: ManagedObject) throws -> EntryReading {
+    package func read(_ object: ManagedObject) throws -> EntryReading {
         let vault = try currentVault()
         var entry = PasswordEntry(name: object.string("name") ?? "")
         var unreadable: [SealedField] = []
@@ -307,7 +307,7 @@ public final class Stash {
     /// The detail line of an entry in the list: a note's first non-empty line,
     /// a password entry's user ID, URL and current TOTP code with the seconds
     /// it has left (never the password); a warning when its fields do not open.
-    public func listDetail(of object: ManagedObject, at date: Date = Date()) -> String {
+    package func listDetail(of object: ManagedObject, at date: Date = Date()) -> String {
         guard let vault = try? currentVault() else { return "" }
         if object.entity.name == StashModel.note {
             guard let body = try? open(.body, of: object, vault: vault) else { return "⚠ tampered with or damaged" }
@@ -332,7 +332,7 @@ public final class Stash {
     /// The notes (title, body) or passwords (name, user ID, URL) whose text
     /// contains `text`, case-insensitively: searched in memory, after
     /// unlocking, since only titles and names are plaintext in the file.
-    public func objectIDs(of kind: StashKind, matching text: String) throws -> [ObjectID] {
+    package func objectIDs(of kind: StashKind, matching text: String) throws -> [ObjectID] {
         guard !text.isEmpty else { return [] }
         let vault = try currentVault()
         let needle = text.lowercased()
@@ -348,14 +348,14 @@ public final class Stash {
     // MARK: - Both
 
     /// Deletes a note or a password and saves; `undo()` brings it back. Needs the vault unlocked (the manifest).
-    public func delete(_ object: ManagedObject) throws {
+    package func delete(_ object: ManagedObject) throws {
         context.delete(object)
         try saveOrRollback()
     }
 
     /// Undoes the last save (e.g. a delete), keeping the manifest. Returns false when there is nothing to undo.
     @discardableResult
-    public func undo() throws -> Bool {
+    package func undo() throws -> Bool {
         guard context.canUndo else { return false }
         try writeCheckingManifest { _ = try context.undo() }
         return true
@@ -364,7 +364,7 @@ public final class Stash {
     /// Titles of all notes, or names of all passwords, in the app's order
     /// (by letter section, `#` first, then case-insensitively). Never
     /// secrets; needs no passphrase.
-    public func names(of kind: StashKind) throws -> [String] {
+    package func names(of kind: StashKind) throws -> [String] {
         let key = kind.nameKey
         let section = StashModel.initialSQL(column: key).replacingOccurrences(of: "$.", with: "t0.")
         return try context.fetch(kind.entity, orderBy: "\(section), t0.\(key) COLLATE NOCASE, t0.id")
@@ -396,19 +396,19 @@ public final class Stash {
 /// The two lists of the stash.
 ///
 ///     try stash.names(of: .passwords)
-public enum StashKind: String, CaseIterable, Sendable {
+package enum StashKind: String, CaseIterable, Sendable {
     case notes, passwords
 
     /// The entity behind the list.
-    public var entity: String { self == .notes ? StashModel.note : StashModel.password }
+    package var entity: String { self == .notes ? StashModel.note : StashModel.password }
     /// The key shown and sorted by (`title` or `name`).
-    public var nameKey: String { self == .notes ? "title" : "name" }
+    package var nameKey: String { self == .notes ? "title" : "name" }
     /// The derived section key (`titleInitial` or `nameInitial`).
-    public var sectionKey: String { self == .notes ? "titleInitial" : "nameInitial" }
+    package var sectionKey: String { self == .notes ? "titleInitial" : "nameInitial" }
     /// The fields sealed in each entry of the list.
-    public var sealedFields: [SealedField] { self == .notes ? [.body] : SealedField.passwordFields }
+    package var sealedFields: [SealedField] { self == .notes ? [.body] : SealedField.passwordFields }
     /// The sealed fields `/` searches besides the title or name.
-    public var searchedFields: [SealedField] { self == .notes ? [.body] : [.userID, .url] }
+    package var searchedFields: [SealedField] { self == .notes ? [.body] : [.userID, .url] }
 }
 
 /// What `Stash.read(_:)` found in a password entry: the fields that open, and
@@ -416,18 +416,18 @@ public enum StashKind: String, CaseIterable, Sendable {
 ///
 ///     let reading = try stash.read(object)
 ///     if !reading.unreadable.isEmpty { form.errorMessage = "damaged" }
-public struct EntryReading: Equatable, Sendable {
-    public var entry: PasswordEntry
-    public var unreadable: [SealedField]
+package struct EntryReading: Equatable, Sendable {
+    package var entry: PasswordEntry
+    package var unreadable: [SealedField]
 }
 
 /// What `Stash.updatePassword(_:with:)` did.
 ///
 ///     let update = try stash.updatePassword(object, with: entry)
 ///     if !update.keptUnreadable.isEmpty { print("the damaged password was kept as it was") }
-public struct EntryUpdate: Equatable, Sendable {
+package struct EntryUpdate: Equatable, Sendable {
     /// False when nothing changed and nothing was saved.
-    public var changed: Bool
+    package var changed: Bool
     /// Fields that could not be opened and were left as they were (their ciphertext kept).
-    public var keptUnreadable: [SealedField]
+    package var keptUnreadable: [SealedField]
 }

@@ -1,7 +1,7 @@
 /// Failures of the stash (the store of notes and passwords) above the vault.
 ///
 ///     catch StashError.locked { print("unlock the stash first") }
-public enum StashError: Error, Equatable, CustomStringConvertible {
+package enum StashError: Error, Equatable, CustomStringConvertible {
     /// The store file or its directory cannot be created.
     case cannotCreate(path: String, reason: String)
     /// The store does not exist (for commands that only read).
@@ -41,7 +41,7 @@ public enum StashError: Error, Equatable, CustomStringConvertible {
     /// Entries that could not be re-sealed by `changePassphrase(skippingDamaged:)`.
     case damagedEntries([String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotCreate(let path, let reason): return "cannot create \(path): \(reason)"
         case .noStore(let path): return "no stash at \(path)"

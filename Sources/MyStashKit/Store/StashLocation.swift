@@ -1,12 +1,7 @@
 import BaseDirectories
 import CLIKit
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where the stash lives, and creating it so that only its owner can read it.
 ///
@@ -22,9 +17,9 @@ import Darwin
 ///     try StashLocation.prepare(path: path)     // creates the directory and an empty 0600 file
 ///     // … open the store …
 ///     StashLocation.tightenPermissions(path: path)
-public enum StashLocation {
+package enum StashLocation {
     /// The store path chosen from the command line option and the environment.
-    public static func resolve(option: String?, environment: [String: String]) -> String {
+    package static func resolve(option: String?, environment: [String: String]) -> String {
         if let option, !option.isEmpty { return option }
         if let path = environment["MYSTASH_DB"], !path.isEmpty { return path }
         return XDGBaseDirectories(environment: environment).data("mystash", "mystash.sqlite")
@@ -37,7 +32,7 @@ public enum StashLocation {
     ///
     /// Returns true when the file was created by this call.
     @discardableResult
-    public static func prepare(path: String) throws -> Bool {
+    package static func prepare(path: String) throws -> Bool {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
@@ -67,7 +62,7 @@ public enum StashLocation {
     /// Tightens an existing store of ours and its `-wal`/`-shm` companions
     /// to 0600 when group or others could read them. Call it only once the
     /// file was opened as a stash, so that nobody else's file is touched.
-    public static func tightenPermissions(path: String) {
+    package static func tightenPermissions(path: String) {
         for file in [path, path + "-wal", path + "-shm", path + "-journal"] {
             var info = stat()
             if stat(file, &info) == 0, info.st_mode & 0o077 != 0, info.st_uid == getuid() {
@@ -77,7 +72,7 @@ public enum StashLocation {
     }
 
     /// The permission bits of a file (`0o600`), or nil when it does not exist.
-    public static func permissions(ofFile path: String) -> Int? {
+    package static func permissions(ofFile path: String) -> Int? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int(info.st_mode & 0o777)

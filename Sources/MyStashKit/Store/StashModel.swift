@@ -20,20 +20,20 @@ import SQLiteStore
 ///     let store = try Store(path: path, model: StashModel.model)
 ///     StashModel.initial(of: "élan")   // "#"
 ///     StashModel.initial(of: "bank")   // "B"
-public enum StashModel {
+package enum StashModel {
     /// The notes entity (table `note`).
-    public static let note = "Note"
+    package static let note = "Note"
     /// The passwords entity (table `password`).
-    public static let password = "Password"
+    package static let password = "Password"
     /// The vault header entity (table `vault_info`, one row).
-    public static let vaultInfo = "VaultInfo"
+    package static let vaultInfo = "VaultInfo"
 
     /// `PRAGMA application_id` of a stash file ("MySt").
-    public static let applicationID: Int32 = 0x4D79_5374
+    package static let applicationID: Int32 = 0x4D79_5374
 
     /// The section key for a title or name: `A`…`Z`, or `#` (the library's initial,
     /// `DerivedAttribute.initial(of:)`).
-    public static func initial(of text: String?) -> String {
+    package static func initial(of text: String?) -> String {
         DerivedAttribute.initial(of: text.map(StoreValue.text) ?? .null).string ?? "#"
     }
 
@@ -43,7 +43,7 @@ public enum StashModel {
     }
 
     /// Version 3 of the model (everything sealed but titles and names; revisions, header MAC, manifest).
-    public static let model = Model(
+    package static let model = Model(
         version: 3,
         applicationID: applicationID,
         entities: [
@@ -99,7 +99,7 @@ public enum StashModel {
 
     /// Version 1 of the model, as the first release wrote it: a file of this
     /// version is opened read-only with it until its first unlock.
-    public static let firstVersion = Model(
+    package static let firstVersion = Model(
         version: 1,
         applicationID: applicationID,
         entities: [

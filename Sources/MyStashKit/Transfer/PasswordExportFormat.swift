@@ -5,7 +5,7 @@ import Foundation
 /// recognised by their header.
 ///
 ///     PasswordExportFormat.detect(header: ["name", "url", "username", "password", "note"])   // .chrome
-public enum PasswordExportFormat: String, CaseIterable, Sendable {
+package enum PasswordExportFormat: String, CaseIterable, Sendable {
     /// `folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp`
     /// (`type` `note` rows are secure notes). Also what `mystash export` writes.
     case bitwarden
@@ -17,7 +17,7 @@ public enum PasswordExportFormat: String, CaseIterable, Sendable {
     case firefox
 
     /// The format whose header this is, or nil.
-    public static func detect(header: [String]) -> PasswordExportFormat? {
+    package static func detect(header: [String]) -> PasswordExportFormat? {
         let names = header.map(CSVHeaderMap.normalize)
         let set = Set(names)
         if set.isSuperset(of: ["type", "name", "login_username", "login_password"]) { return .bitwarden }
@@ -28,7 +28,7 @@ public enum PasswordExportFormat: String, CaseIterable, Sendable {
     }
 
     /// Bitwarden's header, which `mystash export` writes.
-    public static let bitwardenHeader = [
+    package static let bitwardenHeader = [
         "folder", "favorite", "type", "name", "notes", "fields", "reprompt",
         "login_uri", "login_username", "login_password", "login_totp",
     ]
@@ -37,7 +37,7 @@ public enum PasswordExportFormat: String, CaseIterable, Sendable {
 /// One thing read from an export file.
 ///
 ///     case .password(let entry) = item
-public enum ImportedItem: Equatable, Sendable {
+package enum ImportedItem: Equatable, Sendable {
     case password(PasswordEntry)
     case note(title: String, body: String)
 }
@@ -45,16 +45,16 @@ public enum ImportedItem: Equatable, Sendable {
 /// A row of an export file that was not imported, and why (what `mystash import` names).
 ///
 ///     SkippedRow(line: 5, name: "", reason: "no name (and no URL to name it by)")
-public struct SkippedRow: Equatable, Sendable {
+package struct SkippedRow: Equatable, Sendable {
     /// The row's line in the file.
-    public var line: Int
+    package var line: Int
     /// Its name or title ("" when it has none).
-    public var name: String
+    package var name: String
     /// Why it was not imported.
-    public var reason: String
+    package var reason: String
 
     /// A row that was not imported: its line, its name ("" when none) and why.
-    public init(line: Int, name: String, reason: String) {
+    package init(line: Int, name: String, reason: String) {
         self.line = line
         self.name = name
         self.reason = reason
@@ -74,21 +74,21 @@ public struct SkippedRow: Equatable, Sendable {
 ///
 ///     let file = try PasswordExportReader(path: "bitwarden.csv")
 ///     let items = try file.items()   // [ImportedItem], and file.skipped
-public struct PasswordExportReader {
+package struct PasswordExportReader {
     /// The format found (or asked for).
-    public let format: PasswordExportFormat
+    package let format: PasswordExportFormat
     private let header: [String]
     private let records: [CSVRecord]
     /// Rows with content that were not imported, with their lines and the reasons.
-    public private(set) var skipped: [SkippedRow] = []
+    package private(set) var skipped: [SkippedRow] = []
     /// Rows with no field filled in (nothing to import, nothing lost).
-    public private(set) var emptyRows = 0
+    package private(set) var emptyRows = 0
 
     /// The lines of ``skipped``.
-    public var skippedLines: [Int] { skipped.map(\.line) }
+    package var skippedLines: [Int] { skipped.map(\.line) }
 
     /// Reads `path` (UTF-8 CSV with a header); `format` nil detects it from the header.
-    public init(path: String, format: PasswordExportFormat? = nil) throws {
+    package init(path: String, format: PasswordExportFormat? = nil) throws {
         let reader = try CSVReader(path: path)
         var all = try reader.readAll()
         guard !all.isEmpty else { throw ImportError.empty(path: path) }
@@ -114,7 +114,7 @@ public struct PasswordExportReader {
     }
 
     /// The items of the file, in order (rows with nothing to import go to ``skipped`` or ``emptyRows``).
-    public mutating func items() -> [ImportedItem] {
+    package mutating func items() -> [ImportedItem] {
         var items: [ImportedItem] = []
         skipped = []
         emptyRows = 0
@@ -272,11 +272,11 @@ extension String {
 /// Why an export file cannot be imported.
 ///
 ///     catch ImportError.unknownHeader(let path) { print("\(path):1: not an export I know") }
-public enum ImportError: Error, Equatable, CustomStringConvertible {
+package enum ImportError: Error, Equatable, CustomStringConvertible {
     case empty(path: String)
     case unknownHeader(path: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty(let path): return "\(path):1: the file is empty"
         case .unknownHeader(let path):

@@ -1,27 +1,22 @@
 import CSVImport
 import Foundation
-import SQLiteStore
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SQLiteStore
 
 /// How many items an import added, updated and left unchanged.
 ///
 ///     let summary = try stash.importItems(items)   // ImportSummary(added: 3, updated: 1, unchanged: 0)
-public struct ImportSummary: Equatable, Sendable {
-    public var added = 0
-    public var updated = 0
+package struct ImportSummary: Equatable, Sendable {
+    package var added = 0
+    package var updated = 0
     /// Unchanged items (already in the stash as they are).
-    public var unchanged = 0
+    package var unchanged = 0
 }
 
 extension Stash {
     /// Adds `items`, or updates the entries with the same name and user ID
     /// (notes: the same title), all in one transaction.
-    public func importItems(_ items: [ImportedItem]) throws -> ImportSummary {
+    package func importItems(_ items: [ImportedItem]) throws -> ImportSummary {
         let vault = try currentVault()
         var summary = ImportSummary()
         do {
@@ -83,7 +78,7 @@ extension Stash {
 
     /// Every note and password entry, decrypted, as a Bitwarden CSV export
     /// (which `importItems` reads back). Plaintext: the caller writes it with care.
-    public func exportCSV() throws -> [UInt8] {
+    package func exportCSV() throws -> [UInt8] {
         let writer = CSVWriter(lineEnding: "\n")
         try writer.write(PasswordExportFormat.bitwardenHeader)
         for note in try context.fetch(StashModel.note, orderBy: "title COLLATE NOCASE, id") {
@@ -105,7 +100,7 @@ extension Stash {
     /// An encrypted copy of the stash at `path` through SQLite's backup API,
     /// created with mode 0600; an existing file is never overwritten. The
     /// copy opens with the same passphrase (`mystash --db PATH`).
-    public func backup(to path: String) throws {
+    package func backup(to path: String) throws {
         try Stash.createPrivateFile(at: path)
         do {
             try store.database.backup(to: path)

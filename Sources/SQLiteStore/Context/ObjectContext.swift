@@ -71,7 +71,7 @@ public final class ObjectContext {
     }
 
     /// Number of live objects in the identity map (for tests and diagnostics).
-    public var registeredObjectCount: Int { registry.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) } }
+    package var registeredObjectCount: Int { registry.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) } }
 
     func noteChange(_ object: ManagedObject) {
         if object.hasChanges {

@@ -18,7 +18,7 @@ public struct UndoneAction: Sendable, Equatable {
     public var discardedUnsavedChanges: Bool
 
     /// An undone action (made by the context; public for tests and adapters).
-    public init(name: String?, changes: ChangeSet, discardedUnsavedChanges: Bool = false) {
+    package init(name: String?, changes: ChangeSet, discardedUnsavedChanges: Bool = false) {
         self.name = name
         self.changes = changes
         self.discardedUnsavedChanges = discardedUnsavedChanges

@@ -73,7 +73,7 @@ extension StoreValue {
     }
 
     /// Compares two strings by their UTF-8 bytes, folding ASCII upper case to lower case for NOCASE.
-    public static func compareText(_ a: String, _ b: String, collation: Collation) -> Int {
+    package static func compareText(_ a: String, _ b: String, collation: Collation) -> Int {
         var a = a
         var b = b
         return a.withUTF8 { pa in
@@ -84,7 +84,7 @@ extension StoreValue {
     }
 
     /// Compares two UTF-8 byte buffers as SQLite's BINARY or NOCASE collation does.
-    public static func compareUTF8(
+    package static func compareUTF8(
         _ a: UnsafeRawBufferPointer,
         _ b: UnsafeRawBufferPointer,
         collation: Collation

@@ -32,7 +32,7 @@ public final class Database {
         /// closes (SQLite's default). False leaves the `-wal` and the main file as they are
         /// unless this connection wrote: for another program's file that has frames not yet
         /// checkpointed, which merely reading must not move into the main file.
-        public var checkpointsOnClose = true
+        package var checkpointsOnClose = true
         /// The defaults: read-write, created when missing.
         public init() {}
     }
@@ -42,7 +42,7 @@ public final class Database {
     /// The raw connection handle (for this module's helpers).
     let handle: OpaquePointer
     private var cache: [String: Statement] = [:]
-    /// Set by ``interruptUntilResumed()``: the progress handler then stops every statement.
+    /// Set by `interruptUntilResumed()`: the progress handler then stops every statement.
     private let stopRequested = StopFlag()
 
     /// A flag the connection's progress handler reads (from the thread running a statement).
@@ -130,7 +130,7 @@ public final class Database {
         sqlite3_close_v2(handle)
     }
 
-    /// Whether ``Options/checkpointsOnClose`` was set.
+    /// Whether `Options/checkpointsOnClose` was set.
     private let checkpointsOnClose: Bool
     /// Set when a write transaction (``transaction(_:)`` at the outermost level) committed.
     private var hasCommittedWrite = false
@@ -149,13 +149,13 @@ public final class Database {
     ///     reader.interruptUntilResumed()   // the background job's query throws, whenever it starts
     ///     …
     ///     reader.resume()                  // before the connection's next user runs anything
-    public func interruptUntilResumed() {
+    package func interruptUntilResumed() {
         stopRequested.set(true)
         sqlite3_interrupt(handle)
     }
 
-    /// Ends ``interruptUntilResumed()``: statements run again.
-    public func resume() { stopRequested.set(false) }
+    /// Ends `interruptUntilResumed()`: statements run again.
+    package func resume() { stopRequested.set(false) }
 
     /// True when the connection cannot write (opened read-only, or the file is not writable).
     public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }

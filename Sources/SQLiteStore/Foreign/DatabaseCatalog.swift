@@ -60,18 +60,18 @@ public struct CatalogTable {
     public let isWithoutRowID: Bool
     /// The module of a virtual table (`fts5`, `rtree`, …); nil for a table or a view.
     /// A virtual table is browsed read-only, its rows by position.
-    public let virtualModule: String?
+    package let virtualModule: String?
     /// The columns in table order, generated ones included (hidden columns of a virtual table left out).
     public let columns: [CatalogColumn]
     /// The column whose value names a row: the `INTEGER PRIMARY KEY` column, else `"rowid"`
     /// (`"_rowid_"` or `"oid"` when a column is called `rowid`); nil for views, virtual tables,
-    /// `WITHOUT ROWID` tables and tables whose columns are called all three (``noRowIDReason``).
+    /// `WITHOUT ROWID` tables and tables whose columns are called all three (`noRowIDReason`).
     /// Rows of a table with one can be deleted and tracked.
     public let rowIDColumn: String?
     /// Why the table or view cannot be read at all, in SQLite's words (a view over a table
     /// that was dropped: "no such table: main.base"; a virtual table of a module this SQLite
     /// lacks); nil when it can. Such a table is listed, with no columns.
-    public let brokenReason: String?
+    package let brokenReason: String?
     let connection: CatalogConnection
 
     init(inspected: CatalogInspection.Table, connection: CatalogConnection) {
@@ -88,7 +88,7 @@ public struct CatalogTable {
     /// Why rows cannot be named by a row id (deleted, tracked), nil when ``rowIDColumn`` names it.
     ///
     ///     table.noRowIDReason   // "a view has no row id to delete by"
-    public var noRowIDReason: String? {
+    package var noRowIDReason: String? {
         if rowIDColumn != nil { return nil }
         if isView { return "a view has no row id to delete by" }
         if let virtualModule { return "a virtual table (\(virtualModule)) is read-only here" }
@@ -132,7 +132,7 @@ public struct CatalogColumn: Sendable, Hashable {
     /// True when the column is (part of) the primary key.
     public let isPrimaryKey: Bool
     /// True for a generated column (`GENERATED ALWAYS AS (…) STORED` or `VIRTUAL`): shown, never written.
-    public let isGenerated: Bool
+    package let isGenerated: Bool
 
     /// A column; `type` is guessed from `declaredType` (see ``type``).
     public init(name: String, declaredType: String, isPrimaryKey: Bool, isGenerated: Bool = false) {
@@ -191,7 +191,7 @@ enum CatalogInspection {
     }
 
     /// One table or view (nil when the file has none of that name). One SQLite cannot read
-    /// (a view over a dropped table) comes back with its ``Table/brokenReason`` and no columns.
+    /// (a view over a dropped table) comes back with its `Table/brokenReason` and no columns.
     static func table(named name: String, in database: Database) throws -> Table? {
         guard
             let row = try database.query(

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The files beside another program's database when a session starts, so that a session
 /// that only read leaves them as it found them.
@@ -19,14 +14,14 @@ import Darwin
 ///     let files = ForeignDatabaseFiles(path: "w.db")
 ///     try browse("w.db")                      // every Store and DatabaseCatalog released
 ///     files.removeSharedMemoryMadeSince()
-public struct ForeignDatabaseFiles: Sendable {
+package struct ForeignDatabaseFiles: Sendable {
     /// The database's path as given.
-    public let path: String
+    package let path: String
     /// Whether `path-shm` existed when the value was made.
-    public let hadSharedMemory: Bool
+    package let hadSharedMemory: Bool
 
     /// Notes which companions of `path` exist now.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
         self.hadSharedMemory = FileManager.default.fileExists(atPath: path + "-shm")
     }
@@ -36,7 +31,7 @@ public struct ForeignDatabaseFiles: Sendable {
     /// Call it only once this process has closed every connection to the file: POSIX locks
     /// belong to the process, and closing the descriptor it opens here releases them all.
     @discardableResult
-    public func removeSharedMemoryMadeSince() -> Bool {
+    package func removeSharedMemoryMadeSince() -> Bool {
         let shm = path + "-shm"
         guard !hadSharedMemory, FileManager.default.fileExists(atPath: shm),
             (try? ForeignDatabaseOpening.header(path: path))?.isWAL == true

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Opens a database this project did not make without changing it (see
 /// ``Store/init(foreignDatabaseAt:model:readOnly:)``), and checks that the

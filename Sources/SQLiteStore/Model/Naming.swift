@@ -4,7 +4,7 @@
 ///     snakeCase("closeDate")      // "close_date"
 ///     snakeCase("userID")         // "user_id"
 ///     snakeCase("URLValue")       // "url_value"
-public func snakeCase(_ name: String) -> String {
+package func snakeCase(_ name: String) -> String {
     let chars = Array(name)
     var out = ""
     out.reserveCapacity(chars.count + 4)

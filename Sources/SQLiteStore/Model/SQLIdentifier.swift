@@ -11,14 +11,14 @@ import CSQLite
 ///     SQLIdentifier.quoted("Close Date")   // "Close Date"
 ///     SQLIdentifier.quoted("order")        // "order"
 ///     SQLIdentifier.quoted("say \"hi\"")   // "say ""hi"""
-public enum SQLIdentifier {
+package enum SQLIdentifier {
     /// `name` as an SQL identifier (quoted when it must be).
-    public static func quoted(_ name: String) -> String {
+    package static func quoted(_ name: String) -> String {
         isPlain(name) ? name : alwaysQuoted(name)
     }
 
     /// `name` double-quoted, whatever it is.
-    public static func alwaysQuoted(_ name: String) -> String {
+    package static func alwaysQuoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

@@ -26,7 +26,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An operation on an object that belongs to another context or is no longer valid.
     case invalidObject(String)
     /// Another file was put at the path while a store of this process still has the old file
-    /// open: opening the new one now would share the old one's `-wal` (``Store/fileAtPath()``).
+    /// open: opening the new one now would share the old one's `-wal` (`Store/fileAtPath()`).
     case replacedFileStillOpen(path: String)
     /// No file at the path (a foreign database is never created: ``Store/init(foreignDatabaseAt:model:readOnly:)``,
     /// ``DatabaseCatalog/init(path:)``).

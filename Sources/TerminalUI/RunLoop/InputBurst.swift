@@ -18,7 +18,7 @@
 ///         InputBurst.coalesce(self) { [unowned self] in self.lookUp(self.typed) }
 ///         return .handled
 ///     }
-public final class InputBurst: @unchecked Sendable {
+package final class InputBurst: @unchecked Sendable {
     // @unchecked: a burst is made, bound and flushed by the run loop on its one
     // thread, and a task-local bound in synchronous code is seen only by that thread.
 
@@ -32,7 +32,7 @@ public final class InputBurst: @unchecked Sendable {
     /// Runs `action` when the current burst of input has been delivered — once,
     /// however often the same `owner` asks during the burst (the last action wins)
     /// — or now, when no burst is being delivered.
-    public static func coalesce(_ owner: AnyObject, _ action: @escaping () -> Void) {
+    package static func coalesce(_ owner: AnyObject, _ action: @escaping () -> Void) {
         guard let burst = current else { return action() }
         let id = ObjectIdentifier(owner)
         if let index = burst.pending.firstIndex(where: { $0.owner == id }) {
@@ -43,7 +43,7 @@ public final class InputBurst: @unchecked Sendable {
     }
 
     /// True while the run loop delivers a burst on this thread.
-    public static var isDelivering: Bool { current != nil }
+    package static var isDelivering: Bool { current != nil }
 
     /// Delivers `body`'s events as one burst, then runs what they coalesced.
     static func deliver(_ body: (InputBurst) -> Void) {

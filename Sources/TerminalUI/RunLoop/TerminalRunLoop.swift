@@ -75,7 +75,7 @@ public final class TerminalRunLoop {
     /// The last frame drawn (what the screen shows).
     public private(set) var canvas: Canvas
     /// Frames drawn so far (for tests and benchmarks).
-    @_spi(Benchmark) public private(set) var frameCount = 0
+    package private(set) var frameCount = 0
 
     private var tickers: [Ticker] = []
     private var nextTickerID = 0
@@ -239,7 +239,7 @@ public final class TerminalRunLoop {
     /// ``maximumBurstDuration`` (then a frame shows the progress and the next
     /// burst goes on). Returns the number of events dispatched.
     @discardableResult
-    public func dispatchBurst(startingWith first: InputEvent) -> Int {
+    package func dispatchBurst(startingWith first: InputEvent) -> Int {
         var count = 0
         let start = clock.now
         InputBurst.deliver { burst in

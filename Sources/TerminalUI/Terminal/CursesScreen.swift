@@ -1,10 +1,5 @@
 import CNCurses
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The ncursesw backend of `Screen`: the only code in the project that calls curses.
 ///

@@ -1,11 +1,6 @@
 import CNCurses
-import Synchronization
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Synchronization
 
 /// The one boundary between signal handlers and the rest of the program.
 ///

@@ -1,11 +1,6 @@
 import FailedBanksKit
-import Timekeeping
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Timekeeping
 
 /// A child process started with `posix_spawn`, waited for with `wait4`.
 ///

@@ -1,10 +1,5 @@
-import Timekeeping
-
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Timekeeping
 
 /// A program running in a real terminal: a pseudo-terminal whose master side
 /// this process reads and writes, as a terminal emulator would.
