@@ -101,7 +101,7 @@ public struct CSVCacheLocation: Sendable, Hashable {
     public static let defaultApplication = "csv-tables"
 
     /// The cache folder of `application` (by default ``defaultApplication``): `$XDG_CACHE_HOME/<application>`,
-    /// or `$HOME/.cache/<application>` (``XDGBaseDirectories``).
+    /// or `$HOME/.cache/<application>` (`XDGBaseDirectories`).
     ///
     ///     CSVCacheLocation.defaultDirectory(for: "books")   // "/home/ada/.cache/books"
     public static func defaultDirectory(

@@ -47,7 +47,7 @@ public struct ResultsListWriter {
     ///     writer.keyPaths = ["title", "author.name"]
     public var keyPaths: [String]
     /// The positions in ``columns`` of more columns that hold booleans (`0`/`1`), written `true`/`false`
-    /// in JSON and CSV, as a script reads a boolean; a column whose attribute is ``AttributeType/bool``
+    /// in JSON and CSV, as a script reads a boolean; a column whose attribute is `AttributeType.bool`
     /// is one without being named here.
     public var booleanColumns: Set<Int> = []
     /// Per position in ``columns``, where in a row's values (past the columns' own) the column's value

@@ -43,7 +43,7 @@ public struct ListTab {
         get { sectionIndexTitleProvider }
         set { sectionIndexTitleProvider = newValue }
     }
-    /// Lines per row, for every row of the tab: 2 for ``TableCell``'s `.subtitle` style (the default),
+    /// Lines per row, for every row of the tab: 2 for `TableCell`'s `.subtitle` style (the default),
     /// 1 for one-line `.value1` or `.default` cells (`TableCell.Style.value1.lineCount`).
     ///
     ///     tab.rowHeight = TableCell.Style.value1.lineCount

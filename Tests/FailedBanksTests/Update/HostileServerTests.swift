@@ -103,9 +103,10 @@ import FoundationNetworking
             run.standardError.contains("the answer is larger than 32.0 MB, so not a failed bank list"),
             "\(run.standardError)"
         )
-        // The cap plus the program itself, however loaded the machine: the body is unpacked here, and
-        // no further than the cap. All of it unpacked would be 2 GiB.
-        #expect(run.maximumResidentMegabytes < 160, "peak memory \(run.maximumResidentMegabytes) MiB")
+        // The cap plus the program itself: the body is unpacked here, and no further than the cap.
+        // All of it unpacked would be 2 GiB. 66 MiB on a quiet machine; 235 MiB was seen with the
+        // machine's two cores shared by several builds, so the bound leaves room for that.
+        #expect(run.maximumResidentMegabytes < 512, "peak memory \(run.maximumResidentMegabytes) MiB")
         #expect(try store.digest() == before)
     }
 
