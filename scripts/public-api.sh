@@ -11,8 +11,8 @@
 # Deterministic: the counts depend only on the sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-libraries=(Timekeeping TableIndexPath SQLiteStore CSVImport BulkImport FetchedResults TerminalUI FetchedResultsUI
-    CLIKit PostgreSQLClient PostgreSQLChangeFeed)
+libraries=(BaseDirectories Timekeeping TableIndexPath SQLiteStore CSVImport BulkImport FetchedResults TerminalUI
+    FetchedResultsScripts FetchedResultsUI CLIKit PostgreSQLClient PostgreSQLChangeFeed PostgreSQLReplica)
 kits=(FailedBanksKit MyStashKit FetchedTableKit)
 scratch=.build/docs-build
 graphs=.build/symbol-graphs
