@@ -42,9 +42,10 @@ fi
 if wants predicate || wants cache; then
     module SQLiteStore Sources/SQLiteStore
     module TableIndexPath Sources/TableIndexPath
+    module BaseDirectories Sources/BaseDirectories   # the results cache's folder
     module FetchedResults Sources/FetchedResults
-    wants predicate && harness predicate Fuzz/Harnesses/PredicateParserFuzzer.swift FetchedResults TableIndexPath SQLiteStore Timekeeping
-    wants cache && harness cache Fuzz/Harnesses/ResultsCacheFuzzer.swift FetchedResults TableIndexPath SQLiteStore Timekeeping
+    wants predicate && harness predicate Fuzz/Harnesses/PredicateParserFuzzer.swift FetchedResults BaseDirectories TableIndexPath SQLiteStore Timekeeping
+    wants cache && harness cache Fuzz/Harnesses/ResultsCacheFuzzer.swift FetchedResults BaseDirectories TableIndexPath SQLiteStore Timekeeping
 fi
 
 status=0
