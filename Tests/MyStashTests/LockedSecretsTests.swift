@@ -71,12 +71,21 @@ import Glibc
                 pread(fd, $0.baseAddress, $0.count, off_t(truncatingIfNeeded: range[0]))
             }
             guard n > 0 else { continue }
-            let data = Data(bytes[0..<n])
-            var from = data.startIndex
-            while let found = data.range(of: needleBytes, in: from..<data.endIndex) {
-                let address = UInt(range[0]) + UInt(found.lowerBound - data.startIndex)
-                if address != needleStart { count += 1 }
-                from = found.upperBound
+            // Searched in place: a copy of the region (a `Data`) would be freed unwiped and found later.
+            count += bytes.withUnsafeBytes { region in
+                needleBytes.withUnsafeBytes { wanted in
+                    var found = 0
+                    var at = 0
+                    while at + wanted.count <= n {
+                        if memcmp(region.baseAddress! + at, wanted.baseAddress!, wanted.count) == 0 {
+                            if UInt(range[0]) + UInt(at) != needleStart { found += 1 }
+                            at += wanted.count
+                        } else {
+                            at += 1
+                        }
+                    }
+                    return found
+                }
             }
         }
         return count
