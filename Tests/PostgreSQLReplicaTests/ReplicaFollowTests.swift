@@ -129,7 +129,7 @@ struct ReplicaFollowTests {
         #expect(expected.count == 110)
         #expect(try eventually { try Self.replicaRows(table) == expected })
         #expect(log.reconnected)
-        #expect(log.allStatuses.last == .live)
+        #expect(try eventually { log.allStatuses.last == .live })
     }
 
     @Test func rowsCommittedWhileAPollingFollowerIsCutOffArriveByARefetch() throws {
