@@ -122,6 +122,12 @@ public struct ChangeFeed: Hashable, Sendable {
 
     /// The position of "now": reading after it returns what commits later.
     public func currentPosition(on connection: PostgresConnection) throws -> ChangeFeedPosition {
+        try Self.position(on: connection)
+    }
+
+    /// The position of "now" on `connection`, whether or not a feed is installed: inside a
+    /// snapshot transaction, the position of that snapshot (a copy read in it is current up to there).
+    package static func position(on connection: PostgresConnection) throws -> ChangeFeedPosition {
         let row = try connection.query("SELECT pg_current_snapshot()::text, now()::text")
         return ChangeFeedPosition(
             snapshot: row.text(row: 0, column: 0) ?? "",

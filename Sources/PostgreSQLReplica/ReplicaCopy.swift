@@ -89,11 +89,7 @@ struct ReplicaCopy {
         var position = ChangeFeedPosition(snapshot: "", readAt: "")
         var count = 0
         try connection.transaction(isolation: "REPEATABLE READ, READ ONLY") {
-            let here = try connection.query("SELECT pg_current_snapshot()::text, now()::text")
-            position = ChangeFeedPosition(
-                snapshot: here.text(row: 0, column: 0) ?? "",
-                readAt: here.text(row: 0, column: 1) ?? ""
-            )
+            position = try ChangeFeed.position(on: connection)
             try connection.execute(
                 "DECLARE replica_copy NO SCROLL CURSOR FOR SELECT \(shape.selectList) \(shape.fromClause)"
                     + shape.keyOrder

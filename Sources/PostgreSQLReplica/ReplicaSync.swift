@@ -62,11 +62,7 @@ struct ReplicaSync {
         var counts = ReplicaStore.Counts()
         var position = ChangeFeedPosition(snapshot: "", readAt: "")
         try connection.transaction(isolation: "REPEATABLE READ, READ ONLY") {
-            let here = try connection.query("SELECT pg_current_snapshot()::text, now()::text")
-            position = ChangeFeedPosition(
-                snapshot: here.text(row: 0, column: 0) ?? "",
-                readAt: here.text(row: 0, column: 1) ?? ""
-            )
+            position = try ChangeFeed.position(on: connection)
             try connection.execute(
                 "DECLARE replica_refetch NO SCROLL CURSOR FOR SELECT \(shape.selectList) \(shape.fromClause)"
                     + shape.keyOrder
