@@ -209,7 +209,9 @@ public final class PostgresReplica: @unchecked Sendable {
     /// key, in one transaction, then from the replica (one SQLite
     /// transaction: a browser following the file sees them go as one batch).
     /// Returns the rows as the server held them, for ``restore(_:)``. Rows
-    /// already gone are left out.
+    /// already gone are left out. Connecting and each statement wait
+    /// ``timeout`` at most; it blocks meanwhile, so call it off the thread
+    /// that reads keys.
     ///
     /// - Throws: ``ReplicaError/readOnly(reason:)`` for a view or a table
     ///   without a primary key; ``ReplicaError/server(_:)`` when the server
@@ -218,6 +220,7 @@ public final class PostgresReplica: @unchecked Sendable {
     public func delete(rowIDs: [Int64]) throws(ReplicaError) -> [DeletedRow] {
         let replica = try loadedReplica()
         let connection = try connect()
+        connection.statementTimeout = timeout  // a server that stops answering fails the delete, never hangs it
         return try ReplicaWrites(replica: replica).delete(rowIDs: rowIDs, on: connection)
     }
 
@@ -229,6 +232,7 @@ public final class PostgresReplica: @unchecked Sendable {
     public func restore(_ rows: [DeletedRow]) throws(ReplicaError) {
         let replica = try loadedReplica()
         let connection = try connect()
+        connection.statementTimeout = timeout
         try ReplicaWrites(replica: replica).restore(rows, on: connection)
     }
 

@@ -13,12 +13,21 @@ import PostgreSQLClient
 /// table when they moved. A broken connection is reported, retried with
 /// backoff (0.25 s doubling to 5 s), and followed by a catch-up: the history
 /// after the position (nothing lost), or a refetch.
+///
+/// A server that stops answering without closing the connection (stopped,
+/// frozen, a cable pulled) is found by the cheap statements of each round —
+/// the heartbeat, the change counters — which may take `contactTimeout` at
+/// most: then the connection is dropped and `.reconnecting` reported, within
+/// about two seconds, while the long statements (a refetch) keep the replica's
+/// whole timeout.
 final class ReplicaFollower: @unchecked Sendable {
     /// A replica this small is refetched whenever the server's write position moves
     /// (the change counters can lag by up to 10 s).
     static let smallTable = 20_000
     /// How long a wait for a notification (or a poll's sleep) lasts at most.
     static let tick = 0.25
+    /// Seconds a heartbeat or change signal may take before the server counts as out of reach.
+    static let contactTimeout = 2.0
 
     private let replica: LoadedReplica
     private let track: Bool
@@ -171,7 +180,7 @@ final class ReplicaFollower: @unchecked Sendable {
         let woken = try connection.waitForNotifications(timeout: ReplicaFollower.tick)
         // A notification says "read"; without one, read every few seconds anyway (cheap: an index probe).
         guard !woken.isEmpty || Date().timeIntervalSince(state.lastRead) > 5 else {
-            _ = try connection.query("SELECT 1", timeout: timeout)  // a frozen server shows within the timeout
+            _ = try connection.query("SELECT 1", timeout: contactTimeout)  // a frozen server shows within it
             return
         }
         state.lastRead = Date()
@@ -194,10 +203,10 @@ final class ReplicaFollower: @unchecked Sendable {
 
     private func poll(_ state: inout State, connection: PostgresConnection, sync: ReplicaSync) throws {
         guard pause(1) else { return }
-        let counters = try Catalog.changeCounters(of: replica.shape.source, on: connection)
+        let counters = try quickly(on: connection) { try Catalog.changeCounters(of: replica.shape.source, on: $0) }
         var moved = counters != state.counters
         if !moved && replica.table.rowCount <= ReplicaFollower.smallTable {
-            let position = try Catalog.writePosition(on: connection)
+            let position = try quickly(on: connection) { try Catalog.writePosition(on: $0) }
             moved = !state.writePosition.isEmpty && position != state.writePosition
             state.writePosition = position
         }
@@ -206,6 +215,17 @@ final class ReplicaFollower: @unchecked Sendable {
         let (batch, _) = try sync.refetch(on: connection)
         state.writePosition = try Catalog.writePosition(on: connection)
         report(batch)
+    }
+
+    /// The timeout of the cheap statements: the replica's, at most `contactTimeout`.
+    private var contactTimeout: Double { min(timeout, ReplicaFollower.contactTimeout) }
+
+    /// Runs the cheap statements of `body` with `contactTimeout` as the statement timeout.
+    private func quickly<T>(on connection: PostgresConnection, _ body: (PostgresConnection) throws -> T) throws -> T {
+        let saved = connection.statementTimeout
+        connection.statementTimeout = contactTimeout
+        defer { connection.statementTimeout = saved }
+        return try body(connection)
     }
 
     private func report(_ batch: ReplicaBatch) {

@@ -31,7 +31,8 @@ extension ListScreen {
                 context.delete(object)
                 try context.save(actionName: actionName)
             }
-            statusLine.showMessage("\(actionName) — u to undo", at: now, duration: 8)
+            let said = configuration.deleteIsAnsweredLater ? "Deleting \(name)…" : "\(actionName) — u to undo"
+            statusLine.showMessage(said, at: now, duration: 8)
         } catch {
             context.rollback()
             statusLine.showMessage("Could not delete \(name): \(error)", at: now, duration: 8, style: .error)

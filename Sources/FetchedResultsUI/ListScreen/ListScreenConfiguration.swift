@@ -58,6 +58,10 @@ public struct ListScreenConfiguration {
     /// then `save(actionName:)`). An app whose deletes go through its own store
     /// type supplies this; it must save through the screen's context so `u` undoes it.
     public var delete: ((ManagedObject, _ actionName: String) throws -> Void)?
+    /// Whether ``delete`` only sends the delete on its way (to a server, on a thread of
+    /// the app's): the status line then says `Deleting <name>…` rather than that it is
+    /// deleted, the row stays until the store has the change, and the app says the outcome.
+    public var deleteIsAnsweredLater = false
     /// The action name a delete is saved with (the undo stack's label).
     public var deleteActionName: (_ objectName: String) -> String = { name in "Deleted \(name)" }
     /// The status message after `u`, from what the context undid.

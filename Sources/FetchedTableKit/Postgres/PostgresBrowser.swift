@@ -3,6 +3,7 @@ import FetchedResultsUI
 import Foundation
 import PostgreSQLClient
 import PostgreSQLReplica
+import SQLiteStore
 import TerminalUI
 
 /// The browser over a PostgreSQL server: without `--table`, the table list (each table
@@ -64,6 +65,8 @@ final class PostgresBrowser {
     /// The rows of each delete, newest last, for `u` (restored on the server).
     private var deleted: [(name: String, rows: [DeletedRow])] = []
     private let connectionState = PostgresConnectionState()
+    /// Deletes and undos on their way to the server.
+    private lazy var writes = PostgresWrites(loop: loop)
 
     /// The copy under way.
     private var loading: PostgresLoading?
@@ -107,8 +110,9 @@ final class PostgresBrowser {
                 configuration.title = opening.table.displayName
                 configuration.readOnlyReason = reason
                 configuration.delete = { [unowned self] row, actionName in
-                    try self.deleteOnServer(row.objectID.rowID, actionName: actionName)
+                    try self.startDelete(row, actionName: actionName)
                 }
+                configuration.deleteIsAnsweredLater = true
                 configuration.keyBindings.append(self.undoBinding())
             }
         } catch let error as FetchedTableError {
@@ -124,17 +128,43 @@ final class PostgresBrowser {
         loop.addTicker(every: 0.25) { [weak self] _ in self?.showConnectionState() }
     }
 
-    /// `d` confirmed: the row deleted on the server (one transaction), then from the copy,
-    /// which the list reads as one batch. A refusal (a constraint, a lost connection) is thrown:
-    /// the list says so and the row stays.
-    func deleteOnServer(_ rowID: Int64, actionName: String) throws {
+    /// `d` confirmed: the row deleted on the server (one transaction) on the writing thread,
+    /// then from the copy, which the list reads as one batch — the row stays on screen
+    /// until the server has said yes. A refusal (a constraint, a lost connection) is said in
+    /// the status line and the row stays. While an earlier write awaits its answer, refused.
+    func startDelete(_ row: ManagedObject, actionName: String) throws {
         guard let copy else { return }
-        let rows = try copy.replica.delete(rowIDs: [rowID])
-        guard !rows.isEmpty else { throw FetchedTableError("another client deleted it first", status: 1) }
-        deleted.append((actionName, rows))
+        let name = browser?.list?.tab.objectName(row) ?? "the row"
+        if let waiting = writes.inFlight.first {
+            throw FetchedTableError("the server has not answered \(waiting) yet", status: 1)
+        }
+        let rowID = row.objectID.rowID
+        let replica = copy.replica
+        writes.run("the delete of \(name)", { try replica.delete(rowIDs: [rowID]) }) { [weak self] result in
+            self?.finishDelete(result, name: name, actionName: actionName, copy: copy)
+        }
     }
 
-    /// `u`: the last delete's rows written back to the server (one transaction), then to the copy.
+    /// The server's answer to a delete, in the status line.
+    private func finishDelete(
+        _ result: Result<[DeletedRow], any Error>,
+        name: String,
+        actionName: String,
+        copy: PostgresCopy
+    ) {
+        switch result {
+        case .success(let rows) where rows.isEmpty:
+            show("Could not delete \(name): another client deleted it first", error: true)
+        case .success(let rows):
+            deleted.append((actionName, rows))
+            show("\(actionName) — u to undo", error: false)
+        case .failure(let error):
+            show("Could not delete \(name): \(PostgresBrowser.reason(error, copy: copy))", error: true)
+        }
+    }
+
+    /// `u`: the last delete's rows written back to the server (one transaction) on the
+    /// writing thread, then to the copy; said in the status line once the server answers.
     func undoBinding() -> ListKeyBinding {
         var binding = ListKeyBinding(.character("u"), keys: "u", description: "undo the last delete (on the server)") {
             [unowned self] screen in
@@ -143,20 +173,47 @@ final class PostgresBrowser {
                 screen.showMessage("Undo is disabled: \(reason)", style: .error)
                 return
             }
+            if let waiting = self.writes.inFlight.first {
+                screen.showMessage("Could not undo: the server has not answered \(waiting) yet", style: .error)
+                return
+            }
             guard let last = self.deleted.popLast() else {
                 screen.showMessage("Nothing to undo")
                 return
             }
-            do {
-                try copy.replica.restore(last.rows)
-                screen.showMessage("Undone: \(last.name)")
-            } catch {
-                self.deleted.append(last)
-                screen.showMessage("Could not undo: \(error)", duration: 8, style: .error)
+            screen.showMessage("Undoing: \(last.name)…", duration: 8)
+            let rows = last.rows
+            let replica = copy.replica
+            self.writes.run("the undo of \(last.name)", { try replica.restore(rows) }) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success:
+                    self.show("Undone: \(last.name)", error: false)
+                case .failure(let error):
+                    self.deleted.append(last)
+                    self.show("Could not undo: \(PostgresBrowser.reason(error, copy: copy))", error: true)
+                }
             }
         }
         binding.helpPlacement = .section("Change")
         return binding
+    }
+
+    /// A write's failure as the user reads it in the status line: the server's words on one
+    /// line (not naming the server, which the title does), no password.
+    static func reason(_ error: any Error, copy: PostgresCopy) -> String {
+        switch error {
+        case ReplicaError.server(let error): PostgresServer.oneLine(copy.target.redacted(error.description))
+        case let error as ReplicaError: PostgresCopy.refusal(error, target: copy.target).message
+        case let error as FetchedTableError: error.message
+        default: copy.target.redacted(FetchedTableError.reason(error))
+        }
+    }
+
+    /// `text` in the open table's status line (an error for 8 seconds).
+    private func show(_ text: String, error: Bool) {
+        guard let list = browser?.list else { return }
+        list.showMessage(text, duration: 8, style: error ? .error : .info)
     }
 
     /// While the server cannot be reached: `Reconnecting… (Ns since last contact)` in the status line.

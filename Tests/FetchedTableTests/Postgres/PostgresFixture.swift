@@ -29,9 +29,11 @@ final class PostgresFixture {
     /// HOME and the cache of every run.
     let directory: URL
 
-    init() throws {
-        server = try PostgresTestServer.shared()
-        database = try server.makeDatabase()
+    /// A database on `server` (the test process's shared one by default: a test that stops,
+    /// freezes or restarts its server passes one of its own).
+    init(server: PostgresTestServer? = nil) throws {
+        self.server = try server ?? PostgresTestServer.shared()
+        database = try self.server.makeDatabase()
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("pgface-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,0 +1,247 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `fetchedtable` while its server fails, each fault with nothing lost: its
+/// connections terminated while another client commits 100 rows, the server crashed
+/// (`pg_ctl stop -m immediate`) and started again, the server frozen with SIGSTOP (keys
+/// answered all along, `Reconnecting…` with the time since the last contact), and a
+/// delete and its undo sent while the server is frozen (the row stays until it answers).
+/// A test that stops, freezes or restarts its server has one of its own. Serialized: the
+/// machine's two cores are shared.
+@Suite(
+    .serialized,
+    .enabled(if: PostgresFixture.isAvailable, Comment(rawValue: PostgresFixture.unavailableReason ?? ""))
+)
+struct PostgresFaultTests {
+    static let events = """
+        CREATE TABLE events (id bigserial PRIMARY KEY, level text NOT NULL);
+        INSERT INTO events (level) SELECT 'old' FROM generate_series(1, 10);
+        """
+
+    /// Terminates every `fetchedtable` backend of the fixture's database; psql prints how many.
+    static let terminateBrowsers = """
+        SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = 'fetchedtable' AND pid <> pg_backend_pid();
+        """
+
+    @Test(arguments: [true, false])
+    func watchGetsAllOfAHundredRowsCommittedWhileItsConnectionsAreTerminated(track: Bool) throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresFaultTests.events)
+        let watch = try fixture.startWatch([fixture.uri, "--table", "events"] + (track ? ["--track"] : []))
+        defer { kill(watch.pid, SIGTERM) }
+        try PostgresFaultTests.waitUntilFollowing(fixture, watch: watch)
+        // 100 commits of a row each, the browser's connections terminated at the 30th and the 70th.
+        var script = ""
+        for n in 1...100 {
+            if n == 30 || n == 70 { script += PostgresFaultTests.terminateBrowsers + "\n" }
+            script += "INSERT INTO events (level) VALUES ('new \(n)');\n"
+        }
+        let terminated = try fixture.psql(script).split(separator: "\n").compactMap { Int($0) }
+        #expect(terminated.first ?? 0 >= 1, "the follower's connection was terminated: \(terminated)")
+        try PostgresFaultTests.waitUntilWatchHasTheServersRows(fixture, watch: watch)
+        let stderr = PostgresFaultTests.standardError(of: watch)
+        #expect(stderr.contains("reconnecting to"), "\(stderr)")
+        #expect(try fixture.psql("SELECT count(*) FROM events WHERE level LIKE 'new %'") == "100")
+    }
+
+    @Test(arguments: [true, false])
+    func watchCatchesUpAfterTheServerCrashesAndStartsAgain(track: Bool) throws {
+        let server = try PostgresTestServer()
+        defer { server.close() }
+        let fixture = try PostgresFixture(server: server)
+        defer { fixture.remove() }
+        try fixture.psql(PostgresFaultTests.events)
+        let watch = try fixture.startWatch([fixture.uri, "--table", "events"] + (track ? ["--track"] : []))
+        defer { kill(watch.pid, SIGTERM) }
+        try PostgresFaultTests.waitUntilFollowing(fixture, watch: watch)
+        // Committed just before the crash: the watch may not have read them yet.
+        try fixture.psql("INSERT INTO events (level) SELECT 'before' FROM generate_series(1, 20)")
+        try server.stop()
+        try fixture.waitUntil("watch to say it reconnects") {
+            PostgresFaultTests.standardError(of: watch).contains("reconnecting to")
+        }
+        try server.start()
+        try fixture.psql("INSERT INTO events (level) SELECT 'after' FROM generate_series(1, 20)")
+        try PostgresFaultTests.waitUntilWatchHasTheServersRows(fixture, watch: watch)
+        #expect(try fixture.psql("SELECT count(*) FROM events") == "51")
+        try fixture.waitUntil("watch to say it is connected again") {
+            PostgresFaultTests.standardError(of: watch).contains("connected to \(fixture.uri) again")
+        }
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aFrozenServerShowsReconnectingWhileKeysAreAnsweredThenTheBrowserCatchesUp() throws {
+        let server = try PostgresTestServer()
+        defer { server.close() }
+        let fixture = try PostgresFixture(server: server)
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        let tmux = try fixture.launch(
+            [fixture.uri, "--table", "student", "--section", "subject", "--title", "name", "--track"]
+        )
+        defer { tmux.close() }
+        try tmux.waitFor("Math (2)", timeout: 15)
+        try PostgresFaultTests.waitUntilBrowserFollows(fixture, tmux: tmux)
+        try server.suspend()
+        let frozen = Date()
+        var resumed = false
+        defer { if !resumed { try? server.resume() } }
+        try tmux.waitUntil("Reconnecting… with the time since the last contact") {
+            $0.contains("Reconnecting…") && $0.contains("s since last contact")
+        }
+        // Keys are answered while the server is frozen: the detail screen opens from the copy, and closes.
+        tmux.send("Enter")
+        try tmux.waitFor("enrolled")
+        tmux.press("Escape")
+        try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Math (2)") }
+        tmux.send("Down")
+        try tmux.waitFor("Reconnecting…")
+        let left = 5 - Date().timeIntervalSince(frozen)
+        if left > 0 { usleep(useconds_t(left * 1_000_000)) }
+        try server.resume()
+        resumed = true
+        try fixture.psql("INSERT INTO student (id, name, subject, number) VALUES (6, 'Zed', 'Zoology', 1)")
+        try tmux.waitFor("Zoology (1)", timeout: 30)
+        try tmux.waitUntil("the status line live again") { !$0.contains("Reconnecting…") }
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aDeleteAndItsUndoOnAFrozenServerKeepKeysAnsweredAndTheRowUntilTheServerSays() throws {
+        let server = try PostgresTestServer()
+        defer { server.close() }
+        let fixture = try PostgresFixture(server: server)
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        let tmux = try fixture.launch([fixture.uri, "--table", "student", "--section", "subject", "--title", "name"])
+        defer { tmux.close() }
+        try tmux.waitFor("Art (2)", timeout: 15)
+        var resumed = true
+        defer { if !resumed { try? server.resume() } }
+        // The first row (Brook, Art), deleted while the server is frozen.
+        try server.suspend()
+        resumed = false
+        tmux.send("d")
+        try tmux.waitFor("Delete")
+        tmux.send("Enter")
+        try tmux.waitUntil("the delete on its way") { $0.contains("Deleting Brook…") || $0.contains("Reconnecting…") }
+        // Keys are answered while the server has not said yes, and the row stays.
+        tmux.send("Enter")
+        try tmux.waitFor("enrolled")
+        tmux.press("Escape")
+        let waiting = try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Art (2)") }
+        #expect(waiting.contains("Brook"), "\(waiting)")
+        try server.resume()
+        resumed = true
+        try tmux.waitFor("Art (1)", timeout: 30)
+        #expect(try fixture.psql("SELECT count(*) FROM student WHERE id = 2") == "0")
+        try tmux.waitUntil("the status line live again") { !$0.contains("Reconnecting…") }
+        // Its undo, sent while the server is frozen again.
+        try server.suspend()
+        resumed = false
+        tmux.send("u")
+        try tmux.waitUntil("the undo on its way") {
+            $0.contains("Undoing: Deleted Brook…") || $0.contains("Reconnecting…")
+        }
+        tmux.send("Enter")
+        try tmux.waitFor("enrolled")
+        tmux.press("Escape")
+        try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Art (1)") }
+        try server.resume()
+        resumed = true
+        try tmux.waitFor("Art (2)", timeout: 30)
+        #expect(try fixture.psql("SELECT name, subject, number, fee FROM student WHERE id = 2") == "Brook|Art|1|99.00")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aDeleteTheServerRefusesIsSaidInTheStatusLineAndTheRowStays() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        try fixture.psql("CREATE TABLE note (student bigint REFERENCES student (id)); INSERT INTO note VALUES (2)")
+        let tmux = try fixture.launch(
+            [fixture.uri, "--table", "student", "--section", "subject", "--title", "name"],
+            width: 150
+        )
+        defer { tmux.close() }
+        try tmux.waitFor("Art (2)", timeout: 15)
+        tmux.send("d")
+        try tmux.waitFor("Delete")
+        tmux.send("Enter")
+        let refused = try tmux.waitFor("Could not delete Brook", timeout: 15)
+        #expect(refused.contains("violates foreign key constraint"), "\(refused)")
+        #expect(refused.contains("Art (2)") && refused.contains("Brook"), "\(refused)")
+        #expect(try fixture.psql("SELECT count(*) FROM student WHERE id = 2") == "1")
+        tmux.send("u")
+        try tmux.waitFor("Nothing to undo")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    // MARK: Steps
+
+    /// Waits until a row another client inserts reaches the watch: its follower is connected and live.
+    static func waitUntilFollowing(_ fixture: PostgresFixture, watch: (pid: Int32, output: URL)) throws {
+        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
+        try fixture.psql("INSERT INTO events (level) VALUES ('first')")
+        try fixture.waitUntil("the first insert's batch") { fixture.lines(watch.output).count >= 2 }
+    }
+
+    /// Waits until a row another client inserts reaches the browser (a new section): its follower is live.
+    static func waitUntilBrowserFollows(_ fixture: PostgresFixture, tmux: TmuxSession) throws {
+        try fixture.psql("INSERT INTO student (id, name, subject, number) VALUES (9, 'Yuri', 'Yoga', 1)")
+        try tmux.waitFor("Yoga (1)", timeout: 30)
+    }
+
+    /// Waits until the ids the watch has printed (the snapshot's, then each batch's inserts less
+    /// its deletes) are the server's; on a timeout, says which are missing.
+    static func waitUntilWatchHasTheServersRows(_ fixture: PostgresFixture, watch: (pid: Int32, output: URL)) throws {
+        let expected = Set(try fixture.psql("SELECT id FROM events").split(separator: "\n").compactMap { Int($0) })
+        do {
+            try fixture.waitUntil("every row in the watch") { ids(in: fixture.lines(watch.output)) == expected }
+        } catch {
+            let seen = ids(in: fixture.lines(watch.output))
+            throw EndToEndError(
+                "\(error): missing \(expected.subtracting(seen).sorted()), extra \(seen.subtracting(expected).sorted()); "
+                    + "stderr: \(standardError(of: watch))"
+            )
+        }
+    }
+
+    /// The ids of `watch`'s lines: the snapshot's, plus each batch's inserts, less its deletes.
+    static func ids(in lines: [String]) -> Set<Int> {
+        var ids = Set<Int>()
+        for line in lines {
+            guard let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            if json["type"] as? String == "snapshot" {
+                for section in json["sections"] as? [[String: Any]] ?? [] {
+                    ids.formUnion((section["ids"] as? [Int]) ?? [])
+                }
+            }
+            for object in json["objects"] as? [[String: Any]] ?? [] {
+                guard let id = object["id"] as? Int else { continue }
+                switch object["change"] as? String {
+                case "insert": ids.insert(id)
+                case "delete": ids.remove(id)
+                default: break
+                }
+            }
+        }
+        return ids
+    }
+
+    /// What the watch wrote on stderr so far.
+    static func standardError(of watch: (pid: Int32, output: URL)) -> String {
+        (try? String(contentsOfFile: watch.output.path + ".stderr", encoding: .utf8)) ?? ""
+    }
+}
