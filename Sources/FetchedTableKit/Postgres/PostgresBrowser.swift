@@ -50,13 +50,43 @@ final class PostgresBrowser {
         ChoiceListScreen.Item(title: table.displayName, detail: PostgresServer.detail(of: table))
     }
 
-    /// Enter in the table list: opens that table over it (a refusal goes on its status line).
+    /// Enter in the table list: that table checked (and tracked with `--track`) on a connection
+    /// of its own, on the requests' thread, then opened over the list; meanwhile the list says
+    /// `Opening …` and answers keys. A refusal goes on its status line.
     func openFromList(_ index: Int) {
-        do {
-            open(try PostgresOpening.open(tables[index], on: server, options: options))
-        } catch {
-            tableList?.statusLine.showMessage(error.message, at: loop.clock.now, duration: 8, style: .error)
+        guard let list = tableList else { return }
+        let table = tables[index]
+        if let waiting = requests.inFlight.first {
+            list.statusLine.showMessage(
+                "The server has not answered \(waiting) yet",
+                at: loop.clock.now,
+                duration: 4,
+                style: .error
+            )
+            return
         }
+        list.statusLine.showMessage("Opening \(table.displayName)…", at: loop.clock.now, duration: 30)
+        let target = server.target
+        let options = self.options
+        requests.run(
+            "the opening of \(table.displayName)",
+            {
+                let server = try PostgresServer.connect(target, warn: { _ in })  // warned at the start
+                server.connection.statementTimeout = PostgresServer.defaultConnectTimeout
+                return try PostgresOpening.open(table, on: server, options: options)
+            },
+            then: { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let opening):
+                    list.statusLine.showMessage("", at: self.loop.clock.now, duration: 0)
+                    self.open(opening)
+                case .failure(let error):
+                    let message = (error as? FetchedTableError)?.message ?? FetchedTableError.reason(error)
+                    list.statusLine.showMessage(message, at: self.loop.clock.now, duration: 8, style: .error)
+                }
+            }
+        )
     }
 
     /// The table open: its copy, and the browser over the copy.
@@ -66,7 +96,7 @@ final class PostgresBrowser {
     private var deleted: [(name: String, rows: [DeletedRow])] = []
     private let connectionState = PostgresConnectionState()
     /// Deletes and undos on their way to the server.
-    private lazy var writes = PostgresWrites(loop: loop)
+    private lazy var requests = PostgresRequests(loop: loop)
 
     /// The copy under way.
     private var loading: PostgresLoading?
@@ -135,12 +165,12 @@ final class PostgresBrowser {
     func startDelete(_ row: ManagedObject, actionName: String) throws {
         guard let copy else { return }
         let name = browser?.list?.tab.objectName(row) ?? "the row"
-        if let waiting = writes.inFlight.first {
+        if let waiting = requests.inFlight.first {
             throw FetchedTableError("the server has not answered \(waiting) yet", status: 1)
         }
         let rowID = row.objectID.rowID
         let replica = copy.replica
-        writes.run("the delete of \(name)", { try replica.delete(rowIDs: [rowID]) }) { [weak self] result in
+        requests.run("the delete of \(name)", { try replica.delete(rowIDs: [rowID]) }) { [weak self] result in
             self?.finishDelete(result, name: name, actionName: actionName, copy: copy)
         }
     }
@@ -173,7 +203,7 @@ final class PostgresBrowser {
                 screen.showMessage("Undo is disabled: \(reason)", style: .error)
                 return
             }
-            if let waiting = self.writes.inFlight.first {
+            if let waiting = self.requests.inFlight.first {
                 screen.showMessage("Could not undo: the server has not answered \(waiting) yet", style: .error)
                 return
             }
@@ -184,7 +214,7 @@ final class PostgresBrowser {
             screen.showMessage("Undoing: \(last.name)…", duration: 8)
             let rows = last.rows
             let replica = copy.replica
-            self.writes.run("the undo of \(last.name)", { try replica.restore(rows) }) { [weak self] result in
+            self.requests.run("the undo of \(last.name)", { try replica.restore(rows) }) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success:

@@ -164,6 +164,31 @@ struct PostgresFaultTests {
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aTableChosenFromTheListWhileTheServerIsFrozenOpensOnceItAnswersAndKeysAreAnsweredMeanwhile() throws {
+        let server = try PostgresTestServer()
+        defer { server.close() }
+        let fixture = try PostgresFixture(server: server)
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        let tmux = try fixture.launch(["--pg"], environment: fixture.pgEnvironment())
+        defer { tmux.close() }
+        try tmux.waitFor("teacher", timeout: 15)
+        try tmux.waitFor("1/3")
+        try server.suspend()
+        var resumed = false
+        defer { if !resumed { try? server.resume() } }
+        tmux.send("Enter")  // math, the first
+        try tmux.waitFor("Opening math…")
+        tmux.send("Down")
+        try tmux.waitFor("2/3")
+        try server.resume()
+        resumed = true
+        try tmux.waitFor("Cyril", timeout: 30)
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func aDeleteTheServerRefusesIsSaidInTheStatusLineAndTheRowStays() throws {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
@@ -222,7 +247,9 @@ struct PostgresFaultTests {
     static func ids(in lines: [String]) -> Set<Int> {
         var ids = Set<Int>()
         for line in lines {
-            guard let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            guard let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                continue
+            }
             if json["type"] as? String == "snapshot" {
                 for section in json["sections"] as? [[String: Any]] ?? [] {
                     ids.formUnion((section["ids"] as? [Int]) ?? [])

@@ -1,32 +1,34 @@
 import Foundation
 import TerminalUI
 
-/// The browser's writes to the server — deletes and their undos — run one after another
-/// on a thread of their own, so that a slow, stopped or unreachable server never holds
-/// a key: each answer is handed back to the run loop's thread, where `then` runs.
+/// The browser's requests to the server that follow a key — opening a table of the list,
+/// a delete, its undo — run one after another on a thread of their own, so that a slow,
+/// stopped or unreachable server never holds a key: each answer is handed back to the run
+/// loop's thread, where `then` runs.
 ///
-///     writes.run({ try replica.delete(rowIDs: [7]) }) { result in
+///     requests.run({ try replica.delete(rowIDs: [7]) }) { result in
 ///         switch result { case .success(let rows): …; case .failure(let error): … }
 ///     }
-final class PostgresWrites {
+final class PostgresRequests {
     /// What the writing thread hands to the run loop's thread.
     private final class Answers: @unchecked Sendable {
         let lock = NSLock()
         var ready: [() -> Void] = []
     }
     private let answers = Answers()
-    private let queue = DispatchQueue(label: "fetchedtable server writes")
+    private let queue = DispatchQueue(label: "fetchedtable server requests")
     private let loop: TerminalRunLoop
     private var ticker: TerminalRunLoop.TickerID?
-    /// What is being written (its status-line words), oldest first; empty when the server has answered all.
+    /// What is under way (its status-line words), oldest first; empty when the server has answered all.
     private(set) var inFlight: [String] = []
 
-    /// Writes whose answers are handled on `loop`'s thread.
+    /// Requests whose answers are handled on `loop`'s thread.
     init(loop: TerminalRunLoop) { self.loop = loop }
 
-    /// Runs `work` on the writing thread (after the writes before it); `then` gets its
+    /// Runs `work` on the requests' thread (after the requests before it); `then` gets its
     /// result on the run loop's thread. `what` names it while it runs ("the delete of Ada").
-    func run<T: Sendable>(
+    /// What `work` returns is handed over, not shared: the thread never touches it again.
+    func run<T>(
         _ what: String,
         _ work: @escaping @Sendable () throws -> T,
         then: @escaping (Result<T, any Error>) -> Void
@@ -35,7 +37,7 @@ final class PostgresWrites {
         let answers = self.answers
         let box = UnsafeTransfer(then)
         queue.async {
-            let result = Result { try work() }
+            let result = Result<T, any Error> { try work() }
             let answer = UnsafeTransfer(result)
             answers.lock.withLock { answers.ready.append { box.value(answer.value) } }
         }
