@@ -29,8 +29,12 @@ public struct BashCompletion: Sendable {
         if !valueOptions.isEmpty {
             lines.append("        \(valueOptions.map(Self.quoted).joined(separator: " | "))) skip=1; continue ;;")
         }
+        lines.append("        esac")
+        if !program.argumentStandIns.isEmpty {
+            let names = program.argumentStandIns.map(Self.quoted).joined(separator: " | ")
+            lines.append("        case $word in \(names)) [[ -z $first ]] && first=$word; continue ;; esac")
+        }
         lines += [
-            "        esac",
             "        [[ $word == -* ]] && continue",
             "        if [[ -z $command && -z $first ]]; then",
             "            case $word in",

@@ -22,6 +22,12 @@ public struct FishCompletion: Sendable {
             "function \(function)",
             "    for word in (commandline -opc)[2..-1]",
             "        switch $word",
+        ]
+        if !program.argumentStandIns.isEmpty {
+            // The first matching case runs: a stand-in's is empty, so it reaches the query below.
+            lines.append("            case \(program.argumentStandIns.map(Self.quoted).joined(separator: " "))")
+        }
+        lines += [
             "            case '-*' \(words.map(Self.quoted).joined(separator: " "))",
             "                continue",
             "        end",

@@ -15,15 +15,22 @@ public struct OptionSpec: Sendable, Equatable {
     public let isRepeatable: Bool
     /// What Tab offers for the value (by default what ``valueName`` implies: `PATH` is a file).
     public let completion: ValueCompletion
+    /// Whether the flag takes the place of the command's first argument (`--pg` for a FILE):
+    /// the completions then pass it to an ``ValueCompletion/argumentQuery(subcommand:)`` as they
+    /// pass a first argument (`PROGRAM complete-tables --pg`).
+    public let standsForArgument: Bool
 
-    /// An option; `completion` defaults to what the placeholder implies (``ValueCompletion/implied(by:)``).
+    /// An option; `completion` defaults to what the placeholder implies (``ValueCompletion/implied(by:)``);
+    /// `standsForArgument` marks a flag given in place of the first argument.
     public init(
         _ name: String,
         value: String?,
         help: String,
         repeatable: Bool = false,
-        completion: ValueCompletion? = nil
+        completion: ValueCompletion? = nil,
+        standsForArgument: Bool = false
     ) {
+        self.standsForArgument = standsForArgument
         self.name = name
         self.valueName = value
         self.help = help

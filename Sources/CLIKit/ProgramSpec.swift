@@ -55,6 +55,17 @@ public struct ProgramSpec: Sendable {
     /// The subcommands help, the man page and the completions show.
     public var visibleSubcommands: [Subcommand] { subcommands.filter { !$0.isHidden } }
 
+    /// The flags given in place of a first argument (``OptionSpec/standsForArgument``), each once.
+    var argumentStandIns: [String] {
+        var names: [String] = []
+        for spec in [command] + visibleSubcommands.map(\.spec) {
+            for option in spec.allOptions where option.standsForArgument && !names.contains(option.name) {
+                names.append(option.name)
+            }
+        }
+        return names
+    }
+
     /// Runs a command line (without the program name) and returns the exit status.
     ///
     /// `SUBCOMMAND args…` runs it; `help [SUBCOMMAND]` its help; `--version`/`-V` the version;

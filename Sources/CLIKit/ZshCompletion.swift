@@ -22,7 +22,7 @@ public struct ZshCompletion: Sendable {
             "    local word i",
             "    for ((i = 1; i < CURRENT; i++)); do",
             "        word=${words[i]}",
-            "        [[ $word == -* ]] && continue",
+            "        [[ $word == -*\(program.argumentStandIns.map { " && $word != \($0)" }.joined()) ]] && continue",
             "        case $word in",
             "        \(([program.name] + program.visibleSubcommands.map(\.name)).map(BashCompletion.quoted).joined(separator: " | "))) continue ;;",
             "        esac",

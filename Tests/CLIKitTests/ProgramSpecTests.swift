@@ -91,3 +91,27 @@ private let demo = ProgramSpec(
     #expect(zsh.hasPrefix("#compdef demo\n"))
     #expect(zsh.contains("'--sort=[a-z or z-a]:order:(a-z z-a)'"))
 }
+
+@Test func aFlagThatStandsForTheFirstArgumentIsPassedToTheArgumentQueryByEveryShell() {
+    let program = ProgramSpec(
+        command: CommandSpec(
+            name: "browse",
+            summary: "Browse.",
+            usage: "FILE|--server [--table NAME]",
+            options: [
+                OptionSpec("--server", value: nil, help: "the server", standsForArgument: true),
+                OptionSpec("--table", value: "NAME", help: "a table", completion: .argumentQuery(subcommand: "tables")),
+            ],
+            maxPositionals: 1
+        ),
+        run: { _ in 0 },
+        subcommands: []
+    )
+    #expect(program.argumentStandIns == ["--server"])
+    #expect(BashCompletion(program: program).text.contains("case $word in '--server') [[ -z $first ]] && first=$word"))
+    #expect(ZshCompletion(program: program).text.contains("[[ $word == -* && $word != --server ]] && continue"))
+    #expect(FishCompletion(program: program).text.contains("            case '--server'\n            case '-*'"))
+    // Without one, the scripts are as they were.
+    #expect(!BashCompletion(program: demo).text.contains("first=$word; continue"))
+    #expect(ZshCompletion(program: demo).text.contains("[[ $word == -* ]] && continue"))
+}

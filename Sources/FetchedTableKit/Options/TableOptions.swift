@@ -86,7 +86,8 @@ package struct TableOptions: Equatable, Sendable {
         "--pg",
         value: nil,
         help: "in place of FILE or URL: the PostgreSQL server of libpq's environment (PGHOST, PGPORT, PGUSER, "
-            + "PGDATABASE, PGSSLMODE…) and ~/.pgpass"
+            + "PGDATABASE, PGSSLMODE…) and ~/.pgpass",
+        standsForArgument: true
     )
 
     /// The options every face takes.
