@@ -18,8 +18,16 @@ public struct BashCompletion: Sendable {
             "\(function)() {",
             "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}",
             "    local command='' first='' word skip=0 i",
+            // bash splits `postgres://host/db` at each `:` (COMP_WORDBREAKS): the pieces are joined again.
+            "    local -a typed=()",
             "    for ((i = 1; i < COMP_CWORD; i++)); do",
-            "        word=${COMP_WORDS[i]}",
+            "        if ((${#typed[@]})) && [[ ${COMP_WORDS[i]} == : || ${COMP_WORDS[i-1]} == : ]]; then",
+            "            typed[${#typed[@]}-1]+=${COMP_WORDS[i]}",
+            "        else",
+            "            typed+=(\"${COMP_WORDS[i]}\")",
+            "        fi",
+            "    done",
+            "    for word in \"${typed[@]}\"; do",
             "        if ((skip)); then skip=0; continue; fi",
             "        case \"$command:$word\" in",
         ]
