@@ -186,15 +186,18 @@ public final class PostgresReplica: @unchecked Sendable {
         }
     }
 
-    /// Stops following and waits until the follower's thread has ended (at
-    /// most about one statement's ``timeout``). The replica keeps what it holds.
-    public func stop() {
+    /// Stops following and, with `waiting`, waits until the follower's thread
+    /// has ended (at most about one statement's ``timeout``). A program about
+    /// to exit need not wait — a frozen server would hold its exit that long:
+    /// the thread then ends at its next step, and a batch it was applying is
+    /// one SQLite transaction, whole or not at all. The replica keeps what it holds.
+    public func stop(waiting: Bool = true) {
         let stopping = lock.withLock {
             let current = follower
             follower = nil
             return current
         }
-        stopping?.stop()
+        stopping?.stop(waiting: waiting)
     }
 
     // MARK: Writing

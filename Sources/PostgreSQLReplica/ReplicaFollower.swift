@@ -67,11 +67,12 @@ final class ReplicaFollower: @unchecked Sendable {
         thread.start()
     }
 
-    func stop() {
+    /// Asks the thread to end, and with `waiting` waits until it has.
+    func stop(waiting: Bool = true) {
         condition.lock()
         stopped = true
         condition.broadcast()
-        while !finished { condition.wait() }
+        while waiting && !finished { condition.wait() }
         condition.unlock()
     }
 

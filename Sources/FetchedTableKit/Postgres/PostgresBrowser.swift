@@ -259,6 +259,6 @@ final class PostgresBrowser {
     }
     private var reconnecting = false
 
-    /// Stops following the server (the browser quit).
-    func stop() { copy?.replica.stop() }
+    /// Stops following the server (the browser quit), without waiting for a server that does not answer.
+    func stop() { copy?.replica.stop(waiting: false) }
 }

@@ -57,7 +57,7 @@ enum PostgresFaces {
                 )
             }
         }
-        defer { copy.replica.stop() }
+        defer { copy.replica.stop(waiting: false) }  // a frozen server must not hold the exit
         while !readerGone && !shouldStop() {
             do {
                 try controller.context.processExternalChanges()

@@ -115,6 +115,29 @@ struct PostgresFaultTests {
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func qQuitsWhileTheServerIsFrozen() throws {
+        let server = try PostgresTestServer()
+        defer { server.close() }
+        let fixture = try PostgresFixture(server: server)
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        let tmux = try fixture.launch(
+            [fixture.uri, "--table", "student", "--section", "subject", "--title", "name", "--track"]
+        )
+        defer { tmux.close() }
+        try tmux.waitFor("Math (2)", timeout: 15)
+        try PostgresFaultTests.waitUntilBrowserFollows(fixture, tmux: tmux)
+        try server.suspend()
+        defer { try? server.resume() }
+        try tmux.waitFor("Reconnecting…")
+        tmux.send("q")
+        try tmux.waitFor("EXITED")
+        #expect(fixture.exitStatus() == 0)
+        // Still frozen: the program did not wait for it.
+        #expect(try PostgresFaultTests.isStopped(server), "the server was resumed before the exit")
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func aDeleteAndItsUndoOnAFrozenServerKeepKeysAnsweredAndTheRowUntilTheServerSays() throws {
         let server = try PostgresTestServer()
         defer { server.close() }
@@ -214,6 +237,15 @@ struct PostgresFaultTests {
     }
 
     // MARK: Steps
+
+    /// Whether the server's postmaster is stopped (state `T` in `/proc/<pid>/stat`).
+    static func isStopped(_ server: PostgresTestServer) throws -> Bool {
+        let pidFile = try String(contentsOfFile: "\(server.dataDirectory)/postmaster.pid", encoding: .utf8)
+        let pid = try #require(pidFile.split(separator: "\n").first)
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let state = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ").first
+        return state == "T"
+    }
 
     /// Waits until a row another client inserts reaches the watch: its follower is connected and live.
     static func waitUntilFollowing(_ fixture: PostgresFixture, watch: (pid: Int32, output: URL)) throws {
