@@ -54,7 +54,8 @@ final class ListScreenFixture {
         willPoll: ((ListScreen) -> Bool)? = nil,
         fetchesInBackground: Bool = false,
         loopClock: (any TerminalUI.Clock)? = nil,
-        authorRowHeight: Int = TableCell.Style.subtitle.lineCount
+        authorRowHeight: Int = TableCell.Style.subtitle.lineCount,
+        answersDeletesLater: Bool = false
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("list-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -122,6 +123,11 @@ final class ListScreenFixture {
         configuration.navigationTrailingText = { screen in "\(screen.adapter?.controller.numberOfObjects ?? 0) books" }
         configuration.detailScreen = { book, _ in BookScreen(book: book) }
         configuration.filterExample = ["year >= \"1900\""]
+        if answersDeletesLater {
+            // An app whose deletes go to a server: sent on their way here, answered later.
+            configuration.delete = { [marks] book, _ in marks.titles.append(book.string("title") ?? "") }
+            configuration.deleteIsAnsweredLater = true
+        }
         configuration.indexTitleDescription = "a year, an author"
         configuration.detailDescription = "show the book"
         configuration.keyBindings = [

@@ -125,6 +125,18 @@ import Testing
         #expect(f.type("isbn == 5").contains("unknown key path \"isbn\""))
     }
 
+    @Test func aDeleteAnsweredLaterSaysItIsOnItsWayAndTheRowStays() throws {
+        let f = try ListScreenFixture(answersDeletesLater: true)
+        f.press(.down)  // Neuromancer
+        #expect(f.press(.character("d")).contains("Delete"))
+        let sent = f.press(.enter)
+        #expect(f.extraKeyTitles == ["Neuromancer"], "the app's delete was called")
+        #expect(sent.contains("Deleting “Neuromancer”…"), "\(sent)")
+        #expect(!sent.contains("u to undo"))
+        #expect(f.list.positionText.hasSuffix("/8"), "the row stays until the store has the change")
+        #expect(f.context.undoActionName == nil)
+    }
+
     @Test func deleteSavesWithAnActionNameAndUndoSaysWhatTheContextUndid() throws {
         let f = try ListScreenFixture()
         f.press(.down)  // Neuromancer
