@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC archives of the library modules with the toolchain's own
-# `docc` (no package plugin): the compiler writes symbol graphs, `docc convert`
+# `docc` (no package plugin): `swift package dump-symbol-graph` extracts symbol
+# graphs from the debug build's modules, `docc convert`
 # turns each module's graphs and its catalog (Sources/<Module>/<Module>.docc)
 # into .build/docs/<Module>.doccarchive. Then it checks that every public
 # symbol has a documentation comment, and fails naming those that do not.
@@ -11,20 +12,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modules=(${@:-BaseDirectories SQLiteStore CSVImport BulkImport FetchedResults TerminalUI FetchedResultsScripts FetchedResultsUI TableIndexPath PostgreSQLClient PostgreSQLChangeFeed PostgreSQLReplica})
-scratch=.build/docs-build
-graphs=.build/symbol-graphs
 out=.build/docs
-# Not emptied between runs: a module the incremental build does not recompile
-# emits no graph, and keeps the one of the run that last compiled it.
-mkdir -p "$graphs" "$out"
+mkdir -p "$out"
 
 echo "== symbol graphs"
-for m in "${modules[@]}"; do
-    swift build --scratch-path "$scratch" --target "$m" \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
-        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public > "$scratch.log" 2>&1 \
-        || { tail -30 "$scratch.log"; echo "docs: building $m failed"; exit 1; }
-done
+# Extracted from the debug build's modules (`swift build`, which this brings up to date: no
+# second build of the library with other flags), into .build/<triple>/symbolgraph.
+swift package dump-symbol-graph --minimum-access-level public > "$out/symbol-graphs.log" 2>&1 \
+    || { tail -30 "$out/symbol-graphs.log"; echo "docs: extracting the symbol graphs failed"; exit 1; }
+graphs=$(sed -n 's/^Files written to //p' "$out/symbol-graphs.log")
+[ -d "$graphs" ] || { tail -5 "$out/symbol-graphs.log"; echo "docs: no symbol graph folder in the output above"; exit 1; }
 
 status=0
 for m in "${modules[@]}"; do
