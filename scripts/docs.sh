@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC archives of the library modules with the toolchain's own
-# `docc` (no package plugin): `swift package dump-symbol-graph` extracts symbol
-# graphs from the debug build's modules, `docc convert`
+# `docc` (no package plugin): swift-symbolgraph-extract reads symbol graphs
+# from the debug build's modules, `docc convert`
 # turns each module's graphs and its catalog (Sources/<Module>/<Module>.docc)
 # into .build/docs/<Module>.doccarchive. Then it checks that every public
 # symbol has a documentation comment, and fails naming those that do not.
@@ -16,12 +16,26 @@ out=.build/docs
 mkdir -p "$out"
 
 echo "== symbol graphs"
-# Extracted from the debug build's modules (`swift build`, which this brings up to date: no
-# second build of the library with other flags), into .build/<triple>/symbolgraph.
-swift package dump-symbol-graph --minimum-access-level public > "$out/symbol-graphs.log" 2>&1 \
-    || { tail -30 "$out/symbol-graphs.log"; echo "docs: extracting the symbol graphs failed"; exit 1; }
-graphs=$(sed -n 's/^Files written to //p' "$out/symbol-graphs.log")
-[ -d "$graphs" ] || { tail -5 "$out/symbol-graphs.log"; echo "docs: no symbol graph folder in the output above"; exit 1; }
+# Extracted from the debug build's modules (`swift build`: the one the tests use, so no second
+# build of the library with other flags) by the toolchain's swift-symbolgraph-extract, with what
+# the compiler's -emit-symbol-graph wrote: no inherited comments, and the symbols of the modules
+# a module re-exports (`@_exported import`), so its catalog can link them.
+swift build > "$out/debug-build.log" 2>&1 || { tail -30 "$out/debug-build.log"; echo "docs: swift build failed"; exit 1; }
+bin=$(swift build --show-bin-path)
+triple=$(basename "$(dirname "$bin")")
+graphs=$out/symbol-graphs
+rm -rf "$graphs" && mkdir -p "$graphs"
+c_modules=()
+for map in Sources/*/module.modulemap; do
+    c_modules+=(-Xcc "-fmodule-map-file=$PWD/$map" -I "$PWD/$(dirname "$map")")
+done
+for m in "${modules[@]}"; do
+    reexported=$({ grep -rhoE '^@_exported import [A-Za-z_]+' "Sources/$m" || true; } | awk '{print $3}' | sort -u | paste -sd, -)
+    swift-symbolgraph-extract -module-name "$m" -target "$triple" -I "$bin/Modules" -module-cache-path "$bin/ModuleCache" \
+        "${c_modules[@]}" -minimum-access-level public -skip-inherited-docs \
+        ${reexported:+"-experimental-allowed-reexported-modules=$reexported"} -output-dir "$graphs" \
+        > "$out/$m-graph.log" 2>&1 || { tail -20 "$out/$m-graph.log"; echo "docs: extracting $m's symbol graph failed"; exit 1; }
+done
 
 status=0
 for m in "${modules[@]}"; do
