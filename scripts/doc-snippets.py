@@ -34,7 +34,9 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 PACKAGE = os.path.join(ROOT, ".build", "doc-snippets")
-SCRATCH = os.path.join(ROOT, ".build", "doc-snippets-build")
+# The scratch path of the packages that depend on this one by path: the examples build in it
+# too (.ci/run), so the library is compiled once for all of them.
+SCRATCH = os.environ.get("DEPENDENTS_SCRATCH_PATH", os.path.join(ROOT, ".build", "dependents"))
 NOT_COMPILED = re.compile(r"^<!--\s*snippet:\s*not compiled\b.*-->\s*$")
 FENCE = re.compile(r"^```(\S*)\s*$")
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the DocC archives of the library modules with the toolchain's own
-# `docc` (no package plugin): the compiler writes symbol graphs, `docc convert`
+# `docc` (no package plugin): swift-symbolgraph-extract reads symbol graphs
+# from the debug build's modules, `docc convert`
 # turns each module's graphs and its catalog (Sources/<Module>/<Module>.docc)
 # into .build/docs/<Module>.doccarchive. Then it checks that every public
 # symbol has a documentation comment, and fails naming those that do not.
@@ -11,19 +12,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modules=(${@:-BaseDirectories SQLiteStore CSVImport BulkImport FetchedResults TerminalUI FetchedResultsScripts FetchedResultsUI TableIndexPath PostgreSQLClient PostgreSQLChangeFeed PostgreSQLReplica})
-scratch=.build/docs-build
-graphs=.build/symbol-graphs
 out=.build/docs
-# Not emptied between runs: a module the incremental build does not recompile
-# emits no graph, and keeps the one of the run that last compiled it.
-mkdir -p "$graphs" "$out"
+mkdir -p "$out"
 
 echo "== symbol graphs"
+# Extracted from the debug build's modules (`swift build`: the one the tests use, so no second
+# build of the library with other flags) by the toolchain's swift-symbolgraph-extract, with what
+# the compiler's -emit-symbol-graph wrote: no inherited comments, and the symbols of the modules
+# a module re-exports (`@_exported import`), so its catalog can link them.
+swift build > "$out/debug-build.log" 2>&1 || { tail -30 "$out/debug-build.log"; echo "docs: swift build failed"; exit 1; }
+bin=$(swift build --show-bin-path)
+triple=$(basename "$(dirname "$bin")")
+graphs=$out/symbol-graphs
+rm -rf "$graphs" && mkdir -p "$graphs"
+c_modules=()
+for map in Sources/*/module.modulemap; do
+    c_modules+=(-Xcc "-fmodule-map-file=$PWD/$map" -I "$PWD/$(dirname "$map")")
+done
 for m in "${modules[@]}"; do
-    swift build --scratch-path "$scratch" --target "$m" \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
-        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public > "$scratch.log" 2>&1 \
-        || { tail -30 "$scratch.log"; echo "docs: building $m failed"; exit 1; }
+    reexported=$({ grep -rhoE '^@_exported import [A-Za-z_]+' "Sources/$m" || true; } | awk '{print $3}' | sort -u | paste -sd, -)
+    swift-symbolgraph-extract -module-name "$m" -target "$triple" -I "$bin/Modules" -module-cache-path "$bin/ModuleCache" \
+        "${c_modules[@]}" -minimum-access-level public -skip-inherited-docs \
+        ${reexported:+"-experimental-allowed-reexported-modules=$reexported"} -output-dir "$graphs" \
+        > "$out/$m-graph.log" 2>&1 || { tail -20 "$out/$m-graph.log"; echo "docs: extracting $m's symbol graph failed"; exit 1; }
 done
 
 status=0

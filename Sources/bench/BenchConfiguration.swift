@@ -40,12 +40,16 @@ struct BenchConfiguration {
     var cacheDirectory: String?
     /// `generic`: the `fetchedtable` program to measure (default: beside `bench`).
     var fetchedtablePath: String?
+    /// `--binaries DIR`: the folder the measured `failedbanks` and `fetchedtable` come from (the
+    /// installed package's `/usr/bin`, or a staging root whose `usr/bin` holds them);
+    /// `--failedbanks` and `--fetchedtable` still name one program each.
+    var binariesDirectory: String?
 
     static let spec = CommandSpec(
         name: "bench",
         summary:
             "Measure every speed and memory target of the project side by side, with the references measured in the same run.",
-        usage: "[--rows N] [--json PATH] [--only NAME,…] [--keep] [--strict] [--run-scale X]",
+        usage: "[--rows N] [--json PATH] [--only NAME,…] [--keep] [--strict] [--run-scale X] [--binaries DIR]",
         options: [
             OptionSpec("--rows", value: "N", help: "rows of generated data (default 1000000; CI uses 10000)"),
             OptionSpec("--json", value: "PATH", help: "also write the figures as one JSON object"),
@@ -59,6 +63,12 @@ struct BenchConfiguration {
                 "--failedbanks",
                 value: "PATH",
                 help: "the failedbanks executable to measure (default: beside bench, else bench itself)"
+            ),
+            OptionSpec(
+                "--binaries",
+                value: "DIR",
+                help:
+                    "measure the failedbanks and fetchedtable in DIR (or DIR/usr/bin): e.g. /usr/bin after installing the package"
             ),
             OptionSpec("--run-scale", value: "X", help: "multiply the number of timed runs (default 1)"),
             OptionSpec("--strict", value: nil, help: "exit with status 70 when any figure could not be measured"),
@@ -124,16 +134,31 @@ struct BenchConfiguration {
             explicitTableRows = n
         }
         cacheDirectory = parsed.value("--cache")
-        fetchedtablePath = parsed.value("--fetchedtable")
+        if let directory = parsed.value("--binaries") {
+            binariesDirectory = try Self.programsDirectory(directory)
+        }
+        fetchedtablePath = parsed.value("--fetchedtable") ?? binariesDirectory.map { $0 + "/fetchedtable" }
         keep = parsed.flag("--keep")
         strict = parsed.flag("--strict")
-        failedbanksPath = parsed.value("--failedbanks")
+        failedbanksPath = parsed.value("--failedbanks") ?? binariesDirectory.map { $0 + "/failedbanks" }
         if let text = parsed.value("--run-scale") {
             guard let x = Double(text), x > 0 else {
                 throw CommandLineError.usage("bench: --run-scale must be a positive number (got '\(text)')")
             }
             runScale = x
         }
+    }
+
+    /// The folder of `--binaries DIR`: DIR when both measured programs are there, else DIR/usr/bin
+    /// (a package's staging root); a usage error naming the folder and the missing program otherwise.
+    static func programsDirectory(_ directory: String) throws -> String {
+        let programs = ["failedbanks", "fetchedtable"]
+        let holdsBoth = { (folder: String) in programs.allSatisfy { access(folder + "/" + $0, X_OK) == 0 } }
+        for candidate in [directory, directory + "/usr/bin"] where holdsBoth(candidate) { return candidate }
+        let missing = programs.filter { access(directory + "/" + $0, X_OK) != 0 }
+        throw CommandLineError.usage(
+            "bench: --binaries \(directory): no executable \(missing.joined(separator: " or ")) there (nor in its usr/bin)"
+        )
     }
 
     /// Timed runs for a measurement: `cheap` on small data, `expensive` at a million rows, scaled by `--run-scale`.

@@ -187,7 +187,10 @@ final class BenchRunner {
     }
 
     private(set) lazy var failedbanksProgram: (path: String, prefix: [String]) = {
-        if let explicit = configuration.failedbanksPath { return (explicit, []) }
+        if let explicit = configuration.failedbanksPath {
+            log("measuring \(explicit)")
+            return (explicit, [])
+        }
         let sibling = (executablePath as NSString).deletingLastPathComponent + "/failedbanks"
         if access(sibling, X_OK) == 0, let siblingTime = modificationTime(sibling) {
             let sourcesTime = newestSourceTime()

@@ -27,7 +27,7 @@ struct DebianPackageTests {
             at: admin.appendingPathComponent("updates"),
             withIntermediateDirectories: true
         )
-        FileManager.default.createFile(atPath: admin.appendingPathComponent("status").path, contents: Data())
+        try Data().write(to: admin.appendingPathComponent("status"))  // the empty package database
         let result = try ProcessRunner.run(
             "/usr/bin/dpkg",
             [
