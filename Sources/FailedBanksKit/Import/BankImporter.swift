@@ -75,8 +75,8 @@ package final class BankImporter {
         _ filePath: String,
         displayName: String? = nil,
         options: Options = Options(),
-        progress: ((BankImportProgress) -> Void)? = nil
-    ) throws -> BankImportSummary {
+        progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> ImportSummary {
         let started = MonotonicClock.seconds()
         let path = displayName ?? filePath
         if let legacy = try LegacyBankStore(path: filePath) {
@@ -114,8 +114,8 @@ package final class BankImporter {
         bytes: [UInt8],
         displayName: String,
         options: Options = Options(),
-        progress: ((BankImportProgress) -> Void)? = nil
-    ) throws -> BankImportSummary {
+        progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> ImportSummary {
         try importRows(
             CSVReader(bytes: bytes),
             reopen: { CSVReader(bytes: bytes) },
@@ -132,9 +132,9 @@ package final class BankImporter {
         reopen: @escaping () -> CSVReader?,
         path: String,
         options: Options,
-        progress: ((BankImportProgress) -> Void)?,
+        progress: ((ImportProgress) -> Void)?,
         started: Double
-    ) throws -> BankImportSummary {
+    ) throws -> ImportSummary {
         var header = CSVRecord()
         do {
             guard try reader.read(into: &header) else { throw BankImportError.emptyFile(path: path) }
