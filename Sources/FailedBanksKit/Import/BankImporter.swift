@@ -54,7 +54,9 @@ package final class BankImporter {
         /// Let the empty-store path leave WAL for the rollback journal during the load (faster; needs
         /// no other connection to have the file open, else WAL is kept).
         package var allowJournalSwitch = true
-        /// The pivot for two-digit years (see ``CalendarDay``).
+        /// The pivot for two-digit years (see ``CalendarDay``): next year, since a bank cannot close
+        /// more than a year from now while the FDIC's history reaches back to 1934, so the sliding
+        /// window reads every closing and update date right.
         package var pivotYear = CalendarDay.defaultPivotYear
         /// The defaults: all-or-nothing, 20 listed issues.
         package init() {}

@@ -21,7 +21,7 @@
 ///
 ///     let screen = try CursesBackend()
 ///     let loop = TerminalRunLoop(screen: screen, minimumWidth: 40, minimumHeight: 10)
-///     loop.push(bankListScreen)
+///     loop.push(bookListScreen)
 ///     loop.helpBindings = [("↑/↓ j/k", "move"), ("q", "quit")]
 ///     loop.addTicker(every: 0.2) { _ in try? context.processExternalChanges() }
 ///     let reason = loop.run()          // .quit, or .signal(SIGTERM) …
@@ -83,7 +83,12 @@ public final class TerminalRunLoop {
     private var afterFrameActions: [() -> Void] = []
 
     /// A loop over `screen` with an empty view stack.
-    public init(screen: Backend, clock: any TimeSource = MonotonicClock(), minimumWidth: Int = 20, minimumHeight: Int = 5) {
+    public init(
+        screen: Backend,
+        clock: any TimeSource = MonotonicClock(),
+        minimumWidth: Int = 20,
+        minimumHeight: Int = 5
+    ) {
         self.screen = screen
         self.clock = clock
         self.minimumWidth = minimumWidth
