@@ -61,7 +61,7 @@ public final class CSVTableLoader: @unchecked Sendable {
         public var indexes: [[String]] = []
         /// Table names a file's name does not become (it gets `_csv` added), compared ignoring case:
         /// the tables a store keeps for itself. An app that tracks changes under other
-        /// ``TrackingNames`` adds its history table.
+        /// `TrackingNames` (SQLiteStore) adds its history table.
         public var reservedTableNames: Set<String> = [
             "store_history", "store_metadata", TrackingNames.standard.historyTable,
         ]

@@ -154,7 +154,7 @@ public final class Store {
     /// Opens a SQLite database this project did not make, hands off: no schema is created,
     /// nothing is migrated, and `application_id`, `user_version`, `store_metadata` and the
     /// journal mode are left as they are. The model's entities describe existing tables
-    /// (``Entity/init(_:tableName:idColumn:attributes:derived:)``, or ``CatalogTable/entity(named:derived:)``).
+    /// (``Entity/init(_:tableName:idColumn:attributes:derived:)``, or ``CatalogTable/entity(named:derived:positionColumn:)``).
     ///
     /// `readOnly` opens the file with `SQLITE_OPEN_READONLY` and `PRAGMA query_only`, so a
     /// session leaves it byte-identical and leaves no file beside it (a file in WAL mode without

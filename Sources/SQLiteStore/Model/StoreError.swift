@@ -29,7 +29,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// open: opening the new one now would share the old one's `-wal` (`Store/fileAtPath()`).
     case replacedFileStillOpen(path: String)
     /// No file at the path (a foreign database is never created: ``Store/init(foreignDatabaseAt:model:readOnly:tracking:)``,
-    /// ``DatabaseCatalog/init(path:)``).
+    /// ``DatabaseCatalog/init(path:tracking:)``).
     case missingFile(path: String)
     /// The operation needs a table with a row id (`rowid` or an `INTEGER PRIMARY KEY`); a view or a
     /// `WITHOUT ROWID` table has none (deleting a row, history triggers).
