@@ -97,10 +97,7 @@ let package = Package(
         // Tests sit beside the layer they test.
         .target(name: "TestSupport", dependencies: ["CSVImport"], path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
-        .testTarget(
-            name: "CSVImportTests",
-            dependencies: ["CSVImport", "SQLiteStore", "BulkImport", "FailedBanksKit", "TestSupport"]
-        ),
+        .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "TestSupport"]),
         .testTarget(name: "BulkImportTests", dependencies: ["BulkImport", "CSVImport", "SQLiteStore"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),
@@ -113,8 +110,8 @@ let package = Package(
         .testTarget(
             name: "FailedBanksTests",
             dependencies: [
-                "FailedBanksKit", "SQLiteStore", "CSVImport", "FetchedResults", "FetchedResultsScripts", "TestSupport",
-                "CZlib",
+                "FailedBanksKit", "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "FetchedResultsScripts",
+                "TestSupport", "CZlib",
             ],
             exclude: ["Golden"]
         ),

@@ -4,8 +4,9 @@ import Foundation
 
 /// Where the cache database of one CSV file lives, and whether it is up to date.
 ///
-/// The folder is `$XDG_CACHE_HOME/fetchedtable/` (`~/.cache/fetchedtable/`
-/// when the variable is unset or not an absolute path), made on first use.
+/// The folder is the app's cache folder, ``defaultDirectory(for:environment:)``:
+/// `$XDG_CACHE_HOME/<application>/` (`~/.cache/<application>/` when the variable is
+/// unset or not an absolute path), made on first use.
 /// A file's database is named after the file and a hash of its absolute path,
 /// then the file's size, modification time, inode and a hash of its content's
 /// ends (``contentCheck``: the first and last 64 KiB and the size):
@@ -20,8 +21,8 @@ import Foundation
 /// while it is being loaded leaves a database named for its old version: the
 /// next load sees the new size or mtime, builds anew and removes that one.)
 ///
-///     let location = try CSVCacheLocation(source: "events.csv")
-///     location.databasePath   // "/home/ada/.cache/fetchedtable/events-…-104857600-….sqlite"
+///     let location = try CSVCacheLocation(source: "events.csv", directory: CSVCacheLocation.defaultDirectory(for: "books"))
+///     location.databasePath   // "/home/ada/.cache/books/events-…-104857600-….sqlite"
 ///     location.isBuilt        // false until a CSVTableLoader has loaded it
 public struct CSVCacheLocation: Sendable, Hashable {
     /// The CSV file's absolute path (symbolic links resolved).
@@ -164,12 +165,15 @@ public struct CSVCacheLocation: Sendable, Hashable {
         guard access(path, W_OK | X_OK) == 0 else { throw CSVError.writeFailed(path: path, code: errno) }
     }
 
-    /// The folder used when the cache folder cannot be written: `$TMPDIR/fetchedtable-cache-UID`
-    /// (this user's own, mode 0700; refused when another user owns it or it is a link).
-    public static func fallbackDirectory() throws -> String {
+    /// The folder used when the cache folder of `application` cannot be written:
+    /// `$TMPDIR/<application>-cache-UID` (this user's own, mode 0700; refused when another user
+    /// owns it or it is a link). ``CSVTableLoader`` names the application after its cache folder.
+    ///
+    ///     try CSVCacheLocation.fallbackDirectory(for: "books")   // "/tmp/books-cache-1000"
+    public static func fallbackDirectory(for application: String = defaultApplication) throws -> String {
         let temporary =
             (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp")
-        let path = temporary + "/fetchedtable-cache-\(getuid())"
+        let path = temporary + "/\(application)-cache-\(getuid())"
         if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CSVError.writeFailed(path: path, code: errno) }
         var info = stat()
         guard lstat(path, &info) == 0 else { throw CSVError.writeFailed(path: path, code: errno) }

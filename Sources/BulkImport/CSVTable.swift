@@ -78,7 +78,7 @@ public struct CSVTable: Sendable, Equatable {
         )
     }
 
-    /// A model of the one ``entity``, to open the database with `Store(foreignDatabaseAt:model:readOnly:)`
+    /// A model of the one ``entity``, to open the database with `Store(foreignDatabaseAt:model:readOnly:tracking:)`
     /// (read-only: the database is a cache of the CSV file).
     public var model: Model { Model(version: 1, applicationID: 0, entities: [entity]) }
 

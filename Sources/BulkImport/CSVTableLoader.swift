@@ -59,6 +59,12 @@ public final class CSVTableLoader: @unchecked Sendable {
         /// `ts`, either way). Built after the rows are loaded (one sort, not a B-tree insert per row); on a
         /// reused cache, the missing ones are added. Names the table does not have are left out.
         public var indexes: [[String]] = []
+        /// Table names a file's name does not become (it gets `_csv` added), compared ignoring case:
+        /// the tables a store keeps for itself. An app that tracks changes under other
+        /// `TrackingNames` (SQLiteStore) adds its history table.
+        public var reservedTableNames: Set<String> = [
+            "store_history", "store_metadata", TrackingNames.standard.historyTable,
+        ]
         /// The defaults: named after the file, 100 first rows, all-or-nothing, the default cache, sniffed.
         public init() {}
     }
@@ -127,7 +133,8 @@ public final class CSVTableLoader: @unchecked Sendable {
         do { try location.makeDirectory() } catch let unwritable as CSVError {
             // A cache folder that cannot be written is no reason not to show the file: a temporary one will do.
             let fallback: String
-            do { fallback = try CSVCacheLocation.fallbackDirectory() } catch let error as CSVError {
+            let application = (location.directory as NSString).lastPathComponent
+            do { fallback = try CSVCacheLocation.fallbackDirectory(for: application) } catch let error as CSVError {
                 throw EntityImportError.unreadable(path: source, error)
             }
             notice = "\(unwritable); the cache of \(source) is in \(fallback) instead"
@@ -204,7 +211,7 @@ public final class CSVTableLoader: @unchecked Sendable {
         let name = CSVColumnNames.make(from: [file]).first ?? ""
         if name.isEmpty || name.hasPrefix("column_") || name.lowercased().hasPrefix("sqlite_") { return "csv" }
         // The names a store keeps for itself.
-        if ["store_history", "store_metadata", "fetchedtable_history"].contains(name.lowercased()) {
+        if options.reservedTableNames.contains(where: { $0.lowercased() == name.lowercased() }) {
             return name + "_csv"
         }
         return name

@@ -13,7 +13,7 @@ import CSVImport
 ///     if let index = rows.addIssue(keys.problem(column: "Cert", value: "2001"), line: 5) {
 ///         keys.listed(2001, issue: index)
 ///     }
-///     keys.nameFirstLines(in: &rows.issues, rereading: "banks.csv", keyField: 3)
+///     keys.nameFirstLines(in: &rows.issues, rereading: "books.csv", keyField: 3)
 ///     // rows.issues[index].reason == "duplicate cert, first on line 2"
 package struct DuplicateKeys: Sendable {
     /// What the key is called in the reasons ("cert").

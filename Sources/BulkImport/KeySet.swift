@@ -1,6 +1,6 @@
 /// A compact set of whole-number keys, for finding a key repeated within one file.
 ///
-/// Upsert keys are usually small non-negative numbers (an FDIC cert, a
+/// Upsert keys are usually small non-negative numbers (an ISBN-like number, a
 /// student number), so a bitmap holds them in a bit each: a million keys
 /// below 4 million take 512 KB where `Set<Int64>` would take about 24 MB.
 /// Values outside the bitmap's range go to a `Set`.

@@ -2,7 +2,7 @@ import SQLiteStore
 
 /// Upserts rows whose values fill two tables: a root table and a to-one
 /// table that holds the upsert key and a foreign key to its root row
-/// (failedbanks' `failed_bank_info` and `failed_bank_details`, keyed by cert).
+/// (a `book` and its `book_details`, keyed by a number the file carries).
 ///
 /// A row is one row of a ``BulkRowBatch``: the root's values first
 /// (`rootColumns`), then the to-one table's (`columns`, among them `key`).

@@ -4,7 +4,7 @@
 /// `scripts/install.sh` write `git rev-parse` into `BuildCommit.swift` for their build
 /// and put the file back afterwards.
 ///
-///     BuildInfo.versionLine(program: "failedbanks")   // "failedbanks 1.0.0 (commit 3f2c9e1a0b4d)"
+///     BuildInfo.versionLine(program: "books")   // "books 1.0.0 (commit 3f2c9e1a0b4d)"
 public enum BuildInfo {
     /// The release version, shared by the three programs and their Debian package.
     public static let version = "1.0.0"

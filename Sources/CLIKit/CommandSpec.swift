@@ -1,7 +1,7 @@
 /// What one command (or subcommand) accepts, and the help text made from it.
 ///
 ///     let spec = CommandSpec(
-///         name: "failedbanks import", summary: "Import FDIC Failed Bank List CSV files.",
+///         name: "books import", summary: "Import book list CSV files.",
 ///         usage: "FILE... [--db PATH] [--skip-bad-rows] [--quiet]",
 ///         options: [OptionSpec("--db", value: "PATH", help: "the store")],
 ///         minPositionals: 1, maxPositionals: nil)

@@ -19,14 +19,14 @@ public enum ExitStatus {
     public static let config: Int32 = 78
 }
 
-/// The program name used in messages (`failedbanks: …`); set once by `main`.
+/// The program name used in messages (`books: …`); set once by `main`.
 public enum ProgramName {
     nonisolated(unsafe) public static var current: String = "program"
 }
 
 /// Writes `message` to standard error as `program: message`, one line.
 ///
-///     printError("no such file: banks.csv")
+///     printError("no such file: books.csv")
 public func printError(_ message: String) {
     writeStandardError("\(ProgramName.current): \(message)\n")
 }

@@ -2,7 +2,7 @@
 /// subcommand and per option of each command, with known values, files where a file is
 /// expected, and the lines of an ``ValueCompletion/argumentQuery(subcommand:)``.
 ///
-///     print(FishCompletion(program: FailedBanksCommand.program).text, terminator: "")
+///     print(FishCompletion(program: BooksCommand.program).text, terminator: "")
 public struct FishCompletion: Sendable {
     /// The program completed.
     public let program: ProgramSpec

@@ -5,13 +5,10 @@
 /// visible subcommand: usage, summary, options, notes), EXIT STATUS, ENVIRONMENT, FILES,
 /// EXAMPLES, SEE ALSO.
 ///
-///     print(ManPage(program: FailedBanksCommand.program).text, terminator: "")   // what man failedbanks shows
+///     print(ManPage(program: BooksCommand.program).text, terminator: "")   // what man books shows
 public struct ManPage: Sendable {
     /// The program described.
     public let program: ProgramSpec
-    /// The other programs of the package, for SEE ALSO.
-    static let family = ["failedbanks", "fetchedtable", "mystash"]
-
     /// A man page for `program`.
     public init(program: ProgramSpec) { self.program = program }
 
@@ -97,7 +94,8 @@ public struct ManPage: Sendable {
     }
 
     func seeAlso() -> [String] {
-        let others = Self.family.filter { $0 != program.name }.map { "\\fB\($0)\\fR(1)" }
+        guard !program.seeAlso.isEmpty else { return [] }
+        let others = program.seeAlso.map { "\\fB\($0)\\fR(1)" }
         return [".SH SEE ALSO", others.joined(separator: ", ")]
     }
 

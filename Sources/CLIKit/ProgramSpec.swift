@@ -9,8 +9,8 @@ import Glibc
 ///
 ///     static let program = ProgramSpec(
 ///         command: BrowserCommand.spec, run: BrowserCommand.run,
-///         subcommands: [Subcommand(ListCommand.spec, brief: "print the banks", run: ListCommand.run)],
-///         environment: [ManualEntry("FAILEDBANKS_DB", "the store when --db is not given")])
+///         subcommands: [Subcommand(ListCommand.spec, brief: "print the books", run: ListCommand.run)],
+///         environment: [ManualEntry("BOOKS_DB", "the store when --db is not given")])
 ///     exit(program.main(Array(CommandLine.arguments.dropFirst())))
 public struct ProgramSpec: Sendable {
     /// The program's own command line (no subcommand), with the visible subcommands in its help.
@@ -27,6 +27,8 @@ public struct ProgramSpec: Sendable {
     public let examples: [ManualEntry]
     /// The exit statuses and their meaning, for the man page's EXIT STATUS.
     public let exitStatuses: [ManualEntry]
+    /// Related programs, for the man page's SEE ALSO (none: no such section).
+    public let seeAlso: [String]
 
     /// A program; ``command`` is `command` with the visible subcommands added to its help.
     public init(
@@ -36,7 +38,8 @@ public struct ProgramSpec: Sendable {
         environment: [ManualEntry] = [],
         files: [ManualEntry] = [],
         examples: [ManualEntry] = [],
-        exitStatuses: [ManualEntry] = ManualEntry.standardExitStatuses
+        exitStatuses: [ManualEntry] = ManualEntry.standardExitStatuses,
+        seeAlso: [String] = []
     ) {
         var command = command
         command.commands = subcommands.filter { !$0.isHidden }.map { CommandSummary(name: $0.name, brief: $0.brief) }
@@ -47,9 +50,10 @@ public struct ProgramSpec: Sendable {
         self.files = files
         self.examples = examples
         self.exitStatuses = exitStatuses
+        self.seeAlso = seeAlso
     }
 
-    /// The program's name (`failedbanks`).
+    /// The program's name (`books`).
     public var name: String { command.name }
 
     /// The subcommands help, the man page and the completions show.
@@ -115,7 +119,7 @@ public struct ProgramSpec: Sendable {
 
 /// One subcommand of a ``ProgramSpec``: its spec, a line for the program's help, how to run it.
 ///
-///     Subcommand(ListCommand.spec, brief: "print the banks by section", run: ListCommand.run)
+///     Subcommand(ListCommand.spec, brief: "print the books by section", run: ListCommand.run)
 public struct Subcommand: Sendable {
     /// What it accepts (its `name` is `program word`).
     public let spec: CommandSpec
@@ -139,7 +143,7 @@ public struct Subcommand: Sendable {
         self.run = run
     }
 
-    /// The word after the program's name (`list` in `failedbanks list`).
+    /// The word after the program's name (`list` in `books list`).
     public var name: String { spec.name.split(separator: " ").last.map(String.init) ?? spec.name }
 
     /// Its word and the positionals its usage starts with, options left out (`list notes|passwords`,
@@ -154,8 +158,8 @@ public struct Subcommand: Sendable {
 
 /// A term and its description: an environment variable, a file, an example, an exit status.
 ///
-///     ManualEntry("FAILEDBANKS_DB", "the store when --db is not given")
-///     ManualEntry("failedbanks list --sort state --format csv", "every bank as CSV, by state")
+///     ManualEntry("BOOKS_DB", "the store when --db is not given")
+///     ManualEntry("books list --sort author --format csv", "every book as CSV, by author")
 public struct ManualEntry: Sendable, Equatable {
     /// The variable, path, command line or status.
     public let term: String

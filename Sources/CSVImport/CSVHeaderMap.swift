@@ -4,14 +4,14 @@
 /// (including no-break spaces) trimmed, case folded, runs of white space
 /// collapsed, a `Sort ascending`/`Sort descending` suffix (left by copying the
 /// table from a web page) removed, and trailing characters that are neither
-/// letters nor digits ignored — so `Bank Name\u{a0}`, `Bank Name†`,
-/// `CERT #` and `Fund  Sort ascending` match `Bank Name`, `Cert` and `Fund`.
+/// letters nor digits ignored — so `Title\u{a0}`, `Title†`,
+/// `ISBN #` and `Pages  Sort ascending` match `Title`, `ISBN` and `Pages`.
 /// Columns the importer does not know are ignored; when two cells match one
 /// column, the first wins.
 ///
-///     let columns = [CSVColumn("Bank Name", aliases: ["Bank"]), CSVColumn("Fund", required: false)]
-///     let map = try CSVHeaderMap(header: ["Bank Name\u{a0}", "Fund  Sort ascending"], columns: columns)
-///     map.index(of: "Fund") // 1
+///     let columns = [CSVColumn("Title", aliases: ["Name"]), CSVColumn("Pages", required: false)]
+///     let map = try CSVHeaderMap(header: ["Title\u{a0}", "Pages  Sort ascending"], columns: columns)
+///     map.index(of: "Pages") // 1
 public struct CSVHeaderMap: Sendable {
     /// The expected columns, in the order given.
     public let columns: [CSVColumn]

@@ -19,7 +19,7 @@ import Glibc
 /// that input without an end (`/dev/zero`, a 2 GB line) stops the reader
 /// after a few megabytes instead of filling memory.
 ///
-///     let reader = try CSVReader(path: "banklist.csv")
+///     let reader = try CSVReader(path: "books.csv")
 ///     var record = CSVRecord()
 ///     while try reader.read(into: &record) {
 ///         let name = record[0]
@@ -57,7 +57,7 @@ public final class CSVReader {
             self.maxFieldCount = max(maxFieldCount, 1)
         }
 
-        /// 1 MiB per field, 16 MiB per record, 65,536 fields: far beyond any real bank list.
+        /// 1 MiB per field, 16 MiB per record, 65,536 fields: far beyond any real table.
         public static let standard = Limits(maxFieldBytes: 1 << 20, maxRecordBytes: 1 << 24)
     }
 

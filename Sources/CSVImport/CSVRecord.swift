@@ -8,9 +8,9 @@
 /// Copies are independent (copy on write, like `Array`).
 ///
 ///     var record = CSVRecord()
-///     let reader = CSVReader(bytes: Array("name,city\r\n\"Bank, N.A.\",Reno\r\n".utf8))
+///     let reader = CSVReader(bytes: Array("name,city\r\n\"Smith, Ada\",Reno\r\n".utf8))
 ///     while try reader.read(into: &record) {
-///         print(record.line, record[0]) // 1 name, then 2 Bank, N.A.
+///         print(record.line, record[0]) // 1 name, then 2 Smith, Ada
 ///     }
 public struct CSVRecord: @unchecked Sendable, CustomStringConvertible {
     // @unchecked Sendable: the storage is mutated only while uniquely referenced (copy on write).

@@ -1,8 +1,8 @@
 /// Turns the bytes of a CSV field into text: UTF-8 when the bytes are valid
 /// UTF-8, otherwise Windows-1252.
 ///
-/// The FDIC has published its list in both encodings; the 2024 file is
-/// Windows-1252, where the en dash of "First–Citizens" is the single byte
+/// Real files come in both encodings (one lists the same names in UTF-8 one year,
+/// in Windows-1252 the next), where the en dash of "First–Citizens" is the single byte
 /// 0x96. Deciding per field keeps reading streaming (no pass over the whole
 /// file first); a field that is valid UTF-8 is, for every real file we have,
 /// meant as UTF-8.

@@ -6,9 +6,9 @@ import Glibc
 /// always, with ``Quoting/all``); quotes inside are doubled.
 ///
 ///     let writer = CSVWriter(lineEnding: "\r\n")
-///     try writer.write(["Bank Name", "City"])
-///     try writer.write(["Security Bank, N.A.", "Reno"])
-///     String(decoding: writer.bytes, as: UTF8.self) // "Bank Name,City\r\n\"Security Bank, N.A.\",Reno\r\n"
+///     try writer.write(["Title", "City"])
+///     try writer.write(["Smith, Ada", "Reno"])
+///     String(decoding: writer.bytes, as: UTF8.self) // "Title,City\r\n\"Smith, Ada\",Reno\r\n"
 public final class CSVWriter {
     /// When to put a field in quotes.
     public enum Quoting: Sendable {
@@ -20,7 +20,7 @@ public final class CSVWriter {
 
     /// The bytes written so far, for a writer made with ``init(lineEnding:)``.
     public private(set) var bytes: [UInt8] = []
-    /// The line end written after each record ("\r\n" like the FDIC's files, "\n", or "\r").
+    /// The line end written after each record ("\r\n" like most spreadsheets' files, "\n", or "\r").
     public let lineEnding: [UInt8]
     private let fd: Int32?
     private let path: String?

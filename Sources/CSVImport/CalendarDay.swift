@@ -1,8 +1,8 @@
 import Glibc
 import Timekeeping
 
-/// A calendar date without a time or time zone, parsed from the formats the
-/// FDIC has used and written as ISO 8601 (`YYYY-MM-DD`).
+/// A calendar date without a time or time zone, parsed from the common English
+/// and numeric forms and written as ISO 8601 (`YYYY-MM-DD`).
 ///
 /// Accepted (surrounding white space, no-break spaces included, is ignored;
 /// month names in English, any case, abbreviated or full, `Sept` too):
@@ -17,9 +17,10 @@ import Timekeeping
 ///
 /// **Two-digit years** are read as the latest year ending in those digits
 /// that is not after `pivotYear` (by default next year): with the default in
-/// 2026, `00`…`27` mean 2000…2027 and `28`…`99` mean 1928…1999. A bank cannot
-/// close more than a year from now, while the FDIC's history reaches back to
-/// 1934, so this sliding window is right for every closing and update date.
+/// 2026, `00`…`27` mean 2000…2027 and `28`…`99` mean 1928…1999: a sliding
+/// window for dates of things that happened (at most a year ahead, up to a
+/// century back). Data with another range passes its own `pivotYear` (an app
+/// whose dates may lie decades ahead passes a later one).
 ///
 /// Dates are validated against the calendar: `31-Feb-24` and `29-Feb-23` are
 /// refused, `29-Feb-24` is accepted.

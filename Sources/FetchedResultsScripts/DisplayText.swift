@@ -5,7 +5,7 @@ import SQLiteStore
 /// A `sqlite3` shell can store anything in a text column: a BLOB name is shown
 /// as its bytes in hex (`x'…'`, as `sqlite3`'s `quote()` writes it), not as an
 /// empty name; and `list --format text` escapes control characters, so that a NUL
-/// or a newline in a name cannot reach the terminal or break the one-bank-a-line layout.
+/// or a newline in a name cannot reach the terminal or break the one-object-a-line layout.
 ///
 ///     DisplayText.of(.blob([0x41, 0x00]))           // "x'4100'"
 ///     DisplayText.escapingControls("A\u{0}B\nC")    // "A\\0B\\nC"

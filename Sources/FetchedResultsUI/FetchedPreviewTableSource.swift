@@ -18,7 +18,7 @@ import TerminalUI
 ///     let rows = try controller.previewFirstObjects(limit: screen.height)
 ///     let preview = try FetchedPreviewTableSource(
 ///         rows: rows, context: context, isSectioned: controller.sectionNameKeyPath != nil,
-///         cellForObject: { bank in TableCell(style: .subtitle, title: bank.string("name") ?? "") },
+///         cellForObject: { book in TableCell(style: .subtitle, title: book.string("name") ?? "") },
 ///         headerTitle: { name in "\(name) (…)" })
 ///     table.dataSource = preview                    // weak: keep `preview` alive
 ///     loop.afterNextFrame {

@@ -25,15 +25,15 @@ import TerminalUI
 /// It works for any entity; the cell and the header are closures.
 ///
 ///     let controller = FetchedResultsController(fetchRequest: request, context: context,
-///                                               sectionNameKeyPath: "details.closeYear")
+///                                               sectionNameKeyPath: "details.publishedYear")
 ///     controller.sectionIndexTitleProvider = { $0 }          // "2025", not "2"
 ///     try controller.performFetch()
 ///     let table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
 ///     let adapter = FetchedResultsTableAdapter(
 ///         controller: controller, tableView: table,
-///         cellForObject: { bank in
-///             TableCell(style: .subtitle, title: bank.string("name") ?? "",
-///                       detail: "\(bank.string("city") ?? ""), \(bank.string("state") ?? "")")
+///         cellForObject: { book in
+///             TableCell(style: .subtitle, title: book.string("name") ?? "",
+///                       detail: "\(book.string("author") ?? ""), \(book.string("language") ?? "")")
 ///         },
 ///         headerTitle: { section in "\(section.name) (\(section.numberOfObjects))" })
 ///     adapter.log = { message in logFile.write(message) }

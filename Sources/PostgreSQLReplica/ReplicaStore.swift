@@ -13,6 +13,8 @@ import SQLiteStore
 /// without a key is keyed by each row's content and occurrence.
 final class ReplicaStore {
     static let keyTable = "fetchedtable_replica_keys"
+    /// The tracking table and triggers a browser of the file opens it with (`fetchedtable_history`).
+    static let tracking = TrackingNames(historyTable: "fetchedtable_history")
     /// History entries of the file's tracking table kept; a browser further behind reads a reset.
     static let historyLimit = 50_000
 
@@ -75,10 +77,10 @@ final class ReplicaStore {
     /// Installs SQLiteStore's tracking triggers on the table, so a browser
     /// following the file reads each applied batch as the rows it changed.
     static func installTracking(path: String, tableName: String) throws {
-        let catalog = try DatabaseCatalog(path: path)
+        let catalog = try DatabaseCatalog(path: path, tracking: ReplicaStore.tracking)
         guard let table = catalog.table(named: tableName) else { return }
         let model = Model(version: 1, applicationID: 0, entities: [table.entity(named: tableName)])
-        let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false)
+        let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false, tracking: ReplicaStore.tracking)
         try store.installTracking(forTables: [tableName])
     }
 
@@ -210,8 +212,9 @@ final class ReplicaStore {
 
     /// Keeps the newest ``historyLimit`` entries of the file's tracking table.
     func pruneHistory() throws {
+        let history = ReplicaStore.tracking.historyTable
         try database.run(
-            "DELETE FROM fetchedtable_history WHERE seq <= (SELECT max(seq) FROM fetchedtable_history) - ?",
+            "DELETE FROM \(history) WHERE seq <= (SELECT max(seq) FROM \(history)) - ?",
             [.integer(Int64(ReplicaStore.historyLimit))]
         )
     }

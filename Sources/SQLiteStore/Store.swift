@@ -11,9 +11,9 @@ import Synchronization
 /// version, a file that is not SQLite, and another application's database;
 /// and a model it could not write plainly (``StoreError/invalidModel(_:)``: a
 /// table or column name that is a keyword or needs quoting, or an entity over
-/// another database's table, which ``init(foreignDatabaseAt:model:readOnly:)`` opens).
+/// another database's table, which ``init(foreignDatabaseAt:model:readOnly:tracking:)`` opens).
 ///
-///     let store = try Store(path: "banks.sqlite", model: model)
+///     let store = try Store(path: "books.sqlite", model: model)
 ///     let context = ObjectContext(store: store)
 ///     try store.bulkWrite { db in /* import a million rows without history */ }
 public final class Store {
@@ -33,14 +33,17 @@ public final class Store {
     /// reports other connections).
     var localChangeCounter: Int64 = 0
     /// True for a store over a database this project did not make
-    /// (``init(foreignDatabaseAt:model:readOnly:)``): its schema is never touched.
+    /// (``init(foreignDatabaseAt:model:readOnly:tracking:)``): its schema is never touched.
     public let isForeign: Bool
     /// True when other connections' changes are recorded row by row, so that
     /// ``ObjectContext/processExternalChanges()`` reports them one by one: always for
     /// this project's stores (`store_history`); for a foreign database when the
-    /// `fetchedtable_history` table is installed (``installTracking(forTables:)``).
+    /// history table of ``trackingNames`` is installed (``installTracking(forTables:)``).
     /// Without it, any change by another connection is reported as a reset.
     public internal(set) var hasTracking: Bool
+    /// What the history table and triggers of a foreign database's tracking are called
+    /// (``TrackingNames/standard`` unless the store was opened with others).
+    public let trackingNames: TrackingNames
     /// True when a foreign store was opened read-only through a read-write connection (`PRAGMA query_only`).
     private var isQueryOnly = false
 
@@ -68,7 +71,7 @@ public final class Store {
     /// created beside it and no lock is taken (a plain read-only open of a WAL store creates both).
     /// Changes other processes make afterwards are not seen, so a long-lived reader must not ask for it.
     ///
-    ///     let snapshot = try Store(path: "/srv/banks.sqlite", model: model, readOnly: true, immutable: true)
+    ///     let snapshot = try Store(path: "/srv/books.sqlite", model: model, readOnly: true, immutable: true)
     public init(path: String, model: Model, readOnly: Bool = false, immutable: Bool = false) throws {
         try model.validate()
         try Store.checkOwnSchemaNames(model)
@@ -77,6 +80,7 @@ public final class Store {
         self.schema = SchemaBuilder(model: model)
         self.isForeign = false
         self.hasTracking = true
+        self.trackingNames = .standard
 
         // 1. Inspect the file without writing anything.
         let inspector = StoreFileInspector(path: path)
@@ -150,7 +154,7 @@ public final class Store {
     /// Opens a SQLite database this project did not make, hands off: no schema is created,
     /// nothing is migrated, and `application_id`, `user_version`, `store_metadata` and the
     /// journal mode are left as they are. The model's entities describe existing tables
-    /// (``Entity/init(_:tableName:idColumn:attributes:derived:)``, or ``CatalogTable/entity(named:derived:)``).
+    /// (``Entity/init(_:tableName:idColumn:attributes:derived:)``, or ``CatalogTable/entity(named:derived:positionColumn:)``).
     ///
     /// `readOnly` opens the file with `SQLITE_OPEN_READONLY` and `PRAGMA query_only`, so a
     /// session leaves it byte-identical and leaves no file beside it (a file in WAL mode without
@@ -158,7 +162,7 @@ public final class Store {
     /// `-shm` SQLite makes). Writable, contexts delete and undo through it by the entity's
     /// ``Entity/idColumn`` (in the file's own journal mode). Changes by other connections are seen
     /// through `PRAGMA data_version` as a reset, or row by row once ``installTracking(forTables:)``
-    /// has put the `fetchedtable_history` triggers in (<doc:BrowsingForeignDatabases>).
+    /// has put the triggers named by `tracking` in (<doc:BrowsingForeignDatabases>).
     ///
     ///     let catalog = try DatabaseCatalog(path: "school.sqlite")
     ///     let student = catalog.table(named: "student")!.entity(named: "student")
@@ -168,13 +172,24 @@ public final class Store {
     /// - Throws: ``StoreError/missingFile(path:)``, ``StoreError/notADatabase(path:)`` (not SQLite, or damaged),
     ///   ``StoreError/schemaMismatch(table:reason:)`` for an entity whose table or column is not in the file,
     ///   ``SQLiteError`` otherwise.
-    public init(foreignDatabaseAt path: String, model: Model, readOnly: Bool) throws {
+    public init(
+        foreignDatabaseAt path: String,
+        model: Model,
+        readOnly: Bool,
+        tracking: TrackingNames = .standard
+    ) throws {
         try model.validate()
         self.path = path
         self.model = model
         self.schema = SchemaBuilder(model: model)
         self.isForeign = true
-        let opened = try ForeignDatabaseOpening.open(path: path, model: model, readOnly: readOnly)
+        self.trackingNames = tracking
+        let opened = try ForeignDatabaseOpening.open(
+            path: path,
+            model: model,
+            readOnly: readOnly,
+            tracking: TrackingSchema(names: tracking)
+        )
         self.database = opened.database
         self.hasTracking = opened.hasTracking
         self.isQueryOnly = opened.isQueryOnly
@@ -218,7 +233,7 @@ public final class Store {
     ///
     ///     if let lease = store.acquireReaderConnection() {
     ///         DispatchQueue.global().async {
-    ///             _ = try? lease.database.scalar("SELECT count(*) FROM failed_bank_info")
+    ///             _ = try? lease.database.scalar("SELECT count(*) FROM book")
     ///             lease.release()
     ///         }
     ///     }
@@ -252,7 +267,7 @@ public final class Store {
             if entity.isForeign {
                 throw StoreError.invalidModel(
                     "entity \(entity.name) describes the table \(SQLIdentifier.quoted(entity.tableName)) of another "
-                        + "database: open that file with Store(foreignDatabaseAt:model:readOnly:)"
+                        + "database: open that file with Store(foreignDatabaseAt:model:readOnly:tracking:)"
                 )
             }
             let columns =
@@ -353,7 +368,7 @@ public final class Store {
     /// instead of a million single-row changes.
     ///
     ///     try store.bulkWrite { db in
-    ///         let insert = try db.statement("INSERT INTO failed_bank_info(name, city, state) VALUES (?, ?, ?)")
+    ///         let insert = try db.statement("INSERT INTO book(name, author, language) VALUES (?, ?, ?)")
     ///         for row in rows { try insert.bind(row); _ = try insert.step(); insert.reset() }
     ///     }
     package func bulkWrite(_ body: (Database) throws -> Void) throws {
@@ -382,7 +397,7 @@ public final class Store {
     public func historyPosition() throws -> Int64 {
         if isForeign {
             guard hasTracking else { return (try database.dataVersion() << 24) &+ (localChangeCounter & 0xFF_FFFF) }
-            return try database.scalar("SELECT max(seq) FROM \(TrackingSchema.historyTable)").int64 ?? 0
+            return try database.scalar("SELECT max(seq) FROM \(trackingSchema.historyTable)").int64 ?? 0
         }
         return try database.scalar(
             "SELECT seq FROM sqlite_sequence WHERE name = ?",
@@ -395,7 +410,7 @@ public final class Store {
         if isForeign {
             guard hasTracking else { return }
             try database.run(
-                "DELETE FROM \(TrackingSchema.historyTable) WHERE seq <= (SELECT max(seq) FROM \(TrackingSchema.historyTable)) - ?",
+                "DELETE FROM \(trackingSchema.historyTable) WHERE seq <= (SELECT max(seq) FROM \(trackingSchema.historyTable)) - ?",
                 [.integer(Int64(historyLimit))]
             )
             return

@@ -11,7 +11,7 @@ import Synchronization
 /// its inode). A results cache keys on it, so that a cache of one file is
 /// never read for another.
 ///
-///     let store = try Store(path: "banks.sqlite", model: model)
+///     let store = try Store(path: "books.sqlite", model: model)
 ///     print(store.identity)   // "4F0C…-9A2E@2049:1311768"
 public struct StoreIdentity: Hashable, Sendable, CustomStringConvertible {
     /// The random id in the file's `store_metadata` table (nil for an old

@@ -93,6 +93,26 @@ struct CSVLoaderFixture {
         #expect(try db.scalar("PRAGMA integrity_check").string == "ok")
     }
 
+    @Test func aFileNamedLikeAStoresOwnTableOrAnAppsReservedOneGetsCSVAdded() throws {
+        let standard = fixture.file("store_tracking.csv", "a\n1\n")
+        #expect(fixture.loader(standard).tableName == "store_tracking_csv")
+        let app = fixture.file("Books_History.csv", "a\n1\n")
+        #expect(fixture.loader(app).tableName == "Books_History")
+        var options = CSVTableLoader.Options()
+        options.reservedTableNames.insert("books_history")
+        #expect(CSVTableLoader(source: app, options: options).tableName == "Books_History_csv")
+    }
+
+    @Test func theFallbackCacheFolderIsNamedForTheApplication() throws {
+        let uid = getuid()
+        let named = try CSVCacheLocation.fallbackDirectory(for: "books-test")
+        defer { rmdir(named) }
+        #expect(named.hasSuffix("/books-test-cache-\(uid)"))
+        let neutral = try CSVCacheLocation.fallbackDirectory()
+        defer { rmdir(neutral) }
+        #expect(neutral.hasSuffix("/csv-tables-cache-\(uid)"))
+    }
+
     @Test func theEntityOpensTheTableInAForeignStoreWithoutChangingIt() throws {
         let path = fixture.file("store_history.csv", "id,Closing Date,amount\n7,2024-01-05,1.5\n8,2024-01-06,2\n")
         let table = try fixture.loader(path).load()

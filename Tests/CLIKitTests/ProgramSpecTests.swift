@@ -80,6 +80,12 @@ private let demo = ProgramSpec(
     #expect(ManPage.escaped(".hidden \\ text") == "\\&.hidden \\e text")
 }
 
+@Test func manPageSeeAlsoNamesTheProgramsTheAppGivesAndNoneWhenItGivesNone() {
+    #expect(!ManPage(program: demo).text.contains("SEE ALSO"))
+    let related = ProgramSpec(command: demo.command, run: demo.run, subcommands: demo.subcommands, seeAlso: ["books"])
+    #expect(ManPage(program: related).text.contains(".SH SEE ALSO\n\\fBbooks\\fR(1)"))
+}
+
 @Test func completionsOfferKnownValuesAndNothingForAHiddenSubcommand() {
     let bash = BashCompletion(program: demo).text
     #expect(bash.contains("compgen -W 'a-z z-a'"))

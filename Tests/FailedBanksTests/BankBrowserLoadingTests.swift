@@ -7,7 +7,7 @@ import Testing
 @testable import FailedBanksKit
 
 /// A screen that keeps the text of every frame presented.
-private final class FrameRecorder: Screen {
+private final class FrameRecorder: Backend {
     let width: Int
     let height: Int
     private(set) var frames: [String] = []
@@ -42,7 +42,7 @@ private final class LoadingFixture {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    func browser(on screen: Screen, options: BrowserOptions = BrowserOptions()) throws -> BankBrowser {
+    func browser(on screen: Backend, options: BrowserOptions = BrowserOptions()) throws -> BankBrowser {
         try BankBrowser(
             store: store,
             options: options,

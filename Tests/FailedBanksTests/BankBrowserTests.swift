@@ -2,6 +2,7 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit
@@ -11,7 +12,7 @@ import Testing
 final class BrowserHarness {
     let directory: URL
     let store: Store
-    let screen: MemoryScreen
+    let screen: MemoryBackend
     let clock = TestClock(now: 100)
     let browser: BankBrowser
 
@@ -61,7 +62,7 @@ final class BrowserHarness {
         let path = directory.appendingPathComponent("banks.sqlite").path
         try BrowserHarness.writeBanks(to: try Store(path: path, model: BrowserModel.model))
         store = try Store(path: path, model: BrowserModel.model, readOnly: readOnly)
-        screen = MemoryScreen(width: width, height: height)
+        screen = MemoryBackend(width: width, height: height)
         browser = try BankBrowser(
             store: store,
             options: options,

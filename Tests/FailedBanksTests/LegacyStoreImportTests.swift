@@ -1,3 +1,4 @@
+import BulkImport
 import Foundation
 import SQLiteStore
 import TestSupport
@@ -27,7 +28,7 @@ import Testing
         _ file: String,
         scratch: TemporaryDirectory,
         as name: String
-    ) throws -> (BankImportSummary, [Int64: Bank]) {
+    ) throws -> (ImportSummary, [Int64: Bank]) {
         let store = try FailedBankStore.open(path: scratch.path(name))
         let summary = try BankImporter(store: store).importFile(file)
         var banks: [Int64: Bank] = [:]

@@ -85,7 +85,7 @@ import Testing
 
     /// The browser over the store at `path`, holding nothing else of it (as the launcher hands it over).
     final class Browsing {
-        let screen = MemoryScreen(width: 80, height: 24)
+        let screen = MemoryBackend(width: 80, height: 24)
         let clock = TestClock(now: 100)
         let browser: BankBrowser
 

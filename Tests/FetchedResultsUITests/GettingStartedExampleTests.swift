@@ -7,7 +7,7 @@ import Testing
 
 // The hand-made list of FetchedResultsUI.docc/GettingStarted.md ("The same list
 // by hand"), line for line, except that it runs on a temporary store and an
-// in-memory screen instead of `students.sqlite` and `CursesScreen()`.
+// in-memory screen instead of `students.sqlite` and `CursesBackend()`.
 // scripts/doc-snippets.py compiles the article itself; this test runs its code.
 
 // 1. The model: one entity, one table.
@@ -109,7 +109,7 @@ private final class StudentList: View, TableViewDelegate {
         try addSampleStudents(to: context)
         let list = try StudentList(context: context)
 
-        let screen = MemoryScreen(width: 32, height: 10)
+        let screen = MemoryBackend(width: 32, height: 10)
         let clock = TestClock()
         let loop = TerminalRunLoop(screen: screen, clock: clock)
         loop.push(list)

@@ -10,8 +10,8 @@ import Testing
 /// loop's ticker installs the results once it is done.
 @Suite struct ListScreenBackgroundFetchTests {
     /// A clock that moves on a millisecond each time it is read: `run()` over a
-    /// `MemoryScreen` (whose script never blocks) then fires its tickers as it spins.
-    final class SpinningClock: TerminalUI.Clock {
+    /// `MemoryBackend` (whose script never blocks) then fires its tickers as it spins.
+    final class SpinningClock: TerminalUI.TimeSource {
         private var time = 100.0
         var now: Double {
             time += 0.001

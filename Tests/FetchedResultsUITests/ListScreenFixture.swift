@@ -37,7 +37,7 @@ final class ListScreenFixture {
     let directory: URL
     let store: Store
     let context: ObjectContext
-    let screen: MemoryScreen
+    let screen: MemoryBackend
     let clock = TestClock(now: 100)
     let loop: TerminalRunLoop
     let list: ListScreen
@@ -53,7 +53,7 @@ final class ListScreenFixture {
         cache: Bool = true,
         willPoll: ((ListScreen) -> Bool)? = nil,
         fetchesInBackground: Bool = false,
-        loopClock: (any TerminalUI.Clock)? = nil,
+        loopClock: (any TerminalUI.TimeSource)? = nil,
         authorRowHeight: Int = TableCell.Style.subtitle.lineCount,
         answersDeletesLater: Bool = false
     ) throws {
@@ -72,7 +72,7 @@ final class ListScreenFixture {
         }
         store = try Store(path: path, model: ListScreenFixture.model, readOnly: readOnly)
         context = ObjectContext(store: store)
-        screen = MemoryScreen(width: width, height: height)
+        screen = MemoryBackend(width: width, height: height)
         loop = TerminalRunLoop(screen: screen, clock: loopClock ?? clock, minimumWidth: 24, minimumHeight: 8)
 
         func cell(_ book: ManagedObject) -> TableCell {

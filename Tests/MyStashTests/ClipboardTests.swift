@@ -50,7 +50,7 @@ final class RecordingClipboard: Clipboard {
     {
         try StashApp(
             stash: stash,
-            screen: MemoryScreen(width: 80, height: 24),
+            screen: MemoryBackend(width: 80, height: 24),
             clock: clock,
             animated: false,
             lockAfter: lockAfter,

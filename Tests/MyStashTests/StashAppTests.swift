@@ -11,7 +11,7 @@ import Testing
     final class Harness {
         let temp: TemporaryStash
         let stash: Stash
-        let screen = MemoryScreen(width: 80, height: 24)
+        let screen = MemoryBackend(width: 80, height: 24)
         let clock = TestClock(now: 100)
         let app: StashApp
 

@@ -31,7 +31,7 @@ import Testing
         let stash = try temp.open()
         _ = try stash.addNote(title: "Banana bread", body: "")
         let reopened = try temp.open()
-        let screen = MemoryScreen(width: 80, height: 24)
+        let screen = MemoryBackend(width: 80, height: 24)
         let app = try StashApp(stash: reopened, screen: screen, clock: TestClock(now: 100), animated: false)
         #expect(!app.browser.list.isLoading)
         app.loop.draw()
@@ -70,7 +70,7 @@ import Testing
         #expect(try stash.objectIDs(of: .passwords, matching: "zebra").isEmpty)
         let app = try StashApp(
             stash: stash,
-            screen: MemoryScreen(width: 80, height: 24),
+            screen: MemoryBackend(width: 80, height: 24),
             clock: TestClock(now: 1),
             animated: false,
             lockAfter: 0,

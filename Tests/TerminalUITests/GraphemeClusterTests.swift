@@ -125,15 +125,15 @@ import Glibc
         var text: [wchar_t] = []
         func scalars(_ s: String) -> [wchar_t] { s.unicodeScalars.map { wchar_t(bitPattern: $0.value) } }
         let three = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
-        CursesScreen.cursesText(three, into: &text)
+        CursesBackend.cursesText(three, into: &text)
         #expect(text == scalars(three))
-        CursesScreen.cursesText(three + "\u{200D}\u{1F466}", into: &text)  // 7 scalars: the first three emoji
+        CursesBackend.cursesText(three + "\u{200D}\u{1F466}", into: &text)  // 7 scalars: the first three emoji
         #expect(text == scalars(three))
-        CursesScreen.cursesText("\u{1F9D1}\u{1F3FD}\u{200D}\u{1F91D}\u{200D}\u{1F9D1}\u{1F3FB}", into: &text)
+        CursesBackend.cursesText("\u{1F9D1}\u{1F3FD}\u{200D}\u{1F91D}\u{200D}\u{1F9D1}\u{1F3FB}", into: &text)
         #expect(text == scalars("\u{1F9D1}\u{1F3FD}\u{200D}\u{1F91D}"))
-        CursesScreen.cursesText("e\u{301}", into: &text)
+        CursesBackend.cursesText("e\u{301}", into: &text)
         #expect(text == scalars("e\u{301}"))
-        CursesScreen.cursesText("\u{202E}", into: &text)
+        CursesBackend.cursesText("\u{202E}", into: &text)
         #expect(text == [0x20])
     }
 }

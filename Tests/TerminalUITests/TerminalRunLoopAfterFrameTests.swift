@@ -35,7 +35,7 @@ private final class LineView: View {
     }
 
     @Test func drawRunsTheActionsOfItsFrameOnlyAndLaterActionsWaitForTheNextFrame() {
-        let screen = MemoryScreen(width: 20, height: 5)
+        let screen = MemoryBackend(width: 20, height: 5)
         let loop = TerminalRunLoop(screen: screen, clock: TestClock())
         let view = LineView("one")
         loop.push(view)

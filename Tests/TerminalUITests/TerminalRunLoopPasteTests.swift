@@ -21,8 +21,8 @@ private final class BackdropView: View {
     static let pasted = String((0..<10_000).map { i in Character(Unicode.Scalar(UInt8(97 + i % 26))) })
 
     /// A loop on an in-memory screen with a test clock (a burst is never cut by time).
-    private func makeLoop(_ events: [InputEvent]) -> (TerminalRunLoop, MemoryScreen) {
-        let screen = MemoryScreen(width: 80, height: 24)
+    private func makeLoop(_ events: [InputEvent]) -> (TerminalRunLoop, MemoryBackend) {
+        let screen = MemoryBackend(width: 80, height: 24)
         screen.enqueue(contentsOf: events)
         let loop = TerminalRunLoop(screen: screen, clock: TestClock())
         loop.push(BackdropView())

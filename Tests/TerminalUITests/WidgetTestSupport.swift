@@ -30,7 +30,7 @@ func widgetTyping(_ text: String) -> [InputEvent] {
 /// A screen for run-loop tests: events arrive at scripted times on a `TestClock`;
 /// a wait with a timeout advances the clock by that timeout when nothing is due.
 /// Every wait and every presented frame is recorded.
-final class WidgetScriptedScreen: TerminalScreen {
+final class WidgetScriptedScreen: TerminalBackend {
     struct Wait: Equatable {
         let at: Double
         let timeoutMilliseconds: Int?

@@ -9,7 +9,7 @@ import TerminalUI
 /// (``BankListConfiguration``: the Date, Name and State tabs, the bank cell,
 /// the detail screen) on a run loop of its own.
 ///
-/// Works on any `Screen` — ncurses in the app, an in-memory screen in tests.
+/// Works on any `Backend` — ncurses in the app, an in-memory screen in tests.
 /// The list screen does the rest: the first-screen preview without a valid
 /// results cache, search, filter, delete and undo, polling of other processes'
 /// writes every 200 ms, the other tabs' caches warmed in the background. Each
@@ -22,7 +22,7 @@ import TerminalUI
 /// an update from the FDIC in the background (BankBrowser+Update.swift).
 ///
 ///     let store = try Store(path: path, model: BrowserModel.model)
-///     let browser = try BankBrowser(store: store, options: BrowserOptions(), screen: try CursesScreen())
+///     let browser = try BankBrowser(store: store, options: BrowserOptions(), screen: try CursesBackend())
 ///     let exit = browser.run()           // .quit, or .signal(SIGTERM) …
 package final class BankBrowser {
     /// What the browser was launched with (`c` and `U` use it).
@@ -45,8 +45,8 @@ package final class BankBrowser {
     package init(
         store: Store,
         options: BrowserOptions,
-        screen: Screen,
-        clock: any TerminalUI.Clock = TerminalUI.MonotonicClock(),
+        screen: Backend,
+        clock: any TerminalUI.TimeSource = TerminalUI.MonotonicClock(),
         readOnlyReason: String? = nil,
         cacheDirectory: String? = nil
     ) throws {

@@ -72,9 +72,9 @@ struct BrowserLauncher {
 
     func runBrowser(store: consuming Store, readOnlyReason: String?) -> Int32 {
         let path = store.path
-        let screen: CursesScreen
+        let screen: CursesBackend
         do {
-            screen = try CursesScreen()
+            screen = try CursesBackend()
         } catch {
             printError("cannot use the terminal: \(ErrorReason.text(of: error))")
             return ExitStatus.failure

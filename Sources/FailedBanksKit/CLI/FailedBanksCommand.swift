@@ -70,7 +70,8 @@ public enum FailedBanksCommand {
         exitStatuses: ManualEntry.standardExitStatuses + [
             ManualEntry("69", "update: the download failed (network, server or HTTP error); nothing changed"),
             ManualEntry("75", "the store is locked by another process (try again)"),
-        ]
+        ],
+        seeAlso: ["fetchedtable", "mystash"]
     )
 
     /// Runs the command line `arguments` (without the program name) and

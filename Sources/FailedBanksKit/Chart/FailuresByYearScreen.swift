@@ -24,7 +24,7 @@ package final class FailuresByYearScreen: View, FetchedResultsControllerDelegate
 
     let navigationBar: NavigationBar
     let statusLine = StatusLine(hints: "↑/↓ year  Enter show in Date tab  Esc back")
-    private let clock: any TerminalUI.Clock
+    private let clock: any TerminalUI.TimeSource
     /// Whether blocks are wanted at all (false under NO_COLOR); narrow frames use `#` anyway.
     private let blocksAllowed: Bool
 
@@ -33,7 +33,7 @@ package final class FailuresByYearScreen: View, FetchedResultsControllerDelegate
         context: ObjectContext,
         filter: FetchPredicate?,
         filterText: String?,
-        clock: any TerminalUI.Clock,
+        clock: any TerminalUI.TimeSource,
         usesBlocks: Bool
     ) throws {
         controller = FailuresByYear.makeController(context: context, filter: filter)

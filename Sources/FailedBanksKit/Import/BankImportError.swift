@@ -1,3 +1,4 @@
+import BulkImport
 import CLIKit
 import CSVImport
 import FetchedResultsScripts
@@ -27,7 +28,7 @@ package enum BankImportError: Error, CustomStringConvertible {
     case recordTooLong(path: String, line: Int)
     /// Bad rows, in the all-or-nothing mode (or every row bad with `--skip-bad-rows`):
     /// the first ones (at most the listed limit) and how many there were in all.
-    case badRows(path: String, issues: [BankImportIssue], total: Int)
+    case badRows(path: String, issues: [ImportIssue], total: Int)
     /// The store failed (SQLite error, read-only file, …).
     case store(path: String, Error)
     /// A SQLite database that is not one of the original app's stores (see ``LegacyBankStore``).

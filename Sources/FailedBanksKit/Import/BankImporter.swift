@@ -54,7 +54,9 @@ package final class BankImporter {
         /// Let the empty-store path leave WAL for the rollback journal during the load (faster; needs
         /// no other connection to have the file open, else WAL is kept).
         package var allowJournalSwitch = true
-        /// The pivot for two-digit years (see ``CalendarDay``).
+        /// The pivot for two-digit years (see ``CalendarDay``): next year, since a bank cannot close
+        /// more than a year from now while the FDIC's history reaches back to 1934, so the sliding
+        /// window reads every closing and update date right.
         package var pivotYear = CalendarDay.defaultPivotYear
         /// The defaults: all-or-nothing, 20 listed issues.
         package init() {}
@@ -75,8 +77,8 @@ package final class BankImporter {
         _ filePath: String,
         displayName: String? = nil,
         options: Options = Options(),
-        progress: ((BankImportProgress) -> Void)? = nil
-    ) throws -> BankImportSummary {
+        progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> ImportSummary {
         let started = MonotonicClock.seconds()
         let path = displayName ?? filePath
         if let legacy = try LegacyBankStore(path: filePath) {
@@ -114,8 +116,8 @@ package final class BankImporter {
         bytes: [UInt8],
         displayName: String,
         options: Options = Options(),
-        progress: ((BankImportProgress) -> Void)? = nil
-    ) throws -> BankImportSummary {
+        progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> ImportSummary {
         try importRows(
             CSVReader(bytes: bytes),
             reopen: { CSVReader(bytes: bytes) },
@@ -132,9 +134,9 @@ package final class BankImporter {
         reopen: @escaping () -> CSVReader?,
         path: String,
         options: Options,
-        progress: ((BankImportProgress) -> Void)?,
+        progress: ((ImportProgress) -> Void)?,
         started: Double
-    ) throws -> BankImportSummary {
+    ) throws -> ImportSummary {
         var header = CSVRecord()
         do {
             guard try reader.read(into: &header) else { throw BankImportError.emptyFile(path: path) }

@@ -29,7 +29,7 @@ final class ImportRun: @unchecked Sendable {
         reader: CSVReader,
         layout: BankRowLayout,
         options: BankImporter.Options,
-        progress: ((BankImportProgress) -> Void)?,
+        progress: ((ImportProgress) -> Void)?,
         started: Double
     ) {
         self.path = path
@@ -43,11 +43,11 @@ final class ImportRun: @unchecked Sendable {
         rows = ImportRows(path: path, reader: reader, options: generic, progress: progress, started: started)
     }
 
-    var summary: BankImportSummary {
+    var summary: ImportSummary {
         get { rows.summary }
         set { rows.summary = newValue }
     }
-    var issues: [BankImportIssue] {
+    var issues: [ImportIssue] {
         get { rows.issues }
         set { rows.issues = newValue }
     }

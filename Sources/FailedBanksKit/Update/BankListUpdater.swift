@@ -1,3 +1,4 @@
+import BulkImport
 import FetchedResultsScripts
 import Foundation
 import SQLiteStore
@@ -80,7 +81,7 @@ package final class BankListUpdater {
         try BankListUpdater.checkLooksLikeAList(body, url: name)
 
         progress?(.importing)
-        let imported: BankImportSummary
+        let imported: ImportSummary
         do {
             // Parsed from memory: the download is never written to a file.
             imported = try BankImporter(store: store).importCSV(bytes: [UInt8](body.data), displayName: name)

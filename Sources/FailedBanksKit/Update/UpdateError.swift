@@ -1,3 +1,4 @@
+import BulkImport
 import CLIKit
 
 /// Why `failedbanks update` changed nothing. Each case names what happened, in
@@ -29,7 +30,7 @@ package enum UpdateError: Error, Equatable, CustomStringConvertible {
     /// The body is not a failed bank list (an HTML page, no FDIC header, no banks).
     case notABankList(url: String, reason: String)
     /// The body is a bank list with bad rows (listed as `URL:LINE: reason`, the first ones and how many in all).
-    case badRows(url: String, issues: [BankImportIssue], total: Int)
+    case badRows(url: String, issues: [ImportIssue], total: Int)
 
     /// The `sysexits.h` status: 69 for the network and HTTP, 65 for a body that is not a complete list.
     package var exitStatus: Int32 {

@@ -11,7 +11,7 @@ import SQLiteStore
 ///
 ///     let objects = controller.fetchedObjects
 ///     print(objects.count)
-///     for bank in objects.prefix(20) { print(bank.string("name") ?? "") }  // one batch query
+///     for book in objects.prefix(20) { print(book.string("name") ?? "") }  // one batch query
 public struct FetchedObjects: RandomAccessCollection {
     public typealias Index = Int
     public typealias Element = ManagedObject

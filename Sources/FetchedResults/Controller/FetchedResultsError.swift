@@ -4,7 +4,7 @@ import SQLiteStore
 ///
 ///     do { try controller.performFetch() }
 ///     catch let error as FetchedResultsError { print(error) }
-///     // the fetch request for FailedBankInfo has no sort descriptors; a fetched results controller needs at least one
+///     // the fetch request for Book has no sort descriptors; a fetched results controller needs at least one
 public enum FetchedResultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Rule 1 of <doc:ChangeBatches>: a controller needs at least one sort descriptor.
     case noSortDescriptors(entity: String)

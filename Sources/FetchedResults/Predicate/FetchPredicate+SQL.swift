@@ -24,7 +24,7 @@ extension FetchPredicate {
     /// The result is NULL where the Swift evaluation is unknown, 1 where it
     /// is true and 0 where it is false.
     ///
-    ///     let source = try model.sqlSource(root: "FailedBankInfo", keyPaths: predicate.keyPaths)
+    ///     let source = try model.sqlSource(root: "Book", keyPaths: predicate.keyPaths)
     ///     let fragment = try predicate.sql(in: source)
     ///     // SELECT t0.id FROM \(source.from) WHERE \(fragment.sql)
     public func sql(in source: SQLSource) throws -> SQLFragment {

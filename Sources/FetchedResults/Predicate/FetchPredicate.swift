@@ -25,8 +25,8 @@ import SQLiteStore
 /// this is `.text("2024-01-01")`), `nil`/`NULL`, `true`/`false`. `%@` takes
 /// the next argument as a value, `%K` as a key path.
 ///
-///     let p = try FetchPredicate("state == %@ AND details.closeDate >= %@", .text("CA"), .text("2020-01-01"))
-///     let q = try FetchPredicate("name CONTAINS[c] 'bank' OR details.closeYear IN {'2008', '2009'}")
+///     let p = try FetchPredicate("state == %@ AND details.publishedOn >= %@", .text("CA"), .text("2020-01-01"))
+///     let q = try FetchPredicate("name CONTAINS[c] 'book' OR details.publishedYear IN {'2008', '2009'}")
 ///     let r = try FetchPredicate("details.fund != nil AND NOT (city BEGINSWITH 'San')")
 public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     /// The parsed tree.

@@ -5,9 +5,9 @@ import SQLiteStore
 /// The controller reads only identifiers in order; objects are loaded
 /// `fetchBatchSize` at a time when they are first asked for.
 ///
-///     var request = FetchRequest(entity: "FailedBankInfo")
+///     var request = FetchRequest(entity: "Book")
 ///     request.predicate = try FetchPredicate("state == %@", .text("CA"))
-///     request.sortDescriptors = [FetchSort("details.closeDate", ascending: false),
+///     request.sortDescriptors = [FetchSort("details.publishedOn", ascending: false),
 ///                                FetchSort("name", comparison: .caseInsensitive)]
 ///     request.fetchBatchSize = 20
 public struct FetchRequest: Sendable, Hashable {
@@ -47,7 +47,7 @@ public struct FetchRequest: Sendable, Hashable {
 
     /// A request for `entity`'s objects.
     ///
-    ///     let request = FetchRequest(entity: model.entity(named: "FailedBankInfo")!)
+    ///     let request = FetchRequest(entity: model.entity(named: "Book")!)
     public init(entity: Entity) {
         self.init(entity: entity.name)
     }

@@ -12,7 +12,7 @@ import TerminalUI
 /// The app supplies a ``ListScreenConfiguration``: its tabs (each a sort, a
 /// section key path and an index, a cell), its detail screen, its own keys.
 /// The screen is the table's delegate and sits on a `TerminalRunLoop` (any
-/// `Screen`: ncurses in an app, an in-memory one in tests); it pushes itself,
+/// `Backend`: ncurses in an app, an in-memory one in tests); it pushes itself,
 /// sets the loop's help and adds the polling ticker.
 ///
 /// The first frame never waits for the first tab's full fetch: without a valid
@@ -28,7 +28,7 @@ import TerminalUI
 /// Search as you type runs once per frame, however many keys arrived before it
 /// (a paste is one search, not one per character).
 ///
-///     let loop = TerminalRunLoop(screen: try CursesScreen(), minimumWidth: 24, minimumHeight: 8)
+///     let loop = TerminalRunLoop(screen: try CursesBackend(), minimumWidth: 24, minimumHeight: 8)
 ///     var configuration = ListScreenConfiguration(title: "Students", tabs: [bySubject])
 ///     configuration.detailScreen = { student, _ in StudentScreen(student: student) }
 ///     let list = try ListScreen(context: ObjectContext(store: store), configuration: configuration, loop: loop)

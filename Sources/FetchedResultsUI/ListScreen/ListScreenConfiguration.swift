@@ -10,8 +10,8 @@ import TerminalUI
 /// live polling, the background warming of the other tabs' caches — is the
 /// screen's.
 ///
-///     var configuration = ListScreenConfiguration(title: "Failed Banks", tabs: [byDate, byName, byState])
-///     configuration.detailScreen = { bank, _ in BankDetailScreen(bank: bank) }
+///     var configuration = ListScreenConfiguration(title: "Books", tabs: [byDate, byName, byState])
+///     configuration.detailScreen = { book, _ in BookDetailScreen(book: book) }
 ///     configuration.keyBindings = [chartBinding]
 ///     configuration.filterExample = "state == \"CA\""
 ///     let screen = try ListScreen(context: context, configuration: configuration, loop: loop)
@@ -76,7 +76,7 @@ public struct ListScreenConfiguration {
     public var filterExample = ["name BEGINSWITH \"A\"; Esc clears"]
     /// What the index titles are, for the help ("a year, a letter, a state").
     public var indexTitleDescription = "a letter"
-    /// What Enter shows, for the help ("show the bank's details").
+    /// What Enter shows, for the help ("show the book's details").
     public var detailDescription = "show the details"
     /// Longest filter text, in characters (nil: unlimited); a longer one is refused
     /// with "the filter is too long" rather than the parser's complaint about the cut.

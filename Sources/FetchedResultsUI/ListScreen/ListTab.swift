@@ -69,7 +69,7 @@ public struct ListTab {
     public var searchObjectIDs: ((String) throws -> [ObjectID])?
     /// What `/` searches, for the help and messages ("by name").
     public var searchDescription = "by name"
-    /// The objects' noun, singular and plural ("bank", "banks").
+    /// The objects' noun, singular and plural ("book", "books").
     public var noun: (singular: String, plural: String) = ("item", "items")
     /// Shown when the list is empty.
     public var emptyMessage: String?
@@ -80,7 +80,7 @@ public struct ListTab {
     /// The header of a section of the provisional first page, whose count is not
     /// known yet (nil: ``headerTitle``'s form cannot be used; the name is shown).
     public var provisionalHeaderTitle: ((String) -> String)?
-    /// An object's name in messages ("Deleted First Bank — u to undo").
+    /// An object's name in messages ("Deleted Dune — u to undo").
     public var objectName: (ManagedObject) -> String = { _ in "the item" }
 
     /// A tab listing `entity` in `sortDescriptors`' order, sectioned by `sectionNameKeyPath`.

@@ -9,7 +9,7 @@ import TerminalUI
 /// It reads the object each time it draws, so a change made meanwhile by another
 /// process shows at once, and an object deleted meanwhile says so.
 ///
-///     let detail = ObjectDetailScreen(object: row, keys: ["name", "city", "state"], titleKey: "name", backTitle: "banks")
+///     let detail = ObjectDetailScreen(object: row, keys: ["name", "author", "language"], titleKey: "name", backTitle: "books")
 ///     loop.push(detail)
 public final class ObjectDetailScreen: View {
     /// The object shown.

@@ -11,10 +11,10 @@ import TerminalUI
 /// (``ChoiceListScreen``, each table and view with its row count): Enter opens
 /// one, Esc from it returns to the list.
 ///
-/// Works on any `Screen` — ncurses in the app, an in-memory screen in tests.
+/// Works on any `Backend` — ncurses in the app, an in-memory screen in tests.
 ///
 ///     let database = try TableDatabase.open(options: options)
-///     let browser = try TableBrowser(database: database, options: options, screen: try CursesScreen())
+///     let browser = try TableBrowser(database: database, options: options, screen: try CursesBackend())
 ///     let exit = browser.run()
 package final class TableBrowser {
     /// The file's tables (read again when another program changes the schema).
@@ -41,8 +41,8 @@ package final class TableBrowser {
     package convenience init(
         database: TableDatabase,
         options: TableOptions,
-        screen: Screen,
-        clock: any TerminalUI.Clock = TerminalUI.MonotonicClock()
+        screen: Backend,
+        clock: any TerminalUI.TimeSource = TerminalUI.MonotonicClock()
     ) throws {
         try self.init(
             database: database,

@@ -83,7 +83,8 @@ public enum FetchedTableCommand {
                 "A PostgreSQL table, live, sections by day."
             ),
             ManualEntry("PGDATABASE=shop fetchedtable list --pg --table orders", "The server of libpq's environment."),
-        ]
+        ],
+        seeAlso: ["failedbanks", "mystash"]
     )
 
     /// `fetchedtable` with no subcommand: the browser, which needs a FILE, a URL or `--pg`.

@@ -29,8 +29,8 @@ package enum TableBrowserCommand {
                 _ = try database.query(for: table, options: options)  // the options checked before curses starts
             }
             if let refusal = terminalRefusal() { throw refusal }
-            let screen: CursesScreen
-            do { screen = try CursesScreen() } catch {
+            let screen: CursesBackend
+            do { screen = try CursesBackend() } catch {
                 throw FetchedTableError(
                     "cannot use the terminal: \(FetchedTableError.reason(error))",
                     status: ExitStatus.failure
@@ -55,8 +55,8 @@ package enum TableBrowserCommand {
     /// while it loads, then the browser (``CSVLoadingSession``).
     static func runLoading(_ options: TableOptions) throws -> Int32 {
         if let refusal = terminalRefusal() { throw refusal }
-        let screen: CursesScreen
-        do { screen = try CursesScreen() } catch {
+        let screen: CursesBackend
+        do { screen = try CursesBackend() } catch {
             throw FetchedTableError(
                 "cannot use the terminal: \(FetchedTableError.reason(error))",
                 status: ExitStatus.failure

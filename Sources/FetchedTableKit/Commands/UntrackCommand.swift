@@ -43,7 +43,8 @@ package enum UntrackCommand {
                 let store = try Store(
                     foreignDatabaseAt: path,
                     model: Model(version: 1, applicationID: 0, entities: []),
-                    readOnly: false
+                    readOnly: false,
+                    tracking: TableFileNames.tracking
                 )
                 try store.removeTracking()
             } catch {

@@ -73,8 +73,8 @@ enum PostgresFaces {
     static func browse(_ options: TableOptions) throws(FetchedTableError) -> Int32 {
         let (server, opening) = try PostgresOpening.open(options, command: "")
         if let refusal = TableBrowserCommand.terminalRefusal() { throw refusal }
-        let screen: CursesScreen
-        do { screen = try CursesScreen() } catch {
+        let screen: CursesBackend
+        do { screen = try CursesBackend() } catch {
             throw FetchedTableError(
                 "cannot use the terminal: \(FetchedTableError.reason(error))",
                 status: ExitStatus.failure

@@ -26,6 +26,7 @@ enum CSVSource {
     ) throws(FetchedTableError) -> CSVTable {
         var options = CSVTableLoader.Options()
         options.cacheDirectory = CSVCacheLocation.defaultDirectory(for: "fetchedtable", environment: environment)
+        options.reservedTableNames.insert(TableFileNames.tracking.historyTable)
         let loader = CSVTableLoader(source: path, options: options)
         loader.progress = progress
         loader.firstRows = firstRows

@@ -34,7 +34,7 @@ package struct TableDatabase {
         self.kind = kind
         self.databasePath = databasePath
         do {
-            catalog = try DatabaseCatalog(path: databasePath)
+            catalog = try DatabaseCatalog(path: databasePath, tracking: TableFileNames.tracking)
         } catch {
             throw TableDatabase.refusal(error, path: path)
         }
@@ -94,7 +94,11 @@ package struct TableDatabase {
             throw .data("\(path): the \(TableDatabase.kind(of: table)) \(table.name) cannot be read: \(broken)")
         }
         let query = try self.query(for: table, options: options)
-        let entity = table.entity(named: table.name, derived: query.derivedAttributes)
+        let entity = table.entity(
+            named: table.name,
+            derived: query.derivedAttributes,
+            positionColumn: TableFileNames.positionColumn
+        )
         let model = Model(version: 1, applicationID: 0, entities: [entity])
         var reason = readOnlyReason
         if reason == nil { reason = table.noRowIDReason }
@@ -103,7 +107,8 @@ package struct TableDatabase {
             store = try Store(
                 foreignDatabaseAt: databasePath,
                 model: model,
-                readOnly: readOnlyReason != nil || options.readOnly
+                readOnly: readOnlyReason != nil || options.readOnly,
+                tracking: TableFileNames.tracking
             )
         } catch {
             throw TableDatabase.refusal(error, path: path)

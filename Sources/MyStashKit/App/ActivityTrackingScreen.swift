@@ -3,15 +3,15 @@ import TerminalUI
 /// A screen that passes everything through to another and remembers when
 /// the last key (or mouse event) arrived: what auto-lock measures idleness by.
 ///
-///     let screen = ActivityTrackingScreen(base: try CursesScreen(), clock: clock)
+///     let screen = ActivityTrackingScreen(base: try CursesBackend(), clock: clock)
 ///     screen.lastActivity   // the clock's time of the last input
-final class ActivityTrackingScreen: TerminalScreen {
-    let base: Screen
-    let clock: any Clock
+final class ActivityTrackingScreen: TerminalBackend {
+    let base: Backend
+    let clock: any TimeSource
     /// The clock's time of the last input event (the creation time before any).
     private(set) var lastActivity: Double
 
-    init(base: Screen, clock: any Clock) {
+    init(base: Backend, clock: any TimeSource) {
         self.base = base
         self.clock = clock
         lastActivity = clock.now
@@ -32,6 +32,6 @@ final class ActivityTrackingScreen: TerminalScreen {
         return event
     }
 
-    var terminationSignal: Int32? { (base as? TerminalScreen)?.terminationSignal }
-    func redrawAll() { (base as? TerminalScreen)?.redrawAll() }
+    var terminationSignal: Int32? { (base as? TerminalBackend)?.terminationSignal }
+    func redrawAll() { (base as? TerminalBackend)?.redrawAll() }
 }

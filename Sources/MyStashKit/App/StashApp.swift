@@ -6,10 +6,10 @@ import TerminalUI
 /// browser on a screen, polls the store for other processes' changes, and
 /// runs until `q` or a signal.
 ///
-/// Works on any `Screen`: `CursesScreen` in the app, `MemoryScreen` in tests
+/// Works on any `Backend`: `CursesBackend` in the app, `MemoryBackend` in tests
 /// (which drive `loop.dispatch(_:)` and read `loop.canvas`).
 ///
-///     let screen = try CursesScreen()
+///     let screen = try CursesBackend()
 ///     let app = try StashApp(stash: stash, screen: screen)
 ///     let exit = app.run()
 ///     screen.close()
@@ -34,8 +34,8 @@ package final class StashApp {
     /// cleared after `clipSeconds` (`--clip-seconds`).
     package init(
         stash: Stash,
-        screen: Screen,
-        clock: any Clock = MonotonicClock(),
+        screen: Backend,
+        clock: any TimeSource = MonotonicClock(),
         animated: Bool = true,
         lockAfter: Double = 300,
         clipboard: Clipboard? = nil,

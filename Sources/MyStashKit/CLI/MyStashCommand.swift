@@ -106,7 +106,8 @@ public enum MyStashCommand {
             ManualEntry("mystash show Bank --field user", "The user ID of the entry Bank (asks for the passphrase)."),
             ManualEntry("mystash add Mail --generate 24", "A new entry with a generated 24-character password."),
             ManualEntry("mystash backup ~/stash-backup.sqlite", "An encrypted copy of the stash."),
-        ]
+        ],
+        seeAlso: ["failedbanks", "fetchedtable"]
     )
 
     /// The text shared by every `--help` about where the store is.

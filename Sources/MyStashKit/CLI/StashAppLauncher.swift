@@ -16,11 +16,11 @@ struct StashAppLauncher {
 
     func run() -> Int32 {
         if !animated { TableView.animationsEnabled = false }
-        // Ctrl-S saves a form; CursesScreen turns XON/XOFF flow control off
+        // Ctrl-S saves a form; CursesBackend turns XON/XOFF flow control off
         // while it owns the terminal so the key reaches the app.
-        let screen: CursesScreen
+        let screen: CursesBackend
         do {
-            screen = try CursesScreen()
+            screen = try CursesBackend()
         } catch {
             printError("\(ErrorReason.text(of: error))")
             return ExitStatus.usage

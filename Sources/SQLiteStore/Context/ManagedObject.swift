@@ -8,13 +8,13 @@ import Foundation
 /// with ``related(_:)`` and set with ``setRelated(_:for:)``, which keeps the
 /// inverse side in step.
 ///
-///     let bank = context.insert(into: "FailedBankInfo")
-///     bank["name"] = .text("First–Citizens")
-///     let details = context.insert(into: "FailedBankDetails")
-///     details["closeDate"] = .date(Date())
-///     details.setRelated(bank, for: "info")
+///     let book = context.insert(into: "Book")
+///     book["name"] = .text("Dune")
+///     let details = context.insert(into: "BookDetails")
+///     details["publishedOn"] = .date(Date())
+///     details.setRelated(book, for: "book")
 ///     try context.save()
-///     bank.value(forKeyPath: "details.closeDate") // .text("2026-…")
+///     book.value(forKeyPath: "details.publishedOn") // .text("2026-…")
 public final class ManagedObject {
     /// A relationship's state: not yet looked up, known empty, or pointing at an object.
     enum Link: Equatable {
@@ -114,7 +114,7 @@ public final class ManagedObject {
         context?.noteChange(self)
     }
 
-    /// Reads through to-one relationships: `"details.closeDate"`; NULL when a link is nil.
+    /// Reads through to-one relationships: `"details.publishedOn"`; NULL when a link is nil.
     public func value(forKeyPath keyPath: String) -> StoreValue {
         guard let dot = keyPath.firstIndex(of: ".") else { return self[keyPath] }
         let head = String(keyPath[..<dot])
@@ -225,7 +225,7 @@ public final class ManagedObject {
     }
 
     /// Forgets the partners of the relationships whose foreign key the other side stores
-    /// (`info.details`), so that they are looked up again when next read.
+    /// (`book.details`), so that they are looked up again when next read.
     ///
     /// The store decides which row such a link is, not the context's bookkeeping: when rows
     /// written by others (a `sqlite3` shell) point at this object too, it is the one with the

@@ -14,10 +14,10 @@ import Foundation
 ///
 ///     let context = ObjectContext(store: store)
 ///     context.addObserver { changes in print(changes) }
-///     let bank = context.insert(into: "FailedBankInfo")
-///     bank["name"] = .text("First–Citizens")
-///     try context.save()                    // publishes inserted: [FailedBankInfo/1]
-///     context.delete(bank)
+///     let book = context.insert(into: "Book")
+///     book["name"] = .text("Dune")
+///     try context.save()                    // publishes inserted: [Book/1]
+///     context.delete(book)
 ///     try context.save()                    // deleted (and cascaded details)
 ///     try context.undo()                    // the row returns with the same id
 public final class ObjectContext {
@@ -144,7 +144,7 @@ public final class ObjectContext {
     /// Objects of an entity from SQL: `sqlCondition` and `orderBy` use column names
     /// (the table's alias is `t0`). Unsaved inserts are not included.
     ///
-    ///     let banks = try context.fetch("FailedBankInfo", where: "state = ?", [.text("IL")], orderBy: "name COLLATE NOCASE")
+    ///     let books = try context.fetch("Book", where: "language = ?", [.text("en")], orderBy: "name COLLATE NOCASE")
     public func fetch(
         _ entity: String,
         where sqlCondition: String? = nil,
@@ -167,7 +167,7 @@ public final class ObjectContext {
     /// (column names; the table's alias is `t0`), as saved: unsaved inserts and deletes
     /// are not counted. One `SELECT count(*)`.
     ///
-    ///     let illinois = try context.count("FailedBankInfo", where: "state = ?", [.text("IL")])
+    ///     let english = try context.count("Book", where: "language = ?", [.text("en")])
     public func count(_ entity: String, where sqlCondition: String? = nil, _ arguments: [StoreValue] = []) throws -> Int
     {
         guard let description = model.entity(named: entity) else { throw StoreError.unknownEntity(entity) }
@@ -363,12 +363,12 @@ public final class ObjectContext {
 
     /// ``save()``, naming the save for its undo: ``undoActionName`` is `actionName`
     /// until the save is undone, and ``undo()`` returns it, so that a screen says what
-    /// it undid ("Undone: Deleted “Signature Bank”") from the context itself.
+    /// it undid ("Undone: Deleted “Dune”") from the context itself.
     ///
-    ///     context.delete(bank)
-    ///     try context.save(actionName: "Deleted “Signature Bank”")
-    ///     context.undoActionName                  // "Deleted “Signature Bank”"
-    ///     let undone = try context.undo()         // undone?.name == "Deleted “Signature Bank”"
+    ///     context.delete(book)
+    ///     try context.save(actionName: "Deleted “Dune”")
+    ///     context.undoActionName                  // "Deleted “Dune”"
+    ///     let undone = try context.undo()         // undone?.name == "Deleted “Dune”"
     public func save(actionName: String?) throws {
         try throwPendingError()
         guard hasChanges else { return }
@@ -419,7 +419,7 @@ public final class ObjectContext {
         let (range, log) = try database.transaction { () throws -> (ClosedRange<Int64>?, RowChangeLog) in
             let start = try store.historyPosition()
             try database.execute("PRAGMA defer_foreign_keys = ON")
-            let (_, log) = try database.recordingChanges(excluding: ObjectContext.unloggedTables) { recorder in
+            let (_, log) = try database.recordingChanges(excluding: unloggedTables) { recorder in
                 try write(inserts: inserts, updates: updates, deletes: deletes, recorder: recorder)
             }
             try store.pruneHistory()
@@ -431,9 +431,9 @@ public final class ObjectContext {
         return log
     }
 
-    /// The history tables of this project's stores and of `--track`: they are written by
-    /// triggers again whenever rows change, so an undo leaves them to those.
-    static let unloggedTables: Set<String> = [SchemaBuilder.historyTable, TrackingSchema.historyTable]
+    /// The history tables of this project's stores and of a foreign database's tracking: they
+    /// are written by triggers again whenever rows change, so an undo leaves them to those.
+    var unloggedTables: Set<String> { [SchemaBuilder.historyTable, store.trackingNames.historyTable] }
 
     /// Row ids the inserts of the save being written were given (temporary id → row id).
     private var permanent: [ObjectID: Int64] = [:]
@@ -590,7 +590,7 @@ public final class ObjectContext {
     }
 
     /// Reports attribute changes of an updated object as updates of the objects
-    /// that reach it through a to-one relationship ("details.closeDate").
+    /// that reach it through a to-one relationship ("details.publishedOn").
     private func propagateToOne(_ changes: inout ChangeSet) throws {
         let direct = changes.updated
         for (id, keys) in direct {
@@ -681,7 +681,7 @@ public final class ObjectContext {
         let (range, reverted) = try database.transaction { () throws -> (ClosedRange<Int64>?, RowChangeLog) in
             let start = try store.historyPosition()
             try database.execute("PRAGMA defer_foreign_keys = ON")
-            let (_, reverted) = try database.recordingChanges(excluding: ObjectContext.unloggedTables) { _ in
+            let (_, reverted) = try database.recordingChanges(excluding: unloggedTables) { _ in
                 try database.revert(log)
             }
             try store.pruneHistory()

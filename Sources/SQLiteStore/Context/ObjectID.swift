@@ -4,10 +4,10 @@
 /// `save()` the object's ``ManagedObject/objectID`` is the permanent one, and
 /// change sets only ever carry permanent IDs.
 ///
-///     let id = ObjectID(entity: "FailedBankInfo", rowID: 12)
-///     id.description // "FailedBankInfo/12"
+///     let id = ObjectID(entity: "Book", rowID: 12)
+///     id.description // "Book/12"
 public struct ObjectID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The entity's name (`"FailedBankInfo"`).
+    /// The entity's name (`"Book"`).
     public let entity: String
     /// The row's `id` (negative while the object is unsaved).
     public let rowID: Int64

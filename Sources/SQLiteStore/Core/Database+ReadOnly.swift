@@ -5,9 +5,9 @@ extension Database {
     /// For reading another program's database (an old app's store to import from), which must be
     /// left exactly as it was, even in a folder that cannot be written.
     ///
-    ///     let old = try Database.openReadOnly(path: "FailedBanksCD.sqlite")
-    ///     let tables = try old.tableNames()          // ["ZFAILEDBANKDETAILS", "ZFAILEDBANKINFO", …]
-    ///     let names = try old.query("SELECT ZNAME FROM ZFAILEDBANKINFO")
+    ///     let old = try Database.openReadOnly(path: "BooksCD.sqlite")
+    ///     let tables = try old.tableNames()          // ["ZBOOKDETAILS", "ZBOOK", …]
+    ///     let names = try old.query("SELECT ZNAME FROM ZBOOK")
     ///
     /// The file's schema is not trusted (`PRAGMA trusted_schema = OFF`: its views, triggers and generated
     /// columns may call only innocuous functions) and the connection is in defensive mode
@@ -36,7 +36,7 @@ extension Database {
 
     /// True when `path` starts with SQLite's 16-byte header magic (`SQLite format 3` and a NUL).
     ///
-    ///     Database.hasSQLiteHeader(path: "banklist.csv")   // false
+    ///     Database.hasSQLiteHeader(path: "books.csv")   // false
     public static func hasSQLiteHeader(path: String) -> Bool {
         StoreFileInspector.hasSQLiteHeader(path: path)
     }

@@ -11,12 +11,12 @@ import Synchronization
 ///
 /// A `Database` is used from one thread at a time (it is not `Sendable`).
 ///
-///     let db = try Database(path: "/tmp/banks.sqlite")
-///     try db.execute("CREATE TABLE IF NOT EXISTS bank(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+///     let db = try Database(path: "/tmp/books.sqlite")
+///     try db.execute("CREATE TABLE IF NOT EXISTS book(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
 ///     try db.transaction {
-///         try db.run("INSERT INTO bank(name) VALUES (?)", [.text("First–Citizens")])
+///         try db.run("INSERT INTO book(name) VALUES (?)", [.text("Dune")])
 ///     }
-///     let count = try db.scalar("SELECT count(*) FROM bank").int64 // 1
+///     let count = try db.scalar("SELECT count(*) FROM book").int64 // 1
 public final class Database {
     /// How to open the file.
     public struct Options: Sendable {
@@ -214,7 +214,7 @@ public final class Database {
 
     /// Calls `body` for each result row; the statement is only valid inside `body`.
     ///
-    ///     try db.forEachRow("SELECT id, name FROM bank ORDER BY name") { row in
+    ///     try db.forEachRow("SELECT id, name FROM book ORDER BY name") { row in
     ///         print(row.int64(at: 0), row.text(at: 1))
     ///     }
     public func forEachRow(_ sql: String, _ arguments: [StoreValue] = [], _ body: (Statement) throws -> Void) throws {
@@ -263,7 +263,7 @@ public final class Database {
     /// `SAVEPOINT` when nested. A throw rolls back this level only and rethrows.
     ///
     ///     try db.transaction {
-    ///         try db.run("INSERT INTO bank(name) VALUES ('A')")
+    ///         try db.run("INSERT INTO book(name) VALUES ('A')")
     ///         try? db.transaction { try db.run("INSERT INTO nope VALUES (1)") } // only this level rolls back
     ///     }
     public func transaction<T>(_ body: () throws -> T) throws -> T {

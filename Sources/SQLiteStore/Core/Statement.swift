@@ -7,8 +7,8 @@ import CSQLite
 /// a million rows stays cheap. Statements come from ``Database/statement(_:)``
 /// (cached) and are reused after ``reset()``.
 ///
-///     let insert = try db.statement("INSERT INTO bank(name, cert) VALUES (?, ?)")
-///     try insert.bind("First–Citizens", at: 1)
+///     let insert = try db.statement("INSERT INTO book(name, pages) VALUES (?, ?)")
+///     try insert.bind("Dune", at: 1)
 ///     try insert.bind(Int64(57_046), at: 2)
 ///     _ = try insert.step()
 ///     insert.reset()

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// The file is opened read-only without creating anything beside it (no `-wal`,
 /// `-shm` or journal) and without holding a lock between reads. SQLite's own
-/// tables (`sqlite_*`) and the `fetchedtable_history` table of `--track` are
-/// not listed.
+/// tables (`sqlite_*`) and the history table of tracking (named by the
+/// ``TrackingNames`` given, ``TrackingNames/standard`` by default) are not listed.
 ///
 ///     let catalog = try DatabaseCatalog(path: "school.sqlite")
 ///     for table in catalog.tables { print(table.name, table.isView ? "view" : "table", try table.rowCount()) }
@@ -20,8 +20,9 @@ public struct DatabaseCatalog {
     /// The tables and views, in the order of their names.
     public let tables: [CatalogTable]
 
-    /// Reads the schema of the file at `path` (see the type's description).
-    public init(path: String) throws {
+    /// Reads the schema of the file at `path` (see the type's description), leaving out
+    /// the history table of `tracking`.
+    public init(path: String, tracking: TrackingNames = .standard) throws {
         self.path = path
         let header = try ForeignDatabaseOpening.header(path: path)
         let database: Database
@@ -36,7 +37,7 @@ public struct DatabaseCatalog {
                 database = try Database(path: path, options: options)
             }
             let connection = CatalogConnection(database: database)
-            tables = try CatalogInspection.tables(in: database).map {
+            tables = try CatalogInspection.tables(in: database, hiding: tracking.historyTable).map {
                 CatalogTable(inspected: $0, connection: connection)
             }
         } catch let error as SQLiteError where error.isNotADatabase || error.isCorrupt {
@@ -103,19 +104,30 @@ public struct CatalogTable {
 
     /// The entity for this table: every column an attribute named as the column (optional,
     /// its ``CatalogColumn/type``), the id ``rowIDColumn``. A view or a `WITHOUT ROWID` table
-    /// gets an entity that numbers its rows by position (``Entity/init(_:viewName:attributes:derived:)``):
+    /// gets an entity that numbers its rows by position
+    /// (``Entity/init(_:viewName:attributes:derived:positionColumn:)``, the number read as `positionColumn`):
     /// listed in the order the view returns them, not deletable, and after a change the rows
     /// behind it compare as moved or replaced.
     ///
     ///     let entity = table.entity(named: table.name)
     ///     let store = try Store(foreignDatabaseAt: path, model: Model(version: 1, applicationID: 0, entities: [entity]), readOnly: true)
-    public func entity(named entityName: String, derived: [DerivedAttribute] = []) -> Entity {
+    public func entity(
+        named entityName: String,
+        derived: [DerivedAttribute] = [],
+        positionColumn: String = Entity.defaultPositionColumn
+    ) -> Entity {
         // A generated column is read like any other (never written: only rows are deleted).
         let attributes = columns.map { Attribute($0.name, $0.type, column: $0.name, optional: true) }
         if let rowIDColumn {
             return Entity(entityName, tableName: name, idColumn: rowIDColumn, attributes: attributes, derived: derived)
         }
-        return Entity(entityName, viewName: name, attributes: attributes, derived: derived)
+        return Entity(
+            entityName,
+            viewName: name,
+            attributes: attributes,
+            derived: derived,
+            positionColumn: positionColumn
+        )
     }
 }
 
@@ -178,14 +190,14 @@ enum CatalogInspection {
     }
 
     /// Every table, view and virtual table but SQLite's own, a virtual table's shadow tables
-    /// and `fetchedtable_history`, by name.
-    static func tables(in database: Database) throws -> [Table] {
+    /// and the table `hiding` (a tracking history table), by name.
+    static func tables(in database: Database, hiding historyTable: String) throws -> [Table] {
         let rows = try database.query(
             """
             SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'view', 'virtual')
               AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> ? ORDER BY name
             """,
-            [.text(TrackingSchema.historyTable)]
+            [.text(historyTable)]
         )
         return try rows.compactMap { row in try row.first?.string.flatMap { try table(named: $0, in: database) } }
     }

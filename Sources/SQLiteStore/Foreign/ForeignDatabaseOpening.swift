@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// Opens a database this project did not make without changing it (see
-/// ``Store/init(foreignDatabaseAt:model:readOnly:)``), and checks that the
+/// ``Store/init(foreignDatabaseAt:model:readOnly:tracking:)``), and checks that the
 /// model's entities name tables and columns the file has.
 enum ForeignDatabaseOpening {
     struct Opened {
@@ -38,7 +38,7 @@ enum ForeignDatabaseOpening {
         return access(path, W_OK) == 0 && access(directory.isEmpty ? "." : directory, W_OK) == 0
     }
 
-    static func open(path: String, model: Model, readOnly: Bool) throws -> Opened {
+    static func open(path: String, model: Model, readOnly: Bool, tracking: TrackingSchema) throws -> Opened {
         let header = try header(path: path)
         var options = Database.Options()
         options.create = false
@@ -80,7 +80,7 @@ enum ForeignDatabaseOpening {
         }
         return Opened(
             database: database,
-            hasTracking: try TrackingSchema.isInstalled(in: database),
+            hasTracking: try tracking.isInstalled(in: database),
             isQueryOnly: queryOnly
         )
     }

@@ -1,22 +1,24 @@
-/// The SQL of `--track`: the `fetchedtable_history` table and the triggers that
-/// fill it (documented in <doc:BrowsingForeignDatabases>).
+/// The SQL of tracking: the history table named by ``TrackingNames`` and the
+/// triggers that fill it (documented in <doc:BrowsingForeignDatabases>).
 ///
-///     CREATE TABLE fetchedtable_history (
+///     CREATE TABLE store_tracking (
 ///       seq INTEGER PRIMARY KEY,      -- grows by one per entry (the newest entries survive pruning)
 ///       table_name TEXT NOT NULL,     -- the table as named in sqlite_master
 ///       row_id INTEGER NOT NULL,      -- the changed row's rowid
 ///       op TEXT NOT NULL              -- 'I' insert, 'U' update, 'D' delete
 ///     )
 ///
-/// and per tracked table `fetchedtable_history_insert_<table>`, `…_update_<table>`
+/// and per tracked table `store_tracking_insert_<table>`, `…_update_<table>`
 /// and `…_delete_<table>` (AFTER triggers; an update that changes the rowid is
 /// recorded as a delete of the old and an insert of the new one).
-enum TrackingSchema {
-    static let historyTable = "fetchedtable_history"
-    /// What every trigger of ours is called: `fetchedtable_history_<op>_<table>`.
-    static let triggerPrefix = "fetchedtable_history_"
+struct TrackingSchema {
+    let names: TrackingNames
+    var historyTable: String { names.historyTable }
+    /// What every trigger of ours is called: `<prefix><op>_<table>`.
+    var triggerPrefix: String { names.triggerPrefix }
 
-    static let createTable = """
+    var createTable: String {
+        """
         CREATE TABLE IF NOT EXISTS \(historyTable) (
           seq INTEGER PRIMARY KEY,
           table_name TEXT NOT NULL,
@@ -24,13 +26,14 @@ enum TrackingSchema {
           op TEXT NOT NULL
         )
         """
+    }
 
-    static func triggerNames(table: String) -> [String] {
+    func triggerNames(table: String) -> [String] {
         ["insert", "update", "delete"].map { SQLIdentifier.alwaysQuoted(triggerPrefix + $0 + "_" + table) }
     }
 
     /// `DROP TRIGGER IF EXISTS` and `CREATE TRIGGER` for one table whose rowid is `rowIDColumn`.
-    static func triggers(table: String, rowIDColumn: String) -> [String] {
+    func triggers(table: String, rowIDColumn: String) -> [String] {
         let names = triggerNames(table: table)
         let t = SQLIdentifier.quoted(table)
         let name = Database.quote(literal: table)
@@ -45,7 +48,7 @@ enum TrackingSchema {
         ]
     }
 
-    static func isInstalled(in database: Database) throws -> Bool {
+    func isInstalled(in database: Database) throws -> Bool {
         try database.scalar(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
             [.text(historyTable)]
@@ -53,7 +56,7 @@ enum TrackingSchema {
     }
 
     /// The names of our triggers in the file.
-    static func installedTriggers(in database: Database) throws -> [String] {
+    func installedTriggers(in database: Database) throws -> [String] {
         try database.query(
             "SELECT name FROM sqlite_master WHERE type = 'trigger' AND substr(name, 1, ?) = ?",
             [.integer(Int64(triggerPrefix.utf8.count)), .text(triggerPrefix)]
@@ -63,7 +66,7 @@ enum TrackingSchema {
 
 extension Store {
     /// Installs history triggers on `tables` of a foreign database (`fetchedtable --track`):
-    /// the `fetchedtable_history` table and AFTER INSERT/UPDATE/DELETE triggers on each table,
+    /// the history table of ``trackingNames`` and AFTER INSERT/UPDATE/DELETE triggers on each table,
     /// so that other processes' changes reach ``ObjectContext/processExternalChanges()`` row by
     /// row (O(K log N) in a controller) instead of as a reset. Installing again is harmless.
     /// Each table needs a rowid (not a view, not `WITHOUT ROWID`).
@@ -77,7 +80,7 @@ extension Store {
         guard isForeign else { return }  // this project's stores have their own history
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
         try database.transaction {
-            try database.execute(TrackingSchema.createTable)
+            try database.execute(trackingSchema.createTable)
             for table in tables {
                 guard let inspected = try CatalogInspection.table(named: table, in: database) else {
                     throw StoreError.schemaMismatch(table: table, reason: "no such table")
@@ -85,7 +88,7 @@ extension Store {
                 guard let rowID = inspected.rowIDColumn, !inspected.isView else {
                     throw StoreError.noRowID(table: table)
                 }
-                for sql in TrackingSchema.triggers(table: inspected.name, rowIDColumn: rowID) {
+                for sql in trackingSchema.triggers(table: inspected.name, rowIDColumn: rowID) {
                     try database.execute(sql)
                 }
             }
@@ -95,7 +98,7 @@ extension Store {
     }
 
     /// Removes what ``installTracking(forTables:)`` installed (`fetchedtable untrack FILE`): every
-    /// `fetchedtable_history_…` trigger and the `fetchedtable_history` table, leaving the schema
+    /// trigger named with ``trackingNames``' prefix and its history table, leaving the schema
     /// as it was before. Afterwards other processes' changes are seen as resets again.
     ///
     ///     try Store(foreignDatabaseAt: "big.sqlite", model: Model(version: 1, applicationID: 0, entities: []),
@@ -104,18 +107,21 @@ extension Store {
         guard isForeign else { return }
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
         try database.transaction {
-            for name in try TrackingSchema.installedTriggers(in: database) {
+            for name in try trackingSchema.installedTriggers(in: database) {
                 try database.execute("DROP TRIGGER IF EXISTS \(SQLIdentifier.alwaysQuoted(name))")
             }
-            try database.execute("DROP TABLE IF EXISTS \(TrackingSchema.historyTable)")
+            try database.execute("DROP TABLE IF EXISTS \(trackingSchema.historyTable)")
         }
         database.clearStatementCache()
         hasTracking = false
     }
 
+    /// The SQL of this store's tracking names.
+    var trackingSchema: TrackingSchema { TrackingSchema(names: trackingNames) }
+
     /// Whether the file has the tracking table now (another process may have installed or removed it).
     func refreshTracking() throws -> Bool {
-        hasTracking = try TrackingSchema.isInstalled(in: database)
+        hasTracking = try trackingSchema.isInstalled(in: database)
         return hasTracking
     }
 }

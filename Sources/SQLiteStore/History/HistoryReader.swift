@@ -10,8 +10,8 @@
 /// any reader whose view of the rows lies between its first and last entry). A reader that fell behind
 /// the pruned history, or that meets a bulk-write marker, reports a reset.
 ///
-/// Over a foreign database (``Store/init(foreignDatabaseAt:model:readOnly:)``) it reads
-/// `fetchedtable_history(seq, table_name, row_id, op)` when `--track` installed it
+/// Over a foreign database (``Store/init(foreignDatabaseAt:model:readOnly:tracking:)``) it reads
+/// the history table `(seq, table_name, row_id, op)` of ``Store/trackingNames`` when tracking was installed
 /// (``Store/installTracking(forTables:)``); without it, any change by another
 /// connection (`PRAGMA data_version` moved) is a reset.
 ///
@@ -72,7 +72,7 @@ public final class HistoryReader {
             }
         }
         let foreign = store.isForeign
-        let table = foreign ? TrackingSchema.historyTable : SchemaBuilder.historyTable
+        let table = foreign ? store.trackingNames.historyTable : SchemaBuilder.historyTable
         let entityColumn = foreign ? "table_name" : "entity"
         var entityOfTable: [String: String?] = [:]
         return try db.read { () throws -> ChangeSet? in

@@ -40,7 +40,7 @@ extension DerivedAttribute {
     /// `valuesAreDates` (every value is known to be a date) leaves the check out: the plain
     /// `substr`, which an index on the column serves.
     ///
-    ///     DerivedAttribute.year("closeYear", of: "closeDate", column: "close_date")
+    ///     DerivedAttribute.year("publishedYear", of: "publishedOn", column: "published_on")
     public static func year(
         _ name: String,
         of attribute: String,
@@ -53,7 +53,7 @@ extension DerivedAttribute {
 
     /// The month (`2025-06`) of a date's `attribute`, as ``year(_:of:column:notADate:valuesAreDates:)`` the year.
     ///
-    ///     DerivedAttribute.month("closeMonth", of: "closeDate", column: "close_date")
+    ///     DerivedAttribute.month("closeMonth", of: "publishedOn", column: "published_on")
     public static func month(
         _ name: String,
         of attribute: String,
@@ -81,7 +81,7 @@ extension DerivedAttribute {
     /// The Swift twin of ``initial(_:of:column:)``'s SQL: the first character upper-cased when it is an
     /// ASCII letter (a BLOB's first byte, as SQLite's `upper` reads it), `.text("#")` for anything else.
     ///
-    ///     DerivedAttribute.initial(of: .text("bank"))   // .text("B")
+    ///     DerivedAttribute.initial(of: .text("book"))   // .text("B")
     ///     DerivedAttribute.initial(of: .integer(7))     // .text("#")
     public static func initial(of value: StoreValue) -> StoreValue {
         let first: UInt32?

@@ -3,12 +3,12 @@
 /// The table is `snake_case(name)` with `id INTEGER PRIMARY KEY`, a column per
 /// attribute and a foreign key column per relationship that stores it.
 ///
-///     let info = Entity("FailedBankInfo",
+///     let book = Entity("Book",
 ///         attributes: [Attribute("name", .text, indexed: true), Attribute("city", .text), Attribute("state", .text, indexed: true)],
-///         relationships: [Relationship("details", destination: "FailedBankDetails", inverse: "info",
+///         relationships: [Relationship("details", destination: "BookDetails", inverse: "book",
 ///                                      deleteRule: .cascade, storesForeignKey: false)],
 ///         uniqueKeys: [["name", "city"]])
-///     info.tableName // "failed_bank_info"
+///     book.tableName // "book"
 public struct Entity: Sendable {
     /// The entity's name (CamelCase), used in fetch requests and object IDs.
     public var name: String
@@ -30,7 +30,7 @@ public struct Entity: Sendable {
     /// the store never creates, changes or checks its schema.
     public private(set) var isForeign: Bool
     /// True for an entity over a view, whose rows are numbered by their position in the
-    /// view (``init(_:viewName:attributes:derived:)``).
+    /// view (``init(_:viewName:attributes:derived:positionColumn:)``).
     public private(set) var numbersRowsByPosition: Bool
 
     /// Position of each attribute in `attributes`.
@@ -77,10 +77,10 @@ public struct Entity: Sendable {
     /// `idColumn` is `"rowid"` or the table's `INTEGER PRIMARY KEY` column: its value is the
     /// object's row id. The attributes name the columns as written in the table (see
     /// ``Attribute/init(_:_:column:optional:)``); the id column may be one of them too. The
-    /// store never changes the table's schema (see ``Store/init(foreignDatabaseAt:model:readOnly:)``).
+    /// store never changes the table's schema (see ``Store/init(foreignDatabaseAt:model:readOnly:tracking:)``).
     ///
-    ///     let banks = Entity("banks", tableName: "banks", idColumn: "rowid",
-    ///                        attributes: [Attribute("Bank Name", .text, column: "Bank Name"),
+    ///     let books = Entity("books", tableName: "books", idColumn: "rowid",
+    ///                        attributes: [Attribute("Title", .text, column: "Title"),
     ///                                     Attribute("Close Date", .text, column: "Close Date")])
     public init(
         _ name: String,
@@ -103,15 +103,23 @@ public struct Entity: Sendable {
     /// 1, 2, 3… in the order the view returns them, and that number is the row id. The
     /// numbers are not stable across changes of the view's data (a refetch then reports
     /// the rows after a change as moved or replaced), and such rows cannot be deleted.
+    /// The number is read as the column `positionColumn` of the numbered rows (a name the
+    /// view's own columns should not use).
     ///
     ///     let totals = Entity("totals", viewName: "yearly totals", attributes: [Attribute("year", .text, column: "year")])
-    public init(_ name: String, viewName: String, attributes: [Attribute], derived: [DerivedAttribute] = []) {
+    public init(
+        _ name: String,
+        viewName: String,
+        attributes: [Attribute],
+        derived: [DerivedAttribute] = [],
+        positionColumn: String = Entity.defaultPositionColumn
+    ) {
         self.init(
             name,
             attributes: attributes,
             derived: derived,
             foreignTable: viewName,
-            idColumn: Entity.positionColumn,
+            idColumn: positionColumn,
             byPosition: true
         )
     }
@@ -131,15 +139,15 @@ public struct Entity: Sendable {
         self.numbersRowsByPosition = byPosition
     }
 
-    /// The id column of an entity that numbers rows by position.
-    static let positionColumn = "fetchedtable_position"
+    /// The id column of an entity that numbers rows by position, unless it is given another.
+    public static let defaultPositionColumn = "store_position"
 
     /// What follows `FROM` for this entity's rows (before `AS t0`): the quoted table name,
-    /// or for rows numbered by position `(SELECT row_number() OVER () AS fetchedtable_position, * FROM "view")`.
+    /// or for rows numbered by position `(SELECT row_number() OVER () AS store_position, * FROM "view")`.
     public var sqlTable: String {
         let table = SQLIdentifier.quoted(tableName)
         guard numbersRowsByPosition else { return table }
-        return "(SELECT row_number() OVER () AS \(Entity.positionColumn), * FROM \(table))"
+        return "(SELECT row_number() OVER () AS \(sqlIDColumn), * FROM \(table))"
     }
 
     /// ``sqlTable`` for reading rows whose ids are at most `lastID`: for rows numbered by
@@ -147,7 +155,7 @@ public struct Entity: Sendable {
     /// screen of a view of millions of rows reads a screen's worth, not the whole view.
     func sqlTable(throughID lastID: Int64) -> String {
         guard numbersRowsByPosition else { return sqlTable }
-        return "(SELECT row_number() OVER () AS \(Entity.positionColumn), * FROM \(SQLIdentifier.quoted(tableName))"
+        return "(SELECT row_number() OVER () AS \(sqlIDColumn), * FROM \(SQLIdentifier.quoted(tableName))"
             + " LIMIT \(max(0, lastID)))"
     }
 

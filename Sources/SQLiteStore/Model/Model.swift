@@ -6,9 +6,9 @@
 ///
 ///     let model = Model(version: 2, applicationID: 0x4642_4E4B, entities: [info, details],
 ///                       migrations: [Migration(from: 1, to: 2) { db in … }])
-///     let source = try model.sqlSource(root: "FailedBankInfo", keyPaths: ["name", "details.closeDate"])
-///     source.from                                           // "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id AND NOT EXISTS (…)"
-///     try source.expression(forKeyPath: "details.closeDate") // "t1.close_date"
+///     let source = try model.sqlSource(root: "Book", keyPaths: ["name", "details.publishedOn"])
+///     source.from                                           // "book AS t0 LEFT JOIN book_details AS t1 ON t1.book_id = t0.id AND NOT EXISTS (…)"
+///     try source.expression(forKeyPath: "details.publishedOn") // "t1.published_on"
 public struct Model: Sendable {
     /// The schema version (`PRAGMA user_version`); at least 1.
     public var version: Int
@@ -58,7 +58,7 @@ public struct Model: Sendable {
         for e in entities {
             guard entityIndex[e.name].map({ entities[$0].name == e.name }) == true, tables.insert(e.tableName).inserted,
                 e.isForeign
-                    || (e.tableName != "store_history" && e.tableName != TrackingSchema.historyTable
+                    || (e.tableName != "store_history" && e.tableName != TrackingNames.standard.historyTable
                         && !e.tableName.hasPrefix("sqlite_"))
             else {
                 throw StoreError.invalidModel("entity \(e.name): duplicate or reserved table name \(e.tableName)")

@@ -1,7 +1,7 @@
 /// Turns Swift-style names into the snake_case names people see in `sqlite3`.
 ///
-///     snakeCase("FailedBankInfo") // "failed_bank_info"
-///     snakeCase("closeDate")      // "close_date"
+///     snakeCase("Book") // "book"
+///     snakeCase("publishedOn")      // "published_on"
 ///     snakeCase("userID")         // "user_id"
 ///     snakeCase("URLValue")       // "url_value"
 package func snakeCase(_ name: String) -> String {

@@ -12,11 +12,11 @@ public enum DeleteRule: Sendable, Hashable {
 /// `storesForeignKey` has the column `<snake_name>_id REFERENCES <destination>(id)`.
 /// The delete rule says what deleting *this* side's object does to the related object.
 ///
-///     // FailedBankDetails.info stores the key (column info_id); deleting an info deletes its details:
-///     Relationship("info", destination: "FailedBankInfo", inverse: "details", storesForeignKey: true)
-///     Relationship("details", destination: "FailedBankDetails", inverse: "info", deleteRule: .cascade, storesForeignKey: false)
+///     // BookDetails.book stores the key (column book_id); deleting a book deletes its details:
+///     Relationship("book", destination: "Book", inverse: "details", storesForeignKey: true)
+///     Relationship("details", destination: "BookDetails", inverse: "book", deleteRule: .cascade, storesForeignKey: false)
 public struct Relationship: Sendable, Hashable {
-    /// The relationship's name, used in key paths (`details.closeDate`).
+    /// The relationship's name, used in key paths (`details.publishedOn`).
     public var name: String
     /// The destination entity's name.
     public var destination: String

@@ -7,20 +7,20 @@
 ///
 /// A join never multiplies the root's rows. Through the side that stores the
 /// foreign key (`details.info`) it follows a primary key, so it finds at most
-/// one row. Through the other side (`info.details`, reading `failed_bank_details.info_id`)
+/// one row. Through the other side (`book.details`, reading `book_details.book_id`)
 /// nothing but a unique index stops several rows pointing at the same object
 /// (a `sqlite3` shell can insert them). When the destination's model has a unique
 /// key on that foreign key (and the store enforces it: ``Store/model`` leaves out a
 /// key the file holds only as a plain index), the join is a plain one. Otherwise it
 /// keeps only the row with the lowest id — the row ``ManagedObject/related(_:)`` reads in Swift:
-/// `… ON t1.info_id = t0.id AND NOT EXISTS (SELECT 1 FROM failed_bank_details AS t1x
-/// WHERE t1x.info_id = t1.info_id AND t1x.id < t1.id)`. The test names only `t1`, so
+/// `… ON t1.book_id = t0.id AND NOT EXISTS (SELECT 1 FROM book_details AS t1x
+/// WHERE t1x.book_id = t1.book_id AND t1x.id < t1.id)`. The test names only `t1`, so
 /// SQLite may still run the join from `t1`'s side (from an index on a sorted
 /// column of it) and it costs one probe of the foreign key's index per row.
 ///
-///     var source = try model.sqlSource(root: "FailedBankInfo", keyPaths: ["details.closeYear"])
-///     source.from                                          // "failed_bank_info AS t0 LEFT JOIN failed_bank_details AS t1 ON t1.info_id = t0.id AND NOT EXISTS (…)"
-///     try source.expression(forKeyPath: "details.closeYear") // "substr(t1.close_date, 1, 4)"
+///     var source = try model.sqlSource(root: "Book", keyPaths: ["details.publishedYear"])
+///     source.from                                          // "book AS t0 LEFT JOIN book_details AS t1 ON t1.book_id = t0.id AND NOT EXISTS (…)"
+///     try source.expression(forKeyPath: "details.publishedYear") // "substr(t1.published_on, 1, 4)"
 ///     try source.expression(forKeyPath: "name")              // "t0.name"
 public struct SQLSource: Sendable {
     /// `<root table> AS t0 [LEFT JOIN <table> AS tN ON …]…`
@@ -30,7 +30,7 @@ public struct SQLSource: Sendable {
     /// The root entity.
     public let root: Entity
     let model: Model
-    /// Alias of each joined relationship path ("details", "details.bank").
+    /// Alias of each joined relationship path ("details", "details.book").
     private(set) var aliases: [String: String] = [:]
 
     init(model: Model, root: Entity) {
@@ -47,7 +47,7 @@ public struct SQLSource: Sendable {
         _ = try resolve(keyPath, addJoins: true)
     }
 
-    /// The SQL expression of a key path: a column (`t1.close_date`), a derived
+    /// The SQL expression of a key path: a column (`t1.published_on`), a derived
     /// attribute's expanded SQL, `tN.id` for `id`, or the related row's id for a relationship.
     public func expression(forKeyPath keyPath: String) throws -> String {
         var copy = self

@@ -28,8 +28,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another file was put at the path while a store of this process still has the old file
     /// open: opening the new one now would share the old one's `-wal` (`Store/fileAtPath()`).
     case replacedFileStillOpen(path: String)
-    /// No file at the path (a foreign database is never created: ``Store/init(foreignDatabaseAt:model:readOnly:)``,
-    /// ``DatabaseCatalog/init(path:)``).
+    /// No file at the path (a foreign database is never created: ``Store/init(foreignDatabaseAt:model:readOnly:tracking:)``,
+    /// ``DatabaseCatalog/init(path:tracking:)``).
     case missingFile(path: String)
     /// The operation needs a table with a row id (`rowid` or an `INTEGER PRIMARY KEY`); a view or a
     /// `WITHOUT ROWID` table has none (deleting a row, history triggers).

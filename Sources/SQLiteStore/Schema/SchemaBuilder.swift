@@ -1,11 +1,11 @@
 /// Writes the SQL of a model's schema: tables, indexes, the history table and its triggers.
 ///
 /// Names are the readable snake_case ones, so that a person with `sqlite3`
-/// sees `failed_bank_info(id, name, city, state)` and `failed_bank_details(…, info_id)`.
+/// sees `book(id, name, author, language)` and `book_details(…, book_id)`.
 /// Kept separate from ``Store`` so the generated SQL can be read and tested on its own.
 ///
 ///     let builder = SchemaBuilder(model: model)
-///     print(builder.createTable(for: model.entity(named: "FailedBankDetails")!))
+///     print(builder.createTable(for: model.entity(named: "BookDetails")!))
 struct SchemaBuilder {
     let model: Model
 
@@ -18,7 +18,7 @@ struct SchemaBuilder {
     func createTable(for entity: Entity) -> String {
         var columns = ["id INTEGER PRIMARY KEY"]
         // Foreign keys first, right after the id, so `sqlite3` users see the link
-        // beside the key (failed_bank_details: id, info_id, close_date, …).
+        // beside the key (book_details: id, book_id, published_on, …).
         for r in entity.relationships where r.storesForeignKey {
             let dest = model.entity(named: r.destination)
             let destTable = dest?.tableName ?? snakeCase(r.destination)
@@ -49,7 +49,7 @@ struct SchemaBuilder {
 
     /// `CREATE [UNIQUE] INDEX IF NOT EXISTS` for indexed attributes, foreign keys and unique keys.
     ///
-    /// A foreign key that is a unique key on its own (a one-to-one link, `failed_bank_details.info_id`)
+    /// A foreign key that is a unique key on its own (a one-to-one link, `book_details.book_id`)
     /// gets only the unique index, which serves the same lookups.
     func indexes(for entity: Entity) -> [Index] {
         var out: [Index] = []
@@ -89,8 +89,8 @@ struct SchemaBuilder {
     /// Creates the entity's indexes that `database` lacks.
     ///
     /// A unique key that rows already in the file break (a key a newer model adds, over a
-    /// file whose rows were written before: two `failed_bank_details` rows with the same
-    /// `info_id`) is not enforced in that file, and a plain index on its columns is made
+    /// file whose rows were written before: two `book_details` rows with the same
+    /// `book_id`) is not enforced in that file, and a plain index on its columns is made
     /// instead: refusing to open the store would lock its owner out of the data, and which
     /// of the rows to delete is not the store's to choose. ``Store/enforcesUniqueKey(_:of:)``
     /// tells whether a file enforces a key; creating the store's schema again (the next
@@ -130,7 +130,7 @@ struct SchemaBuilder {
     ///
     /// A change of a row that holds a foreign key is also recorded as an update
     /// ('U') of the row it references, old and new, because that object's key
-    /// paths (`details.closeDate`) read through it. An update of a referenced
+    /// paths (`details.publishedOn`) read through it. An update of a referenced
     /// row likewise records 'U' for the rows that reference it.
     func createTriggers(for entity: Entity) -> [String] {
         let t = entity.tableName

@@ -5,7 +5,7 @@ extension Store {
     /// gave a new unique key may not: when its rows already broke the key, the store
     /// opened it with a plain index instead (see ``Migration``).
     ///
-    ///     let enforced = try store.enforcesUniqueKey(["info"], of: "FailedBankDetails")
+    ///     let enforced = try store.enforcesUniqueKey(["book"], of: "BookDetails")
     public func enforcesUniqueKey(_ key: [String], of entityName: String) throws -> Bool {
         guard let entity = model.entity(named: entityName) else { throw StoreError.unknownEntity(entityName) }
         let columns = key.compactMap { entity.columnName(forKey: $0) }

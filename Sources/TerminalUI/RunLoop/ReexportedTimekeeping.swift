@@ -1,3 +1,3 @@
-// `Clock`, `MonotonicClock` and `TestClock` for code that imports the run loop
+// `TimeSource`, `MonotonicClock` and `TestClock` for code that imports the run loop
 // (see the Timekeeping module, which the import layer shares).
 @_exported import Timekeeping

@@ -19,9 +19,9 @@
 /// close the top view when there is one beneath it (back), and, when
 /// `helpBindings` is set, `?` and F1 open a `HelpOverlay`.
 ///
-///     let screen = try CursesScreen()
+///     let screen = try CursesBackend()
 ///     let loop = TerminalRunLoop(screen: screen, minimumWidth: 40, minimumHeight: 10)
-///     loop.push(bankListScreen)
+///     loop.push(bookListScreen)
 ///     loop.helpBindings = [("↑/↓ j/k", "move"), ("q", "quit")]
 ///     loop.addTicker(every: 0.2) { _ in try? context.processExternalChanges() }
 ///     let reason = loop.run()          // .quit, or .signal(SIGTERM) …
@@ -57,9 +57,9 @@ public final class TerminalRunLoop {
     }
 
     /// Where frames go and events come from.
-    public let screen: Screen
+    public let screen: Backend
     /// "Now" for rendering, tickers and timeouts.
-    public let clock: any Clock
+    public let clock: any TimeSource
     /// Below this size the "Terminal too small" screen is shown.
     public var minimumWidth: Int
     /// Below this height the "Terminal too small" screen is shown.
@@ -83,7 +83,12 @@ public final class TerminalRunLoop {
     private var afterFrameActions: [() -> Void] = []
 
     /// A loop over `screen` with an empty view stack.
-    public init(screen: Screen, clock: any Clock = MonotonicClock(), minimumWidth: Int = 20, minimumHeight: Int = 5) {
+    public init(
+        screen: Backend,
+        clock: any TimeSource = MonotonicClock(),
+        minimumWidth: Int = 20,
+        minimumHeight: Int = 5
+    ) {
         self.screen = screen
         self.clock = clock
         self.minimumWidth = minimumWidth
@@ -155,9 +160,9 @@ public final class TerminalRunLoop {
         draw()
         while true {
             if quitRequested { return .quit }
-            if let signo = (screen as? TerminalScreen)?.terminationSignal { return .signal(signo) }
+            if let signo = (screen as? TerminalBackend)?.terminationSignal { return .signal(signo) }
             let event = screen.nextEvent(timeoutMilliseconds: waitTimeout(now: clock.now))
-            if let signo = (screen as? TerminalScreen)?.terminationSignal { return .signal(signo) }
+            if let signo = (screen as? TerminalBackend)?.terminationSignal { return .signal(signo) }
             if let event { dispatchBurst(startingWith: event) }
             if quitRequested { return .quit }
             fireDueTickers(now: clock.now)
@@ -249,7 +254,7 @@ public final class TerminalRunLoop {
                 dispatch(event)
                 count += 1
                 if quitRequested || clock.now - start >= maximumBurstDuration { break }
-                if (screen as? TerminalScreen)?.terminationSignal != nil { break }
+                if (screen as? TerminalBackend)?.terminationSignal != nil { break }
                 next = screen.nextPendingEvent()
             }
         }
@@ -263,7 +268,7 @@ public final class TerminalRunLoop {
             for view in views { _ = view.handle(event) }
             return
         case .control("l"):
-            (screen as? TerminalScreen)?.redrawAll()
+            (screen as? TerminalBackend)?.redrawAll()
             return
         default:
             break

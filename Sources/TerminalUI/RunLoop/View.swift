@@ -19,7 +19,7 @@ public enum EventResult: Equatable, Sendable {
 }
 
 /// Something the run loop can draw and send keys to: a whole screen (the
-/// bank list, a detail screen), an overlay (help, a dialog) or a widget.
+/// book list, a detail screen), an overlay (help, a dialog) or a widget.
 ///
 /// Rendering is a function of state and time: `render` reads state and writes
 /// cells, and never touches the terminal. State changes in `handle`.

@@ -54,7 +54,7 @@ public struct Cell: Hashable, Sendable {
 /// terminal, so a golden test is `render` plus `canvas.text`.
 ///
 ///     var canvas = Canvas(width: 80, height: 24)
-///     canvas.put("Failed Banks", x: 0, y: 0, attributes: .bold)
+///     canvas.put("Books", x: 0, y: 0, attributes: .bold)
 ///     print(canvas.text)
 public struct Canvas: Sendable {
     /// Columns.

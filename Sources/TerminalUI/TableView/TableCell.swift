@@ -8,9 +8,9 @@
 /// (CJK, emoji) is never split.
 ///
 ///     func cell(forRowAt indexPath: IndexPath) -> TableCell {
-///         let bank = banks[indexPath.section][indexPath.row]
-///         return TableCell(style: .subtitle, title: bank.name,
-///                          detail: "\(bank.city), \(bank.state)", accessory: .disclosureIndicator)
+///         let book = books[indexPath.section][indexPath.row]
+///         return TableCell(style: .subtitle, title: book.name,
+///                          detail: "\(book.author), \(book.language)", accessory: .disclosureIndicator)
 ///     }
 public struct TableCell: Hashable, Sendable {
     /// How the title and detail are laid out.

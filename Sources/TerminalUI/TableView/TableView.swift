@@ -11,7 +11,7 @@ import Foundation
 /// a million rows cost what ten do.
 ///
 ///     let table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
-///     table.dataSource = banks          // weak
+///     table.dataSource = books          // weak
 ///     table.delegate = screen           // weak
 ///     var canvas = Canvas(width: 80, height: 24)
 ///     table.render(into: &canvas, frame: Rect(x: 0, y: 1, width: 80, height: 22), at: clock.now)
@@ -129,7 +129,7 @@ public final class TableView {
     /// else on the same index path (clamped), and keeping the selected row at
     /// the same height on screen. Cancels a running animation and the Delete button.
     ///
-    ///     banks.years = loadYears()          // the data source's new data
+    ///     books.years = loadYears()          // the data source's new data
     ///     table.reloadData()
     public func reloadData() {
         needsReload = false

@@ -7,17 +7,17 @@ import Foundation
 /// cells only for the rows it draws in a frame, so a million-row source costs
 /// what a ten-row one does.
 ///
-///     final class Banks: TableViewDataSource {
-///         var years: [(title: String, banks: [String])] = []
+///     final class Books: TableViewDataSource {
+///         var years: [(title: String, books: [String])] = []
 ///         var numberOfSections: Int { years.count }
-///         func numberOfRows(inSection section: Int) -> Int { years[section].banks.count }
+///         func numberOfRows(inSection section: Int) -> Int { years[section].books.count }
 ///         func cell(forRowAt indexPath: IndexPath) -> TableCell {
-///             TableCell(style: .value1, title: years[indexPath.section].banks[indexPath.row])
+///             TableCell(style: .value1, title: years[indexPath.section].books[indexPath.row])
 ///         }
 ///         func titleForHeader(inSection section: Int) -> String? { years[section].title }
 ///         func sectionIndexTitles() -> [String] { years.map(\.title) }
 ///     }
-///     tableView.dataSource = banks   // weak, as in UIKit: keep `banks` alive yourself
+///     tableView.dataSource = books   // weak, as in UIKit: keep `books` alive yourself
 public protocol TableViewDataSource: AnyObject {
     /// Number of sections (0 for an empty table).
     var numberOfSections: Int { get }

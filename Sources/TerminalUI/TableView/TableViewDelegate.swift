@@ -5,7 +5,7 @@ import Foundation
 /// Every method has a default that does nothing, so a delegate implements
 /// only what it needs.
 ///
-///     final class BankListScreen: TableViewDelegate {
+///     final class BookListScreen: TableViewDelegate {
 ///         func didSelectRow(at indexPath: IndexPath) { showDetail(indexPath) }
 ///         func commitDelete(at indexPath: IndexPath) {
 ///             context.delete(controller.object(at: indexPath))   // the save's batch removes the row

@@ -4,7 +4,7 @@ import CNCurses
 ///
 /// Pure functions over numbers (no curses calls), so tests can check the
 /// mapping without a terminal. `KEY_RESIZE` and `KEY_MOUSE` need the screen's
-/// state and are decoded by `CursesScreen` itself.
+/// state and are decoded by `CursesBackend` itself.
 enum CursesKeyDecoder {
     /// A character `wget_wch` returned with `OK`.
     static func event(character code: UInt32) -> InputEvent? {

@@ -1,11 +1,11 @@
 /// Why the terminal could not be taken over (or given back).
 ///
-/// Thrown by `CursesScreen.init` before curses touches the terminal, so the
+/// Thrown by `CursesBackend.init` before curses touches the terminal, so the
 /// shell is left exactly as it was. `description` is the sentence a person
 /// reads; the command-line layer prefixes the program name:
 ///
 ///     do {
-///         let screen = try CursesScreen()
+///         let screen = try CursesBackend()
 ///         …
 ///     } catch let error as TerminalError {
 ///         print(error.description)   // "TERM is not set" …
@@ -24,7 +24,7 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
     case cannotAddressCursor(terminalType: String)
     /// `newterm` refused the terminal for another reason.
     case initializationFailed(terminalType: String)
-    /// A CursesScreen is already active in this process (curses has one terminal).
+    /// A CursesBackend is already active in this process (curses has one terminal).
     case alreadyActive
 
     /// The sentence for a person, without the program name.

@@ -13,7 +13,7 @@ import Synchronization
 ///   pipe; the run loop sees it, returns, and the screen restores the terminal
 ///   with `endwin`. A second one while the first is still pending (the loop
 ///   is stuck) restores the terminal the raw way and `_exit(128 + signo)`.
-/// - SIGTSTP, SIGCONT, SIGWINCH: record and wake; `CursesScreen.nextEvent`
+/// - SIGTSTP, SIGCONT, SIGWINCH: record and wake; `CursesBackend.nextEvent`
 ///   suspends, repaints or resizes on the loop's thread.
 /// - SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGQUIT: write the
 ///   saved terminfo strings (keypad off, attributes off, cursor on, leave the

@@ -1,4 +1,4 @@
-/// A centred yes/no question ("Delete Silicon Valley Bank?", "Discard changes?").
+/// A centred yes/no question ("Delete Dune Messiah?", "Discard changes?").
 ///
 /// `y` answers yes, `n` or Esc no; ←/→ or Tab move between the two buttons and
 /// Enter presses the highlighted one. After answering, `onAnswer` is called

@@ -7,7 +7,7 @@
 /// `.ignored`, for the app to go back.
 ///
 ///     let detail = DetailView(rows: [
-///         .init(label: "Bank", value: "Silicon Valley Bank"),
+///         .init(label: "Book", value: "Dune Messiah"),
 ///         .init(label: "City", value: "Santa Clara, CA"),
 ///         .init(label: "Closed", value: "2023-03-10"),
 ///     ])

@@ -13,7 +13,7 @@
 public class EntryBar: View {
     let field = TextField()
 
-    /// Shown right-aligned (e.g. "3 of 17", "42 banks").
+    /// Shown right-aligned (e.g. "3 of 17", "42 books").
     public var trailingText: String?
 
     /// Drawn bold before the text.

@@ -3,10 +3,10 @@
 ///
 /// `TextField`, `SecretField` and `TextArea` conform.
 ///
-///     let control: any FormControl = TextField(text: "Silicon Valley Bank")
+///     let control: any FormControl = TextField(text: "Dune Messiah")
 ///     control.isFocused = true
 ///     _ = control.handle(.character("!"))
-///     control.value   // "Silicon Valley Bank!"
+///     control.value   // "Dune Messiah!"
 public protocol FormControl: View {
     /// The text being edited.
     var value: String { get set }

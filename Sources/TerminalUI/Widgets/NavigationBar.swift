@@ -4,8 +4,8 @@
 /// The title stays centred on the line while it fits between the sides, and is
 /// truncated with `…` when it does not.
 ///
-///     let bar = NavigationBar(title: "Failed Banks", trailingText: "572 banks")
-///     bar.backTitle = "Banks"      // on a detail screen: "‹ Banks"
+///     let bar = NavigationBar(title: "Books", trailingText: "572 books")
+///     bar.backTitle = "Books"      // on a detail screen: "‹ Books"
 ///     bar.render(into: &canvas, frame: canvas.bounds.row(0), at: now)
 public final class NavigationBar: View {
     /// Bold, centred.

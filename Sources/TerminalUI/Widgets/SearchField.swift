@@ -9,7 +9,7 @@
 /// screen that forwards keys while `isActive`.
 ///
 ///     let search = SearchField()
-///     search.onChange = { text in matches = banks.indexPaths(matching: text) }   // the app's search
+///     search.onChange = { text in matches = books.indexPaths(matching: text) }   // the app's search
 ///     search.onCommit = { text in lastSearch = text }
 ///     // on "/":
 ///     search.activate()

@@ -1,6 +1,6 @@
 /// The bottom line of a screen: hints or state on the left (dim), a position
 /// such as "123/572" on the right, and transient messages that replace the
-/// hints for a few seconds ("Deleted Silicon Valley Bank — u to undo").
+/// hints for a few seconds ("Deleted Dune Messiah — u to undo").
 ///
 /// A message is shown from the time it is posted until `duration` seconds
 /// later; `nextWakeTime` tells the run loop when to redraw without it, so no
@@ -8,7 +8,7 @@
 ///
 ///     let status = StatusLine(hints: "? help  / search  q quit")
 ///     status.trailingText = "123/572"
-///     status.showMessage("Deleted Silicon Valley Bank — u to undo", at: clock.now)
+///     status.showMessage("Deleted Dune Messiah — u to undo", at: clock.now)
 ///     status.render(into: &canvas, frame: canvas.bounds.row(canvas.height - 1), at: clock.now)
 public final class StatusLine: View {
     /// How a message is drawn: `.info` bold, `.error` in the destructive colour (and bold).

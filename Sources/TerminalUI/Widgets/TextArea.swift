@@ -7,11 +7,11 @@
 /// last are `.ignored`, so a `Form` moves the focus there; Tab is left to the
 /// container too. Lines longer than the area scroll horizontally together.
 ///
-///     let body = TextArea(text: "Buy milk\nCall the bank")
+///     let body = TextArea(text: "Buy milk\nCall the library")
 ///     _ = body.handle(.down)
 ///     _ = body.handle(.end)
 ///     _ = body.handle(.enter)
-///     body.text                          // "Buy milk\nCall the bank\n"
+///     body.text                          // "Buy milk\nCall the library\n"
 ///     body.cursor                        // (line: 2, column: 0)
 public final class TextArea: FormControl {
     private var lines: [[Character]]

@@ -10,7 +10,7 @@
 /// It draws on the first row of its frame, underlined so the field's extent
 /// shows, and puts the terminal cursor at the insertion point when focused.
 ///
-///     let field = TextField(text: "", placeholder: "Bank name")
+///     let field = TextField(text: "", placeholder: "Book name")
 ///     field.onChange = { text in query = text }
 ///     _ = field.handle(.character("S"))
 ///     field.render(into: &canvas, frame: Rect(x: 10, y: 3, width: 30, height: 1), at: now)

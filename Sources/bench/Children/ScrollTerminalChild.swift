@@ -3,7 +3,7 @@ import CLIKit
 
 /// `bench --child scroll-tty [--rows N]`: a subtitle-style table (the app's
 /// Date tab shape, see ``SyntheticBankSource``) drawn full-screen through
-/// `CursesScreen`, reacting to keys until `q`.
+/// `CursesBackend`, reacting to keys until `q`.
 ///
 /// The parent runs it under a pseudo-terminal and counts the bytes one ↓
 /// past the bottom of the screen makes ncurses write: the one-row scroll of
@@ -23,9 +23,9 @@ enum ScrollTerminalChild {
             let table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
             table.dataSource = source
             table.animatesUpdates = false
-            let screen: CursesScreen
+            let screen: CursesBackend
             do {
-                screen = try CursesScreen(options: CursesScreen.Options(enablesMouse: false))
+                screen = try CursesBackend(options: CursesBackend.Options(enablesMouse: false))
             } catch {
                 printError("\(error)")
                 return ExitStatus.usage

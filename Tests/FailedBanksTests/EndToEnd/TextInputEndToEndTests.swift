@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Text that is hard on a terminal, in a real one: bank names made of grapheme

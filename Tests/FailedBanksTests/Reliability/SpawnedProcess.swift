@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// A child process that keeps running while the test works beside it: its

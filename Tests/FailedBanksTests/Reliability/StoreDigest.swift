@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What a failedbanks store holds, reduced to counts and a hash, read with
 /// the `sqlite3` shell (independently of the app). Two stores with the same

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The sections and object ids that `failedbanks watch` describes, rebuilt
 /// from its JSON Lines: the last snapshot, with every later batch applied by

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStore
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for the update tests: each connection

@@ -231,7 +231,7 @@ struct ForeignDatabaseTests {
             #expect(throws: StoreError.noRowID(table: "tags")) { try store.installTracking(forTables: ["tags"]) }
             try store.installTracking(forTables: ["failed banks", "student"])
             #expect(store.hasTracking)
-            #expect(try DatabaseCatalog(path: path).table(named: TrackingSchema.historyTable) == nil)
+            #expect(try DatabaseCatalog(path: path).table(named: TrackingNames.standard.historyTable) == nil)
             let context = ObjectContext(store: store)
             try other.execute(
                 """

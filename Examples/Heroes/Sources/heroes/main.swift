@@ -6,7 +6,7 @@ import TerminalUI
 let path = HeroList.databasePath(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
 do {
     let store = try HeroList.openStore(at: path)
-    let screen = try CursesScreen()
+    let screen = try CursesBackend()
     let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
     let list = try HeroList.makeScreen(
         store: store,

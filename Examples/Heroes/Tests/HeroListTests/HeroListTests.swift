@@ -9,7 +9,7 @@ import Testing
 @Suite struct HeroListTests {
     final class Fixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("heroes-\(UUID().uuidString)")
-        let screen = MemoryScreen(width: 60, height: 20)
+        let screen = MemoryBackend(width: 60, height: 20)
         let clock = TestClock(now: 10)
         let loop: TerminalRunLoop
         let store: Store

@@ -6,7 +6,7 @@ import TerminalUI
 let path = StudentList.databasePath(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment)
 do {
     let store = try StudentList.openStore(at: path)
-    let screen = try CursesScreen()
+    let screen = try CursesBackend()
     let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
     let list = try StudentList.makeScreen(
         store: store,

@@ -8,7 +8,7 @@ import Testing
     final class Fixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("students-\(UUID().uuidString)")
         let path: String
-        let screen = MemoryScreen(width: 50, height: 16)
+        let screen = MemoryBackend(width: 50, height: 16)
         let clock = TestClock(now: 10)
         let loop: TerminalRunLoop
 

@@ -1,7 +1,7 @@
 import CNCurses
 import Glibc
 
-/// The ncursesw backend of `Screen`: the only code in the project that calls curses.
+/// The ncursesw `Backend`: the only code in the project that calls curses.
 ///
 /// Taking the terminal over: `setlocale` first; a clear `TerminalError`
 /// (before anything is written) when standard input or output is not a
@@ -23,15 +23,15 @@ import Glibc
 /// against what the terminal shows and, because `idlok` is on, scrolls with
 /// the terminal's scroll region when rows moved. It never calls `clear()`.
 ///
-///     let screen: CursesScreen
-///     do { screen = try CursesScreen() }
+///     let screen: CursesBackend
+///     do { screen = try CursesBackend() }
 ///     catch { print("cannot use the terminal: \(error)"); exit(1) }
 ///     let loop = TerminalRunLoop(screen: screen)
 ///     loop.push(browser)
 ///     let reason = loop.run()
 ///     screen.close()
 ///     exit(reason.exitStatus)    // 0, or 128 + signal number
-public final class CursesScreen: TerminalScreen {
+public final class CursesBackend: TerminalBackend {
     /// How to take the terminal over. Defaults come from the environment.
     public struct Options: Sendable {
         /// The terminfo name; defaults to `$TERM` (nil or empty: refused).
@@ -49,8 +49,8 @@ public final class CursesScreen: TerminalScreen {
 
         /// Options from the environment (`TERM`, `NO_COLOR`), mouse on, 25 ms ESC delay, stdin/stdout.
         public init(
-            terminalType: String? = CursesScreen.environment("TERM"),
-            usesColor: Bool = (CursesScreen.environment("NO_COLOR") ?? "").isEmpty,
+            terminalType: String? = CursesBackend.environment("TERM"),
+            usesColor: Bool = (CursesBackend.environment("NO_COLOR") ?? "").isEmpty,
             enablesMouse: Bool = true,
             escapeDelayMilliseconds: Int = 25,
             inputDescriptor: Int32 = STDIN_FILENO,
@@ -97,9 +97,9 @@ public final class CursesScreen: TerminalScreen {
 
     /// Takes over the terminal. Throws `TerminalError` (terminal untouched) when it cannot.
     public init(options: Options = Options()) throws {
-        guard !CursesScreen.activeInstance else { throw TerminalError.alreadyActive }
+        guard !CursesBackend.activeInstance else { throw TerminalError.alreadyActive }
         self.options = options
-        CursesScreen.selectLocale()
+        CursesBackend.selectLocale()
 
         let input = options.inputDescriptor
         let output = options.outputDescriptor
@@ -154,7 +154,7 @@ public final class CursesScreen: TerminalScreen {
         screen = newScreen
         inputFile = inFile
         outputFile = outFile
-        CursesScreen.activeInstance = true
+        CursesBackend.activeInstance = true
         isActive = true
 
         let window = cnc_stdscr()
@@ -233,7 +233,7 @@ public final class CursesScreen: TerminalScreen {
         TerminalSignals.uninstall()
         Glibc.close(wakeRead)
         Glibc.close(wakeWrite)
-        CursesScreen.activeInstance = false
+        CursesBackend.activeInstance = false
     }
 
     // MARK: - Frames
@@ -302,7 +302,7 @@ public final class CursesScreen: TerminalScreen {
                 continue
             }
             let wide = x + 1 < canvas.width && canvas[x + 1, y].isContinuation
-            CursesScreen.cursesText(cell.text, into: &text)
+            CursesBackend.cursesText(cell.text, into: &text)
             let cursesWidth = Int(cnc_wcwidth(text[0]))
             let cellWidth = wide ? 2 : 1
             if cursesWidth == cellWidth {
@@ -418,7 +418,7 @@ public final class CursesScreen: TerminalScreen {
     public func nextEvent(timeoutMilliseconds: Int?) -> InputEvent? {
         guard isActive else { return nil }
         let window = cnc_stdscr()
-        let deadline = timeoutMilliseconds.map { CursesScreen.milliseconds() + $0 }
+        let deadline = timeoutMilliseconds.map { CursesBackend.milliseconds() + $0 }
         while true {
             if let event = handleControlSignals() { return event }
             if terminationSignal != nil { return nil }
@@ -437,7 +437,7 @@ public final class CursesScreen: TerminalScreen {
 
             var wait: Int32 = -1
             if let deadline {
-                let remaining = deadline - CursesScreen.milliseconds()
+                let remaining = deadline - CursesBackend.milliseconds()
                 if remaining <= 0 { return nil }
                 wait = Int32(min(remaining, Int(Int32.max)))
             }

@@ -196,7 +196,7 @@ import Testing
         #expect(reports.last?.fraction == 1)
         let line = ImportProgressBar.line(
             label: "x.csv",
-            progress: BankImportProgress(
+            progress: ImportProgress(
                 rows: 250_000,
                 bytesRead: 50,
                 totalBytes: 100,
@@ -212,7 +212,7 @@ import Testing
     }
 
     @Test func summaryLineHasTheAgreedForm() {
-        var summary = BankImportSummary(path: "b.csv")
+        var summary = ImportSummary(path: "b.csv")
         summary.added = 3
         summary.updated = 1
         summary.unchanged = 568
@@ -227,7 +227,7 @@ import Testing
     }
 
     @Test func issueMessagesHaveTheAgreedForm() {
-        let issue = BankImportIssue(
+        let issue = ImportIssue(
             path: "b.csv",
             line: 42,
             reason: "not a valid date",
@@ -236,7 +236,7 @@ import Testing
         )
         #expect(issue.description == "b.csv:42: not a valid date (column \"Closing Date\", value \"31-Foo-24\")")
         #expect(
-            BankImportIssue(path: "b.csv", line: 3, reason: "expected 7 fields, found 6").description
+            ImportIssue(path: "b.csv", line: 3, reason: "expected 7 fields, found 6").description
                 == "b.csv:3: expected 7 fields, found 6"
         )
     }
@@ -269,13 +269,13 @@ import Testing
 /// Collects progress reports (called from the importer's parsing thread).
 final class Reports: @unchecked Sendable {
     private let lock = NSLock()
-    private var reports: [BankImportProgress] = []
-    func append(_ report: BankImportProgress) {
+    private var reports: [ImportProgress] = []
+    func append(_ report: ImportProgress) {
         lock.lock()
         reports.append(report)
         lock.unlock()
     }
-    var last: BankImportProgress? {
+    var last: ImportProgress? {
         lock.lock()
         defer { lock.unlock() }
         return reports.last

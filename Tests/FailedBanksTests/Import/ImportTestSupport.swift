@@ -73,9 +73,22 @@ struct StoreSnapshot: Equatable {
     var bankCount: Int { rows.count }
 }
 
-/// The path of a real-world file in `Tests/Fixtures`.
+/// The path of a real-world file in `Tests/Fixtures` (part of the repository: a test that needs a missing one fails).
 func fixtureFile(_ name: String) -> String {
-    fixturesDirectory.appendingPathComponent(name).path
+    BrowserFixture.packageRoot.appendingPathComponent("Tests/Fixtures").appendingPathComponent(name).path
+}
+
+/// A fresh temporary directory for one test.
+func makeTemporaryDirectory(_ label: String = "import") -> String {
+    TemporaryDirectory.create(label).path
+}
+
+func writeFile(_ path: String, _ bytes: [UInt8]) {
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+}
+
+func writeFile(_ path: String, _ text: String) {
+    writeFile(path, Array(text.utf8))
 }
 
 /// Header of the FDIC's current format, as plain ASCII.

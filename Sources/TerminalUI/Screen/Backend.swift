@@ -23,11 +23,11 @@ public enum InputEvent: Hashable, Sendable {
 /// A frame is drawn into a `Canvas` by the views and handed to `present`,
 /// which the ncurses backend turns into `wnoutrefresh` + one `doupdate`.
 ///
-///     let screen = MemoryScreen(width: 80, height: 24)
+///     let screen = MemoryBackend(width: 80, height: 24)
 ///     var canvas = Canvas(width: screen.width, height: screen.height)
 ///     tableView.render(into: &canvas, at: clock.now)
 ///     screen.present(canvas)
-public protocol Screen: AnyObject {
+public protocol Backend: AnyObject {
     /// Columns of the terminal (or of the in-memory grid).
     var width: Int { get }
     /// Lines of the terminal (or of the in-memory grid).
@@ -41,6 +41,6 @@ public protocol Screen: AnyObject {
     func nextPendingEvent() -> InputEvent?
 }
 
-extension Screen {
+extension Backend {
     public func nextPendingEvent() -> InputEvent? { nextEvent(timeoutMilliseconds: 0) }
 }

@@ -1,14 +1,14 @@
-/// A `Screen` on a real terminal: it can be asked to end by a signal, and can
+/// A `Backend` on a real terminal: it can be asked to end by a signal, and can
 /// repaint everything when the picture got damaged.
 ///
-/// The run loop works with any `Screen`; when the screen is also a
-/// `TerminalScreen` it ends on SIGINT/SIGTERM/SIGHUP and honours Ctrl-L.
-/// `CursesScreen` conforms; a test fake may conform to script a signal.
+/// The run loop works with any `Backend`; when the screen is also a
+/// `TerminalBackend` it ends on SIGINT/SIGTERM/SIGHUP and honours Ctrl-L.
+/// `CursesBackend` conforms; a test fake may conform to script a signal.
 ///
-///     if let terminal = screen as? TerminalScreen, let signo = terminal.terminationSignal {
+///     if let terminal = screen as? TerminalBackend, let signo = terminal.terminationSignal {
 ///         return .signal(signo)
 ///     }
-public protocol TerminalScreen: Screen {
+public protocol TerminalBackend: Backend {
     /// The first of SIGINT, SIGTERM, SIGHUP that arrived (or SIGHUP when the
     /// terminal went away), nil while none did.
     var terminationSignal: Int32? { get }

@@ -4,15 +4,14 @@ import Glibc
 /// the project's one clock type.
 ///
 /// Animations and transient messages are functions of time; making time a
-/// parameter lets tests step through frames exactly. (This module's `Clock`
-/// shadows the standard library's `Clock` protocol for code that imports
-/// Timekeeping or TerminalUI; the two are unrelated.)
+/// parameter lets tests step through frames exactly. (Named so that it does not
+/// shadow the standard library's `Clock` protocol, to which it is unrelated.)
 ///
-///     let clock: any Clock = MonotonicClock()
+///     let clock: any TimeSource = MonotonicClock()
 ///     let started = clock.now
 ///     …
 ///     let elapsed = clock.now - started
-public protocol Clock: AnyObject {
+public protocol TimeSource: AnyObject {
     /// Seconds since an arbitrary, fixed origin; never goes backwards.
     var now: Double { get }
 }
@@ -21,7 +20,7 @@ public protocol Clock: AnyObject {
 ///
 ///     let loop = TerminalRunLoop(screen: screen, clock: MonotonicClock())
 ///     let (seconds, rows) = MonotonicClock.measure { try importer.run() }
-public final class MonotonicClock: Clock {
+public final class MonotonicClock: TimeSource {
     /// The system's monotonic clock.
     public init() {}
 
@@ -49,7 +48,7 @@ public final class MonotonicClock: Clock {
 ///     statusLine.showMessage("Saved", at: clock.now)
 ///     clock.advance(by: 5)
 ///     // the message has expired at clock.now
-public final class TestClock: Clock {
+public final class TestClock: TimeSource {
     /// The current time; set it or `advance` it.
     public var now: Double
 

@@ -61,8 +61,8 @@ private final class PseudoTerminalPair {
     }
 }
 
-private func options(_ tty: PseudoTerminalPair, term: String? = "xterm-256color") -> CursesScreen.Options {
-    CursesScreen.Options(
+private func options(_ tty: PseudoTerminalPair, term: String? = "xterm-256color") -> CursesBackend.Options {
+    CursesBackend.Options(
         terminalType: term,
         usesColor: false,
         enablesMouse: false,
@@ -88,7 +88,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
 }
 
 /// The ncurses backend on a real pseudo-terminal. Serialized: curses has one terminal per process.
-@Suite(.serialized) struct TerminalCursesScreenTests {
+@Suite(.serialized) struct TerminalCursesBackendTests {
     @Test func refusesInputThatIsNotATerminal() throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
@@ -99,22 +99,22 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         let tty = try #require(PseudoTerminalPair())
         var options = options(tty)
         options.inputDescriptor = ends[0]
-        #expect(throws: TerminalError.notATerminal(stream: "input")) { try CursesScreen(options: options) }
+        #expect(throws: TerminalError.notATerminal(stream: "input")) { try CursesBackend(options: options) }
         options.inputDescriptor = tty.slave
         options.outputDescriptor = ends[1]
-        #expect(throws: TerminalError.notATerminal(stream: "output")) { try CursesScreen(options: options) }
+        #expect(throws: TerminalError.notATerminal(stream: "output")) { try CursesBackend(options: options) }
         #expect(TerminalError.notATerminal(stream: "standard input").description == "standard input is not a terminal")
     }
 
     @Test func refusesAMissingUnknownOrNonAddressableTerminalType() throws {
         let tty = try #require(PseudoTerminalPair())
-        #expect(throws: TerminalError.terminalTypeNotSet) { try CursesScreen(options: options(tty, term: nil)) }
-        #expect(throws: TerminalError.terminalTypeNotSet) { try CursesScreen(options: options(tty, term: "")) }
+        #expect(throws: TerminalError.terminalTypeNotSet) { try CursesBackend(options: options(tty, term: nil)) }
+        #expect(throws: TerminalError.terminalTypeNotSet) { try CursesBackend(options: options(tty, term: "")) }
         #expect(throws: TerminalError.unknownTerminalType("xyz")) {
-            try CursesScreen(options: options(tty, term: "xyz"))
+            try CursesBackend(options: options(tty, term: "xyz"))
         }
         #expect(throws: TerminalError.cannotAddressCursor(terminalType: "dumb")) {
-            try CursesScreen(options: options(tty, term: "dumb"))
+            try CursesBackend(options: options(tty, term: "dumb"))
         }
         #expect(tty.drain().isEmpty)  // nothing was written to the terminal
         #expect(TerminalError.unknownTerminalType("xyz").description == "unknown terminal type 'xyz'")
@@ -128,11 +128,11 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         let tty = try #require(PseudoTerminalPair())
         let before = tty.modes()
         #expect(before.c_lflag & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO))
-        let screen = try CursesScreen(options: options(tty))
+        let screen = try CursesBackend(options: options(tty))
         #expect(screen.width == 80 && screen.height == 24)
         let during = tty.modes()
         #expect(during.c_lflag & tcflag_t(ICANON | ECHO) == 0)  // cbreak, noecho
-        #expect(throws: TerminalError.alreadyActive) { try CursesScreen(options: options(tty)) }
+        #expect(throws: TerminalError.alreadyActive) { try CursesBackend(options: options(tty)) }
         screen.present(tableCanvas(firstRow: 0))
         let output = String(decoding: tty.drain(), as: UTF8.self)
         #expect(output.contains("Bank number 3 of the Republic"))
@@ -147,7 +147,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
 
     @Test func decodesKeysTypedOnTheTerminal() throws {
         let tty = try #require(PseudoTerminalPair())
-        let screen = try CursesScreen(options: options(tty))
+        let screen = try CursesBackend(options: options(tty))
         defer { screen.close() }
         _ = tty.drain()
         let keys: [([UInt8], InputEvent)] = [
@@ -171,7 +171,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
 
     @Test func windowChangeSignalBecomesAResizeEvent() throws {
         let tty = try #require(PseudoTerminalPair())
-        let screen = try CursesScreen(options: options(tty))
+        let screen = try CursesBackend(options: options(tty))
         defer { screen.close() }
         tty.resize(rows: 30, columns: 100)
         kill(getpid(), SIGWINCH)  // process-directed: test threads may block signals
@@ -182,7 +182,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
 
     @Test func terminationSignalWakesABlockedWaitAndIsReported() throws {
         let tty = try #require(PseudoTerminalPair())
-        let screen = try CursesScreen(options: options(tty))
+        let screen = try CursesBackend(options: options(tty))
         defer { screen.close() }
         #expect(screen.terminationSignal == nil)
         kill(getpid(), SIGTERM)  // handled: recorded, the wake pipe written
@@ -194,7 +194,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
 
     @Test func oneRowScrollOfASubtitleTableWritesUnderTwoKilobytes() throws {
         let tty = try #require(PseudoTerminalPair())
-        let screen = try CursesScreen(options: options(tty))
+        let screen = try CursesBackend(options: options(tty))
         defer { screen.close() }
         screen.present(tableCanvas(firstRow: 0))
         _ = tty.drain()
@@ -208,7 +208,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
 
     @Test func unchangedFrameWritesNothing() throws {
         let tty = try #require(PseudoTerminalPair())
-        let screen = try CursesScreen(options: options(tty))
+        let screen = try CursesBackend(options: options(tty))
         defer { screen.close() }
         screen.present(tableCanvas(firstRow: 0))
         _ = tty.drain()
@@ -218,7 +218,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
 
     @Test func wideCharactersKeepTheRestOfTheRowInPlace() throws {
         let tty = try #require(PseudoTerminalPair())
-        let screen = try CursesScreen(options: options(tty))
+        let screen = try CursesBackend(options: options(tty))
         defer { screen.close() }
         var canvas = Canvas(width: 80, height: 24)
         canvas.put("東京😀|end", x: 0, y: 0)
@@ -237,7 +237,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
 @Suite(.serialized) struct TerminalCursesClusterTests {
     @Test func aZWJSequenceAndACombiningMarkReachTheTerminalWholeAndBidiControlsNever() throws {
         let tty = try #require(PseudoTerminalPair())
-        let screen = try CursesScreen(options: options(tty))
+        let screen = try CursesBackend(options: options(tty))
         defer { screen.close() }
         var canvas = Canvas(width: 80, height: 24)
         canvas.put(GraphemeClusterTests.family + " \u{1F1FA}\u{1F1F8} \u{202E}x\u{202C}|end", x: 0, y: 0)

@@ -4,9 +4,9 @@ import Testing
 @testable import TerminalUI
 
 /// The in-memory backend keeps the last frame and plays back scripted input.
-@Suite struct MemoryScreenTests {
+@Suite struct MemoryBackendTests {
     @Test func presentKeepsTheLastFrameAndItsText() {
-        let screen = MemoryScreen(width: 10, height: 2)
+        let screen = MemoryBackend(width: 10, height: 2)
         #expect(screen.text == "")
         var canvas = Canvas(width: screen.width, height: screen.height)
         canvas.put("hello", x: 0, y: 0)
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func scriptedEventsComeBackInOrderThenNil() {
-        let screen = MemoryScreen()
+        let screen = MemoryBackend()
         screen.enqueue(.down, .enter)
         screen.type("q")
         #expect(screen.nextEvent(timeoutMilliseconds: nil) == .down)
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func resizeChangesTheSizeAndQueuesAResizeEvent() {
-        let screen = MemoryScreen(width: 80, height: 24)
+        let screen = MemoryBackend(width: 80, height: 24)
         screen.resize(width: 40, height: 12)
         #expect(screen.width == 40 && screen.height == 12)
         #expect(screen.nextEvent(timeoutMilliseconds: 0) == .resize(width: 40, height: 12))
@@ -39,7 +39,7 @@ import Testing
         let banks = Fixtures.banks(years: 2010...2012, perYear: { _ in 3 }, style: .value1)
         let table = TableView(rowHeight: 1)
         table.dataSource = banks
-        let screen = MemoryScreen(width: 40, height: 6)
+        let screen = MemoryBackend(width: 40, height: 6)
         screen.enqueue(.down, .down, .down, .character("}"))
         var canvas = Canvas(width: screen.width, height: screen.height)
         while let event = screen.nextEvent(timeoutMilliseconds: 0) {

@@ -1,16 +1,16 @@
 import BulkImport
 import FetchedResultsScripts
 
-extension BankImportIssue {
+extension ImportIssue {
     /// The issue's `FILE:LINE: reason (column "…", value "…")` line with the control characters of
     /// every part escaped by ``DisplayText/escapingControls(_:)`` (a value from a downloaded or
     /// hostile file can hold terminal escape sequences), for standard error.
     ///
-    ///     BankImportIssue(path: "b.csv", line: 3, reason: "not a valid date", column: "Closing Date",
-    ///                     value: "\u{1B}]52;c;aGk=\u{7}").escapedDescription
+    ///     ImportIssue(path: "b.csv", line: 3, reason: "not a valid date", column: "Closing Date",
+    ///                 value: "\u{1B}]52;c;aGk=\u{7}").escapedDescription
     ///     // b.csv:3: not a valid date (column "Closing Date", value "\u{1B}]52;c;aGk=\u{7}") — escaped, as text
     var escapedDescription: String {
-        BankImportIssue(
+        ImportIssue(
             path: DisplayText.escapingControls(path),
             line: line,
             reason: DisplayText.escapingControls(reason),
