@@ -339,7 +339,7 @@ public final class FetchedResultsController {
             if case .text(let text) = raw { witness = Array(text.utf8) } else { witness = nil }
             let v = derive.section(of: raw)
             if !sections.isEmpty {
-                let c = StoreValue.compare(v, current)
+                let c = plan.compareSectionValues(v, current)
                 if c == 0 {
                     sections[sections.count - 1].count += 1
                     continue
@@ -395,7 +395,7 @@ public final class FetchedResultsController {
                     current = v
                     continue
                 }
-                let c = StoreValue.compare(v, current)
+                let c = plan.compareSectionValues(v, current)
                 if c == 0 {
                     sections[sections.count - 1].count += 1
                 } else {
