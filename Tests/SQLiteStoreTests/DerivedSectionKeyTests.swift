@@ -56,6 +56,11 @@ struct DerivedSectionKeyTests {
         #expect(year.compute { _ in .null } == .null)
         #expect(DerivedAttribute.month("m", of: "d").compute { _ in .text("2025-06-27") } == .text("2025-06"))
         #expect(DerivedAttribute.day("x", of: "d").compute { _ in .text("2025-06-27T10:30") } == .text("2025-06-27"))
+        // Its section sorts after the dates in both directions; a NULL or an unchecked part has no such value.
+        #expect(year.sortsLast == .text("(not a date)"))
+        #expect(DerivedAttribute.year("y", of: "d", notADate: .null).sortsLast == Optional.none)
+        #expect(DerivedAttribute.day("x", of: "d", valuesAreDates: true).sortsLast == Optional.none)
+        #expect(DerivedAttribute.initial("i", of: "n").sortsLast == Optional.none)
     }
 
     @Test("initial: an ASCII letter upper-cased, # for digits, punctuation, other letters, numbers and NULL")

@@ -1,28 +1,26 @@
-import Dispatch
 import SQLiteStore
 
 /// Fills a controller's results cache on another thread, over the store's
 /// second connection, so that a later `performFetch()` with the same request
 /// (another tab the user has not opened yet) reads the cache instead of
 /// running its query: the app's first switch to that tab is then as fast as
-/// a second launch.
+/// a second launch. It is the handle of a ``BackgroundJob`` (`wait()`).
 ///
 /// The cache is written under the fingerprint taken when the work starts;
 /// data committed meanwhile is newer than that fingerprint says, and a later
 /// fetch, whose fingerprint then differs, does not use it (rule 8 of <doc:ChangeBatches> holds; see <doc:ResultsCaches>).
 ///
 ///     if case .started(let warming) = byName.warmCacheInBackground() { warming.wait() }
-public final class BackgroundCacheWarming: @unchecked Sendable {
-    private let finished = DispatchGroup()
-    private var succeeded = false
+public final class BackgroundCacheWarming: Sendable {
+    /// The query and the cache write: true when the cache was written.
+    let job = BackgroundJob<Bool>()
 
     init() {}
 
     /// Waits for the work; true when the cache was written.
     @discardableResult
     public func wait() -> Bool {
-        finished.wait()
-        return succeeded
+        (try? job.wait().get()) ?? false
     }
 
     fileprivate func start(
@@ -32,21 +30,17 @@ public final class BackgroundCacheWarming: @unchecked Sendable {
         directory: String?,
         lease: ReaderConnectionLease
     ) {
-        finished.enter()
-        DispatchQueue.global(qos: .utility).async { [self] in
-            defer { finished.leave() }
-            let result = try? FetchedResultsController.runFetch(plan, on: lease.database)
-            let closing = lease.storeIsClosing
-            lease.release()
-            guard let (list, sections) = result, !closing else { return }
-            succeeded =
-                (try? ResultsCache.save(
-                    name: name,
-                    directory: directory,
-                    fingerprint: fingerprint,
-                    list: list,
-                    sections: sections
-                )) != nil
+        job.start(with: lease, qos: .utility) { lease, _ in
+            let (list, sections) = try FetchedResultsController.runFetch(plan, on: lease.database)
+            guard !lease.storeIsClosing else { return false }
+            try ResultsCache.save(
+                name: name,
+                directory: directory,
+                fingerprint: fingerprint,
+                list: list,
+                sections: sections
+            )
+            return true
         }
     }
 }

@@ -4,8 +4,8 @@ import SQLiteStore
 /// (``FetchedResultsController/performFetchInBackground(onFinish:)``): the query
 /// job, and what the controller needs when it installs the outcome on its own thread.
 final class BackgroundFetch {
-    /// The query (a ``BackgroundRefetch`` without old results: no diff).
-    let job: BackgroundRefetch
+    /// The query (a ``BackgroundRefetch`` without old results: no diff), as a ``BackgroundJob``.
+    let query: BackgroundRefetch
     /// The store's history position when the fetch started: the results are at
     /// least that current (the query's snapshot starts later).
     let position: Int64?
@@ -15,8 +15,8 @@ final class BackgroundFetch {
     /// controller was tracking: that change set may be missing from the results.
     var missedChanges = false
 
-    init(job: BackgroundRefetch, position: Int64?, cache: FetchedResultsController.CacheIdentity?) {
-        self.job = job
+    init(query: BackgroundRefetch, position: Int64?, cache: FetchedResultsController.CacheIdentity?) {
+        self.query = query
         self.position = position
         self.cache = cache
     }
@@ -59,7 +59,7 @@ extension FetchedResultsController {
         guard let lease = context.store.acquireReaderConnection() else { return false }
         let position = try? context.store.historyPosition()
         let job = BackgroundRefetch(plan: plan, old: nil, generation: generation, isReset: false, onFinish: onFinish)
-        backgroundFetch = BackgroundFetch(job: job, position: position, cache: cacheIdentity(for: plan))
+        backgroundFetch = BackgroundFetch(query: job, position: position, cache: cacheIdentity(for: plan))
         job.start(with: lease)
         return true
     }
@@ -74,7 +74,7 @@ extension FetchedResultsController {
     ///
     ///     if try controller.finishBackgroundFetch() { showResults() }   // on every tick
     public func finishBackgroundFetch() throws -> Bool {
-        guard let pending = backgroundFetch, pending.job.isFinished else { return false }
+        guard let pending = backgroundFetch, pending.query.job.isFinished else { return false }
         return try install(pending)
     }
 
@@ -86,24 +86,24 @@ extension FetchedResultsController {
     @discardableResult
     public func waitForBackgroundFetch() throws -> Bool {
         guard let pending = backgroundFetch else { return false }
-        _ = pending.job.wait()
+        _ = pending.query.job.wait()
         return try install(pending)
     }
 
     /// Stops a running ``performFetchInBackground(onFinish:)`` (its query is interrupted, its
     /// results never installed). Does nothing when none runs.
     func cancelBackgroundFetch() {
-        backgroundFetch?.job.cancel()
+        backgroundFetch?.query.job.cancel()
         backgroundFetch = nil
     }
 
     private func install(_ pending: BackgroundFetch) throws -> Bool {
         backgroundFetch = nil
-        let (list, records) = try pending.job.wait().get().fetched
+        let (list, records) = try pending.query.job.wait().get().fetched
         if let cache = pending.cache, let before = pending.position, (try? context.store.historyPosition()) == before {
             save((list, records), to: cache)
         }
-        plan = pending.job.plan
+        plan = pending.query.plan
         lastFetchUsedCache = false
         install(fetched: (list, records), untrackedSince: pending.position)
         if pending.missedChanges && !refetchInBackground(isReset: false) { try refetchAndDiff() }

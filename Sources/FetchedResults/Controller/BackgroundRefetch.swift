@@ -1,9 +1,7 @@
-import Dispatch
 import SQLiteStore
-import Synchronization
 
 /// A refetch and diff running on another thread, over the store's second
-/// connection (``Store/acquireReaderConnection()``): what a controller does
+/// connection (``Store/acquireReaderConnection()``) as a ``BackgroundJob``: what a controller does
 /// after a reset without blocking the thread it lives on (a 10-million-row
 /// refetch takes seconds).
 ///
@@ -16,7 +14,7 @@ import Synchronization
 ///
 /// Without old results (``FetchedResultsController/performFetchInBackground(onFinish:)``,
 /// the first fetch) it runs the query only, and the batch is empty.
-final class BackgroundRefetch: @unchecked Sendable {
+final class BackgroundRefetch {
     struct Outcome {
         var list: OrderedIDList
         var records: [SectionRecord]
@@ -33,17 +31,10 @@ final class BackgroundRefetch: @unchecked Sendable {
     /// The controller's generation the old results belong to.
     let generation: Int
     let plan: FetchPlan
+    /// The query and the diff.
+    let job: BackgroundJob<Outcome>
     private let old: OldResults?
     private let isReset: Bool
-    private let finishedFlag = Atomic<Bool>(false)
-    private let cancelledFlag = Atomic<Bool>(false)
-    /// The connection the work runs on, while it runs (for ``cancel()``).
-    private let running = Mutex<ReaderConnectionLease?>(nil)
-    private let done = DispatchGroup()
-    /// Set on the worker thread before `finishedFlag`; read after it (or after `done`).
-    private var result: Result<Outcome, Error>?
-    /// Called on the worker thread when the outcome is ready.
-    private let onFinish: (@Sendable () -> Void)?
 
     init(
         plan: FetchPlan,
@@ -56,39 +47,12 @@ final class BackgroundRefetch: @unchecked Sendable {
         self.old = old
         self.generation = generation
         self.isReset = isReset
-        self.onFinish = onFinish
+        self.job = BackgroundJob(onFinish: onFinish)
     }
-
-    /// True once the outcome is ready (cheap: one atomic load).
-    var isFinished: Bool { finishedFlag.load(ordering: .acquiring) }
 
     /// Runs the job with the store's second connection, given back (from the worker) when done.
     func start(with lease: ReaderConnectionLease) {
-        done.enter()
-        running.withLock { $0 = lease }
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            result = Result { try run(on: lease.database) }
-            running.withLock { $0 = nil }
-            lease.release()
-            finishedFlag.store(true, ordering: .releasing)
-            done.leave()
-            onFinish?()
-        }
-    }
-
-    /// True once ``cancel()`` was called.
-    var isCancelled: Bool { cancelledFlag.load(ordering: .relaxed) }
-
-    /// Stops the query soon (`sqlite3_interrupt`): its shared lock goes, so a writer need not wait for it.
-    func cancel() {
-        cancelledFlag.store(true, ordering: .relaxed)
-        running.withLock { $0?.database.interruptUntilResumed() }
-    }
-
-    /// Waits for the job and returns its outcome.
-    func wait() -> Result<Outcome, Error> {
-        done.wait()
-        return result!
+        job.start(with: lease) { [self] lease, _ in try run(on: lease.database) }
     }
 
     private func run(on database: Database) throws -> Outcome {
@@ -164,8 +128,8 @@ extension FetchedResultsController {
     ///     context.delete(row)
     ///     try context.save(actionName: "Deleted row")
     public func cancelBackgroundRefetch() {
-        guard let job = backgroundRefetch, !job.isFinished else { return }
-        job.cancel()
+        guard let refetch = backgroundRefetch, !refetch.job.isFinished else { return }
+        refetch.job.cancel()
     }
 
     /// True while a ``refetchInBackground(isReset:onFinish:)`` is running or queued.
@@ -179,8 +143,8 @@ extension FetchedResultsController {
     ///     try controller.deliverFinishedRefetch()   // on every tick of the run loop
     @discardableResult
     public func deliverFinishedRefetch() throws -> ChangeBatch? {
-        guard let job = backgroundRefetch, job.isFinished else { return nil }
-        return try finish(job)
+        guard let refetch = backgroundRefetch, refetch.job.isFinished else { return nil }
+        return try finish(refetch)
     }
 
     /// Waits for the running ``refetchInBackground(isReset:onFinish:)`` (and any it queues or
@@ -189,20 +153,20 @@ extension FetchedResultsController {
     @discardableResult
     public func waitForBackgroundRefetch() throws -> ChangeBatch? {
         var last: ChangeBatch?
-        while let job = backgroundRefetch {
-            _ = job.wait()
-            if let batch = try finish(job) { last = batch }
+        while let refetch = backgroundRefetch {
+            _ = refetch.job.wait()
+            if let batch = try finish(refetch) { last = batch }
         }
         return last
     }
 
-    private func finish(_ job: BackgroundRefetch) throws -> ChangeBatch? {
+    private func finish(_ refetch: BackgroundRefetch) throws -> ChangeBatch? {
         backgroundRefetch = nil
         let isReset = backgroundRefetchIsReset
         let outcome: BackgroundRefetch.Outcome
         do {
-            outcome = try job.wait().get()
-        } catch let error as SQLiteError where job.isCancelled && error.isInterrupted {
+            outcome = try refetch.job.wait().get()
+        } catch let error as SQLiteError where refetch.job.isCancelled && error.isInterrupted {
             backgroundRefetchQueued = false
             if !refetchInBackground(isReset: isReset) { return try refetchAndDiff(isReset: isReset) }
             return nil
@@ -210,13 +174,13 @@ extension FetchedResultsController {
             restartQueuedRefetch()
             throw error
         }
-        guard job.generation == generation, hasFetched, !job.isCancelled else {
+        guard refetch.generation == generation, hasFetched, !refetch.job.isCancelled else {
             // The results moved under the work (an own save): its diff no longer starts from them.
             backgroundRefetchQueued = false
             if !refetchInBackground(isReset: isReset) { return try refetchAndDiff(isReset: isReset) }
             return nil
         }
-        install(refetched: outcome.list, records: outcome.records, plan: job.plan)
+        install(refetched: outcome.list, records: outcome.records, plan: refetch.plan)
         if !outcome.batch.isEmpty || isReset { deliver(outcome.batch) }
         restartQueuedRefetch()
         return outcome.batch

@@ -96,6 +96,9 @@ struct FetchPlan {
                 )
             }
         }
+        for i in sorts.indices {
+            sorts[i].sortsLast = try FetchPlan.derivedAttribute(sorts[i].keyPath, model: model, root: entity)?.sortsLast
+        }
         self.sorts = sorts
         self.sectionKeyPath = sectionNameKeyPath
         self.sectionAscending = sectionNameKeyPath == nil ? true : sorts[0].ascending
@@ -180,6 +183,8 @@ struct FetchPlan {
     static func orderBy(sorts: [FetchSort], expressions: [String], id: String) -> String {
         var terms: [String] = []
         for (s, e) in zip(sorts, expressions) {
+            // A value that sorts last in both directions (the section of the values that are not dates).
+            if let last = s.sortsLast { terms.append("(\(e) IS \(DerivedAttribute.sqlLiteral(last))) ASC") }
             terms.append("\(e) COLLATE \(s.collation.sqlName) \(s.ascending ? "ASC" : "DESC")")
         }
         terms.append(id + " ASC")
@@ -311,6 +316,30 @@ struct FetchPlan {
         )
         let condition = single ? "\(id) = ?" : "\(id) IN (SELECT value FROM json_each(?))"
         return "SELECT \(columns) FROM \(source.from) WHERE \(condition)"
+    }
+
+    /// Compares two section values as `StoreValue.compare` does, except that the section sort's
+    /// ``FetchSort/sortsLast`` value (the section of the values that are not dates) is above every
+    /// other when sections ascend and below every other when they descend: in the direction
+    /// sections run (``sectionOrder(_:_:)``), it is last either way.
+    func compareSectionValues(_ a: StoreValue, _ b: StoreValue) -> Int {
+        if let last = sectionSortsLast {
+            let aIsLast = a == last
+            if aIsLast != (b == last) { return aIsLast == sectionAscending ? 1 : -1 }
+        }
+        return StoreValue.compare(a, b)
+    }
+
+    /// The order of two section values in the direction sections run: -1, 0, 1.
+    func sectionOrder(_ a: StoreValue, _ b: StoreValue) -> Int {
+        let c = compareSectionValues(a, b)
+        return sectionAscending ? c : -c
+    }
+
+    /// The section value that sorts last in both directions (nil: none, or no sections).
+    var sectionSortsLast: StoreValue? {
+        guard sectionKeyPath != nil else { return Optional.none }  // StoreValue reads `nil` as `.null`
+        return sorts[0].sortsLast
     }
 
     /// Compares two rows by the sorts then by id: -1, 0, 1.

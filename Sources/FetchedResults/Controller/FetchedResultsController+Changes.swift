@@ -90,7 +90,7 @@ extension FetchedResultsController {
     /// small enough, and no finished background build waiting to be installed.
     func placesWithoutKeys(_ count: Int) -> Bool {
         guard count > 0, count <= FetchedResultsController.keylessChangeLimit else { return false }
-        if let job = prefixJob, job.isFinished { return false }
+        if let prefix = prefixJob, prefix.job.isFinished { return false }
         return true
     }
 
@@ -99,8 +99,8 @@ extension FetchedResultsController {
     /// next large change set, or a later small one, picks it up).
     func restartPrefixJobAfterKeylessBatch() {
         guard !list.hasKeys, !context.store.database.isInTransaction else { return }
-        if let job = prefixJob, job.generation != generation {
-            job.cancel()
+        if let prefix = prefixJob, prefix.generation != generation {
+            prefix.job.cancel()
             prefixJob = nil
         }
         prepareForChangesInBackground()

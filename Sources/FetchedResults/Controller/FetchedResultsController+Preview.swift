@@ -116,7 +116,7 @@ extension FetchedResultsController {
             {
                 return rows
             }
-        } else if !plan.sorts[0].ascending,
+        } else if !plan.sorts[0].ascending, plan.sorts[0].sortsLast == Optional.none,
             let rows = try narrowedPreview(plan, limit: limit, requestSortsOnly: false, sortIndex: 0)
         {
             return rows
@@ -168,8 +168,7 @@ extension FetchedResultsController {
     private func isMonotonic(_ rows: [(Int64, StoreValue)], _ plan: FetchPlan) -> Bool {
         guard rows.count > 1 else { return true }
         for i in 1..<rows.count {
-            let c = StoreValue.compare(rows[i].1, rows[i - 1].1)
-            if plan.sectionAscending ? c < 0 : c > 0 { return false }
+            if plan.sectionOrder(rows[i].1, rows[i - 1].1) < 0 { return false }
         }
         return true
     }

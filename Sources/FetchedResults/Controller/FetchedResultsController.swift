@@ -166,9 +166,9 @@ public final class FetchedResultsController {
 
     deinit {
         for continuation in batchContinuations { continuation.finish() }
-        prefixJob?.cancel()
-        backgroundFetch?.job.cancel()
-        backgroundRefetch?.cancel()
+        prefixJob?.job.cancel()
+        backgroundFetch?.query.job.cancel()
+        backgroundRefetch?.job.cancel()
         if let token = observerToken { context.removeObserver(token) }
     }
 
@@ -220,7 +220,7 @@ public final class FetchedResultsController {
     /// starts tracking: rule 9 of <doc:ChangeBatches>).
     func install(fetched: (OrderedIDList, [SectionRecord]), untrackedSince position: Int64?) {
         cancelPrefixJob()
-        backgroundRefetch?.cancel()
+        backgroundRefetch?.job.cancel()
         backgroundRefetch = nil  // its diff starts from results this fetch replaces
         backgroundRefetchQueued = false
         (list, sectionRecords) = fetched
@@ -257,9 +257,9 @@ public final class FetchedResultsController {
     /// Stops the background build of the prefixes and waits until it has given the store's
     /// second connection back (its keys are about to be replaced).
     func cancelPrefixJobAndWait() {
-        guard let job = prefixJob else { return }
-        job.cancel()
-        _ = job.waitForKeys()
+        guard let prefix = prefixJob else { return }
+        prefix.job.cancel()
+        _ = prefix.job.wait()
         prefixJob = nil
     }
 
@@ -339,7 +339,7 @@ public final class FetchedResultsController {
             if case .text(let text) = raw { witness = Array(text.utf8) } else { witness = nil }
             let v = derive.section(of: raw)
             if !sections.isEmpty {
-                let c = StoreValue.compare(v, current)
+                let c = plan.compareSectionValues(v, current)
                 if c == 0 {
                     sections[sections.count - 1].count += 1
                     continue
@@ -395,7 +395,7 @@ public final class FetchedResultsController {
                     current = v
                     continue
                 }
-                let c = StoreValue.compare(v, current)
+                let c = plan.compareSectionValues(v, current)
                 if c == 0 {
                     sections[sections.count - 1].count += 1
                 } else {
@@ -518,7 +518,7 @@ public final class FetchedResultsController {
 
     /// Stops a background prefix build whose results are about to be replaced.
     func cancelPrefixJob() {
-        prefixJob?.cancel()
+        prefixJob?.job.cancel()
         prefixJob = nil
     }
 

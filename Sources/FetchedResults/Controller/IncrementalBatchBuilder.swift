@@ -429,8 +429,7 @@ struct IncrementalBatchBuilder {
 
     /// Order of two section values in the direction sections run.
     private func sectionOrder(_ a: StoreValue, _ b: StoreValue) -> Int {
-        let c = StoreValue.compare(a, b)
-        return plan.sectionAscending ? c : -c
+        plan.sectionOrder(a, b)
     }
 
     /// Binary search for a section value: (found, index) where index is its position or insertion point.

@@ -1,11 +1,9 @@
-import Dispatch
 import SQLiteStore
-import Synchronization
 
 /// Builds a controller's per-row sort-key prefixes on another thread, over
 /// the store's second connection (``Store/acquireReaderConnection()``), so
 /// that the controller gets ready for change sets without anyone waiting for
-/// the pass over every row (about 0.6 s at a million rows).
+/// the pass over every row (about 0.6 s at a million rows): a ``BackgroundJob``.
 ///
 /// It works on a copy of the id sequence taken when it starts. The controller
 /// picks the result up at its next change set (waiting for the job if it is
@@ -15,21 +13,20 @@ import Synchronization
 ///
 ///     let job = PrefixBuildJob(sequence: list.sequence, plan: plan, short: false, generation: generation)
 ///     job.start(with: lease)
-///     if let keys = job.waitForKeys() { _ = list.installKeys(chunks: keys) }
-final class PrefixBuildJob: @unchecked Sendable {
+///     if let keys = job.waitForKeys() { _ = list.installKeys(chunks: keys) }   // or job.job.poll()
+final class PrefixBuildJob {
     /// The controller's generation the sequence belongs to.
     let generation: Int
     /// Whether the prefixes are the short ones (see ``FetchPlan/shortEncoder``).
     let isShort: Bool
+    /// The pass over the rows: one array of prefixes per chunk, in order (nil when the read
+    /// failed, was cancelled, or the store is closing).
+    let job = BackgroundJob<[ContiguousArray<SortPrefix>]?>()
 
     private let sequence: IDSequence
     private let sql: String
     private let encoder: SortKeyEncoder
     private let firstColumn: Int32
-    private let finished = DispatchGroup()
-    private let cancelled = Atomic<Bool>(false)
-    /// One array per chunk, in order (nil when the read failed or was cancelled).
-    private var keys: [ContiguousArray<SortPrefix>]?
 
     init(sequence: IDSequence, plan: FetchPlan, short: Bool, generation: Int) {
         self.sequence = sequence
@@ -40,30 +37,21 @@ final class PrefixBuildJob: @unchecked Sendable {
         self.generation = generation
     }
 
-    /// Runs the job on a background thread with the store's second connection
+    /// Runs the pass on a background thread with the store's second connection
     /// (given back when the job ends, from that thread).
     func start(with lease: ReaderConnectionLease) {
-        finished.enter()
-        DispatchQueue.global(qos: .utility).async { [self] in
-            keys = build(lease)
-            lease.release()
-            finished.leave()
-        }
+        job.start(with: lease, qos: .utility) { [self] lease, job in build(lease, job) }
     }
-
-    /// Asks the job to stop early (its result is then nil).
-    func cancel() { cancelled.store(true, ordering: .relaxed) }
-
-    /// Whether the job has ended (its result can be taken without waiting).
-    var isFinished: Bool { finished.wait(timeout: .now()) == .success }
 
     /// Waits for the job; its prefixes, one array per chunk in order.
     func waitForKeys() -> [ContiguousArray<SortPrefix>]? {
-        finished.wait()
-        return keys
+        (try? job.wait().get()) ?? nil
     }
 
-    private func build(_ lease: ReaderConnectionLease) -> [ContiguousArray<SortPrefix>]? {
+    private func build(
+        _ lease: ReaderConnectionLease,
+        _ job: BackgroundJob<[ContiguousArray<SortPrefix>]?>
+    ) -> [ContiguousArray<SortPrefix>]? {
         let database = lease.database
         let positions = FetchedResultsController.positionMap(sequence)
         var chunks: [ContiguousArray<SortPrefix>] = []
@@ -77,7 +65,7 @@ final class PrefixBuildJob: @unchecked Sendable {
             var rows = 0
             while try statement.step() {
                 rows += 1
-                if rows & 0xFFF == 0 && (cancelled.load(ordering: .relaxed) || lease.storeIsClosing) { return nil }
+                if rows & 0xFFF == 0 && (job.isCancelled || lease.storeIsClosing) { return nil }
                 guard let p = positions[statement.int64(at: 0)] else { continue }
                 let (ordinal, offset) = sequence.tree.locate(Int(p))
                 chunks[ordinal][offset] = encoder.encode { statement.value(at: Int32($0) + firstColumn) }
@@ -85,6 +73,6 @@ final class PrefixBuildJob: @unchecked Sendable {
         } catch {
             return nil
         }
-        return cancelled.load(ordering: .relaxed) ? nil : chunks
+        return job.isCancelled ? nil : chunks
     }
 }

@@ -8,7 +8,8 @@ import SQLiteStore
 /// (last when descending), then numbers, text, blobs; `.caseInsensitive` is
 /// SQLite's NOCASE collation (ASCII letters fold, nothing else). The
 /// controller appends the object ID ascending as the last criterion, so the
-/// order is total and stable.
+/// order is total and stable. A derived attribute's ``DerivedAttribute/sortsLast`` value (the
+/// section `(not a date)` of a year, month or day) sorts after every other in both directions.
 ///
 ///     let byDate = FetchSort("details.closeDate", ascending: false)
 ///     let byName = FetchSort("name", comparison: .caseInsensitive)
@@ -28,6 +29,12 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
     /// How text compares: byte for byte, or ASCII case-insensitively.
     public var comparison: Comparison
 
+    /// A value that sorts after every other in both directions (nil: none). The controller sets it
+    /// for a key path that names a derived attribute with a ``DerivedAttribute/sortsLast`` value
+    /// (the section of the values that are not dates), so that SQL, Swift and the sort-key
+    /// prefixes agree on it: `ORDER BY (e IS last), e ASC|DESC`.
+    var sortsLast: StoreValue?
+
     /// A sort by `keyPath`.
     public init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .binary) {
         self.keyPath = keyPath
@@ -39,13 +46,18 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
     public var collation: Collation { comparison == .binary ? .binary : .nocase }
 
     public var description: String {
-        "\(keyPath) \(ascending ? "ASC" : "DESC")\(comparison == .caseInsensitive ? " [c]" : "")"
+        let last = sortsLast.map { " [last \($0)]" } ?? ""
+        return "\(keyPath) \(ascending ? "ASC" : "DESC")\(comparison == .caseInsensitive ? " [c]" : "")\(last)"
     }
 
     /// Orders two values as `ORDER BY <keyPath> COLLATE <collation> ASC|DESC` would: -1, 0 or 1.
     ///
     ///     FetchSort("name", ascending: false).compare(.text("a"), .text("b")) // 1
     public func compare(_ a: StoreValue, _ b: StoreValue) -> Int {
+        if let last = sortsLast {
+            let aIsLast = a == last
+            if aIsLast != (b == last) { return aIsLast ? 1 : -1 }
+        }
         let c = StoreValue.compare(a, b, collation: collation)
         return ascending ? c : -c
     }

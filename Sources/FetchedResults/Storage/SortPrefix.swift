@@ -65,6 +65,8 @@ struct SortPrefix: Hashable {
 ///   code each, which ends the prefix), a terminator 0, and codes that end
 ///   the prefix for control characters and non-ASCII bytes;
 /// - blobs end the prefix after the class.
+/// A field with a value that sorts last in both directions (``FetchSort/sortsLast``) starts with
+/// one bit, 1 for that value, which a descending sort does not invert.
 /// A descending sort inverts its field's bits. A field that ends the prefix
 /// (or running out of bits) makes it inexact.
 struct SortKeyEncoder {
@@ -74,6 +76,9 @@ struct SortKeyEncoder {
         var mode: Mode
         var nocase: Bool
         var ascending: Bool
+        /// A value that sorts after every other in both directions (``FetchSort/sortsLast``): a
+        /// leading bit, set for it, not inverted by a descending sort.
+        var last: StoreValue? = nil
     }
 
     let fields: [Field]
@@ -89,7 +94,12 @@ struct SortKeyEncoder {
             case .dateTime: mode = .dateTime
             default: mode = .generic
             }
-            return Field(mode: mode, nocase: sort.comparison == .caseInsensitive, ascending: sort.ascending)
+            return Field(
+                mode: mode,
+                nocase: sort.comparison == .caseInsensitive,
+                ascending: sort.ascending,
+                last: sort.sortsLast
+            )
         }
     }
 
@@ -138,8 +148,15 @@ struct SortKeyEncoder {
         var w = Writer()
         var exact = true
         fieldLoop: for (i, f) in fields.enumerated() {
-            w.invert = f.ascending ? 0 : ~0
             let v = value(i)
+            if let last = f.last {
+                w.invert = 0
+                if !w.write(v == last ? 1 : 0, 1) {
+                    exact = false
+                    break fieldLoop
+                }
+            }
+            w.invert = f.ascending ? 0 : ~0
             switch v {
             case .null:
                 if !w.write(0, 2) {

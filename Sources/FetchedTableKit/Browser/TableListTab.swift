@@ -52,12 +52,14 @@ enum TableListTab {
     /// The index title of a section name, at most 5 characters (the sidebar's width): a year
     /// whole (`2025`), a month or a day by its end (`25-06`, `06-27`), an initial (`A`), a
     /// column's short value whole (`CA`, `Math`), a longer one by its first letter upper-cased
-    /// (UIKit's default); none for an empty name.
+    /// (UIKit's default); none for an empty name. A date key's section of the values that are not
+    /// dates, `(not a date)`, is `?` (last, as its section is).
     static func indexTitle(for section: SectionKeySpecification?) -> ((String) -> String?)? {
         guard let section else { return nil }
         let dated = section.derivation != nil && section.derivation != .initial
         return { name in
             guard let first = name.first else { return nil }
+            if dated && name == SectionKeySpecification.notADate { return "?" }
             if name.count <= 5 { return name }
             return dated ? String(name.suffix(5)) : String(first).uppercased()
         }

@@ -36,7 +36,8 @@ extension DerivedAttribute {
     }
 
     /// The year (`2025`) of a date's `attribute` stored as text that begins `YYYY`, no digit after;
-    /// NULL stays NULL and anything else is `notADate` (default: the section ``notADate``).
+    /// NULL stays NULL and anything else is `notADate` (default: the section ``notADate``), which
+    /// sorts after every date in both directions (``sortsLast``).
     /// `valuesAreDates` (every value is known to be a date) leaves the check out: the plain
     /// `substr`, which an index on the column serves.
     ///
@@ -161,7 +162,9 @@ extension DerivedAttribute {
             + " AND substr(\(ref), \(length + 1), 1) NOT GLOB '[0-9]' THEN substr(\(ref), 1, \(length))"
             + " ELSE \(sqlLiteral(notADate)) END"
         // The pattern reads `length` ASCII characters and the byte after them.
-        return DerivedAttribute(name, .text, sql: sql, decidingBytes: length + 1) { value in
+        // Its own section sorts after the dates, ascending or descending (NULL keeps SQLite's place).
+        let last: StoreValue? = notADate == .null ? Optional.none : notADate  // StoreValue reads `nil` as `.null`
+        return DerivedAttribute(name, .text, sql: sql, decidingBytes: length + 1, sortsLast: last) { value in
             datePrefix(of: value(attribute), length: length, notADate: notADate)
         }
     }
@@ -176,8 +179,9 @@ extension DerivedAttribute {
         return plain ? "$.\(column)" : "$.\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// A value as an SQL literal, for the value of the values that are not dates.
-    private static func sqlLiteral(_ value: StoreValue) -> String {
+    /// A value as an SQL literal (`'(not a date)'`, `x'0A'`, `NULL`): the value of the values that
+    /// are not dates, and the controller's `ORDER BY (e IS last)` of a ``sortsLast`` value.
+    package static func sqlLiteral(_ value: StoreValue) -> String {
         switch value {
         case .null: return "NULL"
         case .integer(let i): return String(i)

@@ -25,20 +25,29 @@ public struct DerivedAttribute: Sendable {
     /// A fetch sectioned by such an attribute then reads the sorted attribute itself (which
     /// SQLite keeps in its sort anyway) instead of evaluating `sql` for every row.
     public var decidingBytes: Int?
+    /// A value that sorts after every other in both directions (nil, the default: none) — the
+    /// one section of the values of a date's attribute that are not dates
+    /// (``notADate``), which comes after the years whether they run up or down. A sort by this
+    /// attribute (and the controller's section order) puts it last, in SQL and in Swift.
+    ///
+    ///     DerivedAttribute.year("closeYear", of: "closeDate").sortsLast   // .text("(not a date)")
+    public var sortsLast: StoreValue?
 
     /// A derived attribute from its SQL and the same computation in Swift (`decidingBytes`:
-    /// see ``decidingBytes``).
+    /// see ``decidingBytes``; `sortsLast`: see ``sortsLast``).
     public init(
         _ name: String,
         _ type: AttributeType,
         sql: String,
         decidingBytes: Int? = nil,
+        sortsLast: StoreValue? = nil,
         compute: @Sendable @escaping (_ attribute: (String) -> StoreValue) -> StoreValue
     ) {
         self.name = name
         self.type = type
         self.sql = sql
         self.decidingBytes = decidingBytes
+        self.sortsLast = sortsLast
         self.compute = compute
     }
 

@@ -145,6 +145,51 @@ struct TableListOutputTests {
         #expect(month.standardOutput.contains("(not a date) (1 row)\n"), "not \"2024010\": \(month.standardOutput)")
     }
 
+    @Test func valuesThatAreNotDatesAreTheLastSectionAscendingAndDescending() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let csv = try fixture.write(
+            "mixed.csv",
+            "d,name\n2024-03-01,a\ngarbage,b\n2023-12-31,c\n20240101,d\n2024-07-04,e\n(paren),f\n,g\n"
+        )
+        for (sort, years) in [("d", ["", "2023", "2024"]), ("d desc", ["2024", "2023", ""])] {
+            let json = try fixture.run(["list", csv, "--sort", sort, "--section", "year(d)", "--format", "json"])
+            #expect(json.status == 0, "\(json.standardError)")
+            let root = try #require(
+                try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+            )
+            let sections = try #require(root["sections"] as? [[String: Any]])
+            #expect(
+                sections.compactMap { $0["name"] as? String } == years + ["(not a date)"],
+                "--sort \(sort): \(json.standardOutput)"
+            )
+            #expect(sections.last?["indexTitle"] as? String == "?", "--sort \(sort): \(json.standardOutput)")
+            let names = (sections.last?["objects"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            #expect(names.map { Set($0) } == ["b", "d", "f"], "--sort \(sort)")
+        }
+        let path = fixture.directory.appendingPathComponent("days.sqlite").path
+        try fixture.sql(
+            "CREATE TABLE t (d, n); INSERT INTO t VALUES (20240101, 'x'), ('2024-05-06', 'y'), ('2023-01-02', 'z'),"
+                + " ('soon', 'w');",
+            database: path
+        )
+        let ascending = try fixture.run(["list", path, "--sort", "d", "--section", "month(d)", "--title", "n"])
+        #expect(ascending.status == 0, "\(ascending.standardError)")
+        #expect(
+            ascending.standardOutput.hasPrefix(
+                "2023-01 (1 row)\n  z, 2023-01-02\n2024-05 (1 row)\n  y, 2024-05-06\n(not a date) (2 rows)\n"
+            ),
+            "\(ascending.standardOutput)"
+        )
+        let descending = try fixture.run(["list", path, "--sort", "d desc", "--section", "month(d)", "--title", "n"])
+        #expect(
+            descending.standardOutput.hasPrefix(
+                "2024-05 (1 row)\n  y, 2024-05-06\n2023-01 (1 row)\n  z, 2023-01-02\n(not a date) (2 rows)\n"
+            ),
+            "\(descending.standardOutput)"
+        )
+    }
+
     @Test func aFileReplacedByAnotherOfTheSameSizeAndTimeIsListedAnew() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
