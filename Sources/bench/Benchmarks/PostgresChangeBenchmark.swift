@@ -13,7 +13,8 @@ import Timekeeping
 /// (`id` in a range of 1,000) in one UPDATE, most moving to another day — and
 /// the delay runs from the statement's return (the commit is done) until the
 /// chunk holding `"type":"batch"` is read. One warm-up of each, then 11 timed;
-/// the medians are the keys. Bench waits for the watch to fall quiet between runs.
+/// the medians are the keys. Bench waits for the watch to fall quiet (0.5 s) around
+/// each run and notes a commit that printed more than one batch line.
 struct PostgresChangeBenchmark {
     let target: PostgresBenchTarget
     let rows: Int
@@ -84,7 +85,7 @@ struct PostgresChangeBenchmark {
         expected: Int,
         problems: inout [String]
     ) throws -> Double {
-        tty.drain(quiet: 0.3)
+        tty.drain(quiet: 0.5)
         let from = tty.output.count
         let result = try writer.execute(sql)
         let committed = MonotonicClock.seconds()
@@ -94,6 +95,15 @@ struct PostgresChangeBenchmark {
         guard let (_, seen) = tty.waitForAny([PostgresChangeBenchmark.batchPattern], from: from, timeout: 60) else {
             throw target.failure(tty, "watch printed no batch within 60 s of '\(sql)'")
         }
+        // One commit, one batch: anything more would be seen by the next run as its own.
+        tty.drain(quiet: 0.5)
+        var lines = 0
+        var at = from
+        while let found = PseudoTerminal.find(PostgresChangeBenchmark.batchPattern, in: tty.output, from: at) {
+            lines += 1
+            at = found + 1
+        }
+        if lines != 1 && problems.count < 3 { problems.append("'\(sql)' printed \(lines) batch lines, not 1") }
         return seen - committed
     }
 }
