@@ -80,7 +80,10 @@ struct CopyRowDecoder {
                     case .integer(let number): try statement.bind(number, at: parameter)
                     case .real(let number): try statement.bind(number, at: parameter)
                     case .text(let start, let count):
-                        try statement.bind(utf8: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]), at: parameter)
+                        try statement.bind(
+                            utf8: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]),
+                            at: parameter
+                        )
                     }
                     parameter += 1
                 }
@@ -109,7 +112,11 @@ struct CopyRowDecoder {
             break
         }
         let start = arena.count
-        if field.contains(0x5C) { CopyRowDecoder.unescape(field, into: &arena) } else { arena.append(contentsOf: field) }
+        if field.contains(0x5C) {
+            CopyRowDecoder.unescape(field, into: &arena)
+        } else {
+            arena.append(contentsOf: field)
+        }
         switch storage {
         case .real:
             let text = String(decoding: arena[start...], as: UTF8.self)

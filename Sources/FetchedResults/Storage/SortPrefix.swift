@@ -294,7 +294,8 @@ struct SortKeyEncoder {
             let spaced = dateTime && u.count >= 19 && u[10] == 0x20
             if spaced {
                 // `YYYY-MM-DD HH:MM:SS`, or with a fraction `.f…` (digits only).
-                guard u.count == 19 || (u.count > 20 && u[19] == 0x2E && u[20...].allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
+                guard
+                    u.count == 19 || (u.count > 20 && u[19] == 0x2E && u[20...].allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
                 else { return nil }
             } else {
                 guard u.count == (dateTime ? 20 : 10) else { return nil }

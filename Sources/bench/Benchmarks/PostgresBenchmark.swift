@@ -40,7 +40,10 @@ struct PostgresBenchmark {
         let database = try server.makeDatabase()
         let (loadSeconds, _) = try MonotonicClock.measure {
             try server.psql(PostgresEvents.script(table: "events", rows: rows), database: database)
-            try server.psql(PostgresEvents.script(table: "events_small", rows: PostgresEvents.smallRows), database: database)
+            try server.psql(
+                PostgresEvents.script(table: "events_small", rows: PostgresEvents.smallRows),
+                database: database
+            )
         }
         runner.log(String(format: "postgres: made events (%d rows) and events_small in %.1f s", rows, loadSeconds))
         if rows != 1_000_000 {
