@@ -90,7 +90,7 @@ let package = Package(
             name: "bench",
             dependencies: [
                 "SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "FetchedTableKit",
-                "CLIKit", "TestSupport", "Timekeeping", "BaseDirectories",
+                "CLIKit", "TestSupport", "Timekeeping", "BaseDirectories", "PostgreSQLClient",
             ]
         ),
 

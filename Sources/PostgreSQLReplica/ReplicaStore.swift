@@ -95,6 +95,9 @@ final class ReplicaStore {
         private let perStatement: Int
         private var occurrences: [String: Int] = [:]
         private(set) var count = 0
+        /// The `COPY` rows not written yet (at most one statement's worth).
+        private var decoder: CopyRowDecoder
+        private var pending = 0
 
         init(store: ReplicaStore) throws {
             self.store = store
@@ -106,12 +109,47 @@ final class ReplicaStore {
                 insert + Array(repeating: row, count: perStatement).joined(separator: ",")
             )
             one = try store.database.uncachedStatement(insert + row)
+            decoder = CopyRowDecoder(columns: store.shape.columns, keyCount: store.shape.keyColumns.count)
             keyInsert =
                 store.usesKeyTable
                 ? try store.database.uncachedStatement(
                     "INSERT INTO \(ReplicaStore.keyTable)(row_id, key) VALUES (?, ?)"
                 )
                 : nil
+        }
+
+        /// Appends one data row of `COPY (SELECT selectList …) TO STDOUT`; rows are
+        /// written a statement's worth at a time, the rest by ``finish()``.
+        func append(copyRow line: UnsafeRawBufferPointer) throws {
+            try decoder.decode(line)
+            pending += 1
+            if pending == perStatement { try writePending() }
+        }
+
+        /// Writes the `COPY` rows still pending.
+        func finish() throws { try writePending() }
+
+        private func writePending() throws {
+            defer {
+                decoder.clear()
+                pending = 0
+            }
+            guard pending > 0 else { return }
+            guard !store.usesKeyTable else {
+                // Rows named through the key table: the general path, which also writes their keys.
+                try append((0..<pending).map(decoder.serverRow))
+                return
+            }
+            let statement = pending == perStatement ? many : one
+            var row = 0
+            while row < pending {
+                let rows = statement === many ? 0..<pending : row..<row + 1
+                try decoder.bind(rows: rows, to: statement)
+                _ = try statement.step()
+                statement.reset()
+                row = rows.upperBound
+            }
+            count += pending
         }
 
         func append(_ rows: [ServerRow]) throws {

@@ -9,6 +9,12 @@ struct ServerRow {
     /// The key's texts (empty for a table without a key).
     var key: [String]
 
+    /// A row of these values and key.
+    init(values: [StoreValue], key: [String]) {
+        self.values = values
+        self.key = key
+    }
+
     /// Row `row` of `result`, which ``ReplicaShape/selectList`` selected.
     init(_ result: QueryResult, row: Int, shape: ReplicaShape) {
         let count = shape.columns.count

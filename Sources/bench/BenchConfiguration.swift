@@ -10,6 +10,8 @@ struct BenchConfiguration {
         case `import`, fetch, change, rss, frame, scroll, app, visidata
         /// `fetchedtable` over data no app made: at 10 million rows when named in `--only` (or with `--table-rows`), else at `--rows`.
         case generic
+        /// `fetchedtable --pg` over a throwaway PostgreSQL server: at 1 million rows when named in `--only`, else at `--rows`.
+        case postgres
 
         /// Groups that need the generated store on disk.
         var needsStore: Bool { [.fetch, .change, .rss, .app].contains(self) }
@@ -36,6 +38,10 @@ struct BenchConfiguration {
     private var explicitTableRows: Int?
     /// Whether `--only` named the `generic` group (or one of its keys).
     private var genericNamed = false
+    /// `postgres`: rows of the server's events table: 1 million when `--only` names the group, else `--rows`.
+    var postgresRows: Int { postgresNamed ? 1_000_000 : rows }
+    /// Whether `--only` named the `postgres` group (or one of its keys).
+    private var postgresNamed = false
     /// `generic`: where the events database and CSV are kept between runs.
     var cacheDirectory: String?
     /// `generic`: the `fetchedtable` program to measure (default: beside `bench`).
@@ -124,6 +130,7 @@ struct BenchConfiguration {
             }
             groups = Group.allCases.filter(chosen.contains)
             genericNamed = chosen.contains(.generic)
+            postgresNamed = chosen.contains(.postgres)
         }
         if let text = parsed.value("--table-rows") {
             guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")),
@@ -184,6 +191,7 @@ extension BenchConfiguration.Group {
         case "scroll_bytes": return .scroll
         case "first_screen_s", "page_down_ms": return .app
         case _ where BenchResults.genericKeys.contains(key): return .generic
+        case _ where BenchResults.postgresKeys.contains(key): return .postgres
         default: return nil
         }
     }

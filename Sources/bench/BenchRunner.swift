@@ -91,11 +91,14 @@ final class BenchRunner {
         return ExitStatus.ok
     }
 
-    /// The keys of the JSON object: the app groups' when one of them ran (or none did), the `generic` group's when it ran.
+    /// The keys of the JSON object: the app groups' when one of them ran (or none did), the `generic`
+    /// and `postgres` groups' when they ran.
     private var jsonKeys: [String] {
         let generic = configuration.groups.contains(.generic)
-        let others = configuration.groups.contains { $0 != .generic } || !generic
+        let postgres = configuration.groups.contains(.postgres)
+        let others = configuration.groups.contains { $0 != .generic && $0 != .postgres } || (!generic && !postgres)
         return (others ? BenchResults.keys : []) + (generic ? BenchResults.genericKeys : [])
+            + (postgres ? BenchResults.postgresKeys : [])
     }
 
     /// Whether the group that produces `key` was chosen for this run.
@@ -115,6 +118,7 @@ final class BenchRunner {
         case .app: try AppBenchmark(runner: self).run()
         case .visidata: try VisiDataBenchmark(runner: self).run()
         case .generic: try GenericBenchmark(runner: self).run()
+        case .postgres: try PostgresBenchmark(runner: self).run()
         }
     }
 

@@ -126,6 +126,49 @@ struct ReplicaCopyTests {
         #expect(descending.rows.map { $0[0] } == [.integer(1), .integer(3), .integer(4)])
         let ascending = try replica.firstPage(orderBy: [OrderTerm("ts")], limit: 2)
         #expect(ascending.rows.map { $0[0] } == [.integer(2), .integer(4)])  // NULL first, as SQLite sorts
+        // A page longer than the rows with a time: the NULL after them, as SQLite sorts descending.
+        let whole = try replica.firstPage(orderBy: [OrderTerm("ts", ascending: false)], limit: 10)
+        #expect(whole.rows.map { $0[0] } == [.integer(1), .integer(3), .integer(4), .integer(2)])
+    }
+
+    @Test func textThatCopyEscapesArrivesExactlyAndNullIsNotTheTextBackslashN() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(
+            #"""
+            CREATE TABLE notes (id int PRIMARY KEY, body text, tags text[], doc json);
+            INSERT INTO notes VALUES
+                (1, E'tab\there\nnew line\r\\ back\\slash', ARRAY[E'a\tb', 'c\d'], '{"a": "x\ty"}'),
+                (2, E'\\N', NULL, NULL),
+                (3, '', '{}', 'null'),
+                (4, NULL, NULL, NULL);
+            CREATE TABLE codes (code text PRIMARY KEY, label text);
+            INSERT INTO codes VALUES (E'k\t1', E'one\n'), (E'k\\2', NULL);
+            """#
+        )
+        let replica = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "notes"),
+            cacheDirectory: try makeCacheDirectory()
+        )
+        let rows = try replicaRows(try replica.load(), orderBy: "id")
+        #expect(rows[0][1] == .text("tab\there\nnew line\r\\ back\\slash"))
+        #expect(rows[0][2] == .text("{\"a\tb\",\"c\\\\d\"}"))  // {"a<tab>b","c\\d"}
+        #expect(rows[0][3] == .text(#"{"a":"x\ty"}"#))
+        #expect(rows[1][1] == .text(#"\N"#))
+        #expect(rows[2][1] == .text("") && rows[2][2] == .text("{}") && rows[2][3] == .text("null"))
+        #expect(rows[3].dropFirst().allSatisfy { $0 == .null })
+        // Keys through the key table: decoded the same way, and deletable by them.
+        let keyed = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "codes"),
+            cacheDirectory: try makeCacheDirectory()
+        )
+        let codes = try keyed.load()
+        let held = try replicaRows(codes, orderBy: "rowid")
+        #expect(held == [[.text("k\t1"), .text("one\n")], [.text("k\\2"), .null]])
+        let deleted = try keyed.delete(rowIDs: [1])
+        #expect(deleted.count == 1)
+        #expect(try database.psql("SELECT count(*) FROM codes").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
     }
 
     @Test func anUnknownTableNamesThoseThatExist() throws {

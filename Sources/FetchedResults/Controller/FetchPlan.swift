@@ -61,6 +61,10 @@ struct FetchPlan {
     let fetchArguments: [StoreValue]
     /// Describes the request for the cache fingerprint.
     let descriptor: String
+    /// ``valuesSQL(single:)``'s two queries, made once: a change set reads values many times
+    /// (each probe of a move), and resolving the key paths' SQL each time cost milliseconds.
+    private let valuesSQLMany: String
+    private let valuesSQLSingle: String
 
     init(request: FetchRequest, model: Model, sectionNameKeyPath: String?) throws {
         guard let entity = model.entity(named: request.entityName) else {
@@ -178,6 +182,9 @@ struct FetchPlan {
         d += ";where=\(predicateSQL?.sql ?? "-");args=\(fetchArguments.map(\.description).joined(separator: ","))"
         d += ";limit=\(request.fetchLimit);offset=\(request.fetchOffset)"
         descriptor = d
+        let values = ([id] + (try valueKeyPaths.map { try source.expression(forKeyPath: $0) })).joined(separator: ", ")
+        valuesSQLMany = "SELECT \(values) FROM \(source.from) WHERE \(id) IN (SELECT value FROM json_each(?))"
+        valuesSQLSingle = "SELECT \(values) FROM \(source.from) WHERE \(id) = ?"
     }
 
     static func orderBy(sorts: [FetchSort], expressions: [String], id: String) -> String {
@@ -310,12 +317,7 @@ struct FetchPlan {
 
     /// SELECT of the values of `valueKeyPaths` for some ids (bound as a JSON array in `?`).
     func valuesSQL(single: Bool) -> String {
-        let id = source.idExpression
-        let columns = ([id] + (try! valueKeyPaths.map { try source.expression(forKeyPath: $0) })).joined(
-            separator: ", "
-        )
-        let condition = single ? "\(id) = ?" : "\(id) IN (SELECT value FROM json_each(?))"
-        return "SELECT \(columns) FROM \(source.from) WHERE \(condition)"
+        single ? valuesSQLSingle : valuesSQLMany
     }
 
     /// Compares two section values as `StoreValue.compare` does, except that the section sort's

@@ -57,7 +57,10 @@ struct SortPrefix: Hashable {
 ///   for "has a fraction" (which ends the prefix); negatives and huge reals
 ///   end the prefix right after the class;
 /// - dates (`.date` attributes, `YYYY-MM-DD`): 23 bits of year, month, day;
-///   date-times likewise with the time; any other text in such a column makes
+///   date-times likewise with the time, in SQLiteStore's form (`YYYY-MM-DDTHH:MM:SSZ`) or
+///   with a space (`YYYY-MM-DD HH:MM:SS`, as a server's timestamps are copied; a bit
+///   for the separator keeps the two apart as SQLite's text order does, and a
+///   fraction of a second after it ends the prefix); any other text in such a column makes
 ///   the whole prefix invalid (compared through SQLite instead);
 /// - other text: per UTF-8 byte, 7 bits (binary) for printable ASCII, or 6
 ///   bits (NOCASE: after folding, printable ASCII has 69 values; all but
@@ -214,7 +217,7 @@ struct SortKeyEncoder {
                 switch f.mode {
                 case .date, .dateTime:
                     guard let bits = Self.dateBits(s, dateTime: f.mode == .dateTime) else { return .invalid }
-                    if !w.write(bits.value, bits.count) {
+                    if !w.write(bits.value, bits.count) || !bits.complete {
                         exact = false
                         break fieldLoop
                     }
@@ -299,11 +302,22 @@ struct SortKeyEncoder {
         return table
     }()
 
-    /// `YYYY-MM-DD` → 23 bits (`THH:MM:SSZ` adds 17); nil for any other text.
-    private static func dateBits(_ s: String, dateTime: Bool) -> (value: UInt64, count: Int)? {
+    /// The bits of a date (23) or date-time (42: the date, the separator — 0 for a space,
+    /// 1 for `T` —, the time, and whether more follows); `complete` is false when a fraction
+    /// of a second follows the space form (the prefix ends there). Nil for any other text.
+    private static func dateBits(_ s: String, dateTime: Bool) -> (value: UInt64, count: Int, complete: Bool)? {
         var s = s
-        return s.withUTF8 { u -> (value: UInt64, count: Int)? in
-            guard u.count == (dateTime ? 20 : 10), u[4] == 0x2D, u[7] == 0x2D else { return nil }
+        return s.withUTF8 { u -> (value: UInt64, count: Int, complete: Bool)? in
+            let spaced = dateTime && u.count >= 19 && u[10] == 0x20
+            if spaced {
+                // `YYYY-MM-DD HH:MM:SS`, or with a fraction `.f…` (digits only).
+                guard
+                    u.count == 19 || (u.count > 20 && u[19] == 0x2E && u[20...].allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
+                else { return nil }
+            } else {
+                guard u.count == (dateTime ? 20 : 10) else { return nil }
+            }
+            guard u[4] == 0x2D, u[7] == 0x2D else { return nil }
             func digits(_ a: Int, _ n: Int) -> UInt64? {
                 var v: UInt64 = 0
                 for k in a..<(a + n) {
@@ -315,12 +329,13 @@ struct SortKeyEncoder {
             }
             guard let y = digits(0, 4), let m = digits(5, 2), let d = digits(8, 2), m < 16, d < 32 else { return nil }
             var value = (y << 9) | (m << 5) | d
-            if !dateTime { return (value, 23) }
-            guard u[10] == 0x54, u[13] == 0x3A, u[16] == 0x3A, u[19] == 0x5A,
+            if !dateTime { return (value, 23, true) }
+            guard spaced || (u[10] == 0x54 && u[19] == 0x5A), u[13] == 0x3A, u[16] == 0x3A,
                 let h = digits(11, 2), let mi = digits(14, 2), let sec = digits(17, 2), h < 32, mi < 64, sec < 64
             else { return nil }
-            value = (value << 17) | (h << 12) | (mi << 6) | sec
-            return (value, 40)
+            let more: UInt64 = spaced && u.count > 19 ? 1 : 0
+            value = (value << 19) | ((spaced ? 0 : 1) << 18) | (h << 13) | (mi << 7) | (sec << 1) | more
+            return (value, 42, more == 0)
         }
     }
 }

@@ -46,17 +46,23 @@ enum PostgresFaces {
         try? controller.prepareForChanges()
         let label = options.file
         let state = PostgresConnectionState()
-        copy.replica.follow(track: options.track) { status in
-            // Said on stderr, once per change of state: stdout stays JSON Lines.
-            guard state.record(status) else { return }
-            switch status {
-            case .live: writeStandardError("\(ProgramName.current) watch: connected to \(label) again\n")
-            case .reconnecting(_, let lastError):
-                writeStandardError(
-                    "\(ProgramName.current) watch: reconnecting to \(label): \(PostgresServer.oneLine(lastError))\n"
-                )
-            }
-        }
+        // Each batch the follower applies wakes the loop at once: no poll interval between a commit and its line.
+        let applied = DispatchSemaphore(value: 0)
+        copy.replica.follow(
+            track: options.track,
+            status: { status in
+                // Said on stderr, once per change of state: stdout stays JSON Lines.
+                guard state.record(status) else { return }
+                switch status {
+                case .live: writeStandardError("\(ProgramName.current) watch: connected to \(label) again\n")
+                case .reconnecting(_, let lastError):
+                    writeStandardError(
+                        "\(ProgramName.current) watch: reconnecting to \(label): \(PostgresServer.oneLine(lastError))\n"
+                    )
+                }
+            },
+            applied: { _ in applied.signal() }
+        )
         defer { copy.replica.stop(waiting: false) }  // a frozen server must not hold the exit
         while !readerGone && !shouldStop() {
             do {
@@ -64,7 +70,7 @@ enum PostgresFaces {
             } catch {
                 throw TableDatabase.refusal(error, path: opened.database.path)
             }
-            usleep(pollInterval)
+            _ = applied.wait(timeout: .now() + .microseconds(Int(pollInterval)))
         }
         return ExitStatus.ok
     }

@@ -22,3 +22,13 @@ extension PostgresValue {
         }
     }
 }
+
+extension PostgresValue {
+    /// The value of type `type` (a type OID) whose text form the server sent:
+    /// a query's text result, or a field of `COPY … TO STDOUT` once unescaped.
+    ///
+    ///     PostgresValue(serverText: "{\"a\": 1}", type: 3802).displayText   // {"a":1}
+    public init(serverText text: String, type: UInt32) {
+        self = .decode(text: text, type: type)
+    }
+}

@@ -26,6 +26,11 @@ struct BenchResults {
         "table10m_change1000_ms", "csv1m_first_screen_s", "csv1m_ready_ratio",
     ]
 
+    /// The JSON keys of the `postgres` group, written when that group ran.
+    static let postgresKeys = [
+        "pg1m_first_screen_s", "pg1m_ready_ratio", "pg1m_rss_bytes_per_row", "pg_change1_ms", "pg_change1000_ms",
+    ]
+
     private var values: [String: Double] = [:]
     /// Figures shown in the table but not part of the JSON contract (VisiData).
     private(set) var extras: [String: Double] = [:]
@@ -41,7 +46,9 @@ struct BenchResults {
     subscript(key: String) -> Double? {
         get { values[key] ?? extras[key] }
         set {
-            if BenchResults.keys.contains(key) || BenchResults.genericKeys.contains(key) {
+            if BenchResults.keys.contains(key) || BenchResults.genericKeys.contains(key)
+                || BenchResults.postgresKeys.contains(key)
+            {
                 values[key] = newValue
             } else {
                 extras[key] = newValue

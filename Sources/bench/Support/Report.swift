@@ -66,13 +66,14 @@ struct Report {
     }
 
     var results: BenchResults
-    /// The groups that ran: the `generic` group's lines are shown when it ran, the others when any other group ran.
+    /// The groups that ran: the `generic` and `postgres` groups' lines are shown when they ran, the others when any other group ran.
     var groups: [BenchConfiguration.Group] = BenchConfiguration.Group.defaults
 
     /// The lines of the groups that ran.
     var shownLines: [Line] {
-        (groups.contains { $0 != .generic } ? Report.lines : [])
+        (groups.contains { $0 != .generic && $0 != .postgres } ? Report.lines : [])
             + (groups.contains(.generic) ? Report.genericLines : [])
+            + (groups.contains(.postgres) ? Report.postgresLines : [])
     }
 
     static var lines: [Line] {
