@@ -127,4 +127,23 @@ import Testing
         #expect(copy.offset(of: Int64(UInt32.max) + 1) == nil)
         #expect(copy.withInt64Buffer { Array($0) } == [0, 1, Int64(UInt32.max)])
     }
+
+    /// A fetch fills the row-id map a chunk at a time through one pointer (`RowIDMap.insert(newIDs:slot:)`):
+    /// ids inside the dense range and ids beyond it (kept in the sparse part) are all found at their
+    /// positions, in a list of dense ids alone, one with a few far-off ids, and one too spread out to be dense.
+    @Test(arguments: [0, 3, 5_000])
+    func aBuiltListFindsEveryIDWhetherItsMapEntryIsDenseOrSparse(farOff: Int) {
+        var random = SeededGenerator(seed: 2024)
+        var ids: [Int64] = Array(1...3_000)
+        for k in 0..<farOff { ids.append(Int64(UInt32.max) * 4 + Int64(k) * 1_000_003) }
+        ids.append(contentsOf: farOff > 0 ? [-42, Int64.min, Int64.max] : [])
+        for i in stride(from: ids.count - 1, to: 0, by: -1) { ids.swapAt(i, random.below(i + 1)) }
+        var builder = OrderedIDList.Builder()
+        for id in ids { builder.append(id) }
+        let list = builder.finish()
+        #expect(list.count == ids.count)
+        let misplaced = ids.indices.filter { list.position(of: ids[$0]) != $0 }
+        #expect(misplaced.isEmpty, "ids not found at their positions: \(misplaced.prefix(5).map { ids[$0] })")
+        #expect(!list.contains(0) && !list.contains(3_001) && !list.contains(Int64(UInt32.max) * 4 - 1))
+    }
 }

@@ -161,7 +161,12 @@ struct FetchPlan {
         if sorts.count > request.sortDescriptors.count {
             var cheaperBase = base
             if fromSortValue != nil {
-                cheaperBase = "SELECT " + id + ", " + sortExpressions[1] + " FROM " + source.from
+                // The value with its ORDER BY term's collation (which does not change the value): SQLite
+                // then reads it back from the sorter's key instead of storing it a second time in every
+                // sorted record (plain `t1.close_date` beside `t1.close_date COLLATE BINARY DESC` is not
+                // the same expression to it, and a million sorted records spill to its temporary files).
+                let collated = sortExpressions[1] + " COLLATE " + sorts[1].collation.sqlName
+                cheaperBase = "SELECT " + id + ", " + collated + " FROM " + source.from
                 if let p = predicateSQL { cheaperBase += " WHERE " + p.sql }
             }
             fetchSQLWithoutSectionSort =

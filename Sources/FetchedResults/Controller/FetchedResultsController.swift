@@ -315,41 +315,57 @@ public final class FetchedResultsController {
         var builder = OrderedIDList.Builder()
         var sections: [SectionRecord] = []
         var current: StoreValue = .null
-        // The text the current section was last computed from (nil after a value that is not text).
-        var witness: [UInt8]?
+        // The text the current section was last computed from (hasWitness false after a value that
+        // is not text), and the rows of the current section not yet added to its record: the loop
+        // runs once per row (millions), so it touches no array but the builder's and calls no closure.
+        var witness: [UInt8] = []
+        var hasWitness = false
+        var pending = 0
         let deciding = derive.decidingBytes
         let ascending = plan.sectionAscending
         while try statement.step() {
             builder.append(statement.int64(at: 0))
-            if let w = witness, statement.isText(at: 1),
-                statement.withUTF8(
-                    at: 1,
-                    { bytes in
-                        if bytes.count >= deciding && w.count >= deciding {
-                            return memcmp(bytes.baseAddress!, w, deciding) == 0
-                        }
-                        return bytes.count == w.count && (w.isEmpty || memcmp(bytes.baseAddress!, w, w.count) == 0)
-                    }
-                )
+            if hasWitness, let bytes = statement.textBytes(at: 1),
+                FetchedResultsController.agree(bytes, witness, on: deciding)
             {
-                sections[sections.count - 1].count += 1
+                pending += 1
                 continue
             }
             let raw = statement.value(at: 1)
-            if case .text(let text) = raw { witness = Array(text.utf8) } else { witness = nil }
+            if case .text(let text) = raw {
+                witness = Array(text.utf8)
+                hasWitness = true
+            } else {
+                hasWitness = false
+            }
             let v = derive.section(of: raw)
             if !sections.isEmpty {
                 let c = plan.compareSectionValues(v, current)
                 if c == 0 {
-                    sections[sections.count - 1].count += 1
+                    pending += 1
                     continue
                 }
                 if ascending ? c < 0 : c > 0 { return nil }
+                sections[sections.count - 1].count += pending
             }
+            pending = 0
             sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
             current = v
         }
+        if !sections.isEmpty { sections[sections.count - 1].count += pending }
         return (builder.finish(), sections)
+    }
+
+    /// Whether a row's text `bytes` is in the section computed from `witness`: they agree on their
+    /// first `deciding` bytes, or (either being shorter) are the same text.
+    @inline(__always)
+    private static func agree(_ bytes: UnsafeRawBufferPointer, _ witness: [UInt8], on deciding: Int) -> Bool {
+        witness.withUnsafeBufferPointer { w in
+            if bytes.count >= deciding && w.count >= deciding {
+                return memcmp(bytes.baseAddress!, w.baseAddress!, deciding) == 0
+            }
+            return bytes.count == w.count && (w.isEmpty || memcmp(bytes.baseAddress!, w.baseAddress!, w.count) == 0)
+        }
     }
 
     private static func runFetch(
@@ -372,14 +388,8 @@ public final class FetchedResultsController {
             let ascending = plan.sectionAscending
             while try statement.step() {
                 builder.append(statement.int64(at: 0))
-                if let bytes = currentText, statement.isText(at: 1),
-                    statement.withUTF8(
-                        at: 1,
-                        {
-                            $0.count == bytes.count
-                                && (bytes.isEmpty || memcmp($0.baseAddress!, bytes, bytes.count) == 0)
-                        }
-                    )
+                if let bytes = currentText, let text = statement.textBytes(at: 1), text.count == bytes.count,
+                    bytes.isEmpty || memcmp(text.baseAddress!, bytes, bytes.count) == 0
                 {
                     sections[sections.count - 1].count += 1
                     continue

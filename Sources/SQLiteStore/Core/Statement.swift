@@ -202,6 +202,17 @@ public final class Statement {
         return try body(UnsafeRawBufferPointer(start: p, count: n))
     }
 
+    /// The column's UTF-8 bytes when it holds TEXT, nil for any other storage class (nothing is
+    /// converted, nothing copied); valid until the statement steps, resets or is finalized. For loops
+    /// over millions of rows, where a closure per row (``withUTF8(at:_:)``) shows.
+    ///
+    ///     if let bytes = row.textBytes(at: 1), bytes.count >= 4 { … }
+    @inlinable package func textBytes(at index: Int32) -> UnsafeRawBufferPointer? {
+        guard sqlite3_column_type(handle, index) == SQLITE_TEXT else { return nil }
+        let p = sqlite3_column_text(handle, index)
+        return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, index)))
+    }
+
     /// Bytes of a blob column ([] for NULL).
     public func bytes(at index: Int32) -> [UInt8] {
         guard let p = sqlite3_column_blob(handle, index) else { return [] }
