@@ -29,7 +29,7 @@ import SQLiteStore
 ///     try replica.restore(deleted)   // undo
 ///     replica.stop()
 ///
-/// Every method but ``stop()`` talks to the server: call them off the
+/// Every method but ``stop(waiting:)`` talks to the server: call them off the
 /// thread that reads keys. Each uses a connection of its own.
 public final class PostgresReplica: @unchecked Sendable {
     /// The libpq connection string (a URI or `key=value` pairs); nil for
@@ -149,7 +149,7 @@ public final class PostgresReplica: @unchecked Sendable {
     }
 
     /// Starts keeping the replica current on a thread of its own (with its
-    /// own connection), until ``stop()``. With `track`, from the change
+    /// own connection), until ``stop(waiting:)``. With `track`, from the change
     /// history (installed if missing; a refusal is reported through
     /// `status` as `.reconnecting` — call ``installTracking()`` first to
     /// report it yourself); without, by polling the table's change counters

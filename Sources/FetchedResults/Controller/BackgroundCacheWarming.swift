@@ -4,7 +4,7 @@ import SQLiteStore
 /// second connection, so that a later `performFetch()` with the same request
 /// (another tab the user has not opened yet) reads the cache instead of
 /// running its query: the app's first switch to that tab is then as fast as
-/// a second launch. It is the handle of a ``BackgroundJob`` (`wait()`).
+/// a second launch. It is the handle of a `BackgroundJob` (`wait()`).
 ///
 /// The cache is written under the fingerprint taken when the work starts;
 /// data committed meanwhile is newer than that fingerprint says, and a later

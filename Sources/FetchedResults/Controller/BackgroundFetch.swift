@@ -4,7 +4,7 @@ import SQLiteStore
 /// (``FetchedResultsController/performFetchInBackground(onFinish:)``): the query
 /// job, and what the controller needs when it installs the outcome on its own thread.
 final class BackgroundFetch {
-    /// The query (a ``BackgroundRefetch`` without old results: no diff), as a ``BackgroundJob``.
+    /// The query (a ``BackgroundRefetch`` without old results: no diff), as a `BackgroundJob`.
     let query: BackgroundRefetch
     /// The store's history position when the fetch started: the results are at
     /// least that current (the query's snapshot starts later).

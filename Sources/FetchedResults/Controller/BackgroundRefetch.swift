@@ -1,7 +1,7 @@
 import SQLiteStore
 
 /// A refetch and diff running on another thread, over the store's second
-/// connection (``Store/acquireReaderConnection()``) as a ``BackgroundJob``: what a controller does
+/// connection (``Store/acquireReaderConnection()``) as a `BackgroundJob`: what a controller does
 /// after a reset without blocking the thread it lives on (a 10-million-row
 /// refetch takes seconds).
 ///

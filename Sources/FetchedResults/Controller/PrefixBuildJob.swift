@@ -3,7 +3,7 @@ import SQLiteStore
 /// Builds a controller's per-row sort-key prefixes on another thread, over
 /// the store's second connection (``Store/acquireReaderConnection()``), so
 /// that the controller gets ready for change sets without anyone waiting for
-/// the pass over every row (about 0.6 s at a million rows): a ``BackgroundJob``.
+/// the pass over every row (about 0.6 s at a million rows): a `BackgroundJob`.
 ///
 /// It works on a copy of the id sequence taken when it starts. The controller
 /// picks the result up at its next change set (waiting for the job if it is

@@ -8,7 +8,7 @@ import SQLiteStore
 /// (last when descending), then numbers, text, blobs; `.caseInsensitive` is
 /// SQLite's NOCASE collation (ASCII letters fold, nothing else). The
 /// controller appends the object ID ascending as the last criterion, so the
-/// order is total and stable. A derived attribute's ``DerivedAttribute/sortsLast`` value (the
+/// order is total and stable. A derived attribute's `DerivedAttribute.sortsLast` value (the
 /// section `(not a date)` of a year, month or day) sorts after every other in both directions.
 ///
 ///     let byDate = FetchSort("details.closeDate", ascending: false)
@@ -30,7 +30,7 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
     public var comparison: Comparison
 
     /// A value that sorts after every other in both directions (nil: none). The controller sets it
-    /// for a key path that names a derived attribute with a ``DerivedAttribute/sortsLast`` value
+    /// for a key path that names a derived attribute with a `DerivedAttribute.sortsLast` value
     /// (the section of the values that are not dates), so that SQL, Swift and the sort-key
     /// prefixes agree on it: `ORDER BY (e IS last), e ASC|DESC`.
     var sortsLast: StoreValue?
