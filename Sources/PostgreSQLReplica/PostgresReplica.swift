@@ -32,6 +32,10 @@ import SQLiteStore
 /// Every method but ``stop(waiting:)`` talks to the server: call them off the
 /// thread that reads keys. Each uses a connection of its own.
 public final class PostgresReplica: @unchecked Sendable {
+    /// The tracking names of the replica file (its history table and triggers): a browser
+    /// opens the file with them, or it reads each change as a reset.
+    package static var localTracking: TrackingNames { ReplicaStore.tracking }
+
     /// The libpq connection string (a URI or `key=value` pairs); nil for
     /// libpq's environment alone (`PGHOST`, `PGDATABASE`…).
     public let connectionString: String?
