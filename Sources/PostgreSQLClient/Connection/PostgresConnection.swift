@@ -364,20 +364,7 @@ public final class PostgresConnection {
 
     /// Waits for a `COPY TO STDOUT`'s first result: `PGRES_COPY_OUT`, or the error that ends it.
     private func awaitCopyStart(of handle: OpaquePointer, sql: String, timeout: Double?) throws(PostgresError) {
-        let deadline = Deadline(seconds: timeout)
-        while PQisBusy(handle) == 1 {
-            let remaining = deadline.remaining
-            var ready = remaining.map { $0 > 0 } ?? true
-            if ready { ready = try wait(handle, forReading: true, seconds: remaining) }
-            if !ready {
-                if let canceller = makeCanceller() {
-                    DispatchQueue.global(qos: .utility).async { canceller.cancel() }
-                }
-                needsReset = true
-                throw .timedOut(seconds: timeout ?? 0, sql: sql)
-            }
-            guard PQconsumeInput(handle) == 1 else { throw lost(handle) }
-        }
+        try awaitInput(of: handle, sql: sql, deadline: Deadline(seconds: timeout), timeout: timeout)
         guard let result = PQgetResult(handle) else { throw lost(handle) }
         if PQresultStatus(result) == PGRES_COPY_OUT {
             PQclear(result)
@@ -387,6 +374,31 @@ public final class PostgresConnection {
         PQclear(result)
         while let rest = PQgetResult(handle) { PQclear(rest) }
         throw error
+    }
+
+    /// Reads the server's input until libpq is no longer busy, or the deadline passes: then the
+    /// statement is cancelled, the connection marked for a reset, and `.timedOut` thrown.
+    private func awaitInput(
+        of handle: OpaquePointer,
+        sql: String,
+        deadline: Deadline,
+        timeout: Double?
+    ) throws(PostgresError) {
+        while PQisBusy(handle) == 1 {
+            let remaining = deadline.remaining
+            var ready = remaining.map { $0 > 0 } ?? true
+            if ready { ready = try wait(handle, forReading: true, seconds: remaining) }
+            if !ready {
+                // PQcancel waits for the server's answer, and a frozen server gives none:
+                // ask from another thread, never from this one.
+                if let canceller = makeCanceller() {
+                    DispatchQueue.global(qos: .utility).async { canceller.cancel() }
+                }
+                needsReset = true
+                throw .timedOut(seconds: timeout ?? 0, sql: sql)
+            }
+            guard PQconsumeInput(handle) == 1 else { throw lost(handle) }
+        }
     }
 
     private func awaitResults(
@@ -400,21 +412,7 @@ public final class PostgresConnection {
         var last: QueryResult?
         var firstError: PostgresError?
         while true {
-            while PQisBusy(handle) == 1 {
-                let remaining = deadline.remaining
-                var ready = remaining.map { $0 > 0 } ?? true
-                if ready { ready = try wait(handle, forReading: true, seconds: remaining) }
-                if !ready {
-                    // PQcancel waits for the server's answer, and a frozen server gives none:
-                    // ask from another thread, never from this one.
-                    if let canceller = makeCanceller() {
-                        DispatchQueue.global(qos: .utility).async { canceller.cancel() }
-                    }
-                    needsReset = true
-                    throw .timedOut(seconds: timeout ?? 0, sql: sql)
-                }
-                guard PQconsumeInput(handle) == 1 else { throw lost(handle) }
-            }
+            try awaitInput(of: handle, sql: sql, deadline: deadline, timeout: timeout)
             guard let result = PQgetResult(handle) else { break }
             switch PQresultStatus(result) {
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
