@@ -59,24 +59,11 @@ public enum DisplayText {
     /// `\0`, `\t`, `\n`, `\r`, `\\`, and `\u{1B}` for the others.
     public static func escapingControls(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isControl($0) || $0 == "\\" }) else { return text }
-        var out = ""
-        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\u{0}": out += "\\0"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default:
-                if isControl(scalar) {
-                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        return BackslashEscaping.escaping(text) { scalar in
+            if let escaped = BackslashEscaping.common(scalar) { return escaped }
+            if scalar == "\u{0}" { return "\\0" }
+            return isControl(scalar) ? "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" : nil
         }
-        return out
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -10,19 +10,12 @@ import SQLiteStore
 public enum JSONText {
     /// A JSON string literal: quotes, backslashes and control characters escaped.
     public static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
+        let escaped = BackslashEscaping.escaping(s) { scalar in
+            if scalar == "\"" { return "\\\"" }
+            if let escaped = BackslashEscaping.common(scalar) { return escaped }
+            return scalar.value < 0x20 ? String(format: "\\u%04x", scalar.value) : nil
         }
-        return out + "\""
+        return "\"" + escaped + "\""
     }
 
     /// Whether `text` is a number as JSON writes one (`-1.10`, `3`, `1e3`; not `+1`, `.5`, `01`, `1.`),

@@ -38,10 +38,7 @@ final class BankFixture {
                     )
                 ],
                 derived: [
-                    DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { attribute in
-                        if case .text(let text) = attribute("closeDate") { return .text(String(text.prefix(4))) }
-                        return .null
-                    }
+                    .year("closeYear", of: "closeDate", column: "close_date", valuesAreDates: true)
                 ]
             ),
         ]

@@ -7,51 +7,7 @@ import SQLiteStore
 /// 2): every field sealed under the master key, unpadded, bound to
 /// `mystash/2` associated data; no revisions, header MAC or manifest.
 enum SecondVersionStash {
-    /// The model of that release (version 2).
-    static let model = Model(
-        version: 2,
-        applicationID: StashModel.applicationID,
-        entities: [
-            Entity(
-                StashModel.note,
-                attributes: [
-                    Attribute("uid", .text),
-                    Attribute("title", .text),
-                    Attribute("body", .blob, optional: true),
-                    Attribute("created", .dateTime),
-                    Attribute("modified", .dateTime),
-                ],
-                uniqueKeys: [["uid"]]
-            ),
-            Entity(
-                StashModel.password,
-                attributes: [
-                    Attribute("uid", .text),
-                    Attribute("name", .text),
-                    Attribute("userID", .blob, optional: true),
-                    Attribute("password", .blob, optional: true),
-                    Attribute("url", .blob, optional: true),
-                    Attribute("notes", .blob, optional: true),
-                    Attribute("totp", .blob, optional: true),
-                    Attribute("history", .blob, optional: true),
-                    Attribute("modified", .dateTime),
-                ],
-                uniqueKeys: [["uid"]]
-            ),
-            Entity(
-                StashModel.vaultInfo,
-                attributes: [
-                    Attribute("salt", .blob),
-                    Attribute("opsLimit", .integer),
-                    Attribute("memLimit", .integer),
-                    Attribute("algorithm", .integer),
-                    Attribute("verifier", .blob),
-                    Attribute("changed", .dateTime),
-                    Attribute("sealing", .integer, default: .integer(1)),
-                ]
-            ),
-        ]
-    )
+    static let model = StashModel.secondVersion
 
     /// Writes a format-2 stash at `path` with `notes` (title, body) and `passwords`.
     static func make(

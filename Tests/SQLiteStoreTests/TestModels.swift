@@ -37,10 +37,7 @@ enum BankModel {
             )
         ],
         derived: [
-            DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { value in
-                guard case .text(let d) = value("closeDate") else { return .null }
-                return .text(String(d.prefix(4)))
-            }
+            .year("closeYear", of: "closeDate", column: "close_date", valuesAreDates: true)
         ]
     )
 

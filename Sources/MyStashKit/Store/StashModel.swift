@@ -46,7 +46,31 @@ package enum StashModel {
     package static let model = Model(
         version: 3,
         applicationID: applicationID,
-        entities: [
+        entities: sealedEntities(authenticated: true),
+        migrations: [sealEverythingButNames, authenticateTheWhole]
+    )
+
+    /// Version 2 of the model, as the release before the authenticated format wrote it: the
+    /// schema that ``authenticateTheWhole`` migrates.
+    package static let secondVersion = Model(
+        version: 2,
+        applicationID: applicationID,
+        entities: sealedEntities(authenticated: false)
+    )
+
+    /// The entities of the sealed versions: version 2 (`authenticated` false), and version 3, which
+    /// adds a revision to every entry and the header MAC, generation and manifest to the vault header.
+    private static func sealedEntities(authenticated: Bool) -> [Entity] {
+        let revision = authenticated ? [Attribute("revision", .integer, default: .integer(0))] : []
+        let wholeVault =
+            authenticated
+            ? [
+                Attribute("headerMAC", .blob, optional: true),
+                Attribute("generation", .integer, default: .integer(0)),
+                Attribute("manifest", .blob, optional: true),
+                Attribute("manifestMAC", .blob, optional: true),
+            ] : []
+        return [
             Entity(
                 note,
                 attributes: [
@@ -55,8 +79,7 @@ package enum StashModel {
                     Attribute("body", .blob, optional: true),
                     Attribute("created", .dateTime),
                     Attribute("modified", .dateTime),
-                    Attribute("revision", .integer, default: .integer(0)),
-                ],
+                ] + revision,
                 derived: [.initial("titleInitial", of: "title")],
                 uniqueKeys: [["uid"]]
             ),
@@ -72,8 +95,7 @@ package enum StashModel {
                     Attribute("totp", .blob, optional: true),
                     Attribute("history", .blob, optional: true),
                     Attribute("modified", .dateTime),
-                    Attribute("revision", .integer, default: .integer(0)),
-                ],
+                ] + revision,
                 derived: [.initial("nameInitial", of: "name")],
                 uniqueKeys: [["uid"]]
             ),
@@ -87,15 +109,10 @@ package enum StashModel {
                     Attribute("verifier", .blob),
                     Attribute("changed", .dateTime),
                     Attribute("sealing", .integer, default: .integer(1)),
-                    Attribute("headerMAC", .blob, optional: true),
-                    Attribute("generation", .integer, default: .integer(0)),
-                    Attribute("manifest", .blob, optional: true),
-                    Attribute("manifestMAC", .blob, optional: true),
-                ]
+                ] + wholeVault
             ),
-        ],
-        migrations: [sealEverythingButNames, authenticateTheWhole]
-    )
+        ]
+    }
 
     /// Version 1 of the model, as the first release wrote it: a file of this
     /// version is opened read-only with it until its first unlock.

@@ -26,16 +26,7 @@ enum BankModel {
 
     /// The uppercased first letter of the name, `#` for anything else: not order-preserving
     /// under a case-insensitive name sort (digits sort before A, `É` after z).
-    static let initial = DerivedAttribute(
-        "initial",
-        .text,
-        sql: "CASE WHEN upper(substr($.name, 1, 1)) BETWEEN 'A' AND 'Z' THEN upper(substr($.name, 1, 1)) ELSE '#' END"
-    ) { value in
-        guard case .text(let name) = value("name"), let first = name.unicodeScalars.first,
-            first.isASCII, (first >= "A" && first <= "Z") || (first >= "a" && first <= "z")
-        else { return .text("#") }
-        return .text(String(first).uppercased())
-    }
+    static let initial = DerivedAttribute.initial("initial", of: "name")
 
     static let details = Entity(
         "FailedBankDetails",
@@ -48,14 +39,7 @@ enum BankModel {
             Relationship("info", destination: "FailedBankInfo", inverse: "details", storesForeignKey: true)
         ],
         derived: [
-            DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { value in
-                switch value("closeDate") {
-                case .null: return .null
-                case .text(let s): return .text(String(decoding: Array(s.utf8).prefix(4), as: UTF8.self))
-                case .integer(let i): return .text(String(String(i).prefix(4)))
-                default: return .null
-                }
-            }
+            .year("closeYear", of: "closeDate", column: "close_date", valuesAreDates: true)
         ],
         uniqueKeys: [["cert"]]
     )

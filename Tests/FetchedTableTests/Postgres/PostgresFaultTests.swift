@@ -53,162 +53,132 @@ struct PostgresFaultTests {
 
     @Test(arguments: [true, false])
     func watchCatchesUpAfterTheServerCrashesAndStartsAgain(track: Bool) throws {
-        let server = try PostgresTestServer()
-        defer { server.close() }
-        let fixture = try PostgresFixture(server: server)
-        defer { fixture.remove() }
-        try fixture.psql(PostgresFaultTests.events)
-        let watch = try fixture.startWatch([fixture.uri, "--table", "events"] + (track ? ["--track"] : []))
-        defer { kill(watch.pid, SIGTERM) }
-        try PostgresFaultTests.waitUntilFollowing(fixture, watch: watch)
-        // Committed just before the crash: the watch may not have read them yet.
-        try fixture.psql("INSERT INTO events (level) SELECT 'before' FROM generate_series(1, 20)")
-        try server.stop()
-        try fixture.waitUntil("watch to say it reconnects") {
-            PostgresFaultTests.standardError(of: watch).contains("reconnecting to")
-        }
-        try server.start()
-        try fixture.psql("INSERT INTO events (level) SELECT 'after' FROM generate_series(1, 20)")
-        try PostgresFaultTests.waitUntilWatchHasTheServersRows(fixture, watch: watch)
-        #expect(try fixture.psql("SELECT count(*) FROM events") == "51")
-        try fixture.waitUntil("watch to say it is connected again") {
-            PostgresFaultTests.standardError(of: watch).contains("connected to \(fixture.uri) again")
+        try PostgresFaultTests.withServerOfItsOwn(schema: PostgresFaultTests.events) { server, fixture in
+            let watch = try fixture.startWatch([fixture.uri, "--table", "events"] + (track ? ["--track"] : []))
+            defer { kill(watch.pid, SIGTERM) }
+            try PostgresFaultTests.waitUntilFollowing(fixture, watch: watch)
+            // Committed just before the crash: the watch may not have read them yet.
+            try fixture.psql("INSERT INTO events (level) SELECT 'before' FROM generate_series(1, 20)")
+            try server.stop()
+            try fixture.waitUntil("watch to say it reconnects") {
+                PostgresFaultTests.standardError(of: watch).contains("reconnecting to")
+            }
+            try server.start()
+            try fixture.psql("INSERT INTO events (level) SELECT 'after' FROM generate_series(1, 20)")
+            try PostgresFaultTests.waitUntilWatchHasTheServersRows(fixture, watch: watch)
+            #expect(try fixture.psql("SELECT count(*) FROM events") == "51")
+            try fixture.waitUntil("watch to say it is connected again") {
+                PostgresFaultTests.standardError(of: watch).contains("connected to \(fixture.uri) again")
+            }
         }
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func aFrozenServerShowsReconnectingWhileKeysAreAnsweredThenTheBrowserCatchesUp() throws {
-        let server = try PostgresTestServer()
-        defer { server.close() }
-        let fixture = try PostgresFixture(server: server)
-        defer { fixture.remove() }
-        try fixture.psql(PostgresEndToEndTests.schema)
-        let tmux = try fixture.launch(
-            [fixture.uri, "--table", "student", "--section", "subject", "--title", "name", "--track"]
-        )
-        defer { tmux.close() }
-        try tmux.waitFor("Math (2)", timeout: 15)
-        try PostgresFaultTests.waitUntilBrowserFollows(fixture, tmux: tmux)
-        try server.suspend()
-        let frozen = Date()
-        var resumed = false
-        defer { if !resumed { try? server.resume() } }
-        try tmux.waitUntil("Reconnecting… with the time since the last contact") {
-            $0.contains("Reconnecting…") && $0.contains("s since last contact")
+        try PostgresFaultTests.withServerOfItsOwn(schema: PostgresEndToEndTests.schema) { server, fixture in
+            let tmux = try PostgresFaultTests.launchFollowingBrowser(fixture)
+            defer { tmux.close() }
+            try server.suspend()
+            let frozen = Date()
+            try tmux.waitUntil("Reconnecting… with the time since the last contact") {
+                $0.contains("Reconnecting…") && $0.contains("s since last contact")
+            }
+            // Keys are answered while the server is frozen: the detail screen opens from the copy, and closes.
+            tmux.send("Enter")
+            try tmux.waitFor("enrolled")
+            tmux.press("Escape")
+            try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Math (2)") }
+            tmux.send("Down")
+            try tmux.waitFor("Reconnecting…")
+            let left = 5 - Date().timeIntervalSince(frozen)
+            if left > 0 { usleep(useconds_t(left * 1_000_000)) }
+            try server.resume()
+            try fixture.psql("INSERT INTO student (id, name, subject, number) VALUES (6, 'Zed', 'Zoology', 1)")
+            try tmux.waitFor("Zoology (1)", timeout: 30)
+            try tmux.waitUntil("the status line live again") { !$0.contains("Reconnecting…") }
+            tmux.send("q")
+            #expect(fixture.exitStatus() == 0)
         }
-        // Keys are answered while the server is frozen: the detail screen opens from the copy, and closes.
-        tmux.send("Enter")
-        try tmux.waitFor("enrolled")
-        tmux.press("Escape")
-        try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Math (2)") }
-        tmux.send("Down")
-        try tmux.waitFor("Reconnecting…")
-        let left = 5 - Date().timeIntervalSince(frozen)
-        if left > 0 { usleep(useconds_t(left * 1_000_000)) }
-        try server.resume()
-        resumed = true
-        try fixture.psql("INSERT INTO student (id, name, subject, number) VALUES (6, 'Zed', 'Zoology', 1)")
-        try tmux.waitFor("Zoology (1)", timeout: 30)
-        try tmux.waitUntil("the status line live again") { !$0.contains("Reconnecting…") }
-        tmux.send("q")
-        #expect(fixture.exitStatus() == 0)
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func qQuitsWhileTheServerIsFrozen() throws {
-        let server = try PostgresTestServer()
-        defer { server.close() }
-        let fixture = try PostgresFixture(server: server)
-        defer { fixture.remove() }
-        try fixture.psql(PostgresEndToEndTests.schema)
-        let tmux = try fixture.launch(
-            [fixture.uri, "--table", "student", "--section", "subject", "--title", "name", "--track"]
-        )
-        defer { tmux.close() }
-        try tmux.waitFor("Math (2)", timeout: 15)
-        try PostgresFaultTests.waitUntilBrowserFollows(fixture, tmux: tmux)
-        try server.suspend()
-        defer { try? server.resume() }
-        try tmux.waitFor("Reconnecting…")
-        tmux.send("q")
-        try tmux.waitFor("EXITED")
-        #expect(fixture.exitStatus() == 0)
-        // Still frozen: the program did not wait for it.
-        #expect(try PostgresFaultTests.isStopped(server), "the server was resumed before the exit")
+        try PostgresFaultTests.withServerOfItsOwn(schema: PostgresEndToEndTests.schema) { server, fixture in
+            let tmux = try PostgresFaultTests.launchFollowingBrowser(fixture)
+            defer { tmux.close() }
+            try server.suspend()
+            try tmux.waitFor("Reconnecting…")
+            tmux.send("q")
+            try tmux.waitFor("EXITED")
+            #expect(fixture.exitStatus() == 0)
+            // Still frozen: the program did not wait for it.
+            #expect(try PostgresFaultTests.isStopped(server), "the server was resumed before the exit")
+        }
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func aDeleteAndItsUndoOnAFrozenServerKeepKeysAnsweredAndTheRowUntilTheServerSays() throws {
-        let server = try PostgresTestServer()
-        defer { server.close() }
-        let fixture = try PostgresFixture(server: server)
-        defer { fixture.remove() }
-        try fixture.psql(PostgresEndToEndTests.schema)
-        let tmux = try fixture.launch([fixture.uri, "--table", "student", "--section", "subject", "--title", "name"])
-        defer { tmux.close() }
-        try tmux.waitFor("Art (2)", timeout: 15)
-        var resumed = true
-        defer { if !resumed { try? server.resume() } }
-        // The first row (Brook, Art), deleted while the server is frozen.
-        try server.suspend()
-        resumed = false
-        tmux.send("d")
-        try tmux.waitFor("Delete")
-        tmux.send("Enter")
-        try tmux.waitUntil("the delete on its way") { $0.contains("Deleting Brook…") || $0.contains("Reconnecting…") }
-        // Keys are answered while the server has not said yes, and the row stays.
-        tmux.send("Enter")
-        try tmux.waitFor("enrolled")
-        tmux.press("Escape")
-        let waiting = try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Art (2)") }
-        #expect(waiting.contains("Brook"), "\(waiting)")
-        try server.resume()
-        resumed = true
-        try tmux.waitFor("Art (1)", timeout: 30)
-        #expect(try fixture.psql("SELECT count(*) FROM student WHERE id = 2") == "0")
-        try tmux.waitUntil("the status line live again") { !$0.contains("Reconnecting…") }
-        // Its undo, sent while the server is frozen again.
-        try server.suspend()
-        resumed = false
-        tmux.send("u")
-        try tmux.waitUntil("the undo on its way") {
-            $0.contains("Undoing: Deleted Brook…") || $0.contains("Reconnecting…")
+        try PostgresFaultTests.withServerOfItsOwn(schema: PostgresEndToEndTests.schema) { server, fixture in
+            let tmux = try fixture.launch(
+                [fixture.uri, "--table", "student", "--section", "subject", "--title", "name"]
+            )
+            defer { tmux.close() }
+            try tmux.waitFor("Art (2)", timeout: 15)
+            // The first row (Brook, Art), deleted while the server is frozen.
+            try server.suspend()
+            tmux.send("d")
+            try tmux.waitFor("Delete")
+            tmux.send("Enter")
+            try tmux.waitUntil("the delete on its way") {
+                $0.contains("Deleting Brook…") || $0.contains("Reconnecting…")
+            }
+            // Keys are answered while the server has not said yes, and the row stays.
+            tmux.send("Enter")
+            try tmux.waitFor("enrolled")
+            tmux.press("Escape")
+            let waiting = try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Art (2)") }
+            #expect(waiting.contains("Brook"), "\(waiting)")
+            try server.resume()
+            try tmux.waitFor("Art (1)", timeout: 30)
+            #expect(try fixture.psql("SELECT count(*) FROM student WHERE id = 2") == "0")
+            try tmux.waitUntil("the status line live again") { !$0.contains("Reconnecting…") }
+            // Its undo, sent while the server is frozen again.
+            try server.suspend()
+            tmux.send("u")
+            try tmux.waitUntil("the undo on its way") {
+                $0.contains("Undoing: Deleted Brook…") || $0.contains("Reconnecting…")
+            }
+            tmux.send("Enter")
+            try tmux.waitFor("enrolled")
+            tmux.press("Escape")
+            try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Art (1)") }
+            try server.resume()
+            try tmux.waitFor("Art (2)", timeout: 30)
+            #expect(
+                try fixture.psql("SELECT name, subject, number, fee FROM student WHERE id = 2") == "Brook|Art|1|99.00"
+            )
+            tmux.send("q")
+            #expect(fixture.exitStatus() == 0)
         }
-        tmux.send("Enter")
-        try tmux.waitFor("enrolled")
-        tmux.press("Escape")
-        try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Art (1)") }
-        try server.resume()
-        resumed = true
-        try tmux.waitFor("Art (2)", timeout: 30)
-        #expect(try fixture.psql("SELECT name, subject, number, fee FROM student WHERE id = 2") == "Brook|Art|1|99.00")
-        tmux.send("q")
-        #expect(fixture.exitStatus() == 0)
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func aTableChosenFromTheListWhileTheServerIsFrozenOpensOnceItAnswersAndKeysAreAnsweredMeanwhile() throws {
-        let server = try PostgresTestServer()
-        defer { server.close() }
-        let fixture = try PostgresFixture(server: server)
-        defer { fixture.remove() }
-        try fixture.psql(PostgresEndToEndTests.schema)
-        let tmux = try fixture.launch(["--pg"], environment: fixture.pgEnvironment())
-        defer { tmux.close() }
-        try tmux.waitFor("teacher", timeout: 15)
-        try tmux.waitFor("1/3")
-        try server.suspend()
-        var resumed = false
-        defer { if !resumed { try? server.resume() } }
-        tmux.send("Enter")  // math, the first
-        try tmux.waitFor("Opening math…")
-        tmux.send("Down")
-        try tmux.waitFor("2/3")
-        try server.resume()
-        resumed = true
-        try tmux.waitFor("Cyril", timeout: 30)
-        tmux.send("q")
-        #expect(fixture.exitStatus() == 0)
+        try PostgresFaultTests.withServerOfItsOwn(schema: PostgresEndToEndTests.schema) { server, fixture in
+            let tmux = try fixture.launch(["--pg"], environment: fixture.pgEnvironment())
+            defer { tmux.close() }
+            try tmux.waitFor("teacher", timeout: 15)
+            try tmux.waitFor("1/3")
+            try server.suspend()
+            tmux.send("Enter")  // math, the first
+            try tmux.waitFor("Opening math…")
+            tmux.send("Down")
+            try tmux.waitFor("2/3")
+            try server.resume()
+            try tmux.waitFor("Cyril", timeout: 30)
+            tmux.send("q")
+            #expect(fixture.exitStatus() == 0)
+        }
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
@@ -237,6 +207,35 @@ struct PostgresFaultTests {
     }
 
     // MARK: Steps
+
+    /// Runs `body` with a fixture on a server of its own, which it may stop, freeze or restart,
+    /// `schema` loaded; the server is resumed and removed after it (``PostgresTestServer/close()``).
+    static func withServerOfItsOwn(
+        schema: String,
+        _ body: (PostgresTestServer, PostgresFixture) throws -> Void
+    ) throws {
+        let server = try PostgresTestServer()
+        defer { server.close() }
+        let fixture = try PostgresFixture(server: server)
+        defer { fixture.remove() }
+        try fixture.psql(schema)
+        try body(server, fixture)
+    }
+
+    /// The browser on the students by subject, tracking, once it follows the server's changes.
+    static func launchFollowingBrowser(_ fixture: PostgresFixture) throws -> TmuxSession {
+        let tmux = try fixture.launch(
+            [fixture.uri, "--table", "student", "--section", "subject", "--title", "name", "--track"]
+        )
+        do {
+            try tmux.waitFor("Math (2)", timeout: 15)
+            try waitUntilBrowserFollows(fixture, tmux: tmux)
+        } catch {
+            tmux.close()
+            throw error
+        }
+        return tmux
+    }
 
     /// Whether the server's postmaster is stopped (state `T` in `/proc/<pid>/stat`).
     static func isStopped(_ server: PostgresTestServer) throws -> Bool {
