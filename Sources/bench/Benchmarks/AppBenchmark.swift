@@ -77,14 +77,10 @@ struct AppBenchmark {
             }
             quit(terminal, problems: &problems)
         }
-        runner.results["app_scroll_bytes"] = Statistics.median(scrollBytes)
-        runner.results.runs["app_scroll_bytes"] = scrollBytes.count
-        runner.results["first_screen_s"] = Statistics.median(firstScreens)
-        runner.results.runs["first_screen_s"] = firstScreens.count
-        runner.results["first_screen_cold_s"] = Statistics.median(coldScreens)
-        runner.results.runs["first_screen_cold_s"] = coldScreens.count
-        runner.results["page_down_ms"] = Statistics.median(pageDowns)
-        runner.results.runs["page_down_ms"] = pageDowns.count
+        runner.results.setMedian("app_scroll_bytes", of: scrollBytes)
+        runner.results.setMedian("first_screen_s", of: firstScreens)
+        runner.results.setMedian("first_screen_cold_s", of: coldScreens)
+        runner.results.setMedian("page_down_ms", of: pageDowns)
         for problem in problems { runner.results.note("app: \(problem)") }
     }
 

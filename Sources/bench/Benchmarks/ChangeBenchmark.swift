@@ -143,14 +143,11 @@ struct ChangeBenchmark {
                 }
             }
             if let mismatch { runner.results.note("change: \(mismatch)") }
-            runner.results[keys.0] = Statistics.median(processTimes).map { $0 * 1000 }
-            runner.results[keys.1] = Statistics.median(refetchTimes).map { $0 * 1000 }
-            runner.results.runs[keys.0] = processTimes.count
-            runner.results.runs[keys.1] = refetchTimes.count
+            runner.results.setMedian(keys.0, of: processTimes, scale: 1000)
+            runner.results.setMedian(keys.1, of: refetchTimes, scale: 1000)
             runner.results.setRatio(keys.2, keys.1, keys.0)
             if count == 1000 {
-                runner.results["change1000_one_connection_ms"] = Statistics.median(oneConnectionTimes).map { $0 * 1000 }
-                runner.results.runs["change1000_one_connection_ms"] = oneConnectionTimes.count
+                runner.results.setMedian("change1000_one_connection_ms", of: oneConnectionTimes, scale: 1000)
             }
         }
         if incrementalDelegate.objectChanges == 0 {

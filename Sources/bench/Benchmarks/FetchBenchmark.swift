@@ -56,10 +56,8 @@ struct FetchBenchmark {
             )
         }
         if BenchRunner.debug { try diagnose(store.database) }
-        runner.results["fetch_s"] = Statistics.median(fetchTimes)
-        runner.results["raw_query_s"] = Statistics.median(rawTimes)
-        runner.results.runs["fetch_s"] = fetchTimes.count
-        runner.results.runs["raw_query_s"] = rawTimes.count
+        runner.results.setMedian("fetch_s", of: fetchTimes)
+        runner.results.setMedian("raw_query_s", of: rawTimes)
         runner.results.setRatio("fetch_ratio", "fetch_s", "raw_query_s")
 
         // Warm cache: the first controller writes it, each later one (a "second launch") reads it.
@@ -91,8 +89,7 @@ struct FetchBenchmark {
             if index > 0 { cachedTimes.append(seconds) }
         }
         if misses > 0 { runner.results.note("fetch: \(misses) of \(runs + 1) cached fetches did not use the cache") }
-        runner.results["fetch_cached_s"] = Statistics.median(cachedTimes)
-        runner.results.runs["fetch_cached_s"] = cachedTimes.count
+        runner.results.setMedian("fetch_cached_s", of: cachedTimes)
         runner.results.setRatio("cache_ratio", "fetch_cached_s", "fetch_s")
     }
 

@@ -26,7 +26,6 @@ struct FetchMemoryBenchmark {
             }
             added.append((after - before) / 1024)
         }
-        runner.results["fetch_rss_mb"] = Statistics.median(added)
-        runner.results.runs["fetch_rss_mb"] = added.count
+        runner.results.setMedian("fetch_rss_mb", of: added)
     }
 }

@@ -24,10 +24,8 @@ struct FrameBenchmark {
             largeTimes += large.frames(framesPerRound)
             smallTimes += small.frames(framesPerRound)
         }
-        runner.results["frame_1m_ms"] = Statistics.median(largeTimes).map { $0 * 1000 }
-        runner.results["frame_100_ms"] = Statistics.median(smallTimes).map { $0 * 1000 }
-        runner.results.runs["frame_1m_ms"] = largeTimes.count
-        runner.results.runs["frame_100_ms"] = smallTimes.count
+        runner.results.setMedian("frame_1m_ms", of: largeTimes, scale: 1000)
+        runner.results.setMedian("frame_100_ms", of: smallTimes, scale: 1000)
         runner.results.setRatio("frame_ratio", "frame_1m_ms", "frame_100_ms")
         if !large.drewRows || !small.drewRows {
             runner.results.note("frame: the table drew no rows; figures are not meaningful")

@@ -96,8 +96,7 @@ struct GenericBenchmark {
             perRow.append((after - before) * 1024 / objects)
             runner.log("generic rss: \(line)")
         }
-        runner.results["table10m_rss_bytes_per_row"] = Statistics.median(perRow)
-        runner.results.runs["table10m_rss_bytes_per_row"] = perRow.count
+        runner.results.setMedian("table10m_rss_bytes_per_row", of: perRow)
     }
 
     /// The command line that runs `fetchedtable`: `--fetchedtable PATH`, else the

@@ -108,9 +108,7 @@ struct GenericChangeBenchmark {
             )
         }
         for problem in problems { runner.results.note("generic change: \(problem)") }
-        runner.results["table10m_change1000_ms"] = Statistics.median(processTimes).map { $0 * 1000 }
-        runner.results.runs["table10m_change1000_ms"] = processTimes.count
-        runner.results["table10m_history1000_ms"] = Statistics.median(historyTimes).map { $0 * 1000 }
-        runner.results.runs["table10m_history1000_ms"] = historyTimes.count
+        runner.results.setMedian("table10m_change1000_ms", of: processTimes, scale: 1000)
+        runner.results.setMedian("table10m_history1000_ms", of: historyTimes, scale: 1000)
     }
 }

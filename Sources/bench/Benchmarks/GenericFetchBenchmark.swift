@@ -53,10 +53,8 @@ struct GenericFetchBenchmark {
                 String(format: "generic fetch run %d: performFetch %.3f s, raw %.3f s", index, seconds, rawSeconds)
             )
         }
-        runner.results["table10m_fetch_s"] = Statistics.median(fetchTimes)
-        runner.results["table10m_raw_query_s"] = Statistics.median(rawTimes)
-        runner.results.runs["table10m_fetch_s"] = fetchTimes.count
-        runner.results.runs["table10m_raw_query_s"] = rawTimes.count
+        runner.results.setMedian("table10m_fetch_s", of: fetchTimes)
+        runner.results.setMedian("table10m_raw_query_s", of: rawTimes)
         runner.results.setRatio("table10m_fetch_ratio", "table10m_fetch_s", "table10m_raw_query_s")
     }
 }

@@ -60,8 +60,7 @@ struct GenericScreenBenchmark {
             )
             quit(tty, problems: &problems)
         }
-        runner.results["table10m_first_screen_s"] = Statistics.median(times)
-        runner.results.runs["table10m_first_screen_s"] = times.count
+        runner.results.setMedian("table10m_first_screen_s", of: times)
         for problem in problems { runner.results.note("generic: \(problem)") }
     }
 
@@ -120,30 +119,18 @@ struct GenericScreenBenchmark {
             )
             quit(tty, problems: &problems)
         }
-        runner.results["csv1m_first_screen_s"] = Statistics.median(firstScreens)
-        runner.results.runs["csv1m_first_screen_s"] = firstScreens.count
-        runner.results["csv1m_ready_s"] = Statistics.median(readies)
-        runner.results.runs["csv1m_ready_s"] = readies.count
-        runner.results["csv1m_sqlite_import_s"] = Statistics.median(imports)
-        runner.results.runs["csv1m_sqlite_import_s"] = imports.count
+        runner.results.setMedian("csv1m_first_screen_s", of: firstScreens)
+        runner.results.setMedian("csv1m_ready_s", of: readies)
+        runner.results.setMedian("csv1m_sqlite_import_s", of: imports)
         runner.results.setRatio("csv1m_ready_ratio", "csv1m_ready_s", "csv1m_sqlite_import_s")
         for problem in problems { runner.results.note("generic: \(problem)") }
     }
 
-    /// Home and Ctrl-L every 0.1 s until the newest event is on screen: once the
-    /// sorted view is there, Home selects its first row and Ctrl-L repaints every
-    /// cell, so the row's text arrives whole (ncurses otherwise writes only the
-    /// cells that changed, and a row's text may never appear in one piece).
-    /// Returns the Clock time it was seen, nil at the timeout.
+    /// Home and Ctrl-L (``PseudoTerminal/sendUntilAny(_:shows:timeout:)``) until the newest event is on
+    /// screen: once the sorted view is there, Home selects its first row. The Clock time it was seen,
+    /// nil at the timeout.
     private func waitForSortedTop(_ tty: PseudoTerminal, newest: EventsGenerator.Row, timeout: Double) -> Double? {
-        let deadline = MonotonicClock.seconds() + timeout
-        let patterns = GenericScreenBenchmark.patterns(of: newest)
-        while MonotonicClock.seconds() < deadline && !tty.isClosed {
-            let from = tty.output.count
-            tty.send(GenericScreenBenchmark.home + [0x0c])
-            if let (_, seen) = tty.waitForAny(patterns, from: from, timeout: 0.1) { return seen }
-        }
-        return nil
+        tty.sendUntilAny(GenericScreenBenchmark.home + [0x0c], shows: GenericScreenBenchmark.patterns(of: newest), timeout: timeout)
     }
 
     /// The Home key of `TERM=xterm-256color` (`khome`, `ESC O H`).
@@ -169,8 +156,7 @@ struct GenericScreenBenchmark {
             tty.send(Array("gq".utf8))
             tty.finish(timeout: 2)
         }
-        runner.results["csv1m_visidata_s"] = Statistics.median(times)
-        runner.results.runs["csv1m_visidata_s"] = times.count
+        runner.results.setMedian("csv1m_visidata_s", of: times)
     }
 
     /// Starts `fetchedtable` with `arguments` under a pseudo-terminal, with an empty cache folder.

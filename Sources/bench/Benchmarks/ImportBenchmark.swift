@@ -87,14 +87,12 @@ struct ImportBenchmark {
                 "import run \(index == 0 ? "warm-up" : String(index)): ours \(lastOurs.map { String(format: "%.2f s", $0) } ?? "-"), sqlite3 \(lastTheirs.map { String(format: "%.2f s", $0) } ?? "-")"
             )
         }
-        runner.results["sqlite_import_s"] = Statistics.median(theirs)
-        runner.results.runs["sqlite_import_s"] = theirs.count
+        runner.results.setMedian("sqlite_import_s", of: theirs)
         if let failure {
             runner.results.note("import: \(failure)")
             return
         }
-        runner.results["import_s"] = Statistics.median(ours)
-        runner.results.runs["import_s"] = ours.count
+        runner.results.setMedian("import_s", of: ours)
         runner.results.runs["import_peak_rss_mb"] = ours.count
         if peak > 0 { runner.results["import_peak_rss_mb"] = Double(peak) / 1024 }
         if peak > 0 && peak <= benchPeak {

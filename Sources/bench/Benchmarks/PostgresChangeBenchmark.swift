@@ -71,10 +71,8 @@ struct PostgresChangeBenchmark {
                 thousand.append(many)
             }
         }
-        runner.results["pg_change1_ms"] = Statistics.median(one).map { $0 * 1000 }
-        runner.results.runs["pg_change1_ms"] = one.count
-        runner.results["pg_change1000_ms"] = Statistics.median(thousand).map { $0 * 1000 }
-        runner.results.runs["pg_change1000_ms"] = thousand.count
+        runner.results.setMedian("pg_change1_ms", of: one, scale: 1000)
+        runner.results.setMedian("pg_change1000_ms", of: thousand, scale: 1000)
     }
 
     /// Runs `sql` in a transaction and returns the seconds from sending its COMMIT to the batch line.

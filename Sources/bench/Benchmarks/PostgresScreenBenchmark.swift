@@ -76,15 +76,11 @@ struct PostgresScreenBenchmark {
                 if resident > 0 && smallResident > 0 { perRow.append(added) }
             }
         }
-        runner.results["pg1m_first_screen_s"] = Statistics.median(firstScreens)
-        runner.results.runs["pg1m_first_screen_s"] = firstScreens.count
-        runner.results["pg1m_ready_s"] = Statistics.median(readies)
-        runner.results.runs["pg1m_ready_s"] = readies.count
-        runner.results["pg1m_ids_fetch_s"] = Statistics.median(fetches)
-        runner.results.runs["pg1m_ids_fetch_s"] = fetches.count
+        runner.results.setMedian("pg1m_first_screen_s", of: firstScreens)
+        runner.results.setMedian("pg1m_ready_s", of: readies)
+        runner.results.setMedian("pg1m_ids_fetch_s", of: fetches)
         runner.results.setRatio("pg1m_ready_ratio", "pg1m_ready_s", "pg1m_ids_fetch_s")
-        runner.results["pg1m_rss_bytes_per_row"] = Statistics.median(perRow)
-        runner.results.runs["pg1m_rss_bytes_per_row"] = perRow.count
+        runner.results.setMedian("pg1m_rss_bytes_per_row", of: perRow)
         for problem in problems { runner.results.note("postgres: \(problem)") }
     }
 
@@ -97,15 +93,10 @@ struct PostgresScreenBenchmark {
         return ids.count
     }
 
-    /// `G` and Ctrl-L every 0.1 s until `pattern` is on screen; the Clock time it was seen, nil at the timeout.
+    /// `G` and Ctrl-L (``PseudoTerminal/sendUntilAny(_:shows:timeout:)``) until `pattern` is on screen;
+    /// the Clock time it was seen, nil at the timeout.
     static func waitForLastRow(_ tty: PseudoTerminal, _ pattern: [UInt8], timeout: Double) -> Double? {
-        let deadline = MonotonicClock.seconds() + timeout
-        while MonotonicClock.seconds() < deadline && !tty.isClosed {
-            let from = tty.output.count
-            tty.send(Array("G".utf8) + [0x0c])
-            if let (_, seen) = tty.waitForAny([pattern], from: from, timeout: 0.1) { return seen }
-        }
-        return nil
+        tty.sendUntilAny(Array("G".utf8) + [0x0c], shows: [pattern], timeout: timeout)
     }
 
     /// The most `VmRSS` of process `pid` sampled every 20 ms over `seconds` (0 when unreadable).

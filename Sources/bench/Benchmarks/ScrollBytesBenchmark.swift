@@ -51,7 +51,6 @@ struct ScrollBytesBenchmark {
             let tail = Array(tty.output.suffix(Int(counts.last ?? 0)))
             print(String(decoding: tail, as: UTF8.self).debugDescription)
         }
-        runner.results["scroll_bytes"] = Statistics.median(counts)
-        runner.results.runs["scroll_bytes"] = counts.count
+        runner.results.setMedian("scroll_bytes", of: counts)
     }
 }

@@ -60,6 +60,13 @@ struct BenchResults {
         if !notes.contains(text) { notes.append(text) }
     }
 
+    /// Sets `key` to the median of `values` times `scale` (1000: seconds as milliseconds), nil when
+    /// there are none, and records how many runs it is over.
+    mutating func setMedian(_ key: String, of values: [Double], scale: Double = 1) {
+        self[key] = Statistics.median(values).map { $0 * scale }
+        runs[key] = values.count
+    }
+
     /// Computes `key = numerator / denominator` when both are present and the denominator is positive.
     mutating func setRatio(_ key: String, _ numerator: String, _ denominator: String) {
         guard let n = self[numerator], let d = self[denominator], d > 0 else { return }

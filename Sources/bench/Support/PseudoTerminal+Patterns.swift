@@ -21,4 +21,21 @@ extension PseudoTerminal {
             readChunk(timeout: min(remaining, 0.5))
         }
     }
+
+    /// Sends `keys` every 0.1 s until one of `patterns` appears in what the program writes after
+    /// them: the Clock time it was seen; nil at the timeout or when the program closed the terminal.
+    /// With a key that repaints every cell (Ctrl-L), a row's text arrives whole (ncurses otherwise
+    /// writes only the cells that changed, and a row's text may never appear in one piece); at most
+    /// 0.1 s late.
+    ///
+    ///     tty.sendUntilAny(Array("G".utf8) + [0x0c], shows: [Array("oldest".utf8)], timeout: 300)
+    func sendUntilAny(_ keys: [UInt8], shows patterns: [[UInt8]], timeout: Double) -> Double? {
+        let deadline = MonotonicClock.seconds() + timeout
+        while MonotonicClock.seconds() < deadline && !isClosed {
+            let from = output.count
+            send(keys)
+            if let (_, seen) = waitForAny(patterns, from: from, timeout: 0.1) { return seen }
+        }
+        return nil
+    }
 }

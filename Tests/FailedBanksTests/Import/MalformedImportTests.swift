@@ -21,6 +21,29 @@ import Testing
         return (sandbox, try sandbox.snapshot())
     }
 
+    /// Runs `body` on an empty and on a prefilled store (`body`'s second argument), then expects
+    /// the store as it was: the prefilled one unchanged, the empty one without rows.
+    static func expectStoreUnchanged(
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (ImportSandbox, Bool) throws -> Void
+    ) throws {
+        for prefilled in [false, true] {
+            let (sandbox, before) = try Self.sandbox(prefilled: prefilled)
+            defer { sandbox.remove() }
+            try body(sandbox, prefilled)
+            let after = try sandbox.snapshot()
+            if let before {
+                #expect(after == before, "prefilled \(prefilled): store changed", sourceLocation: sourceLocation)
+            } else {
+                #expect(
+                    after.bankCount == 0 && after.infoCount == 0,
+                    "empty store received rows",
+                    sourceLocation: sourceLocation
+                )
+            }
+        }
+    }
+
     /// Imports `text`; expects `status`, a message containing each of `messages`, and no change.
     func expectRefused(
         _ text: String,
@@ -28,9 +51,7 @@ import Testing
         messages: [String],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        for prefilled in [false, true] {
-            let (sandbox, before) = try Self.sandbox(prefilled: prefilled)
-            defer { sandbox.remove() }
+        try Self.expectStoreUnchanged(sourceLocation: sourceLocation) { sandbox, prefilled in
             let path = sandbox.file("bad.csv", text)
             let result = sandbox.run([path])
             #expect(
@@ -44,20 +65,6 @@ import Testing
                 #expect(
                     result.errors.contains { $0.contains(expected) },
                     "prefilled \(prefilled): wanted \(expected) in \(result.errors)",
-                    sourceLocation: sourceLocation
-                )
-            }
-            if let before {
-                #expect(
-                    try sandbox.snapshot() == before,
-                    "prefilled \(prefilled): store changed",
-                    sourceLocation: sourceLocation
-                )
-            } else {
-                let after = try sandbox.snapshot()
-                #expect(
-                    after.bankCount == 0 && after.infoCount == 0,
-                    "empty store received rows",
                     sourceLocation: sourceLocation
                 )
             }
