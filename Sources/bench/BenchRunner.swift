@@ -246,6 +246,23 @@ final class BenchRunner {
         writeStandardError("bench: \(message)\n")
     }
 
+    /// The reference import: the `sqlite3` shell's `.import` of `csv` into table `table` of a new
+    /// database, removed after it; what the shell says on failure is noted under `group`. The
+    /// shell's process when it succeeded, nil otherwise.
+    func sqliteImport(_ sqlite3: String, csv: String, table: String, group: String) throws -> ChildProcess.Result? {
+        let db = workspace.path("\(group)-sqlite-import.db")
+        workspace.removeDatabase(db)
+        let result = try ChildProcess.run(
+            [sqlite3, db, "-cmd", ".mode csv", ".import \(csv) \(table)"],
+            captureOutput: true
+        )
+        workspace.removeDatabase(db)
+        if !result.succeeded || !result.errorOutput.isEmpty {
+            results.note("\(group): sqlite3 .import said: \(lastLine(result.errorOutput)) (status \(result.status))")
+        }
+        return result.succeeded ? result : nil
+    }
+
     func lastLine(_ text: String) -> String {
         text.split(separator: "\n").last.map(String.init) ?? "(no message)"
     }

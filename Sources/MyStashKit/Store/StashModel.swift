@@ -58,6 +58,17 @@ package enum StashModel {
         entities: sealedEntities(authenticated: false)
     )
 
+    /// The vault header's attributes in every version: the passphrase's salt, the KDF limits and
+    /// algorithm, the verifier, and when the passphrase changed.
+    private static let keyDerivation = [
+        Attribute("salt", .blob),
+        Attribute("opsLimit", .integer),
+        Attribute("memLimit", .integer),
+        Attribute("algorithm", .integer),
+        Attribute("verifier", .blob),
+        Attribute("changed", .dateTime),
+    ]
+
     /// The entities of the sealed versions: version 2 (`authenticated` false), and version 3, which
     /// adds a revision to every entry and the header MAC, generation and manifest to the vault header.
     private static func sealedEntities(authenticated: Bool) -> [Entity] {
@@ -101,15 +112,7 @@ package enum StashModel {
             ),
             Entity(
                 vaultInfo,
-                attributes: [
-                    Attribute("salt", .blob),
-                    Attribute("opsLimit", .integer),
-                    Attribute("memLimit", .integer),
-                    Attribute("algorithm", .integer),
-                    Attribute("verifier", .blob),
-                    Attribute("changed", .dateTime),
-                    Attribute("sealing", .integer, default: .integer(1)),
-                ] + wholeVault
+                attributes: keyDerivation + [Attribute("sealing", .integer, default: .integer(1))] + wholeVault
             ),
         ]
     }
@@ -142,17 +145,7 @@ package enum StashModel {
                 ],
                 uniqueKeys: [["uid"]]
             ),
-            Entity(
-                vaultInfo,
-                attributes: [
-                    Attribute("salt", .blob),
-                    Attribute("opsLimit", .integer),
-                    Attribute("memLimit", .integer),
-                    Attribute("algorithm", .integer),
-                    Attribute("verifier", .blob),
-                    Attribute("changed", .dateTime),
-                ]
-            ),
+            Entity(vaultInfo, attributes: keyDerivation),
         ]
     )
 

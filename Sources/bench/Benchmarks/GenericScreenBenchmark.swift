@@ -77,20 +77,10 @@ struct GenericScreenBenchmark {
         var imports: [Double] = []
         var problems: [String] = []
         for index in 0...runner.configuration.runs(small: 3, large: 3) {  // 0: warm-up
-            if let sqlite3 {
-                let db = runner.workspace.path("csv-sqlite-import.db")
-                runner.workspace.removeDatabase(db)
-                let result = try ChildProcess.run(
-                    [sqlite3, db, "-cmd", ".mode csv", ".import \(csv) events"],
-                    captureOutput: true
-                )
-                runner.workspace.removeDatabase(db)
-                if !result.succeeded || !result.errorOutput.isEmpty {
-                    runner.results.note(
-                        "generic: sqlite3 .import said: \(runner.lastLine(result.errorOutput)) (status \(result.status))"
-                    )
-                }
-                if result.succeeded && index > 0 { imports.append(result.seconds) }
+            if let sqlite3, let result = try runner.sqliteImport(sqlite3, csv: csv, table: "events", group: "generic"),
+                index > 0
+            {
+                imports.append(result.seconds)
             }
             let tty = try launch(arguments)
             let firstPatterns = GenericScreenBenchmark.patterns(of: first) + GenericScreenBenchmark.patterns(of: newest)
@@ -130,7 +120,11 @@ struct GenericScreenBenchmark {
     /// screen: once the sorted view is there, Home selects its first row. The Clock time it was seen,
     /// nil at the timeout.
     private func waitForSortedTop(_ tty: PseudoTerminal, newest: EventsGenerator.Row, timeout: Double) -> Double? {
-        tty.sendUntilAny(GenericScreenBenchmark.home + [0x0c], shows: GenericScreenBenchmark.patterns(of: newest), timeout: timeout)
+        tty.sendUntilAny(
+            GenericScreenBenchmark.home + [0x0c],
+            shows: GenericScreenBenchmark.patterns(of: newest),
+            timeout: timeout
+        )
     }
 
     /// The Home key of `TERM=xterm-256color` (`khome`, `ESC O H`).

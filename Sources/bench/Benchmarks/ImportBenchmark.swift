@@ -40,25 +40,11 @@ struct ImportBenchmark {
         for index in 0...runs {  // index 0 is the warm-up
             var lastOurs: Double?
             var lastTheirs: Double?
-            if let sqlite3 {
-                let db = runner.workspace.path("sqlite-import.db")
-                runner.workspace.removeDatabase(db)
-                let result = try ChildProcess.run(
-                    [sqlite3, db, "-cmd", ".mode csv", ".import \(csv) t"],
-                    captureOutput: true
-                )
-                runner.workspace.removeDatabase(db)
-                if !result.succeeded || !result.errorOutput.isEmpty {
-                    runner.results.note(
-                        "import: sqlite3 .import said: \(runner.lastLine(result.errorOutput)) (status \(result.status))"
-                    )
-                }
-                if result.succeeded {
-                    lastTheirs = result.seconds
-                    if index > 0 {
-                        theirs.append(result.seconds)
-                        theirsCPU.append(result.cpuSeconds)
-                    }
+            if let sqlite3, let result = try runner.sqliteImport(sqlite3, csv: csv, table: "t", group: "import") {
+                lastTheirs = result.seconds
+                if index > 0 {
+                    theirs.append(result.seconds)
+                    theirsCPU.append(result.cpuSeconds)
                 }
             }
             if failure == nil {

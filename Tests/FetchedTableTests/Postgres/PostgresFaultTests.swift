@@ -84,10 +84,7 @@ struct PostgresFaultTests {
                 $0.contains("Reconnecting…") && $0.contains("s since last contact")
             }
             // Keys are answered while the server is frozen: the detail screen opens from the copy, and closes.
-            tmux.send("Enter")
-            try tmux.waitFor("enrolled")
-            tmux.press("Escape")
-            try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Math (2)") }
+            try PostgresFaultTests.openAndCloseTheDetail(tmux, listShowing: "Math (2)")
             tmux.send("Down")
             try tmux.waitFor("Reconnecting…")
             let left = 5 - Date().timeIntervalSince(frozen)
@@ -133,10 +130,7 @@ struct PostgresFaultTests {
                 $0.contains("Deleting Brook…") || $0.contains("Reconnecting…")
             }
             // Keys are answered while the server has not said yes, and the row stays.
-            tmux.send("Enter")
-            try tmux.waitFor("enrolled")
-            tmux.press("Escape")
-            let waiting = try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Art (2)") }
+            let waiting = try PostgresFaultTests.openAndCloseTheDetail(tmux, listShowing: "Art (2)")
             #expect(waiting.contains("Brook"), "\(waiting)")
             try server.resume()
             try tmux.waitFor("Art (1)", timeout: 30)
@@ -148,10 +142,7 @@ struct PostgresFaultTests {
             try tmux.waitUntil("the undo on its way") {
                 $0.contains("Undoing: Deleted Brook…") || $0.contains("Reconnecting…")
             }
-            tmux.send("Enter")
-            try tmux.waitFor("enrolled")
-            tmux.press("Escape")
-            try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains("Art (1)") }
+            try PostgresFaultTests.openAndCloseTheDetail(tmux, listShowing: "Art (1)")
             try server.resume()
             try tmux.waitFor("Art (2)", timeout: 30)
             #expect(
@@ -220,6 +211,16 @@ struct PostgresFaultTests {
         defer { fixture.remove() }
         try fixture.psql(schema)
         try body(server, fixture)
+    }
+
+    /// Opens the selected row's detail screen (Enter) and closes it (Escape): keys answered.
+    /// Returns the list shown again, which shows `section`.
+    @discardableResult
+    static func openAndCloseTheDetail(_ tmux: TmuxSession, listShowing section: String) throws -> String {
+        tmux.send("Enter")
+        try tmux.waitFor("enrolled")
+        tmux.press("Escape")
+        return try tmux.waitUntil("the list again") { !$0.contains("enrolled") && $0.contains(section) }
     }
 
     /// The browser on the students by subject, tracking, once it follows the server's changes.
