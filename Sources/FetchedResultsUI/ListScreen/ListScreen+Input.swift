@@ -12,8 +12,8 @@ extension ListScreen {
         // in the terminal while it runs on this thread.
         if isLoading {
             let now: Set<InputEvent> = [.character("q"), .character("?"), .function(1), .escape]
-            if loading != nil, !now.contains(event), keysTypedWhileLoading.count < ListScreen.maximumKeysKept {
-                keysTypedWhileLoading.append(event)
+            if let kept = loading?.keys.count, !now.contains(event), kept < ListScreen.maximumKeysKept {
+                loading?.keys.append(event)
                 return .handled
             }
             return .ignored

@@ -83,11 +83,9 @@ public final class ListScreen: View, TableViewDelegate {
     var selectionByTab: [Int: ObjectID] = [:]
     /// The provisional first page while ``isLoading`` (the table's data source is weak).
     var preview: FetchedPreviewTableSource?
-    /// The first tab's controller while its first fetch runs in the background, and the
-    /// ticker that looks for its end.
-    var loading: (controller: FetchedResultsController, ticker: TerminalRunLoop.TickerID)?
-    /// Keys typed while ``loading`` (but `q`, `?`, F1 and Esc), handled once the results show.
-    var keysTypedWhileLoading: [InputEvent] = []
+    /// The first tab's first fetch while it runs in the background: its controller, and the keys
+    /// typed meanwhile (but `q`, `?`, F1 and Esc), handled once the results show.
+    var loading: (controller: FetchedResultsController, keys: [InputEvent])?
     /// The most keys kept while loading (the rest are dropped).
     static let maximumKeysKept = 256
 
@@ -148,6 +146,7 @@ public final class ListScreen: View, TableViewDelegate {
         addTicker(every: configuration.pollInterval) { screen in
             // Hidden screens (popped, or not pushed again yet) do not poll.
             if screen.loop.contains(screen) { screen.pollExternalChanges() }
+            return true
         }
         if let readOnlyReason = configuration.readOnlyReason {
             statusLine.showMessage("Read-only: \(readOnlyReason) — browsing only", at: now, duration: 8)
@@ -173,10 +172,8 @@ public final class ListScreen: View, TableViewDelegate {
         guard isLoading else { return }
         do {
             if configuration.fetchesInBackground, try controller.performFetchInBackground() {
-                let ticker = addTicker(every: ListScreen.loadingCheckInterval) { screen in
-                    screen.installFinishedFetch()
-                }
-                loading = (controller, ticker)
+                loading = (controller, [])
+                addTicker(every: ListScreen.loadingCheckInterval) { screen in screen.installFinishedFetch() }
                 return
             }
             try controller.performFetch()
@@ -190,28 +187,28 @@ public final class ListScreen: View, TableViewDelegate {
     /// How often the loop looks whether the background first fetch is done (seconds).
     static let loadingCheckInterval = 0.05
 
-    /// The loading ticker: once the background first fetch is done, the real table.
-    func installFinishedFetch() {
-        guard let controller = loading?.controller else { return }
+    /// The loading ticker: once the background first fetch is done, the real table. False (the
+    /// ticker goes) once nothing is loading.
+    func installFinishedFetch() -> Bool {
+        guard let controller = loading?.controller else { return false }
         do {
-            guard try controller.finishBackgroundFetch() else { return }
+            guard try controller.finishBackgroundFetch() else { return true }
         } catch {
             stopBackgroundLoading()
             failLoading(error)
-            return
+            return false
         }
         let keys = stopBackgroundLoading()
         endLoading(controller)
         for key in keys { loop.dispatch(key) }
+        return false
     }
 
-    /// Ends ``loading``: its ticker goes; returns the keys kept meanwhile (the screen keeps none).
+    /// Ends ``loading`` (its ticker goes at its next tick); returns the keys kept meanwhile.
     @discardableResult
     func stopBackgroundLoading() -> [InputEvent] {
-        if let ticker = loading?.ticker { loop.removeTicker(ticker) }
-        loading = nil
-        defer { keysTypedWhileLoading = [] }
-        return keysTypedWhileLoading
+        defer { loading = nil }
+        return loading?.keys ?? []
     }
 
     /// The first tab's controller is fetched: the real table replaces the provisional
@@ -229,19 +226,14 @@ public final class ListScreen: View, TableViewDelegate {
         loop.quit()
     }
 
-    /// Adds a ticker of this screen to the loop: `body` gets the screen; the ticker
-    /// removes itself once the screen is gone.
-    @discardableResult
-    func addTicker(every interval: Double, _ body: @escaping (ListScreen) -> Void) -> TerminalRunLoop.TickerID {
+    /// Adds a ticker of this screen to the loop: `body` gets the screen and says whether the
+    /// ticker goes on; it removes itself when `body` says no, or once the screen is gone.
+    func addTicker(every interval: Double, _ body: @escaping (ListScreen) -> Bool) {
         var id: TerminalRunLoop.TickerID?
         id = loop.addTicker(every: interval) { [weak self, unowned loop] _ in
-            guard let self else {
-                if let id { loop.removeTicker(id) }
-                return
-            }
-            body(self)
+            if let self, body(self) { return }
+            if let id { loop.removeTicker(id) }
         }
-        return id!
     }
 
     /// Runs the loop until `q` or a termination signal, then empties its view stack
