@@ -39,7 +39,7 @@ struct AppBenchmark {
             try? FileManager.default.removeItem(atPath: cache)
             let tty = try launch(store: store, environment: environment, pattern: pattern)
             coldScreens.append(tty.shownAt - tty.terminal.startTime)
-            quit(tty.terminal, problems: &problems)
+            tty.terminal.quit("the app", problems: &problems, timeout: 3)
         }
 
         // Later launches over the unchanged store (the cache written by the
@@ -75,7 +75,7 @@ struct AppBenchmark {
                 let burst = terminal.drain(quiet: 0.1)
                 if index > 0 { scrollBytes.append(Double(burst.bytes)) }
             }
-            quit(terminal, problems: &problems)
+            terminal.quit("the app", problems: &problems, timeout: 3)
         }
         runner.results.setMedian("app_scroll_bytes", of: scrollBytes)
         runner.results.setMedian("first_screen_s", of: firstScreens)
@@ -97,20 +97,9 @@ struct AppBenchmark {
             columns: 80
         )
         guard let shown = terminal.waitFor(pattern, timeout: 60) else {
-            let status = terminal.finish(timeout: 0.5)
-            let screen = AppBenchmark.visibleText(terminal.output)
-            throw BenchError.failed(
-                "the app did not show '\(String(decoding: pattern, as: UTF8.self))' within 60 s (status \(status)); it wrote: \(screen.suffix(300))"
-            )
+            throw terminal.failure("the app", "did not show '\(String(decoding: pattern, as: UTF8.self))' within 60 s")
         }
         return (terminal, shown)
-    }
-
-    /// `q`, then waits for the exit (SIGTERM after 3 s).
-    private func quit(_ terminal: PseudoTerminal, problems: inout [String]) {
-        terminal.send(Array("q".utf8))
-        let status = terminal.finish(timeout: 3)
-        if status != 0 && problems.count < 3 { problems.append("the app exited with status \(status) after q") }
     }
 
     /// The name of the first bank of the Date tab: newest closing date, then

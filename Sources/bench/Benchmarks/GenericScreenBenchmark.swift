@@ -47,7 +47,10 @@ struct GenericScreenBenchmark {
         for index in 0...runner.configuration.runs(small: 3, large: 5) {  // 0: warm-up
             let tty = try launch(arguments)
             guard let (_, shown) = tty.waitForAny(GenericScreenBenchmark.patterns(of: newest), timeout: 120) else {
-                throw failure(tty, "did not show the newest event (\(newest.ts)) within 120 s")
+                throw tty.failure(
+                    "fetchedtable",
+                    "did not show the newest event (\(newest.ts)) within 120 s"
+                )
             }
             if index > 0 { times.append(shown - tty.startTime) }
             runner.log(
@@ -58,7 +61,7 @@ struct GenericScreenBenchmark {
                     shown - tty.startTime
                 )
             )
-            quit(tty, problems: &problems)
+            tty.quit("fetchedtable", problems: &problems)
         }
         runner.results.setMedian("table10m_first_screen_s", of: times)
         for problem in problems { runner.results.note("generic: \(problem)") }
@@ -85,11 +88,14 @@ struct GenericScreenBenchmark {
             let tty = try launch(arguments)
             let firstPatterns = GenericScreenBenchmark.patterns(of: first) + GenericScreenBenchmark.patterns(of: newest)
             guard let (_, shown) = tty.waitForAny(firstPatterns, timeout: 120) else {
-                throw failure(tty, "did not show a first row of the CSV within 120 s")
+                throw tty.failure(
+                    "fetchedtable",
+                    "did not show a first row of the CSV within 120 s"
+                )
             }
             guard let ready = waitForSortedTop(tty, newest: newest, timeout: 300) else {
-                throw failure(
-                    tty,
+                throw tty.failure(
+                    "fetchedtable",
                     "did not show the sorted view (the newest event, \(newest.ts), at the top) within 300 s"
                 )
             }
@@ -107,7 +113,7 @@ struct GenericScreenBenchmark {
                     ready - tty.startTime
                 )
             )
-            quit(tty, problems: &problems)
+            tty.quit("fetchedtable", problems: &problems)
         }
         runner.results.setMedian("csv1m_first_screen_s", of: firstScreens)
         runner.results.setMedian("csv1m_ready_s", of: readies)
@@ -164,18 +170,5 @@ struct GenericScreenBenchmark {
             rows: 24,
             columns: 80
         )
-    }
-
-    /// `q`, then waits for the exit (SIGTERM after 5 s).
-    private func quit(_ terminal: PseudoTerminal, problems: inout [String]) {
-        terminal.send(Array("q".utf8))
-        let status = terminal.finish(timeout: 5)
-        if status != 0 && problems.count < 3 { problems.append("fetchedtable exited with status \(status) after q") }
-    }
-
-    private func failure(_ tty: PseudoTerminal, _ what: String) -> BenchError {
-        let status = tty.finish(timeout: 0.5)
-        let screen = AppBenchmark.visibleText(tty.output)
-        return BenchError.failed("fetchedtable \(what) (status \(status)); it wrote: \(screen.suffix(300))")
     }
 }

@@ -131,17 +131,4 @@ struct PostgresBenchTarget {
         environment["XDG_CACHE_HOME"] = cache
         return try PseudoTerminal(command + arguments, environment: environment, rows: 24, columns: 80)
     }
-
-    /// `q` (the browser) or SIGTERM (`watch`), then waits for the exit; a bad status goes to `problems`.
-    func quit(_ terminal: PseudoTerminal, problems: inout [String], terminate: Bool = false) {
-        if terminate { kill(terminal.pid, SIGTERM) } else { terminal.send(Array("q".utf8)) }
-        let status = terminal.finish(timeout: 5)
-        if status != 0 && problems.count < 3 { problems.append("fetchedtable exited with status \(status)") }
-    }
-
-    func failure(_ tty: PseudoTerminal, _ what: String) -> BenchError {
-        let status = tty.finish(timeout: 0.5)
-        let screen = AppBenchmark.visibleText(tty.output)
-        return BenchError.failed("fetchedtable \(what) (status \(status)); it wrote: \(screen.suffix(300))")
-    }
 }

@@ -28,13 +28,13 @@ struct PostgresChangeBenchmark {
         ])
         var problems: [String] = []
         defer {
-            target.quit(tty, problems: &problems, terminate: true)
+            tty.quit("fetchedtable", problems: &problems, terminate: true)
             for problem in problems { runner.results.note("postgres change: \(problem)") }
         }
         guard tty.waitForAny([Array("\"type\":\"snapshot\"".utf8)], timeout: 300) != nil,
             tty.waitForAny([Array("]}".utf8) + [0x0d, 0x0a]], timeout: 300) != nil
         else {
-            throw target.failure(tty, "watch did not print its snapshot within 300 s")
+            throw tty.failure("fetchedtable", "watch did not print its snapshot within 300 s")
         }
         let writer = try target.connect(applicationName: "bench writer")
         var random = SplitMix64(seed: BenchRunner.seed)
@@ -95,7 +95,7 @@ struct PostgresChangeBenchmark {
             problems.append("'\(sql)' changed \(result.affectedRowCount ?? 0) rows, not \(expected)")
         }
         guard let (_, seen) = tty.waitForAny([PostgresChangeBenchmark.batchPattern], from: from, timeout: 60) else {
-            throw target.failure(tty, "watch printed no batch within 60 s of '\(sql)'")
+            throw tty.failure("fetchedtable", "watch printed no batch within 60 s of '\(sql)'")
         }
         // One commit, one batch: anything more would be seen by the next run as its own.
         tty.drain(quiet: 0.5)

@@ -42,19 +42,19 @@ struct PostgresScreenBenchmark {
             if count != rows { problems.append("the reference fetch read \(count) ids, not \(rows)") }
             let tty = try target.launch(PostgresScreenBenchmark.arguments + ["--table", "events"])
             guard let (_, shown) = tty.waitForAny([Array(newest.utf8)], timeout: 120) else {
-                throw target.failure(tty, "did not show the newest event ('\(newest)') within 120 s")
+                throw tty.failure("fetchedtable", "did not show the newest event ('\(newest)') within 120 s")
             }
             guard let ready = PostgresScreenBenchmark.waitForLastRow(tty, Array(oldest.utf8), timeout: 300) else {
-                throw target.failure(tty, "did not show the last row ('\(oldest)') within 300 s")
+                throw tty.failure("fetchedtable", "did not show the last row ('\(oldest)') within 300 s")
             }
             let resident = PostgresScreenBenchmark.peakResidentKilobytes(of: tty.pid, over: 1)
-            target.quit(tty, problems: &problems)
+            tty.quit("fetchedtable", problems: &problems)
             let small = try target.launch(PostgresScreenBenchmark.arguments + ["--table", "events_small"])
             guard PostgresScreenBenchmark.waitForLastRow(small, Array(smallOldest.utf8), timeout: 60) != nil else {
-                throw target.failure(small, "did not show events_small's last row within 60 s")
+                throw small.failure("fetchedtable", "did not show events_small's last row within 60 s")
             }
             let smallResident = PostgresScreenBenchmark.peakResidentKilobytes(of: small.pid, over: 1)
-            target.quit(small, problems: &problems)
+            small.quit("fetchedtable", problems: &problems)
             let added = Double(resident - smallResident) * 1024 / Double(max(1, rows - PostgresEvents.smallRows))
             runner.log(
                 String(

@@ -1,3 +1,4 @@
+import Foundation
 import Timekeeping
 
 extension PseudoTerminal {
@@ -37,5 +38,24 @@ extension PseudoTerminal {
             if let (_, seen) = waitForAny(patterns, from: from, timeout: 0.1) { return seen }
         }
         return nil
+    }
+
+    /// Ends `program` (its name in messages): `q`, or SIGTERM with `terminate`, then waits for
+    /// the exit (SIGTERM after `timeout` seconds); a status other than 0 goes to `problems` (the
+    /// first three).
+    func quit(_ program: String, problems: inout [String], terminate: Bool = false, timeout: Double = 5) {
+        if terminate { kill(pid, SIGTERM) } else { send(Array("q".utf8)) }
+        let status = finish(timeout: timeout)
+        if status != 0 && problems.count < 3 {
+            problems.append("\(program) exited with status \(status)" + (terminate ? "" : " after q"))
+        }
+    }
+
+    /// The error of `program`, which `what` (did not show a row in time): it is ended, and the
+    /// error says its exit status and the end of what it wrote.
+    func failure(_ program: String, _ what: String) -> BenchError {
+        let status = finish(timeout: 0.5)
+        let screen = AppBenchmark.visibleText(output)
+        return BenchError.failed("\(program) \(what) (status \(status)); it wrote: \(screen.suffix(300))")
     }
 }
