@@ -35,16 +35,14 @@ struct FetchBenchmark {
             }
             if !checked {
                 checked = true
-                let ids = BankFetch.ids(of: controller)
-                if ids != rawIDs {
-                    let firstDifference = zip(ids, rawIDs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                    runner.results.note(
-                        "fetch: the controller's ids differ from the raw query's (\(ids.count) vs \(rawIDs.count) ids, first difference at \(firstDifference.map(String.init) ?? "the end"))"
-                    )
-                }
-                if rawIDs.count != rows {
-                    runner.results.note("fetch: the store holds \(rawIDs.count) banks, not \(rows)")
-                }
+                BankFetch.noteDisagreement(
+                    of: controller,
+                    with: rawIDs,
+                    rows: rows,
+                    group: "fetch",
+                    holding: { "the store holds \($0) banks" },
+                    in: &runner.results
+                )
             }
             runner.log(
                 String(

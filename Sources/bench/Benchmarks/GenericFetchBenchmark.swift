@@ -35,16 +35,14 @@ struct GenericFetchBenchmark {
             rawTimes.append(rawSeconds)
             fetchTimes.append(seconds)
             if index == 1 {
-                let ids = BankFetch.ids(of: controller)
-                if ids != rawIDs {
-                    let firstDifference = zip(ids, rawIDs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                    runner.results.note(
-                        "generic fetch: the controller's ids differ from the raw query's (\(ids.count) vs \(rawIDs.count) ids, first difference at \(firstDifference.map(String.init) ?? "the end"))"
-                    )
-                }
-                if rawIDs.count != rows {
-                    runner.results.note("generic fetch: the table holds \(rawIDs.count) rows, not \(rows)")
-                }
+                BankFetch.noteDisagreement(
+                    of: controller,
+                    with: rawIDs,
+                    rows: rows,
+                    group: "generic fetch",
+                    holding: { "the table holds \($0) rows" },
+                    in: &runner.results
+                )
                 runner.log(
                     "generic fetch: \(controller.numberOfObjects) rows in \(controller.numberOfSections) sections"
                 )

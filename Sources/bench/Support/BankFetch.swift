@@ -63,4 +63,25 @@ enum BankFetch {
         }
         return ids
     }
+
+    /// Notes under `group` when the controller's ids are not the raw query's (where they first
+    /// differ), or when there are not `rows` of them (`holding`: "the store holds 9 banks").
+    static func noteDisagreement(
+        of controller: FetchedResultsController,
+        with rawIDs: [Int64],
+        rows: Int,
+        group: String,
+        holding: (Int) -> String,
+        in results: inout BenchResults
+    ) {
+        let ids = ids(of: controller)
+        if ids != rawIDs {
+            let firstDifference = zip(ids, rawIDs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            results.note(
+                "\(group): the controller's ids differ from the raw query's (\(ids.count) vs \(rawIDs.count) ids, "
+                    + "first difference at \(firstDifference.map(String.init) ?? "the end"))"
+            )
+        }
+        if rawIDs.count != rows { results.note("\(group): \(holding(rawIDs.count)), not \(rows)") }
+    }
 }
