@@ -32,6 +32,15 @@ public final class TestTerminal {
     /// frame's text. Without events, it draws that one frame.
     @discardableResult
     public func press(_ events: InputEvent...) -> String {
+        TestTerminal.press(events, on: loop, clock: clock)
+        return text
+    }
+
+    /// ``press(_:)`` on a loop the test did not make here (an app's own, on a ``MemoryBackend``),
+    /// whose time `clock` tells.
+    ///
+    ///     TestTerminal.press([.down, .enter], on: browser.loop, clock: clock)
+    public static func press(_ events: [InputEvent], on loop: TerminalRunLoop, clock: TestClock) {
         for event in events {
             loop.dispatch(event)
             clock.advance(by: 0.01)
@@ -39,7 +48,6 @@ public final class TestTerminal {
         }
         clock.advance(by: 1)
         loop.draw()
-        return text
     }
 
     /// Presses the characters of `text` one by one (``press(_:)``); the last frame's text.

@@ -1,3 +1,4 @@
+import FetchedResultsUI
 import Foundation
 import SQLiteStore
 import StudentList
