@@ -15,7 +15,9 @@ import Testing
     /// Counts its first launches; lists the books by title.
     final class Books {
         var firstLaunches = 0
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("list-program-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "list-program-\(UUID().uuidString)"
+        )
         var program: ListProgram {
             ListProgram(name: "books", model: ListProgramTests.model) { [self] context in
                 firstLaunches += 1
@@ -40,7 +42,10 @@ import Testing
         var examples = program
         examples.dataFolder = "examples"
         #expect(
-            examples.storePath(arguments: ["--no-animation"], environment: home.merging(["XDG_DATA_HOME": "/data"]) { $1 })
+            examples.storePath(
+                arguments: ["--no-animation"],
+                environment: home.merging(["XDG_DATA_HOME": "/data"]) { $1 }
+            )
                 == "/data/examples/books.sqlite"
         )
     }

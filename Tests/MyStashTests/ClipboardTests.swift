@@ -253,7 +253,8 @@ struct CopyCommandTests {
         let deadline = Date().addingTimeInterval(10)
         var buffer = ""
         while Date() < deadline {
-            buffer = (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "show-buffer"]).standardOutput) ?? ""
+            buffer =
+                (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "show-buffer"]).standardOutput) ?? ""
             if buffer == "osc52-Secret-5" { break }
             usleep(50_000)
         }
@@ -398,11 +399,13 @@ struct ClipboardClearerTests {
     /// Every tmux buffer of the pane's server: name → contents.
     static func buffers(_ pane: TmuxSession) -> [String: String] {
         let names =
-            (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "list-buffers", "-F", "#{buffer_name}"]).standardOutput)
+            (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "list-buffers", "-F", "#{buffer_name}"])
+                .standardOutput)
             ?? ""
         var result: [String: String] = [:]
         for name in names.split(separator: "\n").map(String.init) {
-            result[name] = try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "show-buffer", "-b", name]).standardOutput
+            result[name] = try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "show-buffer", "-b", name])
+                .standardOutput
         }
         return result
     }

@@ -40,7 +40,10 @@ struct EscapedOutputTests {
         let fd = ["--db", temp.path, "--passphrase-fd", "3"]
         let missing = try ScriptRun.run(["show", "gone\u{1B}[2J"] + fd, fd3: Self.passphrase + "\n")
         #expect(missing.status == 66)
-        #expect(!missing.standardError.contains("\u{1B}") && missing.standardError.contains("gone\\u{1B}[2J"), "\(missing.standardError)")
+        #expect(
+            !missing.standardError.contains("\u{1B}") && missing.standardError.contains("gone\\u{1B}[2J"),
+            "\(missing.standardError)"
+        )
         let added = try ScriptRun.run(
             ["add", "new\u{1B}[2J", "--generate", "16"] + fd,
             fd3: Self.passphrase + "\n"
@@ -73,7 +76,10 @@ struct EscapedOutputTests {
 
         let (shown, showRun) = try session.launch(["--field", "url"], subcommand: ["show", Self.hostile])
         defer { shown.close() }
-        _ = try? ProcessRunner.runDetaching(shown.tmux, ["-L", shown.socket, "set-option", "-g", "set-clipboard", "on"])
+        _ = try? ProcessRunner.runDetaching(
+            shown.tmux,
+            ["-L", shown.socket, "set-option", "-g", "set-clipboard", "on"]
+        )
         try shown.waitFor("Master passphrase:")
         shown.type(Self.passphrase)
         shown.press("Enter")
@@ -81,7 +87,8 @@ struct EscapedOutputTests {
         #expect(session.exitStatus(of: showRun) == 0, "\(session.file("stderr-\(showRun).txt"))")
         #expect(shownScreen.contains("https://x.example/\\u{1B}]52;c;cHduZWQ=\\u{7}"), "\(shownScreen)")
         #expect(shownScreen.contains("Master passphrase:"), "the screen was not cleared")
-        let shownBuffers = try ProcessRunner.runDetaching(shown.tmux, ["-L", shown.socket, "list-buffers"]).standardOutput
+        let shownBuffers = try ProcessRunner.runDetaching(shown.tmux, ["-L", shown.socket, "list-buffers"])
+            .standardOutput
         #expect(shownBuffers.isEmpty, "a tmux buffer was set: \(shownBuffers)")
     }
 

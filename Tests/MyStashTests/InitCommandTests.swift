@@ -44,7 +44,10 @@ struct InitCommandTests {
         let before = temp.fileBytes()
         let again = try ScriptRun.run(["init", "--db", temp.path, "--passphrase-fd", "3"], fd3: "other\n")
         #expect(again.status == 73)
-        #expect(again.standardError.contains("a stash exists already at \(temp.path) (nothing was changed)"), "\(again.standardError)")
+        #expect(
+            again.standardError.contains("a stash exists already at \(temp.path) (nothing was changed)"),
+            "\(again.standardError)"
+        )
         // (SQLite's shared-memory index, -shm, is rewritten by any reader.)
         #expect(temp.fileBytes().filter { $0.key != "-shm" } == before.filter { $0.key != "-shm" })
         let other = temp.directory.appendingPathComponent("notes.txt").path
@@ -77,7 +80,9 @@ struct InitCommandTests {
             let result = try ScriptRun.run(arguments + fd, fd3: Self.passphrase + "\n")
             #expect(result.status == 66, "\(arguments)")
             #expect(
-                result.standardError.contains("no stash at \(temp.path) (run 'mystash init --db \(temp.path)' to create one)"),
+                result.standardError.contains(
+                    "no stash at \(temp.path) (run 'mystash init --db \(temp.path)' to create one)"
+                ),
                 "\(result.standardError)"
             )
         }

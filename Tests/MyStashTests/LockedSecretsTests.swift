@@ -127,7 +127,9 @@ import Glibc
 
     /// The pid of the program the pane's shell runs (the shell's one child).
     static func appPID(_ pane: TmuxSession) -> pid_t? {
-        let shell = (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "list-panes", "-F", "#{pane_pid}"]).standardOutput)
+        let shell =
+            (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "list-panes", "-F", "#{pane_pid}"])
+            .standardOutput)
             .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard let shell else { return nil }
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {

@@ -137,7 +137,8 @@ import Testing
         let deadline = Date().addingTimeInterval(30)
         var buffer = ""
         while Date() < deadline {
-            buffer = (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "show-buffer"]).standardOutput) ?? ""
+            buffer =
+                (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "show-buffer"]).standardOutput) ?? ""
             if buffer == text { break }
             usleep(50_000)
         }

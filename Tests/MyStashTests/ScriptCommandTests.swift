@@ -38,15 +38,22 @@ struct ScriptCommandTests {
             #expect(result.status == 0, "\(field): \(result.standardError)")
             #expect(result.standardOutput == value + "\n", "\(field)")
         }
-        #expect(try ScriptRun.run(["show", "Bank"] + fd, fd3: Self.passphrase + "\n").standardOutput == "s3cret, with comma\n")
+        #expect(
+            try ScriptRun.run(["show", "Bank"] + fd, fd3: Self.passphrase + "\n").standardOutput
+                == "s3cret, with comma\n"
+        )
         let totp = try ScriptRun.run(["show", "Bank", "--field", "totp"] + fd, fd3: Self.passphrase + "\n")
         let code = totp.standardOutput.trimmingCharacters(in: .newlines)
         let expectedCodes = try [Date().addingTimeInterval(-30), Date()].map {
             try TOTP(parsing: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ").with(digits: 8).code(at: $0)
         }
-        #expect(totp.status == 0 && code.count == 8 && expectedCodes.contains(code), "\(totp.standardOutput) \(totp.standardError)")
         #expect(
-            try ScriptRun.run(["show", "Groceries", "--field", "notes"] + fd, fd3: Self.passphrase + "\n").standardOutput
+            totp.status == 0 && code.count == 8 && expectedCodes.contains(code),
+            "\(totp.standardOutput) \(totp.standardError)"
+        )
+        #expect(
+            try ScriptRun.run(["show", "Groceries", "--field", "notes"] + fd, fd3: Self.passphrase + "\n")
+                .standardOutput
                 == "milk\n"
         )
         // A note's text is never given out as a password (a note planted under a deleted entry's name).

@@ -246,20 +246,28 @@ struct TransferCommandTests {
             ),
             "\(kept.standardError)"
         )
-        #expect(!kept.standardOutput.contains("shred") && !kept.standardOutput.contains("delete it once"), "\(kept.standardOutput)")
+        #expect(
+            !kept.standardOutput.contains("shred") && !kept.standardOutput.contains("delete it once"),
+            "\(kept.standardOutput)"
+        )
         #expect(kept.standardOutput.contains("1 entry in it was not imported"), "\(kept.standardOutput)")
         let codes = try ScriptRun.run(
             ["show", "Bank recovery codes", "--field", "notes"] + fd,
             fd3: Self.passphrase + "\n"
         )
         #expect(codes.standardOutput == "1111-2222\n3333-4444\n", "\(codes.standardError)")
-        #expect(try ScriptRun.run(["list", "notes", "--db", temp.path]).standardOutput == "Bank recovery codes\nRouter\n")
+        #expect(
+            try ScriptRun.run(["list", "notes", "--db", temp.path]).standardOutput == "Bank recovery codes\nRouter\n"
+        )
 
         let bitwarden = temp.directory.appendingPathComponent("bitwarden.csv").path
         try ImportFormatTests.bitwardenCardAndIdentity.write(toFile: bitwarden, atomically: true, encoding: .utf8)
         let cards = try ScriptRun.run(["import", bitwarden] + fd, fd3: Self.passphrase + "\n")
         #expect(cards.standardOutput.contains("3 added, 0 updated, 0 unchanged, 1 skipped."), "\(cards.standardOutput)")
-        #expect(cards.standardError.contains("\(bitwarden):6: skipped: no name (and no URL to name it by)"), "\(cards.standardError)")
+        #expect(
+            cards.standardError.contains("\(bitwarden):6: skipped: no name (and no URL to name it by)"),
+            "\(cards.standardError)"
+        )
         #expect(!cards.standardOutput.contains("shred"))
         let visa = try ScriptRun.run(["show", "Visa", "--field", "notes"] + fd, fd3: Self.passphrase + "\n")
         #expect(visa.standardOutput.contains("number: 4111 1111 1111 1111"), "\(visa.standardError)")

@@ -68,7 +68,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noRowID(let t): return "\(t) has no row id (a view or a WITHOUT ROWID table)"
         case .cannotRestore(let t, let r): return "cannot restore the rows of \(t): \(r)"
         case .alreadyDeleted(let t, let id): return "the row \(id) of \(t) was already deleted (by another process)"
-        case .cannotCreateFolder(let p, let code): return "cannot create the folder \(p): \(String(cString: strerror(code)))"
+        case .cannotCreateFolder(let p, let code):
+            return "cannot create the folder \(p): \(String(cString: strerror(code)))"
         case .replacedFileStillOpen(let p):
             return
                 "\(p) was replaced by another file while this program still has the old one open; the new one cannot be opened until the old one is closed"

@@ -16,7 +16,10 @@ struct StoreFolderTests {
         var isFolder: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: dir.path("a/b/c"), isDirectory: &isFolder) && isFolder.boolValue)
         #expect(!FileManager.default.fileExists(atPath: path))
-        _ = try Store(path: path, model: Model(version: 1, applicationID: 1, entities: [Entity("Item", attributes: [])]))
+        _ = try Store(
+            path: path,
+            model: Model(version: 1, applicationID: 1, entities: [Entity("Item", attributes: [])])
+        )
         #expect(FileManager.default.fileExists(atPath: path))
         try Store.createFolder(for: "books.sqlite")  // a bare name: the current folder
     }

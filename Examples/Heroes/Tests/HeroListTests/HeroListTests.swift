@@ -23,7 +23,9 @@ import Testing
 
         /// Selects the hero named `name` in the tab showing.
         func select(_ name: String) throws {
-            let hero = try #require(try ObjectContext(store: store).fetch("Hero", where: "name = ?", [.text(name)]).first)
+            let hero = try #require(
+                try ObjectContext(store: store).fetch("Hero", where: "name = ?", [.text(name)]).first
+            )
             list.adapter.select(hero.objectID)
         }
 
@@ -90,7 +92,9 @@ import Testing
         try f.rename("Ironclad", to: "Hulk")
         let batch = try #require(batches.last)
         #expect(
-            batch.sectionChanges == [.init(change: .delete, index: 1, name: "I"), .init(change: .insert, index: 1, name: "H")]
+            batch.sectionChanges == [
+                .init(change: .delete, index: 1, name: "I"), .init(change: .insert, index: 1, name: "H"),
+            ]
         )
         #expect(batch.objectChanges.map(\.change) == [.move])
     }
