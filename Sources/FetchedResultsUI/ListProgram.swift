@@ -17,9 +17,9 @@ import TerminalUI
 ///     exit(books.run())   // books [--db PATH] [--no-animation]
 ///
 /// The statuses of ``run(arguments:environment:)``: the list's (0 after `q`, 128 + the signal
-/// that ended it), 64 for a usage error, 73 when the store's folder cannot be created, the
-/// store's (``StoreFailure/exitStatus``) when it cannot be opened or fetched from, and 1 when
-/// there is no terminal to show it on. Tests build the same list on their own backend with
+/// that ended it), 64 for a usage error, the store's (SQLiteStore's `StoreFailure.exitStatus`:
+/// 73 when its folder cannot be created, 65 for a file that is not a store…) when it cannot be
+/// opened or fetched from, and 1 when there is no terminal to show it on. Tests build the same list on their own backend with
 /// ``openStore(at:)`` and ``makeList(store:loop:animated:)``.
 public struct ListProgram {
     /// The program's name: the prefix of its messages (`books: …`) and its store's default
@@ -53,7 +53,7 @@ public struct ListProgram {
     }
 
     /// The store's path: the value of `--db` in `arguments`, else
-    /// `$XDG_DATA_HOME/<dataFolder>/<name>.sqlite` (``XDGBaseDirectories``).
+    /// `$XDG_DATA_HOME/<dataFolder>/<name>.sqlite` (`XDGBaseDirectories`).
     public func storePath(arguments: [String], environment: [String: String]) -> String {
         if let index = arguments.firstIndex(of: "--db"), index + 1 < arguments.count { return arguments[index + 1] }
         return XDGBaseDirectories(environment: environment).data(dataFolder, name + ".sqlite")
@@ -62,7 +62,7 @@ public struct ListProgram {
     /// Opens the store at `path`, creating its folder; a file that was not there yet is filled
     /// by ``firstLaunch`` and saved.
     ///
-    /// - Throws: the store's errors (``StoreError/cannotCreateFolder(path:errno:)`` for the folder).
+    /// - Throws: the store's errors (`StoreError.cannotCreateFolder` for the folder).
     public func openStore(at path: String) throws -> Store {
         try Store.createFolder(for: path)
         let isNew = !FileManager.default.fileExists(atPath: path)
