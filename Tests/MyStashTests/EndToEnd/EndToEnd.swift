@@ -25,9 +25,7 @@ final class StashSession {
     private var runs = 0
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("mystash-e2e-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = TemporaryDirectory.create("mystash-e2e")
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
