@@ -50,7 +50,10 @@ let package = Package(
         .target(name: "FetchedResults", dependencies: ["SQLiteStore", "TableIndexPath", "BaseDirectories"]),
         .target(name: "TerminalUI", dependencies: ["CNCurses", "TableIndexPath", "Timekeeping"]),
         .target(name: "FetchedResultsScripts", dependencies: ["FetchedResults", "SQLiteStore"]),
-        .target(name: "FetchedResultsUI", dependencies: ["FetchedResults", "FetchedResultsScripts", "TerminalUI"]),
+        .target(
+            name: "FetchedResultsUI",
+            dependencies: ["FetchedResults", "FetchedResultsScripts", "TerminalUI", "BaseDirectories"]
+        ),
         .target(name: "BulkImport", dependencies: ["SQLiteStore", "CSVImport", "Timekeeping", "BaseDirectories"]),
         .target(name: "CLIKit", dependencies: ["BaseDirectories"]),
         .target(name: "PostgreSQLClient", dependencies: ["CLibPQ"]),

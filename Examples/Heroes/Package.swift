@@ -10,7 +10,6 @@ let package = Package(
         .target(
             name: "HeroList",
             dependencies: [
-                .product(name: "BaseDirectories", package: "FetchedTable"),
                 .product(name: "SQLiteStore", package: "FetchedTable"),
                 .product(name: "FetchedResults", package: "FetchedTable"),
                 .product(name: "TerminalUI", package: "FetchedTable"),
@@ -18,13 +17,6 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "heroes", dependencies: ["HeroList"]),
-        .testTarget(
-            name: "HeroListTests",
-            dependencies: [
-                "HeroList",
-                .product(name: "FetchedResults", package: "FetchedTable"),
-                .product(name: "FetchedResultsUI", package: "FetchedTable"),
-            ]
-        ),
+        .testTarget(name: "HeroListTests", dependencies: ["HeroList"]),
     ]
 )

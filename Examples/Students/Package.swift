@@ -10,7 +10,6 @@ let package = Package(
         .target(
             name: "StudentList",
             dependencies: [
-                .product(name: "BaseDirectories", package: "FetchedTable"),
                 .product(name: "SQLiteStore", package: "FetchedTable"),
                 .product(name: "FetchedResults", package: "FetchedTable"),
                 .product(name: "TerminalUI", package: "FetchedTable"),

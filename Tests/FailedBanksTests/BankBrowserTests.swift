@@ -81,13 +81,7 @@ final class BrowserHarness {
     /// Sends events through the run loop's rules, lets animations finish, and returns the frame.
     @discardableResult
     func press(_ events: InputEvent...) -> String {
-        for event in events {
-            browser.loop.dispatch(event)
-            clock.advance(by: 0.01)
-            browser.loop.draw()
-        }
-        clock.advance(by: 1)
-        browser.loop.draw()
+        TestTerminal.press(events, on: browser.loop, clock: clock)
         return screen.text
     }
 

@@ -102,13 +102,7 @@ import Testing
 
         @discardableResult
         func press(_ events: InputEvent...) -> String {
-            for event in events {
-                browser.loop.dispatch(event)
-                clock.advance(by: 0.01)
-                browser.loop.draw()
-            }
-            clock.advance(by: 1)
-            browser.loop.draw()
+            TestTerminal.press(events, on: browser.loop, clock: clock)
             return screen.text
         }
 

@@ -148,13 +148,7 @@ final class ListScreenFixture {
     /// Sends events through the run loop's rules, each followed by a frame; returns the last.
     @discardableResult
     func press(_ events: InputEvent...) -> String {
-        for event in events {
-            loop.dispatch(event)
-            clock.advance(by: 0.01)
-            loop.draw()
-        }
-        clock.advance(by: 1)
-        loop.draw()
+        TestTerminal.press(events, on: loop, clock: clock)
         return screen.text
     }
 

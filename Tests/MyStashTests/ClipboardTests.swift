@@ -219,9 +219,9 @@ struct CopyCommandTests {
             fd3: "copy pass\n",
             extraEnvironment: clipboard.environment
         )
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.output == "")
-        #expect(result.error.contains("Copied the password of “Bank” — cleared in 1 s"))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "")
+        #expect(result.standardError.contains("Copied the password of “Bank” — cleared in 1 s"))
         #expect(clipboard.content == "cli-copy-secret")
         // The background clearer empties it.
         #expect(clipboard.waitUntilEmpty())
@@ -240,7 +240,7 @@ struct CopyCommandTests {
         stash.lock()
         let (pane, _) = try session.launch(["--no-animation", "--clip-seconds", "30"])
         defer { pane.close() }
-        _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
+        _ = try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
         try pane.waitFor("Master passphrase:")
         pane.type("clip pass")
         pane.press("Enter")
@@ -253,7 +253,8 @@ struct CopyCommandTests {
         let deadline = Date().addingTimeInterval(10)
         var buffer = ""
         while Date() < deadline {
-            buffer = (try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "show-buffer"]).output) ?? ""
+            buffer =
+                (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "show-buffer"]).standardOutput) ?? ""
             if buffer == "osc52-Secret-5" { break }
             usleep(50_000)
         }
@@ -278,7 +279,7 @@ struct StandInClipboard {
         let xclip = bin.appendingPathComponent("xclip").path
         try """
         #!/bin/sh
-        case "$*" in *-out*) cat \(EndToEnd.shellQuote(state)) 2>/dev/null ;; *) cat > \(EndToEnd.shellQuote(state)) ;; esac
+        case "$*" in *-out*) cat \(ProcessRunner.shellQuoted(state)) 2>/dev/null ;; *) cat > \(ProcessRunner.shellQuoted(state)) ;; esac
 
         """.write(toFile: xclip, atomically: true, encoding: .utf8)
         chmod(xclip, 0o755)
@@ -351,7 +352,7 @@ struct ClipboardClearerTests {
             fd3: "clear pass\n",
             extraEnvironment: clipboard.environment
         )
-        #expect(result.status == 0, "\(result.error)")
+        #expect(result.status == 0, "\(result.standardError)")
         #expect(clipboard.content == "clearer-secret")
         let pid = try #require(ClearerProcess.find(seconds: seconds), "no clearer running")
         defer { kill(pid, SIGKILL) }
@@ -398,11 +399,13 @@ struct ClipboardClearerTests {
     /// Every tmux buffer of the pane's server: name → contents.
     static func buffers(_ pane: TmuxSession) -> [String: String] {
         let names =
-            (try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "list-buffers", "-F", "#{buffer_name}"]).output)
+            (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "list-buffers", "-F", "#{buffer_name}"])
+                .standardOutput)
             ?? ""
         var result: [String: String] = [:]
         for name in names.split(separator: "\n").map(String.init) {
-            result[name] = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "show-buffer", "-b", name]).output
+            result[name] = try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "show-buffer", "-b", name])
+                .standardOutput
         }
         return result
     }
@@ -432,7 +435,7 @@ struct ClipboardClearerTests {
         try Self.makeStash(session)
         let (pane, run) = try session.launch(["--clip-seconds", "15"], subcommand: ["copy", "Bank"])
         defer { pane.close() }
-        _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
+        _ = try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
         try pane.waitFor("Master passphrase:")
         pane.type("tmux pass")
         pane.press("Enter")
@@ -443,7 +446,7 @@ struct ClipboardClearerTests {
         let copied = Self.buffers(pane)
         #expect(copied.values.contains(Self.secret), "no tmux buffer holds the copy: \(copied)")
         // The person copies something of their own meanwhile.
-        _ = try EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-buffer", "my own clip"])
+        _ = try ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "set-buffer", "my own clip"])
         let after = Self.waitUntilNoBufferHoldsTheSecret(pane)
         #expect(!after.values.contains(Self.secret), "the password is still in a tmux buffer: \(after)")
         #expect(after.values.contains("my own clip"), "the person's own copy was cleared too: \(after)")
@@ -456,7 +459,7 @@ struct ClipboardClearerTests {
         try Self.makeStash(session)
         let (pane, _) = try session.launch(["--no-animation", "--clip-seconds", "4"])
         defer { pane.close() }
-        _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
+        _ = try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
         try pane.waitFor("Master passphrase:")
         pane.type("tmux pass")
         pane.press("Enter")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MyStashKit
@@ -19,7 +20,7 @@ import Testing
         // The shell allows core dumps; mystash then waits for a passphrase on descriptor 3.
         let child = try ScriptRun.startBlocked([
             "/bin/sh", "-c",
-            "ulimit -c unlimited && exec \(EndToEnd.shellQuote(EndToEnd.binary!)) show X --db \(EndToEnd.shellQuote(temp.path)) --passphrase-fd 3",
+            "ulimit -c unlimited && exec \(ProcessRunner.shellQuoted(EndToEnd.binary!)) show X --db \(ProcessRunner.shellQuoted(temp.path)) --passphrase-fd 3",
         ])
         var limit = ""
         let deadline = Date().addingTimeInterval(20)

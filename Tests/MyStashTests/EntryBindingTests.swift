@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @testable import MyStashKit
@@ -290,8 +291,8 @@ import Testing
             notes: [("Groceries", "milk")],
             passwords: [PasswordEntry(name: "bankA", userID: "ua", password: "pa")]
         )
-        let result = try EndToEnd.run(EndToEnd.binary!, ["list", "passwords", "--db", temp.path])
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.output == "bankA\n")
+        let result = try ProcessRunner.runDetaching(EndToEnd.binary!, ["list", "passwords", "--db", temp.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput == "bankA\n")
     }
 }

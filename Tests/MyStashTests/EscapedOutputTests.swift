@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MyStashKit
@@ -26,10 +27,10 @@ struct EscapedOutputTests {
         defer { temp.remove() }
         try makeStash(temp)
         let passwords = try ScriptRun.run(["list", "passwords", "--db", temp.path])
-        #expect(passwords.status == 0, "\(passwords.error)")
-        #expect(passwords.output == Self.escaped + "\n")
+        #expect(passwords.status == 0, "\(passwords.standardError)")
+        #expect(passwords.standardOutput == Self.escaped + "\n")
         let notes = try ScriptRun.run(["list", "notes", "--db", temp.path])
-        #expect(notes.output == "note\\u{1B}]0;title\\u{7}\n")
+        #expect(notes.standardOutput == "note\\u{1B}]0;title\\u{7}\n")
     }
 
     @Test func messagesNamingAnEntryEscapeItsName() throws {
@@ -39,16 +40,19 @@ struct EscapedOutputTests {
         let fd = ["--db", temp.path, "--passphrase-fd", "3"]
         let missing = try ScriptRun.run(["show", "gone\u{1B}[2J"] + fd, fd3: Self.passphrase + "\n")
         #expect(missing.status == 66)
-        #expect(!missing.error.contains("\u{1B}") && missing.error.contains("gone\\u{1B}[2J"), "\(missing.error)")
+        #expect(
+            !missing.standardError.contains("\u{1B}") && missing.standardError.contains("gone\\u{1B}[2J"),
+            "\(missing.standardError)"
+        )
         let added = try ScriptRun.run(
             ["add", "new\u{1B}[2J", "--generate", "16"] + fd,
             fd3: Self.passphrase + "\n"
         )
-        #expect(added.status == 0, "\(added.error)")
-        #expect(added.error == "Added “new\\u{1B}[2J” with a generated 16-character password.\n")
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(added.standardError == "Added “new\\u{1B}[2J” with a generated 16-character password.\n")
         let usage = try ScriptRun.run(["show", "x", "--field", "pass\u{1B}[2J"] + fd, fd3: Self.passphrase + "\n")
         #expect(usage.status == 64)
-        #expect(!usage.error.contains("\u{1B}"), "\(usage.error)")
+        #expect(!usage.standardError.contains("\u{1B}"), "\(usage.standardError)")
     }
 
     @Test(.enabled(if: EndToEnd.unavailableReason == nil, "needs the built mystash and tmux"))
@@ -63,16 +67,19 @@ struct EscapedOutputTests {
         stash.lock()
         let (pane, run) = try session.launch(subcommand: ["list", "passwords"])
         defer { pane.close() }
-        _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
+        _ = try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
         let screen = try pane.waitFor("EXITED")
         #expect(session.exitStatus(of: run) == 0)
         #expect(screen.contains(Self.escaped), "\(screen)")
-        let buffers = try EndToEnd.run(pane.tmux, ["-L", pane.socket, "list-buffers"]).output
+        let buffers = try ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "list-buffers"]).standardOutput
         #expect(buffers.isEmpty, "a tmux buffer was set: \(buffers)")
 
         let (shown, showRun) = try session.launch(["--field", "url"], subcommand: ["show", Self.hostile])
         defer { shown.close() }
-        _ = try? EndToEnd.run(shown.tmux, ["-L", shown.socket, "set-option", "-g", "set-clipboard", "on"])
+        _ = try? ProcessRunner.runDetaching(
+            shown.tmux,
+            ["-L", shown.socket, "set-option", "-g", "set-clipboard", "on"]
+        )
         try shown.waitFor("Master passphrase:")
         shown.type(Self.passphrase)
         shown.press("Enter")
@@ -80,7 +87,8 @@ struct EscapedOutputTests {
         #expect(session.exitStatus(of: showRun) == 0, "\(session.file("stderr-\(showRun).txt"))")
         #expect(shownScreen.contains("https://x.example/\\u{1B}]52;c;cHduZWQ=\\u{7}"), "\(shownScreen)")
         #expect(shownScreen.contains("Master passphrase:"), "the screen was not cleared")
-        let shownBuffers = try EndToEnd.run(shown.tmux, ["-L", shown.socket, "list-buffers"]).output
+        let shownBuffers = try ProcessRunner.runDetaching(shown.tmux, ["-L", shown.socket, "list-buffers"])
+            .standardOutput
         #expect(shownBuffers.isEmpty, "a tmux buffer was set: \(shownBuffers)")
     }
 
@@ -94,6 +102,6 @@ struct EscapedOutputTests {
             ["show", "Bank", "--db", temp.path, "--passphrase-fd", "3"],
             fd3: Self.passphrase + "\n"
         )
-        #expect(shown.output == "back\\slash\n")
+        #expect(shown.standardOutput == "back\\slash\n")
     }
 }

@@ -22,9 +22,9 @@ struct FoundationErrorTextTests {
         let path = file + "/sub/stash.sqlite"
         let run = try ScriptRun.run(["init", "--db", path, "--passphrase-fd", "3"], fd3: "pass phrase\n")
         #expect(run.status != 0)
-        Self.expectNoFoundationDump(run.error)
-        #expect(run.error.contains("\(file)/sub"), "\(run.error)")
-        #expect(run.error.contains(String(cString: strerror(ENOTDIR))), "\(run.error)")
+        Self.expectNoFoundationDump(run.standardError)
+        #expect(run.standardError.contains("\(file)/sub"), "\(run.standardError)")
+        #expect(run.standardError.contains(String(cString: strerror(ENOTDIR))), "\(run.standardError)")
     }
 
     @Test(.enabled(if: getuid() != 0, "root may write into any folder"))
@@ -38,7 +38,7 @@ struct FoundationErrorTextTests {
         let path = locked.appendingPathComponent("new/stash.sqlite").path
         let run = try ScriptRun.run(["init", "--db", path, "--passphrase-fd", "3"], fd3: "pass phrase\n")
         #expect(run.status != 0)
-        Self.expectNoFoundationDump(run.error)
-        #expect(run.error.contains(String(cString: strerror(EACCES))), "\(run.error)")
+        Self.expectNoFoundationDump(run.standardError)
+        #expect(run.standardError.contains(String(cString: strerror(EACCES))), "\(run.standardError)")
     }
 }

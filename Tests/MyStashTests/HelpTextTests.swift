@@ -10,7 +10,7 @@ import Testing
     func theFirstLineOfHelpNamesEveryCommand() throws {
         let help = try ScriptRun.run(["--help"])
         #expect(help.status == 0)
-        let lines = help.output.components(separatedBy: "\n")
+        let lines = help.standardOutput.components(separatedBy: "\n")
         let first = try #require(lines.first)
         // The commands the help lists below (and the dispatcher runs) must all be in the usage line.
         let listed = lines.drop { $0 != "commands:" }.dropFirst().prefix { $0.hasPrefix("  ") }

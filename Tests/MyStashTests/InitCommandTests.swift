@@ -13,9 +13,9 @@ struct InitCommandTests {
         defer { temp.remove() }
         let path = temp.directory.appendingPathComponent("new/folder/stash.sqlite").path
         let made = try ScriptRun.run(["init", "--db", path, "--passphrase-fd", "3"], fd3: Self.passphrase + "\n")
-        #expect(made.status == 0, "\(made.error)")
-        #expect(made.error == "Created a stash at \(path).\n")
-        #expect(made.output == "")
+        #expect(made.status == 0, "\(made.standardError)")
+        #expect(made.standardError == "Created a stash at \(path).\n")
+        #expect(made.standardOutput == "")
         #expect(StashLocation.permissions(ofFile: path) == 0o600)
         let fd = ["--db", path, "--passphrase-fd", "3"]
         let added = try ScriptRun.run(
@@ -23,14 +23,14 @@ struct InitCommandTests {
             stdin: "s3cret\n",
             fd3: Self.passphrase + "\n"
         )
-        #expect(added.status == 0, "\(added.error)")
+        #expect(added.status == 0, "\(added.standardError)")
         let file = temp.directory.appendingPathComponent("chrome.csv").path
         try "name,url,username,password,note\nshop.example,https://shop.example/,buyer,pw,\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
         let imported = try ScriptRun.run(["import", file] + fd, fd3: Self.passphrase + "\n")
-        #expect(imported.status == 0, "\(imported.error)")
-        #expect(try ScriptRun.run(["show", "Bank"] + fd, fd3: Self.passphrase + "\n").output == "s3cret\n")
-        #expect(try ScriptRun.run(["list", "passwords", "--db", path]).output == "Bank\nshop.example\n")
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(try ScriptRun.run(["show", "Bank"] + fd, fd3: Self.passphrase + "\n").standardOutput == "s3cret\n")
+        #expect(try ScriptRun.run(["list", "passwords", "--db", path]).standardOutput == "Bank\nshop.example\n")
         let wrong = try ScriptRun.run(["show", "Bank"] + fd, fd3: "not it\n")
         #expect(wrong.status == 77)
     }
@@ -44,14 +44,17 @@ struct InitCommandTests {
         let before = temp.fileBytes()
         let again = try ScriptRun.run(["init", "--db", temp.path, "--passphrase-fd", "3"], fd3: "other\n")
         #expect(again.status == 73)
-        #expect(again.error.contains("a stash exists already at \(temp.path) (nothing was changed)"), "\(again.error)")
+        #expect(
+            again.standardError.contains("a stash exists already at \(temp.path) (nothing was changed)"),
+            "\(again.standardError)"
+        )
         // (SQLite's shared-memory index, -shm, is rewritten by any reader.)
         #expect(temp.fileBytes().filter { $0.key != "-shm" } == before.filter { $0.key != "-shm" })
         let other = temp.directory.appendingPathComponent("notes.txt").path
         try "my own notes\n".write(toFile: other, atomically: true, encoding: .utf8)
         let foreign = try ScriptRun.run(["init", "--db", other, "--passphrase-fd", "3"], fd3: "p\n")
         #expect(foreign.status == 73)
-        #expect(foreign.error.contains("exists and is not a stash"), "\(foreign.error)")
+        #expect(foreign.standardError.contains("exists and is not a stash"), "\(foreign.standardError)")
         #expect(try String(contentsOfFile: other, encoding: .utf8) == "my own notes\n")
     }
 
@@ -60,7 +63,7 @@ struct InitCommandTests {
         defer { temp.remove() }
         let empty = try ScriptRun.run(["init", "--db", temp.path, "--passphrase-fd", "3"], fd3: "\n")
         #expect(empty.status == 65)
-        #expect(empty.error.contains("is empty (no stash was created)"), "\(empty.error)")
+        #expect(empty.standardError.contains("is empty (no stash was created)"), "\(empty.standardError)")
         let none = try ScriptRun.run(["init", "--db", temp.path, "--passphrase-fd", "3"], fd3: "")
         #expect(none.status == 77)
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp.directory.path).isEmpty)
@@ -77,8 +80,10 @@ struct InitCommandTests {
             let result = try ScriptRun.run(arguments + fd, fd3: Self.passphrase + "\n")
             #expect(result.status == 66, "\(arguments)")
             #expect(
-                result.error.contains("no stash at \(temp.path) (run 'mystash init --db \(temp.path)' to create one)"),
-                "\(result.error)"
+                result.standardError.contains(
+                    "no stash at \(temp.path) (run 'mystash init --db \(temp.path)' to create one)"
+                ),
+                "\(result.standardError)"
             )
         }
         #expect(!FileManager.default.fileExists(atPath: temp.path))
@@ -104,7 +109,7 @@ struct InitCommandTests {
             ["add", "Bank", "--generate", "12", "--db", session.database, "--passphrase-fd", "3"],
             fd3: Self.passphrase + "\n"
         )
-        #expect(shown.status == 0, "\(shown.error)")
+        #expect(shown.status == 0, "\(shown.standardError)")
     }
 }
 
@@ -123,12 +128,12 @@ struct PassphraseLimitTests {
                 fd3Path: "/dev/zero",
                 wrapper: ["/usr/bin/timeout", "-s", "KILL", "60"]
             )
-            #expect(result.status == 65, "\(command): \(result.status) \(result.error)")
+            #expect(result.status == 65, "\(command): \(result.status) \(result.standardError)")
             #expect(
-                result.error.contains(
+                result.standardError.contains(
                     "the passphrase on descriptor 3 is longer than 1024 bytes (the limit); it was refused"
                 ),
-                "\(result.error)"
+                "\(result.standardError)"
             )
         }
         #expect(!FileManager.default.fileExists(atPath: temp.directory.appendingPathComponent("new.sqlite").path))
@@ -143,8 +148,8 @@ struct PassphraseLimitTests {
         stash.lock()
         let fd = ["--db", temp.path, "--passphrase-fd", "3"]
         let shown = try ScriptRun.run(["show", "Bank"] + fd, fd3: longest + "\n")
-        #expect(shown.output == "at-the-limit\n", "\(shown.error)")
+        #expect(shown.standardOutput == "at-the-limit\n", "\(shown.standardError)")
         let refused = try ScriptRun.run(["show", "Bank"] + fd, fd3: longest + "p\n")
-        #expect(refused.status == 65 && refused.output == "", "\(refused.error)")
+        #expect(refused.status == 65 && refused.standardOutput == "", "\(refused.standardError)")
     }
 }

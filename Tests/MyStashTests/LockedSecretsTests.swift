@@ -52,7 +52,7 @@ import Glibc
     static func occurrences(of needle: SecureBytes) throws -> Int {
         let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
         let fd = open("/proc/self/mem", O_RDONLY)
-        guard fd >= 0 else { throw EndToEnd.Failure("cannot read /proc/self/mem") }
+        guard fd >= 0 else { throw EndToEndError("cannot read /proc/self/mem") }
         defer { close(fd) }
         // The needle is read where it is (guarded memory), never copied into the heap searched.
         let needleStart = needle.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
@@ -127,7 +127,9 @@ import Glibc
 
     /// The pid of the program the pane's shell runs (the shell's one child).
     static func appPID(_ pane: TmuxSession) -> pid_t? {
-        let shell = (try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "list-panes", "-F", "#{pane_pid}"]).output)
+        let shell =
+            (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "list-panes", "-F", "#{pane_pid}"])
+            .standardOutput)
             .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard let shell else { return nil }
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
@@ -145,7 +147,7 @@ import Glibc
     static func memory(of pid: pid_t, contains needle: [UInt8]) throws -> Bool {
         let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
         let fd = open("/proc/\(pid)/mem", O_RDONLY)
-        guard fd >= 0 else { throw EndToEnd.Failure("cannot read /proc/\(pid)/mem") }
+        guard fd >= 0 else { throw EndToEndError("cannot read /proc/\(pid)/mem") }
         defer { close(fd) }
         for line in maps.split(separator: "\n") {
             let parts = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -139,10 +139,10 @@ import Testing
 
         // Scripts: names only, no passphrase needed.
         let notes = try session.list("notes")
-        #expect(notes.status == 0 && notes.output == "Banana bread\nZesty crumble\n")
+        #expect(notes.status == 0 && notes.standardOutput == "Banana bread\nZesty crumble\n")
         let names = try session.list("passwords")
-        #expect(names.status == 0 && names.output == "Bank\n")
-        #expect(!names.output.contains(Self.secret) && !names.output.contains("me@example.com"))
+        #expect(names.status == 0 && names.standardOutput == "Bank\n")
+        #expect(!names.standardOutput.contains(Self.secret) && !names.standardOutput.contains("me@example.com"))
 
         // Second run: a wrong passphrase is refused, the right one opens everything.
         let (again, run2) = try session.launch()

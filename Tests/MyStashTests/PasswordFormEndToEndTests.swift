@@ -71,12 +71,12 @@ import Testing
         pane.press("C-s")
         try pane.waitFor("Ctrl-S again saves it anyway")
         #expect(pane.capture().contains("New Password"))
-        #expect(try session.list("passwords").output == "")
+        #expect(try session.list("passwords").standardOutput == "")
         pane.press("C-s")
         try pane.waitUntil("the saved entry in the list") {
             $0.contains("Added “Mail”") && !$0.contains("New Password")
         }
-        #expect(try session.list("passwords").output == "Mail\n")
+        #expect(try session.list("passwords").standardOutput == "Mail\n")
         pane.type("q")
         #expect(session.exitStatus(of: run) == 0)
     }
@@ -91,7 +91,7 @@ import Testing
         )
         let (pane, _) = try session.launch(["--no-animation", "--clip-seconds", "30"])
         defer { pane.close() }
-        _ = try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
+        _ = try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "set-option", "-g", "set-clipboard", "on"])
         try unlockToPasswords(pane, showing: "me@bank.example")
         pane.press("Enter")
         try pane.waitFor("Edit Password")
@@ -137,7 +137,8 @@ import Testing
         let deadline = Date().addingTimeInterval(30)
         var buffer = ""
         while Date() < deadline {
-            buffer = (try? EndToEnd.run(pane.tmux, ["-L", pane.socket, "show-buffer"]).output) ?? ""
+            buffer =
+                (try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "show-buffer"]).standardOutput) ?? ""
             if buffer == text { break }
             usleep(50_000)
         }

@@ -35,23 +35,30 @@ struct ScriptCommandTests {
         ]
         for (field, value) in expected {
             let result = try ScriptRun.run(["show", "Bank", "--field", field] + fd, fd3: Self.passphrase + "\n")
-            #expect(result.status == 0, "\(field): \(result.error)")
-            #expect(result.output == value + "\n", "\(field)")
+            #expect(result.status == 0, "\(field): \(result.standardError)")
+            #expect(result.standardOutput == value + "\n", "\(field)")
         }
-        #expect(try ScriptRun.run(["show", "Bank"] + fd, fd3: Self.passphrase + "\n").output == "s3cret, with comma\n")
+        #expect(
+            try ScriptRun.run(["show", "Bank"] + fd, fd3: Self.passphrase + "\n").standardOutput
+                == "s3cret, with comma\n"
+        )
         let totp = try ScriptRun.run(["show", "Bank", "--field", "totp"] + fd, fd3: Self.passphrase + "\n")
-        let code = totp.output.trimmingCharacters(in: .newlines)
+        let code = totp.standardOutput.trimmingCharacters(in: .newlines)
         let expectedCodes = try [Date().addingTimeInterval(-30), Date()].map {
             try TOTP(parsing: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ").with(digits: 8).code(at: $0)
         }
-        #expect(totp.status == 0 && code.count == 8 && expectedCodes.contains(code), "\(totp.output) \(totp.error)")
         #expect(
-            try ScriptRun.run(["show", "Groceries", "--field", "notes"] + fd, fd3: Self.passphrase + "\n").output
+            totp.status == 0 && code.count == 8 && expectedCodes.contains(code),
+            "\(totp.standardOutput) \(totp.standardError)"
+        )
+        #expect(
+            try ScriptRun.run(["show", "Groceries", "--field", "notes"] + fd, fd3: Self.passphrase + "\n")
+                .standardOutput
                 == "milk\n"
         )
         // A note's text is never given out as a password (a note planted under a deleted entry's name).
         let asPassword = try ScriptRun.run(["show", "Groceries"] + fd, fd3: Self.passphrase + "\n")
-        #expect(asPassword.status == 66 && asPassword.output == "", "\(asPassword.output)")
+        #expect(asPassword.status == 66 && asPassword.standardOutput == "", "\(asPassword.standardOutput)")
     }
 
     @Test func anUnknownNameIsAnErrorNamingIt() throws {
@@ -63,8 +70,8 @@ struct ScriptCommandTests {
             fd3: Self.passphrase + "\n"
         )
         #expect(result.status == 66)
-        #expect(result.output == "")
-        #expect(result.error.contains("no entry named “Nowhere”"), "\(result.error)")
+        #expect(result.standardOutput == "")
+        #expect(result.standardError.contains("no entry named “Nowhere”"), "\(result.standardError)")
     }
 
     @Test func aWrongPassphrasePrintsNothingOnStdoutAndFails() throws {
@@ -73,10 +80,10 @@ struct ScriptCommandTests {
         try makeStash(temp)
         let result = try ScriptRun.run(["show", "Bank", "--db", temp.path, "--passphrase-fd", "3"], fd3: "wrong\n")
         #expect(result.status == 77)
-        #expect(result.output == "")
-        #expect(result.error.contains("wrong passphrase"))
+        #expect(result.standardOutput == "")
+        #expect(result.standardError.contains("wrong passphrase"))
         let missing = try ScriptRun.run(["show", "Bank", "--db", temp.path, "--passphrase-fd", "999"])
-        #expect(missing.status == 64 && missing.output == "")
+        #expect(missing.status == 64 && missing.standardOutput == "")
     }
 
     @Test func addReadsThePasswordFromStdinAndRefusesADuplicate() throws {
@@ -89,11 +96,11 @@ struct ScriptCommandTests {
             stdin: "mail-pw ✓\nignored second line\n",
             fd3: Self.passphrase + "\n"
         )
-        #expect(added.status == 0, "\(added.error)")
-        #expect(added.output == "")
-        #expect(try ScriptRun.run(["show", "Mail"] + fd, fd3: Self.passphrase + "\n").output == "mail-pw ✓\n")
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(added.standardOutput == "")
+        #expect(try ScriptRun.run(["show", "Mail"] + fd, fd3: Self.passphrase + "\n").standardOutput == "mail-pw ✓\n")
         #expect(
-            try ScriptRun.run(["show", "Mail", "--field", "url"] + fd, fd3: Self.passphrase + "\n").output
+            try ScriptRun.run(["show", "Mail", "--field", "url"] + fd, fd3: Self.passphrase + "\n").standardOutput
                 == "https://mail.example\n"
         )
         let again = try ScriptRun.run(
@@ -102,10 +109,10 @@ struct ScriptCommandTests {
             fd3: Self.passphrase + "\n"
         )
         #expect(again.status == 65)
-        #expect(again.error.contains("exists already"))
+        #expect(again.standardError.contains("exists already"))
         let generated = try ScriptRun.run(["add", "Shop", "--generate", "32"] + fd, fd3: Self.passphrase + "\n")
-        #expect(generated.status == 0 && generated.output == "", "\(generated.error)")
-        let shown = try ScriptRun.run(["show", "Shop"] + fd, fd3: Self.passphrase + "\n").output
+        #expect(generated.status == 0 && generated.standardOutput == "", "\(generated.standardError)")
+        let shown = try ScriptRun.run(["show", "Shop"] + fd, fd3: Self.passphrase + "\n").standardOutput
         #expect(shown.count == 33 && shown.hasSuffix("\n"))
         let stash = try temp.open(passphrase: Self.passphrase)
         #expect(try stash.names(of: .passwords) == ["Bank", "Mail", "Shop"])

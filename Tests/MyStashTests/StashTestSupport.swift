@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MyStashKit
@@ -9,9 +10,7 @@ final class TemporaryStash {
     var path: String { directory.appendingPathComponent("stash.sqlite").path }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("mystash-test-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = TemporaryDirectory.create("mystash-test")
     }
 
     /// Opens the stash and sets (or unlocks with) `passphrase`, with the minimum KDF cost.

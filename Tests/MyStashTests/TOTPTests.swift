@@ -115,14 +115,14 @@ import Testing
         stash.lock()
         let fd = ["--db", temp.path, "--passphrase-fd", "3"]
         let forever = try ScriptRun.run(["show", "Forever", "--field", "totp"] + fd, fd3: "totp pass\n")
-        #expect(forever.status == 65 && forever.output == "", "\(forever.output)")
+        #expect(forever.status == 65 && forever.standardOutput == "", "\(forever.standardOutput)")
         #expect(
-            forever.error.contains("period=9223372036854775807 (1 to 300 seconds are supported)"),
-            "\(forever.error)"
+            forever.standardError.contains("period=9223372036854775807 (1 to 300 seconds are supported)"),
+            "\(forever.standardError)"
         )
         let short = try ScriptRun.run(["show", "Short", "--field", "totp"] + fd, fd3: "totp pass\n")
-        #expect(short.status == 65 && short.output == "", "\(short.output)")
-        #expect(short.error.contains("it is 1 byte long"), "\(short.error)")
+        #expect(short.status == 65 && short.standardOutput == "", "\(short.standardOutput)")
+        #expect(short.standardError.contains("it is 1 byte long"), "\(short.standardError)")
     }
 }
 

@@ -215,19 +215,19 @@ struct TransferCommandTests {
         try ImportFormatTests.bitwarden.write(toFile: file, atomically: true, encoding: .utf8)
         let fd = ["--db", temp.path, "--passphrase-fd", "3"]
         let result = try ScriptRun.run(["import", file] + fd, fd3: Self.passphrase + "\n")
-        #expect(result.status == 0, "\(result.error)")
+        #expect(result.status == 0, "\(result.standardError)")
         #expect(
-            result.output.contains("(bitwarden): 2 added, 0 updated, 0 unchanged, 0 skipped."),
-            "\(result.output)"
+            result.standardOutput.contains("(bitwarden): 2 added, 0 updated, 0 unchanged, 0 skipped."),
+            "\(result.standardOutput)"
         )
-        #expect(result.output.contains("plaintext: delete it once you no longer need it (shred -u"))
+        #expect(result.standardOutput.contains("plaintext: delete it once you no longer need it (shred -u"))
         let totp = try ScriptRun.run(
             ["show", "Bank, Crédit Agricole", "--field", "totp"] + fd,
             fd3: Self.passphrase + "\n"
         )
-        #expect(totp.status == 0 && totp.output.count == 7, "\(totp.output) \(totp.error)")
+        #expect(totp.status == 0 && totp.standardOutput.count == 7, "\(totp.standardOutput) \(totp.standardError)")
         let again = try ScriptRun.run(["import", file] + fd, fd3: Self.passphrase + "\n")
-        #expect(again.output.contains("0 added, 0 updated, 2 unchanged, 0 skipped."), "\(again.output)")
+        #expect(again.standardOutput.contains("0 added, 0 updated, 2 unchanged, 0 skipped."), "\(again.standardOutput)")
     }
 
     @Test func importNamesEachSkippedRowAndThenNeverAdvisesDeletingTheExport() throws {
@@ -238,31 +238,39 @@ struct TransferCommandTests {
         let keepass = temp.directory.appendingPathComponent("keepassxc.csv").path
         try ImportFormatTests.keepassxcNotesOnly.write(toFile: keepass, atomically: true, encoding: .utf8)
         let kept = try ScriptRun.run(["import", keepass] + fd, fd3: Self.passphrase + "\n")
-        #expect(kept.status == 0, "\(kept.error)")
-        #expect(kept.output.contains("2 added, 0 updated, 0 unchanged, 1 skipped."), "\(kept.output)")
+        #expect(kept.status == 0, "\(kept.standardError)")
+        #expect(kept.standardOutput.contains("2 added, 0 updated, 0 unchanged, 1 skipped."), "\(kept.standardOutput)")
         #expect(
-            kept.error.contains(
+            kept.standardError.contains(
                 "\(keepass):5: skipped “Just a name”: only a name: no password, user ID, URL, TOTP secret or notes"
             ),
-            "\(kept.error)"
+            "\(kept.standardError)"
         )
-        #expect(!kept.output.contains("shred") && !kept.output.contains("delete it once"), "\(kept.output)")
-        #expect(kept.output.contains("1 entry in it was not imported"), "\(kept.output)")
+        #expect(
+            !kept.standardOutput.contains("shred") && !kept.standardOutput.contains("delete it once"),
+            "\(kept.standardOutput)"
+        )
+        #expect(kept.standardOutput.contains("1 entry in it was not imported"), "\(kept.standardOutput)")
         let codes = try ScriptRun.run(
             ["show", "Bank recovery codes", "--field", "notes"] + fd,
             fd3: Self.passphrase + "\n"
         )
-        #expect(codes.output == "1111-2222\n3333-4444\n", "\(codes.error)")
-        #expect(try ScriptRun.run(["list", "notes", "--db", temp.path]).output == "Bank recovery codes\nRouter\n")
+        #expect(codes.standardOutput == "1111-2222\n3333-4444\n", "\(codes.standardError)")
+        #expect(
+            try ScriptRun.run(["list", "notes", "--db", temp.path]).standardOutput == "Bank recovery codes\nRouter\n"
+        )
 
         let bitwarden = temp.directory.appendingPathComponent("bitwarden.csv").path
         try ImportFormatTests.bitwardenCardAndIdentity.write(toFile: bitwarden, atomically: true, encoding: .utf8)
         let cards = try ScriptRun.run(["import", bitwarden] + fd, fd3: Self.passphrase + "\n")
-        #expect(cards.output.contains("3 added, 0 updated, 0 unchanged, 1 skipped."), "\(cards.output)")
-        #expect(cards.error.contains("\(bitwarden):6: skipped: no name (and no URL to name it by)"), "\(cards.error)")
-        #expect(!cards.output.contains("shred"))
+        #expect(cards.standardOutput.contains("3 added, 0 updated, 0 unchanged, 1 skipped."), "\(cards.standardOutput)")
+        #expect(
+            cards.standardError.contains("\(bitwarden):6: skipped: no name (and no URL to name it by)"),
+            "\(cards.standardError)"
+        )
+        #expect(!cards.standardOutput.contains("shred"))
         let visa = try ScriptRun.run(["show", "Visa", "--field", "notes"] + fd, fd3: Self.passphrase + "\n")
-        #expect(visa.output.contains("number: 4111 1111 1111 1111"), "\(visa.error)")
+        #expect(visa.standardOutput.contains("number: 4111 1111 1111 1111"), "\(visa.standardError)")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")))
@@ -281,7 +289,7 @@ struct TransferCommandTests {
             fd3: Self.passphrase + "\n",
             wrapper: ["/usr/bin/prlimit", "--fsize=65536", "--"]
         )
-        #expect(failed.status != 0, "\(failed.output) \(failed.error)")
+        #expect(failed.status != 0, "\(failed.standardOutput) \(failed.standardError)")
         #expect(!FileManager.default.fileExists(atPath: file), "a partial export was left at \(file)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp.directory.path).sorted() == before)
     }
@@ -298,15 +306,15 @@ struct TransferCommandTests {
         let file = temp.directory.appendingPathComponent("out.csv").path
         let fd = ["--db", temp.path, "--passphrase-fd", "3"]
         let refused = try ScriptRun.run(["export", file, "--format", "csv"] + fd, fd3: Self.passphrase + "\n")
-        #expect(refused.status == 64 && !FileManager.default.fileExists(atPath: file), "\(refused.error)")
+        #expect(refused.status == 64 && !FileManager.default.fileExists(atPath: file), "\(refused.standardError)")
         let written = try ScriptRun.run(["export", file, "--format", "csv", "--yes"] + fd, fd3: Self.passphrase + "\n")
-        #expect(written.status == 0, "\(written.error)")
+        #expect(written.status == 0, "\(written.standardError)")
         #expect(StashLocation.permissions(ofFile: file) == 0o600)
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("\"s3cret, ok\"") && text.contains("dear diary"))
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
         let again = try ScriptRun.run(["export", file, "--format", "csv", "--yes"] + fd, fd3: Self.passphrase + "\n")
-        #expect(again.status == 73 && again.error.contains("not overwritten"))
+        #expect(again.status == 73 && again.standardError.contains("not overwritten"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
         // The export reads back (as Bitwarden's format) into another stash.
         let other = try TemporaryStash()
@@ -324,7 +332,7 @@ struct TransferCommandTests {
         try stash.addPassword(PasswordEntry(name: "Bank", userID: "me-backup-user", password: "backup-secret"))
         let file = temp.directory.appendingPathComponent("backup.sqlite").path
         let result = try ScriptRun.run(["backup", file, "--db", temp.path])
-        #expect(result.status == 0, "\(result.error)")
+        #expect(result.status == 0, "\(result.standardError)")
         #expect(StashLocation.permissions(ofFile: file) == 0o600)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
         #expect(!bytes.containsBytes(Array("backup-secret".utf8)) && !bytes.containsBytes(Array("me-backup-user".utf8)))
@@ -332,7 +340,7 @@ struct TransferCommandTests {
             ["show", "Bank", "--db", file, "--passphrase-fd", "3"],
             fd3: Self.passphrase + "\n"
         )
-        #expect(shown.output == "backup-secret\n", "\(shown.error)")
+        #expect(shown.standardOutput == "backup-secret\n", "\(shown.standardError)")
         let again = try ScriptRun.run(["backup", file, "--db", temp.path])
         #expect(again.status == 73)
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == bytes)

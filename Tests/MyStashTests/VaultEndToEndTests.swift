@@ -39,9 +39,9 @@ import Testing
             ["show", "Bank", "--field", "url", "--db", temp.path, "--passphrase-fd", "3"],
             fd3: Self.passphrase + "\n"
         )
-        #expect(result.status == 65, "\(result.error)")
-        #expect(result.output == "")
-        #expect(result.error.contains("header was changed behind mystash's back"), "\(result.error)")
+        #expect(result.status == 65, "\(result.standardError)")
+        #expect(result.standardOutput == "")
+        #expect(result.standardError.contains("header was changed behind mystash's back"), "\(result.standardError)")
         #expect(temp.fileBytes()[""] == before, "nothing was re-sealed")
         // A deleted entry is named the same way.
         try Database(path: temp.path).execute(
@@ -51,8 +51,8 @@ import Testing
             ["show", "Bank", "--db", temp.path, "--passphrase-fd", "3"],
             fd3: Self.passphrase + "\n"
         )
-        #expect(deleted.status == 65 && deleted.output == "")
-        #expect(deleted.error.contains("the password entry “Mail” was deleted"), "\(deleted.error)")
+        #expect(deleted.status == 65 && deleted.standardOutput == "")
+        #expect(deleted.standardError.contains("the password entry “Mail” was deleted"), "\(deleted.standardError)")
     }
 
     /// Types the current passphrase, then `new` twice, into `mystash passwd`.

@@ -294,7 +294,9 @@ public final class PostgresTestServer: @unchecked Sendable {
         }
         guard result.status == 0 else {
             let log = (try? String(contentsOfFile: "\(directory)/server.log", encoding: .utf8)) ?? ""
-            throw Failure("\(name) failed (\(result.status)): \(result.standardOutput)\n\(log.suffix(2000))")
+            throw Failure(
+                "\(name) failed (\(result.status)): \(result.standardOutput)\(result.standardError)\n\(log.suffix(2000))"
+            )
         }
     }
 

@@ -140,7 +140,7 @@ public final class TmuxSession {
     /// taken, the record keeps a screen the program showed briefly, however late the test looks.
     public func recordOutput(to path: String) throws {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
-        let quoted = "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let quoted = ProcessRunner.shellQuoted(path)
         let result = try ProcessRunner.run(
             tmux,
             ["-L", socket, "pipe-pane", "-t", target, "-o", "exec cat >> \(quoted)"]

@@ -22,7 +22,7 @@ package enum FailedBankStore {
     /// Opens (creating when writable and missing) the store at `path`, or at ``defaultPath(environment:)``.
     package static func open(path: String?, readOnly: Bool = false) throws -> Store {
         let resolved = path ?? defaultPath()
-        if !readOnly { try createParentDirectories(of: resolved) }
+        if !readOnly { try Store.createFolder(for: resolved) }
         return try Store(path: resolved, model: FailedBankModel.model, readOnly: readOnly)
     }
 
@@ -103,7 +103,7 @@ package enum FailedBankStore {
         var saidWaiting = false
         while true {
             do {
-                if !exists { try createParentDirectories(of: path) }
+                if !exists { try Store.createFolder(for: path) }
                 let store = try Store(
                     path: path,
                     model: model,
@@ -168,29 +168,6 @@ package enum FailedBankStore {
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// Errors creating the store's directory.
-    package struct DirectoryError: Error, CustomStringConvertible {
-        /// The directory that could not be created.
-        package let path: String
-        /// `errno` of the failed `mkdir`.
-        package let code: Int32
-        package var description: String { "cannot create directory \(path): \(String(cString: strerror(code)))" }
-    }
-
-    /// `mkdir -p` of the directory that will hold `path`.
-    static func createParentDirectories(of path: String) throws {
-        guard let slash = path.lastIndex(of: "/") else { return }
-        let directory = String(path[..<slash])
-        guard !directory.isEmpty else { return }
-        var current = directory.hasPrefix("/") ? "" : "."
-        for component in directory.split(separator: "/", omittingEmptySubsequences: true) {
-            current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw DirectoryError(path: current, code: errno)
-            }
-        }
     }
 
     /// The process environment.

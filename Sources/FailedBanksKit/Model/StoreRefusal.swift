@@ -40,10 +40,9 @@ package struct StoreRefusal: Error, CustomStringConvertible, Sendable {
         switch error {
         case let refusal as StoreRefusal:
             self = refusal
-        case let error as FailedBankStore.DirectoryError:
+        case StoreError.cannotCreateFolder(let folder, let code):
             self.init(
-                message:
-                    "\(path): cannot create the store's directory \(error.path): \(String(cString: strerror(error.code)))",
+                message: "\(path): cannot create the store's directory \(folder): \(String(cString: strerror(code)))",
                 status: ExitStatus.cantCreate
             )
         default:

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Errors of the object store (SQLite's own failures arrive as ``SQLiteError``).
 ///
 /// Each case carries what a person needs to understand it; the command-line
@@ -40,6 +42,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A delete of a row that is no longer there: another process (or connection) deleted
     /// it since it was read. The save changes nothing.
     case alreadyDeleted(table: String, rowID: Int64)
+    /// The folder that would hold the store cannot be created (``Store/createFolder(for:)``):
+    /// `errno` says why (`EACCES`, `ENOTDIR`, …).
+    case cannotCreateFolder(path: String, errno: Int32)
 
     public var description: String {
         switch self {
@@ -63,6 +68,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noRowID(let t): return "\(t) has no row id (a view or a WITHOUT ROWID table)"
         case .cannotRestore(let t, let r): return "cannot restore the rows of \(t): \(r)"
         case .alreadyDeleted(let t, let id): return "the row \(id) of \(t) was already deleted (by another process)"
+        case .cannotCreateFolder(let p, let code):
+            return "cannot create the folder \(p): \(String(cString: strerror(code)))"
         case .replacedFileStillOpen(let p):
             return
                 "\(p) was replaced by another file while this program still has the old one open; the new one cannot be opened until the old one is closed"

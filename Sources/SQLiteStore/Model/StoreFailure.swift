@@ -35,7 +35,8 @@ public enum StoreFailure: Sendable, Equatable {
     case quotaExceeded
     /// Reading or writing the file failed otherwise (`SQLITE_IOERR_*`): 74.
     case ioError
-    /// SQLite cannot open or create the file (`SQLITE_CANTOPEN`): 73, cannot create.
+    /// SQLite cannot open or create the file (`SQLITE_CANTOPEN`), or its folder cannot be created
+    /// (``StoreError/cannotCreateFolder(path:errno:)``): 73, cannot create.
     case cannotOpen
     /// A mistake of the program rather than of the file (an unknown entity or key path, an invalid model
     /// or object): 70, internal software error.
@@ -74,6 +75,7 @@ public enum StoreFailure: Sendable, Equatable {
         case .newerSchemaVersion: return .newerSchemaVersion
         case .schemaMismatch, .missingMigration: return .schemaMismatch
         case .readOnly: return .readOnly
+        case .cannotCreateFolder: return .cannotOpen
         default: return .programError
         }
     }

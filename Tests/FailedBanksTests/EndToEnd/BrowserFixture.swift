@@ -79,10 +79,10 @@ final class BrowserFixture {
     ) throws -> TmuxSession {
         guard let binary = BrowserFixture.binary else { throw EndToEndError("no binary") }
         let script = directory.appendingPathComponent("run.sh")
-        let quoted = ([binary, "--db", database] + arguments).map(shellQuote).joined(separator: " ")
+        let quoted = ([binary, "--db", database] + arguments).map(ProcessRunner.shellQuoted).joined(separator: " ")
         let text = """
             #!/bin/sh
-            cd \(shellQuote(directory.path))
+            cd \(ProcessRunner.shellQuoted(directory.path))
             rm -f app.pid exit.txt stty.txt
             # Ctrl-C reaches the whole foreground group: the shell must outlive it to record
             # what happened (a handler, not an ignore, so the app does not inherit SIG_IGN).
@@ -164,8 +164,4 @@ final class BrowserFixture {
         }
         return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
-}
-
-func shellQuote(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }

@@ -249,7 +249,7 @@ extension ReliabilityTests {
             )
             defer { holder.signal(SIGKILL) }
             holder.write(
-                "BEGIN EXCLUSIVE;\nINSERT INTO failed_bank_info(name, city, state) VALUES ('Lock Holder Bank', 'X', 'KS');\n.shell touch \(shellQuote(flag))\n"
+                "BEGIN EXCLUSIVE;\nINSERT INTO failed_bank_info(name, city, state) VALUES ('Lock Holder Bank', 'X', 'KS');\n.shell touch \(ProcessRunner.shellQuoted(flag))\n"
             )
             try waitUntil("the sqlite3 shell to hold the lock", timeout: 10) {
                 FileManager.default.fileExists(atPath: flag) || !holder.isRunning

@@ -19,7 +19,7 @@ extension ReliabilityTests {
             var description: String { rawValue }
 
             func command(_ binary: String, store: String) -> String {
-                let app = "\(shellQuote(binary)) --db \(shellQuote(store)) 2> err.txt"
+                let app = "\(ProcessRunner.shellQuoted(binary)) --db \(ProcessRunner.shellQuoted(store)) 2> err.txt"
                 switch self {
                 case .stdinFromDevNull: return "\(app) < /dev/null"
                 case .stdoutIntoCat: return "\(app) | cat > cat.txt; (exit ${PIPESTATUS[0]})"
@@ -204,9 +204,9 @@ extension ReliabilityTests {
             )
             defer { tmux.close() }
             try tmux.waitFor("PROMPT$")
-            tmux.type("cd \(shellQuote(directory))")
+            tmux.type("cd \(ProcessRunner.shellQuoted(directory))")
             tmux.send("Enter")
-            tmux.type("\(shellQuote(binary)) --db banks.sqlite 2> app.stderr")
+            tmux.type("\(ProcessRunner.shellQuoted(binary)) --db banks.sqlite 2> app.stderr")
             tmux.send("Enter")
             try tmux.waitFor("1/\(total)", timeout: 10)
             tmux.send("Down")

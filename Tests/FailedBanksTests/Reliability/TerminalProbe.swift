@@ -26,7 +26,7 @@ final class TerminalProbe {
         let script = scratch.path("probe.sh")
         try """
         #!/bin/bash
-        cd \(shellQuote(scratch.url.path))
+        cd \(ProcessRunner.shellQuoted(scratch.url.path))
         while [ ! -e go ]; do sleep 0.02; done
         printf '%s\\n' '\(TerminalProbe.begin)'
         \(command)
@@ -47,7 +47,7 @@ final class TerminalProbe {
         let pane = scratch.path("pane.bin")
         _ = try ProcessRunner.run(
             tmux.tmux,
-            ["-L", tmux.socket, "pipe-pane", "-t", tmux.target, "-o", "cat >> \(shellQuote(pane))"]
+            ["-L", tmux.socket, "pipe-pane", "-t", tmux.target, "-o", "cat >> \(ProcessRunner.shellQuoted(pane))"]
         )
         FileManager.default.createFile(atPath: scratch.path("go"), contents: nil)
     }

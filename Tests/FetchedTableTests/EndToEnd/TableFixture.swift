@@ -163,9 +163,8 @@ final class TableFixture {
             .filter { $0.hasPrefix("school") }.sorted()
     }
 
-    static func shellQuote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    /// Quotes for `/bin/sh` (``ProcessRunner/shellQuoted(_:)``).
+    static let shellQuote = ProcessRunner.shellQuoted
 }
 
 extension String {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -19,11 +20,7 @@ enum ScriptRun {
         }
 
         /// Waits for the child to end (the pipe stays open); its exit status.
-        func wait() -> Int32 {
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        }
+        func wait() -> Int32 { (try? ProcessRunner.waitForExit(pid)) ?? -1 }
     }
 
     static let environment: [String: String] = {
@@ -45,8 +42,8 @@ enum ScriptRun {
         fd3Path: String? = nil,
         extraEnvironment: [String: String] = [:],
         wrapper: [String] = []
-    ) throws -> EndToEnd.Result {
-        guard let binary = EndToEnd.binary else { throw EndToEnd.Failure("no built mystash") }
+    ) throws -> ProcessResult {
+        guard let binary = EndToEnd.binary else { throw EndToEndError(BuiltProgram.missingReason("mystash")) }
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-script-\(UUID().uuidString)")
             .path
         defer { for suffix in [".in", ".fd3", ".out", ".err"] { unlink(base + suffix) } }
@@ -64,20 +61,16 @@ enum ScriptRun {
             posix_spawn_file_actions_addopen(&actions, 3, base + ".fd3", O_RDONLY, 0)
         }
         let hasFD3 = fd3 != nil || fd3Path != nil
-        EndToEnd.closeInheritedDescriptors(&actions, from: hasFD3 ? 4 : 3)  // (after the open of 3)
-        let pid = try spawn(
+        ProcessRunner.closeInheritedDescriptors(&actions, from: hasFD3 ? 4 : 3)  // (after the open of 3)
+        let pid = try ProcessRunner.spawn(
             wrapper + [binary] + arguments,
             actions: &actions,
             environment: environment.merging(extraEnvironment) { $1 }
         )
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw EndToEnd.Failure("waitpid failed") }
-        }
-        return EndToEnd.Result(
-            status: (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f),
-            output: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
-            error: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? ""
+        return ProcessResult(
+            status: try ProcessRunner.waitForExit(pid),
+            standardOutput: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
+            standardError: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? ""
         )
     }
 
@@ -95,10 +88,10 @@ enum ScriptRun {
         var fds: [Int32] = [0, 0]
         if socket {
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
-                throw EndToEnd.Failure("socketpair failed")
+                throw EndToEndError("socketpair failed")
             }
         } else {
-            guard pipe(&fds) == 0 else { throw EndToEnd.Failure("pipe failed") }
+            guard pipe(&fds) == 0 else { throw EndToEndError("pipe failed") }
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -108,8 +101,8 @@ enum ScriptRun {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, fds[0], 3)
         posix_spawn_file_actions_addclose(&actions, fds[1])
-        EndToEnd.closeInheritedDescriptors(&actions, from: 4)  // (3 is the pipe, dup2'ed above)
-        let pid = try spawn(
+        ProcessRunner.closeInheritedDescriptors(&actions, from: 4)  // (3 is the pipe, dup2'ed above)
+        let pid = try ProcessRunner.spawn(
             argv,
             actions: &actions,
             environment: environment.merging(extraEnvironment) { $1 },
@@ -117,37 +110,5 @@ enum ScriptRun {
         )
         close(fds[0])
         return Blocked(pid: pid, writeEnd: fds[1])
-    }
-
-    private static func spawn(
-        _ argv: [String],
-        actions: inout posix_spawn_file_actions_t,
-        environment: [String: String],
-        newSession: Bool = false
-    ) throws -> pid_t {
-        let cArguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        let cEnvironment: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in cArguments { free(pointer) }
-            for pointer in cEnvironment { free(pointer) }
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // As a shell starts a program: no signal blocked (the test runner's threads may block
-        // some), every signal at its default. POSIX_SPAWN_SETSID (glibc 2.26+; Swift does not
-        // see it without _GNU_SOURCE) gives the child a session of its own.
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        let flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | (newSession ? 0x80 : 0)
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-        var pid = pid_t()
-        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, cEnvironment)
-        guard rc == 0 else { throw EndToEnd.Failure("cannot start \(argv[0]): \(String(cString: strerror(rc)))") }
-        return pid
     }
 }

@@ -1,7 +1,5 @@
-import BaseDirectories
 import FetchedResults
 import FetchedResultsUI
-import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -13,23 +11,9 @@ public struct Hero: StoreRecord, Codable, Equatable, Sendable {
     public var birthdate: String?
     public var sex: String?
     public var favoriteColor: String?
-
-    public init(
-        name: String,
-        secretIdentity: String,
-        birthdate: String? = nil,
-        sex: String? = nil,
-        favoriteColor: String? = nil
-    ) {
-        self.name = name
-        self.secretIdentity = secretIdentity
-        self.birthdate = birthdate
-        self.sex = sex
-        self.favoriteColor = favoriteColor
-    }
 }
 
-/// The model, the sample heroes, the tabs and the hero form.
+/// The model, the sample heroes, the tabs and the hero form of `heroes`.
 public enum HeroList {
     /// `Hero`, in the table `hero` (name, secret_identity, birthdate, sex, favorite_color), with the
     /// initials of its two keys as derived attributes (the sections of the two tabs).
@@ -54,79 +38,38 @@ public enum HeroList {
         ]
     )
 
-    /// What a first launch puts in an empty store.
-    public static let sampleHeroes = [
-        Hero(
-            name: "Batman",
-            secretIdentity: "Bruce Wayne",
-            birthdate: "1939-05-27",
-            sex: "Male",
-            favoriteColor: "Black"
-        ),
-        Hero(
-            name: "Superman",
-            secretIdentity: "Clark Kent",
-            birthdate: "1938-04-18",
-            sex: "Male",
-            favoriteColor: "Blue"
-        ),
-        Hero(
-            name: "Wonder Woman",
-            secretIdentity: "Diana Prince",
-            birthdate: "1941-10-21",
-            sex: "Female",
-            favoriteColor: "Red"
-        ),
-        Hero(
-            name: "Spider-Man",
-            secretIdentity: "Peter Parker",
-            birthdate: "1962-08-15",
-            sex: "Male",
-            favoriteColor: "Red"
-        ),
-        Hero(
-            name: "Storm",
-            secretIdentity: "Ororo Munroe",
-            birthdate: "1975-05-01",
-            sex: "Female",
-            favoriteColor: "White"
-        ),
-        Hero(
-            name: "Iron Man",
-            secretIdentity: "Tony Stark",
-            birthdate: "1963-03-01",
-            sex: "Male",
-            favoriteColor: "Gold"
-        ),
-        Hero(
-            name: "Black Widow",
-            secretIdentity: "Natasha Romanoff",
-            birthdate: "1964-04-01",
-            sex: "Female",
-            favoriteColor: "Black"
-        ),
-        Hero(
-            name: "The Flash",
-            secretIdentity: "Barry Allen",
-            birthdate: "1956-10-01",
-            sex: "Male",
-            favoriteColor: "Red"
-        ),
-    ]
+    /// What a first launch puts in the new store.
+    public static let sampleHeroes: [Hero] = [
+        ("Batman", "Bruce Wayne", "1939-05-27", "Male", "Black"),
+        ("Superman", "Clark Kent", "1938-04-18", "Male", "Blue"),
+        ("Wonder Woman", "Diana Prince", "1941-10-21", "Female", "Red"),
+        ("Spider-Man", "Peter Parker", "1962-08-15", "Male", "Red"),
+        ("Storm", "Ororo Munroe", "1975-05-01", "Female", "White"),
+        ("Iron Man", "Tony Stark", "1963-03-01", "Male", "Gold"),
+        ("Black Widow", "Natasha Romanoff", "1964-04-01", "Female", "Black"),
+        ("The Flash", "Barry Allen", "1956-10-01", "Male", "Red"),
+    ].map { Hero(name: $0.0, secretIdentity: $0.1, birthdate: $0.2, sex: $0.3, favoriteColor: $0.4) }
 
-    /// The store at `path`, with the sample heroes when it is empty.
-    public static func openStore(at path: String) throws -> Store {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent,
-            withIntermediateDirectories: true
-        )
-        let store = try Store(path: path, model: model)
-        let context = ObjectContext(store: store)
-        if try context.fetch("Hero", limit: 1).isEmpty {
+    /// `heroes [--db PATH] [--no-animation]`: tabs Name and Secret Identity, `a` adds, Enter edits;
+    /// the store is `$XDG_DATA_HOME/fetchedtable-examples/heroes.sqlite` unless `--db` names one.
+    public static var program: ListProgram {
+        ListProgram(name: "heroes", model: model, dataFolder: "fetchedtable-examples") { context in
             for hero in sampleHeroes { context.insert(hero) }
-            try context.save()
+        } configuration: { context in
+            let byName = tab("Name", key: "name", detail: "secretIdentity")
+            var configuration = ListScreenConfiguration(
+                title: "Heroes",
+                tabs: [byName, tab("Secret Identity", key: "secretIdentity", detail: "name")]
+            )
+            configuration.detailDescription = "edit the hero"
+            configuration.detailScreen = { hero, screen in form(for: hero, context: context, screen: screen) }
+            configuration.keyBindings = [
+                ListKeyBinding(.character("a"), keys: "a", description: "add a hero") { screen in
+                    screen.loop.push(form(for: nil, context: context, screen: screen))
+                }
+            ]
+            return configuration
         }
-        return store
     }
 
     /// A tab sorted by `key`, with a section per first letter of it.
@@ -147,7 +90,7 @@ public enum HeroList {
     }
 
     /// The form that adds a hero (`hero` nil) or edits one; Ctrl-S saves in one change set.
-    public static func form(for hero: ManagedObject?, context: ObjectContext, screen: ListScreen) -> Form {
+    static func form(for hero: ManagedObject?, context: ObjectContext, screen: ListScreen) -> Form {
         let current = hero.flatMap { try? $0.record(as: Hero.self) }
         let form = Form(
             title: hero == nil ? "New Hero" : "Edit Hero",
@@ -189,32 +132,5 @@ public enum HeroList {
             }
         }
         return form
-    }
-
-    /// The list screen: tabs Name and Secret Identity, `a` adds, Enter edits.
-    public static func makeScreen(store: Store, loop: TerminalRunLoop, animated: Bool = true) throws -> ListScreen {
-        let context = ObjectContext(store: store)
-        var configuration = ListScreenConfiguration(
-            title: "Heroes",
-            tabs: [
-                tab("Name", key: "name", detail: "secretIdentity"),
-                tab("Secret Identity", key: "secretIdentity", detail: "name"),
-            ]
-        )
-        configuration.animated = animated
-        configuration.detailDescription = "edit the hero"
-        configuration.detailScreen = { hero, screen in form(for: hero, context: context, screen: screen) }
-        configuration.keyBindings = [
-            ListKeyBinding(.character("a"), keys: "a", description: "add a hero") { screen in
-                screen.loop.push(form(for: nil, context: context, screen: screen))
-            }
-        ]
-        return try ListScreen(context: context, configuration: configuration, loop: loop)
-    }
-
-    /// `--db PATH`, else `$XDG_DATA_HOME/fetchedtable-examples/heroes.sqlite`.
-    public static func databasePath(arguments: [String], environment: [String: String]) -> String {
-        if let index = arguments.firstIndex(of: "--db"), index + 1 < arguments.count { return arguments[index + 1] }
-        return XDGBaseDirectories(environment: environment).data("fetchedtable-examples", "heroes.sqlite")
     }
 }

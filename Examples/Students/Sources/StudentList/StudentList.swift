@@ -1,7 +1,5 @@
-import BaseDirectories
 import FetchedResults
 import FetchedResultsUI
-import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -11,15 +9,9 @@ public struct Student: StoreRecord, Codable, Equatable, Sendable {
     public var name: String
     public var number: Int
     public var subject: String
-
-    public init(name: String, number: Int, subject: String) {
-        self.name = name
-        self.number = number
-        self.subject = subject
-    }
 }
 
-/// The store's model, the sample data, and the list screen's configuration.
+/// The store's model, the sample data, and the list screen's configuration of `students`.
 public enum StudentList {
     /// One entity, `Student`, in the table `student`.
     public static let model = Model(
@@ -37,7 +29,7 @@ public enum StudentList {
         ]
     )
 
-    /// What a first launch puts in an empty store.
+    /// What a first launch puts in the new store.
     public static let sampleStudents: [Student] = [
         ("Ada Lovelace", "Mathematics"), ("Alan Turing", "Mathematics"), ("Emmy Noether", "Mathematics"),
         ("Marie Curie", "Physics"), ("Richard Feynman", "Physics"), ("Lise Meitner", "Physics"),
@@ -48,21 +40,6 @@ public enum StudentList {
         ("Jane Austen", "English"), ("Virginia Woolf", "English"),
         ("Hypatia", "Astronomy"), ("Vera Rubin", "Astronomy"),
     ].enumerated().map { index, student in Student(name: student.0, number: 101 + index * 7 % 40, subject: student.1) }
-
-    /// The store at `path`, with the sample students when it is empty.
-    public static func openStore(at path: String) throws -> Store {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent,
-            withIntermediateDirectories: true
-        )
-        let store = try Store(path: path, model: model)
-        let context = ObjectContext(store: store)
-        if try context.fetch("Student", limit: 1).isEmpty {
-            for student in sampleStudents { context.insert(student) }
-            try context.save()
-        }
-        return store
-    }
 
     /// The one tab: by subject then number, a section per subject with its count, the subjects'
     /// initials in the index; `/` searches names.
@@ -83,18 +60,16 @@ public enum StudentList {
         return tab
     }
 
-    /// The list screen of the students in `store`, on `loop`.
-    public static func makeScreen(store: Store, loop: TerminalRunLoop, animated: Bool = true) throws -> ListScreen {
-        var configuration = ListScreenConfiguration(title: "Students", tabs: [bySubject])
-        configuration.animated = animated
-        configuration.indexTitleDescription = "a subject's initial"
-        configuration.filterExample = ["subject == \"Physics\"; Esc clears"]
-        return try ListScreen(context: ObjectContext(store: store), configuration: configuration, loop: loop)
-    }
-
-    /// `--db PATH`, else `$XDG_DATA_HOME/fetchedtable-examples/students.sqlite`.
-    public static func databasePath(arguments: [String], environment: [String: String]) -> String {
-        if let index = arguments.firstIndex(of: "--db"), index + 1 < arguments.count { return arguments[index + 1] }
-        return XDGBaseDirectories(environment: environment).data("fetchedtable-examples", "students.sqlite")
+    /// `students [--db PATH] [--no-animation]`: the sectioned list, `d` then Enter deletes; the store
+    /// is `$XDG_DATA_HOME/fetchedtable-examples/students.sqlite` unless `--db` names one.
+    public static var program: ListProgram {
+        ListProgram(name: "students", model: model, dataFolder: "fetchedtable-examples") { context in
+            for student in sampleStudents { context.insert(student) }
+        } configuration: { _ in
+            var configuration = ListScreenConfiguration(title: "Students", tabs: [bySubject])
+            configuration.indexTitleDescription = "a subject's initial"
+            configuration.filterExample = ["subject == \"Physics\"; Esc clears"]
+            return configuration
+        }
     }
 }

@@ -1,3 +1,4 @@
+import FetchedResultsUI
 import Foundation
 import SQLiteStore
 import StudentList
@@ -7,57 +8,37 @@ import Testing
 @Suite struct StudentListTests {
     final class Fixture {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("students-\(UUID().uuidString)")
-        let path: String
-        let screen = MemoryBackend(width: 50, height: 16)
-        let clock = TestClock(now: 10)
-        let loop: TerminalRunLoop
+        var path: String { directory.appendingPathComponent("school.sqlite").path }
+        let terminal = TestTerminal(width: 50, height: 16, minimumWidth: 24, minimumHeight: 8)
 
-        init() throws {
-            path = directory.appendingPathComponent("school.sqlite").path
-            loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8)
-        }
+        deinit { try? FileManager.default.removeItem(at: directory) }
 
-        deinit {
-            while loop.pop() != nil {}
-            try? FileManager.default.removeItem(at: directory)
-        }
-
-        func press(_ events: InputEvent...) {
-            for event in events {
-                loop.dispatch(event)
-                clock.advance(by: 0.01)
-                loop.draw()
-            }
-            clock.advance(by: 1)
-            loop.draw()
+        /// The list of the store at ``path`` on the terminal, after its first frame.
+        func list() throws -> ListScreen {
+            let store = try StudentList.program.openStore(at: path)
+            let list = try StudentList.program.makeList(store: store, loop: terminal.loop, animated: false)
+            terminal.press()
+            return list
         }
     }
 
     @Test func theFirstLaunchCreatesTheSampleStudents() throws {
-        let f = try Fixture()
-        let store = try StudentList.openStore(at: f.path)
+        let f = Fixture()
+        let store = try StudentList.program.openStore(at: f.path)
         let students = try ObjectContext(store: store).fetchRecords(Student.self, orderBy: "subject, number")
         #expect(students.count == StudentList.sampleStudents.count)
-        let reopened = try StudentList.openStore(at: f.path)  // a second launch adds nothing
+        let reopened = try StudentList.program.openStore(at: f.path)  // a second launch adds nothing
         #expect(try ObjectContext(store: reopened).fetchRecords(Student.self).count == students.count)
     }
 
     @Test func sectionsBySubjectWithCountsAndTheIndexOfInitials() throws {
-        let f = try Fixture()
-        let list = try StudentList.makeScreen(
-            store: try StudentList.openStore(at: f.path),
-            loop: f.loop,
-            animated: false
-        )
-        f.loop.draw()
-        let text = f.screen.text
-        #expect(text.contains("Astronomy (2)"))
-        #expect(text.contains("Biology (3)"))
-        let controller = list.adapter.controller
+        let f = Fixture()
+        let controller = try f.list().adapter.controller
+        #expect(f.terminal.text.contains("Astronomy (2)"))
+        #expect(f.terminal.text.contains("Biology (3)"))
         #expect(
             controller.sections.map(\.name) == [
-                "Astronomy", "Biology", "Chemistry", "Computing", "English",
-                "History", "Mathematics", "Physics",
+                "Astronomy", "Biology", "Chemistry", "Computing", "English", "History", "Mathematics", "Physics",
             ]
         )
         #expect(controller.sectionIndexTitles == ["A", "B", "C", "E", "H", "M", "P"])
@@ -67,17 +48,13 @@ import Testing
     }
 
     @Test func dThenEnterDeletesSavesAndTheRowLeaves() throws {
-        let f = try Fixture()
-        let store = try StudentList.openStore(at: f.path)
-        let list = try StudentList.makeScreen(store: store, loop: f.loop, animated: false)
-        f.loop.draw()
+        let f = Fixture()
+        let list = try f.list()
         let first = try #require(list.selectedObject?.string("name"))
-        f.press(.character("d"))
-        #expect(f.screen.text.contains("Delete"))
-        f.press(.enter)
-        let rows = f.screen.text.split(separator: "\n")
+        #expect(f.terminal.press(.character("d")).contains("Delete"))
+        let rows = f.terminal.press(.enter).split(separator: "\n")
         #expect(!rows.contains { $0.hasPrefix(" \(first)") })  // the row left (the status line names it)
-        #expect(f.screen.text.contains("Deleted “\(first)” — u to undo"))
+        #expect(f.terminal.text.contains("Deleted “\(first)” — u to undo"))
         #expect(list.adapter.controller.numberOfObjects == StudentList.sampleStudents.count - 1)
         let saved = try ObjectContext(store: try Store(path: f.path, model: StudentList.model))
             .fetchRecords(Student.self, where: "name = ?", [.text(first)])
