@@ -112,17 +112,17 @@ extension DerivedAttribute {
         case .null: return .null
         case .text(let text):
             // On the text's own UTF-8 (a fetch reads this once per row: no array, no decoding).
-            let isDate = withUTF8(of: text) { bytes -> Bool in
-                guard bytes.count >= length else { return false }
+            return withUTF8(of: text) { bytes -> StoreValue in
+                guard bytes.count >= length else { return notADate }
                 for i in 0..<length {
                     let isDash = i == 4 || i == 7
-                    guard isDash ? bytes[i] == 0x2D : (bytes[i] >= 0x30 && bytes[i] <= 0x39) else { return false }
+                    guard isDash ? bytes[i] == 0x2D : (bytes[i] >= 0x30 && bytes[i] <= 0x39) else { return notADate }
                 }
-                return !(bytes.count > length && bytes[length] >= 0x30 && bytes[length] <= 0x39)
+                if bytes.count > length && bytes[length] >= 0x30 && bytes[length] <= 0x39 { return notADate }
+                // The first `length` bytes are ASCII digits and dashes: as many characters.
+                if bytes.count == length { return .text(text) }
+                return .text(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<length]), as: UTF8.self))
             }
-            guard isDate else { return notADate }
-            // The first `length` bytes are ASCII: the same number of characters.
-            return .text(text.utf8.count == length ? text : String(text.utf8.prefix(length))!)
         default:
             return notADate
         }
@@ -146,16 +146,14 @@ extension DerivedAttribute {
     /// bytes: a code point starts at every byte that is not a continuation byte (`10xxxxxx`).
     static func prefix(ofText text: String, length: Int) -> String {
         guard length > 0 else { return "" }
-        let end = withUTF8(of: text) { bytes -> Int? in
+        return withUTF8(of: text) { bytes -> String in
             var starts = 0
             for (i, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 {
-                if starts == length { return i }
+                if starts == length { return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<i]), as: UTF8.self) }
                 starts += 1
             }
-            return nil
+            return text
         }
-        guard let end else { return text }
-        return String(text.utf8.prefix(end))!
     }
 
     /// Calls `body` with the UTF-8 bytes of `text`: its own storage when contiguous, else a copy.
