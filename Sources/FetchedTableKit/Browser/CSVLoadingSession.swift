@@ -71,7 +71,9 @@ final class CSVLoadingSession {
         }
         thread.stackSize = 1 << 22
         thread.start()
-        ticker = loop.addTicker(every: CSVLoadingSession.resultCheckInterval) { [weak self] now in self?.tick(now: now) }
+        ticker = loop.addTicker(every: CSVLoadingSession.resultCheckInterval) { [weak self] now in
+            self?.tick(now: now)
+        }
     }
 
     /// How often the loop looks for the finished load: the sorted list appears at most this long after

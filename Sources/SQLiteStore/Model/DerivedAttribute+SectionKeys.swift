@@ -149,7 +149,9 @@ extension DerivedAttribute {
         return withUTF8(of: text) { bytes -> String in
             var starts = 0
             for (i, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 {
-                if starts == length { return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<i]), as: UTF8.self) }
+                if starts == length {
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<i]), as: UTF8.self)
+                }
                 starts += 1
             }
             return text

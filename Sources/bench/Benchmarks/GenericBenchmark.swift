@@ -38,7 +38,12 @@ struct GenericBenchmark {
         if runner.configuration.genericCSVOnly {
             // `--only csv1m_ready_ratio`: the CSV part alone, without building the 10M-row table.
             let screens = GenericScreenBenchmark(
-                runner: runner, command: fetchedtable(), database: "", csv: csv, tableRows: tableRows, csvRows: csvRows
+                runner: runner,
+                command: fetchedtable(),
+                database: "",
+                csv: csv,
+                tableRows: tableRows,
+                csvRows: csvRows
             )
             part("csv") { try screens.runCSV() }
             return
