@@ -41,7 +41,6 @@ package final class ImportRows: @unchecked Sendable {
     @exclusivity(unchecked) package private(set) var badRowCount = 0
     /// Every data row read so far (good and bad).
     @exclusivity(unchecked) package private(set) var dataRowCount = 0
-    @exclusivity(unchecked) private var record = CSVRecord()
     @exclusivity(unchecked) private var nextProgressRow = 4096
     private var lastProgressTime: Double
 
@@ -67,6 +66,8 @@ package final class ImportRows: @unchecked Sendable {
 
     /// Reads every remaining row and calls `body` with it; rethrows the reader's `CSVError`.
     package func readEach(_ body: (CSVRecord) throws -> Void) throws {
+        // A local record: handing a stored property to `body` would retain and release it every row.
+        var record = CSVRecord()
         while try reader.read(into: &record) {
             dataRowCount += 1
             if dataRowCount >= nextProgressRow { reportProgress(finished: false) }

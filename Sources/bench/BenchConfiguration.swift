@@ -38,6 +38,9 @@ struct BenchConfiguration {
     private var explicitTableRows: Int?
     /// Whether `--only` named the `generic` group (or one of its keys).
     private var genericNamed = false
+    /// `generic`: whether `--only` named nothing of the group but its CSV keys
+    /// (`csv1m_first_screen_s`, `csv1m_ready_ratio`): only the CSV part runs, without the 10M table.
+    private(set) var genericCSVOnly = false
     /// `postgres`: rows of the server's events table: 1 million when `--only` names the group, else `--rows`.
     var postgresRows: Int { postgresNamed ? 1_000_000 : rows }
     /// Whether `--only` named the `postgres` group (or one of its keys).
@@ -130,6 +133,9 @@ struct BenchConfiguration {
             }
             groups = Group.allCases.filter(chosen.contains)
             genericNamed = chosen.contains(.generic)
+            let names = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            let genericNames = names.filter { Group(rawValue: $0) == .generic || Group.containing(key: $0) == .generic }
+            genericCSVOnly = !genericNames.isEmpty && genericNames.allSatisfy(BenchResults.csvKeys.contains)
             postgresNamed = chosen.contains(.postgres)
         }
         if let text = parsed.value("--table-rows") {

@@ -36,6 +36,28 @@ struct BinariesOptionTests {
         #expect(result.standardError.contains("measuring \(root.path)/usr/bin/failedbanks"), "\(result.standardError)")
     }
 
+    /// `--only csv1m_ready_ratio` measures the CSV part of the generic group alone: the CSV is made, the
+    /// table of the group's other parts is not (at 10M rows it takes minutes to build).
+    @Test func theCSVKeysAloneRunTheCSVPartWithoutBuildingTheTable() throws {
+        let root = try Self.stagingRoot(programs: ["failedbanks", "fetchedtable"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let bench = try #require(CompareTests.binary)
+        let cache = root.appendingPathComponent("cache").path
+        let result = try ProcessRunner.run(
+            bench,
+            [
+                "--binaries", root.path, "--only", "csv1m_ready_ratio", "--table-rows", "1000", "--run-scale", "0.1",
+                "--cache", cache,
+            ]
+        )
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache)
+        #expect(files.contains { $0.hasSuffix(".csv") }, "cache: \(files)")
+        #expect(!files.contains { $0.hasSuffix(".sqlite") }, "cache: \(files)")
+        let calls = try String(contentsOfFile: root.path + "/calls", encoding: .utf8)
+        #expect(calls.hasPrefix("fetchedtable ") && calls.contains(".csv --sort"), "calls: \(calls)")
+    }
+
     @Test func aFolderWithoutTheProgramsIsRefusedNamingWhatIsMissing() throws {
         let root = try Self.stagingRoot(programs: ["failedbanks"])
         defer { try? FileManager.default.removeItem(at: root) }

@@ -11,6 +11,9 @@ struct DerivedSectionKeyTests {
         .text("20250627"), .text("2025-6-27"), .text("6/27/2025"), .text("yesterday"), .text(""), .text("१९९९-०१-०१"),
         .text("2025-06-2"), .text("20x5-06-27"), .text("2025-06-27é"), .integer(20_250_627), .integer(2025),
         .real(2025.5), .real(2024), .blob(Array("2025-06-27".utf8)), .null,
+        // Code points of two, three and four bytes, a combining accent: a prefix counts code points, as `substr`.
+        .text("2025-06-2\u{301}7"), .text("日本語のテキストは十文字より長い"), .text("👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽"), .text("é"),
+        .text("2025-06-27\u{301}"), .text("ÀÁÂÃÄÅÆÇÈÉ"), .text("ÀÁÂÃÄÅÆÇÈÉÊ"),
     ]
 
     /// Letters of both cases, digits, punctuation, non-ASCII letters, control characters, numbers, BLOBs, NULL.

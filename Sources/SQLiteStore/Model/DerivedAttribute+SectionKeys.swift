@@ -111,14 +111,18 @@ extension DerivedAttribute {
         switch value {
         case .null: return .null
         case .text(let text):
-            let bytes = Array(text.utf8.prefix(length + 1))
-            guard bytes.count >= length else { return notADate }
-            for i in 0..<length {
-                let isDash = i == 4 || i == 7
-                guard isDash ? bytes[i] == 0x2D : (bytes[i] >= 0x30 && bytes[i] <= 0x39) else { return notADate }
+            // On the text's own UTF-8 (a fetch reads this once per row: no array, no decoding).
+            return withUTF8(of: text) { bytes -> StoreValue in
+                guard bytes.count >= length else { return notADate }
+                for i in 0..<length {
+                    let isDash = i == 4 || i == 7
+                    guard isDash ? bytes[i] == 0x2D : (bytes[i] >= 0x30 && bytes[i] <= 0x39) else { return notADate }
+                }
+                if bytes.count > length && bytes[length] >= 0x30 && bytes[length] <= 0x39 { return notADate }
+                // The first `length` bytes are ASCII digits and dashes: as many characters.
+                if bytes.count == length { return .text(text) }
+                return .text(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<length]), as: UTF8.self))
             }
-            if bytes.count > length, bytes[length] >= 0x30, bytes[length] <= 0x39 { return notADate }
-            return .text(String(decoding: bytes.prefix(length), as: UTF8.self))
         default:
             return notADate
         }
@@ -131,11 +135,34 @@ extension DerivedAttribute {
     public static func prefix(of value: StoreValue, length: Int) -> StoreValue {
         switch value {
         case .null: return .null
-        case .text(let text): return .text(String(String.UnicodeScalarView(text.unicodeScalars.prefix(length))))
+        case .text(let text): return .text(prefix(ofText: text, length: length))
         case .integer(let i): return .text(String(String(i).prefix(length)))
         case .real(let d): return .text(String(sqliteText(d).prefix(length)))
         case .blob(let bytes): return .blob(Array(bytes.prefix(length)))
         }
+    }
+
+    /// The first `length` code points of `text` (all of it when it has no more), found on its UTF-8
+    /// bytes: a code point starts at every byte that is not a continuation byte (`10xxxxxx`).
+    static func prefix(ofText text: String, length: Int) -> String {
+        guard length > 0 else { return "" }
+        return withUTF8(of: text) { bytes -> String in
+            var starts = 0
+            for (i, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 {
+                if starts == length {
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<i]), as: UTF8.self)
+                }
+                starts += 1
+            }
+            return text
+        }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text`: its own storage when contiguous, else a copy.
+    @inline(__always)
+    private static func withUTF8<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     /// A date part: checked (``datePrefix(of:length:notADate:)``) or, for values known to be dates, plain.

@@ -26,6 +26,9 @@ struct BenchResults {
         "table10m_change1000_ms", "csv1m_first_screen_s", "csv1m_ready_ratio",
     ]
 
+    /// The `generic` group's keys that its CSV part measures (`--only` naming only these runs only that part).
+    static let csvKeys: Set<String> = ["csv1m_first_screen_s", "csv1m_ready_ratio"]
+
     /// The JSON keys of the `postgres` group, written when that group ran.
     static let postgresKeys = [
         "pg1m_first_screen_s", "pg1m_ready_ratio", "pg1m_rss_bytes_per_row", "pg_change1_ms", "pg_change1000_ms",
