@@ -15,10 +15,16 @@ struct ReplicaCopy {
 
     let shape: ReplicaShape
     let path: String
+    /// The names of the file's tracking table and triggers.
+    let tracking: TrackingNames
+    /// Seconds the copy waits for its first row (the server may sort before it sends one).
+    let timeout: Double
+    /// Seconds it waits for each later piece: a server silent that long is out of reach.
+    let contactTimeout: Double
 
     func run(
         on connection: PostgresConnection,
-        progress: (@Sendable (Int) -> Void)?
+        progress: ((Int) -> Void)?
     ) throws(ReplicaError)
         -> LoadedReplica
     {
@@ -33,9 +39,9 @@ struct ReplicaCopy {
         removeFiles(building)
         do {
             let loaded = try copy(into: building, on: connection, progress: progress)
-            try ReplicaStore.installTracking(path: building, tableName: shape.tableName)
+            try ReplicaStore.installTracking(path: building, tableName: shape.tableName, tracking: tracking)
             // WAL, so that the browser reads while the follower writes.
-            _ = try ReplicaStore(path: building, shape: shape)
+            _ = try ReplicaStore(path: building, shape: shape, tracking: tracking)
             removeFiles(path)
             guard rename(building, path) == 0 else {
                 throw ReplicaError.cache(path: path, message: String(cString: strerror(errno)))
@@ -97,9 +103,9 @@ struct ReplicaCopy {
     private func copy(
         into file: String,
         on connection: PostgresConnection,
-        progress: (@Sendable (Int) -> Void)?
+        progress: ((Int) -> Void)?
     ) throws -> LoadedReplica {
-        let store = try ReplicaStore(path: file, shape: shape, building: true)
+        let store = try ReplicaStore(path: file, shape: shape, tracking: tracking, building: true)
         try store.createSchema()
         let counters = try Catalog.changeCounters(of: shape.source, on: connection)
         let wasTracked = try shape.feed?.isInstalled(on: connection) ?? false
@@ -112,7 +118,9 @@ struct ReplicaCopy {
                 var reported = 0
                 // COPY streams: the server produces rows while this thread writes them.
                 try connection.copyOut(
-                    "COPY (SELECT \(shape.selectList) \(shape.fromClause)\(shape.keyOrder)) TO STDOUT"
+                    "COPY (SELECT \(shape.selectList) \(shape.fromClause)\(shape.keyOrder)) TO STDOUT",
+                    timeout: contactTimeout,
+                    firstRowTimeout: timeout
                 ) { line in
                     try appender.append(copyRow: line)
                     if appender.count - reported >= ReplicaCopy.pageSize {
@@ -136,7 +144,14 @@ struct ReplicaCopy {
             readOnlyReason: shape.readOnlyReason,
             rowCount: count
         )
-        return LoadedReplica(table: table, shape: shape, position: position, counters: counters, wasTracked: wasTracked)
+        return LoadedReplica(
+            table: table,
+            shape: shape,
+            position: position,
+            counters: counters,
+            wasTracked: wasTracked,
+            tracking: tracking
+        )
     }
 
     private func removeFiles(_ file: String) {

@@ -106,7 +106,7 @@ final class ReplicaFollower: @unchecked Sendable {
     private func run() {
         let store: ReplicaStore
         do {
-            store = try ReplicaStore(path: replica.table.path, shape: replica.shape)
+            store = try ReplicaStore(path: replica.table.path, shape: replica.shape, tracking: replica.tracking)
         } catch {
             status(.reconnecting(since: Date(), lastError: "cannot open the replica: \(error)"))
             return

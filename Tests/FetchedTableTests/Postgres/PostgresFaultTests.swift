@@ -115,6 +115,55 @@ struct PostgresFaultTests {
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aServerFrozenDuringTheCopyShowsReconnectingWhileKeysAreAnsweredThenTheCopyIsMadeWhole() throws {
+        let server = try PostgresTestServer()
+        defer { server.close() }
+        let fixture = try PostgresFixture(server: server)
+        defer { fixture.remove() }
+        // Rows enough for a copy of seconds: the server is frozen while it runs.
+        try fixture.psql(
+            """
+            CREATE TABLE events (id bigserial PRIMARY KEY, level text NOT NULL, message text);
+            INSERT INTO events (level, message)
+            SELECT 'level ' || (n % 3), n || ' ' || repeat('x', 100) FROM generate_series(1, 600000) AS n;
+            """
+        )
+        let tmux = try fixture.launch([fixture.uri, "--table", "events", "--section", "level", "--title", "message"])
+        defer { tmux.close() }
+        try tmux.waitUntil("the copy under way", timeout: 60) {
+            $0.contains("Copying… ") && !$0.contains("Copying… 0 rows")
+        }
+        try server.suspend()
+        let frozen = Date()
+        var resumed = false
+        defer { if !resumed { try? server.resume() } }
+        let reconnecting = try tmux.waitUntil("Reconnecting… on the copy's screen", timeout: 15) {
+            $0.contains("Reconnecting…") && $0.contains("s since last contact")
+        }
+        #expect(reconnecting.contains("Copying…"), "\(reconnecting)")
+        // Keys are answered while the server is frozen: the first page (level 0: ids 3, 6, 9…) scrolls.
+        #expect(reconnecting.contains("3 xxx") && !reconnecting.contains("93 xxx"), "\(reconnecting)")
+        for _ in 0..<30 { tmux.send("Down") }
+        let scrolled = try tmux.waitUntil("the first page scrolled, the copy waiting") {
+            $0.contains("93 xxx") && $0.contains("Copying…")
+        }
+        #expect(!scrolled.contains("level 0 ("), "\(scrolled)")
+        let left = 5 - Date().timeIntervalSince(frozen)
+        if left > 0 { usleep(useconds_t(left * 1_000_000)) }
+        try server.resume()
+        resumed = true
+        // The copy is made again: every row, in sections counted as the server counts them.
+        let counts = try fixture.psql("SELECT level, count(*) FROM events GROUP BY level ORDER BY level")
+        for line in counts.split(separator: "\n") {
+            let parts = line.split(separator: "|")
+            try tmux.waitFor("\(parts[0]) (\(parts[1]))", timeout: 120)
+        }
+        try tmux.waitUntil("the status line live again") { !$0.contains("Reconnecting…") }
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func qQuitsWhileTheServerIsFrozen() throws {
         let server = try PostgresTestServer()
         defer { server.close() }
