@@ -114,7 +114,13 @@ public final class PostgresReplica: @unchecked Sendable {
     ///
     /// The copy reads one transaction snapshot of the server and remembers
     /// it, so that ``follow(track:status:applied:)`` applies exactly what
-    /// committed after it. A server that sends nothing for two seconds (or
+    /// committed after it. When a session that ended left a replica of the
+    /// same table, made under the change history installed now, that file is
+    /// taken over instead and brought up to date from the history before this
+    /// returns (the rows are the server's as of now, as after a copy); any
+    /// other left file — another table's identity (oid, columns, key, time
+    /// zone), no history then, a history made again since, a position older
+    /// than its retention — is removed and the table copied. A server that sends nothing for two seconds (or
     /// ``timeout`` when shorter; the first row may take the whole ``timeout``)
     /// counts as out of reach, as for a follower.
     ///
@@ -167,12 +173,26 @@ public final class PostgresReplica: @unchecked Sendable {
         connection.statementTimeout = timeout
         let description = try describe(on: connection)
         let shape = ReplicaShape(description)
+        let identity: String
+        let adopted: LoadedReplica?
+        do {
+            identity = try ReplicaState.identity(of: shape, timeZone: timeZone, tracking: localTracking, on: connection)
+            adopted = try ReplicaAdoption(shape: shape, path: path, tracking: localTracking, identity: identity)
+                .adopt(on: connection)
+        } catch {
+            throw .wrap(error)
+        }
+        if let adopted {
+            lock.withLock { loaded = adopted }
+            return adopted.table
+        }
         let copy = ReplicaCopy(
             shape: shape,
             path: path,
             tracking: localTracking,
             timeout: timeout,
-            contactTimeout: min(timeout, ReplicaFollower.contactTimeout)
+            contactTimeout: min(timeout, ReplicaFollower.contactTimeout),
+            identity: identity
         )
         let copied = try copy.run(on: connection, progress: progress)
         lock.withLock { loaded = copied }

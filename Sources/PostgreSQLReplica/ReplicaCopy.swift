@@ -21,6 +21,8 @@ struct ReplicaCopy {
     let timeout: Double
     /// Seconds it waits for each later piece: a server silent that long is out of reach.
     let contactTimeout: Double
+    /// The table's identity, recorded in the file (``ReplicaState``).
+    let identity: String
 
     func run(
         on connection: PostgresConnection,
@@ -36,19 +38,19 @@ struct ReplicaCopy {
         }
         ReplicaLocation.removeStaleCopies(like: path)
         let building = path + ".building"
-        removeFiles(building)
+        ReplicaLocation.removeFiles(building)
         do {
             let loaded = try copy(into: building, on: connection, progress: progress)
             try ReplicaStore.installTracking(path: building, tableName: shape.tableName, tracking: tracking)
             // WAL, so that the browser reads while the follower writes.
             _ = try ReplicaStore(path: building, shape: shape, tracking: tracking)
-            removeFiles(path)
+            ReplicaLocation.removeFiles(path)
             guard rename(building, path) == 0 else {
                 throw ReplicaError.cache(path: path, message: String(cString: strerror(errno)))
             }
             return loaded
         } catch {
-            removeFiles(building)
+            ReplicaLocation.removeFiles(building)
             if let error = error as? SQLiteError { throw .cache(path: path, message: error.description) }
             throw .wrap(error)
         }
@@ -113,7 +115,9 @@ struct ReplicaCopy {
         var count = 0
         try connection.transaction(isolation: "REPEATABLE READ, READ ONLY") {
             position = try ChangeFeed.position(on: connection)
+            let history = try ReplicaState.history(of: shape, on: connection)
             try store.database.transaction {
+                try ReplicaState(identity: identity, position: position, history: history).write(to: store.database)
                 let appender = try ReplicaStore.Appender(store: store)
                 var reported = 0
                 // COPY streams: the server produces rows while this thread writes them.
@@ -152,9 +156,5 @@ struct ReplicaCopy {
             wasTracked: wasTracked,
             tracking: tracking
         )
-    }
-
-    private func removeFiles(_ file: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: file + suffix) }
     }
 }

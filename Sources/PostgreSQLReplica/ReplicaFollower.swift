@@ -193,7 +193,7 @@ final class ReplicaFollower: @unchecked Sendable {
             return
         }
         if !batch.changes.isEmpty {
-            report(try sync.refresh(keys: batch.changes.map(\.key), on: connection))
+            report(try sync.refresh(keys: batch.changes.map(\.key), on: connection, position: batch.position))
         }
         state.position = batch.position
         if Date().timeIntervalSince(state.lastPrune) > 3600 {

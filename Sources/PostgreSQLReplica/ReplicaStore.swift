@@ -60,8 +60,10 @@ final class ReplicaStore {
 
     // MARK: Schema
 
-    /// Creates the table (and the key table when rows are not named by their key).
+    /// Creates the table (and the key table when rows are not named by their key), and the
+    /// file's ``ReplicaState`` table.
     func createSchema() throws {
+        try ReplicaState.createTable(in: database)
         let definitions = shape.columns.map { column -> String in
             var definition = Database.quote(identifier: column.name) + " " + column.declaredType
             if column.name == shape.integerKey { definition += " PRIMARY KEY" }
