@@ -8,7 +8,7 @@ import SQLiteStore
 /// controller, sections, index, search, filter, detail, `list` and `watch`
 /// then run over the copy exactly as over any SQLite table.
 ///
-/// ``load(progress:)`` copies the rows into a SQLite file in the cache
+/// ``load(progress:status:)`` copies the rows into a SQLite file in the cache
 /// folder (one file per server, database, schema and table), in one
 /// transaction snapshot of the server. ``follow(track:status:applied:)``
 /// then keeps it current on a thread of its own: from the change history
@@ -34,8 +34,8 @@ import SQLiteStore
 /// thread that reads keys. Each uses a connection of its own.
 public final class PostgresReplica: @unchecked Sendable {
     /// The names of the replica file's tracking table and triggers (SQLiteStore's): a
-    /// browser opens the file with them (``SQLiteStore/DatabaseCatalog``,
-    /// ``SQLiteStore/Store``), or it reads each change as a reset.
+    /// browser opens the file with them (SQLiteStore's `DatabaseCatalog`,
+    /// `Store`), or it reads each change as a reset.
     public let localTracking: TrackingNames
 
     /// The libpq connection string (a URI or `key=value` pairs); nil for
@@ -95,7 +95,7 @@ public final class PostgresReplica: @unchecked Sendable {
     /// The first `limit` rows in the order `orderBy` (the primary key breaks
     /// ties, as the replica's row id does; NULLs first when ascending, as
     /// SQLite sorts), read straight from the server: what a browser shows
-    /// while ``load(progress:)`` still copies.
+    /// while ``load(progress:status:)`` still copies.
     ///
     /// - Throws: ``ReplicaError/server(_:)``, ``ReplicaError/noSuchTable(name:existing:)``.
     public func firstPage(orderBy: [OrderTerm], limit: Int) throws(ReplicaError) -> ReplicaPreview {
@@ -249,7 +249,7 @@ public final class PostgresReplica: @unchecked Sendable {
     /// report it yourself); without, by polling the table's change counters
     /// about once a second and refetching. `status` is called (on the
     /// follower's thread) when the connection is lost or back; `applied`
-    /// after each applied batch. Does nothing before ``load(progress:)``,
+    /// after each applied batch. Does nothing before ``load(progress:status:)``,
     /// or when already following.
     public func follow(
         track: Bool,
