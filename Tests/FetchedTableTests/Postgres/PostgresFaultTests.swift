@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 import TestSupport
 import Testing
 
@@ -160,6 +161,47 @@ struct PostgresFaultTests {
         try tmux.waitUntil("the status line live again") { !$0.contains("Reconnecting…") }
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test func theNextSessionOfATrackedTableTakesOverTheCopyAndReadsWhatChangedFromTheHistory() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresFaultTests.events)
+        // A session that copies the table (and tracks it), then ends.
+        let watch = try fixture.startWatch([fixture.uri, "--table", "events", "--track"])
+        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
+        kill(watch.pid, SIGTERM)
+        try fixture.waitUntil("the watch to end") { kill(watch.pid, 0) != 0 }
+        let left = try PostgresFaultTests.replicaFiles(fixture)
+        try #require(left.count == 1, "\(left)")
+        try PostgresFaultTests.markReplica(left[0], version: 4242)
+        try fixture.psql("INSERT INTO events (level) VALUES ('while away'); DELETE FROM events WHERE id = 1")
+        // The next session: the rows as the server has them now, from the file the first one left.
+        let result = try fixture.run(["list", fixture.uri, "--table", "events", "--title", "level", "--format", "csv"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("while away"))
+        #expect(try fixture.psql("SELECT count(*) FROM events") == "10")
+        #expect(result.standardOutput.split(separator: "\n").count == 11, "\(result.standardOutput)")  // a header line
+        let now = try PostgresFaultTests.replicaFiles(fixture)
+        #expect(now.count == 1 && now != left, "\(now)")
+        #expect(try PostgresFaultTests.replicaMark(now[0]) == 4242, "the file was taken over, not copied again")
+    }
+
+    /// The paths of the replica files in the fixture's cache.
+    static func replicaFiles(_ fixture: PostgresFixture) throws -> [String] {
+        let folder = fixture.directory.appendingPathComponent("cache/fetchedtable/postgres").path
+        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sqlite") }
+            .map { "\(folder)/\($0)" }
+    }
+
+    /// Marks the replica file at `path` (`PRAGMA user_version`, which a copy leaves 0).
+    static func markReplica(_ path: String, version: Int) throws {
+        try Database(path: path).execute("PRAGMA user_version = \(version)")
+    }
+
+    /// The mark of the replica file at `path`.
+    static func replicaMark(_ path: String) throws -> Int64? {
+        try Database(path: path).scalar("PRAGMA user_version").int64
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
