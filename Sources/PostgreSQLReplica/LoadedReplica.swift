@@ -1,5 +1,6 @@
 import PostgreSQLChangeFeed
 import PostgreSQLClient
+import SQLiteStore
 
 /// A replica as its copy left it: the file, the shape of the table, and
 /// where on the server the copy stands (its snapshot, the change counters).
@@ -13,4 +14,6 @@ struct LoadedReplica: Sendable {
     /// Whether the change history was installed when the copy was made
     /// (if not, a tracking follower installs it and refetches once).
     let wasTracked: Bool
+    /// The names of the file's tracking table and triggers.
+    let tracking: TrackingNames
 }

@@ -8,15 +8,16 @@ import SQLiteStore
 /// controller, sections, index, search, filter, detail, `list` and `watch`
 /// then run over the copy exactly as over any SQLite table.
 ///
-/// ``load(progress:)`` copies the rows into a SQLite file in the cache
+/// ``load(progress:status:)`` copies the rows into a SQLite file in the cache
 /// folder (one file per server, database, schema and table), in one
 /// transaction snapshot of the server. ``follow(track:status:applied:)``
 /// then keeps it current on a thread of its own: from the change history
 /// (`fetchedtable_history`, PostgreSQLChangeFeed) when tracking, else by
 /// polling the table's change counters and refetching. Each server
 /// transaction's worth of changes is applied in one SQLite transaction, and
-/// the file carries SQLiteStore's `fetchedtable_history` triggers, so a
-/// browser following the file reads each batch as the exact rows it changed.
+/// the file carries SQLiteStore's tracking triggers (named by
+/// ``localTracking``), so a browser following the file reads each batch as
+/// the exact rows it changed.
 ///
 ///     let replica = PostgresReplica(connectionString: "postgres://alice@db/shop",
 ///                                   table: TableName(schema: "public", name: "events"),
@@ -32,9 +33,10 @@ import SQLiteStore
 /// Every method but ``stop(waiting:)`` talks to the server: call them off the
 /// thread that reads keys. Each uses a connection of its own.
 public final class PostgresReplica: @unchecked Sendable {
-    /// The tracking names of the replica file (its history table and triggers): a browser
-    /// opens the file with them, or it reads each change as a reset.
-    package static var localTracking: TrackingNames { ReplicaStore.tracking }
+    /// The names of the replica file's tracking table and triggers (SQLiteStore's): a
+    /// browser opens the file with them (SQLiteStore's `DatabaseCatalog`,
+    /// `Store`), or it reads each change as a reset.
+    public let localTracking: TrackingNames
 
     /// The libpq connection string (a URI or `key=value` pairs); nil for
     /// libpq's environment alone (`PGHOST`, `PGDATABASE`…).
@@ -54,18 +56,24 @@ public final class PostgresReplica: @unchecked Sendable {
     private let lock = NSLock()
     private var loaded: LoadedReplica?
     private var follower: ReplicaFollower?
+    /// Wakes a ``load(progress:status:)`` waiting to copy again when ``stop(waiting:)`` is called.
+    private let loadCondition = NSCondition()
+    private var loadStopped = false
 
     /// A replica of `table` on the server `connectionString` names, kept in
-    /// `cacheDirectory`; its connections wait `timeout` seconds at most and
-    /// read `timestamptz` in `timeZone`.
+    /// `cacheDirectory` with the tracking triggers `localTracking` (SQLiteStore's
+    /// `store_tracking` unless given); its connections wait `timeout` seconds at
+    /// most and read `timestamptz` in `timeZone`.
     public init(
         connectionString: String?,
         table: TableName,
         cacheDirectory: String,
         applicationName: String = "fetchedtable",
         timeout: Double = 10,
-        timeZone: String? = TimeZone.current.identifier
+        timeZone: String? = TimeZone.current.identifier,
+        localTracking: TrackingNames = .standard
     ) {
+        self.localTracking = localTracking
         self.timeZone = timeZone
         self.connectionString = connectionString
         self.table = table
@@ -87,11 +95,12 @@ public final class PostgresReplica: @unchecked Sendable {
     /// The first `limit` rows in the order `orderBy` (the primary key breaks
     /// ties, as the replica's row id does; NULLs first when ascending, as
     /// SQLite sorts), read straight from the server: what a browser shows
-    /// while ``load(progress:)`` still copies.
+    /// while ``load(progress:status:)`` still copies.
     ///
     /// - Throws: ``ReplicaError/server(_:)``, ``ReplicaError/noSuchTable(name:existing:)``.
     public func firstPage(orderBy: [OrderTerm], limit: Int) throws(ReplicaError) -> ReplicaPreview {
         let connection = try connect()
+        connection.statementTimeout = timeout  // a frozen server fails the page, never hangs it
         let description = try describe(on: connection)
         let shape = ReplicaShape(description)
         let rows = try ReplicaCopy.firstPage(shape: shape, orderBy: orderBy, limit: limit, on: connection)
@@ -105,17 +114,98 @@ public final class PostgresReplica: @unchecked Sendable {
     ///
     /// The copy reads one transaction snapshot of the server and remembers
     /// it, so that ``follow(track:status:applied:)`` applies exactly what
-    /// committed after it.
+    /// committed after it. When a session that ended left a replica of the
+    /// same table, made under the change history installed now, that file is
+    /// taken over instead and brought up to date from the history before this
+    /// returns (the rows are the server's as of now, as after a copy); any
+    /// other left file — another table's identity (oid, columns, key, time
+    /// zone), no history then, a history made again since, a position older
+    /// than its retention — is removed and the table copied. A server that sends nothing for two seconds (or
+    /// ``timeout`` when shorter; the first row may take the whole ``timeout``)
+    /// counts as out of reach, as for a follower.
+    ///
+    /// Without `status`, the first failure is thrown. With it, a server out of
+    /// reach — not answering, a lost connection, a restart — does not end the
+    /// load: `status` gets ``ReplicaStatus/reconnecting(since:lastError:)`` (the
+    /// time of the server's last answer), the copy starts again from the start
+    /// (a new snapshot: nothing is lost) after a backoff of 0.25 s doubling to
+    /// 5 s, and `.live` once the server answers again — until the copy is
+    /// complete, fails otherwise (an unknown table, a refused role, the cache),
+    /// or ``stop(waiting:)`` is called (then the last failure is thrown).
+    ///
+    ///     let table = try replica.load(progress: { rows in … }, status: { status in /* status line */ })
     ///
     /// - Throws: ``ReplicaError/server(_:)``, ``ReplicaError/noSuchTable(name:existing:)``,
     ///   ``ReplicaError/cache(path:message:)``.
-    public func load(progress: (@Sendable (Int) -> Void)? = nil) throws(ReplicaError) -> ReplicaTable {
+    public func load(
+        progress: (@Sendable (Int) -> Void)? = nil,
+        status: (@Sendable (ReplicaStatus) -> Void)? = nil
+    ) throws(ReplicaError) -> ReplicaTable {
+        loadCondition.withLock { loadStopped = false }
+        var lastContact = Date()
+        var failing = false
+        var backoff = 0.25
+        while true {
+            do {
+                let table = try copyOnce { rows in
+                    lastContact = Date()
+                    if failing {
+                        failing = false
+                        status?(.live)
+                    }
+                    progress?(rows)
+                }
+                if failing { status?(.live) }
+                return table
+            } catch {
+                guard let status, error.isOutOfReach else { throw error }
+                failing = true
+                status(.reconnecting(since: lastContact, lastError: error.description))
+                guard pauseLoad(backoff) else { throw error }
+                backoff = min(backoff * 2, 5)
+            }
+        }
+    }
+
+    /// One copy of the table, start to end.
+    private func copyOnce(progress: @escaping (Int) -> Void) throws(ReplicaError) -> ReplicaTable {
         let connection = try connect()
+        connection.statementTimeout = timeout
         let description = try describe(on: connection)
         let shape = ReplicaShape(description)
-        let copied = try ReplicaCopy(shape: shape, path: path).run(on: connection, progress: progress)
+        let identity: String
+        let adopted: LoadedReplica?
+        do {
+            identity = try ReplicaState.identity(of: shape, timeZone: timeZone, tracking: localTracking, on: connection)
+            adopted = try ReplicaAdoption(shape: shape, path: path, tracking: localTracking, identity: identity)
+                .adopt(on: connection)
+        } catch {
+            throw .wrap(error)
+        }
+        if let adopted {
+            lock.withLock { loaded = adopted }
+            return adopted.table
+        }
+        let copy = ReplicaCopy(
+            shape: shape,
+            path: path,
+            tracking: localTracking,
+            timeout: timeout,
+            contactTimeout: min(timeout, ReplicaFollower.contactTimeout),
+            identity: identity
+        )
+        let copied = try copy.run(on: connection, progress: progress)
         lock.withLock { loaded = copied }
         return copied.table
+    }
+
+    /// Sleeps up to `seconds` before a load copies again; false when stopped meanwhile.
+    private func pauseLoad(_ seconds: Double) -> Bool {
+        loadCondition.lock()
+        defer { loadCondition.unlock() }
+        let until = Date(timeIntervalSinceNow: seconds)
+        while !loadStopped && loadCondition.wait(until: until) {}
+        return !loadStopped
     }
 
     // MARK: Following
@@ -159,7 +249,7 @@ public final class PostgresReplica: @unchecked Sendable {
     /// report it yourself); without, by polling the table's change counters
     /// about once a second and refetching. `status` is called (on the
     /// follower's thread) when the connection is lost or back; `applied`
-    /// after each applied batch. Does nothing before ``load(progress:)``,
+    /// after each applied batch. Does nothing before ``load(progress:status:)``,
     /// or when already following.
     public func follow(
         track: Bool,
@@ -190,12 +280,17 @@ public final class PostgresReplica: @unchecked Sendable {
         }
     }
 
-    /// Stops following and, with `waiting`, waits until the follower's thread
+    /// Stops following (and a ``load(progress:status:)`` waiting to copy again) and,
+    /// with `waiting`, waits until the follower's thread
     /// has ended (at most about one statement's ``timeout``). A program about
     /// to exit need not wait — a frozen server would hold its exit that long:
     /// the thread then ends at its next step, and a batch it was applying is
     /// one SQLite transaction, whole or not at all. The replica keeps what it holds.
     public func stop(waiting: Bool = true) {
+        loadCondition.withLock {
+            loadStopped = true
+            loadCondition.broadcast()
+        }
         let stopping = lock.withLock {
             let current = follower
             follower = nil
@@ -283,6 +378,17 @@ public final class PostgresReplica: @unchecked Sendable {
 }
 
 extension ReplicaError {
+    /// Whether the server is out of reach (not answering, a lost connection, a restart),
+    /// which trying again later may mend.
+    var isOutOfReach: Bool {
+        guard case .server(let error) = self else { return false }
+        switch error {
+        case .cannotConnect, .connectionLost, .timedOut: return true
+        case .statementFailed(let state, _, _): return state.hasPrefix("57") || state.hasPrefix("08")
+        case .authenticationRefused: return false
+        }
+    }
+
     /// Any error of the layers below as a replica error.
     static func wrap(_ error: Error) -> ReplicaError {
         switch error {

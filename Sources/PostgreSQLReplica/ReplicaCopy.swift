@@ -15,10 +15,18 @@ struct ReplicaCopy {
 
     let shape: ReplicaShape
     let path: String
+    /// The names of the file's tracking table and triggers.
+    let tracking: TrackingNames
+    /// Seconds the copy waits for its first row (the server may sort before it sends one).
+    let timeout: Double
+    /// Seconds it waits for each later piece: a server silent that long is out of reach.
+    let contactTimeout: Double
+    /// The table's identity, recorded in the file (``ReplicaState``).
+    let identity: String
 
     func run(
         on connection: PostgresConnection,
-        progress: (@Sendable (Int) -> Void)?
+        progress: ((Int) -> Void)?
     ) throws(ReplicaError)
         -> LoadedReplica
     {
@@ -30,19 +38,19 @@ struct ReplicaCopy {
         }
         ReplicaLocation.removeStaleCopies(like: path)
         let building = path + ".building"
-        removeFiles(building)
+        ReplicaLocation.removeFiles(building)
         do {
             let loaded = try copy(into: building, on: connection, progress: progress)
-            try ReplicaStore.installTracking(path: building, tableName: shape.tableName)
+            try ReplicaStore.installTracking(path: building, tableName: shape.tableName, tracking: tracking)
             // WAL, so that the browser reads while the follower writes.
-            _ = try ReplicaStore(path: building, shape: shape)
-            removeFiles(path)
+            _ = try ReplicaStore(path: building, shape: shape, tracking: tracking)
+            ReplicaLocation.removeFiles(path)
             guard rename(building, path) == 0 else {
                 throw ReplicaError.cache(path: path, message: String(cString: strerror(errno)))
             }
             return loaded
         } catch {
-            removeFiles(building)
+            ReplicaLocation.removeFiles(building)
             if let error = error as? SQLiteError { throw .cache(path: path, message: error.description) }
             throw .wrap(error)
         }
@@ -97,9 +105,9 @@ struct ReplicaCopy {
     private func copy(
         into file: String,
         on connection: PostgresConnection,
-        progress: (@Sendable (Int) -> Void)?
+        progress: ((Int) -> Void)?
     ) throws -> LoadedReplica {
-        let store = try ReplicaStore(path: file, shape: shape, building: true)
+        let store = try ReplicaStore(path: file, shape: shape, tracking: tracking, building: true)
         try store.createSchema()
         let counters = try Catalog.changeCounters(of: shape.source, on: connection)
         let wasTracked = try shape.feed?.isInstalled(on: connection) ?? false
@@ -107,12 +115,16 @@ struct ReplicaCopy {
         var count = 0
         try connection.transaction(isolation: "REPEATABLE READ, READ ONLY") {
             position = try ChangeFeed.position(on: connection)
+            let history = try ReplicaState.history(of: shape, on: connection)
             try store.database.transaction {
+                try ReplicaState(identity: identity, position: position, history: history).write(to: store.database)
                 let appender = try ReplicaStore.Appender(store: store)
                 var reported = 0
                 // COPY streams: the server produces rows while this thread writes them.
                 try connection.copyOut(
-                    "COPY (SELECT \(shape.selectList) \(shape.fromClause)\(shape.keyOrder)) TO STDOUT"
+                    "COPY (SELECT \(shape.selectList) \(shape.fromClause)\(shape.keyOrder)) TO STDOUT",
+                    timeout: contactTimeout,
+                    firstRowTimeout: timeout
                 ) { line in
                     try appender.append(copyRow: line)
                     if appender.count - reported >= ReplicaCopy.pageSize {
@@ -136,10 +148,13 @@ struct ReplicaCopy {
             readOnlyReason: shape.readOnlyReason,
             rowCount: count
         )
-        return LoadedReplica(table: table, shape: shape, position: position, counters: counters, wasTracked: wasTracked)
-    }
-
-    private func removeFiles(_ file: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+        return LoadedReplica(
+            table: table,
+            shape: shape,
+            position: position,
+            counters: counters,
+            wasTracked: wasTracked,
+            tracking: tracking
+        )
     }
 }

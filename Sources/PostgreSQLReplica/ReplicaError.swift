@@ -15,7 +15,7 @@ public enum ReplicaError: Error, Sendable, CustomStringConvertible {
     /// `--track` could not install the change feed (no right to create a
     /// table or triggers): the server's words.
     case trackingRefused(message: String)
-    /// ``PostgresReplica/load(progress:)`` has not run yet.
+    /// ``PostgresReplica/load(progress:status:)`` has not run yet.
     case notLoaded
 
     /// The sentence a person reads.

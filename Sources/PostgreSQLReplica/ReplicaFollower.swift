@@ -106,7 +106,7 @@ final class ReplicaFollower: @unchecked Sendable {
     private func run() {
         let store: ReplicaStore
         do {
-            store = try ReplicaStore(path: replica.table.path, shape: replica.shape)
+            store = try ReplicaStore(path: replica.table.path, shape: replica.shape, tracking: replica.tracking)
         } catch {
             status(.reconnecting(since: Date(), lastError: "cannot open the replica: \(error)"))
             return
@@ -193,7 +193,7 @@ final class ReplicaFollower: @unchecked Sendable {
             return
         }
         if !batch.changes.isEmpty {
-            report(try sync.refresh(keys: batch.changes.map(\.key), on: connection))
+            report(try sync.refresh(keys: batch.changes.map(\.key), on: connection, position: batch.position))
         }
         state.position = batch.position
         if Date().timeIntervalSince(state.lastPrune) > 3600 {

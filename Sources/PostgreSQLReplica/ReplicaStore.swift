@@ -13,13 +13,13 @@ import SQLiteStore
 /// without a key is keyed by each row's content and occurrence.
 final class ReplicaStore {
     static let keyTable = "fetchedtable_replica_keys"
-    /// The tracking table and triggers a browser of the file opens it with (`fetchedtable_history`).
-    static let tracking = TrackingNames(historyTable: "fetchedtable_history")
     /// History entries of the file's tracking table kept; a browser further behind reads a reset.
     static let historyLimit = 50_000
 
     let database: Database
     let shape: ReplicaShape
+    /// The file's tracking table and triggers (``PostgresReplica/localTracking``).
+    let tracking: TrackingNames
     private let table: String
     private let rowID: String
     private let columnList: String
@@ -29,9 +29,9 @@ final class ReplicaStore {
     private let insertSQL: String
     private let insertWithRowIDSQL: String
 
-    /// Opens the replica at `path`; `building` opens a new file for the
-    /// copy (no journal: a failed copy is thrown away).
-    init(path: String, shape: ReplicaShape, building: Bool = false) throws {
+    /// Opens the replica at `path`, whose tracking triggers have the names `tracking`;
+    /// `building` opens a new file for the copy (no journal: a failed copy is thrown away).
+    init(path: String, shape: ReplicaShape, tracking: TrackingNames, building: Bool = false) throws {
         var options = Database.Options()
         options.walMode = !building
         database = try Database(path: path, options: options)
@@ -40,6 +40,7 @@ final class ReplicaStore {
             try database.execute("PRAGMA synchronous = OFF")
         }
         self.shape = shape
+        self.tracking = tracking
         table = Database.quote(identifier: shape.tableName)
         let names = Set(shape.columns.map(\.name))
         rowID = shape.integerKey ?? (["rowid", "_rowid_", "oid"].first { !names.contains($0) } ?? "rowid")
@@ -59,8 +60,10 @@ final class ReplicaStore {
 
     // MARK: Schema
 
-    /// Creates the table (and the key table when rows are not named by their key).
+    /// Creates the table (and the key table when rows are not named by their key), and the
+    /// file's ``ReplicaState`` table.
     func createSchema() throws {
+        try ReplicaState.createTable(in: database)
         let definitions = shape.columns.map { column -> String in
             var definition = Database.quote(identifier: column.name) + " " + column.declaredType
             if column.name == shape.integerKey { definition += " PRIMARY KEY" }
@@ -76,11 +79,11 @@ final class ReplicaStore {
 
     /// Installs SQLiteStore's tracking triggers on the table, so a browser
     /// following the file reads each applied batch as the rows it changed.
-    static func installTracking(path: String, tableName: String) throws {
-        let catalog = try DatabaseCatalog(path: path, tracking: ReplicaStore.tracking)
+    static func installTracking(path: String, tableName: String, tracking: TrackingNames) throws {
+        let catalog = try DatabaseCatalog(path: path, tracking: tracking)
         guard let table = catalog.table(named: tableName) else { return }
         let model = Model(version: 1, applicationID: 0, entities: [table.entity(named: tableName)])
-        let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false, tracking: ReplicaStore.tracking)
+        let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false, tracking: tracking)
         try store.installTracking(forTables: [tableName])
     }
 
@@ -250,7 +253,7 @@ final class ReplicaStore {
 
     /// Keeps the newest ``historyLimit`` entries of the file's tracking table.
     func pruneHistory() throws {
-        let history = ReplicaStore.tracking.historyTable
+        let history = Database.quote(identifier: tracking.historyTable)
         try database.run(
             "DELETE FROM \(history) WHERE seq <= (SELECT max(seq) FROM \(history)) - ?",
             [.integer(Int64(ReplicaStore.historyLimit))]

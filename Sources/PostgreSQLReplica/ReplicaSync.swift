@@ -14,11 +14,14 @@ struct ReplicaSync {
 
     /// Reads the rows of `keys` (each a key's texts) from the server and
     /// applies them: rows found are written where they differ, keys not
-    /// found are deleted. `preferredRowIDs` gives restored rows their old ids.
+    /// found are deleted. `preferredRowIDs` gives restored rows their old ids;
+    /// `position`, the history's position the keys were read up to, is recorded
+    /// with them (``ReplicaState``).
     func refresh(
         keys: [[String]],
         on connection: PostgresConnection,
-        preferredRowIDs: [String: Int64] = [:]
+        preferredRowIDs: [String: Int64] = [:],
+        position: ChangeFeedPosition? = nil
     ) throws -> ReplicaBatch {
         var unique: [[String]] = []
         var seen = Set<[String]>()
@@ -46,6 +49,7 @@ struct ReplicaSync {
                 occurrences: &occurrences,
                 preferredRowIDs: preferredRowIDs
             )
+            if let position { try ReplicaState.write(position, history: nil, to: store.database) }
             try store.pruneHistory()
         }
         return ReplicaBatch(
@@ -57,12 +61,14 @@ struct ReplicaSync {
     }
 
     /// Reads the whole table in one snapshot and applies the difference;
-    /// returns it and the snapshot's position (to read the history after).
+    /// returns it and the snapshot's position (to read the history after),
+    /// which is recorded with the rows (``ReplicaState``).
     func refetch(on connection: PostgresConnection) throws -> (ReplicaBatch, ChangeFeedPosition) {
         var counts = ReplicaStore.Counts()
         var position = ChangeFeedPosition(snapshot: "", readAt: "")
         try connection.transaction(isolation: "REPEATABLE READ, READ ONLY") {
             position = try ChangeFeed.position(on: connection)
+            let history = try ReplicaState.history(of: shape, on: connection)
             try connection.execute(
                 "DECLARE replica_refetch NO SCROLL CURSOR FOR SELECT \(shape.selectList) \(shape.fromClause)"
                     + shape.keyOrder
@@ -77,6 +83,7 @@ struct ReplicaSync {
                     kept.formUnion(try store.apply(rows, counts: &counts, occurrences: &occurrences))
                 }
                 try store.deleteRows(notIn: kept, counts: &counts)
+                try ReplicaState.write(position, history: history, to: store.database)
                 try store.pruneHistory()
             }
         }

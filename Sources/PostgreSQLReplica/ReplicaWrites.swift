@@ -10,7 +10,7 @@ struct ReplicaWrites {
     func delete(rowIDs: [Int64], on connection: PostgresConnection) throws(ReplicaError) -> [DeletedRow] {
         if let reason = shape.readOnlyReason { throw .readOnly(reason: reason) }
         do {
-            let store = try ReplicaStore(path: replica.table.path, shape: shape)
+            let store = try ReplicaStore(path: replica.table.path, shape: shape, tracking: replica.tracking)
             var keys: [[String]] = []
             var rowIDByKey: [[String]: Int64] = [:]
             for id in rowIDs {
@@ -49,7 +49,7 @@ struct ReplicaWrites {
         if let reason = shape.readOnlyReason { throw .readOnly(reason: reason) }
         guard !rows.isEmpty else { return }
         do {
-            let store = try ReplicaStore(path: replica.table.path, shape: shape)
+            let store = try ReplicaStore(path: replica.table.path, shape: shape, tracking: replica.tracking)
             var keys: [[String]] = []
             try connection.transaction {
                 for row in rows {

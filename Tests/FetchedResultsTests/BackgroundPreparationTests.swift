@@ -97,6 +97,37 @@ import Testing
         #expect(fromBackground == fromInline)
     }
 
+    @Test func aDeferringControllerBuildsNoPrefixesUntilAChangeIsComingThenGivesTheSameBatch() throws {
+        let t = try Self.filledStore()
+        let deferring = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
+        deferring.defersPreparationForChanges = true
+        let inline = FetchedResultsController(
+            fetchRequest: Self.byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
+        var fromDeferring: [ChangeBatch] = []
+        var fromInline: [ChangeBatch] = []
+        deferring.onChange = { fromDeferring.append($0) }
+        inline.onChange = { fromInline.append($0) }
+        try deferring.performFetch()
+        try inline.performFetch()
+        // After the first screen: nothing is built, no memory is spent on prefixes.
+        deferring.prepareForChangesInBackground()
+        #expect(deferring.prefixJob == nil && !deferring.list.hasKeys && !deferring.isPreparingForChanges)
+        // A change is coming: the pass runs in the background, and the change set uses it.
+        deferring.prepareForChangesInBackground(evenIfDeferred: true)
+        #expect(deferring.prefixJob != nil)
+        while deferring.isPreparingForChanges { usleep(1_000) }
+        try Self.moveBanks(t, count: 300, seed: 4)
+        #expect(deferring.statistics.keyBuilds == 1 && deferring.list.hasKeys)
+        #expect(fromDeferring.count == 1 && fromDeferring == fromInline)
+    }
+
     @Test func aJobOverResultsThatWereRefetchedMeanwhileIsNotUsed() throws {
         let t = try Self.filledStore()
         let c = FetchedResultsController(

@@ -56,11 +56,31 @@ struct ReplicaCopyTests {
         #expect(columns.first { $0.name == "flag" }?.type == .bool)
         #expect(columns.first { $0.name == "at_zone" }?.type == .dateTime)
         #expect(columns.first { $0.name == "day" }?.type == .date)
-        // The file is tracked: a browser reads each applied batch as exact rows.
-        let triggers = try Database(path: table.path).query(
-            "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
-        ).compactMap { $0.first?.string }
-        #expect(triggers.count == 3 && triggers.allSatisfy { $0.hasPrefix("fetchedtable_history_") })
+        // The file is tracked (SQLiteStore's standard names): a browser reads each applied batch as exact rows.
+        #expect(replica.localTracking == .standard)
+        #expect(try Self.triggers(of: table.path).allSatisfy { $0.hasPrefix("store_tracking_") })
+    }
+
+    @Test func theReplicaFileIsTrackedUnderTheNamesItIsGiven() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql("CREATE TABLE notes (id integer PRIMARY KEY, body text); INSERT INTO notes VALUES (1, 'a');")
+        let replica = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "notes"),
+            cacheDirectory: try makeCacheDirectory(),
+            localTracking: TrackingNames(historyTable: "app_history")
+        )
+        let table = try replica.load()
+        let triggers = try Self.triggers(of: table.path)
+        #expect(triggers.count == 3 && triggers.allSatisfy { $0.hasPrefix("app_history_") })
+        let tables = try Database(path: table.path).query("SELECT name FROM sqlite_master WHERE type = 'table'")
+        #expect(tables.contains { $0.first?.string == "app_history" })
+    }
+
+    /// The names of the triggers in the SQLite file at `path`, sorted.
+    static func triggers(of path: String) throws -> [String] {
+        try Database(path: path).query("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+            .compactMap { $0.first?.string }
     }
 
     @Test func aViewIsCopiedAndReadOnly() throws {

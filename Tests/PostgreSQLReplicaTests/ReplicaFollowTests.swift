@@ -90,13 +90,13 @@ struct ReplicaFollowTests {
         try replica.installTracking()
         let table = try replica.load()
         // A browser of the replica file, as the face opens it.
-        let catalog = try DatabaseCatalog(path: table.path, tracking: PostgresReplica.localTracking)
+        let catalog = try DatabaseCatalog(path: table.path, tracking: replica.localTracking)
         let entity = try #require(catalog.table(named: table.tableName)).entity(named: table.tableName)
         let store = try Store(
             foreignDatabaseAt: table.path,
             model: Model(version: 1, applicationID: 0, entities: [entity]),
             readOnly: true,
-            tracking: PostgresReplica.localTracking
+            tracking: replica.localTracking
         )
         let context = ObjectContext(store: store)
         _ = try context.processExternalChanges()

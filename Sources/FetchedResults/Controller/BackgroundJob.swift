@@ -6,7 +6,7 @@ import Synchronization
 /// (``Store/acquireReaderConnection()``): the one job type behind every background family of
 /// the controller — the first fetch (``FetchedResultsController/performFetchInBackground(onFinish:)``),
 /// the refetch after a reset (``FetchedResultsController/refetchInBackground(isReset:onFinish:)``),
-/// the sort-key prefixes (``FetchedResultsController/prepareForChangesInBackground()``) and the
+/// the sort-key prefixes (``FetchedResultsController/prepareForChangesInBackground(evenIfDeferred:)``) and the
 /// filling of another tab's cache (``FetchedResultsController/warmCacheInBackground()``).
 ///
 /// A job has four verbs, the same for all: ``start(with:qos:_:)`` runs the work with the

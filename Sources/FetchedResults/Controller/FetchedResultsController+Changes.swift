@@ -84,7 +84,7 @@ extension FetchedResultsController {
     /// search reading about log₂ N rows' values (20 single-row reads at a million
     /// rows, well under a millisecond), where building the prefixes first is a pass
     /// over every row (0.5–1 s at a million).
-    static let keylessChangeLimit = 16
+    package static let keylessChangeLimit = 16
 
     /// Whether a change set with `count` rows to place is placed without prefixes:
     /// small enough, and no finished background build waiting to be installed.
@@ -103,7 +103,7 @@ extension FetchedResultsController {
             prefix.job.cancel()
             prefixJob = nil
         }
-        prepareForChangesInBackground()
+        prepareForChangesInBackground(evenIfDeferred: true)  // a change came: deferred no longer
     }
 
     /// Moves the id list out of the controller, leaving an empty one.

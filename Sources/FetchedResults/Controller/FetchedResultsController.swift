@@ -98,7 +98,7 @@ public final class FetchedResultsController {
     /// Whether the installed prefixes are the short ones.
     var keysAreShort = false
     private var historyPositionWhenUntracked: Int64?
-    /// The background build of the prefixes, if one was started (``prepareForChangesInBackground()``).
+    /// The background build of the prefixes, if one was started (``prepareForChangesInBackground(evenIfDeferred:)``).
     var prefixJob: PrefixBuildJob?
     /// The running ``refetchInBackground(isReset:onFinish:)``, whether another is queued after it,
     /// whether they follow a reset, and who to wake when one is done.
@@ -502,16 +502,35 @@ public final class FetchedResultsController {
         try ensureKeys(plan)
     }
 
+    /// Whether ``prepareForChangesInBackground(evenIfDeferred:)`` leaves the prefixes for
+    /// later (false by default): until it is called with `evenIfDeferred` — when the app
+    /// learns that a change is on its way — or until the first change set: a small one is
+    /// placed without them and starts their build in the background, a larger one builds
+    /// them first. For a list that may never change (a copy of a server table, browsed):
+    /// it keeps the prefixes' memory (24 bytes a row) only once it does change.
+    ///
+    ///     controller.defersPreparationForChanges = true
+    ///     try controller.performFetch()
+    ///     controller.prepareForChangesInBackground()                      // nothing yet
+    ///     controller.prepareForChangesInBackground(evenIfDeferred: true)  // a change is coming
+    public var defersPreparationForChanges = false
+
+    /// Whether a background build of the prefixes is running: a change set processed now
+    /// would wait for it. An app that must not wait polls this before it reads changes.
+    public var isPreparingForChanges: Bool { prefixJob.map { !$0.job.isFinished } ?? false }
+
     /// Like ``prepareForChanges()``, but on another thread over the store's
     /// second connection, returning at once: an app calls it after its first
     /// screen and stays responsive while the prefixes are built. The next
     /// change set uses them (waiting for the job if it is still running); when
     /// the results changed in between, or the store's second connection is not
-    /// available, the controller builds them itself as before.
+    /// available, the controller builds them itself as before. Nothing happens
+    /// while ``defersPreparationForChanges`` is set, unless `evenIfDeferred`.
     ///
     ///     try controller.performFetch()
     ///     controller.prepareForChangesInBackground()
-    public func prepareForChangesInBackground() {
+    public func prepareForChangesInBackground(evenIfDeferred: Bool = false) {
+        guard !defersPreparationForChanges || evenIfDeferred else { return }
         guard hasFetched, let plan, plan.request.fetchLimit == 0, plan.request.fetchOffset == 0,
             !list.hasKeys, list.count > 0, prefixJob == nil,
             let lease = context.store.acquireReaderConnection()

@@ -57,6 +57,10 @@ public struct ListTab {
     /// thread: keys are never blocked by a large table's refetch; the screen's polling ticker
     /// delivers the batch once it is ready (`FetchedResultsController.refetchesInBackgroundOnReset`).
     public var refetchesInBackgroundOnReset = false
+    /// Whether the tab's controllers build the prefixes change sets need only once a change is
+    /// coming, not after the first screen (`FetchedResultsController.defersPreparationForChanges`):
+    /// for a list that may never change; the app starts the build when it learns of a change.
+    public var defersPreparationForChanges = false
     /// The key paths `/` looks for its text in (none: `/` says there is nothing to search).
     public var searchKeyPaths: [String] = []
     /// Overrides ``searchKeyPaths``: the predicate of a search text.
@@ -126,6 +130,7 @@ public struct ListTab {
         )
         if let sectionIndexTitleProvider { controller.sectionIndexTitleProvider = sectionIndexTitleProvider }
         controller.refetchesInBackgroundOnReset = refetchesInBackgroundOnReset
+        controller.defersPreparationForChanges = defersPreparationForChanges
         return controller
     }
 

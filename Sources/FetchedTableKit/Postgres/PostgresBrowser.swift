@@ -1,4 +1,5 @@
 import CLIKit
+import FetchedResults
 import FetchedResultsUI
 import Foundation
 import PostgreSQLClient
@@ -144,6 +145,7 @@ final class PostgresBrowser {
                 }
                 configuration.deleteIsAnsweredLater = true
                 configuration.keyBindings.append(self.undoBinding())
+                self.defersPreparationForChanges(&configuration)
             }
         } catch let error as FetchedTableError {
             throw error
@@ -154,8 +156,25 @@ final class PostgresBrowser {
         self.browser = browser
         deleted = []
         let state = connectionState
-        copy.replica.follow(track: options.track) { status in state.record(status) }
+        copy.replica.follow(track: options.track, status: { status in state.record(status) }) { batch in
+            state.recordApplied(batch)
+        }
         loop.addTicker(every: 0.25) { [weak self] _ in self?.showConnectionState() }
+    }
+
+    /// The copy's list builds the sort-key prefixes change sets need (24 bytes a row) only once
+    /// the server has sent a change: a batch of a few rows is placed without them (and starts
+    /// their build in the background); from the first larger batch the follower applied, polls
+    /// wait (keys answered) until they are built, so that the pass over the rows does not run
+    /// on the screen's thread.
+    private func defersPreparationForChanges(_ configuration: inout ListScreenConfiguration) {
+        for index in configuration.tabs.indices { configuration.tabs[index].defersPreparationForChanges = true }
+        let state = connectionState
+        configuration.willPoll = { screen in
+            guard state.batchNeedsPrefixes, let controller = screen.adapter?.controller else { return true }
+            controller.prepareForChangesInBackground(evenIfDeferred: true)
+            return !controller.isPreparingForChanges
+        }
     }
 
     /// `d` confirmed: the row deleted on the server (one transaction) on the writing thread,

@@ -50,7 +50,8 @@ struct PostgresCopy {
             connectionString: target.connectionString,
             table: table,
             cacheDirectory: directory,
-            applicationName: PostgresServer.applicationName
+            applicationName: PostgresServer.applicationName,
+            localTracking: TableFileNames.tracking
         )
     }
 
@@ -59,14 +60,17 @@ struct PostgresCopy {
         try load(replica(of: opening), target: opening.server.target)
     }
 
-    /// Copies `replica`'s table now; `progress` is called with the rows copied so far.
+    /// Copies `replica`'s table now; `progress` is called with the rows copied so far. With
+    /// `status`, a server out of reach is reported there and the copy is made again once it
+    /// answers (``PostgresReplica/load(progress:status:)``), instead of failing.
     static func load(
         _ replica: PostgresReplica,
         target: PostgresTarget,
-        progress: (@Sendable (Int) -> Void)? = nil
+        progress: (@Sendable (Int) -> Void)? = nil,
+        status: (@Sendable (ReplicaStatus) -> Void)? = nil
     ) throws(FetchedTableError) -> PostgresCopy {
         do {
-            let table = try replica.load(progress: progress)
+            let table = try replica.load(progress: progress, status: status)
             return PostgresCopy(replica: replica, table: table, target: target)
         } catch {
             throw PostgresCopy.refusal(error, target: target)

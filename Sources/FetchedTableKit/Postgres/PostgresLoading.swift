@@ -9,13 +9,17 @@ import TerminalUI
 /// A server table being copied while the terminal already shows its first rows (a first
 /// page read straight from the server, in the order asked) and the rows copied so far —
 /// as a CSV file's preview while it loads (``CSVLoadingSession``). The copy and the first
-/// page run on a thread of their own: keys are answered meanwhile (`q` quits).
+/// page run on a thread of their own: keys are answered meanwhile (`q` quits). A server out
+/// of reach meanwhile (not answering for two seconds, a lost connection) says
+/// `Reconnecting…` with the time since its last answer, as the browser does after the copy,
+/// and the copy is made again once it answers.
 final class PostgresLoading {
     /// What the loading thread hands to the run loop's thread.
     private final class Shared: @unchecked Sendable {
         let lock = NSLock()
         var preview: ReplicaPreview?
         var copied = 0
+        var status: ReplicaStatus = .live
         var result: Result<PostgresCopy, FetchedTableError>?
     }
     private let shared = Shared()
@@ -57,9 +61,12 @@ final class PostgresLoading {
                 if let preview = try? replica.firstPage(orderBy: order, limit: 100) {
                     shared.lock.withLock { shared.preview = preview }
                 }
-                let copy = try PostgresCopy.load(replica, target: target) { rows in
-                    shared.lock.withLock { shared.copied = rows }
-                }
+                let copy = try PostgresCopy.load(
+                    replica,
+                    target: target,
+                    progress: { rows in shared.lock.withLock { shared.copied = rows } },
+                    status: { status in shared.lock.withLock { shared.status = status } }
+                )
                 result = .success(copy)
             } catch let error as FetchedTableError {
                 result = .failure(error)
@@ -83,12 +90,17 @@ final class PostgresLoading {
     }
 
     private func tick() {
-        let (preview, copied, result) = shared.lock.withLock { (shared.preview, shared.copied, shared.result) }
+        let (preview, copied, status, result) = shared.lock.withLock {
+            (shared.preview, shared.copied, shared.status, shared.result)
+        }
         if let preview, !shownPreview {
             shownPreview = true
             screen.rows = PostgresLoading.cells(preview, query: opening.query)
         }
         screen.progressText = "Copying… \(copied) rows"
+        if let text = PostgresConnectionState.statusText(status) {
+            screen.statusLine.showMessage(text, at: loop.clock.now, duration: 0.5, style: .error)
+        }
         guard let result else { return }
         if let ticker { loop.removeTicker(ticker) }
         ticker = nil

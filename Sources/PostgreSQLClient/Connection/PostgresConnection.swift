@@ -210,17 +210,23 @@ public final class PostgresConnection {
     /// - Parameters:
     ///   - sql: a `COPY … TO STDOUT` statement (text format).
     ///   - timeout: seconds to wait for each piece of the answer; nil: ``statementTimeout``.
+    ///     A server that stops sending for that long (stopped, frozen, unreachable) ends
+    ///     the copy with ``PostgresError/timedOut(seconds:sql:)``.
+    ///   - firstRowTimeout: seconds to wait for the start and the first row, which may come
+    ///     only after the server has sorted every row; nil: `timeout`.
     ///   - row: called with each row's bytes; what it throws ends the copy (the
     ///     statement is cancelled) and is thrown.
     @discardableResult
     public func copyOut(
         _ sql: String,
         timeout: Double? = nil,
+        firstRowTimeout: Double? = nil,
         row: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Int {
         let handle = try usableHandle()
         guard PQsendQuery(handle, sql) == 1 else { throw failure(of: handle) }
-        let limit = timeout ?? statementTimeout
+        let pieceLimit = timeout ?? statementTimeout
+        var limit = firstRowTimeout ?? pieceLimit
         try awaitCopyStart(of: handle, sql: sql, timeout: limit)
         var count = 0
         var failure: Error?
@@ -229,6 +235,7 @@ public final class PostgresConnection {
             let length = PQgetCopyData(handle, &buffer, 1)
             if length > 0, let buffer {
                 defer { PQfreemem(buffer) }
+                limit = pieceLimit
                 if failure == nil {
                     do {
                         try row(UnsafeRawBufferPointer(start: buffer, count: Int(length)))

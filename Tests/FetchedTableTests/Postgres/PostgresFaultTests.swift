@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 import TestSupport
 import Testing
 
@@ -96,6 +97,95 @@ struct PostgresFaultTests {
             tmux.send("q")
             #expect(fixture.exitStatus() == 0)
         }
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aServerFrozenDuringTheCopyShowsReconnectingWhileKeysAreAnsweredThenTheCopyIsMadeWhole() throws {
+        let server = try PostgresTestServer()
+        defer { server.close() }
+        let fixture = try PostgresFixture(server: server)
+        defer { fixture.remove() }
+        // Rows enough for a copy of seconds: the server is frozen while it runs.
+        try fixture.psql(
+            """
+            CREATE TABLE events (id bigserial PRIMARY KEY, level text NOT NULL, message text);
+            INSERT INTO events (level, message)
+            SELECT 'level ' || (n % 3), n || ' ' || repeat('x', 100) FROM generate_series(1, 600000) AS n;
+            """
+        )
+        let tmux = try fixture.launch([fixture.uri, "--table", "events", "--section", "level", "--title", "message"])
+        defer { tmux.close() }
+        try tmux.waitUntil("the copy under way", timeout: 60) {
+            $0.contains("Copying… ") && !$0.contains("Copying… 0 rows")
+        }
+        try server.suspend()
+        let frozen = Date()
+        var resumed = false
+        defer { if !resumed { try? server.resume() } }
+        let reconnecting = try tmux.waitUntil("Reconnecting… on the copy's screen", timeout: 15) {
+            $0.contains("Reconnecting…") && $0.contains("s since last contact")
+        }
+        #expect(reconnecting.contains("Copying…"), "\(reconnecting)")
+        // Keys are answered while the server is frozen: the first page (level 0: ids 3, 6, 9…) scrolls.
+        #expect(reconnecting.contains("3 xxx") && !reconnecting.contains("93 xxx"), "\(reconnecting)")
+        for _ in 0..<30 { tmux.send("Down") }
+        let scrolled = try tmux.waitUntil("the first page scrolled, the copy waiting") {
+            $0.contains("93 xxx") && $0.contains("Copying…")
+        }
+        #expect(!scrolled.contains("level 0 ("), "\(scrolled)")
+        let left = 5 - Date().timeIntervalSince(frozen)
+        if left > 0 { usleep(useconds_t(left * 1_000_000)) }
+        try server.resume()
+        resumed = true
+        // The copy is made again: every row, the first section counted as the server counts it.
+        let total = try fixture.psql("SELECT count(*) FROM events")
+        let first = try fixture.psql("SELECT count(*) FROM events WHERE level = 'level 0'")
+        let whole = try tmux.waitFor("/\(total)", timeout: 120)
+        #expect(whole.contains("level 0 (\(first))"), "\(whole)")
+        try tmux.waitUntil("the status line live again") { !$0.contains("Reconnecting…") }
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test func theNextSessionOfATrackedTableTakesOverTheCopyAndReadsWhatChangedFromTheHistory() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresFaultTests.events)
+        // A session that copies the table (and tracks it), then ends.
+        let watch = try fixture.startWatch([fixture.uri, "--table", "events", "--track"])
+        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
+        kill(watch.pid, SIGTERM)
+        try fixture.waitUntil("the watch to end") { kill(watch.pid, 0) != 0 }
+        let left = try PostgresFaultTests.replicaFiles(fixture)
+        try #require(left.count == 1, "\(left)")
+        try PostgresFaultTests.markReplica(left[0], version: 4242)
+        try fixture.psql("INSERT INTO events (level) VALUES ('while away'); DELETE FROM events WHERE id = 1")
+        // The next session: the rows as the server has them now, from the file the first one left.
+        let result = try fixture.run(["list", fixture.uri, "--table", "events", "--title", "level", "--format", "csv"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("while away"))
+        #expect(try fixture.psql("SELECT count(*) FROM events") == "10")
+        #expect(result.standardOutput.split(separator: "\n").count == 11, "\(result.standardOutput)")  // a header line
+        let now = try PostgresFaultTests.replicaFiles(fixture)
+        #expect(now.count == 1 && now != left, "\(now)")
+        #expect(try PostgresFaultTests.replicaMark(now[0]) == 4242, "the file was taken over, not copied again")
+    }
+
+    /// The paths of the replica files in the fixture's cache.
+    static func replicaFiles(_ fixture: PostgresFixture) throws -> [String] {
+        let folder = fixture.directory.appendingPathComponent("cache/fetchedtable/postgres").path
+        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sqlite") }
+            .map { "\(folder)/\($0)" }
+    }
+
+    /// Marks the replica file at `path` (`PRAGMA user_version`, which a copy leaves 0).
+    static func markReplica(_ path: String, version: Int) throws {
+        try Database(path: path).execute("PRAGMA user_version = \(version)")
+    }
+
+    /// The mark of the replica file at `path`.
+    static func replicaMark(_ path: String) throws -> Int64? {
+        try Database(path: path).scalar("PRAGMA user_version").int64
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))

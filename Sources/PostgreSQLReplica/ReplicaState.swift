@@ -1,0 +1,102 @@
+import PostgreSQLChangeFeed
+import PostgreSQLClient
+import SQLiteStore
+
+/// What a replica file records of itself, in its table `fetchedtable_replica_state`
+/// (`name TEXT PRIMARY KEY, value TEXT`), so that a later session can take the file
+/// over instead of copying the table again (``ReplicaAdoption``):
+///
+/// - `identity`: what the rows are a copy of — the server table's oid, its kind,
+///   columns (name and type) and key, the time zone `timestamptz` values were copied
+///   in, and the file's tracking names; a file whose identity is not the table's
+///   today cannot be trusted and is copied again;
+/// - `snapshot`, `read_at`: the server position the rows stand at (the copy's
+///   snapshot, then each applied batch's);
+/// - `history`: the oid of the change history that position may be read from,
+///   empty when the position was not taken under a history (then only a refetch
+///   catches up). A history dropped and made again (`untrack`, then `--track`) has
+///   another oid: what was committed in between is in neither.
+///
+/// The position is written in the SQLite transaction that applies the rows it
+/// stands for, so the file never says more than it holds.
+struct ReplicaState: Equatable {
+    static let table = "fetchedtable_replica_state"
+
+    var identity: String
+    var position: ChangeFeedPosition
+    var history: String
+
+    /// Creates the state table in a new replica file.
+    static func createTable(in database: Database) throws {
+        try database.execute("CREATE TABLE \(table) (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    }
+
+    /// Writes every field (inside the caller's transaction).
+    func write(to database: Database) throws {
+        try ReplicaState.write(["identity": identity], to: database)
+        try ReplicaState.write(position, history: history, to: database)
+    }
+
+    /// Writes where the rows stand (inside the transaction that applied them); a nil
+    /// `history` keeps the one recorded (the position was read from it).
+    static func write(_ position: ChangeFeedPosition, history: String?, to database: Database) throws {
+        var values = ["snapshot": position.snapshot, "read_at": position.readAt]
+        if let history { values["history"] = history }
+        try write(values, to: database)
+    }
+
+    /// The state of the file, nil when it has none (or not all of it).
+    static func read(from database: Database) throws -> ReplicaState? {
+        let exists = try database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+            [.text(table)]
+        )
+        guard exists.int64 == 1 else { return nil }
+        var values: [String: String] = [:]
+        try database.forEachRow("SELECT name, value FROM \(table)") { row in
+            values[row.text(at: 0)] = row.text(at: 1)
+        }
+        guard let identity = values["identity"], let snapshot = values["snapshot"], let readAt = values["read_at"],
+            let history = values["history"]
+        else { return nil }
+        return ReplicaState(
+            identity: identity,
+            position: ChangeFeedPosition(snapshot: snapshot, readAt: readAt),
+            history: history
+        )
+    }
+
+    private static func write(_ values: [String: String], to database: Database) throws {
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            try database.run(
+                "INSERT INTO \(table)(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                [.text(name), .text(value)]
+            )
+        }
+    }
+
+    // MARK: The server's side
+
+    /// The identity of `shape`'s table on the server today, copied in `timeZone` under `tracking`.
+    static func identity(
+        of shape: ReplicaShape,
+        timeZone: String?,
+        tracking: TrackingNames,
+        on connection: PostgresConnection
+    ) throws -> String {
+        let oid = try connection.query("SELECT $1::regclass::oid::text", [shape.source.quoted]).text(row: 0, column: 0)
+        let columns = shape.columns.map { "\($0.name) \($0.postgresType)" }.joined(separator: ", ")
+        return [
+            "oid \(oid ?? "")", "kind \(shape.description.kind)", "columns \(columns)",
+            "key \(shape.keyColumns.joined(separator: ", "))", "time zone \(timeZone ?? "")",
+            "tracking \(tracking.historyTable) \(tracking.triggerPrefix)",
+        ].joined(separator: "; ")
+    }
+
+    /// The oid of `shape`'s change history on the server now, empty when there is none.
+    static func history(of shape: ReplicaShape, on connection: PostgresConnection) throws -> String {
+        guard let feed = shape.feed, try feed.isInstalled(on: connection) else { return "" }
+        let result = try connection.query("SELECT to_regclass($1)::oid::text", [feed.historyTable.quoted])
+        return result.text(row: 0, column: 0) ?? ""
+    }
+}
