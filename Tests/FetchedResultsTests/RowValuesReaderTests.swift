@@ -28,7 +28,8 @@ import Testing
         let t = try BackgroundPreparationTests.filledStore()
         let plan = try Self.plan(t)
         let ids = try Self.allIDs(t)
-        let expected = Self.byID(try RowValuesReader(store: t.store, plan: plan, splits: false).read(ids))
+        var single = RowValuesReader(store: t.store, plan: plan, splits: false)
+        let expected = Self.byID(try single.read(ids))
         #expect(expected.count == ids.count)
 
         var reader = RowValuesReader(store: t.store, plan: plan)
