@@ -22,6 +22,8 @@ struct IncrementalBatchBuilder {
         var values: [StoreValue]
         var key: SortPrefix
         var oldPosition = -1  // -1: not in the results before
+        /// Where prefixes put it among the unchanged rows: empty when they decide (its rank is the bound).
+        var candidates: Range<Int> = 0..<0
         var rank = 0  // rows of the unchanged remainder before it
         var newPosition = 0
     }
@@ -133,29 +135,44 @@ struct IncrementalBatchBuilder {
 
     /// Phase 3: the members (the evaluated rows that match the predicate) and the departed.
     /// Returns false when there are neither: only plain updates (see ``plainUpdatesBatch()``).
+    ///
+    /// The rows this thread read are turned into members (and narrowed among the
+    /// unchanged rows, see ``rankMembers()``) while the other thread may still be
+    /// reading its share.
     mutating func collectMembers() throws -> Bool {
         let read = pendingRead!
         pendingRead = nil
-        let rows = try reader.finish(read)
+        var reader = self.reader  // a local: `self` is mutated while it reads
+        members.reserveCapacity(changes.evaluate.count)
+        var matched = Set<Int64>(minimumCapacity: changes.evaluate.count)
+        let others = try reader.finish(read) { own in addMembers(own, matched: &matched) }
+        addMembers(others, matched: &matched)
+        self.reader = reader
         if reader.wasSplit { controller.statistics.splitReads += 1 }
-        members.reserveCapacity(rows.count)
-        var matched = Set<Int64>(minimumCapacity: rows.count)
-        for (id, values) in rows where plan.matches(values) {
-            matched.insert(id)
-            members.append(
-                Member(
-                    id: id,
-                    values: values,
-                    key: plan.prefix(of: values, short: short),
-                    oldPosition: oldPosition[id] ?? -1
-                )
-            )
-        }
         for id in changes.gone { departed.append((id, oldPosition[id]!)) }
         for id in changes.evaluate where !matched.contains(id) {
             if let p = oldPosition[id] { departed.append((id, p)) }
         }
         return !(members.isEmpty && departed.isEmpty)
+    }
+
+    /// The rows that match the predicate become members, each with its prefix and
+    /// its place among the unchanged rows as far as prefixes decide it (``narrow(_:)``).
+    private mutating func addMembers(_ rows: [(id: Int64, values: [StoreValue])], matched: inout Set<Int64>) {
+        // Local copies: a property of `self` read in this mutating loop is copied for every row.
+        let plan = self.plan
+        let short = self.short
+        for (id, values) in rows where plan.matches(values) {
+            matched.insert(id)
+            var member = Member(
+                id: id,
+                values: values,
+                key: plan.prefix(of: values, short: short),
+                oldPosition: oldPosition[id] ?? -1
+            )
+            member.candidates = narrow(member)
+            members.append(member)
+        }
     }
 
     /// The batch when nothing was taken out: plain updates only, nothing moves
@@ -173,14 +190,14 @@ struct IncrementalBatchBuilder {
         )
     }
 
-    /// Phase 4: ranks each member among the unchanged rows (binary search on
-    /// prefixes, then full values where the prefixes cannot decide), and orders
-    /// the members by their final place.
+    /// Phase 4: ranks each member among the unchanged rows (the binary search on
+    /// prefixes ran in ``collectMembers()``; here full values decide where the
+    /// prefixes could not), and orders the members by their final place.
     mutating func rankMembers() throws {
         var probeValues: [Int64: [StoreValue]] = [:]
         var pending: [(member: Int, range: Range<Int>)] = []
         for i in members.indices {
-            let range = narrow(members[i])
+            let range = members[i].candidates
             if range.isEmpty { members[i].rank = range.lowerBound } else { pending.append((i, range)) }
         }
         if !pending.isEmpty {
@@ -203,12 +220,14 @@ struct IncrementalBatchBuilder {
     mutating func reinsertMembers() {
         var ranked: [(id: Int64, key: SortPrefix, rank: Int)] = []
         ranked.reserveCapacity(members.count)
+        var last = -1  // the previous member's section: members run in list order, so mostly the same
         for j in members.indices {
             members[j].newPosition = members[j].rank + j
             ranked.append((members[j].id, members[j].key, members[j].rank))
             if hasSections {
                 let v = members[j].values[plan.sectionValueIndex!]
-                let (found, index) = findSection(v)
+                let (found, index) = findSection(v, trying: last)
+                last = index
                 if found {
                     records[index].count += 1
                 } else {
@@ -433,7 +452,9 @@ struct IncrementalBatchBuilder {
     }
 
     /// Binary search for a section value: (found, index) where index is its position or insertion point.
-    private func findSection(_ v: StoreValue) -> (Bool, Int) {
+    /// The record at `hint` is compared first (a valid index or -1).
+    private func findSection(_ v: StoreValue, trying hint: Int) -> (Bool, Int) {
+        if hint >= 0, hint < records.count, sectionOrder(records[hint].value, v) == 0 { return (true, hint) }
         let index = binarySearch(0..<records.count) { sectionOrder(records[$0].value, v) < 0 }.lowerBound
         return (index < records.count && sectionOrder(records[index].value, v) == 0, index)
     }

@@ -74,20 +74,37 @@ struct RowValuesReader {
 
     /// Reads this thread's share, waits for the other one, and returns all the rows.
     mutating func finish(_ pending: Pending) throws -> [(id: Int64, values: [StoreValue])] {
+        var mine: [(id: Int64, values: [StoreValue])] = []
+        let theirs = try finish(pending) { mine = $0 }
+        return theirs + mine
+    }
+
+    /// Reads this thread's share and hands it to `body` *before* waiting for the
+    /// other share, so that the caller works on its rows while the other thread
+    /// may still be reading; then waits and returns the other share's rows (every
+    /// row goes to exactly one of the two). Without a second thread `body` gets
+    /// every row and the result is empty. When `body` throws, the other thread is
+    /// waited for before the error is rethrown.
+    mutating func finish(
+        _ pending: Pending,
+        handingOwnShareTo body: ([(id: Int64, values: [StoreValue])]) throws -> Void
+    ) throws -> [(id: Int64, values: [StoreValue])] {
         let main = store.database
         guard let job = pending.job, let done = pending.done else {
             guard !pending.mine.isEmpty else { return [] }
-            return try RowValuesReader.read(
-                pending.mine,
-                on: main,
-                sql: pending.mine.count == 1 ? singleSQL : sql,
-                columns: columns
+            try body(
+                try RowValuesReader.read(
+                    pending.mine,
+                    on: main,
+                    sql: pending.mine.count == 1 ? singleSQL : sql,
+                    columns: columns
+                )
             )
+            return []
         }
         defer { pending.lease?.release() }  // after `done.wait()` below, on every path
-        let mine: [(id: Int64, values: [StoreValue])]
         do {
-            mine = try RowValuesReader.read(pending.mine, on: main, sql: sql, columns: columns)
+            try body(try RowValuesReader.read(pending.mine, on: main, sql: sql, columns: columns))
         } catch {
             done.wait()
             throw error
@@ -95,9 +112,9 @@ struct RowValuesReader {
         done.wait()
         guard let theirs = job.result else {
             wasSplit = false
-            return try RowValuesReader.read(pending.theirs, on: main, sql: sql, columns: columns) + mine
+            return try RowValuesReader.read(pending.theirs, on: main, sql: sql, columns: columns)
         }
-        return theirs + mine
+        return theirs
     }
 
     /// One query for `ids` on `database`.
