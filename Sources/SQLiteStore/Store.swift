@@ -81,7 +81,7 @@ public final class Store {
     }
 
     /// Like ``init(path:model:readOnly:immutable:)``; with `keepingNewFileOutOfWAL`, a file this
-    /// open creates stays in the rollback journal (``awaitsWAL``) until ``enterWAL()`` or until the
+    /// open creates stays in the rollback journal (`awaitsWAL`) until `enterWAL()` or until the
     /// store goes away: a bulk load that follows writes its rows once, not to the WAL and again
     /// to the file, and the new file pays for one switch to WAL instead of three.
     package init(
@@ -184,7 +184,7 @@ public final class Store {
     /// (`init(path:model:readOnly:immutable:keepingNewFileOutOfWAL:)`).
     package private(set) var awaitsWAL = false
 
-    /// Switches a store that ``awaitsWAL`` to WAL (outside any transaction); does nothing otherwise.
+    /// Switches a store that `awaitsWAL` to WAL (outside any transaction); does nothing otherwise.
     package func enterWAL() throws {
         guard awaitsWAL else { return }
         try database.enterWAL()
