@@ -6,7 +6,9 @@ import SQLiteStore
 /// (deferred indexes), foreign-key checks off for the load (the rows are
 /// consistent by construction), and the rollback journal instead of WAL when
 /// no other connection has the file open (the data is then written once,
-/// not to the WAL and again to the file), with 16 KB pages for a new file.
+/// not to the WAL and again to the file), with 16 KB pages for a new file. A store
+/// created for the load (`Store.awaitsWAL`) keeps its rollback journal and enters WAL once,
+/// after the load.
 /// Atomic even if the process is killed: SQLite's journal undoes a partial load.
 ///
 ///     let done = try EmptyStoreLoad.run(store: store, tables: ["student"]) { db in
@@ -36,11 +38,19 @@ package enum EmptyStoreLoad {
         // Connection settings, outside the transaction.
         let foreignKeys = try db.scalar("PRAGMA foreign_keys").int64 ?? 1
         try db.execute("PRAGMA foreign_keys = OFF")
-        let journal = allowJournalSwitch ? switchToRollbackJournal(db, trace) : nil
-        trace(journal == nil ? "journal: WAL kept" : "journal: rollback journal for the load")
+        // A store created for this load is still in the rollback journal: it enters WAL once, after the load.
+        if store.awaitsWAL && !allowJournalSwitch { try store.enterWAL() }
+        let newStore = store.awaitsWAL
+        let journal = allowJournalSwitch && !newStore ? switchToRollbackJournal(db, trace) : nil
+        trace(
+            newStore
+                ? "journal: new store, rollback journal until after the load"
+                : journal == nil ? "journal: WAL kept" : "journal: rollback journal for the load"
+        )
         if journal != nil { enlargePages(db, trace) }
         defer {
             if let journal { _ = try? db.scalar("PRAGMA journal_mode = \(journal)") }
+            if newStore { try? store.enterWAL() }
             try? db.execute("PRAGMA foreign_keys = \(foreignKeys)")
         }
 

@@ -72,7 +72,25 @@ public final class Store {
     /// Changes other processes make afterwards are not seen, so a long-lived reader must not ask for it.
     ///
     ///     let snapshot = try Store(path: "/srv/books.sqlite", model: model, readOnly: true, immutable: true)
-    public init(path: String, model: Model, readOnly: Bool = false, immutable: Bool = false) throws {
+    ///
+    /// A new file is made in one transaction (tables, indexes, triggers, metadata, `user_version`)
+    /// under the rollback journal, with 16 KB pages, and switched to WAL afterwards: a kill or an
+    /// error during the creation leaves an empty file, which the next open creates again.
+    public convenience init(path: String, model: Model, readOnly: Bool = false, immutable: Bool = false) throws {
+        try self.init(path: path, model: model, readOnly: readOnly, immutable: immutable, keepingNewFileOutOfWAL: false)
+    }
+
+    /// Like ``init(path:model:readOnly:immutable:)``; with `keepingNewFileOutOfWAL`, a file this
+    /// open creates stays in the rollback journal (`awaitsWAL`) until `enterWAL()` or until the
+    /// store goes away: a bulk load that follows writes its rows once, not to the WAL and again
+    /// to the file, and the new file pays for one switch to WAL instead of three.
+    package init(
+        path: String,
+        model: Model,
+        readOnly: Bool,
+        immutable: Bool,
+        keepingNewFileOutOfWAL: Bool
+    ) throws {
         try model.validate()
         try Store.checkOwnSchemaNames(model)
         self.path = path
@@ -105,6 +123,10 @@ public final class Store {
             if case .missing = finding, !inspector.isSpecial { throw StoreError.readOnly(path: path) }
             options.create = false
         }
+        var creating = false
+        if case .missing = finding, !readOnly, !inspector.isSpecial { creating = true }
+        // A new file gets its page size and the rollback journal before its first write, nothing to rewrite.
+        if creating { options.walMode = false }
         allowsReaderConnection = !(readOnly && immutable) && !inspector.isSpecial && !path.isEmpty && path != ":memory:"
         let db: Database
         do {
@@ -129,6 +151,7 @@ public final class Store {
             self.model = try modelWithEnforcedToOneKeys()
             return
         }
+        if creating && !db.isReadOnly { try db.execute("PRAGMA page_size = \(Store.newFilePageSize)") }
         if try !schemaIsCurrent() {
             try db.transaction {
                 // Re-check under the write lock: another process may have changed the file meanwhile.
@@ -149,6 +172,23 @@ public final class Store {
         }
         storeID = try readStoreID()
         self.model = try modelWithEnforcedToOneKeys()
+        if creating {
+            if keepingNewFileOutOfWAL { awaitsWAL = true } else { try db.enterWAL() }
+        }
+    }
+
+    /// The page size of a file the store creates: a big load needs fewer page splits and writes.
+    static let newFilePageSize = 16384
+
+    /// True while a file this store created is still in the rollback journal
+    /// (`init(path:model:readOnly:immutable:keepingNewFileOutOfWAL:)`).
+    package private(set) var awaitsWAL = false
+
+    /// Switches a store that `awaitsWAL` to WAL (outside any transaction); does nothing otherwise.
+    package func enterWAL() throws {
+        guard awaitsWAL else { return }
+        try database.enterWAL()
+        awaitsWAL = false
     }
 
     /// Opens a SQLite database this project did not make, hands off: no schema is created,
@@ -203,6 +243,7 @@ public final class Store {
     public var isReadOnly: Bool { isQueryOnly || database.isReadOnly }
 
     deinit {
+        if awaitsWAL { try? enterWAL() }
         // Ask a reader still at work on another thread to stop, wait for it, then close it before
         // the main connection, so that the main one (not a read-only one) checkpoints and removes -wal/-shm.
         closing.set()

@@ -108,7 +108,9 @@ package enum FailedBankStore {
                     path: path,
                     model: model,
                     readOnly: readOnlyReason != nil,
-                    immutable: purpose == .reading && readOnlyReason != nil
+                    immutable: purpose == .reading && readOnlyReason != nil,
+                    // A new store for an import enters WAL after the import's bulk load (EmptyStoreLoad).
+                    keepingNewFileOutOfWAL: purpose == .writing
                 )
                 if purpose == .writing && store.isReadOnly {
                     throw StoreRefusal(

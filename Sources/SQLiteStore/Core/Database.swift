@@ -107,17 +107,20 @@ public final class Database {
         do {
             try execute("PRAGMA foreign_keys = ON")
             if !options.readOnly && options.walMode && sqlite3_db_readonly(db, "main") == 0 {
-                let mode = try scalar("PRAGMA journal_mode = WAL")
-                if mode.string?.lowercased() != "wal" && mode.string?.lowercased() != "memory" {
-                    // An in-memory or special file may refuse WAL; that is fine.
-                }
-                try execute("PRAGMA synchronous = NORMAL")
+                try enterWAL()
             }
         } catch {
             cache.removeAll()
             sqlite3_close_v2(db)
             throw error
         }
+    }
+
+    /// Switches the file to WAL (an in-memory or special file may refuse it; that is fine) with
+    /// `synchronous = NORMAL`, which WAL makes safe. Outside any transaction.
+    package func enterWAL() throws {
+        _ = try scalar("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = NORMAL")
     }
 
     deinit {
