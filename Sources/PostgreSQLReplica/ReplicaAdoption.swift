@@ -59,17 +59,7 @@ struct ReplicaAdoption {
             )
         }
         let count = try store.database.scalar("SELECT count(*) FROM \(Database.quote(identifier: shape.tableName))")
-        let table = ReplicaTable(
-            path: path,
-            tableName: shape.tableName,
-            source: shape.source,
-            kind: shape.description.kind,
-            keyColumns: shape.keyColumns,
-            columns: shape.columns,
-            rowIDColumn: shape.integerKey,
-            readOnlyReason: shape.readOnlyReason,
-            rowCount: Int(count.int64 ?? 0)
-        )
+        let table = shape.table(at: path, rowCount: Int(count.int64 ?? 0))
         return LoadedReplica(
             table: table,
             shape: shape,

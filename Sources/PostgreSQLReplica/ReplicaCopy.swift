@@ -137,17 +137,7 @@ struct ReplicaCopy {
                 count = appender.count
             }
         }
-        let table = ReplicaTable(
-            path: path,
-            tableName: shape.tableName,
-            source: shape.source,
-            kind: shape.description.kind,
-            keyColumns: shape.keyColumns,
-            columns: shape.columns,
-            rowIDColumn: shape.integerKey,
-            readOnlyReason: shape.readOnlyReason,
-            rowCount: count
-        )
+        let table = shape.table(at: path, rowCount: count)
         return LoadedReplica(
             table: table,
             shape: shape,

@@ -35,6 +35,22 @@ struct ReplicaShape: Sendable {
         }
     }
 
+    /// What the list is told of the replica file at `path` holding `rowCount`
+    /// rows of this table (after a copy, or after taking over an earlier one).
+    func table(at path: String, rowCount: Int) -> ReplicaTable {
+        ReplicaTable(
+            path: path,
+            tableName: tableName,
+            source: source,
+            kind: description.kind,
+            keyColumns: keyColumns,
+            columns: columns,
+            rowIDColumn: integerKey,
+            readOnlyReason: readOnlyReason,
+            rowCount: rowCount
+        )
+    }
+
     /// The change feed of the table, or nil when it has no primary key.
     var feed: ChangeFeed? {
         keyColumns.isEmpty || description.kind == .view ? nil : ChangeFeed(table: source, keyColumns: keyColumns)

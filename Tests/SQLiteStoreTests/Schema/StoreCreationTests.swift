@@ -8,6 +8,11 @@ import Testing
 struct StoreCreationTests {
     let dir = TemporaryDirectory()
 
+    /// A bank store at `path` opened as an import opens a new file: kept out of WAL until asked.
+    private func storeKeptOutOfWAL(at path: String) throws -> Store {
+        try Store(path: path, model: BankModel.model(), readOnly: false, immutable: false, keepingNewFileOutOfWAL: true)
+    }
+
     @Test func aNewStoreHas16KBPagesAndIsInWAL() throws {
         let path = dir.path("new.sqlite")
         let store = try Store(path: path, model: BankModel.model())
@@ -19,13 +24,7 @@ struct StoreCreationTests {
     @Test func aNewStoreKeptOutOfWALEntersItOnceAskedOrWhenItGoesAway() throws {
         let path = dir.path("load.sqlite")
         do {
-            let store = try Store(
-                path: path,
-                model: BankModel.model(),
-                readOnly: false,
-                immutable: false,
-                keepingNewFileOutOfWAL: true
-            )
+            let store = try storeKeptOutOfWAL(at: path)
             #expect(store.awaitsWAL)
             #expect(try store.database.scalar("PRAGMA journal_mode") == .text("delete"))
             #expect(try store.database.userVersion() == 1)
@@ -35,13 +34,7 @@ struct StoreCreationTests {
         }
         let other = dir.path("dropped.sqlite")
         do {
-            let store = try Store(
-                path: other,
-                model: BankModel.model(),
-                readOnly: false,
-                immutable: false,
-                keepingNewFileOutOfWAL: true
-            )
+            let store = try storeKeptOutOfWAL(at: other)
             #expect(store.awaitsWAL)
         }
         let header = try #require(FileManager.default.contents(atPath: other))
@@ -51,13 +44,7 @@ struct StoreCreationTests {
     @Test func anExistingStoreIsNotKeptOutOfWAL() throws {
         let path = dir.path("old.sqlite")
         _ = try Store(path: path, model: BankModel.model())
-        let store = try Store(
-            path: path,
-            model: BankModel.model(),
-            readOnly: false,
-            immutable: false,
-            keepingNewFileOutOfWAL: true
-        )
+        let store = try storeKeptOutOfWAL(at: path)
         #expect(!store.awaitsWAL)
         #expect(try store.database.scalar("PRAGMA journal_mode") == .text("wal"))
     }
