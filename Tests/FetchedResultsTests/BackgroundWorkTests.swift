@@ -19,13 +19,7 @@ struct BackgroundWorkTests {
         let file = try Foreign.ForeignFile()
         for _ in 0..<40 { try Foreign.randomWrite(file.writer, &rng) }
         let store = try file.store()
-        let config = Foreign.byGroup()
-        let controller = FetchedResultsController(
-            fetchRequest: config.0,
-            context: ObjectContext(store: store),
-            sectionNameKeyPath: config.1
-        )
-        return (file, store, controller)
+        return (file, store, BackgroundFetchTests.controller(store))
     }
 
     /// Adds `count` rows in one statement: enough for a query to reach SQLite's progress handler,
@@ -141,17 +135,6 @@ struct BackgroundWorkTests {
         #expect(controller.backgroundWork.isEmpty)
         try controller.prepareForChanges()
         #expect(controller.list.hasKeys && controller.statistics.keyBuilds == 1, "the restarted build's prefixes are used")
-    }
-
-    @Test func aBadRequestIsUnavailableInTheBackgroundAndPerformFetchSaysWhy() throws {
-        let (file, store, _) = try Self.fixture(seed: 0xB6_0006)
-        defer { withExtendedLifetime(file) {} }
-        var request = FetchRequest(entity: "items")
-        request.sortDescriptors = [FetchSort("no such column")]
-        let bad = FetchedResultsController(fetchRequest: request, context: ObjectContext(store: store))
-        #expect(bad.startInBackground(.fetch) == .unavailable)
-        #expect(bad.backgroundWork.isEmpty)
-        #expect(throws: (any Error).self) { try bad.performFetch() }
     }
 
     @Test func aBusySecondConnectionIsSaidSoForEveryKind() throws {

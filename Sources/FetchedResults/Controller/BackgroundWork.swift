@@ -1,5 +1,5 @@
 /// The kinds of work a ``FetchedResultsController`` can do on the store's second,
-/// read-only connection instead of on the thread it lives on (see <doc:BackgroundWork>).
+/// read-only connection instead of on the thread it lives on (see <doc:RunningInTheBackground>).
 ///
 /// Each kind is started by ``FetchedResultsController/startInBackground(_:onFinish:)``;
 /// ``FetchedResultsController/pollBackgroundWork()`` (on every tick of a run loop) installs a

@@ -1,5 +1,5 @@
 // The background work's former names, kept for one release: four families of calls, one per
-// kind of work, now ``BackgroundWork`` with one call per verb (see <doc:BackgroundWork>).
+// kind of work, now ``BackgroundWork`` with one call per verb (see <doc:RunningInTheBackground>).
 
 extension FetchedResultsController {
     /// The former way to start a background fetch: ``startInBackground(_:onFinish:)`` with
