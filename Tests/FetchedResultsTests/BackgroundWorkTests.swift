@@ -134,7 +134,8 @@ struct BackgroundWorkTests {
         _ = try controller.waitForBackgroundWork()
         #expect(controller.backgroundWork.isEmpty)
         try controller.prepareForChanges()
-        #expect(controller.list.hasKeys && controller.statistics.keyBuilds == 1, "the restarted build's prefixes are used")
+        #expect(controller.list.hasKeys, "the restarted build's prefixes are used")
+        #expect(controller.statistics.keyBuilds == 1)
     }
 
     @Test func aBusySecondConnectionIsSaidSoForEveryKind() throws {

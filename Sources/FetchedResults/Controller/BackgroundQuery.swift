@@ -85,7 +85,13 @@ extension FetchedResultsController {
         guard context.store.hasReaderConnection else { return .unavailable }
         cancelPrefixJobAndWait()
         guard let lease = context.store.acquireReaderConnection() else { return .busy }
-        let query = BackgroundQuery(plan: plan, old: nil, generation: generation, isReset: false, onFinish: backgroundWake)
+        let query = BackgroundQuery(
+            plan: plan,
+            old: nil,
+            generation: generation,
+            isReset: false,
+            onFinish: backgroundWake
+        )
         query.position = try? context.store.historyPosition()
         query.cache = cacheIdentity(for: plan)
         backgroundQuery = query
