@@ -239,7 +239,7 @@ public final class ListScreen: View, TableViewDelegate {
 
     /// Posts a message on the status line (an app's command reporting back).
     ///
-    ///     screen.showMessage("Updated 3 banks")
+    ///     screen.showMessage("Updated 3 books")
     public func showMessage(_ text: String, duration: Double = 4, style: StatusLine.MessageStyle = .info) {
         statusLine.showMessage(text, at: now, duration: duration, style: style)
     }

@@ -31,7 +31,7 @@ public final class ObjectDetailScreen: View {
 
     /// A screen of `object`'s `keys` (each labelled by `labels`, or by itself), titled by `titleKey`'s
     /// value, with `backTitle` on the back button; `valueText` shows a key's value otherwise than
-    /// ``DisplayText`` (fetchedtable: numbers as the file wrote them; failedbanks: dates written out).
+    /// ``DisplayText`` (numbers as a file wrote them, dates written out).
     public init(
         object: ManagedObject,
         keys: [String],
