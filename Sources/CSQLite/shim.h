@@ -14,7 +14,6 @@ static inline sqlite3_destructor_type csqlite_static(void) { return SQLITE_STATI
 static inline int csqlite_db_config_int(sqlite3 *db, int op, int value, int *result) {
     return sqlite3_db_config(db, op, value, result);
 }
-/// sqlite3_config is variadic too: SQLITE_CONFIG_MEMSTATUS with an int (0 turns off the global
-/// memory statistics, whose mutex every allocation of every connection otherwise takes).
-static inline int csqlite_config_memstatus(int on) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on); }
+/// sqlite3_config is variadic too: the options that take one int (SQLITE_CONFIG_MEMSTATUS, SQLITE_CONFIG_PMASZ).
+static inline int csqlite_config_int(int option, int value) { return sqlite3_config(option, value); }
 #endif
