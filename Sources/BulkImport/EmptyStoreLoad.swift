@@ -55,21 +55,24 @@ package enum EmptyStoreLoad {
         }
 
         do {
-            try store.bulkWrite { db in
-                // Re-check under the write lock: another process may have imported meanwhile.
-                guard try isEmpty(db, tables) else { throw NotEmpty() }
-                let indexes = try dropSecondaryIndexes(db, tables, keepingLeadingColumn: kept)
-                trace("prepared")
-                try load(db)
-                trace("loaded")
-                // The sorter's runs follow cache_size (SQLiteStore makes their floor small): 500 KB runs
-                // stay in the CPU's cache and sort faster; PRAGMA threads = 2 was measured slower.
-                let cacheSize = try db.scalar("PRAGMA cache_size").int64 ?? -2000
-                try db.execute("PRAGMA cache_size = -500")
-                defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
-                for sql in indexes {
-                    try db.execute(sql)
-                    trace(sql)
+            // The pages reach the disk during the load and the index builds, not all at the commit's sync.
+            try FileWriteback.during(db) {
+                try store.bulkWrite { db in
+                    // Re-check under the write lock: another process may have imported meanwhile.
+                    guard try isEmpty(db, tables) else { throw NotEmpty() }
+                    let indexes = try dropSecondaryIndexes(db, tables, keepingLeadingColumn: kept)
+                    trace("prepared")
+                    try load(db)
+                    trace("loaded")
+                    // The sorter's runs follow cache_size (SQLiteStore makes their floor small): 500 KB runs
+                    // stay in the CPU's cache and sort faster; PRAGMA threads = 2 was measured slower.
+                    let cacheSize = try db.scalar("PRAGMA cache_size").int64 ?? -2000
+                    try db.execute("PRAGMA cache_size = -500")
+                    defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
+                    for sql in indexes {
+                        try db.execute(sql)
+                        trace(sql)
+                    }
                 }
             }
             trace("committed")
