@@ -8,7 +8,8 @@ import SQLiteStore
 /// no other connection has the file open (the data is then written once,
 /// not to the WAL and again to the file), with 16 KB pages for a new file. A store
 /// created for the load (`Store.awaitsWAL`) keeps its rollback journal and enters WAL once,
-/// after the load.
+/// after the load. The file's pages are written back to the disk while the load and the index
+/// builds run (`FileWriteback`), so the commit's sync finds little left to write.
 /// Atomic even if the process is killed: SQLite's journal undoes a partial load.
 ///
 ///     let done = try EmptyStoreLoad.run(store: store, tables: ["student"]) { db in
