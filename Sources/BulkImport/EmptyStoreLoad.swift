@@ -8,7 +8,8 @@ import SQLiteStore
 /// no other connection has the file open (the data is then written once,
 /// not to the WAL and again to the file), with 16 KB pages for a new file. A store
 /// created for the load (`Store.awaitsWAL`) keeps its rollback journal and enters WAL once,
-/// after the load.
+/// after the load. The file's pages are written back to the disk while the load and the index
+/// builds run (`FileWriteback`), so the commit's sync finds little left to write.
 /// Atomic even if the process is killed: SQLite's journal undoes a partial load.
 ///
 ///     let done = try EmptyStoreLoad.run(store: store, tables: ["student"]) { db in
@@ -55,21 +56,24 @@ package enum EmptyStoreLoad {
         }
 
         do {
-            try store.bulkWrite { db in
-                // Re-check under the write lock: another process may have imported meanwhile.
-                guard try isEmpty(db, tables) else { throw NotEmpty() }
-                let indexes = try dropSecondaryIndexes(db, tables, keepingLeadingColumn: kept)
-                trace("prepared")
-                try load(db)
-                trace("loaded")
-                // A small sorter memory sorts faster here (its chunks stay in the CPU cache);
-                // PRAGMA threads = 2 was measured slower.
-                let cacheSize = try db.scalar("PRAGMA cache_size").int64 ?? -2000
-                try db.execute("PRAGMA cache_size = -500")
-                defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
-                for sql in indexes {
-                    try db.execute(sql)
-                    trace(sql)
+            // The pages reach the disk during the load and the index builds, not all at the commit's sync.
+            try FileWriteback.during(db) {
+                try store.bulkWrite { db in
+                    // Re-check under the write lock: another process may have imported meanwhile.
+                    guard try isEmpty(db, tables) else { throw NotEmpty() }
+                    let indexes = try dropSecondaryIndexes(db, tables, keepingLeadingColumn: kept)
+                    trace("prepared")
+                    try load(db)
+                    trace("loaded")
+                    // The sorter's runs follow cache_size (SQLiteStore makes their floor small): 500 KB runs
+                    // stay in the CPU's cache and sort faster; PRAGMA threads = 2 was measured slower.
+                    let cacheSize = try db.scalar("PRAGMA cache_size").int64 ?? -2000
+                    try db.execute("PRAGMA cache_size = -500")
+                    defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
+                    for sql in indexes {
+                        try db.execute(sql)
+                        trace(sql)
+                    }
                 }
             }
             trace("committed")

@@ -14,7 +14,11 @@ static inline sqlite3_destructor_type csqlite_static(void) { return SQLITE_STATI
 static inline int csqlite_db_config_int(sqlite3 *db, int op, int value, int *result) {
     return sqlite3_db_config(db, op, value, result);
 }
-/// sqlite3_config is variadic too: SQLITE_CONFIG_MEMSTATUS with an int (0 turns off the global
-/// memory statistics, whose mutex every allocation of every connection otherwise takes).
-static inline int csqlite_config_memstatus(int on) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on); }
+/// sqlite3_config is variadic too: the options that take one int (SQLITE_CONFIG_MEMSTATUS, SQLITE_CONFIG_PMASZ).
+static inline int csqlite_config_int(int option, int value) { return sqlite3_config(option, value); }
+/// Linux's sync_file_range, which glibc declares only with _GNU_SOURCE (not set for Swift's Glibc):
+/// with SYNC_FILE_RANGE_WRITE (2) it starts writing a file's dirty pages to the disk and returns
+/// without waiting (`FileWriteback`).
+int sync_file_range(int fd, long long offset, long long count, unsigned int flags);
+static inline int csqlite_start_writeback(int fd) { return sync_file_range(fd, 0, 0, 2); }
 #endif

@@ -555,3 +555,28 @@ final class ProgressRecorder: @unchecked Sendable {
         #expect(years.allSatisfy { ($0[0].string.flatMap { Int($0) } ?? 0) >= 2000 })
     }
 }
+
+@Suite struct MultiRowInsertWriterFailureTests {
+    /// OR FAIL: no statement journal; a statement that fails keeps the rows before the failing one, and
+    /// the caller's transaction is what undoes a failed load.
+    @Test func aRefusedRowFailsTheWriteAndTheTransactionUndoesIt() throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("CREATE TABLE t(a TEXT NOT NULL)")
+        let writer = try MultiRowInsertWriter(database: db, table: "t", columns: ["a"], rowsPerStatement: 4)
+        let batch = BulkRowBatch(capacity: 4)
+        for i in 0..<4 {
+            if i == 2 {
+                batch.appendNull()
+            } else {
+                var text = "row \(i)"
+                text.withUTF8 { batch.append(utf8: UnsafeRawBufferPointer($0)) }
+            }
+            batch.endRow(line: i + 2)
+        }
+        try db.execute("BEGIN")
+        #expect(throws: SQLiteError.self) { try writer.write(batch) }
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(2))
+        try db.execute("ROLLBACK")
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
+    }
+}

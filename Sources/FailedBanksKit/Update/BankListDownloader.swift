@@ -1,10 +1,6 @@
 import FetchedResultsScripts
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Downloads a bank list over HTTP(S) with libcurl: redirects followed (to http and https only), a
 /// conditional GET when validators from the last download are given, the whole
 /// request bounded by a timeout, the body bounded by a size cap, progress reported.
@@ -178,7 +174,7 @@ package struct BankListDownloader: Sendable {
                 url: finalURL.absoluteString == url
                     ? url : "\(url) (redirected to \(DisplayText.escapingControls(finalURL.absoluteString)))",
                 code: head.status,
-                reason: HTTPURLResponse.localizedString(forStatusCode: head.status).capitalizedReason
+                reason: HTTPReasonPhrase.text(for: head.status)
             )
         }
     }
@@ -191,11 +187,4 @@ package struct HTTPValidators: Sendable, Equatable {
     package init(etag: String?, lastModified: String?) { (self.etag, self.lastModified) = (etag, lastModified) }
     /// True when neither is set.
     package var isEmpty: Bool { etag == nil && lastModified == nil }
-}
-
-extension String {
-    /// "not found" → "Not Found": Foundation's reason phrases are lowercase on Linux.
-    var capitalizedReason: String {
-        split(separator: " ").map { word in word.prefix(1).uppercased() + word.dropFirst() }.joined(separator: " ")
-    }
 }

@@ -55,18 +55,27 @@ final class CurlTransfer {
         (self.url, self.headers, self.deadline) = (url, headers, deadline)
     }
 
-    /// libcurl's one-time setup, before the first handle.
-    private static let globalSetup: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// libcurl, loaded and set up once, at the first transfer (nil when it cannot be loaded): a
+    /// program that does not download does not load it (see `ccurl_load`).
+    nonisolated(unsafe) private static let curl: ccurl_api? = {
+        var loaded: Int32 = 0
+        let api = ccurl_load(&loaded)
+        guard loaded == 1 else { return nil }
+        _ = api.global_init(Int(CURL_GLOBAL_DEFAULT))
+        return api
+    }()
 
     /// Performs the GET on this thread; `onBody` gets each piece of the body as it arrives, and
     /// stops the transfer by returning false.
     func run(onBody: @escaping (Head, UnsafeRawBufferPointer) -> Bool) -> Result {
-        Self.globalSetup
-        guard let handle = curl_easy_init() else { return .failed(code: -1, message: "libcurl could not start") }
-        defer { curl_easy_cleanup(handle) }
+        guard var curl = Self.curl else {
+            return .failed(code: -1, message: "libcurl (libcurl.so.4) could not be loaded")
+        }
+        guard let handle = curl.easy_init() else { return .failed(code: -1, message: "libcurl could not start") }
+        defer { curl.easy_cleanup(handle) }
         var list: UnsafeMutablePointer<curl_slist>?
-        for header in headers { list = curl_slist_append(list, header) }
-        defer { curl_slist_free_all(list) }
+        for header in headers { list = curl.slist_append(list, header) }
+        defer { curl.slist_free_all(list) }
         self.onBody = onBody
         defer { self.onBody = nil }
 
@@ -77,25 +86,25 @@ final class CurlTransfer {
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var detail = ""
         let code = errorText.withUnsafeMutableBufferPointer { errorBuffer -> CURLcode in
-            _ = ccurl_set_string(handle, CURLOPT_URL, url)
-            _ = ccurl_set_long(handle, CURLOPT_HTTPGET, 1)
-            _ = ccurl_set_long(handle, CURLOPT_NOSIGNAL, 1)
-            _ = ccurl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0)
-            _ = ccurl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+            _ = ccurl_set_string(&curl, handle, CURLOPT_URL, url)
+            _ = ccurl_set_long(&curl, handle, CURLOPT_HTTPGET, 1)
+            _ = ccurl_set_long(&curl, handle, CURLOPT_NOSIGNAL, 1)
+            _ = ccurl_set_long(&curl, handle, CURLOPT_FOLLOWLOCATION, 0)
+            _ = ccurl_set_string(&curl, handle, CURLOPT_PROTOCOLS_STR, "http,https")
             // The body as sent: unpacked here, as far as the cap, not by libcurl as far as it goes.
-            _ = ccurl_set_long(handle, CURLOPT_HTTP_CONTENT_DECODING, 0)
-            _ = ccurl_set_long(handle, CURLOPT_TIMEOUT_MS, remaining)
-            _ = ccurl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, remaining)
-            _ = ccurl_set_headers(handle, list)
-            _ = ccurl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
-            _ = ccurl_set_header_function(handle, CurlTransfer.headerCallback)
-            _ = ccurl_set_pointer(handle, CURLOPT_HEADERDATA, context)
-            _ = ccurl_set_write_function(handle, CurlTransfer.bodyCallback)
-            _ = ccurl_set_pointer(handle, CURLOPT_WRITEDATA, context)
-            _ = ccurl_set_long(handle, CURLOPT_NOPROGRESS, 0)
-            _ = ccurl_set_progress_function(handle, CurlTransfer.progressCallback)
-            _ = ccurl_set_pointer(handle, CURLOPT_XFERINFODATA, context)
-            let code = curl_easy_perform(handle)
+            _ = ccurl_set_long(&curl, handle, CURLOPT_HTTP_CONTENT_DECODING, 0)
+            _ = ccurl_set_long(&curl, handle, CURLOPT_TIMEOUT_MS, remaining)
+            _ = ccurl_set_long(&curl, handle, CURLOPT_CONNECTTIMEOUT_MS, remaining)
+            _ = ccurl_set_headers(&curl, handle, list)
+            _ = ccurl_set_pointer(&curl, handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
+            _ = ccurl_set_header_function(&curl, handle, CurlTransfer.headerCallback)
+            _ = ccurl_set_pointer(&curl, handle, CURLOPT_HEADERDATA, context)
+            _ = ccurl_set_write_function(&curl, handle, CurlTransfer.bodyCallback)
+            _ = ccurl_set_pointer(&curl, handle, CURLOPT_WRITEDATA, context)
+            _ = ccurl_set_long(&curl, handle, CURLOPT_NOPROGRESS, 0)
+            _ = ccurl_set_progress_function(&curl, handle, CurlTransfer.progressCallback)
+            _ = ccurl_set_pointer(&curl, handle, CURLOPT_XFERINFODATA, context)
+            let code = curl.easy_perform(handle)
             detail = String(cString: errorBuffer.baseAddress!)
             return code
         }
@@ -103,7 +112,7 @@ final class CurlTransfer {
         if stoppedByDeadline || code == CURLE_OPERATION_TIMEDOUT { return .timedOut }
         if stoppedByHandler { return .stopped }
         if code == CURLE_PARTIAL_FILE { return .truncated }
-        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let message = detail.isEmpty ? String(cString: curl.easy_strerror(code)) : detail
         return .failed(code: Int(code.rawValue), message: message)
     }
 

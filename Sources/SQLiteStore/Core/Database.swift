@@ -69,10 +69,19 @@ public final class Database {
         try self.init(filename: uri, displayPath: path, flags: flags, options: options)
     }
 
-    /// Turns SQLite's global memory statistics off, once, before the process's first
-    /// connection (SQLite accepts it only then): with them on, every allocation of every
-    /// connection takes one global mutex to count itself; nothing here reads the counts.
-    private static let processConfiguration: Void = { _ = csqlite_config_memstatus(0) }()
+    /// SQLite's process-wide settings, made once before the process's first connection (SQLite
+    /// accepts them only then):
+    /// - the global memory statistics off: with them on, every allocation of every connection
+    ///   takes one global mutex to count itself; nothing here reads the counts;
+    /// - the sorter's smallest run 32 pages instead of 250 (4 MB with 16 KB pages), so that a
+    ///   connection's `cache_size` sets it: a bulk load builds its indexes with runs that fit in
+    ///   the CPU's cache (`EmptyStoreLoad`; the unique index of 200,000 random integers took
+    ///   0.18 s with 4 MB runs, 0.12 s with 512 KB ones). A connection with the default cache
+    ///   (2 MB) sorts in 2 MB runs.
+    private static let processConfiguration: Void = {
+        _ = csqlite_config_int(SQLITE_CONFIG_MEMSTATUS, 0)
+        _ = csqlite_config_int(SQLITE_CONFIG_PMASZ, 32)
+    }()
 
     private init(filename: String, displayPath: String, flags: Int32, options: Options) throws {
         _ = Database.processConfiguration
