@@ -323,11 +323,36 @@ public final class FetchedResultsController {
         var pending = 0
         let deciding = derive.decidingBytes
         let ascending = plan.sectionAscending
+        // With ordersTiesByID the query leaves rows of one value in SQLite's order: they wait in
+        // the run and go to the builder in id order (a row of the run's value is in its section).
+        var run = SortValueRun()
+        let ordersTies = derive.ordersTiesByID
         while try statement.step() {
-            builder.append(statement.int64(at: 0))
-            if hasWitness, let bytes = statement.textBytes(at: 1),
-                FetchedResultsController.agree(bytes, witness, on: deciding)
-            {
+            let id = statement.int64(at: 0)
+            let bytes = statement.textBytes(at: 1)
+            if !ordersTies {
+                builder.append(id)
+            } else if let bytes {
+                if run.continues(text: bytes) {
+                    run.add(id)
+                    pending += 1
+                    continue
+                }
+                run.append(to: &builder)
+                run.start(id, text: bytes)
+            } else {
+                switch run.match(other: statement.value(at: 1)) {
+                case .same:
+                    run.add(id)
+                    pending += 1
+                    continue
+                case .equalInOrderOnly: return nil  // 1 and 1.0: equal in ORDER BY, maybe not in section
+                case .different:
+                    run.append(to: &builder)
+                    run.start(id, other: statement.value(at: 1))
+                }
+            }
+            if hasWitness, let bytes, FetchedResultsController.agree(bytes, witness, on: deciding) {
                 pending += 1
                 continue
             }
@@ -353,6 +378,7 @@ public final class FetchedResultsController {
             current = v
         }
         if !sections.isEmpty { sections[sections.count - 1].count += pending }
+        run.append(to: &builder)
         return (builder.finish(), sections)
     }
 
