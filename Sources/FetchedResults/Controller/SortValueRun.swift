@@ -1,25 +1,36 @@
 import Foundation
 import SQLiteStore
 
-/// The ids of consecutive fetched rows that share one sort value, for a query that leaves such
-/// rows in SQLite's order (``FetchPlan/SectionFromSortValue/ordersTiesByID``): the fetch appends
-/// them in id order once a row with another value arrives, which makes the order that of
-/// `ORDER BY value, id`.
+/// The sort value of the last row a fetch read, and the ids of the rows before it that share it.
+///
+/// The value decides two things for the next row: whether it is the same (the row joins the run)
+/// and how many leading bytes of its text the two share (rows agreeing on a section's deciding
+/// bytes are in one section: ``FetchPlan/SectionFromSortValue``). One comparison answers both.
+///
+/// The run's ids matter for a query that leaves rows of one value in SQLite's order
+/// (``FetchPlan/SectionFromSortValue/ordersTiesByID``): the fetch appends them in id order once a
+/// row with another value arrives, which makes the order that of `ORDER BY value, id`.
 ///
 /// Equal means equal to `ORDER BY … COLLATE BINARY`: the same bytes for text (kept here, so no
 /// value is made for a text row), `StoreValue.compare` for anything else (NULLs, numbers).
 ///
 ///     var run = SortValueRun()
-///     if run.continues(text: bytes) { run.add(id) } else { run.append(to: &builder); run.start(id, text: bytes) }
+///     if run.compare(bytes).isSame {
+///         run.add(id)
+///     } else {
+///         run.append(to: &builder)
+///         run.begin(id)
+///         run.remember(text: bytes)
+///     }
 ///     …
 ///     run.append(to: &builder)   // after the last row
 struct SortValueRun: ~Copyable {
-    /// The current value's UTF-8 bytes when it is text (`textCount` of them).
+    /// The value's UTF-8 bytes when it is text (`textCount` of them).
     private var text: UnsafeMutableRawPointer
     private var textCapacity: Int
-    /// The current value's byte count when it is text; -1 when it is not (or no row came yet).
+    /// The value's byte count when it is text; -1 when it is not (or no row came yet).
     private var textCount = -1
-    /// The current value when it is not text (nil before the first row).
+    /// The value when it is not text (nil before the first row and while it is text).
     private var other: StoreValue?
     /// The run's first id, and the ids after it (empty for a run of one row, most runs).
     private var first: Int64 = 0
@@ -28,15 +39,42 @@ struct SortValueRun: ~Copyable {
 
     init() {
         textCapacity = 64
-        text = UnsafeMutableRawPointer.allocate(byteCount: textCapacity, alignment: 1)
+        text = UnsafeMutableRawPointer.allocate(byteCount: textCapacity, alignment: 8)
     }
 
     deinit { text.deallocate() }
 
-    /// Whether a row with the text `bytes` has the run's value.
+    /// How a row's text stands to the run's value.
+    struct TextComparison {
+        /// The number of leading bytes the two texts share (-1 when the run's value is not text).
+        let commonPrefix: Int
+        /// The same text.
+        let isSame: Bool
+    }
+
+    /// Compares a row's text with the run's value: eight bytes at a time, up to the first difference.
     @inline(__always)
-    func continues(text bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.count == textCount && (textCount == 0 || memcmp(bytes.baseAddress!, text, textCount) == 0)
+    func compare(_ bytes: UnsafeRawBufferPointer) -> TextComparison {
+        guard textCount >= 0 else { return TextComparison(commonPrefix: -1, isSame: false) }
+        let n = Swift.min(bytes.count, textCount)
+        var i = 0
+        if n > 0 {
+            let base = bytes.baseAddress!
+            while i + 8 <= n {
+                let a = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let b = text.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if a != b {
+                    i += (UInt64(littleEndian: a) ^ UInt64(littleEndian: b)).trailingZeroBitCount / 8
+                    return TextComparison(commonPrefix: i, isSame: false)
+                }
+                i += 8
+            }
+            while i < n && base.load(fromByteOffset: i, as: UInt8.self) == text.load(fromByteOffset: i, as: UInt8.self)
+            {
+                i += 1
+            }
+        }
+        return TextComparison(commonPrefix: i, isSame: i == textCount && i == bytes.count)
     }
 
     /// How a value that is not text stands to the run's value.
@@ -56,36 +94,41 @@ struct SortValueRun: ~Copyable {
         return value == other ? .same : .equalInOrderOnly
     }
 
-    /// Starts a run of the text `bytes` with the row `id` (after ``append(to:)``).
+    /// Makes `bytes` the value rows are compared with.
     @inline(__always)
-    mutating func start(_ id: Int64, text bytes: UnsafeRawBufferPointer) {
-        if bytes.count > textCapacity {
-            text.deallocate()
-            textCapacity = Swift.max(bytes.count, 2 * textCapacity)
-            text = UnsafeMutableRawPointer.allocate(byteCount: textCapacity, alignment: 1)
-        }
+    mutating func remember(text bytes: UnsafeRawBufferPointer) {
+        if bytes.count > textCapacity { grow(to: bytes.count) }
         if let base = bytes.baseAddress { text.copyMemory(from: base, byteCount: bytes.count) }
+        if textCount < 0 { other = nil }
         textCount = bytes.count
-        other = nil
-        first = id
-        isEmpty = false
     }
 
-    /// Starts a run of the value `value` (not text) with the row `id` (after ``append(to:)``).
-    mutating func start(_ id: Int64, other value: StoreValue) {
+    private mutating func grow(to count: Int) {
+        text.deallocate()
+        textCapacity = Swift.max(count, 2 * textCapacity)
+        text = UnsafeMutableRawPointer.allocate(byteCount: textCapacity, alignment: 8)
+    }
+
+    /// Makes `value` (not text) the value rows are compared with.
+    mutating func remember(other value: StoreValue) {
         textCount = -1
         other = value
+    }
+
+    /// Starts a run with the row `id` (after ``append(to:)``).
+    @inline(__always)
+    mutating func begin(_ id: Int64) {
         first = id
         isEmpty = false
     }
 
-    /// Adds the row `id` to the run (its value continues it).
+    /// Adds the row `id` to the run (its value is the run's).
     @inline(__always)
     mutating func add(_ id: Int64) {
         more.append(id)
     }
 
-    /// Appends the run's ids to `builder` in id order and empties the run.
+    /// Appends the run's ids to `builder` in id order and empties the run (the value is kept).
     @inline(__always)
     mutating func append(to builder: inout OrderedIDList.Builder) {
         guard !isEmpty else { return }
