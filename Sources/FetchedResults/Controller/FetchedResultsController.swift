@@ -323,23 +323,17 @@ public final class FetchedResultsController {
         // The last row's value: a row with the same value, or text agreeing with it on the deciding
         // bytes, is in the current section. With ordersTiesByID the query leaves rows of one value in
         // SQLite's order: their ids wait in the run and go to the builder in id order.
-        var run = SortValueRun()
-        let ordersTies = derive.ordersTiesByID
+        var run = SortValueRun(ordersTiesByID: derive.ordersTiesByID)
         while try statement.step() {
             let id = statement.int64(at: 0)
             if let bytes = statement.textBytes(at: 1) {
                 let text = run.compare(bytes)
                 if text.isSame {
-                    if ordersTies { run.add(id) } else { builder.append(id) }
+                    run.addSame(id, to: &builder)
                     pending += 1
                     continue
                 }
-                if ordersTies {
-                    run.append(to: &builder)
-                    run.begin(id)
-                } else {
-                    builder.append(id)
-                }
+                run.addNew(id, to: &builder)
                 run.remember(text: bytes)
                 if text.commonPrefix >= deciding {
                     pending += 1
@@ -349,18 +343,13 @@ public final class FetchedResultsController {
                 let value = statement.value(at: 1)
                 switch run.match(other: value) {
                 case .same:
-                    if ordersTies { run.add(id) } else { builder.append(id) }
+                    run.addSame(id, to: &builder)
                     pending += 1
                     continue
-                case .equalInOrderOnly where ordersTies:
+                case .equalInOrderOnly where run.ordersTiesByID:
                     return nil  // 1 and 1.0: one value to ORDER BY, maybe two sections
                 case .different, .equalInOrderOnly:
-                    if ordersTies {
-                        run.append(to: &builder)
-                        run.begin(id)
-                    } else {
-                        builder.append(id)
-                    }
+                    run.addNew(id, to: &builder)
                     run.remember(other: value)
                 }
             }

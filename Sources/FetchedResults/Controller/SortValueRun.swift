@@ -14,12 +14,11 @@ import SQLiteStore
 /// Equal means equal to `ORDER BY … COLLATE BINARY`: the same bytes for text (kept here, so no
 /// value is made for a text row), `StoreValue.compare` for anything else (NULLs, numbers).
 ///
-///     var run = SortValueRun()
+///     var run = SortValueRun(ordersTiesByID: true)
 ///     if run.compare(bytes).isSame {
-///         run.add(id)
+///         run.addSame(id, to: &builder)
 ///     } else {
-///         run.append(to: &builder)
-///         run.begin(id)
+///         run.addNew(id, to: &builder)
 ///         run.remember(text: bytes)
 ///     }
 ///     …
@@ -36,8 +35,12 @@ struct SortValueRun: ~Copyable {
     private var first: Int64 = 0
     private var more: [Int64] = []
     private var isEmpty = true
+    /// Whether rows of one value wait in the run (``FetchPlan/SectionFromSortValue/ordersTiesByID``);
+    /// otherwise each id goes straight to the builder, in the query's order.
+    let ordersTiesByID: Bool
 
-    init() {
+    init(ordersTiesByID: Bool) {
+        self.ordersTiesByID = ordersTiesByID
         textCapacity = 64
         text = UnsafeMutableRawPointer.allocate(byteCount: textCapacity, alignment: 8)
     }
@@ -115,17 +118,23 @@ struct SortValueRun: ~Copyable {
         other = value
     }
 
-    /// Starts a run with the row `id` (after ``append(to:)``).
+    /// Adds the row `id`, whose value is the run's.
     @inline(__always)
-    mutating func begin(_ id: Int64) {
-        first = id
-        isEmpty = false
+    mutating func addSame(_ id: Int64, to builder: inout OrderedIDList.Builder) {
+        if ordersTiesByID { more.append(id) } else { builder.append(id) }
     }
 
-    /// Adds the row `id` to the run (its value is the run's).
+    /// Adds the row `id`, whose value is another (then ``remember(text:)`` or ``remember(other:)`` it):
+    /// the run so far goes to `builder`, and this row starts the next.
     @inline(__always)
-    mutating func add(_ id: Int64) {
-        more.append(id)
+    mutating func addNew(_ id: Int64, to builder: inout OrderedIDList.Builder) {
+        guard ordersTiesByID else {
+            builder.append(id)
+            return
+        }
+        append(to: &builder)
+        first = id
+        isEmpty = false
     }
 
     /// Appends the run's ids to `builder` in id order and empties the run (the value is kept).
