@@ -45,8 +45,15 @@ import Testing
     }
 
     /// The controller's sections (name, count) and ids, beside the section SQL's own answer.
-    static func check(_ values: [StoreValue], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `indexed`: with an index on `ts`, which SQLite reads backwards for `ts DESC`, so rows of one
+    /// timestamp come from it in descending id order.
+    static func check(
+        _ values: [StoreValue],
+        indexed: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let t = try TempStore(model: model)
+        if indexed { try t.store.database.execute("CREATE INDEX event_ts ON event(ts)") }
         try t.store.database.transaction {
             for (i, v) in values.enumerated() {
                 try t.store.database.run("INSERT INTO event(ts, message) VALUES (?, ?)", [v, .text("m\(i)")])
@@ -103,6 +110,66 @@ import Testing
             .text("2025-03-02T00:00:00"), .text("2025-03-01é"), .text(""), .text("2024-12-31T23:59:59"),
         ]
         try Self.check(values)
+    }
+
+    /// Runs of equal timestamps (the query leaves them in SQLite's order) come out in id order:
+    /// runs of one, of many (longer than a chunk of ids), of NULLs, at either end, with and
+    /// without an index on `ts`.
+    @Test(arguments: [false, true]) func rowsOfOneTimestampComeInIDOrder(indexed: Bool) throws {
+        var values: [StoreValue] = []
+        for i in 0..<600 {
+            let second = (i * 7919) % 40
+            values.append(.text(String(format: "2025-%02d-%02dT00:00:%02d", 1 + i % 3, 1 + i % 2, second)))
+        }
+        values += Array(repeating: .text("2025-02-02T12:00:00"), count: 150)
+        values += [.null, .text("2026-01-01T00:00:00"), .null, .text("2026-01-01T00:00:00"), .text("zz"), .text("zz")]
+        values += Array(repeating: .text("2024-01-01T00:00:00"), count: 3)
+        try Self.check(values.reversed(), indexed: indexed)
+        try Self.check(values, indexed: indexed)
+    }
+
+    @Test func anIntegerAndARealOfOneNumberFallBackToTheSectionSort() throws {
+        try Self.check([.integer(5), .real(5.0), .integer(5), .text("2025-01-01T00:00:00")], indexed: true)
+        try Self.check([.real(5.0), .integer(5), .real(5.0)], indexed: true)
+    }
+
+    /// The cheaper query drops the id term only where the fetch can restore the order of equal
+    /// values: one binary sort, no limit. With a limit, SQLite's order within a run would choose
+    /// which rows the limit keeps.
+    @Test func aLimitOrASecondSortKeepsTheIDInTheQuery() throws {
+        let t = try TempStore(model: Self.model)
+        try t.store.database.execute("CREATE INDEX event_ts ON event(ts)")
+        try t.store.database.transaction {
+            for i in 0..<10 {
+                try t.store.database.run(
+                    "INSERT INTO event(ts, message) VALUES ('2025-01-01T00:00:00', ?)",
+                    [.text("m\(i)")]
+                )
+            }
+        }
+        var one = Self.request()
+        let plain = FetchedResultsController(fetchRequest: one, context: t.context, sectionNameKeyPath: "day")
+        try plain.performFetch()
+        #expect(plain.plan?.fetchSQLWithoutSectionSort?.hasSuffix("DESC") == true)
+        #expect((0..<10).map { plain.objectID(at: IndexPath(row: $0, section: 0))!.rowID } == Array(1...10))
+
+        one.fetchLimit = 3
+        let limited = FetchedResultsController(fetchRequest: one, context: t.context, sectionNameKeyPath: "day")
+        try limited.performFetch()
+        #expect(limited.plan?.fetchSQLWithoutSectionSort?.contains("t0.id ASC") == true)
+        #expect(
+            (0..<limited.numberOfObjects(inSection: 0)).map {
+                limited.objectID(at: IndexPath(row: $0, section: 0))!.rowID
+            } == [1, 2, 3]
+        )
+
+        var two = Self.request()
+        two.sortDescriptors.append(FetchSort("message", ascending: false))
+        let twoSorts = FetchedResultsController(fetchRequest: two, context: t.context, sectionNameKeyPath: "day")
+        try twoSorts.performFetch()
+        #expect(twoSorts.plan?.fetchSQLWithoutSectionSort?.contains("t0.id ASC") == true)
+        let messages = (0..<10).map { twoSorts.objectID(at: IndexPath(row: $0, section: 0))!.rowID }
+        #expect(messages == [10, 9, 8, 7, 6, 5, 4, 3, 2, 1])
     }
 
     @Test func numbersThatSortBeforeTextFallBackToTheSectionSort() throws {

@@ -144,7 +144,16 @@ struct FetchPlan {
             let bytes = derived.decidingBytes, bytes > 0,
             try FetchPlan.derivedAttribute(first.keyPath, model: model, root: entity) == nil
         {
-            fromSortValue = SectionFromSortValue(compute: derived.compute, decidingBytes: bytes)
+            // One binary sort and no limit: rows with the same value may come in any order, and the
+            // fetch puts them in id order itself (a limit would cut that run at SQLite's order).
+            let tiesByID =
+                request.sortDescriptors.count == 1 && first.comparison == .binary && request.fetchLimit == 0
+                && request.fetchOffset == 0
+            fromSortValue = SectionFromSortValue(
+                compute: derived.compute,
+                decidingBytes: bytes,
+                ordersTiesByID: tiesByID
+            )
         }
         sectionFromSortValue = fromSortValue
         var select = "SELECT " + source.idExpression
@@ -174,7 +183,7 @@ struct FetchPlan {
                 + FetchPlan.orderBy(
                     sorts: Array(sorts.dropFirst()),
                     expressions: Array(sortExpressions.dropFirst()),
-                    id: id
+                    id: fromSortValue?.ordersTiesByID == true ? nil : id
                 ) + limit
         } else {
             fetchSQLWithoutSectionSort = nil
@@ -192,14 +201,15 @@ struct FetchPlan {
         valuesSQLSingle = "SELECT \(values) FROM \(source.from) WHERE \(id) = ?"
     }
 
-    static func orderBy(sorts: [FetchSort], expressions: [String], id: String) -> String {
+    /// The ORDER BY terms of `sorts`, then `id ASC` (nil: no id term, the ties left in SQLite's order).
+    static func orderBy(sorts: [FetchSort], expressions: [String], id: String?) -> String {
         var terms: [String] = []
         for (s, e) in zip(sorts, expressions) {
             // A value that sorts last in both directions (the section of the values that are not dates).
             if let last = s.sortsLast { terms.append("(\(e) IS \(DerivedAttribute.sqlLiteral(last))) ASC") }
             terms.append("\(e) COLLATE \(s.collation.sqlName) \(s.ascending ? "ASC" : "DESC")")
         }
-        terms.append(id + " ASC")
+        if let id { terms.append(id + " ASC") }
         return terms.joined(separator: ", ")
     }
 
@@ -211,6 +221,13 @@ struct FetchPlan {
         let compute: @Sendable (_ attribute: (String) -> StoreValue) -> StoreValue
         /// Texts agreeing on this many leading bytes are in the same section.
         let decidingBytes: Int
+        /// The cheaper query orders by the sort value alone, without the `t0.id` term, and the fetch
+        /// puts each run of rows with the same value in id order itself (``SortValueRun``). An index
+        /// on the sorted column then gives the whole order: SQLite cannot read an index backwards
+        /// for the value and forwards for the id, so `ORDER BY ts DESC, id` sorts every run of
+        /// equal timestamps through its sorter, and `ORDER BY ts DESC` sorts nothing. Set for a
+        /// request with one binary sort (equal then means the same bytes) and no limit or offset.
+        let ordersTiesByID: Bool
 
         /// The section of a row whose sort attribute holds `value`.
         func section(of value: StoreValue) -> StoreValue { compute { _ in value } }

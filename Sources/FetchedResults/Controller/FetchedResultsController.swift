@@ -289,8 +289,8 @@ public final class FetchedResultsController {
     }
 
     /// The cheaper query when it reads the first sort's value (``FetchPlan/sectionFromSortValue``):
-    /// a row whose text agrees with the last computed one on the deciding bytes is in the
-    /// current section; any other row's section is computed in Swift. Nil when the sections do
+    /// a row whose text agrees with the last row's on the deciding bytes is in the current
+    /// section; any other row's section is computed in Swift. Nil when the sections do
     /// not come out monotonic (the caller then runs the query with the section sort).
     private static func runFetch(
         _ plan: FetchPlan,
@@ -304,29 +304,45 @@ public final class FetchedResultsController {
         var builder = OrderedIDList.Builder()
         var sections: [SectionRecord] = []
         var current: StoreValue = .null
-        // The text the current section was last computed from (hasWitness false after a value that
-        // is not text), and the rows of the current section not yet added to its record: the loop
-        // runs once per row (millions), so it touches no array but the builder's and calls no closure.
-        var witness: [UInt8] = []
-        var hasWitness = false
+        // The rows of the current section not yet added to its record: the loop runs once per row
+        // (millions), so it touches no array but the builder's and calls no closure.
         var pending = 0
         let deciding = derive.decidingBytes
         let ascending = plan.sectionAscending
+        // The last row's value: a row with the same value, or text agreeing with it on the deciding
+        // bytes, is in the current section. With ordersTiesByID the query leaves rows of one value in
+        // SQLite's order: their ids wait in the run and go to the builder in id order.
+        var run = SortValueRun(ordersTiesByID: derive.ordersTiesByID)
         while try statement.step() {
-            builder.append(statement.int64(at: 0))
-            if hasWitness, let bytes = statement.textBytes(at: 1),
-                FetchedResultsController.agree(bytes, witness, on: deciding)
-            {
-                pending += 1
-                continue
+            let id = statement.int64(at: 0)
+            if let bytes = statement.textBytes(at: 1) {
+                let text = run.compare(bytes)
+                if text.isSame {
+                    run.addSame(id, to: &builder)
+                    pending += 1
+                    continue
+                }
+                run.addNew(id, to: &builder)
+                run.remember(text: bytes)
+                if text.commonPrefix >= deciding {
+                    pending += 1
+                    continue
+                }
+            } else {
+                let value = statement.value(at: 1)
+                switch run.match(other: value) {
+                case .same:
+                    run.addSame(id, to: &builder)
+                    pending += 1
+                    continue
+                case .equalInOrderOnly where run.ordersTiesByID:
+                    return nil  // 1 and 1.0: one value to ORDER BY, maybe two sections
+                case .different, .equalInOrderOnly:
+                    run.addNew(id, to: &builder)
+                    run.remember(other: value)
+                }
             }
             let raw = statement.value(at: 1)
-            if case .text(let text) = raw {
-                witness = Array(text.utf8)
-                hasWitness = true
-            } else {
-                hasWitness = false
-            }
             let v = derive.section(of: raw)
             if !sections.isEmpty {
                 let c = plan.compareSectionValues(v, current)
@@ -342,19 +358,8 @@ public final class FetchedResultsController {
             current = v
         }
         if !sections.isEmpty { sections[sections.count - 1].count += pending }
+        run.append(to: &builder)
         return (builder.finish(), sections)
-    }
-
-    /// Whether a row's text `bytes` is in the section computed from `witness`: they agree on their
-    /// first `deciding` bytes, or (either being shorter) are the same text.
-    @inline(__always)
-    private static func agree(_ bytes: UnsafeRawBufferPointer, _ witness: [UInt8], on deciding: Int) -> Bool {
-        witness.withUnsafeBufferPointer { w in
-            if bytes.count >= deciding && w.count >= deciding {
-                return memcmp(bytes.baseAddress!, w.baseAddress!, deciding) == 0
-            }
-            return bytes.count == w.count && (w.isEmpty || memcmp(bytes.baseAddress!, w.baseAddress!, w.count) == 0)
-        }
     }
 
     private static func runFetch(

@@ -261,7 +261,7 @@ struct RowIDMap {
 /// ``installKeys(_:)`` has run (the controller does that lazily, at the first
 /// change set it processes, or when asked by ``FetchedResultsController/prepareForChanges()``).
 struct OrderedIDList {
-    static let targetChunk = 64
+    static let targetChunk = Builder.PendingIDs.count
     static let maxChunk = 128
     /// Room reserved in a new chunk's arrays, so that the first rows a change
     /// set inserts into it do not reallocate them.
@@ -287,48 +287,67 @@ struct OrderedIDList {
     init() {}
 
     /// Builds the list from ids in order (as read from the sorted query).
+    ///
+    /// The ids of the chunk being filled wait in a fixed buffer, and become a chunk (`ChunkIDs`
+    /// of exactly the room a new chunk gets) when it is full: appending an id, once per fetched
+    /// row, is a store and a count, with no array to check for uniqueness or capacity.
     struct Builder {
+        /// The ids of one full chunk as they arrive.
+        typealias PendingIDs = InlineArray<64, Int64>
+
         private var chunks: [IDChunk] = []
-        private var current = IDChunk(ids: ChunkIDs(), keys: [])
+        private var pending = PendingIDs(repeating: 0)
+        private var pendingCount = 0
         private var minID = Int64.max, maxID = Int64.min
         private var total = 0
 
-        init() {
-            current.ids.reserveCapacity(OrderedIDList.chunkCapacity)
-        }
+        init() {}
 
         @inline(__always)
         mutating func append(_ id: Int64) {
-            current.ids.append(id)
-            if id < minID { minID = id }
-            if id > maxID { maxID = id }
-            total += 1
-            if current.ids.count == OrderedIDList.targetChunk {
-                chunks.append(current)
-                current = IDChunk(ids: ChunkIDs(), keys: [])
-                current.ids.reserveCapacity(OrderedIDList.chunkCapacity)
-            }
+            pending[pendingCount] = id
+            pendingCount += 1
+            if pendingCount == PendingIDs.count { closeChunk() }
         }
 
         /// Appends a run of ids (from the cache file).
         mutating func append(ids: UnsafeBufferPointer<Int64>) {
             var i = 0
             while i < ids.count {
-                let room = OrderedIDList.targetChunk - current.ids.count
-                let n = min(room, ids.count - i)
-                current.ids.append(contentsOf: UnsafeBufferPointer(rebasing: ids[i..<(i + n)]))
-                for id in ids[i..<(i + n)] {
-                    if id < minID { minID = id }
-                    if id > maxID { maxID = id }
+                let start = pendingCount
+                let n = min(PendingIDs.count - start, ids.count - i)
+                var room = pending.mutableSpan
+                room.withUnsafeMutableBufferPointer { buffer in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + n)])
+                        .initialize(fromContentsOf: UnsafeBufferPointer(rebasing: ids[i..<(i + n)]))
                 }
-                total += n
+                pendingCount += n
                 i += n
-                if current.ids.count == OrderedIDList.targetChunk {
-                    chunks.append(current)
-                    current = IDChunk(ids: ChunkIDs(), keys: [])
-                    current.ids.reserveCapacity(OrderedIDList.chunkCapacity)
+                if pendingCount == PendingIDs.count { closeChunk() }
+            }
+        }
+
+        /// Makes the pending ids a chunk.
+        private mutating func closeChunk() {
+            guard pendingCount > 0 else { return }
+            let count = pendingCount
+            var ids = ChunkIDs()
+            ids.reserveCapacity(OrderedIDList.chunkCapacity)
+            var low = minID
+            var high = maxID
+            pending.span.withUnsafeBufferPointer { buffer in
+                let filled = UnsafeBufferPointer(rebasing: buffer[..<count])
+                ids.append(contentsOf: filled)
+                for id in filled {
+                    low = Swift.min(low, id)
+                    high = Swift.max(high, id)
                 }
             }
+            minID = low
+            maxID = high
+            chunks.append(IDChunk(ids: ids, keys: []))
+            total += pendingCount
+            pendingCount = 0
         }
 
         consuming func finish() -> OrderedIDList {
@@ -341,7 +360,7 @@ struct OrderedIDList {
         }
 
         private consuming func finish(rejectingDuplicates: Bool) -> OrderedIDList? {
-            if !current.ids.isEmpty { chunks.append(current) }
+            closeChunk()
             var list = OrderedIDList()
             list.sequence.slots = chunks
             list.sequence.order = chunks.indices.map { Int32($0) }

@@ -207,10 +207,19 @@ public final class Statement {
     /// over millions of rows, where a closure per row (``withUTF8(at:_:)``) shows.
     ///
     ///     if let bytes = row.textBytes(at: 1), bytes.count >= 4 { … }
+    ///
+    /// One `sqlite3_column_value` and three reads of that value, where three `sqlite3_column_*` calls
+    /// would each look the column up again and check the connection's error state. ``Database``
+    /// opens every connection with `SQLITE_OPEN_NOMUTEX`, SQLite's multi-thread mode, in which it
+    /// makes no distinction between protected and unprotected values, so the column's value may be
+    /// read directly. `sqlite3_value_blob` gives a text's bytes as stored (no conversion; NULL for
+    /// empty text).
     @inlinable package func textBytes(at index: Int32) -> UnsafeRawBufferPointer? {
-        guard sqlite3_column_type(handle, index) == SQLITE_TEXT else { return nil }
-        let p = sqlite3_column_text(handle, index)
-        return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, index)))
+        guard let value = sqlite3_column_value(handle, index), sqlite3_value_type(value) == SQLITE_TEXT else {
+            return nil
+        }
+        let p = sqlite3_value_blob(value)
+        return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_value_bytes(value)))
     }
 
     /// Bytes of a blob column ([] for NULL).
