@@ -360,8 +360,10 @@ struct FetchPlan {
 
     /// The sort prefix of a row given its values (in `valueKeyPaths` order).
     func prefix(of values: [StoreValue], short: Bool = false) -> SortPrefix {
-        if short, let shortEncoder { return shortEncoder.encode { values[sortValueIndexes[$0 + 1]] } }
-        return encoder.encode { values[sortValueIndexes[$0]] }
+        // The closures capture the indexes alone: capturing `self` copied the whole plan for every row.
+        let indexes = sortValueIndexes
+        if short, let shortEncoder { return shortEncoder.encode { values[indexes[$0 + 1]] } }
+        return encoder.encode { values[indexes[$0]] }
     }
 
     /// Whether the row with these values is fetched.
