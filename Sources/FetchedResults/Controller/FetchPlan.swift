@@ -54,6 +54,11 @@ struct FetchPlan {
     /// where a row's text differs from the last computed one in its deciding bytes, and SQLite
     /// does not evaluate the section's SQL for every row.
     let sectionFromSortValue: SectionFromSortValue?
+    /// Set with ``sectionFromSortValue``: the values query leaves the section key's column NULL
+    /// and the reader computes it from the first sort's value, as the fetch does (SQLite's
+    /// expression for a derived date part — `typeof`, three `substr`, two `GLOB` — took a third of
+    /// the query's instructions for a changed row).
+    let sectionValueFromSortValue: ComputedValue?
     /// Reads every row's sort values, unordered, to build the prefixes: `SELECT t0.id, sorts… FROM …`.
     let keysSQL: String
     /// `SELECT t0.id[, section] FROM …`: the fetch queries before their `WHERE` (for the preview queries).
@@ -147,6 +152,11 @@ struct FetchPlan {
             fromSortValue = SectionFromSortValue(compute: derived.compute, decidingBytes: bytes)
         }
         sectionFromSortValue = fromSortValue
+        var computed: ComputedValue?
+        if let fromSortValue, let section = sectionValueIndex, section == sortValueIndexes[0] {
+            computed = ComputedValue(index: section, source: sortValueIndexes[1], derive: fromSortValue)
+        }
+        sectionValueFromSortValue = computed
         var select = "SELECT " + source.idExpression
         if let s = sectionExpression { select += ", " + s }
         fetchSelectFrom = select + " FROM " + source.from
@@ -187,7 +197,11 @@ struct FetchPlan {
         d += ";where=\(predicateSQL?.sql ?? "-");args=\(fetchArguments.map(\.description).joined(separator: ","))"
         d += ";limit=\(request.fetchLimit);offset=\(request.fetchOffset)"
         descriptor = d
-        let values = ([id] + (try valueKeyPaths.map { try source.expression(forKeyPath: $0) })).joined(separator: ", ")
+        let computedIndex = computed?.index
+        let valueExpressions = try keyPaths.indices.map { i in
+            i == computedIndex ? "NULL" : try source.expression(forKeyPath: keyPaths[i])
+        }
+        let values = ([id] + valueExpressions).joined(separator: ", ")
         valuesSQLMany = "SELECT \(values) FROM \(source.from) WHERE \(id) IN (SELECT value FROM json_each(?))"
         valuesSQLSingle = "SELECT \(values) FROM \(source.from) WHERE \(id) = ?"
     }
@@ -204,6 +218,17 @@ struct FetchPlan {
     }
 
     enum DerivedReads { case onlyTheSortAttribute, theSortAttributeAndOthers }
+
+    /// A value of ``valueKeyPaths`` that the values query leaves NULL, computed in Swift from
+    /// another value of the row (see ``sectionValueFromSortValue``).
+    struct ComputedValue {
+        let index: Int
+        let source: Int
+        let derive: SectionFromSortValue
+
+        /// Sets the value in a row read by the values query.
+        func fill(_ values: inout [StoreValue]) { values[index] = derive.section(of: values[source]) }
+    }
 
     /// How the cheaper query's rows give their section (see ``sectionFromSortValue``).
     struct SectionFromSortValue {

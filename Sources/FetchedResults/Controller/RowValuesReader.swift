@@ -26,18 +26,18 @@ struct RowValuesReader {
     static let parallelThreshold = 64
 
     let store: Store
-    let sql: String
-    let singleSQL: String
-    let columns: Int32
+    /// The query for several rows (ids bound as a JSON array), and for one.
+    let many: Query
+    let single: Query
     /// Whether large reads may use the second connection.
     let splits: Bool
 
     init(store: Store, plan: FetchPlan, splits: Bool = true) {
         self.store = store
         self.splits = splits
-        self.sql = plan.valuesSQL(single: false)
-        self.singleSQL = plan.valuesSQL(single: true)
-        self.columns = Int32(plan.valueKeyPaths.count)
+        let columns = Int32(plan.valueKeyPaths.count)
+        many = Query(sql: plan.valuesSQL(single: false), columns: columns, computed: plan.sectionValueFromSortValue)
+        single = Query(sql: plan.valuesSQL(single: true), columns: columns, computed: plan.sectionValueFromSortValue)
     }
 
     /// The rows' values in no particular order; rows that no longer exist are missing.
@@ -67,7 +67,7 @@ struct RowValuesReader {
             return Pending(ids: ids, chunks: nil, done: nil, lease: nil)
         }
         let chunks = SharedChunks(ids.sorted(), size: RowValuesReader.chunkSize(of: ids.count))
-        let job = Job(database: lease.database, chunks: chunks, sql: sql, columns: columns)
+        let job = Job(database: lease.database, chunks: chunks, query: many)
         let done = DispatchGroup()
         DispatchQueue.global(qos: .userInitiated).async(group: done) { job.run() }
         return Pending(ids: [], chunks: chunks, done: done, lease: lease)
@@ -90,8 +90,7 @@ struct RowValuesReader {
         let main = store.database
         guard let chunks = pending.chunks, let done = pending.done else {
             guard !pending.ids.isEmpty else { return }
-            let sql = pending.ids.count == 1 ? singleSQL : sql
-            try body(try RowValuesReader.read(pending.ids[...], on: main, sql: sql, columns: columns))
+            try body(try (pending.ids.count == 1 ? single : many).read(pending.ids[...], on: main))
             return
         }
         defer { pending.lease?.release() }  // after `done.wait()` below, on every path
@@ -99,7 +98,7 @@ struct RowValuesReader {
             while let next = chunks.nextForCaller() {
                 switch next {
                 case .read(let rows): try body(rows)
-                case .ids(let ids): try body(try RowValuesReader.read(ids, on: main, sql: sql, columns: columns))
+                case .ids(let ids): try body(try many.read(ids, on: main))
                 }
             }
         } catch {
@@ -110,41 +109,44 @@ struct RowValuesReader {
         done.wait()
         // The other thread's last chunk, and one it could not read.
         for rows in chunks.remainingRead() { try body(rows) }
-        if let failed = chunks.failed { try body(try RowValuesReader.read(failed, on: main, sql: sql, columns: columns)) }
+        if let failed = chunks.failed { try body(try many.read(failed, on: main)) }
         wasSplit = chunks.otherThreadRead
     }
 
-    /// One query for `ids` on `database`.
-    static func read(
-        _ ids: ArraySlice<Int64>,
-        on database: Database,
-        sql: String,
-        columns: Int32
-    ) throws -> [(id: Int64, values: [StoreValue])] {
-        var out: [(id: Int64, values: [StoreValue])] = []
-        out.reserveCapacity(ids.count)
-        let statement = try database.statement(sql)
-        defer { statement.reset() }
-        if ids.count == 1 {
-            try statement.bind(ids.first!, at: 1)
-        } else {
-            var text = "["
-            text.reserveCapacity(ids.count * 8 + 2)
-            for (i, id) in ids.enumerated() {
-                if i > 0 { text += "," }
-                text += String(id)
+    /// One values query: its SQL, its value columns (after the id), and the value it leaves to Swift.
+    struct Query: Sendable {
+        let sql: String
+        let columns: Int32
+        let computed: FetchPlan.ComputedValue?
+
+        /// The rows of `ids` on `database`, in one statement.
+        func read(_ ids: ArraySlice<Int64>, on database: Database) throws -> [(id: Int64, values: [StoreValue])] {
+            var out: [(id: Int64, values: [StoreValue])] = []
+            out.reserveCapacity(ids.count)
+            let statement = try database.statement(sql)
+            defer { statement.reset() }
+            if ids.count == 1 {
+                try statement.bind(ids.first!, at: 1)
+            } else {
+                var text = "["
+                text.reserveCapacity(ids.count * 8 + 2)
+                for (i, id) in ids.enumerated() {
+                    if i > 0 { text += "," }
+                    text += String(id)
+                }
+                text += "]"
+                try statement.bind(text, at: 1)
             }
-            text += "]"
-            try statement.bind(text, at: 1)
+            while try statement.step() {
+                let id = statement.int64(at: 0)
+                var values: [StoreValue] = []
+                values.reserveCapacity(Int(columns))
+                for c in 0..<columns { values.append(statement.value(at: c + 1)) }
+                computed?.fill(&values)
+                out.append((id, values))
+            }
+            return out
         }
-        while try statement.step() {
-            let id = statement.int64(at: 0)
-            var values: [StoreValue] = []
-            values.reserveCapacity(Int(columns))
-            for c in 0..<columns { values.append(statement.value(at: c + 1)) }
-            out.append((id, values))
-        }
-        return out
     }
 
     /// The chunks of a split read and the rows the other thread has read, shared by the two threads.
@@ -227,20 +229,18 @@ struct RowValuesReader {
     fileprivate final class Job: @unchecked Sendable {
         let database: Database
         let chunks: SharedChunks
-        let sql: String
-        let columns: Int32
+        let query: Query
 
-        init(database: Database, chunks: SharedChunks, sql: String, columns: Int32) {
+        init(database: Database, chunks: SharedChunks, query: Query) {
             self.database = database
             self.chunks = chunks
-            self.sql = sql
-            self.columns = columns
+            self.query = query
         }
 
         func run() {
             while let ids = chunks.nextForOtherThread() {
                 do {
-                    chunks.deliver(try RowValuesReader.read(ids, on: database, sql: sql, columns: columns))
+                    chunks.deliver(try query.read(ids, on: database))
                 } catch {
                     chunks.giveBack(ids)
                     return
