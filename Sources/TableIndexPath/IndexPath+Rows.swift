@@ -14,12 +14,14 @@ extension IndexPath {
     ///     path.section   // 1
     ///     path.row       // 3
     public init(row: Int, section: Int) {
-        self.init(indexes: [section, row])
+        // Grown from one index rather than made from an array: no allocation (a change set makes two per object).
+        self.init(index: section)
+        append(row)
     }
 
     /// A two-element index path `[section, item]`; the same as `init(row:section:)`.
     public init(item: Int, section: Int) {
-        self.init(indexes: [section, item])
+        self.init(row: item, section: section)
     }
 
     /// The first index: the section of a table row.

@@ -4,9 +4,9 @@ import Testing
 
 @testable import FetchedResults
 
-/// ``RowValuesReader/finish(_:handingOwnShareTo:)``: the caller gets the rows it
-/// read itself before the other connection's share is waited for (a large change
-/// set turns them into members meanwhile), and every row arrives exactly once.
+/// ``RowValuesReader/finish(_:handingRowsTo:)``: the caller gets the rows chunk by
+/// chunk as the two connections read them (a large change set turns them into
+/// members meanwhile), and every row arrives exactly once.
 @Suite struct RowValuesReaderTests {
     static func plan(_ t: TempStore) throws -> FetchPlan {
         try FetchPlan(
@@ -24,7 +24,7 @@ import Testing
         Dictionary(rows.map { ($0.id, $0.values) }, uniquingKeysWith: { a, _ in a })
     }
 
-    @Test func aSplitReadHandsOverItsOwnShareFirstAndEveryRowOnce() throws {
+    @Test func aSplitReadHandsOverEveryRowOnceInChunks() throws {
         let t = try BackgroundPreparationTests.filledStore()
         let plan = try Self.plan(t)
         let ids = try Self.allIDs(t)
@@ -33,19 +33,15 @@ import Testing
         #expect(expected.count == ids.count)
 
         var reader = RowValuesReader(store: t.store, plan: plan)
-        let pending = reader.begin(ids, otherShare: 0.6)
-        var own: [(id: Int64, values: [StoreValue])] = []
-        var calls = 0
-        let others = try reader.finish(pending) { rows in
-            own = rows
-            calls += 1
-        }
-        #expect(reader.wasSplit)
-        #expect(calls == 1)
-        #expect(!own.isEmpty && !others.isEmpty)
-        #expect(own.count + others.count == ids.count)
-        #expect(Set(own.map(\.id)).isDisjoint(with: others.map(\.id)))
-        #expect(Self.byID(own + others) == expected)
+        let pending = reader.begin(ids)
+        var handed: [[(id: Int64, values: [StoreValue])]] = []
+        try reader.finish(pending) { handed.append($0) }
+        let all = handed.flatMap { $0 }
+        #expect(handed.count > 1)
+        #expect(handed.allSatisfy { $0.count <= RowValuesReader.chunkSize(of: ids.count) })
+        #expect(all.count == ids.count)
+        #expect(Set(all.map(\.id)).count == ids.count)
+        #expect(Self.byID(all) == expected)
         // The lease went back: the second connection can be had again.
         let lease = try #require(t.store.acquireReaderConnection())
         lease.release()
@@ -57,10 +53,14 @@ import Testing
         let ids = try Self.allIDs(t)
         var reader = RowValuesReader(store: t.store, plan: plan, splits: false)
         let pending = reader.begin(ids)
+        var calls = 0
         var own: [(id: Int64, values: [StoreValue])] = []
-        let others = try reader.finish(pending) { own = $0 }
+        try reader.finish(pending) {
+            own = $0
+            calls += 1
+        }
         #expect(!reader.wasSplit)
-        #expect(others.isEmpty)
+        #expect(calls == 1)
         #expect(Set(own.map(\.id)) == Set(ids))
     }
 
@@ -70,7 +70,7 @@ import Testing
         let t = try BackgroundPreparationTests.filledStore()
         var reader = RowValuesReader(store: t.store, plan: try Self.plan(t))
         let pending = reader.begin(try Self.allIDs(t))
-        #expect(throws: Stop.self) { _ = try reader.finish(pending) { _ in throw Stop() } }
+        #expect(throws: Stop.self) { try reader.finish(pending) { _ in throw Stop() } }
         let lease = try #require(t.store.acquireReaderConnection())
         lease.release()
     }

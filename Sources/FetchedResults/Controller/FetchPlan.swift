@@ -54,6 +54,11 @@ struct FetchPlan {
     /// where a row's text differs from the last computed one in its deciding bytes, and SQLite
     /// does not evaluate the section's SQL for every row.
     let sectionFromSortValue: SectionFromSortValue?
+    /// Set with ``sectionFromSortValue``: the values query leaves the section key's column NULL
+    /// and the reader computes it from the first sort's value, as the fetch does (SQLite's
+    /// expression for a derived date part — `typeof`, three `substr`, two `GLOB` — took a third of
+    /// the query's instructions for a changed row).
+    let sectionValueFromSortValue: ComputedValue?
     /// Reads every row's sort values, unordered, to build the prefixes: `SELECT t0.id, sorts… FROM …`.
     let keysSQL: String
     /// `SELECT t0.id[, section] FROM …`: the fetch queries before their `WHERE` (for the preview queries).
@@ -156,6 +161,11 @@ struct FetchPlan {
             )
         }
         sectionFromSortValue = fromSortValue
+        var computed: ComputedValue?
+        if let fromSortValue, let section = sectionValueIndex, section == sortValueIndexes[0] {
+            computed = ComputedValue(index: section, source: sortValueIndexes[1], derive: fromSortValue)
+        }
+        sectionValueFromSortValue = computed
         var select = "SELECT " + source.idExpression
         if let s = sectionExpression { select += ", " + s }
         fetchSelectFrom = select + " FROM " + source.from
@@ -196,7 +206,11 @@ struct FetchPlan {
         d += ";where=\(predicateSQL?.sql ?? "-");args=\(fetchArguments.map(\.description).joined(separator: ","))"
         d += ";limit=\(request.fetchLimit);offset=\(request.fetchOffset)"
         descriptor = d
-        let values = ([id] + (try valueKeyPaths.map { try source.expression(forKeyPath: $0) })).joined(separator: ", ")
+        let computedIndex = computed?.index
+        let valueExpressions = try keyPaths.indices.map { i in
+            i == computedIndex ? "NULL" : try source.expression(forKeyPath: keyPaths[i])
+        }
+        let values = ([id] + valueExpressions).joined(separator: ", ")
         valuesSQLMany = "SELECT \(values) FROM \(source.from) WHERE \(id) IN (SELECT value FROM json_each(?))"
         valuesSQLSingle = "SELECT \(values) FROM \(source.from) WHERE \(id) = ?"
     }
@@ -214,6 +228,17 @@ struct FetchPlan {
     }
 
     enum DerivedReads { case onlyTheSortAttribute, theSortAttributeAndOthers }
+
+    /// A value of ``valueKeyPaths`` that the values query leaves NULL, computed in Swift from
+    /// another value of the row (see ``sectionValueFromSortValue``).
+    struct ComputedValue {
+        let index: Int
+        let source: Int
+        let derive: SectionFromSortValue
+
+        /// Sets the value in a row read by the values query.
+        func fill(_ values: inout [StoreValue]) { values[index] = derive.section(of: values[source]) }
+    }
 
     /// How the cheaper query's rows give their section (see ``sectionFromSortValue``).
     struct SectionFromSortValue {
@@ -377,8 +402,10 @@ struct FetchPlan {
 
     /// The sort prefix of a row given its values (in `valueKeyPaths` order).
     func prefix(of values: [StoreValue], short: Bool = false) -> SortPrefix {
-        if short, let shortEncoder { return shortEncoder.encode { values[sortValueIndexes[$0 + 1]] } }
-        return encoder.encode { values[sortValueIndexes[$0]] }
+        // The closures capture the indexes alone: capturing `self` copied the whole plan for every row.
+        let indexes = sortValueIndexes
+        if short, let shortEncoder { return shortEncoder.encode { values[indexes[$0 + 1]] } }
+        return encoder.encode { values[indexes[$0]] }
     }
 
     /// Whether the row with these values is fetched.

@@ -112,7 +112,7 @@ struct IncrementalBatchBuilder {
     /// every changed object that is in the results out of the list: what remains
     /// keeps its relative order.
     mutating func detachChangedRows() {
-        pendingRead = reader.begin(Array(changes.evaluate), otherShare: 0.6)
+        pendingRead = reader.begin(Array(changes.evaluate))
         oldPosition.reserveCapacity(changes.evaluate.count + changes.gone.count)
         removedOldPositions.reserveCapacity(changes.evaluate.count + changes.gone.count)
         for id in changes.gone {
@@ -136,17 +136,16 @@ struct IncrementalBatchBuilder {
     /// Phase 3: the members (the evaluated rows that match the predicate) and the departed.
     /// Returns false when there are neither: only plain updates (see ``plainUpdatesBatch()``).
     ///
-    /// The rows this thread read are turned into members (and narrowed among the
-    /// unchanged rows, see ``rankMembers()``) while the other thread may still be
-    /// reading its share.
+    /// Rows are turned into members (and narrowed among the unchanged rows, see
+    /// ``rankMembers()``) chunk by chunk as they are read, while the other thread
+    /// may still be reading.
     mutating func collectMembers() throws -> Bool {
         let read = pendingRead!
         pendingRead = nil
         var reader = self.reader  // a local: `self` is mutated while it reads
         members.reserveCapacity(changes.evaluate.count)
         var matched = Set<Int64>(minimumCapacity: changes.evaluate.count)
-        let others = try reader.finish(read) { own in addMembers(own, matched: &matched) }
-        addMembers(others, matched: &matched)
+        try reader.finish(read) { rows in addMembers(rows, matched: &matched) }
         self.reader = reader
         if reader.wasSplit { controller.statistics.splitReads += 1 }
         for id in changes.gone { departed.append((id, oldPosition[id]!)) }
@@ -210,10 +209,20 @@ struct IncrementalBatchBuilder {
                 members[p.member].rank = try rank(members[p.member], in: p.range, probes: &probeValues)
             }
         }
+        members = membersInFinalOrder()
+    }
+
+    /// The members by rank, then by their full values. The order is found on their
+    /// indexes, so that sorting moves integers instead of members.
+    private func membersInFinalOrder() -> [Member] {
         let plan = self.plan
-        members.sort { a, b in
-            a.rank != b.rank ? a.rank < b.rank : plan.compareRows(a.values, a.id, b.values, b.id) < 0
+        let order = members.withUnsafeBufferPointer { m in
+            m.indices.sorted { i, j in
+                m[i].rank != m[j].rank
+                    ? m[i].rank < m[j].rank : plan.compareRows(m[i].values, m[i].id, m[j].values, m[j].id) < 0
+            }
         }
+        return order.map { members[$0] }
     }
 
     /// Phase 5: inserts the members in ascending final position and counts them into their sections.
