@@ -23,12 +23,14 @@ struct ReplicaCopy {
     let contactTimeout: Double
     /// The table's identity, recorded in the file (``ReplicaState``).
     let identity: String
+    /// The order the rows are also collected in, sorted at the end (``RowOrderCollector``).
+    var order: OrderTerm?
 
     func run(
         on connection: PostgresConnection,
         progress: ((Int) -> Void)?
     ) throws(ReplicaError)
-        -> LoadedReplica
+        -> (LoadedReplica, ReplicaRowOrder?)
     {
         let directory = (path as NSString).deletingLastPathComponent
         do {
@@ -40,7 +42,7 @@ struct ReplicaCopy {
         let building = path + ".building"
         ReplicaLocation.removeFiles(building)
         do {
-            let loaded = try copy(into: building, on: connection, progress: progress)
+            let (loaded, collected) = try copy(into: building, on: connection, progress: progress)
             try ReplicaStore.installTracking(path: building, tableName: shape.tableName, tracking: tracking)
             // WAL, so that the browser reads while the follower writes.
             _ = try ReplicaStore(path: building, shape: shape, tracking: tracking)
@@ -48,7 +50,7 @@ struct ReplicaCopy {
             guard rename(building, path) == 0 else {
                 throw ReplicaError.cache(path: path, message: String(cString: strerror(errno)))
             }
-            return loaded
+            return (loaded, collected?.sorted())
         } catch {
             ReplicaLocation.removeFiles(building)
             if let error = error as? SQLiteError { throw .cache(path: path, message: error.description) }
@@ -106,19 +108,21 @@ struct ReplicaCopy {
         into file: String,
         on connection: PostgresConnection,
         progress: ((Int) -> Void)?
-    ) throws -> LoadedReplica {
+    ) throws -> (LoadedReplica, RowOrderCollector?) {
         let store = try ReplicaStore(path: file, shape: shape, tracking: tracking, building: true)
         try store.createSchema()
         let counters = try Catalog.changeCounters(of: shape.source, on: connection)
         let wasTracked = try shape.feed?.isInstalled(on: connection) ?? false
         var position = ChangeFeedPosition(snapshot: "", readAt: "")
         var count = 0
+        var collected: RowOrderCollector?
         try connection.transaction(isolation: "REPEATABLE READ, READ ONLY") {
             position = try ChangeFeed.position(on: connection)
             let history = try ReplicaState.history(of: shape, on: connection)
             try store.database.transaction {
                 try ReplicaState(identity: identity, position: position, history: history).write(to: store.database)
                 let appender = try ReplicaStore.Appender(store: store)
+                appender.order = order.flatMap { RowOrderCollector(term: $0, shape: shape) }
                 var reported = 0
                 // COPY streams: the server produces rows while this thread writes them.
                 try connection.copyOut(
@@ -135,10 +139,12 @@ struct ReplicaCopy {
                 try appender.finish()
                 progress?(appender.count)
                 count = appender.count
+                collected = appender.order
+                appender.order = nil
             }
         }
         let table = shape.table(at: path, rowCount: count)
-        return LoadedReplica(
+        let loaded = LoadedReplica(
             table: table,
             shape: shape,
             position: position,
@@ -146,5 +152,6 @@ struct ReplicaCopy {
             wasTracked: wasTracked,
             tracking: tracking
         )
+        return (loaded, collected)
     }
 }

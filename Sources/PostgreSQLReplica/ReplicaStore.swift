@@ -101,6 +101,9 @@ final class ReplicaStore {
         /// The `COPY` rows not written yet (at most one statement's worth).
         private var decoder: CopyRowDecoder
         private var pending = 0
+        /// The order the rows are collected in, when one was asked and the rows can give it
+        /// (``RowOrderCollector``); nil once a row could not be collected.
+        var order: RowOrderCollector?
 
         init(store: ReplicaStore) throws {
             self.store = store
@@ -143,6 +146,7 @@ final class ReplicaStore {
                 try append((0..<pending).map(decoder.serverRow))
                 return
             }
+            if order != nil { collectOrder() }
             let statement = pending == perStatement ? many : one
             var row = 0
             while row < pending {
@@ -153,6 +157,28 @@ final class ReplicaStore {
                 row = rows.upperBound
             }
             count += pending
+        }
+
+        /// Adds the pending rows' ids and sorted column to ``order`` (which goes when one does not fit).
+        private func collectOrder() {
+            guard var collecting = order else { return }
+            order = nil
+            let fields = decoder.fields
+            let width = decoder.width
+            let complete: Bool = decoder.arena.withUnsafeBytes { arena in
+                for row in 0..<pending {
+                    guard case .integer(let id) = fields[row * width + collecting.idField] else { return false }
+                    let text: UnsafeRawBufferPointer?
+                    switch fields[row * width + collecting.valueField] {
+                    case .null: text = nil
+                    case .text(let start, let count): text = UnsafeRawBufferPointer(rebasing: arena[start..<start + count])
+                    case .integer, .real: return false
+                    }
+                    guard collecting.add(id: id, text: text) else { return false }
+                }
+                return true
+            }
+            if complete { order = collecting }
         }
 
         func append(_ rows: [ServerRow]) throws {

@@ -359,7 +359,7 @@ public final class FetchedResultsController {
     /// Whether a row's text `bytes` is in the section computed from `witness`: they agree on their
     /// first `deciding` bytes, or (either being shorter) are the same text.
     @inline(__always)
-    private static func agree(_ bytes: UnsafeRawBufferPointer, _ witness: [UInt8], on deciding: Int) -> Bool {
+    static func agree(_ bytes: UnsafeRawBufferPointer, _ witness: [UInt8], on deciding: Int) -> Bool {
         witness.withUnsafeBufferPointer { w in
             if bytes.count >= deciding && w.count >= deciding {
                 return memcmp(bytes.baseAddress!, w.baseAddress!, deciding) == 0
