@@ -67,9 +67,10 @@ struct CopyRowDecoder {
         return ServerRow(values: values, key: key)
     }
 
-    /// Binds the fields of the rows since ``clear()`` to parameters 1… of `statement`
-    /// (copying their text: SQLite keeps its own), leaving out the key columns.
-    func bind(rows: Range<Int>, to statement: Statement) throws {
+    /// Binds the fields of the rows since ``clear()`` to parameters 1… of `statement`, leaving
+    /// out the key columns, and steps it once and resets it. Text is bound without a copy:
+    /// the arena does not change until the statement is reset.
+    func insert(rows: Range<Int>, with statement: Statement) throws {
         try arena.withUnsafeBytes { bytes in
             var parameter: Int32 = 1
             for row in rows {
@@ -81,13 +82,15 @@ struct CopyRowDecoder {
                     case .real(let number): try statement.bind(number, at: parameter)
                     case .text(let start, let count):
                         try statement.bind(
-                            utf8: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]),
+                            utf8NoCopy: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]),
                             at: parameter
                         )
                     }
                     parameter += 1
                 }
             }
+            defer { statement.reset() }
+            _ = try statement.step()
         }
     }
 

@@ -151,9 +151,7 @@ final class ReplicaStore {
             var row = 0
             while row < pending {
                 let rows = statement === many ? 0..<pending : row..<row + 1
-                try decoder.bind(rows: rows, to: statement)
-                _ = try statement.step()
-                statement.reset()
+                try decoder.insert(rows: rows, with: statement)
                 row = rows.upperBound
             }
             count += pending

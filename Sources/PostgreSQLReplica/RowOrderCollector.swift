@@ -4,7 +4,7 @@ import PostgreSQLClient
 /// Collects, as the copy appends its rows, each row's id and the text of one column, and
 /// sorts them into a ``ReplicaRowOrder``: SQLite's `ORDER BY column [DESC], id` of the
 /// replica, computed from what was written instead of read back. Each run of
-/// ``runLength`` rows is sorted on a thread of its own while the copy goes on (the core the
+/// `runLength` rows is sorted on a thread of its own while the copy goes on (the core the
 /// copying thread leaves); ``sorted()`` merges the runs.
 ///
 /// Only for a table whose rows are named by an integer key, and a column the replica keeps
@@ -28,12 +28,13 @@ struct RowOrderCollector {
     }
 
     static let prefixLength = 24
-    static let runLength = 1 << 16
 
     let term: OrderTerm
     /// The column's index among the copy's fields, and the key's.
     let valueField: Int
     let idField: Int
+    /// Rows per run sorted on its own.
+    let runLength: Int
     private var current = Run()
     private let sorter: RunSorter
 
@@ -43,11 +44,17 @@ struct RowOrderCollector {
             let index = shape.columns.firstIndex(where: { $0.name == term.column }),
             [.text, .date, .timestamp].contains(shape.columns[index].storage)
         else { return nil }
+        self.init(term: term, valueField: index, idField: keyIndex)
+    }
+
+    /// A collector of `term`, whose values and ids are the copy's fields `valueField` and `idField`.
+    init(term: OrderTerm, valueField: Int, idField: Int, runLength: Int = 1 << 16) {
         self.term = term
-        valueField = index
-        idField = keyIndex
+        self.valueField = valueField
+        self.idField = idField
+        self.runLength = runLength
         sorter = RunSorter(ascending: term.ascending)
-        current.entries.reserveCapacity(RowOrderCollector.runLength)
+        current.entries.reserveCapacity(runLength)
     }
 
     /// Adds a row: its id and its text (nil: NULL). False when the text does not fit a run's offsets.
@@ -62,10 +69,10 @@ struct RowOrderCollector {
         } else {
             current.entries.append(Entry(prefix: (0, 0, 0), id: id, start: 0, length: .max))
         }
-        if current.entries.count == Self.runLength {
+        if current.entries.count == runLength {
             sorter.sort(current)
             current = Run()
-            current.entries.reserveCapacity(Self.runLength)
+            current.entries.reserveCapacity(runLength)
         }
         return true
     }
