@@ -20,7 +20,7 @@ enum CopyField {
 /// `\r`, also `\b`, `\f`, `\v`, octal `\123` and hex `\x7F`).
 struct CopyRowDecoder {
     let columns: [ReplicaColumn]
-    /// Key columns after the columns (``ReplicaShape/selectList``'s `replica_key_n`).
+    /// Key columns after the columns (``ReplicaShape/copySelectList``'s `replica_key_n`).
     let keyCount: Int
     /// The decoded fields of the rows since the last ``clear()``: `columns.count + keyCount` per row.
     private(set) var fields: [CopyField] = []

@@ -8,7 +8,9 @@ import SQLiteStore
 /// by `COPY … TO STDOUT` — one stream, no round trip per page — and appended
 /// row by row (decoded without a Swift string per field, written 64 rows per
 /// `INSERT`) to the file, which is built beside its final name without a
-/// journal and renamed into place when complete.
+/// journal and renamed into place when complete, unsynced (``ReplicaDurability``
+/// syncs it in the background). With an ``order``, the rows are also sorted in
+/// it as they arrive (``RowOrderCollector``).
 struct ReplicaCopy {
     /// Rows per `FETCH` of a refetch, and between two progress reports of the copy.
     static let pageSize = 20_000
@@ -21,8 +23,6 @@ struct ReplicaCopy {
     let timeout: Double
     /// Seconds it waits for each later piece: a server silent that long is out of reach.
     let contactTimeout: Double
-    /// The table's identity, recorded in the file (``ReplicaState``).
-    let identity: String
     /// The order the rows are also collected in, sorted at the end (``RowOrderCollector``).
     var order: OrderTerm?
 
@@ -43,14 +43,15 @@ struct ReplicaCopy {
         ReplicaLocation.removeFiles(building)
         do {
             let (loaded, collected) = try copy(into: building, on: connection, progress: progress)
+            // The runs merge on another core while the file gets its triggers.
+            let merging = collected.map { collected in BackgroundResult { collected.sorted() } }
             try ReplicaStore.installTracking(path: building, tableName: shape.tableName, tracking: tracking)
-            // WAL, so that the browser reads while the follower writes.
-            _ = try ReplicaStore(path: building, shape: shape, tracking: tracking)
+            try ReplicaStore.enterWAL(path: building)
             ReplicaLocation.removeFiles(path)
             guard rename(building, path) == 0 else {
                 throw ReplicaError.cache(path: path, message: String(cString: strerror(errno)))
             }
-            return (loaded, collected?.sorted())
+            return (loaded, merging?.value())
         } catch {
             ReplicaLocation.removeFiles(building)
             if let error = error as? SQLiteError { throw .cache(path: path, message: error.description) }
@@ -120,13 +121,14 @@ struct ReplicaCopy {
             position = try ChangeFeed.position(on: connection)
             let history = try ReplicaState.history(of: shape, on: connection)
             try store.database.transaction {
-                try ReplicaState(identity: identity, position: position, history: history).write(to: store.database)
+                // No identity until the file is on disk (``ReplicaDurability``): no later session takes it over before.
+                try ReplicaState(identity: "", position: position, history: history).write(to: store.database)
                 let appender = try ReplicaStore.Appender(store: store)
                 appender.order = order.flatMap { RowOrderCollector(term: $0, shape: shape) }
                 var reported = 0
                 // COPY streams: the server produces rows while this thread writes them.
                 try connection.copyOut(
-                    "COPY (SELECT \(shape.selectList) \(shape.fromClause)\(shape.keyOrder)) TO STDOUT",
+                    "COPY (SELECT \(shape.copySelectList) \(shape.fromClause)\(shape.keyOrder)) TO STDOUT",
                     timeout: contactTimeout,
                     firstRowTimeout: timeout
                 ) { line in

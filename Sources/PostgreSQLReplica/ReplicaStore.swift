@@ -78,13 +78,25 @@ final class ReplicaStore {
     }
 
     /// Installs SQLiteStore's tracking triggers on the table, so a browser
-    /// following the file reads each applied batch as the rows it changed.
+    /// following the file reads each applied batch as the rows it changed — without
+    /// syncing the file (the copy syncs it once, in the background: ``ReplicaDurability``).
     static func installTracking(path: String, tableName: String, tracking: TrackingNames) throws {
         let catalog = try DatabaseCatalog(path: path, tracking: tracking)
         guard let table = catalog.table(named: tableName) else { return }
         let model = Model(version: 1, applicationID: 0, entities: [table.entity(named: tableName)])
         let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false, tracking: tracking)
+        try store.database.execute("PRAGMA synchronous = OFF")
         try store.installTracking(forTables: [tableName])
+    }
+
+    /// Switches the new file at `path` to WAL, so that a browser reads while the follower
+    /// writes — without syncing it (as ``installTracking(path:tableName:tracking:)``).
+    static func enterWAL(path: String) throws {
+        var options = Database.Options()
+        options.walMode = false
+        let database = try Database(path: path, options: options)
+        try database.execute("PRAGMA synchronous = OFF")
+        _ = try database.scalar("PRAGMA journal_mode = WAL")
     }
 
     // MARK: Copy
@@ -115,7 +127,7 @@ final class ReplicaStore {
                 insert + Array(repeating: row, count: perStatement).joined(separator: ",")
             )
             one = try store.database.uncachedStatement(insert + row)
-            decoder = CopyRowDecoder(columns: store.shape.columns, keyCount: store.shape.keyColumns.count)
+            decoder = CopyRowDecoder(columns: store.shape.columns, keyCount: store.shape.copyKeyCount)
             keyInsert =
                 store.usesKeyTable
                 ? try store.database.uncachedStatement(

@@ -10,7 +10,7 @@ import PostgreSQLClient
 /// Only for a table whose rows are named by an integer key, and a column the replica keeps
 /// as text compared byte for byte (text, date, timestamp: declared `TEXT`, `DATE` or
 /// `TIMESTAMP`, whose values from the server never read as numbers).
-struct RowOrderCollector {
+struct RowOrderCollector: Sendable {
     /// A row: the first 24 bytes of its text, big-endian (zero-padded), its id, and where the
     /// rest of a longer text is in its run's arena.
     struct Entry: Sendable {

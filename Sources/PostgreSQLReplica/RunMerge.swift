@@ -16,24 +16,29 @@ struct RunMerge {
         var offsets = [UInt32](repeating: 0, count: count + 1)
         var isNull = [Bool](repeating: false, count: count)
         var text = [UInt8](repeating: 0, count: textCount)
-        let rests = runs.map(\.rest)
-        withUnsafeRests(rests) { rest in
-            var heap = RunHeap(runs: runs, rest: rest, ascending: ascending)
+        withUnsafeRuns { entries, rest in
+            var heap = RunHeap(entries: entries, rest: rest, ascending: ascending)
             var written = 0
-            text.withUnsafeMutableBytes { output in
-                var row = 0
-                while let entry = heap.pop() {
-                    ids[row] = entry.entry.id
-                    offsets[row] = UInt32(written)
-                    if entry.entry.length == .max {
-                        isNull[row] = true
-                    } else {
-                        written += RunMerge.write(entry.entry, rest: rest[entry.run], to: output, at: written)
+            ids.withUnsafeMutableBufferPointer { ids in
+                offsets.withUnsafeMutableBufferPointer { offsets in
+                    isNull.withUnsafeMutableBufferPointer { isNull in
+                        text.withUnsafeMutableBytes { output in
+                            var row = 0
+                            while let (entry, run) = heap.pop() {
+                                ids[row] = entry.id
+                                offsets[row] = UInt32(written)
+                                if entry.length == .max {
+                                    isNull[row] = true
+                                } else {
+                                    written += RunMerge.write(entry, rest: rest[run], to: output, at: written)
+                                }
+                                row += 1
+                            }
+                            offsets[row] = UInt32(written)
+                        }
                     }
-                    row += 1
                 }
             }
-            offsets[count] = UInt32(written)
         }
         return ReplicaRowOrder(
             column: column,
@@ -68,91 +73,92 @@ struct RunMerge {
         return length
     }
 
-    /// Calls `body` with every run's arena as raw bytes (valid while it runs).
-    private func withUnsafeRests<Result>(
-        _ rests: [[UInt8]],
-        _ body: ([UnsafeRawBufferPointer]) -> Result
+    /// Calls `body` with every run's entries and arena (valid while it runs).
+    private func withUnsafeRuns<Result>(
+        _ body: ([UnsafeBufferPointer<RowOrderCollector.Entry>], [UnsafeRawBufferPointer]) -> Result
     ) -> Result {
-        // The arenas are kept alive by `rests`; their storage does not move while unmodified.
-        var pointers: [UnsafeRawBufferPointer] = []
-        pointers.reserveCapacity(rests.count)
+        var entries: [UnsafeBufferPointer<RowOrderCollector.Entry>] = []
+        var rests: [UnsafeRawBufferPointer] = []
         func nest(_ index: Int) -> Result {
-            guard index < rests.count else { return body(pointers) }
-            return rests[index].withUnsafeBytes { bytes in
-                pointers.append(bytes)
-                return nest(index + 1)
+            guard index < runs.count else { return body(entries, rests) }
+            return runs[index].entries.withUnsafeBufferPointer { run in
+                runs[index].rest.withUnsafeBytes { rest in
+                    entries.append(run)
+                    rests.append(rest)
+                    return nest(index + 1)
+                }
             }
         }
         return nest(0)
     }
 }
 
-/// The next row of each run, smallest (in the order) on top.
+/// The next row of each run, the first in the order on top.
 private struct RunHeap {
-    let runs: [RowOrderCollector.Run]
+    let entries: [UnsafeBufferPointer<RowOrderCollector.Entry>]
     let rest: [UnsafeRawBufferPointer]
     let ascending: Bool
-    /// Per run, the index of its next row.
+    /// Per run, the index of its next row not in the heap.
     private var next: [Int]
-    /// Run indexes, as a binary heap.
-    private var heap: [Int]
+    /// Each run's next row, as a binary heap.
+    private var heap: [(entry: RowOrderCollector.Entry, run: Int)] = []
 
-    init(runs: [RowOrderCollector.Run], rest: [UnsafeRawBufferPointer], ascending: Bool) {
-        self.runs = runs
+    init(entries: [UnsafeBufferPointer<RowOrderCollector.Entry>], rest: [UnsafeRawBufferPointer], ascending: Bool) {
+        self.entries = entries
         self.rest = rest
         self.ascending = ascending
-        next = Array(repeating: 0, count: runs.count)
-        heap = []
-        for run in runs.indices where !runs[run].entries.isEmpty { push(run) }
+        next = Array(repeating: 1, count: entries.count)
+        for run in entries.indices where !entries[run].isEmpty { push((entries[run][0], run)) }
     }
 
-    mutating func pop() -> (entry: RowOrderCollector.Entry, run: Int)? {
+    /// The first row of all, replaced in the heap by the next of its run.
+    mutating func pop() -> (RowOrderCollector.Entry, Int)? {
         guard let top = heap.first else { return nil }
-        let entry = runs[top].entries[next[top]]
-        next[top] += 1
-        if next[top] < runs[top].entries.count {
-            siftDown(0)
+        let run = top.run
+        if next[run] < entries[run].count {
+            heap[0] = (entries[run][next[run]], run)
+            next[run] += 1
         } else {
             let last = heap.removeLast()
-            if !heap.isEmpty {
-                heap[0] = last
-                siftDown(0)
-            }
+            guard !heap.isEmpty else { return top }
+            heap[0] = last
         }
-        return (entry, top)
+        siftDown()
+        return top
     }
 
+    @inline(__always)
     private func precedes(_ a: Int, _ b: Int) -> Bool {
         RowOrderCollector.precedes(
-            runs[a].entries[next[a]],
-            runs[b].entries[next[b]],
-            restA: rest[a],
-            restB: rest[b],
+            heap[a].entry,
+            heap[b].entry,
+            restA: rest[heap[a].run],
+            restB: rest[heap[b].run],
             ascending: ascending
         )
     }
 
-    private mutating func push(_ run: Int) {
-        heap.append(run)
+    private mutating func push(_ item: (entry: RowOrderCollector.Entry, run: Int)) {
+        heap.append(item)
         var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard precedes(heap[child], heap[parent]) else { break }
+            guard precedes(child, parent) else { break }
             heap.swapAt(child, parent)
             child = parent
         }
     }
 
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
+    private mutating func siftDown() {
+        var parent = 0
         while true {
             let left = 2 * parent + 1
             guard left < heap.count else { return }
-            var smallest = left
-            if left + 1 < heap.count && precedes(heap[left + 1], heap[left]) { smallest = left + 1 }
-            guard precedes(heap[smallest], heap[parent]) else { return }
-            heap.swapAt(smallest, parent)
-            parent = smallest
+            var first = left
+            if left + 1 < heap.count && precedes(left + 1, left) { first = left + 1 }
+            guard precedes(first, parent) else { return }
+            heap.swapAt(first, parent)
+            parent = first
         }
     }
 }

@@ -48,17 +48,16 @@ extension FetchedResultsController {
         let derive = plan.sectionFromSortValue
         let ascending = rows.ascending
         let sectionsAscending = plan.sectionAscending
-        let complete: Bool = rows.text.withUnsafeBytes { text in
+        let complete: Bool = rows.withUnsafeRows { ids, text, offsets, isNull in
             var previous: (bytes: UnsafeRawBufferPointer?, id: Int64)?
             var current: StoreValue = .null
             var witness: [UInt8] = []
             var hasWitness = false
             var pending = 0
             for row in 0..<rows.count {
-                let id = rows.ids[row]
+                let id = ids[row]
                 let bytes: UnsafeRawBufferPointer? =
-                    rows.isNull[row]
-                    ? nil : UnsafeRawBufferPointer(rebasing: text[Int(rows.offsets[row])..<Int(rows.offsets[row + 1])])
+                    isNull[row] ? nil : UnsafeRawBufferPointer(rebasing: text[Int(offsets[row])..<Int(offsets[row + 1])])
                 if let previous {
                     let c = compareBinary(previous.bytes, bytes)
                     guard c == 0 ? previous.id < id : (ascending ? c < 0 : c > 0) else { return false }

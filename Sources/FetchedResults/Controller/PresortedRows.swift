@@ -35,4 +35,19 @@ package final class PresortedRows: Sendable {
     }
 
     package var count: Int { ids.count }
+
+    /// Calls `body` with the rows' arrays as buffers (valid while it runs).
+    func withUnsafeRows<Result>(
+        _ body: (
+            UnsafeBufferPointer<Int64>, UnsafeRawBufferPointer, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<Bool>
+        ) -> Result
+    ) -> Result {
+        ids.withUnsafeBufferPointer { ids in
+            text.withUnsafeBytes { text in
+                offsets.withUnsafeBufferPointer { offsets in
+                    isNull.withUnsafeBufferPointer { isNull in body(ids, text, offsets, isNull) }
+                }
+            }
+        }
+    }
 }
