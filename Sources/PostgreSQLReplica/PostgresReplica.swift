@@ -143,15 +143,17 @@ public final class PostgresReplica: @unchecked Sendable {
         progress: (@Sendable (Int) -> Void)? = nil,
         status: (@Sendable (ReplicaStatus) -> Void)? = nil
     ) throws(ReplicaError) -> ReplicaTable {
-        try load(sortingBy: nil, progress: progress, status: status).table
+        try load(sortingBy: nil, syncingInBackground: false, progress: progress, status: status).table
     }
 
-    /// ``load(progress:status:)``, and the copied rows in the order `term` (then the id), sorted
-    /// as they arrived on another core — for a browser whose first fetch is that order, so that
-    /// it need not sort the replica again (see *Copying, and what it costs*). The order is nil
-    /// when the rows are not named by one integer key, when the column is not kept as text
-    /// compared byte for byte (text, date, timestamp), or when an earlier session's replica was
-    /// taken over instead of copied.
+    /// ``load(progress:status:)`` for a browser waiting to show the whole list: the copied rows
+    /// also come in the order `term` (then the id), sorted as they arrived on another core, so
+    /// that its first fetch need not sort the replica again; and a new copy is synced to disk
+    /// in the background instead of before this returns (see *Copying, and what it costs*;
+    /// ``stop(waiting:)`` waits for that sync). The order is nil without `term`, when the rows
+    /// are not named by one integer key, when the column is not kept as text compared byte
+    /// for byte (text, date, timestamp), or when an earlier session's replica was taken over
+    /// instead of copied.
     ///
     ///     let (table, order) = try replica.load(sortingBy: OrderTerm("ts", ascending: false))
     ///
@@ -161,13 +163,22 @@ public final class PostgresReplica: @unchecked Sendable {
         progress: (@Sendable (Int) -> Void)? = nil,
         status: (@Sendable (ReplicaStatus) -> Void)? = nil
     ) throws(ReplicaError) -> (table: ReplicaTable, order: ReplicaRowOrder?) {
+        try load(sortingBy: term, syncingInBackground: true, progress: progress, status: status)
+    }
+
+    private func load(
+        sortingBy term: OrderTerm?,
+        syncingInBackground: Bool,
+        progress: (@Sendable (Int) -> Void)?,
+        status: (@Sendable (ReplicaStatus) -> Void)?
+    ) throws(ReplicaError) -> (table: ReplicaTable, order: ReplicaRowOrder?) {
         loadCondition.withLock { loadStopped = false }
         var lastContact = Date()
         var failing = false
         var backoff = 0.25
         while true {
             do {
-                let loaded = try copyOnce(sortingBy: term) { rows in
+                let loaded = try copyOnce(sortingBy: term, syncingInBackground: syncingInBackground) { rows in
                     lastContact = Date()
                     if failing {
                         failing = false
@@ -190,6 +201,7 @@ public final class PostgresReplica: @unchecked Sendable {
     /// One copy of the table, start to end.
     private func copyOnce(
         sortingBy term: OrderTerm?,
+        syncingInBackground: Bool,
         progress: @escaping (Int) -> Void
     ) throws(ReplicaError) -> (table: ReplicaTable, order: ReplicaRowOrder?) {
         let connection = try connect()
@@ -219,6 +231,7 @@ public final class PostgresReplica: @unchecked Sendable {
         copy.order = term
         let (copied, order) = try copy.run(on: connection, progress: progress)
         let sync = ReplicaDurability(path: path, identity: identity)
+        if !syncingInBackground { sync.wait() }
         lock.withLock {
             loaded = copied
             syncs.append(sync)

@@ -181,7 +181,8 @@ final class ReplicaStore {
                     let text: UnsafeRawBufferPointer?
                     switch fields[row * width + collecting.valueField] {
                     case .null: text = nil
-                    case .text(let start, let count): text = UnsafeRawBufferPointer(rebasing: arena[start..<start + count])
+                    case .text(let start, let count):
+                        text = UnsafeRawBufferPointer(rebasing: arena[start..<start + count])
                     case .integer, .real: return false
                     }
                     guard collecting.add(id: id, text: text) else { return false }

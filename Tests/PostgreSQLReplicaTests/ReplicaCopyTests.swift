@@ -234,7 +234,10 @@ extension ReplicaCopyTests {
             #expect(order.ids == sorted.map { $0[0].int64! })
             let index = column == "ts" ? 1 : 2
             for (row, values) in sorted.enumerated() {
-                let text = String(decoding: order.text[Int(order.offsets[row])..<Int(order.offsets[row + 1])], as: UTF8.self)
+                let text = String(
+                    decoding: order.text[Int(order.offsets[row])..<Int(order.offsets[row + 1])],
+                    as: UTF8.self
+                )
                 #expect(order.isNull[row] ? values[index] == .null : values[index] == .text(text))
             }
         }

@@ -13,7 +13,9 @@ import Testing
 @Suite struct RowOrderCollectorTests {
     static func values(seed: UInt64, count: Int) -> [(id: Int64, text: [UInt8]?)] {
         var random = SeededGenerator(seed: seed)
-        let stems = ["", "a", "2024-12-13 05:19:30", "2024-12-13 05:19:30.123456", "a long common stem of thirty bytes"]
+        let stems = [
+            "", "a", "2024-12-13 05:19:30", "2024-12-13 05:19:30.123456", "a long common stem of thirty bytes",
+        ]
         return (0..<count).map { index in
             if random.below(7) == 0 { return (Int64(index + 1), nil) }
             var text = Array(stems[random.below(stems.count)].utf8)

@@ -57,7 +57,8 @@ extension FetchedResultsController {
             for row in 0..<rows.count {
                 let id = ids[row]
                 let bytes: UnsafeRawBufferPointer? =
-                    isNull[row] ? nil : UnsafeRawBufferPointer(rebasing: text[Int(offsets[row])..<Int(offsets[row + 1])])
+                    isNull[row]
+                    ? nil : UnsafeRawBufferPointer(rebasing: text[Int(offsets[row])..<Int(offsets[row + 1])])
                 if let previous {
                     let c = compareBinary(previous.bytes, bytes)
                     guard c == 0 ? previous.id < id : (ascending ? c < 0 : c > 0) else { return false }
