@@ -40,7 +40,7 @@ import Testing
             let before = Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8))
             return ascending ? before : !before
         }
-        return rows(rows, ascending: ascending)
+        return Self.rows(rows, ascending: ascending)
     }
 
     static func rows(_ rows: [(id: Int64, ts: String?)], ascending: Bool) -> PresortedRows {

@@ -44,16 +44,10 @@ extension FetchedResultsController {
     /// order or the sections are not monotonic.
     static func results(of rows: PresortedRows, plan: FetchPlan) -> (OrderedIDList, [SectionRecord])? {
         var builder = OrderedIDList.Builder()
-        var sections: [SectionRecord] = []
-        let derive = plan.sectionFromSortValue
+        var sections = plan.sectionFromSortValue.map { SortValueSections(plan: plan, derive: $0) }
         let ascending = rows.ascending
-        let sectionsAscending = plan.sectionAscending
         let complete: Bool = rows.withUnsafeRows { ids, text, offsets, isNull in
             var previous: (bytes: UnsafeRawBufferPointer?, id: Int64)?
-            var current: StoreValue = .null
-            var witness: [UInt8] = []
-            var hasWitness = false
-            var pending = 0
             for row in 0..<rows.count {
                 let id = ids[row]
                 let bytes: UnsafeRawBufferPointer? =
@@ -65,34 +59,16 @@ extension FetchedResultsController {
                 }
                 previous = (bytes, id)
                 builder.append(id)
-                guard let derive else { continue }
-                if hasWitness, let bytes, agree(bytes, witness, on: derive.decidingBytes) {
-                    pending += 1
-                    continue
+                if sections == nil || sections!.continuesCurrent(bytes) { continue }
+                guard sections!.add(bytes.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null) else {
+                    return false
                 }
-                let raw: StoreValue = bytes.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null
-                witness = bytes.map { Array($0) } ?? []
-                hasWitness = bytes != nil
-                let value = derive.section(of: raw)
-                if !sections.isEmpty {
-                    let c = plan.compareSectionValues(value, current)
-                    if c == 0 {
-                        pending += 1
-                        continue
-                    }
-                    if sectionsAscending ? c < 0 : c > 0 { return false }
-                    sections[sections.count - 1].count += pending
-                }
-                pending = 0
-                sections.append(SectionRecord(value: value, name: sectionName(for: value), count: 1))
-                current = value
             }
-            if !sections.isEmpty { sections[sections.count - 1].count += pending }
             return true
         }
         guard complete else { return nil }
-        if derive == nil { sections = [SectionRecord(value: .null, name: "", count: rows.count)] }
-        return (builder.finish(), sections)
+        let records = sections?.finish() ?? [SectionRecord(value: .null, name: "", count: rows.count)]
+        return (builder.finish(), records)
     }
 
     /// SQLite's BINARY order of two texts (nil for NULL, before every text): -1, 0 or 1.

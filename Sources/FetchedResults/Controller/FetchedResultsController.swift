@@ -313,47 +313,13 @@ public final class FetchedResultsController {
         defer { statement.reset() }
         try statement.bind(plan.fetchArguments)
         var builder = OrderedIDList.Builder()
-        var sections: [SectionRecord] = []
-        var current: StoreValue = .null
-        // The text the current section was last computed from (hasWitness false after a value that
-        // is not text), and the rows of the current section not yet added to its record: the loop
-        // runs once per row (millions), so it touches no array but the builder's and calls no closure.
-        var witness: [UInt8] = []
-        var hasWitness = false
-        var pending = 0
-        let deciding = derive.decidingBytes
-        let ascending = plan.sectionAscending
+        var sections = SortValueSections(plan: plan, derive: derive)
         while try statement.step() {
             builder.append(statement.int64(at: 0))
-            if hasWitness, let bytes = statement.textBytes(at: 1),
-                FetchedResultsController.agree(bytes, witness, on: deciding)
-            {
-                pending += 1
-                continue
-            }
-            let raw = statement.value(at: 1)
-            if case .text(let text) = raw {
-                witness = Array(text.utf8)
-                hasWitness = true
-            } else {
-                hasWitness = false
-            }
-            let v = derive.section(of: raw)
-            if !sections.isEmpty {
-                let c = plan.compareSectionValues(v, current)
-                if c == 0 {
-                    pending += 1
-                    continue
-                }
-                if ascending ? c < 0 : c > 0 { return nil }
-                sections[sections.count - 1].count += pending
-            }
-            pending = 0
-            sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
-            current = v
+            if sections.continuesCurrent(statement.textBytes(at: 1)) { continue }
+            guard sections.add(statement.value(at: 1)) else { return nil }
         }
-        if !sections.isEmpty { sections[sections.count - 1].count += pending }
-        return (builder.finish(), sections)
+        return (builder.finish(), sections.finish())
     }
 
     /// Whether a row's text `bytes` is in the section computed from `witness`: they agree on their
