@@ -228,9 +228,9 @@ extension ReplicaCopyTests {
                 cacheDirectory: try makeCacheDirectory(),
                 timeZone: "Europe/Paris"
             )
-            let (table, order) = try replica.load(sortingBy: OrderTerm(column, ascending: ascending))
+            let (table, copied) = try replica.load(sortingBy: OrderTerm(column, ascending: ascending))
             let sorted = try replicaRows(table, orderBy: "\(column) \(ascending ? "ASC" : "DESC"), id")
-            let order = try #require(order)
+            let order = try #require(copied)
             #expect(order.ids == sorted.map { $0[0].int64! })
             let index = column == "ts" ? 1 : 2
             for (row, values) in sorted.enumerated() {
