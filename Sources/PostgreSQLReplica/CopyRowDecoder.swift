@@ -1,3 +1,4 @@
+import Foundation
 import PostgreSQLClient
 import SQLiteStore
 
@@ -48,8 +49,7 @@ struct CopyRowDecoder {
         var start = 0
         var index = 0
         while index < width {
-            var stop = start
-            while stop < end && line[stop] != 0x09 { stop += 1 }
+            let stop = CopyRowDecoder.index(of: 0x09, in: line, from: start, to: end)
             if stop == end && index < width - 1 {
                 throw .cache(path: "", message: "a COPY row had \(index + 1) fields, not \(width)")
             }
@@ -115,7 +115,7 @@ struct CopyRowDecoder {
             break
         }
         let start = arena.count
-        if field.contains(0x5C) {
+        if CopyRowDecoder.index(of: 0x5C, in: field, from: 0, to: field.count) < field.count {
             CopyRowDecoder.unescape(field, into: &arena)
         } else {
             arena.append(contentsOf: field)
@@ -164,6 +164,14 @@ struct CopyRowDecoder {
         case .real(let number): .real(number)
         case .text: .text(text(field) ?? "")
         }
+    }
+
+    /// The index of the first `byte` in `bytes[start..<end]` (`memchr`), `end` when there is none.
+    @inline(__always)
+    static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+        guard start < end, let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), end - start)
+        else { return end }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// A decimal integer (an optional minus, digits, nothing else), or nil.
