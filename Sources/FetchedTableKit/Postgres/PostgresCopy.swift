@@ -65,18 +65,24 @@ struct PostgresCopy {
 
     /// Copies `replica`'s table now; `progress` is called with the rows copied so far. With
     /// `status`, a server out of reach is reported there and the copy is made again once it
-    /// answers (``PostgresReplica/load(progress:status:)``), instead of failing. With `sort`,
-    /// the rows are also sorted in that order as they arrive (``presortedRows``), when they can be.
+    /// answers (``PostgresReplica/load(progress:status:)``), instead of failing. For the browser
+    /// (`browsing`), the rows are also sorted in the order `sort` as they arrive
+    /// (``presortedRows``), when they can be, and a new copy is synced to disk in the background
+    /// (``PostgresReplica/load(sortingBy:progress:status:)``); `list` and `watch` wait for it.
     static func load(
         _ replica: PostgresReplica,
         target: PostgresTarget,
+        browsing: Bool = false,
         sortingBy sort: FetchSort? = nil,
         progress: (@Sendable (Int) -> Void)? = nil,
         status: (@Sendable (ReplicaStatus) -> Void)? = nil
     ) throws(FetchedTableError) -> PostgresCopy {
         do {
             let term = sort.map { OrderTerm($0.keyPath, ascending: $0.ascending) }
-            let (table, order) = try replica.load(sortingBy: term, progress: progress, status: status)
+            let (table, order) =
+                browsing
+                ? try replica.load(sortingBy: term, progress: progress, status: status)
+                : (try replica.load(progress: progress, status: status), nil)
             let rows = order.map {
                 PresortedRows(
                     keyPath: $0.column,

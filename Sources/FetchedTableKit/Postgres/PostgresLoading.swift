@@ -66,6 +66,7 @@ final class PostgresLoading {
                 let copy = try PostgresCopy.load(
                     replica,
                     target: target,
+                    browsing: true,
                     sortingBy: sort,
                     progress: { rows in shared.lock.withLock { shared.copied = rows } },
                     status: { status in shared.lock.withLock { shared.status = status } }
