@@ -47,21 +47,30 @@ public final class ImportProgressBar {
     /// The text of the bar (without the carriage return), fitted to `width` columns.
     public static func line(label: String, progress: ImportProgress, width: Int) -> String {
         let rate = Int(progress.rowsPerSecond.rounded())
-        var text = "\(label): \(grouped(progress.rows)) rows, \(grouped(rate)) rows/s"
-        if let fraction = progress.fraction {
-            let percent = Int((fraction * 100).rounded(.down))
-            var tail = " \(percent)%"
-            if let left = progress.secondsLeft { tail += ", ETA \(duration(left))" }
+        let text = "\(label): \(grouped(progress.rows)) rows, \(grouped(rate)) rows/s"
+        guard let fraction = progress.fraction else { return fitted(text, width: width) }
+        var tail = " \(Int((fraction * 100).rounded(.down)))%"
+        if let left = progress.secondsLeft { tail += ", ETA \(duration(left))" }
+        return fitted(text, bar: fraction, tail: tail, width: width)
+    }
+
+    /// Any progress line: `text`, a bar filled to `fraction` when one fits (5 to 30 columns), then
+    /// `tail`, cut to `width` columns: an import's line, or any other (a download's).
+    ///
+    ///     ImportProgressBar.fitted("file.csv: 10 rows", bar: 0.5, tail: " 50%", width: 40)
+    package static func fitted(_ text: String, bar fraction: Double? = nil, tail: String = "", width: Int) -> String {
+        var line = text
+        if let fraction {
             let barWidth = max(0, min(30, width - text.count - tail.count - 4))
             if barWidth >= 5 {
                 let filled = Int((Double(barWidth) * fraction).rounded(.down))
-                text +=
+                line +=
                     " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
                     + "]"
             }
-            text += tail
         }
-        return String(text.prefix(max(10, width - 1)))
+        line += tail
+        return String(line.prefix(max(10, width - 1)))
     }
 
     static func grouped(_ n: Int) -> String {

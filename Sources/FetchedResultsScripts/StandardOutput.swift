@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Buffered standard output for the apps' script commands: one `write(2)` per 64 KiB, and on `flush()`.
 ///
@@ -27,11 +23,7 @@ public final class StandardOutput {
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { bytes in
-                #if canImport(Glibc)
                 Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                #else
-                Darwin.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                #endif
             }
             if n <= 0 {
                 buffer.removeAll(keepingCapacity: true)

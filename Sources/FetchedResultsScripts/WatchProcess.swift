@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The process side of a `watch` command, the same for every app: SIGINT and SIGTERM
 /// ask it to stop (it ends at its next poll, exit status 0), SIGPIPE is ignored, and

@@ -69,7 +69,7 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
     /// Becomes the controller's delegate (which turns its change tracking on)
     /// and the table's data source, and loads the table. The controller gets
     /// ready for change sets in the background meanwhile
-    /// (`prepareForChangesInBackground()`), so that the first one is not slower.
+    /// (`startInBackground(.prepareForChanges)`), so that the first one is not slower.
     ///
     /// The controller should have performed its fetch.
     public init(
@@ -85,7 +85,7 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
         controller.delegate = self
         tableView.dataSource = self
         tableView.reloadData()
-        controller.prepareForChangesInBackground()
+        controller.startInBackground(.prepareForChanges)
     }
 
     deinit {
@@ -116,7 +116,7 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
             tableView.scrollOffset = 0
             tableView.selectRow(at: IndexPath(row: 0, section: 0))
         }
-        newController.prepareForChangesInBackground()
+        newController.startInBackground(.prepareForChanges)
     }
 
     /// Reloads the table from the controller as it is now (after a refetch).

@@ -5,7 +5,7 @@ import Testing
 /// `bench --binaries DIR`, through the built `bench`: the `failedbanks` and `fetchedtable` it
 /// measures are DIR's (an installed package's `/usr/bin`, or a staging root's `usr/bin`), and a
 /// folder without them is refused naming the folder and what is missing.
-@Suite(.enabled(if: CompareTests.binary != nil, "no built bench (run 'swift build' first, or set BENCH_BIN)"))
+@Suite(.enabled(if: CompareTests.binary != nil, Comment(rawValue: BuiltProgram.missingReason("bench"))))
 struct BinariesOptionTests {
     /// A staging root whose `usr/bin` holds stand-in programs that write their arguments to `calls`
     /// and fail (so bench notes the figure unmeasured and measures nothing for long).

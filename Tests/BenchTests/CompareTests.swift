@@ -6,19 +6,8 @@ import Testing
 /// shared key with its change; a ratio more than 10 % worse is flagged and
 /// makes the exit status 1.
 @Suite struct CompareTests {
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }  // CompareTests.swift, BenchTests, Tests
-        return url
-    }()
-
-    /// `$BENCH_BIN`, else `<root>/.build/debug/bench`.
-    static let binary: String? = {
-        let candidate =
-            ProcessInfo.processInfo.environment["BENCH_BIN"]
-            ?? packageRoot.appendingPathComponent(".build/debug/bench").path
-        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
-    }()
+    /// The `bench` built beside this test bundle (``BuiltProgram``), or `$BENCH_BIN`.
+    static let binary = BuiltProgram.path("bench")
 
     /// Writes the two runs into a new folder and runs `bench --compare` on them.
     static func compare(_ before: String, _ after: String) throws -> ProcessResult {
@@ -27,7 +16,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try before.write(toFile: folder + "/before.json", atomically: true, encoding: .utf8)
         try after.write(toFile: folder + "/after.json", atomically: true, encoding: .utf8)
-        let bench = try #require(binary, "no built bench (run 'swift build' first, or set BENCH_BIN)")
+        let bench = try #require(binary, "\(BuiltProgram.missingReason("bench"))")
         return try ProcessRunner.run(bench, ["--compare", folder + "/before.json", folder + "/after.json"])
     }
 
@@ -35,7 +24,7 @@ import Testing
         output.split(separator: "\n").map(String.init).first { $0.hasPrefix(key + " ") }
     }
 
-    @Test(.enabled(if: binary != nil, "no built bench (run 'swift build' first, or set BENCH_BIN)"))
+    @Test(.enabled(if: binary != nil, Comment(rawValue: BuiltProgram.missingReason("bench"))))
     func aRatioMoreThanATenthWorseIsFlaggedAndFailsTheRun() throws {
         let result = try Self.compare(
             #"{"rows": 1000000, "fetch_s": 0.6, "fetch_ratio": 1.16, "import_ratio": 1.0, "change1000_speedup": 118, "scroll_bytes": 830, "only_before": 1}"#,
@@ -55,7 +44,7 @@ import Testing
         #expect(out.contains("2 of 3 ratios worsened by more than 10 %: fetch_ratio, change1000_speedup"))
     }
 
-    @Test(.enabled(if: binary != nil, "no built bench (run 'swift build' first, or set BENCH_BIN)"))
+    @Test(.enabled(if: binary != nil, Comment(rawValue: BuiltProgram.missingReason("bench"))))
     func noRatioWorseIsExitStatusZeroAndNullsAreShown() throws {
         let result = try Self.compare(
             #"{"rows": 10000, "fetch_ratio": 1.4, "csv1m_ready_ratio": null, "page_down_ms": 1.1}"#,
@@ -67,7 +56,7 @@ import Testing
         #expect(result.standardOutput.contains("no ratio of 2 worsened by more than 10 %"))
     }
 
-    @Test(.enabled(if: binary != nil, "no built bench (run 'swift build' first, or set BENCH_BIN)"))
+    @Test(.enabled(if: binary != nil, Comment(rawValue: BuiltProgram.missingReason("bench"))))
     func aFileThatIsNotARunIsRefusedNamingIt() throws {
         let result = try Self.compare("not json", #"{"rows": 1}"#)
         #expect(result.status == 66)

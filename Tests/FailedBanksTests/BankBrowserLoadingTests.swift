@@ -1,4 +1,5 @@
 @_spi(Benchmark) import FetchedResults
+import FetchedResultsUI
 import Foundation
 import SQLiteStore
 @_spi(Benchmark) import TerminalUI
@@ -134,7 +135,7 @@ private final class LoadingFixture {
         browser.loop.draw()
         #expect(browser.adapter.selectedObject?.string("name") == "Pulaski Savings Bank")
         #expect(browser.adapter.controller.numberOfObjects == 13)
-        #expect(!browser.loop.views.contains { $0 is BankDetailScreen })
+        #expect(!browser.loop.views.contains { $0 is ObjectDetailScreen })
         // Loaded: keys act again.
         #expect(browser.handle(.down) == .handled)
         #expect(browser.positionText == "2/13")

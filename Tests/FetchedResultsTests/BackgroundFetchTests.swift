@@ -5,7 +5,7 @@ import Testing
 
 @_spi(Benchmark) @testable import FetchedResults
 
-/// The first fetch on the store's second connection (`performFetchInBackground`): the
+/// The first fetch on the store's second connection (`startInBackground(.fetch)`): the
 /// same results as `performFetch`, and writes that land while it runs — before or after
 /// its snapshot, by another connection or by the controller's own context — are never lost.
 @Suite("Background first fetch")
@@ -27,12 +27,12 @@ struct BackgroundFetchTests {
         for _ in 0..<80 { try Foreign.randomWrite(file.writer, &rng) }
         let store = try file.store()
         let controller = Self.controller(store)
-        #expect(try controller.performFetchInBackground())
-        #expect(controller.isFetchingInBackground)
+        #expect(controller.startInBackground(.fetch) == .started)
+        #expect(controller.backgroundWork == [.fetch])
         #expect(controller.numberOfObjects == 0)
-        #expect(try controller.waitForBackgroundFetch())
-        #expect(!controller.isFetchingInBackground)
-        #expect(try !controller.finishBackgroundFetch())
+        #expect(try controller.waitForBackgroundWork() == .fetched)
+        #expect(controller.backgroundWork.isEmpty)
+        #expect(try controller.pollBackgroundWork() == nil)
         #expect(Snapshot(controller) == (try Foreign.fresh(store, Foreign.byGroup())))
     }
 
@@ -47,9 +47,9 @@ struct BackgroundFetchTests {
         let store = try file.store()
         let controller = Self.controller(store)
         let done = Atomic(false)
-        #expect(try controller.performFetchInBackground(onFinish: { done.store(true, ordering: .releasing) }))
+        #expect(controller.startInBackground(.fetch, onFinish: { done.store(true, ordering: .releasing) }) == .started)
         var polls = 0
-        while try !controller.finishBackgroundFetch() {
+        while try controller.pollBackgroundWork() != .fetched {
             polls += 1
             usleep(1000)
             #expect(polls < 30_000, "the background fetch never ended")
@@ -75,13 +75,14 @@ struct BackgroundFetchTests {
             let controller = Self.controller(store, context: context)
             controller.refetchesInBackgroundOnReset = true
             controller.onChange = { _ in }
-            #expect(try controller.performFetchInBackground())
+            #expect(controller.startInBackground(.fetch) == .started)
             // Before or after the worker's snapshot: the race is the point.
             for _ in 0..<Int.random(in: 0...3, using: &rng) { try Foreign.randomWrite(file.writer, &rng) }
-            #expect(try controller.waitForBackgroundFetch())
+            try controller.waitForBackgroundWork()
+            #expect(controller.hasFetched)
             for _ in 0..<Int.random(in: 0...2, using: &rng) { try Foreign.randomWrite(file.writer, &rng) }
             try context.processExternalChanges()
-            try controller.waitForBackgroundRefetch()
+            try controller.waitForBackgroundWork()
             let expected = try Foreign.fresh(store, Foreign.byGroup())
             #expect(Snapshot(controller) == expected, "seed \(seed) round \(round)")
             if Snapshot(controller) != expected { return }
@@ -98,11 +99,10 @@ struct BackgroundFetchTests {
         var batches = 0
         controller.onChange = { _ in batches += 1 }
         let victim = try #require(try context.fetch("items", limit: 1).first)
-        #expect(try controller.performFetchInBackground())
+        #expect(controller.startInBackground(.fetch) == .started)
         context.delete(victim)
         try context.save()
-        #expect(try controller.waitForBackgroundFetch())
-        try controller.waitForBackgroundRefetch()
+        try controller.waitForBackgroundWork()
         let expected = try Foreign.fresh(store, Foreign.byGroup())
         #expect(Snapshot(controller) == expected)
         #expect(controller.indexPath(for: victim.objectID) == nil)
@@ -114,8 +114,9 @@ struct BackgroundFetchTests {
         var request = FetchRequest(entity: "items")
         request.sortDescriptors = [FetchSort("no such column")]
         let bad = FetchedResultsController(fetchRequest: request, context: ObjectContext(store: store))
-        #expect(throws: (any Error).self) { try bad.performFetchInBackground() }
-        #expect(!bad.isFetchingInBackground)
+        #expect(bad.startInBackground(.fetch) == .unavailable)
+        #expect(bad.backgroundWork.isEmpty)
+        #expect(throws: (any Error).self) { try bad.performFetch() }
 
         let model = Model(
             version: 1,
@@ -126,8 +127,8 @@ struct BackgroundFetchTests {
         byName.sortDescriptors = [FetchSort("name")]
         let memory = try Store(path: ":memory:", model: model)
         let controller = FetchedResultsController(fetchRequest: byName, context: ObjectContext(store: memory))
-        #expect(try !controller.performFetchInBackground())
-        #expect(!controller.isFetchingInBackground)
+        #expect(controller.startInBackground(.fetch) == .unavailable)
+        #expect(controller.backgroundWork.isEmpty)
     }
 
     @Test func performFetchReplacesARunningOne() throws {
@@ -136,10 +137,10 @@ struct BackgroundFetchTests {
         for _ in 0..<40 { try Foreign.randomWrite(file.writer, &rng) }
         let store = try file.store()
         let controller = Self.controller(store)
-        #expect(try controller.performFetchInBackground())
+        #expect(controller.startInBackground(.fetch) == .started)
         try controller.performFetch()
-        #expect(!controller.isFetchingInBackground)
-        #expect(try !controller.waitForBackgroundFetch())
+        #expect(controller.backgroundWork.isEmpty)
+        #expect(try controller.waitForBackgroundWork() == nil)
         #expect(Snapshot(controller) == (try Foreign.fresh(store, Foreign.byGroup())))
     }
 }

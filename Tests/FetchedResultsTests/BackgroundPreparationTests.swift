@@ -4,7 +4,7 @@ import Testing
 
 @_spi(Benchmark) @testable import FetchedResults
 
-/// `prepareForChangesInBackground()`: the per-row prefixes are built on the
+/// `startInBackground(.prepareForChanges)`: the per-row prefixes are built on the
 /// store's second connection while the caller goes on; the next change set
 /// uses them, and gives exactly the batch a controller building them itself
 /// would give. When the results moved in between, the job's work is dropped.
@@ -75,7 +75,7 @@ import Testing
         try background.performFetch()
         try inline.performFetch()
         let before = Snapshot(background)
-        background.prepareForChangesInBackground()
+        #expect(background.startInBackground(.prepareForChanges) == .started)
         #expect(background.prefixJob != nil, "the job should be running on the store's second connection")
 
         try Self.moveBanks(t, count: 300, seed: 1)
@@ -117,12 +117,13 @@ import Testing
         try deferring.performFetch()
         try inline.performFetch()
         // After the first screen: nothing is built, no memory is spent on prefixes.
-        deferring.prepareForChangesInBackground()
-        #expect(deferring.prefixJob == nil && !deferring.list.hasKeys && !deferring.isPreparingForChanges)
+        #expect(deferring.startInBackground(.prepareForChanges) == .notNeeded)
+        #expect(deferring.prefixJob == nil && !deferring.list.hasKeys && deferring.backgroundWork.isEmpty)
         // A change is coming: the pass runs in the background, and the change set uses it.
-        deferring.prepareForChangesInBackground(evenIfDeferred: true)
+        deferring.defersPreparationForChanges = false
+        #expect(deferring.startInBackground(.prepareForChanges) == .started)
         #expect(deferring.prefixJob != nil)
-        while deferring.isPreparingForChanges { usleep(1_000) }
+        while deferring.backgroundWork.contains(.prepareForChanges) { usleep(1_000) }
         try Self.moveBanks(t, count: 300, seed: 4)
         #expect(deferring.statistics.keyBuilds == 1 && deferring.list.hasKeys)
         #expect(fromDeferring.count == 1 && fromDeferring == fromInline)
@@ -138,7 +139,7 @@ import Testing
         var batches: [ChangeBatch] = []
         c.onChange = { batches.append($0) }
         try c.performFetch()
-        c.prepareForChangesInBackground()
+        c.startInBackground(.prepareForChanges)
         // Another process rewrites a bank; the results are fetched again before any change set.
         let (other, _) = try t.secondConnection()
         try other.database.run("UPDATE failed_bank_details SET close_date = '1990-01-01' WHERE info_id = 5")
@@ -177,7 +178,7 @@ import Testing
             let c = FetchedResultsController(fetchRequest: r, context: context)
             c.onChange = { _ in }
             try c.performFetch()
-            c.prepareForChangesInBackground()
+            c.startInBackground(.prepareForChanges)
             #expect(c.prefixJob != nil)
         }
         #expect(!FileManager.default.fileExists(atPath: file + "-wal"))

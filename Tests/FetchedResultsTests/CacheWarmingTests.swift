@@ -4,7 +4,7 @@ import Testing
 
 @_spi(Benchmark) @testable import FetchedResults
 
-/// `warmCacheInBackground()`: a controller's results cache is filled on the
+/// `startInBackground(.warmCache)`: a controller's results cache is filled on the
 /// store's second connection without fetching into the controller; a later
 /// fetch with the same request reads it (rule 8 of FetchedResults.docc/ChangeBatches.md), and data committed since
 /// makes it stale as any change does.
@@ -34,16 +34,13 @@ import Testing
 
     @Test func aWarmedCacheIsReadByTheNextFetchAndEqualsAFreshOne() throws {
         let t = try Self.filled()
-        guard case .started(let warming) = controller(t).warmCacheInBackground() else {
-            Issue.record("the warming did not start")
-            return
-        }
-        #expect(warming.wait())
+        let warming = controller(t)
+        try #require(warming.startInBackground(.warmCache) == .started)
+        #expect(warming.backgroundWork == [.warmCache] || warming.backgroundWork.isEmpty)
+        #expect(try warming.waitForBackgroundWork() == nil, "nothing is installed into the warming controller")
+        #expect(!warming.hasFetched && warming.backgroundWork.isEmpty)
         #expect(controller(t).hasValidCache())
-        if case .alreadyValid = controller(t).warmCacheInBackground() {
-        } else {
-            Issue.record("a valid cache is warmed again")
-        }
+        #expect(controller(t).startInBackground(.warmCache) == .notNeeded, "a valid cache is not warmed again")
 
         let cached = controller(t)
         try cached.performFetch()
@@ -59,11 +56,9 @@ import Testing
 
     @Test func dataCommittedAfterWarmingMakesTheCacheStale() throws {
         let t = try Self.filled()
-        guard case .started(let warming) = controller(t).warmCacheInBackground() else {
-            Issue.record("the warming did not start")
-            return
-        }
-        warming.wait()
+        let warming = controller(t)
+        try #require(warming.startInBackground(.warmCache) == .started)
+        try warming.waitForBackgroundWork()
         try t.addBank("AAA new bank")
         let c = controller(t)
         #expect(!c.hasValidCache())
@@ -75,10 +70,10 @@ import Testing
     @Test func aBusySecondConnectionOrNoCacheNameIsSaidSo() throws {
         let t = try Self.filled()
         let lease = try #require(t.store.acquireReaderConnection())
-        if case .busy = controller(t).warmCacheInBackground() {} else { Issue.record("expected busy") }
+        #expect(controller(t).startInBackground(.warmCache) == .busy)
         lease.release()
         let uncached = FetchedResultsController(fetchRequest: Self.byName(), context: t.context)
-        if case .notApplicable = uncached.warmCacheInBackground() {} else { Issue.record("expected notApplicable") }
+        #expect(uncached.startInBackground(.warmCache) == .unavailable)
     }
 
     @Test func fetchingFromTheCacheOnlyFetchesWhenItIsValidAndOtherwiseChangesNothing() throws {

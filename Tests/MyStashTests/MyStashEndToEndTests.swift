@@ -5,8 +5,8 @@ import Testing
 
 /// `mystash` in a real terminal (tmux): the whole life of a stash.
 ///
-/// Needs the built executable (`swift build`; found beside the test bundle,
-/// at `<root>/.build/debug/mystash`, or `$MYSTASH_BIN`) and tmux; skipped with
+/// Needs the built executable (`swift build`; found beside the test bundle by
+/// `BuiltProgram`, or `$MYSTASH_BIN`) and tmux; skipped with
 /// a message otherwise. Uses `MYSTASH_KDF=min` (Argon2id's minimum cost, for
 /// tests only) and a store in a temporary directory.
 @Suite(.serialized) struct MyStashEndToEndTests {

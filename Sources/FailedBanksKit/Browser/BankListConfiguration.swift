@@ -29,7 +29,7 @@ enum BankListConfiguration {
         configuration.animated = options.animated
         configuration.readOnlyReason = readOnlyReason
         configuration.cacheDirectory = cacheDirectory
-        configuration.detailScreen = { bank, _ in BankDetailScreen(bank: bank) }
+        configuration.detailScreen = { bank, _ in BankDetail.screen(for: bank) }
         configuration.detailDescription = "show the bank's details"
         configuration.indexTitleDescription = "a year, a letter, a state"
         // One line: with c and U the help fills the 21 lines of an 80×24 overlay.

@@ -12,7 +12,7 @@ import SQLiteStore
 /// The controller appends the object ID as the last tie-breaker itself.
 ///
 ///     BankSortTab(argument: "name")   // .name
-///     let controller = BankSortTab.date.makeController(context: context, filter: nil)
+///     let controller = BankSortTab.date.listTab(storePath: nil).makeController(context: context, filter: nil)
 ///     try controller.performFetch()
 package enum BankSortTab: String, CaseIterable, Sendable {
     case date, name, state
@@ -58,25 +58,6 @@ package enum BankSortTab: String, CaseIterable, Sendable {
         var request = FetchRequest(entity: FailedBankModel.info, predicate: filter, sortDescriptors: sortDescriptors)
         request.fetchBatchSize = 40
         return request
-    }
-
-    /// A controller for this tab (not yet fetched). Unfiltered tabs use a
-    /// results cache, so a second launch over an unchanged store starts faster.
-    package func makeController(
-        context: ObjectContext,
-        filter: FetchPredicate?,
-        cacheDirectory: String? = nil
-    ) -> FetchedResultsController {
-        let controller = FetchedResultsController(
-            fetchRequest: fetchRequest(filter: filter),
-            context: context,
-            sectionNameKeyPath: sectionNameKeyPath,
-            cacheName: filter == nil ? cacheName(forStoreAt: context.store.path) : nil,
-            cacheDirectory: cacheDirectory
-        )
-        // Whole section names in the index: "2025", "CA", "A".
-        controller.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
-        return controller
     }
 
     /// One results cache per tab and store file, so two stores do not evict each other's.

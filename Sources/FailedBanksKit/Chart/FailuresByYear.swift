@@ -1,4 +1,5 @@
 import FetchedResults
+import FetchedResultsUI
 import SQLiteStore
 import TerminalUI
 
@@ -23,14 +24,7 @@ package enum FailuresByYear {
     /// A controller (not yet fetched) of the banks that `filter` lets through, one section per year.
     package static func makeController(context: ObjectContext, filter: FetchPredicate?) -> FetchedResultsController {
         // No results cache: the chart's controller lives beside the list's and must not share its cache.
-        let controller = FetchedResultsController(
-            fetchRequest: BankSortTab.date.fetchRequest(filter: filter),
-            context: context,
-            sectionNameKeyPath: BankSortTab.date.sectionNameKeyPath,
-            cacheName: nil
-        )
-        controller.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
-        return controller
+        BankSortTab.date.listTab(storePath: nil).makeController(context: context, filter: filter)
     }
 
     /// One bar per year, newest first: the year ("—" for banks without a closing date) and its count,

@@ -140,19 +140,14 @@ package enum ListCommand {
         }
     }
 
-    /// The tab's controller: its request and sections, whole section names as index titles.
+    /// The tab's controller, as the browser's tab makes it (no results cache): its request and
+    /// sections, whole section names as index titles.
     static func makeController(
         tab: BankSortTab,
         filter: FetchPredicate?,
         context: ObjectContext
     ) -> FetchedResultsController {
-        let controller = FetchedResultsController(
-            fetchRequest: tab.fetchRequest(filter: filter),
-            context: context,
-            sectionNameKeyPath: tab.sectionNameKeyPath
-        )
-        controller.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
-        return controller
+        tab.listTab(storePath: nil).makeController(context: context, filter: filter)
     }
 
     /// What `openAndFetch` ends with: the store, its context and the controller after its first

@@ -1,3 +1,4 @@
+import BulkImport
 import Foundation
 import Glibc
 
@@ -45,21 +46,13 @@ final class DownloadProgressBar: @unchecked Sendable {
 
     /// `www.fdic.gov: 12 KB of 45 KB [#####-----------] 26%`, fitted to `width` columns.
     static func line(label: String, progress: BankListDownloader.Progress, width: Int) -> String {
-        var text = "\(label): \(size(progress.received))"
-        if let expected = progress.expected, expected > 0 {
-            let fraction = min(1, Double(progress.received) / Double(expected))
-            let tail = " \(Int((fraction * 100).rounded(.down)))%"
-            text += " of \(size(expected))"
-            let barWidth = max(0, min(30, width - text.count - tail.count - 4))
-            if barWidth >= 5 {
-                let filled = Int((Double(barWidth) * fraction).rounded(.down))
-                text +=
-                    " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: barWidth - filled)
-                    + "]"
-            }
-            text += tail
+        let text = "\(label): \(size(progress.received))"
+        guard let expected = progress.expected, expected > 0 else {
+            return ImportProgressBar.fitted(text, width: width)
         }
-        return String(text.prefix(max(10, width - 1)))
+        let fraction = min(1, Double(progress.received) / Double(expected))
+        let tail = " \(Int((fraction * 100).rounded(.down)))%"
+        return ImportProgressBar.fitted(text + " of \(size(expected))", bar: fraction, tail: tail, width: width)
     }
 
     /// "812 bytes", "45 KB", "1.2 MB".

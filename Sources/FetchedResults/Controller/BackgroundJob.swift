@@ -3,11 +3,9 @@ import SQLiteStore
 import Synchronization
 
 /// One piece of a controller's work on another thread, over the store's second connection
-/// (``Store/acquireReaderConnection()``): the one job type behind every background family of
-/// the controller — the first fetch (``FetchedResultsController/performFetchInBackground(onFinish:)``),
-/// the refetch after a reset (``FetchedResultsController/refetchInBackground(isReset:onFinish:)``),
-/// the sort-key prefixes (``FetchedResultsController/prepareForChangesInBackground(evenIfDeferred:)``) and the
-/// filling of another tab's cache (``FetchedResultsController/warmCacheInBackground()``).
+/// (``Store/acquireReaderConnection()``): the one job type behind every ``BackgroundWork`` —
+/// the fetch and the refetch (``BackgroundQuery``), the sort-key prefixes (``PrefixBuildJob``)
+/// and the filling of a results cache (``FetchedResultsController/startCacheWarming()``).
 ///
 /// A job has four verbs, the same for all: ``start(with:qos:_:)`` runs the work with the
 /// connection and gives the connection back on the worker when it ends; ``poll()`` returns the
@@ -76,8 +74,10 @@ final class BackgroundJob<Output>: @unchecked Sendable {
     }
 
     /// Stops the work soon: ``isCancelled`` turns true and the connection's statements are
-    /// interrupted (`sqlite3_interrupt`) until it is leased again.
+    /// interrupted (`sqlite3_interrupt`) until it is leased again. Does nothing once the
+    /// outcome is ready (a finished job keeps it).
     func cancel() {
+        guard !isFinished else { return }
         cancelledFlag.store(true, ordering: .relaxed)
         running.withLock { $0?.database.interruptUntilResumed() }
     }

@@ -21,13 +21,13 @@ extension FetchedResultsController {
     package func process(_ changes: ChangeSet) throws -> ChangeBatch? {
         guard hasFetched, let plan else {
             // A first fetch in the background may have read the rows before this change.
-            backgroundFetch?.missedChanges = true
+            backgroundQuery?.refetchAfter = true
             return nil
         }
         let root = plan.entity.name
         if (changes.isReset || isStale) && refetchesInBackgroundOnReset && plan.request.fetchLimit == 0
             && plan.request.fetchOffset == 0,
-            refetchInBackground(isReset: changes.isReset)
+            startBackgroundRefetch(isReset: changes.isReset) == .started
         {
             return nil
         }
@@ -90,7 +90,7 @@ extension FetchedResultsController {
     /// small enough, and no finished background build waiting to be installed.
     func placesWithoutKeys(_ count: Int) -> Bool {
         guard count > 0, count <= FetchedResultsController.keylessChangeLimit else { return false }
-        if let prefix = prefixJob, prefix.job.isFinished { return false }
+        if let prefix = prefixJob, prefix.job.isFinished, !prefix.job.isCancelled { return false }
         return true
     }
 
@@ -103,7 +103,7 @@ extension FetchedResultsController {
             prefix.job.cancel()
             prefixJob = nil
         }
-        prepareForChangesInBackground(evenIfDeferred: true)  // a change came: deferred no longer
+        _ = startPrefixJob()  // a change came: deferred no longer
     }
 
     /// Moves the id list out of the controller, leaving an empty one.

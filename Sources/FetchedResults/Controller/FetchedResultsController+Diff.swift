@@ -11,7 +11,7 @@ extension FetchedResultsController {
     /// new − old; among the surviving objects, those that changed section or
     /// fall outside a longest increasing subsequence of old positions move.
     /// Objects in `updated` that stay in place are reported as updates.
-    /// It runs on the calling thread; ``refetchInBackground(isReset:onFinish:)`` does the same
+    /// It runs on the calling thread; ``BackgroundWork/refetch`` does the same
     /// work on the store's second connection without blocking it.
     ///
     ///     let batch = try controller.refetchAndDiff()

@@ -8,7 +8,7 @@ extension FetchedResultsController {
     /// A list screen's "123/572", and a search that keeps its matches in the
     /// controller's order, both need positions rather than index paths.
     ///
-    ///     if let position = controller.position(ofObject: bank.objectID) {
+    ///     if let position = controller.position(ofObject: book.objectID) {
     ///         status = "\(position + 1)/\(controller.numberOfObjects)"
     ///     }
     public func position(ofObject objectID: ObjectID) -> Int? {

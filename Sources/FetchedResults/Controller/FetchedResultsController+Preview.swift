@@ -47,13 +47,13 @@ extension FetchedResultsController {
     /// How: the fetch's own query cut with `LIMIT`. When the order starts with a descending
     /// sort, the query is first narrowed to the rows whose value is at least the
     /// `limit`-th largest (one probe `LIMIT 1 OFFSET limit − 1`), which SQLite reads from
-    /// the sort's index (`details.closeDate DESC` on a million banks: a few milliseconds
+    /// the sort's index (`details.publishedOn DESC` on a million books: a few milliseconds
     /// instead of sorting every row). Without such an index, or with an ascending first
     /// sort, SQLite still scans every row but keeps only the first `limit` (no full sort).
     /// A request with a `fetchLimit` or `fetchOffset` runs its (limited) fetch query.
     ///
     /// One case can differ from the fetch: a derived section key computed from the first
-    /// sort's attribute alone (a year of a closing date), with a descending sort. The
+    /// sort's attribute alone (the year of a publication date), with a descending sort. The
     /// preview then follows the request's sorts, as ``performFetch()`` does whenever the
     /// section values come out in order along them (a year of a date always does); when
     /// the preview's own rows show they do not, it orders by the section first, as the
@@ -62,7 +62,7 @@ extension FetchedResultsController {
     /// which is why it is provisional: show ``performFetch()``'s results when it returns.
     ///
     ///     let first = try controller.previewFirstObjects(limit: 20)
-    ///     // [FailedBankInfo/948398 in "2025", FailedBankInfo/163453 in "2025", …]
+    ///     // [Book/948398 in "2025", Book/163453 in "2025", …]
     ///
     /// - Throws: what ``performFetch()`` throws for an invalid request
     ///   (``FetchedResultsError``, ``PredicateError``), and SQLite's errors.

@@ -98,24 +98,20 @@ public final class FetchedResultsController {
     /// Whether the installed prefixes are the short ones.
     var keysAreShort = false
     private var historyPositionWhenUntracked: Int64?
-    /// The background build of the prefixes, if one was started (``prepareForChangesInBackground(evenIfDeferred:)``).
+    /// The background work (``BackgroundWork``): the fetch or refetch query, the build of the
+    /// prefixes, a cache warming, and whom to wake when one of them finishes.
+    var backgroundQuery: BackgroundQuery?
     var prefixJob: PrefixBuildJob?
-    /// The running ``refetchInBackground(isReset:onFinish:)``, whether another is queued after it,
-    /// whether they follow a reset, and who to wake when one is done.
-    var backgroundRefetch: BackgroundRefetch?
-    var backgroundRefetchQueued = false
-    var backgroundRefetchIsReset = true
-    var backgroundRefetchOnFinish: (@Sendable () -> Void)?
-    /// The running ``performFetchInBackground(onFinish:)``, if any.
-    var backgroundFetch: BackgroundFetch?
+    var cacheWarming: BackgroundJob<Bool>?
+    var backgroundWake: (@Sendable () -> Void)?
     /// When true, a reset the context publishes (another connection wrote to an untracked
     /// foreign database: `Store.hasTracking`), or any change set while the results may be stale
-    /// (the store was written while nobody tracked them), starts ``refetchInBackground(isReset:onFinish:)``
-    /// instead of refetching on this thread; the batch arrives through ``deliverFinishedRefetch()``,
-    /// which the owner calls on every tick. Default false (the refetch runs at once, as before).
+    /// (the store was written while nobody tracked them), starts a ``BackgroundWork/refetch``
+    /// instead of refetching on this thread; the batch arrives through ``pollBackgroundWork()``,
+    /// which the owner calls on every tick. Default false (the refetch runs at once).
     ///
     ///     controller.refetchesInBackgroundOnReset = true
-    ///     // every tick: try context.processExternalChanges(); try controller.deliverFinishedRefetch()
+    ///     // every tick: try context.processExternalChanges(); try controller.pollBackgroundWork()
     public var refetchesInBackgroundOnReset = false
     /// How the last performFetch got its data (for tests and the benchmark).
     package internal(set) var lastFetchUsedCache = false
@@ -167,8 +163,7 @@ public final class FetchedResultsController {
     deinit {
         for continuation in batchContinuations { continuation.finish() }
         prefixJob?.job.cancel()
-        backgroundFetch?.query.job.cancel()
-        backgroundRefetch?.job.cancel()
+        backgroundQuery?.job.cancel()
         if let token = observerToken { context.removeObserver(token) }
     }
 
@@ -194,8 +189,7 @@ public final class FetchedResultsController {
     }
 
     private func fetch(queryingWhenNoCache: Bool) throws -> Bool {
-        let plan = try makePlan()
-        if let name = cacheName, !ResultsCache.isValidName(name) { throw FetchedResultsError.invalidCacheName(name) }
+        let plan = try makeValidatedPlan()
         let cache = cacheIdentity(for: plan)
         var fetched = cache.flatMap {
             ResultsCache.load(name: $0.name, directory: cacheDirectory, key: $0.key, store: context.store)
@@ -208,21 +202,18 @@ public final class FetchedResultsController {
             if let cache { save(queried, to: cache) }
             fetched = queried
         }
-        cancelBackgroundFetch()
         install(fetched: fetched!, untrackedSince: try? context.store.historyPosition())
         return true
     }
 
     /// Makes `fetched` the results of a fetch (of ``plan``), replacing any: what
-    /// ``performFetch()`` and a finished ``performFetchInBackground(onFinish:)`` end with.
+    /// ``performFetch()`` and a finished ``BackgroundWork/fetch`` end with.
     /// `position` is the store's history position the results are known to be
     /// current at (an untracked controller compares it with the store's when it
     /// starts tracking: rule 9 of <doc:ChangeBatches>).
     func install(fetched: (OrderedIDList, [SectionRecord]), untrackedSince position: Int64?) {
         cancelPrefixJob()
-        backgroundRefetch?.job.cancel()
-        backgroundRefetch = nil  // its diff starts from results this fetch replaces
-        backgroundRefetchQueued = false
+        cancelBackgroundQuery()  // a refetch's diff starts from results this fetch replaces
         (list, sectionRecords) = fetched
         startsCache = nil
         generation += 1
@@ -240,6 +231,13 @@ public final class FetchedResultsController {
         try FetchPlan(request: fetchRequest, model: context.store.model, sectionNameKeyPath: sectionNameKeyPath)
     }
 
+    /// ``makePlan()``, and the ``cacheName`` checked: what a fetch throws before it starts.
+    func makeValidatedPlan() throws -> FetchPlan {
+        let plan = try makePlan()
+        if let name = cacheName, !ResultsCache.isValidName(name) { throw FetchedResultsError.invalidCacheName(name) }
+        return plan
+    }
+
     /// Where a fetch's results are cached, and what a valid entry there carries.
     typealias CacheIdentity = (name: String, fingerprint: String, key: ResultsCache.Key)
 
@@ -252,15 +250,6 @@ public final class FetchedResultsController {
             list: fetched.0,
             sections: fetched.1
         )
-    }
-
-    /// Stops the background build of the prefixes and waits until it has given the store's
-    /// second connection back (its keys are about to be replaced).
-    func cancelPrefixJobAndWait() {
-        guard let prefix = prefixJob else { return }
-        prefix.job.cancel()
-        _ = prefix.job.wait()
-        prefixJob = nil
     }
 
     /// The cache name and the fingerprint a valid cache entry carries now (the request, the
@@ -285,7 +274,7 @@ public final class FetchedResultsController {
         try FetchedResultsController.runFetch(plan, on: context.store.database)
     }
 
-    /// ``runFetch(_:)`` on a given connection (the store's second one, for ``warmCacheInBackground()``).
+    /// ``runFetch(_:)`` on a given connection (the store's second one, for ``BackgroundWork``).
     static func runFetch(_ plan: FetchPlan, on db: Database) throws -> (OrderedIDList, [SectionRecord]) {
         if let cheaper = plan.fetchSQLWithoutSectionSort {
             let result =
@@ -468,54 +457,20 @@ public final class FetchedResultsController {
         try ensureKeys(plan)
     }
 
-    /// Whether ``prepareForChangesInBackground(evenIfDeferred:)`` leaves the prefixes for
-    /// later (false by default): until it is called with `evenIfDeferred` — when the app
-    /// learns that a change is on its way — or until the first change set: a small one is
-    /// placed without them and starts their build in the background, a larger one builds
-    /// them first. For a list that may never change (a copy of a server table, browsed):
-    /// it keeps the prefixes' memory (24 bytes a row) only once it does change.
+    /// Whether ``BackgroundWork/prepareForChanges`` leaves the prefixes for later (false by
+    /// default): ``startInBackground(_:onFinish:)`` then answers ``BackgroundStart/notNeeded``,
+    /// until the flag is cleared — when the app learns that a change is on its way — or until
+    /// the first change set: a small one is placed without them and starts their build in the
+    /// background, a larger one builds them first. For a list that may never change (a copy of
+    /// a server table, browsed): it keeps the prefixes' memory (24 bytes a row) only once it
+    /// does change.
     ///
     ///     controller.defersPreparationForChanges = true
     ///     try controller.performFetch()
-    ///     controller.prepareForChangesInBackground()                      // nothing yet
-    ///     controller.prepareForChangesInBackground(evenIfDeferred: true)  // a change is coming
+    ///     controller.startInBackground(.prepareForChanges)   // nothing yet
+    ///     controller.defersPreparationForChanges = false    // a change is coming
+    ///     controller.startInBackground(.prepareForChanges)
     public var defersPreparationForChanges = false
-
-    /// Whether a background build of the prefixes is running: a change set processed now
-    /// would wait for it. An app that must not wait polls this before it reads changes.
-    public var isPreparingForChanges: Bool { prefixJob.map { !$0.job.isFinished } ?? false }
-
-    /// Like ``prepareForChanges()``, but on another thread over the store's
-    /// second connection, returning at once: an app calls it after its first
-    /// screen and stays responsive while the prefixes are built. The next
-    /// change set uses them (waiting for the job if it is still running); when
-    /// the results changed in between, or the store's second connection is not
-    /// available, the controller builds them itself as before. Nothing happens
-    /// while ``defersPreparationForChanges`` is set, unless `evenIfDeferred`.
-    ///
-    ///     try controller.performFetch()
-    ///     controller.prepareForChangesInBackground()
-    public func prepareForChangesInBackground(evenIfDeferred: Bool = false) {
-        guard !defersPreparationForChanges || evenIfDeferred else { return }
-        guard hasFetched, let plan, plan.request.fetchLimit == 0, plan.request.fetchOffset == 0,
-            !list.hasKeys, list.count > 0, prefixJob == nil,
-            let lease = context.store.acquireReaderConnection()
-        else { return }
-        let job = PrefixBuildJob(
-            sequence: list.sequence,
-            plan: plan,
-            short: mayUseShortPrefixes && plan.shortEncoder != nil,
-            generation: generation
-        )
-        job.start(with: lease)
-        prefixJob = job
-    }
-
-    /// Stops a background prefix build whose results are about to be replaced.
-    func cancelPrefixJob() {
-        prefixJob?.job.cancel()
-        prefixJob = nil
-    }
 
     /// The name of a section for a section key value.
     static func sectionName(for value: StoreValue) -> String {

@@ -11,7 +11,7 @@ import SQLiteStore
 /// meantime (same `generation`); otherwise it builds the prefixes itself, as
 /// without a job.
 ///
-///     let job = PrefixBuildJob(sequence: list.sequence, plan: plan, short: false, generation: generation)
+///     let job = PrefixBuildJob(sequence: list.sequence, plan: plan, short: false, generation: generation, onFinish: nil)
 ///     job.start(with: lease)
 ///     if let keys = job.waitForKeys() { _ = list.installKeys(chunks: keys) }   // or job.job.poll()
 final class PrefixBuildJob {
@@ -21,14 +21,15 @@ final class PrefixBuildJob {
     let isShort: Bool
     /// The pass over the rows: one array of prefixes per chunk, in order (nil when the read
     /// failed, was cancelled, or the store is closing).
-    let job = BackgroundJob<[ContiguousArray<SortPrefix>]?>()
+    let job: BackgroundJob<[ContiguousArray<SortPrefix>]?>
 
     private let sequence: IDSequence
     private let sql: String
     private let encoder: SortKeyEncoder
     private let firstColumn: Int32
 
-    init(sequence: IDSequence, plan: FetchPlan, short: Bool, generation: Int) {
+    init(sequence: IDSequence, plan: FetchPlan, short: Bool, generation: Int, onFinish: (@Sendable () -> Void)?) {
+        self.job = BackgroundJob(onFinish: onFinish)
         self.sequence = sequence
         self.sql = plan.keysSQL
         self.encoder = short ? plan.shortEncoder! : plan.encoder
@@ -74,5 +75,49 @@ final class PrefixBuildJob {
             return nil
         }
         return job.isCancelled ? nil : chunks
+    }
+}
+
+extension FetchedResultsController {
+    /// ``BackgroundWork/prepareForChanges``, deferred or not: starts the build over the current
+    /// results unless their prefixes are built or under way. A cancelled build is replaced.
+    func startPrefixJob() -> BackgroundStart {
+        guard hasFetched, let plan, plan.request.fetchLimit == 0, plan.request.fetchOffset == 0 else {
+            return .unavailable
+        }
+        if let running = prefixJob {
+            guard running.job.isCancelled else { return .notNeeded }
+            guard running.job.isFinished else { return .busy }
+            prefixJob = nil
+        }
+        guard !list.hasKeys, list.count > 0 else { return .notNeeded }
+        guard let lease = context.store.acquireReaderConnection() else {
+            return context.store.hasReaderConnection ? .busy : .unavailable
+        }
+        let job = PrefixBuildJob(
+            sequence: list.sequence,
+            plan: plan,
+            short: mayUseShortPrefixes && plan.shortEncoder != nil,
+            generation: generation,
+            onFinish: backgroundWake
+        )
+        job.start(with: lease)
+        prefixJob = job
+        return .started
+    }
+
+    /// Stops a background prefix build whose results are about to be replaced.
+    func cancelPrefixJob() {
+        prefixJob?.job.cancel()
+        prefixJob = nil
+    }
+
+    /// Stops the background build of the prefixes and waits until it has given the store's
+    /// second connection back (its keys are about to be replaced).
+    func cancelPrefixJobAndWait() {
+        guard let prefix = prefixJob else { return }
+        prefix.job.cancel()
+        _ = prefix.job.wait()
+        prefixJob = nil
     }
 }

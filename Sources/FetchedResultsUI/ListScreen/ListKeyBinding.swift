@@ -1,7 +1,7 @@
 import Foundation
 import TerminalUI
 
-/// A key an app adds to a ``ListScreen`` (mystash's `a` add, failedbanks' `c`
+/// A key an app adds to a ``ListScreen`` (`a` to add a row, `c` to show a
 /// chart), with the line the help overlay shows for it.
 ///
 /// The screen offers it a key after the table's modal states (the Delete

@@ -54,7 +54,7 @@ extension ListScreen {
             adapter.animatesChanges = configuration.animated
             adapter.log = { [unowned self] message in self.log.append(message) }
             // The controller fetching the old store in the background goes, and the keys kept for it.
-            stopBackgroundLoading()
+            loading = nil
             preview = nil
             isLoading = false
         }

@@ -23,7 +23,7 @@ extension ListScreen {
         let actionName = configuration.deleteActionName(name)
         // A refetch reading in the background holds a shared lock on a rollback-journal file:
         // stopped here (it starts again at the next tick), the save need not wait for it.
-        adapter.controller.cancelBackgroundRefetch()
+        adapter.controller.cancelBackgroundWork()
         do {
             if let delete = configuration.delete {
                 try delete(object, actionName)
@@ -49,7 +49,7 @@ extension ListScreen {
             statusLine.showMessage("Undo is disabled: \(readOnlyReason)", at: now, style: .error)
             return
         }
-        adapter.controller.cancelBackgroundRefetch()  // as for a delete: the undo's save need not wait
+        adapter.controller.cancelBackgroundWork()  // as for a delete: the undo's save need not wait
         do {
             guard context.canUndo, let undone = try context.undo() else {
                 statusLine.showMessage("Nothing to undo", at: now)

@@ -54,13 +54,10 @@ extension ListScreen {
                 filter: nil,
                 cacheDirectory: configuration.cacheDirectory
             )
-            switch controller.warmCacheInBackground() {
-            case .busy: return
-            case .started:
-                tabsToWarm.removeFirst()
-                return
-            case .alreadyValid, .notApplicable: tabsToWarm.removeFirst()
-            }
+            let start = controller.startInBackground(.warmCache)
+            if start == .busy { return }
+            tabsToWarm.removeFirst()
+            if start == .started { return }
         }
     }
 
@@ -80,7 +77,7 @@ extension ListScreen {
         warmNextTab()
         do {
             try context.processExternalChanges()
-            _ = try adapter.controller.deliverFinishedRefetch()
+            try adapter.controller.pollBackgroundWork()
             pollFailures = 0
         } catch {
             pollFailures += 1

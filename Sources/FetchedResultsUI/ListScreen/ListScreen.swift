@@ -19,7 +19,7 @@ import TerminalUI
 /// results cache the screen shows the controller's preview of the first page
 /// ("2025 (…)" headers, "Loading…"), starts the full fetch right after that frame
 /// is on the terminal — with ``ListScreenConfiguration/fetchesInBackground``, on the
-/// store's second connection (`FetchedResultsController.performFetchInBackground(onFinish:)`),
+/// store's second connection (`FetchedResultsController.startInBackground(.fetch)`),
 /// so that the loop keeps answering while a 10-million-row table is read — then
 /// installs the adapter. Until then the provisional page acts on no key: `q` quits, `?` shows
 /// the help, Esc leaves a screen pushed over another; other keys wait for the results (in the
@@ -176,9 +176,9 @@ public final class ListScreen: View, TableViewDelegate {
     func finishLoading(_ controller: FetchedResultsController) {
         guard isLoading else { return }
         do {
-            if configuration.fetchesInBackground, try controller.performFetchInBackground() {
+            if configuration.fetchesInBackground, controller.startInBackground(.fetch) == .started {
                 loading = (controller, [])
-                addTicker(every: ListScreen.loadingCheckInterval) { screen in screen.installFinishedFetch() }
+                addTicker(every: ListScreen.loadingCheckInterval) { screen in screen.pollLoading() }
                 return
             }
             try controller.performFetch()
@@ -192,28 +192,20 @@ public final class ListScreen: View, TableViewDelegate {
     /// How often the loop looks whether the background first fetch is done (seconds).
     static let loadingCheckInterval = 0.05
 
-    /// The loading ticker: once the background first fetch is done, the real table. False (the
-    /// ticker goes) once nothing is loading.
-    func installFinishedFetch() -> Bool {
-        guard let controller = loading?.controller else { return false }
+    /// The loading ticker: polls the background first fetch; once it is installed, the real
+    /// table, then the keys kept meanwhile. False (the ticker goes) once nothing is loading.
+    func pollLoading() -> Bool {
+        guard let (controller, keys) = loading else { return false }
         do {
-            guard try controller.finishBackgroundFetch() else { return true }
+            guard case .fetched? = try controller.pollBackgroundWork() else { return true }
+            loading = nil
+            endLoading(controller)
+            for key in keys { loop.dispatch(key) }
         } catch {
-            stopBackgroundLoading()
+            loading = nil
             failLoading(error)
-            return false
         }
-        let keys = stopBackgroundLoading()
-        endLoading(controller)
-        for key in keys { loop.dispatch(key) }
         return false
-    }
-
-    /// Ends ``loading`` (its ticker goes at its next tick); returns the keys kept meanwhile.
-    @discardableResult
-    func stopBackgroundLoading() -> [InputEvent] {
-        defer { loading = nil }
-        return loading?.keys ?? []
     }
 
     /// The first tab's controller is fetched: the real table replaces the provisional
@@ -252,7 +244,7 @@ public final class ListScreen: View, TableViewDelegate {
 
     /// Posts a message on the status line (an app's command reporting back).
     ///
-    ///     screen.showMessage("Updated 3 banks")
+    ///     screen.showMessage("Updated 3 books")
     public func showMessage(_ text: String, duration: Double = 4, style: StatusLine.MessageStyle = .info) {
         statusLine.showMessage(text, at: now, duration: duration, style: style)
     }

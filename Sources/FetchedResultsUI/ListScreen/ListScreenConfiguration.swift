@@ -31,7 +31,7 @@ public struct ListScreenConfiguration {
     /// whose first frame should already have the counts).
     public var previewsFirstPage = true
     /// Whether the full fetch after the preview runs on the store's second connection
-    /// (`FetchedResultsController.performFetchInBackground(onFinish:)`), the run loop
+    /// (`FetchedResultsController.startInBackground(.fetch)`), the run loop
     /// answering meanwhile (`q` quits at once): for tables whose fetch takes seconds.
     /// The results show on the first loop tick after it ends; so a screen driven frame
     /// by frame (a test calling `draw()`) keeps the default, false: the fetch runs on the

@@ -187,8 +187,9 @@ final class PostgresBrowser {
         let state = connectionState
         configuration.willPoll = { screen in
             guard state.batchNeedsPrefixes, let controller = screen.adapter?.controller else { return true }
-            controller.prepareForChangesInBackground(evenIfDeferred: true)
-            return !controller.isPreparingForChanges
+            controller.defersPreparationForChanges = false
+            controller.startInBackground(.prepareForChanges)
+            return !controller.backgroundWork.contains(.prepareForChanges)
         }
     }
 

@@ -205,7 +205,7 @@ public final class PostgresConnection {
     /// during the call. Streaming: the server writes while `row` works, with no
     /// round trip per page as a cursor's `FETCH` has. Returns the rows read.
     ///
-    ///     let count = try connection.copyOut("COPY (SELECT id, name FROM bank) TO STDOUT") { line in … }
+    ///     let count = try connection.copyOut("COPY (SELECT id, title FROM book) TO STDOUT") { line in … }
     ///
     /// - Parameters:
     ///   - sql: a `COPY … TO STDOUT` statement (text format).

@@ -5,7 +5,7 @@ import CLibPQ
 ///
 /// A result is immutable and may be read from any thread.
 ///
-///     let result = try connection.query("SELECT id, name FROM bank WHERE state = $1", ["CA"])
+///     let result = try connection.query("SELECT id, title FROM book WHERE language = $1", ["en"])
 ///     for row in 0..<result.rowCount {
 ///         print(result[row, 0].displayText, result[row, 1].displayText)
 ///     }

@@ -35,48 +35,68 @@ extension DerivedAttribute {
         }
     }
 
-    /// The year (`2025`) of a date's `attribute` stored as text that begins `YYYY`, no digit after;
-    /// NULL stays NULL and anything else is `notADate` (default: the section ``notADate``), which
-    /// sorts after every date in both directions (``sortsLast``).
-    /// `valuesAreDates` (every value is known to be a date) leaves the check out: the plain
-    /// `substr`, which an index on the column serves.
+    /// The year (`2025`) of a date's attribute stored as text that begins `YYYY`, no digit after
+    /// (see ``DatePart``).
     ///
     ///     DerivedAttribute.year("publishedYear", of: "publishedOn", column: "published_on")
-    public static func year(
-        _ name: String,
-        of attribute: String,
-        column: String? = nil,
-        notADate: StoreValue = .text(notADate),
-        valuesAreDates: Bool = false
-    ) -> DerivedAttribute {
-        datePart(name, of: attribute, column: column, length: 4, notADate: notADate, valuesAreDates: valuesAreDates)
-    }
+    public static let year = DatePart(length: 4)
 
-    /// The month (`2025-06`) of a date's `attribute`, as ``year(_:of:column:notADate:valuesAreDates:)`` the year.
+    /// The month (`2025-06`) of a date's attribute (see ``DatePart``).
     ///
     ///     DerivedAttribute.month("closeMonth", of: "publishedOn", column: "published_on")
-    public static func month(
-        _ name: String,
-        of attribute: String,
-        column: String? = nil,
-        notADate: StoreValue = .text(notADate),
-        valuesAreDates: Bool = false
-    ) -> DerivedAttribute {
-        datePart(name, of: attribute, column: column, length: 7, notADate: notADate, valuesAreDates: valuesAreDates)
-    }
+    public static let month = DatePart(length: 7)
 
-    /// The day (`2025-06-27`) of a date's or a timestamp's `attribute`, as
-    /// ``year(_:of:column:notADate:valuesAreDates:)`` the year.
+    /// The day (`2025-06-27`) of a date's or a timestamp's attribute (see ``DatePart``).
     ///
     ///     DerivedAttribute.day("createdDay", of: "created")
-    public static func day(
-        _ name: String,
-        of attribute: String,
-        column: String? = nil,
-        notADate: StoreValue = .text(notADate),
-        valuesAreDates: Bool = false
-    ) -> DerivedAttribute {
-        datePart(name, of: attribute, column: column, length: 10, notADate: notADate, valuesAreDates: valuesAreDates)
+    public static let day = DatePart(length: 10)
+
+    /// The factory of one of the date parts a list sections by — ``year``, ``month`` or ``day``:
+    /// the first 4, 7 or 10 characters of a date's attribute stored as text that begins with a
+    /// date to that precision, no digit after. Call it with the derived attribute's name.
+    ///
+    ///     DerivedAttribute.year("publishedYear", of: "publishedOn")   // a DatePart, called
+    public struct DatePart: Sendable {
+        /// How many characters of the date the part keeps (4, 7 or 10).
+        public let length: Int
+
+        /// The derived attribute `name`: this part of `attribute`'s value. NULL stays NULL and
+        /// anything else is `notADate` (default: the section ``DerivedAttribute/notADate``), which
+        /// sorts after every date in both directions (``DerivedAttribute/sortsLast``). `column` is
+        /// the attribute's column in SQL (default: the attribute's name). `valuesAreDates` (every
+        /// value is known to be a date) leaves the check out: the plain `substr`, which an index on
+        /// the column serves.
+        ///
+        ///     DerivedAttribute.month("closeMonth", of: "closeDate", column: "close_date", valuesAreDates: true)
+        public func callAsFunction(
+            _ name: String,
+            of attribute: String,
+            column: String? = nil,
+            notADate: StoreValue = .text(DerivedAttribute.notADate),
+            valuesAreDates: Bool = false
+        ) -> DerivedAttribute {
+            let ref = sqlReference(column ?? attribute)
+            if valuesAreDates {
+                // `length` characters: at most 4 bytes each.
+                return DerivedAttribute(name, .text, sql: "substr(\(ref), 1, \(length))", decidingBytes: 4 * length) {
+                    [length] value in
+                    prefix(of: value(attribute), length: length)
+                }
+            }
+            let pattern = ["[0-9][0-9][0-9][0-9]", "[0-9][0-9]", "[0-9][0-9]"]
+                .prefix(length == 4 ? 1 : length == 7 ? 2 : 3).joined(separator: "-")
+            let sql =
+                "CASE WHEN \(ref) IS NULL THEN NULL WHEN typeof(\(ref)) = 'text' AND substr(\(ref), 1, \(length)) GLOB '\(pattern)'"
+                + " AND substr(\(ref), \(length + 1), 1) NOT GLOB '[0-9]' THEN substr(\(ref), 1, \(length))"
+                + " ELSE \(sqlLiteral(notADate)) END"
+            // The pattern reads `length` ASCII characters and the byte after them.
+            // Its own section sorts after the dates, ascending or descending (NULL keeps SQLite's place).
+            let last: StoreValue? = notADate == .null ? Optional.none : notADate  // StoreValue reads `nil` as `.null`
+            return DerivedAttribute(name, .text, sql: sql, decidingBytes: length + 1, sortsLast: last) {
+                [length] value in
+                datePrefix(of: value(attribute), length: length, notADate: notADate)
+            }
+        }
     }
 
     /// The Swift twin of ``initial(_:of:column:)``'s SQL: the first character upper-cased when it is an
@@ -98,7 +118,7 @@ extension DerivedAttribute {
         }
     }
 
-    /// The Swift twin of a checked date part's SQL: the first `length` characters (4, 7 or 10) of text
+    /// The Swift twin of a checked ``DatePart``'s SQL: the first `length` characters (4, 7 or 10) of text
     /// that begins with a date to that precision and no digit after it; NULL for NULL; `notADate` otherwise.
     ///
     ///     DerivedAttribute.datePrefix(of: .text("2025-06-27"), length: 7)   // .text("2025-06")
@@ -163,37 +183,6 @@ extension DerivedAttribute {
     private static func withUTF8<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         return Array(text.utf8).withUnsafeBufferPointer(body)
-    }
-
-    /// A date part: checked (``datePrefix(of:length:notADate:)``) or, for values known to be dates, plain.
-    private static func datePart(
-        _ name: String,
-        of attribute: String,
-        column: String?,
-        length: Int,
-        notADate: StoreValue,
-        valuesAreDates: Bool
-    ) -> DerivedAttribute {
-        let ref = sqlReference(column ?? attribute)
-        if valuesAreDates {
-            // `length` characters: at most 4 bytes each.
-            return DerivedAttribute(name, .text, sql: "substr(\(ref), 1, \(length))", decidingBytes: 4 * length) {
-                value in
-                prefix(of: value(attribute), length: length)
-            }
-        }
-        let pattern = ["[0-9][0-9][0-9][0-9]", "[0-9][0-9]", "[0-9][0-9]"].prefix(length == 4 ? 1 : length == 7 ? 2 : 3)
-            .joined(separator: "-")
-        let sql =
-            "CASE WHEN \(ref) IS NULL THEN NULL WHEN typeof(\(ref)) = 'text' AND substr(\(ref), 1, \(length)) GLOB '\(pattern)'"
-            + " AND substr(\(ref), \(length + 1), 1) NOT GLOB '[0-9]' THEN substr(\(ref), 1, \(length))"
-            + " ELSE \(sqlLiteral(notADate)) END"
-        // The pattern reads `length` ASCII characters and the byte after them.
-        // Its own section sorts after the dates, ascending or descending (NULL keeps SQLite's place).
-        let last: StoreValue? = notADate == .null ? Optional.none : notADate  // StoreValue reads `nil` as `.null`
-        return DerivedAttribute(name, .text, sql: sql, decidingBytes: length + 1, sortsLast: last) { value in
-            datePrefix(of: value(attribute), length: length, notADate: notADate)
-        }
     }
 
     /// `$.column` in a derived attribute's SQL; a name that is not a plain identifier is quoted (`$."first name"`).

@@ -25,7 +25,7 @@ import Timekeeping
 /// only (`splitsLargeReads = false`): its time for the 1,000-object change sets
 /// is the table's information row `change1000_one_connection_ms`, the cost
 /// without the second core. It builds its sort-key prefixes in the background
-/// right after its fetch (`prepareForChangesInBackground()`, as the app's
+/// right after its fetch (`startInBackground(.prepareForChanges)`, as the app's
 /// adapter does): its first change set is `first_change1_background_ms`,
 /// beside the first controller's (`first_change_after_fetch_ms`: a change set
 /// of one row right after the fetch, before any prefix exists).
@@ -72,7 +72,7 @@ struct ChangeBenchmark {
         try baseline.performFetch()
         try oneConnection.performFetch()
         // As the app does: the prefixes are built on the store's second connection while work goes on.
-        oneConnection.prepareForChangesInBackground()
+        oneConnection.startInBackground(.prepareForChanges)
         guard incremental.numberOfObjects > 0 else { throw BenchError.failed("the store is empty") }
 
         let writer = ObjectContext(store: store)

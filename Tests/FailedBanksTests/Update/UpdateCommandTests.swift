@@ -268,12 +268,10 @@ import Testing
         let store = try BundledStore()
         let server = try LocalHTTPServer { _ in .silence }
         defer { server.stop() }
-        let started = Date()
         let run = try refused(store, url: server.url("/banklist.csv"), extra: ["--timeout", "1"])
         #expect(run.status == 69)
+        // Ended by --timeout (its message names it), not by URLSession's 60 s default.
         #expect(run.errors.last?.contains("timed out: no complete answer within 1 s") == true, "\(run.errors)")
-        // Bounded by --timeout, not by URLSession's 60 s default (generous for a loaded machine).
-        #expect(Date().timeIntervalSince(started) < 30)
     }
 
     @Test func nothingListeningIsRefusedWith69() throws {
