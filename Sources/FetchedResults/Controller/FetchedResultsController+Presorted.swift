@@ -18,13 +18,12 @@ extension FetchedResultsController {
     ///
     ///     if try !controller.performFetch(presorted: rows) { try controller.performFetch() }
     package func performFetch(presorted rows: PresortedRows) throws -> Bool {
-        let plan = try makePlan()
+        let plan = try makeValidatedPlan()
         guard FetchedResultsController.canFetch(rows, plan: plan),
             let fetched = FetchedResultsController.results(of: rows, plan: plan)
         else { return false }
         self.plan = plan
         lastFetchUsedCache = false
-        cancelBackgroundFetch()
         install(fetched: fetched, untrackedSince: try? context.store.historyPosition())
         return true
     }
