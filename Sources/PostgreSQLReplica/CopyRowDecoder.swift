@@ -1,3 +1,4 @@
+import Foundation
 import PostgreSQLClient
 import SQLiteStore
 
@@ -20,7 +21,7 @@ enum CopyField {
 /// `\r`, also `\b`, `\f`, `\v`, octal `\123` and hex `\x7F`).
 struct CopyRowDecoder {
     let columns: [ReplicaColumn]
-    /// Key columns after the columns (``ReplicaShape/selectList``'s `replica_key_n`).
+    /// Key columns after the columns (``ReplicaShape/copySelectList``'s `replica_key_n`).
     let keyCount: Int
     /// The decoded fields of the rows since the last ``clear()``: `columns.count + keyCount` per row.
     private(set) var fields: [CopyField] = []
@@ -48,8 +49,7 @@ struct CopyRowDecoder {
         var start = 0
         var index = 0
         while index < width {
-            var stop = start
-            while stop < end && line[stop] != 0x09 { stop += 1 }
+            let stop = CopyRowDecoder.index(of: 0x09, in: line, from: start, to: end)
             if stop == end && index < width - 1 {
                 throw .cache(path: "", message: "a COPY row had \(index + 1) fields, not \(width)")
             }
@@ -67,9 +67,10 @@ struct CopyRowDecoder {
         return ServerRow(values: values, key: key)
     }
 
-    /// Binds the fields of the rows since ``clear()`` to parameters 1… of `statement`
-    /// (copying their text: SQLite keeps its own), leaving out the key columns.
-    func bind(rows: Range<Int>, to statement: Statement) throws {
+    /// Binds the fields of the rows since ``clear()`` to parameters 1… of `statement`, leaving
+    /// out the key columns, and steps it once and resets it. Text is bound without a copy:
+    /// the arena does not change until the statement is reset.
+    func insert(rows: Range<Int>, with statement: Statement) throws {
         try arena.withUnsafeBytes { bytes in
             var parameter: Int32 = 1
             for row in rows {
@@ -81,13 +82,15 @@ struct CopyRowDecoder {
                     case .real(let number): try statement.bind(number, at: parameter)
                     case .text(let start, let count):
                         try statement.bind(
-                            utf8: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]),
+                            utf8NoCopy: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]),
                             at: parameter
                         )
                     }
                     parameter += 1
                 }
             }
+            defer { statement.reset() }
+            _ = try statement.step()
         }
     }
 
@@ -112,7 +115,7 @@ struct CopyRowDecoder {
             break
         }
         let start = arena.count
-        if field.contains(0x5C) {
+        if CopyRowDecoder.index(of: 0x5C, in: field, from: 0, to: field.count) < field.count {
             CopyRowDecoder.unescape(field, into: &arena)
         } else {
             arena.append(contentsOf: field)
@@ -161,6 +164,14 @@ struct CopyRowDecoder {
         case .real(let number): .real(number)
         case .text: .text(text(field) ?? "")
         }
+    }
+
+    /// The index of the first `byte` in `bytes[start..<end]` (`memchr`), `end` when there is none.
+    @inline(__always)
+    static func index(of byte: UInt8, in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+        guard start < end, let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), end - start)
+        else { return end }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// A decimal integer (an optional minus, digits, nothing else), or nil.

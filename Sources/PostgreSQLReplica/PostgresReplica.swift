@@ -56,6 +56,8 @@ public final class PostgresReplica: @unchecked Sendable {
     private let lock = NSLock()
     private var loaded: LoadedReplica?
     private var follower: ReplicaFollower?
+    /// The background syncs of the files this replica copied (``ReplicaDurability``).
+    private var syncs: [ReplicaDurability] = []
     /// Wakes a ``load(progress:status:)`` waiting to copy again when ``stop(waiting:)`` is called.
     private let loadCondition = NSCondition()
     private var loadStopped = false
@@ -141,13 +143,42 @@ public final class PostgresReplica: @unchecked Sendable {
         progress: (@Sendable (Int) -> Void)? = nil,
         status: (@Sendable (ReplicaStatus) -> Void)? = nil
     ) throws(ReplicaError) -> ReplicaTable {
+        try load(sortingBy: nil, syncingInBackground: false, progress: progress, status: status).table
+    }
+
+    /// ``load(progress:status:)`` for a browser waiting to show the whole list: the copied rows
+    /// also come in the order `term` (then the id), sorted as they arrived on another core, so
+    /// that its first fetch need not sort the replica again; and a new copy is synced to disk
+    /// in the background instead of before this returns (see *Copying, and what it costs*;
+    /// ``stop(waiting:)`` waits for that sync). The order is nil without `term`, when the rows
+    /// are not named by one integer key, when the column is not kept as text compared byte
+    /// for byte (text, date, timestamp), or when an earlier session's replica was taken over
+    /// instead of copied.
+    ///
+    ///     let (table, order) = try replica.load(sortingBy: OrderTerm("ts", ascending: false))
+    ///
+    /// - Throws: as ``load(progress:status:)``.
+    public func load(
+        sortingBy term: OrderTerm?,
+        progress: (@Sendable (Int) -> Void)? = nil,
+        status: (@Sendable (ReplicaStatus) -> Void)? = nil
+    ) throws(ReplicaError) -> (table: ReplicaTable, order: ReplicaRowOrder?) {
+        try load(sortingBy: term, syncingInBackground: true, progress: progress, status: status)
+    }
+
+    private func load(
+        sortingBy term: OrderTerm?,
+        syncingInBackground: Bool,
+        progress: (@Sendable (Int) -> Void)?,
+        status: (@Sendable (ReplicaStatus) -> Void)?
+    ) throws(ReplicaError) -> (table: ReplicaTable, order: ReplicaRowOrder?) {
         loadCondition.withLock { loadStopped = false }
         var lastContact = Date()
         var failing = false
         var backoff = 0.25
         while true {
             do {
-                let table = try copyOnce { rows in
+                let loaded = try copyOnce(sortingBy: term, syncingInBackground: syncingInBackground) { rows in
                     lastContact = Date()
                     if failing {
                         failing = false
@@ -156,7 +187,7 @@ public final class PostgresReplica: @unchecked Sendable {
                     progress?(rows)
                 }
                 if failing { status?(.live) }
-                return table
+                return loaded
             } catch {
                 guard let status, error.isOutOfReach else { throw error }
                 failing = true
@@ -168,7 +199,11 @@ public final class PostgresReplica: @unchecked Sendable {
     }
 
     /// One copy of the table, start to end.
-    private func copyOnce(progress: @escaping (Int) -> Void) throws(ReplicaError) -> ReplicaTable {
+    private func copyOnce(
+        sortingBy term: OrderTerm?,
+        syncingInBackground: Bool,
+        progress: @escaping (Int) -> Void
+    ) throws(ReplicaError) -> (table: ReplicaTable, order: ReplicaRowOrder?) {
         let connection = try connect()
         connection.statementTimeout = timeout
         let description = try describe(on: connection)
@@ -184,19 +219,24 @@ public final class PostgresReplica: @unchecked Sendable {
         }
         if let adopted {
             lock.withLock { loaded = adopted }
-            return adopted.table
+            return (adopted.table, nil)
         }
-        let copy = ReplicaCopy(
+        var copy = ReplicaCopy(
             shape: shape,
             path: path,
             tracking: localTracking,
             timeout: timeout,
-            contactTimeout: min(timeout, ReplicaFollower.contactTimeout),
-            identity: identity
+            contactTimeout: min(timeout, ReplicaFollower.contactTimeout)
         )
-        let copied = try copy.run(on: connection, progress: progress)
-        lock.withLock { loaded = copied }
-        return copied.table
+        copy.order = term
+        let (copied, order) = try copy.run(on: connection, progress: progress)
+        let sync = ReplicaDurability(path: path, identity: identity)
+        if !syncingInBackground { sync.wait() }
+        lock.withLock {
+            loaded = copied
+            syncs.append(sync)
+        }
+        return (copied.table, order)
     }
 
     /// Sleeps up to `seconds` before a load copies again; false when stopped meanwhile.
@@ -286,17 +326,20 @@ public final class PostgresReplica: @unchecked Sendable {
     /// to exit need not wait — a frozen server would hold its exit that long:
     /// the thread then ends at its next step, and a batch it was applying is
     /// one SQLite transaction, whole or not at all. The replica keeps what it holds.
+    /// Waiting also waits for the sync of a file it copied (a quarter of a second at a million
+    /// rows): a later session takes the file over only once it is on disk.
     public func stop(waiting: Bool = true) {
         loadCondition.withLock {
             loadStopped = true
             loadCondition.broadcast()
         }
-        let stopping = lock.withLock {
+        let (stopping, syncing) = lock.withLock {
             let current = follower
             follower = nil
-            return current
+            return (current, syncs)
         }
         stopping?.stop(waiting: waiting)
+        if waiting { for sync in syncing { sync.wait() } }
     }
 
     // MARK: Writing

@@ -8,7 +8,9 @@ import SQLiteStore
 /// by `COPY … TO STDOUT` — one stream, no round trip per page — and appended
 /// row by row (decoded without a Swift string per field, written 64 rows per
 /// `INSERT`) to the file, which is built beside its final name without a
-/// journal and renamed into place when complete.
+/// journal and renamed into place when complete, unsynced (``ReplicaDurability``
+/// syncs it in the background). With an ``order``, the rows are also sorted in
+/// it as they arrive (``RowOrderCollector``).
 struct ReplicaCopy {
     /// Rows per `FETCH` of a refetch, and between two progress reports of the copy.
     static let pageSize = 20_000
@@ -21,14 +23,14 @@ struct ReplicaCopy {
     let timeout: Double
     /// Seconds it waits for each later piece: a server silent that long is out of reach.
     let contactTimeout: Double
-    /// The table's identity, recorded in the file (``ReplicaState``).
-    let identity: String
+    /// The order the rows are also collected in, sorted at the end (``RowOrderCollector``).
+    var order: OrderTerm?
 
     func run(
         on connection: PostgresConnection,
         progress: ((Int) -> Void)?
     ) throws(ReplicaError)
-        -> LoadedReplica
+        -> (LoadedReplica, ReplicaRowOrder?)
     {
         let directory = (path as NSString).deletingLastPathComponent
         do {
@@ -40,15 +42,16 @@ struct ReplicaCopy {
         let building = path + ".building"
         ReplicaLocation.removeFiles(building)
         do {
-            let loaded = try copy(into: building, on: connection, progress: progress)
+            let (loaded, collected) = try copy(into: building, on: connection, progress: progress)
+            // The runs merge on another core while the file gets its triggers.
+            let merging = collected.map { collected in BackgroundResult { collected.sorted() } }
             try ReplicaStore.installTracking(path: building, tableName: shape.tableName, tracking: tracking)
-            // WAL, so that the browser reads while the follower writes.
-            _ = try ReplicaStore(path: building, shape: shape, tracking: tracking)
+            try ReplicaStore.enterWAL(path: building)
             ReplicaLocation.removeFiles(path)
             guard rename(building, path) == 0 else {
                 throw ReplicaError.cache(path: path, message: String(cString: strerror(errno)))
             }
-            return loaded
+            return (loaded, merging?.value())
         } catch {
             ReplicaLocation.removeFiles(building)
             if let error = error as? SQLiteError { throw .cache(path: path, message: error.description) }
@@ -106,23 +109,26 @@ struct ReplicaCopy {
         into file: String,
         on connection: PostgresConnection,
         progress: ((Int) -> Void)?
-    ) throws -> LoadedReplica {
+    ) throws -> (LoadedReplica, RowOrderCollector?) {
         let store = try ReplicaStore(path: file, shape: shape, tracking: tracking, building: true)
         try store.createSchema()
         let counters = try Catalog.changeCounters(of: shape.source, on: connection)
         let wasTracked = try shape.feed?.isInstalled(on: connection) ?? false
         var position = ChangeFeedPosition(snapshot: "", readAt: "")
         var count = 0
+        var collected: RowOrderCollector?
         try connection.transaction(isolation: "REPEATABLE READ, READ ONLY") {
             position = try ChangeFeed.position(on: connection)
             let history = try ReplicaState.history(of: shape, on: connection)
             try store.database.transaction {
-                try ReplicaState(identity: identity, position: position, history: history).write(to: store.database)
+                // No identity until the file is on disk (``ReplicaDurability``): no later session takes it over before.
+                try ReplicaState(identity: "", position: position, history: history).write(to: store.database)
                 let appender = try ReplicaStore.Appender(store: store)
+                appender.order = order.flatMap { RowOrderCollector(term: $0, shape: shape) }
                 var reported = 0
                 // COPY streams: the server produces rows while this thread writes them.
                 try connection.copyOut(
-                    "COPY (SELECT \(shape.selectList) \(shape.fromClause)\(shape.keyOrder)) TO STDOUT",
+                    "COPY (SELECT \(shape.copySelectList) \(shape.fromClause)\(shape.keyOrder)) TO STDOUT",
                     timeout: contactTimeout,
                     firstRowTimeout: timeout
                 ) { line in
@@ -135,10 +141,12 @@ struct ReplicaCopy {
                 try appender.finish()
                 progress?(appender.count)
                 count = appender.count
+                collected = appender.order
+                appender.order = nil
             }
         }
         let table = shape.table(at: path, rowCount: count)
-        return LoadedReplica(
+        let loaded = LoadedReplica(
             table: table,
             shape: shape,
             position: position,
@@ -146,5 +154,6 @@ struct ReplicaCopy {
             wasTracked: wasTracked,
             tracking: tracking
         )
+        return (loaded, collected)
     }
 }

@@ -65,14 +65,27 @@ struct ReplicaShape: Sendable {
     /// replica (`timestamptz` to local time, `bytea` to its size), then
     /// each key column's text (the history's form of a key).
     var selectList: String {
-        var list = columns.map { column -> String in
+        let keys = keyColumns.indices.map { "\(SQLIdentifier.quote(keyColumns[$0]))::text AS replica_key_\($0)" }
+        return (convertedColumns + keys).joined(separator: ", ")
+    }
+
+    /// What the copy's `COPY` reads: as ``selectList``, without the key's text when the
+    /// key is the integer row id (the copy writes it as the id; no need to read it twice).
+    var copySelectList: String {
+        integerKey == nil ? selectList : convertedColumns.joined(separator: ", ")
+    }
+
+    /// The key columns the copy's rows end with (``copySelectList``).
+    var copyKeyCount: Int { integerKey == nil ? keyColumns.count : 0 }
+
+    /// Each column as the replica keeps it.
+    private var convertedColumns: [String] {
+        columns.map { column -> String in
             let name = SQLIdentifier.quote(column.name)
             if column.isTimestampWithTimeZone { return "\(name)::timestamp AS \(name)" }
             if column.storage == .byteSize { return "octet_length(\(name)) AS \(name)" }
             return name
         }
-        list += keyColumns.indices.map { "\(SQLIdentifier.quote(keyColumns[$0]))::text AS replica_key_\($0)" }
-        return list.joined(separator: ", ")
     }
 
     /// `FROM` the table under the alias ``ReplicaShape/sourceAlias``, which

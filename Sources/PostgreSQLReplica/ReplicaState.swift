@@ -37,6 +37,12 @@ struct ReplicaState: Equatable {
         try ReplicaState.write(position, history: history, to: database)
     }
 
+    /// Writes the identity alone (inside the caller's transaction): ``ReplicaDurability``,
+    /// once the copy is on disk.
+    static func write(identity: String, to database: Database) throws {
+        try write(["identity": identity], to: database)
+    }
+
     /// Writes where the rows stand (inside the transaction that applied them); a nil
     /// `history` keeps the one recorded (the position was read from it).
     static func write(_ position: ChangeFeedPosition, history: String?, to database: Database) throws {

@@ -78,13 +78,25 @@ final class ReplicaStore {
     }
 
     /// Installs SQLiteStore's tracking triggers on the table, so a browser
-    /// following the file reads each applied batch as the rows it changed.
+    /// following the file reads each applied batch as the rows it changed — without
+    /// syncing the file (the copy syncs it once, in the background: ``ReplicaDurability``).
     static func installTracking(path: String, tableName: String, tracking: TrackingNames) throws {
         let catalog = try DatabaseCatalog(path: path, tracking: tracking)
         guard let table = catalog.table(named: tableName) else { return }
         let model = Model(version: 1, applicationID: 0, entities: [table.entity(named: tableName)])
         let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false, tracking: tracking)
+        try store.database.execute("PRAGMA synchronous = OFF")
         try store.installTracking(forTables: [tableName])
+    }
+
+    /// Switches the new file at `path` to WAL, so that a browser reads while the follower
+    /// writes — without syncing it (as ``installTracking(path:tableName:tracking:)``).
+    static func enterWAL(path: String) throws {
+        var options = Database.Options()
+        options.walMode = false
+        let database = try Database(path: path, options: options)
+        try database.execute("PRAGMA synchronous = OFF")
+        _ = try database.scalar("PRAGMA journal_mode = WAL")
     }
 
     // MARK: Copy
@@ -101,6 +113,9 @@ final class ReplicaStore {
         /// The `COPY` rows not written yet (at most one statement's worth).
         private var decoder: CopyRowDecoder
         private var pending = 0
+        /// The order the rows are collected in, when one was asked and the rows can give it
+        /// (``RowOrderCollector``); nil once a row could not be collected.
+        var order: RowOrderCollector?
 
         init(store: ReplicaStore) throws {
             self.store = store
@@ -112,7 +127,7 @@ final class ReplicaStore {
                 insert + Array(repeating: row, count: perStatement).joined(separator: ",")
             )
             one = try store.database.uncachedStatement(insert + row)
-            decoder = CopyRowDecoder(columns: store.shape.columns, keyCount: store.shape.keyColumns.count)
+            decoder = CopyRowDecoder(columns: store.shape.columns, keyCount: store.shape.copyKeyCount)
             keyInsert =
                 store.usesKeyTable
                 ? try store.database.uncachedStatement(
@@ -143,16 +158,38 @@ final class ReplicaStore {
                 try append((0..<pending).map(decoder.serverRow))
                 return
             }
+            if order != nil { collectOrder() }
             let statement = pending == perStatement ? many : one
             var row = 0
             while row < pending {
                 let rows = statement === many ? 0..<pending : row..<row + 1
-                try decoder.bind(rows: rows, to: statement)
-                _ = try statement.step()
-                statement.reset()
+                try decoder.insert(rows: rows, with: statement)
                 row = rows.upperBound
             }
             count += pending
+        }
+
+        /// Adds the pending rows' ids and sorted column to ``order`` (which goes when one does not fit).
+        private func collectOrder() {
+            guard var collecting = order else { return }
+            order = nil
+            let fields = decoder.fields
+            let width = decoder.width
+            let complete: Bool = decoder.arena.withUnsafeBytes { arena in
+                for row in 0..<pending {
+                    guard case .integer(let id) = fields[row * width + collecting.idField] else { return false }
+                    let text: UnsafeRawBufferPointer?
+                    switch fields[row * width + collecting.valueField] {
+                    case .null: text = nil
+                    case .text(let start, let count):
+                        text = UnsafeRawBufferPointer(rebasing: arena[start..<start + count])
+                    case .integer, .real: return false
+                    }
+                    guard collecting.add(id: id, text: text) else { return false }
+                }
+                return true
+            }
+            if complete { order = collecting }
         }
 
         func append(_ rows: [ServerRow]) throws {

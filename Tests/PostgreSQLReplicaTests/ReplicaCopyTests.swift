@@ -207,3 +207,46 @@ struct ReplicaCopyTests {
         }
     }
 }
+
+extension ReplicaCopyTests {
+    @Test func theCopyGivesItsRowsInTheBrowsersOrderAsSQLiteSortsTheReplica() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(
+            """
+            CREATE TABLE events (id bigserial PRIMARY KEY, ts timestamptz, note text);
+            INSERT INTO events (ts, note)
+            SELECT CASE WHEN n % 11 = 0 THEN NULL
+                        ELSE timestamptz '2024-03-30 12:00:00+00' + ((n * 7919) % 500) * interval '7 minutes' END,
+                   CASE WHEN n % 5 = 0 THEN NULL ELSE 'note ' || (n % 37) END
+            FROM generate_series(1, 3000) AS n;
+            """
+        )
+        for (column, ascending) in [("ts", false), ("ts", true), ("note", true)] {
+            let replica = PostgresReplica(
+                connectionString: database.uri,
+                table: TableName(schema: "public", name: "events"),
+                cacheDirectory: try makeCacheDirectory(),
+                timeZone: "Europe/Paris"
+            )
+            let (table, copied) = try replica.load(sortingBy: OrderTerm(column, ascending: ascending))
+            let sorted = try replicaRows(table, orderBy: "\(column) \(ascending ? "ASC" : "DESC"), id")
+            let order = try #require(copied)
+            #expect(order.ids == sorted.map { $0[0].int64! })
+            let index = column == "ts" ? 1 : 2
+            for (row, values) in sorted.enumerated() {
+                let text = String(
+                    decoding: order.text[Int(order.offsets[row])..<Int(order.offsets[row + 1])],
+                    as: UTF8.self
+                )
+                #expect(order.isNull[row] ? values[index] == .null : values[index] == .text(text))
+            }
+        }
+        // A column not kept as text is not sorted here.
+        let replica = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "events"),
+            cacheDirectory: try makeCacheDirectory()
+        )
+        #expect(try replica.load(sortingBy: OrderTerm("id")).order == nil)
+    }
+}

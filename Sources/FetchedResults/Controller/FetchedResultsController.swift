@@ -302,13 +302,8 @@ public final class FetchedResultsController {
         defer { statement.reset() }
         try statement.bind(plan.fetchArguments)
         var builder = OrderedIDList.Builder()
-        var sections: [SectionRecord] = []
-        var current: StoreValue = .null
-        // The rows of the current section not yet added to its record: the loop runs once per row
-        // (millions), so it touches no array but the builder's and calls no closure.
-        var pending = 0
+        var sections = SortValueSections(plan: plan, derive: derive)
         let deciding = derive.decidingBytes
-        let ascending = plan.sectionAscending
         // The last row's value: a row with the same value, or text agreeing with it on the deciding
         // bytes, is in the current section. With ordersTiesByID the query leaves rows of one value in
         // SQLite's order: their ids wait in the run and go to the builder in id order.
@@ -319,13 +314,13 @@ public final class FetchedResultsController {
                 let text = run.compare(bytes)
                 if text.isSame {
                     run.addSame(id, to: &builder)
-                    pending += 1
+                    sections.countInCurrent()
                     continue
                 }
                 run.addNew(id, to: &builder)
                 run.remember(text: bytes)
                 if text.commonPrefix >= deciding {
-                    pending += 1
+                    sections.countInCurrent()
                     continue
                 }
             } else {
@@ -333,7 +328,7 @@ public final class FetchedResultsController {
                 switch run.match(other: value) {
                 case .same:
                     run.addSame(id, to: &builder)
-                    pending += 1
+                    sections.countInCurrent()
                     continue
                 case .equalInOrderOnly where run.ordersTiesByID:
                     return nil  // 1 and 1.0: one value to ORDER BY, maybe two sections
@@ -342,24 +337,10 @@ public final class FetchedResultsController {
                     run.remember(other: value)
                 }
             }
-            let raw = statement.value(at: 1)
-            let v = derive.section(of: raw)
-            if !sections.isEmpty {
-                let c = plan.compareSectionValues(v, current)
-                if c == 0 {
-                    pending += 1
-                    continue
-                }
-                if ascending ? c < 0 : c > 0 { return nil }
-                sections[sections.count - 1].count += pending
-            }
-            pending = 0
-            sections.append(SectionRecord(value: v, name: FetchedResultsController.sectionName(for: v), count: 1))
-            current = v
+            guard sections.add(statement.value(at: 1)) else { return nil }
         }
-        if !sections.isEmpty { sections[sections.count - 1].count += pending }
         run.append(to: &builder)
-        return (builder.finish(), sections)
+        return (builder.finish(), sections.finish())
     }
 
     private static func runFetch(

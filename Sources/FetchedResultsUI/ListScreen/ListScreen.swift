@@ -103,6 +103,9 @@ public final class ListScreen: View, TableViewDelegate {
     ///
     /// - Throws: the first tab's fetch error when neither its cache nor its preview can be read.
     public init(context: ObjectContext, configuration: ListScreenConfiguration, loop: TerminalRunLoop) throws {
+        var configuration = configuration
+        let presortedRows = configuration.presortedRows
+        configuration.presortedRows = nil
         self.configuration = configuration
         self.context = context
         self.loop = loop
@@ -116,7 +119,9 @@ public final class ListScreen: View, TableViewDelegate {
 
         let tab = self.tab
         let controller = tab.makeController(context: context, filter: nil, cacheDirectory: configuration.cacheDirectory)
-        if try controller.performFetchFromCache() {
+        if let presortedRows, try controller.performFetch(presorted: presortedRows) {
+            install(controller)
+        } else if try controller.performFetchFromCache() {
             install(controller)
         } else if configuration.previewsFirstPage,
             let preview = try? FetchedPreviewTableSource(

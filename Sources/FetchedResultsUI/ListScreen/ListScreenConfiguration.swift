@@ -1,3 +1,4 @@
+import FetchedResults
 import Foundation
 import SQLiteStore
 import TerminalUI
@@ -38,6 +39,10 @@ public struct ListScreenConfiguration {
     ///
     ///     configuration.fetchesInBackground = true   // a table of millions of rows
     public var fetchesInBackground = false
+    /// The first tab's rows already in its order (a copy that sorted them as it wrote them):
+    /// the first fetch installs them instead of running its query, when they fit its request
+    /// (`FetchedResultsController.performFetch(presorted:)`); the screen lets go of them then.
+    package var presortedRows: PresortedRows?
     /// Set when the store is read-only: delete and undo are refused with this reason.
     public var readOnlyReason: String?
     /// Where the controllers keep their results caches (nil: the default).

@@ -128,6 +128,10 @@ final class PostgresBrowser {
     /// The browser over `copy`, pushed.
     func show(_ copy: PostgresCopy, opening: PostgresOpening) throws(FetchedTableError) {
         self.copy?.replica.stop()
+        var copy = copy
+        // The first fetch's only: the browser keeps its configuration closure, which must not keep them.
+        let presorted = PresortedHandOver(copy.presortedRows)
+        copy.presortedRows = nil
         let replicaReason = copy.table.readOnlyReason
         let reason = opening.readOnlyReason ?? replicaReason
         let browser: TableBrowser
@@ -145,6 +149,7 @@ final class PostgresBrowser {
                 }
                 configuration.deleteIsAnsweredLater = true
                 configuration.keyBindings.append(self.undoBinding())
+                configuration.presortedRows = presorted.take()
                 self.defersPreparationForChanges(&configuration)
             }
         } catch let error as FetchedTableError {
@@ -160,6 +165,16 @@ final class PostgresBrowser {
             state.recordApplied(batch)
         }
         loop.addTicker(every: 0.25) { [weak self] _ in self?.showConnectionState() }
+    }
+
+    /// What is handed to the first fetch once, then let go of.
+    private final class PresortedHandOver {
+        private var rows: PresortedRows?
+        init(_ rows: PresortedRows?) { self.rows = rows }
+        func take() -> PresortedRows? {
+            defer { rows = nil }
+            return rows
+        }
     }
 
     /// The copy's list builds the sort-key prefixes change sets need (24 bytes a row) only once

@@ -21,6 +21,9 @@ struct PostgresCopy {
     let table: ReplicaTable
     /// The server.
     let target: PostgresTarget
+    /// The copied rows in the order asked of ``load(_:target:sortingBy:progress:status:)``, for the
+    /// browser's first fetch (which lets go of them); nil when there is none.
+    var presortedRows: PresortedRows?
 
     /// The folder of the copies.
     static func cacheDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -62,16 +65,35 @@ struct PostgresCopy {
 
     /// Copies `replica`'s table now; `progress` is called with the rows copied so far. With
     /// `status`, a server out of reach is reported there and the copy is made again once it
-    /// answers (``PostgresReplica/load(progress:status:)``), instead of failing.
+    /// answers (``PostgresReplica/load(progress:status:)``), instead of failing. For the browser
+    /// (`browsing`), the rows are also sorted in the order `sort` as they arrive
+    /// (``presortedRows``), when they can be, and a new copy is synced to disk in the background
+    /// (``PostgresReplica/load(sortingBy:progress:status:)``); `list` and `watch` wait for it.
     static func load(
         _ replica: PostgresReplica,
         target: PostgresTarget,
+        browsing: Bool = false,
+        sortingBy sort: FetchSort? = nil,
         progress: (@Sendable (Int) -> Void)? = nil,
         status: (@Sendable (ReplicaStatus) -> Void)? = nil
     ) throws(FetchedTableError) -> PostgresCopy {
         do {
-            let table = try replica.load(progress: progress, status: status)
-            return PostgresCopy(replica: replica, table: table, target: target)
+            let term = sort.map { OrderTerm($0.keyPath, ascending: $0.ascending) }
+            let (table, order) =
+                browsing
+                ? try replica.load(sortingBy: term, progress: progress, status: status)
+                : (try replica.load(progress: progress, status: status), nil)
+            let rows = order.map {
+                PresortedRows(
+                    keyPath: $0.column,
+                    ascending: $0.ascending,
+                    ids: $0.ids,
+                    text: $0.text,
+                    offsets: $0.offsets,
+                    isNull: $0.isNull
+                )
+            }
+            return PostgresCopy(replica: replica, table: table, target: target, presortedRows: rows)
         } catch {
             throw PostgresCopy.refusal(error, target: target)
         }

@@ -1,4 +1,5 @@
 import CLIKit
+import FetchedResults
 import FetchedResultsUI
 import Foundation
 import PostgreSQLClient
@@ -52,6 +53,7 @@ final class PostgresLoading {
     func start() {
         let shared = self.shared
         let order = PostgresLoading.order(of: opening.query)
+        let sort = PostgresLoading.presortable(opening.query)
         let table = opening.table.name
         let target = opening.server.target
         let thread = Thread {
@@ -64,6 +66,8 @@ final class PostgresLoading {
                 let copy = try PostgresCopy.load(
                     replica,
                     target: target,
+                    browsing: true,
+                    sortingBy: sort,
                     progress: { rows in shared.lock.withLock { shared.copied = rows } },
                     status: { status in shared.lock.withLock { shared.status = status } }
                 )
@@ -87,6 +91,15 @@ final class PostgresLoading {
             terms.insert(OrderTerm(section.column, ascending: true), at: 0)
         }
         return terms.filter { column in query.columns.contains { $0.name == column.column } }
+    }
+
+    /// The one sort of the list's first fetch when the copy can sort its rows in that order as
+    /// they arrive (every row, sorted by a column byte for byte), else nil.
+    static func presortable(_ query: TableQuery) -> FetchSort? {
+        guard query.predicate == nil, query.sortDescriptors.count == 1, let sort = query.sortDescriptors.first,
+            sort.comparison == .binary, query.columns.contains(where: { $0.name == sort.keyPath })
+        else { return nil }
+        return sort
     }
 
     private func tick() {

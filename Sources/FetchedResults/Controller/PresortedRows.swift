@@ -1,0 +1,53 @@
+/// Every row of an entity's table, already in the order of one sort on a stored text
+/// attribute (SQLite's BINARY order, NULL first ascending and last descending, ties by
+/// id ascending) — sorted by whoever wrote the rows, as they wrote them — with the text
+/// of that attribute: what ``FetchedResultsController/performFetch(presorted:)`` installs
+/// instead of having SQLite sort the table.
+///
+/// Row `i` has the id `ids[i]` and the text `text[offsets[i] ..< offsets[i + 1]]`, or NULL
+/// when `isNull[i]` (its range is then empty).
+///
+///     let rows = PresortedRows(keyPath: "ts", ascending: false, ids: [7, 3],
+///                              text: Array("2024-01-022024-01-01".utf8), offsets: [0, 10, 20],
+///                              isNull: [false, false])
+package final class PresortedRows: Sendable {
+    /// The attribute the rows are sorted by.
+    package let keyPath: String
+    /// The direction of the sort.
+    package let ascending: Bool
+    /// The ids in order.
+    package let ids: [Int64]
+    /// The texts of the rows, one after the other, in order.
+    package let text: [UInt8]
+    /// Where each row's text starts in ``text`` (one more than the rows: the last is the end).
+    package let offsets: [UInt32]
+    /// Which rows hold NULL.
+    package let isNull: [Bool]
+
+    package init(keyPath: String, ascending: Bool, ids: [Int64], text: [UInt8], offsets: [UInt32], isNull: [Bool]) {
+        precondition(offsets.count == ids.count + 1 && isNull.count == ids.count, "one offset and flag per row")
+        self.keyPath = keyPath
+        self.ascending = ascending
+        self.ids = ids
+        self.text = text
+        self.offsets = offsets
+        self.isNull = isNull
+    }
+
+    package var count: Int { ids.count }
+
+    /// Calls `body` with the rows' arrays as buffers (valid while it runs).
+    func withUnsafeRows<Result>(
+        _ body: (
+            UnsafeBufferPointer<Int64>, UnsafeRawBufferPointer, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<Bool>
+        ) -> Result
+    ) -> Result {
+        ids.withUnsafeBufferPointer { ids in
+            text.withUnsafeBytes { text in
+                offsets.withUnsafeBufferPointer { offsets in
+                    isNull.withUnsafeBufferPointer { isNull in body(ids, text, offsets, isNull) }
+                }
+            }
+        }
+    }
+}
