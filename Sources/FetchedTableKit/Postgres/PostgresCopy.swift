@@ -51,7 +51,8 @@ struct PostgresCopy {
             table: table,
             cacheDirectory: directory,
             applicationName: PostgresServer.applicationName,
-            localTracking: TableFileNames.tracking
+            localTracking: TableFileNames.tracking,
+            changeFeed: TableFileNames.changeFeed
         )
     }
 
