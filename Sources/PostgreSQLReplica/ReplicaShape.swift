@@ -56,7 +56,8 @@ struct ReplicaShape: Sendable {
 
     /// The change feed of the table, or nil when it has no primary key.
     var feed: ChangeFeed? {
-        keyColumns.isEmpty || description.kind == .view ? nil : ChangeFeed(table: source, keyColumns: keyColumns, configuration: changeFeed)
+        keyColumns.isEmpty || description.kind == .view
+            ? nil : ChangeFeed(table: source, keyColumns: keyColumns, configuration: changeFeed)
     }
 
     /// The key columns' types as SQL writes them, for casts.

@@ -48,7 +48,11 @@ import Testing
                 ]
             )
             configuration.detailScreen = { [form] book, screen in form.form(editing: book, in: screen) }
-            list = try ListScreen(context: ObjectContext(store: store), configuration: configuration, loop: terminal.loop)
+            list = try ListScreen(
+                context: ObjectContext(store: store),
+                configuration: configuration,
+                loop: terminal.loop
+            )
             terminal.press()
         }
 

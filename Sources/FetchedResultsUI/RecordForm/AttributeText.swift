@@ -3,8 +3,8 @@ import SQLiteStore
 /// An attribute's value as a form shows it, and back: dates as `YYYY-MM-DD`, date-times as
 /// `YYYY-MM-DD HH:MM:SS` (UTC, as the store keeps them), yes/no values as `yes` and `no`.
 ///
-///     AttributeText.value(of: "1939-05-27", Attribute("birthdate", .date), label: "Birthdate")
-///     // .success(.text("1939-05-27"))
+///     try AttributeText.value(of: "1939-05-27", Attribute("birthdate", .date), label: "Birthdate")
+///     // .text("1939-05-27")
 enum AttributeText {
     /// Why a form's texts cannot be saved, as the form says it.
     enum Problem: Error, CustomStringConvertible {
@@ -47,40 +47,42 @@ enum AttributeText {
         case (.integer(let flag), .bool): return flag == 0 ? "no" : "yes"
         case (.integer(let number), _): return String(number)
         case (.real(let number), _): return String(number)
-        case (.text(let text), .dateTime): return text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+        case (.text(let text), .dateTime):
+            return text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
         case (.text(let text), _): return text
         }
     }
 
-    /// The value of the field's `text` for `attribute` (`label` names it in a problem): NULL, or the
-    /// default, for an empty field.
-    static func value(of text: String, _ attribute: Attribute, label: String) -> Result<StoreValue, Problem> {
-        if text.isEmpty { return .success(attribute.defaultValue ?? .null) }
+    /// The value of the field's `text` for `attribute`: NULL, or the default, for an empty field.
+    ///
+    /// - Throws: ``Problem/malformed(label:expected:)`` naming `label`, for a text of another type.
+    static func value(of text: String, _ attribute: Attribute, label: String) throws(Problem) -> StoreValue {
+        if text.isEmpty { return attribute.defaultValue ?? .null }
         switch attribute.type {
         case .text, .blob:
-            return .success(.text(text))
+            return .text(text)
         case .integer:
-            guard let number = Int64(text) else { return .failure(.malformed(label: label, expected: "a whole number")) }
-            return .success(.integer(number))
+            guard let number = Int64(text) else { throw .malformed(label: label, expected: "a whole number") }
+            return .integer(number)
         case .real:
-            guard let number = Double(text) else { return .failure(.malformed(label: label, expected: "a number")) }
-            return .success(.real(number))
+            guard let number = Double(text) else { throw .malformed(label: label, expected: "a number") }
+            return .real(number)
         case .bool:
             switch text.lowercased() {
-            case "yes", "true", "1": return .success(.integer(1))
-            case "no", "false", "0": return .success(.integer(0))
-            default: return .failure(.malformed(label: label, expected: "yes or no"))
+            case "yes", "true", "1": return .integer(1)
+            case "no", "false", "0": return .integer(0)
+            default: throw .malformed(label: label, expected: "yes or no")
             }
         case .date:
             guard let date = StoreDate.date(from: text) else {
-                return .failure(.malformed(label: label, expected: "a date (YYYY-MM-DD)"))
+                throw .malformed(label: label, expected: "a date (YYYY-MM-DD)")
             }
-            return .success(.text(StoreDate.text(from: date)))
+            return .text(StoreDate.text(from: date))
         case .dateTime:
             guard let date = StoreDate.dateTime(from: text) else {
-                return .failure(.malformed(label: label, expected: "a date and time (YYYY-MM-DD HH:MM:SS)"))
+                throw .malformed(label: label, expected: "a date and time (YYYY-MM-DD HH:MM:SS)")
             }
-            return .success(.text(StoreDate.dateTimeText(from: date)))
+            return .text(StoreDate.dateTimeText(from: date))
         }
     }
 }

@@ -50,18 +50,21 @@ public struct RecordForm: Sendable {
                 .text(
                     attribute.name,
                     label: label(of: attribute),
-                    value: AttributeText.text(of: object?[attribute.name] ?? attribute.defaultValue ?? .null, attribute),
+                    value: AttributeText.text(
+                        of: object?[attribute.name] ?? attribute.defaultValue ?? .null,
+                        attribute
+                    ),
                     placeholder: AttributeText.placeholder(of: attribute)
                 )
             }
         )
         form.onSave = { [unowned form] texts in
-            switch values(of: attributes, from: texts) {
-            case .failure(let problem):
-                form.errorMessage = problem.description
-                return false
-            case .success(let values):
+            do {
+                let values = try values(of: attributes, from: texts)
                 return save(values, into: object, attributes: attributes, screen: screen, form: form)
+            } catch {
+                form.errorMessage = "\(error)"
+                return false
             }
         }
         return form
@@ -83,21 +86,22 @@ public struct RecordForm: Sendable {
         labels[attribute.name] ?? RecordForm.label(of: attribute.name)
     }
 
-    /// The value of each attribute from the form's texts, or the first problem: the required
-    /// attributes left empty (all named), else the first text that is not of its attribute's type.
-    private func values(of attributes: [Attribute], from texts: [String: String]) -> Result<
-        [(key: String, value: StoreValue)], AttributeText.Problem
-    > {
+    /// The value of each attribute from the form's texts.
+    ///
+    /// - Throws: the required attributes left empty (all named), else the first text that is not
+    ///   of its attribute's type.
+    private func values(
+        of attributes: [Attribute],
+        from texts: [String: String]
+    ) throws(AttributeText.Problem) -> [(key: String, value: StoreValue)] {
         let missing = attributes.filter { AttributeText.isRequired($0) && (texts[$0.name] ?? "").isEmpty }
-        if !missing.isEmpty { return .failure(.required(missing.map(label(of:)))) }
-        var values: [(key: String, value: StoreValue)] = []
-        for attribute in attributes {
-            switch AttributeText.value(of: texts[attribute.name] ?? "", attribute, label: label(of: attribute)) {
-            case .failure(let problem): return .failure(problem)
-            case .success(let value): values.append((attribute.name, value))
-            }
+        if !missing.isEmpty { throw .required(missing.map(label(of:))) }
+        return try attributes.map { attribute throws(AttributeText.Problem) in
+            (
+                attribute.name,
+                try AttributeText.value(of: texts[attribute.name] ?? "", attribute, label: label(of: attribute))
+            )
         }
-        return .success(values)
     }
 
     /// Writes `values` into `object` (a new object when nil), saves the context named for undo

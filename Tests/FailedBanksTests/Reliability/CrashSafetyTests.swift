@@ -177,7 +177,8 @@ extension ReliabilityTests {
                         #expect(try StoreDigest.check(store).digest == after.digest, "\(what): import after the crash")
                     }
                 } else {
-                    let kept = TemporaryDirectory.create("failedbanks-crash-first-\(seed)-\(trial)").path + "/banks.sqlite"
+                    let kept =
+                        TemporaryDirectory.create("failedbanks-crash-first-\(seed)-\(trial)").path + "/banks.sqlite"
                     try? TemporaryDirectory.copyStore(store, to: kept)
                     Issue.record(
                         "\(what): the store holds \(check.digest), neither no banks nor the whole import (\(after.digest)); kept at \(kept)"
