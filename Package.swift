@@ -101,13 +101,13 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CSVImport"], path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
         .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "TestSupport"]),
-        .testTarget(name: "BulkImportTests", dependencies: ["BulkImport", "CSVImport", "SQLiteStore"]),
+        .testTarget(name: "BulkImportTests", dependencies: ["BulkImport", "CSVImport", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "FetchedResultsUITests",
-            dependencies: ["FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore"],
+            dependencies: ["FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore", "TestSupport"],
             exclude: ["Golden"]
         ),
         .testTarget(
@@ -119,11 +119,11 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore", "TestSupport"]),
-        .testTarget(name: "CLIKitTests", dependencies: ["CLIKit"]),
+        .testTarget(name: "CLIKitTests", dependencies: ["CLIKit", "TestSupport"]),
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"]),
         .testTarget(
             name: "FetchedResultsScriptsTests",
-            dependencies: ["FetchedResultsScripts", "FetchedResults", "SQLiteStore"]
+            dependencies: ["FetchedResultsScripts", "FetchedResults", "SQLiteStore", "TestSupport"]
         ),
         // The built programs as installed: install.sh, the Debian package, man pages, completions.
         .testTarget(name: "PackagingTests", dependencies: ["CLIKit", "MyStashKit", "TestSupport"]),

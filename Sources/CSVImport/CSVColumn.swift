@@ -1,10 +1,10 @@
 /// A column an importer expects: its documented name, the header spellings
 /// that mean it, and whether a file must have it.
 ///
-///     let cert = CSVColumn("Cert", aliases: ["CERT #", "Cert Number"])
-///     let fund = CSVColumn("Fund", required: false)
+///     let isbn = CSVColumn("ISBN", aliases: ["ISBN #", "ISBN Number"])
+///     let edition = CSVColumn("Edition", required: false)
 public struct CSVColumn: Sendable, Hashable {
-    /// The name used in messages (`column "Closing Date"`).
+    /// The name used in messages (`column "Published On"`).
     public let name: String
     /// Other header spellings (compared after ``CSVHeaderMap/normalize(_:)``).
     public let aliases: [String]

@@ -17,7 +17,7 @@ public enum CSVError: Error, Equatable, CustomStringConvertible {
     /// A field or a record is longer than the reader's ``CSVReader/Limits``; `line` is where the
     /// record began. The reader stops there (the input may have no end, like `/dev/zero`).
     case recordTooLong(line: Int)
-    /// Required columns are missing from the header row (names as documented, e.g. "Closing Date").
+    /// Required columns are missing from the header row (names as documented, e.g. "Published On").
     case missingColumns([String], found: [String])
 
     /// True when the error means "the input does not exist" (sysexits 66).

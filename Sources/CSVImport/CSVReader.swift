@@ -23,7 +23,7 @@ import Glibc
 ///     var record = CSVRecord()
 ///     while try reader.read(into: &record) {
 ///         let name = record[0]
-///         record.withUnsafeBytes(at: 3) { cert in /* parse digits */ }
+///         record.withUnsafeBytes(at: 3) { isbn in /* parse digits */ }
 ///     }
 public final class CSVReader {
     private enum Source {

@@ -6,7 +6,7 @@ import PostgreSQLClient
 ///
 /// ``install(on:)`` makes, in one transaction:
 /// - the **history table** (shared by every tracked table of its schema;
-///   `fetchedtable_history` by default) —
+///   `changefeed_history` by default, ``ChangeFeedConfiguration``) —
 ///   `sequence bigint` (identity, primary key), `table_name text` (the
 ///   tracked table's quoted name), `operation text` (`INSERT`, `UPDATE`,
 ///   `DELETE`, `TRUNCATE`), `key text[]` (the primary key's values),

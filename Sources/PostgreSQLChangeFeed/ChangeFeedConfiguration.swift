@@ -1,7 +1,12 @@
 /// The names and the retention of a change feed: which history table,
 /// trigger and function names, which notification channel.
 ///
-/// fetchedtable uses the defaults, `fetchedtable_history` for everything.
+/// The defaults name everything `changefeed_history`; an app that wants its own
+/// names gives a history table, and the channel takes its name too.
+///
+///     let configuration = ChangeFeedConfiguration(historyTable: "books_history")
+///     let feed = ChangeFeed(table: TableName(schema: "public", name: "books"), keyColumns: ["id"],
+///                           configuration: configuration)   // triggers "books_history_insert", …
 public struct ChangeFeedConfiguration: Hashable, Sendable {
     /// The history table's name (in ``schema``); the capture function is
     /// `<historyTable>_capture` and the triggers `<historyTable>_insert`,
@@ -17,16 +22,17 @@ public struct ChangeFeedConfiguration: Hashable, Sendable {
     /// last read is older than this must refetch (``ChangeBatch/needsRefetch``).
     public var retention: Double
 
-    /// The defaults: `fetchedtable_history`, the table's schema, 7 days.
+    /// A history table (default `changefeed_history`) in `schema` (default: the table's),
+    /// a channel (default: the history table's name) and a retention (default 7 days).
     public init(
-        historyTable: String = "fetchedtable_history",
+        historyTable: String = "changefeed_history",
         schema: String? = nil,
-        channel: String = "fetchedtable_history",
+        channel: String? = nil,
         retention: Double = 7 * 24 * 3600
     ) {
         self.historyTable = historyTable
         self.schema = schema
-        self.channel = channel
+        self.channel = channel ?? historyTable
         self.retention = retention
     }
 }

@@ -12,7 +12,7 @@ import SQLiteStore
 /// folder (one file per server, database, schema and table), in one
 /// transaction snapshot of the server. ``follow(track:status:applied:)``
 /// then keeps it current on a thread of its own: from the change history
-/// (`fetchedtable_history`, PostgreSQLChangeFeed) when tracking, else by
+/// (PostgreSQLChangeFeed's, named by ``changeFeed``) when tracking, else by
 /// polling the table's change counters and refetching. Each server
 /// transaction's worth of changes is applied in one SQLite transaction, and
 /// the file carries SQLiteStore's tracking triggers (named by
@@ -37,6 +37,9 @@ public final class PostgresReplica: @unchecked Sendable {
     /// browser opens the file with them (SQLiteStore's `DatabaseCatalog`,
     /// `Store`), or it reads each change as a reset.
     public let localTracking: TrackingNames
+    /// The names of the server table's change history (PostgreSQLChangeFeed's): the
+    /// history table, its triggers and channel that tracking installs and reads.
+    public let changeFeed: ChangeFeedConfiguration
 
     /// The libpq connection string (a URI or `key=value` pairs); nil for
     /// libpq's environment alone (`PGHOST`, `PGDATABASE`…).
@@ -64,8 +67,9 @@ public final class PostgresReplica: @unchecked Sendable {
 
     /// A replica of `table` on the server `connectionString` names, kept in
     /// `cacheDirectory` with the tracking triggers `localTracking` (SQLiteStore's
-    /// `store_tracking` unless given); its connections wait `timeout` seconds at
-    /// most and read `timestamptz` in `timeZone`.
+    /// `store_tracking` unless given), tracking the server table with the history
+    /// `changeFeed` names (PostgreSQLChangeFeed's defaults unless given); its connections
+    /// wait `timeout` seconds at most and read `timestamptz` in `timeZone`.
     public init(
         connectionString: String?,
         table: TableName,
@@ -73,9 +77,11 @@ public final class PostgresReplica: @unchecked Sendable {
         applicationName: String = "fetchedtable",
         timeout: Double = 10,
         timeZone: String? = TimeZone.current.identifier,
-        localTracking: TrackingNames = .standard
+        localTracking: TrackingNames = .standard,
+        changeFeed: ChangeFeedConfiguration = ChangeFeedConfiguration()
     ) {
         self.localTracking = localTracking
+        self.changeFeed = changeFeed
         self.timeZone = timeZone
         self.connectionString = connectionString
         self.table = table
@@ -104,7 +110,7 @@ public final class PostgresReplica: @unchecked Sendable {
         let connection = try connect()
         connection.statementTimeout = timeout  // a frozen server fails the page, never hangs it
         let description = try describe(on: connection)
-        let shape = ReplicaShape(description)
+        let shape = ReplicaShape(description, changeFeed: changeFeed)
         let rows = try ReplicaCopy.firstPage(shape: shape, orderBy: orderBy, limit: limit, on: connection)
         return ReplicaPreview(columns: shape.columns, rows: rows)
     }
@@ -207,7 +213,7 @@ public final class PostgresReplica: @unchecked Sendable {
         let connection = try connect()
         connection.statementTimeout = timeout
         let description = try describe(on: connection)
-        let shape = ReplicaShape(description)
+        let shape = ReplicaShape(description, changeFeed: changeFeed)
         let identity: String
         let adopted: LoadedReplica?
         do {
@@ -250,8 +256,8 @@ public final class PostgresReplica: @unchecked Sendable {
 
     // MARK: Following
 
-    /// Installs the change history on the server table (`fetchedtable --track`):
-    /// PostgreSQLChangeFeed's `fetchedtable_history` table and triggers.
+    /// Installs the change history on the server table: PostgreSQLChangeFeed's
+    /// history table and triggers, named by ``changeFeed``.
     /// Needs the right to create a table in the schema and triggers on the table.
     ///
     /// - Throws: ``ReplicaError/readOnly(reason:)`` for a view or a table
@@ -259,7 +265,7 @@ public final class PostgresReplica: @unchecked Sendable {
     ///   the server refuses; ``ReplicaError/server(_:)``.
     public func installTracking() throws(ReplicaError) {
         let connection = try connect()
-        let shape = ReplicaShape(try describe(on: connection))
+        let shape = ReplicaShape(try describe(on: connection), changeFeed: changeFeed)
         guard let feed = shape.feed else {
             throw .readOnly(reason: shape.readOnlyReason ?? "the table has no primary key")
         }
@@ -273,11 +279,10 @@ public final class PostgresReplica: @unchecked Sendable {
         }
     }
 
-    /// Removes everything ``installTracking()`` made (`fetchedtable untrack`):
-    /// the schema is as before.
+    /// Removes everything ``installTracking()`` made: the schema is as before.
     public func removeTracking() throws(ReplicaError) {
         let connection = try connect()
-        let shape = ReplicaShape(try describe(on: connection))
+        let shape = ReplicaShape(try describe(on: connection), changeFeed: changeFeed)
         guard let feed = shape.feed else { return }
         do { try feed.uninstall(on: connection) } catch { throw ReplicaError.wrap(error) }
     }

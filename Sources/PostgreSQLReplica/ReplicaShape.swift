@@ -7,9 +7,12 @@ import PostgreSQLClient
 struct ReplicaShape: Sendable {
     let description: TableDescription
     let columns: [ReplicaColumn]
+    /// The names of the table's change history, when it is tracked.
+    let changeFeed: ChangeFeedConfiguration
 
-    init(_ description: TableDescription) {
+    init(_ description: TableDescription, changeFeed: ChangeFeedConfiguration) {
         self.description = description
+        self.changeFeed = changeFeed
         columns = description.columns.map(ReplicaColumn.init)
     }
 
@@ -53,7 +56,8 @@ struct ReplicaShape: Sendable {
 
     /// The change feed of the table, or nil when it has no primary key.
     var feed: ChangeFeed? {
-        keyColumns.isEmpty || description.kind == .view ? nil : ChangeFeed(table: source, keyColumns: keyColumns)
+        keyColumns.isEmpty || description.kind == .view
+            ? nil : ChangeFeed(table: source, keyColumns: keyColumns, configuration: changeFeed)
     }
 
     /// The key columns' types as SQL writes them, for casts.

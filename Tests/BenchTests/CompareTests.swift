@@ -11,13 +11,12 @@ import Testing
 
     /// Writes the two runs into a new folder and runs `bench --compare` on them.
     static func compare(_ before: String, _ after: String) throws -> ProcessResult {
-        let folder = NSTemporaryDirectory() + "bench-compare-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try before.write(toFile: folder + "/before.json", atomically: true, encoding: .utf8)
-        try after.write(toFile: folder + "/after.json", atomically: true, encoding: .utf8)
+        let folder = TemporaryDirectory("bench-compare")
+        defer { folder.remove() }
+        try before.write(toFile: folder.path("before.json"), atomically: true, encoding: .utf8)
+        try after.write(toFile: folder.path("after.json"), atomically: true, encoding: .utf8)
         let bench = try #require(binary, "\(BuiltProgram.missingReason("bench"))")
-        return try ProcessRunner.run(bench, ["--compare", folder + "/before.json", folder + "/after.json"])
+        return try ProcessRunner.run(bench, ["--compare", folder.path("before.json"), folder.path("after.json")])
     }
 
     static func line(_ output: String, key: String) -> String? {

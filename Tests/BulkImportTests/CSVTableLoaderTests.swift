@@ -2,15 +2,13 @@ import BulkImport
 import CSVImport
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// Files and databases for the tests of `CSVTableLoader`, in a fresh folder.
 struct CSVLoaderFixture {
-    let directory: String = {
-        let path = NSTemporaryDirectory() + "csvtable-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    let folder = TemporaryDirectory("csvtable")
+    var directory: String { folder.path }
 
     var cacheDirectory: String { directory + "/cache" }
 

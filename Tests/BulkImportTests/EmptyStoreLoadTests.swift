@@ -1,14 +1,12 @@
 import BulkImport
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @Suite struct EmptyStoreLoadTests {
-    let directory: String = {
-        let path = NSTemporaryDirectory() + "emptyload-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    let folder = TemporaryDirectory("emptyload")
+    var directory: String { folder.path }
 
     func newStore() throws -> Store {
         try Store(

@@ -2,6 +2,7 @@ import BulkImport
 import CSVImport
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// A one-entity model: the students of the tutorial, keyed on their number.
@@ -28,11 +29,8 @@ enum StudentModel {
 }
 
 @Suite struct EntityImporterTests {
-    let directory: String = {
-        let path = NSTemporaryDirectory() + "bulkimport-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    let folder = TemporaryDirectory("bulkimport")
+    var directory: String { folder.path }
 
     func file(_ name: String, _ text: String) throws -> String {
         let path = directory + "/" + name

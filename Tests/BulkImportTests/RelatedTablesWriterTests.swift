@@ -2,6 +2,7 @@ import BulkImport
 import CSVImport
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// Rows of `values` (Int64, String, or nil for NULL) in one batch.
@@ -170,9 +171,10 @@ private func personSchema() throws -> Database {
 
 @Suite struct DuplicateKeysTests {
     @Test func namesTheFirstLineOfEachListedRepeat() throws {
-        let path = NSTemporaryDirectory() + "duplicate-keys-\(UUID().uuidString).csv"
+        let folder = TemporaryDirectory("duplicate-keys")
+        defer { folder.remove() }
+        let path = folder.path("keys.csv")
         FileManager.default.createFile(atPath: path, contents: Data("Name,Cert\nA,5\nB,6\nC,5\nD,6\nE,6\n".utf8))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         var keys = DuplicateKeys(name: "cert")
         var issues: [ImportIssue] = []
         for (line, key) in [(2, Int64(5)), (3, 6), (4, 5), (5, 6), (6, 6)] where !keys.insert(key) {

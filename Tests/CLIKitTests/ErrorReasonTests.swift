@@ -1,5 +1,6 @@
 import CLIKit
 import Foundation
+import TestSupport
 import Testing
 
 /// Foundation's errors as the reason a person reads: the system's sentence, never the
@@ -10,12 +11,13 @@ import Testing
     }
 
     @Test func aFoundationErrorGivesTheSystemsSentence() {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reason-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: folder.path, contents: Data("a file".utf8))
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = TemporaryDirectory("reason")
+        defer { folder.remove() }
+        let file = folder.path("a-file")
+        FileManager.default.createFile(atPath: file, contents: Data("a file".utf8))
         do {
             try FileManager.default.createDirectory(
-                atPath: folder.appendingPathComponent("sub").path,
+                atPath: file + "/sub",
                 withIntermediateDirectories: true
             )
             Issue.record("a folder was made inside a file")

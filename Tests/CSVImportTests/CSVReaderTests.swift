@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import CSVImport
@@ -92,12 +93,13 @@ func parse(bytes: [UInt8], chunkSize: Int = 1 << 16) throws -> [(Int, [String])]
     }
 
     @Test func recordsReadFromAFileMatchMemory() throws {
-        let path = "/tmp/csvreader-\(getpidValue()).csv"
+        let folder = TemporaryDirectory("csvreader")
+        defer { folder.remove() }
+        let path = folder.path("banks.csv")
         let text = "Bank Name,City\r\n\"A, B\",C\r\n"
         let writer = try CSVWriter(path: path)
         writer.writeRaw(Array(text.utf8))
         try writer.flush()
-        defer { removeFile(path) }
         let reader = try CSVReader(path: path, chunkSize: 5)
         #expect(try reader.readAll().map(\.fields) == [["Bank Name", "City"], ["A, B", "C"]])
         #expect(reader.bytesRead == Int64(text.utf8.count))

@@ -1,14 +1,6 @@
 import Foundation
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-func getpidValue() -> Int32 { getpid() }
-
-func removeFile(_ path: String) { unlink(path) }
-
 /// The package root, found from this file's path.
 let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -3,6 +3,7 @@ import FetchedResultsUI
 import Foundation
 import SQLiteStore
 @_spi(Benchmark) import TerminalUI
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit
@@ -29,19 +30,15 @@ private final class FrameRecorder: Backend {
 
 /// A store with the harness's banks and an empty cache directory.
 private final class LoadingFixture {
-    let directory: URL
+    let directory = TemporaryDirectory("fb-loading")
     let store: Store
-    var cacheDirectory: String { directory.appendingPathComponent("cache").path }
+    var cacheDirectory: String { directory.path("cache") }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fb-loading-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("banks.sqlite").path
+        let path = directory.path("banks.sqlite")
         store = try Store(path: path, model: BrowserModel.model)
         try BrowserHarness.writeBanks(to: store)
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     func browser(on screen: Backend, options: BrowserOptions = BrowserOptions()) throws -> BankBrowser {
         try BankBrowser(

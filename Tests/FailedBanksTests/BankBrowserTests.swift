@@ -10,7 +10,7 @@ import Testing
 /// The browser in-process on an in-memory screen: every key of the help does
 /// what it says; errors show where the person looks.
 final class BrowserHarness {
-    let directory: URL
+    let directory = TemporaryDirectory("fb-browser")
     let store: Store
     let screen: MemoryBackend
     let clock = TestClock(now: 100)
@@ -57,9 +57,7 @@ final class BrowserHarness {
         options: BrowserOptions = BrowserOptions(),
         readOnly: Bool = false
     ) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fb-browser-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("banks.sqlite").path
+        let path = directory.path("banks.sqlite")
         try BrowserHarness.writeBanks(to: try Store(path: path, model: BrowserModel.model))
         store = try Store(path: path, model: BrowserModel.model, readOnly: readOnly)
         screen = MemoryBackend(width: width, height: height)
@@ -69,14 +67,12 @@ final class BrowserHarness {
             screen: screen,
             clock: clock,
             readOnlyReason: readOnly ? "opened read-only for the test" : nil,
-            cacheDirectory: directory.appendingPathComponent("cache").path
+            cacheDirectory: directory.path("cache")
         )
         browser.loop.draw()
         // The first frame ran the deferred fetch: a failure shows here, not as a screen stuck on "Loading…".
         if let error = browser.loadError { throw EndToEndError("the browser's first fetch failed: \(error)") }
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// Sends events through the run loop's rules, lets animations finish, and returns the frame.
     @discardableResult

@@ -37,10 +37,9 @@ struct CommandLineTests {
     }
 
     @Test func browserWithoutATerminalSaysSoAndWritesNothingToStdout() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fb-notty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("banks.sqlite").path
+        let directory = TemporaryDirectory("fb-notty")
+        defer { directory.remove() }
+        let database = directory.path("banks.sqlite")
         let result = try ProcessRunner.run(binary, ["--db", database])
         #expect(result.status == 1)
         #expect(result.standardError.contains("terminal"))

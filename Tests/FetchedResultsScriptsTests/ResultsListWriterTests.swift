@@ -2,6 +2,7 @@ import FetchedResults
 import FetchedResultsScripts
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// A small library: books, each with its author, each with a title, a year and whether it was read.
@@ -18,12 +19,11 @@ private final class Library {
     )
     static let model = Model(version: 1, applicationID: 0x424F_4F4B, entities: [author, book])
 
-    let directory = NSTemporaryDirectory() + "scripts-test-" + UUID().uuidString
+    let directory = TemporaryDirectory("scripts-test")
     let context: ObjectContext
 
     init(_ books: [(title: String, year: Int64, read: Bool)]) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        context = ObjectContext(store: try Store(path: directory + "/books.sqlite", model: Library.model))
+        context = ObjectContext(store: try Store(path: directory.path("books.sqlite"), model: Library.model))
         for book in books {
             let author = context.insert(into: "Author")
             author["name"] = .text("Le Guin")
@@ -35,8 +35,6 @@ private final class Library {
         }
         try context.save()
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     /// The books by year, sectioned by year.
     func controller() throws -> FetchedResultsController {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @_spi(Benchmark) @testable import FetchedResults
@@ -158,10 +159,9 @@ import Testing
 
     @Test func droppingEverythingWhileAJobRunsLeavesNoWALBehind() throws {
         // A store of our own, dropped with a job in flight.
-        let own = NSTemporaryDirectory() + "frc-prep-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: own) }
-        let file = own + "/banks.sqlite"
+        let own = TemporaryDirectory("frc-prep")
+        defer { own.remove() }
+        let file = own.path("banks.sqlite")
         do {
             let store = try Store(path: file, model: BankModel.model)
             try store.database.transaction {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @_spi(Benchmark) @testable import FetchedResults
@@ -10,15 +11,15 @@ import Testing
 @Suite("Foreign databases: background refetch and diff")
 struct ForeignBackgroundRefetchTests {
     final class ForeignFile {
-        let directory = NSTemporaryDirectory() + "frc-foreign-" + UUID().uuidString
+        let folder = TemporaryDirectory("frc-foreign")
+        var directory: String { folder.path }
         var path: String { directory + "/items.sqlite" }
         let writer: Database
 
         init() throws {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             var options = Database.Options()
             options.walMode = false
-            let path = directory + "/items.sqlite"
+            let path = folder.path("items.sqlite")
             writer = try Database(path: path, options: options)
             try writer.execute(
                 """
@@ -27,8 +28,6 @@ struct ForeignBackgroundRefetchTests {
                 """
             )
         }
-
-        deinit { try? FileManager.default.removeItem(atPath: directory) }
 
         func store() throws -> Store {
             let catalog = try DatabaseCatalog(path: path)

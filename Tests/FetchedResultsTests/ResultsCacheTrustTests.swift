@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @_spi(Benchmark) @testable import FetchedResults
@@ -19,13 +20,11 @@ import Testing
 
     /// A folder with a store path and a cache folder; no store is held open.
     final class Folder {
-        let directory = NSTemporaryDirectory() + "frc-trust-" + UUID().uuidString
+        let folder = TemporaryDirectory("frc-trust")
+        var directory: String { folder.path }
         var path: String { directory + "/banks.sqlite" }
         var cacheDirectory: String { directory + "/cache" }
         var cacheFile: String { cacheDirectory + "/banks.frc" }
-
-        init() throws { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
-        deinit { try? FileManager.default.removeItem(atPath: directory) }
 
         /// Creates the store afresh with `banks` (name, close date) inserted in order, then deletes the ids in `deleting`.
         func createStore(_ banks: [(String, String)], deleting: [Int64] = []) throws {
@@ -80,7 +79,7 @@ import Testing
     // MARK: Defect 1: another file at the same path
 
     @Test func aStoreRecreatedAtThePathWithTheSameSizeDoesNotReadTheOldStoresCache() throws {
-        let f = try Folder()
+        let f = Folder()
         try f.createStore(Self.listA)
         try f.launch { #expect(!$0.lastFetchUsedCache) }
         try f.launch { #expect($0.lastFetchUsedCache) }
@@ -99,7 +98,7 @@ import Testing
     }
 
     @Test func aRecreatedStoreWithOtherIdsMissingIsFetchedAfreshWithoutACrash() throws {
-        let f = try Folder()
+        let f = Folder()
         // Same counts and max id, different ids: 3 missing in one file, 7 in the other.
         try f.createStore(Self.listA + [("Alpha 12", "2012-02-02")], deleting: [7])
         try f.launch { _ in }
@@ -113,7 +112,7 @@ import Testing
     }
 
     @Test func everyStoreGetsARandomIDAtCreationAndKeepsIt() throws {
-        let f = try Folder()
+        let f = Folder()
         try f.createStore(Self.listA)
         let first = try Store(path: f.path, model: BankModel.model).identity
         let again = try Store(path: f.path, model: BankModel.model).identity
@@ -124,7 +123,7 @@ import Testing
     }
 
     @Test func aStoreWithoutAnIDGetsOneWhenOpenedForWritingAndStillWorksReadOnly() throws {
-        let f = try Folder()
+        let f = Folder()
         try f.createStore(Self.listA)
         do {
             let db = try Database(path: f.path)
@@ -153,7 +152,7 @@ import Testing
     /// Writes the cache, damages it with `damage`, and checks that the next launch ignores and
     /// deletes it, fetches the right results, rewrites it, and the launch after reads it again.
     func checkDamage(_ label: String, _ damage: (inout [UInt8]) -> Void) throws {
-        let f = try Folder()
+        let f = Folder()
         try f.createStore(Self.listA + Self.listB)
         try f.launch { _ in }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: f.cacheFile)))
@@ -209,7 +208,7 @@ import Testing
     /// A cache written through the writer (a valid checksum) with contents that do not agree
     /// with the table: what someone editing the file and fixing the checksum up would make.
     func checkForged(_ label: String, _ forge: (inout [Int64], inout [SectionRecord]) -> Void) throws {
-        let f = try Folder()
+        let f = Folder()
         try f.createStore(Self.listA + Self.listB)
         var fingerprint = ""
         var ids: [Int64] = []
@@ -252,7 +251,7 @@ import Testing
     }
 
     @Test func theReaderRefusesWhatTheWriterDidNotWriteWhateverTheBytes() throws {
-        let f = try Folder()
+        let f = Folder()
         var g = SplitMix(seed: 13)
         let file = f.directory + "/random.frc"
         for round in 0..<300 {

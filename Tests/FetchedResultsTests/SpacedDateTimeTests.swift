@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 @_spi(Benchmark) @testable import FetchedResults
@@ -23,10 +24,9 @@ import Testing
     }
 
     @Test func aMoveOfManyRowsIsPlacedByPrefixesAndEqualsAFreshFetch() throws {
-        let directory = NSTemporaryDirectory() + "frc-spaced-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/events.sqlite"
+        let directory = TemporaryDirectory("frc-spaced")
+        defer { directory.remove() }
+        let path = directory.path("events.sqlite")
         let writer = try Database(path: path)
         try writer.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, ts TIMESTAMP, name TEXT)")
         try writer.transaction {

@@ -3,6 +3,7 @@ import FetchedResultsUI
 import Foundation
 import SQLiteStore
 import TerminalUI
+import TestSupport
 
 /// A temporary store in the failed-bank shape (info ↔ details, a derived
 /// closing year), a REAL controller over it, and the adapter feeding a table
@@ -44,7 +45,7 @@ final class BankFixture {
         ]
     )
 
-    let directory: URL
+    let directory = TemporaryDirectory("adapter")
     let store: Store
     let context: ObjectContext
     let table: TableView
@@ -56,9 +57,7 @@ final class BankFixture {
     /// A store holding `banks` (name, city, state, closing date), shown by date
     /// (newest first, then name) in year sections on a `width`×`height` canvas.
     init(banks: [(String, String, String, String)], width: Int = 44, height: Int = 14) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("adapter-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try Store(path: directory.appendingPathComponent("banks.sqlite").path, model: BankFixture.model)
+        store = try Store(path: directory.path("banks.sqlite"), model: BankFixture.model)
         context = ObjectContext(store: store)
         for (index, bank) in banks.enumerated() {
             try BankFixture.insert(bank, cert: Int64(index + 1), into: context)
@@ -82,8 +81,6 @@ final class BankFixture {
         )
         adapter.log = { [unowned self] message in self.logged.append(message) }
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     static func makeController(
         context: ObjectContext,

@@ -3,6 +3,7 @@ import FetchedResultsUI
 import Foundation
 import SQLiteStore
 import TerminalUI
+import TestSupport
 import Testing
 
 // The hand-made list of FetchedResultsUI.docc/GettingStarted.md ("The same list
@@ -97,12 +98,9 @@ private final class StudentList: View, TableViewDelegate {
 @Suite struct GettingStartedExampleTests {
     /// 4. The program's main code, on a temporary store and an in-memory screen.
     @Test func theGettingStartedBrowserShowsSectionsAndDeletes() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "getting-started-\(UUID().uuidString)"
-        )
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("students.sqlite").path
+        let directory = TemporaryDirectory("getting-started")
+        defer { directory.remove() }
+        let path = directory.path("students.sqlite")
 
         let store = try Store(path: path, model: model)
         let context = ObjectContext(store: store)

@@ -3,6 +3,7 @@ import FetchedResultsUI
 import Foundation
 import SQLiteStore
 import TerminalUI
+import TestSupport
 import Testing
 
 @Suite struct ListProgramTests {
@@ -15,9 +16,7 @@ import Testing
     /// Counts its first launches; lists the books by title.
     final class Books {
         var firstLaunches = 0
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "list-program-\(UUID().uuidString)"
-        )
+        let directory = TemporaryDirectory("list-program")
         var program: ListProgram {
             ListProgram(name: "books", model: ListProgramTests.model) { [self] context in
                 firstLaunches += 1
@@ -30,8 +29,6 @@ import Testing
                 return ListScreenConfiguration(title: "Books", tabs: [tab])
             }
         }
-
-        deinit { try? FileManager.default.removeItem(at: directory) }
     }
 
     @Test func theStoreIsTheDbOptionElseTheProgramsFileInTheXDGDataFolder() {
@@ -52,7 +49,7 @@ import Testing
 
     @Test func aNewStoreGetsItsFolderAndTheFirstLaunchObjectsOnce() throws {
         let books = Books()
-        let path = books.directory.appendingPathComponent("a/b/books.sqlite").path
+        let path = books.directory.path("a/b/books.sqlite")
         _ = try books.program.openStore(at: path)
         let reopened = try books.program.openStore(at: path)
         #expect(books.firstLaunches == 1)
@@ -61,7 +58,7 @@ import Testing
 
     @Test func makeListShowsTheConfiguredListOnTheLoop() throws {
         let books = Books()
-        let store = try books.program.openStore(at: books.directory.appendingPathComponent("books.sqlite").path)
+        let store = try books.program.openStore(at: books.directory.path("books.sqlite"))
         let terminal = TestTerminal(width: 30, height: 8)
         let list = try books.program.makeList(store: store, loop: terminal.loop, animated: false)
         let text = terminal.press()
@@ -76,8 +73,7 @@ import Testing
         #expect(program.run(arguments: ["--db"], environment: [:]) == 64)
         #expect(program.run(arguments: ["--colour"], environment: [:]) == 64)
         #expect(program.run(arguments: ["--help"], environment: [:]) == 0)
-        try FileManager.default.createDirectory(at: books.directory, withIntermediateDirectories: true)
-        let file = books.directory.appendingPathComponent("not-a-folder").path
+        let file = books.directory.path("not-a-folder")
         try Data("text".utf8).write(to: URL(fileURLWithPath: file))
         #expect(program.run(arguments: ["--db", file + "/books.sqlite"], environment: [:]) == 73)
         #expect(program.run(arguments: ["--db", file], environment: [:]) == 65)

@@ -3,6 +3,7 @@ import FetchedResultsUI
 import Foundation
 import SQLiteStore
 import TerminalUI
+import TestSupport
 
 /// A small library of books (title, author, year) shown by a ``ListScreen``
 /// on an in-memory screen: tabs Year (newest first, sections by year) and
@@ -34,7 +35,7 @@ final class ListScreenFixture {
         ("Kindred", "Butler", "1979"),
     ]
 
-    let directory: URL
+    let directory = TemporaryDirectory("list")
     let store: Store
     let context: ObjectContext
     let screen: MemoryBackend
@@ -57,9 +58,7 @@ final class ListScreenFixture {
         authorRowHeight: Int = TableCell.Style.subtitle.lineCount,
         answersDeletesLater: Bool = false
     ) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("list-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("books.sqlite").path
+        let path = directory.path("books.sqlite")
         do {
             let writer = ObjectContext(store: try Store(path: path, model: ListScreenFixture.model))
             for (title, author, year) in ListScreenFixture.books {
@@ -116,7 +115,7 @@ final class ListScreenFixture {
         }
         var configuration = ListScreenConfiguration(title: "Books", tabs: [byYear, byAuthor])
         configuration.readOnlyReason = readOnly ? "opened read-only for the test" : nil
-        configuration.cacheDirectory = directory.appendingPathComponent("cache").path
+        configuration.cacheDirectory = directory.path("cache")
         configuration.animated = false
         configuration.willPoll = willPoll
         configuration.fetchesInBackground = fetchesInBackground
@@ -142,7 +141,7 @@ final class ListScreenFixture {
 
     deinit {
         while loop.pop() != nil {}
-        try? FileManager.default.removeItem(at: directory)
+        directory.remove()
     }
 
     /// Sends events through the run loop's rules, each followed by a frame; returns the last.

@@ -208,7 +208,7 @@ import Testing
 
     @Test func showingAnotherContextReplacesTheListAndDropsWhatBelongedToTheOldOne() throws {
         let f = try ListScreenFixture()
-        let path = f.directory.appendingPathComponent("other.sqlite").path
+        let path = f.directory.path("other.sqlite")
         let other = try Store(path: path, model: ListScreenFixture.model)
         let writer = ObjectContext(store: other)
         let book = writer.insert(into: "Book")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MyStashKit
@@ -27,25 +28,21 @@ import Testing
     }
 
     @Test func preparedStoreIsCreatedWithMode0600InAPrivateDirectory() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-loc-\(UUID().uuidString)")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let path = root + "/deep/mystash/mystash.sqlite"
+        let root = TemporaryDirectory("mystash-loc")
+        defer { root.remove() }
+        let path = root.path("deep/mystash/mystash.sqlite")
         let oldMask = umask(0o022)
         defer { umask(oldMask) }
         #expect(try StashLocation.prepare(path: path))
         #expect(StashLocation.permissions(ofFile: path) == 0o600)
-        #expect(StashLocation.permissions(ofFile: root + "/deep/mystash") == 0o700)
+        #expect(StashLocation.permissions(ofFile: root.path("deep/mystash")) == 0o700)
         #expect(try StashLocation.prepare(path: path) == false)
     }
 
     @Test func existingStoreWithLoosePermissionsIsTightened() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-\(UUID().uuidString).sqlite")
-            .path
-        defer {
-            try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + "-wal")
-        }
+        let folder = TemporaryDirectory("mystash")
+        defer { folder.remove() }
+        let path = folder.path("mystash.sqlite")
         FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o644])
         FileManager.default.createFile(atPath: path + "-wal", contents: Data(), attributes: [.posixPermissions: 0o666])
         try StashLocation.prepare(path: path)

@@ -31,8 +31,8 @@ struct ChangeFeedTests {
         try tags.install(on: connection)
         #expect(try events.isInstalled(on: connection))
         let installed = try database.server.schemaDump(database: database.name)
-        #expect(installed.contains("CREATE TABLE public.fetchedtable_history"))
-        #expect(installed.contains("CREATE TRIGGER fetchedtable_history_update AFTER UPDATE ON public.events"))
+        #expect(installed.contains("CREATE TABLE public.changefeed_history"))
+        #expect(installed.contains("CREATE TRIGGER changefeed_history_update AFTER UPDATE ON public.events"))
         try connection.execute("UPDATE events SET level = 'warn' WHERE id < 3; INSERT INTO tags VALUES ('a', 1)")
         try events.uninstall(on: connection)
         #expect(try !events.isInstalled(on: connection))
@@ -60,7 +60,7 @@ struct ChangeFeedTests {
         // Read again from the new position: nothing more.
         #expect(try feed.read(after: batch.position, on: connection).changes.isEmpty)
         // One statement's worth: the history holds 1,000 rows of one transaction.
-        let transactions = try connection.query("SELECT count(DISTINCT transaction_id) FROM fetchedtable_history")
+        let transactions = try connection.query("SELECT count(DISTINCT transaction_id) FROM changefeed_history")
         #expect(transactions.int64(row: 0, column: 0) == 1)
     }
 
@@ -152,14 +152,14 @@ struct ChangeFeedTests {
         let feed = ChangeFeed(table: Self.events, keyColumns: ["id"])
         try feed.install(on: connection)
         try connection.execute("UPDATE events SET level = 'old'")
-        try connection.execute("UPDATE fetchedtable_history SET changed_at = now() - interval '8 days'")
+        try connection.execute("UPDATE changefeed_history SET changed_at = now() - interval '8 days'")
         let old = ChangeFeedPosition(
             snapshot: try feed.currentPosition(on: connection).snapshot,
             readAt: "2000-01-01 00:00:00+00"
         )
         try connection.execute("UPDATE events SET level = 'new' WHERE id = 1")
         #expect(try feed.prune(on: connection) == 3)
-        let remaining = try connection.query("SELECT key FROM fetchedtable_history").rows
+        let remaining = try connection.query("SELECT key FROM changefeed_history").rows
         #expect(remaining == [[.array([.text("1")])]])
         #expect(try feed.read(after: old, on: connection).needsRefetch)
     }

@@ -30,10 +30,9 @@ struct PostgresConnectionTests {
         try database.psql(
             "CREATE ROLE alice LOGIN PASSWORD 'sésame s3cret' IN ROLE \(PostgresTestServer.passwordRole)"
         )
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let passfile = folder.appendingPathComponent("pgpass").path
+        let folder = TemporaryDirectory("pgpass")
+        defer { folder.remove() }
+        let passfile = folder.path("pgpass")
         try "*:*:\(database.name):alice:sésame s3cret\n".write(toFile: passfile, atomically: true, encoding: .utf8)
         chmod(passfile, 0o600)
         // Only this test sets PG* variables; every other test names host, port, user and database in its URI.
@@ -72,8 +71,9 @@ struct PostgresConnectionTests {
     }
 
     @Test func nothingListeningIsCannotConnectWithLibpqsMessage() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nopg-\(UUID().uuidString)").path
-        let uri = "postgresql://carol:hunter2@%2F\(folder.dropFirst().replacing("/", with: "%2F")):5999/db"
+        let folder = TemporaryDirectory("nopg")
+        defer { folder.remove() }
+        let uri = "postgresql://carol:hunter2@%2F\(folder.path.dropFirst().replacing("/", with: "%2F")):5999/db"
         let error = try #require(throws: PostgresError.self) { try PostgresConnection(uri, timeout: 10) }
         guard case .cannotConnect(let message) = error else {
             Issue.record("expected cannotConnect, got \(error)")

@@ -2,13 +2,12 @@ import Foundation
 import PostgreSQLClient
 import PostgreSQLReplica
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// A fresh cache folder for one test's replica.
 func makeCacheDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "replica-tests-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    TemporaryDirectory.create("replica-tests").path
 }
 
 /// The rows of the replica's table, ordered by `orderBy`.

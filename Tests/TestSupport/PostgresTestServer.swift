@@ -220,14 +220,10 @@ public final class PostgresTestServer: @unchecked Sendable {
     // MARK: Setup steps
 
     private static func makeDirectory() throws -> String {
-        var template = Array("\(NSTemporaryDirectory())/pgtest-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw Failure("mkdtemp failed: \(String(cString: strerror(errno)))")
-        }
-        let path = String(cString: made)
+        let path = TemporaryDirectory.create("pgtest").path
+        chmod(path, 0o700)
         if getuid() == 0, let owner = getpwnam(superuser) {
             chown(path, owner.pointee.pw_uid, owner.pointee.pw_gid)
-            chmod(path, 0o700)
             // The folder above must let the postgres user through.
             var parent = (path as NSString).deletingLastPathComponent
             while parent != "/" && !parent.isEmpty {

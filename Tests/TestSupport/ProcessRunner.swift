@@ -74,8 +74,9 @@ public enum ProcessRunner {
         _ arguments: [String],
         environment: [String: String]? = nil
     ) throws -> ProcessResult {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("detach-\(UUID().uuidString)").path
-        defer { for suffix in [".out", ".err"] { unlink(base + suffix) } }
+        let folder = TemporaryDirectory("detach")
+        defer { folder.remove() }
+        let base = folder.path("run")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

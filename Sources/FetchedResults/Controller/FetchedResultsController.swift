@@ -21,12 +21,12 @@ struct SectionRecord {
 ///   set into a ``ChangeBatch`` in O(K log N) for K changed objects (rules 3–6 of <doc:ChangeBatches>).
 ///   Without either it does not observe at all (rule 9 of <doc:ChangeBatches>).
 ///
-///     var request = FetchRequest(entity: "FailedBankInfo")
-///     request.sortDescriptors = [FetchSort("details.closeDate", ascending: false),
+///     var request = FetchRequest(entity: "Book")
+///     request.sortDescriptors = [FetchSort("details.publishedOn", ascending: false),
 ///                                FetchSort("name", comparison: .caseInsensitive)]
 ///     request.fetchBatchSize = 20
 ///     let controller = FetchedResultsController(fetchRequest: request, context: context,
-///                                               sectionNameKeyPath: "details.closeYear", cacheName: "banks-by-date")
+///                                               sectionNameKeyPath: "details.publishedYear", cacheName: "books-by-date")
 ///     try controller.performFetch()
 ///     for section in controller.sections { print(section.name, section.numberOfObjects) }
 ///     controller.onChange = { batch in print(batch.objectChanges.count, "changes") }

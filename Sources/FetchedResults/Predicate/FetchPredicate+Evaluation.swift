@@ -42,7 +42,7 @@ extension FetchPredicate {
     /// when a relationship on the way is nil). Returns nil for *unknown*
     /// (a comparison with NULL), which a fetch treats as false.
     ///
-    ///     let p = try FetchPredicate("details.fund > 100")
+    ///     let p = try FetchPredicate("details.edition > 100")
     ///     p.evaluate { _ in .null }          // nil (unknown)
     ///     p.evaluate { _ in .integer(200) }  // true
     public func evaluate(_ value: (String) -> StoreValue) -> Bool? {

@@ -41,7 +41,7 @@ extension FetchPredicate {
 /// of another type affinity (`'5' = 5` is true against an INTEGER column).
 /// The Swift side compares storage classes without conversion, so where a
 /// conversion could happen the column's affinity is removed with a unary `+`
-/// (`(+t0.cert) = ?`); otherwise the plain column is used so indexes stay usable.
+/// (`(+t0.isbn) = ?`); otherwise the plain column is used so indexes stay usable.
 struct PredicateSQLCompiler {
     let source: SQLSource
     private(set) var arguments: [StoreValue] = []

@@ -25,9 +25,9 @@ import SQLiteStore
 /// this is `.text("2024-01-01")`), `nil`/`NULL`, `true`/`false`. `%@` takes
 /// the next argument as a value, `%K` as a key path.
 ///
-///     let p = try FetchPredicate("state == %@ AND details.publishedOn >= %@", .text("CA"), .text("2020-01-01"))
+///     let p = try FetchPredicate("language == %@ AND details.publishedOn >= %@", .text("en"), .text("2020-01-01"))
 ///     let q = try FetchPredicate("name CONTAINS[c] 'book' OR details.publishedYear IN {'2008', '2009'}")
-///     let r = try FetchPredicate("details.fund != nil AND NOT (city BEGINSWITH 'San')")
+///     let r = try FetchPredicate("details.edition != nil AND NOT (author BEGINSWITH 'Le')")
 public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     /// The parsed tree.
     public let expression: PredicateTree

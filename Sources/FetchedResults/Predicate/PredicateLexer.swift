@@ -3,7 +3,7 @@ import SQLiteStore
 /// A token of the predicate language with its 1-based column.
 struct PredicateToken: Equatable {
     enum Kind: Equatable {
-        /// A key path or keyword (`details.closeDate`, `AND`, `nil`).
+        /// A key path or keyword (`details.publishedOn`, `AND`, `nil`).
         case identifier(String)
         case string(String)
         case integer(Int64)

@@ -8,8 +8,8 @@ import SQLiteStore
 /// ``FetchPredicate`` for the semantics.
 ///
 ///     let tree: PredicateTree = .and(
-///         .comparison(PredicateComparison(.keyPath("state"), .equal, .value(.text("CA")))),
-///         .not(.comparison(PredicateComparison(.keyPath("details.fund"), .equal, .value(.null)))))
+///         .comparison(PredicateComparison(.keyPath("language"), .equal, .value(.text("en")))),
+///         .not(.comparison(PredicateComparison(.keyPath("details.edition"), .equal, .value(.null)))))
 ///     let predicate = FetchPredicate(tree)
 public indirect enum PredicateTree: Sendable, Hashable {
     /// `TRUEPREDICATE`.
@@ -47,7 +47,7 @@ public indirect enum PredicateTree: Sendable, Hashable {
 
 /// One side of a comparison: a key path read from the object, or a constant.
 public enum PredicateOperand: Sendable, Hashable {
-    /// A key path read from the object (`details.closeDate`); NULL when a relationship on the way is nil.
+    /// A key path read from the object (`details.publishedOn`); NULL when a relationship on the way is nil.
     case keyPath(String)
     /// A constant (a literal, or a `%@` argument).
     case value(StoreValue)

@@ -3,7 +3,7 @@ import SQLiteStore
 /// One ordering criterion of a ``FetchRequest``: a key path, a direction and
 /// how text compares.
 ///
-/// Key paths may go through to-one relationships (`details.closeDate`) and
+/// Key paths may go through to-one relationships (`details.publishedOn`) and
 /// name derived attributes. Ordering is SQLite's: NULL first when ascending
 /// (last when descending), then numbers, text, blobs; `.caseInsensitive` is
 /// SQLite's NOCASE collation (ASCII letters fold, nothing else). The
@@ -11,7 +11,7 @@ import SQLiteStore
 /// order is total and stable. A derived attribute's `DerivedAttribute.sortsLast` value (the
 /// section `(not a date)` of a year, month or day) sorts after every other in both directions.
 ///
-///     let byDate = FetchSort("details.closeDate", ascending: false)
+///     let byDate = FetchSort("details.publishedOn", ascending: false)
 ///     let byName = FetchSort("name", comparison: .caseInsensitive)
 public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
     /// How text values compare.
@@ -22,7 +22,7 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
         case caseInsensitive
     }
 
-    /// The key path sorted by (`name`, `details.closeDate`, a derived attribute).
+    /// The key path sorted by (`name`, `details.publishedOn`, a derived attribute).
     public var keyPath: String
     /// True for A→Z, 0→9, oldest first; false for the reverse. NULLs sort first ascending, last descending (SQLite's order).
     public var ascending: Bool

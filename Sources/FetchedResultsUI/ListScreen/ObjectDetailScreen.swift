@@ -17,7 +17,7 @@ public final class ObjectDetailScreen: View {
     public let object: ManagedObject
     /// The keys shown, top to bottom.
     public let keys: [String]
-    /// The label of a key that is not labelled by its own name (`"details.closeDate": "Closing date"`).
+    /// The label of a key that is not labelled by its own name (`"details.publishedOn": "Published"`).
     public let labels: [String: String]
     /// What the object is called: `Row 12` titles an object without a title, `This row was deleted` a deleted one.
     public let noun: String

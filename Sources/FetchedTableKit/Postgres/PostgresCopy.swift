@@ -54,7 +54,8 @@ struct PostgresCopy {
             table: table,
             cacheDirectory: directory,
             applicationName: PostgresServer.applicationName,
-            localTracking: TableFileNames.tracking
+            localTracking: TableFileNames.tracking,
+            changeFeed: TableFileNames.changeFeed
         )
     }
 

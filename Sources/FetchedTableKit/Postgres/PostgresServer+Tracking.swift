@@ -5,7 +5,7 @@ import PostgreSQLClient
 extension PostgresServer {
     /// The change feed of `table`: its primary key's columns name the rows changed.
     static func changeFeed(of table: TableDescription) -> ChangeFeed {
-        ChangeFeed(table: table.name, keyColumns: table.primaryKey)
+        ChangeFeed(table: table.name, keyColumns: table.primaryKey, configuration: TableFileNames.changeFeed)
     }
 
     /// `--track`: the `fetchedtable_history` table and `table`'s statement-level triggers,

@@ -1,3 +1,4 @@
+import PostgreSQLChangeFeed
 import SQLiteStore
 
 /// The names fetchedtable gives what it adds to a browsed file or reads from it: a
@@ -8,6 +9,9 @@ import SQLiteStore
 enum TableFileNames {
     /// `fetchedtable_history` and its triggers `fetchedtable_history_insert_<table>`, `…_update_…`, `…_delete_…`.
     static let tracking = TrackingNames(historyTable: "fetchedtable_history")
+    /// A server table's change history (`--track`, `untrack`): the table `fetchedtable_history`, its
+    /// function `fetchedtable_history_capture`, triggers `fetchedtable_history_insert`, … and channel.
+    static let changeFeed = ChangeFeedConfiguration(historyTable: "fetchedtable_history")
     /// The row number of a view's rows (their id): `fetchedtable_position`.
     static let positionColumn = "fetchedtable_position"
 }

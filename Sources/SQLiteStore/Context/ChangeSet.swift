@@ -3,7 +3,7 @@
 /// Published to a context's observers after each `save()`, `undo()`, `redo()`
 /// and by `processExternalChanges()`. Updates carry the changed keys; a change
 /// of a related object reached through a to-one relationship appears as an
-/// update of the referencing object with a key path (`"details.closeDate"`).
+/// update of the referencing object with a key path (`"details.publishedOn"`).
 /// An empty key set means "unknown keys" (another process's write).
 /// `isReset` means "too much changed to describe: refetch".
 ///

@@ -19,9 +19,9 @@ public enum AttributeType: Sendable, Hashable {
 
 /// A stored property of an entity: one column of its table.
 ///
-///     Attribute("closeDate", .date, indexed: true)          // column close_date TEXT NOT NULL
-///     Attribute("fund", .integer, optional: true)            // column fund INTEGER
-///     Attribute("state", .text, default: .text(""))          // DEFAULT ''
+///     Attribute("publishedOn", .date, indexed: true)        // column published_on TEXT NOT NULL
+///     Attribute("edition", .integer, optional: true)         // column edition INTEGER
+///     Attribute("language", .text, default: .text(""))       // DEFAULT ''
 public struct Attribute: Sendable, Hashable {
     /// The Swift-side name (camelCase), used in key paths.
     public var name: String

@@ -67,7 +67,7 @@ extension DerivedAttribute {
         /// value is known to be a date) leaves the check out: the plain `substr`, which an index on
         /// the column serves.
         ///
-        ///     DerivedAttribute.month("closeMonth", of: "closeDate", column: "close_date", valuesAreDates: true)
+        ///     DerivedAttribute.month("publishedMonth", of: "publishedOn", column: "published_on", valuesAreDates: true)
         public func callAsFunction(
             _ name: String,
             of attribute: String,

@@ -4,16 +4,16 @@
 /// lets in-memory code (incremental change handling) compute the same value
 /// without a query. Both must agree — tests should check that they do.
 ///
-///     DerivedAttribute("closeYear", .text, sql: "substr($.close_date, 1, 4)") { value in
-///         guard case .text(let d) = value("closeDate") else { return .null }
+///     DerivedAttribute("publishedYear", .text, sql: "substr($.published_on, 1, 4)") { value in
+///         guard case .text(let d) = value("publishedOn") else { return .null }
 ///         return .text(String(d.prefix(4)))
 ///     }
 public struct DerivedAttribute: Sendable {
-    /// The name used in key paths, sorts and section keys (`closeYear`).
+    /// The name used in key paths, sorts and section keys (`publishedYear`).
     public var name: String
     /// The type of the computed value.
     public var type: AttributeType
-    /// The SQL template; `$.` stands for the table alias (`$.close_date` → `t1.close_date`).
+    /// The SQL template; `$.` stands for the table alias (`$.published_on` → `t1.published_on`).
     public var sql: String
     /// The Swift computation; `attribute(name)` reads another attribute of the same object.
     public var compute: @Sendable (_ attribute: (String) -> StoreValue) -> StoreValue
@@ -30,7 +30,7 @@ public struct DerivedAttribute: Sendable {
     /// (``notADate``), which comes after the years whether they run up or down. A sort by this
     /// attribute (and the controller's section order) puts it last, in SQL and in Swift.
     ///
-    ///     DerivedAttribute.year("closeYear", of: "closeDate").sortsLast   // .text("(not a date)")
+    ///     DerivedAttribute.year("publishedYear", of: "publishedOn").sortsLast   // .text("(not a date)")
     public var sortsLast: StoreValue?
 
     /// A derived attribute from its SQL and the same computation in Swift (`decidingBytes`:

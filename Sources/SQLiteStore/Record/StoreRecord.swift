@@ -49,8 +49,8 @@ public protocol StoreRecord {
 /// The values of one object, read with the types a ``StoreRecord`` asks for.
 ///
 ///     init(row: RecordRow) throws {
-///         name = try row["name"]                   // String: NULL or a number is an error
-///         closed = try row["details.closeDate"]    // Date?: through a to-one relationship
+///         name = try row["name"]                        // String: NULL or a number is an error
+///         published = try row["details.publishedOn"]   // Date?: through a to-one relationship
 ///     }
 public struct RecordRow {
     /// The object being read.

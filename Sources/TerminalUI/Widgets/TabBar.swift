@@ -4,11 +4,11 @@
 /// keys 1–9 (or a mouse click) choose a tab directly. `onSelect` is called with the new index
 /// whenever the selection changes through a key.
 ///
-///     let tabs = TabBar(titles: ["Closing Date", "Name", "State"])
+///     let tabs = TabBar(titles: ["Published", "Title", "Author"])
 ///     tabs.onSelect = { index in screen.switchSort(to: index) }
 ///     _ = tabs.handle(.tab)          // selectedIndex 1, onSelect(1)
 ///     tabs.render(into: &canvas, frame: canvas.bounds.row(1), at: now)
-///     //  1 Closing Date │ 2 Name │ 3 State     ("2 Name" in reverse video)
+///     //  1 Published │ 2 Title │ 3 Author     ("2 Title" in reverse video)
 public final class TabBar: View {
     /// The tabs, left to right.
     public var titles: [String]

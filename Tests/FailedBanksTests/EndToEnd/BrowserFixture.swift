@@ -55,9 +55,7 @@ final class BrowserFixture {
         guard let binary = BrowserFixture.binary, let csv else {
             throw EndToEndError(BrowserFixture.unavailableReason ?? "unavailable")
         }
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("failedbanks-e2e-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = TemporaryDirectory.create("failedbanks-e2e")
         guard importing else { return }
         let result = try ProcessRunner.run(binary, ["import", csv, "--db", database, "--quiet"])
         guard result.status == 0 else {

@@ -146,9 +146,7 @@ extension ReliabilityTests {
                 }?.offset
                 let seen = Set(watched.sections.flatMap(\.ids))
                 let fetched = Set(expected.flatMap(\.ids))
-                let kept = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "failedbanks-concurrent-\(seed)"
-                )
+                let kept = TemporaryDirectory.create("failedbanks-concurrent-\(seed)")
                 try? FileManager.default.removeItem(at: kept)
                 try? FileManager.default.copyItem(at: scratch.url, to: kept)
                 try? fresh.standardOutput.write(

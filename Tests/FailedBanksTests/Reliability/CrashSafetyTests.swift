@@ -69,9 +69,7 @@ extension ReliabilityTests {
                 let isOld = check.digest == before.digest
                 let isNew = check.digest == after.digest
                 if !isOld && !isNew {
-                    let kept = FileManager.default.temporaryDirectory.appendingPathComponent(
-                        "failedbanks-crash-\(seed)-\(trial).sqlite"
-                    ).path
+                    let kept = TemporaryDirectory.create("failedbanks-crash-\(seed)-\(trial)").path + "/banks.sqlite"
                     try? TemporaryDirectory.copyStore(store, to: kept)
                     Issue.record(
                         "\(what): the store holds \(check.digest), neither the old data (\(before.digest)) nor the whole import (\(after.digest)); kept at \(kept)"
@@ -179,9 +177,8 @@ extension ReliabilityTests {
                         #expect(try StoreDigest.check(store).digest == after.digest, "\(what): import after the crash")
                     }
                 } else {
-                    let kept = FileManager.default.temporaryDirectory.appendingPathComponent(
-                        "failedbanks-crash-first-\(seed)-\(trial).sqlite"
-                    ).path
+                    let kept =
+                        TemporaryDirectory.create("failedbanks-crash-first-\(seed)-\(trial)").path + "/banks.sqlite"
                     try? TemporaryDirectory.copyStore(store, to: kept)
                     Issue.record(
                         "\(what): the store holds \(check.digest), neither no banks nor the whole import (\(after.digest)); kept at \(kept)"

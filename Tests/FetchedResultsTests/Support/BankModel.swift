@@ -49,15 +49,14 @@ enum BankModel {
 
 /// A store in a fresh temporary directory, removed at deinit.
 final class TempStore {
-    let directory: String
+    let folder = TemporaryDirectory("frc-test")
+    var directory: String { folder.path }
     let path: String
     let store: Store
     let context: ObjectContext
 
     init(model: Model = BankModel.model) throws {
-        directory = NSTemporaryDirectory() + "frc-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        path = directory + "/banks.sqlite"
+        path = folder.path("banks.sqlite")
         store = try Store(path: path, model: model)
         context = ObjectContext(store: store)
     }
@@ -69,8 +68,6 @@ final class TempStore {
     }
 
     var cacheDirectory: String { directory + "/cache" }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     /// Inserts a bank (and its details when `closeDate` is given) through the context; returns the info object.
     @discardableResult

@@ -52,9 +52,7 @@ final class TableFixture {
     /// Makes the folder and `school.sqlite`.
     init() throws {
         guard TableFixture.isAvailable else { throw EndToEndError(TableFixture.unavailableReason ?? "unavailable") }
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("fetchedtable-e2e-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = TemporaryDirectory.create("fetchedtable-e2e")
         let inserts = TableFixture.students.map {
             "INSERT INTO student (name, subject, number) VALUES ('\($0.name)', '\($0.subject)', \($0.number));"
         }

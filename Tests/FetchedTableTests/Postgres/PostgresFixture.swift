@@ -34,9 +34,7 @@ final class PostgresFixture {
     init(server: PostgresTestServer? = nil) throws {
         self.server = try server ?? PostgresTestServer.shared()
         database = try self.server.makeDatabase()
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pgface-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = TemporaryDirectory.create("pgface")
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }

@@ -44,9 +44,9 @@ enum ScriptRun {
         wrapper: [String] = []
     ) throws -> ProcessResult {
         guard let binary = EndToEnd.binary else { throw EndToEndError(BuiltProgram.missingReason("mystash")) }
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("mystash-script-\(UUID().uuidString)")
-            .path
-        defer { for suffix in [".in", ".fd3", ".out", ".err"] { unlink(base + suffix) } }
+        let folder = TemporaryDirectory("mystash-script")
+        defer { folder.remove() }
+        let base = folder.path("run")
         try (stdin ?? "").write(toFile: base + ".in", atomically: false, encoding: .utf8)
         try (fd3 ?? "").write(toFile: base + ".fd3", atomically: false, encoding: .utf8)
         var actions = posix_spawn_file_actions_t()

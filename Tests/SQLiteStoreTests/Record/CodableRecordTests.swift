@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// The Students tutorial's record with nothing but its fields: Codable gives it the store.
@@ -57,16 +58,15 @@ struct CodableRecordTests {
         ]
     )
 
-    private func makeContext() throws -> (ObjectContext, String) {
-        let directory = NSTemporaryDirectory() + "codable-records-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return (ObjectContext(store: try Store(path: directory + "/school.sqlite", model: model)), directory)
+    private func makeContext() throws -> (ObjectContext, TemporaryDirectory) {
+        let folder = TemporaryDirectory("codable-records")
+        return (ObjectContext(store: try Store(path: folder.path("school.sqlite"), model: model)), folder)
     }
 
     @Test("a Codable record round-trips through the store by its property names")
     func roundTrip() throws {
-        let (context, directory) = try makeContext()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (context, folder) = try makeContext()
+        defer { folder.remove() }
         let day = try #require(StoreDate.date(from: "2024-09-02"))
         let ada = Student(name: "Ada", number: 7, subject: "Maths", enrolled: day, credits: 12, active: false)
         let object = context.insert(ada)
@@ -82,8 +82,8 @@ struct CodableRecordTests {
 
     @Test("nil writes NULL: an update clears the attribute, and only changed keys are marked")
     func nilClearsAndOnlyChangesAreMarked() throws {
-        let (context, directory) = try makeContext()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (context, folder) = try makeContext()
+        defer { folder.remove() }
         let object = context.insert(Student(name: "Ada", number: 7, subject: "Maths", enrolled: nil))
         try context.save()
         var ada = try object.record(as: Student.self)
@@ -96,8 +96,8 @@ struct CodableRecordTests {
 
     @Test("CodingKeys rename a property's attribute")
     func codingKeysRename() throws {
-        let (context, directory) = try makeContext()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (context, folder) = try makeContext()
+        defer { folder.remove() }
         let object = context.insert(Pupil(fullName: "Grace", number: 1))
         try context.save()
         #expect(object["name"] == .text("Grace"))
@@ -106,8 +106,8 @@ struct CodableRecordTests {
 
     @Test("an unknown key, a wrong kind or a nested value is an error naming the key")
     func errorsNameTheKey() throws {
-        let (context, directory) = try makeContext()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (context, folder) = try makeContext()
+        defer { folder.remove() }
         let object = context.insert(Student(name: "Ada", number: 7, subject: nil, enrolled: nil))
         try context.save()
         #expect(throws: StoreError.unknownKeyPath("nmae", entity: "Student")) { try object.record(as: Misspelled.self) }

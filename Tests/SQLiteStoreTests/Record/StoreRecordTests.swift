@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// The Students tutorial's table as a typed record.
@@ -58,16 +59,14 @@ private struct Misspelled: StoreRecord {
         ]
     )
 
-    private func makeContext() throws -> (ObjectContext, String) {
-        let directory = NSTemporaryDirectory() + "records-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let store = try Store(path: directory + "/school.sqlite", model: model)
-        return (ObjectContext(store: store), directory)
+    private func makeContext() throws -> (ObjectContext, TemporaryDirectory) {
+        let folder = TemporaryDirectory("records")
+        return (ObjectContext(store: try Store(path: folder.path("school.sqlite"), model: model)), folder)
     }
 
     @Test func aRecordRoundTripsThroughTheStore() throws {
-        let (context, directory) = try makeContext()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (context, folder) = try makeContext()
+        defer { folder.remove() }
         let day = StoreDate.date(from: "2024-09-02")!
         let ada = Student(name: "Ada", number: 7, subject: "Maths", enrolled: day)
         let object = context.insert(ada)
@@ -82,8 +81,8 @@ private struct Misspelled: StoreRecord {
     }
 
     @Test func updatingWithARecordChangesOnlyWhatDiffers() throws {
-        let (context, directory) = try makeContext()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (context, folder) = try makeContext()
+        defer { folder.remove() }
         let object = context.insert(Student(name: "Ada", number: 7, subject: "Maths"))
         try context.save()
         var ada = try object.record(as: Student.self)
@@ -95,8 +94,8 @@ private struct Misspelled: StoreRecord {
     }
 
     @Test func anUnknownKeyOrAWrongKindIsAnErrorNamingTheKey() throws {
-        let (context, directory) = try makeContext()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (context, folder) = try makeContext()
+        defer { folder.remove() }
         let object = context.insert(Student(name: "Ada", number: 7, subject: nil))
         try context.save()
         #expect(throws: StoreError.unknownKeyPath("nmae", entity: "Student")) { try object.record(as: Misspelled.self) }

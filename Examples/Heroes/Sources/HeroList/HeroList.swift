@@ -55,22 +55,25 @@ public enum HeroList {
     public static var program: ListProgram {
         ListProgram(name: "heroes", model: model, dataFolder: "fetchedtable-examples") { context in
             for hero in sampleHeroes { context.insert(hero) }
-        } configuration: { context in
+        } configuration: { _ in
             let byName = tab("Name", key: "name", detail: "secretIdentity")
             var configuration = ListScreenConfiguration(
                 title: "Heroes",
                 tabs: [byName, tab("Secret Identity", key: "secretIdentity", detail: "name")]
             )
             configuration.detailDescription = "edit the hero"
-            configuration.detailScreen = { hero, screen in form(for: hero, context: context, screen: screen) }
+            configuration.detailScreen = { hero, screen in form.form(editing: hero, in: screen) }
             configuration.keyBindings = [
                 ListKeyBinding(.character("a"), keys: "a", description: "add a hero") { screen in
-                    screen.loop.push(form(for: nil, context: context, screen: screen))
+                    screen.loop.push(form.form(editing: nil, in: screen))
                 }
             ]
             return configuration
         }
     }
+
+    /// The form that adds a hero or edits one: Name and Secret Identity required, the birthdate a date.
+    static let form = RecordForm(entity: Hero.entityName)
 
     /// A tab sorted by `key`, with a section per first letter of it.
     static func tab(_ title: String, key: String, detail: String) -> ListTab {
@@ -87,50 +90,5 @@ public enum HeroList {
         tab.noun = ("hero", "heroes")
         tab.objectName = { "“\($0.string("name") ?? "")”" }
         return tab
-    }
-
-    /// The form that adds a hero (`hero` nil) or edits one; Ctrl-S saves in one change set.
-    static func form(for hero: ManagedObject?, context: ObjectContext, screen: ListScreen) -> Form {
-        let current = hero.flatMap { try? $0.record(as: Hero.self) }
-        let form = Form(
-            title: hero == nil ? "New Hero" : "Edit Hero",
-            fields: [
-                .text("name", label: "Name", value: current?.name ?? ""),
-                .text("secretIdentity", label: "Secret Identity", value: current?.secretIdentity ?? ""),
-                .text("birthdate", label: "Birthdate", value: current?.birthdate ?? "", placeholder: "YYYY-MM-DD"),
-                .text("sex", label: "Sex", value: current?.sex ?? ""),
-                .text("favoriteColor", label: "Favorite Color", value: current?.favoriteColor ?? ""),
-            ]
-        )
-        form.onSave = { [unowned form] values in
-            func value(_ key: String) -> String? { values[key].flatMap { $0.isEmpty ? nil : $0 } }
-            guard let name = value("name"), let identity = value("secretIdentity") else {
-                form.errorMessage = "A name and a secret identity are required"
-                return false
-            }
-            if let birthdate = value("birthdate"), StoreDate.date(from: birthdate) == nil {
-                form.errorMessage = "The birthdate is not a date (YYYY-MM-DD)"
-                return false
-            }
-            let record = Hero(
-                name: name,
-                secretIdentity: identity,
-                birthdate: value("birthdate"),
-                sex: value("sex"),
-                favoriteColor: value("favoriteColor")
-            )
-            do {
-                let object = hero ?? context.insert(into: "Hero")
-                try context.update(object, with: record)
-                try context.save(actionName: "\(hero == nil ? "Added" : "Saved") “\(name)”")
-                screen.adapter.select(object.objectID)
-                return true
-            } catch {
-                context.rollback()
-                form.errorMessage = "Not saved: \(error)"
-                return false
-            }
-        }
-        return form
     }
 }

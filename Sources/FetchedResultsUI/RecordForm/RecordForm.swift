@@ -1,0 +1,147 @@
+import FetchedResults
+import SQLiteStore
+import TerminalUI
+
+/// The add and edit form of an entity's objects, made from its attributes: a field per
+/// attribute labelled by its name (`secretIdentity`: "Secret Identity"), the attributes that
+/// are neither optional nor defaulted required, and dates (`YYYY-MM-DD`), numbers and yes/no
+/// values checked before anything is saved. Ctrl-S inserts the object (or changes the one
+/// edited), saves the list's context in one change set that undo names "Added “Aquaman”" or
+/// "Saved “Aquaman”", and selects the object in the list; a save the store refuses is rolled
+/// back and its reason shown on the form.
+///
+///     let heroForm = RecordForm(entity: "Hero", labels: ["sex": "Gender"])
+///     configuration.detailScreen = { hero, screen in heroForm.form(editing: hero, in: screen) }
+///     configuration.keyBindings = [
+///         ListKeyBinding(.character("a"), keys: "a", description: "add a hero") { screen in
+///             screen.loop.push(heroForm.form(editing: nil, in: screen))
+///         }
+///     ]
+public struct RecordForm: Sendable {
+    /// The entity whose objects the form adds and edits.
+    public var entity: String
+    /// The attributes shown, in order; nil (the default): every attribute of the entity but
+    /// the blobs, in the model's order.
+    public var keys: [String]?
+    /// The labels of the attributes not labelled by their own name (`"sex": "Gender"`).
+    public var labels: [String: String]
+    /// The attribute whose value names an object in the undo action ("Added “Aquaman”");
+    /// nil (the default): the first text attribute shown.
+    public var nameKey: String?
+
+    /// The form of `entity`'s `keys` (nil: all but blobs), labelled by `labels` or by their names,
+    /// an object named by `nameKey`'s value (nil: the first text attribute).
+    public init(entity: String, keys: [String]? = nil, labels: [String: String] = [:], nameKey: String? = nil) {
+        self.entity = entity
+        self.keys = keys
+        self.labels = labels
+        self.nameKey = nameKey
+    }
+
+    /// A form that adds an object (`object` nil) or edits `object`, saving through `screen`'s
+    /// context and selecting the saved object in `screen`.
+    ///
+    /// - Precondition: the screen's model has the entity, with every key of ``keys``.
+    public func form(editing object: ManagedObject?, in screen: ListScreen) -> Form {
+        let attributes = shownAttributes(in: screen.context.store.model)
+        let form = Form(
+            title: "\(object == nil ? "New" : "Edit") \(RecordForm.label(of: entity))",
+            fields: attributes.map { attribute in
+                .text(
+                    attribute.name,
+                    label: label(of: attribute),
+                    value: AttributeText.text(
+                        of: object?[attribute.name] ?? attribute.defaultValue ?? .null,
+                        attribute
+                    ),
+                    placeholder: AttributeText.placeholder(of: attribute)
+                )
+            }
+        )
+        form.onSave = { [unowned form] texts in
+            do {
+                let values = try values(of: attributes, from: texts)
+                return save(values, into: object, attributes: attributes, screen: screen, form: form)
+            } catch {
+                form.errorMessage = "\(error)"
+                return false
+            }
+        }
+        return form
+    }
+
+    /// The attributes the form shows.
+    private func shownAttributes(in model: Model) -> [Attribute] {
+        guard let described = model.entity(named: entity) else { preconditionFailure("no entity \(entity)") }
+        guard let keys else { return described.attributes.filter { $0.type != .blob } }
+        return keys.map { key in
+            guard let attribute = described.attributes.first(where: { $0.name == key }) else {
+                preconditionFailure("\(entity) has no attribute \(key)")
+            }
+            return attribute
+        }
+    }
+
+    private func label(of attribute: Attribute) -> String {
+        labels[attribute.name] ?? RecordForm.label(of: attribute.name)
+    }
+
+    /// The value of each attribute from the form's texts.
+    ///
+    /// - Throws: the required attributes left empty (all named), else the first text that is not
+    ///   of its attribute's type.
+    private func values(
+        of attributes: [Attribute],
+        from texts: [String: String]
+    ) throws(AttributeText.Problem) -> [(key: String, value: StoreValue)] {
+        let missing = attributes.filter { AttributeText.isRequired($0) && (texts[$0.name] ?? "").isEmpty }
+        if !missing.isEmpty { throw .required(missing.map(label(of:))) }
+        return try attributes.map { attribute throws(AttributeText.Problem) in
+            (
+                attribute.name,
+                try AttributeText.value(of: texts[attribute.name] ?? "", attribute, label: label(of: attribute))
+            )
+        }
+    }
+
+    /// Writes `values` into `object` (a new object when nil), saves the context named for undo
+    /// and selects the object; false, with the reason on `form`, when the save was refused.
+    private func save(
+        _ values: [(key: String, value: StoreValue)],
+        into object: ManagedObject?,
+        attributes: [Attribute],
+        screen: ListScreen,
+        form: Form
+    ) -> Bool {
+        let context = screen.context
+        let saved = object ?? context.insert(into: entity)
+        for (key, value) in values { saved[key] = value }
+        let nameKey = nameKey ?? attributes.first { $0.type == .text }?.name
+        let name = nameKey.flatMap { saved[$0].string }.map { "“\($0)”" } ?? RecordForm.label(of: entity)
+        do {
+            try context.save(actionName: "\(object == nil ? "Added" : "Saved") \(name)")
+        } catch {
+            context.rollback()
+            form.errorMessage = "Not saved: \(error)"
+            return false
+        }
+        screen.adapter.select(saved.objectID)
+        return true
+    }
+
+    /// A name as a label: its words capitalized and spaced (`secretIdentity`, `secret_identity`:
+    /// "Secret Identity").
+    static func label(of name: String) -> String {
+        var words: [String] = []
+        for character in name {
+            if character == "_" || character == " " {
+                words.append("")
+            } else if words.isEmpty || (character.isUppercase && !(words.last?.isEmpty ?? true)) {
+                words.append(String(character))
+            } else {
+                words[words.count - 1].append(character)
+            }
+        }
+        return words.filter { !$0.isEmpty }.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+}
