@@ -14,7 +14,7 @@ struct CSVLoaderFixture {
 
     func file(_ name: String, _ bytes: [UInt8]) -> String {
         let path = directory + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         return path
     }
 
@@ -303,7 +303,7 @@ struct CSVLoaderFixture {
 
     @Test func buildReplacesAFileOnlyWhenComplete() throws {
         let target = fixture.directory + "/out.sqlite"
-        FileManager.default.createFile(atPath: target, contents: Data("old".utf8))
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("old".utf8)))
         let bad = fixture.loader(fixture.file("bad.csv", "a,b\n1\n"))
         #expect(throws: EntityImportError.self) { try bad.build(at: target) }
         #expect(FileManager.default.contents(atPath: target) == Data("old".utf8))
@@ -461,7 +461,7 @@ final class ProgressRecorder: @unchecked Sendable {
     @Test func aDamagedCacheIsRebuilt() throws {
         let path = fixture.file("events.csv", "a\n1\n")
         let first = try fixture.loader(path).load()
-        FileManager.default.createFile(atPath: first.databasePath, contents: Data("not a database".utf8))
+        #expect(FileManager.default.createFile(atPath: first.databasePath, contents: Data("not a database".utf8)))
         let second = try fixture.loader(path).load()
         #expect(!second.wasReused)
         #expect(try fixture.rows(second) == [[.integer(1)]])
@@ -473,7 +473,7 @@ final class ProgressRecorder: @unchecked Sendable {
         try location.makeDirectory()
         // What a killed load leaves: its temporary file, named after a process that is gone.
         let orphan = location.databasePath + ".tmp-999999999-1"
-        FileManager.default.createFile(atPath: orphan, contents: Data("half".utf8))
+        #expect(FileManager.default.createFile(atPath: orphan, contents: Data("half".utf8)))
         #expect(!location.isBuilt)
         let table = try fixture.loader(path).load()
         #expect(table.databasePath == location.databasePath)

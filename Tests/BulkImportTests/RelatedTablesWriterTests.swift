@@ -174,7 +174,9 @@ private func personSchema() throws -> Database {
         let folder = TemporaryDirectory("duplicate-keys")
         defer { folder.remove() }
         let path = folder.path("keys.csv")
-        FileManager.default.createFile(atPath: path, contents: Data("Name,Cert\nA,5\nB,6\nC,5\nD,6\nE,6\n".utf8))
+        #expect(
+            FileManager.default.createFile(atPath: path, contents: Data("Name,Cert\nA,5\nB,6\nC,5\nD,6\nE,6\n".utf8))
+        )
         var keys = DuplicateKeys(name: "cert")
         var issues: [ImportIssue] = []
         for (line, key) in [(2, Int64(5)), (3, 6), (4, 5), (5, 6), (6, 6)] where !keys.insert(key) {

@@ -31,7 +31,7 @@ final class CommandTestStore {
     let path: String
 
     init(_ label: String, banks: [Bank]) throws {
-        scratch = try TemporaryDirectory(label)
+        scratch = TemporaryDirectory(label)
         path = scratch.path("banks.sqlite")
         let store = try Store(path: path, model: BrowserModel.model)
         let context = ObjectContext(store: store)

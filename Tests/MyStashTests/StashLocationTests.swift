@@ -43,8 +43,14 @@ import Testing
         let folder = TemporaryDirectory("mystash")
         defer { folder.remove() }
         let path = folder.path("mystash.sqlite")
-        FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o644])
-        FileManager.default.createFile(atPath: path + "-wal", contents: Data(), attributes: [.posixPermissions: 0o666])
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o644]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: path + "-wal",
+                contents: Data(),
+                attributes: [.posixPermissions: 0o666]
+            )
+        )
         try StashLocation.prepare(path: path)
         #expect(StashLocation.permissions(ofFile: path) == 0o644)  // not ours until opened as a stash
         StashLocation.tightenPermissions(path: path)

@@ -183,7 +183,7 @@ import Testing
         let mail = try #require(try stash.passwordObjects(named: "Mail").first)
         try stash.delete(mail)
         try stash.undo()
-        try stash.importItems([.note(title: "Imported", body: "x")])
+        _ = try stash.importItems([.note(title: "Imported", body: "x")])
         #expect(try stash.store.database.scalar("SELECT generation FROM vault_info").int64 == generation + 3)
         stash.lock()
         #expect(try temp.refusal() == nil)

@@ -49,7 +49,7 @@ final class TerminalProbe {
             tmux.tmux,
             ["-L", tmux.socket, "pipe-pane", "-t", tmux.target, "-o", "cat >> \(ProcessRunner.shellQuoted(pane))"]
         )
-        FileManager.default.createFile(atPath: scratch.path("go"), contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch.path("go"), contents: nil)
     }
 
     deinit { tmux.close() }
