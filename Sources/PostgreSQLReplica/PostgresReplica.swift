@@ -48,8 +48,9 @@ public final class PostgresReplica: @unchecked Sendable {
     public let table: TableName
     /// The folder the replica file goes in.
     public let cacheDirectory: String
-    /// `application_name` of the replica's connections.
-    public let applicationName: String
+    /// `application_name` of the replica's connections (`pg_stat_activity`); nil for libpq's
+    /// default (`PGAPPNAME`, else none).
+    public let applicationName: String?
     /// Seconds to wait for a connection, and for any one statement of a
     /// follower (then it reconnects).
     public let timeout: Double
@@ -74,7 +75,7 @@ public final class PostgresReplica: @unchecked Sendable {
         connectionString: String?,
         table: TableName,
         cacheDirectory: String,
-        applicationName: String = "fetchedtable",
+        applicationName: String? = nil,
         timeout: Double = 10,
         timeZone: String? = TimeZone.current.identifier,
         localTracking: TrackingNames = .standard,

@@ -2,7 +2,7 @@ import PostgreSQLChangeFeed
 import PostgreSQLClient
 import SQLiteStore
 
-/// What a replica file records of itself, in its table `fetchedtable_replica_state`
+/// What a replica file records of itself, in its table `pgreplica_state`
 /// (`name TEXT PRIMARY KEY, value TEXT`), so that a later session can take the file
 /// over instead of copying the table again (``ReplicaAdoption``):
 ///
@@ -20,7 +20,7 @@ import SQLiteStore
 /// The position is written in the SQLite transaction that applies the rows it
 /// stands for, so the file never says more than it holds.
 struct ReplicaState: Equatable {
-    static let table = "fetchedtable_replica_state"
+    static let table = "pgreplica_state"
 
     var identity: String
     var position: ChangeFeedPosition

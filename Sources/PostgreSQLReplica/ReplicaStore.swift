@@ -8,11 +8,11 @@ import SQLiteStore
 ///
 /// A table whose server key is one integer column keeps it as its
 /// `INTEGER PRIMARY KEY`; any other table numbers its rows by `rowid` and
-/// keeps each row's key in the key table `fetchedtable_replica_keys`
+/// keeps each row's key in the key table `pgreplica_keys`
 /// (`row_id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE`). A table
 /// without a key is keyed by each row's content and occurrence.
 final class ReplicaStore {
-    static let keyTable = "fetchedtable_replica_keys"
+    static let keyTable = "pgreplica_keys"
     /// History entries of the file's tracking table kept; a browser further behind reads a reset.
     static let historyLimit = 50_000
 

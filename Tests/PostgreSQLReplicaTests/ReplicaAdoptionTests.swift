@@ -31,7 +31,7 @@ struct ReplicaAdoptionTests {
         try database.psql("INSERT INTO events (ts, level, message) VALUES ('2024-03-01', 'info', 'seen')")
         #expect(try eventually { try ReplicaFollowTests.replicaRows(table) == ReplicaFollowTests.serverRows(database) })
         replica.stop()
-        try Database(path: table.path).execute("INSERT INTO fetchedtable_replica_state VALUES ('test-marker', 'old')")
+        try Database(path: table.path).execute("INSERT INTO pgreplica_state VALUES ('test-marker', 'old')")
         let ended = try ReplicaAdoptionTests.endedProcess()
         let left = table.path.replacingOccurrences(of: "-\(getpid()).sqlite", with: "-\(ended).sqlite")
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: table.path + suffix) {
@@ -53,7 +53,7 @@ struct ReplicaAdoptionTests {
     /// Whether the replica file at `path` is the marked one an ended session left.
     static func isTheLeftFile(_ path: String) throws -> Bool {
         let rows = try Database(path: path).query(
-            "SELECT value FROM fetchedtable_replica_state WHERE name = 'test-marker'"
+            "SELECT value FROM pgreplica_state WHERE name = 'test-marker'"
         )
         return rows.first?.first == .text("old")
     }

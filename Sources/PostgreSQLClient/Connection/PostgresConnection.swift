@@ -20,7 +20,7 @@ import Glibc
 /// that times out is cancelled (from a background thread), ends with ``PostgresError/timedOut(seconds:sql:)``,
 /// and the connection must be ``reset(timeout:)`` before its next use.
 ///
-///     let connection = try PostgresConnection("postgres://alice@db.example/shop", applicationName: "fetchedtable")
+///     let connection = try PostgresConnection("postgres://alice@db.example/shop", applicationName: "books")
 ///     let result = try connection.query("SELECT id, total FROM orders WHERE customer = $1", ["42"], timeout: 5)
 ///
 /// The session is set up for reading by a person: `DateStyle` ISO and
