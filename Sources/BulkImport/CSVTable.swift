@@ -50,8 +50,8 @@ public struct CSVTable: Sendable, Equatable {
     /// True when an up-to-date cache was opened instead of loading the file.
     public var wasReused: Bool
     /// Set when the cache folder could not be written and a temporary one was used: the sentence to
-    /// tell the person once (`cannot write /home/ada/.cache/fetchedtable: Permission denied; the cache of
-    /// events.csv is in /tmp/fetchedtable-cache-1000 instead`).
+    /// tell the person once (`cannot write /home/ada/.cache/books: Permission denied; the cache of
+    /// events.csv is in /tmp/books-cache-1000 instead`).
     public var cacheNotice: String?
 
     /// A description of a loaded table.

@@ -587,7 +587,7 @@ public final class FetchedResultsController {
     /// and when its row was deleted by another process and that change set has not been
     /// processed yet (see ``existingObject(at:)``).
     ///
-    ///     let bank = controller.object(at: IndexPath(row: 0, section: 0))
+    ///     let book = controller.object(at: IndexPath(row: 0, section: 0))
     public func object(at indexPath: IndexPath) -> ManagedObject {
         guard let p = position(of: indexPath) else { preconditionFailure("index path \(indexPath) out of range") }
         return fetchedObjects[p]
@@ -597,7 +597,7 @@ public final class FetchedResultsController {
     /// been deleted by another process since the last change set was processed (a table
     /// view's cell provider should use this and draw nothing for nil until the batch arrives).
     ///
-    ///     if let bank = controller.existingObject(at: indexPath) { draw(bank) }
+    ///     if let book = controller.existingObject(at: indexPath) { draw(book) }
     public func existingObject(at indexPath: IndexPath) -> ManagedObject? {
         guard let p = position(of: indexPath) else { return nil }
         return loader.object(at: p, in: list.sequence, generation: generation)
@@ -744,7 +744,7 @@ public final class FetchedResultsController {
     /// Deletes the cache named `name` (all caches when nil) in `directory`
     /// (default ``defaultCacheDirectory``).
     ///
-    ///     FetchedResultsController.deleteCache(named: "banks-by-date")
+    ///     FetchedResultsController.deleteCache(named: "books-by-title")
     public static func deleteCache(named name: String?, in directory: String? = nil) {
         ResultsCache.delete(name: name, directory: directory)
     }

@@ -5,7 +5,7 @@ import Glibc
 /// Has the kernel write a connection's database file to the disk while a long write transaction
 /// is still running (Linux `sync_file_range`, started every `interval` seconds on a thread of
 /// its own), so that the commit's sync finds little left to write: a bulk load's pages reach the
-/// disk while its indexes are built, instead of all at once when it commits (200,000 banks: a
+/// disk while its indexes are built, instead of all at once when it commits (200,000 rows: a
 /// 31 MB file whose commit sync took 75–85 ms, 2–9 ms with the writeback). Durability is
 /// unchanged: the commit still syncs as SQLite does; this only starts the writing earlier.
 ///
