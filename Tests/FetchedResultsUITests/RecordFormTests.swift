@@ -1,10 +1,11 @@
 import FetchedResults
-import FetchedResultsUI
 import Foundation
 import SQLiteStore
 import TerminalUI
 import TestSupport
 import Testing
+
+@testable import FetchedResultsUI
 
 /// The form made from an entity's attributes, on a list of books in an in-memory terminal.
 @Suite struct RecordFormTests {
@@ -80,6 +81,13 @@ import Testing
         _ = f.add()
         let (matches, message) = matchesGolden(f.terminal.text, "record-form-new")
         #expect(matches, "\(message)")
+    }
+
+    @Test func labelsSplitANameWhereTheStoreSplitsItIntoItsColumnsName() {
+        #expect(RecordForm.label(of: "secretIdentity") == "Secret Identity")
+        #expect(RecordForm.label(of: "secret_identity") == "Secret Identity")
+        #expect(RecordForm.label(of: "userID") == "User ID")
+        #expect(RecordForm.label(of: "URLValue") == "URL Value")
     }
 
     @Test func theRequiredAttributesLeftEmptyAreAllNamedAndNothingIsSaved() throws {

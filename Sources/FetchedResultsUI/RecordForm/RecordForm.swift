@@ -129,19 +129,13 @@ public struct RecordForm: Sendable {
         return true
     }
 
-    /// A name as a label: its words capitalized and spaced (`secretIdentity`, `secret_identity`:
-    /// "Secret Identity").
+    /// A name as a label: its words (split at underscores and spaces, then where the store splits a
+    /// name into its column's, SQLiteStore's `camelCaseWords`) capitalized and spaced
+    /// (`secretIdentity`, `secret_identity`: "Secret Identity"; `userID`: "User ID").
     static func label(of name: String) -> String {
-        var words: [String] = []
-        for character in name {
-            if character == "_" || character == " " {
-                words.append("")
-            } else if words.isEmpty || (character.isUppercase && !(words.last?.isEmpty ?? true)) {
-                words.append(String(character))
-            } else {
-                words[words.count - 1].append(character)
-            }
-        }
-        return words.filter { !$0.isEmpty }.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+        name.split(whereSeparator: { $0 == "_" || $0 == " " })
+            .flatMap { camelCaseWords(String($0)) }
+            .map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            .joined(separator: " ")
     }
 }

@@ -269,6 +269,8 @@ struct ModelTests {
         #expect(snakeCase("userID") == "user_id")
         #expect(snakeCase("URLValue") == "url_value")
         #expect(snakeCase("name") == "name")
+        #expect(camelCaseWords("URLValue") == ["URL", "Value"])
+        #expect(camelCaseWords("userID") == ["user", "ID"])
         #expect(BankModel.details.relationship(named: "info")?.columnName == "info_id")
     }
 
