@@ -53,16 +53,18 @@ extension FetchedResultsController {
                 let bytes: UnsafeRawBufferPointer? =
                     isNull[row]
                     ? nil : UnsafeRawBufferPointer(rebasing: text[Int(offsets[row])..<Int(offsets[row + 1])])
+                var inCurrentSection = false
                 if let previous {
-                    let c = compareBinary(previous.bytes, bytes)
-                    guard c == 0 ? previous.id < id : (ascending ? c < 0 : c > 0) else { return false }
-                }
-                let inCurrentSection =
-                    if let bytes, let last = previous?.bytes {
-                        SortValueSections.agree(bytes, last, on: deciding)
+                    let order: Int
+                    if let last = previous.bytes, let bytes {
+                        let text = SortValueRun.compare(last, with: bytes)
+                        order = text.order
+                        inCurrentSection = text.inOneSection(deciding: deciding)
                     } else {
-                        false
+                        order = previous.bytes == nil ? (bytes == nil ? 0 : -1) : 1  // NULL before every text
                     }
+                    guard order == 0 ? previous.id < id : (ascending ? order < 0 : order > 0) else { return false }
+                }
                 previous = (bytes, id)
                 builder.append(id)
                 if sections == nil { continue }
@@ -79,18 +81,5 @@ extension FetchedResultsController {
         guard complete else { return nil }
         let records = sections?.finish() ?? [SectionRecord(value: .null, name: "", count: rows.count)]
         return (builder.finish(), records)
-    }
-
-    /// SQLite's BINARY order of two texts (nil for NULL, before every text): -1, 0 or 1.
-    @inline(__always)
-    static func compareBinary(_ a: UnsafeRawBufferPointer?, _ b: UnsafeRawBufferPointer?) -> Int {
-        guard let a else { return b == nil ? 0 : -1 }
-        guard let b else { return 1 }
-        let common = min(a.count, b.count)
-        if common > 0 {
-            let c = memcmp(a.baseAddress!, b.baseAddress!, common)
-            if c != 0 { return c < 0 ? -1 : 1 }
-        }
-        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 }

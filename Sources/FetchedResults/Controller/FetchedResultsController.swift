@@ -319,7 +319,7 @@ public final class FetchedResultsController {
                 }
                 run.addNew(id, to: &builder)
                 run.remember(text: bytes)
-                if text.commonPrefix >= deciding {
+                if text.inOneSection(deciding: deciding) {
                     sections.countInCurrent()
                     continue
                 }

@@ -47,37 +47,56 @@ struct SortValueRun: ~Copyable {
 
     deinit { text.deallocate() }
 
-    /// How a row's text stands to the run's value.
+    /// How one text stands to another.
     struct TextComparison {
         /// The number of leading bytes the two texts share (-1 when the run's value is not text).
         let commonPrefix: Int
         /// The same text.
         let isSame: Bool
+        /// SQLite's BINARY order of the first text against the second: -1, 0 or 1.
+        let order: Int
+
+        /// Whether the two texts are in one section derived from them
+        /// (``FetchPlan/SectionFromSortValue``): the same text, or the same first `deciding` bytes.
+        @inline(__always)
+        func inOneSection(deciding: Int) -> Bool { isSame || commonPrefix >= deciding }
     }
 
-    /// Compares a row's text with the run's value: eight bytes at a time, up to the first difference.
+    /// Compares a row's text with the run's value.
     @inline(__always)
     func compare(_ bytes: UnsafeRawBufferPointer) -> TextComparison {
-        guard textCount >= 0 else { return TextComparison(commonPrefix: -1, isSame: false) }
-        let n = Swift.min(bytes.count, textCount)
+        guard textCount >= 0 else { return TextComparison(commonPrefix: -1, isSame: false, order: 0) }
+        return SortValueRun.compare(bytes, with: UnsafeRawBufferPointer(start: text, count: textCount))
+    }
+
+    /// Compares the text `a` with `b`: eight bytes at a time, up to the first difference.
+    @inline(__always)
+    static func compare(_ a: UnsafeRawBufferPointer, with b: UnsafeRawBufferPointer) -> TextComparison {
+        let n = Swift.min(a.count, b.count)
         var i = 0
         if n > 0 {
-            let base = bytes.baseAddress!
+            let x = a.baseAddress!
+            let y = b.baseAddress!
             while i + 8 <= n {
-                let a = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let b = text.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if a != b {
-                    i += (UInt64(littleEndian: a) ^ UInt64(littleEndian: b)).trailingZeroBitCount / 8
-                    return TextComparison(commonPrefix: i, isSame: false)
+                let p = x.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let q = y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if p != q {
+                    i += (UInt64(littleEndian: p) ^ UInt64(littleEndian: q)).trailingZeroBitCount / 8
+                    break
                 }
                 i += 8
             }
-            while i < n && base.load(fromByteOffset: i, as: UInt8.self) == text.load(fromByteOffset: i, as: UInt8.self)
-            {
+            while i < n && x.load(fromByteOffset: i, as: UInt8.self) == y.load(fromByteOffset: i, as: UInt8.self) {
                 i += 1
             }
+            if i < n {
+                let order =
+                    x.load(fromByteOffset: i, as: UInt8.self) < y.load(fromByteOffset: i, as: UInt8.self) ? -1 : 1
+                return TextComparison(commonPrefix: i, isSame: false, order: order)
+            }
         }
-        return TextComparison(commonPrefix: i, isSame: i == textCount && i == bytes.count)
+        let order = a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+        return TextComparison(commonPrefix: i, isSame: order == 0, order: order)
     }
 
     /// How a value that is not text stands to the run's value.

@@ -4,13 +4,13 @@ import SQLiteStore
 /// The sections of rows read in the order of their first sort, each row's section derived
 /// from its sort value (``FetchPlan/sectionFromSortValue``). The reader decides cheaply
 /// whether a row continues the current section — its text agrees with the previous row's on
-/// the deciding bytes (``agree(_:_:on:)``) — and counts it (``countInCurrent()``); any other
-/// row's section is computed in Swift (``add(_:)``). The loop runs once per row (millions),
+/// the deciding bytes (``SortValueRun/TextComparison/inOneSection(deciding:)``) — and counts
+/// it (``countInCurrent()``); any other row's section is computed in Swift (``add(_:)``). The loop runs once per row (millions),
 /// so the common case touches no array and calls no closure.
 ///
 ///     var sections = SortValueSections(plan: plan, derive: derive)
 ///     for row in rows {
-///         if let previous, SortValueSections.agree(row.bytes, previous, on: derive.decidingBytes) {
+///         if let previous, SortValueRun.compare(previous, with: row.bytes).inOneSection(deciding: derive.decidingBytes) {
 ///             sections.countInCurrent()
 ///         } else {
 ///             guard sections.add(row.value) else { return nil }   // not monotonic
@@ -60,15 +60,5 @@ struct SortValueSections {
         if !sections.isEmpty { sections[sections.count - 1].count += pending }
         pending = 0
         return sections
-    }
-
-    /// Whether two sort values' texts are in one section: they agree on their first `deciding`
-    /// bytes, or (either being shorter) are the same text.
-    @inline(__always)
-    static func agree(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, on deciding: Int) -> Bool {
-        if a.count >= deciding && b.count >= deciding {
-            return deciding == 0 || memcmp(a.baseAddress!, b.baseAddress!, deciding) == 0
-        }
-        return a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
     }
 }
