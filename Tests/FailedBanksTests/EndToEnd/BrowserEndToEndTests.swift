@@ -43,6 +43,9 @@ struct BrowserEndToEndTests {
         }
         let newest = facts.years[0]
         let header = "\(newest) (\(facts.count(inYear: newest)))"
+        // The first frame is a provisional page ("Loading…" where the position
+        // goes, headers counted already); the checks below are of the loaded list.
+        try tmux.waitFor(position(1, of: facts.byDate.count), timeout: 10)
         let screen = try tmux.waitFor(header)
         #expect(screen.lines[0].contains("Failed Banks"))
         for tab in ["Date", "Name", "State"] { #expect(screen.contains(tab)) }
