@@ -259,7 +259,7 @@ import Testing
         try temp.open().addPassword(PasswordEntry(name: "Bank", userID: "me", password: "pw", url: "http://wrong"))
         // One byte of the sealed password flipped on disk.
         try Database(path: temp.path).execute(
-            "UPDATE password SET password = CAST(substr(password, 1, 30) || X'00' || substr(password, 32) AS BLOB)"
+            flippingOneByte(of: "password")
         )
         let stash = try temp.acceptDamage()
         let object = try #require(try stash.context.fetch(StashModel.password).first)

@@ -230,7 +230,7 @@ import Testing
         let h = try Harness { temp in
             try temp.open().addPassword(PasswordEntry(name: "Bank", userID: "me", password: "pw", url: "http://wrong"))
             try Database(path: temp.path).execute(
-                "UPDATE password SET password = CAST(substr(password, 1, 30) || X'00' || substr(password, 32) AS BLOB)"
+                flippingOneByte(of: "password")
             )
             try temp.acceptDamage().lock()
         }

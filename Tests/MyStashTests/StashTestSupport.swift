@@ -75,6 +75,17 @@ final class TemporaryStash {
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
+/// SQL that damages one sealed column on disk: its 31st byte is replaced by one that surely
+/// differs (0x01 where it was 0x00, else 0x00). Setting it to 0x00 outright left about one
+/// sealed value in 256 intact, since the nonce and ciphertext are random.
+///
+///     try Database(path: path).execute(flippingOneByte(of: "password", where: "name = 'Bank'"))
+func flippingOneByte(of column: String, in table: String = "password", where condition: String = "1") -> String {
+    let replacement = "CASE WHEN substr(\(column), 31, 1) = X'00' THEN X'01' ELSE X'00' END"
+    return "UPDATE \(table) SET \(column) = CAST(substr(\(column), 1, 30) || \(replacement) || "
+        + "substr(\(column), 32) AS BLOB) WHERE \(condition)"
+}
+
 extension Data {
     /// Whether `needle` occurs anywhere in these bytes.
     func containsBytes(_ needle: [UInt8]) -> Bool {

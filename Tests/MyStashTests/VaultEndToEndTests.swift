@@ -95,7 +95,7 @@ import Testing
         defer { session.remove() }
         try Self.makeStash(at: session.database)
         try Database(path: session.database).execute(
-            "UPDATE password SET url = CAST(substr(url, 1, 30) || X'00' || substr(url, 32) AS BLOB) WHERE name = 'Bank'"
+            flippingOneByte(of: "url", where: "name = 'Bank'")
         )
         // Without the option, nothing changes and the message says what was found.
         let (plain, plainRun) = try session.launch(subcommand: ["passwd"])
