@@ -367,6 +367,16 @@ struct FetchPlan {
         single ? valuesSQLSingle : valuesSQLMany
     }
 
+    /// SELECT of the id and the values of the key paths at `indexes` of `valueKeyPaths` only,
+    /// for some ids (bound as a JSON array in `?`): joined to what those key paths need alone.
+    func valuesSQL(of indexes: [Int], model: Model) throws -> String {
+        let keyPaths = indexes.map { valueKeyPaths[$0] }
+        let source = try model.sqlSource(root: entity.name, keyPaths: keyPaths)
+        let id = source.idExpression
+        let values = try [id] + keyPaths.map { try source.expression(forKeyPath: $0) }
+        return "SELECT \(values.joined(separator: ", ")) FROM \(source.from) WHERE \(id) IN (SELECT value FROM json_each(?))"
+    }
+
     /// Compares two section values as `StoreValue.compare` does, except that the section sort's
     /// ``FetchSort/sortsLast`` value (the section of the values that are not dates) is above every
     /// other when sections ascend and below every other when they descend: in the direction

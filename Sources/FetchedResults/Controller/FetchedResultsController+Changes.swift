@@ -60,7 +60,13 @@ extension FetchedResultsController {
             try ensureKeys(plan, changing: classified.evaluate.union(classified.gone))
         }
         defer { if keyless { restartPrefixJobAfterKeylessBatch() } }
-        var builder = IncrementalBatchBuilder(controller: self, plan: plan, changes: classified, list: takeList())
+        var builder = IncrementalBatchBuilder(
+            controller: self,
+            plan: plan,
+            changes: classified,
+            written: changes.writtenRows,
+            list: takeList()
+        )
         defer { list = builder.list }
         builder.detachChangedRows()
         do {

@@ -42,6 +42,8 @@ struct IncrementalBatchBuilder {
     let plan: FetchPlan
     let root: String
     let changes: Classification
+    /// The rows the change set's save wrote, as committed: their values are not read again.
+    let written: WrittenRows
     /// The id list, owned while the batch is built.
     var list: OrderedIDList
 
@@ -92,12 +94,18 @@ struct IncrementalBatchBuilder {
         return Classification(gone: gone, evaluate: evaluate, plain: plain)
     }
 
-    init(controller: FetchedResultsController, plan: FetchPlan, changes: Classification, list: consuming OrderedIDList)
-    {
+    init(
+        controller: FetchedResultsController,
+        plan: FetchPlan,
+        changes: Classification,
+        written: WrittenRows = WrittenRows(),
+        list: consuming OrderedIDList
+    ) {
         self.controller = controller
         self.plan = plan
         self.root = plan.entity.name
         self.changes = changes
+        self.written = written
         self.list = list
         oldRecords = controller.sectionRecords
         oldStarts = controller.sectionStarts
@@ -108,11 +116,13 @@ struct IncrementalBatchBuilder {
     }
 
     /// Phase 2: starts reading the new values of the objects to evaluate (a large
-    /// read starts on the store's second connection at once) and meanwhile takes
-    /// every changed object that is in the results out of the list: what remains
-    /// keeps its relative order.
+    /// read starts on the store's second connection at once; values the save wrote
+    /// are taken from the change set instead) and meanwhile takes every changed
+    /// object that is in the results out of the list: what remains keeps its
+    /// relative order.
     mutating func detachChangedRows() {
-        pendingRead = reader.begin(Array(changes.evaluate))
+        let known = written.knownValues(forKeyPaths: plan.valueKeyPaths, root: root, of: changes.evaluate)
+        pendingRead = reader.begin(Array(changes.evaluate), known: known)
         oldPosition.reserveCapacity(changes.evaluate.count + changes.gone.count)
         removedOldPositions.reserveCapacity(changes.evaluate.count + changes.gone.count)
         for id in changes.gone {

@@ -16,6 +16,13 @@ import Synchronization
 /// is inside a transaction (the other connection would not see its writes), and
 /// reads the other thread's chunks itself when that connection fails.
 ///
+/// Values a change set already holds (``SQLiteStore/WrittenRows``: the rows a
+/// save wrote, as committed) are not read again: a row whose values are all
+/// known is not read at all, and one whose values are partly known is read
+/// for the others only, by a query that joins only what those need (a bank
+/// whose closing date was set reads its name alone: one B-tree descent instead
+/// of three).
+///
 ///     let rows = try RowValuesReader(store: context.store, plan: plan).read(ids)
 struct RowValuesReader {
     /// Whether the last read was split between the two connections.
@@ -26,6 +33,7 @@ struct RowValuesReader {
     static let parallelThreshold = 64
 
     let store: Store
+    let plan: FetchPlan
     /// The query for several rows (ids bound as a JSON array), and for one.
     let many: Query
     let single: Query
@@ -34,6 +42,7 @@ struct RowValuesReader {
 
     init(store: Store, plan: FetchPlan, splits: Bool = true) {
         self.store = store
+        self.plan = plan
         self.splits = splits
         let columns = Int32(plan.valueKeyPaths.count)
         many = Query(sql: plan.valuesSQL(single: false), columns: columns, computed: plan.sectionValueFromSortValue)
@@ -50,27 +59,83 @@ struct RowValuesReader {
 
     /// A read under way: when it is split, the other thread is already taking chunks.
     struct Pending {
-        fileprivate let ids: [Int64]
+        /// Rows whose values were all known: nothing to read.
+        fileprivate let known: [(id: Int64, values: [StoreValue])]
+        /// The queries the pieces name.
+        fileprivate let queries: [Query]
+        /// What this thread reads alone when the read is not split.
+        fileprivate let pieces: [Piece]
         fileprivate let chunks: SharedChunks?
         fileprivate let done: DispatchGroup?
         fileprivate let lease: ReaderConnectionLease?
     }
 
+    /// Some rows to read with one of a read's queries.
+    fileprivate struct Piece: Sendable {
+        let query: Int
+        let ids: ArraySlice<Int64>
+    }
+
     /// Starts reading: when the read is large enough (and the store's second
     /// connection is free) another thread starts taking chunks at once, so that
     /// the caller can do other work before ``finish(_:handingRowsTo:)``.
-    mutating func begin(_ ids: [Int64]) -> Pending {
+    ///
+    /// `known` holds values already known (nil where not, in ``FetchPlan/valueKeyPaths``
+    /// order; see ``SQLiteStore/WrittenRows``): only the others are read.
+    mutating func begin(_ ids: [Int64], known: [Int64: [StoreValue?]] = [:]) -> Pending {
         wasSplit = false
-        guard splits, ids.count >= RowValuesReader.parallelThreshold, !store.database.isInTransaction,
+        let (rows, queries, groups) = plan(ids, known: known)
+        let count = groups.reduce(0) { $0 + $1.count }
+        guard splits, count >= RowValuesReader.parallelThreshold, !store.database.isInTransaction,
             let lease = store.acquireReaderConnection()
         else {
-            return Pending(ids: ids, chunks: nil, done: nil, lease: nil)
+            let pieces = groups.enumerated().compactMap { q, ids in ids.isEmpty ? nil : Piece(query: q, ids: ids[...]) }
+            return Pending(known: rows, queries: queries, pieces: pieces, chunks: nil, done: nil, lease: nil)
         }
-        let chunks = SharedChunks(ids.sorted(), size: RowValuesReader.chunkSize(of: ids.count))
-        let job = Job(database: lease.database, chunks: chunks, query: many)
+        let chunks = SharedChunks(groups.map { $0.sorted() }, size: RowValuesReader.chunkSize(of: count))
+        let job = Job(database: lease.database, chunks: chunks, queries: queries)
         let done = DispatchGroup()
         DispatchQueue.global(qos: .userInitiated).async(group: done) { job.run() }
-        return Pending(ids: [], chunks: chunks, done: done, lease: lease)
+        return Pending(known: rows, queries: queries, pieces: [], chunks: chunks, done: done, lease: lease)
+    }
+
+    /// Sorts `ids` by what is left to read: rows known entirely, and for each set of
+    /// unknown values a query and its ids (the full query first, for rows nothing is known of).
+    private func plan(
+        _ ids: [Int64],
+        known: [Int64: [StoreValue?]]
+    ) -> (known: [(id: Int64, values: [StoreValue])], queries: [Query], groups: [[Int64]]) {
+        guard !known.isEmpty else { return ([], [many], [ids]) }
+        var rows: [(id: Int64, values: [StoreValue])] = []
+        var queries = [many]
+        var groups: [[Int64]] = [[]]
+        var queryFor: [[Int]: Int] = [:]
+        let computed = many.computed
+        for id in ids {
+            guard let values = known[id] else {
+                groups[0].append(id)
+                continue
+            }
+            let unknown = values.indices.filter { values[$0] == nil && $0 != computed?.index }
+            if unknown.isEmpty {
+                var complete = values.map { $0 ?? .null }
+                computed?.fill(&complete)
+                rows.append((id, complete))
+                continue
+            }
+            if let q = queryFor[unknown] {
+                groups[q].append(id)
+                continue
+            }
+            guard let sql = try? plan.valuesSQL(of: unknown, model: store.model) else {
+                groups[0].append(id)
+                continue
+            }
+            queryFor[unknown] = queries.count
+            queries.append(Query(sql: sql, columns: Int32(unknown.count), computed: computed, known: known, slots: unknown))
+            groups.append([id])
+        }
+        return (rows, queries, groups)
     }
 
     /// About a dozen chunks: few enough that a query's set-up does not count (tens of
@@ -88,17 +153,22 @@ struct RowValuesReader {
         handingRowsTo body: ([(id: Int64, values: [StoreValue])]) throws -> Void
     ) throws {
         let main = store.database
+        let queries = pending.queries
         guard let chunks = pending.chunks, let done = pending.done else {
-            guard !pending.ids.isEmpty else { return }
-            try body(try (pending.ids.count == 1 ? single : many).read(pending.ids[...], on: main))
+            if !pending.known.isEmpty { try body(pending.known) }
+            for piece in pending.pieces {
+                let query = piece.query == 0 && piece.ids.count == 1 ? single : queries[piece.query]
+                try body(try query.read(piece.ids, on: main))
+            }
             return
         }
         defer { pending.lease?.release() }  // after `done.wait()` below, on every path
         do {
+            if !pending.known.isEmpty { try body(pending.known) }
             while let next = chunks.nextForCaller() {
                 switch next {
                 case .read(let rows): try body(rows)
-                case .ids(let ids): try body(try many.read(ids, on: main))
+                case .piece(let piece): try body(try queries[piece.query].read(piece.ids, on: main))
                 }
             }
         } catch {
@@ -109,15 +179,19 @@ struct RowValuesReader {
         done.wait()
         // The other thread's last chunk, and one it could not read.
         for rows in chunks.remainingRead() { try body(rows) }
-        if let failed = chunks.failed { try body(try many.read(failed, on: main)) }
+        if let failed = chunks.failed { try body(try queries[failed.query].read(failed.ids, on: main)) }
         wasSplit = chunks.otherThreadRead
     }
 
     /// One values query: its SQL, its value columns (after the id), and the value it leaves to Swift.
+    /// A query for some of the values only has `slots` (where each column goes among
+    /// ``FetchPlan/valueKeyPaths``) and takes the others from `known`.
     struct Query: Sendable {
         let sql: String
         let columns: Int32
         let computed: FetchPlan.ComputedValue?
+        var known: [Int64: [StoreValue?]] = [:]
+        var slots: [Int]? = nil
 
         /// The rows of `ids` on `database`, in one statement.
         func read(_ ids: ArraySlice<Int64>, on database: Database) throws -> [(id: Int64, values: [StoreValue])] {
@@ -140,8 +214,13 @@ struct RowValuesReader {
             while try statement.step() {
                 let id = statement.int64(at: 0)
                 var values: [StoreValue] = []
-                values.reserveCapacity(Int(columns))
-                for c in 0..<columns { values.append(statement.value(at: c + 1)) }
+                if let slots, let partial = known[id] {
+                    values = partial.map { $0 ?? .null }
+                    for (c, slot) in slots.enumerated() { values[slot] = statement.value(at: Int32(c + 1)) }
+                } else {
+                    values.reserveCapacity(Int(columns))
+                    for c in 0..<columns { values.append(statement.value(at: c + 1)) }
+                }
                 computed?.fill(&values)
                 out.append((id, values))
             }
@@ -153,37 +232,41 @@ struct RowValuesReader {
     fileprivate final class SharedChunks: Sendable {
         enum Next {
             case read([(id: Int64, values: [StoreValue])])
-            case ids(ArraySlice<Int64>)
+            case piece(Piece)
         }
 
         private struct State {
             var front = 0  // the next chunk the other thread takes
             var back: Int  // the chunks from here on are taken by the caller
             var read: [[(id: Int64, values: [StoreValue])]] = []
-            var failed: ArraySlice<Int64>?
+            var failed: Piece?
             var otherThreadRead = false
         }
 
-        private let ids: [Int64]
-        private let size: Int
+        private let pieces: [Piece]
         private let state: Mutex<State>
 
-        init(_ ids: [Int64], size: Int) {
-            self.ids = ids
-            self.size = size
-            state = Mutex(State(back: (ids.count + size - 1) / size))
-        }
-
-        private func chunk(_ index: Int) -> ArraySlice<Int64> {
-            ids[(index * size)..<min(ids.count, (index + 1) * size)]
+        /// Each query's ids (in id order) cut into chunks of `size`.
+        init(_ groups: [[Int64]], size: Int) {
+            var pieces: [Piece] = []
+            for (query, ids) in groups.enumerated() {
+                var start = 0
+                while start < ids.count {
+                    let end = min(ids.count, start + size)
+                    pieces.append(Piece(query: query, ids: ids[start..<end]))
+                    start = end
+                }
+            }
+            self.pieces = pieces
+            state = Mutex(State(back: pieces.count))
         }
 
         /// For the other thread: the next chunk from the front, nil when none is left.
-        func nextForOtherThread() -> ArraySlice<Int64>? {
+        func nextForOtherThread() -> Piece? {
             state.withLock { s in
                 guard s.front < s.back else { return nil }
                 s.front += 1
-                return chunk(s.front - 1)
+                return pieces[s.front - 1]
             }
         }
 
@@ -196,7 +279,7 @@ struct RowValuesReader {
         }
 
         /// For the other thread: a chunk it could not read (it takes no more).
-        func giveBack(_ ids: ArraySlice<Int64>) { state.withLock { $0.failed = ids } }
+        func giveBack(_ piece: Piece) { state.withLock { $0.failed = piece } }
 
         /// For the caller: rows the other thread read, else the next chunk from the back; nil when neither is left.
         func nextForCaller() -> Next? {
@@ -204,7 +287,7 @@ struct RowValuesReader {
                 if !s.read.isEmpty { return .read(s.read.removeLast()) }
                 guard s.front < s.back else { return nil }
                 s.back -= 1
-                return .ids(chunk(s.back))
+                return .piece(pieces[s.back])
             }
         }
 
@@ -219,7 +302,7 @@ struct RowValuesReader {
             }
         }
 
-        var failed: ArraySlice<Int64>? { state.withLock { $0.failed } }
+        var failed: Piece? { state.withLock { $0.failed } }
         var otherThreadRead: Bool { state.withLock { $0.otherThreadRead } }
     }
 
@@ -229,20 +312,20 @@ struct RowValuesReader {
     fileprivate final class Job: @unchecked Sendable {
         let database: Database
         let chunks: SharedChunks
-        let query: Query
+        let queries: [Query]
 
-        init(database: Database, chunks: SharedChunks, query: Query) {
+        init(database: Database, chunks: SharedChunks, queries: [Query]) {
             self.database = database
             self.chunks = chunks
-            self.query = query
+            self.queries = queries
         }
 
         func run() {
-            while let ids = chunks.nextForOtherThread() {
+            while let piece = chunks.nextForOtherThread() {
                 do {
-                    chunks.deliver(try query.read(ids, on: database))
+                    chunks.deliver(try queries[piece.query].read(piece.ids, on: database))
                 } catch {
-                    chunks.giveBack(ids)
+                    chunks.giveBack(piece)
                     return
                 }
             }

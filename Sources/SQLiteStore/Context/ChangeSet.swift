@@ -22,6 +22,9 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
     public var isReset: Bool
     /// True when the changes were written by another process or connection (``ObjectContext/processExternalChanges()``), false for this context's own saves.
     public var isFromOtherProcess: Bool
+    /// The rows the save wrote, as committed (empty for another process's writes): lets a
+    /// reader of this change set skip reading them again. Not part of equality.
+    package var writtenRows = WrittenRows()
 
     /// A change set (contexts make the real ones; tests and drivers may build their own).
     public init(
@@ -36,6 +39,12 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
         self.deleted = deleted
         self.isReset = isReset
         self.isFromOtherProcess = isFromOtherProcess
+    }
+
+    /// Two change sets are equal when they report the same changes (``writtenRows`` aside).
+    public static func == (a: ChangeSet, b: ChangeSet) -> Bool {
+        a.inserted == b.inserted && a.updated == b.updated && a.deleted == b.deleted && a.isReset == b.isReset
+            && a.isFromOtherProcess == b.isFromOtherProcess
     }
 
     /// True when nothing changed and no reset is requested.

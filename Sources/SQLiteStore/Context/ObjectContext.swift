@@ -386,6 +386,7 @@ public final class ObjectContext {
         var changes = commit(objects, renamed: renamed)
         dirty.removeAll()
         try propagateToOne(&changes)
+        changes.writtenRows = WrittenRows(log, model: model)
         pushUndo(log, actionName: actionName)
         publish(changes)
     }
@@ -690,7 +691,8 @@ public final class ObjectContext {
         }
         store.localChangeCounter &+= 1
         historyReader?.noteOwnWrite(range, counterBefore: counterBefore)
-        let changes = try changeSet(of: rowChanges(of: reverted))
+        var changes = try changeSet(of: rowChanges(of: reverted))
+        changes.writtenRows = WrittenRows(reverted, model: model)
         publish(changes)
         return (reverted, changes)
     }
