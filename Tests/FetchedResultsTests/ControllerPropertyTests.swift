@@ -352,8 +352,16 @@ struct ControllerPropertyTests {
         try Self.run(seed: seed, duplicates: true)
     }
 
-    static func run(seed: UInt64, duplicates: Bool) throws {
-        let t = try TempStore()
+    @Test(
+        "with one details row per bank enforced, saves give the rows they wrote (a re-dated bank's date is not read again), and every batch still equals a fresh fetch",
+        arguments: [UInt64(5), 99]
+    )
+    func valuesTakenFromSavesGiveTheSameBatches(seed: UInt64) throws {
+        try Self.run(seed: seed, duplicates: false, model: BankModel.uniqueDetailsModel)
+    }
+
+    static func run(seed: UInt64, duplicates: Bool, model: Model = BankModel.model) throws {
+        let t = try TempStore(model: model)
         var rng = SeededGenerator(seed: seed)
         // ≥ 500 banks across 13 years, with ties and banks without details, written by "an importer".
         let (otherStore, other) = try t.secondConnection()
@@ -476,6 +484,10 @@ struct ControllerPropertyTests {
         #expect(
             controllers.contains { $0.statistics.splitReads > 0 },
             "seed \(seed): no change set was large enough to read on two connections"
+        )
+        #expect(
+            controllers.allSatisfy { $0.statistics.rowsWithWrittenValues > 0 },
+            "seed \(seed): no change set's own values were used"
         )
         if duplicates {
             let duplicated = try t.store.database.scalar(

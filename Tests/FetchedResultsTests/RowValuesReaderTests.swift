@@ -64,6 +64,42 @@ import Testing
         #expect(Set(own.map(\.id)) == Set(ids))
     }
 
+    @Test(arguments: [false, true])
+    func knownValuesAreTakenAsGivenAndOnlyTheOthersRead(splits: Bool) throws {
+        let t = try BackgroundPreparationTests.filledStore()
+        let plan = try Self.plan(t)
+        let ids = try Self.allIDs(t)
+        var full = RowValuesReader(store: t.store, plan: plan, splits: false)
+        let stored = Self.byID(try full.read(ids))
+        let date = try #require(plan.valueIndex["details.closeDate"])
+        let name = try #require(plan.valueIndex["name"])
+        let computed = plan.sectionValueFromSortValue
+        // Values unlike the file's: a row shows them only if they were not read.
+        var known: [Int64: [StoreValue?]] = [:]
+        var expected = stored
+        for (k, id) in ids.enumerated() where k % 3 != 2 {
+            var values = [StoreValue?](repeating: nil, count: plan.valueKeyPaths.count)
+            values[date] = .text(k % 3 == 0 ? "1999-12-31" : "1998-01-01")
+            if k % 3 == 1 {  // every value known: the row is not read at all
+                values[name] = .text("Known \(k)")
+                for i in values.indices where values[i] == nil && i != computed?.index { values[i] = .text("1998") }
+            }
+            known[id] = values
+            var row = stored[id]!
+            for (i, value) in values.enumerated() { if let value { row[i] = value } }
+            computed?.fill(&row)
+            expected[id] = row
+        }
+        var reader = RowValuesReader(store: t.store, plan: plan, splits: splits)
+        let pending = reader.begin(ids, known: known)
+        var rows: [(id: Int64, values: [StoreValue])] = []
+        try reader.finish(pending) { rows += $0 }
+        #expect(rows.count == ids.count)
+        #expect(Set(rows.map(\.id)).count == ids.count)
+        #expect(Self.byID(rows) == expected)
+        #expect(reader.wasSplit == splits)
+    }
+
     struct Stop: Error {}
 
     @Test func anErrorFromTheCallerWaitsForTheOtherShareAndReturnsTheConnection() throws {

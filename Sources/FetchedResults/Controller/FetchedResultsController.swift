@@ -131,6 +131,8 @@ public final class FetchedResultsController {
         package var keyBuilds = 0
         /// Change sets whose rows were read on two connections at once (large ones).
         package var splitReads = 0
+        /// Changed rows placed with values their save wrote (``SQLiteStore/WrittenRows``), read in part or not at all.
+        package var rowsWithWrittenValues = 0
     }
 
     /// Creates a controller; nothing is read until ``performFetch()``.

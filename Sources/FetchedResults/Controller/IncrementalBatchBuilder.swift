@@ -123,6 +123,7 @@ struct IncrementalBatchBuilder {
     mutating func detachChangedRows() {
         let known = written.knownValues(forKeyPaths: plan.valueKeyPaths, root: root, of: changes.evaluate)
         pendingRead = reader.begin(Array(changes.evaluate), known: known)
+        controller.statistics.rowsWithWrittenValues += known.count
         oldPosition.reserveCapacity(changes.evaluate.count + changes.gone.count)
         removedOldPositions.reserveCapacity(changes.evaluate.count + changes.gone.count)
         for id in changes.gone {

@@ -45,6 +45,14 @@ enum BankModel {
     )
 
     static let model = Model(version: 1, applicationID: 0x4652_5443, entities: [info, details])
+
+    /// The same with one details row per bank enforced (a unique key on the link, as failedbanks'
+    /// own model has): a save's change set then gives a re-dated bank's date.
+    static let uniqueDetailsModel: Model = {
+        var unique = details
+        unique.uniqueKeys = [["cert"], ["info"]]
+        return Model(version: 1, applicationID: 0x4652_5443, entities: [info, unique])
+    }()
 }
 
 /// A store in a fresh temporary directory, removed at deinit.
