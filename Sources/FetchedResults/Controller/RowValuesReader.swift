@@ -105,19 +105,23 @@ struct RowValuesReader {
         _ ids: [Int64],
         known: [Int64: [StoreValue?]]
     ) -> (known: [(id: Int64, values: [StoreValue])], queries: [Query], groups: [[Int64]]) {
-        guard !known.isEmpty else { return ([], [many], [ids]) }
+        // Up to 64 values a row: which are unknown is a bit set (a plan with more reads them all).
+        guard !known.isEmpty, plan.valueKeyPaths.count <= 64 else { return ([], [many], [ids]) }
         var rows: [(id: Int64, values: [StoreValue])] = []
         var queries = [many]
         var groups: [[Int64]] = [[]]
-        var queryFor: [[Int]: Int] = [:]
+        var queryFor: [UInt64: Int] = [:]
         let computed = many.computed
+        let computedBit: UInt64 = computed.map { 1 << UInt64($0.index) } ?? 0
         for id in ids {
             guard let values = known[id] else {
                 groups[0].append(id)
                 continue
             }
-            let unknown = values.indices.filter { values[$0] == nil && $0 != computed?.index }
-            if unknown.isEmpty {
+            var unknown: UInt64 = 0
+            for (i, value) in values.enumerated() where value == nil { unknown |= 1 << UInt64(i) }
+            unknown &= ~computedBit
+            if unknown == 0 {
                 var complete = values.map { $0 ?? .null }
                 computed?.fill(&complete)
                 rows.append((id, complete))
@@ -127,12 +131,13 @@ struct RowValuesReader {
                 groups[q].append(id)
                 continue
             }
-            guard let sql = try? plan.valuesSQL(of: unknown, model: store.model) else {
+            let slots = values.indices.filter { unknown & (1 << UInt64($0)) != 0 }
+            guard let sql = try? plan.valuesSQL(of: slots, model: store.model) else {
                 groups[0].append(id)
                 continue
             }
             queryFor[unknown] = queries.count
-            queries.append(Query(sql: sql, columns: Int32(unknown.count), computed: computed, known: known, slots: unknown))
+            queries.append(Query(sql: sql, columns: Int32(slots.count), computed: computed, known: known, slots: slots))
             groups.append([id])
         }
         return (rows, queries, groups)

@@ -13,8 +13,35 @@
 ///         forKeyPaths: ["details.closeDate", "name"], root: "FailedBankInfo", of: [42])
 ///     known[42]   // [.text("2024-05-01"), nil]: the date was written, the name was not
 package struct WrittenRows: Sendable {
-    /// Every stored column's value, by column name, by row id, by entity name.
-    private var rows: [String: [Int64: [String: StoreValue]]] = [:]
+    /// One entity's written rows, each row's values in `columns` order, one row after another
+    /// (nil where the log had no value: a generated column).
+    private struct Table: Sendable {
+        var columns: [String: Int] = [:]
+        var rowIndex: [Int64: Int] = [:]
+        var values: [StoreValue?] = []
+
+        init(columns: [String]) {
+            for (i, c) in columns.enumerated() { self.columns[c] = i }
+        }
+
+        func value(row: Int, column: Int) -> StoreValue? { values[row * columns.count + column] }
+
+        /// Sets the row's values (a row written twice keeps its last state).
+        mutating func set(_ rowID: Int64, to row: [String: StoreValue]) {
+            let start: Int
+            if let existing = rowIndex[rowID] {
+                start = existing * columns.count
+            } else {
+                start = values.count
+                rowIndex[rowID] = values.count / max(1, columns.count)
+                values += repeatElement(nil, count: columns.count)
+            }
+            for (column, i) in columns { values[start + i] = row[column] }
+        }
+    }
+
+    /// The written rows of each entity, by entity name.
+    private var tables: [String: Table] = [:]
     private let model: Model?
 
     /// No rows: what a change set from another process, or one built by hand, carries.
@@ -32,13 +59,15 @@ package struct WrittenRows: Sendable {
                 )
             }
             guard let entity = entities[name] ?? nil else { continue }
-            if change.kind != .insert { rows[entity.name, default: [:]][change.oldRowID] = nil }
-            if let new = change.new, change.kind != .delete { rows[entity.name, default: [:]][change.newRowID] = new }
+            var table = tables.removeValue(forKey: entity.name) ?? Table(columns: change.table.writableColumns)
+            if change.kind != .insert { table.rowIndex[change.oldRowID] = nil }
+            if let new = change.new, change.kind != .delete { table.set(change.newRowID, to: new) }
+            tables[entity.name] = table
         }
     }
 
     /// True when no row of the model was written.
-    package var isEmpty: Bool { rows.values.allSatisfy(\.isEmpty) }
+    package var isEmpty: Bool { tables.values.allSatisfy(\.rowIndex.isEmpty) }
 
     /// The values of `keyPaths` (of the entity `root`) that are known for each of `ids`,
     /// nil where unknown; ids with no known value are left out.
@@ -57,43 +86,71 @@ package struct WrittenRows: Sendable {
         of ids: some Sequence<Int64>
     ) -> [Int64: [StoreValue?]] {
         guard let model, let entity = model.entity(named: root), !isEmpty else { return [:] }
-        let paths = keyPaths.map { WrittenValuePath(keyPath: $0, root: entity, model: model) }
-        guard paths.contains(where: { $0 != nil }) else { return [:] }
-        var linking: [String: [Int64: [String: StoreValue]]] = [:]
-        for case .throughLinkingRow(let destination, let foreignKey, _)? in paths
-        where linking[destination + "." + foreignKey] == nil {
-            var byLink: [Int64: [String: StoreValue]] = [:]
-            for (_, row) in rows[destination] ?? [:] {
-                if let link = row[foreignKey]?.int64 { byLink[link] = row }
-            }
-            linking[destination + "." + foreignKey] = byLink
+        let own = tables[root]
+        let lookups = keyPaths.map { keyPath -> Lookup? in
+            WrittenValuePath(keyPath: keyPath, root: entity, model: model).flatMap { lookup($0, own: own) }
         }
-        let own = rows[root] ?? [:]
+        guard lookups.contains(where: { $0 != nil }) else { return [:] }
         var out: [Int64: [StoreValue?]] = [:]
         for id in ids {
-            var values: [StoreValue?] = []
-            values.reserveCapacity(paths.count)
-            var any = false
-            for path in paths {
-                let value: StoreValue?
-                switch path {
-                case nil: value = nil
-                case .column(let column)?: value = own[id]?[column]
-                case .throughForeignKey(let foreignKey, let destination, let column)?:
-                    switch own[id]?[foreignKey] {
-                    case nil: value = nil
-                    case .null?: value = .null
-                    case let link?: value = link.int64.flatMap { rows[destination]?[$0]?[column] }
-                    }
-                case .throughLinkingRow(let destination, let foreignKey, let column)?:
-                    value = linking[destination + "." + foreignKey]?[id]?[column]
-                }
-                if value != nil { any = true }
-                values.append(value)
+            let ownRow = own?.rowIndex[id]
+            var values: [StoreValue?]?
+            for (i, lookup) in lookups.enumerated() {
+                guard let lookup, let value = lookup.value(of: id, ownRow: ownRow, in: own) else { continue }
+                if values == nil { values = [StoreValue?](repeating: nil, count: lookups.count) }
+                values![i] = value
             }
-            if any { out[id] = values }
+            if let values { out[id] = values }
         }
         return out
+    }
+
+    /// How one key path's value is found among the written rows.
+    private enum Lookup {
+        case column(Int)
+        case throughForeignKey(foreignKey: Int, destination: Table?, column: Int?)
+        case throughLinkingRow(rowLinkingTo: [Int64: Int], destination: Table, column: Int)
+
+        func value(of id: Int64, ownRow: Int?, in own: Table?) -> StoreValue? {
+            switch self {
+            case .column(let column):
+                return ownRow.flatMap { own?.value(row: $0, column: column) }
+            case .throughForeignKey(let foreignKey, let destination, let column):
+                switch ownRow.flatMap({ own?.value(row: $0, column: foreignKey) }) {
+                case nil: return nil
+                case .null?: return .null
+                case let link?:
+                    guard let destination, let column, let row = link.int64.flatMap({ destination.rowIndex[$0] }) else {
+                        return nil
+                    }
+                    return destination.value(row: row, column: column)
+                }
+            case .throughLinkingRow(let rowLinkingTo, let destination, let column):
+                return rowLinkingTo[id].flatMap { destination.value(row: $0, column: column) }
+            }
+        }
+    }
+
+    /// The lookup of a path, nil when the rows it needs were not written.
+    private func lookup(_ path: WrittenValuePath, own: Table?) -> Lookup? {
+        switch path {
+        case .column(let column):
+            return own?.columns[column].map { .column($0) }
+        case .throughForeignKey(let foreignKey, let destination, let column):
+            // The linked row may not have been written: a NULL link is known all the same.
+            guard let fk = own?.columns[foreignKey] else { return nil }
+            let table = tables[destination]
+            return .throughForeignKey(foreignKey: fk, destination: table, column: table?.columns[column])
+        case .throughLinkingRow(let destination, let foreignKey, let column):
+            guard let table = tables[destination], let fk = table.columns[foreignKey], let c = table.columns[column]
+            else { return nil }
+            var rowLinkingTo: [Int64: Int] = [:]
+            rowLinkingTo.reserveCapacity(table.rowIndex.count)
+            for (_, row) in table.rowIndex {
+                if let link = table.value(row: row, column: fk)?.int64 { rowLinkingTo[link] = row }
+            }
+            return .throughLinkingRow(rowLinkingTo: rowLinkingTo, destination: table, column: c)
+        }
     }
 }
 
