@@ -91,12 +91,22 @@ package struct WrittenRows: Sendable {
             WrittenValuePath(keyPath: keyPath, root: entity, model: model).flatMap { lookup($0, own: own) }
         }
         guard lookups.contains(where: { $0 != nil }) else { return [:] }
+        let ids = Array(ids)
+        let ownRows = ids.map { own?.rowIndex[$0] }
+        // One key path at a time over every row: each lookup's tables are bound once.
+        var columns: [[StoreValue?]] = []
+        for lookup in lookups {
+            guard let lookup else {
+                columns.append([])
+                continue
+            }
+            columns.append(lookup.values(of: ids, ownRows: ownRows, in: own))
+        }
         var out: [Int64: [StoreValue?]] = [:]
-        for id in ids {
-            let ownRow = own?.rowIndex[id]
+        for (k, id) in ids.enumerated() {
             var values: [StoreValue?]?
-            for (i, lookup) in lookups.enumerated() {
-                guard let lookup, let value = lookup.value(of: id, ownRow: ownRow, in: own) else { continue }
+            for (i, column) in columns.enumerated() where !column.isEmpty {
+                guard let value = column[k] else { continue }
                 if values == nil { values = [StoreValue?](repeating: nil, count: lookups.count) }
                 values![i] = value
             }
@@ -111,22 +121,26 @@ package struct WrittenRows: Sendable {
         case throughForeignKey(foreignKey: Int, destination: Table?, column: Int?)
         case throughLinkingRow(rowLinkingTo: [Int64: Int], destination: Table, column: Int)
 
-        func value(of id: Int64, ownRow: Int?, in own: Table?) -> StoreValue? {
+        /// The value for each of `ids` (whose rows in the root entity's table are `ownRows`), nil where unknown.
+        func values(of ids: [Int64], ownRows: [Int?], in own: Table?) -> [StoreValue?] {
             switch self {
             case .column(let column):
-                return ownRow.flatMap { own?.value(row: $0, column: column) }
+                guard let own else { return Array(repeating: nil, count: ids.count) }
+                return ownRows.map { $0.flatMap { own.value(row: $0, column: column) } }
             case .throughForeignKey(let foreignKey, let destination, let column):
-                switch ownRow.flatMap({ own?.value(row: $0, column: foreignKey) }) {
-                case nil: return nil
-                case .null?: return .null
-                case let link?:
-                    guard let destination, let column, let row = link.int64.flatMap({ destination.rowIndex[$0] }) else {
-                        return nil
+                guard let own else { return Array(repeating: nil, count: ids.count) }
+                return ownRows.map { row -> StoreValue? in
+                    switch row.flatMap({ own.value(row: $0, column: foreignKey) }) {
+                    case nil: return nil
+                    case .null?: return .null
+                    case let link?:
+                        guard let destination, let column, let linked = link.int64.flatMap({ destination.rowIndex[$0] })
+                        else { return nil }
+                        return destination.value(row: linked, column: column)
                     }
-                    return destination.value(row: row, column: column)
                 }
             case .throughLinkingRow(let rowLinkingTo, let destination, let column):
-                return rowLinkingTo[id].flatMap { destination.value(row: $0, column: column) }
+                return ids.map { id in rowLinkingTo[id].flatMap { destination.value(row: $0, column: column) } }
             }
         }
     }
