@@ -41,7 +41,7 @@ public struct ChangeSet: Sendable, Equatable, CustomStringConvertible {
         self.isFromOtherProcess = isFromOtherProcess
     }
 
-    /// Two change sets are equal when they report the same changes (``writtenRows`` aside).
+    /// Two change sets are equal when they report the same changes (the rows a save wrote aside).
     public static func == (a: ChangeSet, b: ChangeSet) -> Bool {
         a.inserted == b.inserted && a.updated == b.updated && a.deleted == b.deleted && a.isReset == b.isReset
             && a.isFromOtherProcess == b.isFromOtherProcess

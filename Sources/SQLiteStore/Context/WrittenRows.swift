@@ -168,7 +168,7 @@ package struct WrittenRows: Sendable {
     }
 }
 
-/// Where a key path's value is in the written rows (see ``WrittenRows/knownValues(forKeyPaths:root:of:)``).
+/// Where a key path's value is in the written rows (see `WrittenRows.knownValues(forKeyPaths:root:of:)`).
 private enum WrittenValuePath {
     /// A column of the root row.
     case column(String)
