@@ -374,7 +374,8 @@ struct FetchPlan {
         let source = try model.sqlSource(root: entity.name, keyPaths: keyPaths)
         let id = source.idExpression
         let values = try [id] + keyPaths.map { try source.expression(forKeyPath: $0) }
-        return "SELECT \(values.joined(separator: ", ")) FROM \(source.from) WHERE \(id) IN (SELECT value FROM json_each(?))"
+        return "SELECT \(values.joined(separator: ", ")) FROM \(source.from) "
+            + "WHERE \(id) IN (SELECT value FROM json_each(?))"
     }
 
     /// Compares two section values as `StoreValue.compare` does, except that the section sort's
