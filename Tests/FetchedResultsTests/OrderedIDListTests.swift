@@ -117,6 +117,12 @@ import Testing
                     return
                 }
             }
+            // Many positions at once, as one at a time (an id never in the list has none).
+            let sample = model.enumerated().filter { $0.offset % 5 == step % 5 }.map(\.element.id) + [-1]
+            #expect(
+                list.positions(of: sample) == sample.map { list.position(of: $0) },
+                "seed \(seed) step \(step): positions(of:)"
+            )
             // The chunk-level search reads each chunk's last prefix: kept up to date.
             var lastKeys: [SortPrefix] = []
             list.sequence.forEachChunk { lastKeys.append($0.keys.last ?? .invalid) }
@@ -124,7 +130,7 @@ import Testing
         }
     }
 
-    @Test func lowerBoundFindsTheFirstPrefixNotBelowAndPastEqualTheFirstAbove() {
+    @Test func lowerBoundFindsTheFirstPrefixNotBelowAndPastEqualTheFirstAbove() throws {
         // 1,000 rows in list order with runs of equal prefixes (up to 200 long, across chunks).
         var random = SeededGenerator(seed: 7)
         var keys: [SortPrefix] = []
@@ -138,6 +144,18 @@ import Testing
         for id in keys.indices { builder.append(Int64(id + 1)) }
         var list = builder.finish()
         list.installKeys { set in for (p, k) in keys.enumerated() { set(p, k) } }
+        let probes = stride(from: 8, through: value + 2, by: 1).map { SortPrefix(hi: 1 << 63 | $0, mid: 0, lo: 1) }
+        // All at once, in step and in any order, as one at a time.
+        let shuffled = probes.shuffled(using: &random)
+        for (key, found) in zip(shuffled, list.sequence.lowerBounds(bits: shuffled)) {
+            let single = try #require(list.sequence.lowerBound(bits: key))
+            #expect(found?.position == single.position && found?.isEqual == single.isEqual, "\(key)")
+        }
+        #expect(list.sequence.lowerBounds(bits: []).isEmpty)
+        let empty = OrderedIDList().sequence
+        #expect(
+            empty.lowerBounds(bits: [probes[0]]).map { $0?.position } == [empty.lowerBound(bits: probes[0])?.position]
+        )
         for probe in stride(from: 8, through: value + 2, by: 1) {
             let key = SortPrefix(hi: 1 << 63 | probe, mid: 0, lo: 1)
             let below = keys.firstIndex { SortPrefix.compareBits($0, key) >= 0 } ?? keys.count

@@ -126,18 +126,15 @@ struct IncrementalBatchBuilder {
         controller.statistics.rowsWithWrittenValues += known.count
         oldPosition.reserveCapacity(changes.evaluate.count + changes.gone.count)
         removedOldPositions.reserveCapacity(changes.evaluate.count + changes.gone.count)
-        for id in changes.gone {
-            let p = list.position(of: id)!
-            oldPosition[id] = p
-            removedOldPositions.append(p)
-        }
-        for id in changes.evaluate {
-            guard let p = list.position(of: id) else { continue }
+        let leaving = Array(changes.gone) + Array(changes.evaluate)
+        for (id, p) in zip(leaving, list.positions(of: leaving)) {
+            guard let p else { continue }  // an inserted row, or one that did not match
             oldPosition[id] = p
             removedOldPositions.append(p)
         }
         removedOldPositions.sort()
-        plainOld = changes.plain.map { ($0, list.position(of: $0)!) }
+        let plain = Array(changes.plain)
+        plainOld = zip(plain, list.positions(of: plain)).map { ($0, $1!) }
         for p in removedOldPositions {
             records[FetchedResultsController.sectionIndex(of: p, starts: oldStarts)].count -= 1
         }
@@ -167,21 +164,28 @@ struct IncrementalBatchBuilder {
     }
 
     /// The rows that match the predicate become members, each with its prefix and
-    /// its place among the unchanged rows as far as prefixes decide it (``narrow(_:)``).
+    /// its place among the unchanged rows as far as prefixes decide it (``narrow(_:lowerBound:)``).
     private mutating func addMembers(_ rows: [(id: Int64, values: [StoreValue])], matched: inout Set<Int64>) {
         // Local copies: a property of `self` read in this mutating loop is copied for every row.
         let plan = self.plan
         let short = self.short
+        let first = members.count
         for (id, values) in rows where plan.matches(values) {
             matched.insert(id)
-            var member = Member(
-                id: id,
-                values: values,
-                key: plan.prefix(of: values, short: short),
-                oldPosition: oldPosition[id] ?? -1
+            members.append(
+                Member(
+                    id: id,
+                    values: values,
+                    key: plan.prefix(of: values, short: short),
+                    oldPosition: oldPosition[id] ?? -1
+                )
             )
-            member.candidates = narrow(member)
-            members.append(member)
+        }
+        guard first < members.count else { return }
+        // The binary searches of all these members at once (their memory reads overlap).
+        let bounds = list.hasKeys ? list.sequence.lowerBounds(bits: members[first...].map(\.key)) : []
+        for i in first..<members.count {
+            members[i].candidates = narrow(members[i], lowerBound: bounds.isEmpty ? nil : bounds[i - first])
         }
     }
 
@@ -401,12 +405,13 @@ struct IncrementalBatchBuilder {
     /// range is the rank; otherwise the rank lies in the range and needs full values.
     ///
     /// Keys run in list order, so the rows whose prefix equals the member's form
-    /// one block, found with two binary searches; only inside it can the
-    /// prefix leave the order undecided (when the prefixes are inexact).
-    private func narrow(_ m: Member) -> Range<Int> {
+    /// one block: `lowerBound` is its start (``IDSequence/lowerBounds(bits:)``, nil when
+    /// an invalid prefix was met), and a second search finds its end when it is long;
+    /// only inside it can the prefix leave the order undecided (when the prefixes are inexact).
+    private func narrow(_ m: Member, lowerBound: (position: Int, isEqual: Bool)?) -> Range<Int> {
         guard m.key.isValid, list.hasKeys else { return 0..<list.count }
         let key = m.key
-        guard let (lower, isEqual) = list.sequence.lowerBound(bits: key) else {
+        guard let (lower, isEqual) = lowerBound else {
             return narrowStopping(m, in: 0..<list.count)
         }
         if !isEqual { return lower..<lower }  // the usual case: no other row shares the prefix
