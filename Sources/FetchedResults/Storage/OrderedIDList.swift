@@ -491,12 +491,13 @@ struct OrderedIDList {
         removed.reserveCapacity(positions.count)
         var emptied = false
         var touched: [(ordinal: Int, slot: Int, delta: Int)] = []
+        let (landing, sizes) = chunksHolding(positions)
         var i = 0
         while i < positions.count {
-            let (ordinal, firstOffset) = sequence.tree.locate(positions[i])
+            let (ordinal, firstOffset) = landing[i]
             let start = positions[i] - firstOffset
             let slot = Int(sequence.order[ordinal])
-            let size = sequence.slots[slot].ids.count
+            let size = sizes[i]
             var end = i
             while end < positions.count && positions[end] - start < size { end += 1 }
             let keep = size - (end - i)
@@ -534,6 +535,18 @@ struct OrderedIDList {
         for (o, s) in order.enumerated() { ordinalOfSlot[Int(s)] = Int32(o) }
         rebuildTree()
         return removed
+    }
+
+    /// For each position (at most ``count``: the end belongs to the last chunk), the
+    /// ordinal of its chunk and its offset there, and the chunk's size. All chunks are
+    /// found before any size is read, in one pass: a batch's chunks are scattered in
+    /// memory, and reading their headers one after another is what it would wait on.
+    private func chunksHolding(_ positions: [Int]) -> (landing: [(index: Int, offset: Int)], sizes: [Int]) {
+        let last = sequence.order.count - 1
+        let landing = positions.map { p -> (index: Int, offset: Int) in
+            p == count ? (last, sequence.slots[Int(sequence.order[last])].ids.count) : sequence.tree.locate(p)
+        }
+        return (landing, landing.map { sequence.slots[Int(sequence.order[$0.index])].ids.count })
     }
 
     /// Brings the chunk index up to date after the sizes of `touched` chunks
@@ -641,21 +654,15 @@ struct OrderedIDList {
         let withKeys = hasKeys
         var splitOrdinals: [Int] = []
         var touched: [(ordinal: Int, slot: Int, delta: Int)] = []
+        for r in rows { precondition(r.rank >= 0 && r.rank <= count, "insert rank \(r.rank) out of 0...\(count)") }
+        let (landing, sizes) = chunksHolding(rows.map(\.rank))
         var i = 0
         while i < rows.count {
             let rank = rows[i].rank
-            precondition(rank >= 0 && rank <= count, "insert rank \(rank) out of 0...\(count)")
-            let ordinal: Int
-            let firstOffset: Int
-            if rank == count {
-                ordinal = sequence.order.count - 1
-                firstOffset = sequence.slots[Int(sequence.order[ordinal])].ids.count
-            } else {
-                (ordinal, firstOffset) = sequence.tree.locate(rank)
-            }
+            let (ordinal, firstOffset) = landing[i]
             let start = rank - firstOffset
             let slot = Int(sequence.order[ordinal])
-            let size = sequence.slots[slot].ids.count
+            let size = sizes[i]
             // Rows landing in this chunk: ranks up to its end (the end itself only for the last chunk).
             let isLast = ordinal == sequence.order.count - 1
             var end = i
