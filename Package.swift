@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CZxcvbn", path: "Sources/CZxcvbn"),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CScheduling", path: "Sources/CScheduling"),
         .systemLibrary(
             name: "CLibPQ",
             path: "Sources/CLibPQ",
@@ -47,7 +48,10 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "Timekeeping"]),
         .target(name: "CSVImport", dependencies: ["Timekeeping"]),
         .target(name: "TableIndexPath"),
-        .target(name: "FetchedResults", dependencies: ["SQLiteStore", "TableIndexPath", "BaseDirectories"]),
+        .target(
+            name: "FetchedResults",
+            dependencies: ["SQLiteStore", "TableIndexPath", "BaseDirectories", "CScheduling"]
+        ),
         .target(name: "TerminalUI", dependencies: ["CNCurses", "TableIndexPath", "Timekeeping"]),
         .target(name: "FetchedResultsScripts", dependencies: ["FetchedResults", "SQLiteStore"]),
         .target(

@@ -12,7 +12,8 @@ import Synchronization
 /// read-only connection (``Store/acquireReaderConnection()``, when no other
 /// thread has it) from the front, this thread on the store's connection from the
 /// back. Whichever thread gets the processor reads more, so a busy core does
-/// not hold the read up. It stays on one connection while the store's connection
+/// not hold the read up; the other thread keeps off this thread's processor
+/// (``ProcessorPlacement``), where Linux often starts it. It stays on one connection while the store's connection
 /// is inside a transaction (the other connection would not see its writes), and
 /// reads the other thread's chunks itself when that connection fails.
 ///
@@ -93,7 +94,7 @@ struct RowValuesReader {
             return Pending(known: rows, queries: queries, pieces: pieces, chunks: nil, done: nil, lease: nil)
         }
         let chunks = SharedChunks(groups.map { $0.sorted() }, size: RowValuesReader.chunkSize(of: count))
-        let job = Job(database: lease.database, chunks: chunks, queries: queries)
+        let job = Job(database: lease.database, chunks: chunks, queries: queries, caller: ProcessorPlacement.current)
         let done = DispatchGroup()
         DispatchQueue.global(qos: .userInitiated).async(group: done) { job.run() }
         return Pending(known: rows, queries: queries, pieces: [], chunks: chunks, done: done, lease: lease)
@@ -318,14 +319,19 @@ struct RowValuesReader {
         let database: Database
         let chunks: SharedChunks
         let queries: [Query]
+        /// The processor of the thread that started the job: this one keeps off it.
+        let caller: Int32
 
-        init(database: Database, chunks: SharedChunks, queries: [Query]) {
+        init(database: Database, chunks: SharedChunks, queries: [Query], caller: Int32) {
             self.database = database
             self.chunks = chunks
             self.queries = queries
+            self.caller = caller
         }
 
         func run() {
+            let placement = ProcessorPlacement.leave(caller)
+            defer { placement?.restore() }
             while let piece = chunks.nextForOtherThread() {
                 do {
                     chunks.deliver(try queries[piece.query].read(piece.ids, on: database))
