@@ -295,9 +295,24 @@ package final class TableBrowser {
 
     /// Runs until `q` or a termination signal, then lets go of the views.
     package func run() -> TerminalRunLoop.Exit {
-        let exit = loop.run()
+        var exit = loop.run()
+        // The open table's first fetch failed because another program changed or dropped the
+        // table while it ran: the table list says so, as it does once a fetch is done, and the
+        // browser goes on (a failure with the schema as it was ends it, with `loadError`).
+        while case .quit = exit, list?.loadError != nil, schemaChangedSinceOpening {
+            checkSchema()
+            exit = loop.run()
+        }
         while loop.pop() != nil {}
         return exit
+    }
+
+    /// Whether another program changed the file's schema since the open table's columns were read.
+    var schemaChangedSinceOpening: Bool {
+        guard let opened, let version = try? opened.store.database.scalar("PRAGMA schema_version").int64 else {
+            return false
+        }
+        return version != schemaVersion
     }
 
     /// Errors that should never happen, from the list screen.
