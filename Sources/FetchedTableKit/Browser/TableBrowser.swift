@@ -103,13 +103,14 @@ package final class TableBrowser {
     /// `PRAGMA schema_version` of the file when the open table's columns were read.
     var schemaVersion: Int64?
 
+    /// The open table's file's `PRAGMA schema_version` now (nil when no table is open or the file cannot say).
+    var fileSchemaVersion: Int64? { try? opened?.store.database.scalar("PRAGMA schema_version").int64 }
+
     /// Another program changed the schema (`ALTER TABLE … DROP COLUMN`, `DROP TABLE`): the
     /// open table is read again — reopened with its new columns, or, when it is gone or can
     /// no longer take the options, the table list says so. One `PRAGMA` per tick otherwise.
     func checkSchema() {
-        guard let opened, let list, loop.contains(list),
-            let version = try? opened.store.database.scalar("PRAGMA schema_version").int64,
-            version != schemaVersion
+        guard let opened, let list, loop.contains(list), let version = fileSchemaVersion, version != schemaVersion
         else { return }
         schemaVersion = version
         let fresh: TableDatabase
@@ -239,7 +240,7 @@ package final class TableBrowser {
         configure?(&configuration)
         self.opened = opened
         list = try ListScreen(context: ObjectContext(store: opened.store), configuration: configuration, loop: loop)
-        schemaVersion = try? opened.store.database.scalar("PRAGMA schema_version").int64
+        schemaVersion = fileSchemaVersion
     }
 
     /// `o`: choose the sort among the columns, ascending or descending.
@@ -309,9 +310,7 @@ package final class TableBrowser {
 
     /// Whether another program changed the file's schema since the open table's columns were read.
     var schemaChangedSinceOpening: Bool {
-        guard let opened, let version = try? opened.store.database.scalar("PRAGMA schema_version").int64 else {
-            return false
-        }
+        guard let version = fileSchemaVersion else { return false }
         return version != schemaVersion
     }
 
