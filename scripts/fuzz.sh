@@ -10,7 +10,9 @@ seconds=${1:-60}
 only=${2:-}
 out=.build/fuzz
 mkdir -p "$out"
-flags=(-parse-as-library -O -g -enable-testing -package-name fetchedresults -sanitize=fuzzer,address -I Sources/CSQLite -I Sources/CScheduling -I "$out")
+# The C module maps the modules import, and the built modules themselves.
+includes=(-I Sources/CSQLite -I Sources/CScheduling -I "$out")
+flags=(-parse-as-library -O -g -enable-testing -package-name fetchedresults -sanitize=fuzzer,address "${includes[@]}")
 
 module() { # name, source folder
     local name=$1 folder=$2
@@ -24,7 +26,7 @@ harness() { # name, file, libraries...
     local libs=()
     for lib in "$@"; do libs+=("$out/lib$lib.a"); done
     rm -f "$out/fuzz-$name"
-    if ! swiftc -parse-as-library -O -g -package-name fetchedresults -sanitize=fuzzer,address -I Sources/CSQLite -I Sources/CScheduling -I "$out" \
+    if ! swiftc -parse-as-library -O -g -package-name fetchedresults -sanitize=fuzzer,address "${includes[@]}" \
         "$file" "${libs[@]}" -lsqlite3 -o "$out/fuzz-$name" > "$out/link-$name.log" 2>&1; then
         grep -v "Cannot export local symbol" "$out/link-$name.log" | tail -20
         echo "fuzz-$name: build failed"; exit 1
