@@ -13,9 +13,10 @@ import Synchronization
 /// thread has it) from the front, this thread on the store's connection from the
 /// back. Whichever thread gets the processor reads more, so a busy core does
 /// not hold the read up; the other thread keeps off this thread's processor
-/// (``ProcessorPlacement``), where Linux often starts it. It stays on one connection while the store's connection
-/// is inside a transaction (the other connection would not see its writes), and
-/// reads the other thread's chunks itself when that connection fails.
+/// (``ProcessorPlacement``), where Linux often starts it. It stays on one
+/// connection while the store's connection is inside a transaction (the other
+/// connection would not see its writes), and reads the other thread's chunks
+/// itself when that connection fails.
 ///
 /// Values a change set already holds (``SQLiteStore/WrittenRows``: the rows a
 /// save wrote, as committed) are not read again: a row whose values are all
