@@ -10,6 +10,8 @@ final class ModelDataSource: TableViewDataSource {
         var id: Int
         var title: String
         var detail: String?
+        /// The row's grid values (nil: NULL).
+        var values: [String?] = []
     }
 
     struct Section {
@@ -40,7 +42,9 @@ final class ModelDataSource: TableViewDataSource {
     func cell(forRowAt indexPath: IndexPath) -> TableCell {
         cellRequests += 1
         let row = sections[indexPath.section].rows[indexPath.row]
-        return TableCell(style: style, title: row.title, detail: row.detail, accessory: accessory)
+        var cell = TableCell(style: style, title: row.title, detail: row.detail, accessory: accessory)
+        cell.values = row.values
+        return cell
     }
     func titleForHeader(inSection section: Int) -> String? { sections[section].title }
     func sectionIndexTitles() -> [String] { sections.compactMap(\.indexTitle) }

@@ -7,6 +7,9 @@
 /// does not fit is truncated by display cells with `…`; a wide character
 /// (CJK, emoji) is never split.
 ///
+/// In a table showing a grid (`TableView.gridColumns`), the cell's ``values``
+/// are its columns, one line per row, and the title and detail are not drawn.
+///
 ///     func cell(forRowAt indexPath: IndexPath) -> TableCell {
 ///         let book = books[indexPath.section][indexPath.row]
 ///         return TableCell(style: .subtitle, title: book.name,
@@ -62,6 +65,9 @@ public struct TableCell: Hashable, Sendable {
     public var accessory: Accessory
     /// Extra attributes for the title (e.g. `.bold` for an unread note).
     public var titleAttributes: CellAttributes
+    /// The row's column values in a grid, in `TableView.gridColumns`' order, as
+    /// text; nil is NULL (drawn as a dim `∅`, unlike an empty string). Empty for a list cell.
+    public var values: [String?]
 
     /// A cell; only the title is required.
     ///
@@ -73,6 +79,32 @@ public struct TableCell: Hashable, Sendable {
         accessory: Accessory = .none,
         titleAttributes: CellAttributes = []
     ) {
+        self.init(
+            style: style,
+            title: title,
+            detail: detail,
+            accessory: accessory,
+            titleAttributes: titleAttributes,
+            values: []
+        )
+    }
+
+    /// A grid row's cell: its column values (nil is NULL), and a title for messages.
+    ///
+    ///     TableCell(values: ["Heritage Bank", "Atlanta", "GA", nil])
+    public init(title: String = "", values: [String?]) {
+        self.init(style: .value1, title: title, detail: nil, accessory: .none, titleAttributes: [], values: values)
+    }
+
+    private init(
+        style: Style,
+        title: String,
+        detail: String?,
+        accessory: Accessory,
+        titleAttributes: CellAttributes,
+        values: [String?]
+    ) {
+        self.values = values
         self.style = style
         self.title = title
         self.detail = detail

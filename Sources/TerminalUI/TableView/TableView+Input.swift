@@ -18,6 +18,10 @@ extension TableView {
     /// a row (a second click on it selects it for the delegate), jumps from the
     /// index sidebar, or presses the Delete button.
     ///
+    /// In a grid (``gridColumns``), ←/→ `h`/`l` move the column cursor instead
+    /// (→ no longer selects; Enter does), and a click also puts the cursor on
+    /// the column under it (on the header row, only that).
+    ///
     ///     if !table.handle(event) { screen.handleAppKey(event) }
     @discardableResult
     public func handle(_ event: InputEvent) -> Bool {
@@ -40,6 +44,22 @@ extension TableView {
                 break
             default:
                 editingIndexPath = nil  // moving away (or anything else) cancels
+            }
+        }
+        if gridColumns != nil {
+            switch event {
+            case .left, .character("h"):
+                moveColumnCursor(by: -1)
+                return true
+            case .right, .character("l"):
+                moveColumnCursor(by: 1)
+                return true
+            case .mouseClick(let x, let y) where y == gridHeaderY:
+                guard lastFrame.map({ x >= $0.x && x < $0.maxX }) ?? false else { return false }
+                if let column = gridColumn(atX: x) { gridState.cursorColumn = column }
+                return true
+            default:
+                break
             }
         }
         switch event {
@@ -206,6 +226,7 @@ extension TableView {
         guard let (entry, top) = layout.entry(atLine: scrollOffset + line), case .row(let ip) = entry else {
             return true
         }
+        if gridColumns != nil, let column = gridColumn(atX: x) { gridState.cursorColumn = column }
         if line == top - scrollOffset, let dataSource,
             x == geometry.contentX + geometry.contentWidth - 2,
             dataSource.cell(forRowAt: ip).accessory == .detailButton

@@ -35,8 +35,15 @@ extension TableView {
     ///     print(canvas.text)
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         reloadIfNeeded()
-        let frame = frame.intersection(canvas.bounds)
-        guard !frame.isEmpty else { return }
+        let outer = frame.intersection(canvas.bounds)
+        guard !outer.isEmpty else { return }
+        // A grid's header row takes the first line; the rows scroll below it.
+        let frame = gridColumns == nil ? outer : outer.inset(top: 1)
+        gridHeaderY = gridColumns == nil ? nil : outer.y
+        guard !frame.isEmpty else {
+            canvas.fill(" ", x: outer.x, y: outer.y, width: outer.width)
+            return
+        }
         if let last = lastFrame, last.height != frame.height {
             animation = nil
             lastFrame = frame
@@ -50,7 +57,7 @@ extension TableView {
         }
         scrollOffset = clampedOffset(scrollOffset)
 
-        for y in frame.y..<frame.maxY { canvas.fill(" ", x: frame.x, y: y, width: frame.width) }
+        for y in outer.y..<outer.maxY { canvas.fill(" ", x: outer.x, y: y, width: outer.width) }
         let geometry = geometry(for: frame)
 
         if var running = animation {
@@ -59,6 +66,10 @@ extension TableView {
                 animation = running
             }
             if running.isRunning(at: time) {
+                if gridColumns != nil {
+                    for item in running.items { if case .row(let cell) = item.content { measureGridValues(of: cell) } }
+                    layOutGrid(into: &canvas, geometry: geometry)
+                }
                 drawAnimated(
                     running,
                     q: AnimationCurve.easeInOut(running.progress(at: time)),
@@ -86,9 +97,21 @@ extension TableView {
 
     private func drawRows(into canvas: inout Canvas, geometry: Geometry) {
         cellCache.removeAll(keepingCapacity: true)
-        guard let dataSource else { return }
+        guard let dataSource else {
+            if gridColumns != nil { layOutGrid(into: &canvas, geometry: geometry) }
+            return
+        }
         let offset = scrollOffset
         let height = geometry.frame.height
+        // The visible rows' cells first: a grid measures its columns from them before drawing.
+        layout.forEachEntry(from: offset, height: height) { entry, _ in
+            if case .row(let ip) = entry { cellCache.append((ip, dataSource.cell(forRowAt: ip))) }
+        }
+        if gridColumns != nil {
+            for entry in cellCache { measureGridValues(of: entry.cell) }
+            layOutGrid(into: &canvas, geometry: geometry)
+        }
+        var next = 0
         layout.forEachEntry(from: offset, height: height) { entry, top in
             switch entry {
             case .header(let s):
@@ -100,8 +123,8 @@ extension TableView {
                     geometry: geometry
                 )
             case .row(let ip):
-                let cell = dataSource.cell(forRowAt: ip)
-                cellCache.append((ip, cell))
+                let cell = cellCache[next].cell
+                next += 1
                 drawRow(
                     cell,
                     indexPath: ip,
@@ -118,6 +141,12 @@ extension TableView {
             let y = min(0, layout.sectionTops[s + 1] - offset - 1)
             drawHeader(title, at: y, attributes: [], into: &canvas, geometry: geometry)
         }
+    }
+
+    /// A grid's columns placed for this frame, and its header row drawn above the rows.
+    private func layOutGrid(into canvas: inout Canvas, geometry: Geometry) {
+        placeGridColumns(in: geometry)
+        if let y = gridHeaderY { drawGridHeader(into: &canvas, y: y, geometry: geometry) }
     }
 
     // MARK: Animated frame
@@ -211,15 +240,19 @@ extension TableView {
             guard frameLine >= 0, frameLine < geometry.frame.height else { continue }
             let y = geometry.frame.y + frameLine
             canvas.fill(" ", x: x, y: y, width: width, attributes: base)
-            cell.draw(
-                line: l,
-                rowHeight: layout.rowHeight,
-                into: &canvas,
-                x: x,
-                y: y,
-                width: width - buttonWidth,
-                attributes: base
-            )
+            if gridColumns != nil {
+                if l == 0 { drawGridLine(cell, selected: selected, into: &canvas, y: y, base: base) }
+            } else {
+                cell.draw(
+                    line: l,
+                    rowHeight: layout.rowHeight,
+                    into: &canvas,
+                    x: x,
+                    y: y,
+                    width: width - buttonWidth,
+                    attributes: base
+                )
+            }
             if buttonWidth > 0 {
                 let buttonAttributes: CellAttributes = [.reverse, .bold, .destructive]
                 canvas.fill(" ", x: x + width - buttonWidth, y: y, width: buttonWidth, attributes: buttonAttributes)

@@ -63,6 +63,27 @@ public final class TableView {
     /// The index title typed after `f`, while that jump is in progress.
     public internal(set) var indexSearchText: String?
 
+    /// The columns of the grid layout: one line per row, the cells' `values` in
+    /// aligned columns under a header row of their names, with a column cursor
+    /// and sideways scrolling (frozen columns stay on the left). Nil, the
+    /// default, draws the cells as a list. Sections, sticky headers, the index,
+    /// the selection and animated batches work the same in both; use a
+    /// `rowHeight` of 1 with a grid (only a row's first line holds its values).
+    ///
+    ///     table.rowHeight = 1
+    ///     table.gridColumns = [GridColumn("name", isFrozen: true), GridColumn("cert", alignment: .trailing)]
+    ///
+    /// Widths are measured in display cells from the values drawn since the
+    /// columns were set (the rows on screen, then every row scrolled past: a column
+    /// never narrows while scrolling); changing only frozen, width or alignment
+    /// keeps them; other names measure again.
+    public var gridColumns: [GridColumn]? {
+        didSet { gridColumnsDidChange(from: oldValue) }
+    }
+
+    /// The grid's column cursor and sideways scroll (unused without ``gridColumns``).
+    public var gridState = GridState()
+
     /// The error of the last batch that was applied outside `beginUpdates`/`endUpdates`
     /// (single `insertRows` etc. calls), or of the last failed `endUpdates`; nil after
     /// a batch that succeeded.
@@ -83,6 +104,14 @@ public final class TableView {
     var indexSearchMatched = true
     /// The index title the `f` jump matched last.
     var indexSearchMatch: Int?
+    /// The grid columns' measured widths, in cells (see ``gridColumns``).
+    var gridWidths: [Int] = []
+    /// Where each grid column shown was drawn in the last frame (reused: no allocation per frame).
+    var gridPlacements: [GridPlacement] = []
+    /// The `│` after the frozen columns in the last frame, if drawn.
+    var gridSeparatorX: Int?
+    /// The header row's line in the last frame (the frame's first line), in a grid.
+    var gridHeaderY: Int?
 
     /// Creates an empty table; set `dataSource` to fill it.
     ///
