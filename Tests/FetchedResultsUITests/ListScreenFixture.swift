@@ -56,12 +56,14 @@ final class ListScreenFixture {
         fetchesInBackground: Bool = false,
         loopClock: (any TerminalUI.TimeSource)? = nil,
         authorRowHeight: Int = TableCell.Style.subtitle.lineCount,
-        answersDeletesLater: Bool = false
+        answersDeletesLater: Bool = false,
+        yearGrid: ListGrid? = nil,
+        extraBooks: [(String, String, String)] = []
     ) throws {
         let path = directory.path("books.sqlite")
         do {
             let writer = ObjectContext(store: try Store(path: path, model: ListScreenFixture.model))
-            for (title, author, year) in ListScreenFixture.books {
+            for (title, author, year) in ListScreenFixture.books + extraBooks {
                 let book = writer.insert(into: "Book")
                 book["title"] = .text(title)
                 book["author"] = .text(author)
@@ -93,6 +95,7 @@ final class ListScreenFixture {
             cell: cell
         )
         byYear.sectionIndexTitleProvider = { $0 }
+        byYear.grid = yearGrid
         var byAuthor = ListTab(
             title: "Author",
             entity: "Book",

@@ -48,7 +48,7 @@ extension ListScreen {
             adapter = FetchedResultsTableAdapter(
                 controller: controller,
                 tableView: table,
-                cellForObject: tab.cell,
+                cellForObject: cellMaker(),
                 headerTitle: tab.headerTitle
             )
             adapter.animatesChanges = configuration.animated

@@ -30,10 +30,11 @@ extension ListScreen {
         if table.editingIndexPath != nil || table.indexSearchText != nil {
             return table.handle(event) ? .handled : .ignored
         }
-        if case .mouseClick(_, let y) = event, y == 1 {
+        if case .mouseClick(_, let y) = event, y == 1, configuration.showsTabBar {
             _ = tabBar.handle(event)
             return .handled
         }
+        if handleGridKey(event) { return .handled }
         if let binding = configuration.keyBindings.first(where: { $0.events.contains(event) }) {
             binding.action(self)
             return .handled

@@ -27,7 +27,7 @@ extension ListScreen {
         try controller.performFetch()
         let selected = adapter.selectedObjectID
         configuration.tabs[tabIndex] = newTab
-        adapter.cellForObject = newTab.cell
+        applyTabLayout()
         adapter.headerTitle = newTab.headerTitle
         table.emptyMessage = newTab.emptyMessage ?? "No \(newTab.noun.plural)"
         adapter.swap(to: controller)

@@ -27,10 +27,10 @@ extension ListScreen {
             let selected = adapter.selectedObjectID
             if let selected { selectionByTab[tabIndex] = selected }
             let keepsSelection = selected.map { controller.indexPath(for: $0) != nil } ?? false
+            saveGridState()
             tabIndex = index
-            adapter.cellForObject = newTab.cell
+            applyTabLayout(restoresCursor: true)
             adapter.headerTitle = newTab.headerTitle
-            table.rowHeight = newTab.rowHeight
             table.emptyMessage = newTab.emptyMessage ?? "No \(newTab.noun.plural)"
             adapter.swap(to: controller)
             if !keepsSelection, let remembered = selectionByTab[index] { adapter.select(remembered) }

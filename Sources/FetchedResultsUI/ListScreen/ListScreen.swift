@@ -86,6 +86,8 @@ public final class ListScreen: View, TableViewDelegate {
     /// The first tab's first fetch while it runs in the background: its controller, and the keys
     /// typed meanwhile (but `q`, `?`, F1 and Esc), handled once the results show.
     var loading: (controller: FetchedResultsController, keys: [InputEvent])?
+    /// Each tab's grid as the person arranged it (made from the tab's own when first shown).
+    var tabGrids: [Int: TabGrid] = [:]
     /// The most keys kept while loading (the rest are dropped).
     static let maximumKeysKept = 256
 
@@ -116,6 +118,7 @@ public final class ListScreen: View, TableViewDelegate {
         table.animatesUpdates = configuration.animated
         table.emptyMessage = tab.emptyMessage ?? "No \(tab.noun.plural)"
         table.delegate = self
+        applyTabLayout()
 
         let tab = self.tab
         let controller = tab.makeController(context: context, filter: nil, cacheDirectory: configuration.cacheDirectory)
@@ -128,7 +131,7 @@ public final class ListScreen: View, TableViewDelegate {
                 rows: controller.previewFirstObjects(limit: max(1, loop.screen.height)),
                 context: context,
                 isSectioned: tab.sectionNameKeyPath != nil,
-                cellForObject: tab.cell,
+                cellForObject: cellMaker(),
                 headerTitle: tab.provisionalHeaderTitle
             )
         {
@@ -163,7 +166,7 @@ public final class ListScreen: View, TableViewDelegate {
         adapter = FetchedResultsTableAdapter(
             controller: controller,
             tableView: table,
-            cellForObject: tab.cell,
+            cellForObject: cellMaker(),
             headerTitle: tab.headerTitle
         )
         adapter.animatesChanges = configuration.animated
@@ -260,9 +263,11 @@ public final class ListScreen: View, TableViewDelegate {
             configuration.readOnlyReason == nil
             ? configuration.navigationTrailingText?(self) : "read-only"
         navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
-        tabBar.selectedIndex = tabIndex
-        tabBar.render(into: &canvas, frame: frame.row(1), at: time)
-        table.render(into: &canvas, frame: frame.inset(top: 2, bottom: 1), at: time)
+        if configuration.showsTabBar {
+            tabBar.selectedIndex = tabIndex
+            tabBar.render(into: &canvas, frame: frame.row(1), at: time)
+        }
+        table.render(into: &canvas, frame: frame.inset(top: configuration.showsTabBar ? 2 : 1, bottom: 1), at: time)
         if searchField.isActive {
             searchField.render(into: &canvas, frame: frame, at: time)
         } else if filterField.isActive {

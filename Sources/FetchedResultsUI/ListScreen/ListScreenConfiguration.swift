@@ -23,6 +23,10 @@ public struct ListScreenConfiguration {
     public var tabs: [ListTab]
     /// The tab shown first.
     public var initialTab = 0
+    /// Whether the tab bar is drawn under the navigation bar. A screen of one tab may
+    /// leave it out (its name says nothing the title does not): the table starts on
+    /// the second line.
+    public var showsTabBar = true
     /// False for `--no-animation`.
     public var animated = true
     /// Whether a launch without a valid results cache first shows the controller's

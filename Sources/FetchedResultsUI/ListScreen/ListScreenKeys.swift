@@ -30,8 +30,25 @@ public enum ListScreenKeys {
                 )
             )
         }
-        if configuration.detailScreen != nil { lines.append(("Enter/→", configuration.detailDescription)) }
-        lines.append(("Esc/←", "back; cancel; clear the search or the filter"))
+        // In a grid ←/→ move the column cursor: Enter and Esc open and go back there.
+        let grids = tabs.contains { $0.grid != nil }
+        if grids {
+            lines.append(("←/→  h/l", "in a grid: move the column cursor (it scrolls sideways)"))
+            lines.append(("!", "in a grid: freeze the cursor's column on the left, or unfreeze it"))
+        }
+        if configuration.detailScreen != nil {
+            lines.append(
+                grids
+                    ? ("Enter", "\(configuration.detailDescription) (→ too in a list)")
+                    : ("Enter/→", configuration.detailDescription)
+            )
+        }
+        lines.append(
+            (
+                grids ? "Esc" : "Esc/←",
+                "back; cancel; clear the search or the filter" + (grids ? " (← too in a list)" : "")
+            )
+        )
         if configuration.allowsDelete {
             lines.append(("", "Change"))
             lines.append(("d/Delete", "Delete button on the row; Enter or d deletes it"))

@@ -48,6 +48,15 @@ public struct ListTab {
     ///
     ///     tab.rowHeight = TableCell.Style.value1.lineCount
     public var rowHeight = TableCell.Style.subtitle.lineCount
+    /// The tab's columns, to show it as a grid: one line per row, a header row of the
+    /// columns' names, a column cursor (←/→ `h`/`l`) and frozen columns (`!`) — the
+    /// same table, sections, index and animations. Nil: the tab is a list of ``cell``s only.
+    ///
+    ///     tab.grid = ListGrid(columns: [ListColumn("name"), ListColumn("cert", type: .integer)])
+    public var grid: ListGrid?
+    /// Whether a tab with a ``grid`` shows first as the grid (the default) or as its list of
+    /// ``cell``s; ``ListScreen/showsGrid`` switches between them.
+    public var startsAsGrid = true
     /// The results cache of the unfiltered fetch (nil: none).
     public var cacheName: String?
     /// Objects loaded per batch.

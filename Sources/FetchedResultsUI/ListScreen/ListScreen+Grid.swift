@@ -1,0 +1,116 @@
+import SQLiteStore
+import TerminalUI
+
+extension ListScreen {
+    /// A tab's grid as the person arranged it: its columns, whether it shows, and the
+    /// column cursor and sideways scroll it had when the person left the tab.
+    struct TabGrid {
+        var grid: ListGrid
+        var showsGrid: Bool
+        var state = GridState()
+    }
+
+    /// The tab showing's columns as the person arranged them (hidden, frozen, widths);
+    /// nil when the tab has no ``ListTab/grid``. Setting it shows the new arrangement
+    /// (the column cursor stays on the same position).
+    ///
+    ///     screen.grid?.columns[2].isHidden = true
+    public var grid: ListGrid? {
+        get { tabGrid(tabIndex)?.grid }
+        set {
+            guard let newValue, var current = tabGrid(tabIndex) else { return }
+            current.grid = newValue
+            tabGrids[tabIndex] = current
+            applyTabLayout()
+        }
+    }
+
+    /// Whether the tab showing is drawn as its grid (true) or as its list of cells; setting
+    /// it switches (a tab without a ``ListTab/grid`` is always a list).
+    ///
+    ///     screen.showsGrid.toggle()   // fetchedtable's `v`
+    public var showsGrid: Bool {
+        get { tabGrid(tabIndex)?.showsGrid ?? false }
+        set {
+            guard var current = tabGrid(tabIndex), current.showsGrid != newValue else { return }
+            saveGridState()
+            current = tabGrids[tabIndex] ?? current
+            current.showsGrid = newValue
+            tabGrids[tabIndex] = current
+            applyTabLayout()
+        }
+    }
+
+    /// The column under the grid's column cursor (nil when the tab shows as a list):
+    /// what a key acting on "this column" acts on.
+    public var cursorColumn: ListColumn? {
+        guard showsGrid else { return nil }
+        return grid?.column(atVisibleIndex: table.gridState.cursorColumn)
+    }
+
+    /// `!`: freezes the cursor's column on the left, or lets it scroll again; says which.
+    public func toggleFrozenCursorColumn() {
+        guard showsGrid, var grid, let column = cursorColumn else { return }
+        let frozen = grid.toggleFrozen(atVisibleIndex: table.gridState.cursorColumn)
+        self.grid = grid
+        let text = frozen ? "\(column.name) stays on the left" : "\(column.name) scrolls with the others"
+        statusLine.showMessage(text, at: now)
+    }
+
+    /// The keys of a grid: ←/→ `h`/`l` move the column cursor, `!` freezes its column.
+    /// Taken before the app's own keys; false for every other key, or in a list.
+    func handleGridKey(_ event: InputEvent) -> Bool {
+        guard showsGrid else { return false }
+        switch event {
+        case .left, .right, .character("h"), .character("l"):
+            return table.handle(event)
+        case .character("!"):
+            toggleFrozenCursorColumn()
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Tab `index`'s grid state, made from its ``ListTab/grid`` the first time.
+    func tabGrid(_ index: Int) -> TabGrid? {
+        if let existing = tabGrids[index] { return existing }
+        guard configuration.tabs.indices.contains(index), let grid = configuration.tabs[index].grid else { return nil }
+        let made = TabGrid(grid: grid, showsGrid: configuration.tabs[index].startsAsGrid)
+        tabGrids[index] = made
+        return made
+    }
+
+    /// Keeps the table's column cursor and scroll with the tab showing (before another shows).
+    func saveGridState() {
+        guard var current = tabGrids[tabIndex], current.showsGrid else { return }
+        current.state = table.gridState
+        tabGrids[tabIndex] = current
+    }
+
+    /// The cell of an object in the tab showing: its values in the grid's shown columns,
+    /// or the tab's own cell in a list.
+    func cellMaker() -> (ManagedObject) -> TableCell {
+        guard let current = tabGrid(tabIndex), current.showsGrid else { return tab.cell }
+        let grid = current.grid
+        return { object in TableCell(values: grid.values(of: object)) }
+    }
+
+    /// Makes the table show the tab showing as it should: as a grid (one line per row, its
+    /// columns) or as a list of the tab's cells at its row height. A grid already showing
+    /// keeps its column cursor, unless `restoresCursor` (another tab shows: its own cursor).
+    func applyTabLayout(restoresCursor: Bool = false) {
+        if let current = tabGrid(tabIndex), current.showsGrid {
+            let state = restoresCursor || table.gridColumns == nil ? current.state : table.gridState
+            table.rowHeight = 1
+            table.gridColumns = current.grid.gridColumns
+            table.gridState = state
+        } else {
+            table.rowHeight = tab.rowHeight
+            table.gridColumns = nil
+        }
+        let cell = cellMaker()
+        adapter?.cellForObject = cell
+        preview?.cellForObject = cell
+    }
+}
