@@ -51,6 +51,21 @@ import Testing
         #expect(f.list.tab.sortDescriptors == [FetchSort("title", ascending: false)])
     }
 
+    @Test func aSortChosenWithThePickerLandsAtTheTopNotAtTheOldSelection() throws {
+        let f = try ListScreenFixture()
+        f.press(.end)
+        #expect(f.selectedTitle == "Emma")
+        f.list.showSortPicker(keys: ["title", "author"], selected: 0, ascending: true) { index, ascending, tab in
+            tab.sortDescriptors = [FetchSort(["title", "author"][index], ascending: ascending)]
+            tab.sectionNameKeyPath = nil
+        }
+        let frame = f.press(.enter)
+        #expect(f.selectedTitle == "Count Zero")
+        #expect(f.list.positionText == "1/8")
+        #expect(f.list.table.scrollOffset == 0)
+        #expect(frame.contains("Count Zero"))
+    }
+
     @Test func aTabsOwnPredicateStaysUnderEveryFilter() throws {
         var tab = ListTab(title: "Old", entity: "Book", sortDescriptors: [FetchSort("year")]) { _ in
             TableCell(title: "")

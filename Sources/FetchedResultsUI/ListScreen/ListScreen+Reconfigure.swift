@@ -36,7 +36,9 @@ extension ListScreen {
     }
 
     /// `o`: a picker of the columns `keys` to sort by, ascending or descending (Tab
-    /// switches); the choice goes through `apply` into the tab (``reconfigureTab(_:)``).
+    /// switches); the choice goes through `apply` into the tab (``reconfigureTab(_:)``),
+    /// and the list shows its top (the first rows of the new order, not the old selection
+    /// far down it).
     ///
     ///     screen.showSortPicker(keys: ["name", "city"], selected: 0, ascending: true) { index, ascending, tab in
     ///         tab.sortDescriptors = [FetchSort(["name", "city"][index], ascending: ascending)]
@@ -61,7 +63,8 @@ extension ListScreen {
     }
 
     /// `S`: a picker of section keys (their `titles`, "none" among them as the app words it);
-    /// the choice goes through `apply` into the tab (``reconfigureTab(_:)``).
+    /// the choice goes through `apply` into the tab (``reconfigureTab(_:)``), and the list
+    /// shows its top.
     ///
     ///     screen.showSectionPicker(titles: ["none", "state", "year(closed)"], selected: 1) { index, tab in
     ///         tab.sectionNameKeyPath = [nil, "state", "year(closed)"][index]
@@ -78,10 +81,12 @@ extension ListScreen {
         loop.push(picker)
     }
 
-    /// ``reconfigureTab(_:)``, its failure on the status line.
+    /// ``reconfigureTab(_:)`` landing on the first row, its failure on the status line.
     private func reconfigure(describing what: String, _ change: (inout ListTab) -> Void) {
         do {
             try reconfigureTab(change)
+            table.scrollOffset = 0
+            table.selectRow(at: IndexPath(row: 0, section: 0))
         } catch {
             statusLine.showMessage("Cannot \(what): \(error)", at: now, duration: 8, style: .error)
         }

@@ -259,9 +259,9 @@ public final class ListScreen: View, TableViewDelegate {
     /// Navigation bar, tabs, the table, and the status line (or the search or filter line).
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard !frame.isEmpty else { return }
+        let trailing = configuration.navigationTrailingText?(self)
         navigationBar.trailingText =
-            configuration.readOnlyReason == nil
-            ? configuration.navigationTrailingText?(self) : "read-only"
+            configuration.readOnlyReason == nil ? trailing : trailing.map { "\($0) · read-only" } ?? "read-only"
         navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
         if configuration.showsTabBar {
             tabBar.selectedIndex = tabIndex

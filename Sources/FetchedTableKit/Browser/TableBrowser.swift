@@ -193,6 +193,24 @@ package final class TableBrowser {
     /// "12 rows", "1 row".
     static func rowCountText(_ count: Int) -> String { "\(count) row\(count == 1 ? "" : "s")" }
 
+    /// "336,776 rows": the title bar's count, its thousands grouped.
+    static func groupedRowCountText(_ count: Int) -> String {
+        var digits = String(count)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            if digits[digits.startIndex..<index] != "-" { digits.insert(",", at: index) }
+        }
+        return "\(digits) row\(count == 1 ? "" : "s")"
+    }
+
+    /// The title bar of a table: a CSV file's name (its one table is named after it), a
+    /// database's table and file ("student — school.sqlite").
+    static func title(table: String, path: String, kind: TableFileKind) -> String {
+        let file = (path as NSString).lastPathComponent
+        return kind == .csv ? file : "\(table) — \(file)"
+    }
+
     /// A table list line's detail: "view · 12 rows", "virtual table · 3 rows", "12 rows", "unreadable".
     static func detail(kind: String, count: String?) -> String {
         let count = count ?? "unreadable"
@@ -213,7 +231,15 @@ package final class TableBrowser {
     /// Opens `table` in a new list screen, pushed on the loop.
     func open(_ table: CatalogTable) throws {
         let opened = try database.open(table, options: options)
-        var configuration = ListScreenConfiguration(title: table.name, tabs: [TableListTab.make(opened.query)])
+        var configuration = ListScreenConfiguration(
+            title: TableBrowser.title(table: table.name, path: database.path, kind: database.kind),
+            tabs: [TableListTab.make(opened.query)]
+        )
+        // One tab: the title bar names the file and counts the rows; no tab line.
+        configuration.showsTabBar = false
+        configuration.navigationTrailingText = { screen in
+            screen.adapter.map { TableBrowser.groupedRowCountText($0.controller.numberOfObjects) }
+        }
         configuration.animated = options.animated
         configuration.previewsFirstPage = previewsFirstPage
         // A 10-million-row table takes seconds to fetch: the keys (q) are answered meanwhile.
@@ -236,7 +262,7 @@ package final class TableBrowser {
         }
         // --where narrows the tab itself: the \\ filter comes on top of it.
         configuration.tabs[0].predicate = opened.query.predicate
-        configuration.keyBindings = [sortBinding(), sectionBinding()]
+        configuration.keyBindings = [sortBinding(), sectionBinding(), layoutBinding()]
         configure?(&configuration)
         self.opened = opened
         list = try ListScreen(context: ObjectContext(store: opened.store), configuration: configuration, loop: loop)
@@ -265,6 +291,19 @@ package final class TableBrowser {
                 tab.sortDescriptors = query.sortDescriptors
                 self.opened?.query = query
             }
+        }
+        binding.helpPlacement = .section("Browse")
+        return binding
+    }
+
+    /// `v`: the grid of columns, or the two-line list of the title and subtitle columns.
+    func layoutBinding() -> ListKeyBinding {
+        var binding = ListKeyBinding(
+            .character("v"),
+            keys: "v",
+            description: "the grid of columns, or the two-line list (title and subtitle)"
+        ) { screen in
+            screen.showsGrid.toggle()
         }
         binding.helpPlacement = .section("Browse")
         return binding

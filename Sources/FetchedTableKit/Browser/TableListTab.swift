@@ -3,8 +3,10 @@ import FetchedResultsUI
 import SQLiteStore
 import TerminalUI
 
-/// A table's rows as a list screen tab: the query's sort and sections, a cell of
-/// the title and subtitle columns, headers with counts, `/` in the text columns.
+/// A table's rows as a list screen tab: the query's sort and sections, a grid of its
+/// columns (``TableQuery/gridKeys``; the `--title` column frozen) shown first unless
+/// `--title`/`--subtitle` ask for the list, a cell of the title and subtitle columns for
+/// that list, headers with counts when sectioned, `/` in the text columns.
 ///
 ///     let tab = TableListTab.make(opened.query)
 ///     var configuration = ListScreenConfiguration(title: "student", tabs: [tab])
@@ -27,13 +29,32 @@ enum TableListTab {
         tab.noun = ("row", "rows")
         // Without --track another process's write is a reset: refetched off the screen's thread.
         tab.refetchesInBackgroundOnReset = true
-        tab.headerTitle = { section in "\(section.name.isEmpty ? "—" : section.name) (\(section.numberOfObjects))" }
-        tab.provisionalHeaderTitle = { name in "\(name.isEmpty ? "—" : name) (…)" }
+        tab.grid = grid(query)
+        tab.startsAsGrid = query.startsAsGrid
+        // An unsectioned list has no header: its one section's name and count say nothing the title bar does not.
+        if query.section != nil {
+            tab.headerTitle = { section in "\(section.name.isEmpty ? "—" : section.name) (\(section.numberOfObjects))" }
+            tab.provisionalHeaderTitle = { name in "\(name.isEmpty ? "—" : name) (…)" }
+        }
         tab.objectName = { row in
             let title = query.displayText(of: row, key: titleKey)
             return title.isEmpty ? "row \(row.objectID.rowID)" : title
         }
         return tab
+    }
+
+    /// The grid of `query`'s ``TableQuery/gridKeys``: numbers right-aligned, NULL apart from
+    /// empty text, a value as ``TableQuery/gridText(of:key:)`` writes it; the `--title` column
+    /// frozen on the left.
+    static func grid(_ query: TableQuery) -> ListGrid {
+        ListGrid(
+            columns: query.gridKeys.map { key in
+                var column = ListColumn(key, keyPath: key, type: query.columns.first { $0.name == key }?.type)
+                column.text = { row in query.gridText(of: row, key: key) }
+                column.isFrozen = query.titleIsChosen && key == query.titleKey
+                return column
+            }
+        )
     }
 
     /// The cell of a row: the title column's value, and the subtitle columns' joined with ` · `

@@ -12,7 +12,8 @@ import SQLiteStore
 /// `list` (``ResultsListWriter``): JSON `{"sections":[{"name":…,"indexTitle":…,"objects":[{"id":…,<columns>…}]}]}`
 /// (`_rowid` the row id — `__rowid` when a column is named `_rowid`, see ``ResultsListWriter/identityKey(avoiding:)`` —
 /// then every column under its own name, as stored, a boolean column's as `true`/`false`), CSV `section,_rowid,<columns>`,
-/// text a line per section (`Math (3 rows)`) and `  title, subtitle, …` per row.
+/// text a line per section (`Math (3 rows)`) and `  title, subtitle, …` per row. `--columns` chooses
+/// the columns of all three, in its order (text: `  A, B, …` per row).
 /// The file is opened read-only: listing never writes it.
 ///
 ///     TableListCommand.run(["school.sqlite", "--table", "student", "--sort", "subject, number", "--format", "json"])
@@ -44,7 +45,7 @@ package enum TableListCommand {
                 return try PostgresFaces.list(opening, options: options, format: format, output: output)
             }
             let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable list")
-            let writer = makeWriter(opened)
+            let writer = makeWriter(opened, chosen: options.columns)
             do {
                 try writer.write(controller, format: format, output: output)
             } catch {
@@ -54,10 +55,11 @@ package enum TableListCommand {
         }
     }
 
-    /// The writer of `opened`'s columns (it reads the rows from the controller's store a batch at a time).
-    static func makeWriter(_ opened: OpenedTable) -> ResultsListWriter {
+    /// The writer of `opened`'s columns (it reads the rows from the controller's store a batch at a time):
+    /// every column, or those `--columns` chose in their order.
+    static func makeWriter(_ opened: OpenedTable, chosen: [String]? = nil) -> ResultsListWriter {
         // Every column under its own name; the row's identity under a key no column has (`_rowid`).
-        let columns = opened.query.columns.map(\.name)
+        let columns = chosen ?? opened.query.columns.map(\.name)
         // A CSV file's numbers as written (companion columns), read after the columns' own values.
         let written = columns.indices.compactMap { index in
             opened.query.writtenForms[columns[index]].map { (index: index, companion: $0) }
@@ -66,8 +68,8 @@ package enum TableListCommand {
         var writer = ResultsListWriter(columns: columns, keyPaths: keys, noun: ("row", "rows"))
         for (offset, form) in written.enumerated() { writer.writtenForms[form.index] = columns.count + offset }
         writer.idKey = ResultsListWriter.identityKey(avoiding: columns)
-        let types = opened.query.columns.map(\.type)
-        let shown = [opened.query.titleKey] + opened.query.subtitleKeys
+        let types = columns.map { name in opened.query.columns.first { $0.name == name }?.type ?? .text }
+        let shown = chosen ?? [opened.query.titleKey] + opened.query.subtitleKeys
         let positions = shown.compactMap { columns.firstIndex(of: $0) }
         let writtenAt = writer.writtenForms
         writer.textLine = { _, values in

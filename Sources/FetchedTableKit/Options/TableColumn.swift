@@ -22,13 +22,15 @@ package struct TableColumn: Equatable, Sendable {
     /// Whether it reads as text first (a title's default).
     var isTextual: Bool { type == .text }
 
-    /// Whether `S` offers its day(), month() and year(): a date or date-time column, or a text
-    /// column named like one (`close_date`, `created_at`, `ts`, `time`, `day`).
+    /// Whether a sample of the values of a text column whose type is only declared
+    /// (``typeIsChecked`` false) are all dates (`YYYY-MM-DD…`): set when the table is opened.
+    package var sampleHoldsDates = false
+
+    /// Whether `S` offers its day(), month() and year(): a column that holds dates — a date or
+    /// date-time column, or a declared text column whose sampled values are dates. Not a
+    /// column of other text or numbers, whatever its name (`dep_time` holding `517`).
     var isDateLike: Bool {
         if type == .date || type == .dateTime { return true }
-        guard type == .text else { return false }
-        let lower = name.lowercased()
-        return ["date", "time", "day"].contains { lower.contains($0) } || lower == "ts"
-            || lower.hasSuffix("_at") || lower.hasSuffix("_on")
+        return type == .text && !typeIsChecked && sampleHoldsDates
     }
 }

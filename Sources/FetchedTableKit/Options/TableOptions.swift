@@ -24,6 +24,8 @@ package struct TableOptions: Equatable, Sendable {
     package var title: String?
     /// `--subtitle 'KEY, KEY'` (nil: the two columns after the title's).
     package var subtitle: [String]?
+    /// `--columns 'KEY, KEY, …'`: the grid's columns in their order (nil: every column).
+    package var columns: [String]?
     /// `--where PREDICATE`, as typed.
     package var predicate: String?
     /// `--read-only`.
@@ -62,6 +64,9 @@ package struct TableOptions: Equatable, Sendable {
         }
         if let subtitle = parsed.value("--subtitle") {
             self.subtitle = try OptionText.splitList(subtitle, option: "--subtitle").map(TableOptions.unquoted)
+        }
+        if let columns = parsed.value("--columns") {
+            self.columns = try OptionText.splitList(columns, option: "--columns").map(TableOptions.unquoted)
         }
         predicate = parsed.value("--where")
         readOnly = parsed.flag("--read-only")
@@ -105,8 +110,21 @@ package struct TableOptions: Equatable, Sendable {
             value: "KEY",
             help: "sections by a column, or year(col), month(col), day(col), initial(col)"
         ),
-        OptionSpec("--title", value: "KEY", help: "the cell's first line (default: the first text column)"),
-        OptionSpec("--subtitle", value: "'KEY, KEY'", help: "the cell's second line (default: the next two columns)"),
+        OptionSpec(
+            "--columns",
+            value: "'KEY, KEY, …'",
+            help: "the grid's columns, in this order (default: every column); list prints these"
+        ),
+        OptionSpec(
+            "--title",
+            value: "KEY",
+            help: "a two-line list instead of the grid: this column first (default: the first text column)"
+        ),
+        OptionSpec(
+            "--subtitle",
+            value: "'KEY, KEY'",
+            help: "a two-line list instead of the grid: these on the second line (default: the next two columns)"
+        ),
         OptionSpec("--where", value: "PREDICATE", help: "only rows matching, e.g. \"state == 'TX' AND year >= 2020\""),
         OptionSpec(
             "--read-only",
@@ -134,8 +152,8 @@ package struct TableOptions: Equatable, Sendable {
     package static let browserSpec = CommandSpec(
         name: "fetchedtable",
         summary: "Browse any SQLite table or CSV file as a live, sectioned, indexed list.",
-        usage: "FILE|URL|--pg [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--title KEY] "
-            + "[--subtitle 'KEY, KEY'] "
+        usage: "FILE|URL|--pg [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--columns 'KEY, …'] "
+            + "[--title KEY] [--subtitle 'KEY, KEY'] "
             + "[--where PREDICATE] [--read-only] [--track] [--no-animation] | COMMAND …",
         options: common + [
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them")
@@ -151,7 +169,8 @@ package struct TableOptions: Equatable, Sendable {
         name: "fetchedtable list",
         summary: "Print a table's rows in the order and sections the browser shows, as text, JSON or CSV.",
         usage:
-            "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--title KEY] [--subtitle …] [--where PREDICATE] "
+            "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--columns …] [--title KEY] [--subtitle …] "
+            + "[--where PREDICATE] "
             + "[--format text|json|csv]",
         options: common + [
             OptionSpec(

@@ -31,6 +31,12 @@ package struct TableQuery {
     package var titleKey: String
     /// The cell's second line, joined with ` · `.
     package var subtitleKeys: [String]
+    /// The grid's columns in their order: `--columns`, else every column.
+    package var gridKeys: [String]
+    /// Whether the browser shows the grid first (no `--title` nor `--subtitle` asked for the list).
+    package var startsAsGrid: Bool
+    /// Whether `--title` named the title column (the grid then keeps it frozen on the left).
+    package var titleIsChosen: Bool
     /// `--where`.
     package var predicate: FetchPredicate?
     /// The text of `--where`.
@@ -70,6 +76,14 @@ package struct TableQuery {
         } else {
             subtitleKeys = TableQuery.defaultSubtitle(after: titleKey, in: columns)
         }
+        if let chosen = options.columns {
+            for key in chosen { try check(key, "--columns") }
+            gridKeys = chosen
+        } else {
+            gridKeys = columns.map(\.name)
+        }
+        startsAsGrid = options.title == nil && options.subtitle == nil
+        titleIsChosen = options.title != nil
         predicateText = options.predicate
         if let text = options.predicate {
             let predicate: FetchPredicate
@@ -134,6 +148,13 @@ package struct TableQuery {
             }
         }
         return choices
+    }
+
+    /// The value of `key` as a person reads it, as ``displayText(of:key:)`` writes it, but nil for
+    /// NULL (a grid shows it apart from an empty text).
+    package func gridText(of row: ManagedObject, key: String) -> String? {
+        if case .null = row.value(forKeyPath: key), writtenForms[key] == nil { return nil }
+        return displayText(of: row, key: key)
     }
 
     /// The value of `key` as a person reads it: as the file wrote it (``writtenForms``), a boolean's

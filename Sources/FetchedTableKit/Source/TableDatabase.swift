@@ -135,6 +135,9 @@ package struct TableDatabase {
             } else {
                 var tableColumn = TableColumn(name: column.name, type: column.type)
                 tableColumn.typeIsChecked = kind == .csv
+                if kind == .sqlite, column.type == .text {
+                    tableColumn.sampleHoldsDates = table.sampleHoldsDates(column: column.name)
+                }
                 columns.append(tableColumn)
             }
         }

@@ -102,6 +102,22 @@ public struct CatalogTable {
         Int(try connection.database.scalar("SELECT count(*) FROM \(SQLIdentifier.quoted(name))").int64 ?? 0)
     }
 
+    /// Whether `column` holds dates: among the table's first `rows` rows, at least one value
+    /// that is not NULL, and every such value text starting `YYYY-MM-DD`. False when it cannot be read.
+    ///
+    ///     table.sampleHoldsDates(column: "close_date")   // true for '2025-06-27', '2025-06-27 10:00'
+    package func sampleHoldsDates(column: String, rows: Int = 1000) -> Bool {
+        let value = SQLIdentifier.quoted(column)
+        let pattern = "'[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]*'"
+        let sql =
+            "SELECT count(v), count(v) - count(CASE WHEN typeof(v) = 'text' AND v GLOB \(pattern) THEN 1 END) "
+            + "FROM (SELECT \(value) AS v FROM \(SQLIdentifier.quoted(name)) LIMIT \(max(1, rows)))"
+        guard let row = try? connection.database.query(sql).first, row.count == 2,
+            let present = row[0].int64, let others = row[1].int64
+        else { return false }
+        return present > 0 && others == 0
+    }
+
     /// The entity for this table: every column an attribute named as the column (optional,
     /// its ``CatalogColumn/type``), the id ``rowIDColumn``. A view or a `WITHOUT ROWID` table
     /// gets an entity that numbers its rows by position
