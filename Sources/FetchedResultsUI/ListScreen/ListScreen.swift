@@ -261,7 +261,7 @@ public final class ListScreen: View, TableViewDelegate {
         guard !frame.isEmpty else { return }
         let trailing = configuration.navigationTrailingText?(self)
         navigationBar.trailingText =
-            configuration.readOnlyReason == nil ? trailing : trailing.map { "\($0) · read-only" } ?? "read-only"
+            configuration.readOnlyReason == nil ? trailing : trailing.map { "read-only · \($0)" } ?? "read-only"
         navigationBar.render(into: &canvas, frame: frame.row(0), at: time)
         if configuration.showsTabBar {
             tabBar.selectedIndex = tabIndex

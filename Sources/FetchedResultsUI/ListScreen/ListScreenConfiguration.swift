@@ -77,7 +77,7 @@ public struct ListScreenConfiguration {
     public var undoMessage: (UndoneAction) -> String = { undone in
         undone.discardedUnsavedChanges ? "Discarded unsaved changes" : "Undone: \(undone.name ?? "the last change")"
     }
-    /// The navigation bar's right side (nil: nothing); on a read-only store followed by " · read-only" (or that alone).
+    /// The navigation bar's right side (nil: nothing); on a read-only store after "read-only · " (or that alone).
     public var navigationTrailingText: ((ListScreen) -> String?)?
     /// The end of the status line's left side.
     public var statusHints = "? help  q quit"

@@ -65,9 +65,12 @@ struct TableBrowserEndToEndTests {
         #expect(line("teacher", in: list, after: student) != nil)
         tmux.send("Down")
         tmux.send("Enter")
-        // The student table, by id: its first text column (name) over the next two (subject · number).
-        let table = try tmux.waitUntil("the student table") { $0.contains("Math · 3") && $0.contains("1/8") }
-        #expect(table.contains("Ada"))
+        // The student table, by id: the grid of its columns, the file and the count in the title bar.
+        let table = try tmux.waitUntil("the student table") {
+            $0.contains("id  name   subject  number") && $0.contains("1/8")
+        }
+        #expect(table.contains("  1  Ada    Math          3"), "\(table)")
+        #expect(table.contains("student — school.sqlite"), "\(table)")
         // Ada (Math) deleted: back in the list, the table and the view over it count one fewer.
         tmux.send("d")
         try tmux.waitFor("Delete")
@@ -75,7 +78,7 @@ struct TableBrowserEndToEndTests {
         try tmux.waitFor("u to undo")
         tmux.send("Escape")
         let counted = try tmux.waitUntil("the table list again, counted after the delete") {
-            $0.contains("view · 2 rows") && !$0.contains("Math · 3")
+            $0.contains("view · 2 rows") && !$0.contains("subject  number")
         }
         #expect(line("7 rows", in: counted) == line("student", in: counted), "\(counted)")
         // The view: its rows by position; d says why it cannot delete.
