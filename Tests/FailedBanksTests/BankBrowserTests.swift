@@ -356,3 +356,25 @@ final class BrowserHarness {
         }
     }
 }
+
+/// `v`: every column of the banks as a grid (the cert, the acquirer and the fund are shown
+/// nowhere else but the detail screen), `v` again the list.
+@Suite struct BankBrowserGridTests {
+    @Test func vShowsEveryColumnAsAGridAndArrowsScrollToTheFund() throws {
+        let h = try BrowserHarness()
+        let list = h.text
+        #expect(!list.contains("Acquired by"))
+        let grid = h.press(.character("v"))
+        let header = try #require(grid.lines.first { $0.hasPrefix(" Bank") })
+        for name in ["City", "St", "Closed", "Cert"] {
+            #expect(header.contains(name), "\(name) in \(header)")
+        }
+        #expect(header.contains("Cert  Acquired by") || header.hasSuffix("Cert  …"), "\(header)")
+        for _ in 0..<7 { h.press(.right) }
+        let scrolled = h.text
+        let right = try #require(scrolled.lines.first { $0.hasPrefix(" Bank") })
+        #expect(right.contains("Fund") && right.contains("Updated"), "\(scrolled)")
+        #expect(right.contains("│"), "the bank's name stays frozen on the left: \(right)")
+        #expect(h.press(.character("v")) == list)
+    }
+}

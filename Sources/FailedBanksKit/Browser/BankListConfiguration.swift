@@ -49,7 +49,11 @@ enum BankListConfiguration {
             action: startUpdate
         )
         update.helpPlacement = .sharingLine(with: "u")
-        configuration.keyBindings = [chart, update]
+        var grid = ListKeyBinding(.character("v"), keys: "v", description: "grid of every column") { screen in
+            screen.showsGrid.toggle()
+        }
+        grid.helpPlacement = .sharingLine(with: "c")
+        configuration.keyBindings = [chart, update, grid]
         return configuration
     }
 }
@@ -74,6 +78,28 @@ extension BankSortTab {
         tab.headerTitle = BankBrowser.header(for:)
         tab.provisionalHeaderTitle = BankBrowser.provisionalHeader(forSectionNamed:)
         tab.objectName = { bank in bank.string("name") ?? "the bank" }
+        tab.grid = BankSortTab.grid
+        tab.startsAsGrid = false
         return tab
+    }
+
+    /// Every column of a bank, `v` away from its cell: the cert, the acquiring institution and
+    /// the fund are shown nowhere else but the detail screen.
+    static var grid: ListGrid {
+        var name = ListColumn("Bank", keyPath: "name", type: .text)
+        name.isFrozen = true
+        name.maximumWidth = 28
+        var acquirer = ListColumn("Acquired by", keyPath: "details.acquiringInstitution", type: .text)
+        acquirer.maximumWidth = 28
+        return ListGrid(columns: [
+            name,
+            ListColumn("City", keyPath: "city", type: .text),
+            ListColumn("St", keyPath: "state", type: .text),
+            ListColumn("Closed", keyPath: "details.closeDate", type: .date),
+            ListColumn("Cert", keyPath: "details.cert", type: .integer),
+            acquirer,
+            ListColumn("Fund", keyPath: "details.fund", type: .integer),
+            ListColumn("Updated", keyPath: "details.updatedDate", type: .date),
+        ])
     }
 }

@@ -33,22 +33,20 @@ public enum ListScreenKeys {
         // In a grid ←/→ move the column cursor: Enter and Esc open and go back there.
         let grids = tabs.contains { $0.grid != nil }
         if grids {
-            lines.append(("←/→  h/l", "in a grid: move the column cursor (it scrolls sideways)"))
-            lines.append(("!", "in a grid: freeze the cursor's column on the left, or unfreeze it"))
+            lines.append(("←/→ h/l  !", "in a grid: move the column cursor; ! (un)freezes its column on the left"))
         }
-        if configuration.detailScreen != nil {
-            lines.append(
-                grids
-                    ? ("Enter", "\(configuration.detailDescription) (→ too in a list)")
-                    : ("Enter/→", configuration.detailDescription)
-            )
+        if grids {
+            // One line for both, so that the grid's line costs none (the help fits 80×24).
+            let back = "Esc: back, cancel, clear the search or filter (→ ← too in a list)"
+            if configuration.detailScreen != nil {
+                lines.append(("Enter  Esc", "\(configuration.detailDescription); \(back)"))
+            } else {
+                lines.append(("Esc", back))
+            }
+        } else {
+            if configuration.detailScreen != nil { lines.append(("Enter/→", configuration.detailDescription)) }
+            lines.append(("Esc/←", "back; cancel; clear the search or the filter"))
         }
-        lines.append(
-            (
-                grids ? "Esc" : "Esc/←",
-                "back; cancel; clear the search or the filter" + (grids ? " (← too in a list)" : "")
-            )
-        )
         if configuration.allowsDelete {
             lines.append(("", "Change"))
             lines.append(("d/Delete", "Delete button on the row; Enter or d deletes it"))
