@@ -113,7 +113,9 @@ final class BenchRunner {
         case .fetch: try FetchBenchmark(runner: self).run()
         case .change: try ChangeBenchmark(runner: self).run()
         case .rss: try FetchMemoryBenchmark(runner: self).run()
-        case .frame: try FrameBenchmark(runner: self).run()
+        case .frame:
+            try FrameBenchmark(runner: self).run()
+            try GridFrameBenchmark(runner: self).run()
         case .scroll: try ScrollBytesBenchmark(runner: self).run()
         case .app: try AppBenchmark(runner: self).run()
         case .visidata: try VisiDataBenchmark(runner: self).run()

@@ -15,7 +15,8 @@ import Timekeeping
 ///   fetch (`ts desc`, sections `day(ts)`) against raw SQL returning the same ids;
 /// - ``GenericMemoryChild`` (`bench --child generic-rss`): `table10m_rss_bytes_per_row`;
 /// - ``GenericChangeBenchmark``: `table10m_change1000_ms`, with tracking (`--track`);
-/// - ``GenericScreenBenchmark``: `table10m_first_screen_s`, `csv1m_first_screen_s`,
+/// - ``GenericScreenBenchmark``: `table10m_first_screen_s`, `grid10m_first_screen_s` (a
+///   20-column copy of the table, ``EventsDataCache/wideDatabase(from:rows:)``), `csv1m_first_screen_s`,
 ///   `csv1m_ready_ratio` and VisiData's time, through the `fetchedtable` executable.
 ///
 /// A part that cannot run leaves its keys `null` with a note, and the others
@@ -67,6 +68,7 @@ struct GenericBenchmark {
             csvRows: csvRows
         )
         part("first screen") { try screens.runTable() }
+        part("grid") { try screens.runGrid(wide: try cache.wideDatabase(from: database, rows: tableRows)) }
         part("csv") { try screens.runCSV() }
         part("visidata") { try screens.runVisiData() }
     }

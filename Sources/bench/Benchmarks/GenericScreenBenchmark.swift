@@ -67,6 +67,33 @@ struct GenericScreenBenchmark {
         for problem in problems { runner.results.note("generic: \(problem)") }
     }
 
+    /// `grid10m_first_screen_s`: `fetchedtable wide.sqlite` (the grid of its 20 columns, the
+    /// default view) in a 200×50 terminal, from just before the spawn until the first row's
+    /// timestamp is on screen.
+    func runGrid(wide: String) throws {
+        let first = EventsGenerator(rows: tableRows).row(1)
+        var times: [Double] = []
+        var problems: [String] = []
+        for index in 0...runner.configuration.runs(small: 3, large: 5) {  // 0: warm-up
+            let tty = try launch([wide], rows: 50, columns: 200)
+            guard let (_, shown) = tty.waitForAny([Array(first.ts.utf8)], timeout: 120) else {
+                throw tty.failure("fetchedtable", "did not show the wide table's first row (\(first.ts)) within 120 s")
+            }
+            if index > 0 { times.append(shown - tty.startTime) }
+            runner.log(
+                String(
+                    format: "fetchedtable wide (%d rows, 20 columns, 200×50) run %@: first row after %.3f s",
+                    tableRows,
+                    index == 0 ? "warm-up" : String(index),
+                    shown - tty.startTime
+                )
+            )
+            tty.quit("fetchedtable", problems: &problems)
+        }
+        runner.results.setMedian("grid10m_first_screen_s", of: times)
+        for problem in problems { runner.results.note("generic grid: \(problem)") }
+    }
+
     func runCSV() throws {
         let generator = EventsGenerator(rows: csvRows)
         let first = generator.row(1)
@@ -160,15 +187,15 @@ struct GenericScreenBenchmark {
     }
 
     /// Starts `fetchedtable` with `arguments` under a pseudo-terminal, with an empty cache folder.
-    private func launch(_ arguments: [String]) throws -> PseudoTerminal {
+    private func launch(_ arguments: [String], rows: UInt16 = 24, columns: UInt16 = 80) throws -> PseudoTerminal {
         let cache = runner.workspace.path("fetchedtable-xdg-cache")
         try? FileManager.default.removeItem(atPath: cache)
         mkdir(cache, 0o755)
         return try PseudoTerminal(
             command + arguments,
             environment: ["TERM": "xterm-256color", "XDG_CACHE_HOME": cache],
-            rows: 24,
-            columns: 80
+            rows: rows,
+            columns: columns
         )
     }
 }

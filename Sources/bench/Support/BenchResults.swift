@@ -16,14 +16,14 @@ struct BenchResults {
         "fetch_s", "raw_query_s", "fetch_ratio", "fetch_cached_s", "cache_ratio",
         "change1_ms", "first_change_after_fetch_ms", "change1000_ms", "refetch_diff1_ms", "refetch_diff1000_ms",
         "change1_speedup", "change1000_speedup", "fetch_rss_mb",
-        "frame_1m_ms", "frame_100_ms", "frame_ratio", "scroll_bytes",
+        "frame_1m_ms", "frame_100_ms", "frame_ratio", "grid_frame_ms", "grid_hscroll_ms", "scroll_bytes",
         "first_screen_s", "page_down_ms",
     ]
 
     /// The JSON keys of the `generic` group, written when that group ran.
     static let genericKeys = [
         "table10m_first_screen_s", "table10m_fetch_ratio", "table10m_rss_bytes_per_row",
-        "table10m_change1000_ms", "csv1m_first_screen_s", "csv1m_ready_ratio",
+        "table10m_change1000_ms", "csv1m_first_screen_s", "csv1m_ready_ratio", "grid10m_first_screen_s",
     ]
 
     /// The `generic` group's keys that its CSV part measures (`--only` naming only these runs only that part).

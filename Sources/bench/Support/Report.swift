@@ -154,6 +154,20 @@ struct Report {
                 target: "≤ 1 ms, ratio ≤ 1.2",
                 check: { r in both(r["frame_1m_ms"].map { $0 <= 1 }, r["frame_ratio"].map { $0 <= 1.2 }) }
             ),
+            .atMost(
+                2,
+                "grid frame, 50 rows × 20 columns",
+                key: "grid_frame_ms",
+                unit: .milliseconds,
+                target: "≤ 2 ms"
+            ),
+            .atMost(
+                5,
+                "grid column move that scrolls",
+                key: "grid_hscroll_ms",
+                unit: .milliseconds,
+                target: "≤ 5 ms"
+            ),
             .atMost(2048, "one-row scroll, 80×24 pty", key: "scroll_bytes", unit: .bytes, target: "≤ 2048 B"),
             .information("one-row scroll in the app, 80×24 pty", key: "app_scroll_bytes", unit: .bytes),
             Line(
