@@ -68,10 +68,37 @@ import Testing
         #expect(byDay.derivedAttributes.contains { $0.name == "day(ts)" })
     }
 
+    @Test func sectionPickerOffersYearMonthDayOnlyForColumnsThatHoldDates() throws {
+        var depTime = TableColumn(name: "dep_time", type: .text)  // a SQLite copy's TEXT: 517, 533…
+        depTime.sampleHoldsDates = false
+        var closed = TableColumn(name: "closed", type: .text)  // TEXT holding 2025-06-27…
+        closed.sampleHoldsDates = true
+        var carrier = TableColumn(name: "updated_at", type: .text)  // a CSV's text, typed from every value
+        carrier.typeIsChecked = true
+        let query = try TableQuery(
+            options: options([]),
+            table: "flights",
+            columns: [depTime, closed, carrier, TableColumn(name: "time_hour", type: .dateTime)],
+            idKey: "rowid"
+        )
+        let dated = Set(query.sectionKeyChoices.compactMap { $0 }.filter { $0.derivation == .year }.map(\.column))
+        #expect(dated == ["closed", "time_hour"])
+    }
+
+    @Test func columnsChoosesAndOrdersTheGridAndTitleOrSubtitleStartWithTheList() throws {
+        let grid = try query(["--columns", "number, \"first day\", name"])
+        #expect(grid.gridKeys == ["number", "first day", "name"])
+        #expect(grid.startsAsGrid)
+        #expect(try query([]).gridKeys == TableOptionsTests.columns.map(\.name))
+        #expect(try query(["--title", "name"]).startsAsGrid == false)
+        #expect(try query(["--subtitle", "number"]).startsAsGrid == false)
+        #expect(throws: FetchedTableError.self) { try query(["--columns", "name, grade"]) }
+    }
+
     @Test func unknownColumnsAreUsageErrorsNamingTheColumns() throws {
         for arguments in [
             ["--sort", "grade"], ["--section", "initial(grade)"], ["--title", "grade"],
-            ["--subtitle", "name, grade"], ["--where", "grade == 1"],
+            ["--subtitle", "name, grade"], ["--where", "grade == 1"], ["--columns", "grade"],
         ] {
             do {
                 _ = try query(arguments)

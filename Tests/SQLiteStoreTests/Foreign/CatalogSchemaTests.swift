@@ -28,6 +28,24 @@ import Testing
         #expect(catalog.table(named: "t")?.brokenReason == nil)
     }
 
+    @Test func aSampleOfAColumnsValuesSaysWhetherItHoldsDates() throws {
+        let dir = TemporaryDirectory()
+        let path = try CatalogSchemaTests.make(
+            """
+            CREATE TABLE flights (dep_time TEXT, closed TEXT, mixed TEXT, empty TEXT);
+            INSERT INTO flights VALUES ('517', '2025-06-27', '2025-06-27', NULL);
+            INSERT INTO flights VALUES ('533', '2025-06-28 10:00', 'soon', NULL);
+            INSERT INTO flights VALUES (NULL, NULL, NULL, NULL);
+            """,
+            in: dir
+        )
+        let table = try #require(try DatabaseCatalog(path: path).table(named: "flights"))
+        #expect(!table.sampleHoldsDates(column: "dep_time"))
+        #expect(table.sampleHoldsDates(column: "closed"))
+        #expect(!table.sampleHoldsDates(column: "mixed"))
+        #expect(!table.sampleHoldsDates(column: "empty"))
+    }
+
     @Test func generatedColumnsAreListedAndReadThroughAStore() throws {
         let dir = TemporaryDirectory()
         let path = try CatalogSchemaTests.make(
