@@ -19,7 +19,7 @@ enum PostgresFaces {
     ) throws(FetchedTableError) -> Int32 {
         let copy = try PostgresCopy.load(opening)
         let (opened, controller) = try copy.fetch(options)
-        let writer = TableListCommand.makeWriter(opened)
+        let writer = TableListCommand.makeWriter(opened, chosen: options.columns)
         do {
             try writer.write(controller, format: format, output: output)
         } catch {
