@@ -53,7 +53,7 @@ let package = Package(
             dependencies: ["SQLiteStore", "TableIndexPath", "BaseDirectories", "CScheduling"]
         ),
         .target(name: "TerminalUI", dependencies: ["CNCurses", "TableIndexPath", "Timekeeping"]),
-        .target(name: "FetchedResultsScripts", dependencies: ["FetchedResults", "SQLiteStore"]),
+        .target(name: "FetchedResultsScripts", dependencies: ["FetchedResults", "SQLiteStore", "CLIKit"]),
         .target(
             name: "FetchedResultsUI",
             dependencies: ["FetchedResults", "FetchedResultsScripts", "TerminalUI", "BaseDirectories"]

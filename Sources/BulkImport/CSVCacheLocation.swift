@@ -10,7 +10,8 @@ import Foundation
 /// A file's database is named after the file and a hash of its absolute path,
 /// then the file's size, modification time, inode and a hash of its content's
 /// ends (``contentCheck``: the first and last 64 KiB and the size):
-/// `events-3f2a9c0d1e4b5a67-104857600-1764590000123456789-i1835027-c0a1b2c3d4e5f6789-v2.sqlite`.
+/// `events-3f2a9c0d1e4b5a67-104857600-1764590000123456789-i1835027-c0a1b2c3d4e5f6789-v3.sqlite`
+/// (with `-x` and a hash of the ``variant`` before `-v3` when the loader's options are not the default ones).
 /// So the database is reused while all of these are unchanged — a file replaced
 /// by another of the same size and time (`mv`, `cp -p`, `touch -r`, a coarse
 /// file-system clock) has another inode or other bytes — and a
@@ -43,12 +44,19 @@ public struct CSVCacheLocation: Sendable, Hashable {
     /// How many bytes of each end of the source ``contentCheck`` reads.
     public static let contentCheckBytes = 64 * 1024
 
-    /// Bumped when the loader's database format (or the name's form) changes, so that old caches are rebuilt.
-    static let formatVersion = 2
+    /// What else tells this file's caches apart (a loader's options, as ``CSVTableLoader`` words them): part
+    /// of ``databasePath`` when not empty.
+    public let variant: String
 
-    /// The location of `source`'s cache in `directory` (by default ``defaultDirectory(for:environment:)``).
+    /// Bumped when the loader's database format (or the name's form) changes, so that old caches are rebuilt
+    /// (3: missing-value tokens NULL in columns of numbers and dates; fields decoded one by one).
+    static let formatVersion = 3
+
+    /// The location of `source`'s cache in `directory` (by default ``defaultDirectory(for:environment:)``),
+    /// for the loader's options that `variant` names (see ``variant``).
     /// Throws `CSVError.cannotOpen` when the source cannot be examined.
-    public init(source: String, directory: String? = nil) throws {
+    public init(source: String, directory: String? = nil, variant: String = "") throws {
+        self.variant = variant
         var fd: Int32
         repeat { fd = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw CSVError.cannotOpen(path: source, code: errno) }
@@ -130,6 +138,7 @@ public struct CSVCacheLocation: Sendable, Hashable {
     public var databasePath: String {
         directory + "/" + namePrefix + "\(sourceSize)-\(sourceModified)-i\(sourceInode)-c"
             + CSVCacheLocation.hex(contentCheck)
+            + (variant.isEmpty ? "" : "-x" + CSVCacheLocation.hashText(variant))
             + "-v\(CSVCacheLocation.formatVersion).sqlite"
     }
 
@@ -139,7 +148,9 @@ public struct CSVCacheLocation: Sendable, Hashable {
     /// True when the source's size, modification time, inode and content check are still the ones
     /// this location was made for.
     public var sourceIsUnchanged: Bool {
-        guard let now = try? CSVCacheLocation(source: sourcePath, directory: directory) else { return false }
+        guard let now = try? CSVCacheLocation(source: sourcePath, directory: directory, variant: variant) else {
+            return false
+        }
         return now.databasePath == databasePath
     }
 

@@ -8,8 +8,10 @@ import CSVImport
 /// numbers; dates in another of `CalendarDay`'s forms (`27-Jun-25`,
 /// `6/27/2025`, `June 27, 2025`) as their ISO text `2025-06-27`, in the
 /// columns of ``convertsDates``; every other field as its text decoded from
-/// the dialect's encoding (exactly as written: nothing is trimmed); empty
-/// fields as NULL. A column where such a date was rewritten but which turns out
+/// UTF-8 when valid, else Windows-1252, field by field (exactly as written:
+/// nothing is trimmed; a file that mixes the two is noted: ``mixedEncodingLine``);
+/// empty fields as NULL; a missing-value token (``missingValues``: `NA`, `-`…) as
+/// written, counted apart so that the loader makes it NULL in a column of numbers or dates. A column where such a date was rewritten but which turns out
 /// not to hold only dates is named in ``columnsWithRewrittenNonDates``: its
 /// rewritten values are no longer what the file says, so the loader loads the
 /// file again without rewriting that column. Its state
@@ -31,6 +33,18 @@ final class CSVRowProducer: @unchecked Sendable {
     /// Per column: how many fields were rewritten as ISO dates.
     private var rewrittenDates: [Int]
     private let isCancelled: @Sendable () -> Bool
+    /// The fields that stand for a missing value, as written (their UTF-8 bytes).
+    let missingValues: [[UInt8]]
+    /// The longest of them (a longer field is none: most fields are not even compared).
+    private let longestMissingValue: Int
+    /// How many fields held non-ASCII text that is valid UTF-8.
+    private(set) var utf8Fields = 0
+    /// The line of the first field that is not valid UTF-8 (read as Windows-1252), if any.
+    private(set) var firstWindows1252Line: Int?
+    /// The line of the first field read as Windows-1252 when the file also holds fields of non-ASCII
+    /// UTF-8 (complete once ``fill(_:)`` has returned): a file that mixes the two encodings.
+    var mixedEncodingLine: Int? { utf8Fields > 0 ? firstWindows1252Line : nil }
+    private var line = 0
 
     /// The writer went away (it failed) or the load was cancelled: stop reading.
     struct Stopped: Error {}
@@ -40,8 +54,11 @@ final class CSVRowProducer: @unchecked Sendable {
         dialect: CSVDialect,
         columnCount: Int,
         convertsDates: [Bool]? = nil,
+        missingValues: Set<String> = [],
         isCancelled: @escaping @Sendable () -> Bool
     ) {
+        self.missingValues = missingValues.map { Array($0.utf8) }.filter { !$0.isEmpty }
+        longestMissingValue = self.missingValues.map(\.count).max() ?? 0
         self.rows = rows
         self.dialect = dialect
         self.columnCount = columnCount
@@ -83,9 +100,15 @@ final class CSVRowProducer: @unchecked Sendable {
 
     /// Adds one row: each field classified (`CSVFieldValue`), counted, and appended as a number, text or NULL.
     private func add(_ record: CSVRecord, to batch: BulkRowBatch) {
+        line = record.line
         for column in 0..<columnCount {
             record.withUnsafeBytes(at: column) { raw in
                 let value = CSVFieldValue.classify(raw)
+                if value == .text, raw.count <= longestMissingValue, isMissingValue(raw) {
+                    inference.addMissing(column: column)
+                    batch.append(utf8: raw)
+                    return
+                }
                 if value == .text, convertsDates[column], let day = CalendarDay.parse(bytes: raw) {
                     inference.add(.date, column: column)
                     rewrittenDates[column] += 1
@@ -104,14 +127,27 @@ final class CSVRowProducer: @unchecked Sendable {
         batch.endRow(line: record.line)
     }
 
-    /// The field's text as UTF-8: ASCII and (in a UTF-8 file) valid UTF-8 as it is, else decoded.
+    /// Whether the field is one of ``missingValues``, byte for byte.
+    @inline(__always)
+    private func isMissingValue(_ raw: UnsafeRawBufferPointer) -> Bool {
+        missingValues.contains { token in token.count == raw.count && token.elementsEqual(raw) }
+    }
+
+    /// The field's text as UTF-8: ASCII and valid UTF-8 as it is, else decoded from Windows-1252
+    /// (field by field, as failedbanks' importer reads: a file may mix the two), each kind counted.
     @inline(__always)
     private func appendText(_ raw: UnsafeRawBufferPointer, to batch: BulkRowBatch) {
-        if CSVTextDecoding.isASCII(raw) || (dialect.encoding == .utf8 && CSVTextDecoding.isValidUTF8(raw)) {
+        if CSVTextDecoding.isASCII(raw) {
             batch.append(utf8: raw)
             return
         }
-        var decoded = dialect.string(from: raw)
+        if CSVTextDecoding.isValidUTF8(raw) {
+            utf8Fields += 1
+            batch.append(utf8: raw)
+            return
+        }
+        if firstWindows1252Line == nil { firstWindows1252Line = line }
+        var decoded = CSVTextDecoding.windows1252(raw)
         decoded.withUTF8 { batch.append(utf8: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -53,6 +53,21 @@ public struct CSVTable: Sendable, Equatable {
     /// tell the person once (`cannot write /home/ada/.cache/books: Permission denied; the cache of
     /// events.csv is in /tmp/books-cache-1000 instead`).
     public var cacheNotice: String?
+    /// Set when the file mixes encodings — fields of non-ASCII UTF-8 and fields that are not UTF-8, read as
+    /// Windows-1252 field by field: the line of the first of those (kept in the cache's `user_version`, so a
+    /// reused cache tells it as the load did).
+    public var mixedEncodingLine: Int?
+
+    /// The sentence to tell the person when the file mixes encodings (``mixedEncodingLine``), naming `file`.
+    ///
+    ///     table.encodingNotice(file: "names.csv")
+    ///     // "names.csv mixes encodings: fields that are not UTF-8 (the first on line 17) are read as Windows-1252, the others as UTF-8"
+    public func encodingNotice(file: String) -> String? {
+        mixedEncodingLine.map {
+            "\(file) mixes encodings: fields that are not UTF-8 (the first on line \($0)) are read as Windows-1252, "
+                + "the others as UTF-8"
+        }
+    }
 
     /// A description of a loaded table.
     public init(databasePath: String, tableName: String, columns: [Column], rowCount: Int, wasReused: Bool) {
@@ -74,7 +89,14 @@ public struct CSVTable: Sendable, Equatable {
             tableName,
             tableName: tableName,
             idColumn: "rowid",
-            attributes: columns.map { Attribute($0.name, $0.attributeType, column: $0.name) }
+            attributes: columns.map {
+                Attribute(
+                    $0.name,
+                    $0.attributeType,
+                    column: $0.name,
+                    declaredType: CSVTableSchema.declaredType($0.type)
+                )
+            }
         )
     }
 
@@ -109,6 +131,15 @@ public struct CSVTable: Sendable, Equatable {
         }
         // Rows are appended with ids 1…n and never deleted: the last id is the count, read in O(log n).
         let count = try db.scalar("SELECT max(rowid) FROM \(Database.quote(identifier: table))").int64 ?? 0
-        return CSVTable(databasePath: path, tableName: table, columns: columns, rowCount: Int(count), wasReused: false)
+        var described = CSVTable(
+            databasePath: path,
+            tableName: table,
+            columns: columns,
+            rowCount: Int(count),
+            wasReused: false
+        )
+        let mixedLine = try db.scalar("PRAGMA user_version").int64 ?? 0
+        described.mixedEncodingLine = mixedLine > 0 ? Int(mixedLine) : nil
+        return described
     }
 }

@@ -65,8 +65,20 @@ public final class CSVTableLoader: @unchecked Sendable {
         public var reservedTableNames: Set<String> = [
             "store_history", "store_metadata", TrackingNames.standard.historyTable,
         ]
+        /// The fields that stand for a missing value (``defaultMissingValues`` unless set; empty for none):
+        /// NULL in a column whose other values are numbers or dates, which then sorts and compares as one
+        /// (a flights file's `dep_delay` of numbers and `NA`); kept as written in a column of text. Part of
+        /// the cache's identity: another set builds another cache.
+        public var missingValues: [String] = CSVTableLoader.defaultMissingValues
         /// The defaults: named after the file, 100 first rows, all-or-nothing, the default cache, sniffed.
         public init() {}
+
+        /// What besides the file tells its caches apart (``CSVCacheLocation``'s variant): the missing-value
+        /// tokens when they are not the default ones; empty otherwise.
+        var cacheVariant: String {
+            missingValues == CSVTableLoader.defaultMissingValues
+                ? "" : "na:" + missingValues.joined(separator: "\u{1F}")
+        }
     }
 
     /// The first rows of the file, handed over while the rest loads.
@@ -87,6 +99,9 @@ public final class CSVTableLoader: @unchecked Sendable {
         public var table: String
         public var description: String { "\(path): no table \"\(table)\"" }
     }
+
+    /// The missing-value tokens R, pandas and spreadsheets write: `NA`, `N/A`, `NULL`, `null`, `NaN`, `-`.
+    public static let defaultMissingValues = ["NA", "N/A", "NULL", "null", "NaN", "-"]
 
     /// The most columns a file may have: SQLite's default `SQLITE_MAX_COLUMN`, the most a table can have.
     /// A file with more is refused at once (`FILE:1: the header has 10000 columns, more than the 2000 …`).
@@ -115,12 +130,26 @@ public final class CSVTableLoader: @unchecked Sendable {
     /// True once ``cancel()`` was called.
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
+    /// Whether the file's cache database for these options is up to date: ``load()`` would reuse it at once.
+    public var isCached: Bool {
+        let location = try? CSVCacheLocation(
+            source: source,
+            directory: options.cacheDirectory,
+            variant: options.cacheVariant
+        )
+        return location?.isBuilt ?? false
+    }
+
     /// The table of the file's cache database: reused when up to date, else built (see the type's summary).
     public func load() throws -> CSVTable {
         var location: CSVCacheLocation
-        do { location = try CSVCacheLocation(source: source, directory: options.cacheDirectory) } catch let error
-            as CSVError
-        {
+        do {
+            location = try CSVCacheLocation(
+                source: source,
+                directory: options.cacheDirectory,
+                variant: options.cacheVariant
+            )
+        } catch let error as CSVError {
             throw EntityImportError.unreadable(path: source, error)
         }
         let table = tableName
@@ -160,7 +189,7 @@ public final class CSVTableLoader: @unchecked Sendable {
         defer { removeDatabaseFiles(temporary) }
         let table = tableName
         var convertsDates: [Bool]?
-        var count: (rows: Int, types: [CSVColumnType], rewrittenNonDates: [Int])
+        var count: (rows: Int, types: [CSVColumnType], rewrittenNonDates: [Int], mixedEncodingLine: Int?)
         var names: [String]
         repeat {
             let (dialect, reader, header) = try openSource()
@@ -201,7 +230,15 @@ public final class CSVTableLoader: @unchecked Sendable {
         }
         syncDirectory(of: path)
         let columns = zip(names, count.types).map { CSVTable.Column(name: $0, type: $1) }
-        return CSVTable(databasePath: path, tableName: table, columns: columns, rowCount: count.rows, wasReused: false)
+        var built = CSVTable(
+            databasePath: path,
+            tableName: table,
+            columns: columns,
+            rowCount: count.rows,
+            wasReused: false
+        )
+        built.mixedEncodingLine = count.mixedEncodingLine
+        return built
     }
 
     /// The table's name: the option, else the file's name without its extension.
@@ -247,7 +284,7 @@ public final class CSVTableLoader: @unchecked Sendable {
         convertsDates: [Bool]?,
         into path: String,
         table: String
-    ) throws -> (rows: Int, types: [CSVColumnType], rewrittenNonDates: [Int]) {
+    ) throws -> (rows: Int, types: [CSVColumnType], rewrittenNonDates: [Int], mixedEncodingLine: Int?) {
         removeDatabaseFiles(path)
         var databaseOptions = Database.Options()
         databaseOptions.walMode = false
@@ -265,11 +302,13 @@ public final class CSVTableLoader: @unchecked Sendable {
             rows: rows,
             dialect: dialect,
             columnCount: names.count,
-            convertsDates: convertsDates
+            convertsDates: convertsDates,
+            missingValues: Set(options.missingValues)
         ) { [self] in isCancelled }
         var written = 0
         var types: [CSVColumnType] = []
         var rewrittenNonDates: [Int] = []
+        var mixedEncodingLine: Int?
         do {
             try db.transaction {
                 let schema = try CSVTableSchema(database: db, table: table, columns: names)
@@ -293,7 +332,15 @@ public final class CSVTableLoader: @unchecked Sendable {
                 types = producer.inference.types
                 rewrittenNonDates = producer.columnsWithRewrittenNonDates
                 if !rewrittenNonDates.isEmpty { return }  // loaded again (see build(at:)): no schema to finish
-                try schema.finish(types: types, counts: producer.inference.counts)
+                let inference = producer.inference
+                try schema.nullMissingValues(
+                    options.missingValues,
+                    columns: names.indices.filter { inference.treatsMissingAsNull(column: $0) }
+                )
+                try schema.finish(types: types, counts: inference.counts)
+                mixedEncodingLine = producer.mixedEncodingLine
+                // Kept in the cache, so that a reuse says it as the load did.
+                try db.execute("PRAGMA user_version = \(Int32(clamping: mixedEncodingLine ?? 0))")
                 try schema.createIndexes(options.indexes)
                 written = writer.count
             }
@@ -308,7 +355,7 @@ public final class CSVTableLoader: @unchecked Sendable {
             throw EntityImportError.store(path: path, error)
         }
         if firstRows != nil && written == 0 { firstRows?(Preview(columns: names, rows: [], dialect: dialect)) }
-        return (written, types, rewrittenNonDates)
+        return (written, types, rewrittenNonDates, mixedEncodingLine)
     }
 
     private func preview(_ batch: BulkRowBatch, names: [String], dialect: CSVDialect) -> Preview {

@@ -92,6 +92,28 @@ struct CSVTableSchema {
         try declare(types, companions: companions)
     }
 
+    /// Makes the missing-value tokens (`NA`, `-`…) of the columns at `indexes` NULL, in one UPDATE: the
+    /// columns whose other values are numbers or dates (a column of text keeps them as written). Run
+    /// before ``finish(types:counts:)``, whose conversions then leave them out.
+    func nullMissingValues(_ tokens: [String], columns indexes: [Int]) throws {
+        guard !tokens.isEmpty, !indexes.isEmpty else { return }
+        let list = Array(repeating: "?", count: tokens.count).joined(separator: ", ")
+        var assignments: [String] = []
+        var conditions: [String] = []
+        var arguments: [StoreValue] = []
+        for index in indexes {
+            let column = Database.quote(identifier: columns[index])
+            assignments.append("\(column) = CASE WHEN \(column) IN (\(list)) THEN NULL ELSE \(column) END")
+            conditions.append("\(column) IN (\(list))")
+        }
+        for _ in 0..<(2 * indexes.count) { arguments += tokens.map { StoreValue.text($0) } }
+        try database.run(
+            "UPDATE \(Database.quote(identifier: table)) SET \(assignments.joined(separator: ", ")) "
+                + "WHERE \(conditions.joined(separator: " OR "))",
+            arguments
+        )
+    }
+
     /// Creates an index on each list of columns (those the table does not have left out), unless there is one.
     func createIndexes(_ indexes: [[String]]) throws {
         for wanted in indexes {

@@ -24,16 +24,19 @@ public enum ProgramName {
     nonisolated(unsafe) public static var current: String = "program"
 }
 
-/// Writes `message` to standard error as `program: message`, one line.
+/// Writes `message` to standard error as `program: message`, one line, its characters escaped
+/// by the one policy (``EscapedOutput/escapingEachLine(_:)``: a name with ESC in it reaches the
+/// terminal as `\u{1B}`).
 ///
 ///     printError("no such file: books.csv")
 public func printError(_ message: String) {
     writeStandardError("\(ProgramName.current): \(message)\n")
 }
 
-/// Writes `text` to standard error without a prefix or newline (progress bars).
+/// Writes `text` to standard error without a prefix or newline, each line's characters escaped by
+/// the one policy (``EscapedOutput/escapingEachLine(_:)``; the line breaks kept).
 public func writeStandardError(_ text: String) {
-    var bytes = Array(text.utf8)
+    var bytes = Array(EscapedOutput.escapingEachLine(text).utf8)
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeMutableBytes { buffer in

@@ -28,6 +28,9 @@ public struct CSVColumnTypeInference: Sendable, Equatable {
         public var dateTimes = 0
         /// Text.
         public var texts = 0
+        /// Missing-value tokens (`NA`, `N/A`, `-`…: ``CSVColumnTypeInference/addMissing(column:)``), which do not
+        /// decide a type: NULL when the rest of the column is numbers or dates, text in a column of text.
+        public var missing = 0
 
         /// Values that are not empty.
         public var values: Int { integers + exactReals + otherReals + dates + dateTimes + texts }
@@ -65,6 +68,18 @@ public struct CSVColumnTypeInference: Sendable, Equatable {
         }
     }
 
+    /// Takes one missing-value token of `column` (`NA`, `N/A`, `-`…) into account: counted, not deciding the
+    /// type, as an empty field. A column of nothing else is text (the tokens stay as written).
+    public mutating func addMissing(column: Int) {
+        counts[column].missing += 1
+    }
+
+    /// Whether `column`'s missing-value tokens are NULL: it has some, and its other values are numbers or
+    /// dates (a column of text keeps them as written).
+    public func treatsMissingAsNull(column: Int) -> Bool {
+        counts[column].missing > 0 && seenTypes[column] != nil && seenTypes[column] != .text
+    }
+
     /// Takes the counts of another part of the same file into account.
     public mutating func merge(_ other: CSVColumnTypeInference) {
         for column in counts.indices where column < other.counts.count {
@@ -76,6 +91,7 @@ public struct CSVColumnTypeInference: Sendable, Equatable {
             counts[column].dates += o.dates
             counts[column].dateTimes += o.dateTimes
             counts[column].texts += o.texts
+            counts[column].missing += o.missing
             switch (seenTypes[column], other.seenTypes[column]) {
             case (let a?, let b?): seenTypes[column] = a.combined(with: b)
             case (nil, let b): seenTypes[column] = b

@@ -10,7 +10,8 @@ import Glibc
 /// earlier in that order, and a file of one column is comma-separated. The encoding is
 /// UTF-8 when the sample is valid UTF-8 (a leading byte-order mark is noted
 /// and skipped by ``CSVReader``), else Windows-1252, the code page of files
-/// saved by Excel on Windows.
+/// saved by Excel on Windows; fields are decoded one by one all the same
+/// (``string(from:)``), as a file may mix the two.
 ///
 ///     let dialect = CSVDialect.sniff(Array("name;city\nAda;Paris\n".utf8))
 ///     dialect.delimiter == UInt8(ascii: ";")      // true
@@ -105,11 +106,11 @@ public struct CSVDialect: Sendable, Hashable, CustomStringConvertible {
         return sniff(sample[0..<filled])
     }
 
-    /// Text of a field's bytes in this dialect: Windows-1252 decoded; UTF-8 as it is (a field that is not
-    /// valid UTF-8 in a UTF-8 file is read as Windows-1252, like ``CSVTextDecoding/string(from:)``).
+    /// Text of a field's bytes, decided field by field as ``CSVTextDecoding/string(from:)`` does: UTF-8 when
+    /// the field is valid UTF-8, else Windows-1252 — whatever ``encoding`` the sample suggested, since a
+    /// file may mix both (one Windows-1252 byte among UTF-8 text must not turn `café` into `cafÃ©`).
     public func string(from bytes: UnsafeRawBufferPointer) -> String {
-        if encoding == .windows1252 && !CSVTextDecoding.isASCII(bytes) { return CSVTextDecoding.windows1252(bytes) }
-        return CSVTextDecoding.string(from: bytes)
+        CSVTextDecoding.string(from: bytes)
     }
 
     /// The candidate that splits the header into more than one field and the most sampled records into as

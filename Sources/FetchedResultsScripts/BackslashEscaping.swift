@@ -1,5 +1,5 @@
-/// Backslash escapes of Unicode scalars, the one loop behind ``DisplayText/escapingControls(_:)``
-/// and ``JSONText/string(_:)``, which differ only in which scalars they escape and how.
+/// Backslash escapes of Unicode scalars, the loop behind ``JSONText/string(_:)`` (the escapes of
+/// text for a terminal are CLIKit's `EscapedOutput`).
 enum BackslashEscaping {
     /// `text` with every scalar that `escape` gives an escape for replaced by it, the others as they are.
     static func escaping(_ text: String, _ escape: (Unicode.Scalar) -> String?) -> String {
@@ -11,7 +11,7 @@ enum BackslashEscaping {
         return out
     }
 
-    /// The escapes both forms write: `\\`, `\t`, `\n`, `\r`; nil for any other scalar.
+    /// The escapes JSON shares with the terminal's: `\\`, `\t`, `\n`, `\r`; nil for any other scalar.
     static func common(_ scalar: Unicode.Scalar) -> String? {
         switch scalar {
         case "\\": return "\\\\"

@@ -1,3 +1,4 @@
+import CLIKit
 import SQLiteStore
 
 /// Stored values as a person reads them in the apps' cells and in their `list` commands.
@@ -54,19 +55,11 @@ public enum DisplayText {
         type == .bool ? boolean(value) : of(value)
     }
 
-    /// `text` with its control characters (Unicode category Cc: C0, DEL, C1) escaped, and the
-    /// backslash itself, so that the escapes cannot be confused with the text:
-    /// `\0`, `\t`, `\n`, `\r`, `\\`, and `\u{1B}` for the others.
+    /// `text` with its control characters (Unicode category Cc: C0, DEL, C1), line separators and
+    /// bidirectional formatting characters escaped, and the backslash itself, so that the escapes
+    /// cannot be confused with the text: `\0`, `\t`, `\n`, `\r`, `\\`, and `\u{1B}` for the others —
+    /// the one policy of every program's output, CLIKit's `EscapedOutput.escapingControls(_:)`.
     public static func escapingControls(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { isControl($0) || $0 == "\\" }) else { return text }
-        return BackslashEscaping.escaping(text) { scalar in
-            if let escaped = BackslashEscaping.common(scalar) { return escaped }
-            if scalar == "\u{0}" { return "\\0" }
-            return isControl(scalar) ? "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}" : nil
-        }
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+        EscapedOutput.escapingControls(text)
     }
 }

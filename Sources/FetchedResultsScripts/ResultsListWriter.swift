@@ -1,3 +1,4 @@
+import CLIKit
 import FetchedResults
 import Foundation
 import SQLiteStore
@@ -8,7 +9,8 @@ import SQLiteStore
 /// - JSON: `{"sections":[{"name":"2025","indexTitle":"2025","objects":[{"id":12,<columns>…}]}]}`
 ///   (one line; each column's value by ``JSONText/value(_:)``, a boolean one as `true`/`false`).
 /// - CSV: a header `section,id,<columns>`, then one row per object.
-/// - Text: a line per section, `2025 (3 books)` (`(none)` for an empty name), then the
+/// - Text: a line per section, `2025 (3 books)` (`(none)` for the section of NULL, `(empty)` for
+///   that of empty text), then the
 ///   app's line per object; control characters in both are escaped.
 ///
 /// The row's identity is written under ``idKey`` (`id` by default). An app whose columns are
@@ -68,6 +70,11 @@ public struct ResultsListWriter {
     }
     /// Ids read at a time.
     public var batchSize = 2000
+    /// True when a person's terminal reads the output (CLIKit's `EscapedOutput.standardOutputIsTerminal`):
+    /// CSV fields then have the characters a terminal acts on escaped (`\u{1B}`), and JSON strings have
+    /// them as `\u001b`-style escapes (still the same JSON), as text lines always do. False (the
+    /// default) writes a pipe's data as it is.
+    public var escapesForTerminal = false
 
     /// A writer of `columns` (their names are the JSON keys and the CSV header), reading the
     /// values of `keyPaths` (default: the columns) from the controller's store.
@@ -106,21 +113,28 @@ public struct ResultsListWriter {
         }
         switch format {
         case .json: output("{\"sections\":[")
-        case .csv: output((["section", idKey] + columns).map(ResultsListWriter.csv).joined(separator: ",") + "\n")
+        case .csv:
+            let header = (["section", idKey] + columns).map {
+                escapesForTerminal ? EscapedOutput.escapingControls($0) : $0
+            }
+            output(header.map(ResultsListWriter.csv).joined(separator: ",") + "\n")
         case .text: break
         }
         let keys = columns.map { "," + JSONText.string($0) + ":" }
+        let terminalKeys = keys.map(ResultsListWriter.terminalJSON)
         let idField = "{" + JSONText.string(idKey) + ":"
         let writtenAt = columns.indices.map { writtenForms[$0] }
         for (index, section) in controller.sections.enumerated() {
             switch format {
             case .json:
-                output(
+                let names =
                     (index > 0 ? "," : "") + "{\"name\":\(JSONText.string(section.name)),\"indexTitle\":"
-                        + (section.indexTitle.map(JSONText.string) ?? "null") + ",\"objects\":["
-                )
+                    + (section.indexTitle.map(JSONText.string) ?? "null") + ",\"objects\":["
+                output(escapesForTerminal ? ResultsListWriter.terminalJSON(names) : names)
             case .text:
-                let title = section.name.isEmpty ? "(none)" : DisplayText.escapingControls(section.name)
+                let title =
+                    section.name.isEmpty
+                    ? (section.isNullKey ? "(none)" : "(empty)") : DisplayText.escapingControls(section.name)
                 let count = section.numberOfObjects
                 output("\(title) (\(count) \(count == 1 ? noun.singular : noun.plural))\n")
             case .csv: break
@@ -135,14 +149,15 @@ public struct ResultsListWriter {
                         var line = (first ? "" : ",") + idField + String(row.id)
                         for index in columns.indices where index < row.values.count {
                             let value = row.values[index]
-                            line += keys[index]
+                            line += escapesForTerminal ? terminalKeys[index] : keys[index]
                             if let at = writtenAt[index], at < row.values.count,
                                 case .text(let written) = row.values[at],
                                 JSONText.isNumber(written)
                             {
                                 line += written
                             } else {
-                                line += isBoolean[index] ? JSONText.boolean(value) : JSONText.value(value)
+                                let json = isBoolean[index] ? JSONText.boolean(value) : JSONText.value(value)
+                                line += escapesForTerminal ? ResultsListWriter.terminalJSON(json) : json
                             }
                         }
                         output(line + "}")
@@ -163,6 +178,7 @@ public struct ResultsListWriter {
                                 )
                             }
                         }
+                        if escapesForTerminal { fields = fields.map(EscapedOutput.escapingControls) }
                         output(fields.map(ResultsListWriter.csv).joined(separator: ",") + "\n")
                     }
                     first = false
@@ -197,6 +213,22 @@ public struct ResultsListWriter {
         case .real(let d): return d != 0 ? "true" : "false"
         default: return csvText(value)
         }
+    }
+
+    /// JSON text with the characters of CLIKit's escaping policy that JSON leaves as they are (DEL, C1,
+    /// line separators, bidirectional formatting) written as `\uXXXX` escapes: the same JSON, safe on a terminal.
+    static func terminalJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: EscapedOutput.isEscaped) else { return json }
+        var out = ""
+        for scalar in json.unicodeScalars {
+            if EscapedOutput.isEscaped(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// A CSV field, quoted when it holds a comma, a quote or a line break.

@@ -77,4 +77,16 @@ import Testing
         let reader = CSVReader(bytes: Array("a,b\tc\n1,5\t2\n".utf8), delimiter: 0x09)
         #expect(try reader.readAll().map(\.fields) == [["a,b", "c"], ["1,5", "2"]])
     }
+
+    /// Issue 38.14: one Windows-1252 byte in the sample made the whole file Windows-1252 (`café` read
+    /// as `cafÃ©`); fields are decoded one by one, as failedbanks' importer does.
+    @Test func aFileThatMixesEncodingsIsDecodedFieldByField() {
+        let bytes = Array("name\ncafé\nRen".utf8) + [0xE9] + Array("e\n".utf8)
+        let dialect = CSVDialect.sniff(bytes)
+        #expect(dialect.encoding == .windows1252, "the sample as a whole is not UTF-8")
+        let utf8 = Array("café".utf8).withUnsafeBytes { dialect.string(from: $0) }
+        #expect(utf8 == "café")
+        let windows1252 = (Array("Ren".utf8) + [0xE9, 0x65]).withUnsafeBytes { dialect.string(from: $0) }
+        #expect(windows1252 == "Renée")
+    }
 }

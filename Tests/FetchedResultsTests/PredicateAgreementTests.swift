@@ -270,7 +270,11 @@ struct PredicateAgreementTests {
                 sqlTruth[row.int64(at: 0)] = row.isNull(at: 1) ? nil : row.int64(at: 1) != 0
             }
             for object in objects {
-                let swift = predicate.evaluate { object.value(forKeyPath: $0) }
+                // With the columns' affinities, as the controller evaluates (issue 38.9).
+                let swift = predicate.evaluate(
+                    { object.value(forKeyPath: $0) },
+                    affinity: { (try? source.affinity(forKeyPath: $0)) ?? nil }
+                )
                 let sql = sqlTruth[object.objectID.rowID]!
                 if swift != sql {
                     let values = predicate.keyPaths.map { "\($0)=\(object.value(forKeyPath: $0))" }.joined(

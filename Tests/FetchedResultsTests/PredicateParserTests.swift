@@ -168,4 +168,48 @@ struct PredicateParserTests {
         )
         if case .invalidOperand? = error("d BETWEEN {1}") {} else { Issue.record("BETWEEN with one value must fail") }
     }
+
+    // MARK: Names in double quotes (issue 38.8)
+
+    @Test func aDoubleQuotedNameFacingAValueIsAKeyPathAsSortWritesIt() throws {
+        // Before: "Closing Date" was a string constant, and every row matched.
+        #expect(try tree(#""Closing Date" >= 2020-01-01"#) == cmp("Closing Date", .greaterOrEqual, .text("2020-01-01")))
+        #expect(try tree(#""user.email" CONTAINS 'x'"#) == cmp("user.email", .contains, .text("x")))
+        #expect(
+            try tree(#""Bank Name" IN {"A", 'B'}"#)
+                == .comparison(PredicateComparison(.keyPath("Bank Name"), .in, list: [.text("A"), .text("B")]))
+        )
+        #expect(
+            try tree(#"5 < "Row Count""#)
+                == .comparison(PredicateComparison(.value(.integer(5)), .less, .keyPath("Row Count")))
+        )
+        // Facing a key path, double quotes are text, as NSPredicate reads them.
+        #expect(try tree(#"state == "CA""#) == cmp("state", .equal, .text("CA")))
+        #expect(
+            try tree(#""CA" == state"#)
+                == .comparison(PredicateComparison(.value(.text("CA")), .equal, .keyPath("state")))
+        )
+        // Both double-quoted: the left one names the column, the right one is text.
+        #expect(try tree(#""Bank Name" == "Alpha Bank""#) == cmp("Bank Name", .equal, .text("Alpha Bank")))
+        // A doubled quote is one quote, as in --sort and SQL.
+        #expect(try tree(#""say ""hi""" == 'it''s'"#) == cmp(#"say "hi""#, .equal, .text("it's")))
+        #expect(try tree("%K == 1", .text("first name")) == cmp("first name", .equal, .integer(1)))
+    }
+
+    @Test func aComparisonOfTwoValuesIsAnErrorNotAMatchOfEveryRow() {
+        let e = error("'Closing Date' >= 2020-01-01")
+        #expect(
+            e
+                == .comparesTwoValues(
+                    position: 1,
+                    left: "string \"Closing Date\"",
+                    operator: ">=",
+                    right: "date 2020-01-01"
+                )
+        )
+        #expect(e?.description.contains("double quotes") == true, "\(String(describing: e))")
+        if case .comparesTwoValues? = error("1 == 1") {} else { Issue.record("1 == 1 must fail") }
+        if case .comparesTwoValues? = error("'x' IN {'x'}") {} else { Issue.record("'x' IN {…} must fail") }
+        if case .unexpectedToken? = error(#""" == 1"#) {} else { Issue.record("an empty name must fail") }
+    }
 }

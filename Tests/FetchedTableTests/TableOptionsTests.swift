@@ -165,4 +165,86 @@ import Testing
             #expect(attribute.compute { _ in value } == expected, "\(derivation)(\(value))")
         }
     }
+
+    // MARK: Issue 38: --where on real columns, --na, the table list's other tables
+
+    @Test func whereTakesOnlyTheTablesColumnsNeverTheHiddenRowID() throws {
+        let columns = [TableColumn(name: "name", type: .text), TableColumn(name: "since", type: .text)]
+        for predicate in ["id = 1", "rowid = 1", "name == 'x' OR id > 2"] {
+            do {
+                _ = try TableQuery(
+                    options: options(["--where", predicate]),
+                    table: "teacher",
+                    columns: columns,
+                    idKey: "id"
+                )
+                Issue.record("\(predicate) accepted on a table without such a column")
+            } catch let error as FetchedTableError {
+                #expect(error.status == ExitStatus.usage)
+                #expect(error.message.contains("its columns: name, since"), "\(error.message)")
+            }
+        }
+        // A real column named id (the INTEGER PRIMARY KEY) is fine.
+        #expect(try query(["--where", "id = 1"]).predicate != nil)
+        #expect(try query(["--where", #""first day" >= 2020-01-01"#]).predicate?.keyPaths == ["first day"])
+    }
+
+    @Test func whereRefusesWhatACheckedColumnCanNeverMeet() throws {
+        var day = TableColumn(name: "Closing Date", type: .date)
+        day.typeIsChecked = true
+        var delay = TableColumn(name: "dep_delay", type: .integer)
+        delay.typeIsChecked = true
+        let columns = [day, delay, TableColumn(name: "note", type: .text)]
+        func check(_ predicate: String) throws -> TableQuery {
+            try TableQuery(options: options(["--where", predicate]), table: "f", columns: columns, idKey: "rowid")
+        }
+        for refused in [
+            #""Closing Date" >= 2020"#, #""Closing Date" > '2020'"#, "dep_delay > 'NA'",
+            #"dep_delay IN {1, 'x'}"#, #"NOT ("Closing Date" BETWEEN {2019, 2021})"#,
+        ] {
+            #expect(throws: FetchedTableError.self, "\(refused)") { try check(refused) }
+        }
+        for accepted in [
+            #""Closing Date" >= 2020-01-01"#, "dep_delay > '10'", "dep_delay == nil", "note > 5",
+            #""Closing Date" BEGINSWITH '2020'"#,
+        ] {
+            #expect(try check(accepted).predicate != nil, "\(accepted)")
+        }
+        // A SQLite file's column is only declared so: compared as sqlite3 compares it.
+        let declared = [TableColumn(name: "d", type: .date)]
+        #expect(
+            try TableQuery(options: options(["--where", "d > 5"]), table: "t", columns: declared, idKey: "rowid")
+                .predicate != nil
+        )
+    }
+
+    @Test func naTakesTheTokensOfACSVFile() throws {
+        #expect(try options(["--na", "NA, -,\"n/a\""]).missingValues == ["NA", "-", "n/a"])
+        #expect(try options(["--na", ""]).missingValues == [])
+        #expect(try options([]).missingValues == nil)
+    }
+
+    @Test func anotherTableThanTheOneTableNamedOpensWithItsDefaults() throws {
+        let given = try options(["--table", "t", "--sort", "note", "--section", "note", "--where", "note > 'a'"])
+        #expect(given.opening("t") == given)
+        let other = given.opening("other")
+        #expect(other.sort == nil && other.section == nil && other.predicate == nil && other.table == "other")
+        let listed = try options(["--sort", "name"])
+        #expect(listed.opening("any") == listed, "without --table the options are every table's")
+    }
+
+    @Test func fileKindNamesJSONAndUTF16() throws {
+        func refusal(_ bytes: [UInt8]) -> String? {
+            do {
+                _ = try TableFileKind.kind(of: bytes[...], path: "x")
+                return nil
+            } catch { return error.message }
+        }
+        #expect(refusal(Array("{\"a\": 1}\n{\"a\": 2}\n".utf8))?.contains("JSON Lines") == true)
+        #expect(refusal(Array("[{\"a\": 1}]".utf8))?.contains("a JSON file") == true)
+        #expect(refusal([0xFF, 0xFE, 0x61, 0x00])?.contains("UTF-16") == true)
+        #expect(refusal([0x61, 0x00, 0x2C, 0x00, 0x62, 0x00, 0x0A, 0x00])?.contains("UTF-16") == true)
+        #expect(refusal(Array("{id},{name}\n1,2\n".utf8)) == nil)
+        #expect(TableFileKind.missingReason(errno: ELOOP).contains("loop"))
+    }
 }

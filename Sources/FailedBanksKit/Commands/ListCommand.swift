@@ -76,13 +76,24 @@ package enum ListCommand {
     package static func run(_ arguments: [String]) -> Int32 {
         let out = StandardOutput()
         defer { out.flush() }
-        return run(arguments, output: { out.write($0) }, errorOutput: { writeStandardError($0 + "\n") })
+        return run(
+            arguments,
+            output: { out.write($0) },
+            errorOutput: { writeStandardError($0 + "\n") },
+            escapesForTerminal: EscapedOutput.standardOutputIsTerminal
+        )
     }
 
     /// The same with the output going to `output` (text with its own newlines) and
     /// messages to `errorOutput` (one line each), for tests.
-    /// `--help` goes to `output` and usage errors to `errorOutput` too.
-    static func run(_ arguments: [String], output: (String) -> Void, errorOutput: (String) -> Void) -> Int32 {
+    /// `--help` goes to `output` and usage errors to `errorOutput` too; `escapesForTerminal` as
+    /// ``ResultsListWriter/escapesForTerminal`` (a terminal reads the output).
+    static func run(
+        _ arguments: [String],
+        output: (String) -> Void,
+        errorOutput: (String) -> Void,
+        escapesForTerminal: Bool = false
+    ) -> Int32 {
         runCommand(spec: spec, arguments: arguments, help: { output($0 + "\n") }, errorOutput: errorOutput) {
             parsed in
             guard let format = Format(rawValue: (parsed.value("--format") ?? "text").lowercased()) else {
@@ -95,7 +106,13 @@ package enum ListCommand {
             case .exit(let status): return status
             }
             do {
-                try write(controller, format: format, store: store, output: output)
+                try write(
+                    controller,
+                    format: format,
+                    store: store,
+                    escapesForTerminal: escapesForTerminal,
+                    output: output
+                )
             } catch {
                 // A damaged page met while reading the rows (after some were printed).
                 let refusal = StoreRefusal(error, path: store.path)
@@ -200,6 +217,7 @@ package enum ListCommand {
         _ controller: FetchedResultsController,
         format: Format,
         store: Store,
+        escapesForTerminal: Bool,
         output: (String) -> Void
     ) throws {
         var writer = ResultsListWriter(
@@ -207,6 +225,7 @@ package enum ListCommand {
             keyPaths: ["name", "city", "state", "details.cert", "details.closeDate"],
             noun: ("bank", "banks")
         )
+        writer.escapesForTerminal = escapesForTerminal
         writer.textLine = { _, values in
             let text = values.map(DisplayText.of)
             var line = "  \(text[0]), \(text[1]), \(text[2])"

@@ -37,6 +37,8 @@ struct FetchPlan {
     /// Key paths read for changed objects: sorts, then section, then predicate (distinct).
     let valueKeyPaths: [String]
     let valueIndex: [String: Int]
+    /// The type affinity of each of `valueKeyPaths` (nil: none), by which the predicate compares in Swift as in SQL.
+    let valueAffinities: [String: TypeAffinity?]
     /// Indexes into `valueKeyPaths` of each sort and of the section key.
     let sortValueIndexes: [Int]
     let sectionValueIndex: Int?
@@ -128,6 +130,9 @@ struct FetchPlan {
 
         let source = try model.sqlSource(root: entity.name, keyPaths: keyPaths)
         self.source = source
+        var affinities: [String: TypeAffinity?] = [:]
+        for k in keyPaths { affinities[k] = try source.affinity(forKeyPath: k) }
+        valueAffinities = affinities
         sortExpressions = try sorts.map { try source.expression(forKeyPath: $0.keyPath) }
         sectionExpression = try sectionNameKeyPath.map { try source.expression(forKeyPath: $0) }
         let types = try sorts.map { try source.type(forKeyPath: $0.keyPath) }
@@ -260,7 +265,7 @@ struct FetchPlan {
 
     /// The derived attribute `keyPath` names, nil when it names a stored one.
     static func derivedAttribute(_ keyPath: String, model: Model, root: Entity) throws -> DerivedAttribute? {
-        let (prefix, name) = split(keyPath)
+        let (prefix, name) = split(keyPath, root: root)
         return try entity(at: prefix, model: model, root: root)?.derivedAttribute(named: name)
     }
 
@@ -272,8 +277,8 @@ struct FetchPlan {
         model: Model,
         root: Entity
     ) throws -> DerivedReads? {
-        let (sectionPrefix, sectionName) = split(section)
-        let (sortPrefix, sortName) = split(sortKeyPath)
+        let (sectionPrefix, sectionName) = split(section, root: root)
+        let (sortPrefix, sortName) = split(sortKeyPath, root: root)
         guard sectionPrefix == sortPrefix, let owner = try entity(at: sectionPrefix, model: model, root: root),
             let derived = owner.derivedAttribute(named: sectionName)
         else { return nil }
@@ -289,7 +294,7 @@ struct FetchPlan {
         let parts = keyPath.split(separator: ".").map(String.init)
         // A changed link on the way changes everything behind it.
         for i in 1..<max(1, parts.count) { out.append(parts[0..<i].joined(separator: ".")) }
-        let (prefix, name) = split(keyPath)
+        let (prefix, name) = split(keyPath, root: root)
         if let owner = try entity(at: prefix, model: model, root: root),
             let derived = owner.derivedAttribute(named: name)
         {
@@ -299,7 +304,12 @@ struct FetchPlan {
         return out
     }
 
-    private static func split(_ keyPath: String) -> (prefix: String, name: String) {
+    /// The relationship path and the last name of `keyPath`; a name of `root` with a dot in it (a
+    /// column of an existing table, `user.email`, or a key derived from one) is a name, not a path.
+    private static func split(_ keyPath: String, root: Entity) -> (prefix: String, name: String) {
+        if root.isForeign, root.attribute(named: keyPath) != nil || root.derivedAttribute(named: keyPath) != nil {
+            return ("", keyPath)
+        }
         guard let dot = keyPath.lastIndex(of: ".") else { return ("", keyPath) }
         return (String(keyPath[..<dot]), String(keyPath[keyPath.index(after: dot)...]))
     }
@@ -422,7 +432,7 @@ struct FetchPlan {
     /// Whether the row with these values is fetched.
     func matches(_ values: [StoreValue]) -> Bool {
         guard let p = request.predicate else { return true }
-        return p.matches { k in valueIndex[k].map { values[$0] } ?? .null }
+        return p.matches({ k in valueIndex[k].map { values[$0] } ?? .null }, affinity: { valueAffinities[$0] ?? nil })
     }
 
     /// Whether a change of `keys` (as a change set reports them) can move the object or change its membership.

@@ -539,7 +539,8 @@ public final class FetchedResultsController {
                 loader: loader,
                 generation: generation,
                 entityName: fetchRequest.entityName
-            )
+            ),
+            isNullKey: r.value.isNull
         )
     }
 

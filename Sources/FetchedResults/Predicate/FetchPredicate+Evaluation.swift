@@ -36,59 +36,115 @@ enum Truth: Equatable {
 }
 
 extension FetchPredicate {
-    /// Evaluates the predicate in Swift with SQL's three-valued logic.
+    /// Evaluates the predicate in Swift with SQL's three-valued logic, comparing as SQLite does by
+    /// the key paths' type affinities.
     ///
-    /// `value(keyPath)` returns the object's value for a key path (`.null`
-    /// when a relationship on the way is nil). Returns nil for *unknown*
-    /// (a comparison with NULL), which a fetch treats as false.
+    /// `value(keyPath)` returns the object's value for a key path (`.null` when a relationship on the
+    /// way is nil); `affinity(keyPath)` the affinity of its column (`SQLSource.affinity(forKeyPath:)`;
+    /// nil for none), by which a value compared with it is converted first (`'6'` against an INTEGER
+    /// column is 6, `2020` against a TEXT one is `'2020'`), as in the SQL of ``sql(in:)``. Returns nil
+    /// for *unknown* (a comparison with NULL), which a fetch treats as false.
+    ///
+    ///     let p = try FetchPredicate("details.edition > '100'")
+    ///     p.evaluate({ _ in .integer(200) }, affinity: { _ in .integer })   // true: '100' is 100
+    ///     p.evaluate({ _ in .null }, affinity: { _ in .integer })           // nil (unknown)
+    public func evaluate(_ value: (String) -> StoreValue, affinity: (String) -> TypeAffinity?) -> Bool? {
+        withoutActuallyEscaping(value) { value in
+            withoutActuallyEscaping(affinity) { affinity in
+                PredicateEvaluator(value: value, affinity: affinity).evaluate(expression).bool
+            }
+        }
+    }
+
+    /// Evaluates the predicate in Swift with SQL's three-valued logic, every key path read as a value
+    /// without a type affinity (values compare as they are: `5 == "5"` is false); see
+    /// ``evaluate(_:affinity:)`` for values read from columns.
     ///
     ///     let p = try FetchPredicate("details.edition > 100")
     ///     p.evaluate { _ in .null }          // nil (unknown)
     ///     p.evaluate { _ in .integer(200) }  // true
     public func evaluate(_ value: (String) -> StoreValue) -> Bool? {
-        PredicateEvaluator.evaluate(expression, value).bool
+        evaluate(value, affinity: { _ in nil })
     }
 
-    /// True when the object with these values is fetched (the predicate is true, not unknown).
+    /// True when the object with these values is fetched (the predicate is true, not unknown), its
+    /// key paths' columns of these affinities (see ``evaluate(_:affinity:)``).
+    ///
+    ///     try FetchPredicate("rating > '6'").matches({ _ in .integer(7) }, affinity: { _ in .integer }) // true
+    public func matches(_ value: (String) -> StoreValue, affinity: (String) -> TypeAffinity?) -> Bool {
+        evaluate(value, affinity: affinity) == true
+    }
+
+    /// True when the object with these values is fetched, every key path without an affinity (see
+    /// ``evaluate(_:)``).
     ///
     ///     try FetchPredicate("state == 'CA'").matches { _ in .text("CA") } // true
     public func matches(_ value: (String) -> StoreValue) -> Bool {
         evaluate(value) == true
     }
 
-    /// True when `object` is fetched by this predicate (reads SQLiteStore's `ManagedObject.value(forKeyPath:)`).
+    /// True when `object` is fetched by this predicate (reads SQLiteStore's `ManagedObject.value(forKeyPath:)`,
+    /// with the affinities of its entity's columns).
     public func matches(_ object: ManagedObject) -> Bool {
-        matches { object.value(forKeyPath: $0) }
+        let source = object.context.flatMap {
+            try? $0.store.model.sqlSource(root: object.entity.name, keyPaths: keyPaths)
+        }
+        return matches(
+            { object.value(forKeyPath: $0) },
+            affinity: { key in (try? source?.affinity(forKeyPath: key)) ?? nil }
+        )
     }
 }
 
 /// The Swift twin of ``PredicateSQLCompiler``.
-enum PredicateEvaluator {
-    static func evaluate(_ e: PredicateTree, _ value: (String) -> StoreValue) -> Truth {
+struct PredicateEvaluator {
+    let value: (String) -> StoreValue
+    let affinity: (String) -> TypeAffinity?
+
+    func evaluate(_ e: PredicateTree) -> Truth {
         switch e {
         case .alwaysTrue: return .yes
         case .alwaysFalse: return .no
-        case .not(let x): return !evaluate(x, value)
+        case .not(let x): return !evaluate(x)
         case .and(let a, let b):
-            let l = evaluate(a, value)
+            let l = evaluate(a)
             if l == .no { return .no }
-            return l && evaluate(b, value)
+            return l && evaluate(b)
         case .or(let a, let b):
-            let l = evaluate(a, value)
+            let l = evaluate(a)
             if l == .yes { return .yes }
-            return l || evaluate(b, value)
-        case .comparison(let c): return comparison(c, value)
+            return l || evaluate(b)
+        case .comparison(let c): return comparison(c)
         }
     }
 
-    private static func resolve(_ o: PredicateOperand, _ value: (String) -> StoreValue) -> StoreValue {
+    private func resolve(_ o: PredicateOperand) -> StoreValue {
         switch o {
         case .value(let v): return v
         case .keyPath(let k): return value(k)
         }
     }
 
-    static func comparison(_ c: PredicateComparison, _ value: (String) -> StoreValue) -> Truth {
+    /// The operand's affinity in a comparison: its column's for a key path, none for a value.
+    private func affinity(of o: PredicateOperand) -> TypeAffinity? {
+        switch o {
+        case .value: return nil
+        case .keyPath(let k): return affinity(k)
+        }
+    }
+
+    /// SQLite's order of `a` and `b` once the comparison's affinity has converted them.
+    private static func compare(
+        _ a: StoreValue,
+        _ b: StoreValue,
+        affinity: TypeAffinity?,
+        collation: Collation
+    ) -> Int {
+        let (x, y) = TypeAffinity.converted(a, b, by: affinity)
+        return StoreValue.compare(x, y, collation: collation)
+    }
+
+    func comparison(_ c: PredicateComparison) -> Truth {
         let collation: Collation = c.caseInsensitive ? .nocase : .binary
         switch c.op {
         case .between:
@@ -99,18 +155,20 @@ enum PredicateEvaluator {
                 caseInsensitive: c.caseInsensitive
             )
             let high = PredicateComparison(c.left, .lessOrEqual, .value(c.list[1]), caseInsensitive: c.caseInsensitive)
-            return comparison(low, value) && comparison(high, value)
+            return comparison(low) && comparison(high)
         case .in:
             if c.list.isEmpty { return .no }
-            let x = resolve(c.left, value)
+            let x = resolve(c.left)
             if x.isNull { return .unknown }
+            // `x IN (a, b)` is `x = +a OR x = +b`: the list's values have no affinity.
+            let comparisonAffinity = TypeAffinity.comparison(affinity(of: c.left), nil)
             var sawNull = false
             for v in c.list {
                 if v.isNull {
                     sawNull = true
                     continue
                 }
-                if StoreValue.compare(x, v, collation: collation) == 0 { return .yes }
+                if Self.compare(x, v, affinity: comparisonAffinity, collation: collation) == 0 { return .yes }
             }
             return sawNull ? .unknown : .no
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -118,13 +176,14 @@ enum PredicateEvaluator {
             let rightNull = c.right == .value(.null)
             if leftNull || rightNull {
                 guard c.op == .equal || c.op == .notEqual else { return .unknown }
-                let isNull = (leftNull && rightNull) || resolve(leftNull ? c.right : c.left, value).isNull
+                let isNull = (leftNull && rightNull) || resolve(leftNull ? c.right : c.left).isNull
                 return Truth(c.op == .equal ? isNull : !isNull)
             }
-            let l = resolve(c.left, value)
-            let r = resolve(c.right, value)
+            let l = resolve(c.left)
+            let r = resolve(c.right)
             if l.isNull || r.isNull { return .unknown }
-            let order = StoreValue.compare(l, r, collation: collation)
+            let comparisonAffinity = TypeAffinity.comparison(affinity(of: c.left), affinity(of: c.right))
+            let order = Self.compare(l, r, affinity: comparisonAffinity, collation: collation)
             switch c.op {
             case .equal: return Truth(order == 0)
             case .notEqual: return Truth(order != 0)
@@ -135,8 +194,8 @@ enum PredicateEvaluator {
             }
         case .contains, .beginsWith, .endsWith, .like:
             if c.right == .value(.null) || c.left == .value(.null) { return .unknown }
-            let x = resolve(c.left, value)
-            let p = resolve(c.right, value)
+            let x = resolve(c.left)
+            let p = resolve(c.right)
             if case .value = c.right, p.string == nil { return .no }
             if x.isNull || p.isNull { return .unknown }
             guard case .text(var xs) = x, case .text(var ps) = p else { return .no }

@@ -35,13 +35,13 @@ extension FetchPredicate {
 }
 
 /// Turns a ``PredicateTree`` into SQL that means exactly what
-/// ``FetchPredicate/evaluate(_:)`` computes.
+/// ``FetchPredicate/evaluate(_:affinity:)`` computes with the source's affinities.
 ///
-/// Affinity: SQLite converts a bound value before comparing it with a column
-/// of another type affinity (`'5' = 5` is true against an INTEGER column).
-/// The Swift side compares storage classes without conversion, so where a
-/// conversion could happen the column's affinity is removed with a unary `+`
-/// (`(+t0.isbn) = ?`); otherwise the plain column is used so indexes stay usable.
+/// Affinity: a comparison converts its operands as SQLite's affinity rules say (a value
+/// compared with an INTEGER column takes the column's affinity: `'6'` is 6; with a TEXT
+/// column, `2020` is `'2020'`). The SQL compares the plain columns, so SQLite does it (and
+/// indexes stay usable); a key path whose SQL is an expression that might still carry one
+/// (a derived attribute) is written `(+…)`, which has none, as the Swift side assumes.
 struct PredicateSQLCompiler {
     let source: SQLSource
     private(set) var arguments: [StoreValue] = []
@@ -68,34 +68,14 @@ struct PredicateSQLCompiler {
         return "?"
     }
 
-    /// Whether SQLite would convert `value` when comparing it with a column of `type`.
-    private static func affinityWouldConvert(_ type: AttributeType, _ value: StoreValue) -> Bool {
-        switch (type, value) {
-        case (.text, .integer), (.text, .real), (.date, .integer), (.date, .real), (.dateTime, .integer),
-            (.dateTime, .real):
-            return true
-        case (.integer, .text), (.bool, .text), (.real, .text):
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// The SQL of an operand in a comparison against `others` (constants) or another key path.
-    private mutating func operand(
-        _ o: PredicateOperand,
-        againstValues others: [StoreValue],
-        againstKeyPath: Bool
-    ) throws -> String {
+    /// The SQL of an operand in a comparison: a value bound; a key path as its column, which
+    /// carries the column's affinity, or as `(+…)` when it has none (``SQLSource/affinity(forKeyPath:)``).
+    private mutating func operand(_ o: PredicateOperand) throws -> String {
         switch o {
         case .value(let v): return bind(v)
         case .keyPath(let k):
             let expr = try source.expression(forKeyPath: k)
-            let type = try source.type(forKeyPath: k)
-            if againstKeyPath || others.contains(where: { Self.affinityWouldConvert(type, $0) }) {
-                return "(+\(expr))"
-            }
-            return expr
+            return try source.affinity(forKeyPath: k) == nil ? "(+\(expr))" : expr
         }
     }
 
@@ -123,7 +103,7 @@ struct PredicateSQLCompiler {
             return "(\(l) AND \(try comparison(high)))"
         case .in:
             if c.list.isEmpty { return "0" }
-            let left = try operand(c.left, againstValues: c.list, againstKeyPath: false)
+            let left = try operand(c.left)
             let items = c.list.map { bind($0) }.joined(separator: ", ")
             return "(\(left)\(Self.collate(c.caseInsensitive)) IN (\(items)))"
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -156,12 +136,8 @@ struct PredicateSQLCompiler {
         case .greater: sqlOp = ">"
         default: sqlOp = ">="
         }
-        let bothKeyPaths: Bool
-        if case .keyPath = c.left, case .keyPath = c.right { bothKeyPaths = true } else { bothKeyPaths = false }
-        let rightValues: [StoreValue] = { if case .value(let v) = c.right { return [v] } else { return [] } }()
-        let leftValues: [StoreValue] = { if case .value(let v) = c.left { return [v] } else { return [] } }()
-        let l = try operand(c.left, againstValues: rightValues, againstKeyPath: bothKeyPaths)
-        let r = try operand(c.right, againstValues: leftValues, againstKeyPath: bothKeyPaths)
+        let l = try operand(c.left)
+        let r = try operand(c.right)
         return "(\(l)\(Self.collate(c.caseInsensitive)) \(sqlOp) \(r))"
     }
 

@@ -28,13 +28,17 @@ public enum PredicateError: Error, Sendable, Equatable, CustomStringConvertible 
     case unsupportedModifier(position: Int, modifier: String, reason: String)
     /// An operand that the operator cannot take (`LIKE` with a key path pattern, `CONTAINS 5`).
     case invalidOperand(position: Int, operator: String, reason: String)
+    /// A comparison with a value on both sides (`'Closing Date' >= 2020-01-01`): the same for every
+    /// object, so never what was meant. `left` and `right` are the operands as the message shows them.
+    case comparesTwoValues(position: Int, left: String, operator: String, right: String)
 
     /// The 1-based column the error points at (0 when it concerns the whole format).
     public var position: Int {
         switch self {
         case .unexpectedToken(let p, _, _), .unterminatedString(let p), .invalidEscape(let p, _),
             .invalidNumber(let p, _), .invalidDate(let p, _), .missingArgument(let p, _),
-            .invalidKeyPathArgument(let p, _), .unsupportedModifier(let p, _, _), .invalidOperand(let p, _, _):
+            .invalidKeyPathArgument(let p, _), .unsupportedModifier(let p, _, _), .invalidOperand(let p, _, _),
+            .comparesTwoValues(let p, _, _, _):
             return p
         case .unusedArguments: return 0
         }
@@ -62,6 +66,10 @@ public enum PredicateError: Error, Sendable, Equatable, CustomStringConvertible 
             return "column \(p): modifier [\(m)] is not supported: \(reason)"
         case .invalidOperand(let p, let op, let reason):
             return "column \(p): \(op) \(reason)"
+        case .comparesTwoValues(let p, let left, let op, let right):
+            return "column \(p): \(left) \(op) \(right) compares two values, which is the same for every row; "
+                + "name a column on one side, in double quotes when its name has spaces (\"Closing Date\"), "
+                + "and write text in single quotes ('CA')"
         }
     }
 }

@@ -5,7 +5,11 @@ struct PredicateToken: Equatable {
     enum Kind: Equatable {
         /// A key path or keyword (`details.publishedOn`, `AND`, `nil`).
         case identifier(String)
+        /// Text in single quotes: always a value.
         case string(String)
+        /// Text in double quotes: a key path (`"Closing Date"`) where the other side of its comparison
+        /// is a value, text where it is a key path (`state == "CA"`); the parser decides.
+        case doubleQuoted(String)
         case integer(Int64)
         case real(Double)
         /// A date literal `2024-01-01` (or date-time `2024-01-01T10:00:00Z`), kept as ISO text.
@@ -29,6 +33,7 @@ struct PredicateToken: Equatable {
         switch kind {
         case .identifier(let s): return "\"\(s)\""
         case .string(let s): return "string \"\(s)\""
+        case .doubleQuoted(let s): return "\"\(s)\""
         case .integer(let i): return "number \(i)"
         case .real(let d): return "number \(d)"
         case .date(let d): return "date \(d)"
@@ -233,7 +238,15 @@ struct PredicateLexer {
         while true {
             guard let c = peek() else { throw PredicateError.unterminatedString(position: start) }
             i += 1
-            if c == quote { return PredicateToken(kind: .string(s), position: start) }
+            if c == quote {
+                // A doubled quote is one quote (`'it''s'`, `"say ""hi"""`), as in SQL and `--sort`.
+                if peek() == quote {
+                    s.append(quote)
+                    i += 1
+                    continue
+                }
+                return PredicateToken(kind: quote == "\"" ? .doubleQuoted(s) : .string(s), position: start)
+            }
             if c != "\\" {
                 s.append(c)
                 continue

@@ -12,8 +12,13 @@ import SQLiteStore
 ///     comparison := operand op modifier? (operand | "{" values "}")
 ///     op         := == = != <> < <= > >= BETWEEN IN CONTAINS BEGINSWITH ENDSWITH LIKE
 ///     modifier   := [c] | [d] | [cd]
-///     operand    := keypath | %K | value
+///     operand    := keypath | "quoted name" | %K | value
 ///     value      := 'string' | "string" | [-]number | YYYY-MM-DD | nil | NULL | true | false | YES | NO | %@
+///
+/// A double-quoted operand is a key path when the other side of its comparison is a value (`"Closing
+/// Date" >= 2020-01-01`: a column whose name has spaces, as `--sort` writes it) and text when the
+/// other side is a key path (`state == "CA"`); in a `{…}` list it is text. A comparison with no key
+/// path on either side is the same for every object, which is never what was meant: an error.
 struct PredicateParser {
     private var tokens: [PredicateToken]
     private var index = 0
@@ -118,7 +123,8 @@ struct PredicateParser {
     // MARK: Comparisons
 
     private mutating func parseComparison() throws -> PredicateComparison {
-        let left = try parseOperand(expected: "a key path, a value, \"(\", NOT or TRUEPREDICATE")
+        let leftToken = current
+        let parsedLeft = try parseOperand(expected: "a key path, a value, \"(\", NOT or TRUEPREDICATE")
         let opToken = current
         let op: PredicateOperator
         switch opToken.kind {
@@ -182,8 +188,19 @@ struct PredicateParser {
         }
 
         switch op {
-        case .between:
+        case .between, .in:
+            // The list holds values: a double-quoted left side names a key path.
+            let left = try resolve(parsedLeft, facing: ParsedOperand.value(.null), at: leftToken)
+            guard case .keyPath = left else {
+                throw PredicateError.comparesTwoValues(
+                    position: leftToken.position,
+                    left: leftToken.display,
+                    operator: op.rawValue,
+                    right: "{…}"
+                )
+            }
             let values = try parseList(opToken: opToken)
+            if op == .in { return PredicateComparison(left, .in, list: values, caseInsensitive: caseInsensitive) }
             guard values.count == 2 else {
                 throw PredicateError.invalidOperand(
                     position: opToken.position,
@@ -192,12 +209,20 @@ struct PredicateParser {
                 )
             }
             return PredicateComparison(left, .between, list: values, caseInsensitive: caseInsensitive)
-        case .in:
-            let values = try parseList(opToken: opToken)
-            return PredicateComparison(left, .in, list: values, caseInsensitive: caseInsensitive)
         default:
+            let rightToken = current
             let rightPosition = current.position
-            let right = try parseOperand(expected: "a key path or a value")
+            let parsedRight = try parseOperand(expected: "a key path or a value")
+            let left = try resolve(parsedLeft, facing: parsedRight, at: leftToken)
+            let right = try resolve(parsedRight, facing: left, at: rightToken)
+            if case .value = left, case .value = right {
+                throw PredicateError.comparesTwoValues(
+                    position: leftToken.position,
+                    left: leftToken.display,
+                    operator: op.rawValue,
+                    right: rightToken.display
+                )
+            }
             if op.isStringOperator {
                 if case .value(let v) = right {
                     switch v {
@@ -261,16 +286,27 @@ struct PredicateParser {
         }
     }
 
-    private mutating func parseOperand(expected: String) throws -> PredicateOperand {
+    /// An operand as written: a double-quoted one is a key path or text depending on the other side.
+    private enum ParsedOperand {
+        case keyPath(String)
+        case value(StoreValue)
+        case doubleQuoted(String)
+    }
+
+    private mutating func parseOperand(expected: String) throws -> ParsedOperand {
         let t = current
         switch t.kind {
         case .identifier(let s) where !PredicateParser.reservedWords.contains(s.uppercased()) || s.contains("."):
             advance()
             return .keyPath(s)
+        case .doubleQuoted(let s):
+            advance()
+            return .doubleQuoted(s)
         case .keyPathPlaceholder:
             let v = try takeArgument(at: t.position)
             advance()
-            guard case .text(let k) = v, PredicateParser.isKeyPath(k) else {
+            // Any name: a column of an existing table may be called anything ("Closing Date").
+            guard case .text(let k) = v, !k.isEmpty else {
                 throw PredicateError.invalidKeyPathArgument(position: t.position, value: v)
             }
             return .keyPath(k)
@@ -280,11 +316,52 @@ struct PredicateParser {
         }
     }
 
+    /// `operand` as the comparison reads it: a double-quoted one is a key path when the other side is a
+    /// value (or double-quoted too: the left one is then the key path), text when it is a key path.
+    private func resolve(
+        _ operand: ParsedOperand,
+        facing other: ParsedOperand,
+        at token: PredicateToken
+    ) throws
+        -> PredicateOperand
+    {
+        switch operand {
+        case .keyPath(let k): return .keyPath(k)
+        case .value(let v): return .value(v)
+        case .doubleQuoted(let s):
+            if case .keyPath = other {
+                return .value(.text(s))
+            } else {
+                guard !s.isEmpty else {
+                    throw PredicateError.unexpectedToken(
+                        position: token.position,
+                        expected: "a key path (\"\" names none)",
+                        found: token.display
+                    )
+                }
+                return .keyPath(s)
+            }
+        }
+    }
+
+    private func resolve(
+        _ operand: ParsedOperand,
+        facing other: PredicateOperand,
+        at token: PredicateToken
+    ) throws
+        -> PredicateOperand
+    {
+        switch other {
+        case .keyPath(let k): return try resolve(operand, facing: ParsedOperand.keyPath(k), at: token)
+        case .value(let v): return try resolve(operand, facing: ParsedOperand.value(v), at: token)
+        }
+    }
+
     /// A constant, or nil (without consuming) when the current token is not one.
     private mutating func parseValue() throws -> StoreValue? {
         let t = current
         switch t.kind {
-        case .string(let s):
+        case .string(let s), .doubleQuoted(let s):
             advance()
             return .text(s)
         case .integer(let v):
@@ -340,13 +417,5 @@ struct PredicateParser {
         }
         defer { argumentIndex += 1 }
         return arguments[argumentIndex]
-    }
-
-    static func isKeyPath(_ s: String) -> Bool {
-        guard !s.isEmpty else { return false }
-        return s.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-            guard let f = part.first, f == "_" || (f.isASCII && f.isLetter) else { return false }
-            return part.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
-        }
     }
 }

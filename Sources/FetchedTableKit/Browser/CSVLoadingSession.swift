@@ -47,12 +47,14 @@ final class CSVLoadingSession {
     func start(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let shared = self.shared
         let path = options.file
+        let missingValues = options.missingValues
         let thread = Thread {
             let result: Result<CSVTable, FetchedTableError>
             do {
                 result = .success(
                     try CSVSource.load(
                         path: path,
+                        missingValues: missingValues,
                         environment: environment,
                         progress: { progress in
                             shared.lock.withLock { shared.progress = progress }

@@ -230,7 +230,8 @@ package final class TableBrowser {
 
     /// Opens `table` in a new list screen, pushed on the loop.
     func open(_ table: CatalogTable) throws {
-        let opened = try database.open(table, options: options)
+        // `--table`'s column options are that table's: another one (from the table list) opens with its defaults.
+        let opened = try database.open(table, options: options.opening(table.name))
         var configuration = ListScreenConfiguration(
             title: TableBrowser.title(table: table.name, path: database.path, kind: database.kind),
             tabs: [TableListTab.make(opened.query)]
@@ -267,6 +268,10 @@ package final class TableBrowser {
         self.opened = opened
         list = try ListScreen(context: ObjectContext(store: opened.store), configuration: configuration, loop: loop)
         schemaVersion = fileSchemaVersion
+        if database.kind == .csv {
+            let file = (database.path as NSString).lastPathComponent
+            list?.statusLine.showMessage(TableDatabase.notFollowedNotice(file), at: loop.clock.now, duration: 6)
+        }
     }
 
     /// `o`: choose the sort among the columns, ascending or descending.

@@ -33,7 +33,11 @@ enum TableListTab {
         tab.startsAsGrid = query.startsAsGrid
         // An unsectioned list has no header: its one section's name and count say nothing the title bar does not.
         if query.section != nil {
-            tab.headerTitle = { section in "\(section.name.isEmpty ? "—" : section.name) (\(section.numberOfObjects))" }
+            tab.headerTitle = { section in
+                // NULL and empty text are both named "": told apart.
+                let name = section.name.isEmpty ? (section.isNullKey ? "—" : "(empty)") : section.name
+                return "\(name) (\(section.numberOfObjects))"
+            }
             tab.provisionalHeaderTitle = { name in "\(name.isEmpty ? "—" : name) (…)" }
         }
         tab.objectName = { row in

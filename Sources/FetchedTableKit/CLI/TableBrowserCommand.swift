@@ -21,7 +21,9 @@ package enum TableBrowserCommand {
         ) { parsed in
             let options = try TableOptions(parsed)
             if options.postgres != nil { return try PostgresFaces.browse(options) }
-            if try TableFileKind.of(path: options.file) == .csv, !CSVSource.isCached(path: options.file) {
+            if try TableFileKind.of(path: options.file) == .csv,
+                !CSVSource.isCached(path: options.file, missingValues: options.missingValues)
+            {
                 return try runLoading(options)
             }
             let database = try TableDatabase.open(options: options)

@@ -22,11 +22,22 @@ package enum TableListCommand {
     package static func run(_ arguments: [String]) -> Int32 {
         let out = StandardOutput()
         defer { out.flush() }
-        return run(arguments, output: { out.write($0) }, errorOutput: { writeStandardError($0 + "\n") })
+        return run(
+            arguments,
+            output: { out.write($0) },
+            errorOutput: { writeStandardError($0 + "\n") },
+            escapesForTerminal: EscapedOutput.standardOutputIsTerminal
+        )
     }
 
-    /// The same with the output going to `output` and messages (one line each) to `errorOutput`, for tests.
-    static func run(_ arguments: [String], output: (String) -> Void, errorOutput: (String) -> Void) -> Int32 {
+    /// The same with the output going to `output` and messages (one line each) to `errorOutput`, for tests;
+    /// `escapesForTerminal` as ``ResultsListWriter/escapesForTerminal`` (a terminal reads the output).
+    static func run(
+        _ arguments: [String],
+        output: (String) -> Void,
+        errorOutput: (String) -> Void,
+        escapesForTerminal: Bool = false
+    ) -> Int32 {
         FetchedTableCommand.run(
             spec: TableOptions.listSpec,
             arguments: arguments,
@@ -45,7 +56,8 @@ package enum TableListCommand {
                 return try PostgresFaces.list(opening, options: options, format: format, output: output)
             }
             let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable list")
-            let writer = makeWriter(opened, chosen: options.columns)
+            var writer = makeWriter(opened, chosen: options.columns)
+            writer.escapesForTerminal = escapesForTerminal
             do {
                 try writer.write(controller, format: format, output: output)
             } catch {

@@ -13,7 +13,8 @@ import SQLiteStore
 /// is computed, until interrupted (Ctrl-C or SIGTERM: exit status 0). It polls every
 /// 100 ms: without `--track` a change is seen through `PRAGMA data_version` and diffed
 /// into a batch by a refetch; with `--track` it is read from `fetchedtable_history`.
-/// A change that leaves the results as they were prints nothing.
+/// A change that leaves the results as they were prints nothing. A CSV file is read once (its
+/// cache): stderr says once that changes to it are not followed.
 ///
 ///     TableWatchCommand.run(["events.sqlite", "--sort", "ts desc", "--section", "day(ts)"])
 package enum TableWatchCommand {
@@ -53,6 +54,10 @@ package enum TableWatchCommand {
             }
             let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable watch")
             var readerGone = !output(ResultsJSONLines.snapshot(controller))
+            if opened.database.kind == .csv {
+                // Said once: a growing file (a log) would otherwise look followed and quiet.
+                errorOutput("\(ProgramName.current) watch: \(TableDatabase.notFollowedNotice(options.file))")
+            }
             controller.onChange = { batch in
                 // A reset is a refetch diffed against what was shown: a batch like any other.
                 guard !readerGone, !batch.isEmpty else { return }

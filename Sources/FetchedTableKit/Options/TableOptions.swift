@@ -36,6 +36,9 @@ package struct TableOptions: Equatable, Sendable {
     package var animated = true
     /// `list --format` (text when not given).
     package var format: String?
+    /// `--na TOKEN,…`: a CSV file's missing-value tokens (nil: the loader's defaults, `NA`, `N/A`, `NULL`,
+    /// `null`, `NaN`, `-`; empty: none).
+    package var missingValues: [String]?
 
     /// Options for `file` and nothing else.
     package init(file: String) { self.file = file }
@@ -73,10 +76,30 @@ package struct TableOptions: Equatable, Sendable {
         track = parsed.flag("--track")
         animated = !parsed.flag("--no-animation")
         format = parsed.value("--format")
+        if let tokens = parsed.value("--na") {
+            if postgres != nil { throw OptionError("--na: missing-value tokens are a CSV file's, not a server's") }
+            missingValues = try OptionText.splitList(tokens, option: "--na").map(TableOptions.unquoted)
+        }
         if track && readOnly {
             let place = postgres == nil ? "the file" : "the database"
             throw OptionError("--track installs triggers in \(place), so it cannot go with --read-only")
         }
+    }
+
+    /// The options for a table other than the one `--table` names (the table list, after that table was
+    /// altered or dropped): the columns of `--sort`, `--section`, `--columns`, `--title`, `--subtitle` and `--where` were
+    /// given for that table, so another opens with its defaults. Without `--table`, the options as they are.
+    package func opening(_ table: String) -> TableOptions {
+        guard let named = self.table, named != table else { return self }
+        var other = self
+        other.table = table
+        other.sort = nil
+        other.section = nil
+        other.columns = nil
+        other.title = nil
+        other.subtitle = nil
+        other.predicate = nil
+        return other
     }
 
     static func unquoted(_ name: String) -> String {
@@ -125,7 +148,18 @@ package struct TableOptions: Equatable, Sendable {
             value: "'KEY, KEY'",
             help: "a two-line list instead of the grid: these on the second line (default: the next two columns)"
         ),
-        OptionSpec("--where", value: "PREDICATE", help: "only rows matching, e.g. \"state == 'TX' AND year >= 2020\""),
+        OptionSpec(
+            "--where",
+            value: "PREDICATE",
+            help: "only rows matching, e.g. \"state == 'TX' AND year >= 2020\" (a column with spaces in double quotes: "
+                + "'\"Closing Date\" >= 2020-01-01')"
+        ),
+        OptionSpec(
+            "--na",
+            value: "TOKEN,…",
+            help: "a CSV file's missing values, NULL in a column of numbers or dates (default NA,N/A,NULL,null,NaN,-; "
+                + "'' for none)"
+        ),
         OptionSpec(
             "--read-only",
             value: nil,

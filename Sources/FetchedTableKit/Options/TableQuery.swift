@@ -92,10 +92,63 @@ package struct TableQuery {
             } catch {
                 throw .usage("--where: \(error)")
             }
-            for keyPath in predicate.keyPaths where keyPath != idKey && keyPath != section?.keyPath && keyPath != "id" {
+            // Only the table's columns (and the section key): never SQLite's hidden row id under
+            // a name the table does not have (`id`).
+            for keyPath in predicate.keyPaths where keyPath != section?.keyPath {
                 try check(keyPath, "--where")
             }
+            if let mismatch = TableQuery.uncomparable(predicate.expression, columns: columns) {
+                throw .usage("--where: \(mismatch)")
+            }
             self.predicate = predicate
+        }
+    }
+
+    /// Why a comparison of `tree` can never compare as meant, when one cannot: a value compared with
+    /// a column whose every value is known to be of another kind (a CSV file's column, typed from all its
+    /// values) — a number with a column of dates (under the column's affinity `2020` stays a number, which
+    /// no date equals or orders among), text that is no number with a column of numbers (`'NA'`).
+    static func uncomparable(_ tree: PredicateTree, columns: [TableColumn]) -> String? {
+        switch tree {
+        case .alwaysTrue, .alwaysFalse: return nil
+        case .not(let inner): return uncomparable(inner, columns: columns)
+        case .and(let a, let b), .or(let a, let b):
+            return uncomparable(a, columns: columns) ?? uncomparable(b, columns: columns)
+        case .comparison(let comparison):
+            guard !comparison.op.isStringOperator else { return nil }
+            var pairs: [(String, StoreValue)] = []
+            switch (comparison.left, comparison.right) {
+            case (.keyPath(let key), .value(let value)), (.value(let value), .keyPath(let key)):
+                pairs =
+                    comparison.op == .in || comparison.op == .between
+                    ? comparison.list.map { (key, $0) } : [(key, value)]
+            default: return nil
+            }
+            for (key, value) in pairs {
+                guard let column = columns.first(where: { $0.name == key }), column.typeIsChecked else { continue }
+                if let reason = uncomparable(value, with: column) { return reason }
+            }
+            return nil
+        }
+    }
+
+    /// Why `value` compared with `column` (every value of it of its type) never compares as meant, if so.
+    static func uncomparable(_ value: StoreValue, with column: TableColumn) -> String? {
+        let plain = column.name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        let name = plain ? column.name : "\"\(column.name)\""
+        let holdsDates = column.type == .date || column.type == .dateTime
+        let holdsNumbers = column.type == .integer || column.type == .real
+        switch value {
+        case .integer where holdsDates, .real where holdsDates:
+            return "\(name) holds dates, which no number equals or orders among; compare it with a date "
+                + "(\(name) >= 2020-01-01)"
+        case .text(let text) where holdsDates && TypeAffinity.number(fromText: text) != nil:
+            return "\(name) holds dates, and '\(text)' is compared with them as the number \(text); compare it with "
+                + "a date (\(name) >= 2020-01-01)"
+        case .text(let text) where holdsNumbers && TypeAffinity.number(fromText: text) == nil:
+            return "\(name) holds numbers, which the text '\(text)' never equals or orders among"
+                + " (a missing value is nil: \(name) == nil)"
+        default: return nil
         }
     }
 

@@ -16,6 +16,9 @@ extension TableDatabase {
     {
         switch try TableFileKind.of(path: options.file) {
         case .sqlite:
+            if options.missingValues != nil {
+                throw .usage("--na: \(options.file) is a SQLite database; missing-value tokens are a CSV file's")
+            }
             return try TableDatabase(
                 path: options.file,
                 kind: .sqlite,
@@ -23,7 +26,11 @@ extension TableDatabase {
                 readOnly: options.readOnly
             )
         case .csv:
-            let table = try CSVSource.load(path: options.file, environment: environment)
+            let table = try CSVSource.load(
+                path: options.file,
+                missingValues: options.missingValues,
+                environment: environment
+            )
             // Said once, before anything else is printed (or curses takes the terminal).
             if let notice = table.cacheNotice { writeStandardError("\(ProgramName.current): \(notice)\n") }
             return try TableDatabase(path: options.file, kind: .csv, databasePath: table.databasePath, readOnly: true)

@@ -67,6 +67,14 @@ package struct TableDatabase {
                 }.joined(separator: ", ")
     }
 
+    /// That a CSV file's changes are not followed: its rows are read once, into its cache.
+    ///
+    ///     TableDatabase.notFollowedNotice("log.csv")
+    ///     // "log.csv is a CSV file, read once: rows added to it later are not followed (open it again to see them)"
+    static func notFollowedNotice(_ file: String) -> String {
+        "\(file) is a CSV file, read once: rows added to it later are not followed (open it again to see them)"
+    }
+
     /// "table", "view" or "virtual table".
     static func kind(of table: CatalogTable) -> String {
         table.isView ? "view" : table.virtualModule != nil ? "virtual table" : "table"
@@ -124,8 +132,22 @@ package struct TableDatabase {
         return OpenedTable(database: self, table: table, store: store, query: query, readOnlyReason: reason)
     }
 
+    /// The most columns a table may have to be read here: every fetch selects its row id and its
+    /// columns in one SELECT, and SQLite's result has at most 2,000 columns (`SQLITE_MAX_COLUMN`).
+    static let maxColumns = 1999
+
     /// `options` checked against `table`'s columns, without opening a store.
+    ///
+    /// - Throws: 65 for a table wider than ``maxColumns`` (a table SQLite allows, with 2,000 columns,
+    ///   but whose rows no SELECT with their row id can return); 64 for an option it cannot take.
     package func query(for table: CatalogTable, options: TableOptions) throws(FetchedTableError) -> TableQuery {
+        guard table.columns.count <= TableDatabase.maxColumns else {
+            throw .data(
+                "\(path): the \(TableDatabase.kind(of: table)) \(table.name) has \(table.columns.count) columns, more "
+                    + "than the \(TableDatabase.maxColumns) fetchedtable can read (SQLite returns at most 2000 "
+                    + "columns at once, and one of them is the row id)"
+            )
+        }
         // A CSV file's real columns may have companions of text (the numbers as written): shown, not listed.
         var writtenForms: [String: String] = [:]
         var columns: [TableColumn] = []

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// What kind of file `FILE` is, told by its content, never by its name:
@@ -24,7 +25,7 @@ package enum TableFileKind: Equatable, Sendable {
     package static func of(path: String) throws(FetchedTableError) -> TableFileKind {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw .noInput("\(path): no such file")
+            throw .noInput("\(path): \(missingReason(errno: errno))")
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw .noInput("\(path): is a directory, not a file") }
         // A stream (`mkfifo`, `<(…)`, a pipe as /dev/stdin) is read once: its kind, then its rows and the
@@ -48,6 +49,18 @@ package enum TableFileKind: Equatable, Sendable {
         return try kind(of: bytes[..<count], path: path)
     }
 
+    /// Why `stat` found no file: "no such file", or what stood in the way (a loop of symbolic links,
+    /// a folder that cannot be searched, a file where a folder should be).
+    static func missingReason(errno code: Int32) -> String {
+        switch code {
+        case ELOOP: return "a loop of symbolic links (or too many of them) leads nowhere"
+        case EACCES: return "cannot be reached (Permission denied)"
+        case ENOTDIR: return "no such file (a part of the path is not a folder)"
+        case ENAMETOOLONG: return "the name is too long"
+        default: return "no such file"
+        }
+    }
+
     /// What a file that is not a regular file is, for the refusal.
     static func streamKind(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
@@ -60,12 +73,69 @@ package enum TableFileKind: Equatable, Sendable {
     }
 
     /// The kind of a file beginning with `bytes`.
+    ///
+    /// - Throws: 65 for an empty file, UTF-16 text (named, with how to make it UTF-8), JSON or JSON
+    ///   Lines (told apart from a CSV file by their first line; not read yet), binary data.
     static func kind(of bytes: ArraySlice<UInt8>, path: String) throws(FetchedTableError) -> TableFileKind {
         if bytes.starts(with: sqliteHeader) { return .sqlite }
         if bytes.isEmpty { throw .data("\(path): the file is empty (neither a SQLite database nor a CSV file)") }
+        if let utf16 = utf16Form(bytes) {
+            throw .data(
+                "\(path): UTF-16 text (\(utf16)), which fetchedtable does not read; convert it to UTF-8 first "
+                    + "(iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8.csv)"
+            )
+        }
+        if let json = jsonForm(bytes) {
+            throw .data(
+                "\(path): \(json), which fetchedtable does not read (yet): it reads SQLite databases and CSV files"
+            )
+        }
         // Text: no control bytes but tab, line breaks and form feed (UTF-8 and Windows-1252 alike).
         let binary = bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C || $0 == 0x7F }
         if binary { throw .data("\(path): neither a SQLite database nor a CSV file (it holds binary data)") }
         return .csv
+    }
+
+    /// How the file is UTF-16, if it is: a byte-order mark (`FF FE`, `FE FF`), or text of ASCII letters with
+    /// a zero byte beside each (no byte-order mark), which no UTF-8 or Windows-1252 CSV file has.
+    static func utf16Form(_ bytes: ArraySlice<UInt8>) -> String? {
+        let start = bytes.startIndex
+        if bytes.count >= 2 {
+            if bytes[start] == 0xFF && bytes[start + 1] == 0xFE { return "little-endian, with a byte-order mark" }
+            if bytes[start] == 0xFE && bytes[start + 1] == 0xFF { return "big-endian, with a byte-order mark" }
+        }
+        let pairs = min(bytes.count / 2, 256)
+        guard pairs >= 2 else { return nil }
+        var evenZeros = 0
+        var oddZeros = 0
+        for i in 0..<pairs {
+            if bytes[start + 2 * i] == 0 { evenZeros += 1 }
+            if bytes[start + 2 * i + 1] == 0 { oddZeros += 1 }
+        }
+        if oddZeros >= pairs * 9 / 10 && evenZeros == 0 { return "little-endian" }
+        if evenZeros >= pairs * 9 / 10 && oddZeros == 0 { return "big-endian" }
+        return nil
+    }
+
+    /// "a JSON Lines file" or "a JSON file" when the first line says so: an object (`{…}`) that is the
+    /// whole first line, or a document that opens with `{` or `[` and then a JSON value's first character.
+    /// A CSV file's header never does (`[id],[name]` is none).
+    static func jsonForm(_ bytes: ArraySlice<UInt8>) -> String? {
+        var text = bytes
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        text = text.drop(while: isSpace)
+        guard let first = text.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        let line = text.prefix { $0 != 0x0A && $0 != 0x0D }
+        let trimmedLine = line.reversed().drop(while: isSpace).reversed()
+        if first == UInt8(ascii: "{"), trimmedLine.last == UInt8(ascii: "}"),
+            (try? JSONSerialization.jsonObject(with: Data(trimmedLine))) is [String: Any]
+        {
+            let more = text.dropFirst(line.count).drop(while: isSpace)
+            return more.first == UInt8(ascii: "{") ? "a JSON Lines file (a JSON object a line)" : "a JSON file"
+        }
+        let next = text.dropFirst().drop(while: isSpace).first
+        let opensValue = next.map { "{[\"]}-0123456789tfn".utf8.contains($0) } ?? true
+        return opensValue ? "a JSON file" : nil
     }
 }

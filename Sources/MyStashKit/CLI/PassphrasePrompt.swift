@@ -1,3 +1,4 @@
+import CLIKit
 import Glibc
 
 /// Reads a passphrase from the terminal without echoing it.

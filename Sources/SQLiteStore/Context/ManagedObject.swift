@@ -114,9 +114,13 @@ public final class ManagedObject {
         context?.noteChange(self)
     }
 
-    /// Reads through to-one relationships: `"details.publishedOn"`; NULL when a link is nil.
+    /// Reads through to-one relationships: `"details.publishedOn"`; NULL when a link is nil. An
+    /// attribute (or derived attribute) whose name is the whole key path comes first: a column of an
+    /// existing table may have a dot in its name (`user.email`), as ``SQLSource`` reads it too.
     public func value(forKeyPath keyPath: String) -> StoreValue {
-        guard let dot = keyPath.firstIndex(of: ".") else { return self[keyPath] }
+        guard let dot = keyPath.firstIndex(of: "."), entity.attributeIndex[keyPath] == nil,
+            entity.derivedIndex[keyPath] == nil
+        else { return self[keyPath] }
         let head = String(keyPath[..<dot])
         guard let i = entity.relationshipIndex[head], let next = related(i) else { return .null }
         return next.value(forKeyPath: String(keyPath[keyPath.index(after: dot)...]))

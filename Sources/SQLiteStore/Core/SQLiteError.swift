@@ -3,7 +3,8 @@ import CSQLite
 /// An error reported by SQLite, with what is needed to understand it.
 ///
 /// `code` is SQLite's *extended* result code (e.g. `SQLITE_CONSTRAINT_UNIQUE`
-/// = 2067), `message` is `sqlite3_errmsg`, and `sql` the statement that failed.
+/// = 2067), `message` is `sqlite3_errmsg`, and `sql` the statement that failed (in
+/// ``debugDescription``, never in the ``description`` a message prints).
 ///
 ///     do { try db.run("INSERT INTO t(id) VALUES (1)") }
 ///     catch let error as SQLiteError where error.isConstraint { … }
@@ -65,8 +66,17 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// True for work stopped by `Database.interrupt()` (SQLITE_INTERRUPT).
     public var isInterrupted: Bool { primaryCode == SQLITE_INTERRUPT }
 
+    /// `SQLite error 1: too many columns in result set`: what a person may read. The statement is
+    /// left out (a SELECT of two thousand columns is 19 KB); ``debugDescription`` has it.
     public var description: String {
-        var s = "SQLite error \(code): \(message)"
+        "SQLite error \(code): \(message)"
+    }
+}
+
+extension SQLiteError: CustomDebugStringConvertible {
+    /// ``description`` and the statement that failed, for logs and test failures.
+    public var debugDescription: String {
+        var s = description
         if let sql { s += " (SQL: \(sql))" }
         return s
     }

@@ -133,7 +133,19 @@ public struct CatalogTable {
         positionColumn: String = Entity.defaultPositionColumn
     ) -> Entity {
         // A generated column is read like any other (never written: only rows are deleted).
-        let attributes = columns.map { Attribute($0.name, $0.type, column: $0.name, optional: true) }
+        let attributes = columns.map { column in
+            var attribute = Attribute(
+                column.name,
+                column.type,
+                column: column.name,
+                optional: true,
+                declaredType: column.declaredType
+            )
+            // A view's column computed by an expression has no declared type and no affinity (a
+            // table's column without a type has blob's).
+            if isView && column.declaredType.isEmpty { attribute.affinity = nil }
+            return attribute
+        }
         if let rowIDColumn {
             return Entity(entityName, tableName: name, idColumn: rowIDColumn, attributes: attributes, derived: derived)
         }

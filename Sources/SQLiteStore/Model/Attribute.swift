@@ -37,6 +37,12 @@ public struct Attribute: Sendable, Hashable {
     public var columnName: String
     /// ``columnName`` as SQL (quoted when it must be: `"Close Date"`).
     public var sqlColumn: String { SQLIdentifier.quoted(columnName) }
+    /// The column's type affinity, which decides how SQLite converts a value compared with it:
+    /// that of ``AttributeType/sqlType`` for this project's columns, that of the declared type
+    /// for a column of an existing table (a `DATE` column's is numeric, a column declared without
+    /// a type has blob's); nil for a view's column computed by an expression, which has none.
+    /// Predicates compare as SQLite does by it, in SQL and in Swift.
+    public var affinity: TypeAffinity?
 
     /// An attribute; required (NOT NULL) unless `optional`, indexed when `indexed`.
     public init(
@@ -52,18 +58,28 @@ public struct Attribute: Sendable, Hashable {
         self.defaultValue = defaultValue
         self.isIndexed = indexed
         self.columnName = snakeCase(name)
+        self.affinity = TypeAffinity(declaredType: type.sqlType)
     }
 
     /// An attribute stored in the column `column` exactly as named in its table (for entities
-    /// over existing tables): optional by default, no default value, no index of its own.
+    /// over existing tables): optional by default, no default value, no index of its own; its
+    /// ``affinity`` that of the column's `declaredType` when it is given, else of `type`'s ``AttributeType/sqlType``.
     ///
     ///     Attribute("Close Date", .date, column: "Close Date")   // key path "Close Date", SQL "Close Date"
-    public init(_ name: String, _ type: AttributeType, column: String, optional: Bool = true) {
+    ///     Attribute("Closed", .date, column: "Closed", declaredType: "DATE")   // numeric affinity
+    public init(
+        _ name: String,
+        _ type: AttributeType,
+        column: String,
+        optional: Bool = true,
+        declaredType: String? = nil
+    ) {
         self.name = name
         self.type = type
         self.isOptional = optional
         self.defaultValue = nil
         self.isIndexed = false
         self.columnName = column
+        self.affinity = TypeAffinity(declaredType: declaredType ?? type.sqlType)
     }
 }

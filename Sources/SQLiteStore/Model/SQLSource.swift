@@ -60,10 +60,30 @@ public struct SQLSource: Sendable {
         return try copy.resolve(keyPath, addJoins: false).type
     }
 
-    private mutating func resolve(_ keyPath: String, addJoins: Bool) throws -> (expression: String, type: AttributeType)
-    {
+    /// The type affinity of ``expression(forKeyPath:)`` in a comparison: the column's
+    /// (``Attribute/affinity``; integer for `id` and relationships), nil for a derived attribute,
+    /// whose SQL is an expression without one (a predicate writes it as `+(…)` to make sure), and
+    /// for the position that numbers a view's rows.
+    ///
+    ///     try source.affinity(forKeyPath: "name")                    // .text
+    ///     try source.affinity(forKeyPath: "details.publishedYear")   // nil
+    public func affinity(forKeyPath keyPath: String) throws -> TypeAffinity? {
+        var copy = self
+        return try copy.resolve(keyPath, addJoins: false).affinity
+    }
+
+    private mutating func resolve(
+        _ keyPath: String,
+        addJoins: Bool
+    ) throws -> (expression: String, type: AttributeType, affinity: TypeAffinity?) {
         // A column of an existing table may have a dot in its name: the whole key path first.
-        if root.isForeign, let a = root.attribute(named: keyPath) { return (rootAlias + "." + a.sqlColumn, a.type) }
+        if root.isForeign, let a = root.attribute(named: keyPath) {
+            return (rootAlias + "." + a.sqlColumn, a.type, a.affinity)
+        }
+        // And a key derived from such a column (`year(user.email)`).
+        if root.isForeign, keyPath.contains("."), let d = root.derivedAttribute(named: keyPath) {
+            return ("(" + d.expression(alias: rootAlias) + ")", d.type, nil)
+        }
         let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var entity = root
         var alias = rootAlias
@@ -71,16 +91,21 @@ public struct SQLSource: Sendable {
         for (i, part) in parts.enumerated() {
             let isLast = i == parts.count - 1
             if isLast {
-                if let a = entity.attribute(named: part) { return (alias + "." + a.sqlColumn, a.type) }
-                if part == "id" { return (alias + "." + entity.sqlIDColumn, .integer) }
+                if let a = entity.attribute(named: part) { return (alias + "." + a.sqlColumn, a.type, a.affinity) }
+                if part == "id" {
+                    // A view's position (`row_number()` of a subquery) has no affinity.
+                    return (alias + "." + entity.sqlIDColumn, .integer, entity.numbersRowsByPosition ? nil : .integer)
+                }
                 if let d = entity.derivedAttribute(named: part) {
-                    return ("(" + d.expression(alias: alias) + ")", d.type)
+                    return ("(" + d.expression(alias: alias) + ")", d.type, nil)
                 }
             }
             guard let rel = entity.relationship(named: part), let dest = model.entity(named: rel.destination) else {
                 throw StoreError.unknownKeyPath(keyPath, entity: root.name)
             }
-            if isLast && rel.storesForeignKey { return (alias + "." + SQLIdentifier.quoted(rel.columnName), .integer) }
+            if isLast && rel.storesForeignKey {
+                return (alias + "." + SQLIdentifier.quoted(rel.columnName), .integer, .integer)
+            }
             path = path.isEmpty ? part : path + "." + part
             let nextAlias: String
             if let known = aliases[path] {
@@ -108,7 +133,7 @@ public struct SQLSource: Sendable {
                 }
                 from += " LEFT JOIN \(dest.sqlTable) AS \(nextAlias) ON \(on)"
             }
-            if isLast { return (nextAlias + "." + dest.sqlIDColumn, .integer) }
+            if isLast { return (nextAlias + "." + dest.sqlIDColumn, .integer, .integer) }
             entity = dest
             alias = nextAlias
         }
