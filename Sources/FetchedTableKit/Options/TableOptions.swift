@@ -87,8 +87,9 @@ package struct TableOptions: Equatable, Sendable {
     }
 
     /// The options for a table other than the one `--table` names (the table list, after that table was
-    /// altered or dropped): the columns of `--sort`, `--section`, `--columns`, `--title`, `--subtitle` and `--where` were
-    /// given for that table, so another opens with its defaults. Without `--table`, the options as they are.
+    /// altered or dropped): the columns of `--sort`, `--section`, `--columns`, `--title`, `--subtitle` and
+    /// `--where` were given for that table, so another opens with its defaults. Without `--table`, the
+    /// options as they are.
     package func opening(_ table: String) -> TableOptions {
         guard let named = self.table, named != table else { return self }
         var other = self

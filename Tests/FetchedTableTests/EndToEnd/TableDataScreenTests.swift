@@ -35,6 +35,13 @@ struct TableDataScreenTests {
         #expect(detail.contains("ada@example.org"), "\(detail)")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
+        // The grid (without --title) reads the same names.
+        let grid = try fixture.launch([path, "--sort", "user.email"], width: 100)
+        defer { grid.close() }
+        let rows = try grid.waitUntil("the grid", timeout: 10) { $0.contains("bo@example.org") }
+        #expect(rows.contains("ada@example.org") && rows.contains("user.name"), "\(rows)")
+        grid.send("q")
+        #expect(fixture.exitStatus() == 0)
     }
 
     @Test func aTableTooWideToReadIsRefusedOnTheStatusLineNotShownAsBlankRows() throws {
