@@ -33,7 +33,7 @@ public struct Attribute: Sendable, Hashable {
     public var defaultValue: StoreValue?
     /// Creates an index on the column (for sorting and filtering).
     public var isIndexed: Bool
-    /// The column name: `snake_case(name)`, or the column given to ``init(_:_:column:optional:)``.
+    /// The column name: `snake_case(name)`, or the column given to ``init(_:_:column:optional:declaredType:)``.
     public var columnName: String
     /// ``columnName`` as SQL (quoted when it must be: `"Close Date"`).
     public var sqlColumn: String { SQLIdentifier.quoted(columnName) }

@@ -76,7 +76,7 @@ public struct Entity: Sendable {
     ///
     /// `idColumn` is `"rowid"` or the table's `INTEGER PRIMARY KEY` column: its value is the
     /// object's row id. The attributes name the columns as written in the table (see
-    /// ``Attribute/init(_:_:column:optional:)``); the id column may be one of them too. The
+    /// ``Attribute/init(_:_:column:optional:declaredType:)``); the id column may be one of them too. The
     /// store never changes the table's schema (see ``Store/init(foreignDatabaseAt:model:readOnly:tracking:)``).
     ///
     ///     let books = Entity("books", tableName: "books", idColumn: "rowid",
