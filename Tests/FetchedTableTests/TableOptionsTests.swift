@@ -1,4 +1,5 @@
 import CLIKit
+import FetchedResults
 import Foundation
 import SQLiteStore
 import TestSupport
@@ -216,6 +217,15 @@ import Testing
             try TableQuery(options: options(["--where", "d > 5"]), table: "t", columns: declared, idKey: "rowid")
                 .predicate != nil
         )
+    }
+
+    @Test func aColumnIsNamedInAPredicateAsTheLanguageReadsIt() throws {
+        #expect(TableQuery.predicateName("close_date") == "close_date")
+        #expect(TableQuery.predicateName("Closing Date") == #""Closing Date""#)
+        #expect(TableQuery.predicateName(#"say "hi""#) == #""say ""hi""""#)
+        // The filter's example parses: a name with spaces in double quotes.
+        let example = "\(TableQuery.predicateName("Bank Name")) BEGINSWITH 'A'"
+        #expect(try FetchPredicate(example).keyPaths == ["Bank Name"])
     }
 
     @Test func naTakesTheTokensOfACSVFile() throws {

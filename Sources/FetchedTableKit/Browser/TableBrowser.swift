@@ -259,7 +259,7 @@ package final class TableBrowser {
         configuration.detailDescription = "show every column of the row"
         configuration.indexTitleDescription = "a section's name"
         if let text = opened.query.columns.first(where: { $0.type == .text })?.name ?? keys.first {
-            configuration.filterExample = ["\(text) BEGINSWITH \"A\"; Esc clears"]
+            configuration.filterExample = ["\(TableQuery.predicateName(text)) BEGINSWITH 'A'; Esc clears"]
         }
         // --where narrows the tab itself: the \\ filter comes on top of it.
         configuration.tabs[0].predicate = opened.query.predicate

@@ -132,10 +132,20 @@ package struct TableQuery {
         }
     }
 
+    /// `column` as a predicate names it: as it is when it is an identifier (`close_date`), else in double
+    /// quotes (`"Closing Date"`, a quote doubled).
+    ///
+    ///     TableQuery.predicateName("Closing Date")   // "\"Closing Date\""
+    static func predicateName(_ column: String) -> String {
+        let isIdentifier =
+            column.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+            && column.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        return isIdentifier ? column : "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
     /// Why `value` compared with `column` (every value of it of its type) never compares as meant, if so.
     static func uncomparable(_ value: StoreValue, with column: TableColumn) -> String? {
-        let plain = column.name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
-        let name = plain ? column.name : "\"\(column.name)\""
+        let name = predicateName(column.name)
         let holdsDates = column.type == .date || column.type == .dateTime
         let holdsNumbers = column.type == .integer || column.type == .real
         switch value {
