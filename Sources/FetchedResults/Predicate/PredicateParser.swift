@@ -329,21 +329,19 @@ struct PredicateParser {
         case .keyPath(let k): return .keyPath(k)
         case .value(let v): return .value(v)
         case .doubleQuoted(let s):
-            if case .keyPath = other {
-                return .value(.text(s))
-            } else {
-                guard !s.isEmpty else {
-                    throw PredicateError.unexpectedToken(
-                        position: token.position,
-                        expected: "a key path (\"\" names none)",
-                        found: token.display
-                    )
-                }
-                return .keyPath(s)
+            if case .keyPath = other { return .value(.text(s)) }
+            guard !s.isEmpty else {
+                throw PredicateError.unexpectedToken(
+                    position: token.position,
+                    expected: "a key path (\"\" names none)",
+                    found: token.display
+                )
             }
+            return .keyPath(s)
         }
     }
 
+    /// `operand` facing an operand already read as a key path or a value.
     private func resolve(
         _ operand: ParsedOperand,
         facing other: PredicateOperand,

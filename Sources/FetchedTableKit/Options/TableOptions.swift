@@ -189,7 +189,7 @@ package struct TableOptions: Equatable, Sendable {
         summary: "Browse any SQLite table or CSV file as a live, sectioned, indexed list.",
         usage: "FILE|URL|--pg [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--columns 'KEY, …'] "
             + "[--title KEY] [--subtitle 'KEY, KEY'] "
-            + "[--where PREDICATE] [--read-only] [--track] [--no-animation] | COMMAND …",
+            + "[--where PREDICATE] [--na TOKEN,…] [--read-only] [--track] [--no-animation] | COMMAND …",
         options: common + [
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them")
         ],
@@ -205,7 +205,7 @@ package struct TableOptions: Equatable, Sendable {
         summary: "Print a table's rows in the order and sections the browser shows, as text, JSON or CSV.",
         usage:
             "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--columns …] [--title KEY] [--subtitle …] "
-            + "[--where PREDICATE] "
+            + "[--where PREDICATE] [--na TOKEN,…] "
             + "[--format text|json|csv]",
         options: common + [
             OptionSpec(
@@ -226,7 +226,7 @@ package struct TableOptions: Equatable, Sendable {
         name: "fetchedtable watch",
         summary:
             "Print a table's sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
-        usage: "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--where PREDICATE] [--track]",
+        usage: "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--where PREDICATE] [--na TOKEN,…] [--track]",
         options: common,
         minPositionals: 0,
         maxPositionals: 1,
