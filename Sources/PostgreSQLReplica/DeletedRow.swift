@@ -10,6 +10,14 @@ public struct DeletedRow: Hashable, Sendable {
     public let values: [PostgresValue]
     /// The replica's row id it had.
     public let rowID: Int64
+    /// Each column's value in the server's text form (nil: NULL), exactly as it came: what
+    /// undo writes back, cast to the column's type.
+    let serverTexts: [String?]
+
+    /// The text undo writes for column `index` (the value's parameter form when the server's text is missing).
+    func text(at index: Int) -> String? {
+        index < serverTexts.count ? serverTexts[index] : values[index].parameterText
+    }
 }
 
 /// The first rows of a table read straight from the server, in the order the

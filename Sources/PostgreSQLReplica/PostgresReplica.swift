@@ -387,6 +387,20 @@ public final class PostgresReplica: @unchecked Sendable {
         try ReplicaWrites(replica: replica).restore(rows, on: connection)
     }
 
+    /// Why a row deleted from `table` could not be written back as it was by ``restore(_:)``
+    /// — then ``delete(rowIDs:)`` refuses to delete it — or nil when it can: the role may insert
+    /// every column undo writes (all but generated ones), and no other table's foreign key
+    /// changes rows when one is deleted (`ON DELETE CASCADE`, `SET NULL`, `SET DEFAULT`).
+    /// A browser asks before it offers delete.
+    ///
+    ///     if let reason = try PostgresReplica.undoRefusal(of: table, on: connection) { print(reason) }
+    public static func undoRefusal(
+        of table: TableDescription,
+        on connection: PostgresConnection
+    ) throws(PostgresError) -> String? {
+        try ReplicaWrites.undoRefusal(of: table, on: connection)
+    }
+
     // MARK: Steps
 
     private func loadedReplica() throws(ReplicaError) -> LoadedReplica {

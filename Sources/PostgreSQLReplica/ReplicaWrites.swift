@@ -3,6 +3,12 @@ import SQLiteStore
 
 /// A browser's writes: deleting rows on the server by primary key, then in
 /// the replica; writing deleted rows back (undo). Each side in one transaction.
+///
+/// A delete goes through only when its undo can be done: the rows' values came back from
+/// the server exactly (valid UTF-8: a `SQL_ASCII` database may hold other bytes), and
+/// ``undoRefusal(of:on:)`` finds nothing in the way. Undo writes back every column but the
+/// generated ones, identity columns with `OVERRIDING SYSTEM VALUE`, each value in the
+/// server's own text cast to the column's type.
 struct ReplicaWrites {
     let replica: LoadedReplica
     var shape: ReplicaShape { replica.shape }
@@ -10,6 +16,9 @@ struct ReplicaWrites {
     func delete(rowIDs: [Int64], on connection: PostgresConnection) throws(ReplicaError) -> [DeletedRow] {
         if let reason = shape.readOnlyReason { throw .readOnly(reason: reason) }
         do {
+            if let refusal = try ReplicaWrites.undoRefusal(of: shape.description, on: connection) {
+                throw ReplicaError.readOnly(reason: refusal)
+            }
             let store = try ReplicaStore(path: replica.table.path, shape: shape, tracking: replica.tracking)
             var keys: [[String]] = []
             var rowIDByKey: [[String]: Int64] = [:]
@@ -23,20 +32,29 @@ struct ReplicaWrites {
             let returning =
                 names.map(SQLIdentifier.quote).joined(separator: ", ") + ", "
                 + shape.keyColumns.map { "\(SQLIdentifier.quote($0))::text" }.joined(separator: ", ")
-            let result = try connection.query(
-                "DELETE FROM \(shape.source.quoted) WHERE \(shape.keyCondition) RETURNING \(returning)",
-                shape.keyParameters(keys)
-            )
-            var deleted: [DeletedRow] = []
-            for row in 0..<result.rowCount {
-                let key = shape.keyColumns.indices.map { result.text(row: row, column: names.count + $0) ?? "" }
-                deleted.append(
-                    DeletedRow(
+            let deleted = try connection.transaction { () throws -> [DeletedRow] in
+                let result = try connection.query(
+                    "DELETE FROM \(shape.source.quoted) WHERE \(shape.keyCondition) RETURNING \(returning)",
+                    shape.keyParameters(keys)
+                )
+                // Undo writes back the server's text: a value read with U+FFFD in it must not be (the rollback keeps the row).
+                for row in 0..<result.rowCount {
+                    if let column = names.indices.first(where: { !result.textIsExact(row: row, column: $0) }) {
+                        throw ReplicaError.readOnly(
+                            reason: "the value of \(names[column]) is not valid UTF-8 (the database's encoding is "
+                                + "SQL_ASCII?), so undo could not write it back as it was"
+                        )
+                    }
+                }
+                return (0..<result.rowCount).map { row in
+                    let key = shape.keyColumns.indices.map { result.text(row: row, column: names.count + $0) ?? "" }
+                    return DeletedRow(
                         columns: names,
                         values: names.indices.map { result[row, $0] },
-                        rowID: rowIDByKey[key] ?? 0
+                        rowID: rowIDByKey[key] ?? 0,
+                        serverTexts: names.indices.map { result.text(row: row, column: $0) }
                     )
-                )
+                }
             }
             _ = try ReplicaSync(store: store).refresh(keys: keys, on: connection)
             return deleted
@@ -51,18 +69,23 @@ struct ReplicaWrites {
         do {
             let store = try ReplicaStore(path: replica.table.path, shape: shape, tracking: replica.tracking)
             var keys: [[String]] = []
+            let described = Dictionary(
+                shape.description.columns.map { ($0.name, $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
             try connection.transaction {
                 for row in rows {
-                    let columns = row.columns.map(SQLIdentifier.quote).joined(separator: ", ")
-                    let types = row.columns.map { name in
-                        shape.columns.first { $0.name == name }?.postgresType ?? "text"
-                    }
-                    let values = types.indices.map { "$\($0 + 1)::\(types[$0])" }.joined(separator: ", ")
+                    // Generated columns are the server's to compute: never written.
+                    let written = row.columns.indices.filter { described[row.columns[$0]]?.isWritable ?? true }
+                    let columns = written.map { SQLIdentifier.quote(row.columns[$0]) }.joined(separator: ", ")
+                    let values = written.enumerated().map { parameter, index in
+                        "$\(parameter + 1)::\(described[row.columns[index]]?.typeName ?? "text")"
+                    }.joined(separator: ", ")
                     let returning = shape.keyColumns.map { "\(SQLIdentifier.quote($0))::text" }.joined(separator: ", ")
                     let result = try connection.query(
                         "INSERT INTO \(shape.source.quoted) (\(columns)) OVERRIDING SYSTEM VALUE VALUES (\(values))"
                             + " RETURNING \(returning)",
-                        values: row.values
+                        written.map { row.text(at: $0) }
                     )
                     keys.append(shape.keyColumns.indices.map { result.text(row: 0, column: $0) ?? "" })
                 }
@@ -73,5 +96,36 @@ struct ReplicaWrites {
         } catch {
             throw .wrap(error)
         }
+    }
+
+    /// Why a row deleted from `table` could not be written back as it was — so that it must
+    /// not be deleted here — or nil when undo can do it: the role may insert every column
+    /// undo writes (`has_column_privilege`), and no foreign key of another table cascades
+    /// the delete (`ON DELETE CASCADE`, `SET NULL`, `SET DEFAULT` change rows undo knows
+    /// nothing of).
+    static func undoRefusal(of table: TableDescription, on connection: PostgresConnection) throws(PostgresError)
+        -> String?
+    {
+        let writable = table.columns.filter(\.isWritable).map(\.name)
+        let result = try connection.query(
+            """
+            SELECT (SELECT string_agg(quote_ident(c), ', ') FROM unnest($2::text[]) AS c
+                    WHERE NOT has_column_privilege($1::regclass, c, 'INSERT')),
+                   (SELECT string_agg(DISTINCT f.conrelid::regclass::text || CASE f.confdeltype
+                               WHEN 'c' THEN ' (ON DELETE CASCADE)' WHEN 'n' THEN ' (ON DELETE SET NULL)'
+                               ELSE ' (ON DELETE SET DEFAULT)' END, ', ')
+                    FROM pg_constraint f
+                    WHERE f.contype = 'f' AND f.confrelid = $1::regclass AND f.confdeltype IN ('c', 'n', 'd'))
+            """,
+            [table.name.quoted, PostgresValue.array(writable.map(PostgresValue.text)).parameterText]
+        )
+        if let columns = result.text(row: 0, column: 0) {
+            return "the role may not insert into \(columns) of \(table.displayName), so a delete could not be undone"
+        }
+        if let references = result.text(row: 0, column: 1) {
+            return "a delete from \(table.displayName) also changes rows of \(references), "
+                + "which undo could not write back"
+        }
+        return nil
     }
 }

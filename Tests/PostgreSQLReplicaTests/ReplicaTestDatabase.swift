@@ -12,6 +12,12 @@ struct ReplicaTestDatabase {
         name = try server.makeDatabase()
     }
 
+    /// A database in `encoding` (`createdb -E LATIN1 -T template0 --locale=C`).
+    init(encoding: String) throws {
+        server = try PostgresTestServer.shared()
+        name = try server.makeDatabase(encoding: encoding)
+    }
+
     var uri: String { server.uri(database: name) }
 
     func connect(applicationName: String? = "tests") throws -> PostgresConnection {

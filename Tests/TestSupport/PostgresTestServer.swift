@@ -124,6 +124,19 @@ public final class PostgresTestServer: @unchecked Sendable {
         return name
     }
 
+    /// Creates an empty database of its own in `encoding` (`LATIN1`, `WIN1252`, `SQL_ASCII`),
+    /// from `template0` with the `C` locale — `createdb -E LATIN1 -T template0 --locale=C` —
+    /// and returns its name.
+    public func makeDatabase(encoding: String) throws -> String {
+        let n = PostgresTestServer.sharedLock.withLock {
+            PostgresTestServer.databaseCounter += 1
+            return PostgresTestServer.databaseCounter
+        }
+        let name = "test_\(n)_\(encoding.lowercased())"
+        try psql("CREATE DATABASE \(name) ENCODING '\(encoding)' TEMPLATE template0 LOCALE 'C'")
+        return name
+    }
+
     // MARK: Life cycle
 
     /// Starts the server (again) and waits until it accepts connections.

@@ -1,4 +1,5 @@
 import CLIKit
+import PostgreSQLClient
 import SQLiteStore
 
 /// The `fetchedtable` command: dispatches to `list`, `watch` or `untrack`, or opens the browser.
@@ -99,6 +100,17 @@ public enum FetchedTableCommand {
         return TableBrowserCommand.run(arguments)
     }
 
+    /// `message` without any password an operand of `arguments` holds — a URL's or a
+    /// keyword/value string's (`password=…`), whether or not it was taken for a connection string —
+    /// nor any `password=` pair or URL password of its own.
+    static func redactingPasswords(in message: String, arguments: [String]) -> String {
+        var text = ConnectionString.removingPasswords(from: message, connectionString: nil)
+        for argument in arguments where argument.contains("=") || argument.contains("@") {
+            text = ConnectionString.removingPasswords(from: text, connectionString: argument)
+        }
+        return text
+    }
+
     /// CLIKit's `runCommand` with this command's errors: an ``OptionError`` is a usage error
     /// (`list: --sort: …`, 64), a ``FetchedTableError`` says `fetchedtable: message` with its status.
     ///
@@ -118,7 +130,7 @@ public enum FetchedTableCommand {
             spec: spec,
             arguments: arguments,
             help: help,
-            errorOutput: errorOutput,
+            errorOutput: { errorOutput(redactingPasswords(in: $0, arguments: arguments)) },
             failure: { error in
                 switch error {
                 case let error as OptionError: ("\(spec.name): \(error.message)", ExitStatus.usage)

@@ -2,6 +2,7 @@ import CLIKit
 import Foundation
 import PostgreSQLChangeFeed
 import PostgreSQLClient
+import PostgreSQLReplica
 import SQLiteStore
 
 /// A PostgreSQL server `fetchedtable` is connected to, for what needs no copy of a
@@ -230,9 +231,6 @@ struct PostgresServer {
         }
         let privileges = try run { try Catalog.privileges(of: table.name, on: $0) }
         if !privileges.delete { return "the role may not delete from \(table.displayName) (no DELETE privilege)" }
-        if !privileges.insert {
-            return "the role may not insert into \(table.displayName), so a delete could not be undone"
-        }
-        return nil
+        return try run { try PostgresReplica.undoRefusal(of: table, on: $0) }
     }
 }

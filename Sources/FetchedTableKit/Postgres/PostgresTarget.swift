@@ -1,3 +1,4 @@
+import Foundation
 import PostgreSQLClient
 
 /// The PostgreSQL server a command line names: a `postgres://` or `postgresql://` URL
@@ -9,7 +10,7 @@ import PostgreSQLClient
 ///
 ///     let target = PostgresTarget(connectionString: "postgres://alice:secret@db/shop")
 ///     target.label             // "postgres://alice@db/shop"
-///     target.passwordWarning   // "the password in the URL is visible to every user in ps; …"
+///     target.passwordWarning   // "warning: the password in the connection string is visible to every user …"
 package struct PostgresTarget: Equatable, Sendable {
     /// The URL as given, password and all (nil: `--pg`). Never shown.
     package let connectionString: String?
@@ -19,10 +20,11 @@ package struct PostgresTarget: Equatable, Sendable {
         self.connectionString = connectionString
     }
 
-    /// Whether a positional argument names a server rather than a file.
+    /// Whether a positional argument names a server rather than a file: a URL, or libpq's
+    /// keyword/value pairs (`'host=db dbname=shop'`) that are not the name of a file there is.
     package static func isURL(_ argument: String) -> Bool {
-        let lower = argument.lowercased()
-        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+        if ConnectionString.isURI(argument) { return true }
+        return ConnectionString.isKeywordValue(argument) && !FileManager.default.fileExists(atPath: argument)
     }
 
     /// The URL without its password, or `--pg`.
@@ -33,7 +35,7 @@ package struct PostgresTarget: Equatable, Sendable {
     /// The one-line warning for a URL that carries a password (nil: it does not).
     package var passwordWarning: String? {
         guard let connectionString, ConnectionString.containsPassword(connectionString) else { return nil }
-        return "warning: the password in the URL is visible to every user of this machine (ps); "
+        return "warning: the password in the connection string is visible to every user of this machine (ps); "
             + "put it in ~/.pgpass or PGPASSWORD instead"
     }
 

@@ -178,8 +178,19 @@ public enum Catalog {
     {
         let result = try connection.query(
             """
-            SELECT a.attrelid::text, a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid::bigint, NOT a.attnotnull
+            SELECT a.attrelid::text, a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid::bigint, NOT a.attnotnull,
+                   a.attgenerated::text, a.attidentity::text, base.oid::bigint, base.typtype::text,
+                   coll.collname, coll.provider, coll.locale, coll.deterministic
             FROM pg_attribute a
+            CROSS JOIN LATERAL (
+                WITH RECURSIVE domains(oid, basetype, depth) AS (
+                    SELECT t.oid, t.typbasetype, 0 FROM pg_type t WHERE t.oid = a.atttypid
+                    UNION ALL
+                    SELECT t.oid, t.typbasetype, d.depth + 1 FROM pg_type t JOIN domains d ON t.oid = d.basetype
+                )
+                SELECT t.oid, t.typtype FROM domains d JOIN pg_type t ON t.oid = d.oid ORDER BY d.depth DESC LIMIT 1
+            ) base
+            LEFT JOIN LATERAL (\(collationQuery(serverVersion: connection.serverVersion))) coll ON a.attcollation <> 0
             WHERE a.attrelid = ANY ($1::oid[]) AND a.attnum > 0 AND NOT a.attisdropped
             ORDER BY a.attrelid, a.attnum
             """,
@@ -187,15 +198,59 @@ public enum Catalog {
         )
         var columns: [String: [ColumnDescription]] = [:]
         for row in 0..<result.rowCount {
+            let text = { (column: Int) in result.text(row: row, column: column) ?? "" }
+            let collation = result.text(row: row, column: 9).map { name in
+                ColumnCollation(
+                    name: name,
+                    provider: ColumnCollation.Provider(rawValue: text(10)) ?? .libc,
+                    locale: text(11),
+                    isDeterministic: text(12) != "f"
+                )
+            }
             let column = ColumnDescription(
-                name: result.text(row: row, column: 1) ?? "",
-                typeName: result.text(row: row, column: 2) ?? "",
+                name: text(1),
+                typeName: text(2),
                 typeOID: UInt32(result.int64(row: row, column: 3) ?? 0),
-                isNullable: result.text(row: row, column: 4) == "t"
+                isNullable: text(4) == "t",
+                generation: text(5) == "s" ? .stored : text(6) == "a" ? .identityAlways : text(6) == "d" ? .identityByDefault : nil,
+                baseTypeOID: UInt32(result.int64(row: row, column: 7) ?? 0),
+                isEnum: text(8) == "e",
+                collation: collation
             )
-            columns[result.text(row: row, column: 0) ?? "", default: []].append(column)
+            columns[text(0), default: []].append(column)
         }
         return columns
+    }
+
+    /// The collation of `a.attcollation` (the database's for the default one): its name,
+    /// provider (`c` libc, `i` ICU, `b` builtin), locale and whether it is deterministic —
+    /// in the catalog columns of the server's version (ICU locales moved in 15 and 17).
+    private static func collationQuery(serverVersion: Int) -> String {
+        let collationLocale: String
+        let databaseProvider: String
+        let databaseLocale: String
+        switch serverVersion {
+        case 170_000...:
+            collationLocale = "coalesce(c.colllocale, c.collcollate)"
+            databaseProvider = "d.datlocprovider::text"
+            databaseLocale = "coalesce(d.datlocale, d.datcollate)"
+        case 150_000..<170_000:
+            collationLocale = "coalesce(c.colliculocale, c.collcollate)"
+            databaseProvider = "d.datlocprovider::text"
+            databaseLocale = "coalesce(d.daticulocale, d.datcollate)"
+        default:
+            collationLocale = "c.collcollate"
+            databaseProvider = "'c'"
+            databaseLocale = "d.datcollate"
+        }
+        return """
+            SELECT c.collname::text AS collname,
+                   CASE WHEN c.collprovider = 'd' THEN \(databaseProvider) ELSE c.collprovider::text END AS provider,
+                   CASE WHEN c.collprovider = 'd' THEN \(databaseLocale) ELSE \(collationLocale) END AS locale,
+                   c.collisdeterministic::text AS deterministic
+            FROM pg_collation c, pg_database d
+            WHERE c.oid = a.attcollation AND d.datname = current_database()
+            """
     }
 
     private static func primaryKeysByRelation(

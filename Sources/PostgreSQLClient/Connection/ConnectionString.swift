@@ -18,6 +18,28 @@ public enum ConnectionString {
         !(passwords(in: connectionString).isEmpty)
     }
 
+    /// Whether `text` is a libpq keyword/value connection string (`host=db dbname=shop`,
+    /// `service=main`): it has an `=`, and libpq's own parser reads it as parameters it knows.
+    /// A URI is not (see ``isURI(_:)``); nor is a file name, which has no `keyword=`.
+    ///
+    ///     ConnectionString.isKeywordValue("host=db password=secret dbname=shop")   // true
+    ///     ConnectionString.isKeywordValue("data=2024.csv")                         // false: no such keyword
+    public static func isKeywordValue(_ text: String) -> Bool {
+        guard text.contains("="), !isURI(text) else { return false }
+        var error: UnsafeMutablePointer<CChar>?
+        let options = PQconninfoParse(text, &error)
+        if let error { PQfreemem(error) }
+        guard let options else { return false }
+        PQconninfoFree(options)
+        return true
+    }
+
+    /// Whether `text` is a connection URI: `postgres://…` or `postgresql://…` (any case).
+    public static func isURI(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
     /// `connectionString` without its password, for a title or a message:
     /// `postgres://alice:secret@host/db?password=x&sslmode=require` becomes
     /// `postgres://alice@host/db?sslmode=require`.

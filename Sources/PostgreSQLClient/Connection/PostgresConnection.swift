@@ -25,7 +25,11 @@ import Glibc
 ///
 /// The session is set up for reading by a person: `DateStyle` ISO and
 /// `TimeZone` the terminal's (Foundation's current time zone, or the one
-/// given), so `timestamptz` values come back in local time.
+/// given), so `timestamptz` values come back in local time. Its
+/// `client_encoding` is always `UTF8`, whatever the database's encoding
+/// (`LATIN1`, `WIN1252`…) and whatever the connection string or
+/// `PGCLIENTENCODING` say: the server converts every text to UTF-8 and back,
+/// and refuses a character its database cannot hold.
 public final class PostgresConnection {
     private var handle: OpaquePointer?
     private let connectionString: String?
@@ -64,6 +68,9 @@ public final class PostgresConnection {
         var pairs: [(String, String)] = []
         if let applicationName { pairs.append(("application_name", applicationName)) }
         if let connectionString { pairs.append(("dbname", connectionString)) }
+        // After the string, so that it wins: every text is read and sent as UTF-8 (libpq converts
+        // from and to the database's encoding), whatever the string or PGCLIENTENCODING say.
+        pairs.append(("client_encoding", "UTF8"))
         let keywords = pairs.map { strdup($0.0) } + [nil]
         let values = pairs.map { strdup($0.1) } + [nil]
         defer { for pointer in keywords + values { free(pointer) } }
@@ -331,6 +338,10 @@ public final class PostgresConnection {
     // MARK: Steps
 
     private func prepareSession() throws(PostgresError) {
+        if let handle, PQclientEncoding(handle) != PostgresConnection.utf8Encoding {
+            // A server that cannot convert to UTF-8 (none can refuse it today): never read its bytes as UTF-8.
+            throw .cannotConnect(message: "the server does not send UTF-8 (client_encoding UTF8 was refused)")
+        }
         _ = try query("SELECT set_config('DateStyle', 'ISO, MDY', false)")
         if let timeZone {
             do {
@@ -340,6 +351,9 @@ public final class PostgresConnection {
             }
         }
     }
+
+    /// libpq's number of the UTF8 encoding (`pg_char_to_encoding("UTF8")`).
+    private static let utf8Encoding = pg_char_to_encoding("UTF8")
 
     private func usableHandle() throws(PostgresError) -> OpaquePointer {
         guard let handle else { throw .connectionLost(message: "the connection is closed") }

@@ -57,6 +57,16 @@ public final class QueryResult: @unchecked Sendable {
         return String(cString: PQgetvalue(handle, r, c))
     }
 
+    /// Whether ``text(row:column:)`` holds the server's bytes exactly: NULL, or valid UTF-8.
+    /// A `SQL_ASCII` database sends its bytes unconverted, and bytes that are not UTF-8 are read
+    /// with U+FFFD in their place — a value that must not be written back.
+    public func textIsExact(row: Int, column: Int) -> Bool {
+        let r = Int32(row)
+        let c = Int32(column)
+        if PQgetisnull(handle, r, c) == 1 { return true }
+        return String(validatingCString: PQgetvalue(handle, r, c)) != nil
+    }
+
     /// The value at `row`, `column` as an integer without making a string:
     /// the fast path for reading many keys. Nil for NULL or a non-integer.
     public func int64(row: Int, column: Int) -> Int64? {

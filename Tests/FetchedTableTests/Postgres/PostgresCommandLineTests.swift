@@ -114,4 +114,25 @@ struct PostgresCommandLineTests {
         #expect(view.standardError.contains("math is a view"), "\(view.standardError)")
         #expect(try fixture.server.schemaDump(database: fixture.database) == before, "nothing was installed")
     }
+
+    @Test func aKeywordValueConnectionStringIsAServerAndItsPasswordIsNeverShown() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresCommandLineTests.schema)
+        let server = "host=\(fixture.server.socketDirectory) port=\(fixture.server.port)"
+        let listed = try fixture.run(["list", "\(server) dbname=\(fixture.database) user=postgres", "--table", "student"])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        #expect(listed.standardOutput.contains("Ada") && listed.standardOutput.contains("Cyril"))
+        // Nothing listens there: libpq's refusal, with the string named without its password.
+        let nowhere = "host=\(fixture.directory.path) port=5999 password=hunter2 dbname=shop"
+        let refused = try fixture.run(["list", nowhere, "--table", "t"])
+        #expect(refused.status == 69, "\(refused.standardError)")
+        #expect(refused.standardError.contains("cannot connect to host="), "\(refused.standardError)")
+        #expect(!refused.standardError.contains("hunter2"), "\(refused.standardError)")
+        // A string libpq does not read (a keyword it does not know) is a file, and still no password is shown.
+        let unread = try fixture.run(["list", "password='hunter 2' databse=shop", "--table", "t"])
+        #expect(unread.status == 66, "\(unread.standardError)")
+        #expect(unread.standardError.contains("no such file"), "\(unread.standardError)")
+        #expect(!unread.standardError.contains("hunter"), "\(unread.standardError)")
+    }
 }
