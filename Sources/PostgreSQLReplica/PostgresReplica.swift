@@ -57,6 +57,15 @@ public final class PostgresReplica: @unchecked Sendable {
     /// The time zone `timestamptz` values are copied in: the terminal's by default.
     public let timeZone: String?
 
+    /// Called with each notice the server sends on any of the replica's connections (a
+    /// `WARNING`, an error that arrived while idle), on the thread of that connection; nil
+    /// drops them. Never printed: the replica's connections write nothing to stderr.
+    public var noticeHandler: (@Sendable (PostgresNotice) -> Void)? {
+        get { lock.withLock { notices } }
+        set { lock.withLock { notices = newValue } }
+    }
+    private var notices: (@Sendable (PostgresNotice) -> Void)?
+
     private let lock = NSLock()
     private var loaded: LoadedReplica?
     private var follower: ReplicaFollower?
@@ -307,13 +316,14 @@ public final class PostgresReplica: @unchecked Sendable {
             let made = ReplicaFollower(
                 replica: loaded,
                 track: track,
-                connect: { [connectionString, applicationName, timeout, timeZone] in
+                connect: { [connectionString, applicationName, timeout, timeZone, notices] in
                     let connection = try PostgresConnection(
                         connectionString,
                         applicationName: applicationName,
                         timeZone: timeZone,
                         timeout: timeout
                     )
+                    connection.noticeHandler = notices
                     connection.statementTimeout = timeout
                     return connection
                 },
@@ -410,12 +420,14 @@ public final class PostgresReplica: @unchecked Sendable {
 
     private func connect() throws(ReplicaError) -> PostgresConnection {
         do {
-            return try PostgresConnection(
+            let connection = try PostgresConnection(
                 connectionString,
                 applicationName: applicationName,
                 timeZone: timeZone,
                 timeout: timeout
             )
+            connection.noticeHandler = noticeHandler
+            return connection
         } catch {
             throw .server(error)
         }

@@ -49,7 +49,7 @@ struct PostgresCopy {
                 status: ExitStatus.cantCreate
             )
         }
-        return PostgresReplica(
+        let replica = PostgresReplica(
             connectionString: target.connectionString,
             table: table,
             cacheDirectory: directory,
@@ -57,6 +57,8 @@ struct PostgresCopy {
             localTracking: TableFileNames.tracking,
             changeFeed: TableFileNames.changeFeed
         )
+        replica.noticeHandler = PostgresNoticeLog.shared.record
+        return replica
     }
 
     /// Copies `opening`'s table now.

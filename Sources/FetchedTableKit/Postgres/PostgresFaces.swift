@@ -36,6 +36,8 @@ enum PostgresFaces {
         shouldStop: () -> Bool,
         pollInterval: useconds_t
     ) throws(FetchedTableError) -> Int32 {
+        PostgresNoticeLog.shared.printAsTheyCome()
+        for line in PostgresNoticeLog.shared.take() { writeStandardError("\(ProgramName.current): \(line)\n") }
         let copy = try PostgresCopy.load(opening)
         let (opened, controller) = try copy.fetch(options)
         var readerGone = !output(ResultsJSONLines.snapshot(controller))
@@ -99,7 +101,7 @@ enum PostgresFaces {
         while loop.pop() != nil {}
         screen.close()
         if let error = browser.error { throw error }
-        for line in browser.log.suffix(5) { printError(line) }
+        for line in (browser.log + PostgresNoticeLog.shared.take()).suffix(5) { printError(line) }
         return exit.exitStatus
     }
 

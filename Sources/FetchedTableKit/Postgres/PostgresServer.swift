@@ -46,6 +46,7 @@ struct PostgresServer {
                 applicationName: applicationName,
                 timeout: saysTimeout ? nil : defaultConnectTimeout
             )
+            connection.noticeHandler = PostgresNoticeLog.shared.record
             return PostgresServer(target: target, connection: connection)
         } catch {
             throw refusal(error, target: target)

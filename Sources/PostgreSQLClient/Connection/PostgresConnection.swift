@@ -40,6 +40,8 @@ public final class PostgresConnection {
     public var statementTimeout: Double?
     private var listening: [String] = []
     private var needsReset = false
+    /// The connection's notices: never libpq's default, which prints them on stderr.
+    private let notices = NoticeSink()
 
     /// Connects with a connection string, or with libpq's environment alone
     /// when it is nil.
@@ -81,6 +83,7 @@ public final class PostgresConnection {
         }
         guard let started else { throw .cannotConnect(message: "out of memory") }
         handle = started
+        notices.install(on: started)
         // Verbose messages carry the SQLSTATE of a refusal during start-up.
         PQsetErrorVerbosity(started, PQERRORS_VERBOSE)
         let limit = timeout ?? Self.connectTimeout(of: started)
@@ -98,6 +101,18 @@ public final class PostgresConnection {
     }
 
     // MARK: State
+
+    /// Called with each notice the server sends (``PostgresNotice``: a `NOTICE`, a `WARNING`,
+    /// an error that arrived while idle), on the thread using the connection, during the call
+    /// that read it. Nil (the default) keeps them in ``recentNotices`` only: a connection never
+    /// writes to stderr, which may be a full-screen program's display.
+    public var noticeHandler: ((PostgresNotice) -> Void)? {
+        get { notices.handler }
+        set { notices.handler = newValue }
+    }
+
+    /// The last notices the server sent (at most 20), oldest first.
+    public var recentNotices: [PostgresNotice] { notices.recent }
 
     /// Whether the connection is open and usable.
     public var isConnected: Bool {

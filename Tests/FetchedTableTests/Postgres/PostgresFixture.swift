@@ -74,12 +74,15 @@ final class PostgresFixture {
     }
 
     /// Starts `fetchedtable arguments` in a new tmux server (`extra` in its environment); the
-    /// shell around it records the exit status in `exit.txt`.
+    /// shell around it records the exit status in `exit.txt`. Its stderr goes to `app.stderr`,
+    /// or with `standardErrorToTerminal` to the terminal, as when a person runs it: whatever it
+    /// writes there lands on the screen.
     func launch(
         _ arguments: [String],
         environment extra: [String: String] = [:],
         width: Int = 80,
-        height: Int = 24
+        height: Int = 24,
+        standardErrorToTerminal: Bool = false
     ) throws -> TmuxSession {
         guard let binary = TableFixture.binary else { throw EndToEndError("no binary") }
         let script = directory.appendingPathComponent("run-\(UUID().uuidString.prefix(6)).sh")
@@ -88,7 +91,7 @@ final class PostgresFixture {
             #!/bin/sh
             cd \(TableFixture.shellQuote(directory.path))
             rm -f exit.txt
-            \(quoted) 2> app.stderr
+            \(quoted)\(standardErrorToTerminal ? "" : " 2> app.stderr")
             echo "$?" > exit.txt
             printf '\\nEXITED\\n'
             exec sleep 3600
