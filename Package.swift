@@ -42,6 +42,10 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
 
+        // ICU's collators behind a C interface of their own (libicu-dev): Foundation's own ICU
+        // headers would clash with the system's in a module map.
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
+
         // Layers.
         .target(name: "Timekeeping"),
         .target(name: "BaseDirectories"),
@@ -62,7 +66,10 @@ let package = Package(
         .target(name: "CLIKit", dependencies: ["BaseDirectories"]),
         .target(name: "PostgreSQLClient", dependencies: ["CLibPQ"]),
         .target(name: "PostgreSQLChangeFeed", dependencies: ["PostgreSQLClient"]),
-        .target(name: "PostgreSQLReplica", dependencies: ["PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore"]),
+        .target(
+            name: "PostgreSQLReplica",
+            dependencies: ["PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore", "CICU"]
+        ),
 
         // Apps: a library each (testable), and a thin executable.
         .target(

@@ -2,7 +2,7 @@
 # Installs the system libraries and tools the project needs on Debian
 # (the Swift toolchain itself is assumed). Safe to run again.
 set -euo pipefail
-packages=(libsqlite3-dev libncurses-dev libsodium-dev libssl-dev libzxcvbn-dev zlib1g-dev sqlite3 tmux postgresql libpq-dev
+packages=(libsqlite3-dev libncurses-dev libsodium-dev libssl-dev libzxcvbn-dev zlib1g-dev sqlite3 tmux postgresql libpq-dev libicu-dev
     libcurl4-openssl-dev dpkg-dev lintian man-db zsh fish)
 missing=()
 for p in "${packages[@]}"; do

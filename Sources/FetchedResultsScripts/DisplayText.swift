@@ -14,14 +14,15 @@ public enum DisplayText {
     /// Bytes of a BLOB shown before `…`.
     public static let blobBytesShown = 32
 
-    /// Text as it is, a number in decimal, a BLOB as `x'…'` hex (its first ``blobBytesShown``
+    /// Text as it is, a number in decimal (an infinite one `Infinity` or `-Infinity`, as SQL and
+    /// JavaScript write it), a BLOB as `x'…'` hex (its first ``blobBytesShown``
     /// bytes, then `…`), NULL as the empty string.
     public static func of(_ value: StoreValue) -> String {
         switch value {
         case .null: return ""
         case .text(let text): return text
         case .integer(let i): return String(i)
-        case .real(let d): return String(d)
+        case .real(let d): return d.isInfinite ? (d > 0 ? "Infinity" : "-Infinity") : String(d)
         case .blob(let bytes):
             let digits: [Character] = Array("0123456789ABCDEF")
             var out = "x'"

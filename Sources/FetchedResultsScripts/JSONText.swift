@@ -61,13 +61,14 @@ public enum JSONText {
         }
     }
 
-    /// A stored value as JSON: a number for an integer or a finite real, `null` for NULL
-    /// (and a real that is not finite), a string for text, a BLOB as its ``DisplayText`` (`"x'…'"`).
+    /// A stored value as JSON: a number for an integer or a finite real, `null` for NULL,
+    /// `"Infinity"` or `"-Infinity"` for an infinite real (JSON has no such number), a string for
+    /// text, a BLOB as its ``DisplayText`` (`"x'…'"`).
     public static func value(_ value: StoreValue) -> String {
         switch value {
         case .null: return "null"
         case .integer(let i): return String(i)
-        case .real(let d): return d.isFinite ? String(d) : "null"
+        case .real(let d): return d.isFinite ? String(d) : d.isNaN ? "null" : string(DisplayText.of(value))
         case .text(let t): return string(t)
         case .blob: return string(DisplayText.of(value))
         }

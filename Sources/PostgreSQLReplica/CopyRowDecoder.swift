@@ -2,13 +2,14 @@ import Foundation
 import PostgreSQLClient
 import SQLiteStore
 
-/// One field of a `COPY … TO STDOUT` row, decoded for the replica: text is a
-/// range of the decoder's byte arena (valid until it is cleared).
+/// One field of a `COPY … TO STDOUT` row, decoded for the replica: text and an order
+/// column's key are ranges of the decoder's byte arena (valid until it is cleared).
 enum CopyField {
     case null
     case integer(Int64)
     case real(Double)
     case text(start: Int, count: Int)
+    case blob(start: Int, count: Int)
 }
 
 /// Decodes the data rows of `COPY (SELECT selectList …) TO STDOUT` (text
@@ -21,21 +22,31 @@ enum CopyField {
 /// `\r`, also `\b`, `\f`, `\v`, octal `\123` and hex `\x7F`).
 struct CopyRowDecoder {
     let columns: [ReplicaColumn]
-    /// Key columns after the columns (``ReplicaShape/copySelectList``'s `replica_key_n`).
+    /// The order columns' texts after the columns (``ReplicaShape/copySelectList``'s
+    /// `replica_order_n`), decoded into their keys.
+    let orderCount: Int
+    /// Key columns after them (`replica_key_n`).
     let keyCount: Int
-    /// The decoded fields of the rows since the last ``clear()``: `columns.count + keyCount` per row.
+    /// The decoded fields of the rows since the last ``clear()``: ``width`` per row.
     private(set) var fields: [CopyField] = []
     /// The text of the fields.
     private(set) var arena: [UInt8] = []
+    private let keys: ReplicaOrderKeys
 
-    init(columns: [ReplicaColumn], keyCount: Int) {
-        self.columns = columns
-        self.keyCount = keyCount
-        fields.reserveCapacity(64 * (columns.count + keyCount))
+    init(shape: ReplicaShape) {
+        columns = shape.columns
+        orderCount = shape.ordered.count
+        keyCount = shape.copyKeyCount
+        keys = ReplicaOrderKeys(shape.orders)
+        fields.reserveCapacity(64 * (columns.count + orderCount + keyCount))
         arena.reserveCapacity(1 << 16)
     }
 
-    var width: Int { columns.count + keyCount }
+    /// Fields per row: the stored columns (the columns and the order columns), then the key columns.
+    var width: Int { columns.count + orderCount + keyCount }
+
+    /// The stored columns' fields per row (what the replica's INSERT binds).
+    var storedWidth: Int { columns.count + orderCount }
 
     mutating func clear() {
         fields.removeAll(keepingCapacity: true)
@@ -62,8 +73,8 @@ struct CopyRowDecoder {
     /// The row `row` of the rows since ``clear()`` as a ``ServerRow`` (for tables whose rows are not named by an integer key).
     func serverRow(_ row: Int) -> ServerRow {
         let first = row * width
-        let values = columns.indices.map { storeValue(fields[first + $0]) }
-        let key = (0..<keyCount).map { text(fields[first + columns.count + $0]) ?? "" }
+        let values = (0..<storedWidth).map { storeValue(fields[first + $0]) }
+        let key = (0..<keyCount).map { text(fields[first + storedWidth + $0]) ?? "" }
         return ServerRow(values: values, key: key)
     }
 
@@ -75,7 +86,7 @@ struct CopyRowDecoder {
             var parameter: Int32 = 1
             for row in rows {
                 let first = row * width
-                for column in columns.indices {
+                for column in 0..<storedWidth {
                     switch fields[first + column] {
                     case .null: try statement.bindNull(at: parameter)
                     case .integer(let number): try statement.bind(number, at: parameter)
@@ -85,6 +96,8 @@ struct CopyRowDecoder {
                             utf8NoCopy: UnsafeRawBufferPointer(rebasing: bytes[start..<start + count]),
                             at: parameter
                         )
+                    case .blob(let start, let count):
+                        try statement.bind(.blob(Array(bytes[start..<start + count])), at: parameter)
                     }
                     parameter += 1
                 }
@@ -97,7 +110,12 @@ struct CopyRowDecoder {
     // MARK: Steps
 
     private mutating func append(_ field: UnsafeRawBufferPointer, column index: Int) {
-        if field.count == 2 && field[0] == 0x5C && field[1] == 0x4E {  // \N
+        let isNull = field.count == 2 && field[0] == 0x5C && field[1] == 0x4E  // \N
+        if index >= columns.count && index < storedWidth {
+            appendOrderKey(isNull ? nil : field, order: index - columns.count)
+            return
+        }
+        if isNull {
             fields.append(.null)
             return
         }
@@ -124,7 +142,7 @@ struct CopyRowDecoder {
         case .real:
             let text = String(decoding: arena[start...], as: UTF8.self)
             arena.removeSubrange(start...)
-            if let number = Double(text) {
+            if let number = Double(text), !number.isNaN {  // NaN stays text (see ``ServerRow``)
                 fields.append(.real(number))
             } else {
                 appendText(text)
@@ -142,6 +160,25 @@ struct CopyRowDecoder {
         }
     }
 
+    /// Appends the key of order column `order` made from the server's text `field` (nil: NULL).
+    private mutating func appendOrderKey(_ field: UnsafeRawBufferPointer?, order: Int) {
+        var text: [UInt8] = []
+        if let field {
+            if CopyRowDecoder.index(of: 0x5C, in: field, from: 0, to: field.count) < field.count {
+                CopyRowDecoder.unescape(field, into: &text)
+            } else {
+                text.append(contentsOf: field)
+            }
+        }
+        let start = arena.count
+        if field == nil {
+            keys.append(order: order, text: nil, to: &arena)
+        } else {
+            text.withUnsafeBytes { keys.append(order: order, text: $0, to: &arena) }
+        }
+        fields.append(.blob(start: start, count: arena.count - start))
+    }
+
     private mutating func appendText(_ text: String) {
         let start = arena.count
         arena.append(contentsOf: text.utf8)
@@ -153,7 +190,8 @@ struct CopyRowDecoder {
         case .null: nil
         case .integer(let number): String(number)
         case .real(let number): String(number)
-        case .text(let start, let count): String(decoding: arena[start..<start + count], as: UTF8.self)
+        case .text(let start, let count), .blob(let start, let count):
+            String(decoding: arena[start..<start + count], as: UTF8.self)
         }
     }
 
@@ -163,6 +201,7 @@ struct CopyRowDecoder {
         case .integer(let number): .integer(number)
         case .real(let number): .real(number)
         case .text: .text(text(field) ?? "")
+        case .blob(let start, let count): .blob(Array(arena[start..<start + count]))
         }
     }
 

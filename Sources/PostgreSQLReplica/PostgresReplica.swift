@@ -111,9 +111,9 @@ public final class PostgresReplica: @unchecked Sendable {
     }
 
     /// The first `limit` rows in the order `orderBy` (the primary key breaks
-    /// ties, as the replica's row id does; NULLs first when ascending, as
-    /// SQLite sorts), read straight from the server: what a browser shows
-    /// while ``load(progress:status:)`` still copies.
+    /// ties, as the replica's row id does; the server's order, which the
+    /// replica's order columns keep: NULL last ascending), read straight from the
+    /// server: what a browser shows while ``load(progress:status:)`` still copies.
     ///
     /// - Throws: ``ReplicaError/server(_:)``, ``ReplicaError/noSuchTable(name:existing:)``.
     public func firstPage(orderBy: [OrderTerm], limit: Int) throws(ReplicaError) -> ReplicaPreview {

@@ -7,7 +7,7 @@ import PostgreSQLClient
 /// |---|---|---|
 /// | `smallint`, `integer`, `bigint`, `oid` | `INTEGER` | the number |
 /// | `real`, `double precision` | `REAL` | the number |
-/// | `numeric` | `TEXT` | the server's text, exact (`2.50`) |
+/// | `numeric`, `money` | `TEXT` | the server's text, exact (`2.50`, `$1,234.50`) |
 /// | `boolean` | `BOOLEAN` | 1 or 0 (shown `yes`/`no`, `true`/`false` in JSON) |
 /// | `date` | `DATE` | `YYYY-MM-DD` |
 /// | `timestamp` | `TIMESTAMP` | `YYYY-MM-DD HH:MM:SS[.ffffff]` |
@@ -17,7 +17,14 @@ import PostgreSQLClient
 /// | arrays | `TEXT` | PostgreSQL's text form (`{1,2,NULL}`) |
 /// | `bytea` | `TEXT` | its size (`16 bytes`) |
 ///
-/// NULL is NULL in every column.
+/// NULL is NULL in every column. A domain is kept as the type it is over. `real` and
+/// `double precision` keep `NaN` as the text `NaN` (SQLite would make it NULL), which SQLite
+/// sorts after every number, as PostgreSQL does; `Infinity` and `-Infinity` are the infinite
+/// numbers.
+///
+/// A column whose kept values SQLite would sort otherwise than the server — `numeric`, `money`,
+/// enums, text under a collation that is not byte order — has an order column beside it
+/// (``orderColumn``, see ``ReplicaOrder``) whose keys sort as the server's `ORDER BY`.
 ///
 ///     let column = ReplicaColumn(ColumnDescription(…"ts", typeName: "timestamp with time zone"…))
 ///     column.storage        // .timestamp
@@ -51,13 +58,23 @@ public struct ReplicaColumn: Hashable, Sendable {
     public let typeOID: UInt32
     /// How its values are kept.
     public let storage: Storage
+    /// The replica's column of keys that sort as the server orders this column's values
+    /// (BLOB, never NULL: NULL's key is above every other, as PostgreSQL sorts it), or nil
+    /// when SQLite sorts the kept values as the server does. Sort by it, not by the column.
+    public internal(set) var orderColumn: String?
+    /// How its order column's keys are made.
+    let order: ReplicaOrder?
+    /// The OID of its type, or of the type its domain is over.
+    let baseTypeOID: UInt32
 
     /// The column of the replica for the server column `column`.
     public init(_ column: ColumnDescription) {
         name = column.name
         postgresType = column.typeName
         typeOID = column.typeOID
-        storage = ReplicaColumn.storage(forType: column.typeOID, name: column.typeName)
+        baseTypeOID = column.baseTypeOID == 0 ? column.typeOID : column.baseTypeOID
+        storage = ReplicaColumn.storage(forType: baseTypeOID, name: column.typeName)
+        order = ReplicaOrder(for: column)
     }
 
     /// The type the replica's `CREATE TABLE` declares: `INTEGER`, `REAL`,
@@ -76,7 +93,7 @@ public struct ReplicaColumn: Hashable, Sendable {
 
     /// Whether it is `timestamp with time zone` (copied in the session's,
     /// that is the terminal's, time zone).
-    var isTimestampWithTimeZone: Bool { typeOID == 1184 }
+    var isTimestampWithTimeZone: Bool { baseTypeOID == 1184 }
 
     private static func storage(forType oid: UInt32, name: String) -> Storage {
         switch oid {

@@ -59,13 +59,9 @@ struct ReplicaCopy {
         }
     }
 
-    /// The first rows in the browser's order, straight from the server.
-    ///
-    /// SQLite sorts NULL first; PostgreSQL's `NULLS FIRST`/`LAST` clause would keep the server
-    /// from reading an index on the first sort column (a plain index read backwards gives
-    /// `DESC NULLS FIRST`), and it would sort the whole table for a screenful. So when that
-    /// column may hold NULL the rows are read in two parts, each in index order: the NULLs
-    /// (first when ascending, last when descending) and the others.
+    /// The first rows in the browser's order, straight from the server: its `ORDER BY`, which
+    /// is the replica's (NULL last ascending and first descending, numbers, collations and enums
+    /// as the server orders them: ``ReplicaOrder``), the primary key breaking ties.
     static func firstPage(
         shape: ReplicaShape,
         orderBy: [OrderTerm],
@@ -74,33 +70,19 @@ struct ReplicaCopy {
     ) throws(ReplicaError) -> [[StoreValue]] {
         var order = orderBy
         for key in shape.keyColumns where !order.contains(where: { $0.column == key }) { order.append(OrderTerm(key)) }
-        let nullable = Set(shape.description.columns.filter(\.isNullable).map(\.name))
-        let terms = order.enumerated().map { index, term in
-            // A NOT NULL column needs no NULLS clause; nor does the first one, whose NULLs are a part of their own.
-            let nulls =
-                nullable.contains(term.column) && index > 0 ? (term.ascending ? " NULLS FIRST" : " NULLS LAST") : ""
-            return ReplicaShape.sortColumn(term.column) + (term.ascending ? " ASC" : " DESC") + nulls
-        }
+        let terms = order.map { ReplicaShape.sortColumn($0.column) + ($0.ascending ? " ASC" : " DESC") }
         let ordering = terms.isEmpty ? "" : " ORDER BY " + terms.joined(separator: ", ")
-        var parts = [""]
-        if let first = order.first, nullable.contains(first.column) {
-            let column = ReplicaShape.sortColumn(first.column)
-            let nulls = " WHERE \(column) IS NULL"
-            let values = " WHERE \(column) IS NOT NULL"
-            parts = first.ascending ? [nulls, values] : [values, nulls]
-        }
-        var rows: [[StoreValue]] = []
         do {
-            for condition in parts where rows.count < limit {
-                let result = try connection.query(
-                    "SELECT \(shape.selectList) \(shape.fromClause)\(condition)\(ordering) LIMIT \(max(0, limit - rows.count))"
-                )
-                rows += (0..<result.rowCount).map { ServerRow(result, row: $0, shape: shape).values }
+            let result = try connection.query(
+                "SELECT \(shape.selectList) \(shape.fromClause)\(ordering) LIMIT \(max(0, limit))"
+            )
+            let keys = ReplicaOrderKeys(shape.orders)
+            return (0..<result.rowCount).map {
+                Array(ServerRow(result, row: $0, shape: shape, keys: keys).values.prefix(shape.columns.count))
             }
         } catch {
             throw .server(error)
         }
-        return rows
     }
 
     // MARK: Steps

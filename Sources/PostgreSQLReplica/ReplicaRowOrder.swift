@@ -1,8 +1,9 @@
 import PostgreSQLClient
 
 /// The rows of a copy in a browser's order, sorted as they arrived: every row's id and the
-/// text of the sorted column, in SQLite's order of the replica — the column's texts byte
-/// for byte (`BINARY`), NULL first ascending and last descending, ties by id ascending.
+/// text of the sorted column (or the keys of its order column), in SQLite's order of the
+/// replica — the column's texts byte for byte (`BINARY`), NULL where ``nullsGreatest`` puts
+/// it (last ascending and first descending, as the server sorts), ties by id ascending.
 /// So a browser's first fetch of the replica need not sort it again
 /// (``PostgresReplica/load(sortingBy:progress:status:)``).
 ///
@@ -12,7 +13,7 @@ import PostgreSQLClient
 ///     let (table, order) = try replica.load(sortingBy: OrderTerm("ts", ascending: false))
 ///     if let order { print(order.ids.prefix(10)) }   // the newest ten
 public struct ReplicaRowOrder: Sendable {
-    /// The column sorted by.
+    /// The replica column sorted by: the column asked, or its order column (``ReplicaColumn/orderColumn``).
     public let column: String
     /// The direction.
     public let ascending: Bool
@@ -24,4 +25,6 @@ public struct ReplicaRowOrder: Sendable {
     public let offsets: [UInt32]
     /// Which rows hold NULL (their text is empty).
     public let isNull: [Bool]
+    /// Whether NULL sorts above every text (PostgreSQL's order), not below it (SQLite's).
+    public let nullsGreatest: Bool
 }

@@ -10,11 +10,39 @@ struct ReplicaShape: Sendable {
     /// The names of the table's change history, when it is tracked.
     let changeFeed: ChangeFeedConfiguration
 
+    /// The columns that have an order column (``ReplicaColumn/orderColumn``), by index into
+    /// ``columns``, in the order their order columns follow the columns in the replica.
+    let ordered: [Int]
+
     init(_ description: TableDescription, changeFeed: ChangeFeedConfiguration) {
         self.description = description
         self.changeFeed = changeFeed
-        columns = description.columns.map(ReplicaColumn.init)
+        var columns = description.columns.map(ReplicaColumn.init)
+        var taken = Set(columns.map(\.name))
+        ordered = columns.indices.filter { columns[$0].order != nil }
+        for index in ordered {
+            var name = "pgreplica_order_" + columns[index].name
+            while !taken.insert(name).inserted { name += "_" }
+            columns[index].orderColumn = name
+        }
+        self.columns = columns
     }
+
+    /// The order columns' orders, in replica order.
+    var orders: [ReplicaOrder] { ordered.compactMap { columns[$0].order } }
+
+    /// The replica table's columns: the server's, then the order columns (``ordered``).
+    var storedColumnNames: [String] {
+        columns.map(\.name) + ordered.compactMap { columns[$0].orderColumn }
+    }
+
+    /// Each stored column's declared type in the replica (an order column's is `BLOB`).
+    var storedColumnTypes: [String] {
+        columns.map(\.declaredType) + ordered.map { _ in "BLOB" }
+    }
+
+    /// How many values a stored row has: ``storedColumnNames``'.
+    var storedWidth: Int { columns.count + ordered.count }
 
     var source: TableName { description.name }
     var tableName: String { description.name.name }
@@ -66,17 +94,23 @@ struct ReplicaShape: Sendable {
     }
 
     /// What the SELECT of the copy reads: each column converted for the
-    /// replica (`timestamptz` to local time, `bytea` to its size), then
+    /// replica (`timestamptz` to local time, `bytea` to its size), then the text each
+    /// order column's key is made from (``ReplicaOrder/sourceSQL``), then
     /// each key column's text (the history's form of a key).
     var selectList: String {
         let keys = keyColumns.indices.map { "\(SQLIdentifier.quote(keyColumns[$0]))::text AS replica_key_\($0)" }
-        return (convertedColumns + keys).joined(separator: ", ")
+        return (convertedColumns + orderSources + keys).joined(separator: ", ")
     }
 
     /// What the copy's `COPY` reads: as ``selectList``, without the key's text when the
     /// key is the integer row id (the copy writes it as the id; no need to read it twice).
     var copySelectList: String {
-        integerKey == nil ? selectList : convertedColumns.joined(separator: ", ")
+        integerKey == nil ? selectList : (convertedColumns + orderSources).joined(separator: ", ")
+    }
+
+    /// The texts the order columns' keys are made from.
+    private var orderSources: [String] {
+        orders.enumerated().map { "\($1.sourceSQL) AS replica_order_\($0)" }
     }
 
     /// The key columns the copy's rows end with (``copySelectList``).

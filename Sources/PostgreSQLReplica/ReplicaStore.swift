@@ -42,12 +42,14 @@ final class ReplicaStore {
         self.shape = shape
         self.tracking = tracking
         table = Database.quote(identifier: shape.tableName)
-        let names = Set(shape.columns.map(\.name))
+        let names = Set(shape.storedColumnNames)
         rowID = shape.integerKey ?? (["rowid", "_rowid_", "oid"].first { !names.contains($0) } ?? "rowid")
-        columnList = shape.columns.map { Database.quote(identifier: $0.name) }.joined(separator: ", ")
+        columnList = shape.storedColumnNames.map { Database.quote(identifier: $0) }.joined(separator: ", ")
         let quotedRowID = Database.quote(identifier: rowID)
-        let assignments = shape.columns.map { Database.quote(identifier: $0.name) + " = ?" }.joined(separator: ", ")
-        let marks = Array(repeating: "?", count: shape.columns.count).joined(separator: ", ")
+        let assignments = shape.storedColumnNames.map { Database.quote(identifier: $0) + " = ?" }.joined(
+            separator: ", "
+        )
+        let marks = Array(repeating: "?", count: shape.storedWidth).joined(separator: ", ")
         selectSQL = "SELECT \(columnList) FROM \(table) WHERE \(quotedRowID) = ?"
         selectManySQL =
             "SELECT \(quotedRowID), \(columnList) FROM \(table) WHERE \(quotedRowID) IN (SELECT value FROM json_each(?))"
@@ -64,9 +66,9 @@ final class ReplicaStore {
     /// file's ``ReplicaState`` table.
     func createSchema() throws {
         try ReplicaState.createTable(in: database)
-        let definitions = shape.columns.map { column -> String in
-            var definition = Database.quote(identifier: column.name) + " " + column.declaredType
-            if column.name == shape.integerKey { definition += " PRIMARY KEY" }
+        let definitions = zip(shape.storedColumnNames, shape.storedColumnTypes).map { name, type -> String in
+            var definition = Database.quote(identifier: name) + " " + type
+            if name == shape.integerKey { definition += " PRIMARY KEY" }
             return definition
         }
         try database.execute("CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))")
@@ -119,7 +121,7 @@ final class ReplicaStore {
 
         init(store: ReplicaStore) throws {
             self.store = store
-            let width = store.shape.columns.count
+            let width = store.shape.storedWidth
             perStatement = max(1, min(64, 999 / max(width, 1)))
             let row = "(" + Array(repeating: "?", count: width).joined(separator: ",") + ")"
             let insert = "INSERT INTO \(store.table)(\(store.columnList)) VALUES "
@@ -127,7 +129,7 @@ final class ReplicaStore {
                 insert + Array(repeating: row, count: perStatement).joined(separator: ",")
             )
             one = try store.database.uncachedStatement(insert + row)
-            decoder = CopyRowDecoder(columns: store.shape.columns, keyCount: store.shape.copyKeyCount)
+            decoder = CopyRowDecoder(shape: store.shape)
             keyInsert =
                 store.usesKeyTable
                 ? try store.database.uncachedStatement(
@@ -181,7 +183,7 @@ final class ReplicaStore {
                     let text: UnsafeRawBufferPointer?
                     switch fields[row * width + collecting.valueField] {
                     case .null: text = nil
-                    case .text(let start, let count):
+                    case .text(let start, let count), .blob(let start, let count):
                         text = UnsafeRawBufferPointer(rebasing: arena[start..<start + count])
                     case .integer, .real: return false
                     }

@@ -27,6 +27,7 @@ struct ReplicaSync {
         var seen = Set<[String]>()
         for key in keys where seen.insert(key).inserted { unique.append(key) }
         var found: [ServerRow] = []
+        let orderKeys = ReplicaOrderKeys(shape.orders)
         var start = 0
         while start < unique.count {
             let chunk = Array(unique[start..<min(start + ReplicaSync.keysPerRead, unique.count)])
@@ -34,7 +35,7 @@ struct ReplicaSync {
                 "SELECT \(shape.selectList) \(shape.fromClause) WHERE \(shape.keyCondition)",
                 shape.keyParameters(chunk)
             )
-            found += (0..<result.rowCount).map { ServerRow(result, row: $0, shape: shape) }
+            found += (0..<result.rowCount).map { ServerRow(result, row: $0, shape: shape, keys: orderKeys) }
             start += chunk.count
         }
         let foundKeys = Set(found.map(\.key))
@@ -75,11 +76,12 @@ struct ReplicaSync {
             )
             var kept = Set<Int64>()
             var occurrences: [String: Int] = [:]
+            let orderKeys = ReplicaOrderKeys(shape.orders)
             try store.database.transaction {
                 while true {
                     let page = try connection.execute("FETCH \(ReplicaCopy.pageSize) FROM replica_refetch")
                     if page.rowCount == 0 { break }
-                    let rows = (0..<page.rowCount).map { ServerRow(page, row: $0, shape: shape) }
+                    let rows = (0..<page.rowCount).map { ServerRow(page, row: $0, shape: shape, keys: orderKeys) }
                     kept.formUnion(try store.apply(rows, counts: &counts, occurrences: &occurrences))
                 }
                 try store.deleteRows(notIn: kept, counts: &counts)

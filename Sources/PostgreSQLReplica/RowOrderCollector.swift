@@ -9,7 +9,9 @@ import PostgreSQLClient
 ///
 /// Only for a table whose rows are named by an integer key, and a column the replica keeps
 /// as text compared byte for byte (text, date, timestamp: declared `TEXT`, `DATE` or
-/// `TIMESTAMP`, whose values from the server never read as numbers).
+/// `TIMESTAMP`, whose values from the server never read as numbers), or an order column
+/// (``ReplicaColumn/orderColumn``, whose keys are never NULL). NULL sorts as the server sorts
+/// it (``nullsGreatest``): last ascending, first descending.
 struct RowOrderCollector: Sendable {
     /// A row: the first 24 bytes of its text, big-endian (zero-padded), its id, and where the
     /// rest of a longer text is in its run's arena.
@@ -30,6 +32,10 @@ struct RowOrderCollector: Sendable {
     static let prefixLength = 24
 
     let term: OrderTerm
+    /// The replica column sorted by: the term's, or its order column.
+    let column: String
+    /// Whether NULL is above every text (PostgreSQL's order), not below it (SQLite's).
+    let nullsGreatest: Bool
     /// The column's index among the copy's fields, and the key's.
     let valueField: Int
     let idField: Int
@@ -38,22 +44,41 @@ struct RowOrderCollector: Sendable {
     private var current = Run()
     private let sorter: RunSorter
 
-    /// A collector of `term` for `shape`, or nil when its rows or that column cannot be ordered here.
+    /// A collector of `term` for `shape` — a column, or an order column — in the server's order,
+    /// or nil when its rows or that column cannot be ordered here.
     init?(term: OrderTerm, shape: ReplicaShape) {
-        guard let key = shape.integerKey, let keyIndex = shape.columns.firstIndex(where: { $0.name == key }),
-            let index = shape.columns.firstIndex(where: { $0.name == term.column }),
+        guard let key = shape.integerKey, let keyIndex = shape.columns.firstIndex(where: { $0.name == key })
+        else { return nil }
+        let names = shape.storedColumnNames
+        if let column = shape.columns.first(where: { $0.name == term.column || $0.orderColumn == term.column }),
+            let orderColumn = column.orderColumn, let index = names.firstIndex(of: orderColumn)
+        {
+            self.init(term: term, column: orderColumn, valueField: index, idField: keyIndex, nullsGreatest: true)
+            return
+        }
+        guard let index = shape.columns.firstIndex(where: { $0.name == term.column }),
             [.text, .date, .timestamp].contains(shape.columns[index].storage)
         else { return nil }
-        self.init(term: term, valueField: index, idField: keyIndex)
+        self.init(term: term, valueField: index, idField: keyIndex, nullsGreatest: true)
     }
 
-    /// A collector of `term`, whose values and ids are the copy's fields `valueField` and `idField`.
-    init(term: OrderTerm, valueField: Int, idField: Int, runLength: Int = 1 << 16) {
+    /// A collector of `term`, whose values and ids are the copy's fields `valueField` and `idField`
+    /// (the replica column `column`, the term's by default), NULL last ascending with `nullsGreatest`.
+    init(
+        term: OrderTerm,
+        column: String? = nil,
+        valueField: Int,
+        idField: Int,
+        runLength: Int = 1 << 16,
+        nullsGreatest: Bool = false
+    ) {
         self.term = term
+        self.column = column ?? term.column
+        self.nullsGreatest = nullsGreatest
         self.valueField = valueField
         self.idField = idField
         self.runLength = runLength
-        sorter = RunSorter(ascending: term.ascending)
+        sorter = RunSorter(ascending: term.ascending, nullsGreatest: nullsGreatest)
         current.entries.reserveCapacity(runLength)
     }
 
@@ -82,8 +107,8 @@ struct RowOrderCollector: Sendable {
         sorter.sort(current)
         current = Run()
         let runs = sorter.finish()
-        let merged = RunMerge(runs: runs, ascending: term.ascending)
-        return merged.order(column: term.column)
+        let merged = RunMerge(runs: runs, ascending: term.ascending, nullsGreatest: nullsGreatest)
+        return merged.order(column: column)
     }
 
     /// Eight bytes of `text` from `start`, big-endian, zero-padded past its end.
@@ -101,16 +126,18 @@ struct RowOrderCollector: Sendable {
         return word << (8 * UInt64(8 - max(0, text.count - start)))
     }
 
-    /// SQLite's BINARY order of two rows' texts, NULL first: -1, 0 or 1 (`rest` their runs' arenas).
+    /// SQLite's BINARY order of two rows' texts, NULL first (last with `nullsGreatest`): -1, 0
+    /// or 1 (`rest` their runs' arenas).
     @inline(__always)
     static func compare(
         _ a: Entry,
         _ b: Entry,
         restA: UnsafeRawBufferPointer,
-        restB: UnsafeRawBufferPointer
+        restB: UnsafeRawBufferPointer,
+        nullsGreatest: Bool = false
     ) -> Int {
         if a.length == .max || b.length == .max {
-            return a.length == b.length ? 0 : (a.length == .max ? -1 : 1)
+            return a.length == b.length ? 0 : ((a.length == .max) == nullsGreatest ? 1 : -1)
         }
         if a.prefix.0 != b.prefix.0 { return a.prefix.0 < b.prefix.0 ? -1 : 1 }
         if a.prefix.1 != b.prefix.1 { return a.prefix.1 < b.prefix.1 ? -1 : 1 }
@@ -131,9 +158,10 @@ struct RowOrderCollector: Sendable {
         _ b: Entry,
         restA: UnsafeRawBufferPointer,
         restB: UnsafeRawBufferPointer,
-        ascending: Bool
+        ascending: Bool,
+        nullsGreatest: Bool = false
     ) -> Bool {
-        let c = compare(a, b, restA: restA, restB: restB)
+        let c = compare(a, b, restA: restA, restB: restB, nullsGreatest: nullsGreatest)
         return c == 0 ? a.id < b.id : (ascending ? c < 0 : c > 0)
     }
 }

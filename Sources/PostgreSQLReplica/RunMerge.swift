@@ -5,6 +5,7 @@ import Foundation
 struct RunMerge {
     let runs: [RowOrderCollector.Run]
     let ascending: Bool
+    let nullsGreatest: Bool
 
     func order(column: String) -> ReplicaRowOrder {
         let count = runs.reduce(0) { $0 + $1.entries.count }
@@ -17,7 +18,7 @@ struct RunMerge {
         var isNull = [Bool](repeating: false, count: count)
         var text = [UInt8](repeating: 0, count: textCount)
         withUnsafeRuns { entries, rest in
-            var heap = RunHeap(entries: entries, rest: rest, ascending: ascending)
+            var heap = RunHeap(entries: entries, rest: rest, ascending: ascending, nullsGreatest: nullsGreatest)
             var written = 0
             ids.withUnsafeMutableBufferPointer { ids in
                 offsets.withUnsafeMutableBufferPointer { offsets in
@@ -46,7 +47,8 @@ struct RunMerge {
             ids: ids,
             text: text,
             offsets: offsets,
-            isNull: isNull
+            isNull: isNull,
+            nullsGreatest: nullsGreatest
         )
     }
 
@@ -98,15 +100,22 @@ private struct RunHeap {
     let entries: [UnsafeBufferPointer<RowOrderCollector.Entry>]
     let rest: [UnsafeRawBufferPointer]
     let ascending: Bool
+    let nullsGreatest: Bool
     /// Per run, the index of its next row not in the heap.
     private var next: [Int]
     /// Each run's next row, as a binary heap.
     private var heap: [(entry: RowOrderCollector.Entry, run: Int)] = []
 
-    init(entries: [UnsafeBufferPointer<RowOrderCollector.Entry>], rest: [UnsafeRawBufferPointer], ascending: Bool) {
+    init(
+        entries: [UnsafeBufferPointer<RowOrderCollector.Entry>],
+        rest: [UnsafeRawBufferPointer],
+        ascending: Bool,
+        nullsGreatest: Bool
+    ) {
         self.entries = entries
         self.rest = rest
         self.ascending = ascending
+        self.nullsGreatest = nullsGreatest
         next = Array(repeating: 1, count: entries.count)
         for run in entries.indices where !entries[run].isEmpty { push((entries[run][0], run)) }
     }
@@ -134,7 +143,8 @@ private struct RunHeap {
             heap[b].entry,
             restA: rest[heap[a].run],
             restB: rest[heap[b].run],
-            ascending: ascending
+            ascending: ascending,
+            nullsGreatest: nullsGreatest
         )
     }
 

@@ -4,11 +4,15 @@ import Foundation
 /// so that the copying thread only hands them over.
 final class RunSorter: @unchecked Sendable {
     private let ascending: Bool
+    private let nullsGreatest: Bool
     private let queue = DispatchQueue(label: "replica.run-sorter")
     private let lock = NSLock()
     private var sorted: [RowOrderCollector.Run] = []
 
-    init(ascending: Bool) { self.ascending = ascending }
+    init(ascending: Bool, nullsGreatest: Bool) {
+        self.ascending = ascending
+        self.nullsGreatest = nullsGreatest
+    }
 
     /// Sorts `run` in the background (runs keep the order they were handed over in).
     func sort(_ run: RowOrderCollector.Run) {
@@ -17,10 +21,19 @@ final class RunSorter: @unchecked Sendable {
             sorted.append(RowOrderCollector.Run())
             return sorted.count - 1
         }
-        queue.async { [ascending] in
+        queue.async { [ascending, nullsGreatest] in
             var entries = run.entries
             run.rest.withUnsafeBytes { rest in
-                entries.sort { RowOrderCollector.precedes($0, $1, restA: rest, restB: rest, ascending: ascending) }
+                entries.sort {
+                    RowOrderCollector.precedes(
+                        $0,
+                        $1,
+                        restA: rest,
+                        restB: rest,
+                        ascending: ascending,
+                        nullsGreatest: nullsGreatest
+                    )
+                }
             }
             self.lock.withLock { self.sorted[slot] = RowOrderCollector.Run(entries: entries, rest: run.rest) }
         }

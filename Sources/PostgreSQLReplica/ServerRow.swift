@@ -4,7 +4,8 @@ import SQLiteStore
 /// One row read from the server by ``ReplicaShape/selectList``: its values
 /// as the replica keeps them, and its key.
 struct ServerRow {
-    /// The values, one per column of the shape.
+    /// The values, one per stored column of the shape (``ReplicaShape/storedColumnNames``:
+    /// the columns, then the order columns' keys).
     var values: [StoreValue]
     /// The key's texts (empty for a table without a key).
     var key: [String]
@@ -15,11 +16,16 @@ struct ServerRow {
         self.key = key
     }
 
-    /// Row `row` of `result`, which ``ReplicaShape/selectList`` selected.
-    init(_ result: QueryResult, row: Int, shape: ReplicaShape) {
+    /// Row `row` of `result`, which ``ReplicaShape/selectList`` selected; `keys` makes the
+    /// order columns' keys.
+    init(_ result: QueryResult, row: Int, shape: ReplicaShape, keys: ReplicaOrderKeys) {
         let count = shape.columns.count
         values = shape.columns.indices.map { ServerRow.value(result, row: row, column: $0, shape.columns[$0]) }
-        key = shape.keyColumns.indices.map { result.text(row: row, column: count + $0) ?? "" }
+        for index in shape.ordered.indices {
+            values.append(.blob(keys.key(order: index, text: result.text(row: row, column: count + index))))
+        }
+        let keyStart = count + shape.ordered.count
+        key = shape.keyColumns.indices.map { result.text(row: row, column: keyStart + $0) ?? "" }
     }
 
     private static func value(_ result: QueryResult, row: Int, column: Int, _ replica: ReplicaColumn) -> StoreValue {
@@ -29,7 +35,8 @@ struct ServerRow {
             if let number = result.int64(row: row, column: column) { return .integer(number) }
             return .text(text)
         case .real:
-            return Double(text).map(StoreValue.real) ?? .text(text)
+            // NaN stays text: SQLite would store the number as NULL, and sorts text after every number, as PostgreSQL NaN.
+            return Double(text).flatMap { $0.isNaN ? nil : StoreValue.real($0) } ?? .text(text)
         case .boolean:
             return .integer(text == "t" ? 1 : 0)
         case .json:

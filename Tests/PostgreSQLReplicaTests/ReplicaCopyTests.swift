@@ -35,7 +35,12 @@ struct ReplicaCopyTests {
         #expect(table.rowIDColumn == "id")
         #expect(table.keyColumns == ["id"])
         #expect(table.readOnlyReason == nil)
-        let rows = try replicaRows(table, orderBy: "id")
+        // The columns, then the order column of `exact` (its keys sort as the numbers do, NULL last).
+        let stored = try replicaRows(table, orderBy: "id")
+        let rows = stored.map { Array($0.prefix(table.columns.count)) }
+        #expect(table.columns.compactMap(\.orderColumn) == ["pgreplica_order_exact"])
+        #expect(stored.map { $0.count } == [19, 19, 19])
+        #expect(stored[1][18] == .blob([0xFF]) && stored[2][18] == .blob([0xFF]), "NULL's key is above every number's")
         #expect(
             rows[0] == [
                 .integer(1), .integer(7), .integer(9_007_199_254_740_993), .text("12345678901234567890.000001"),
@@ -52,7 +57,7 @@ struct ReplicaCopyTests {
         // The declared types SQLiteStore's catalog reads a column's kind from.
         let catalog = try DatabaseCatalog(path: table.path)
         let columns = try #require(catalog.table(named: "kinds")).columns
-        #expect(columns.map(\.declaredType) == table.columns.map(\.declaredType))
+        #expect(columns.map(\.declaredType) == table.columns.map(\.declaredType) + ["BLOB"])
         #expect(columns.first { $0.name == "flag" }?.type == .bool)
         #expect(columns.first { $0.name == "at_zone" }?.type == .dateTime)
         #expect(columns.first { $0.name == "day" }?.type == .date)
@@ -142,13 +147,13 @@ struct ReplicaCopyTests {
             table: TableName(schema: "public", name: "events"),
             cacheDirectory: try makeCacheDirectory()
         )
+        // The server's order, which the list's is: NULL first descending, last ascending.
         let descending = try replica.firstPage(orderBy: [OrderTerm("ts", ascending: false)], limit: 3)
-        #expect(descending.rows.map { $0[0] } == [.integer(1), .integer(3), .integer(4)])
+        #expect(descending.rows.map { $0[0] } == [.integer(2), .integer(1), .integer(3)])
         let ascending = try replica.firstPage(orderBy: [OrderTerm("ts")], limit: 2)
-        #expect(ascending.rows.map { $0[0] } == [.integer(2), .integer(4)])  // NULL first, as SQLite sorts
-        // A page longer than the rows with a time: the NULL after them, as SQLite sorts descending.
-        let whole = try replica.firstPage(orderBy: [OrderTerm("ts", ascending: false)], limit: 10)
-        #expect(whole.rows.map { $0[0] } == [.integer(1), .integer(3), .integer(4), .integer(2)])
+        #expect(ascending.rows.map { $0[0] } == [.integer(4), .integer(1)])
+        let whole = try replica.firstPage(orderBy: [OrderTerm("ts")], limit: 10)
+        #expect(whole.rows.map { $0[0] } == [.integer(4), .integer(1), .integer(3), .integer(2)])
     }
 
     @Test func textThatCopyEscapesArrivesExactlyAndNullIsNotTheTextBackslashN() throws {
@@ -209,7 +214,7 @@ struct ReplicaCopyTests {
 }
 
 extension ReplicaCopyTests {
-    @Test func theCopyGivesItsRowsInTheBrowsersOrderAsSQLiteSortsTheReplica() throws {
+    @Test func theCopyGivesItsRowsInTheBrowsersOrderAsSQLiteSortsTheReplicaWithTheServersNulls() throws {
         let database = try ReplicaTestDatabase()
         try database.psql(
             """
@@ -229,8 +234,10 @@ extension ReplicaCopyTests {
                 timeZone: "Europe/Paris"
             )
             let (table, copied) = try replica.load(sortingBy: OrderTerm(column, ascending: ascending))
-            let sorted = try replicaRows(table, orderBy: "\(column) \(ascending ? "ASC" : "DESC"), id")
+            let direction = ascending ? "ASC NULLS LAST" : "DESC NULLS FIRST"
+            let sorted = try replicaRows(table, orderBy: "\(column) \(direction), id")
             let order = try #require(copied)
+            #expect(order.nullsGreatest)
             #expect(order.ids == sorted.map { $0[0].int64! })
             let index = column == "ts" ? 1 : 2
             for (row, values) in sorted.enumerated() {
@@ -241,6 +248,18 @@ extension ReplicaCopyTests {
                 #expect(order.isNull[row] ? values[index] == .null : values[index] == .text(text))
             }
         }
+        // A numeric column is sorted by its order column's keys.
+        try database.psql("ALTER TABLE events ADD COLUMN amount numeric; UPDATE events SET amount = (id % 13) - 6.5")
+        let keyed = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "events"),
+            cacheDirectory: try makeCacheDirectory()
+        )
+        let (keyedTable, keyedOrder) = try keyed.load(sortingBy: OrderTerm("amount", ascending: false))
+        #expect(keyedOrder?.column == "pgreplica_order_amount")
+        let byKey = try replicaRows(keyedTable, orderBy: "pgreplica_order_amount DESC, id")
+        #expect(keyedOrder?.ids == byKey.map { $0[0].int64! })
+        #expect(try database.psql("SELECT id FROM events ORDER BY amount DESC, id").split(separator: "\n").compactMap { Int64($0) } == keyedOrder?.ids)
         // A column not kept as text is not sorted here.
         let replica = PostgresReplica(
             connectionString: database.uri,

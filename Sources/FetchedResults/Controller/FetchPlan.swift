@@ -96,7 +96,7 @@ struct FetchPlan {
                     )
                 }
             } else if let reads = try FetchPlan.derivedReads(section, from: first.keyPath, model: model, root: entity) {
-                sorts.insert(FetchSort(section, ascending: first.ascending, comparison: .binary), at: 0)
+                sorts.insert(FetchSort(section, ascending: first.ascending, comparison: .binary, nulls: first.nulls), at: 0)
                 derivedFromFirstSortAlone = reads == .onlyTheSortAttribute
             } else {
                 throw FetchedResultsError.sectionKeyNotOrdered(
@@ -226,7 +226,8 @@ struct FetchPlan {
         for (s, e) in zip(sorts, expressions) {
             // A value that sorts last in both directions (the section of the values that are not dates).
             if let last = s.sortsLast { terms.append("(\(e) IS \(DerivedAttribute.sqlLiteral(last))) ASC") }
-            terms.append("\(e) COLLATE \(s.collation.sqlName) \(s.ascending ? "ASC" : "DESC")")
+            let nulls = s.nulls == .greatest ? (s.ascending ? " NULLS LAST" : " NULLS FIRST") : ""
+            terms.append("\(e) COLLATE \(s.collation.sqlName) \(s.ascending ? "ASC" : "DESC")\(nulls)")
         }
         if let id { terms.append(id + " ASC") }
         return terms.joined(separator: ", ")
@@ -397,7 +398,7 @@ struct FetchPlan {
             let aIsLast = a == last
             if aIsLast != (b == last) { return aIsLast == sectionAscending ? 1 : -1 }
         }
-        return StoreValue.compare(a, b)
+        return FetchSort.compare(a, b, collation: .binary, nulls: sectionKeyPath == nil ? .least : sorts[0].nulls)
     }
 
     /// The order of two section values in the direction sections run: -1, 0, 1.

@@ -11,7 +11,7 @@ extension FetchedResultsController {
     /// attribute alone, a stored one, byte for byte, in one section or in sections derived
     /// from that attribute (``FetchPlan/sectionFromSortValue``: the day of a date-time).
     /// Each row is checked against the one before it (SQLite's BINARY order of the texts,
-    /// NULL first ascending, then the id ascending), and the sections must come out in order
+    /// NULL where the sort's ``FetchSort/nulls`` puts it, then the id ascending), and the sections must come out in order
     /// as for the query. Returns false, changing nothing, when any of this does not hold: call
     /// ``performFetch()`` then. The caller vouches that `rows` holds every row of the table
     /// with the attribute's value as the store holds it.
@@ -34,6 +34,7 @@ extension FetchedResultsController {
         guard request.predicate == nil, request.fetchLimit == 0, request.fetchOffset == 0,
             request.sortDescriptors.count == 1, let sort = request.sortDescriptors.first,
             sort.keyPath == rows.keyPath, sort.ascending == rows.ascending, sort.comparison == .binary,
+            (sort.nulls == .greatest) == rows.nullsGreatest,
             plan.entity.attribute(named: sort.keyPath) != nil
         else { return false }
         return plan.sectionExpression == nil || plan.sectionFromSortValue != nil
@@ -45,6 +46,7 @@ extension FetchedResultsController {
         var builder = OrderedIDList.Builder()
         var sections = plan.sectionFromSortValue.map { SortValueSections(plan: plan, derive: $0) }
         let ascending = rows.ascending
+        let nullIsAbove = rows.nullsGreatest ? 1 : -1
         let deciding = plan.sectionFromSortValue?.decidingBytes ?? 0
         let complete: Bool = rows.withUnsafeRows { ids, text, offsets, isNull in
             var previous: (bytes: UnsafeRawBufferPointer?, id: Int64)?
@@ -61,7 +63,8 @@ extension FetchedResultsController {
                         order = text.order
                         inCurrentSection = text.inOneSection(deciding: deciding)
                     } else {
-                        order = previous.bytes == nil ? (bytes == nil ? 0 : -1) : 1  // NULL before every text
+                        // NULL below every text (SQLite's order), or above it (PostgreSQL's).
+                        order = previous.bytes == nil ? (bytes == nil ? 0 : nullIsAbove) : -nullIsAbove
                     }
                     guard order == 0 ? previous.id < id : (ascending ? order < 0 : order > 0) else { return false }
                 }

@@ -110,13 +110,13 @@ extension FetchedResultsController {
         }
         if plan.hasPrependedSectionSort {
             // The cheaper order the fetch tries first, narrowed by its first sort when descending.
-            if plan.shortEncoder != nil, !plan.sorts[1].ascending,
+            if plan.shortEncoder != nil, !plan.sorts[1].ascending, plan.sorts[1].nulls == .least,
                 let rows = try narrowedPreview(plan, limit: limit, requestSortsOnly: true, sortIndex: 1),
                 isMonotonic(rows, plan)
             {
                 return rows
             }
-        } else if !plan.sorts[0].ascending, plan.sorts[0].sortsLast == Optional.none,
+        } else if !plan.sorts[0].ascending, plan.sorts[0].sortsLast == Optional.none, plan.sorts[0].nulls == .least,
             let rows = try narrowedPreview(plan, limit: limit, requestSortsOnly: false, sortIndex: 0)
         {
             return rows

@@ -1,5 +1,6 @@
 /// Every row of an entity's table, already in the order of one sort on a stored text
-/// attribute (SQLite's BINARY order, NULL first ascending and last descending, ties by
+/// attribute (SQLite's BINARY order, NULL first ascending and last descending — or, with
+/// ``nullsGreatest``, last ascending and first descending as PostgreSQL sorts —, ties by
 /// id ascending) — sorted by whoever wrote the rows, as they wrote them — with the text
 /// of that attribute: what ``FetchedResultsController/performFetch(presorted:)`` installs
 /// instead of having SQLite sort the table.
@@ -23,8 +24,18 @@ package final class PresortedRows: Sendable {
     package let offsets: [UInt32]
     /// Which rows hold NULL.
     package let isNull: [Bool]
+    /// Whether NULL is above every text (``FetchSort/NullOrder/greatest``), not below.
+    package let nullsGreatest: Bool
 
-    package init(keyPath: String, ascending: Bool, ids: [Int64], text: [UInt8], offsets: [UInt32], isNull: [Bool]) {
+    package init(
+        keyPath: String,
+        ascending: Bool,
+        ids: [Int64],
+        text: [UInt8],
+        offsets: [UInt32],
+        isNull: [Bool],
+        nullsGreatest: Bool = false
+    ) {
         precondition(offsets.count == ids.count + 1 && isNull.count == ids.count, "one offset and flag per row")
         self.keyPath = keyPath
         self.ascending = ascending
@@ -32,6 +43,7 @@ package final class PresortedRows: Sendable {
         self.text = text
         self.offsets = offsets
         self.isNull = isNull
+        self.nullsGreatest = nullsGreatest
     }
 
     package var count: Int { ids.count }

@@ -69,7 +69,9 @@ struct SortPrefix: Hashable {
 ///   the prefix for control characters and non-ASCII bytes;
 /// - blobs end the prefix after the class.
 /// A field with a value that sorts last in both directions (``FetchSort/sortsLast``) starts with
-/// one bit, 1 for that value, which a descending sort does not invert.
+/// one bit, 1 for that value, which a descending sort does not invert. A field whose NULL is the
+/// greatest value (``FetchSort/nulls``) then has one bit, 1 for NULL (and NaN), which a descending
+/// sort inverts as the rest, and nothing more for NULL.
 /// A descending sort inverts its field's bits. A field that ends the prefix
 /// (or running out of bits) makes it inexact.
 struct SortKeyEncoder {
@@ -82,6 +84,8 @@ struct SortKeyEncoder {
         /// A value that sorts after every other in both directions (``FetchSort/sortsLast``): a
         /// leading bit, set for it, not inverted by a descending sort.
         var last: StoreValue? = nil
+        /// NULL above every value (``FetchSort/NullOrder/greatest``): a bit, set for NULL.
+        var nullsGreatest = false
     }
 
     let fields: [Field]
@@ -101,7 +105,8 @@ struct SortKeyEncoder {
                 mode: mode,
                 nocase: sort.comparison == .caseInsensitive,
                 ascending: sort.ascending,
-                last: sort.sortsLast
+                last: sort.sortsLast,
+                nullsGreatest: sort.nulls == .greatest
             )
         }
     }
@@ -160,6 +165,14 @@ struct SortKeyEncoder {
                 }
             }
             w.invert = f.ascending ? 0 : ~0
+            if f.nullsGreatest {
+                let isNull = v.isNullInOrder
+                if !w.write(isNull ? 1 : 0, 1) {
+                    exact = false
+                    break fieldLoop
+                }
+                if isNull { continue }
+            }
             switch v {
             case .null:
                 if !w.write(0, 2) {

@@ -113,7 +113,7 @@ package final class TableBrowser {
         guard let opened, let list, loop.contains(list), let version = fileSchemaVersion, version != schemaVersion
         else { return }
         schemaVersion = version
-        let fresh: TableDatabase
+        var fresh: TableDatabase
         do {
             fresh = try TableDatabase(
                 path: database.path,
@@ -121,6 +121,7 @@ package final class TableBrowser {
                 databasePath: database.databasePath,
                 readOnly: options.readOnly
             )
+            fresh.serverOrder = database.serverOrder
         } catch {
             list.statusLine.showMessage("\(error)", at: loop.clock.now, duration: 8, style: .error)
             return

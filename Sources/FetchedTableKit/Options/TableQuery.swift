@@ -44,6 +44,23 @@ package struct TableQuery {
     /// Per column, the companion column holding its values as the file wrote them (a CSV file's real
     /// columns: `3`, `1.10`), which are shown instead of the number's own text.
     package var writtenForms: [String: String] = [:]
+    /// How the rows are ordered when it is not by SQLite's order of the values: a server table's
+    /// copy sorts as the server does (``ServerOrder``); nil for a file's own table.
+    package var serverOrder: ServerOrder? {
+        didSet { sortDescriptors = TableQuery.sortDescriptors(requestedSort, section: section, order: serverOrder) }
+    }
+
+    /// A server's `ORDER BY` over a copy of its table: NULL above every value (last ascending,
+    /// first descending), and the columns whose values SQLite would sort otherwise ordered by
+    /// their order columns (numbers kept as text, enums, collations: PostgreSQLReplica's
+    /// `ReplicaColumn.orderColumn`).
+    package struct ServerOrder: Equatable, Sendable {
+        /// Per column, the hidden column whose keys sort as the server orders it.
+        package var orderColumns: [String: String]
+
+        /// An order with these order columns.
+        package init(orderColumns: [String: String]) { self.orderColumns = orderColumns }
+    }
 
     /// Checks `options` against `columns` of `table`.
     ///
@@ -67,7 +84,7 @@ package struct TableQuery {
             try check(key.column, "--sort")
         }
         requestedSort = sort
-        sortDescriptors = TableQuery.sortDescriptors(sort, section: section)
+        sortDescriptors = TableQuery.sortDescriptors(sort, section: section, order: nil)
         if let title = options.title { try check(title, "--title") }
         titleKey = options.title ?? (columns.first(where: \.isTextual) ?? columns.first)?.name ?? idKey
         if let subtitle = options.subtitle {
@@ -164,12 +181,24 @@ package struct TableQuery {
 
     /// `sort`'s descriptors, with the section key in front when the first sort does not
     /// order by it (nor by the column a derived key is read from: the controller then
-    /// orders by the key itself, and keeps using an index on the column).
-    static func sortDescriptors(_ sort: SortSpecification, section: SectionKeySpecification?) -> [FetchSort] {
-        var descriptors = sort.sortDescriptors
-        guard let section, let first = descriptors.first else { return descriptors }
-        if first.keyPath == section.keyPath || first.keyPath == section.column { return descriptors }
-        descriptors.insert(FetchSort(section.keyPath), at: 0)
+    /// orders by the key itself, and keeps using an index on the column). With a server's
+    /// `order`, NULL sorts above every value, and a column with an order column is sorted by
+    /// it — except the first sort's when the sections are of its column, which the controller
+    /// orders by that column's own values.
+    static func sortDescriptors(
+        _ sort: SortSpecification,
+        section: SectionKeySpecification?,
+        order: ServerOrder?
+    ) -> [FetchSort] {
+        let nulls: FetchSort.NullOrder = order == nil ? .least : .greatest
+        var descriptors = sort.keys.enumerated().map { index, key in
+            let sectioned = index == 0 && section.map { key.column == $0.keyPath || key.column == $0.column } == true
+            let keyPath = sectioned ? key.column : order?.orderColumns[key.column] ?? key.column
+            return FetchSort(keyPath, ascending: key.ascending, nulls: nulls)
+        }
+        guard let section, let first = sort.keys.first else { return descriptors }
+        if first.column == section.keyPath || first.column == section.column { return descriptors }
+        descriptors.insert(FetchSort(section.keyPath, nulls: nulls), at: 0)
         return descriptors
     }
 
@@ -233,7 +262,7 @@ package struct TableQuery {
     package func sorted(by sort: SortSpecification) -> TableQuery {
         var copy = self
         copy.requestedSort = sort
-        copy.sortDescriptors = TableQuery.sortDescriptors(sort, section: section)
+        copy.sortDescriptors = TableQuery.sortDescriptors(sort, section: section, order: serverOrder)
         return copy
     }
 
@@ -241,7 +270,7 @@ package struct TableQuery {
     package func sectioned(by section: SectionKeySpecification?) -> TableQuery {
         var copy = self
         copy.section = section
-        copy.sortDescriptors = TableQuery.sortDescriptors(requestedSort, section: section)
+        copy.sortDescriptors = TableQuery.sortDescriptors(requestedSort, section: section, order: serverOrder)
         return copy
     }
 }

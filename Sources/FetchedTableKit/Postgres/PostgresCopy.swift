@@ -93,7 +93,8 @@ struct PostgresCopy {
                     ids: $0.ids,
                     text: $0.text,
                     offsets: $0.offsets,
-                    isNull: $0.isNull
+                    isNull: $0.isNull,
+                    nullsGreatest: $0.nullsGreatest
                 )
             }
             return PostgresCopy(replica: replica, table: table, target: target, presortedRows: rows)
@@ -125,9 +126,23 @@ struct PostgresCopy {
         return local
     }
 
-    /// The copy's database, named after the server for messages.
+    /// The copy's database, named after the server for messages, ordered as the server orders
+    /// (NULL last ascending; numbers, enums and collations by the copy's order columns, which
+    /// are not shown).
     func database(_ options: TableOptions) throws(FetchedTableError) -> TableDatabase {
-        try TableDatabase(path: options.file, kind: .sqlite, databasePath: table.path, readOnly: true)
+        var database = try TableDatabase(path: options.file, kind: .sqlite, databasePath: table.path, readOnly: true)
+        database.serverOrder = serverOrder
+        return database
+    }
+
+    /// The server's order over the copy: its columns' order columns.
+    var serverOrder: TableQuery.ServerOrder {
+        TableQuery.ServerOrder(
+            orderColumns: Dictionary(
+                table.columns.compactMap { column in column.orderColumn.map { (column.name, $0) } },
+                uniquingKeysWith: { first, _ in first }
+            )
+        )
     }
 
     /// The copy's table opened with `options` (the server's names) and fetched, as `list` and `watch` do.

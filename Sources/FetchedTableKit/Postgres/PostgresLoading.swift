@@ -94,7 +94,7 @@ final class PostgresLoading {
     }
 
     /// The one sort of the list's first fetch when the copy can sort its rows in that order as
-    /// they arrive (every row, sorted by a column byte for byte), else nil.
+    /// they arrive (every row, sorted by a column byte for byte, or by its order column), else nil.
     static func presortable(_ query: TableQuery) -> FetchSort? {
         guard query.predicate == nil, query.sortDescriptors.count == 1, let sort = query.sortDescriptors.first,
             sort.comparison == .binary, query.columns.contains(where: { $0.name == sort.keyPath })

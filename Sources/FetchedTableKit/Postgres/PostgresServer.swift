@@ -197,7 +197,7 @@ struct PostgresServer {
 
     /// The columns of `table` as the browser types them (numbers, dates, times, booleans, bytes; the rest text).
     static func columns(of table: TableDescription) -> [TableColumn] {
-        table.columns.map { TableColumn(name: $0.name, type: attributeType(of: $0.typeOID)) }
+        table.columns.map { TableColumn(name: $0.name, type: attributeType(of: $0.baseTypeOID)) }
     }
 
     /// The attribute type a PostgreSQL type is shown and sorted as. `numeric` is text: exact, as the server writes it.

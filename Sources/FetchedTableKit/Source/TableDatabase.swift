@@ -22,6 +22,9 @@ package struct TableDatabase {
     package let catalog: DatabaseCatalog
     /// Why nothing may be changed, whatever the table (nil: the file is writable).
     package let readOnlyReason: String?
+    /// For a copy of a server's table: the server's order (its order columns, hidden from the
+    /// columns shown, and NULL above every value); nil for a file's own tables.
+    package var serverOrder: TableQuery.ServerOrder?
 
     /// The tables and views, in the catalog's order.
     package var tables: [CatalogTable] { catalog.tables }
@@ -151,7 +154,8 @@ package struct TableDatabase {
         // A CSV file's real columns may have companions of text (the numbers as written): shown, not listed.
         var writtenForms: [String: String] = [:]
         var columns: [TableColumn] = []
-        for column in table.columns {
+        let orderColumns = Set(serverOrder?.orderColumns.values.map { $0 } ?? [])
+        for column in table.columns where !orderColumns.contains(column.name) {
             if kind == .csv, let of = CSVTable.column(ofWrittenForm: column.name) {
                 writtenForms[of] = column.name
             } else {
@@ -166,6 +170,7 @@ package struct TableDatabase {
         let idKey = table.rowIDColumn.flatMap { id in columns.contains { $0.name == id } ? id : nil } ?? "id"
         var query = try TableQuery(options: options, table: table.name, columns: columns, idKey: idKey)
         query.writtenForms = writtenForms
+        query.serverOrder = serverOrder
         return query
     }
 

@@ -180,7 +180,7 @@ public enum Catalog {
             """
             SELECT a.attrelid::text, a.attname, format_type(a.atttypid, a.atttypmod), a.atttypid::bigint, NOT a.attnotnull,
                    a.attgenerated::text, a.attidentity::text, base.oid::bigint, base.typtype::text,
-                   coll.collname, coll.provider, coll.locale, coll.deterministic
+                   coll.collname, coll.provider, coll.locale, coll.deterministic, coll.encoding
             FROM pg_attribute a
             CROSS JOIN LATERAL (
                 WITH RECURSIVE domains(oid, basetype, depth) AS (
@@ -204,7 +204,8 @@ public enum Catalog {
                     name: name,
                     provider: ColumnCollation.Provider(rawValue: text(10)) ?? .libc,
                     locale: text(11),
-                    isDeterministic: text(12) != "f"
+                    isDeterministic: text(12) != "f",
+                    encoding: text(13)
                 )
             }
             let column = ColumnDescription(
@@ -247,7 +248,7 @@ public enum Catalog {
             SELECT c.collname::text AS collname,
                    CASE WHEN c.collprovider = 'd' THEN \(databaseProvider) ELSE c.collprovider::text END AS provider,
                    CASE WHEN c.collprovider = 'd' THEN \(databaseLocale) ELSE \(collationLocale) END AS locale,
-                   c.collisdeterministic::text AS deterministic
+                   c.collisdeterministic::text AS deterministic, pg_encoding_to_char(d.encoding)::text AS encoding
             FROM pg_collation c, pg_database d
             WHERE c.oid = a.attcollation AND d.datname = current_database()
             """

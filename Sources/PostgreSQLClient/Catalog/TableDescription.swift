@@ -94,13 +94,17 @@ public struct ColumnCollation: Hashable, Sendable {
     /// Whether strings it finds equal are still told apart by their bytes (PostgreSQL's
     /// default); false for a nondeterministic ICU collation (case- or accent-insensitive).
     public let isDeterministic: Bool
+    /// The database's encoding (`UTF8`, `LATIN1`, `WIN1252`…), whose bytes a byte-order
+    /// collation compares.
+    public let encoding: String
 
     /// A collation as the catalog describes it.
-    public init(name: String, provider: Provider, locale: String, isDeterministic: Bool) {
+    public init(name: String, provider: Provider, locale: String, isDeterministic: Bool, encoding: String = "UTF8") {
         self.name = name
         self.provider = provider
         self.locale = locale
         self.isDeterministic = isDeterministic
+        self.encoding = encoding
     }
 
     /// Whether it orders text by its bytes, as SQLite's `BINARY` does with UTF-8: the `C` and
