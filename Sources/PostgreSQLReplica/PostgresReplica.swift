@@ -192,6 +192,7 @@ public final class PostgresReplica: @unchecked Sendable {
         var lastContact = Date()
         var failing = false
         var backoff = 0.25
+        var reshaped = 0
         while true {
             do {
                 let loaded = try copyOnce(sortingBy: term, syncingInBackground: syncingInBackground) { rows in
@@ -205,6 +206,11 @@ public final class PostgresReplica: @unchecked Sendable {
                 if failing { status?(.live) }
                 return loaded
             } catch {
+                // A column renamed or dropped while the copy ran: described again and copied with the new shape.
+                if error.isShapeChange && reshaped < 3 {
+                    reshaped += 1
+                    continue
+                }
                 guard let status, error.isOutOfReach else { throw error }
                 failing = true
                 status(.reconnecting(since: lastContact, lastError: error.description))
@@ -462,6 +468,13 @@ extension ReplicaError {
         case .statementFailed(let state, _, _): return state.hasPrefix("57") || state.hasPrefix("08")
         case .authenticationRefused: return false
         }
+    }
+
+    /// Whether the server refused a statement for naming a column the table no longer has
+    /// (renamed or dropped since the table was described).
+    var isShapeChange: Bool {
+        guard case .server(let error) = self else { return false }
+        return error.sqlState == "42703"
     }
 
     /// Any error of the layers below as a replica error.

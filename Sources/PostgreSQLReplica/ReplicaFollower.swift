@@ -28,6 +28,9 @@ final class ReplicaFollower: @unchecked Sendable {
     static let tick = 0.25
     /// Seconds a heartbeat or change signal may take before the server counts as out of reach.
     static let contactTimeout = 2.0
+    /// Seconds between two checks that the table still has the replica's columns (a rename or an
+    /// added column raises no history and, before a statement fails, no error).
+    static let shapeCheckInterval = 5.0
 
     private let replica: LoadedReplica
     private let track: Bool
@@ -101,6 +104,8 @@ final class ReplicaFollower: @unchecked Sendable {
         var backoff = 0.25
         var lastRead = Date.distantPast
         var lastPrune = Date.distantPast
+        var lastShapeCheck = Date()
+        var needsShapeCheck = false
     }
 
     private func run() {
@@ -126,8 +131,14 @@ final class ReplicaFollower: @unchecked Sendable {
                     state.failing = false
                     status(.live)
                 }
+            } catch let change as ReplicaShapeChange {
+                // Copying again is the owner's to do, with the new columns: this replica is of the old ones.
+                status(.tableChanged(reason: change.reason))
+                break
             } catch {
                 state.connection = nil
+                // A statement the server refused may name a column that is no longer there.
+                if ((error as? PostgresError)?.sqlState ?? "").hasPrefix("42") { state.needsShapeCheck = true }
                 // After a reconnect: the history at once (notifications sent meanwhile are lost), or a refetch.
                 state.lastRead = .distantPast
                 if !track { state.needsRefetch = true }
@@ -135,7 +146,7 @@ final class ReplicaFollower: @unchecked Sendable {
                 if !state.failing || message != state.lastError {
                     state.failing = true
                     state.lastError = message
-                    status(.reconnecting(since: state.lastContact, lastError: message))
+                    status(.after(error, lastContact: state.lastContact, table: replica.shape.source))
                 }
                 if !pause(state.backoff) { break }
                 state.backoff = min(state.backoff * 2, 5)
@@ -158,6 +169,11 @@ final class ReplicaFollower: @unchecked Sendable {
             if !state.failing { status(.live) }
         }
         guard let connection = state.connection else { return }
+        if state.needsShapeCheck || Date().timeIntervalSince(state.lastShapeCheck) > ReplicaFollower.shapeCheckInterval {
+            state.needsShapeCheck = false
+            state.lastShapeCheck = Date()
+            if let change = try quickly(on: connection, { try replica.shape.change(on: $0) }) { throw change }
+        }
         if state.needsRefetch {
             let (batch, position) = try sync.refetch(on: connection)
             state.position = position

@@ -157,3 +157,44 @@ struct ReplicaShape: Sendable {
         }
     }
 }
+
+/// The server table's columns are no longer a replica's: what changed, in a person's words.
+struct ReplicaShapeChange: Error, Equatable {
+    let reason: String
+}
+
+extension ReplicaShape {
+    /// What changed in the table's columns since this shape was read — a column renamed,
+    /// added, dropped or retyped — or nil when nothing did. A table that is gone is no change
+    /// here: its statements fail with the server's words (``ReplicaStatus/refused(since:reason:advice:)``).
+    func change(on connection: PostgresConnection) throws(PostgresError) -> ReplicaShapeChange? {
+        let result = try connection.query(
+            """
+            SELECT a.attname, format_type(a.atttypid, a.atttypmod)
+            FROM pg_attribute a
+            WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped
+            ORDER BY a.attnum
+            """,
+            [source.quoted]
+        )
+        let now = (0..<result.rowCount).map { row in
+            (name: result.text(row: row, column: 0) ?? "", type: result.text(row: row, column: 1) ?? "")
+        }
+        guard !now.isEmpty else { return nil }
+        let before = description.columns.map { (name: $0.name, type: $0.typeName) }
+        guard now.map(\.name) != before.map(\.name) || now.map(\.type) != before.map(\.type) else { return nil }
+        let gone = before.filter { old in !now.contains { $0.name == old.name } }.map(\.name)
+        let new = now.filter { current in !before.contains { $0.name == current.name } }.map(\.name)
+        let retyped = now.filter { current in before.contains { $0.name == current.name && $0.type != current.type } }
+        let table = source.description
+        if gone.count == 1, new.count == 1, now.count == before.count {
+            return ReplicaShapeChange(reason: "the column \(gone[0]) of \(table) was renamed \(new[0])")
+        }
+        var parts: [String] = []
+        if !gone.isEmpty { parts.append("\(gone.joined(separator: ", ")) dropped") }
+        if !new.isEmpty { parts.append("\(new.joined(separator: ", ")) added") }
+        if !retyped.isEmpty { parts.append("\(retyped.map(\.name).joined(separator: ", ")) of another type") }
+        if parts.isEmpty { parts.append("its columns reordered") }
+        return ReplicaShapeChange(reason: "the columns of \(table) changed: " + parts.joined(separator: "; "))
+    }
+}

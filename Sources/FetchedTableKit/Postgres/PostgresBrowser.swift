@@ -125,9 +125,10 @@ final class PostgresBrowser {
         loading.start()
     }
 
-    /// The browser over `copy`, pushed.
+    /// The browser over `copy`, pushed (over the list of the same table before its columns changed, which goes).
     func show(_ copy: PostgresCopy, opening: PostgresOpening) throws(FetchedTableError) {
         self.copy?.replica.stop()
+        if let old = browser?.list, loop.contains(old), self.copy?.table.source == copy.table.source { loop.remove(old) }
         var copy = copy
         // The first fetch's only: the browser keeps its configuration closure, which must not keep them.
         let presorted = PresortedHandOver(copy.presortedRows)
@@ -164,8 +165,11 @@ final class PostgresBrowser {
         copy.replica.follow(track: options.track, status: { status in state.record(status) }) { batch in
             state.recordApplied(batch)
         }
-        loop.addTicker(every: 0.25) { [weak self] _ in self?.showConnectionState() }
+        if connectionTicker == nil {
+            connectionTicker = loop.addTicker(every: 0.25) { [weak self] _ in self?.showConnectionState() }
+        }
     }
+    private var connectionTicker: TerminalRunLoop.TickerID?
 
     /// What is handed to the first fetch once, then let go of.
     private final class PresortedHandOver {
@@ -281,10 +285,17 @@ final class PostgresBrowser {
         list.showMessage(text, duration: 8, style: error ? .error : .info)
     }
 
-    /// While the server cannot be reached: `Reconnecting… (Ns since last contact)` in the status line.
+    /// While the list is not kept current, why, in the status line: `Reconnecting… (Ns since last
+    /// contact): <the last error>` while the server does not answer, `The server refuses: … — <what
+    /// to do>` while it answers no. A table whose columns changed on the server is copied again.
     func showConnectionState() {
         guard let list = browser?.list else { return }
-        if let text = PostgresConnectionState.statusText(connectionState.current) {
+        let status = connectionState.current
+        if case .tableChanged(let reason) = status {
+            reopenChangedTable(reason: reason)
+            return
+        }
+        if let text = PostgresConnectionState.statusText(status) {
             list.showMessage(text, duration: 0.5, style: .error)
             reconnecting = true
         } else if reconnecting {
@@ -293,6 +304,45 @@ final class PostgresBrowser {
         }
     }
     private var reconnecting = false
+    /// The table whose columns changed, while it is being opened again.
+    private var reopening: String?
+
+    /// The open table's columns changed on the server (a column renamed, added, dropped): it is
+    /// checked against the options again and copied again with its new shape, as a table opened
+    /// from the list; the old list stays, saying so, until the new one is shown — or says why not.
+    private func reopenChangedTable(reason: String) {
+        guard reopening == nil, let current = copy, let list = browser?.list else { return }
+        let name = current.table.source.description
+        reopening = name
+        current.replica.stop(waiting: false)
+        list.showMessage("\(reason): copying it again…", duration: 30)
+        let target = server.target
+        let options = self.options
+        let tableName = current.table.source
+        requests.run(
+            "the new columns of \(name)",
+            {
+                let server = try PostgresServer.connect(target, warn: { _ in })
+                server.connection.statementTimeout = PostgresServer.defaultConnectTimeout
+                let table = try server.table(named: tableName.quoted)
+                return try PostgresOpening.open(table, on: server, options: options)
+            },
+            then: { [weak self] result in
+                guard let self else { return }
+                self.reopening = nil
+                switch result {
+                case .success(let opening):
+                    self.connectionState.record(.live)
+                    self.open(opening)
+                case .failure(let error):
+                    let message = (error as? FetchedTableError)?.message ?? FetchedTableError.reason(error)
+                    self.connectionState.record(
+                        .refused(since: Date(), reason: "\(reason), and \(message)", advice: "reopen it with other options")
+                    )
+                }
+            }
+        )
+    }
 
     /// Stops following the server (the browser quit), without waiting for a server that does not answer.
     func stop() { copy?.replica.stop(waiting: false) }

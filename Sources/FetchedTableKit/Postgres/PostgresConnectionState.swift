@@ -10,7 +10,8 @@ final class PostgresConnectionState: @unchecked Sendable {
     private var wasLost = false
     private var needsPrefixes = false
 
-    /// Records `status` (from the follower's thread); true when it is news: lost, or back after being lost.
+    /// Records `status` (from the follower's thread); true when it is news: lost, refused or
+    /// changed, or back after being lost.
     @discardableResult
     func record(_ status: ReplicaStatus) -> Bool {
         lock.withLock {
@@ -19,7 +20,7 @@ final class PostgresConnectionState: @unchecked Sendable {
             case .live:
                 defer { wasLost = false }
                 return wasLost
-            case .reconnecting:
+            case .reconnecting, .refused, .tableChanged:
                 wasLost = true
                 return true
             }
@@ -40,9 +41,22 @@ final class PostgresConnectionState: @unchecked Sendable {
     /// prefixes (more rows than it places without them).
     var batchNeedsPrefixes: Bool { lock.withLock { needsPrefixes } }
 
-    /// `Reconnecting… (12s since last contact)` while the server cannot be reached, else nil.
+    /// The status line while the list is not kept current, else nil: `Reconnecting… (12s since
+    /// last contact): <the last error>` while the server does not answer; `The server refuses:
+    /// <its words> — <what to do>` when it answers no (no reconnect mends that); `… changed on the
+    /// server` once the table's columns did (the table is copied again).
     static func statusText(_ status: ReplicaStatus, now: Date = Date()) -> String? {
-        guard case .reconnecting(let since, _) = status else { return nil }
-        return "Reconnecting… (\(max(0, Int(now.timeIntervalSince(since))))s since last contact)"
+        switch status {
+        case .live:
+            return nil
+        case .reconnecting(let since, let lastError):
+            let seconds = max(0, Int(now.timeIntervalSince(since)))
+            let reason = PostgresServer.oneLine(lastError)
+            return "Reconnecting… (\(seconds)s since last contact)" + (reason.isEmpty ? "" : ": \(reason)")
+        case .refused(_, let reason, let advice):
+            return "The server refuses: \(PostgresServer.oneLine(reason)) — \(advice)"
+        case .tableChanged(let reason):
+            return "Copying again: \(reason)"
+        }
     }
 }

@@ -28,7 +28,9 @@ enum PostgresFaces {
         return ExitStatus.ok
     }
 
-    /// `fetchedtable watch URL|--pg`: the snapshot line, then a line per change batch.
+    /// `fetchedtable watch URL|--pg`: the snapshot line, then a line per change batch. When the
+    /// table's columns change on the server (a column renamed, added, dropped), it is copied again
+    /// with its new shape and a new snapshot line follows, as for a SQLite file replaced.
     static func watch(
         _ opening: PostgresOpening,
         options: TableOptions,
@@ -38,6 +40,34 @@ enum PostgresFaces {
     ) throws(FetchedTableError) -> Int32 {
         PostgresNoticeLog.shared.printAsTheyCome()
         for line in PostgresNoticeLog.shared.take() { writeStandardError("\(ProgramName.current): \(line)\n") }
+        var opening = opening
+        while true {
+            let state = PostgresConnectionState()
+            let readerGone = try watchCopy(
+                opening,
+                options: options,
+                state: state,
+                output: output,
+                shouldStop: shouldStop,
+                pollInterval: pollInterval
+            )
+            guard !readerGone, !shouldStop(), case .tableChanged(let reason) = state.current else { return ExitStatus.ok }
+            writeStandardError("\(ProgramName.current) watch: \(reason): copying it again\n")
+            let server = try PostgresServer.connect(opening.server.target, warn: { _ in })
+            opening = try PostgresOpening.open(server.table(named: opening.table.name.quoted), on: server, options: options)
+        }
+    }
+
+    /// One copy of the watched table, followed until the reader goes, `shouldStop` says so or
+    /// the table's columns change (`state` says so); true when the reader went.
+    private static func watchCopy(
+        _ opening: PostgresOpening,
+        options: TableOptions,
+        state: PostgresConnectionState,
+        output: @escaping (String) -> Bool,
+        shouldStop: () -> Bool,
+        pollInterval: useconds_t
+    ) throws(FetchedTableError) -> Bool {
         let copy = try PostgresCopy.load(opening)
         let (opened, controller) = try copy.fetch(options)
         var readerGone = !output(ResultsJSONLines.snapshot(controller))
@@ -47,7 +77,6 @@ enum PostgresFaces {
         }
         try? controller.prepareForChanges()
         let label = options.file
-        let state = PostgresConnectionState()
         // Each batch the follower applies wakes the loop at once: no poll interval between a commit and its line.
         let applied = DispatchSemaphore(value: 0)
         copy.replica.follow(
@@ -61,12 +90,19 @@ enum PostgresFaces {
                     writeStandardError(
                         "\(ProgramName.current) watch: reconnecting to \(label): \(PostgresServer.oneLine(lastError))\n"
                     )
+                case .refused(_, let reason, let advice):
+                    writeStandardError(
+                        "\(ProgramName.current) watch: \(label) refuses: \(PostgresServer.oneLine(reason)) — \(advice)\n"
+                    )
+                case .tableChanged:
+                    applied.signal()
                 }
             },
             applied: { _ in applied.signal() }
         )
         defer { copy.replica.stop(waiting: false) }  // a frozen server must not hold the exit
         while !readerGone && !shouldStop() {
+            if case .tableChanged = state.current { break }
             do {
                 try controller.context.processExternalChanges()
             } catch {
@@ -74,7 +110,7 @@ enum PostgresFaces {
             }
             _ = applied.wait(timeout: .now() + .microseconds(Int(pollInterval)))
         }
-        return ExitStatus.ok
+        return readerGone
     }
 
     /// `fetchedtable URL|--pg`: the browser (the table list first without `--table`).
