@@ -381,14 +381,20 @@ public final class PostgresReplica: @unchecked Sendable {
     /// that reads keys.
     ///
     /// - Throws: ``ReplicaError/readOnly(reason:)`` for a view or a table
-    ///   without a primary key; ``ReplicaError/server(_:)`` when the server
+    ///   without a primary key, or a row whose undo could not be done
+    ///   (``undoRefusal(of:on:)``); ``ReplicaError/locked(holders:waited:)`` when
+    ///   another transaction holds the row (or the table) for more than 60 % of
+    ///   ``timeout``, naming it; ``ReplicaError/server(_:)`` when the server
     ///   refuses (a constraint, no privilege, a lost connection) — then
     ///   nothing was deleted anywhere.
     public func delete(rowIDs: [Int64]) throws(ReplicaError) -> [DeletedRow] {
         let replica = try loadedReplica()
         let connection = try connect()
         connection.statementTimeout = timeout  // a server that stops answering fails the delete, never hangs it
-        return try ReplicaWrites(replica: replica).delete(rowIDs: rowIDs, on: connection)
+        // A lock another transaction holds is given up on before the statement's timeout, to say whose it is.
+        var writes = ReplicaWrites(replica: replica)
+        writes.lockTimeout = max(0.5, timeout * 0.6)
+        return try writes.delete(rowIDs: rowIDs, on: connection)
     }
 
     /// Writes `rows` (from ``delete(rowIDs:)``) back to the server in one

@@ -17,6 +17,11 @@ public enum ReplicaError: Error, Sendable, CustomStringConvertible {
     case trackingRefused(message: String)
     /// ``PostgresReplica/load(progress:status:)`` has not run yet.
     case notLoaded
+    /// A write waited for a lock another transaction holds (a row it updated or locked `FOR
+    /// UPDATE`, the table it locked) and gave up; `holders` names the sessions that hold it
+    /// (process, role, application, state and for how long), empty when none could be seen.
+    /// Nothing was written.
+    case locked(holders: [String], waited: Double)
 
     /// The sentence a person reads.
     public var description: String {
@@ -29,6 +34,10 @@ public enum ReplicaError: Error, Sendable, CustomStringConvertible {
         case .readOnly(let reason): "rows cannot be deleted: \(reason)"
         case .trackingRefused(let message): "cannot install the change history: \(message)"
         case .notLoaded: "the table has not been copied yet"
+        case .locked(let holders, let waited):
+            "it waited \(Int(waited.rounded())) s for a lock held by "
+                + (holders.isEmpty ? "another transaction" : holders.joined(separator: "; "))
+                + " — it can go through once that transaction ends"
         }
     }
 }

@@ -11,6 +11,8 @@ import SQLiteStore
 /// server's own text cast to the column's type.
 struct ReplicaWrites {
     let replica: LoadedReplica
+    /// Seconds a delete waits for a lock another transaction holds before it says whose it is.
+    var lockTimeout: Double = 6
     var shape: ReplicaShape { replica.shape }
 
     func delete(rowIDs: [Int64], on connection: PostgresConnection) throws(ReplicaError) -> [DeletedRow] {
@@ -32,7 +34,8 @@ struct ReplicaWrites {
             let returning =
                 names.map(SQLIdentifier.quote).joined(separator: ", ") + ", "
                 + shape.keyColumns.map { "\(SQLIdentifier.quote($0))::text" }.joined(separator: ", ")
-            let deleted = try connection.transaction { () throws -> [DeletedRow] in
+            let deleted = try lockHolders(of: keys, on: connection) { () throws -> [DeletedRow] in
+                try connection.execute("SET LOCAL lock_timeout = \(Int(lockTimeout * 1000))")
                 let result = try connection.query(
                     "DELETE FROM \(shape.source.quoted) WHERE \(shape.keyCondition) RETURNING \(returning)",
                     shape.keyParameters(keys)
@@ -95,6 +98,39 @@ struct ReplicaWrites {
             _ = try ReplicaSync(store: store).refresh(keys: keys, on: connection, preferredRowIDs: preferred)
         } catch {
             throw .wrap(error)
+        }
+    }
+
+    /// Runs `body` in a transaction; when it gives up waiting for a lock (`lock_timeout`,
+    /// SQLSTATE 55P03), throws ``ReplicaError/locked(holders:waited:)`` naming the sessions that
+    /// hold a lock on the rows of `keys` (the transaction in their `xmax`) or on the table.
+    private func lockHolders<T>(
+        of keys: [[String]],
+        on connection: PostgresConnection,
+        _ body: () throws -> T
+    ) throws -> T {
+        do {
+            return try connection.transaction(body)
+        } catch let error as PostgresError where error.sqlState == "55P03" {
+            let table = "$\(shape.keyColumns.count + 1)::regclass"
+            let result = try connection.query(
+                """
+                SELECT a.pid, coalesce(a.usename, '?'), coalesce(nullif(a.application_name, ''), 'no application'),
+                       coalesce(a.state, '?'), coalesce(extract(epoch FROM now() - a.xact_start)::int, 0)
+                FROM pg_stat_activity a
+                WHERE a.pid <> pg_backend_pid() AND (
+                    a.backend_xid IN (SELECT t.xmax FROM \(shape.source.quoted) t WHERE \(shape.keyCondition))
+                    OR a.pid IN (SELECT l.pid FROM pg_locks l WHERE l.relation = \(table) AND l.granted
+                                 AND l.mode IN ('ShareLock', 'ShareRowExclusiveLock', 'ExclusiveLock', 'AccessExclusiveLock')))
+                ORDER BY a.xact_start
+                """,
+                shape.keyParameters(keys) + [shape.source.quoted]
+            )
+            let holders = (0..<result.rowCount).map { row in
+                let text = { (column: Int) in result.text(row: row, column: column) ?? "" }
+                return "process \(text(0)) (role \(text(1)), \(text(2))), \(text(3)) for \(text(4)) s"
+            }
+            throw ReplicaError.locked(holders: holders, waited: lockTimeout)
         }
     }
 

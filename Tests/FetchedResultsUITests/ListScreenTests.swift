@@ -195,6 +195,18 @@ import Testing
         #expect(f.loop.topView === f.list)
     }
 
+    @Test func anAppsBindingOfABuiltInKeyIsListedOnceInItsPlace() throws {
+        let f = try ListScreenFixture()
+        var configuration = f.list.configuration
+        var undo = ListKeyBinding(.character("u"), keys: "u", description: "undo the last delete (on the server)") { _ in }
+        undo.helpPlacement = .section("Change")
+        configuration.keyBindings.append(undo)
+        let lines = ListScreenKeys.bindings(for: configuration)
+        #expect(lines.filter { $0.keys == "u" }.map(\.description) == ["undo the last delete (on the server)"])
+        let change = try #require(lines.firstIndex { $0.keys.isEmpty && $0.description == "Change" })
+        #expect(lines[change + 2].keys == "u", "in the built-in key's place: \(lines)")
+    }
+
     @Test func anotherProcessesInsertAppearsOnThePoll() throws {
         let f = try ListScreenFixture()
         let other = try Database(path: f.store.path)

@@ -132,4 +132,29 @@ struct ReplicaWritesTests {
         try database.psql("GRANT INSERT (note) ON items TO \(role)")
         #expect(try PostgresReplica.undoRefusal(of: description, on: connection) == nil)
     }
+
+    @Test func aDeleteThatWaitsForAnotherTransactionsRowLockSaysWhoseItIs() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql("CREATE TABLE items (id int PRIMARY KEY, name text); INSERT INTO items VALUES (1, 'a'), (2, 'b')")
+        let holder = try database.connect(applicationName: "lock-holder")
+        try holder.execute("BEGIN; SELECT * FROM items WHERE id = 2 FOR UPDATE")
+        let replica = PostgresReplica(
+            connectionString: database.uri,
+            table: TableName(schema: "public", name: "items"),
+            cacheDirectory: try makeCacheDirectory(),
+            timeout: 2,
+            timeZone: "UTC"
+        )
+        _ = try replica.load()
+        #expect {
+            _ = try replica.delete(rowIDs: [2])
+        } throws: { error in
+            let said = "\(error)"
+            return said.contains("waited 1 s for a lock held by process \(holder.backendPID) (role postgres, lock-holder)")
+                && said.contains("idle in transaction") && said.contains("once that transaction ends")
+        }
+        #expect(try database.psql("SELECT count(*) FROM items") == "2\n")
+        try holder.execute("ROLLBACK")
+        #expect(try replica.delete(rowIDs: [2]).count == 1)
+    }
 }

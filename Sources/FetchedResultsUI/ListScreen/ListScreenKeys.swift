@@ -80,6 +80,12 @@ public enum ListScreenKeys {
         var lines = lines
         var commands: [(keys: String, description: String)] = []
         for binding in bindings {
+            // A binding of a built-in key takes its place (it is the one the key runs): listed once.
+            let sharesALine = if case .sharingLine = binding.helpPlacement { true } else { false }
+            if !sharesALine, let builtIn = lines.firstIndex(where: { !$0.keys.isEmpty && $0.keys == binding.keys }) {
+                lines[builtIn] = (binding.keys, binding.description)
+                continue
+            }
             switch binding.helpPlacement {
             case .commands:
                 commands.append((binding.keys, binding.description))

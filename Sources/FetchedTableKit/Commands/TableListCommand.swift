@@ -48,8 +48,12 @@ package enum TableListCommand {
             guard let format = ResultsListWriter.Format(rawValue: (options.format ?? "text").lowercased()) else {
                 throw OptionError("--format must be text, json or csv, not '\(options.format ?? "")'")
             }
+            if options.track {
+                throw OptionError(
+                    "--track: list prints the rows once and installs nothing; use watch --track, or the browser"
+                )
+            }
             options.readOnly = true
-            options.track = false
             if options.postgres != nil {
                 let (_, opening) = try PostgresOpening.open(options, command: "fetchedtable list")
                 guard let opening else { return ExitStatus.usage }

@@ -110,7 +110,8 @@ struct PostgresCopy {
         case .noSuchTable: .usage("\(target.label): \(target.redacted(error.description))")
         case .readOnly(let reason): .usage(target.redacted(reason))
         case .trackingRefused: FetchedTableError(target.redacted(error.description), status: ExitStatus.noPermission)
-        case .cache, .notLoaded: FetchedTableError(target.redacted(error.description), status: ExitStatus.ioError)
+        case .cache, .notLoaded, .locked:
+            FetchedTableError(target.redacted(error.description), status: ExitStatus.ioError)
         }
     }
 

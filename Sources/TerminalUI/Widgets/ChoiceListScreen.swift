@@ -3,7 +3,9 @@ import Foundation
 /// A whole screen listing things to open — the tables of a database with their
 /// row counts — one a line (`name` left, its detail right and dim). Enter or →
 /// opens the selected one (``onChoose``); the screen it pushes returns here with
-/// Esc. `?` shows its keys, `q` quits (the run loop's fallback).
+/// Esc. `/` finds a name as it is typed (any part of it, any case; `n`/`N` the
+/// next and previous), for a list of a thousand tables. `?` shows its keys, `q`
+/// quits (the run loop's fallback).
 ///
 ///     let list = ChoiceListScreen(title: "school.sqlite", items: [
 ///         .init(title: "student", detail: "412 rows"),
@@ -35,6 +37,8 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
         ("↑/↓  j/k", "move the selection"),
         ("PgUp/PgDn  Home/End", "page, first / last"),
         ("Enter/→", "open it (Esc returns here)"),
+        ("/", "find a name as you type; Enter keeps it, Esc goes back"),
+        ("n  N", "next / previous name found"),
         ("?  F1", "this help"),
         ("q", "quit"),
     ]
@@ -46,6 +50,11 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
 
     /// The run loop its help overlay goes on.
     public weak var loop: TerminalRunLoop?
+
+    /// The text `/` is finding, while it is typed: the selection before, and the status line's hints.
+    private var finding: (text: String, selectionBefore: Int?, hints: String)?
+    /// The text last found, for `n` and `N`.
+    private var lastFound = ""
 
     /// A screen titled `title` listing `items` on `loop` (not pushed yet); `hints` on the status line.
     public init(title: String, items: [Item], loop: TerminalRunLoop?, hints: String = "Enter open  ? help  q quit") {
@@ -71,7 +80,15 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
     }
 
     public func handle(_ event: InputEvent) -> EventResult {
+        if finding != nil { return handleFinding(event) }
         switch event {
+        case .character("/"):
+            finding = ("", selectedIndex, statusLine.hints)
+            showFinding()
+            return .handled
+        case .character("n"), .character("N"):
+            select(firstMatch(of: lastFound, from: selectedIndex.map { $0 + 1 } ?? 0, forward: event == .character("n")))
+            return .handled
         case .character("?"), .function(1):
             // Its own help: the run loop's help bindings belong to the screen last opened over it.
             loop?.push(HelpOverlay(bindings: helpBindings))
@@ -84,6 +101,65 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
     }
 
     public func nextWakeTime(after time: Double) -> Double? { statusLine.nextWakeTime(after: time) }
+
+    // MARK: Finding
+
+    /// A key while `/` finds: typed text selects the first name holding it (from the selection
+    /// before), Backspace takes a character back, Enter keeps the selection, Esc restores it.
+    private func handleFinding(_ event: InputEvent) -> EventResult {
+        guard var current = finding else { return .ignored }
+        switch event {
+        case .character(let character):
+            current.text.append(character)
+        case .backspace:
+            guard !current.text.isEmpty else { return .handled }
+            current.text.removeLast()
+        case .enter:
+            endFinding(keeping: true)
+            return .handled
+        case .escape:
+            endFinding(keeping: false)
+            return .handled
+        default:
+            return .handled
+        }
+        finding = current
+        lastFound = current.text
+        if !current.text.isEmpty { select(firstMatch(of: current.text, from: current.selectionBefore ?? 0, forward: true)) }
+        showFinding()
+        return .handled
+    }
+
+    private func endFinding(keeping: Bool) {
+        guard let current = finding else { return }
+        finding = nil
+        statusLine.hints = current.hints
+        if !keeping { select(current.selectionBefore) }
+    }
+
+    private func showFinding() {
+        guard let current = finding else { return }
+        let found = current.text.isEmpty || firstMatch(of: current.text, from: 0, forward: true) != nil
+        statusLine.hints = "/\(current.text)" + (found ? "" : "  (no name holds it)") + "    Enter keep  Esc back"
+    }
+
+    /// The index of the first item (from `start`, wrapping round) whose title holds `text`, any case.
+    private func firstMatch(of text: String, from start: Int, forward: Bool) -> Int? {
+        guard !text.isEmpty, !items.isEmpty else { return nil }
+        let count = items.count
+        for step in 0..<count {
+            let index = forward ? (start + step) % count : ((start - 2 - step) % count + 2 * count) % count
+            if items[index].title.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil {
+                return index
+            }
+        }
+        return nil
+    }
+
+    private func select(_ index: Int?) {
+        guard let index, index < items.count else { return }
+        table.selectRow(at: IndexPath(row: index, section: 0))
+    }
 
     // MARK: TableViewDataSource
 

@@ -135,4 +135,19 @@ struct PostgresCommandLineTests {
         #expect(unread.standardError.contains("no such file"), "\(unread.standardError)")
         #expect(!unread.standardError.contains("hunter"), "\(unread.standardError)")
     }
+
+    @Test func listRefusesTrackInsteadOfIgnoringIt() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresCommandLineTests.schema)
+        let before = try fixture.server.schemaDump(database: fixture.database)
+        let result = try fixture.run(["list", fixture.uri, "--table", "student", "--track"])
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(
+            result.standardError.contains("--track: list prints the rows once and installs nothing; use watch --track"),
+            "\(result.standardError)"
+        )
+        #expect(result.standardOutput.isEmpty)
+        #expect(try fixture.server.schemaDump(database: fixture.database) == before, "nothing was installed")
+    }
 }
