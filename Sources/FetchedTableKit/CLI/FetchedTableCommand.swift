@@ -41,6 +41,11 @@ public enum FetchedTableCommand {
                 run: UntrackCommand.run
             ),
             Subcommand(
+                CacheCommand.spec,
+                brief: "list or remove the local copies of PostgreSQL tables",
+                run: CacheCommand.run
+            ),
+            Subcommand(
                 CompleteTablesCommand.spec,
                 brief: "print FILE's tables (for shell completion)",
                 hidden: true,
@@ -64,6 +69,10 @@ public enum FetchedTableCommand {
                 "A cache database per CSV file opened, reused while the file's size and time are unchanged."
             ),
             ManualEntry("~/.pgpass", "libpq's password file: where a PostgreSQL password belongs (never in the URL)."),
+            ManualEntry(
+                "~/.cache/fetchedtable/postgres/",
+                "A copy of each PostgreSQL table a session opens, within --cache-limit; fetchedtable cache lists them."
+            ),
         ],
         examples: [
             ManualEntry(

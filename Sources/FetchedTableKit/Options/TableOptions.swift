@@ -39,6 +39,8 @@ package struct TableOptions: Equatable, Sendable {
     /// `--na TOKEN,…`: a CSV file's missing-value tokens (nil: the loader's defaults, `NA`, `N/A`, `NULL`,
     /// `null`, `NaN`, `-`; empty: none).
     package var missingValues: [String]?
+    /// `--cache-limit SIZE`: the bound of the server tables' copies (1 GB when not given).
+    package var cacheLimit = CacheLimit.standard
 
     /// Options for `file` and nothing else.
     package init(file: String) { self.file = file }
@@ -80,6 +82,7 @@ package struct TableOptions: Equatable, Sendable {
             if postgres != nil { throw OptionError("--na: missing-value tokens are a CSV file's, not a server's") }
             missingValues = try OptionText.splitList(tokens, option: "--na").map(TableOptions.unquoted)
         }
+        if let limit = parsed.value("--cache-limit") { cacheLimit = try CacheLimit(parsing: limit) }
         if track && readOnly {
             let place = postgres == nil ? "the file" : "the database"
             throw OptionError("--track installs triggers in \(place), so it cannot go with --read-only")
@@ -171,7 +174,15 @@ package struct TableOptions: Equatable, Sendable {
             value: nil,
             help: "install history triggers for incremental live updates ('untrack' removes them)"
         ),
+        cacheLimitOption,
     ]
+
+    /// `--cache-limit SIZE`: the bound of the copies of server tables in the cache folder.
+    static let cacheLimitOption = OptionSpec(
+        "--cache-limit",
+        value: "SIZE",
+        help: "at most this much of server tables' copies in the cache (default 1G; the least recently used go first)"
+    )
 
     static let epilogue = """
         FILE is a SQLite database or a CSV/TSV file (told apart by content; a CSV file is loaded into a cache

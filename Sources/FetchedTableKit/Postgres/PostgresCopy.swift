@@ -35,12 +35,18 @@ struct PostgresCopy {
 
     /// The replica of `opening`'s table (not copied yet).
     static func replica(of opening: PostgresOpening) throws(FetchedTableError) -> PostgresReplica {
-        try replica(of: opening.table.name, on: opening.server.target)
+        try replica(of: opening.table.name, on: opening.server.target, cacheLimit: opening.cacheLimit)
     }
 
-    /// The replica of `table` on `target`'s server (not copied yet).
-    static func replica(of table: TableName, on target: PostgresTarget) throws(FetchedTableError) -> PostgresReplica {
+    /// The replica of `table` on `target`'s server (not copied yet), the copies no session
+    /// uses first pruned to `cacheLimit` (least recently used first).
+    static func replica(
+        of table: TableName,
+        on target: PostgresTarget,
+        cacheLimit: CacheLimit = .standard
+    ) throws(FetchedTableError) -> PostgresReplica {
         let directory = cacheDirectory()
+        ReplicaCache(directory: directory).prune(toFit: cacheLimit.bytes)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

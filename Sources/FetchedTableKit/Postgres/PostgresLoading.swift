@@ -56,10 +56,11 @@ final class PostgresLoading {
         let sort = PostgresLoading.presortable(opening.query)
         let table = opening.table.name
         let target = opening.server.target
+        let limit = opening.cacheLimit
         let thread = Thread {
             let result: Result<PostgresCopy, FetchedTableError>
             do {
-                let replica = try PostgresCopy.replica(of: table, on: target)
+                let replica = try PostgresCopy.replica(of: table, on: target, cacheLimit: limit)
                 if let preview = try? replica.firstPage(orderBy: order, limit: 100) {
                     shared.lock.withLock { shared.preview = preview }
                 }

@@ -13,6 +13,8 @@ struct PostgresOpening {
     let query: TableQuery
     /// Why rows cannot be deleted (nil: they can).
     let readOnlyReason: String?
+    /// The bound of the copies in the cache (`--cache-limit`).
+    var cacheLimit = CacheLimit.standard
 
     /// Connects to `options.postgres`, chooses the table (nil: several and `command` is the
     /// browser's, which shows the table list) and checks the options; `--track` installs the history.
@@ -37,6 +39,8 @@ struct PostgresOpening {
         let query = try PostgresServer.query(for: table, options: options)
         if options.track { try server.installTracking(on: table) }
         let reason = try server.readOnlyReason(of: table, options: options)
-        return PostgresOpening(server: server, table: table, query: query, readOnlyReason: reason)
+        var opening = PostgresOpening(server: server, table: table, query: query, readOnlyReason: reason)
+        opening.cacheLimit = options.cacheLimit
+        return opening
     }
 }

@@ -150,4 +150,30 @@ struct PostgresCommandLineTests {
         #expect(result.standardOutput.isEmpty)
         #expect(try fixture.server.schemaDump(database: fixture.database) == before, "nothing was installed")
     }
+
+    @Test func theCacheCommandListsTheCopiesAndTheLimitAndClearRemoveThem() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresCommandLineTests.schema)
+        for table in ["student", "teacher"] {
+            let listed = try fixture.run(["list", fixture.uri, "--table", table])
+            #expect(listed.status == 0, "\(listed.standardError)")
+        }
+        let listed = try fixture.run(["cache"])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let lines = listed.standardOutput.split(separator: "\n")
+        #expect(lines.count == 3, "\(listed.standardOutput)")
+        #expect(lines.contains { $0.hasPrefix("public.student") } && lines.contains { $0.hasPrefix("public.teacher") })
+        #expect(lines.last?.hasPrefix("2 copies, ") == true, "\(listed.standardOutput)")
+        // A session with a tiny bound removes the copies no session uses before it copies its own.
+        let bounded = try fixture.run(["list", fixture.uri, "--table", "math", "--cache-limit", "1"])
+        #expect(bounded.status == 0, "\(bounded.standardError)")
+        let after = try fixture.run(["cache"]).standardOutput.split(separator: "\n")
+        #expect(after.count == 2 && after[0].hasPrefix("public.math"), "\(after)")
+        let cleared = try fixture.run(["cache", "--clear"])
+        #expect(cleared.standardOutput == "removed 1 copy (\(after[0].split(separator: " ", omittingEmptySubsequences: true)[1]) \(after[0].split(separator: " ", omittingEmptySubsequences: true)[2]))\n")
+        #expect(try fixture.run(["cache"]).standardOutput.hasPrefix("0 copies, 0 bytes, in "))
+        let wrong = try fixture.run(["cache", "--cache-limit", "lots"])
+        #expect(wrong.status == 64 && wrong.standardError.contains("--cache-limit: \"lots\" is not a size"))
+    }
 }
