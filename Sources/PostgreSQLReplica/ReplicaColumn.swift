@@ -91,9 +91,10 @@ public struct ReplicaColumn: Hashable, Sendable {
         }
     }
 
-    /// Whether it is `timestamp with time zone` (copied in the session's,
-    /// that is the terminal's, time zone).
-    var isTimestampWithTimeZone: Bool { baseTypeOID == 1184 }
+    /// Whether it is `timestamp with time zone` (or a domain over it): copied in the replica's
+    /// time zone (``PostgresReplica/timeZone``, the terminal's by default), without an offset,
+    /// so that a person reading it should be told the zone once.
+    public var isTimestampWithTimeZone: Bool { baseTypeOID == 1184 }
 
     private static func storage(forType oid: UInt32, name: String) -> Storage {
         switch oid {

@@ -122,6 +122,7 @@ package final class TableBrowser {
                 readOnly: options.readOnly
             )
             fresh.serverOrder = database.serverOrder
+            fresh.columnLabels = database.columnLabels
         } catch {
             list.statusLine.showMessage("\(error)", at: loop.clock.now, duration: 8, style: .error)
             return
@@ -253,7 +254,13 @@ package final class TableBrowser {
         let titleKey = opened.query.titleKey
         let query = opened.query
         configuration.detailScreen = { row, _ in
-            ObjectDetailScreen(object: row, keys: keys, titleKey: titleKey, backTitle: table.name) { row, key in
+            ObjectDetailScreen(
+                object: row,
+                keys: keys,
+                labels: query.columnLabels,
+                titleKey: titleKey,
+                backTitle: table.name
+            ) { row, key in
                 query.displayText(of: row, key: key)
             }
         }

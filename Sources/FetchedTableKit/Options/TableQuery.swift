@@ -44,6 +44,9 @@ package struct TableQuery {
     /// Per column, the companion column holding its values as the file wrote them (a CSV file's real
     /// columns: `3`, `1.10`), which are shown instead of the number's own text.
     package var writtenForms: [String: String] = [:]
+    /// Per column, the label its values are shown under when it is not its name alone: a server
+    /// table's `timestamptz` column says the zone its times are in once, `placed_at (Europe/Paris)`.
+    package var columnLabels: [String: String] = [:]
     /// How the rows are ordered when it is not by SQLite's order of the values: a server table's
     /// copy sorts as the server does (``ServerOrder``); nil for a file's own table.
     package var serverOrder: ServerOrder? {

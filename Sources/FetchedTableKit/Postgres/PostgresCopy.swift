@@ -139,7 +139,18 @@ struct PostgresCopy {
     func database(_ options: TableOptions) throws(FetchedTableError) -> TableDatabase {
         var database = try TableDatabase(path: options.file, kind: .sqlite, databasePath: table.path, readOnly: true)
         database.serverOrder = serverOrder
+        database.columnLabels = columnLabels
         return database
+    }
+
+    /// The labels of the copy's `timestamptz` columns: their name and the zone their times are
+    /// in (the terminal's), said once in the detail screen since the times carry no offset.
+    var columnLabels: [String: String] {
+        let zone = replica.timeZone ?? "the server's time zone"
+        return Dictionary(
+            table.columns.filter(\.isTimestampWithTimeZone).map { ($0.name, "\($0.name) (\(zone))") },
+            uniquingKeysWith: { first, _ in first }
+        )
     }
 
     /// The server's order over the copy: its columns' order columns.

@@ -25,6 +25,8 @@ package struct TableDatabase {
     /// For a copy of a server's table: the server's order (its order columns, hidden from the
     /// columns shown, and NULL above every value); nil for a file's own tables.
     package var serverOrder: TableQuery.ServerOrder?
+    /// Per column, the label its values are shown under when it is not its name (``TableQuery/columnLabels``).
+    package var columnLabels: [String: String] = [:]
 
     /// The tables and views, in the catalog's order.
     package var tables: [CatalogTable] { catalog.tables }
@@ -171,6 +173,7 @@ package struct TableDatabase {
         var query = try TableQuery(options: options, table: table.name, columns: columns, idKey: idKey)
         query.writtenForms = writtenForms
         query.serverOrder = serverOrder
+        query.columnLabels = columnLabels
         return query
     }
 

@@ -106,4 +106,22 @@ struct PostgresScreenTests {
         let stderr = (try? String(contentsOfFile: watch.output.path + ".stderr", encoding: .utf8)) ?? ""
         #expect(stderr.contains("the column subject of public.student was renamed topic: copying it again"), "\(stderr)")
     }
+
+    @Test func theDetailOfARowSaysOnceWhichZoneItsTimesAreIn() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(
+            """
+            CREATE TABLE visit (id int PRIMARY KEY, who text, at timestamptz, day date);
+            INSERT INTO visit VALUES (1, 'Ada', '2024-07-01 10:00:00+00', '2024-07-01');
+            """
+        )
+        let tmux = try fixture.launch([fixture.uri, "--table", "visit"], environment: ["TZ": "Europe/Paris"])
+        defer { tmux.close() }
+        try tmux.waitUntil("the copy's list", timeout: 15) { $0.contains("Ada") && !$0.contains("Copying") }
+        tmux.press("Enter")
+        let detail = try tmux.waitFor("at (Europe/Paris)")
+        #expect(detail.contains("2024-07-01 12:00:00"), "the time in that zone: \(detail)")
+        #expect(!detail.contains("day ("), "a date has no zone: \(detail)")
+    }
 }
