@@ -166,10 +166,12 @@ public final class PostgresReplica: @unchecked Sendable {
     /// also come in the order `term` (then the id), sorted as they arrived on another core, so
     /// that its first fetch need not sort the replica again; and a new copy is synced to disk
     /// in the background instead of before this returns (see *Copying, and what it costs*;
-    /// ``stop(waiting:)`` waits for that sync). The order is nil without `term`, when the rows
-    /// are not named by one integer key, when the column is not kept as text compared byte
-    /// for byte (text, date, timestamp), or when an earlier session's replica was taken over
-    /// instead of copied.
+    /// ``stop(waiting:)`` waits for that sync). The order is the server's (NULL last
+    /// ascending); for a column with an order column (``ReplicaColumn/orderColumn``, which
+    /// `term` may name as well) it is of that column's keys. It is nil without `term`, when the
+    /// rows are not named by one integer key, when the column is neither kept as text compared
+    /// byte for byte (text, date, timestamp) nor ordered by an order column, or when an earlier
+    /// session's replica was taken over instead of copied.
     ///
     ///     let (table, order) = try replica.load(sortingBy: OrderTerm("ts", ascending: false))
     ///

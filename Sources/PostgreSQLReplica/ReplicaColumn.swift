@@ -24,7 +24,7 @@ import PostgreSQLClient
 ///
 /// A column whose kept values SQLite would sort otherwise than the server — `numeric`, `money`,
 /// enums, text under a collation that is not byte order — has an order column beside it
-/// (``orderColumn``, see ``ReplicaOrder``) whose keys sort as the server's `ORDER BY`.
+/// (``orderColumn``) whose keys sort as the server's `ORDER BY`.
 ///
 ///     let column = ReplicaColumn(ColumnDescription(…"ts", typeName: "timestamp with time zone"…))
 ///     column.storage        // .timestamp
