@@ -51,7 +51,9 @@ public struct ReplicaCache: Sendable {
             var bytes: Int64 = 0
             var modified = Date.distantPast
             for suffix in ["", "-wal", "-shm", "-journal"] {
-                guard let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix) else { continue }
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix) else {
+                    continue
+                }
                 bytes += (attributes[.size] as? NSNumber)?.int64Value ?? 0
                 if let date = attributes[.modificationDate] as? Date, date > modified { modified = date }
             }
@@ -73,7 +75,9 @@ public struct ReplicaCache: Sendable {
     public func remove(_ entries: [Entry]) -> [Entry] {
         entries.filter { entry in
             guard !entry.isInUse else { return false }
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: entry.path + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: entry.path + suffix)
+            }
             return true
         }
     }

@@ -169,7 +169,8 @@ final class ReplicaFollower: @unchecked Sendable {
             if !state.failing { status(.live) }
         }
         guard let connection = state.connection else { return }
-        if state.needsShapeCheck || Date().timeIntervalSince(state.lastShapeCheck) > ReplicaFollower.shapeCheckInterval {
+        if state.needsShapeCheck || Date().timeIntervalSince(state.lastShapeCheck) > ReplicaFollower.shapeCheckInterval
+        {
             state.needsShapeCheck = false
             state.lastShapeCheck = Date()
             if let change = try quickly(on: connection, { try replica.shape.change(on: $0) }) { throw change }

@@ -93,8 +93,10 @@ struct ReplicaState: Equatable {
         let oid = try connection.query("SELECT $1::regclass::oid::text", [shape.source.quoted]).text(row: 0, column: 0)
         let columns = shape.columns.map { "\($0.name) \($0.postgresType)" }.joined(separator: ", ")
         // How values and their order are kept: a file made before NaN was text and order columns existed is copied again.
-        let orders = shape.ordered.map { "\(shape.columns[$0].orderColumn ?? "") \(shape.columns[$0].order.map(String.init(describing:)) ?? "")" }
-            .joined(separator: ", ")
+        let orders = shape.ordered.map {
+            "\(shape.columns[$0].orderColumn ?? "") \(shape.columns[$0].order.map(String.init(describing:)) ?? "")"
+        }
+        .joined(separator: ", ")
         return [
             "oid \(oid ?? "")", "kind \(shape.description.kind)", "columns \(columns)", "storage 2 order \(orders)",
             "key \(shape.keyColumns.joined(separator: ", "))", "time zone \(timeZone ?? "")",

@@ -33,7 +33,8 @@ public enum ReplicaStatus: Hashable, Sendable {
     /// answered no (no privilege, credentials refused, the table or database gone), else
     /// `.reconnecting` since `lastContact`.
     static func after(_ error: Error, lastContact: Date, table: TableName) -> ReplicaStatus {
-        let postgres = (error as? PostgresError) ?? { if case .server(let e) = error as? ReplicaError { e } else { nil } }()
+        let postgres =
+            (error as? PostgresError) ?? { if case .server(let e) = error as? ReplicaError { e } else { nil } }()
         let message = postgres?.description ?? "\(error)"
         guard let postgres else { return .reconnecting(since: lastContact, lastError: message) }
         switch postgres {

@@ -139,7 +139,10 @@ struct ReplicaWrites {
     /// undo writes (`has_column_privilege`), and no foreign key of another table cascades
     /// the delete (`ON DELETE CASCADE`, `SET NULL`, `SET DEFAULT` change rows undo knows
     /// nothing of).
-    static func undoRefusal(of table: TableDescription, on connection: PostgresConnection) throws(PostgresError)
+    static func undoRefusal(
+        of table: TableDescription,
+        on connection: PostgresConnection
+    ) throws(PostgresError)
         -> String?
     {
         let writable = table.columns.filter(\.isWritable).map(\.name)

@@ -35,7 +35,11 @@ import Testing
             sorts: [FetchSort("n", ascending: false, nulls: .greatest), FetchSort("v", nulls: .greatest)],
             section: nil
         ),
-        Config(name: "v asc / v", sorts: [FetchSort("v", nulls: .greatest), FetchSort("n", nulls: .greatest)], section: "v"),
+        Config(
+            name: "v asc / v",
+            sorts: [FetchSort("v", nulls: .greatest), FetchSort("n", nulls: .greatest)],
+            section: "v"
+        ),
         Config(name: "v desc / v", sorts: [FetchSort("v", ascending: false, nulls: .greatest)], section: "v"),
     ]
 
@@ -146,7 +150,10 @@ import Testing
             default:
                 try otherStore.database.run(
                     "INSERT INTO item(v, n, name) VALUES (?, ?, ?)",
-                    [Self.texts.randomElement(using: &rng)!, Self.numbers.randomElement(using: &rng)!, .text("s\(step)")]
+                    [
+                        Self.texts.randomElement(using: &rng)!, Self.numbers.randomElement(using: &rng)!,
+                        .text("s\(step)"),
+                    ]
                 )
             }
             _ = try t.context.processExternalChanges()
@@ -157,12 +164,17 @@ import Testing
                     do {
                         snapshot = try BatchChecker.apply(batch, to: snapshot)
                     } catch {
-                        Issue.record("seed \(seed) step \(step) \(c.name): \(error)\n\(batch)\nbefore: \(snapshot)\nexpected: \(expected)")
+                        Issue.record(
+                            "seed \(seed) step \(step) \(c.name): \(error)\n\(batch)\nbefore: \(snapshot)\nexpected: \(expected)"
+                        )
                         throw error
                     }
                 }
                 received[k].removeAll()
-                try #require(snapshot == expected, "seed \(seed) step \(step) \(c.name):\n\(snapshot)\nexpected:\n\(expected)")
+                try #require(
+                    snapshot == expected,
+                    "seed \(seed) step \(step) \(c.name):\n\(snapshot)\nexpected:\n\(expected)"
+                )
                 if step % 20 == 0 {
                     try #require(expected == (try Self.bruteForce(t, c)), "seed \(seed) step \(step) \(c.name)")
                 }

@@ -198,7 +198,9 @@ import Testing
     @Test func anAppsBindingOfABuiltInKeyIsListedOnceInItsPlace() throws {
         let f = try ListScreenFixture()
         var configuration = f.list.configuration
-        var undo = ListKeyBinding(.character("u"), keys: "u", description: "undo the last delete (on the server)") { _ in }
+        var undo = ListKeyBinding(.character("u"), keys: "u", description: "undo the last delete (on the server)") {
+            _ in
+        }
         undo.helpPlacement = .section("Change")
         configuration.keyBindings.append(undo)
         let lines = ListScreenKeys.bindings(for: configuration)

@@ -74,7 +74,9 @@ struct PostgresNoticeTests {
         }
         #expect(!written.contains("terminating connection"), "\(written)")
         #expect(
-            connection.recentNotices.contains { $0.severity == "FATAL" && $0.message.contains("terminating connection") },
+            connection.recentNotices.contains {
+                $0.severity == "FATAL" && $0.message.contains("terminating connection")
+            },
             "\(connection.recentNotices)"
         )
     }

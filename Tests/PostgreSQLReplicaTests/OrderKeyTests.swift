@@ -37,7 +37,9 @@ import Testing
     }
 
     @Test func specialValuesSitWherePostgreSQLPutsThem() {
-        let ordered = ["-Infinity", "-1e300", "-2.5", "-0.001", "0", "1e-20", "0.5", "2.5", "10", "1e300", "Infinity", "NaN"]
+        let ordered = [
+            "-Infinity", "-1e300", "-2.5", "-0.001", "0", "1e-20", "0.5", "2.5", "10", "1e300", "Infinity", "NaN",
+        ]
         let keys = ordered.map(DecimalKey.key)
         for index in keys.indices.dropLast() {
             #expect(keys[index].lexicographicallyPrecedes(keys[index + 1]), "\(ordered[index]) < \(ordered[index + 1])")
@@ -56,9 +58,14 @@ import Testing
             text.withUTF8 { collator.append(UnsafeRawBufferPointer($0), trimming: false, to: &key) }
             return key
         }
-        let ordered = ["_under", "1abc", "a b", "a-b", "ab", "Äpfel", "apple", "Apple", "eclair", "Eclair", "éclair", "zebra"]
+        let ordered = [
+            "_under", "1abc", "a b", "a-b", "ab", "Äpfel", "apple", "Apple", "eclair", "Eclair", "éclair", "zebra",
+        ]
         for index in ordered.indices.dropLast() {
-            #expect(key(ordered[index]).lexicographicallyPrecedes(key(ordered[index + 1])), "\(ordered[index]) < \(ordered[index + 1])")
+            #expect(
+                key(ordered[index]).lexicographicallyPrecedes(key(ordered[index + 1])),
+                "\(ordered[index]) < \(ordered[index + 1])"
+            )
         }
     }
 }

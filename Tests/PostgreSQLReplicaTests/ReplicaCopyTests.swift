@@ -259,7 +259,11 @@ extension ReplicaCopyTests {
         #expect(keyedOrder?.column == "pgreplica_order_amount")
         let byKey = try replicaRows(keyedTable, orderBy: "pgreplica_order_amount DESC, id")
         #expect(keyedOrder?.ids == byKey.map { $0[0].int64! })
-        #expect(try database.psql("SELECT id FROM events ORDER BY amount DESC, id").split(separator: "\n").compactMap { Int64($0) } == keyedOrder?.ids)
+        #expect(
+            try database.psql("SELECT id FROM events ORDER BY amount DESC, id").split(separator: "\n").compactMap {
+                Int64($0)
+            } == keyedOrder?.ids
+        )
         // A column not kept as text is not sorted here.
         let replica = PostgresReplica(
             connectionString: database.uri,

@@ -36,7 +36,9 @@ struct ReplicaStatusTests {
         let log = FollowerLog()
         replica.follow(track: track, status: { log.record($0) })
         defer { replica.stop() }
-        try database.psql("ALTER TABLE events RENAME COLUMN message TO text; INSERT INTO events VALUES (21, 'warn', 'x')")
+        try database.psql(
+            "ALTER TABLE events RENAME COLUMN message TO text; INSERT INTO events VALUES (21, 'warn', 'x')"
+        )
         let changed = eventually(seconds: 30) {
             log.allStatuses.contains { if case .tableChanged = $0 { true } else { false } }
         }
@@ -56,7 +58,9 @@ struct ReplicaStatusTests {
         try database.psql("ALTER TABLE events ADD COLUMN host text")
         #expect(
             eventually(seconds: 30) {
-                log.allStatuses.contains { $0 == .tableChanged(reason: "the columns of public.events changed: host added") }
+                log.allStatuses.contains {
+                    $0 == .tableChanged(reason: "the columns of public.events changed: host added")
+                }
             },
             "\(log.allStatuses)"
         )
@@ -77,9 +81,10 @@ struct ReplicaStatusTests {
             log.allStatuses.contains { if case .refused = $0 { true } else { false } }
         }
         #expect(refused, "\(log.allStatuses)")
-        let said = log.allStatuses.compactMap { status -> String? in
-            if case .refused(_, let reason, let advice) = status { "\(reason) — \(advice)" } else { nil }
-        }.first ?? ""
+        let said =
+            log.allStatuses.compactMap { status -> String? in
+                if case .refused(_, let reason, let advice) = status { "\(reason) — \(advice)" } else { nil }
+            }.first ?? ""
         #expect(said.contains("permission denied for table events"), "\(said)")
         #expect(said.contains("GRANT SELECT ON public.events"), "\(said)")
         #expect(!log.reconnected, "a refusal is no reconnect: \(log.allStatuses)")

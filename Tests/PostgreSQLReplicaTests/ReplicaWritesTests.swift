@@ -106,7 +106,10 @@ struct ReplicaWritesTests {
         let connection = try database.connect()
         let description = try #require(try Catalog.table(named: "items", on: connection))
         let reason = try PostgresReplica.undoRefusal(of: description, on: connection)
-        #expect(reason == "a delete from items also changes rows of notes (ON DELETE CASCADE), which undo could not write back")
+        #expect(
+            reason
+                == "a delete from items also changes rows of notes (ON DELETE CASCADE), which undo could not write back"
+        )
         #expect(throws: ReplicaError.self) { _ = try replica.delete(rowIDs: [1]) }
         #expect(try database.psql("SELECT (SELECT count(*) FROM items), (SELECT count(*) FROM notes)") == "2|1\n")
     }
@@ -135,7 +138,9 @@ struct ReplicaWritesTests {
 
     @Test func aDeleteThatWaitsForAnotherTransactionsRowLockSaysWhoseItIs() throws {
         let database = try ReplicaTestDatabase()
-        try database.psql("CREATE TABLE items (id int PRIMARY KEY, name text); INSERT INTO items VALUES (1, 'a'), (2, 'b')")
+        try database.psql(
+            "CREATE TABLE items (id int PRIMARY KEY, name text); INSERT INTO items VALUES (1, 'a'), (2, 'b')"
+        )
         let holder = try database.connect(applicationName: "lock-holder")
         try holder.execute("BEGIN; SELECT * FROM items WHERE id = 2 FOR UPDATE")
         let replica = PostgresReplica(
@@ -150,7 +155,9 @@ struct ReplicaWritesTests {
             _ = try replica.delete(rowIDs: [2])
         } throws: { error in
             let said = "\(error)"
-            return said.contains("waited 1 s for a lock held by process \(holder.backendPID) (role postgres, lock-holder)")
+            return said.contains(
+                "waited 1 s for a lock held by process \(holder.backendPID) (role postgres, lock-holder)"
+            )
                 && said.contains("idle in transaction") && said.contains("once that transaction ends")
         }
         #expect(try database.psql("SELECT count(*) FROM items") == "2\n")

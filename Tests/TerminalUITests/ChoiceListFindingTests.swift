@@ -8,7 +8,9 @@ import Testing
 /// Enter keeps the selection (a second Enter opens it), Esc goes back to where it was.
 @Suite struct ChoiceListFindingTests {
     static func list(on terminal: TestTerminal) -> (ChoiceListScreen, Chosen) {
-        let items = (1...1000).map { ChoiceListScreen.Item(title: String(format: "table_%04d", $0), detail: "\($0) rows") }
+        let items = (1...1000).map {
+            ChoiceListScreen.Item(title: String(format: "table_%04d", $0), detail: "\($0) rows")
+        }
         let list = ChoiceListScreen(title: "big", items: items, loop: terminal.loop)
         let chosen = Chosen()
         list.onChoose = { chosen.indexes.append($0) }

@@ -96,7 +96,10 @@ struct FetchPlan {
                     )
                 }
             } else if let reads = try FetchPlan.derivedReads(section, from: first.keyPath, model: model, root: entity) {
-                sorts.insert(FetchSort(section, ascending: first.ascending, comparison: .binary, nulls: first.nulls), at: 0)
+                sorts.insert(
+                    FetchSort(section, ascending: first.ascending, comparison: .binary, nulls: first.nulls),
+                    at: 0
+                )
                 derivedFromFirstSortAlone = reads == .onlyTheSortAttribute
             } else {
                 throw FetchedResultsError.sectionKeyNotOrdered(

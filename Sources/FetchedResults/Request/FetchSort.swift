@@ -65,7 +65,8 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let last = sortsLast.map { " [last \($0)]" } ?? ""
         let nullOrder = nulls == .greatest ? " [nulls greatest]" : ""
-        return "\(keyPath) \(ascending ? "ASC" : "DESC")\(comparison == .caseInsensitive ? " [c]" : "")\(last)\(nullOrder)"
+        return
+            "\(keyPath) \(ascending ? "ASC" : "DESC")\(comparison == .caseInsensitive ? " [c]" : "")\(last)\(nullOrder)"
     }
 
     /// Orders two values as `ORDER BY <keyPath> COLLATE <collation> ASC|DESC` would (with

@@ -41,7 +41,9 @@ package enum CacheCommand {
         FetchedTableCommand.run(spec: spec, arguments: arguments, help: output, errorOutput: errorOutput) { parsed in
             let directory = PostgresCopy.cacheDirectory(environment: environment)
             let cache = ReplicaCache(directory: directory)
-            let limit = try parsed.value("--cache-limit").map { text throws(OptionError) in try CacheLimit(parsing: text) }
+            let limit = try parsed.value("--cache-limit").map { text throws(OptionError) in
+                try CacheLimit(parsing: text)
+            }
             if parsed.flag("--clear") || limit != nil {
                 let before = cache.entries()
                 let removed = limit.map { cache.prune(toFit: $0.bytes) } ?? cache.remove(before)

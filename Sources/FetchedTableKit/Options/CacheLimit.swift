@@ -28,7 +28,8 @@ package struct CacheLimit: Equatable, Sendable {
         let units: [(Int64, String)] = [(1 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "kB")]
         for (size, unit) in units where bytes >= size {
             let value = Double(bytes) / Double(size)
-            return (value < 10 && value != value.rounded() ? String(format: "%.1f", value) : String(Int(value.rounded())))
+            return
+                (value < 10 && value != value.rounded() ? String(format: "%.1f", value) : String(Int(value.rounded())))
                 + " " + unit
         }
         return bytes == 1 ? "1 byte" : "\(bytes) bytes"

@@ -128,7 +128,9 @@ final class PostgresBrowser {
     /// The browser over `copy`, pushed (over the list of the same table before its columns changed, which goes).
     func show(_ copy: PostgresCopy, opening: PostgresOpening) throws(FetchedTableError) {
         self.copy?.replica.stop()
-        if let old = browser?.list, loop.contains(old), self.copy?.table.source == copy.table.source { loop.remove(old) }
+        if let old = browser?.list, loop.contains(old), self.copy?.table.source == copy.table.source {
+            loop.remove(old)
+        }
         var copy = copy
         // The first fetch's only: the browser keeps its configuration closure, which must not keep them.
         let presorted = PresortedHandOver(copy.presortedRows)
@@ -337,7 +339,11 @@ final class PostgresBrowser {
                 case .failure(let error):
                     let message = (error as? FetchedTableError)?.message ?? FetchedTableError.reason(error)
                     self.connectionState.record(
-                        .refused(since: Date(), reason: "\(reason), and \(message)", advice: "reopen it with other options")
+                        .refused(
+                            since: Date(),
+                            reason: "\(reason), and \(message)",
+                            advice: "reopen it with other options"
+                        )
                     )
                 }
             }

@@ -51,10 +51,16 @@ enum PostgresFaces {
                 shouldStop: shouldStop,
                 pollInterval: pollInterval
             )
-            guard !readerGone, !shouldStop(), case .tableChanged(let reason) = state.current else { return ExitStatus.ok }
+            guard !readerGone, !shouldStop(), case .tableChanged(let reason) = state.current else {
+                return ExitStatus.ok
+            }
             writeStandardError("\(ProgramName.current) watch: \(reason): copying it again\n")
             let server = try PostgresServer.connect(opening.server.target, warn: { _ in })
-            opening = try PostgresOpening.open(server.table(named: opening.table.name.quoted), on: server, options: options)
+            opening = try PostgresOpening.open(
+                server.table(named: opening.table.name.quoted),
+                on: server,
+                options: options
+            )
         }
     }
 

@@ -213,7 +213,8 @@ public enum Catalog {
                 typeName: text(2),
                 typeOID: UInt32(result.int64(row: row, column: 3) ?? 0),
                 isNullable: text(4) == "t",
-                generation: text(5) == "s" ? .stored : text(6) == "a" ? .identityAlways : text(6) == "d" ? .identityByDefault : nil,
+                generation: text(5) == "s"
+                    ? .stored : text(6) == "a" ? .identityAlways : text(6) == "d" ? .identityByDefault : nil,
                 baseTypeOID: UInt32(result.int64(row: row, column: 7) ?? 0),
                 isEnum: text(8) == "e",
                 collation: collation

@@ -87,7 +87,9 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
             showFinding()
             return .handled
         case .character("n"), .character("N"):
-            select(firstMatch(of: lastFound, from: selectedIndex.map { $0 + 1 } ?? 0, forward: event == .character("n")))
+            select(
+                firstMatch(of: lastFound, from: selectedIndex.map { $0 + 1 } ?? 0, forward: event == .character("n"))
+            )
             return .handled
         case .character("?"), .function(1):
             // Its own help: the run loop's help bindings belong to the screen last opened over it.
@@ -125,7 +127,9 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
         }
         finding = current
         lastFound = current.text
-        if !current.text.isEmpty { select(firstMatch(of: current.text, from: current.selectionBefore ?? 0, forward: true)) }
+        if !current.text.isEmpty {
+            select(firstMatch(of: current.text, from: current.selectionBefore ?? 0, forward: true))
+        }
         showFinding()
         return .handled
     }

@@ -120,7 +120,9 @@ struct PostgresCommandLineTests {
         defer { fixture.remove() }
         try fixture.psql(PostgresCommandLineTests.schema)
         let server = "host=\(fixture.server.socketDirectory) port=\(fixture.server.port)"
-        let listed = try fixture.run(["list", "\(server) dbname=\(fixture.database) user=postgres", "--table", "student"])
+        let listed = try fixture.run([
+            "list", "\(server) dbname=\(fixture.database) user=postgres", "--table", "student",
+        ])
         #expect(listed.status == 0, "\(listed.standardError)")
         #expect(listed.standardOutput.contains("Ada") && listed.standardOutput.contains("Cyril"))
         // Nothing listens there: libpq's refusal, with the string named without its password.
@@ -171,7 +173,10 @@ struct PostgresCommandLineTests {
         let after = try fixture.run(["cache"]).standardOutput.split(separator: "\n")
         #expect(after.count == 2 && after[0].hasPrefix("public.math"), "\(after)")
         let cleared = try fixture.run(["cache", "--clear"])
-        #expect(cleared.standardOutput == "removed 1 copy (\(after[0].split(separator: " ", omittingEmptySubsequences: true)[1]) \(after[0].split(separator: " ", omittingEmptySubsequences: true)[2]))\n")
+        #expect(
+            cleared.standardOutput
+                == "removed 1 copy (\(after[0].split(separator: " ", omittingEmptySubsequences: true)[1]) \(after[0].split(separator: " ", omittingEmptySubsequences: true)[2]))\n"
+        )
         #expect(try fixture.run(["cache"]).standardOutput.hasPrefix("0 copies, 0 bytes, in "))
         let wrong = try fixture.run(["cache", "--cache-limit", "lots"])
         #expect(wrong.status == 64 && wrong.standardError.contains("--cache-limit: \"lots\" is not a size"))

@@ -24,7 +24,9 @@ struct PostgresOrderConformanceTests {
             "NaN", "Infinity", "-Infinity", "0", "-0.25", "1.5", "-1.5", "1e300", "-1e-300", "NULL", "2", "2", "10",
             "9.5", "NaN", "NULL", "0.1", "-1e300", "3", "100", "-2", "5e-324", "7", "Infinity",
         ]
-        let integers = (0..<24).map { [3, -7, 12, 0, 100, -100, 5, 5, 9, 10, 11, 2][$0 % 12] + $0 / 12 }.map(String.init)
+        let integers = (0..<24).map { [3, -7, 12, 0, 100, -100, 5, 5, 9, 10, 11, 2][$0 % 12] + $0 / 12 }.map(
+            String.init
+        )
         let withNulls = integers.enumerated().map { $0.offset % 5 == 4 ? "NULL" : $0.element }
         let money = withNulls.map { $0 == "NULL" ? $0 : "\($0).25" }
         let days = [
@@ -33,16 +35,23 @@ struct PostgresOrderConformanceTests {
             "1969-07-20", "2001-09-09", "2038-01-19", "NULL", "1582-10-15", "2024-02-29", "2010-10-10", "2020-20-20",
         ].map { $0 == "2020-20-20" ? "2020-12-20" : $0 }
         let times = days.enumerated().map { index, day in
-            day == "NULL" || day.hasSuffix("infinity") ? day : "\(day) \(String(format: "%02d:%02d:%02d.%d", index % 24, index * 7 % 60, index * 13 % 60, index))"
+            day == "NULL" || day.hasSuffix("infinity")
+                ? day
+                : "\(day) \(String(format: "%02d:%02d:%02d.%d", index % 24, index * 7 % 60, index * 13 % 60, index))"
         }
         let uuids = (0..<24).map { index in
-            index % 7 == 6 ? "NULL" : String(format: "%08x-0000-4000-8000-%012x", (index * 2_654_435_761) & 0xFFFF_FFFF, index * 977)
+            index % 7 == 6
+                ? "NULL"
+                : String(format: "%08x-0000-4000-8000-%012x", (index * 2_654_435_761) & 0xFFFF_FFFF, index * 977)
         }
         let moods = (0..<24).map { ["sad", "ok", "happy", "meh", "NULL", "happy"][$0 % 6] }
         let flags = (0..<24).map { ["true", "false", "NULL"][$0 % 3] }
         return [
             ("i2", "smallint", withNulls), ("i4", "integer", withNulls), ("i8", "bigint", integers),
-            ("f4", "real", floats.map { ["1e300": "1e30", "-1e300": "-1e30", "-1e-300": "-1e-30", "5e-324": "1e-40"][$0] ?? $0 }), ("f8", "double precision", floats), ("num", "numeric", numbers),
+            (
+                "f4", "real",
+                floats.map { ["1e300": "1e30", "-1e300": "-1e30", "-1e-300": "-1e-30", "5e-324": "1e-40"][$0] ?? $0 }
+            ), ("f8", "double precision", floats), ("num", "numeric", numbers),
             ("price", "price", withNulls.map { $0 == "NULL" ? $0 : "\($0).5" }), ("qty", "quantity", withNulls),
             ("cash", "money", money), ("flag", "boolean", flags), ("day", "date", days), ("at", "timestamp", times),
             ("at_tz", "timestamptz", times), ("uid", "uuid", uuids), ("mood", "mood", moods),
@@ -93,7 +102,9 @@ struct PostgresOrderConformanceTests {
                 }
                 let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
                 let sections = json?["sections"] as? [[String: Any]] ?? []
-                let ids = sections.flatMap { ($0["objects"] as? [[String: Any]]) ?? [] }.map { ($0["_rowid"] as? Int) ?? -1 }
+                let ids = sections.flatMap { ($0["objects"] as? [[String: Any]]) ?? [] }.map {
+                    ($0["_rowid"] as? Int) ?? -1
+                }
                 if ids != expected {
                     mismatches.append("\(column) \(type)\(direction): list \(ids), psql \(expected)")
                 }

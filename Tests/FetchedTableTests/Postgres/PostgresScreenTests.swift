@@ -62,7 +62,8 @@ struct PostgresScreenTests {
         do {
             screen = try tmux.waitFor("Newcomer", timeout: 30)
         } catch {
-            let stderr = (try? String(contentsOf: fixture.directory.appendingPathComponent("app.stderr"), encoding: .utf8)) ?? ""
+            let stderr =
+                (try? String(contentsOf: fixture.directory.appendingPathComponent("app.stderr"), encoding: .utf8)) ?? ""
             throw EndToEndError("\(error)\nstderr: \(stderr)")
         }
         #expect(screen.contains("Music"), "the new row with its renamed column: \(screen)")
@@ -80,7 +81,9 @@ struct PostgresScreenTests {
         let tmux = try fixture.launch([fixture.uri(user: reader), "--table", "student", "--sort", "name"])
         defer { tmux.close() }
         try tmux.waitUntil("the copy's list", timeout: 15) { $0.contains("Student 1") && !$0.contains("Copying") }
-        try fixture.psql("REVOKE SELECT ON student FROM \(reader); INSERT INTO student VALUES (100, 'Newcomer', 'Music')")
+        try fixture.psql(
+            "REVOKE SELECT ON student FROM \(reader); INSERT INTO student VALUES (100, 'Newcomer', 'Music')"
+        )
         let screen = try tmux.waitFor("The server refuses", timeout: 30)
         #expect(screen.contains("permission denied"), "\(screen)")
         #expect(!screen.contains("Reconnecting"), "\(screen)")
@@ -104,7 +107,10 @@ struct PostgresScreenTests {
             throw EndToEndError("\(error); stderr: \(stderr); stdout: \(fixture.lines(watch.output))")
         }
         let stderr = (try? String(contentsOfFile: watch.output.path + ".stderr", encoding: .utf8)) ?? ""
-        #expect(stderr.contains("the column subject of public.student was renamed topic: copying it again"), "\(stderr)")
+        #expect(
+            stderr.contains("the column subject of public.student was renamed topic: copying it again"),
+            "\(stderr)"
+        )
     }
 
     @Test func theDetailOfARowSaysOnceWhichZoneItsTimesAreIn() throws {
