@@ -29,6 +29,10 @@ c_modules=()
 for map in Sources/*/module.modulemap; do
     c_modules+=(-Xcc "-fmodule-map-file=$PWD/$map" -I "$PWD/$(dirname "$map")")
 done
+# C targets (CICU): the module maps SwiftPM made for them in the build.
+for map in "$bin"/*.build/module.modulemap; do
+    [ -f "$map" ] && c_modules+=(-Xcc "-fmodule-map-file=$map")
+done
 for m in "${modules[@]}"; do
     reexported=$({ grep -rhoE '^@_exported import [A-Za-z_]+' "Sources/$m" || true; } | awk '{print $3}' | sort -u | paste -sd, -)
     swift-symbolgraph-extract -module-name "$m" -target "$triple" -I "$bin/Modules" -module-cache-path "$bin/ModuleCache" \
