@@ -68,13 +68,17 @@ import Testing
         #expect(man.contains("PGHOST") && man.contains("pgpass") && man.contains("postgres://"))
     }
 
-    @Test func theStatusLineSaysReconnectingWithTheTimeSinceTheLastContact() {
+    @Test func theStatusLineSaysReconnectingWithTheTimeSinceTheLastContactAndTheLastError() {
         let since = Date(timeIntervalSince1970: 1_000)
         let text = PostgresConnectionState.statusText(
-            .reconnecting(since: since, lastError: "server closed the connection"),
+            .reconnecting(since: since, lastError: "server closed the connection\n\tunexpectedly"),
             now: since.addingTimeInterval(12.4)
         )
-        #expect(text == "Reconnecting… (12s since last contact)")
+        #expect(text == "Reconnecting… (12s since last contact): server closed the connection; unexpectedly")
+        let refused = PostgresConnectionState.statusText(
+            .refused(since: since, reason: "permission denied for table events", advice: "GRANT SELECT again")
+        )
+        #expect(refused == "The server refuses: permission denied for table events — GRANT SELECT again")
         #expect(PostgresConnectionState.statusText(.live) == nil)
         let state = PostgresConnectionState()
         #expect(!state.record(.live), "connected at first is no news")
