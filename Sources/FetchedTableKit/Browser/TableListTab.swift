@@ -53,7 +53,9 @@ enum TableListTab {
     static func grid(_ query: TableQuery) -> ListGrid {
         ListGrid(
             columns: query.gridKeys.map { key in
-                var column = ListColumn(key, keyPath: key, type: query.columns.first { $0.name == key }?.type)
+                // A server table's timestamptz column names its zone once, in its header (`at (Europe/Paris)`).
+                let type = query.columns.first { $0.name == key }?.type
+                var column = ListColumn(query.columnLabels[key] ?? key, keyPath: key, type: type)
                 column.text = { row in query.gridText(of: row, key: key) }
                 column.isFrozen = query.titleIsChosen && key == query.titleKey
                 return column

@@ -113,7 +113,7 @@ struct PostgresScreenTests {
         )
     }
 
-    @Test func theDetailOfARowSaysOnceWhichZoneItsTimesAreIn() throws {
+    @Test func theGridAndTheDetailOfARowSayOnceWhichZoneItsTimesAreIn() throws {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
         try fixture.psql(
@@ -124,7 +124,8 @@ struct PostgresScreenTests {
         )
         let tmux = try fixture.launch([fixture.uri, "--table", "visit"], environment: ["TZ": "Europe/Paris"])
         defer { tmux.close() }
-        try tmux.waitUntil("the copy's list", timeout: 15) { $0.contains("Ada") && !$0.contains("Copying") }
+        let grid = try tmux.waitUntil("the copy's list", timeout: 15) { $0.contains("Ada") && !$0.contains("Copying") }
+        #expect(grid.contains("at (Europe/Paris)"), "the grid's header names the zone: \(grid)")
         tmux.press("Enter")
         let detail = try tmux.waitFor("at (Europe/Paris)")
         #expect(detail.contains("2024-07-01 12:00:00"), "the time in that zone: \(detail)")
