@@ -46,6 +46,9 @@ public final class Store {
     public let trackingNames: TrackingNames
     /// True when a foreign store was opened read-only through a read-write connection (`PRAGMA query_only`).
     private var isQueryOnly = false
+    /// Run inside every transaction in which a context of this store saves, undoes or redoes
+    /// (``SaveHook``): the app's own invariants, kept by every path that writes through a context.
+    public var saveHook: SaveHook?
 
     let schema: SchemaBuilder
 

@@ -436,16 +436,22 @@ extension Stash {
         )
     }
 
-    /// Runs `write` (the context's save or undo) in one transaction with a
-    /// check of the manifest before and the next manifest after: a stash
-    /// changed behind the app's back is not saved over.
-    func writeCheckingManifest(_ write: () throws -> Void) throws {
-        let vault = try currentVault()
-        try store.database.transaction {
-            try verifyManifest(vault: vault)
-            try write()
-            try writeManifest(vault: vault)
-        }
+    /// Makes the manifest part of every transaction in which a context writes the store — a
+    /// save, an undo, a redo, whoever makes it (a form, the list screen's delete, `u`, an
+    /// import): the stored manifest is checked against the rows before the write (a stash
+    /// changed behind the app's back is not saved over) and the next one written after it, in
+    /// the same transaction. Locked, every such write is refused (`StashError.locked`).
+    func installManifestHook() {
+        store.saveHook = SaveHook(
+            willWrite: { [weak self] _, _ in
+                guard let self else { throw StashError.locked }
+                try self.verifyManifest(vault: try self.currentVault())
+            },
+            didWrite: { [weak self] _, _ in
+                guard let self else { throw StashError.locked }
+                try self.writeManifest(vault: try self.currentVault())
+            }
+        )
     }
 }
 

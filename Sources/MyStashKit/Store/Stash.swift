@@ -32,8 +32,11 @@ package final class Stash {
     /// The SQLite store (its `database` is for inspection and tests).
     /// A first-version file is opened read-only with the first version's
     /// model, and replaced by the store of the current model at its first
-    /// unlock (see `Stash+Vault`).
-    package internal(set) var store: Store
+    /// unlock (see `Stash+Vault`). Every store the stash opens gets the
+    /// manifest's save hook (`installManifestHook()`), whoever saves through it.
+    package internal(set) var store: Store {
+        didSet { installManifestHook() }
+    }
     /// The context the app's lists and edits use. Replaced (dropping its undo
     /// history, which may hold ciphertexts under the old key) by `changePassphrase`.
     package internal(set) var context: ObjectContext
@@ -59,6 +62,7 @@ package final class Stash {
             self.store = try Store(path: path, model: StashModel.firstVersion, readOnly: true)
             self.context = ObjectContext(store: store)
             isFirstVersionPending = true
+            installManifestHook()
             return
         }
         self.store = try Store(path: path, model: StashModel.model, readOnly: readOnly)
@@ -68,6 +72,7 @@ package final class Stash {
             try store.database.execute("PRAGMA secure_delete = ON")
         }
         self.context = ObjectContext(store: store)
+        installManifestHook()
     }
 
     deinit { vault?.close() }
@@ -353,12 +358,11 @@ package final class Stash {
         try saveOrRollback()
     }
 
-    /// Undoes the last save (e.g. a delete), keeping the manifest. Returns false when there is nothing to undo.
+    /// Undoes the last save (e.g. a delete); the manifest is kept by the store's save hook, as
+    /// for any undo of the context. Returns false when there is nothing to undo.
     @discardableResult
     package func undo() throws -> Bool {
-        guard context.canUndo else { return false }
-        try writeCheckingManifest { _ = try context.undo() }
-        return true
+        try context.undo() != nil
     }
 
     /// Titles of all notes, or names of all passwords, in the app's order
@@ -371,9 +375,10 @@ package final class Stash {
             .map { $0.string(key) ?? "" }
     }
 
-    /// Saves the context with the manifest checked before and written after, in one transaction.
+    /// Saves the context (the save hook checks the manifest before and writes it after, in the
+    /// save's transaction); a failed save leaves the context as the file is.
     func saveOrRollback() throws {
-        do { try writeCheckingManifest { try context.save() } } catch {
+        do { try context.save() } catch {
             context.rollback()
             throw error
         }

@@ -420,9 +420,11 @@ public final class ObjectContext {
         let (range, log) = try database.transaction { () throws -> (ClosedRange<Int64>?, RowChangeLog) in
             let start = try store.historyPosition()
             try database.execute("PRAGMA defer_foreign_keys = ON")
+            try runWillWriteHook(.save)
             let (_, log) = try database.recordingChanges(excluding: unloggedTables) { recorder in
                 try write(inserts: inserts, updates: updates, deletes: deletes, recorder: recorder)
             }
+            try runDidWriteHook(.save)
             try store.pruneHistory()
             let end = try store.historyPosition()
             return (end > start ? (start + 1)...end : nil, log)
@@ -655,7 +657,7 @@ public final class ObjectContext {
             return UndoneAction(name: nil, changes: ChangeSet(), discardedUnsavedChanges: true)
         }
         guard let entry = undoStack.last else { return nil }
-        let (log, changes) = try revert(entry.log)
+        let (log, changes) = try revert(entry.log, as: .undo)
         undoStack.removeLast()
         redoStack.append(UndoEntry(name: entry.name, log: log))
         return UndoneAction(name: entry.name, changes: changes, discardedUnsavedChanges: false)
@@ -667,7 +669,7 @@ public final class ObjectContext {
     public func redo() throws -> UndoneAction? {
         rollback()
         guard let entry = redoStack.last else { return nil }
-        let (log, changes) = try revert(entry.log)
+        let (log, changes) = try revert(entry.log, as: .redo)
         redoStack.removeLast()
         undoStack.append(UndoEntry(name: entry.name, log: log))
         return UndoneAction(name: entry.name, changes: changes, discardedUnsavedChanges: false)
@@ -676,15 +678,17 @@ public final class ObjectContext {
     /// Undoes `log` in one transaction — every row it changed, those its cascades and
     /// triggers changed included — recording what that changed in turn (the way back, for
     /// redo or undo), and publishes the change set of the rows this model has.
-    private func revert(_ log: RowChangeLog) throws -> (RowChangeLog, ChangeSet) {
+    private func revert(_ log: RowChangeLog, as write: SaveHook.Write) throws -> (RowChangeLog, ChangeSet) {
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
         let counterBefore = store.localChangeCounter
         let (range, reverted) = try database.transaction { () throws -> (ClosedRange<Int64>?, RowChangeLog) in
             let start = try store.historyPosition()
             try database.execute("PRAGMA defer_foreign_keys = ON")
+            try runWillWriteHook(write)
             let (_, reverted) = try database.recordingChanges(excluding: unloggedTables) { _ in
                 try database.revert(log)
             }
+            try runDidWriteHook(write)
             try store.pruneHistory()
             let end = try store.historyPosition()
             return (end > start ? (start + 1)...end : nil, reverted)
