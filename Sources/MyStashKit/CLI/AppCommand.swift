@@ -67,8 +67,7 @@ enum AppCommand {
             do {
                 stash = try Stash(path: path)
             } catch {
-                printError("cannot open \(path): \(ErrorReason.text(of: error))")
-                return ExitStatus.cantCreate
+                return StashFileProblem(error, path: path).report()
             }
             defer { stash.lock() }
             let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal())

@@ -33,8 +33,7 @@ enum BackupCommand {
             }
             let stash: Stash
             do { stash = try Stash(path: path) } catch {
-                printError("cannot open \(path): \(ErrorReason.text(of: error))")
-                return ExitStatus.noInput
+                return StashFileProblem(error, path: path).report()
             }
             do { try stash.backup(to: file) } catch {
                 printError("cannot back up to \(file): \(ErrorReason.text(of: error))")

@@ -84,8 +84,7 @@ enum InitCommand {
     private static func setUp(at path: String, passphraseFD: Int32?, parameters: KDFParameters) -> Int32 {
         let stash: Stash
         do { stash = try Stash(path: path) } catch {
-            printError("cannot create \(path): \(ErrorReason.text(of: error))")
-            return ExitStatus.cantCreate
+            return StashFileProblem(error, path: path, doing: "create").report()
         }
         defer { stash.lock() }
         guard let fd = passphraseFD else {

@@ -45,8 +45,7 @@ enum ListCommand {
                 printError("no stash at \(path)")
                 return ExitStatus.noInput
             } catch {
-                printError("cannot open \(path): \(ErrorReason.text(of: error))")
-                return ExitStatus.noInput
+                return StashFileProblem(error, path: path).report()
             }
             do {
                 // One line per item, control characters escaped: a line break inside a title would
@@ -54,8 +53,7 @@ enum ListCommand {
                 for name in try stash.names(of: kind) { printLine(name) }
                 return ExitStatus.ok
             } catch {
-                printError("cannot read \(path): \(ErrorReason.text(of: error))")
-                return ExitStatus.ioError
+                return StashFileProblem(error, path: path, doing: "read").report()
             }
         }
     }

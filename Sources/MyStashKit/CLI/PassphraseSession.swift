@@ -80,6 +80,8 @@ struct PassphraseSession {
                         ? "Wrong passphrase; \(left) \(left == 1 ? "try" : "tries") left.\n"
                         : "Wrong passphrase.\n"
                 )
+            } catch let error where StashFileProblem.isAboutTheFile(error) {
+                return StashFileProblem(error, path: stash.path, doing: "read").report()
             } catch {
                 printError("cannot unlock the stash: \(ErrorReason.text(of: error))")
                 return ExitStatus.dataError

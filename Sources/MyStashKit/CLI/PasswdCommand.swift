@@ -38,8 +38,7 @@ enum PasswdCommand {
             }
             let stash: Stash
             do { stash = try Stash(path: path) } catch {
-                printError("cannot open \(path): \(ErrorReason.text(of: error))")
-                return ExitStatus.noInput
+                return StashFileProblem(error, path: path).report()
             }
             defer { stash.lock() }
             let prompt = PassphrasePrompt.onTerminal()

@@ -62,8 +62,7 @@ struct StashUnlocker {
         }
         let stash: Stash
         do { stash = try Stash(path: path) } catch {
-            printError("cannot open \(path): \(ErrorReason.text(of: error))")
-            return .failure(ExitStatus.noInput)
+            return .failure(StashFileProblem(error, path: path).report())
         }
         guard stash.hasPassphrase else {
             printError("the stash at \(path) has no passphrase yet (\(initAdvice(path)) to set one)")
@@ -82,6 +81,8 @@ struct StashUnlocker {
             } catch VaultError.wrongPassphrase {
                 printError("wrong passphrase; the stash was not opened")
                 return .failure(ExitStatus.noPermission)
+            } catch let error where StashFileProblem.isAboutTheFile(error) {
+                return .failure(StashFileProblem(error, path: path, doing: "read").report())
             } catch {
                 printError("cannot unlock the stash: \(ErrorReason.text(of: error))")
                 return .failure(ExitStatus.dataError)

@@ -414,14 +414,36 @@ extension Stash {
         else {
             throw StashError.changedBehindTheAppsBack(["the manifest of the entries does not match its MAC"])
         }
-        let found = try StashManifest.read(from: store.database).differences(
-            from: try StashManifest(decoding: manifest)
-        )
+        try verifySchema()
+        let stored = try StashManifest(decoding: manifest)
+        let current = try StashManifest.read(from: store.database)
+        var found = current.differences(from: stored)
+        // The rows counted apart from the scan (SQLite may count through an index): a count the
+        // entries found do not explain is a finding of its own.
+        for kind in StashKind.allCases {
+            let rows = try store.database.scalar("SELECT count(*) FROM \(kind.table)").int64 ?? -1
+            if rows != Int64(current.count(of: kind)) || (found.isEmpty && rows != Int64(stored.count(of: kind))) {
+                found.insert("the stash holds \(rows) \(kind.entriesWord), its manifest \(stored.count(of: kind))", at: 0)
+            }
+        }
         if !found.isEmpty { throw StashError.changedBehindTheAppsBack(found) }
     }
 
-    /// Writes the manifest of the rows as they are, at the next generation, with its MAC.
+    /// Throws `StashError.changedBehindTheAppsBack` unless each kind of entry has its unique index
+    /// on `uid`: without it, an older copy of an entry can be put back beside it.
+    func verifySchema() throws {
+        let missing = try StashKind.allCases.filter { !(try store.enforcesUniqueKey(["uid"], of: $0.entity)) }
+        guard missing.isEmpty else {
+            throw StashError.changedBehindTheAppsBack(
+                missing.map { "the unique index on the \($0.entriesWord)' uid is missing (dropped?)" }
+            )
+        }
+    }
+
+    /// Writes the manifest of the rows as they are, at the next generation, with its MAC; never
+    /// for a stash without its unique indexes or with two rows of one uid.
     private func writeManifest(vault: Vault) throws {
+        try verifySchema()
         let generation =
             (try store.database.scalar("SELECT generation FROM vault_info ORDER BY id LIMIT 1").int64 ?? 0) + 1
         let manifest = try StashManifest.read(from: store.database).encoded

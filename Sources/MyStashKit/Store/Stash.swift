@@ -49,7 +49,9 @@ package final class Stash {
     /// Opens (creating when needed, mode 0600) the stash at `path`.
     ///
     /// With `readOnly`, nothing is created or written (for `mystash list`):
-    /// a missing file throws `StashError.noStore`.
+    /// a missing file throws `StashError.noStore`. An open that fails (a full disk: SQLite
+    /// made the `-wal` and `-shm` files but could not size them) removes the companions it
+    /// made, when no other connection has the file open: nothing is left behind.
     package init(path: String, readOnly: Bool = false) throws {
         self.path = path
         if readOnly {
@@ -57,22 +59,31 @@ package final class Stash {
         } else {
             try StashLocation.prepare(path: path)
         }
-        if Stash.schemaVersion(at: path) == 1 {
-            // Read-only until the first unlock migrates it here (a run that stops before leaves it as it was).
-            self.store = try Store(path: path, model: StashModel.firstVersion, readOnly: true)
-            self.context = ObjectContext(store: store)
-            isFirstVersionPending = true
-            installManifestHook()
-            return
+        let companions = ForeignDatabaseFiles(path: path)
+        let opened: (store: Store, isFirstVersion: Bool)
+        do { opened = try Stash.openStore(at: path, readOnly: readOnly) } catch {
+            companions.removeCompanionsMadeSince()
+            throw error
         }
-        self.store = try Store(path: path, model: StashModel.model, readOnly: readOnly)
+        self.store = opened.store
+        self.isFirstVersionPending = opened.isFirstVersion
+        self.context = ObjectContext(store: store)
+        installManifestHook()
+    }
+
+    /// The store at `path`, and whether it is a first-version file (opened read-only until the
+    /// first unlock migrates it, so that a run that stops before leaves it as it was).
+    private static func openStore(at path: String, readOnly: Bool) throws -> (Store, Bool) {
+        if schemaVersion(at: path) == 1 {
+            return (try Store(path: path, model: StashModel.firstVersion, readOnly: true), true)
+        }
+        let store = try Store(path: path, model: StashModel.model, readOnly: readOnly)
         if !readOnly {
             StashLocation.tightenPermissions(path: path)
             // Replaced and deleted values are zeroed in the file, not left in free space.
             try store.database.execute("PRAGMA secure_delete = ON")
         }
-        self.context = ObjectContext(store: store)
-        installManifestHook()
+        return (store, false)
     }
 
     deinit { vault?.close() }

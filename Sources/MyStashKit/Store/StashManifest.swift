@@ -35,8 +35,12 @@ struct StashManifest: Equatable {
     private static func key(_ kind: StashKind, _ uid: String) -> String { "\(kind.rawValue) \(uid)" }
 
     /// The manifest of the rows as they are in `database` now.
+    ///
+    /// Throws `StashError.changedBehindTheAppsBack` when two rows of a kind share a uid (an older
+    /// copy of an entry put back beside it, its unique index dropped): no manifest may cover both.
     static func read(from database: Database) throws -> StashManifest {
         var entries: [String: Entry] = [:]
+        var duplicates: [String: (name: String, kind: StashKind, count: Int)] = [:]
         for kind in StashKind.allCases {
             let columns = kind.sealedFields.map { snakeCase($0.key) }
             let sql =
@@ -50,10 +54,26 @@ struct StashManifest: Equatable {
                     revision: row[2].int64 ?? -1,
                     hashes: row[3...].map(hash)
                 )
+                if entries[key(kind, uid)] != nil {
+                    duplicates[key(kind, uid), default: (entry.name, kind, 1)].count += 1
+                }
                 entries[key(kind, uid)] = entry
             }
         }
+        guard duplicates.isEmpty else {
+            throw StashError.changedBehindTheAppsBack(
+                duplicates.values.sorted { ($0.kind.rawValue, $0.name) < ($1.kind.rawValue, $1.name) }.map {
+                    "the \($0.kind.entryWord) “\($0.name)” is in the stash \($0.count) times (one uid, several rows:"
+                        + " an older copy put back beside it?)"
+                }
+            )
+        }
         return StashManifest(entries: entries)
+    }
+
+    /// How many entries of `kind` the manifest lists.
+    func count(of kind: StashKind) -> Int {
+        entries.values.filter { $0.kind == kind }.count
     }
 
     /// A hash of a column's value, its type included (a plaintext planted where a ciphertext was differs).
@@ -212,4 +232,6 @@ extension StashKind {
     var table: String { self == .notes ? "note" : "password" }
     /// How a sentence names one of its entries ("note", "password entry").
     var entryWord: String { self == .notes ? "note" : "password entry" }
+    /// `entryWord` in the plural.
+    var entriesWord: String { self == .notes ? "notes" : "password entries" }
 }

@@ -19,11 +19,39 @@ package struct ForeignDatabaseFiles: Sendable {
     package let path: String
     /// Whether `path-shm` existed when the value was made.
     package let hadSharedMemory: Bool
+    /// Whether `path-wal` existed when the value was made.
+    package let hadLog: Bool
 
     /// Notes which companions of `path` exist now.
     package init(path: String) {
         self.path = path
         self.hadSharedMemory = FileManager.default.fileExists(atPath: path + "-shm")
+        self.hadLog = FileManager.default.fileExists(atPath: path + "-wal")
+    }
+
+    /// ``removeSharedMemoryMadeSince()``, and then an empty `path-wal` made since as well: what an
+    /// open that failed half-way (a full disk, where SQLite made both files but could not size the
+    /// index) leaves. A `-wal` that holds anything, or that was there before, stays. Returns whether
+    /// any file was removed. Same condition: every connection of this process to the file is closed.
+    ///
+    ///     let files = ForeignDatabaseFiles(path: path)
+    ///     do { store = try Store(path: path, model: model) } catch {
+    ///         files.removeCompanionsMadeSince()
+    ///         throw error
+    ///     }
+    @discardableResult
+    package func removeCompanionsMadeSince() -> Bool {
+        var removed = removeSharedMemoryMadeSince()
+        let log = path + "-wal"
+        var info = stat()
+        guard !hadLog, stat(log, &info) == 0, info.st_size == 0 else { return removed }
+        let database = open(path, O_RDWR)
+        guard database >= 0 else { return removed }
+        defer { close(database) }
+        // As for the -shm: no connection of any process has the database open.
+        guard ForeignDatabaseFiles.lockForWriting(database, start: 0x4000_0000, length: 512) else { return removed }
+        if unlink(log) == 0 { removed = true }
+        return removed
     }
 
     /// Removes `path-shm` when it was not there at the start, the file is in WAL mode, and

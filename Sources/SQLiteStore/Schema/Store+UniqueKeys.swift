@@ -18,9 +18,10 @@ extension Store {
             [.text(name), .text(entity.tableName)]
         )
         guard found.int64 == 1 else { return false }
-        // The index is unique, on exactly these columns (not a plain index someone gave the name).
+        // The index is unique, over every row (not partial: a WHERE clause leaves rows out of the key),
+        // on exactly these columns (not a plain index someone gave the name).
         let unique = try database.scalar(
-            "SELECT \"unique\" FROM pragma_index_list(?) WHERE name = ?",
+            "SELECT \"unique\" AND NOT partial FROM pragma_index_list(?) WHERE name = ?",
             [.text(entity.tableName), .text(name)]
         )
         let indexed = try database.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)])
