@@ -6,7 +6,8 @@ import Glibc
 /// plaintext, as a Bitwarden CSV (which `mystash import` and other managers read).
 ///
 /// The file is created with mode 0600 and never overwritten; on a terminal
-/// the command asks first, and a script must say `--yes`.
+/// the command asks first, and a script must say `--yes`. Cells that would
+/// start a spreadsheet formula are escaped (`FormulaEscaping`).
 ///
 ///     ExportCommand.run(["/tmp/out.csv", "--format", "csv", "--yes", "--passphrase-fd", "3"])
 enum ExportCommand {
@@ -20,7 +21,13 @@ enum ExportCommand {
         ] + StashUnlocker.options,
         minPositionals: 1,
         maxPositionals: 1,
-        epilogue: "The export is plaintext: keep it safe and delete it when done.\n\n" + MyStashCommand.storeHelp
+        epilogue: """
+            The export is plaintext: keep it safe and delete it when done.
+            A name, URL or notes cell that begins with =, +, -, @, a tab or a carriage return is
+            written with a ' in front, so that a spreadsheet opening the file does not run it as a
+            formula; 'mystash import' takes the ' off again.
+
+            """ + MyStashCommand.storeHelp
     )
 
     static func run(_ arguments: [String]) -> Int32 {

@@ -19,7 +19,7 @@ enum InitCommand {
     static let spec = CommandSpec(
         name: "mystash init",
         summary: "Create a new, empty stash and set its master passphrase.",
-        usage: "[--db PATH] [--passphrase-fd N]",
+        usage: "[--db PATH] [--passphrase-fd N] [--allow-weak]",
         options: [
             OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
             OptionSpec(
@@ -27,10 +27,12 @@ enum InitCommand {
                 value: "N",
                 help: "read the new master passphrase (one line) from file descriptor N"
             ),
+            OptionSpec("--allow-weak", value: nil, help: "accept a passphrase zxcvbn scores below 2 (weak)"),
         ],
         epilogue: """
             On a terminal the passphrase is asked twice; from --passphrase-fd N it is read once.
-            An existing stash is never overwritten.
+            A passphrase zxcvbn scores below 3 is warned about on stderr; below 2 it is refused
+            unless --allow-weak is given. An existing stash is never overwritten.
 
             """ + MyStashCommand.storeHelp
     )
@@ -49,7 +51,8 @@ enum InitCommand {
             let status = setUp(
                 at: path,
                 passphraseFD: fd,
-                parameters: KDFParameters.forNewPassphrase(environment: environment)
+                parameters: KDFParameters.forNewPassphrase(environment: environment),
+                allowsWeak: parsed.flag("--allow-weak")
             )
             if status != ExitStatus.ok {
                 if !existed { removeStore(at: path) }
@@ -80,15 +83,23 @@ enum InitCommand {
         }
     }
 
-    /// Opens (creating) the stash and sets its passphrase, from `passphraseFD` or asked twice.
-    private static func setUp(at path: String, passphraseFD: Int32?, parameters: KDFParameters) -> Int32 {
+    /// Opens (creating) the stash and sets its passphrase, from `passphraseFD` or asked twice; a
+    /// passphrase scored below 2 is refused unless `allowsWeak`.
+    private static func setUp(
+        at path: String,
+        passphraseFD: Int32?,
+        parameters: KDFParameters,
+        allowsWeak: Bool
+    ) -> Int32 {
         let stash: Stash
         do { stash = try Stash(path: path) } catch {
             return StashFileProblem(error, path: path, doing: "create").report()
         }
         defer { stash.lock() }
         guard let fd = passphraseFD else {
-            return PassphraseSession(prompt: PassphrasePrompt.onTerminal()).open(stash, parameters: parameters)
+            var session = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
+            session.refusesWeak = !allowsWeak
+            return session.open(stash, parameters: parameters)
         }
         let passphrase: SecureBytes
         switch StashUnlocker.readPassphrase(from: fd) {
@@ -100,6 +111,12 @@ enum InitCommand {
             printError("the passphrase on descriptor \(fd) is empty (no stash was created)")
             return ExitStatus.dataError
         }
+        let verdict = NewPassphraseStrength(passphrase, allowsWeak: allowsWeak)
+        if verdict.isRefused {
+            printError(verdict.refusal(source: "on descriptor \(fd)"))
+            return ExitStatus.dataError
+        }
+        verdict.warn(prompt: nil)
         do {
             try stash.setUp(passphrase: passphrase, parameters: parameters)
         } catch {

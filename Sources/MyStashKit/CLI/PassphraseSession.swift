@@ -17,6 +17,9 @@ struct PassphraseSession {
     var environment: [String: String] = ProcessInfo.processInfo.environment
     /// Unlock a stash whose entries do not match its manifest anyway (`passwd --skip-damaged`), keeping the findings.
     var toleratesChanges = false
+    /// Refuse a new passphrase zxcvbn scores below 2 (`init` without `--allow-weak`); weaker than
+    /// 3 is warned about in any case (`NewPassphraseStrength`).
+    var refusesWeak = false
     /// What `toleratesChanges` let through, for the caller to show.
     final class Findings { var items: [String] = [] }
     let findings = Findings()
@@ -42,7 +45,12 @@ struct PassphraseSession {
                 continue
             }
             defer { first.wipe() }
-            PassphraseSession.warnIfWeak(first, prompt: prompt)
+            let verdict = NewPassphraseStrength(first, allowsWeak: !refusesWeak)
+            verdict.warn(prompt: prompt)
+            if verdict.isRefused {
+                prompt.write("Too weak: choose a stronger one (several unrelated words), or use --allow-weak.\n")
+                continue
+            }
             do {
                 try stash.setUp(passphrase: first, parameters: parameters)
                 return ExitStatus.ok
@@ -53,16 +61,6 @@ struct PassphraseSession {
         }
         printError("no passphrase set")
         return ExitStatus.noPermission
-    }
-
-    /// Says so when zxcvbn scores `passphrase` below 3 ("strong"): a stash file faces offline guessing.
-    static func warnIfWeak(_ passphrase: SecureBytes, prompt: PassphrasePrompt) {
-        let strength = passphrase.withUnsafeBytes { PasswordStrength(estimating: String(decoding: $0, as: UTF8.self)) }
-        guard strength.score < 3 else { return }
-        prompt.write(
-            "Warning: this passphrase is \(strength.summary); anyone who copies the stash file can try guesses"
-                + " offline. A longer one (several unrelated words) is safer.\n"
-        )
     }
 
     private func unlock(_ stash: Stash) -> Int32 {

@@ -101,7 +101,7 @@ enum PasswdCommand {
                 prompt.write("The passphrases do not match. Try again.\n")
                 continue
             }
-            PassphraseSession.warnIfWeak(first, prompt: prompt)
+            NewPassphraseStrength(first, allowsWeak: true).warn(prompt: prompt)
             do {
                 let left = try stash.changePassphrase(
                     to: first,

@@ -14,10 +14,38 @@ package struct PasswordStrength: Hashable, Sendable {
 
     /// Estimates `password`; `userWords` (the entry's name, user ID) count as known words.
     package init(estimating password: String, userWords: [String] = []) {
+        bits = password.withCString { PasswordStrength.match($0, userWords: userWords) }
+    }
+
+    /// Estimates a passphrase held in guarded memory without copying it out: zxcvbn reads a
+    /// NUL-terminated copy made in guarded memory too, wiped and freed at once (no `String`,
+    /// no array, nothing the heap keeps).
+    ///
+    ///     let strength = PasswordStrength(estimating: passphrase)   // passphrase: SecureBytes
+    package init(estimating passphrase: SecureBytes, userWords: [String] = []) {
+        let terminated = SecureBytes(count: passphrase.count + 1)
+        defer { terminated.wipe() }
+        terminated.withUnsafeMutableBytes { target in
+            passphrase.withUnsafeBytes { source in
+                if let base = source.baseAddress, let into = target.baseAddress, source.count > 0,
+                    target.count > source.count
+                {
+                    into.copyMemory(from: base, byteCount: source.count)
+                }
+            }
+        }  // SecureBytes starts zeroed: the last byte is the NUL
+        bits = terminated.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, bytes.count == passphrase.count + 1 else { return 0 }
+            return PasswordStrength.match(base.assumingMemoryBound(to: CChar.self), userWords: userWords)
+        }
+    }
+
+    /// zxcvbn's estimate of a NUL-terminated password, with `userWords` as its dictionary.
+    private static func match(_ password: UnsafePointer<CChar>, userWords: [String]) -> Double {
         let words = userWords.filter { !$0.isEmpty }.map { strdup($0) }
         defer { for pointer in words { free(pointer) } }
         var dictionary: [UnsafePointer<CChar>?] = words.map { UnsafePointer($0) } + [nil]
-        bits = password.withCString { ZxcvbnMatch($0, &dictionary, nil) }
+        return ZxcvbnMatch(password, &dictionary, nil)
     }
 
     /// The guesses it would take: 2^bits.

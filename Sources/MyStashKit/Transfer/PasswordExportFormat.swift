@@ -105,9 +105,13 @@ package struct PasswordExportReader {
         let record: CSVRecord
         let index: [String: Int]
 
+        /// Whether the name, URL and notes columns may hold cells `mystash export` escaped (`FormulaEscaping`).
+        var unescapesFormulas = false
+
         func field(_ name: String) -> String {
             guard let i = index[name], i < record.count else { return "" }
-            return record[i]
+            guard unescapesFormulas, ["name", "notes", "login_uri"].contains(name) else { return record[i] }
+            return FormulaEscaping.unescaped(record[i])
         }
 
         func optional(_ name: String) -> String? { field(name).isEmpty ? nil : field(name) }
@@ -123,7 +127,8 @@ package struct PasswordExportReader {
             uniquingKeysWith: { first, _ in first }
         )
         for record in records {
-            let row = Row(record: record, index: index)
+            // Bitwarden's columns are the ones `mystash export` writes: its formula escaping comes off.
+            let row = Row(record: record, index: index, unescapesFormulas: format == .bitwarden)
             if record.fields.allSatisfy({ $0.isEmpty }) || isEmptyBitwardenRow(row) {
                 emptyRows += 1
                 continue

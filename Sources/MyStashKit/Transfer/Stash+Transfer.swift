@@ -78,19 +78,23 @@ extension Stash {
 
     /// Every note and password entry, decrypted, as a Bitwarden CSV export
     /// (which `importItems` reads back). Plaintext: the caller writes it with care.
+    /// Names, URLs and notes that begin like a spreadsheet formula get a `'` in front
+    /// (`FormulaEscaping`), which the import takes off again.
     package func exportCSV() throws -> [UInt8] {
         let writer = CSVWriter(lineEnding: "\n")
+        let text = FormulaEscaping.escaped
         try writer.write(PasswordExportFormat.bitwardenHeader)
         for note in try context.fetch(StashModel.note, orderBy: "title COLLATE NOCASE, id") {
             try writer.write([
-                "", "", "note", note.string("title") ?? "", try noteBody(of: note), "", "0", "", "", "", "",
+                "", "", "note", text(note.string("title") ?? ""), text(try noteBody(of: note)), "", "0", "", "", "",
+                "",
             ])
         }
         for object in try context.fetch(StashModel.password, orderBy: "name COLLATE NOCASE, id") {
             let entry = try entry(for: object)
             try writer.write([
-                "", "", "login", entry.name, entry.notes ?? "", "", "0", entry.url ?? "", entry.userID,
-                entry.password, entry.totp ?? "",
+                "", "", "login", text(entry.name), text(entry.notes ?? ""), "", "0", text(entry.url ?? ""),
+                entry.userID, entry.password, entry.totp ?? "",
             ])
         }
         try writer.flush()
