@@ -12,6 +12,12 @@ struct BenchConfiguration {
         case generic
         /// `fetchedtable --pg` over a throwaway PostgreSQL server: at 1 million rows when named in `--only`, else at `--rows`.
         case postgres
+        /// `mystash import` of an export the stash already holds: at 100,000 entries when named in
+        /// `--only` or in a large run, else at `--rows`.
+        case stash
+
+        /// Groups whose keys are their own (not the app groups' `BenchResults.keys`).
+        var hasOwnKeys: Bool { [.generic, .postgres, .stash].contains(self) }
 
         /// Groups that need the generated store on disk.
         var needsStore: Bool { [.fetch, .change, .rss, .app].contains(self) }
@@ -45,6 +51,10 @@ struct BenchConfiguration {
     var postgresRows: Int { postgresNamed ? 1_000_000 : rows }
     /// Whether `--only` named the `postgres` group (or one of its keys).
     private var postgresNamed = false
+    /// `stash`: entries of the stash re-imported: 100,000 when `--only` names the group or the run is large, else `--rows`.
+    var stashEntries: Int { stashNamed || isLarge ? 100_000 : rows }
+    /// Whether `--only` named the `stash` group (or its key).
+    private var stashNamed = false
     /// `generic`: where the events database and CSV are kept between runs.
     var cacheDirectory: String?
     /// `generic`: the `fetchedtable` program to measure (default: beside `bench`).
@@ -137,6 +147,7 @@ struct BenchConfiguration {
             let genericNames = names.filter { Group(rawValue: $0) == .generic || Group.containing(key: $0) == .generic }
             genericCSVOnly = !genericNames.isEmpty && genericNames.allSatisfy(BenchResults.csvKeys.contains)
             postgresNamed = chosen.contains(.postgres)
+            stashNamed = chosen.contains(.stash)
         }
         if let text = parsed.value("--table-rows") {
             guard let n = Int(text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")),
@@ -198,6 +209,7 @@ extension BenchConfiguration.Group {
         case "first_screen_s", "page_down_ms": return .app
         case _ where BenchResults.genericKeys.contains(key): return .generic
         case _ where BenchResults.postgresKeys.contains(key): return .postgres
+        case _ where BenchResults.stashKeys.contains(key): return .stash
         default: return nil
         }
     }

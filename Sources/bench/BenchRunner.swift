@@ -96,9 +96,10 @@ final class BenchRunner {
     private var jsonKeys: [String] {
         let generic = configuration.groups.contains(.generic)
         let postgres = configuration.groups.contains(.postgres)
-        let others = configuration.groups.contains { $0 != .generic && $0 != .postgres } || (!generic && !postgres)
+        let stash = configuration.groups.contains(.stash)
+        let others = configuration.groups.contains { !$0.hasOwnKeys } || !configuration.groups.contains(where: \.hasOwnKeys)
         return (others ? BenchResults.keys : []) + (generic ? BenchResults.genericKeys : [])
-            + (postgres ? BenchResults.postgresKeys : [])
+            + (postgres ? BenchResults.postgresKeys : []) + (stash ? BenchResults.stashKeys : [])
     }
 
     /// Whether the group that produces `key` was chosen for this run.
@@ -121,6 +122,7 @@ final class BenchRunner {
         case .visidata: try VisiDataBenchmark(runner: self).run()
         case .generic: try GenericBenchmark(runner: self).run()
         case .postgres: try PostgresBenchmark(runner: self).run()
+        case .stash: try StashReimportBenchmark(runner: self).run()
         }
     }
 

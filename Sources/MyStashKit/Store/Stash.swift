@@ -291,6 +291,11 @@ package final class Stash {
         )
     }
 
+    /// One sealed field of `object`, decrypted (`open`, for the other files of the stash).
+    func openField(_ field: SealedField, of object: ManagedObject, vault: Vault) throws -> String {
+        try open(field, of: object, vault: vault)
+    }
+
     /// Opens one sealed field. Throws `StashError.tampered`: for a value
     /// that does not open, and for anything but a ciphertext (format 3
     /// seals every field, empty ones too: a NULL or plaintext was put there).

@@ -16,14 +16,19 @@ package struct ImportSummary: Equatable, Sendable {
 extension Stash {
     /// Adds `items`, or updates the entries with the same name and user ID
     /// (notes: the same title), all in one transaction.
+    ///
+    /// What an item is matched against is looked up in an index of the stash made once
+    /// (`ImportIndex`: every entry's name and decrypted user ID, every note's title), so an
+    /// import costs time in proportion to the stash and the file, not their product.
     package func importItems(_ items: [ImportedItem]) throws -> ImportSummary {
         let vault = try currentVault()
         var summary = ImportSummary()
         do {
+            let index = try ImportIndex(of: self)
             for item in items {
                 switch item {
                 case .password(var entry):
-                    if let object = try passwordObjects(named: entry.name, user: entry.userID).first {
+                    if let object = index.password(named: entry.name, user: entry.userID) {
                         let current = try read(object)
                         entry.history = current.entry.history
                         if current.unreadable.isEmpty && current.entry == entry {
@@ -45,9 +50,7 @@ extension Stash {
                         summary.added += 1
                     }
                 case .note(let title, let body):
-                    if let note = try context.fetch(StashModel.note, where: "title = ?", [.text(title)], orderBy: "id")
-                        .first
-                    {
+                    if let note = index.note(titled: title) {
                         if (try? noteBody(of: note)) == body {
                             summary.unchanged += 1
                             continue

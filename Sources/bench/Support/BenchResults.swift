@@ -29,6 +29,9 @@ struct BenchResults {
     /// The `generic` group's keys that its CSV part measures (`--only` naming only these runs only that part).
     static let csvKeys: Set<String> = ["csv1m_first_screen_s", "csv1m_ready_ratio"]
 
+    /// The JSON keys of the `stash` group, written when that group ran.
+    static let stashKeys = ["stash_reimport100k_s"]
+
     /// The JSON keys of the `postgres` group, written when that group ran.
     static let postgresKeys = [
         "pg1m_first_screen_s", "pg1m_ready_ratio", "pg1m_rss_bytes_per_row", "pg_change1_ms", "pg_change1000_ms",
@@ -50,7 +53,7 @@ struct BenchResults {
         get { values[key] ?? extras[key] }
         set {
             if BenchResults.keys.contains(key) || BenchResults.genericKeys.contains(key)
-                || BenchResults.postgresKeys.contains(key)
+                || BenchResults.postgresKeys.contains(key) || BenchResults.stashKeys.contains(key)
             {
                 values[key] = newValue
             } else {

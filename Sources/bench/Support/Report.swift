@@ -71,9 +71,10 @@ struct Report {
 
     /// The lines of the groups that ran.
     var shownLines: [Line] {
-        (groups.contains { $0 != .generic && $0 != .postgres } ? Report.lines : [])
+        (groups.contains { !$0.hasOwnKeys } ? Report.lines : [])
             + (groups.contains(.generic) ? Report.genericLines : [])
             + (groups.contains(.postgres) ? Report.postgresLines : [])
+            + (groups.contains(.stash) ? Report.stashLines : [])
     }
 
     static var lines: [Line] {
