@@ -16,6 +16,14 @@ final class NoteEditor {
     let form: Form
     /// Called after a successful save with the object and what happened ("Added", "Saved").
     var onSaved: ((ManagedObject, String) -> Void)?
+    /// Shows a view over the form (the choice after a conflict); set by the browser.
+    var onPresent: ((View) -> Void)?
+    /// Closes the form (set by the browser): after a conflict was settled by saving from the choice.
+    var onClose: (() -> Void)?
+    /// What the form opened with (an existing note): a save compares the file with it.
+    let loaded: LoadedNote?
+    /// Whether the last save found the note deleted by another program (then "overwrite" adds it again).
+    private var isDeletedElsewhere = false
 
     init(stash: Stash, note: ManagedObject?) {
         self.stash = stash
@@ -27,6 +35,13 @@ final class NoteEditor {
                 problem =
                     "\(ErrorReason.text(of: error)); saving keeps the stored text as it is unless you type a new one"
             }
+            loaded = LoadedNote(
+                title: note.string("title") ?? "",
+                body: problem == nil ? body : nil,
+                revision: note["revision"].int64 ?? 0
+            )
+        } else {
+            loaded = nil
         }
         form = Form(
             title: note == nil ? "New Note" : "Edit Note",
@@ -40,7 +55,9 @@ final class NoteEditor {
         form.onSave = { [unowned self] values in self.save(values) }
     }
 
-    private func save(_ values: [String: String]) -> Bool {
+    /// Saves the form's values; true when saved (the form closes). A conflict with another
+    /// program's save is said, and a choice offered (`offerConflictChoice`).
+    private func save(_ values: [String: String], resolving: ConflictResolution = .refuse) -> Bool {
         let title = (values["title"] ?? "").trimmingCharacters(in: .whitespaces)
         let body = values["body"] ?? ""
         guard !title.isEmpty else {
@@ -49,9 +66,9 @@ final class NoteEditor {
             return false
         }
         do {
-            if let note {
+            if let note, !(resolving == .overwrite && isDeletedElsewhere) {
                 let unreadable = (try? stash.noteBody(of: note)) == nil
-                if try stash.updateNote(note, title: title, body: body) {
+                if try stash.updateNote(note, title: title, body: body, loaded: loaded, resolving: resolving) {
                     onSaved?(note, unreadable && body.isEmpty ? "Kept the unreadable text as it was; saved" : "Saved")
                 }
             } else {
@@ -59,9 +76,35 @@ final class NoteEditor {
                 onSaved?(created, "Added")
             }
             return true
+        } catch StashError.changedElsewhere(let kind, let name, let deleted) {
+            isDeletedElsewhere = deleted
+            form.errorMessage = StashError.changedElsewhere(kind: kind, name: name, deleted: deleted).description
+            offerConflictChoice(name: name, deleted: deleted)
+            return false
         } catch {
             form.errorMessage = "Not saved: \(ErrorReason.text(of: error))"
             return false
         }
+    }
+
+    /// After a conflict: reload the note and reapply what was changed here (the title, the text),
+    /// or overwrite it with the form (for a note deleted meanwhile: add it again), or keep editing.
+    private func offerConflictChoice(name: String, deleted: Bool) {
+        let choices: [(String, ConflictResolution?)] =
+            deleted
+            ? [("Add it again with this form's values", .overwrite), ("Keep editing", nil)]
+            : [
+                ("Reload it and reapply my changes", .reapply), ("Overwrite it with this form", .overwrite),
+                ("Keep editing", nil),
+            ]
+        let picker = ChoicePicker(
+            title: "“\(name)” was \(deleted ? "deleted" : "changed") by another program",
+            choices: choices.map(\.0)
+        )
+        picker.onChoose = { [unowned self] index, _ in
+            guard let resolution = choices[index].1 else { return }
+            if self.save(self.form.values, resolving: resolution) { self.onClose?() }
+        }
+        onPresent?(picker)
     }
 }

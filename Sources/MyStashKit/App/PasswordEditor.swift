@@ -32,6 +32,11 @@ final class PasswordEditor: View {
     var generatorSettings = GeneratorSettings()
     /// The entry's previous passwords (kept by the stash; not edited here).
     let history: PasswordHistory
+    /// What the form opened with (an existing entry): a save compares the file with it, so that
+    /// another program's save since is a conflict to settle, never overwritten unseen.
+    let loaded: LoadedEntry?
+    /// Closes the form (set by the browser): after a conflict was settled by saving from the choice.
+    var onClose: (() -> Void)?
     /// Called after a successful save with the object and what happened ("Added", "Saved").
     var onSaved: ((ManagedObject, String) -> Void)?
     /// Ctrl-X c/C/t: the field, its value as it stands in the form (the TOTP field: its current code)
@@ -57,10 +62,12 @@ final class PasswordEditor: View {
         self.object = object
         var entry = PasswordEntry(name: "")
         var problem: String?
+        var loaded: LoadedEntry?
         if let object {
             do {
                 let reading = try stash.read(object)
                 entry = reading.entry
+                loaded = LoadedEntry(entry: reading.entry, revision: object["revision"].int64 ?? 0)
                 if !reading.unreadable.isEmpty {
                     let labels = reading.unreadable.map(\.label).joined(separator: ", ")
                     problem =
@@ -73,6 +80,7 @@ final class PasswordEditor: View {
             }
         }
         history = entry.history
+        self.loaded = loaded
         strengthField = StrengthSecretField(text: entry.password, placeholder: "Ctrl-G generates one")
         passwordField = strengthField.secret
         form = Form(
@@ -106,7 +114,9 @@ final class PasswordEditor: View {
         form.focus(key: "password")
     }
 
-    private func save(_ values: [String: String]) -> Bool {
+    /// Saves the form's values; true when saved (the form closes). A conflict with another
+    /// program's save is said, and a choice offered (`offerConflictChoice`).
+    private func save(_ values: [String: String], resolving: ConflictResolution = .refuse) -> Bool {
         let name = (values["name"] ?? "").trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else {
             form.errorMessage = "A name is required"
@@ -122,8 +132,8 @@ final class PasswordEditor: View {
             totp: values["totp"].flatMap { $0.isEmpty ? nil : $0 },
             history: history
         )
-        if !entry.password.isEmpty, let strength = strengthField.strength, strength.score == 0,
-            acceptedWeakPassword != entry.password
+        if resolving == .refuse, !entry.password.isEmpty, let strength = strengthField.strength,
+            strength.score == 0, acceptedWeakPassword != entry.password
         {
             acceptedWeakPassword = entry.password
             // Short enough for an 80-column form: the way on must not be cut off.
@@ -139,8 +149,8 @@ final class PasswordEditor: View {
             }
         }
         do {
-            if let object {
-                let update = try stash.updatePassword(object, with: entry)
+            if let object, !(resolving == .overwrite && isDeletedElsewhere) {
+                let update = try stash.updatePassword(object, with: entry, loaded: loaded, resolving: resolving)
                 if update.changed {
                     let kept = update.keptUnreadable.map(\.label).joined(separator: ", ")
                     onSaved?(object, kept.isEmpty ? "Saved" : "Kept the unreadable \(kept) as it was; saved")
@@ -150,10 +160,40 @@ final class PasswordEditor: View {
             }
             dropSecrets()
             return true
+        } catch StashError.changedElsewhere(let kind, let name, let deleted) {
+            isDeletedElsewhere = deleted
+            form.errorMessage = StashError.changedElsewhere(kind: kind, name: name, deleted: deleted).description
+            offerConflictChoice(name: name, deleted: deleted, changed: loaded.map { Stash.changedFields(entry, from: $0.entry) } ?? [])
+            return false
         } catch {
             form.errorMessage = "Not saved: \(ErrorReason.text(of: error))"
             return false
         }
+    }
+
+    /// Whether the last save found the entry deleted by another program (then "overwrite" adds it again).
+    private var isDeletedElsewhere = false
+
+    /// After a conflict: reload the entry and reapply the fields changed here, or overwrite it
+    /// with the form (for an entry deleted meanwhile: add it again), or keep editing.
+    private func offerConflictChoice(name: String, deleted: Bool, changed: [String]) {
+        let mine = changed.isEmpty ? "" : " (\(changed.joined(separator: ", ")))"
+        let choices: [(String, ConflictResolution?)] =
+            deleted
+            ? [("Add it again with this form's values", .overwrite), ("Keep editing", nil)]
+            : [
+                ("Reload it and reapply my changes\(mine)", .reapply),
+                ("Overwrite it with this form", .overwrite), ("Keep editing", nil),
+            ]
+        let picker = ChoicePicker(
+            title: "“\(name)” was \(deleted ? "deleted" : "changed") by another program",
+            choices: choices.map(\.0)
+        )
+        picker.onChoose = { [unowned self] index, _ in
+            guard let resolution = choices[index].1 else { return }
+            if self.save(self.form.values, resolving: resolution) { self.onClose?() }
+        }
+        onPresent?(picker)
     }
 
     // MARK: View

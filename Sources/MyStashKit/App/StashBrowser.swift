@@ -225,12 +225,16 @@ final class StashBrowser {
         case .notes:
             let editor = NoteEditor(stash: stash, note: object)
             editor.onSaved = { [unowned self] saved, verb in self.didSave(saved, verb: verb, kind: .notes) }
-            return EditorHost(form: editor.form, owner: editor)
+            editor.onPresent = { [unowned self] view in self.loop.push(view) }
+            let host = EditorHost(form: editor.form, owner: editor)
+            editor.onClose = { [unowned self, unowned host] in self.loop.remove(host) }
+            return host
         case .passwords:
             let editor = PasswordEditor(stash: stash, object: object)
             editor.onSaved = { [unowned self] saved, verb in self.didSave(saved, verb: verb, kind: .passwords) }
             editor.onCopy = { [unowned self] field, value, name in self.copy(value, field: field, name: name) }
             editor.onPresent = { [unowned self] view in self.loop.push(view) }
+            editor.onClose = { [unowned self, unowned editor] in self.loop.remove(editor) }
             editor.clock = { [unowned self] in self.loop.clock.now }
             return editor
         }

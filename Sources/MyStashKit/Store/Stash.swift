@@ -125,27 +125,54 @@ package final class Stash {
     ///
     /// A body that cannot be opened (tampered with or damaged) is kept as it
     /// is when `body` is empty, so that fixing the title does not destroy it.
+    ///
+    /// `loaded` is what the editor opened (nil: the note as it is in memory now). When another
+    /// program saved the note since, the save is refused with `StashError.changedElsewhere`
+    /// unless `resolving` says to reapply (the note as the file holds it, with only the fields
+    /// the editor changed: title, text) or to overwrite. The check and the save are one
+    /// transaction, under the write lock.
     @discardableResult
-    package func updateNote(_ note: ManagedObject, title: String, body: String) throws -> Bool {
+    package func updateNote(
+        _ note: ManagedObject,
+        title: String,
+        body: String,
+        loaded: LoadedNote? = nil,
+        resolving: ConflictResolution = .refuse
+    ) throws -> Bool {
         let vault = try currentVault()
         try Stash.require(title, entity: StashModel.note, key: "title")
-        let current = try? noteBody(of: note)
-        if note.string("title") == title && current == body { return false }
-        do {
-            Stash.nextRevision(of: note)
-            if current == nil && body.isEmpty {
-                note["title"] = .text(title)  // the unreadable body stays as it was
-            } else {
-                note["title"] = .text(title)
-                note["body"] = try seal(body, .body, of: note, vault: vault)
+        let base =
+            loaded
+            ?? LoadedNote(
+                title: note.string("title") ?? "",
+                body: try? noteBody(of: note),
+                revision: note["revision"].int64 ?? 0
+            )
+        return try store.database.transaction {
+            var title = title
+            var body: String? = body
+            if try checkRevision(of: note, loadedAt: base.revision, name: base.title, resolving: resolving),
+                resolving == .reapply
+            {
+                if title == base.title { title = note.string("title") ?? title }
+                if body == base.body { body = try? noteBody(of: note) }
             }
-            note["modified"] = .text(StoreDate.dateTimeText(from: Date()))
-        } catch {
-            context.rollback()
-            throw error
+            let current = try? noteBody(of: note)
+            if note.string("title") == title && current == body { return false }
+            do {
+                Stash.nextRevision(of: note)
+                note["title"] = .text(title)
+                if let body, current != nil || !body.isEmpty {
+                    note["body"] = try seal(body, .body, of: note, vault: vault)
+                }  // else the unreadable body stays as it was
+                note["modified"] = .text(StoreDate.dateTimeText(from: Date()))
+            } catch {
+                context.rollback()
+                throw error
+            }
+            try saveOrRollback()
+            return true
         }
-        try saveOrRollback()
-        return true
     }
 
     /// The decrypted body of a note. Throws `StashError.tampered` when it does not open.
@@ -194,28 +221,54 @@ package final class Stash {
     /// replaced by an empty value: when `entry` leaves it empty, its old
     /// ciphertext is kept as it is, and the result's `keptUnreadable` says so.
     /// Returns `changed: false` (and saves nothing) when nothing changed.
+    ///
+    /// `loaded` is what the editor opened (nil: the entry as it is in memory now). When another
+    /// program saved the entry since (its revision in the file is not the loaded one), the save
+    /// is refused with `StashError.changedElsewhere` naming the entry, unless `resolving` says
+    /// to reapply — the entry as the file holds it, with only the fields the editor changed
+    /// from `loaded` — or to overwrite with the editor's values. The check and the save are one
+    /// transaction, under the write lock: no other save can come between them.
     @discardableResult
-    package func updatePassword(_ object: ManagedObject, with entry: PasswordEntry) throws -> EntryUpdate {
+    package func updatePassword(
+        _ object: ManagedObject,
+        with entry: PasswordEntry,
+        loaded: LoadedEntry? = nil,
+        resolving: ConflictResolution = .refuse
+    ) throws -> EntryUpdate {
         let vault = try currentVault()
         try Stash.require(entry.name, entity: StashModel.password, key: "name")
-        let current = try read(object)
-        var entry = entry
-        if entry.history.items.isEmpty { entry.history = current.entry.history }
-        let keep = current.unreadable.filter { field in Stash.value(of: field, in: entry).isEmpty }
-        if current.unreadable.isEmpty && current.entry == entry {
-            return EntryUpdate(changed: false, keptUnreadable: [])
+        let base = try loaded ?? LoadedEntry(entry: read(object).entry, revision: object["revision"].int64 ?? 0)
+        return try store.database.transaction {
+            let conflicted = try checkRevision(
+                of: object,
+                loadedAt: base.revision,
+                name: base.entry.name,
+                resolving: resolving
+            )
+            let current = try read(object)
+            var entry = entry
+            if conflicted {
+                // The other program's history stays; the editor's is the one it loaded.
+                entry.history = current.entry.history
+                if resolving == .reapply { entry = Stash.reapplying(entry, over: base.entry, onto: current.entry) }
+            }
+            if entry.history.items.isEmpty { entry.history = current.entry.history }
+            let keep = current.unreadable.filter { field in Stash.value(of: field, in: entry).isEmpty }
+            if current.unreadable.isEmpty && current.entry == entry {
+                return EntryUpdate(changed: false, keptUnreadable: [])
+            }
+            if !current.unreadable.contains(.password), current.entry.password != entry.password {
+                entry.history.record(current.entry.password, replacedAt: StoreDate.dateTimeText(from: Date()))
+            }
+            do {
+                try fill(object, with: entry, keeping: Set(keep), vault: vault)
+            } catch {
+                context.rollback()
+                throw error
+            }
+            try saveOrRollback()
+            return EntryUpdate(changed: true, keptUnreadable: keep)
         }
-        if !current.unreadable.contains(.password), current.entry.password != entry.password {
-            entry.history.record(current.entry.password, replacedAt: StoreDate.dateTimeText(from: Date()))
-        }
-        do {
-            try fill(object, with: entry, keeping: Set(keep), vault: vault)
-        } catch {
-            context.rollback()
-            throw error
-        }
-        try saveOrRollback()
-        return EntryUpdate(changed: true, keptUnreadable: keep)
     }
 
     /// The decrypted password of an entry (for the form's reveal and copy only).

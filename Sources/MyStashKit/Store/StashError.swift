@@ -40,6 +40,8 @@ package enum StashError: Error, Equatable, CustomStringConvertible {
     case newerFormat(Int)
     /// Entries that could not be re-sealed by `changePassphrase(skippingDamaged:)`.
     case damagedEntries([String])
+    /// Another program saved (or deleted) the entry since the editor loaded it: the save was refused.
+    case changedElsewhere(kind: String, name: String, deleted: Bool)
 
     package var description: String {
         switch self {
@@ -67,6 +69,10 @@ package enum StashError: Error, Equatable, CustomStringConvertible {
         case .newerFormat(let format): return "the stash is in format \(format), made by a newer mystash"
         case .damagedEntries(let names):
             return "these entries do not open and were left as they were: \(names.joined(separator: ", "))"
+        case .changedElsewhere(let kind, let name, let deleted):
+            return deleted
+                ? "the \(kind) “\(name)” was deleted by another program since you opened it; nothing was saved"
+                : "the \(kind) “\(name)” was changed by another program since you opened it; nothing was saved"
         }
     }
 }
