@@ -28,6 +28,7 @@ enum AppCommand {
                 value: "N",
                 help: "clear a copied secret from the clipboard after N seconds (default 45)"
             ),
+            StashUnlocker.acceptRollbackOption,
         ],
         maxPositionals: 0,
         epilogue: MyStashCommand.storeHelp + "\n\n" + """
@@ -65,13 +66,14 @@ enum AppCommand {
             let path = StashLocation.resolve(option: parsed.value("--db"), environment: environment)
             let stash: Stash
             do {
-                stash = try Stash(path: path)
+                stash = try Stash.forCommand(path: path)
             } catch {
                 return StashFileProblem(error, path: path).report()
             }
             defer { stash.lock() }
-            let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
-                .open(stash, parameters: KDFParameters.forNewPassphrase(environment: environment))
+            var session = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
+            session.acceptsRollback = parsed.flag("--accept-rollback")
+            let status = session.open(stash, parameters: KDFParameters.forNewPassphrase(environment: environment))
             guard status == ExitStatus.ok else { return status }
             return StashAppLauncher(
                 stash: stash,

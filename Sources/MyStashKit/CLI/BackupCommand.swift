@@ -32,7 +32,7 @@ enum BackupCommand {
                 return ExitStatus.noInput
             }
             let stash: Stash
-            do { stash = try Stash(path: path) } catch {
+            do { stash = try Stash.forCommand(path: path) } catch {
                 return StashFileProblem(error, path: path).report()
             }
             do { try stash.backup(to: file) } catch {

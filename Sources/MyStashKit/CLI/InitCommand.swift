@@ -92,7 +92,7 @@ enum InitCommand {
         allowsWeak: Bool
     ) -> Int32 {
         let stash: Stash
-        do { stash = try Stash(path: path) } catch {
+        do { stash = try Stash.forCommand(path: path) } catch {
             return StashFileProblem(error, path: path, doing: "create").report()
         }
         defer { stash.lock() }
@@ -119,6 +119,7 @@ enum InitCommand {
         verdict.warn(prompt: nil)
         do {
             try stash.setUp(passphrase: passphrase, parameters: parameters)
+            stash.warnIfNotRemembered()
         } catch {
             printError("cannot set the passphrase: \(ErrorReason.text(of: error))")
             return ExitStatus.ioError

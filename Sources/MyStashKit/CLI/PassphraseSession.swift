@@ -17,6 +17,8 @@ struct PassphraseSession {
     var environment: [String: String] = ProcessInfo.processInfo.environment
     /// Unlock a stash whose entries do not match its manifest anyway (`passwd --skip-damaged`), keeping the findings.
     var toleratesChanges = false
+    /// `--accept-rollback`: open a stash put back from an older copy without asking.
+    var acceptsRollback = false
     /// Refuse a new passphrase zxcvbn scores below 2 (`init` without `--allow-weak`); weaker than
     /// 3 is warned about in any case (`NewPassphraseStrength`).
     var refusesWeak = false
@@ -68,9 +70,16 @@ struct PassphraseSession {
             guard let passphrase = prompt.read("Master passphrase: ") else { return cancelled() }
             defer { passphrase.wipe() }
             do {
-                findings.items = try stash.unlock(passphrase: passphrase, toleratingChanges: toleratesChanges)
+                findings.items = try stash.unlock(
+                    passphrase: passphrase,
+                    toleratingChanges: toleratesChanges,
+                    acceptingRollback: acceptsRollback
+                )
                 offerCostUpgrade(stash, passphrase: passphrase)
+                stash.warnIfNotRemembered()
                 return ExitStatus.ok
+            } catch StashError.rolledBack(let rollback) {
+                return askAboutRollback(rollback, stash: stash, passphrase: passphrase)
             } catch VaultError.wrongPassphrase {
                 let left = attempts - attempt
                 prompt.write(
@@ -87,6 +96,31 @@ struct PassphraseSession {
         }
         printError("wrong passphrase \(attempts) times; the stash was not opened (nothing was changed)")
         return ExitStatus.noPermission
+    }
+
+    /// The stash was put back from an older copy: says so, naming both generations, and asks
+    /// whether to open it anyway (then its generation becomes the one remembered).
+    private func askAboutRollback(_ rollback: SeenStashes.Rollback, stash: Stash, passphrase: SecureBytes) -> Int32 {
+        prompt.write(
+            "Warning: \(rollback).\nOpen it anyway (generation \(rollback.foundGeneration) becomes the one"
+                + " remembered here)? [y/N] "
+        )
+        guard let answer = prompt.readLine(), answer.lowercased().hasPrefix("y") else {
+            printError(Stash.rollbackAdvice(rollback))
+            return ExitStatus.dataError
+        }
+        do {
+            findings.items = try stash.unlock(
+                passphrase: passphrase,
+                toleratingChanges: toleratesChanges,
+                acceptingRollback: true
+            )
+            stash.warnIfNotRemembered()
+            return ExitStatus.ok
+        } catch {
+            printError("cannot unlock the stash: \(ErrorReason.text(of: error))")
+            return ExitStatus.dataError
+        }
     }
 
     /// After unlocking: a stash below the interactive level is offered the standard cost (same passphrase).

@@ -24,6 +24,7 @@ enum PasswdCommand {
                 value: nil,
                 help: "re-seal what opens and leave damaged entries as they are (asks first, names them)"
             ),
+            StashUnlocker.acceptRollbackOption,
         ],
         epilogue: MyStashCommand.storeHelp
     )
@@ -37,7 +38,7 @@ enum PasswdCommand {
                 return ExitStatus.noInput
             }
             let stash: Stash
-            do { stash = try Stash(path: path) } catch {
+            do { stash = try Stash.forCommand(path: path) } catch {
                 return StashFileProblem(error, path: path).report()
             }
             defer { stash.lock() }
@@ -49,6 +50,7 @@ enum PasswdCommand {
             let skipDamaged = parsed.flag("--skip-damaged")
             var session = PassphraseSession(prompt: prompt)
             session.toleratesChanges = skipDamaged
+            session.acceptsRollback = parsed.flag("--accept-rollback")
             let status = session.open(stash, parameters: KDFParameters.forNewPassphrase(environment: environment))
             guard status == ExitStatus.ok else { return status }
             if skipDamaged {

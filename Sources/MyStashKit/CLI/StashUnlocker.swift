@@ -17,17 +17,28 @@ struct StashUnlocker {
     var databaseOption: String?
     /// `--passphrase-fd N` as given, or nil for the terminal.
     var passphraseFD: String?
+    /// `--accept-rollback`: open a stash this machine saw at a later generation (put back from an older copy).
+    var acceptsRollback = false
 
     init(parsed: ParsedArguments) {
         databaseOption = parsed.value("--db")
         passphraseFD = parsed.value("--passphrase-fd")
+        acceptsRollback = parsed.flag("--accept-rollback")
     }
 
     /// The options every unlocking command takes.
     static let options = [
         OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
         OptionSpec("--passphrase-fd", value: "N", help: "read the master passphrase (one line) from file descriptor N"),
+        acceptRollbackOption,
     ]
+
+    /// `--accept-rollback`, for every command that unlocks.
+    static let acceptRollbackOption = OptionSpec(
+        "--accept-rollback",
+        value: nil,
+        help: "open the stash even if this machine saw it at a later generation (put back from an older copy)"
+    )
 
     enum Outcome {
         case success(Stash)
@@ -61,7 +72,7 @@ struct StashUnlocker {
             return .failure(ExitStatus.noInput)
         }
         let stash: Stash
-        do { stash = try Stash(path: path) } catch {
+        do { stash = try Stash.forCommand(path: path) } catch {
             return .failure(StashFileProblem(error, path: path).report())
         }
         guard stash.hasPassphrase else {
@@ -76,8 +87,12 @@ struct StashUnlocker {
             }
             defer { passphrase.wipe() }
             do {
-                try stash.unlock(passphrase: passphrase)
+                try stash.unlock(passphrase: passphrase, acceptingRollback: acceptsRollback)
                 warnIfBelowInteractive(stash)
+                stash.warnIfNotRemembered()
+            } catch StashError.rolledBack(let rollback) {
+                printError(Stash.rollbackAdvice(rollback))
+                return .failure(ExitStatus.dataError)
             } catch VaultError.wrongPassphrase {
                 printError("wrong passphrase; the stash was not opened")
                 return .failure(ExitStatus.noPermission)
@@ -89,8 +104,12 @@ struct StashUnlocker {
             }
             return .success(stash)
         }
-        let status = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
-            .open(stash, parameters: KDFParameters.forNewPassphrase(environment: ProcessInfo.processInfo.environment))
+        var session = PassphraseSession(prompt: PassphrasePrompt.onTerminal())
+        session.acceptsRollback = acceptsRollback
+        let status = session.open(
+            stash,
+            parameters: KDFParameters.forNewPassphrase(environment: ProcessInfo.processInfo.environment)
+        )
         return status == ExitStatus.ok ? .success(stash) : .failure(status)
     }
 

@@ -96,6 +96,7 @@ extension Stash {
         }
         vault = newVault
         context = ObjectContext(store: store)
+        rememberSeen()
     }
 
     /// Later runs: checks `passphrase` against the stored verifier, then the
@@ -111,21 +112,42 @@ extension Stash {
         _ = try unlock(passphrase: passphrase, toleratingChanges: false)
     }
 
+    /// `unlock(passphrase:)`, with `seen` (`SeenStashes`) consulted: key-derivation limits other
+    /// than the ones recorded beside the same salt throw `VaultError.headerChanged` before any
+    /// key is derived; a stash at a lower generation than last seen here, or at the same one
+    /// with another manifest MAC, throws `StashError.rolledBack` (nothing written) unless
+    /// `acceptingRollback`, which makes its generation the one remembered.
+    package func unlock(passphrase: SecureBytes, acceptingRollback: Bool) throws {
+        _ = try unlock(passphrase: passphrase, toleratingChanges: false, acceptingRollback: acceptingRollback)
+    }
+
     /// `unlock(passphrase:)`; with `toleratingChanges`, a stash whose entries
     /// do not match the manifest unlocks anyway and the findings are
     /// returned (for `mystash passwd --skip-damaged`, after the person
     /// agreed): the next `changePassphrase(to:parameters:skippingDamaged:)`
     /// writes a manifest of the entries as they are.
-    func unlock(passphrase: SecureBytes, toleratingChanges: Bool) throws -> [String] {
+    func unlock(passphrase: SecureBytes, toleratingChanges: Bool, acceptingRollback: Bool = false) throws -> [String] {
         guard let header = try storedHeader() else { throw StashError.notInitialized }
         lock()
+        if let recorded = seen?.parameters(forSalt: header.salt), recorded != header.parameters {
+            // Limits change only with a new salt (setUp, passwd): these were edited in the file.
+            throw VaultError.headerChanged(
+                "its key-derivation limits were changed from \(recorded) to \(header.parameters)"
+                    + " without a new salt"
+            )
+        }
         var opened = try Vault.unlock(passphrase: passphrase, header: header)
         var findings: [String] = []
         do {
             switch header.format {
             case VaultHeader.currentFormat:
                 try verifyHeader(header, vault: opened)
-                do { try verifyManifest(vault: opened) } catch StashError.changedBehindTheAppsBack(let found) {
+                do {
+                    try verifyManifest(vault: opened)
+                    if !acceptingRollback, let rollback = try seenRollback(vault: opened) {
+                        throw StashError.rolledBack(rollback)
+                    }
+                } catch StashError.changedBehindTheAppsBack(let found) {
                     guard toleratingChanges else { throw StashError.changedBehindTheAppsBack(found) }
                     findings = found
                 }
@@ -145,6 +167,7 @@ extension Stash {
             throw error
         }
         vault = opened
+        if findings.isEmpty { rememberSeen(acceptingRollback: acceptingRollback) }
         return findings
     }
 
@@ -275,6 +298,7 @@ extension Stash {
         old.close()
         vault = newVault
         context = ObjectContext(store: store)
+        rememberSeen(formerSalt: old.header.salt)
         return damaged
     }
 
@@ -392,7 +416,7 @@ extension Stash {
     }
 
     /// The bytes the manifest MAC covers: the generation and the manifest.
-    private static func manifestMessage(generation: Int64, manifest: [UInt8]) -> [UInt8] {
+    static func manifestMessage(generation: Int64, manifest: [UInt8]) -> [UInt8] {
         Array("mystash manifest generation \(generation)\n".utf8) + manifest
     }
 
@@ -467,7 +491,10 @@ extension Stash {
         store.saveHook = SaveHook(
             willWrite: { [weak self] _, _ in
                 guard let self else { throw StashError.locked }
-                try self.verifyManifest(vault: try self.currentVault())
+                let vault = try self.currentVault()
+                try self.verifyManifest(vault: vault)
+                // Nor over a file put back from an older copy while the app was open.
+                if let rollback = try self.seenRollback(vault: vault) { throw StashError.rolledBack(rollback) }
             },
             didWrite: { [weak self] _, _ in
                 guard let self else { throw StashError.locked }

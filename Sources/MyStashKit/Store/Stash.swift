@@ -39,9 +39,18 @@ package final class Stash {
     }
     /// The context the app's lists and edits use. Replaced (dropping its undo
     /// history, which may hold ciphertexts under the old key) by `changePassphrase`.
-    package internal(set) var context: ObjectContext
+    /// Each of its commits is recorded in `seen`.
+    package internal(set) var context: ObjectContext {
+        didSet { observeCommits(of: context) }
+    }
     /// The unlocked vault; nil while locked.
     package internal(set) var vault: Vault?
+    /// What this machine last saw of each stash (`$XDG_STATE_HOME/mystash/seen.json`): set by the
+    /// command line, nil in tests that do not ask for it. With it, unlocking refuses a stash put
+    /// back from an older copy, and limits edited beside an unchanged salt (see `SeenStashes`).
+    package var seen: SeenStashes?
+    /// Why the last record in `seen` could not be written, if it could not.
+    package internal(set) var seenFailure: String?
     /// Whether the file is of the first version and this process has not
     /// migrated it yet: the only case in which plaintext values are sealed.
     var isFirstVersionPending = false
@@ -69,6 +78,7 @@ package final class Stash {
         self.isFirstVersionPending = opened.isFirstVersion
         self.context = ObjectContext(store: store)
         installManifestHook()
+        observeCommits(of: context)
     }
 
     /// The store at `path`, and whether it is a first-version file (opened read-only until the

@@ -42,6 +42,9 @@ package enum StashError: Error, Equatable, CustomStringConvertible {
     case damagedEntries([String])
     /// Another program saved (or deleted) the entry since the editor loaded it: the save was refused.
     case changedElsewhere(kind: String, name: String, deleted: Bool)
+    /// The stash is at a lower generation than this machine last saw, or at the same one with
+    /// other contents: put back from an older copy (`SeenStashes`).
+    case rolledBack(SeenStashes.Rollback)
 
     package var description: String {
         switch self {
@@ -69,6 +72,7 @@ package enum StashError: Error, Equatable, CustomStringConvertible {
         case .newerFormat(let format): return "the stash is in format \(format), made by a newer mystash"
         case .damagedEntries(let names):
             return "these entries do not open and were left as they were: \(names.joined(separator: ", "))"
+        case .rolledBack(let rollback): return "\(rollback); nothing was opened"
         case .changedElsewhere(let kind, let name, let deleted):
             return deleted
                 ? "the \(kind) “\(name)” was deleted by another program since you opened it; nothing was saved"

@@ -29,6 +29,8 @@ enum ScriptRun {
         environment["LANG"] = "C.UTF-8"
         // A copy must not reach the tmux the tests may run in (a pane's own tmux is set up by the test).
         environment["TMUX"] = nil
+        // What the binary remembers of each stash (SeenStashes) stays with this test run, not the account's.
+        environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "/mystash-test-state-\(getpid())"
         return environment
     }()
 
