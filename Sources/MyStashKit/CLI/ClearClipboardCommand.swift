@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 
 /// The background half of `mystash copy`: reads the copied text on stdin,
-/// waits, then clears the clipboard (under tmux the named buffer it is given,
-/// else OSC 52 to descriptor 3 when it is a terminal; the system tool only if
-/// it still holds the text). Not for people.
+/// waits, then clears the clipboard (under tmux the named buffer it is given
+/// and the client terminal the copy's OSC 52 went to, else OSC 52 to
+/// descriptor 3 when it is a terminal; the system tool only if it still holds
+/// the text). Not for people.
 ///
 /// A signal does not leave the secret behind: every catchable signal that
 /// would end or stop the process (SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGTSTP…)
@@ -14,16 +15,16 @@ import Glibc
 /// the clearing then happens when the time is up, as without a signal. Only
 /// SIGKILL (and SIGSTOP, which cannot be caught) can stop it from clearing.
 ///
-///     mystash __clear-clipboard 45 mystash-123-0a1b2c3d <<< "s3cret"   // started by CopyCommand, never by hand
+///     mystash __clear-clipboard 45 mystash-123-0a1b2c3d /dev/pts/3 <<< "s3cret"   // started by CopyCommand, never by hand
 enum ClearClipboardCommand {
     static let name = "__clear-clipboard"
     static let spec = CommandSpec(
         name: "mystash \(name)",
         summary: "Clear the clipboard after SECONDS if it still holds the text read on stdin.",
-        usage: "SECONDS [TMUX-BUFFER]",
+        usage: "SECONDS [TMUX-BUFFER [TMUX-CLIENT-TTY]]",
         options: [],
         minPositionals: 1,
-        maxPositionals: 2
+        maxPositionals: 3
     )
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -34,11 +35,13 @@ enum ClearClipboardCommand {
         guard let seconds = arguments.first.flatMap(UInt32.init) else { return ExitStatus.usage }
         let tmuxBuffer = arguments.dropFirst().first
         if let tmuxBuffer, !TmuxBuffer.isValidName(tmuxBuffer) { return ExitStatus.usage }
+        let tmuxTerminal = arguments.dropFirst(2).first
+        if let tmuxTerminal, !TmuxBuffer.isValidTerminalPath(tmuxTerminal) { return ExitStatus.usage }
         var text = readStandardInput()
         defer { Sodium.wipe(&text) }
         let caught = wait(seconds: seconds, for: awaited)
         let terminal: Int32? = isatty(3) == 1 ? 3 : nil
-        SystemClipboard(terminal: terminal, tmuxBuffer: tmuxBuffer)
+        SystemClipboard(terminal: terminal, tmuxBuffer: tmuxBuffer, tmuxTerminal: tmuxTerminal)
             .clear(ifStillHolding: String(decoding: text, as: UTF8.self))
         return caught.map { 128 + $0 } ?? ExitStatus.ok
     }

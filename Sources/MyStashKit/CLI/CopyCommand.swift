@@ -28,9 +28,10 @@ enum CopyCommand {
         maxPositionals: 1,
         epilogue: """
             The clipboard is reached through OSC 52 on the terminal (under tmux: a tmux buffer of its
-            own, deleted when the time is up), and wl-copy (WAYLAND_DISPLAY) or xclip/xsel (DISPLAY)
-            when installed. An OSC 52 clear cannot be confirmed by the terminal; a clipboard that
-            holds something else by then is left alone.
+            own, deleted when the time is up, and OSC 52 to the terminal of tmux's client, cleared
+            there too), and wl-copy (WAYLAND_DISPLAY) or xclip/xsel (DISPLAY) when installed. An
+            OSC 52 clear cannot be confirmed by the terminal; a clipboard that holds something else
+            by then is left alone.
 
             """ + MyStashCommand.storeHelp
     )
@@ -67,7 +68,12 @@ enum CopyCommand {
                 return ExitStatus.dataError
             }
             clipboard.copy(value)
-            startClearer(after: seconds, text: value, terminal: terminal, tmuxBuffer: clipboard.tmuxBufferName)
+            startClearer(
+                after: seconds,
+                text: value,
+                terminal: terminal,
+                tmux: clipboard.tmuxBufferName.map { ($0, clipboard.tmuxTerminal) }
+            )
             let caveat =
                 clipboard.canVerifyClearing ? "" : " (through OSC 52: the terminal cannot confirm the clearing)"
             writeStandardError("Copied \(field.phrase) of “\(name)” — cleared in \(seconds) s\(caveat)\n")
@@ -75,11 +81,16 @@ enum CopyCommand {
         }
     }
 
-    /// Starts `mystash __clear-clipboard SECONDS [TMUX-BUFFER]` in the background with the text on its stdin
+    /// Starts `mystash __clear-clipboard SECONDS [TMUX-BUFFER [TMUX-CLIENT-TTY]]` in the background with the text on its stdin
     /// (never in argv or the environment) and the terminal as descriptor 3 — and no other
     /// descriptor of this process (not `--passphrase-fd`'s, not the store's). It starts with every
     /// signal it waits for blocked and the rest at their defaults, so a signal sent at once is not lost.
-    private static func startClearer(after seconds: Int, text: String, terminal: Int32, tmuxBuffer: String?) {
+    private static func startClearer(
+        after seconds: Int,
+        text: String,
+        terminal: Int32,
+        tmux: (buffer: String, terminal: String?)?
+    ) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return }
         var actions = posix_spawn_file_actions_t()
@@ -108,7 +119,7 @@ enum CopyCommand {
         let argv: [UnsafeMutablePointer<CChar>?] =
             [
                 strdup("mystash"), strdup(ClearClipboardCommand.name), strdup(String(seconds)),
-            ] + (tmuxBuffer.map { [strdup($0)] } ?? []) + [nil]
+            ] + (tmux.map { [strdup($0.buffer)] + ($0.terminal.map { [strdup($0)] } ?? []) } ?? []) + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)

@@ -15,34 +15,78 @@ package protocol Clipboard: AnyObject {
     func clear(ifStillHolding text: String) -> ClipboardClearing
 }
 
-/// What clearing the clipboard achieved, as the status line and `mystash copy` say it.
+/// What clearing the clipboard achieved, place by place, as the status line says it: each
+/// place the copy went (a tmux buffer, the terminal's clipboard, the system tool's) and what
+/// happened there — gone (read back), a clear sent that nothing can confirm (OSC 52), or left
+/// alone because it holds something else now.
 ///
 ///     ClipboardClearing.unverified.message   // "Clipboard clear sent (OSC 52: the terminal cannot confirm it)"
-package enum ClipboardClearing: Equatable, Sendable {
-    /// The secret is gone from every place it was put, as read back (a tmux buffer, a system tool).
-    case cleared
-    /// An empty OSC 52 sequence was sent: no terminal says whether it cleared anything.
-    case unverified
-    /// The clipboard holds something else now (the person copied meanwhile): it was left alone.
-    case replaced
+///     ClipboardClearing(outcomes: [.tmuxBuffer: .cleared, .terminal: .sent]).message
+///     // "Clipboard: tmux buffer cleared; clear sent to terminal (unconfirmed)"
+package struct ClipboardClearing: Equatable, Sendable {
+    /// Where a copy went.
+    package enum Place: Int, Sendable, CaseIterable {
+        case tmuxBuffer, terminal, tool
 
-    /// The status line's message.
-    package var message: String {
-        switch self {
-        case .cleared: return "Clipboard cleared"
-        case .unverified: return "Clipboard clear sent (OSC 52: the terminal cannot confirm it)"
-        case .replaced: return "Clipboard left alone: it holds something else now"
+        /// How the status line names it.
+        var phrase: String {
+            switch self {
+            case .tmuxBuffer: return "tmux buffer"
+            case .terminal: return "terminal"
+            case .tool: return "system clipboard"
+            }
         }
+    }
+
+    /// What clearing one place did.
+    package enum Outcome: Sendable {
+        /// The secret is gone from there, as read back (or there was nothing of ours).
+        case cleared
+        /// An empty OSC 52 sequence was sent: no terminal says whether it cleared anything.
+        case sent
+        /// It holds something else now (the person copied meanwhile): left alone.
+        case replaced
+    }
+
+    /// Each place the copy went, and what clearing it did.
+    package var outcomes: [Place: Outcome]
+
+    package init(outcomes: [Place: Outcome]) {
+        self.outcomes = outcomes
+    }
+
+    /// Every place read back empty of the secret.
+    package static let cleared = ClipboardClearing(outcomes: [:])
+    /// OSC 52 only: a clear sent, unconfirmed.
+    package static let unverified = ClipboardClearing(outcomes: [.terminal: .sent])
+    /// The one place holds something else now: left alone.
+    package static let replaced = ClipboardClearing(outcomes: [.tool: .replaced])
+
+    /// The status line's message: short when the places agree, else place by place.
+    package var message: String {
+        let kinds = Set(outcomes.values)
+        if kinds.isSubset(of: [.cleared]) { return "Clipboard cleared" }
+        if outcomes == [.terminal: .sent] { return "Clipboard clear sent (OSC 52: the terminal cannot confirm it)" }
+        if kinds == [.replaced] { return "Clipboard left alone: it holds something else now" }
+        let parts = outcomes.sorted { $0.key.rawValue < $1.key.rawValue }.map { place, outcome in
+            switch outcome {
+            case .cleared: return "\(place.phrase) cleared"
+            case .sent: return "clear sent to \(place.phrase) (unconfirmed)"
+            case .replaced: return "\(place.phrase) left alone (holds something else)"
+            }
+        }
+        return "Clipboard: " + parts.joined(separator: "; ")
     }
 }
 
 /// The clipboard the way terminal tools reach it: under tmux a paste buffer of
-/// its own (``TmuxBuffer``: deleted by name, its removal checked); elsewhere an
-/// OSC 52 sequence to the terminal (kitty, iTerm2, WezTerm, foot, Windows
-/// Terminal), whose clearing no terminal confirms; and also `wl-copy` when
-/// `WAYLAND_DISPLAY` is set, or `xclip`/`xsel` when `DISPLAY` is set, if
-/// installed (read back before clearing: a clipboard that holds something else
-/// is left alone).
+/// its own (``TmuxBuffer``: deleted by name, its removal checked) and, when tmux has a client
+/// whose terminal takes OSC 52 (and `set-clipboard` is not `off`), that terminal's clipboard
+/// through an OSC 52 sequence written to the client's tty — cleared there again, the same way;
+/// elsewhere an OSC 52 sequence to the terminal (kitty, iTerm2, WezTerm, foot, Windows
+/// Terminal), whose clearing no terminal confirms; and also `wl-copy` when `WAYLAND_DISPLAY`
+/// is set, or `xclip`/`xsel` when `DISPLAY` is set, if installed (read back before clearing: a
+/// clipboard that holds something else is left alone).
 ///
 ///     let clipboard = SystemClipboard(terminal: STDOUT_FILENO, environment: ProcessInfo.processInfo.environment)
 ///     clipboard.copy(password)
@@ -51,8 +95,11 @@ package final class SystemClipboard: Clipboard {
     let terminal: Int32?
     /// The system tool used beside OSC 52 or tmux, if any.
     let tool: Tool?
-    /// Under tmux, the named buffer used instead of OSC 52.
+    /// Under tmux, the named buffer used instead of OSC 52 to the pane.
     let tmux: TmuxBuffer?
+    /// Under tmux, the tty of the client whose terminal the copy's OSC 52 went to (where the
+    /// clearing goes too); nil when it went to none.
+    package private(set) var tmuxTerminal: String?
 
     /// A system clipboard tool and how to copy, read and clear with it.
     struct Tool {
@@ -61,16 +108,19 @@ package final class SystemClipboard: Clipboard {
         var clear: [String]?
     }
 
-    /// `tmuxBuffer` names the tmux buffer to use (the clipboard clearer is given the copy's);
-    /// nil makes a new name.
+    /// `tmuxBuffer` names the tmux buffer to use and `tmuxTerminal` the client tty the copy's
+    /// OSC 52 went to (the clipboard clearer is given the copy's); nil makes a new name, and
+    /// leaves the tty to be found at the copy.
     package init(
         terminal: Int32?,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        tmuxBuffer: String? = nil
+        tmuxBuffer: String? = nil,
+        tmuxTerminal: String? = nil
     ) {
         self.terminal = terminal
         tool = SystemClipboard.findTool(environment)
         tmux = TmuxBuffer(environment: environment, name: tmuxBuffer)
+        self.tmuxTerminal = tmuxTerminal
     }
 
     /// The name of the tmux buffer copies go to (nil outside tmux).
@@ -79,10 +129,11 @@ package final class SystemClipboard: Clipboard {
     /// Whether a copy reaches any clipboard: a terminal for OSC 52, tmux, or a system tool.
     package var reachesAClipboard: Bool { terminal != nil || tmux != nil || tool != nil }
 
-    /// Whether a clear can be checked everywhere the copy went: no OSC 52 was sent (tmux takes
-    /// the copy, or there is no terminal) and the system tool, if any, reads back.
+    /// Whether a clear can be checked everywhere the copy went: no OSC 52 was sent (tmux took
+    /// the copy and no client's terminal did, or there is no terminal) and the system tool, if
+    /// any, reads back.
     package var canVerifyClearing: Bool {
-        let sentOSC52 = tmux == nil && terminal != nil
+        let sentOSC52 = (tmux == nil && terminal != nil) || tmuxTerminal != nil
         let toolReadsBack = tool.map { !$0.paste.isEmpty } ?? true
         return !sentOSC52 && toolReadsBack
     }
@@ -120,38 +171,56 @@ package final class SystemClipboard: Clipboard {
     }
 
     package func copy(_ text: String) {
+        let payload = Data(text.utf8).base64EncodedString()
         if let tmux {
             tmux.load(text)
-        } else {
-            writeOSC52(Data(text.utf8).base64EncodedString())
+            if tmuxTerminal == nil { tmuxTerminal = tmux.clientTerminal() }
+            if let tmuxTerminal { SystemClipboard.writeOSC52(payload, toTerminalAt: tmuxTerminal) }
+        } else if let terminal {
+            SystemClipboard.writeOSC52(payload, to: terminal)
         }
         if let tool { _ = ChildProcess.run(tool.copy, input: Array(text.utf8)) }
     }
 
     @discardableResult
     package func clear(ifStillHolding text: String) -> ClipboardClearing {
-        var results: [ClipboardClearing] = []
-        if let tmux { results.append(tmux.delete(ifHolding: text) == .kept ? .replaced : .cleared) }
-        if let tool { results.append(clearTool(tool, ifHolding: text)) }
-        if tmux == nil {
+        var outcomes: [ClipboardClearing.Place: ClipboardClearing.Outcome] = [:]
+        if let tmux {
+            // A buffer newer than ours: the person copied in tmux since, and that went to the terminal's clipboard.
+            let copiedSince = tmux.hasNewerBuffer()
+            outcomes[.tmuxBuffer] = tmux.delete(ifHolding: text) == .kept ? .replaced : .cleared
+            if let tmuxTerminal {
+                if copiedSince || outcomes[.tmuxBuffer] == .replaced {
+                    outcomes[.terminal] = .replaced
+                } else {
+                    SystemClipboard.writeOSC52("", toTerminalAt: tmuxTerminal)
+                    outcomes[.terminal] = .sent
+                }
+            }
+        }
+        if let tool { outcomes[.tool] = clearTool(tool, ifHolding: text) }
+        if tmux == nil, let terminal {
             // OSC 52 cannot be read back: clear blindly only when no tool says the clipboard
             // holds something else now (on many terminals they are the same clipboard).
-            guard !results.contains(.replaced) else { return .replaced }
-            writeOSC52("")
-            if terminal != nil || results.isEmpty { results.append(.unverified) }
+            if outcomes[.tool] == .replaced {
+                outcomes[.terminal] = .replaced
+            } else {
+                SystemClipboard.writeOSC52("", to: terminal)
+                outcomes[.terminal] = .sent
+            }
         }
-        if results.contains(.replaced) { return .replaced }
-        return results.contains(.unverified) ? .unverified : .cleared
+        if tmux == nil, terminal == nil, tool == nil { outcomes[.terminal] = .sent }  // nowhere to clear: said as unconfirmed
+        return ClipboardClearing(outcomes: outcomes)
     }
 
     /// Clears the system tool's clipboard if it holds `text` (read back first).
-    private func clearTool(_ tool: Tool, ifHolding text: String) -> ClipboardClearing {
+    private func clearTool(_ tool: Tool, ifHolding text: String) -> ClipboardClearing.Outcome {
         guard !tool.paste.isEmpty else {
             // No way to read it (wl-copy without wl-paste): clear it blind.
             if let clear = tool.clear { _ = ChildProcess.run(clear, input: []) }
-            return .unverified
+            return .sent
         }
-        guard let held = ChildProcess.run(tool.paste, input: [], captureOutput: true) else { return .unverified }
+        guard let held = ChildProcess.run(tool.paste, input: [], captureOutput: true) else { return .sent }
         guard held == Array(text.utf8) else { return held.isEmpty ? .cleared : .replaced }
         if let clear = tool.clear {
             _ = ChildProcess.run(clear, input: [])
@@ -161,16 +230,27 @@ package final class SystemClipboard: Clipboard {
         return .cleared
     }
 
-    private func writeOSC52(_ payload: String) {
-        guard let terminal else { return }
+    /// Writes an OSC 52 sequence setting the clipboard to `payload` (base64; empty clears it) to `fd`.
+    static func writeOSC52(_ payload: String, to fd: Int32) {
         let bytes = Array("\u{1B}]52;c;\(payload)\u{07}".utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(terminal, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return }
             offset += n
         }
+    }
+
+    /// ``writeOSC52(_:to:)`` to the terminal at `path` (a tmux client's tty): only a terminal
+    /// device this user owns, never through a symlink.
+    static func writeOSC52(_ payload: String, toTerminalAt path: String) {
+        let fd = open(path, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var info = stat()
+        guard isatty(fd) == 1, fstat(fd, &info) == 0, info.st_uid == getuid() else { return }
+        writeOSC52(payload, to: fd)
     }
 }
 
