@@ -63,8 +63,10 @@ package enum SealedField: String, CaseIterable, Sendable {
     /// field rolled back from an older copy of the entry does not open beside
     /// the entry's newer fields.
     package func associatedData(uid: String, name: String, revision: Int64) -> String {
-        "mystash/\(SealedField.sealingVersion) "
-            + [entity, uid, rawValue, name, String(revision)].map(SealedField.part).joined(separator: " ")
+        // One interpolation (an import opens 600,000 fields): the same bytes as the parts joined.
+        let number = String(revision)
+        return "mystash/\(SealedField.sealingVersion) \(entity.utf8.count):\(entity) \(uid.utf8.count):\(uid)"
+            + " \(rawValue.utf8.count):\(rawValue) \(name.utf8.count):\(name) \(number.utf8.count):\(number)"
     }
 
     /// The associated data format 2 bound this field to (read once, when a stash of that format is migrated).

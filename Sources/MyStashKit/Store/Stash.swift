@@ -194,12 +194,24 @@ package final class Stash {
 
     /// The associated data a sealed field of a row is bound to.
     package static func identity(of object: ManagedObject, field: SealedField) -> String {
-        let nameKey = object.entity.name == StashModel.note ? "title" : "name"
-        return field.associatedData(
-            uid: object.string("uid") ?? "",
-            name: object.string(nameKey) ?? "",
-            revision: object["revision"].int64 ?? 0
-        )
+        EntryBinding(of: object).associatedData(field)
+    }
+
+    /// What a row's sealed fields are bound to, read from it once: its uid, name (a note's title) and revision.
+    struct EntryBinding {
+        var uid: String
+        var name: String
+        var revision: Int64
+
+        init(of object: ManagedObject) {
+            uid = object.string("uid") ?? ""
+            name = object.string(object.entity.name == StashModel.note ? "title" : "name") ?? ""
+            revision = object["revision"].int64 ?? 0
+        }
+
+        func associatedData(_ field: SealedField) -> String {
+            field.associatedData(uid: uid, name: name, revision: revision)
+        }
     }
 
     /// Counts a change of the entry: its fields are sealed next bound to the new revision.
@@ -298,12 +310,17 @@ package final class Stash {
     /// All fields of an entry that open, and the ones that do not (left
     /// empty in `entry`): what the form shows. Throws only when locked.
     package func read(_ object: ManagedObject) throws -> EntryReading {
-        let vault = try currentVault()
-        var entry = PasswordEntry(name: object.string("name") ?? "")
+        try read(object, vault: try currentVault())
+    }
+
+    /// `read(_:)` with the vault at hand (an import reads every entry: one header check, not one each).
+    func read(_ object: ManagedObject, vault: Vault) -> EntryReading {
+        let binding = EntryBinding(of: object)
+        var entry = PasswordEntry(name: binding.name)
         var unreadable: [SealedField] = []
         for field in SealedField.passwordFields {
             do {
-                let value = try open(field, of: object, vault: vault)
+                let value = try open(field, of: object, binding: binding, vault: vault)
                 switch field {
                 case .userID: entry.userID = value
                 case .password: entry.password = value
@@ -362,11 +379,17 @@ package final class Stash {
     /// Opens one sealed field. Throws `StashError.tampered`: for a value
     /// that does not open, and for anything but a ciphertext (format 3
     /// seals every field, empty ones too: a NULL or plaintext was put there).
-    private func open(_ field: SealedField, of object: ManagedObject, vault: Vault) throws -> String {
+    private func open(
+        _ field: SealedField,
+        of object: ManagedObject,
+        binding: EntryBinding? = nil,
+        vault: Vault
+    ) throws -> String {
         switch object[field.key] {
         case .blob(let sealed):
             do {
-                return try vault.openString(sealed, identity: Stash.identity(of: object, field: field))
+                let identity = (binding ?? EntryBinding(of: object)).associatedData(field)
+                return try vault.openString(sealed, identity: identity)
             } catch VaultError.closed {
                 throw StashError.locked
             } catch {

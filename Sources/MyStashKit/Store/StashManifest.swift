@@ -181,7 +181,8 @@ struct StashManifest: Equatable {
     /// 100,000 entries costs one lookup each.
     func differences(from stored: StashManifest) -> [String] {
         var found: [String] = []
-        let changedKeys = stored.entries.filter { key, old in entries[key] != old }.map(\.key)
+        var changedKeys: [String] = []
+        for (key, old) in stored.entries where entries[key] != old { changedKeys.append(key) }
         for key in stored.byName(changedKeys) {
             let old = stored.entries[key]!
             guard let new = entries[key] else {

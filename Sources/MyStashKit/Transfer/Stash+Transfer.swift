@@ -29,7 +29,7 @@ extension Stash {
                 switch item {
                 case .password(var entry):
                     if let object = index.password(named: entry.name, user: entry.userID) {
-                        let current = try read(object)
+                        let current = read(object, vault: vault)
                         entry.history = current.entry.history
                         if current.unreadable.isEmpty && current.entry == entry {
                             summary.unchanged += 1
