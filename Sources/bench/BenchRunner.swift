@@ -97,7 +97,8 @@ final class BenchRunner {
         let generic = configuration.groups.contains(.generic)
         let postgres = configuration.groups.contains(.postgres)
         let stash = configuration.groups.contains(.stash)
-        let others = configuration.groups.contains { !$0.hasOwnKeys } || !configuration.groups.contains(where: \.hasOwnKeys)
+        let others =
+            configuration.groups.contains { !$0.hasOwnKeys } || !configuration.groups.contains(where: \.hasOwnKeys)
         return (others ? BenchResults.keys : []) + (generic ? BenchResults.genericKeys : [])
             + (postgres ? BenchResults.postgresKeys : []) + (stash ? BenchResults.stashKeys : [])
     }

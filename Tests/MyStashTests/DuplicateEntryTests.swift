@@ -20,8 +20,10 @@ import Testing
         let bank = try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "old-pw"))
         try stash.addPassword(PasswordEntry(name: "Mail", userID: "me", password: "mail-pw"))
         let columns = "uid, name, user_id, password, url, notes, totp, history, modified, revision"
-        let old = try stash.store.database.query("SELECT quote(\(columns.replacingOccurrences(of: ", ", with: "), quote("))) FROM password WHERE name = 'Bank'")[0]
-            .map { $0.string ?? "NULL" }.joined(separator: ", ")
+        let old = try stash.store.database.query(
+            "SELECT quote(\(columns.replacingOccurrences(of: ", ", with: "), quote("))) FROM password WHERE name = 'Bank'"
+        )[0]
+        .map { $0.string ?? "NULL" }.joined(separator: ", ")
         try stash.updatePassword(bank, with: PasswordEntry(name: "Bank", userID: "me", password: "new-pw"))
         stash.lock()
         _ = try stash.store.database.query("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -48,13 +50,18 @@ import Testing
         // Reading the rows finds the two, whatever the indexes say.
         try sqlite(temp, "DROP INDEX password_unique_uid; " + insertOld)
         let stash = try Stash(path: temp.path)
-        #expect(throws: StashError.changedBehindTheAppsBack([
-            "the password entry “Bank” is in the stash 2 times (one uid, several rows: an older copy put back beside it?)"
-        ])) { try StashManifest.read(from: stash.store.database) }
+        #expect(
+            throws: StashError.changedBehindTheAppsBack([
+                "the password entry “Bank” is in the stash 2 times (one uid, several rows: an older copy put back beside it?)"
+            ])
+        ) { try StashManifest.read(from: stash.store.database) }
         // The stash as it was, and then a row planted under a uid of its own.
         try sqlite(temp, "DELETE FROM password WHERE id = -1; CREATE UNIQUE INDEX password_unique_uid ON password(uid)")
         #expect(try temp.refusal() == nil, "the stash as it was unlocks again")
-        try sqlite(temp, "INSERT INTO password (uid, name, user_id, password, modified, revision) VALUES ('x', 'Planted', NULL, NULL, '2024-01-01', 1)")
+        try sqlite(
+            temp,
+            "INSERT INTO password (uid, name, user_id, password, modified, revision) VALUES ('x', 'Planted', NULL, NULL, '2024-01-01', 1)"
+        )
         #expect(try temp.refusal() == ["a password entry “Planted” was added"])
     }
 
@@ -67,11 +74,17 @@ import Testing
         let findings = try stash.unlock(passphrase: SecureBytes(utf8: "correct horse"), toleratingChanges: true)
         #expect(!findings.isEmpty)
         #expect(throws: StashError.self) {
-            try stash.changePassphrase(to: SecureBytes(utf8: "correct horse"), parameters: .minimum, skippingDamaged: true)
+            try stash.changePassphrase(
+                to: SecureBytes(utf8: "correct horse"),
+                parameters: .minimum,
+                skippingDamaged: true
+            )
         }
         #expect(throws: StashError.self) { try stash.addNote(title: "x", body: "y") }
         stash.lock()
         #expect(try temp.refusal() != nil, "still refused: nothing wrote a manifest over the two rows")
-        #expect(try Database(path: temp.path).scalar("SELECT count(*) FROM password WHERE name = 'Bank'") == .integer(2))
+        #expect(
+            try Database(path: temp.path).scalar("SELECT count(*) FROM password WHERE name = 'Bank'") == .integer(2)
+        )
     }
 }

@@ -51,7 +51,10 @@ import Testing
         let saved = try fresh.entry(for: try Self.bank(in: fresh))
         #expect(saved.password == "new-pw-from-B")
         #expect(saved.url == "https://new.example")
-        #expect(saved.history.items.map(\.password) == ["old-pw"], "B's change recorded old-pw; A's reapply added nothing")
+        #expect(
+            saved.history.items.map(\.password) == ["old-pw"],
+            "B's change recorded old-pw; A's reapply added nothing"
+        )
         #expect(try temp.refusal() == nil)
     }
 
@@ -123,7 +126,10 @@ import Testing
         let csv = temp.directory.appendingPathComponent("b.csv").path
         try "name,url,username,password,note\nBank,https://old.example,me,new-pw-from-B,\n"
             .write(toFile: csv, atomically: true, encoding: .utf8)
-        let other = try ScriptRun.run(["import", csv, "--db", temp.path, "--passphrase-fd", "3"], fd3: Self.passphrase + "\n")
+        let other = try ScriptRun.run(
+            ["import", csv, "--db", temp.path, "--passphrase-fd", "3"],
+            fd3: Self.passphrase + "\n"
+        )
         #expect(other.status == 0 && other.standardOutput.contains("1 updated"), "\(other.standardOutput)")
 
         _ = press(.tab, .tab, .tab, .control("u"))
@@ -136,7 +142,10 @@ import Testing
         #expect(!saved.contains("Edit Password"), "the form closed once saved: \(saved)")
         #expect(saved.contains("Saved “Bank”"), "\(saved)")
 
-        let password = try ScriptRun.run(["show", "Bank", "--db", temp.path, "--passphrase-fd", "3"], fd3: Self.passphrase + "\n")
+        let password = try ScriptRun.run(
+            ["show", "Bank", "--db", temp.path, "--passphrase-fd", "3"],
+            fd3: Self.passphrase + "\n"
+        )
         #expect(password.standardOutput == "new-pw-from-B\n", "\(password.standardError)")
         let url = try ScriptRun.run(
             ["show", "Bank", "--field", "url", "--db", temp.path, "--passphrase-fd", "3"],

@@ -17,7 +17,10 @@ final class SmallDisk {
 
     init(kilobytes: Int) throws {
         directory = TemporaryDirectory.create("mystash-full-disk")
-        let result = try ProcessRunner.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", directory.path])
+        let result = try ProcessRunner.run(
+            "/bin/mount",
+            ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", directory.path]
+        )
         guard result.status == 0 else {
             try? FileManager.default.removeItem(at: directory)
             throw EndToEndError("cannot mount a tmpfs: \(result.standardError)")

@@ -34,7 +34,10 @@ final class RecordedTmuxClient {
         )
         let deadline = Date().addingTimeInterval(generousDeadline)
         while Date() < deadline {
-            let clients = try? ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "list-clients", "-F", "#{client_tty}"])
+            let clients = try? ProcessRunner.runDetaching(
+                pane.tmux,
+                ["-L", pane.socket, "list-clients", "-F", "#{client_tty}"]
+            )
             if let clients, !clients.standardOutput.isEmpty { return }
             usleep(50_000)
         }
@@ -77,7 +80,12 @@ final class RecordedTmuxClient {
         stash.lock()
     }
 
-    @Test(.enabled(if: EndToEnd.unavailableReason == nil && ProcessRunner.which("script") != nil, "needs mystash, tmux, script"))
+    @Test(
+        .enabled(
+            if: EndToEnd.unavailableReason == nil && ProcessRunner.which("script") != nil,
+            "needs mystash, tmux, script"
+        )
+    )
     func theAppsCopyReachesTheOuterTerminalAndIsClearedThereWithTheStatusSayingWhere() throws {
         let session = try StashSession()
         defer { session.remove() }
@@ -107,7 +115,12 @@ final class RecordedTmuxClient {
         #expect(!TmuxClipboardTests.buffers(pane).values.contains(Self.secret))
     }
 
-    @Test(.enabled(if: EndToEnd.unavailableReason == nil && ProcessRunner.which("script") != nil, "needs mystash, tmux, script"))
+    @Test(
+        .enabled(
+            if: EndToEnd.unavailableReason == nil && ProcessRunner.which("script") != nil,
+            "needs mystash, tmux, script"
+        )
+    )
     func theCopyCommandsClearerClearsTheOuterTerminalToo() throws {
         let session = try StashSession()
         defer { session.remove() }
@@ -130,7 +143,10 @@ final class RecordedTmuxClient {
         )
         #expect(client.waitFor(Self.setSequence), "the outer terminal never received the copy")
         #expect(client.waitFor(Self.clearSequence), "the clearer never cleared the outer terminal")
-        #expect(!TmuxClipboardTests.buffers(pane).values.contains(Self.secret), "deleted before the terminal was cleared")
+        #expect(
+            !TmuxClipboardTests.buffers(pane).values.contains(Self.secret),
+            "deleted before the terminal was cleared"
+        )
     }
 
     @Test func thePlacesAreSaidOneByOneWhenTheyDiffer() {

@@ -198,7 +198,9 @@ import Testing
         let cheap = try m.run(["show", "Bank"])
         #expect(cheap.status == 65, "\(cheap.standardError)")
         #expect(
-            cheap.standardError.contains("the stash's header was changed behind mystash's back (its key-derivation limits were changed from Argon2id(ops: \(ops),"),
+            cheap.standardError.contains(
+                "the stash's header was changed behind mystash's back (its key-derivation limits were changed from Argon2id(ops: \(ops),"
+            ),
             "\(cheap.standardError)"
         )
         #expect(!cheap.standardError.contains("wrong passphrase"))
@@ -211,6 +213,9 @@ import Testing
         // A machine that never saw the stash cannot tell the edit from a wrong passphrase.
         try db.execute("UPDATE vault_info SET ops_limit = \(ops + 1), mem_limit = \(mem)")
         let elsewhere = try m.run(["show", "Bank"], stateHome: m.temp.directory.appendingPathComponent("new").path)
-        #expect(elsewhere.status == 77 && elsewhere.standardError.contains("wrong passphrase"), "\(elsewhere.standardError)")
+        #expect(
+            elsewhere.status == 77 && elsewhere.standardError.contains("wrong passphrase"),
+            "\(elsewhere.standardError)"
+        )
     }
 }

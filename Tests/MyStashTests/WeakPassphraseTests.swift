@@ -83,7 +83,9 @@ import Testing
 
     @Test func theEstimateFromGuardedMemoryIsTheSameAsFromAString() {
         for text in ["a", "pass phrase", "Tr0ub4dor&3", "correct horse battery staple", "ünïcødé pass"] {
-            #expect(PasswordStrength(estimating: SecureBytes(utf8: text)).bits == PasswordStrength(estimating: text).bits)
+            #expect(
+                PasswordStrength(estimating: SecureBytes(utf8: text)).bits == PasswordStrength(estimating: text).bits
+            )
         }
         #expect(PasswordStrength(estimating: SecureBytes(count: 0)).score == 0)
     }

@@ -163,7 +163,11 @@ final class PasswordEditor: View {
         } catch StashError.changedElsewhere(let kind, let name, let deleted) {
             isDeletedElsewhere = deleted
             form.errorMessage = StashError.changedElsewhere(kind: kind, name: name, deleted: deleted).description
-            offerConflictChoice(name: name, deleted: deleted, changed: loaded.map { Stash.changedFields(entry, from: $0.entry) } ?? [])
+            offerConflictChoice(
+                name: name,
+                deleted: deleted,
+                changed: loaded.map { Stash.changedFields(entry, from: $0.entry) } ?? []
+            )
             return false
         } catch {
             form.errorMessage = "Not saved: \(ErrorReason.text(of: error))"

@@ -209,7 +209,8 @@ package final class SystemClipboard: Clipboard {
                 outcomes[.terminal] = .sent
             }
         }
-        if tmux == nil, terminal == nil, tool == nil { outcomes[.terminal] = .sent }  // nowhere to clear: said as unconfirmed
+        // Nowhere to clear: said as unconfirmed.
+        if tmux == nil, terminal == nil, tool == nil { outcomes[.terminal] = .sent }
         return ClipboardClearing(outcomes: outcomes)
     }
 

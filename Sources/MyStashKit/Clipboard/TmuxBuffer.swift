@@ -65,7 +65,11 @@ struct TmuxBuffer {
     /// not `off`; nil otherwise (no client attached, a terminal without it, the person's choice).
     func clientTerminal() -> String? {
         guard
-            let setting = ChildProcess.run([executable, "show-options", "-gv", "set-clipboard"], input: [], captureOutput: true),
+            let setting = ChildProcess.run(
+                [executable, "show-options", "-gv", "set-clipboard"],
+                input: [],
+                captureOutput: true
+            ),
             String(decoding: setting, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) != "off",
             let found = ChildProcess.run(
                 [executable, "display-message", "-p", "#{client_tty}\t#{client_termfeatures}"],
@@ -84,7 +88,12 @@ struct TmuxBuffer {
     /// Whether tmux holds a buffer newer than this one (tmux lists the newest first): the person
     /// copied in tmux since, which went to the outer terminal's clipboard too.
     func hasNewerBuffer() -> Bool {
-        guard let listed = ChildProcess.run([executable, "list-buffers", "-F", "#{buffer_name}"], input: [], captureOutput: true)
+        guard
+            let listed = ChildProcess.run(
+                [executable, "list-buffers", "-F", "#{buffer_name}"],
+                input: [],
+                captureOutput: true
+            )
         else { return false }
         let names = String(decoding: listed, as: UTF8.self).split(separator: "\n")
         guard let ours = names.firstIndex(where: { $0 == name }) else { return !names.isEmpty }

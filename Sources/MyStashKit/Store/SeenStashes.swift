@@ -132,12 +132,19 @@ package struct SeenStashes: Sendable {
                 algorithm: parameters.algorithm
             )
             let now = ISO8601DateFormatter().string(from: Date())
-            let absolute = stashPath.hasPrefix("/") ? stashPath : FileManager.default.currentDirectoryPath + "/" + stashPath
+            let absolute =
+                stashPath.hasPrefix("/") ? stashPath : FileManager.default.currentDirectoryPath + "/" + stashPath
             let index =
                 record(withSalt: salt, in: records) ?? formerSalt.flatMap { record(withSalt: $0, in: records) }
             guard let index else {
                 records.append(
-                    Record(salts: [entry], generation: generation, manifestMAC: SeenStashes.hex(manifestMAC), seen: now, path: absolute)
+                    Record(
+                        salts: [entry],
+                        generation: generation,
+                        manifestMAC: SeenStashes.hex(manifestMAC),
+                        seen: now,
+                        path: absolute
+                    )
                 )
                 try write(records)
                 return

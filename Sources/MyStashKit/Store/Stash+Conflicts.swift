@@ -73,7 +73,11 @@ extension Stash {
     }
 
     /// `current` with each field `edited` changed from `loaded` (the fields the person changed).
-    static func reapplying(_ edited: PasswordEntry, over loaded: PasswordEntry, onto current: PasswordEntry)
+    static func reapplying(
+        _ edited: PasswordEntry,
+        over loaded: PasswordEntry,
+        onto current: PasswordEntry
+    )
         -> PasswordEntry
     {
         var result = current

@@ -9,7 +9,11 @@ extension Stash {
                 "SELECT generation, manifest, manifest_mac FROM vault_info ORDER BY id LIMIT 1"
             ).first,
             let generation = row[0].int64, case .blob(let manifest) = row[1], case .blob(let mac) = row[2],
-            try vault.verify(mac, of: Stash.manifestMessage(generation: generation, manifest: manifest), purpose: .manifest)
+            try vault.verify(
+                mac,
+                of: Stash.manifestMessage(generation: generation, manifest: manifest),
+                purpose: .manifest
+            )
         else { return nil }
         return (generation, mac)
     }

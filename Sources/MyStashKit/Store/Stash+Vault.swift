@@ -447,7 +447,10 @@ extension Stash {
         for kind in StashKind.allCases {
             let rows = try store.database.scalar("SELECT count(*) FROM \(kind.table)").int64 ?? -1
             if rows != Int64(current.count(of: kind)) || (found.isEmpty && rows != Int64(stored.count(of: kind))) {
-                found.insert("the stash holds \(rows) \(kind.entriesWord), its manifest \(stored.count(of: kind))", at: 0)
+                found.insert(
+                    "the stash holds \(rows) \(kind.entriesWord), its manifest \(stored.count(of: kind))",
+                    at: 0
+                )
             }
         }
         if !found.isEmpty { throw StashError.changedBehindTheAppsBack(found) }

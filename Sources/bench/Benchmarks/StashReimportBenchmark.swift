@@ -34,7 +34,9 @@ struct StashReimportBenchmark {
         runner.workspace.removeDatabase(db)
         let made = try mystashRun(mystash, ["init", "--db", db], passphrase: passphrase)
         guard made.succeeded else {
-            runner.results.note("stash: mystash init failed (status \(made.status)): \(runner.lastLine(made.errorOutput))")
+            runner.results.note(
+                "stash: mystash init failed (status \(made.status)): \(runner.lastLine(made.errorOutput))"
+            )
             return
         }
         let first = try mystashRun(mystash, ["import", csv, "--db", db], passphrase: passphrase)
@@ -73,9 +75,12 @@ struct StashReimportBenchmark {
 
     /// Runs `mystash arguments --passphrase-fd 3` with the file `passphrase` as descriptor 3
     /// (through `sh`, which `ChildProcess` cannot do itself); a debug build takes the tests' cost.
-    private func mystashRun(_ mystash: String, _ arguments: [String], passphrase: String) throws -> ChildProcess.Result {
+    private func mystashRun(_ mystash: String, _ arguments: [String], passphrase: String) throws -> ChildProcess.Result
+    {
         try ChildProcess.run(
-            ["/bin/sh", "-c", "exec \"$0\" \"$@\" 3< \"$PASSPHRASE_FILE\"", mystash] + arguments + ["--passphrase-fd", "3"],
+            ["/bin/sh", "-c", "exec \"$0\" \"$@\" 3< \"$PASSPHRASE_FILE\"", mystash] + arguments + [
+                "--passphrase-fd", "3",
+            ],
             environment: ["PASSPHRASE_FILE": passphrase, "MYSTASH_KDF": "min"],
             captureOutput: true
         )
@@ -84,7 +89,8 @@ struct StashReimportBenchmark {
     /// A Bitwarden export of `entries` logins: each its own name, user ID, URL and password (made
     /// from its number, the same every run).
     private func writeExport(entries: Int, to path: String) throws {
-        var text = "folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp\n"
+        var text =
+            "folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp\n"
         text.reserveCapacity(entries * 110)
         for i in 0..<entries {
             let secret = String((UInt64(i) &* 0x9E37_79B9_7F4A_7C15) >> 16, radix: 36)

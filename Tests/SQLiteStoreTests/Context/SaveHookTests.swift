@@ -20,7 +20,9 @@ struct SaveHookTests {
 
         init() throws {
             f = try Fixture()
-            try f.store.database.execute("CREATE TABLE bank_total (n INTEGER NOT NULL); INSERT INTO bank_total VALUES (0)")
+            try f.store.database.execute(
+                "CREATE TABLE bank_total (n INTEGER NOT NULL); INSERT INTO bank_total VALUES (0)"
+            )
             f.store.saveHook = SaveHook(
                 willWrite: { [unowned self] db, write in
                     if self.failWillWrite { throw Refused() }
