@@ -24,6 +24,20 @@ struct StashManifest: Equatable {
         var revision: Int64
         /// A hash of each sealed column, in `kind.sealedFields` order.
         var hashes: [[UInt8]]
+
+        /// Its line of `encoded`: kind, uid, revision, the hashes in hex, the name.
+        func appendLine(to bytes: inout [UInt8]) {
+            bytes += Array("\(kind.rawValue) \(uid.utf8.count):".utf8) + Array(uid.utf8)
+            bytes += Array(" \(revision) ".utf8)
+            for (index, hash) in hashes.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                for byte in hash {
+                    bytes.append(StashManifest.hexDigits[Int(byte >> 4)])
+                    bytes.append(StashManifest.hexDigits[Int(byte & 15)])
+                }
+            }
+            bytes += Array(" \(name.utf8.count):".utf8) + Array(name.utf8) + [10]
+        }
     }
 
     /// The entries, by kind and uid.
@@ -76,6 +90,36 @@ struct StashManifest: Equatable {
         entries.values.filter { $0.kind == kind }.count
     }
 
+    /// The encoding (`encoded`) of the rows as they are in `database`, made straight from the rows
+    /// in the manifest's order (kind, then uid), with the number of rows of each kind: what
+    /// unlocking and every save compare with the stored manifest, byte for byte, before anything
+    /// slower. Two rows of one uid give two lines, which no stored manifest holds.
+    static func encodedRows(from database: Database) throws -> (bytes: [UInt8], rows: [StashKind: Int]) {
+        var bytes = Array("mystash manifest v3\n".utf8)
+        var rows: [StashKind: Int] = [:]
+        // "notes" < "passwords", and uids compare as bytes: the order `encoded` sorts its keys in.
+        for kind in StashKind.allCases.sorted(by: { $0.rawValue < $1.rawValue }) {
+            let columns = kind.sealedFields.map { snakeCase($0.key) }
+            var count = 0
+            try database.forEachRow(
+                "SELECT uid, \(kind.nameKey), revision, \(columns.joined(separator: ", ")) FROM \(kind.table)"
+                    + " ORDER BY uid COLLATE BINARY"
+            ) { row in
+                count += 1
+                let entry = Entry(
+                    kind: kind,
+                    uid: row.value(at: 0).string ?? "",
+                    name: row.value(at: 1).string ?? "",
+                    revision: row.value(at: 2).int64 ?? -1,
+                    hashes: (0..<Int32(columns.count)).map { hash(row.value(at: 3 + $0)) }
+                )
+                entry.appendLine(to: &bytes)
+            }
+            rows[kind] = count
+        }
+        return (bytes, rows)
+    }
+
     /// A hash of a column's value, its type included (a plaintext planted where a ciphertext was differs).
     static func hash(_ value: StoreValue) -> [UInt8] {
         var bytes: [UInt8]
@@ -102,19 +146,7 @@ struct StashManifest: Equatable {
     var encoded: [UInt8] {
         var bytes = Array("mystash manifest v3\n".utf8)
         bytes.reserveCapacity(entries.count * 160)
-        for key in entries.keys.sorted() {
-            let entry = entries[key]!
-            bytes += Array("\(entry.kind.rawValue) \(entry.uid.utf8.count):".utf8) + Array(entry.uid.utf8)
-            bytes += Array(" \(entry.revision) ".utf8)
-            for (index, hash) in entry.hashes.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                for byte in hash {
-                    bytes.append(StashManifest.hexDigits[Int(byte >> 4)])
-                    bytes.append(StashManifest.hexDigits[Int(byte & 15)])
-                }
-            }
-            bytes += Array(" \(entry.name.utf8.count):".utf8) + Array(entry.name.utf8) + [10]
-        }
+        for key in entries.keys.sorted() { entries[key]!.appendLine(to: &bytes) }
         return bytes
     }
 
