@@ -372,8 +372,13 @@ package final class Stash {
     }
 
     /// One sealed field of `object`, decrypted (`open`, for the other files of the stash).
-    func openField(_ field: SealedField, of object: ManagedObject, vault: Vault) throws -> String {
-        try open(field, of: object, vault: vault)
+    func openField(
+        _ field: SealedField,
+        of object: ManagedObject,
+        binding: EntryBinding? = nil,
+        vault: Vault
+    ) throws -> String {
+        try open(field, of: object, binding: binding, vault: vault)
     }
 
     /// Opens one sealed field. Throws `StashError.tampered`: for a value

@@ -11,7 +11,7 @@ import SQLiteStore
 ///     let index = try ImportIndex(of: stash)
 ///     index.password(named: "Bank", user: "me")   // the entry's object, or nil
 struct ImportIndex {
-    private var passwords: [Key: ManagedObject] = [:]
+    private var passwords: [Key: (object: ManagedObject, userIDOpens: Bool)] = [:]
     private var notes: [[UInt8]: ManagedObject] = [:]
 
     /// A name and user ID, compared byte for byte (as SQLite's `name = ?` compares; Swift's `==`
@@ -26,9 +26,9 @@ struct ImportIndex {
     init(of stash: Stash) throws {
         let vault = try stash.currentVault()
         for object in try stash.context.fetch(StashModel.password, orderBy: "id") {
-            let user = (try? stash.openField(.userID, of: object, vault: vault)) ?? ""
-            let key = Key(name: Array((object.string("name") ?? "").utf8), user: Array(user.utf8))
-            if passwords[key] == nil { passwords[key] = object }
+            let user = try? stash.openField(.userID, of: object, vault: vault)
+            let key = Key(name: Array((object.string("name") ?? "").utf8), user: Array((user ?? "").utf8))
+            if passwords[key] == nil { passwords[key] = (object, user != nil) }
         }
         for note in try stash.context.fetch(StashModel.note, orderBy: "id") {
             let title = Array((note.string("title") ?? "").utf8)
@@ -36,8 +36,8 @@ struct ImportIndex {
         }
     }
 
-    /// The oldest entry named `name` with user ID `user`.
-    func password(named name: String, user: String) -> ManagedObject? {
+    /// The oldest entry named `name` with user ID `user`, and whether its user ID opened.
+    func password(named name: String, user: String) -> (object: ManagedObject, userIDOpens: Bool)? {
         passwords[Key(name: Array(name.utf8), user: Array(user.utf8))]
     }
 
