@@ -21,15 +21,21 @@ import SQLiteStore
 ///   a MAC of the header (format, salt, limits, verifier) under the header
 ///   subkey; and a manifest of every entry (uid, name, revision, a hash of
 ///   each sealed column) with a generation counter, under the manifest
-///   subkey. Unlocking checks both, and every save checks the manifest
-///   before writing and writes the next generation in the same transaction,
-///   so a field rolled back from a backup, an entry deleted, added or
-///   renamed with `sqlite3` is refused, naming what changed
-///   (`StashError.changedBehindTheAppsBack`); nothing is re-sealed then.
+///   subkey. Unlocking checks both, and every write checks the manifest
+///   before writing and writes the next generation in the same transaction
+///   (the store's save hook, `installManifestHook()`: every save, undo and
+///   redo of any context, whoever makes it), so a field rolled back from a
+///   backup, an entry deleted, added or renamed with `sqlite3`, a second row
+///   of an entry (its unique index on `uid` dropped) is refused, naming what
+///   changed (`StashError.changedBehindTheAppsBack`); nothing is re-sealed then.
 /// - A higher format is refused (`newerFormat`).
 ///
 /// A whole file replaced by an older copy of itself (a backup) cannot be
-/// told from the real one: nothing outside the file remembers the generation.
+/// told from the real one by its contents: the machines that unlocked it
+/// remember what they last saw (`SeenStashes`, under `$XDG_STATE_HOME`), and
+/// refuse a lower generation, or the same one with another MAC
+/// (`StashError.rolledBack`), until the person accepts it. What that record
+/// does and does not cover is in `SeenStashes`.
 ///
 ///     try stash.unlock(passphrase: typed)   // throws StashError.changedBehindTheAppsBack([…]) on tampering
 extension Stash {

@@ -15,9 +15,14 @@ import SQLiteStore
 /// The master passphrase never reaches the disk: only the salt, the KDF
 /// limits and a verifier do. The header and a manifest of every entry are
 /// authenticated, so entries deleted, added, renamed or rolled back behind
-/// the app's back are refused at unlock and before each save
+/// the app's back are refused at unlock and inside every write — a save
+/// hook the store runs in each save, undo and redo transaction, so no path
+/// (the list screen's delete, `u`) goes around it
 /// (`StashError.changedBehindTheAppsBack`); older formats are migrated at
-/// their first unlock (the format contract is in `Stash+Vault.swift`).
+/// their first unlock (the format contract is in `Stash+Vault.swift`). A
+/// save of an entry another program saved since it was loaded is refused
+/// (`StashError.changedElsewhere`) unless the caller says how to settle it
+/// (`ConflictResolution`).
 ///
 ///     let stash = try Stash(path: path)
 ///     if stash.hasPassphrase { try stash.unlock(passphrase: typed) }

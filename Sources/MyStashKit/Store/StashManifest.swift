@@ -6,11 +6,14 @@ import SQLiteStore
 /// columns, kept in `vault_info.manifest` and authenticated, with a
 /// generation counter, under the vault's manifest subkey.
 ///
-/// Every save of the app or a command checks the stored manifest against the
-/// rows before it writes, and writes the new one in the same transaction;
-/// unlocking checks it too. So an entry deleted, added, renamed or with a
-/// field rolled back from an old backup with `sqlite3` is found, and
-/// `differences(from:)` says what changed, in words.
+/// Every write through a context of the stash (the store's save hook: saves,
+/// undos, redos) checks the stored manifest against the rows before it writes,
+/// and writes the new one in the same transaction; unlocking checks it too. So
+/// an entry deleted, added, renamed, put back twice or with a field rolled back
+/// from an old backup with `sqlite3` is found, and `differences(from:)` says
+/// what changed, in words. The rows' encoding (`encodedRows(from:)`) is
+/// compared with the stored bytes first; the entry-by-entry comparison runs
+/// only when they differ.
 ///
 ///     let stored = try StashManifest(decoding: bytes)
 ///     let found = try StashManifest.read(from: stash.store.database)

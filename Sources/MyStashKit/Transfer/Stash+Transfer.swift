@@ -89,7 +89,9 @@ extension Stash {
     /// opens no user ID twice and decodes no history).
     private func holds(_ object: ManagedObject, _ entry: PasswordEntry, vault: Vault) -> Bool {
         let binding = EntryBinding(of: object)
-        func opened(_ field: SealedField) -> String? { try? openField(field, of: object, binding: binding, vault: vault) }
+        func opened(_ field: SealedField) -> String? {
+            try? openField(field, of: object, binding: binding, vault: vault)
+        }
         return opened(.password) == entry.password && opened(.url) == (entry.url ?? "")
             && opened(.notes) == (entry.notes ?? "") && opened(.totp) == (entry.totp ?? "") && opened(.history) != nil
     }
