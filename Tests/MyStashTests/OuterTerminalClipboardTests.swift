@@ -9,15 +9,21 @@ import Testing
 final class RecordedTmuxClient {
     let pid: pid_t
     let typescript: String
+    /// The write end of `script`'s stdin, held open and silent: at the end of its input `script`
+    /// would type an end-of-file into the client, which tmux hands to the pane as a key.
+    private let keyboard: Int32
 
     /// Attaches a client to `pane`'s session, as `TERM=xterm-256color` (tmux's `clipboard` feature).
     init(attachingTo pane: TmuxSession, typescript: String) throws {
         guard let script = ProcessRunner.which("script") else { throw EndToEndError("script is not installed") }
         self.typescript = typescript
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw EndToEndError("pipe failed") }
+        keyboard = ends[1]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         ProcessRunner.closeInheritedDescriptors(&actions, from: 3)
@@ -32,6 +38,7 @@ final class RecordedTmuxClient {
             environment: environment,
             newSession: true
         )
+        Glibc.close(ends[0])
         let deadline = Date().addingTimeInterval(generousDeadline)
         while Date() < deadline {
             let clients = try? ProcessRunner.runDetaching(
@@ -41,6 +48,7 @@ final class RecordedTmuxClient {
             if let clients, !clients.standardOutput.isEmpty { return }
             usleep(50_000)
         }
+        close()
         throw EndToEndError("the tmux client did not attach")
     }
 
@@ -62,6 +70,7 @@ final class RecordedTmuxClient {
     func close() {
         kill(pid, SIGTERM)
         _ = try? ProcessRunner.waitForExit(pid)
+        Glibc.close(keyboard)
     }
 }
 
