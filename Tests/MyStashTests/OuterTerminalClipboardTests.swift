@@ -158,6 +158,51 @@ final class RecordedTmuxClient {
         )
     }
 
+    @Test(
+        .enabled(
+            if: EndToEnd.unavailableReason == nil && ProcessRunner.which("script") != nil,
+            "needs mystash, tmux, script"
+        )
+    )
+    func aCopyMadeInTmuxSinceLeavesTheOuterTerminalAlone() throws {
+        let session = try StashSession()
+        defer { session.remove() }
+        try Self.makeStash(session)
+        let (pane, run) = try session.launch(["--clip-seconds", "3"], subcommand: ["copy", "Bank"])
+        defer { pane.close() }
+        let client = try RecordedTmuxClient(
+            attachingTo: pane,
+            typescript: session.directory.appendingPathComponent("typescript").path
+        )
+        defer { client.close() }
+        try pane.waitFor("Master passphrase:")
+        pane.type("tmux pass")
+        pane.press("Enter")
+        try pane.waitFor("EXITED")
+        #expect(session.exitStatus(of: run) == 0, "\(session.file("stderr-\(run).txt"))")
+        #expect(client.waitFor(Self.setSequence))
+        let ours = try #require(TmuxClipboardTests.buffers(pane).first { $0.value == Self.secret }?.key)
+        // The person copies in tmux meanwhile (with set-clipboard, that copy is the terminal's clipboard now).
+        _ = try ProcessRunner.runDetaching(pane.tmux, ["-L", pane.socket, "set-buffer", "my own clip"])
+        // The clearer (its buffer's name in its arguments) has done all it does once it has exited.
+        let deadline = Date().addingTimeInterval(generousDeadline)
+        while Self.processRuns(withArgument: ours), Date() < deadline { usleep(100_000) }
+        #expect(!Self.processRuns(withArgument: ours), "the clearer did not finish")
+        #expect(!TmuxClipboardTests.buffers(pane).values.contains(Self.secret), "the copy's buffer was deleted")
+        #expect(TmuxClipboardTests.buffers(pane).values.contains("my own clip"))
+        #expect(!client.received.contains(Self.clearSequence), "the person's own copy was cleared from the terminal")
+    }
+
+    /// Whether a process has `argument` among its arguments (`/proc/*/cmdline`).
+    static func processRuns(withArgument argument: String) -> Bool {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return pids.contains { pid in
+            guard pid.allSatisfy(\.isNumber), let line = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+            else { return false }
+            return line.split(separator: 0).contains { Data($0) == Data(argument.utf8) }
+        }
+    }
+
     @Test func thePlacesAreSaidOneByOneWhenTheyDiffer() {
         #expect(ClipboardClearing(outcomes: [.tmuxBuffer: .cleared]).message == "Clipboard cleared")
         #expect(

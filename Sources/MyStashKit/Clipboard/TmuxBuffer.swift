@@ -86,7 +86,8 @@ struct TmuxBuffer {
     }
 
     /// Whether tmux holds a buffer newer than this one (tmux lists the newest first): the person
-    /// copied in tmux since, which went to the outer terminal's clipboard too.
+    /// copied in tmux since, which went to the outer terminal's clipboard too. False when this
+    /// one is gone (nothing tells then; the secret's clearing comes first).
     func hasNewerBuffer() -> Bool {
         guard
             let listed = ChildProcess.run(
@@ -96,7 +97,7 @@ struct TmuxBuffer {
             )
         else { return false }
         let names = String(decoding: listed, as: UTF8.self).split(separator: "\n")
-        guard let ours = names.firstIndex(where: { $0 == name }) else { return !names.isEmpty }
+        guard let ours = names.firstIndex(where: { $0 == name }) else { return false }
         return ours > 0
     }
 
