@@ -14,6 +14,11 @@ extension Report {
                 unit: .seconds,
                 target: "≤ 10 s"
             ),
+            .information(
+                "re-import CPU time (user + system)",
+                key: "stash_reimport100k_cpu_s",
+                unit: .seconds
+            ),
         ]
     }
 }
