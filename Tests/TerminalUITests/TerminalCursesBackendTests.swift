@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 
 @testable import TerminalUI
@@ -192,6 +194,34 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         #expect(screen.terminationSignal == nil)  // dispositions and flags restored
     }
 
+    @Test func aPostFromAnotherThreadWakesALoopThatWaitsForAKey() throws {
+        let tty = try #require(PseudoTerminalPair())
+        let screen = try CursesBackend(options: options(tty))
+        defer { screen.close() }
+        let loop = TerminalRunLoop(screen: screen)
+        // No ticker, no view: after its first frame the loop waits for a key without a timeout.
+        var keyArrived = false
+        loop.unhandledEventHandler = { _ in
+            keyArrived = true
+            return .quit
+        }
+        let quit = loop.poster { [unowned loop] in loop.quit() }
+        let finished = Atomic<Bool>(false)
+        let typist = tty.master
+        DispatchQueue.global().async {
+            usleep(50_000)
+            quit()
+            // Only if the wake were lost: a key after a minute, so that the test ends (and fails).
+            for _ in 0..<600 where !finished.load(ordering: .relaxed) { usleep(100_000) }
+            guard !finished.load(ordering: .relaxed) else { return }
+            var key: UInt8 = 0x78
+            _ = write(typist, &key, 1)
+        }
+        #expect(loop.run() == .quit)
+        finished.store(true, ordering: .relaxed)
+        #expect(!keyArrived, "the post woke the loop, no key did")
+    }
+
     @Test func oneRowScrollOfASubtitleTableWritesUnderTwoKilobytes() throws {
         let tty = try #require(PseudoTerminalPair())
         let screen = try CursesBackend(options: options(tty))
@@ -233,8 +263,9 @@ private func tableCanvas(firstRow: Int) -> Canvas {
     }
 }
 
-/// Grapheme clusters through curses to the terminal.
-@Suite(.serialized) struct TerminalCursesClusterTests {
+/// Grapheme clusters through curses to the terminal: in the serialized suite above, since curses
+/// has one terminal per process (a suite of their own ran beside it and took the terminal).
+extension TerminalCursesBackendTests {
     @Test func aZWJSequenceAndACombiningMarkReachTheTerminalWholeAndBidiControlsNever() throws {
         let tty = try #require(PseudoTerminalPair())
         let screen = try CursesBackend(options: options(tty))

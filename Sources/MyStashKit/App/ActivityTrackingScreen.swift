@@ -32,6 +32,8 @@ final class ActivityTrackingScreen: TerminalBackend {
         return event
     }
 
+    /// The base's: a post to the run loop wakes the wait this screen passes through.
+    var waker: (@Sendable () -> Void)? { base.waker }
     var terminationSignal: Int32? { (base as? TerminalBackend)?.terminationSignal }
     func redrawAll() { (base as? TerminalBackend)?.redrawAll() }
 }

@@ -1,12 +1,14 @@
 /// The one loop that drives the screen: waits for input, hands it to the
-/// front-most view, fires tickers, redraws.
+/// front-most view, runs what other threads posted, fires tickers, redraws.
 ///
 /// It owns a stack of views; the top one receives events, and everything from
 /// the top-most opaque view upwards is drawn, so overlays (help, dialogs) show
 /// the screen beneath. It blocks in `nextEvent` without a timeout unless a
 /// visible view animates (then about `framesPerSecond` frames a second), a
 /// ticker is due (the store's change polling), or a view asked to be woken at
-/// a moment (a status message expiring). It handles all the input that is
+/// a moment (a status message expiring), and wakes at once when another thread
+/// posts a closure (``post(_:)``, through ``mailbox``): what background work hands
+/// back runs before the frame of the iteration it woke. It handles all the input that is
 /// waiting before it draws (a burst: see `dispatchBurst(startingWith:)` and
 /// `InputBurst`), so a long paste costs one frame and one search, not one per
 /// character. After every burst or tick it redraws the whole frame: erase the
@@ -58,6 +60,9 @@ public final class TerminalRunLoop {
 
     /// Where frames go and events come from.
     public let screen: Backend
+    /// The thread-safe way in: what other threads post runs on the loop's thread
+    /// (``post(_:)``, ``perform(_:then:)``).
+    public let mailbox: RunLoopMailbox
     /// "Now" for rendering, tickers and timeouts.
     public let clock: any TimeSource
     /// Below this size the "Terminal too small" screen is shown.
@@ -90,6 +95,7 @@ public final class TerminalRunLoop {
         minimumHeight: Int = 5
     ) {
         self.screen = screen
+        self.mailbox = RunLoopMailbox(wake: screen.waker)
         self.clock = clock
         self.minimumWidth = minimumWidth
         self.minimumHeight = minimumHeight
@@ -161,9 +167,13 @@ public final class TerminalRunLoop {
         while true {
             if quitRequested { return .quit }
             if let signo = (screen as? TerminalBackend)?.terminationSignal { return .signal(signo) }
-            let event = screen.nextEvent(timeoutMilliseconds: waitTimeout(now: clock.now))
+            // Something posted meanwhile: look for keys, but do not wait.
+            let timeout = hasPosted ? 0 : waitTimeout(now: clock.now)
+            let event = screen.nextEvent(timeoutMilliseconds: timeout)
             if let signo = (screen as? TerminalBackend)?.terminationSignal { return .signal(signo) }
             if let event { dispatchBurst(startingWith: event) }
+            if quitRequested { return .quit }
+            runPosted()
             if quitRequested { return .quit }
             fireDueTickers(now: clock.now)
             draw()

@@ -27,9 +27,10 @@ public final class TestTerminal {
 
     deinit { while loop.pop() != nil {} }
 
-    /// Sends each event through the loop's rules (``TerminalRunLoop/dispatch(_:)``) with a frame
-    /// 10 ms after it, then draws a frame one second later, when animations have ended; that
-    /// frame's text. Without events, it draws that one frame.
+    /// Sends each event through the loop's rules (``TerminalRunLoop/dispatch(_:)``) and runs what
+    /// was posted to the loop by then (``TerminalRunLoop/runPosted(waitingUpTo:)``), with a frame
+    /// 10 ms after it, then runs what was posted and draws a frame one second later, when
+    /// animations have ended; that frame's text. Without events, it draws that one frame.
     @discardableResult
     public func press(_ events: InputEvent...) -> String {
         TestTerminal.press(events, on: loop, clock: clock)
@@ -43,11 +44,27 @@ public final class TestTerminal {
     public static func press(_ events: [InputEvent], on loop: TerminalRunLoop, clock: TestClock) {
         for event in events {
             loop.dispatch(event)
+            loop.runPosted()
             clock.advance(by: 0.01)
             loop.draw()
         }
+        loop.runPosted()
         clock.advance(by: 1)
         loop.draw()
+    }
+
+    /// Waits up to `timeout` seconds for background work to post to the loop (nothing sleeps:
+    /// it returns as soon as a post arrives), runs what was posted and draws a frame; the
+    /// number of closures run (0: nothing arrived in time).
+    ///
+    ///     loop.perform({ expensiveCount() }, then: { [weak view] in view?.count = try? $0.get() })
+    ///     #expect(terminal.runPosted(waitingUpTo: 10) == 1)
+    ///     #expect(terminal.text.contains("42"))
+    @discardableResult
+    public func runPosted(waitingUpTo timeout: Double) -> Int {
+        let count = loop.runPosted(waitingUpTo: timeout)
+        loop.draw()
+        return count
     }
 
     /// Presses the characters of `text` one by one (``press(_:)``); the last frame's text.

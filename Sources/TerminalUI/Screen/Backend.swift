@@ -34,13 +34,21 @@ public protocol Backend: AnyObject {
     var height: Int { get }
     /// Shows a finished frame.
     func present(_ canvas: Canvas)
-    /// Waits up to `timeoutMilliseconds` (nil: forever) for the next event.
+    /// Waits up to `timeoutMilliseconds` (nil: forever) for the next event; nil on timeout,
+    /// and when woken by ``waker`` before one came.
     func nextEvent(timeoutMilliseconds: Int?) -> InputEvent?
     /// The next event if one is already waiting, without waiting: what the run
     /// loop reads to deliver a burst. Default: `nextEvent(timeoutMilliseconds: 0)`.
     func nextPendingEvent() -> InputEvent?
+    /// A function any thread may call to make a `nextEvent` that waits return at once
+    /// (nil when `nextEvent` never waits). The run loop's ``RunLoopMailbox`` calls it after
+    /// each post. Default: nil — so a backend that waits must give one (``CursesBackend``
+    /// writes to its self-pipe), and one that wraps another passes the other's on.
+    var waker: (@Sendable () -> Void)? { get }
 }
 
 extension Backend {
     public func nextPendingEvent() -> InputEvent? { nextEvent(timeoutMilliseconds: 0) }
+    /// No waker: `nextEvent` of this backend never waits for long (``MemoryBackend``).
+    public var waker: (@Sendable () -> Void)? { nil }
 }

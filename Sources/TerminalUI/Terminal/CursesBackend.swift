@@ -1,5 +1,6 @@
 import CNCurses
 import Glibc
+import Synchronization
 
 /// The ncursesw `Backend`: the only code in the project that calls curses.
 ///
@@ -86,6 +87,8 @@ public final class CursesBackend: TerminalBackend {
     private let outputFile: UnsafeMutablePointer<FILE>
     private let wakeRead: Int32
     private let wakeWrite: Int32
+    /// The write end for other threads (``waker``): closed with the screen, never written after.
+    private let wakeWriter: WakeWriter
     private var previous: Canvas?
     private var cursorVisible = false
     private var lastReportedSize: (width: Int, height: Int)
@@ -128,6 +131,7 @@ public final class CursesBackend: TerminalBackend {
         }
         wakeRead = pipeEnds[0]
         wakeWrite = pipeEnds[1]
+        wakeWriter = WakeWriter(descriptor: pipeEnds[1])
 
         // Before newterm: ncurses installs its own handlers only over default dispositions.
         TerminalSignals.install(wakeDescriptor: wakeWrite)
@@ -231,6 +235,7 @@ public final class CursesBackend: TerminalBackend {
         fclose(inputFile)
         fclose(outputFile)
         TerminalSignals.uninstall()
+        wakeWriter.invalidate()
         Glibc.close(wakeRead)
         Glibc.close(wakeWrite)
         CursesBackend.activeInstance = false
@@ -411,14 +416,22 @@ public final class CursesBackend: TerminalBackend {
         return inputClosed ? SIGHUP : nil
     }
 
+    /// Writes a byte to the self-pipe `nextEvent` waits on, from any thread: the run loop's
+    /// ``RunLoopMailbox`` calls it after each post. Does nothing once the screen is closed.
+    public var waker: (@Sendable () -> Void)? {
+        let writer = wakeWriter
+        return { writer.wake() }
+    }
+
     /// Waits up to `timeoutMilliseconds` (nil: until something happens) for a key,
-    /// mouse or resize event. Returns nil on timeout and when a termination signal
-    /// arrived (see `terminationSignal`). Ctrl-Z suspends inside this call and
-    /// returns `.resize` after `fg`, so the loop redraws everything.
+    /// mouse or resize event. Returns nil on timeout, when a termination signal
+    /// arrived (see `terminationSignal`), and when ``waker`` woke it. Ctrl-Z suspends
+    /// inside this call and returns `.resize` after `fg`, so the loop redraws everything.
     public func nextEvent(timeoutMilliseconds: Int?) -> InputEvent? {
         guard isActive else { return nil }
         let window = cnc_stdscr()
         let deadline = timeoutMilliseconds.map { CursesBackend.milliseconds() + $0 }
+        var woken = false
         while true {
             if let event = handleControlSignals() { return event }
             if terminationSignal != nil { return nil }
@@ -434,6 +447,8 @@ public final class CursesBackend: TerminalBackend {
                 if let event = CursesKeyDecoder.event(character: UInt32(character)) { return event }
                 continue
             }
+            // Woken (a post, or a signal already acted on above) and no key waiting.
+            if woken { return nil }
 
             var wait: Int32 = -1
             if let deadline {
@@ -448,7 +463,10 @@ public final class CursesBackend: TerminalBackend {
             let ready = poll(&fds, 2, wait)
             if ready < 0 { continue }  // EINTR: a signal; look at the flags
             if ready == 0 { return nil }  // timeout
-            if fds[1].revents != 0 { drainWakePipe() }
+            if fds[1].revents != 0 {
+                drainWakePipe()
+                woken = true
+            }
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
                 inputClosed = true  // the terminal went away
                 return nil
@@ -527,6 +545,24 @@ public final class CursesBackend: TerminalBackend {
         guard changed || repaint else { return nil }
         lastReportedSize = (width, height)
         return .resize(width: width, height: height)
+    }
+
+    /// The self-pipe's write end as other threads see it: a byte written only while the
+    /// screen is open (after `close()` the descriptor number may belong to another file).
+    private final class WakeWriter: Sendable {
+        private let descriptor: Mutex<Int32>
+
+        init(descriptor: Int32) { self.descriptor = Mutex(descriptor) }
+
+        func wake() {
+            descriptor.withLock { fd in
+                guard fd >= 0 else { return }
+                var byte: UInt8 = 1
+                _ = write(fd, &byte, 1)  // full (EAGAIN): a wake is already pending
+            }
+        }
+
+        func invalidate() { descriptor.withLock { $0 = -1 } }
     }
 
     private func drainWakePipe() {
