@@ -3,6 +3,7 @@ import FetchedResultsUI
 import Foundation
 import SQLiteStore
 import TerminalUI
+import TestSupport
 import Testing
 
 /// `ListScreenConfiguration.fetchesInBackground`: the first tab's full fetch runs on
@@ -29,6 +30,54 @@ import Testing
         // The loop's clock stands still: no ticker can install the results before q.
         #expect(f.loop.run() == .quit)
         #expect(f.list.isLoading)
+    }
+
+    @Test func theFetchsWorkerHandsTheResultsToTheLoopWhichInstallsThemWithoutATickOrAKey() throws {
+        let f = try ListScreenFixture(cache: false, fetchesInBackground: true)
+        #expect(f.list.isLoading)
+        // The clock stands still and no key comes: only the worker's post can end the loading.
+        #expect(f.loop.runPosted(waitingUpTo: 60) >= 1, "the background fetch never posted")
+        #expect(!f.list.isLoading)
+        #expect(f.list.loadError == nil)
+        f.loop.draw()
+        #expect(f.text.contains("1986 (1)"))
+        #expect(!f.text.contains("Loading…"))
+    }
+
+    @Test func aRefetchAfterAnotherProgramsWriteComesBackThroughTheLoopNotThroughThePoll() throws {
+        let folder = TemporaryDirectory("list-refetch")
+        defer { folder.remove() }
+        let path = folder.path("items.sqlite")
+        let writer = try Database(path: path)
+        try writer.execute("CREATE TABLE items (name TEXT); INSERT INTO items VALUES ('apple'), ('banana');")
+        let entity = try #require(try DatabaseCatalog(path: path).table(named: "items")).entity(named: "items")
+        let store = try Store(
+            foreignDatabaseAt: path,
+            model: Model(version: 1, applicationID: 0, entities: [entity]),
+            readOnly: false
+        )
+        var tab = ListTab(title: "Items", entity: "items", sortDescriptors: [FetchSort("name")]) { item in
+            TableCell(title: item.string("name") ?? "")
+        }
+        // An untracked file: a write by another program is a reset, refetched in the background.
+        tab.refetchesInBackgroundOnReset = true
+        var configuration = ListScreenConfiguration(title: "Items", tabs: [tab])
+        configuration.animated = false
+        let terminal = TestTerminal(width: 40, height: 10)
+        let list = try ListScreen(
+            context: ObjectContext(store: store),
+            configuration: configuration,
+            loop: terminal.loop
+        )
+        terminal.press()
+        #expect(list.adapter.controller.numberOfObjects == 2)
+        try writer.execute("INSERT INTO items VALUES ('cherry')")
+        list.pollExternalChanges()
+        #expect(list.adapter.controller.backgroundWork.contains(.refetch))
+        // No poll from here on: only the refetch's post can deliver it.
+        while list.adapter.controller.backgroundWork.contains(.refetch), terminal.runPosted(waitingUpTo: 60) > 0 {}
+        #expect(list.adapter.controller.numberOfObjects == 3)
+        #expect(terminal.text.contains("cherry"))
     }
 
     @Test func keysTypedWhileItRunsActOnTheResultsOnceTheyShow() throws {

@@ -86,6 +86,18 @@ extension FetchedResultsController {
         }
     }
 
+    /// Called on the worker thread whenever background work of this controller finishes (a
+    /// fetch, a refetch — also one ``refetchesInBackgroundOnReset`` started —, the prefixes, a
+    /// cache warming): what wakes a run loop, which then calls ``pollBackgroundWork()`` on the
+    /// controller's thread, so that nothing polls for the result. The `onFinish` of
+    /// ``startInBackground(_:onFinish:)`` sets it too. Default nil.
+    ///
+    ///     controller.onBackgroundWorkFinished = loop.poster { [weak list] in list?.deliverBackgroundWork() }
+    public var onBackgroundWorkFinished: (@Sendable () -> Void)? {
+        get { backgroundWake }
+        set { backgroundWake = newValue }
+    }
+
     /// The work started and not done yet: a fetch or refetch until a poll installs it (a
     /// queued refetch too), the prefixes and a cache warming while they are read.
     ///

@@ -26,7 +26,7 @@ extension ListScreen {
     func show(context newContext: ObjectContext, readOnlyReason: String?, usingCache: Bool) throws {
         let controller =
             usingCache
-            ? tab.makeController(context: newContext, filter: filter, cacheDirectory: configuration.cacheDirectory)
+            ? makeController(for: tab, context: newContext, filter: filter)
             : FetchedResultsController(
                 fetchRequest: tab.fetchRequest(filter: filter),
                 context: newContext,

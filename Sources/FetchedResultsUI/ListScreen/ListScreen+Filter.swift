@@ -7,11 +7,7 @@ extension ListScreen {
     ///
     ///     try screen.applyFilter(try FetchPredicate("state == 'CA'"), text: "state == 'CA'")
     public func applyFilter(_ predicate: FetchPredicate?, text: String) throws {
-        let controller = tab.makeController(
-            context: context,
-            filter: predicate,
-            cacheDirectory: configuration.cacheDirectory
-        )
+        let controller = makeController(for: tab, filter: predicate)
         try controller.performFetch()
         filter = predicate
         filterText = predicate == nil ? "" : text

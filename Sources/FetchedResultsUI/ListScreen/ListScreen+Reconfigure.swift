@@ -19,11 +19,7 @@ extension ListScreen {
         guard !isLoading else { return }
         var newTab = tab
         change(&newTab)
-        let controller = newTab.makeController(
-            context: context,
-            filter: filter,
-            cacheDirectory: configuration.cacheDirectory
-        )
+        let controller = makeController(for: newTab, filter: filter)
         try controller.performFetch()
         let selected = adapter.selectedObjectID
         configuration.tabs[tabIndex] = newTab

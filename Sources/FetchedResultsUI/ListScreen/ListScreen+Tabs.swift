@@ -14,11 +14,7 @@ extension ListScreen {
         let newTab = configuration.tabs[index]
         let keepsFilter = newTab.entity == tab.entity
         do {
-            let controller = newTab.makeController(
-                context: context,
-                filter: keepsFilter ? filter : nil,
-                cacheDirectory: configuration.cacheDirectory
-            )
+            let controller = makeController(for: newTab, filter: keepsFilter ? filter : nil)
             try controller.performFetch()
             if !keepsFilter {
                 filter = nil
@@ -42,7 +38,8 @@ extension ListScreen {
 
     /// Fills the next other tab's results cache on the store's second connection
     /// (one at a time; retried on the next tick while that connection is busy).
-    /// Called from the polling ticker once the first tab has loaded.
+    /// Called from the polling ticker once the first tab has loaded: nothing is installed
+    /// when a warming ends, so nothing waits for its result.
     package func warmNextTab() {
         while let next = tabsToWarm.first {
             if next == tabIndex {
@@ -64,9 +61,10 @@ extension ListScreen {
     // MARK: Live changes
 
     /// Picks up other processes' writes (the controller animates them through the
-    /// adapter), delivers a background refetch that finished (after a reset, with
-    /// ``ListTab/refetchesInBackgroundOnReset``), and warms the next tab's cache.
-    /// The polling ticker calls it.
+    /// adapter; after a reset with ``ListTab/refetchesInBackgroundOnReset``, the refetch
+    /// runs in the background and comes back by itself), and warms the next tab's cache.
+    /// The polling ticker calls it: a poll of the store for other processes' changes, never
+    /// for a result of the screen's own work.
     public func pollExternalChanges() {
         guard !isLoading else { return }
         if let willPoll = configuration.willPoll, !willPoll(self) { return }
@@ -77,7 +75,6 @@ extension ListScreen {
         warmNextTab()
         do {
             try context.processExternalChanges()
-            try adapter.controller.pollBackgroundWork()
             pollFailures = 0
         } catch {
             pollFailures += 1

@@ -7,7 +7,9 @@ import TerminalUI
 /// configurations, the sectioned table with its index, `/` search and `\`
 /// filter through the controller, inline delete with undo, a detail screen,
 /// the status line, live polling of other processes' changes, and the other
-/// tabs' results caches warmed in the background.
+/// tabs' results caches warmed in the background. What its controllers do in the
+/// background comes back through the run loop (`TerminalRunLoop.poster(_:)`): the
+/// worker wakes the loop, which installs the result before its next frame.
 ///
 /// The app supplies a ``ListScreenConfiguration``: its tabs (each a sort, a
 /// section key path and an index, a cell), its detail screen, its own keys.
@@ -88,6 +90,9 @@ public final class ListScreen: View, TableViewDelegate {
     var loading: (controller: FetchedResultsController, keys: [InputEvent])?
     /// Each tab's grid as the person arranged it (made from the tab's own when first shown).
     var tabGrids: [Int: TabGrid] = [:]
+    /// What the screen's controllers call on their worker thread when background work of theirs
+    /// finishes: it posts ``backgroundWorkFinished()`` to the loop.
+    lazy var backgroundWake: @Sendable () -> Void = loop.poster { [weak self] in self?.backgroundWorkFinished() }
     /// The most keys kept while loading (the rest are dropped).
     static let maximumKeysKept = 256
 
@@ -120,8 +125,7 @@ public final class ListScreen: View, TableViewDelegate {
         table.delegate = self
         applyTabLayout()
 
-        let tab = self.tab
-        let controller = tab.makeController(context: context, filter: nil, cacheDirectory: configuration.cacheDirectory)
+        let controller = makeController(for: tab, filter: nil)
         if let presortedRows, try controller.performFetch(presorted: presortedRows) {
             install(controller)
         } else if try controller.performFetchFromCache() {
@@ -152,7 +156,8 @@ public final class ListScreen: View, TableViewDelegate {
         loop.helpBindings = configuration.helpBindings ?? ListScreenKeys.bindings(for: configuration)
         loop.push(self)
         addTicker(every: configuration.pollInterval) { screen in
-            // Hidden screens (popped, or not pushed again yet) do not poll.
+            // A poll of the store for other processes' writes (not for a result of this screen's
+            // work, which comes back by itself). Hidden screens (popped, or not pushed again yet) do not poll.
             if screen.loop.contains(screen) { screen.pollExternalChanges() }
             return true
         }
@@ -175,13 +180,13 @@ public final class ListScreen: View, TableViewDelegate {
     }
 
     /// After the provisional first frame: starts the full fetch in the background (or,
-    /// without a second connection, runs it here), then shows the real table.
+    /// without a second connection, runs it here), then shows the real table — when the
+    /// background fetch is done, its worker posts ``backgroundWorkFinished()`` to the loop.
     func finishLoading(_ controller: FetchedResultsController) {
         guard isLoading else { return }
         do {
             if configuration.fetchesInBackground, controller.startInBackground(.fetch) == .started {
                 loading = (controller, [])
-                addTicker(every: ListScreen.loadingCheckInterval) { screen in screen.pollLoading() }
                 return
             }
             try controller.performFetch()
@@ -192,15 +197,12 @@ public final class ListScreen: View, TableViewDelegate {
         endLoading(controller)
     }
 
-    /// How often the loop looks whether the background first fetch is done (seconds).
-    static let loadingCheckInterval = 0.05
-
-    /// The loading ticker: polls the background first fetch; once it is installed, the real
-    /// table, then the keys kept meanwhile. False (the ticker goes) once nothing is loading.
-    func pollLoading() -> Bool {
-        guard let (controller, keys) = loading else { return false }
+    /// The background first fetch finished: installs it — the real table, then the keys kept
+    /// meanwhile — or quits with its error.
+    func installLoaded() {
+        guard let (controller, keys) = loading else { return }
         do {
-            guard case .fetched? = try controller.pollBackgroundWork() else { return true }
+            guard case .fetched? = try controller.pollBackgroundWork() else { return }
             loading = nil
             endLoading(controller)
             for key in keys { loop.dispatch(key) }
@@ -208,7 +210,39 @@ public final class ListScreen: View, TableViewDelegate {
             loading = nil
             failLoading(error)
         }
-        return false
+    }
+
+    /// Background work of one of the screen's controllers finished (posted to the loop by its
+    /// worker thread, ``backgroundWake``): the first fetch is installed, a refetch's batch
+    /// delivered (work that was cancelled starts again).
+    func backgroundWorkFinished() {
+        if loading != nil {
+            installLoaded()
+            return
+        }
+        guard !isLoading, let adapter else { return }
+        do {
+            try adapter.controller.pollBackgroundWork()
+        } catch {
+            log.append("background work: \(error)")
+            statusLine.showMessage("Cannot read changes: \(error)", at: now, style: .error)
+        }
+    }
+
+    /// A controller for `tab` in `context` (the screen's by default) with `filter`, whose
+    /// background work comes back to the screen through the loop (``backgroundWake``).
+    func makeController(
+        for tab: ListTab,
+        context: ObjectContext? = nil,
+        filter: FetchPredicate?
+    ) -> FetchedResultsController {
+        let controller = tab.makeController(
+            context: context ?? self.context,
+            filter: filter,
+            cacheDirectory: configuration.cacheDirectory
+        )
+        controller.onBackgroundWorkFinished = backgroundWake
+        return controller
     }
 
     /// The first tab's controller is fetched: the real table replaces the provisional

@@ -37,9 +37,10 @@ public struct ListScreenConfiguration {
     /// Whether the full fetch after the preview runs on the store's second connection
     /// (`FetchedResultsController.startInBackground(.fetch)`), the run loop
     /// answering meanwhile (`q` quits at once): for tables whose fetch takes seconds.
-    /// The results show on the first loop tick after it ends; so a screen driven frame
-    /// by frame (a test calling `draw()`) keeps the default, false: the fetch runs on the
-    /// loop's thread right after the first frame.
+    /// When it ends, its worker posts to the run loop, which shows the results before its
+    /// next frame; a screen driven frame by frame (a test calling `draw()`) runs the posts
+    /// itself (`TerminalRunLoop.runPosted(waitingUpTo:)`), or keeps the default, false: the
+    /// fetch runs on the loop's thread right after the first frame.
     ///
     ///     configuration.fetchesInBackground = true   // a table of millions of rows
     public var fetchesInBackground = false
