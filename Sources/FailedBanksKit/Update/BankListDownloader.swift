@@ -134,7 +134,8 @@ package struct BankListDownloader: Sendable {
         case .timedOut:
             throw UpdateError.timedOut(url: urlText, seconds: request.timeout)
         case .truncated:
-            let expected = transfer.head?.value("content-length").flatMap(Int.init) ?? transfer.receivedBytes
+            // Without a Content-Length, the body was chunked: curl saw no last chunk.
+            let expected = transfer.head?.value("content-length").flatMap(Int.init)
             throw UpdateError.truncated(url: urlText, received: transfer.receivedBytes, expected: expected)
         case .failed(let code, let message):
             throw CurlTransfer.translate(code: code, message: message, url: urlText)

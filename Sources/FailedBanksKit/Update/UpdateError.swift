@@ -23,8 +23,9 @@ package enum UpdateError: Error, Equatable, CustomStringConvertible {
     case redirectRefused(url: String, target: String, reason: String)
     /// The server answered with an HTTP error status.
     case httpStatus(url: String, code: Int, reason: String)
-    /// The body ended before the `Content-Length` the server announced.
-    case truncated(url: String, received: Int, expected: Int)
+    /// The body ended before it was complete: before the `Content-Length` the server
+    /// announced (`expected`), or — nil — before the last chunk of a chunked body.
+    case truncated(url: String, received: Int, expected: Int?)
     /// The body is larger than the cap.
     case tooLarge(url: String, limit: Int)
     /// The body is not a failed bank list (an HTML page, no FDIC header, no banks).
@@ -68,9 +69,12 @@ package enum UpdateError: Error, Equatable, CustomStringConvertible {
             return "\(url): redirected to \(target), not followed (\(reason))"
         case .httpStatus(let url, let code, let reason):
             return "\(url): HTTP \(code)\(reason.isEmpty ? "" : " \(reason)")"
-        case .truncated(let url, let received, let expected):
+        case .truncated(let url, let received, let expected?):
             return
                 "\(url): truncated: the body ended after \(received) of the \(expected) bytes announced (Content-Length)"
+        case .truncated(let url, let received, nil):
+            return
+                "\(url): truncated: the connection closed after \(received) bytes of a chunked body, before its last chunk"
         case .tooLarge(let url, let limit):
             return "\(url): the answer is larger than \(DownloadProgressBar.size(limit)), so not a failed bank list"
         case .notABankList(let url, let reason):

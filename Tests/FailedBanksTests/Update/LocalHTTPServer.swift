@@ -28,6 +28,9 @@ final class LocalHTTPServer: @unchecked Sendable {
         case truncated(headers: [(String, String)], body: [UInt8], announced: Int)
         /// A 200 without Content-Length: the body ends when the connection closes.
         case unsized(body: [UInt8])
+        /// A 200 with `Transfer-Encoding: chunked`: `body` in chunks of 4 KiB, then — when
+        /// `complete` — the last (empty) chunk; without it, the connection closes mid-body.
+        case chunked(body: [UInt8], complete: Bool)
         /// Accepts the connection and never answers (until the server stops).
         case silence
 
@@ -164,6 +167,14 @@ final class LocalHTTPServer: @unchecked Sendable {
             send(fd, head(status: 200, reason: "OK", headers: headers, length: announced) + body)
         case .unsized(let body):
             send(fd, head(status: 200, reason: "OK", headers: [], length: nil) + body)
+        case .chunked(let body, let complete):
+            var bytes = head(status: 200, reason: "OK", headers: [("Transfer-Encoding", "chunked")], length: nil)
+            for start in stride(from: 0, to: body.count, by: 4096) {
+                let chunk = body[start..<min(body.count, start + 4096)]
+                bytes += Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + Array("\r\n".utf8)
+            }
+            if complete { bytes += Array("0\r\n\r\n".utf8) }
+            send(fd, bytes)
         }
         shutdown(fd, Int32(SHUT_RDWR))
         close(fd)

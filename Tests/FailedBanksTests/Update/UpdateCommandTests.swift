@@ -264,6 +264,27 @@ import Testing
         )
     }
 
+    @Test func aChunkedBodyCutShortSaysSoWithoutACountThatWasNeverAnnounced() throws {
+        let store = try BundledStore()
+        let body = UpdateCommandTests.newerList
+        let server = try LocalHTTPServer { _ in .chunked(body: Array(body.prefix(20_480)), complete: false) }
+        defer { server.stop() }
+        let run = try refused(store, url: server.url("/banklist.csv"))
+        #expect(run.status == 65)
+        let message = run.errors.last ?? ""
+        let said = "truncated: the connection closed after 20480 bytes of a chunked body, before its last chunk"
+        #expect(message.contains(said), "\(run.errors)")
+        #expect(!message.contains("Content-Length") && !message.contains("announced"), "\(run.errors)")
+    }
+
+    @Test func aCompleteChunkedBodyIsRead() throws {
+        let store = try BundledStore()
+        let server = try LocalHTTPServer { _ in .chunked(body: UpdateCommandTests.newerList, complete: true) }
+        defer { server.stop() }
+        let run = update(["--url", server.url("/banklist.csv"), "--db", store.path])
+        #expect(run.status == 0, "\(run.errors)")
+    }
+
     @Test func aServerThatNeverAnswersTimesOutWith69() throws {
         let store = try BundledStore()
         let server = try LocalHTTPServer { _ in .silence }
