@@ -2,6 +2,7 @@ import Foundation
 import PostgreSQLChangeFeed
 import PostgreSQLClient
 import SQLiteStore
+import Synchronization
 
 /// The copy of a server table into a new replica file: one `REPEATABLE READ`
 /// transaction on the server (its snapshot is where following starts), read
@@ -43,20 +44,40 @@ struct ReplicaCopy {
         ReplicaLocation.removeFiles(building)
         do {
             let (loaded, collected) = try copy(into: building, on: connection, progress: progress)
-            // The runs merge on another core while the file gets its triggers.
-            let merging = collected.map { collected in BackgroundResult { collected.sorted() } }
-            try ReplicaStore.installTracking(path: building, tableName: shape.tableName, tracking: tracking)
-            try ReplicaStore.enterWAL(path: building)
+            let order = try finishFile(building, mergingAlongside: collected)
             ReplicaLocation.removeFiles(path)
             guard rename(building, path) == 0 else {
                 throw ReplicaError.cache(path: path, message: String(cString: strerror(errno)))
             }
-            return (loaded, merging?.value())
+            return (loaded, order)
         } catch {
             ReplicaLocation.removeFiles(building)
             if let error = error as? SQLiteError { throw .cache(path: path, message: error.description) }
             throw .wrap(error)
         }
+    }
+
+    /// Gives the new file at `file` its triggers and WAL while the collected runs merge on
+    /// another core (about 0.07 s of CPU at a million rows); the merged order, if collected.
+    private func finishFile(_ file: String, mergingAlongside collected: RowOrderCollector?) throws -> ReplicaRowOrder? {
+        let merged = Mutex<ReplicaRowOrder?>(nil)
+        let failure = Mutex<(any Error)?>(nil)
+        let (shape, tracking) = (shape, tracking)
+        DispatchQueue.concurrentPerform(iterations: collected == nil ? 1 : 2) { part in
+            if part == 1, let collected {
+                let order = collected.sorted()
+                merged.withLock { $0 = order }
+                return
+            }
+            do {
+                try ReplicaStore.installTracking(path: file, tableName: shape.tableName, tracking: tracking)
+                try ReplicaStore.enterWAL(path: file)
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return merged.withLock { $0 }
     }
 
     /// The first rows in the browser's order, straight from the server: its `ORDER BY`, which

@@ -2,8 +2,9 @@ import Foundation
 import TerminalUI
 
 extension BankBrowser {
-    /// `U`: downloads the list and imports it on a background thread (``BackgroundUpdate``);
-    /// the status line shows its progress, then its summary or its error. Keys keep working;
+    /// `U`: downloads the list and imports it on a background thread (``BackgroundUpdate``),
+    /// which posts where it is to the run loop: the status line shows its progress, then its
+    /// summary or its error. Keys keep working;
     /// new and changed banks arrive through the polling of other connections' writes.
     func startUpdate() {
         guard !isLoading else { return }
@@ -27,29 +28,21 @@ extension BankBrowser {
         }
         let update = BackgroundUpdate(storePath: store.path, url: url, timeout: UpdateCommand.defaultTimeout)
         backgroundUpdate = update
-        statusLine.showMessage(update.state.statusText, at: now, duration: 3600)
-        update.start()
-        var ticker: TerminalRunLoop.TickerID?
-        ticker = loop.addTicker(every: 0.1) { [unowned self] _ in
-            if self.checkBackgroundUpdate(), let ticker { self.loop.removeTicker(ticker) }
-        }
+        statusLine.showMessage(BackgroundUpdate.State.starting.statusText, at: now, duration: 3600)
+        update.start(report: loop.poster { [weak self] (state: BackgroundUpdate.State) in self?.show(state) })
     }
 
-    /// Shows the running update's progress in the status line, or, once it is done, its
-    /// summary or error (after picking up its writes). Returns true when there is no update
-    /// running any more. Called every 0.1 s while one runs.
-    @discardableResult
-    func checkBackgroundUpdate() -> Bool {
-        guard let update = backgroundUpdate else { return true }
-        let state = update.state
+    /// Where the running update is (posted by its thread): its progress in the status line,
+    /// or, once it is done, its summary or error (after picking up its writes).
+    func show(_ state: BackgroundUpdate.State) {
+        guard backgroundUpdate != nil else { return }
         guard case .finished(let message, let isError) = state else {
             statusLine.showMessage(state.statusText, at: now, duration: 3600)
-            return false
+            return
         }
         backgroundUpdate = nil
         // The writes are committed: pick them up now rather than at the next poll.
         pollExternalChanges()
         statusLine.showMessage(message, at: now, duration: 10, style: isError ? .error : .info)
-        return true
     }
 }

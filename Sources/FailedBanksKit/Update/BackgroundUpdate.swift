@@ -1,16 +1,21 @@
 import Foundation
 import SQLiteStore
+import Synchronization
+import Timekeeping
 
 /// `failedbanks update` run on a background thread for the browser (`U`): its
 /// own connection to the store, so the browser's thread never waits for the
 /// network or the import; the browser sees the new and changed banks through
-/// its usual polling of other connections' writes, and reads ``state`` on a
-/// timer for the status line.
+/// its usual polling of other connections' writes. Where the update is goes to
+/// `report` on the update's thread — what a run loop's poster takes to the
+/// status line: each phase (the download's progress at most ten times a second),
+/// then ``State/finished(message:isError:)`` once.
 ///
 ///     let update = BackgroundUpdate(storePath: store.path, url: url, timeout: 30)
-///     update.start()
-///     loop.addTicker(every: 0.1) { _ in statusLine.showMessage(update.state.statusText, …) }
-package final class BackgroundUpdate: @unchecked Sendable {
+///     update.start(report: loop.poster { [weak statusLine] (state: BackgroundUpdate.State) in
+///         statusLine?.showMessage(state.statusText, at: loop.clock.now)
+///     })
+package struct BackgroundUpdate: Sendable {
     /// Where the update is.
     package enum State: Sendable, Equatable {
         /// Not yet started, or connecting.
@@ -48,37 +53,30 @@ package final class BackgroundUpdate: @unchecked Sendable {
     package let storePath: String
     package let url: URL
     package let timeout: Double
-    private let lock = NSLock()
-    private var current = State.starting
+    /// Shortest time between two reports of the download's progress (seconds).
+    static let progressInterval = 0.1
 
     package init(storePath: String, url: URL, timeout: Double) {
         (self.storePath, self.url, self.timeout) = (storePath, url, timeout)
     }
 
-    /// The state now (from any thread).
-    package var state: State { lock.withLock { current } }
-
-    private func set(_ state: State) {
-        lock.withLock {
-            if !current.isFinished { current = state }
-        }
-    }
-
-    /// Starts the thread.
-    package func start() {
-        let thread = Thread { [self] in main() }
+    /// Starts the thread; `report` is called on it.
+    package func start(report: @escaping @Sendable (sending State) -> Void) {
+        let thread = Thread { [self] in main(report: report) }
         thread.name = "failedbanks update"
         thread.start()
     }
 
     /// The whole update, on the background thread.
-    func main() {
+    func main(report: @escaping @Sendable (sending State) -> Void) {
         let message: String
         var isError = false
         do {
             let store = try FailedBankStore.open(path: storePath, for: .writing).store
-            let result = try BankListUpdater(store: store).run(url: url, timeout: timeout) { [self] phase in
-                set(.running(phase))
+            let pace = ProgressPace(interval: BackgroundUpdate.progressInterval)
+            let result = try BankListUpdater(store: store).run(url: url, timeout: timeout) { phase in
+                if case .downloading = phase, !pace.isDue() { return }
+                report(.running(phase))
             }
             switch result {
             case .current: message = "Update: the list is current (nothing changed)"
@@ -94,6 +92,21 @@ package final class BackgroundUpdate: @unchecked Sendable {
             isError = true
             message = "Update failed: " + StoreRefusal(error, path: storePath).message
         }
-        set(.finished(message: message, isError: isError))
+        report(.finished(message: message, isError: isError))
+    }
+
+    /// Whether a report is due: the first, then one per `interval` (the download calls back per chunk).
+    private final class ProgressPace: Sendable {
+        private let last = Mutex(-Double.infinity)
+        private let interval: Double
+        init(interval: Double) { self.interval = interval }
+        func isDue() -> Bool {
+            let now = MonotonicClock.seconds()
+            return last.withLock { last in
+                guard now - last >= interval else { return false }
+                last = now
+                return true
+            }
+        }
     }
 }

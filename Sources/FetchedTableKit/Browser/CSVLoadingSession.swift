@@ -24,16 +24,7 @@ final class CSVLoadingSession {
     /// What to tell the person once the terminal is theirs again (a temporary cache folder was used).
     private(set) var notice: String?
 
-    /// What the loading thread hands to the run loop's thread.
-    private final class Shared: @unchecked Sendable {
-        let lock = NSLock()
-        var preview: CSVTableLoader.Preview?
-        var progress: ImportProgress?
-        var result: Result<CSVTable, FetchedTableError>?
-    }
-    private let shared = Shared()
     private var shownPreview = false
-    private var ticker: TerminalRunLoop.TickerID?
 
     /// A session for `options.file` on `loop` (its loading screen pushed).
     init(options: TableOptions, loop: TerminalRunLoop) {
@@ -43,11 +34,14 @@ final class CSVLoadingSession {
         loop.push(screen)
     }
 
-    /// Starts the load on a thread of its own, and a ticker that shows its progress.
+    /// Starts the load on a thread of its own; its first rows, its progress (at most ten
+    /// times a second: the loader's pace) and its end are posted to the loop as they come.
     func start(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let shared = self.shared
         let path = options.file
         let missingValues = options.missingValues
+        let showPreview = loop.poster { [weak self] (preview: CSVTableLoader.Preview) in self?.show(preview) }
+        let showProgress = loop.poster { [weak self] (progress: ImportProgress) in self?.show(progress) }
+        let finish = loop.poster { [weak self] (result: Result<CSVTable, FetchedTableError>) in self?.finish(result) }
         let thread = Thread {
             let result: Result<CSVTable, FetchedTableError>
             do {
@@ -56,12 +50,8 @@ final class CSVLoadingSession {
                         path: path,
                         missingValues: missingValues,
                         environment: environment,
-                        progress: { progress in
-                            shared.lock.withLock { shared.progress = progress }
-                        },
-                        firstRows: { preview in
-                            shared.lock.withLock { shared.preview = preview }
-                        }
+                        progress: { progress in showProgress(progress) },
+                        firstRows: { preview in showPreview(preview) }
                     )
                 )
             } catch let error as FetchedTableError {
@@ -69,37 +59,28 @@ final class CSVLoadingSession {
             } catch {
                 result = .failure(FetchedTableError("\(path): \(FetchedTableError.reason(error))", status: 74))
             }
-            shared.lock.withLock { shared.result = result }
+            finish(result)
         }
         thread.stackSize = 1 << 22
         thread.start()
-        ticker = loop.addTicker(every: CSVLoadingSession.resultCheckInterval) { [weak self] now in
-            self?.tick(now: now)
-        }
     }
 
-    /// How often the loop looks for the finished load: the sorted list appears at most this long after
-    /// the load (a lock and a look, cheap; at 0.05 s the wait was a tenth of a 1M-row file's whole load).
-    static let resultCheckInterval = 0.01
-    /// How often the progress text changes (a redraw each time).
-    static let progressInterval = 0.05
-    private var progressShownAt = -Double.infinity
+    /// The file's first rows, shown while the rest loads.
+    private func show(_ preview: CSVTableLoader.Preview) {
+        guard !shownPreview else { return }
+        shownPreview = true
+        screen.rows = CSVLoadingSession.cells(preview, options: options)
+    }
 
-    /// Shows what arrived; swaps the list in once the load is complete.
-    private func tick(now: Double) {
-        let (preview, progress, result) = shared.lock.withLock { (shared.preview, shared.progress, shared.result) }
-        if let preview, !shownPreview {
-            shownPreview = true
-            screen.rows = CSVLoadingSession.cells(preview, options: options)
-        }
-        if let progress, result != nil || now - progressShownAt >= CSVLoadingSession.progressInterval {
-            progressShownAt = now
-            let percent = progress.fraction.map { " \(Int($0 * 100)) %" } ?? ""
-            screen.progressText = "Loading…\(percent) · \(progress.rows) rows"
-        }
-        guard let result else { return }
-        if let ticker { loop.removeTicker(ticker) }
-        ticker = nil
+    /// How far the load is.
+    private func show(_ progress: ImportProgress) {
+        let percent = progress.fraction.map { " \(Int($0 * 100)) %" } ?? ""
+        screen.progressText = "Loading…\(percent) · \(progress.rows) rows"
+    }
+
+    /// The load is complete: the sorted list takes the loading screen's place (or the loop
+    /// quits with ``error``).
+    private func finish(_ result: Result<CSVTable, FetchedTableError>) {
         do {
             let table = try result.get()
             notice = table.cacheNotice

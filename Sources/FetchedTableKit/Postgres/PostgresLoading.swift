@@ -15,22 +15,13 @@ import TerminalUI
 /// `Reconnecting…` with the time since its last answer, as the browser does after the copy,
 /// and the copy is made again once it answers.
 final class PostgresLoading {
-    /// What the loading thread hands to the run loop's thread.
-    private final class Shared: @unchecked Sendable {
-        let lock = NSLock()
-        var preview: ReplicaPreview?
-        var copied = 0
-        var status: ReplicaStatus = .live
-        var result: Result<PostgresCopy, FetchedTableError>?
-    }
-    private let shared = Shared()
     let opening: PostgresOpening
     let options: TableOptions
     let loop: TerminalRunLoop
     let screen: LoadingListScreen
-    private var shownPreview = false
-    private var ticker: TerminalRunLoop.TickerID?
     private let done: (Result<PostgresCopy, FetchedTableError>, LoadingListScreen) -> Void
+    /// Counts the seconds of `Reconnecting…` while the server is out of reach.
+    private var ticker: TerminalRunLoop.TickerID?
 
     /// Pushes the loading screen of `opening`'s table and starts the copy; `done` is called on
     /// the loop's thread with the copy (or why not) while the loading screen is still shown.
@@ -49,28 +40,35 @@ final class PostgresLoading {
         loop.push(screen)
     }
 
-    /// Starts the first page and the copy on a thread of its own, and a ticker showing them.
+    /// Starts the first page and the copy on a thread of its own, which posts them to the loop
+    /// as they come: the first page, the rows copied (each 20,000), the server's reachability,
+    /// and the end.
     func start() {
-        let shared = self.shared
         let order = PostgresLoading.order(of: opening.query)
         let sort = PostgresLoading.presortable(opening.query)
         let table = opening.table.name
         let target = opening.server.target
+        let showPreview = loop.poster { [weak self] (preview: ReplicaPreview) in self?.show(preview) }
+        let showCopied = loop.poster { [weak self] (rows: Int) in self?.show(copied: rows) }
+        let showStatus = loop.poster { [weak self] (status: ReplicaStatus) in self?.show(status) }
+        let finish = loop.poster { [weak self] (result: Result<PostgresCopy, FetchedTableError>) in
+            guard let self else { return }
+            if let ticker = self.ticker { self.loop.removeTicker(ticker) }
+            self.done(result, self.screen)
+        }
         let limit = opening.cacheLimit
         let thread = Thread {
             let result: Result<PostgresCopy, FetchedTableError>
             do {
                 let replica = try PostgresCopy.replica(of: table, on: target, cacheLimit: limit)
-                if let preview = try? replica.firstPage(orderBy: order, limit: 100) {
-                    shared.lock.withLock { shared.preview = preview }
-                }
+                if let preview = try? replica.firstPage(orderBy: order, limit: 100) { showPreview(preview) }
                 let copy = try PostgresCopy.load(
                     replica,
                     target: target,
                     browsing: true,
                     sortingBy: sort,
-                    progress: { rows in shared.lock.withLock { shared.copied = rows } },
-                    status: { status in shared.lock.withLock { shared.status = status } }
+                    progress: { rows in showCopied(rows) },
+                    status: { status in showStatus(status) }
                 )
                 result = .success(copy)
             } catch let error as FetchedTableError {
@@ -78,11 +76,10 @@ final class PostgresLoading {
             } catch {
                 result = .failure(FetchedTableError(FetchedTableError.reason(error), status: ExitStatus.ioError))
             }
-            shared.lock.withLock { shared.result = result }
+            finish(result)
         }
         thread.stackSize = 1 << 22
         thread.start()
-        ticker = loop.addTicker(every: 0.05) { [weak self] _ in self?.tick() }
     }
 
     /// The server order of the first page: the sort asked, the section's column first when the sort does not begin with it.
@@ -103,22 +100,32 @@ final class PostgresLoading {
         return sort
     }
 
-    private func tick() {
-        let (preview, copied, status, result) = shared.lock.withLock {
-            (shared.preview, shared.copied, shared.status, shared.result)
-        }
-        if let preview, !shownPreview {
-            shownPreview = true
-            screen.rows = PostgresLoading.cells(preview, query: opening.query)
-        }
-        screen.progressText = "Copying… \(copied) rows"
-        if let text = PostgresConnectionState.statusText(status) {
-            screen.statusLine.showMessage(text, at: loop.clock.now, duration: 0.5, style: .error)
-        }
-        guard let result else { return }
+    /// The first rows, straight from the server.
+    private func show(_ preview: ReplicaPreview) {
+        screen.rows = PostgresLoading.cells(preview, query: opening.query)
+    }
+
+    /// How many rows are copied.
+    private func show(copied rows: Int) {
+        screen.progressText = "Copying… \(rows) rows"
+    }
+
+    /// The server out of reach (`Reconnecting… (3s since last contact)`, the seconds counted
+    /// on the screen's clock until the next news), or back.
+    private func show(_ status: ReplicaStatus) {
         if let ticker { loop.removeTicker(ticker) }
         ticker = nil
-        done(result, screen)
+        guard PostgresConnectionState.statusText(status) != nil else {
+            screen.statusLine.showMessage("", at: loop.clock.now, duration: 0)
+            return
+        }
+        let showTime = { [weak self] in
+            guard let self, let text = PostgresConnectionState.statusText(status) else { return }
+            self.screen.statusLine.showMessage(text, at: self.loop.clock.now, duration: 1, style: .error)
+        }
+        showTime()
+        // A clock on the screen (the seconds since the server last answered), not a poll.
+        ticker = loop.addTicker(every: 0.5) { _ in showTime() }
     }
 
     /// The first page's rows as cells of the title and subtitle columns.
