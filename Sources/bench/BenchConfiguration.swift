@@ -204,7 +204,8 @@ extension BenchConfiguration.Group {
             "change1_speedup", "change1000_speedup":
             return .change
         case "fetch_rss_mb": return .rss
-        case "frame_1m_ms", "frame_100_ms", "frame_ratio", "grid_frame_ms", "grid_hscroll_ms": return .frame
+        case "frame_1m_ms", "frame_100_ms", "frame_ratio", "grid_frame_ms", "grid_hscroll_ms", "post_to_frame_ms":
+            return .frame
         case "scroll_bytes": return .scroll
         case "first_screen_s", "page_down_ms": return .app
         case _ where BenchResults.genericKeys.contains(key): return .generic

@@ -118,6 +118,7 @@ final class BenchRunner {
         case .frame:
             try FrameBenchmark(runner: self).run()
             try GridFrameBenchmark(runner: self).run()
+            try PostToFrameBenchmark(runner: self).run()
         case .scroll: try ScrollBytesBenchmark(runner: self).run()
         case .app: try AppBenchmark(runner: self).run()
         case .visidata: try VisiDataBenchmark(runner: self).run()

@@ -16,7 +16,8 @@ struct BenchResults {
         "fetch_s", "raw_query_s", "fetch_ratio", "fetch_cached_s", "cache_ratio",
         "change1_ms", "first_change_after_fetch_ms", "change1000_ms", "refetch_diff1_ms", "refetch_diff1000_ms",
         "change1_speedup", "change1000_speedup", "fetch_rss_mb",
-        "frame_1m_ms", "frame_100_ms", "frame_ratio", "grid_frame_ms", "grid_hscroll_ms", "scroll_bytes",
+        "frame_1m_ms", "frame_100_ms", "frame_ratio", "grid_frame_ms", "grid_hscroll_ms", "post_to_frame_ms",
+        "scroll_bytes",
         "first_screen_s", "page_down_ms",
     ]
 
