@@ -73,6 +73,7 @@ package final class TableBrowser {
             showTableList()
         }
         if database.kind == .sqlite {
+            // A poll of the file: another program may change its schema at any time.
             loop.addTicker(every: TableBrowser.schemaCheckInterval) { [weak self] _ in self?.checkSchema() }
         }
     }
@@ -92,6 +93,7 @@ package final class TableBrowser {
         list.onChoose = { [unowned self] index in self.openFromList(index) }
         tableList = list
         loop.push(list)
+        // A poll of the file's row counts, read once each time the list shows again.
         loop.addTicker(every: TableBrowser.recountInterval) { [weak self] _ in self?.recountOnReturn() }
     }
 

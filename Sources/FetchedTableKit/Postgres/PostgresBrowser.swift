@@ -163,15 +163,14 @@ final class PostgresBrowser {
         self.copy = copy
         self.browser = browser
         deleted = []
-        let state = connectionState
-        copy.replica.follow(track: options.track, status: { status in state.record(status) }) { batch in
-            state.recordApplied(batch)
-        }
-        if connectionTicker == nil {
-            connectionTicker = loop.addTicker(every: 0.25) { [weak self] _ in self?.showConnectionState() }
+        // The follower's thread posts what the browser shows: the server's reachability, and
+        // the batches it applied (from the first large one, the list's polls wait for the prefixes).
+        let showStatus = loop.poster { [weak self] (status: ReplicaStatus) in self?.showConnectionState(status) }
+        let noteApplied = loop.poster { [weak self] (batch: ReplicaBatch) in self?.noteApplied(batch) }
+        copy.replica.follow(track: options.track, status: { status in showStatus(status) }) { batch in
+            noteApplied(batch)
         }
     }
-    private var connectionTicker: TerminalRunLoop.TickerID?
 
     /// What is handed to the first fetch once, then let go of.
     private final class PresortedHandOver {
@@ -190,9 +189,8 @@ final class PostgresBrowser {
     /// on the screen's thread.
     private func defersPreparationForChanges(_ configuration: inout ListScreenConfiguration) {
         for index in configuration.tabs.indices { configuration.tabs[index].defersPreparationForChanges = true }
-        let state = connectionState
-        configuration.willPoll = { screen in
-            guard state.batchNeedsPrefixes, let controller = screen.adapter?.controller else { return true }
+        configuration.willPoll = { [unowned self] screen in
+            guard self.batchNeedsPrefixes, let controller = screen.adapter?.controller else { return true }
             controller.defersPreparationForChanges = false
             controller.startInBackground(.prepareForChanges)
             return !controller.backgroundWork.contains(.prepareForChanges)
@@ -287,25 +285,48 @@ final class PostgresBrowser {
         list.showMessage(text, duration: 8, style: error ? .error : .info)
     }
 
-    /// While the list is not kept current, why, in the status line: `Reconnecting… (Ns since last
-    /// contact): <the last error>` while the server does not answer, `The server refuses: … — <what
-    /// to do>` while it answers no. A table whose columns changed on the server is copied again.
-    func showConnectionState() {
-        guard let list = browser?.list else { return }
-        let status = connectionState.current
+    /// The follower's news (posted by its thread): while the list is not kept current, why, in
+    /// the status line — `Reconnecting… (Ns since last contact): <the last error>` while the
+    /// server does not answer, the seconds counted on the screen's clock; `The server refuses: …
+    /// — <what to do>` while it answers no — and `Connected again` once it answers. A table whose
+    /// columns changed on the server is copied again.
+    func showConnectionState(_ status: ReplicaStatus) {
         if case .tableChanged(let reason) = status {
+            connectionState.record(status)
+            stopReconnectingClock()
             reopenChangedTable(reason: reason)
             return
         }
-        if let text = PostgresConnectionState.statusText(status) {
-            list.showMessage(text, duration: 0.5, style: .error)
-            reconnecting = true
-        } else if reconnecting {
-            reconnecting = false
-            list.showMessage("Connected again", duration: 3)
+        guard connectionState.record(status) else { return }
+        stopReconnectingClock()
+        guard PostgresConnectionState.statusText(status) != nil else {
+            browser?.list?.showMessage("Connected again", duration: 3)
+            return
         }
+        let showTime = { [weak self] in
+            guard let list = self?.browser?.list, let text = PostgresConnectionState.statusText(status) else { return }
+            list.showMessage(text, duration: 1, style: .error)
+        }
+        showTime()
+        // A clock on the screen (the seconds since the server last answered), not a poll.
+        reconnectingClock = loop.addTicker(every: 0.5) { _ in showTime() }
     }
-    private var reconnecting = false
+    /// Counts the seconds of `Reconnecting…` while the server is out of reach.
+    private var reconnectingClock: TerminalRunLoop.TickerID?
+
+    private func stopReconnectingClock() {
+        if let clock = reconnectingClock { loop.removeTicker(clock) }
+        reconnectingClock = nil
+    }
+
+    /// A batch the follower applied to the copy: from the first one the list places with its
+    /// sort-key prefixes (more rows than it places without them), its polls wait for them.
+    private func noteApplied(_ batch: ReplicaBatch) {
+        let rows = batch.inserted + batch.updated + batch.deleted
+        if batch.isRefetch || rows > FetchedResultsController.keylessChangeLimit { batchNeedsPrefixes = true }
+    }
+    /// Whether the follower has applied a batch that needs the list's sort-key prefixes.
+    private var batchNeedsPrefixes = false
     /// The table whose columns changed, while it is being opened again.
     private var reopening: String?
 
@@ -338,7 +359,7 @@ final class PostgresBrowser {
                     self.open(opening)
                 case .failure(let error):
                     let message = (error as? FetchedTableError)?.message ?? FetchedTableError.reason(error)
-                    self.connectionState.record(
+                    self.showConnectionState(
                         .refused(
                             since: Date(),
                             reason: "\(reason), and \(message)",

@@ -1,17 +1,16 @@
-import FetchedResults
 import Foundation
 import PostgreSQLReplica
 
-/// Where a replica's follower is with the server, handed from its thread to the thread
-/// that shows it: the latest ``ReplicaStatus``, and whether it was ever lost.
+/// Where a replica's follower is with the server: the latest ``ReplicaStatus``, and whether
+/// a status is news (lost, refused or changed, or back after being lost). `watch` records on
+/// the follower's thread and reads on its own; the browser records on the loop's thread,
+/// where the follower posts its statuses.
 final class PostgresConnectionState: @unchecked Sendable {
     private let lock = NSLock()
     private var status: ReplicaStatus = .live
     private var wasLost = false
-    private var needsPrefixes = false
 
-    /// Records `status` (from the follower's thread); true when it is news: lost, refused or
-    /// changed, or back after being lost.
+    /// Records `status`; true when it is news: lost, refused or changed, or back after being lost.
     @discardableResult
     func record(_ status: ReplicaStatus) -> Bool {
         lock.withLock {
@@ -29,17 +28,6 @@ final class PostgresConnectionState: @unchecked Sendable {
 
     /// The latest status.
     var current: ReplicaStatus { lock.withLock { status } }
-
-    /// Records a batch the follower applied to the copy (from its thread).
-    func recordApplied(_ batch: ReplicaBatch) {
-        let rows = batch.inserted + batch.updated + batch.deleted
-        guard batch.isRefetch || rows > FetchedResultsController.keylessChangeLimit else { return }
-        lock.withLock { needsPrefixes = true }
-    }
-
-    /// Whether the follower has applied a batch that the list places with its sort-key
-    /// prefixes (more rows than it places without them).
-    var batchNeedsPrefixes: Bool { lock.withLock { needsPrefixes } }
 
     /// The status line while the list is not kept current, else nil: `Reconnecting… (12s since
     /// last contact): <the last error>` while the server does not answer; `The server refuses:

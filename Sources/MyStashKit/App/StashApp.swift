@@ -53,6 +53,7 @@ package final class StashApp {
         browser = try StashBrowser(stash: stash, loop: loop, animated: animated)
         browser.onLock = { [unowned self] in self.lock() }
         browser.clipboard = self.clipboard
+        // A clock, not a poll: the clipboard's countdown and the idle time before auto-lock.
         loop.addTicker(every: 0.25) { [unowned self] now in
             self.browser.updateClipboardStatus(at: now)
             self.lockIfIdle(now: now)
