@@ -85,6 +85,9 @@ public final class ObjectDetailScreen: View {
         statusLine.render(into: &canvas, frame: frame.row(frame.height - 1), at: time)
     }
 
+    /// True while a long value is still being laid out (a frame at a time, keys answered between).
+    public func needsTick(at time: Double) -> Bool { detailView.needsTick(at: time) }
+
     public func handle(_ event: InputEvent) -> EventResult {
         switch event {
         case .escape, .left, .backspace, .character("h"):

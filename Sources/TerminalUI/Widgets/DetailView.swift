@@ -28,13 +28,25 @@ public final class DetailView: View {
 
     /// The rows; setting them scrolls back to the top.
     public var rows: [Row] {
-        didSet { scrollOffset = 0 }
+        didSet {
+            scrollOffset = 0
+            followsEnd = false
+            layout = nil
+        }
     }
     /// First line shown.
     public private(set) var scrollOffset = 0
-    /// Lines of content at the last render's width.
+    /// Lines of content laid out at the last render's width: all of them once the layout is
+    /// done (``needsTick(at:)`` false).
     public private(set) var contentHeight = 0
     private var pageHeight = 1
+    /// The rows wrapped at the last render's width, as far as they are.
+    private var layout: Layout?
+    /// End was pressed before the layout was done: the view stays at the end as it grows.
+    private var followsEnd = false
+    /// Characters wrapped per frame beyond what the frame shows, while the layout is not done
+    /// (a few milliseconds: the loop answers keys between frames).
+    static let charactersPerFrame = 65_536
 
     /// A detail view of `rows`.
     public init(rows: [Row]) { self.rows = rows }
@@ -44,26 +56,63 @@ public final class DetailView: View {
         self.init(rows: pairs.map { Row(label: $0.0, value: $0.1) })
     }
 
-    private func layout(width: Int) -> (labelWidth: Int, lines: [(label: String?, value: String)]) {
-        let widest = rows.map { DisplayWidth.of($0.label) }.max() ?? 0
-        let labelWidth = min(widest, max(4, width / 3))
-        let valueWidth = max(1, width - labelWidth - 2)
-        var lines: [(String?, String)] = []
-        for row in rows {
-            let wrapped = TextWrap.lines(row.value, width: valueWidth)
-            for (index, line) in (wrapped.isEmpty ? [""] : wrapped).enumerated() {
-                lines.append((index == 0 ? row.label : nil, line))
+    /// The rows' lines at one width, wrapped a piece at a time (``TextWrap/Wrapper``): a value of
+    /// megabytes is laid out over several frames, the lines on screen first.
+    private struct Layout {
+        let width: Int
+        let labelWidth: Int
+        let valueWidth: Int
+        var lines: [(label: String?, value: String)] = []
+        var isDone = false
+        private var row = 0
+        private var wrapper: TextWrap.Wrapper?
+        private var linesOfRow = 0
+
+        init(rows: [Row], width: Int) {
+            self.width = width
+            let widest = rows.map { DisplayWidth.of($0.label) }.max() ?? 0
+            labelWidth = min(widest, max(4, width / 3))
+            valueWidth = max(1, width - labelWidth - 2)
+        }
+
+        /// Wraps on until there are `needed` lines and `budget` more characters were read, or the rows end.
+        mutating func extend(_ rows: [Row], toLines needed: Int, characters budget: Int) {
+            var taken = 0
+            while !isDone && (lines.count < needed || taken < budget) {
+                guard row < rows.count else {
+                    isDone = true
+                    return
+                }
+                if wrapper == nil {
+                    wrapper = TextWrap.Wrapper(rows[row].value, width: valueWidth)
+                    linesOfRow = 0
+                }
+                let before = wrapper!.charactersRead
+                for line in wrapper!.next(characters: 4096) {
+                    lines.append((linesOfRow == 0 ? rows[row].label : nil, line))
+                    linesOfRow += 1
+                }
+                taken += wrapper!.charactersRead - before + 1
+                if wrapper!.isDone {
+                    if linesOfRow == 0 { lines.append((rows[row].label, "")) }
+                    wrapper = nil
+                    row += 1
+                }
             }
         }
-        return (labelWidth, lines)
     }
 
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard !frame.isEmpty else { return }
         let content = frame.inset(left: 1, right: 1)
-        let (labelWidth, lines) = layout(width: content.width)
+        if layout?.width != content.width { layout = Layout(rows: rows, width: content.width) }
+        // The lines on screen (at the end: what is laid out so far, growing frame by frame).
+        let needed = followsEnd ? frame.height : scrollOffset + frame.height
+        layout!.extend(rows, toLines: needed, characters: DetailView.charactersPerFrame)
+        let (labelWidth, lines) = (layout!.labelWidth, layout!.lines)
         contentHeight = lines.count
         pageHeight = frame.height
+        if followsEnd { scrollOffset = lines.count - frame.height }
         scrollOffset = max(0, min(scrollOffset, lines.count - frame.height))
         for row in 0..<frame.height {
             let index = scrollOffset + row
@@ -80,22 +129,31 @@ public final class DetailView: View {
                 maxWidth: max(0, content.maxX - content.x - labelWidth - 2)
             )
         }
-        if lines.count > frame.height {
+        let laidOut = layout!.isDone
+        if lines.count > frame.height || !laidOut {
             // A scroll hint in the right margin: more below (▼), or only above (▲).
-            let more = scrollOffset + frame.height < lines.count ? "▼" : "▲"
+            let more = !laidOut || scrollOffset + frame.height < lines.count ? "▼" : "▲"
             canvas.put(more, x: frame.maxX - 1, y: frame.maxY - 1, attributes: .dim)
         }
     }
 
+    /// True while the rows are not all laid out at the last render's width: the loop draws on,
+    /// each frame wrapping more (keys are answered between frames).
+    public func needsTick(at time: Double) -> Bool { !(layout?.isDone ?? true) }
+
     public func handle(_ event: InputEvent) -> EventResult {
-        let maxOffset = max(0, contentHeight - pageHeight)
+        // Until the layout is done, the end is not known: the next render stops at the last line.
+        let maxOffset = layout?.isDone ?? true ? max(0, contentHeight - pageHeight) : Int.max / 2
+        followsEnd = false
         switch event {
         case .up, .character("k"): scrollOffset = max(0, scrollOffset - 1)
         case .down, .character("j"): scrollOffset = min(maxOffset, scrollOffset + 1)
         case .pageUp, .character("b"): scrollOffset = max(0, scrollOffset - max(1, pageHeight - 1))
         case .pageDown, .character(" "): scrollOffset = min(maxOffset, scrollOffset + max(1, pageHeight - 1))
         case .home, .character("g"): scrollOffset = 0
-        case .end, .character("G"): scrollOffset = maxOffset
+        case .end, .character("G"):
+            scrollOffset = maxOffset
+            followsEnd = !(layout?.isDone ?? true)
         case .mouseWheel(let up, _, _): scrollOffset = up ? max(0, scrollOffset - 3) : min(maxOffset, scrollOffset + 3)
         default: return .ignored
         }
