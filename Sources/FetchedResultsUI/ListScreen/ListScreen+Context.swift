@@ -10,28 +10,13 @@ extension ListScreen {
     /// (started again for the new store). The old context's controllers are let go,
     /// so the old store can close once the app drops it too.
     ///
-    ///     let placeholder = ObjectContext(store: try Store(path: ":memory:", model: model))
-    ///     try list.show(context: placeholder, readOnlyReason: nil)    // lets go of the old store
     ///     oldStore.prepareForReopening()
-    ///     let reopened = try Store(path: path, model: model)
+    ///     let reopened = try Store(path: other, model: model)
     ///     try list.show(context: ObjectContext(store: reopened), readOnlyReason: nil)
     ///
     /// - Throws: the new fetch's error; the list then still shows the old context.
     public func show(context newContext: ObjectContext, readOnlyReason: String?) throws {
-        try show(context: newContext, readOnlyReason: readOnlyReason, usingCache: true)
-    }
-
-    /// ``show(context:readOnlyReason:)``; `usingCache` false for a stand-in store,
-    /// whose results must not go into the real store's cache files.
-    func show(context newContext: ObjectContext, readOnlyReason: String?, usingCache: Bool) throws {
-        let controller =
-            usingCache
-            ? makeController(for: tab, context: newContext, filter: filter)
-            : FetchedResultsController(
-                fetchRequest: tab.fetchRequest(filter: filter),
-                context: newContext,
-                sectionNameKeyPath: tab.sectionNameKeyPath
-            )
+        let controller = makeController(for: tab, context: newContext, filter: filter)
         try controller.performFetch()
         while let top = loop.topView, top !== self { loop.pop() }
         searchField.deactivate()
@@ -60,9 +45,26 @@ extension ListScreen {
         }
         table.scrollOffset = 0
         table.selectRow(at: IndexPath(row: 0, section: 0))
-        tabsToWarm =
-            usingCache
-            ? configuration.tabs.indices.filter { $0 != tabIndex && configuration.tabs[$0].cacheName != nil } : []
+        tabsToWarm = configuration.tabs.indices.filter { $0 != tabIndex && configuration.tabs[$0].cacheName != nil }
+    }
+
+    /// Lets go of everything over the store — the adapter and its controller, the screens
+    /// pushed above, the search, the context (an empty stand-in takes its place) — so that the
+    /// store can close before its path is opened again: the table is empty and "Loading…" until
+    /// ``show(context:readOnlyReason:)``. (A stand-in of the store's own model would not do: a
+    /// model over another program's tables opens only over a file that has them.)
+    private func letGoOfStore() throws {
+        while let top = loop.topView, top !== self { loop.pop() }
+        adapter?.controller.cancelBackgroundWork()
+        adapter = nil
+        table.dataSource = nil
+        loading = nil
+        preview = nil
+        isLoading = true
+        search = nil
+        tabsToWarm = []
+        let empty = Model(version: 1, applicationID: 0, entities: [])
+        context = ObjectContext(store: try Store(path: ":memory:", model: empty))
     }
 
     /// Another file was renamed over the store's path: shows the file now there
@@ -84,9 +86,7 @@ extension ListScreen {
         let model = store.model
         store.prepareForReopening()
         do {
-            // A stand-in while the old store goes: the adapter always has a controller.
-            let placeholder = ObjectContext(store: try Store(path: ":memory:", model: model))
-            try show(context: placeholder, readOnlyReason: configuration.readOnlyReason, usingCache: false)
+            try letGoOfStore()
             let reopened = try reopen(path, model)
             try show(context: ObjectContext(store: reopened.store), readOnlyReason: reopened.readOnlyReason)
             statusLine.showMessage("The store file was replaced: showing the file now at \(path)", at: now, duration: 8)

@@ -1,3 +1,4 @@
+import CLIKit
 import FetchedResults
 import FetchedResultsUI
 import Foundation
@@ -274,6 +275,13 @@ package final class TableBrowser {
         // --where narrows the tab itself: the \\ filter comes on top of it.
         configuration.tabs[0].predicate = opened.query.predicate
         configuration.keyBindings = [sortBinding(), sectionBinding(), layoutBinding()]
+        if database.kind == .sqlite {
+            // Another file renamed over the path (the list's polls compare its device and inode
+            // with the open file's, `Store.fileAtPath()`): the same table in the file now there.
+            configuration.reopenReplacedStore = { [unowned self] _, _ in
+                try self.reopenReplaced(tableNamed: table.name)
+            }
+        }
         configure?(&configuration)
         self.opened = opened
         list = try ListScreen(context: ObjectContext(store: opened.store), configuration: configuration, loop: loop)
@@ -282,6 +290,35 @@ package final class TableBrowser {
             let file = (database.path as NSString).lastPathComponent
             list?.statusLine.showMessage(TableDatabase.notFollowedNotice(file), at: loop.clock.now, duration: 6)
         }
+    }
+
+    /// Another file was renamed over the file's path while `name` showed (the list noticed and
+    /// let go of the old file's store): the table of that name in the file now there — with
+    /// the same columns, in the list's order and sections — or, when it has none, why not (the
+    /// list then quits, saying so, as it would refuse the file at launch).
+    func reopenReplaced(tableNamed name: String) throws -> (store: Store, readOnlyReason: String?) {
+        let query = opened?.query
+        let columns = opened?.table.columns
+        // The list let go of the old store: nothing here may hold it either.
+        opened = nil
+        let fresh = try TableDatabase(
+            path: database.path,
+            kind: database.kind,
+            databasePath: database.databasePath,
+            readOnly: options.readOnly
+        )
+        guard let table = fresh.catalog.table(named: name), table.brokenReason == nil, table.columns == columns else {
+            throw FetchedTableError(
+                "\(database.path): the file renamed over it has no table \(name) with the columns shown",
+                status: ExitStatus.dataError
+            )
+        }
+        var reopened = try fresh.open(table, options: options)
+        if let query { reopened.query = query }
+        database = fresh
+        opened = reopened
+        schemaVersion = fileSchemaVersion
+        return (reopened.store, reopened.readOnlyReason)
     }
 
     /// `o`: choose the sort among the columns, ascending or descending.

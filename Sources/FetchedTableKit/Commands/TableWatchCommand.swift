@@ -14,7 +14,9 @@ import SQLiteStore
 /// 100 ms: without `--track` a change is seen through `PRAGMA data_version` and diffed
 /// into a batch by a refetch; with `--track` it is read from `fetchedtable_history`.
 /// A change that leaves the results as they were prints nothing. A CSV file is read once (its
-/// cache): stderr says once that changes to it are not followed.
+/// cache): stderr says once that changes to it are not followed. When another file is renamed
+/// over the database's path (`mv new.sqlite db.sqlite`), `watch` says so on stderr and prints a
+/// snapshot line of the file now there (or exits with its refusal).
 ///
 ///     TableWatchCommand.run(["events.sqlite", "--sort", "ts desc", "--section", "day(ts)"])
 package enum TableWatchCommand {
@@ -52,19 +54,37 @@ package enum TableWatchCommand {
                     pollInterval: pollInterval
                 )
             }
-            let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable watch")
-            var readerGone = !output(ResultsJSONLines.snapshot(controller))
-            if opened.database.kind == .csv {
+            var readerGone = false
+            /// Opens the table at the path, prints its snapshot line and follows its batches.
+            func start() throws -> (OpenedTable, FetchedResultsController) {
+                let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable watch")
+                readerGone = !output(ResultsJSONLines.snapshot(controller))
+                controller.onChange = { batch in
+                    // A reset is a refetch diffed against what was shown: a batch like any other.
+                    guard !readerGone, !batch.isEmpty else { return }
+                    if !output(ResultsJSONLines.batch(batch)) { readerGone = true }
+                }
+                try? controller.prepareForChanges()
+                return (opened, controller)
+            }
+            var watched: (opened: OpenedTable, controller: FetchedResultsController)? = try start()
+            if watched?.opened.database.kind == .csv {
                 // Said once: a growing file (a log) would otherwise look followed and quiet.
                 errorOutput("\(ProgramName.current) watch: \(TableDatabase.notFollowedNotice(options.file))")
             }
-            controller.onChange = { batch in
-                // A reset is a refetch diffed against what was shown: a batch like any other.
-                guard !readerGone, !batch.isEmpty else { return }
-                if !output(ResultsJSONLines.batch(batch)) { readerGone = true }
-            }
-            try? controller.prepareForChanges()
             while !readerGone && !shouldStop() {
+                if let store = watched?.opened.store, store.fileAtPath() == .replaced {
+                    // Another file was renamed over the path (each poll compares the path's device and
+                    // inode with the open file's): a snapshot of the file now there, or its refusal. The
+                    // old file goes first: it shares -wal/-shm with the new one by name.
+                    errorOutput(
+                        "\(ProgramName.current) watch: \(options.file): the file was replaced by another file; reading that one"
+                    )
+                    store.prepareForReopening()
+                    watched = nil
+                    watched = try start()
+                }
+                guard let (opened, controller) = watched else { return ExitStatus.software }
                 do {
                     try controller.context.processExternalChanges()
                 } catch {
