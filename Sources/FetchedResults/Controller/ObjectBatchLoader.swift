@@ -47,7 +47,9 @@ final class ObjectBatchLoader {
         let ids = sequence.ids(in: start..<min(sequence.count, start + batchSize)).map {
             ObjectID(entity: entityName, rowID: $0)
         }
-        let loaded = (try? context.objects(with: ids)) ?? []
+        // A batch that could not be read (another program's lock, with a connection that does not
+        // wait for it) is not kept: the next frame reads it again.
+        guard let loaded = try? context.objects(with: ids) else { return nil }
         var byID: [Int64: ManagedObject] = [:]
         for o in loaded { byID[o.objectID.rowID] = o }
         let objects = ids.map { byID[$0.rowID] }

@@ -27,6 +27,7 @@ extension ListScreen {
         selectionByTab = [:]
         context = newContext
         configuration.readOnlyReason = readOnlyReason
+        applyLockPolicy()
         if !isLoading, let adapter {
             adapter.swap(to: controller)
         } else {

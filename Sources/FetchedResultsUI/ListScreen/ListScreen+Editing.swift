@@ -20,6 +20,10 @@ extension ListScreen {
     public func commitDelete(at indexPath: IndexPath) {
         guard canDeleteRow(at: indexPath), let object = adapter.controller.existingObject(at: indexPath) else { return }
         let name = tab.objectName(object)
+        if writeWaitingForLock != nil {
+            statusLine.showMessage("Not deleted: a change waits for another program's lock", at: now, style: .error)
+            return
+        }
         let actionName = configuration.deleteActionName(name)
         // A refetch reading in the background holds a shared lock on a rollback-journal file:
         // stopped here (it starts again at the next tick), the save need not wait for it.
@@ -33,10 +37,26 @@ extension ListScreen {
             }
             let said = configuration.deleteIsAnsweredLater ? "Deleting \(name)…" : "\(actionName) — u to undo"
             statusLine.showMessage(said, at: now, duration: 8)
+        } catch let error where isLockedOut(error) {
+            // Another program holds the file locked: the delete is done once it lets go.
+            context.rollback()
+            let id = object.objectID
+            writeWaitingForLock = { [unowned self] in self.retryDelete(of: id, named: name) }
+            waitForLock(forWriting: true, saying: "Deleting \(name): ")
         } catch {
             context.rollback()
             statusLine.showMessage("Could not delete \(name): \(error)", at: now, duration: 8, style: .error)
         }
+    }
+
+    /// The delete of `id` that met another program's lock, once the lock is gone: done if the
+    /// object is still in the list (another program may have deleted it meanwhile).
+    private func retryDelete(of id: ObjectID, named name: String) {
+        guard !isLoading, let indexPath = adapter.controller.indexPath(for: id) else {
+            statusLine.showMessage("\(name) is gone: another program deleted it", at: now, duration: 8)
+            return
+        }
+        commitDelete(at: indexPath)
     }
 
     // MARK: Undo
@@ -47,6 +67,10 @@ extension ListScreen {
     public func undo() {
         if let readOnlyReason = configuration.readOnlyReason {
             statusLine.showMessage("Undo is disabled: \(readOnlyReason)", at: now, style: .error)
+            return
+        }
+        if writeWaitingForLock != nil {
+            statusLine.showMessage("Not undone: a change waits for another program's lock", at: now, style: .error)
             return
         }
         adapter.controller.cancelBackgroundWork()  // as for a delete: the undo's save need not wait
@@ -60,6 +84,10 @@ extension ListScreen {
                 adapter.select(id)
             }
             statusLine.showMessage(configuration.undoMessage(undone), at: now)
+        } catch let error where isLockedOut(error) {
+            // Another program holds the file locked: the undo is done once it lets go.
+            writeWaitingForLock = { [unowned self] in self.undo() }
+            waitForLock(forWriting: true, saying: "Undoing: ")
         } catch {
             statusLine.showMessage("Could not undo: \(error)", at: now, duration: 8, style: .error)
         }

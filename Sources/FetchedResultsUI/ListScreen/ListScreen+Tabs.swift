@@ -66,7 +66,8 @@ extension ListScreen {
     /// The polling ticker calls it: a poll of the store for other processes' changes, never
     /// for a result of the screen's own work.
     public func pollExternalChanges() {
-        guard !isLoading else { return }
+        // While another program's lock is waited for (off this thread), the wait polls when it goes.
+        guard !isLoading, lockWait == nil else { return }
         if let willPoll = configuration.willPoll, !willPoll(self) { return }
         if configuration.reopenReplacedStore != nil, store.fileAtPath() == .replaced {
             followReplacedStore()
@@ -76,6 +77,8 @@ extension ListScreen {
         do {
             try context.processExternalChanges()
             pollFailures = 0
+        } catch let error where isLockedOut(error) {
+            waitForLock(forWriting: false)
         } catch {
             pollFailures += 1
             // A busy store is retried on the next tick; say so only when it persists.

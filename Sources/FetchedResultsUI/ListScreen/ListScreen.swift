@@ -81,6 +81,10 @@ public final class ListScreen: View, TableViewDelegate {
     /// The selection when `/` was pressed (Esc returns there).
     var searchOrigin: ObjectID?
     var pollFailures = 0
+    /// The wait for another program's lock under way (``ListScreenConfiguration/neverWaitsForLocks``).
+    var lockWait: LockWait?
+    /// The delete or undo that met another program's lock, done once the lock is gone.
+    var writeWaitingForLock: (() -> Void)?
     /// The selection last seen in each tab, so that switching back finds it.
     var selectionByTab: [Int: ObjectID] = [:]
     /// The provisional first page while ``isLoading`` (the table's data source is weak).
@@ -154,6 +158,7 @@ public final class ListScreen: View, TableViewDelegate {
         configureFilterField()
 
         loop.helpBindings = configuration.helpBindings ?? ListScreenKeys.bindings(for: configuration)
+        applyLockPolicy()
         loop.push(self)
         addTicker(every: configuration.pollInterval) { screen in
             // A poll of the store for other processes' writes (not for a result of this screen's
@@ -165,6 +170,8 @@ public final class ListScreen: View, TableViewDelegate {
             statusLine.showMessage("Read-only: \(readOnlyReason) — browsing only", at: now, duration: 8)
         }
     }
+
+    deinit { lockWait?.stop() }
 
     /// The adapter for the first tab's fetched controller.
     private func install(_ controller: FetchedResultsController) {
@@ -223,6 +230,8 @@ public final class ListScreen: View, TableViewDelegate {
         guard !isLoading, let adapter else { return }
         do {
             try adapter.controller.pollBackgroundWork()
+        } catch let error where isLockedOut(error) {
+            waitForLock(forWriting: false)
         } catch {
             log.append("background work: \(error)")
             statusLine.showMessage("Cannot read changes: \(error)", at: now, style: .error)

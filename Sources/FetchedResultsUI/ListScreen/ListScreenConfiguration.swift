@@ -44,6 +44,17 @@ public struct ListScreenConfiguration {
     ///
     ///     configuration.fetchesInBackground = true   // a table of millions of rows
     public var fetchesInBackground = false
+    /// Whether the screen's thread never waits for another program's lock (a rollback-journal
+    /// file another program holds locked: a `VACUUM`, a big import). Its connection then gives
+    /// up at once (`PRAGMA busy_timeout = 0`); a poll or a save that meets the lock is not
+    /// retried on the screen's thread: a connection of its own waits for the lock off it
+    /// (``ListScreen/lockWaitMessage`` in the status line meanwhile), then the poll runs, and
+    /// the delete or undo that met it is done. Keys are answered all along. Rows never read
+    /// before show blank until the lock goes. Default false (the connection waits up to its
+    /// busy timeout, five seconds).
+    ///
+    ///     configuration.neverWaitsForLocks = true   // another program's file
+    public var neverWaitsForLocks = false
     /// The first tab's rows already in its order (a copy that sorted them as it wrote them):
     /// the first fetch installs them instead of running its query, when they fit its request
     /// (`FetchedResultsController.performFetch(presorted:)`); the screen lets go of them then.

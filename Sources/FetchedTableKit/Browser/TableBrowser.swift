@@ -250,6 +250,9 @@ package final class TableBrowser {
         configuration.previewsFirstPage = previewsFirstPage
         // A 10-million-row table takes seconds to fetch: the keys (q) are answered meanwhile.
         configuration.fetchesInBackground = true
+        // Another program's lock (a VACUUM, an import in rollback-journal mode) is waited for off
+        // the screen's thread: polls and deletes wait, keys do not.
+        configuration.neverWaitsForLocks = true
         configuration.readOnlyReason = opened.readOnlyReason
         // d on a view or a read-only file says why it cannot delete (readOnlyReason), rather than nothing.
         configuration.allowsDelete = true
