@@ -2,8 +2,9 @@
 /// read-only connection instead of on the thread it lives on (see <doc:RunningInTheBackground>).
 ///
 /// Each kind is started by ``FetchedResultsController/startInBackground(_:onFinish:)``;
-/// ``FetchedResultsController/pollBackgroundWork()`` (on every tick of a run loop) installs a
-/// finished fetch and delivers a finished refetch; ``FetchedResultsController/waitForBackgroundWork()``
+/// ``FetchedResultsController/pollBackgroundWork()`` (on the controller's thread, when
+/// ``FetchedResultsController/onBackgroundWorkFinished`` woke it) installs a finished fetch
+/// and delivers a finished refetch; ``FetchedResultsController/waitForBackgroundWork()``
 /// blocks until all of it is done; ``FetchedResultsController/cancelBackgroundWork()`` stops it.
 ///
 ///     if controller.startInBackground(.fetch) != .started { try controller.performFetch() }
@@ -69,9 +70,10 @@ extension FetchedResultsController {
     /// throws why. A ``BackgroundWork/fetch`` replaces the background fetch or refetch that
     /// runs; a ``BackgroundWork/refetch`` while one runs is queued after it.
     ///
+    ///     controller.onBackgroundWorkFinished = loop.poster { [unowned controller] in
+    ///         if case .fetched? = try? controller.pollBackgroundWork() { showResults() }
+    ///     }
     ///     if controller.startInBackground(.fetch) != .started { try controller.performFetch() }
-    ///     // every tick of the run loop:
-    ///     if case .fetched? = try controller.pollBackgroundWork() { showResults() }
     @discardableResult
     public func startInBackground(
         _ work: BackgroundWork,
@@ -110,8 +112,8 @@ extension FetchedResultsController {
         return work
     }
 
-    /// What a run loop calls on every tick, on the controller's thread: installs a finished
-    /// fetch, or applies and delivers a finished refetch, and returns what it did; nil while
+    /// What a run loop calls on the controller's thread when ``onBackgroundWorkFinished`` woke
+    /// it: installs a finished fetch, or applies and delivers a finished refetch, and returns what it did; nil while
     /// the work runs (one atomic load), when none was started, or when the work had to start
     /// again (it was cancelled, or the results changed under a refetch). Work that
     /// ``cancelBackgroundWork()`` stopped and the controller still needs starts again here.
@@ -130,7 +132,7 @@ extension FetchedResultsController {
     /// Blocks until the controller's background work is done, installing and delivering as
     /// ``pollBackgroundWork()`` does (also a refetch that follows a fetch or runs again), and
     /// returns the last outcome; nil when nothing was installed. For scripts and tests: an
-    /// interactive app polls on every tick instead.
+    /// interactive app polls when the work's end wakes it instead.
     ///
     ///     if controller.startInBackground(.fetch) == .started { try controller.waitForBackgroundWork() }
     @discardableResult
@@ -150,7 +152,7 @@ extension FetchedResultsController {
     /// its shared lock goes and a writer need not wait for it. Call it before a save of the
     /// controller's context over a database in rollback-journal mode, where a long read makes
     /// the save wait (up to the busy timeout). A fetch, a refetch and the prefixes start again
-    /// at the next ``pollBackgroundWork()``; a cache warming is dropped.
+    /// at the ``pollBackgroundWork()`` their interrupted job's end wakes; a cache warming is dropped.
     ///
     ///     controller.cancelBackgroundWork()
     ///     context.delete(row)

@@ -108,10 +108,13 @@ public final class FetchedResultsController {
     /// foreign database: `Store.hasTracking`), or any change set while the results may be stale
     /// (the store was written while nobody tracked them), starts a ``BackgroundWork/refetch``
     /// instead of refetching on this thread; the batch arrives through ``pollBackgroundWork()``,
-    /// which the owner calls on every tick. Default false (the refetch runs at once).
+    /// which the owner calls when the refetch's end wakes it (``onBackgroundWorkFinished``).
+    /// Default false (the refetch runs at once).
     ///
     ///     controller.refetchesInBackgroundOnReset = true
-    ///     // every tick: try context.processExternalChanges(); try controller.pollBackgroundWork()
+    ///     controller.onBackgroundWorkFinished = loop.poster { [unowned controller] in
+    ///         _ = try? controller.pollBackgroundWork()
+    ///     }
     public var refetchesInBackgroundOnReset = false
     /// How the last performFetch got its data (for tests and the benchmark).
     package internal(set) var lastFetchUsedCache = false
