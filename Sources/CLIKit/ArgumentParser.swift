@@ -2,12 +2,12 @@
 ///
 /// `helpRequested` carries the help text and `versionRequested` the version line (print
 /// either to stdout, exit 0); `usage` carries a sentence for stderr (exit 64, `ExitStatus.usage`).
-public enum CommandLineError: Error, Equatable, CustomStringConvertible {
+package enum CommandLineError: Error, Equatable, CustomStringConvertible {
     case helpRequested(String)
     case versionRequested(String)
     case usage(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .helpRequested(let text): return text
         case .versionRequested(let line): return line
@@ -27,7 +27,7 @@ public enum CommandLineError: Error, Equatable, CustomStringConvertible {
 ///     } catch CommandLineError.helpRequested(let text) {
 ///         print(text)
 ///     }
-public func parseArguments(_ arguments: [String], spec: CommandSpec) throws -> ParsedArguments {
+package func parseArguments(_ arguments: [String], spec: CommandSpec) throws -> ParsedArguments {
     var result = ParsedArguments()
     var index = 0
     var optionsEnded = false

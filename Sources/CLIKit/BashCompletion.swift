@@ -3,15 +3,15 @@
 /// an ``ValueCompletion/argumentQuery(subcommand:)`` (the tables of the file typed).
 ///
 ///     print(BashCompletion(program: FetchedTableCommand.program).text, terminator: "")
-public struct BashCompletion: Sendable {
+package struct BashCompletion: Sendable {
     /// The program completed.
-    public let program: ProgramSpec
+    package let program: ProgramSpec
 
     /// The script for `program`.
-    public init(program: ProgramSpec) { self.program = program }
+    package init(program: ProgramSpec) { self.program = program }
 
     /// The script: one function, `complete -F` for the program.
-    public var text: String {
+    package var text: String {
         let function = "_" + program.name.replacing("-", with: "_")
         var lines = [
             "# bash completion for \(program.name); generated from its command specifications, do not edit.",

@@ -5,14 +5,14 @@
 /// and put the file back afterwards.
 ///
 ///     BuildInfo.versionLine(program: "books")   // "books 1.0.0 (commit 3f2c9e1a0b4d)"
-public enum BuildInfo {
+package enum BuildInfo {
     /// The release version, shared by the three programs and their Debian package.
-    public static let version = "1.0.0"
+    package static let version = "1.0.0"
     /// The abbreviated commit the binary was built from (`-dirty` when the tree had changes), or `unknown`.
-    public static let commit = buildCommit
+    package static let commit = buildCommit
 
     /// The line `--version` prints.
-    public static func versionLine(program: String) -> String {
+    package static func versionLine(program: String) -> String {
         "\(program) \(version) (commit \(commit))"
     }
 }

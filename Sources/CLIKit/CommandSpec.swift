@@ -6,23 +6,23 @@
 ///         options: [OptionSpec("--db", value: "PATH", help: "the store")],
 ///         minPositionals: 1, maxPositionals: nil)
 ///     let args = try parseArguments(["a.csv", "--db", "x.sqlite"], spec: spec)
-public struct CommandSpec: Sendable {
-    public let name: String
-    public let summary: String
-    public let usage: String
-    public let options: [OptionSpec]
-    public let minPositionals: Int
+package struct CommandSpec: Sendable {
+    package let name: String
+    package let summary: String
+    package let usage: String
+    package let options: [OptionSpec]
+    package let minPositionals: Int
     /// `nil`: any number.
-    public let maxPositionals: Int?
+    package let maxPositionals: Int?
     /// Extra paragraphs printed after the options (examples, environment).
-    public let epilogue: String?
+    package let epilogue: String?
     /// What Tab offers for the positional arguments (by default what the usage's first argument
     /// implies: `FILE` is a file, `notes|passwords` those two words, `NAME` nothing).
-    public let arguments: ValueCompletion
+    package let arguments: ValueCompletion
     /// The subcommands a program's own spec lists in its help (filled by ``ProgramSpec``).
-    public internal(set) var commands: [CommandSummary] = []
+    package internal(set) var commands: [CommandSummary] = []
 
-    public init(
+    package init(
         name: String,
         summary: String,
         usage: String,
@@ -43,12 +43,12 @@ public struct CommandSpec: Sendable {
     }
 
     /// The options as `--help` lists them: the spec's own, then `--help` and `--version`.
-    public var allOptions: [OptionSpec] {
+    package var allOptions: [OptionSpec] {
         options + OptionSpec.builtIn.filter { builtIn in !options.contains { $0.name == builtIn.name } }
     }
 
     /// The `--help` text: usage, summary, one line per option, the commands (a program's), the epilogue.
-    public var helpText: String {
+    package var helpText: String {
         var lines = ["usage: \(name) \(usage)", "", summary, ""]
         let labels = allOptions.map { option in option.valueName.map { "\(option.name) \($0)" } ?? option.name }
         let column = (labels.map { $0.count }.max() ?? 0) + 2
@@ -87,9 +87,9 @@ public struct CommandSpec: Sendable {
 }
 
 /// A subcommand's name and one-line description, as a program's `--help` lists it.
-public struct CommandSummary: Sendable, Equatable {
+package struct CommandSummary: Sendable, Equatable {
     /// The word after the program's name (`list`).
-    public let name: String
+    package let name: String
     /// A few words on what it does.
-    public let brief: String
+    package let brief: String
 }

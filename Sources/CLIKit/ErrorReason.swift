@@ -8,9 +8,9 @@ import Glibc
 ///
 ///     do { try FileManager.default.createDirectory(atPath: "/proc/x", withIntermediateDirectories: true) }
 ///     catch { print("/proc/x: \(ErrorReason.text(of: error))") }   // "/proc/x: No such file or directory"
-public enum ErrorReason {
+package enum ErrorReason {
     /// The reason `error` gives (see the type's summary).
-    public static func text(of error: Error) -> String {
+    package static func text(of error: Error) -> String {
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         if let cocoa = error as? CocoaError { return text(of: cocoa as NSError) }
         if type(of: error) is NSError.Type { return text(of: error as NSError) }

@@ -19,9 +19,9 @@ import Glibc
 ///     EscapedOutput.escapingControls("evil\u{1B}[2J")        // "evil\\u{1B}[2J"
 ///     EscapedOutput.escapingControls("abc\u{202E}fed")       // "abc\\u{202E}fed"
 ///     EscapedOutput.escapingEachLine("one\ntwo\u{7}")        // "one\ntwo\\u{7}"
-public enum EscapedOutput {
+package enum EscapedOutput {
     /// `text` as one line with every character of the policy escaped (a line break as `\n`).
-    public static func escapingControls(_ text: String) -> String {
+    package static func escapingControls(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isEscaped($0) || $0 == "\\" }) else { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
@@ -45,7 +45,7 @@ public enum EscapedOutput {
 
     /// `text` with each line escaped by ``escapingControls(_:)``, the line breaks (`\n`) between them kept:
     /// a message of several lines stays several lines.
-    public static func escapingEachLine(_ text: String) -> String {
+    package static func escapingEachLine(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isEscaped($0) || $0 == "\\" }) else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { escapingControls(String($0)) }
@@ -54,7 +54,7 @@ public enum EscapedOutput {
 
     /// Whether `scalar` is escaped by the policy (the backslash aside, which is escaped only so
     /// that escapes read unambiguously).
-    public static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
         case 0x2028, 0x2029: return true
@@ -65,13 +65,13 @@ public enum EscapedOutput {
 
     /// Whether standard output is a terminal: data formats meant for programs (CSV, JSON) are written
     /// as they are to a pipe or a file, and escaped by the policy when a person's terminal reads them.
-    public static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    package static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 }
 
 /// One line on standard output, its characters escaped by ``EscapedOutput/escapingControls(_:)``
 /// (a line break in `text` as `\n`).
 ///
 ///     printLine(name)   // "evil\\u{1B}[2J"
-public func printLine(_ text: String) {
+package func printLine(_ text: String) {
     print(EscapedOutput.escapingControls(text))
 }

@@ -3,25 +3,25 @@ import Glibc
 /// Exit statuses from `sysexits.h`, the contract scripts rely on.
 ///
 ///     exit(ExitStatus.usage)
-public enum ExitStatus {
-    public static let ok: Int32 = 0
-    public static let failure: Int32 = 1
-    public static let usage: Int32 = 64
-    public static let dataError: Int32 = 65
-    public static let noInput: Int32 = 66
+package enum ExitStatus {
+    package static let ok: Int32 = 0
+    package static let failure: Int32 = 1
+    package static let usage: Int32 = 64
+    package static let dataError: Int32 = 65
+    package static let noInput: Int32 = 66
     /// A service is unavailable: the network, a server, an HTTP error.
-    public static let unavailable: Int32 = 69
-    public static let software: Int32 = 70
-    public static let cantCreate: Int32 = 73
-    public static let ioError: Int32 = 74
-    public static let tempFail: Int32 = 75
-    public static let noPermission: Int32 = 77
-    public static let config: Int32 = 78
+    package static let unavailable: Int32 = 69
+    package static let software: Int32 = 70
+    package static let cantCreate: Int32 = 73
+    package static let ioError: Int32 = 74
+    package static let tempFail: Int32 = 75
+    package static let noPermission: Int32 = 77
+    package static let config: Int32 = 78
 }
 
 /// The program name used in messages (`books: …`); set once by `main`.
-public enum ProgramName {
-    nonisolated(unsafe) public static var current: String = "program"
+package enum ProgramName {
+    nonisolated(unsafe) package static var current: String = "program"
 }
 
 /// Writes `message` to standard error as `program: message`, one line, its characters escaped
@@ -29,13 +29,13 @@ public enum ProgramName {
 /// terminal as `\u{1B}`).
 ///
 ///     printError("no such file: books.csv")
-public func printError(_ message: String) {
+package func printError(_ message: String) {
     writeStandardError("\(ProgramName.current): \(message)\n")
 }
 
 /// Writes `text` to standard error without a prefix or newline, each line's characters escaped by
 /// the one policy (``EscapedOutput/escapingEachLine(_:)``; the line breaks kept).
-public func writeStandardError(_ text: String) {
+package func writeStandardError(_ text: String) {
     var bytes = Array(EscapedOutput.escapingEachLine(text).utf8)
     var offset = 0
     while offset < bytes.count {
@@ -61,7 +61,7 @@ public func writeStandardError(_ text: String) {
 ///     exit(runCommand(spec: spec, arguments: args) { parsed in …; return ExitStatus.ok })
 ///     runCommand(spec: spec, arguments: args, help: { out.write($0 + "\n") }, errorOutput: { err.write($0 + "\n") },
 ///                failure: { ($0 as? AppError).map { ("app: \($0.message)", $0.status) } }) { parsed in … }
-public func runCommand(
+package func runCommand(
     spec: CommandSpec,
     arguments: [String],
     help: (String) -> Void = { print($0) },

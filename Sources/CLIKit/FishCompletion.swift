@@ -3,17 +3,17 @@
 /// expected, and the lines of an ``ValueCompletion/argumentQuery(subcommand:)``.
 ///
 ///     print(FishCompletion(program: BooksCommand.program).text, terminator: "")
-public struct FishCompletion: Sendable {
+package struct FishCompletion: Sendable {
     /// The program completed.
-    public let program: ProgramSpec
+    package let program: ProgramSpec
 
     /// The completions for `program`.
-    public init(program: ProgramSpec) { self.program = program }
+    package init(program: ProgramSpec) { self.program = program }
 
     var function: String { "__" + program.name.replacing("-", with: "_") + "_query" }
 
     /// The file installed as `PROGRAM.fish` in a `vendor_completions.d` folder.
-    public var text: String {
+    package var text: String {
         let name = program.name
         let words = program.visibleSubcommands.map(\.name)
         var lines = [

@@ -6,14 +6,14 @@
 /// EXAMPLES, SEE ALSO.
 ///
 ///     print(ManPage(program: BooksCommand.program).text, terminator: "")   // what man books shows
-public struct ManPage: Sendable {
+package struct ManPage: Sendable {
     /// The program described.
-    public let program: ProgramSpec
+    package let program: ProgramSpec
     /// A man page for `program`.
-    public init(program: ProgramSpec) { self.program = program }
+    package init(program: ProgramSpec) { self.program = program }
 
     /// The page, roff source.
-    public var text: String {
+    package var text: String {
         var lines = header() + synopsis() + description() + commands()
         lines += section("EXIT STATUS", program.exitStatuses)
         lines += section("ENVIRONMENT", program.environment)

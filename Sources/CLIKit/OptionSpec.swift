@@ -6,23 +6,23 @@
 ///     OptionSpec("--db", value: "PATH", help: "the store to use")
 ///     OptionSpec("--quiet", value: nil, help: "print nothing but errors")
 ///     OptionSpec("--sort", value: "ORDER", help: "date, name or state", completion: .values(["date", "name", "state"]))
-public struct OptionSpec: Sendable, Equatable {
-    public let name: String
+package struct OptionSpec: Sendable, Equatable {
+    package let name: String
     /// The placeholder shown in help (`PATH`); `nil` for a flag.
-    public let valueName: String?
-    public let help: String
+    package let valueName: String?
+    package let help: String
     /// Whether the option may be given more than once (values accumulate).
-    public let isRepeatable: Bool
+    package let isRepeatable: Bool
     /// What Tab offers for the value (by default what ``valueName`` implies: `PATH` is a file).
-    public let completion: ValueCompletion
+    package let completion: ValueCompletion
     /// Whether the flag takes the place of the command's first argument (`--pg` for a FILE):
     /// the completions then pass it to an ``ValueCompletion/argumentQuery(subcommand:)`` as they
     /// pass a first argument (`PROGRAM complete-tables --pg`).
-    public let standsForArgument: Bool
+    package let standsForArgument: Bool
 
     /// An option; `completion` defaults to what the placeholder implies (``ValueCompletion/implied(by:)``);
     /// `standsForArgument` marks a flag given in place of the first argument.
-    public init(
+    package init(
         _ name: String,
         value: String?,
         help: String,
@@ -38,7 +38,7 @@ public struct OptionSpec: Sendable, Equatable {
         self.completion = completion ?? ValueCompletion.implied(by: value)
     }
 
-    public var isFlag: Bool { valueName == nil }
+    package var isFlag: Bool { valueName == nil }
 
     /// `--help` and `--version`, which every command accepts.
     static let builtIn = [

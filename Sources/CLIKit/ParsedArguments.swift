@@ -3,17 +3,17 @@
 ///     let args = try parseArguments(["list", "--sort", "name"], spec: spec)
 ///     args.value("--sort")   // "name"
 ///     args.flag("--json")    // false
-public struct ParsedArguments: Sendable, Equatable {
-    public var positionals: [String] = []
+package struct ParsedArguments: Sendable, Equatable {
+    package var positionals: [String] = []
     var optionValues: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    public init() {}
+    package init() {}
 
     /// The last value given for an option, if any.
-    public func value(_ name: String) -> String? { optionValues[name]?.last }
+    package func value(_ name: String) -> String? { optionValues[name]?.last }
     /// Every value given for a repeatable option, in order.
-    public func values(_ name: String) -> [String] { optionValues[name] ?? [] }
+    package func values(_ name: String) -> [String] { optionValues[name] ?? [] }
     /// Whether a flag was given.
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
 }

@@ -12,26 +12,26 @@ import Glibc
 ///         subcommands: [Subcommand(ListCommand.spec, brief: "print the books", run: ListCommand.run)],
 ///         environment: [ManualEntry("BOOKS_DB", "the store when --db is not given")])
 ///     exit(program.main(Array(CommandLine.arguments.dropFirst())))
-public struct ProgramSpec: Sendable {
+package struct ProgramSpec: Sendable {
     /// The program's own command line (no subcommand), with the visible subcommands in its help.
-    public let command: CommandSpec
+    package let command: CommandSpec
     /// Runs ``command`` with the arguments.
-    public let run: @Sendable ([String]) -> Int32
+    package let run: @Sendable ([String]) -> Int32
     /// The subcommands, in the order help and the man page list them (hidden ones last or anywhere).
-    public let subcommands: [Subcommand]
+    package let subcommands: [Subcommand]
     /// Environment variables the program reads.
-    public let environment: [ManualEntry]
+    package let environment: [ManualEntry]
     /// Files the program reads or writes.
-    public let files: [ManualEntry]
+    package let files: [ManualEntry]
     /// Command lines (``ManualEntry/term``) and what they do.
-    public let examples: [ManualEntry]
+    package let examples: [ManualEntry]
     /// The exit statuses and their meaning, for the man page's EXIT STATUS.
-    public let exitStatuses: [ManualEntry]
+    package let exitStatuses: [ManualEntry]
     /// Related programs, for the man page's SEE ALSO (none: no such section).
-    public let seeAlso: [String]
+    package let seeAlso: [String]
 
     /// A program; ``command`` is `command` with the visible subcommands added to its help.
-    public init(
+    package init(
         command: CommandSpec,
         run: @escaping @Sendable ([String]) -> Int32,
         subcommands: [Subcommand],
@@ -54,10 +54,10 @@ public struct ProgramSpec: Sendable {
     }
 
     /// The program's name (`books`).
-    public var name: String { command.name }
+    package var name: String { command.name }
 
     /// The subcommands help, the man page and the completions show.
-    public var visibleSubcommands: [Subcommand] { subcommands.filter { !$0.isHidden } }
+    package var visibleSubcommands: [Subcommand] { subcommands.filter { !$0.isHidden } }
 
     /// The flags given in place of a first argument (``OptionSpec/standsForArgument``), each once.
     var argumentStandIns: [String] {
@@ -76,7 +76,7 @@ public struct ProgramSpec: Sendable {
     /// `--generate man|bash|zsh|fish` prints the man page or a completion script; a word that
     /// is no subcommand is a usage error unless the program itself takes arguments; anything
     /// else (options, no arguments) goes to ``run``.
-    public func main(_ arguments: [String]) -> Int32 {
+    package func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else { return run([]) }
         let rest = Array(arguments.dropFirst())
         if let subcommand = subcommands.first(where: { $0.name == first }) { return subcommand.run(rest) }
@@ -120,18 +120,18 @@ public struct ProgramSpec: Sendable {
 /// One subcommand of a ``ProgramSpec``: its spec, a line for the program's help, how to run it.
 ///
 ///     Subcommand(ListCommand.spec, brief: "print the books by section", run: ListCommand.run)
-public struct Subcommand: Sendable {
+package struct Subcommand: Sendable {
     /// What it accepts (its `name` is `program word`).
-    public let spec: CommandSpec
+    package let spec: CommandSpec
     /// A few words for the program's `--help`.
-    public let brief: String
+    package let brief: String
     /// Not in help, the man page or completions (a helper the program runs itself).
-    public let isHidden: Bool
+    package let isHidden: Bool
     /// Runs it with the arguments after its word.
-    public let run: @Sendable ([String]) -> Int32
+    package let run: @Sendable ([String]) -> Int32
 
     /// A subcommand: `spec` parses it, `brief` lists it in the help (unless `hidden`), `run` does it.
-    public init(
+    package init(
         _ spec: CommandSpec,
         brief: String,
         hidden: Bool = false,
@@ -144,13 +144,13 @@ public struct Subcommand: Sendable {
     }
 
     /// The word after the program's name (`list` in `books list`).
-    public var name: String { spec.name.split(separator: " ").last.map(String.init) ?? spec.name }
+    package var name: String { spec.name.split(separator: " ").last.map(String.init) ?? spec.name }
 
     /// Its word and the positionals its usage starts with, options left out (`list notes|passwords`,
     /// `show NAME`), for a program's one-line usage of every command.
     ///
     ///     program.subcommands.filter { !$0.isHidden }.map(\.synopsis).joined(separator: " | ")
-    public var synopsis: String {
+    package var synopsis: String {
         let positionals = spec.usage.split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.hasPrefix("-") }
         return ([name] + positionals.map(String.init)).joined(separator: " ")
     }
@@ -160,20 +160,20 @@ public struct Subcommand: Sendable {
 ///
 ///     ManualEntry("BOOKS_DB", "the store when --db is not given")
 ///     ManualEntry("books list --sort author --format csv", "every book as CSV, by author")
-public struct ManualEntry: Sendable, Equatable {
+package struct ManualEntry: Sendable, Equatable {
     /// The variable, path, command line or status.
-    public let term: String
+    package let term: String
     /// What it is or does, one or more sentences.
-    public let text: String
+    package let text: String
 
     /// An entry defining `term` as `text`.
-    public init(_ term: String, _ text: String) {
+    package init(_ term: String, _ text: String) {
         self.term = term
         self.text = text
     }
 
     /// The statuses every program here uses (`sysexits.h`).
-    public static let standardExitStatuses = [
+    package static let standardExitStatuses = [
         ManualEntry("0", "success"),
         ManualEntry("64", "usage error: an unknown option or command, a missing or bad argument"),
         ManualEntry("65", "bad data: a file that is not what it should be, or is damaged"),

@@ -5,7 +5,7 @@
 ///
 ///     OptionSpec("--format", value: "FORMAT", help: "text, json or csv", completion: .values(["text", "json", "csv"]))
 ///     OptionSpec("--db", value: "PATH", help: "the store")   // .file, from the placeholder
-public enum ValueCompletion: Sendable, Equatable {
+package enum ValueCompletion: Sendable, Equatable {
     /// Nothing is offered (a name, a number, a predicate — or a secret's name, which must never be listed).
     case none
     /// File names.
@@ -23,7 +23,7 @@ public enum ValueCompletion: Sendable, Equatable {
     ///
     ///     ValueCompletion.implied(by: "PATH")              // .file
     ///     ValueCompletion.implied(by: "notes|passwords")   // .values(["notes", "passwords"])
-    public static func implied(by placeholder: String?) -> ValueCompletion {
+    package static func implied(by placeholder: String?) -> ValueCompletion {
         guard let placeholder else { return .none }
         let word = placeholder.trimmingCharacters(in: ["[", "]", ".", "…"])
         if word.contains("|"), word.allSatisfy({ $0.isLowercase || $0 == "|" || $0 == "-" }) {

@@ -3,17 +3,17 @@
 /// values, files, and the lines of an ``ValueCompletion/argumentQuery(subcommand:)``.
 ///
 ///     print(ZshCompletion(program: MyStashCommand.program).text, terminator: "")
-public struct ZshCompletion: Sendable {
+package struct ZshCompletion: Sendable {
     /// The program completed.
-    public let program: ProgramSpec
+    package let program: ProgramSpec
 
     /// The function for `program`.
-    public init(program: ProgramSpec) { self.program = program }
+    package init(program: ProgramSpec) { self.program = program }
 
     var function: String { "_" + program.name.replacing("-", with: "_") }
 
     /// The file installed as `_PROGRAM` in a folder of `$fpath`.
-    public var text: String {
+    package var text: String {
         var lines = [
             "#compdef \(program.name)",
             "# zsh completion for \(program.name); generated from its command specifications, do not edit.",

@@ -190,19 +190,12 @@ final class BankFixture {
     }
 }
 
-/// Compares `text` with `Golden/<name>.txt` next to this file; with
-/// `UPDATE_GOLDEN=1` rewrites the file instead (review the diff).
+/// Compares `text` with `Golden/<name>.txt` next to this file (``GoldenFiles``: with
+/// `UPDATE_GOLDEN=1` it rewrites the file instead; review the diff).
 func matchesGolden(_ text: String, _ name: String, filePath: String = #filePath) -> (Bool, String) {
-    let directory = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Golden")
-    let url = directory.appendingPathComponent("\(name).txt")
-    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try? text.write(to: url, atomically: true, encoding: .utf8)
-        return (true, "")
-    }
-    guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-        return (false, "missing golden file \(url.path) (run with UPDATE_GOLDEN=1); got:\n\(text)")
-    }
-    if expected == text { return (true, "") }
-    return (false, "frames differ from \(url.lastPathComponent)\n--- expected\n\(expected)\n--- got\n\(text)")
+    let files = GoldenFiles(
+        directory: URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    )
+    guard let mismatch = files.mismatch(text, named: name) else { return (true, "") }
+    return (false, mismatch)
 }

@@ -168,35 +168,16 @@ func attributeMap(_ canvas: Canvas) -> String {
     return lines.joined(separator: "\n")
 }
 
-/// Golden files: `Tests/TerminalUITests/Golden/<name>.txt`. `UPDATE_GOLDEN=1`
-/// rewrites them (review the diff); a missing file is an error that says so.
+/// Golden files: `Tests/TerminalUITests/Golden/<name>.txt` (``GoldenFiles``: `UPDATE_GOLDEN=1`
+/// rewrites them; a missing file is an error that says so).
 enum Golden {
-    static var directory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
-    }
+    static let files = GoldenFiles(
+        directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    )
 
     static func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let url = directory.appendingPathComponent(name + ".txt")
-        let content = actual + "\n"
-        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try? content.write(to: url, atomically: true, encoding: .utf8)
-            return
-        }
-        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            Issue.record("missing golden file \(url.path); run with UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
-            return
-        }
-        if expected != content {
-            Issue.record(
-                """
-                \(name) differs from its golden file (UPDATE_GOLDEN=1 rewrites it)
-                --- expected
-                \(expected)--- actual
-                \(content)
-                """,
-                sourceLocation: sourceLocation
-            )
+        if let mismatch = files.mismatch(actual + "\n", named: name) {
+            Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
         }
     }
 

@@ -37,12 +37,6 @@ public struct ListTab {
     ///
     ///     tab.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }   // whole years in the index
     public var sectionIndexTitleProvider: ((String) -> String?)?
-    /// The former name of ``sectionIndexTitleProvider``.
-    @available(*, deprecated, renamed: "sectionIndexTitleProvider")
-    public var sectionIndexTitle: ((String) -> String?)? {
-        get { sectionIndexTitleProvider }
-        set { sectionIndexTitleProvider = newValue }
-    }
     /// Lines per row, for every row of the tab: 2 for `TableCell`'s `.subtitle` style (the default),
     /// 1 for one-line `.value1` or `.default` cells (`TableCell.Style.value1.lineCount`).
     ///

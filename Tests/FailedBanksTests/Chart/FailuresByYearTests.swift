@@ -2,36 +2,23 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 import TerminalUI
+import TestSupport
 import Testing
 
 @testable import FailedBanksKit
 
-/// Golden files of the failedbanks screens: `Tests/FailedBanksTests/Golden/<name>.txt`.
-/// `UPDATE_GOLDEN=1` rewrites them (review the diff); a missing file is an error that says so.
+/// Golden files of the failedbanks screens: `Tests/FailedBanksTests/Golden/<name>.txt`
+/// (``GoldenFiles``: `UPDATE_GOLDEN=1` rewrites them; a missing file is an error that says so).
 enum BanksGolden {
-    static var directory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-            "Golden"
-        )
-    }
+    static let files = GoldenFiles(
+        directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Golden")
+    )
 
     static func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let url = directory.appendingPathComponent(name + ".txt")
-        let content = actual + "\n"
-        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try? content.write(to: url, atomically: true, encoding: .utf8)
-            return
+        if let mismatch = files.mismatch(actual + "\n", named: name) {
+            Issue.record(Comment(rawValue: mismatch), sourceLocation: sourceLocation)
         }
-        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            Issue.record("missing golden file \(url.path); run with UPDATE_GOLDEN=1", sourceLocation: sourceLocation)
-            return
-        }
-        #expect(
-            expected == content,
-            "\(name) differs from its golden file (UPDATE_GOLDEN=1 rewrites it)\n--- expected\n\(expected)--- actual\n\(content)",
-            sourceLocation: sourceLocation
-        )
     }
 }
 
