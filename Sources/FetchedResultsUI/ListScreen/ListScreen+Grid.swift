@@ -57,8 +57,9 @@ extension ListScreen {
         statusLine.showMessage(text, at: now)
     }
 
-    /// The keys of a grid: ←/→ `h`/`l` move the column cursor, `!` freezes its column.
-    /// Taken before the app's own keys; false for every other key, or in a list.
+    /// The keys of a grid: ←/→ `h`/`l` move the column cursor, `!` freezes its column, and the
+    /// keys that work on it (``handleColumnKey(_:)``). Taken before the app's own keys; false for
+    /// every other key, or in a list.
     func handleGridKey(_ event: InputEvent) -> Bool {
         guard showsGrid else { return false }
         switch event {
@@ -68,7 +69,7 @@ extension ListScreen {
             toggleFrozenCursorColumn()
             return true
         default:
-            return false
+            return handleColumnKey(event)
         }
     }
 
