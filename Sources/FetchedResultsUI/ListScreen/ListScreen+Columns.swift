@@ -123,7 +123,8 @@ extension ListScreen {
             request: shownRowsRequest,
             column: column,
             loop: loop,
-            refetchesInBackgroundOnReset: tab.refetchesInBackgroundOnReset
+            refetchesInBackgroundOnReset: tab.refetchesInBackgroundOnReset,
+            animated: configuration.animated
         )
         sheet.onChoose = { [unowned self] keyPath, value in self.filter(keyPath: keyPath, to: value, column: column) }
         loop.push(sheet)

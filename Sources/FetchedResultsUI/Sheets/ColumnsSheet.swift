@@ -21,7 +21,7 @@ final class ColumnsSheet: GridSheet {
                 GridColumn("shown"), GridColumn("frozen"),
             ],
             loop: screen.loop,
-            hints: "- show/hide  ! freeze  < > width  K J move  t type  Enter go  Esc back",
+            hints: "? help  - show/hide  ! freeze  < > width  K J move  t type  Esc back",
             helpBindings: [
                 ("", "Columns of the grid"),
                 ("↑/↓  j/k", "move the selection"),

@@ -42,7 +42,8 @@ final class FrequencySheet: GridSheet {
         request: FetchRequest,
         column: ListColumn,
         loop: TerminalRunLoop,
-        refetchesInBackgroundOnReset: Bool
+        refetchesInBackgroundOnReset: Bool,
+        animated: Bool = true
     ) {
         self.context = context
         self.request = request
@@ -71,6 +72,7 @@ final class FrequencySheet: GridSheet {
             ]
         )
         table.emptyMessage = "No rows"
+        table.animatesUpdates = animated
         count()
     }
 
@@ -181,13 +183,11 @@ final class FrequencySheet: GridSheet {
             navigationBar.trailingText = nil
             statusLine.showMessage("Cannot count \(keys[keyIndex].title): \(failure)", at: time, style: .error)
         } else {
-            let values = controller.numberOfGroups
-            navigationBar.trailingText =
-                "\(GridSheet.grouped(values)) value\(values == 1 ? "" : "s") · "
-                + "\(GridSheet.grouped(rows)) row\(rows == 1 ? "" : "s")"
+            navigationBar.trailingText = "\(GridSheet.grouped(rows)) row\(rows == 1 ? "" : "s")"
         }
+        let values = controller.numberOfGroups
         statusLine.trailingText = table.selection.map {
-            "\(GridSheet.grouped($0.row + 1))/\(GridSheet.grouped(controller.numberOfGroups))"
+            "\(GridSheet.grouped($0.row + 1))/\(GridSheet.grouped(values)) value\(values == 1 ? "" : "s")"
         }
     }
 

@@ -84,7 +84,8 @@ final class SummarySheet: GridSheet {
             return TableCell(title: column.name, values: [column.name, type, "…"])
         }
         func text(_ value: StoreValue) -> String? { value == .null ? nil : DisplayText.of(value, type: column.type) }
-        func number(_ value: Double?) -> String? { value.map(SummarySheet.format) }
+        // Figures of numbers, where there are none: left blank (not ∅: nothing is missing).
+        func number(_ value: Double?) -> String { value.map(SummarySheet.format) ?? "" }
         return TableCell(
             title: column.name,
             values: [
