@@ -277,13 +277,22 @@ package final class TableBrowser {
         }
         // --where narrows the tab itself: the \\ filter comes on top of it.
         configuration.tabs[0].predicate = opened.query.predicate
-        configuration.keyBindings = [sortBinding(), sectionBinding(), layoutBinding()]
+        configuration.keyBindings = [sortBinding(), sectionBinding(), columnSectionBinding(), layoutBinding()]
         if database.kind == .sqlite {
             // Another file renamed over the path (the list's polls compare its device and inode
             // with the open file's, `Store.fileAtPath()`): the same table in the file now there.
             configuration.reopenReplacedStore = { [unowned self] _, _ in
                 try self.reopenReplaced(tableNamed: table.name)
             }
+        }
+        // [ and ] in the grid: the query keeps the order, so that o shows it.
+        configuration.sortByColumn = { [unowned self] column, ascending, tab in
+            guard let opened = self.opened else { return }
+            let query = opened.query.sorted(
+                by: SortSpecification(keys: [.init(column: column.keyPath, ascending: ascending)])
+            )
+            tab.sortDescriptors = query.sortDescriptors
+            self.opened?.query = query
         }
         configure?(&configuration)
         self.opened = opened
@@ -385,6 +394,43 @@ package final class TableBrowser {
             }
         }
         binding.helpPlacement = .section("Browse")
+        return binding
+    }
+
+    /// `s` in the grid: sections by the cursor's column (pressed on the column the list is
+    /// sectioned by: no sections); the list shows its top.
+    func columnSectionBinding() -> ListKeyBinding {
+        var binding = ListKeyBinding(
+            .character("s"),
+            keys: "s",
+            description: "section by the grid's column (again: no sections)"
+        ) { [unowned self] screen in
+            guard let opened = self.opened else { return }
+            guard let column = screen.cursorColumn else {
+                screen.showMessage("s sections by the grid's column under the cursor: v shows the grid")
+                return
+            }
+            let section: SectionKeySpecification? =
+                opened.query.section?.keyPath == column.keyPath ? nil : SectionKeySpecification(column: column.keyPath)
+            let query = opened.query.sectioned(by: section)
+            do {
+                try screen.reconfigureTab { tab in
+                    tab.sortDescriptors = query.sortDescriptors
+                    tab.sectionNameKeyPath = query.section?.keyPath
+                    tab.sectionIndexTitleProvider = TableListTab.indexTitle(for: query.section)
+                    let counted = TableListTab.make(query)
+                    tab.headerTitle = counted.headerTitle
+                    tab.provisionalHeaderTitle = counted.provisionalHeaderTitle
+                }
+                self.opened?.query = query
+                screen.table.scrollOffset = 0
+                screen.table.selectRow(at: IndexPath(row: 0, section: 0))
+                screen.showMessage(section == nil ? "No sections" : "Sections by \(column.name)")
+            } catch {
+                screen.showMessage("Cannot section by \(column.name): \(error)", duration: 8, style: .error)
+            }
+        }
+        binding.helpPlacement = .sharingLine(with: "S")
         return binding
     }
 

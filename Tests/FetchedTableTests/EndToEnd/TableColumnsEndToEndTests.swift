@@ -1,0 +1,78 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Work on a column, end to end in tmux, on a SQLite copy of a real public file (the FDIC's
+/// failed bank list, made by the `sqlite3` shell): sort by the cursor's column, open its
+/// frequency sheet, and watch a count change on screen when another process inserts a row
+/// — without a key; Enter then filters the list to that value.
+@Suite(
+    .serialized,
+    .enabled(if: TableFixture.isTmuxAvailable, Comment(rawValue: TableFixture.tmuxUnavailableReason ?? ""))
+)
+struct TableColumnsEndToEndTests {
+    static let fdic = TableGridEndToEndTests.fdic
+
+    /// `banks.sqlite` beside the school: the FDIC list as the `sqlite3` shell imports it.
+    static func banksCopy(_ fixture: TableFixture) throws -> String {
+        let path = fixture.directory.appendingPathComponent("banks.sqlite").path
+        try fixture.sql(
+            """
+            CREATE TABLE banks("Bank Name" TEXT, City TEXT, State TEXT, Cert INTEGER,
+                               "Acquiring Institution" TEXT, "Closing Date" TEXT, Fund INTEGER);
+            """,
+            database: path
+        )
+        try fixture.sql(".import --csv --skip 1 \(fdic) banks", database: path)
+        return path
+    }
+
+    /// The count on the frequency sheet's line of `value` (nil: no such line).
+    static func count(of value: String, in screen: String) -> Int? {
+        for line in screen.screenLines {
+            let words = line.split(separator: " ")
+            if words.first == Substring(value), words.count > 1 {
+                return Int(words[1].replacingOccurrences(of: ",", with: ""))
+            }
+        }
+        return nil
+    }
+
+    @Test func theFrequencySheetOfTheSortedColumnChangesWhenAnotherProcessInsertsARow() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.fdic), "missing fixture \(Self.fdic)")
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let banks = try Self.banksCopy(fixture)
+        #expect(try fixture.sql("SELECT count(*) FROM banks WHERE State = 'GA'", database: banks) == "93")
+        let tmux = try fixture.launch([banks], width: 100, height: 20)
+        defer { tmux.close() }
+        try tmux.waitUntil("the grid") { $0.contains("1/569") && $0.screenLines[1].contains("State") }
+        // The cursor to State, then ] sorts by it, descending.
+        tmux.send("Right")
+        tmux.send("Right")
+        tmux.send("]")
+        let sorted = try tmux.waitUntil("sorted by State") { $0.contains("Sorted by State, descending") }
+        #expect(sorted.screenLines[2].contains("  WY  "), "Wyoming's bank first: \(sorted)")
+        // F: the states, most failures first.
+        tmux.send("F")
+        let sheet = try tmux.waitUntil("the frequency of State") {
+            $0.contains("State · frequency") && Self.count(of: "GA", in: $0) != nil
+        }
+        #expect(sheet.screenLines[2].hasPrefix(" GA"), "\(sheet)")
+        #expect(Self.count(of: "GA", in: sheet) == 93, "\(sheet)")
+        #expect(sheet.contains("569 rows"), "\(sheet)")
+        // Another process inserts a Georgia bank: the count moves on screen, no key pressed.
+        try fixture.sql(
+            "INSERT INTO banks VALUES ('Live Bank', 'Atlanta', 'GA', 99999, 'Nobody', '1-Jan-25', 99999)",
+            database: banks
+        )
+        let live = try tmux.waitUntil("GA counted again") { Self.count(of: "GA", in: $0) == 94 }
+        #expect(live.contains("570 rows"), "\(live)")
+        // Enter on GA: the list of Georgia's banks alone.
+        tmux.send("Enter")
+        let georgia = try tmux.waitUntil("the list filtered") { $0.contains("94 rows where State == 'GA'") }
+        #expect(georgia.screenLines[0].contains("94 rows"), "\(georgia)")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+}
