@@ -127,6 +127,7 @@ extension ListScreen {
             animated: configuration.animated
         )
         sheet.onChoose = { [unowned self] keyPath, value in self.filter(keyPath: keyPath, to: value, column: column) }
+        sheet.start()
         loop.push(sheet)
     }
 
@@ -171,7 +172,9 @@ extension ListScreen {
     func showSummarySheet() {
         guard let grid else { return }
         let columns = grid.visibleIndices.map { grid.columns[$0] }
-        loop.push(SummarySheet(context: context, request: shownRowsRequest, columns: columns, loop: loop))
+        let sheet = SummarySheet(context: context, request: shownRowsRequest, columns: columns, loop: loop)
+        sheet.start()
+        loop.push(sheet)
     }
 
     /// `t`: a picker of the cursor column's type.

@@ -49,11 +49,13 @@ final class FrequencySheet: GridSheet {
         self.request = request
         self.column = column
         self.refetchesInBackgroundOnReset = refetchesInBackgroundOnReset
-        keys =
-            [Key(title: column.name, keyPath: column.keyPath)]
-            + column.derivedKeyPaths.map { Key(title: $0, keyPath: $0) }
+        var keyList = [Key(title: column.name, keyPath: column.keyPath)]
+        for keyPath in column.derivedKeyPaths { keyList.append(Key(title: keyPath, keyPath: keyPath)) }
+        keys = keyList
         controller = GroupedResultsController(fetchRequest: request, context: context, groupKeyPath: column.keyPath)
-        let tab = keys.count > 1 ? "  Tab \(keys.dropFirst().map(\.title).joined(separator: ", "))" : ""
+        let titles = keyList.map { $0.title }
+        let tab = titles.count > 1 ? "  Tab \(titles.dropFirst().joined(separator: ", "))" : ""
+        let tabHelp = titles.count > 1 ? "count by \(titles.joined(separator: " → "))" : "(one way to count)"
         super.init(
             title: "\(column.name) · frequency",
             columns: FrequencySheet.columns(title: column.name, type: column.type),
@@ -63,18 +65,17 @@ final class FrequencySheet: GridSheet {
                 ("", "Frequency of \(column.name)"),
                 ("↑/↓  PgUp/PgDn  g/G", "move"),
                 ("Enter", "show only the rows of this value in the list"),
-                (
-                    "Tab",
-                    keys.count > 1 ? "count by \(keys.map(\.title).joined(separator: " → "))" : "(one way to count)"
-                ),
+                ("Tab", tabHelp),
                 ("Esc", "back to the list"),
                 ("q", "quit"),
             ]
         )
         table.emptyMessage = "No rows"
         table.animatesUpdates = animated
-        count()
     }
+
+    /// Counts, in the background when it can (call once, before the sheet shows).
+    func start() { count() }
 
     static func columns(title: String, type: AttributeType?) -> [GridColumn] {
         let numeric = type == .integer || type == .real

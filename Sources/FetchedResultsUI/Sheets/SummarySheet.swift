@@ -40,7 +40,11 @@ final class SummarySheet: GridSheet {
         )
         table.reloadData()
         table.selectRow(at: IndexPath(row: 0, section: 0))
-        _ = tick()
+    }
+
+    /// Starts the read (call once, before the sheet shows).
+    func start() {
+        guard tick() else { return }
         addTicker(every: 0.1) { sheet in (sheet as? SummarySheet)?.tick() ?? false }
     }
 

@@ -1,3 +1,4 @@
+import BulkImport
 import CLIKit
 import FetchedResults
 import FetchedResultsUI
@@ -30,6 +31,8 @@ package final class TableBrowser {
     package private(set) var list: ListScreen?
     /// The table open in ``list``.
     package private(set) var opened: OpenedTable?
+    /// A CSV file's column being re-typed (`t`), if any.
+    var retyping: CSVRetypeJob?
     /// Whether a table's first frame is its preview, fetched in full right after (see ``ListScreenConfiguration/previewsFirstPage``).
     let previewsFirstPage: Bool
     /// Changes a table's list configuration before its screen is made (a server table's
@@ -285,6 +288,7 @@ package final class TableBrowser {
                 try self.reopenReplaced(tableNamed: table.name)
             }
         }
+        configuration.retypeColumn = { [unowned self] column, screen in self.retype(column, on: screen) }
         // [ and ] in the grid: the query keeps the order, so that o shows it.
         configuration.sortByColumn = { [unowned self] column, ascending, tab in
             guard let opened = self.opened else { return }
@@ -395,6 +399,71 @@ package final class TableBrowser {
         }
         binding.helpPlacement = .section("Browse")
         return binding
+    }
+
+    /// `t` (or the columns sheet) gave `column` another type: a database file is never written, so
+    /// the type says how the values read and which section keys `S` offers; a CSV file's cache
+    /// stores the values as the type (all or nothing) on a thread of its own, the status line
+    /// telling how far it is, the list refetched when it commits — refused, the column keeps its type.
+    func retype(_ column: ListColumn, on screen: ListScreen) {
+        guard let opened, let type = column.type, let target = ColumnTypeSpecification.target(of: type),
+            let index = opened.query.columns.firstIndex(where: { $0.name == column.keyPath })
+        else { return }
+        let name = target.rawValue
+        guard database.kind == .csv else {
+            self.opened?.query.columns[index].type = type
+            self.opened?.query.columns[index].typeIsChecked = false
+            let file = (database.path as NSString).lastPathComponent
+            screen.showMessage("\(column.name) reads as \(name); \(file) is not changed")
+            return
+        }
+        let previous = opened.query.columns[index].type
+        guard retyping == nil else {
+            setType(of: column.keyPath, to: previous, on: screen)
+            screen.showMessage("Another column is being re-typed: try again when it is done", style: .error)
+            return
+        }
+        let job = CSVRetypeJob(
+            databasePath: database.databasePath,
+            table: opened.table.name,
+            column: column.keyPath,
+            to: target,
+            missingValues: options.missingValues ?? CSVTableLoader.defaultMissingValues
+        )
+        retyping = job
+        job.start()
+        screen.showMessage("Re-typing \(column.name) as \(name)…", duration: 3600)
+        var ticker: TerminalRunLoop.TickerID?
+        ticker = loop.addTicker(every: 0.1) { [weak self, weak screen, unowned loop] _ in
+            guard let self, let screen else {
+                if let ticker { loop.removeTicker(ticker) }
+                return
+            }
+            guard let outcome = job.outcome else {
+                screen.showMessage("Re-typing \(column.name) as \(name)… \(Int(job.progress * 100)) %", duration: 3600)
+                return
+            }
+            if let ticker { loop.removeTicker(ticker) }
+            self.retyping = nil
+            switch outcome {
+            case .success(let done):
+                self.opened?.query.columns[index].type = type
+                self.opened?.query.columns[index].typeIsChecked = true
+                screen.showMessage(
+                    "\(column.name) is \(name) now: \(done.converted) value\(done.converted == 1 ? "" : "s") stored so"
+                )
+            case .failure(let error):
+                self.setType(of: column.keyPath, to: previous, on: screen)
+                screen.showMessage("Cannot make \(column.name) \(name): \(error)", duration: 10, style: .error)
+            }
+        }
+    }
+
+    /// Gives the grid's column of `key` the type `type` again (a re-typing refused).
+    private func setType(of key: String, to type: AttributeType, on screen: ListScreen) {
+        guard var grid = screen.grid, let index = grid.columns.firstIndex(where: { $0.keyPath == key }) else { return }
+        grid.columns[index].type = type
+        screen.grid = grid
     }
 
     /// `s` in the grid: sections by the cursor's column (pressed on the column the list is

@@ -75,4 +75,55 @@ struct TableColumnsEndToEndTests {
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
+
+    @Test func typeGivesACSVColumnItsTypeInTheCacheAndRefusesOneWhoseValuesDoNotRead() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.fdic), "missing fixture \(Self.fdic)")
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let asText = try fixture.run([
+            "list", Self.fdic, "--columns", "Cert", "--type", "Cert=text", "--format", "json",
+        ])
+        #expect(asText.status == 0, "\(asText.standardError)")
+        #expect(asText.standardOutput.contains(#""Cert":"27332""#), "\(asText.standardOutput.prefix(300))")
+        // The cache keeps the type; --type Cert=integer gives the numbers back.
+        let kept = try fixture.run(["list", Self.fdic, "--columns", "Cert", "--format", "json"])
+        #expect(kept.standardOutput.contains(#""Cert":"27332""#))
+        let back = try fixture.run([
+            "list", Self.fdic, "--columns", "Cert", "--type", "Cert=integer", "--format", "json",
+        ])
+        #expect(back.standardOutput.contains(#""Cert":27332"#), "\(back.standardOutput.prefix(300))")
+        let refused = try fixture.run(["list", Self.fdic, "--type", "State=integer"])
+        #expect(refused.status == 65)
+        #expect(
+            refused.standardError.contains(
+                "--type State=integer: 569 values of State are not integers (the first: 'PA' on row 1)"
+            ),
+            "\(refused.standardError)"
+        )
+        let unknown = try fixture.run(["list", Self.fdic, "--type", "Nope=integer"])
+        #expect(unknown.status == 64)
+        #expect(unknown.standardError.contains("--type: no column \"Nope\""), "\(unknown.standardError)")
+    }
+
+    @Test func tRetypesACSVColumnInTheBackgroundAndTheGridShowsIt() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.fdic), "missing fixture \(Self.fdic)")
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let tmux = try fixture.launch([Self.fdic], width: 100, height: 16)
+        defer { tmux.close() }
+        try tmux.waitUntil("the grid") { $0.contains("1/569") && $0.screenLines[1].contains("Cert") }
+        for _ in 0..<3 { tmux.send("Right") }
+        tmux.send("t")
+        try tmux.waitUntil("the type picker") { $0.contains("Type of Cert") }
+        tmux.send("Down")  // integer → real
+        tmux.send("Down")  // → text
+        tmux.send("Enter")
+        let retyped = try tmux.waitUntil("Cert as text") { $0.contains("Cert is text now: 569 values stored so") }
+        // Text lines up on the left: the cert starts under its name now.
+        let header = retyped.screenLines[1]
+        let x = try #require(header.range(of: "Cert")).lowerBound.utf16Offset(in: header)
+        #expect(retyped.screenLines[2].dropFirst(x).hasPrefix("27332"), "\(retyped)")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
 }
