@@ -69,7 +69,10 @@ enum CSVSource {
             do {
                 _ = try retyping.retype(given.column, to: given.type, missingValues: missingValues)
             } catch let refusal as CSVTableRetyping.Refusal {
-                throw FetchedTableError("\(path): --type \(given.column)=\(given.type.rawValue): \(refusal)", status: 65)
+                throw FetchedTableError(
+                    "\(path): --type \(given.column)=\(given.type.rawValue): \(refusal)",
+                    status: 65
+                )
             } catch {
                 throw FetchedTableError(
                     "\(path): --type \(given.column)=\(given.type.rawValue): \(FetchedTableError.reason(error))",
