@@ -23,9 +23,14 @@ struct GroupPlan: Sendable {
     let groupBySQL: String
     /// `SELECT id, group FROM … [WHERE …]`: every counted row's group, in no particular order.
     let membershipSQL: String
-    /// `SELECT id, group FROM … WHERE id IN (json_each(?)) [AND …]`: some rows' groups, the rows not counted left out.
-    let changedRowsSQL: String
-    /// The arguments of the predicate (after the ids' `?` in ``changedRowsSQL``).
+    /// The row controller's plan of the same rows ordered by the group key: its values query reads
+    /// a change set's rows (``RowValuesReader``: on two connections when there are many), its
+    /// predicate in Swift says which of them are counted (the same answer as SQL's: rule 2 of
+    /// <doc:ChangeBatches>).
+    let rowPlan: FetchPlan
+    /// The index of the group key's value among ``rowPlan``'s values.
+    let groupValueIndex: Int
+    /// The arguments of the predicate.
     var arguments: [StoreValue] { predicateSQL?.arguments ?? [] }
 
     init(request: FetchRequest, groupKeyPath: String, model: Model) throws {
@@ -48,9 +53,13 @@ struct GroupPlan: Sendable {
         let filter = predicateSQL.map { " WHERE " + $0.sql } ?? ""
         groupBySQL = "SELECT \(groupExpression), count(*) FROM \(source.from)\(filter) GROUP BY 1 COLLATE BINARY"
         membershipSQL = "SELECT \(id), \(groupExpression) FROM \(source.from)\(filter)"
-        changedRowsSQL =
-            "SELECT \(id), \(groupExpression) FROM \(source.from) WHERE \(id) IN (SELECT value FROM json_each(?))"
-            + (predicateSQL.map { " AND (" + $0.sql + ")" } ?? "")
+        let ordered = FetchRequest(
+            entity: request.entityName,
+            predicate: request.predicate,
+            sortDescriptors: [FetchSort(groupKeyPath)]
+        )
+        rowPlan = try FetchPlan(request: ordered, model: model, sectionNameKeyPath: nil)
+        groupValueIndex = rowPlan.valueIndex[groupKeyPath] ?? 0
     }
 
     /// Whether a change of `keys` (as a change set reports them) can move the row to another group or
@@ -88,17 +97,14 @@ struct GroupPlan: Sendable {
         return membership
     }
 
-    /// The groups of the rows `ids` that are counted now (the others are left out).
-    func readChangedRows(_ ids: [Int64], on database: Database) throws -> [(id: Int64, value: StoreValue)] {
+    /// The groups of the rows `ids` that are counted now (the others are left out), read by the row
+    /// controller's reader on `store` (on its two connections when there are many rows).
+    func readChangedRows(_ ids: [Int64], store: Store) throws -> [(id: Int64, value: StoreValue)] {
         guard !ids.isEmpty else { return [] }
-        let statement = try database.statement(changedRowsSQL)
-        defer { statement.reset() }
-        try statement.bind(.text("[" + ids.map(String.init).joined(separator: ",") + "]"), at: 1)
-        for (i, argument) in arguments.enumerated() { try statement.bind(argument, at: Int32(i + 2)) }
-        var rows: [(id: Int64, value: StoreValue)] = []
-        rows.reserveCapacity(ids.count)
-        while try statement.step() { rows.append((statement.int64(at: 0), statement.value(at: 1))) }
-        return rows
+        var reader = RowValuesReader(store: store, plan: rowPlan)
+        return try reader.read(ids).compactMap { row in
+            rowPlan.matches(row.values) ? (row.id, row.values[groupValueIndex]) : nil
+        }
     }
 }
 

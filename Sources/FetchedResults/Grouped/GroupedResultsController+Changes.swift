@@ -53,7 +53,7 @@ extension GroupedResultsController {
         defer { membership = rows }
         var now: [Int64: StoreValue] = [:]
         now.reserveCapacity(ids.count)
-        for row in try plan.readChangedRows(ids, on: context.store.database) { now[row.id] = row.value }
+        for row in try plan.readChangedRows(Array(Set(ids)), store: context.store) { now[row.id] = row.value }
         var deltas: [Int32: Int] = [:]
         for id in Set(ids) {
             let old = rows[id]
