@@ -182,6 +182,33 @@ struct GroupedControllerTests {
         #expect(grouped.statistics.membershipBuilds == 1 && grouped.statistics.refetches == 0)
     }
 
+    @Test func backgroundWorkWakesItsOwnerWhenItEndsAndARefetchThatFindsTheConnectionBusyWakesItAgain() throws {
+        let t = try TempStore()
+        for i in 0..<30 { try t.addBank("bank \(i)", state: ["TX", "CA"][i % 2], save: false) }
+        try t.context.save()
+        let grouped = GroupedResultsController(
+            fetchRequest: try Self.request(),
+            context: t.context,
+            groupKeyPath: "state"
+        )
+        let woken = DispatchSemaphore(value: 0)
+        grouped.onBackgroundWorkFinished = { woken.signal() }
+        #expect(grouped.startInBackground(.fetch) == .started)
+        #expect(woken.wait(timeout: .now() + 20) == .success, "the fetch's end wakes the owner")
+        #expect(try grouped.pollBackgroundWork() == .fetch)
+        #expect(Self.states(grouped) == ["CA=15", "TX=15"])
+        // Another job holds the second connection: the refetch waits, and the owner is woken to try again.
+        let lease = try #require(t.context.store.acquireReaderConnection())
+        #expect(grouped.startBackgroundRefetch(isReset: true) == .busy)
+        #expect(woken.wait(timeout: .now() + 20) == .success, "woken a tenth of a second later")
+        lease.release()
+        #expect(try grouped.pollBackgroundWork() == nil, "the poll the wake posts starts the refetch")
+        #expect(grouped.backgroundWork == [.refetch])
+        #expect(woken.wait(timeout: .now() + 20) == .success, "the refetch's end wakes the owner")
+        #expect(try grouped.pollBackgroundWork() == .refetch)
+        #expect(grouped.backgroundWork.isEmpty)
+    }
+
     @Test func aResetOfAForeignFileCountsAgainInTheBackground() throws {
         let folder = TemporaryDirectory("grouped-foreign")
         let path = folder.path("plain.sqlite")

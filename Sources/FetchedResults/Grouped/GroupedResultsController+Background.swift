@@ -1,3 +1,4 @@
+import Dispatch
 import SQLiteStore
 
 /// A ``GroupedResultsController``'s work on the store's second connection: the first
@@ -50,12 +51,12 @@ extension GroupedResultsController {
     /// fetched once ``pollBackgroundWork()`` installs them), ``BackgroundWork/refetch`` counts
     /// them again and delivers the batch, ``BackgroundWork/prepareForChanges`` learns every
     /// row's group. ``BackgroundWork/warmCache`` does not apply (``BackgroundStart/unavailable``).
-    /// `onFinish`, when given, is kept and called on the worker thread whenever work ends, to
-    /// wake a run loop.
+    /// `onFinish`, when given, is kept (``onBackgroundWorkFinished``).
     ///
+    ///     grouped.onBackgroundWorkFinished = loop.poster { [unowned grouped] in
+    ///         if (try? grouped.pollBackgroundWork()) == .fetch { showGroups() }
+    ///     }
     ///     if grouped.startInBackground(.fetch) != .started { try grouped.performFetch() }
-    ///     // every tick of the run loop:
-    ///     if try grouped.pollBackgroundWork() == .fetch { showGroups() }
     @discardableResult
     public func startInBackground(_ work: BackgroundWork, onFinish: (@Sendable () -> Void)? = nil) -> BackgroundStart {
         if let onFinish { backgroundWake = onFinish }
@@ -67,6 +68,21 @@ extension GroupedResultsController {
         }
     }
 
+    /// Called on a worker thread whenever background work of this controller finishes — and,
+    /// while a refetch waits for the store's second connection (another job holds it), a tenth
+    /// of a second later to try again: what wakes a run loop, which then calls
+    /// ``pollBackgroundWork()`` on the controller's thread, so that nothing polls for the result.
+    /// The `onFinish` of ``startInBackground(_:onFinish:)`` sets it too. Default nil.
+    ///
+    ///     grouped.onBackgroundWorkFinished = loop.poster { [weak sheet] in sheet?.installBackgroundWork() }
+    public var onBackgroundWorkFinished: (@Sendable () -> Void)? {
+        get { backgroundWake }
+        set { backgroundWake = newValue }
+    }
+
+    /// How long a refetch that found the second connection busy waits before it tries again (seconds).
+    static let busyRetryDelay = 0.1
+
     /// The work started and not installed yet (a refetch waiting for the second connection too).
     public var backgroundWork: Set<BackgroundWork> {
         var work: Set<BackgroundWork> = []
@@ -75,10 +91,10 @@ extension GroupedResultsController {
         return work
     }
 
-    /// What a run loop calls on every tick: installs finished work — the groups of a fetch, a
-    /// refetch's batch (delivered to ``onChange``), the rows' groups — and returns its kind;
-    /// nil while it runs or when none was started. A refetch that found the second connection
-    /// busy starts here. Throws the work's error.
+    /// What a run loop calls on the controller's thread when ``onBackgroundWorkFinished`` woke it:
+    /// installs finished work — the groups of a fetch, a refetch's batch (delivered to
+    /// ``onChange``), the rows' groups — and returns its kind; nil while it runs or when none was
+    /// started. A refetch that found the second connection busy starts here. Throws the work's error.
     @discardableResult
     public func pollBackgroundWork() throws -> BackgroundWork? {
         if background == nil, let isReset = pendingRefetch {
@@ -155,6 +171,9 @@ extension GroupedResultsController {
         }
         guard let lease = context.store.acquireReaderConnection() else {
             pendingRefetch = (pendingRefetch ?? false) || isReset
+            if let wake = backgroundWake {
+                DispatchQueue.global().asyncAfter(deadline: .now() + GroupedResultsController.busyRetryDelay) { wake() }
+            }
             return .busy
         }
         let work = BackgroundGrouping(

@@ -52,8 +52,8 @@ public final class GroupedResultsController {
 
     /// When true, a reset the context publishes (another connection wrote to a foreign
     /// database without history triggers) counts the groups again on the store's second
-    /// connection; the batch arrives through ``pollBackgroundWork()``, which the owner calls
-    /// on every tick. Default false: counted at once, on this thread.
+    /// connection; the batch arrives through ``pollBackgroundWork()``, which the owner calls when
+    /// ``onBackgroundWorkFinished`` wakes it. Default false: counted at once, on this thread.
     public var refetchesInBackgroundOnReset = false
 
     var plan: GroupPlan?

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SQLiteStore
 import Synchronization
@@ -10,8 +11,8 @@ import Synchronization
 /// calling thread. ``cancel()`` stops the read (its query is interrupted).
 ///
 ///     let summaries = ColumnSummaries(keyPaths: ["name", "fund"], request: request, context: context)
-///     _ = summaries.start()   // .busy: again on the next tick
-///     // every tick:
+///     summaries.onProgress = loop.poster { [weak sheet] in sheet?.redraw() }
+///     _ = summaries.start()   // .busy: again a little later
 ///     let (done, progress) = (summaries.summaries, summaries.progress)
 package final class ColumnSummaries: @unchecked Sendable {
     package let keyPaths: [String]
@@ -36,6 +37,25 @@ package final class ColumnSummaries: @unchecked Sendable {
     }
 
     deinit { job?.cancel() }
+
+    /// Called on the reading thread when a summary is read, now and then while one is read (at
+    /// most ten times a second), and at the end: what wakes a run loop to show it. Set it before
+    /// ``start()``.
+    package var onProgress: (@Sendable () -> Void)?
+    /// When progress was last told (seconds of the monotonic clock).
+    private let toldAt = Mutex<Double>(-.infinity)
+
+    /// Tells ``onProgress``: always when `force`, else at most ten times a second.
+    private func tell(force: Bool) {
+        guard let onProgress else { return }
+        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        let due = toldAt.withLock { last in
+            guard force || now - last >= 0.1 else { return false }
+            last = now
+            return true
+        }
+        if due { onProgress() }
+    }
 
     /// The summaries read so far (nil: not yet), in ``keyPaths`` order.
     package var summaries: [ColumnSummary?] { state.withLock { $0.summaries } }
@@ -77,6 +97,7 @@ package final class ColumnSummaries: @unchecked Sendable {
                     of in
                     let fraction = (Double(index) + Double(read) / Double(max(1, of))) / total
                     state.withLock { $0.fraction = fraction }
+                    tell(force: false)
                     return goOn()
                 }
                 guard let summary else { break }
@@ -84,6 +105,7 @@ package final class ColumnSummaries: @unchecked Sendable {
                     $0.summaries[index] = summary
                     $0.fraction = Double(index + 1) / total
                 }
+                tell(force: true)
             } catch {
                 state.withLock { $0.error = "\(keyPath): \(error)" }
                 break
@@ -91,5 +113,6 @@ package final class ColumnSummaries: @unchecked Sendable {
             if !goOn() { break }
         }
         state.withLock { $0.finished = true }
+        tell(force: true)
     }
 }

@@ -95,6 +95,8 @@ final class FrequencySheet: GridSheet {
         controller.cancelBackgroundWork()
         controller = GroupedResultsController(fetchRequest: request, context: context, groupKeyPath: key.keyPath)
         controller.refetchesInBackgroundOnReset = refetchesInBackgroundOnReset
+        // The background work's end comes back through the loop: nothing polls for it.
+        controller.onBackgroundWorkFinished = loop.poster { [weak self] in self?.installBackgroundWork() }
         failure = nil
         navigationBar.title = "\(key.title) · frequency"
         var columns = FrequencySheet.columns(title: key.title, type: keyIndex == 0 ? column.type : nil)
@@ -107,7 +109,6 @@ final class FrequencySheet: GridSheet {
             do { try controller.performFetch() } catch { failure = "\(error)" }
             didCount()
         }
-        startPolling()
     }
 
     /// The groups are there: the table shows them from the top, and the changes follow.
@@ -127,21 +128,9 @@ final class FrequencySheet: GridSheet {
         }
     }
 
-    private var isPolling = false
-
-    /// Installs finished background work on every tick while the sheet is on the loop (the
-    /// counts of other processes' changes come through the list's poll of the shared context).
-    private func startPolling() {
-        guard !isPolling else { return }
-        isPolling = true
-        addTicker(every: 0.05) { sheet in
-            guard let sheet = sheet as? FrequencySheet else { return false }
-            sheet.poll()
-            return true
-        }
-    }
-
-    private func poll() {
+    /// Installs the controller's finished background work (its end posted to the loop): the
+    /// first count shows; a count again after a reset is delivered as a batch.
+    func installBackgroundWork() {
         do {
             if try controller.pollBackgroundWork() == .fetch { didCount() }
         } catch {

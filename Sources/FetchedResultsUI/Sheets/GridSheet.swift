@@ -36,16 +36,6 @@ class GridSheet: View, TableViewDataSource, TableViewDelegate {
     /// Whether the sheet was drawn and has left the loop since.
     var isGone: Bool { wasShown && !loop.contains(self) }
 
-    /// Adds a ticker: `body` gets the sheet and says whether the ticker goes on; it goes once
-    /// `body` says no, or once the sheet is gone (left the loop, or freed).
-    func addTicker(every interval: Double, _ body: @escaping (GridSheet) -> Bool) {
-        var id: TerminalRunLoop.TickerID?
-        id = loop.addTicker(every: interval) { [weak self, unowned loop] _ in
-            if let self, !self.isGone, body(self) { return }
-            if let id { loop.removeTicker(id) }
-        }
-    }
-
     /// The sheet's own keys, before the table's; true when the key was taken.
     func handleSheetKey(_ event: InputEvent) -> Bool { false }
 

@@ -42,19 +42,24 @@ final class SummarySheet: GridSheet {
         table.selectRow(at: IndexPath(row: 0, section: 0))
     }
 
-    /// Starts the read (call once, before the sheet shows).
+    /// Starts the read (call once, before the sheet shows): each summary read, and the progress
+    /// of the one being read, are posted to the loop, which draws them.
     func start() {
-        guard tick() else { return }
-        addTicker(every: 0.1) { sheet in (sheet as? SummarySheet)?.tick() ?? false }
+        summaries.onProgress = loop.poster {}  // the post itself: a frame
+        startReading()
+    }
+
+    /// Starts the read once the store's second connection is free (tried again a tenth of a second
+    /// later while another job holds it, until the sheet is gone).
+    private func startReading() {
+        guard !isGone else { return }
+        started = summaries.start() != .busy
+        guard !started else { return }
+        let retry = loop.poster { [weak self] in self?.startReading() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { retry() }
     }
 
     deinit { summaries.cancel() }
-
-    /// Starts the read once the second connection is free; false (the ticker goes) once it is done.
-    private func tick() -> Bool {
-        if !started { started = summaries.start() != .busy }
-        return !summaries.isFinished
-    }
 
     override func willRender(frame: Rect, at time: Double) {
         if let error = summaries.error {

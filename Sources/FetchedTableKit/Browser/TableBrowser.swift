@@ -31,8 +31,8 @@ package final class TableBrowser {
     package private(set) var list: ListScreen?
     /// The table open in ``list``.
     package private(set) var opened: OpenedTable?
-    /// A CSV file's column being re-typed (`t`), if any.
-    var retyping: CSVRetypeJob?
+    /// Whether a CSV file's column is being re-typed (`t`).
+    var isRetyping = false
     /// Whether a table's first frame is its preview, fetched in full right after (see ``ListScreenConfiguration/previewsFirstPage``).
     let previewsFirstPage: Bool
     /// Changes a table's list configuration before its screen is made (a server table's
@@ -418,7 +418,7 @@ package final class TableBrowser {
             return
         }
         let previous = opened.query.columns[index].type
-        guard retyping == nil else {
+        guard !isRetyping else {
             setType(of: column.keyPath, to: previous, on: screen)
             screen.showMessage("Another column is being re-typed: try again when it is done", style: .error)
             return
@@ -430,21 +430,16 @@ package final class TableBrowser {
             to: target,
             missingValues: options.missingValues ?? CSVTableLoader.defaultMissingValues
         )
-        retyping = job
-        job.start()
+        isRetyping = true
         screen.showMessage("Re-typing \(column.name) as \(name)…", duration: 3600)
-        var ticker: TerminalRunLoop.TickerID?
-        ticker = loop.addTicker(every: 0.1) { [weak self, weak screen, unowned loop] _ in
-            guard let self, let screen else {
-                if let ticker { loop.removeTicker(ticker) }
-                return
-            }
-            guard let outcome = job.outcome else {
-                screen.showMessage("Re-typing \(column.name) as \(name)… \(Int(job.progress * 100)) %", duration: 3600)
-                return
-            }
-            if let ticker { loop.removeTicker(ticker) }
-            self.retyping = nil
+        // The thread's progress and end come back through the loop.
+        let progress = loop.poster { [weak screen] (fraction: Double) in
+            screen?.showMessage("Re-typing \(column.name) as \(name)… \(Int(fraction * 100)) %", duration: 3600)
+        }
+        let finish = loop.poster { [weak self, weak screen] (outcome: Result<CSVTableRetyping.Outcome, Error>) in
+            guard let self else { return }
+            self.isRetyping = false
+            guard let screen else { return }
             switch outcome {
             case .success(let done):
                 self.opened?.query.columns[index].type = type
@@ -457,6 +452,7 @@ package final class TableBrowser {
                 screen.showMessage("Cannot make \(column.name) \(name): \(error)", duration: 10, style: .error)
             }
         }
+        job.start(progress: progress, finish: finish)
     }
 
     /// Gives the grid's column of `key` the type `type` again (a re-typing refused).
