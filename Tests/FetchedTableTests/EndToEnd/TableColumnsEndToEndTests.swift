@@ -76,6 +76,54 @@ struct TableColumnsEndToEndTests {
         #expect(fixture.exitStatus() == 0)
     }
 
+    @Test func sSectionsByTheCursorsColumnAndFCountsADateColumnByItsYearWithTab() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let csv = try fixture.write(
+            "closings.csv",
+            """
+            name,state,closed
+            Alpha,GA,2019-05-01
+            Beta,GA,2020-03-04
+            Gamma,TX,2020-01-01
+            Delta,CA,2020-07-09
+            Epsilon,TX,2021-02-02
+            Zeta,GA,2021-11-30
+
+            """
+        )
+        let tmux = try fixture.launch([csv], width: 80, height: 16)
+        defer { tmux.close() }
+        try tmux.waitUntil("the grid") { $0.contains("1/6") && $0.screenLines[1].contains("closed") }
+        // s on state: a section per state, in order, each with its count.
+        tmux.send("Right")
+        tmux.send("s")
+        let sectioned = try tmux.waitUntil("sections by state") { $0.contains("Sections by state") }
+        let lines = sectioned.screenLines
+        #expect(lines[2].hasPrefix(" CA (1) ─"), "\(sectioned)")
+        #expect(lines[4].hasPrefix(" GA (3) ─") && lines[5].hasPrefix(" Alpha"), "\(sectioned)")
+        #expect(lines.contains { $0.hasPrefix(" TX (2) ─") }, "\(sectioned)")
+        // s again on the same column: no sections.
+        tmux.send("s")
+        let plain = try tmux.waitUntil("no sections") { $0.contains("No sections") }
+        #expect(plain.screenLines[2].hasPrefix(" Alpha") && !plain.contains("GA (3)"), "\(plain)")
+        // F on the date column, then Tab: counted by year, most rows first.
+        tmux.send("Right")
+        tmux.send("F")
+        try tmux.waitUntil("the frequency of closed") { $0.contains("closed · frequency") && $0.contains("1/6 values") }
+        tmux.send("Tab")
+        let years = try tmux.waitUntil("by year") { $0.contains("year(closed) · frequency") && $0.contains("1/3 values") }
+        #expect(years.screenLines[2].hasPrefix(" 2020") && years.screenLines[2].contains("50.0 %"), "\(years)")
+        #expect(years.screenLines[3].hasPrefix(" 2021") && years.screenLines[4].hasPrefix(" 2019"), "\(years)")
+        // Enter on 2020: the list of 2020's three rows.
+        tmux.send("Enter")
+        let filtered = try tmux.waitUntil("the list filtered") { $0.contains("3 rows where \"year(closed)\" == '2020'") }
+        #expect(filtered.screenLines[2].hasPrefix(" Beta") || filtered.screenLines[2].hasPrefix(" Gamma"), "\(filtered)")
+        #expect(!filtered.contains("Alpha") && !filtered.contains("Zeta"), "\(filtered)")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
     @Test func typeGivesACSVColumnItsTypeInTheCacheAndRefusesOneWhoseValuesDoNotRead() throws {
         try #require(FileManager.default.fileExists(atPath: Self.fdic), "missing fixture \(Self.fdic)")
         let fixture = try TableFixture()
