@@ -112,13 +112,20 @@ struct TableColumnsEndToEndTests {
         tmux.send("F")
         try tmux.waitUntil("the frequency of closed") { $0.contains("closed · frequency") && $0.contains("1/6 values") }
         tmux.send("Tab")
-        let years = try tmux.waitUntil("by year") { $0.contains("year(closed) · frequency") && $0.contains("1/3 values") }
+        let years = try tmux.waitUntil("by year") {
+            $0.contains("year(closed) · frequency") && $0.contains("1/3 values")
+        }
         #expect(years.screenLines[2].hasPrefix(" 2020") && years.screenLines[2].contains("50.0 %"), "\(years)")
         #expect(years.screenLines[3].hasPrefix(" 2021") && years.screenLines[4].hasPrefix(" 2019"), "\(years)")
         // Enter on 2020: the list of 2020's three rows.
         tmux.send("Enter")
-        let filtered = try tmux.waitUntil("the list filtered") { $0.contains("3 rows where \"year(closed)\" == '2020'") }
-        #expect(filtered.screenLines[2].hasPrefix(" Beta") || filtered.screenLines[2].hasPrefix(" Gamma"), "\(filtered)")
+        let filtered = try tmux.waitUntil("the list filtered") {
+            $0.contains("3 rows where \"year(closed)\" == '2020'")
+        }
+        #expect(
+            filtered.screenLines[2].hasPrefix(" Beta") || filtered.screenLines[2].hasPrefix(" Gamma"),
+            "\(filtered)"
+        )
         #expect(!filtered.contains("Alpha") && !filtered.contains("Zeta"), "\(filtered)")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
