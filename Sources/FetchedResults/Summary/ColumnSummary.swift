@@ -12,7 +12,7 @@ import SQLiteStore
 /// ends, the median at the middle, the mean and variance by Welford's method (stable
 /// where a sum of squares is not).
 ///
-///     let summary = try ColumnSummary.read(keyPath: "fund", request: request, on: store.database)
+///     let summary = try ColumnSummary.read(keyPath: "fund", request: request, model: store.model, on: store.database)
 ///     summary.nulls      // 12
 ///     summary.median     // 42.5
 package struct ColumnSummary: Sendable, Equatable {
