@@ -74,7 +74,7 @@ extension GroupedResultsController {
     /// ``pollBackgroundWork()`` on the controller's thread, so that nothing polls for the result.
     /// The `onFinish` of ``startInBackground(_:onFinish:)`` sets it too. Default nil.
     ///
-    ///     grouped.onBackgroundWorkFinished = loop.poster { [weak sheet] in sheet?.installBackgroundWork() }
+    ///     grouped.onBackgroundWorkFinished = loop.poster { [unowned grouped] in _ = try? grouped.pollBackgroundWork() }
     public var onBackgroundWorkFinished: (@Sendable () -> Void)? {
         get { backgroundWake }
         set { backgroundWake = newValue }
