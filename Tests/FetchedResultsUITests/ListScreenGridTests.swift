@@ -116,8 +116,9 @@ import Testing
     @Test func theHelpListsTheGridsKeys() throws {
         let f = try ListScreenFixture(yearGrid: Self.grid)
         let help = ListScreenKeys.bindings(for: f.list.configuration)
-        #expect(help.contains { $0.keys == "←/→ h/l  !" && $0.description.contains("column cursor") })
-        #expect(help.contains { $0.keys.contains("!") && $0.description.contains("freezes") })
+        #expect(help.contains { $0.keys == "←/→ h/l  ! - +" && $0.description.contains("column cursor") })
+        #expect(help.contains { $0.keys.contains("!") && $0.description.contains("freeze") })
+        #expect(help.contains { $0.keys == "[ ] H L < > C F I t" && $0.description.contains("frequency") })
         #expect(help.contains { $0.keys == "Enter  Esc" })
         #expect(!help.contains { $0.keys == "Enter/→" })
         let plain = try ListScreenFixture()

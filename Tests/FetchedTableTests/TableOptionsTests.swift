@@ -258,3 +258,24 @@ import Testing
         #expect(TableFileKind.missingReason(errno: ELOOP).contains("loop"))
     }
 }
+
+/// `--type 'COLUMN=TYPE, …'`.
+@Suite struct ColumnTypeOptionTests {
+    @Test func typesAreParsedQuotedNamesKeptAndTheLastOfAColumnWins() throws {
+        let types = try ColumnTypeSpecification.parse("fare=real, \"Closing Date\"=date, flag = Boolean, fare=integer")
+        #expect(types.map(\.column) == ["Closing Date", "flag", "fare"])
+        #expect(types.map(\.type) == [.date, .boolean, .integer])
+        #expect(types[0].attributeType == .date)
+    }
+
+    @Test func anUnknownTypeOrAPartWithoutEqualsNamesWhatIsWrong() {
+        #expect(
+            throws: OptionError(
+                "--type: unknown type \"number\" for fare; the types: integer, real, text, date, datetime, boolean"
+            )
+        ) {
+            try ColumnTypeSpecification.parse("fare=number")
+        }
+        #expect(throws: OptionError.self) { try ColumnTypeSpecification.parse("fare") }
+    }
+}

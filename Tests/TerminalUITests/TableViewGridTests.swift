@@ -134,6 +134,46 @@ import Testing
         #expect(canvas[nullX, 1].attributes.contains(.dim))
     }
 
+    /// One grid row per cell given, highlights and all.
+    final class HighlightSource: TableViewDataSource {
+        let cells: [TableCell]
+        init(_ cells: [TableCell]) { self.cells = cells }
+        var numberOfSections: Int { 1 }
+        func numberOfRows(inSection section: Int) -> Int { cells.count }
+        func cell(forRowAt indexPath: IndexPath) -> TableCell { cells[indexPath.row] }
+    }
+
+    @Test func aHighlightedRangeIsReversedInItsCellAndUnderlinedInTheSelectedRow() {
+        let cells = [
+            TableCell(
+                values: ["Heritage Bank", "三体 Ströme", "abcdefghij"],
+                highlights: [
+                    .init(column: 0, range: 0..<8), .init(column: 1, range: 1..<3), .init(column: 2, range: 4..<9),
+                ]
+            ),
+            TableCell(values: ["Heritage Bank", "x", "y"], highlights: [.init(column: 0, range: 9..<13)]),
+        ]
+        let source = HighlightSource(cells)
+        let table = TableView(rowHeight: 1)
+        table.dataSource = source
+        table.gridColumns = [GridColumn("bank"), GridColumn("city"), GridColumn("code", maximumWidth: 6)]
+        table.selectRow(at: IndexPath(row: 1, section: 0))
+        table.gridState.cursorColumn = 2
+        let canvas = draw(table, width: 40, height: 4)
+        let shown = lines(canvas)
+        #expect(shown[1] == " Heritage Bank  三体 Ströme  abcde…")
+        func reversed(_ x: Int, _ y: Int) -> Bool { canvas[x, y].attributes.contains(.reverse) }
+        // "Heritage" (cells 1–8) reversed, the space after it not.
+        #expect((1...8).allSatisfy { reversed($0, 1) } && !reversed(9, 1))
+        // "体 " of 三体 Ströme: 体 is two cells (18–19), the space one (20); 三 (16–17) not.
+        #expect(!reversed(16, 1) && reversed(18, 1) && reversed(19, 1) && reversed(20, 1) && !reversed(21, 1))
+        // "efghi" of a value cut to "abcde…": "e" alone, never the "…".
+        #expect(reversed(33, 1) && !reversed(34, 1))
+        // The selected row is reversed already: its "Bank" bold and underlined instead.
+        #expect(canvas[10, 2].attributes.contains(.underline) && !reversed(10, 2))
+        #expect(reversed(9, 2) && !canvas[9, 2].attributes.contains(.underline))
+    }
+
     @Test func numbersAreRightAlignedUnderARightAlignedName() {
         let rows: [ModelDataSource.Row] = [
             .init(id: 0, title: "a", values: ["5"]),

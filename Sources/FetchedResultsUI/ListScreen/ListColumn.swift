@@ -18,8 +18,11 @@ public struct ListColumn {
     public var name: String
     /// The key path of the value (a plain attribute name, or one through a to-one relationship).
     public var keyPath: String
-    /// The value's type, when known: it says how a value reads (a boolean as yes/no).
-    public var type: AttributeType?
+    /// The value's type, when known: it says how a value reads (a boolean as yes/no) and how
+    /// the column lines up (setting it lines integers and reals up on the right, others on the left).
+    public var type: AttributeType? {
+        didSet { alignment = ListColumn.alignment(of: type) }
+    }
     /// How values line up (default: trailing for integers and reals).
     public var alignment: GridColumn.Alignment
     /// The widest the column grows before a value is cut with `…`.
@@ -30,6 +33,11 @@ public struct ListColumn {
     public var isFrozen = false
     /// Whether the column is left out of the grid.
     public var isHidden = false
+    /// Key paths derived from the column that its frequency sheet (`F`) can count by too, Tab
+    /// switching between them: a date's `year(col)`, `month(col)` (the model must have them).
+    ///
+    ///     closed.derivedKeyPaths = ["closeYear"]
+    public var derivedKeyPaths: [String] = []
     /// The text of an object's value (nil: NULL); nil: the value at ``keyPath`` as
     /// `DisplayText` writes it.
     ///
@@ -41,8 +49,16 @@ public struct ListColumn {
         self.name = name
         self.keyPath = keyPath ?? name
         self.type = type
-        self.alignment = type == .integer || type == .real ? .trailing : .leading
+        self.alignment = ListColumn.alignment(of: type)
     }
+
+    /// Trailing for numbers, leading for the rest.
+    static func alignment(of type: AttributeType?) -> GridColumn.Alignment {
+        type == .integer || type == .real ? .trailing : .leading
+    }
+
+    /// Whether the values are numbers (integers or reals).
+    var isNumeric: Bool { type == .integer || type == .real }
 
     /// The column's text for `object`: nil for NULL.
     ///

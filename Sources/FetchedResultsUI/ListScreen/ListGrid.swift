@@ -40,6 +40,39 @@ public struct ListGrid {
         return visible.indices.contains(visibleIndex) ? columns[visible[visibleIndex]] : nil
     }
 
+    /// The position in ``columns`` of the shown column at `visibleIndex`.
+    public func index(ofVisibleIndex visibleIndex: Int) -> Int? {
+        let visible = visibleIndices
+        return visible.indices.contains(visibleIndex) ? visible[visibleIndex] : nil
+    }
+
+    /// The columns shown in the order the grid draws them (the frozen ones first), as
+    /// positions in ``columns``.
+    public var displayOrder: [Int] {
+        let visible = visibleIndices
+        return visible.filter { columns[$0].isFrozen } + visible.filter { !columns[$0].isFrozen }
+    }
+
+    /// Moves the column at `index` of ``columns`` past `delta` neighbours in the order the grid
+    /// draws them (among the frozen columns, or among the others); returns whether it moved.
+    ///
+    ///     grid.move(columnAt: 2, by: -1)   // one column to the left
+    @discardableResult
+    public mutating func move(columnAt index: Int, by delta: Int) -> Bool {
+        guard columns.indices.contains(index), delta != 0 else { return false }
+        let frozen = columns[index].isFrozen
+        let group = displayOrder.filter { columns[$0].isFrozen == frozen }
+        guard let position = group.firstIndex(of: index) else { return false }
+        let target = max(0, min(group.count - 1, position + delta))
+        guard target != position else { return false }
+        // Inserted at the neighbour's index after the removal: after it when it was to the right
+        // (the removal shifted it left by one), before it when it was to the left.
+        let anchor = group[target]
+        let moved = columns.remove(at: index)
+        columns.insert(moved, at: anchor)
+        return true
+    }
+
     /// Freezes the shown column at `visibleIndex`, or unfreezes it; returns whether it is frozen now.
     @discardableResult
     public mutating func toggleFrozen(atVisibleIndex visibleIndex: Int) -> Bool {

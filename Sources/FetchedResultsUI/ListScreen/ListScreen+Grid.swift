@@ -1,3 +1,4 @@
+import FetchedResults
 import SQLiteStore
 import TerminalUI
 
@@ -57,8 +58,9 @@ extension ListScreen {
         statusLine.showMessage(text, at: now)
     }
 
-    /// The keys of a grid: ←/→ `h`/`l` move the column cursor, `!` freezes its column.
-    /// Taken before the app's own keys; false for every other key, or in a list.
+    /// The keys of a grid: ←/→ `h`/`l` move the column cursor, `!` freezes its column, and the
+    /// keys that work on it (``handleColumnKey(_:)``). Taken before the app's own keys; false for
+    /// every other key, or in a list.
     func handleGridKey(_ event: InputEvent) -> Bool {
         guard showsGrid else { return false }
         switch event {
@@ -68,7 +70,7 @@ extension ListScreen {
             toggleFrozenCursorColumn()
             return true
         default:
-            return false
+            return handleColumnKey(event)
         }
     }
 
@@ -88,12 +90,73 @@ extension ListScreen {
         tabGrids[tabIndex] = current
     }
 
-    /// The cell of an object in the tab showing: its values in the grid's shown columns,
-    /// or the tab's own cell in a list.
+    /// The cell of an object in the tab showing: its values in the grid's shown columns (the
+    /// search's matches in them highlighted), or the tab's own cell in a list.
     func cellMaker() -> (ManagedObject) -> TableCell {
         guard let current = tabGrid(tabIndex), current.showsGrid else { return tab.cell }
         let grid = current.grid
-        return { object in TableCell(values: grid.values(of: object)) }
+        let numeric = grid.visibleIndices.map { grid.columns[$0].isNumeric }
+        return { [weak self] object in
+            let values = grid.values(of: object)
+            guard let text = self?.search?.text, !text.isEmpty else { return TableCell(values: values) }
+            return TableCell(values: values, highlights: ListScreen.highlights(of: text, in: values, numeric: numeric))
+        }
+    }
+
+    /// Where `text` shows in a row's `values` as the grid search matches it: in a column of
+    /// text, each place it occurs with ASCII letters in any case (`CONTAINS[c]`); in a column
+    /// of numbers, the whole value when it is that number.
+    static func highlights(of text: String, in values: [String?], numeric: [Bool]) -> [TableCell.Highlight] {
+        let needle = Array(text).map(ListScreen.asciiLowercased)
+        var highlights: [TableCell.Highlight] = []
+        for (column, value) in values.enumerated() {
+            guard let value, !value.isEmpty else { continue }
+            if column < numeric.count, numeric[column] {
+                if let number = Double(text), Double(value) == number {
+                    highlights.append(.init(column: column, range: 0..<value.count))
+                }
+                continue
+            }
+            let haystack = Array(value).map(ListScreen.asciiLowercased)
+            guard needle.count <= haystack.count else { continue }
+            var start = 0
+            while start + needle.count <= haystack.count {
+                if haystack[start..<(start + needle.count)].elementsEqual(needle) {
+                    highlights.append(.init(column: column, range: start..<(start + needle.count)))
+                    start += needle.count
+                } else {
+                    start += 1
+                }
+            }
+        }
+        return highlights
+    }
+
+    /// `character` with an ASCII capital made small (what `CONTAINS[c]` folds; nothing else).
+    private static func asciiLowercased(_ character: Character) -> Character {
+        guard let ascii = character.asciiValue, ascii >= 0x41, ascii <= 0x5A else { return character }
+        return Character(Unicode.Scalar(ascii | 0x20))
+    }
+
+    /// The predicate of `/` in a grid: any column shown holds the text — containing it (ASCII
+    /// letters in any case: `CONTAINS[c]`, which a number stored as a number never does), or, in
+    /// a column of numbers, equal to it when it is a number.
+    func gridSearchPredicate(_ text: String) throws -> FetchPredicate? {
+        guard let grid else { return nil }
+        var format: [String] = []
+        var arguments: [StoreValue] = []
+        let number: StoreValue? = Int64(text).map { .integer($0) } ?? Double(text).map { .real($0) }
+        for index in grid.visibleIndices {
+            let column = grid.columns[index]
+            if column.isNumeric, let number {
+                format.append("%K == %@")
+                arguments += [.text(column.keyPath), number]
+            }
+            format.append("%K CONTAINS[c] %@")
+            arguments += [.text(column.keyPath), .text(text)]
+        }
+        guard !format.isEmpty else { return nil }
+        return try FetchPredicate(format.joined(separator: " OR "), arguments: arguments)
     }
 
     /// Makes the table show the tab showing as it should: as a grid (one line per row, its

@@ -53,7 +53,7 @@ extension ListScreen {
             variantIndex: ascending ? 0 : 1
         )
         picker.onChoose = { [unowned self] index, variant in
-            self.reconfigure(describing: "sort by \(keys[index])") { tab in apply(index, variant == 0, &tab) }
+            self.reconfigureAtTop(describing: "sort by \(keys[index])") { tab in apply(index, variant == 0, &tab) }
         }
         loop.push(picker)
     }
@@ -72,13 +72,13 @@ extension ListScreen {
     ) {
         let picker = ChoicePicker(title: "Sections by", choices: titles, selectedIndex: selected)
         picker.onChoose = { [unowned self] index, _ in
-            self.reconfigure(describing: "section by \(titles[index])") { tab in apply(index, &tab) }
+            self.reconfigureAtTop(describing: "section by \(titles[index])") { tab in apply(index, &tab) }
         }
         loop.push(picker)
     }
 
     /// ``reconfigureTab(_:)`` landing on the first row, its failure on the status line.
-    private func reconfigure(describing what: String, _ change: (inout ListTab) -> Void) {
+    func reconfigureAtTop(describing what: String, _ change: (inout ListTab) -> Void) {
         do {
             try reconfigureTab(change)
             table.scrollOffset = 0

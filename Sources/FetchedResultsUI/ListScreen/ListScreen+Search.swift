@@ -78,7 +78,8 @@ extension ListScreen {
             if let searchObjectIDs = tab.searchObjectIDs {
                 return ListSearch(text: text, matching: try searchObjectIDs(text), in: adapter.controller, key: key)
             }
-            guard let predicate = try tab.predicate(forSearch: text) else {
+            let predicate = try showsGrid ? gridSearchPredicate(text) : tab.predicate(forSearch: text)
+            guard let predicate else {
                 searchField.trailingText = "cannot search"
                 return nil
             }

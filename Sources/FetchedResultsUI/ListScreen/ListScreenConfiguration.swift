@@ -121,6 +121,18 @@ public struct ListScreenConfiguration {
     ///     }
     public var reopenReplacedStore:
         ((_ path: String, _ model: Model) throws -> (store: Store, readOnlyReason: String?))?
+    /// `[`/`]` in a grid: orders `tab` by `column` (`ascending` or not). Nil: the screen's own
+    /// order — the column alone, after the section key when the tab has sections. An app that
+    /// keeps its own idea of the order (fetchedtable's `o`) keeps it here.
+    ///
+    ///     configuration.sortByColumn = { column, ascending, tab in
+    ///         tab.sortDescriptors = [FetchSort(column.keyPath, ascending: ascending), FetchSort("name")]
+    ///     }
+    public var sortByColumn: ((_ column: ListColumn, _ ascending: Bool, _ tab: inout ListTab) -> Void)?
+    /// Called after the person gave a grid column another type (`t`, or the columns sheet `C`):
+    /// the column as it is now. Nil: the type only says how the values read and line up. An app
+    /// whose data can follow (fetchedtable converts a CSV file's cache) does so here.
+    public var retypeColumn: ((_ column: ListColumn, _ screen: ListScreen) -> Void)?
     /// How often other processes' changes are looked for, in seconds.
     public var pollInterval = 0.2
 

@@ -33,7 +33,9 @@ public enum ListScreenKeys {
         // In a grid ←/→ move the column cursor: Enter and Esc open and go back there.
         let grids = tabs.contains { $0.grid != nil }
         if grids {
-            lines.append(("←/→ h/l  !", "in a grid: move the column cursor; ! (un)freezes its column on the left"))
+            // Two lines for the column's keys (and Ctrl-L shares ?'s): failedbanks' help fits 80×24.
+            lines.append(("←/→ h/l  ! - +", "in a grid: the column cursor; freeze, hide it; show all"))
+            lines.append(("[ ] H L < > C F I t", "sort, move, size; columns/frequency/summary; type"))
         }
         if grids {
             // One line for both, so that the grid's line costs none (the help fits 80×24).
@@ -54,18 +56,23 @@ public enum ListScreenKeys {
         }
         let commandsIndex = lines.count
         lines.append(("", "Find"))
-        lines.append(("/", "search \(tabs[0].searchDescription) as you type; Enter keeps the match"))
+        if grids {
+            lines.append(("/", "search \(tabs[0].searchDescription) (a grid: every column shown); Enter keeps it"))
+        } else {
+            lines.append(("/", "search \(tabs[0].searchDescription) as you type; Enter keeps the match"))
+        }
         lines.append(("n  N", "next / previous match"))
         for (index, example) in configuration.filterExample.enumerated() {
             lines.append(index == 0 ? ("\\", "filter by a predicate, e.g. \(example)") : ("  ", example))
         }
         if configuration.filterExample.isEmpty { lines.append(("\\", "filter by a predicate; Esc clears")) }
-        lines += [
-            ("", "Screen"),
-            ("Ctrl-L", "redraw the screen"),
-            ("?  F1", "this help (any key closes it)"),
-            ("q", "quit"),
-        ]
+        lines.append(("", "Screen"))
+        if grids {
+            lines.append(("?  F1  Ctrl-L", "this help (any key closes it); Ctrl-L redraws the screen"))
+        } else {
+            lines += [("Ctrl-L", "redraw the screen"), ("?  F1", "this help (any key closes it)")]
+        }
+        lines.append(("q", "quit"))
         lines = placing(configuration.keyBindings, in: lines, commandsAt: commandsIndex)
         return lines + configuration.extraHelp
     }

@@ -42,6 +42,7 @@ final class CSVLoadingSession {
         let showPreview = loop.poster { [weak self] (preview: CSVTableLoader.Preview) in self?.show(preview) }
         let showProgress = loop.poster { [weak self] (progress: ImportProgress) in self?.show(progress) }
         let finish = loop.poster { [weak self] (result: Result<CSVTable, FetchedTableError>) in self?.finish(result) }
+        let types = options.columnTypes
         let thread = Thread {
             let result: Result<CSVTable, FetchedTableError>
             do {
@@ -49,6 +50,7 @@ final class CSVLoadingSession {
                     try CSVSource.load(
                         path: path,
                         missingValues: missingValues,
+                        types: types,
                         environment: environment,
                         progress: { progress in showProgress(progress) },
                         firstRows: { preview in showPreview(preview) }

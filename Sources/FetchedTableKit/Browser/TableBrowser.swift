@@ -1,3 +1,4 @@
+import BulkImport
 import CLIKit
 import FetchedResults
 import FetchedResultsUI
@@ -30,6 +31,8 @@ package final class TableBrowser {
     package private(set) var list: ListScreen?
     /// The table open in ``list``.
     package private(set) var opened: OpenedTable?
+    /// Whether a CSV file's column is being re-typed (`t`).
+    var isRetyping = false
     /// Whether a table's first frame is its preview, fetched in full right after (see ``ListScreenConfiguration/previewsFirstPage``).
     let previewsFirstPage: Bool
     /// Changes a table's list configuration before its screen is made (a server table's
@@ -277,13 +280,23 @@ package final class TableBrowser {
         }
         // --where narrows the tab itself: the \\ filter comes on top of it.
         configuration.tabs[0].predicate = opened.query.predicate
-        configuration.keyBindings = [sortBinding(), sectionBinding(), layoutBinding()]
+        configuration.keyBindings = [sortBinding(), sectionBinding(), columnSectionBinding(), layoutBinding()]
         if database.kind == .sqlite {
             // Another file renamed over the path (the list's polls compare its device and inode
             // with the open file's, `Store.fileAtPath()`): the same table in the file now there.
             configuration.reopenReplacedStore = { [unowned self] _, _ in
                 try self.reopenReplaced(tableNamed: table.name)
             }
+        }
+        configuration.retypeColumn = { [unowned self] column, screen in self.retype(column, on: screen) }
+        // [ and ] in the grid: the query keeps the order, so that o shows it.
+        configuration.sortByColumn = { [unowned self] column, ascending, tab in
+            guard let opened = self.opened else { return }
+            let query = opened.query.sorted(
+                by: SortSpecification(keys: [.init(column: column.keyPath, ascending: ascending)])
+            )
+            tab.sortDescriptors = query.sortDescriptors
+            self.opened?.query = query
         }
         configure?(&configuration)
         self.opened = opened
@@ -385,6 +398,104 @@ package final class TableBrowser {
             }
         }
         binding.helpPlacement = .section("Browse")
+        return binding
+    }
+
+    /// `t` (or the columns sheet) gave `column` another type: a database file is never written, so
+    /// the type says how the values read and which section keys `S` offers; a CSV file's cache
+    /// stores the values as the type (all or nothing) on a thread of its own, the status line
+    /// telling how far it is, the list refetched when it commits — refused, the column keeps its type.
+    func retype(_ column: ListColumn, on screen: ListScreen) {
+        guard let opened, let type = column.type, let target = ColumnTypeSpecification.target(of: type),
+            let index = opened.query.columns.firstIndex(where: { $0.name == column.keyPath })
+        else { return }
+        let name = target.rawValue
+        guard database.kind == .csv else {
+            self.opened?.query.columns[index].type = type
+            self.opened?.query.columns[index].typeIsChecked = false
+            let file = (database.path as NSString).lastPathComponent
+            screen.showMessage("\(column.name) reads as \(name); \(file) is not changed")
+            return
+        }
+        let previous = opened.query.columns[index].type
+        guard !isRetyping else {
+            setType(of: column.keyPath, to: previous, on: screen)
+            screen.showMessage("Another column is being re-typed: try again when it is done", style: .error)
+            return
+        }
+        let job = CSVRetypeJob(
+            databasePath: database.databasePath,
+            table: opened.table.name,
+            column: column.keyPath,
+            to: target,
+            missingValues: options.missingValues ?? CSVTableLoader.defaultMissingValues
+        )
+        isRetyping = true
+        screen.showMessage("Re-typing \(column.name) as \(name)…", duration: 3600)
+        // The thread's progress and end come back through the loop.
+        let progress = loop.poster { [weak screen] (fraction: Double) in
+            screen?.showMessage("Re-typing \(column.name) as \(name)… \(Int(fraction * 100)) %", duration: 3600)
+        }
+        let finish = loop.poster { [weak self, weak screen] (outcome: Result<CSVTableRetyping.Outcome, Error>) in
+            guard let self else { return }
+            self.isRetyping = false
+            guard let screen else { return }
+            switch outcome {
+            case .success(let done):
+                self.opened?.query.columns[index].type = type
+                self.opened?.query.columns[index].typeIsChecked = true
+                screen.showMessage(
+                    "\(column.name) is \(name) now: \(done.converted) value\(done.converted == 1 ? "" : "s") stored so"
+                )
+            case .failure(let error):
+                self.setType(of: column.keyPath, to: previous, on: screen)
+                screen.showMessage("Cannot make \(column.name) \(name): \(error)", duration: 10, style: .error)
+            }
+        }
+        job.start(progress: progress, finish: finish)
+    }
+
+    /// Gives the grid's column of `key` the type `type` again (a re-typing refused).
+    private func setType(of key: String, to type: AttributeType, on screen: ListScreen) {
+        guard var grid = screen.grid, let index = grid.columns.firstIndex(where: { $0.keyPath == key }) else { return }
+        grid.columns[index].type = type
+        screen.grid = grid
+    }
+
+    /// `s` in the grid: sections by the cursor's column (pressed on the column the list is
+    /// sectioned by: no sections); the list shows its top.
+    func columnSectionBinding() -> ListKeyBinding {
+        var binding = ListKeyBinding(
+            .character("s"),
+            keys: "s",
+            description: "section by the grid's column (again: no sections)"
+        ) { [unowned self] screen in
+            guard let opened = self.opened else { return }
+            guard let column = screen.cursorColumn else {
+                screen.showMessage("s sections by the grid's column under the cursor: v shows the grid")
+                return
+            }
+            let section: SectionKeySpecification? =
+                opened.query.section?.keyPath == column.keyPath ? nil : SectionKeySpecification(column: column.keyPath)
+            let query = opened.query.sectioned(by: section)
+            do {
+                try screen.reconfigureTab { tab in
+                    tab.sortDescriptors = query.sortDescriptors
+                    tab.sectionNameKeyPath = query.section?.keyPath
+                    tab.sectionIndexTitleProvider = TableListTab.indexTitle(for: query.section)
+                    let counted = TableListTab.make(query)
+                    tab.headerTitle = counted.headerTitle
+                    tab.provisionalHeaderTitle = counted.provisionalHeaderTitle
+                }
+                self.opened?.query = query
+                screen.table.scrollOffset = 0
+                screen.table.selectRow(at: IndexPath(row: 0, section: 0))
+                screen.showMessage(section == nil ? "No sections" : "Sections by \(column.name)")
+            } catch {
+                screen.showMessage("Cannot section by \(column.name): \(error)", duration: 8, style: .error)
+            }
+        }
+        binding.helpPlacement = .sharingLine(with: "S")
         return binding
     }
 

@@ -58,6 +58,12 @@ enum TableListTab {
                 var column = ListColumn(query.columnLabels[key] ?? key, keyPath: key, type: type)
                 column.text = { row in query.gridText(of: row, key: key) }
                 column.isFrozen = query.titleIsChosen && key == query.titleKey
+                // F counts a date column by its year, month and day too (the model has those keys: S offers them).
+                if query.columns.first(where: { $0.name == key })?.isDateLike == true {
+                    column.derivedKeyPaths = [SectionKeySpecification.Derivation.year, .month, .day].map {
+                        SectionKeySpecification(column: key, derivation: $0).keyPath
+                    }
+                }
                 return column
             }
         )

@@ -26,6 +26,8 @@ package struct TableOptions: Equatable, Sendable {
     package var subtitle: [String]?
     /// `--columns 'KEY, KEY, …'`: the grid's columns in their order (nil: every column).
     package var columns: [String]?
+    /// `--type 'COLUMN=TYPE, …'`: the types given to columns.
+    package var columnTypes: [ColumnTypeSpecification] = []
     /// `--where PREDICATE`, as typed.
     package var predicate: String?
     /// `--read-only`.
@@ -73,6 +75,7 @@ package struct TableOptions: Equatable, Sendable {
         if let columns = parsed.value("--columns") {
             self.columns = try OptionText.splitList(columns, option: "--columns").map(TableOptions.unquoted)
         }
+        if let types = parsed.value("--type") { columnTypes = try ColumnTypeSpecification.parse(types) }
         predicate = parsed.value("--where")
         readOnly = parsed.flag("--read-only")
         track = parsed.flag("--track")
@@ -153,6 +156,12 @@ package struct TableOptions: Equatable, Sendable {
             help: "a two-line list instead of the grid: these on the second line (default: the next two columns)"
         ),
         OptionSpec(
+            "--type",
+            value: "'KEY=TYPE, …'",
+            help: "give columns a type: integer, real, text, date, datetime, boolean (a CSV file's cache "
+                + "stores them so; a database file is never written)"
+        ),
+        OptionSpec(
             "--where",
             value: "PREDICATE",
             help: "only rows matching, e.g. \"state == 'TX' AND year >= 2020\" (a column with spaces in double quotes: "
@@ -199,7 +208,7 @@ package struct TableOptions: Equatable, Sendable {
         name: "fetchedtable",
         summary: "Browse any SQLite table or CSV file as a live, sectioned, indexed list.",
         usage: "FILE|URL|--pg [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--columns 'KEY, …'] "
-            + "[--title KEY] [--subtitle 'KEY, KEY'] "
+            + "[--title KEY] [--subtitle 'KEY, KEY'] [--type 'KEY=TYPE, …'] "
             + "[--where PREDICATE] [--na TOKEN,…] [--read-only] [--track] [--no-animation] | COMMAND …",
         options: common + [
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them")
@@ -216,7 +225,7 @@ package struct TableOptions: Equatable, Sendable {
         summary: "Print a table's rows in the order and sections the browser shows, as text, JSON or CSV.",
         usage:
             "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--columns …] [--title KEY] [--subtitle …] "
-            + "[--where PREDICATE] [--na TOKEN,…] "
+            + "[--type …] [--where PREDICATE] [--na TOKEN,…] "
             + "[--format text|json|csv]",
         options: common + [
             OptionSpec(

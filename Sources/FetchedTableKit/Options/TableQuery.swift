@@ -71,8 +71,8 @@ package struct TableQuery {
     package init(options: TableOptions, table: String, columns: [TableColumn], idKey: String) throws(FetchedTableError)
     {
         self.table = table
-        self.columns = columns
         self.idKey = idKey
+        var columns = columns
         let names = Set(columns.map(\.name))
         let list = columns.map(\.name).joined(separator: ", ")
         func check(_ column: String, _ option: String) throws(FetchedTableError) {
@@ -80,6 +80,16 @@ package struct TableQuery {
                 throw .usage("\(option): no column \"\(column)\" in table \"\(table)\"; its columns: \(list)")
             }
         }
+        // --type: how the values read (a CSV file's cache stores them so already: then nothing changes).
+        for given in options.columnTypes {
+            try check(given.column, "--type")
+            guard let index = columns.firstIndex(where: { $0.name == given.column }),
+                columns[index].type != given.attributeType
+            else { continue }
+            columns[index].type = given.attributeType
+            columns[index].typeIsChecked = false
+        }
+        self.columns = columns
         section = options.section
         if let section { try check(section.column, "--section") }
         let sort = options.sort ?? SortSpecification(keys: [.init(column: idKey)])

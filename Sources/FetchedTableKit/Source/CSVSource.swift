@@ -34,14 +34,61 @@ enum CSVSource {
     /// person once: a temporary cache folder, a file that mixes encodings.
     ///
     /// - Throws: ``FetchedTableError`` with the loader's `FILE:LINE` sentences: 65 bad data, 66 unreadable, 74 I/O.
+    ///
+    /// `types` (`--type`) are then given to their columns in the cache (``retype(_:path:_:missingValues:)``).
     static func load(
         path: String,
         missingValues: [String]? = nil,
+        types: [ColumnTypeSpecification] = [],
         environment: [String: String] = ProcessInfo.processInfo.environment,
         progress: (@Sendable (ImportProgress) -> Void)? = nil,
         firstRows: ((CSVTableLoader.Preview) -> Void)? = nil
     ) throws(FetchedTableError) -> CSVTable {
         let options = loaderOptions(missingValues: missingValues, environment: environment)
+        let table = try loadCache(path: path, options: options, progress: progress, firstRows: firstRows)
+        try retype(table, path: path, types, missingValues: options.missingValues)
+        return table
+    }
+
+    /// `--type`: the columns of the cache whose type is not the one asked for, given it (a column of
+    /// that type already, or one the file does not have — `TableQuery` names it — is left), the
+    /// missing-value tokens `missingValues` made NULL.
+    ///
+    /// - Throws: ``FetchedTableError`` 65 naming a value that does not read as the type.
+    static func retype(
+        _ table: CSVTable,
+        path: String,
+        _ types: [ColumnTypeSpecification],
+        missingValues: [String]
+    ) throws(FetchedTableError) {
+        let retyping = CSVTableRetyping(databasePath: table.databasePath, table: table.tableName)
+        for given in types {
+            guard let column = table.columns.first(where: { $0.name == given.column }),
+                column.attributeType != given.attributeType
+            else { continue }
+            do {
+                _ = try retyping.retype(given.column, to: given.type, missingValues: missingValues)
+            } catch let refusal as CSVTableRetyping.Refusal {
+                throw FetchedTableError(
+                    "\(path): --type \(given.column)=\(given.type.rawValue): \(refusal)",
+                    status: 65
+                )
+            } catch {
+                throw FetchedTableError(
+                    "\(path): --type \(given.column)=\(given.type.rawValue): \(FetchedTableError.reason(error))",
+                    status: ExitStatus.ioError
+                )
+            }
+        }
+    }
+
+    /// Loads (or reuses) the cache database with the loader's `options`.
+    private static func loadCache(
+        path: String,
+        options: CSVTableLoader.Options,
+        progress: (@Sendable (ImportProgress) -> Void)?,
+        firstRows: ((CSVTableLoader.Preview) -> Void)?
+    ) throws(FetchedTableError) -> CSVTable {
         let loader = CSVTableLoader(source: path, options: options)
         loader.progress = progress
         loader.firstRows = firstRows

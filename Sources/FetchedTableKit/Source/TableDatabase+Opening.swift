@@ -29,6 +29,7 @@ extension TableDatabase {
             let table = try CSVSource.load(
                 path: options.file,
                 missingValues: options.missingValues,
+                types: options.columnTypes,
                 environment: environment
             )
             // Said once, before anything else is printed (or curses takes the terminal).

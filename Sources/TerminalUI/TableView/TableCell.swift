@@ -68,6 +68,27 @@ public struct TableCell: Hashable, Sendable {
     /// The row's column values in a grid, in `TableView.gridColumns`' order, as
     /// text; nil is NULL (drawn as a dim `∅`, unlike an empty string). Empty for a list cell.
     public var values: [String?]
+    /// Parts of the grid values to show apart (a search's matches): in reverse video, or —
+    /// in the selected row, which is reversed already — bold and underlined, not reversed.
+    public var highlights: [Highlight] = []
+
+    /// A part of one grid value to show apart: `range` counts the value's characters
+    /// (grapheme clusters, as `String.count` does).
+    ///
+    ///     TableCell(values: ["Heritage Bank", "Atlanta"],
+    ///               highlights: [.init(column: 0, range: 0..<8)])   // "Heritage"
+    public struct Highlight: Hashable, Sendable {
+        /// The index of the value in ``TableCell/values``.
+        public var column: Int
+        /// The characters highlighted.
+        public var range: Range<Int>
+
+        /// Characters `range` of value `column`.
+        public init(column: Int, range: Range<Int>) {
+            self.column = column
+            self.range = range
+        }
+    }
 
     /// A cell; only the title is required.
     ///
@@ -89,11 +110,13 @@ public struct TableCell: Hashable, Sendable {
         )
     }
 
-    /// A grid row's cell: its column values (nil is NULL), and a title for messages.
+    /// A grid row's cell: its column values (nil is NULL), a title for messages, and the parts
+    /// of its values to show apart (``highlights``).
     ///
     ///     TableCell(values: ["Heritage Bank", "Atlanta", "GA", nil])
-    public init(title: String = "", values: [String?]) {
+    public init(title: String = "", values: [String?], highlights: [Highlight] = []) {
         self.init(style: .value1, title: title, detail: nil, accessory: .none, titleAttributes: [], values: values)
+        self.highlights = highlights
     }
 
     private init(

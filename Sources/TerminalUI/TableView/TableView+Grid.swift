@@ -197,7 +197,7 @@ extension TableView {
             let alignment = columns[placement.column].alignment
             let value: String? = placement.column < cell.values.count ? cell.values[placement.column] : ""
             if let value {
-                drawGridText(
+                let x = drawGridText(
                     value,
                     alignment: alignment,
                     into: &canvas,
@@ -205,6 +205,9 @@ extension TableView {
                     y: y,
                     attributes: attributes
                 )
+                for highlight in cell.highlights where highlight.column == placement.column {
+                    highlightGridText(value, highlight.range, x: x, placement: placement, y: y, into: &canvas)
+                }
             } else {
                 drawGridText(
                     Self.gridNullSymbol,
@@ -219,7 +222,9 @@ extension TableView {
         if let x = gridSeparatorX { canvas.put("│", x: x, y: y, attributes: base.union(.dim)) }
     }
 
-    /// `text` in its column, right-aligned for `.trailing`, cut with `…` when longer.
+    /// `text` in its column, right-aligned for `.trailing`, cut with `…` when longer; returns
+    /// the canvas column where it starts.
+    @discardableResult
     private func drawGridText(
         _ text: String,
         alignment: GridColumn.Alignment,
@@ -227,14 +232,48 @@ extension TableView {
         placement: GridPlacement,
         y: Int,
         attributes: CellAttributes
-    ) {
-        guard !text.isEmpty else { return }
+    ) -> Int {
+        guard !text.isEmpty else { return placement.x }
         var x = placement.x
         if alignment == .trailing {
             let width = DisplayWidth.of(text)
             if width < placement.width { x += placement.width - width }
         }
         canvas.put(text, x: x, y: y, attributes: attributes, maxWidth: placement.x + placement.width - x)
+        return x
+    }
+
+    /// Shows characters `range` of `text`, drawn from canvas column `x`, apart: reversed, or
+    /// (already reversed: the selected row) bold and underlined instead. Only what shows of them:
+    /// not past the column's end, nor over the `…` of a cut value.
+    private func highlightGridText(
+        _ text: String,
+        _ range: Range<Int>,
+        x: Int,
+        placement: GridPlacement,
+        y: Int,
+        into canvas: inout Canvas
+    ) {
+        guard !range.isEmpty, range.lowerBound >= 0, y >= 0, y < canvas.height else { return }
+        let characters = Array(text)
+        guard range.lowerBound < characters.count else { return }
+        let upper = min(range.upperBound, characters.count)
+        let start = x + DisplayWidth.of(String(characters[..<range.lowerBound]))
+        var end = start + DisplayWidth.of(String(characters[range.lowerBound..<upper]))
+        let limit = placement.x + placement.width
+        let isCut = x + DisplayWidth.of(text) > limit
+        end = min(end, isCut ? limit - 1 : limit, canvas.width)
+        guard start < end else { return }
+        for column in max(0, start)..<end {
+            var attributes = canvas[column, y].attributes
+            if attributes.contains(.reverse) {
+                attributes.remove(.reverse)
+                attributes.formUnion([.bold, .underline])
+            } else {
+                attributes.formUnion([.reverse, .bold])
+            }
+            canvas[column, y].attributes = attributes
+        }
     }
 
     /// The grid column under canvas column `x` in the last frame, if any.

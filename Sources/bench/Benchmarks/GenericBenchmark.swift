@@ -14,7 +14,10 @@ import Timekeeping
 /// - ``GenericFetchBenchmark``: `table10m_fetch_ratio`, the controller's full
 ///   fetch (`ts desc`, sections `day(ts)`) against raw SQL returning the same ids;
 /// - ``GenericMemoryChild`` (`bench --child generic-rss`): `table10m_rss_bytes_per_row`;
-/// - ``GenericChangeBenchmark``: `table10m_change1000_ms`, with tracking (`--track`);
+/// - ``GenericChangeBenchmark``: `table10m_change1000_ms`, with tracking (`--track`), and
+///   `freq_change1000_ms` (the same change sets reaching a frequency sheet's grouped controller);
+/// - ``GenericFrequencyBenchmark``: `freq10m_ratio`, a frequency sheet's count of a column of
+///   1,000 values against `GROUP BY` in SQL;
 /// - ``GenericScreenBenchmark``: `table10m_first_screen_s`, `grid10m_first_screen_s` (a
 ///   20-column copy of the table, ``EventsDataCache/wideDatabase(from:rows:)``), `csv1m_first_screen_s`,
 ///   `csv1m_ready_ratio` and VisiData's time, through the `fetchedtable` executable.
@@ -69,6 +72,10 @@ struct GenericBenchmark {
         )
         part("first screen") { try screens.runTable() }
         part("grid") { try screens.runGrid(wide: try cache.wideDatabase(from: database, rows: tableRows)) }
+        part("frequency") {
+            let wide = try cache.wideDatabase(from: database, rows: tableRows)
+            try GenericFrequencyBenchmark(runner: runner, database: wide, rows: tableRows).run()
+        }
         part("csv") { try screens.runCSV() }
         part("visidata") { try screens.runVisiData() }
     }

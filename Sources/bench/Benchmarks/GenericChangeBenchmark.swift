@@ -18,7 +18,9 @@ import Timekeeping
 /// to another day's section) in one transaction; the triggers record it. Then
 /// a second context of the store reads the history (`processExternalChanges()`,
 /// `table10m_history1000_ms`, table only) and the controller processes that
-/// change set (`process(_:)`, the key). One warm-up run, then 11 timed.
+/// change set (`process(_:)`, the key); so does the grouped controller of a frequency sheet of
+/// `day(ts)` (`freq_change1000_ms`: each row's day learnt after the fetch, as the sheet does in
+/// the background). One warm-up run, then 11 timed.
 struct GenericChangeBenchmark {
     let runner: BenchRunner
     let database: String
@@ -50,6 +52,24 @@ struct GenericChangeBenchmark {
                 fetchSeconds
             )
         )
+        // The frequency sheet of day(ts) over the same rows: a grouped controller, each row's group learnt.
+        let grouped = GroupedResultsController(
+            fetchRequest: FetchRequest(entity: "events"),
+            context: ObjectContext(store: store),
+            groupKeyPath: "day(ts)"
+        )
+        let (countSeconds, _) = try MonotonicClock.measure {
+            try grouped.performFetch()
+            grouped.onChange = { _ in }  // tracking, as the sheet
+            try grouped.prepareForChanges()
+        }
+        runner.log(
+            String(
+                format: "generic change: counted %d days and learnt each row's in %.1f s",
+                grouped.numberOfGroups,
+                countSeconds
+            )
+        )
         let reader = ObjectContext(store: store)
         _ = try reader.processExternalChanges()  // its history position starts here
 
@@ -59,6 +79,7 @@ struct GenericChangeBenchmark {
         let update = "UPDATE events SET ts = ? WHERE id = ?"
         var random = SplitMix64(seed: BenchRunner.seed)
         var processTimes: [Double] = []
+        var groupTimes: [Double] = []
         var historyTimes: [Double] = []
         var problems: [String] = []
         for index in 0...runner.configuration.runs(small: 11, large: 11) {  // 0: warm-up
@@ -89,16 +110,22 @@ struct GenericChangeBenchmark {
             if batch == nil || delegate.objectChanges == before, problems.count < 3 {
                 problems.append("process(_:) delivered no batch for 1,000 changed rows")
             }
+            let (groupSeconds, groupBatch) = try MonotonicClock.measure { try grouped.process(changes) }
+            if groupBatch == nil, problems.count < 3 {
+                problems.append("the grouped controller delivered no batch for 1,000 changed rows")
+            }
             if index > 0 {
                 processTimes.append(seconds)
+                groupTimes.append(groupSeconds)
                 historyTimes.append(historySeconds)
             }
             runner.log(
                 String(
-                    format: "generic change run %@: history %.1f ms, process %.3f ms",
+                    format: "generic change run %@: history %.1f ms, process %.3f ms, grouped %.3f ms",
                     index == 0 ? "warm-up" : String(index),
                     historySeconds * 1000,
-                    seconds * 1000
+                    seconds * 1000,
+                    groupSeconds * 1000
                 )
             )
         }
@@ -107,8 +134,15 @@ struct GenericChangeBenchmark {
                 "the controller refetched \(controller.statistics.refetches) times instead of applying the changes"
             )
         }
+        if grouped.statistics.refetches > 0 || grouped.statistics.membershipBuilds != 1 {
+            problems.append(
+                "the grouped controller counted again \(grouped.statistics.refetches) times, learnt the rows "
+                    + "\(grouped.statistics.membershipBuilds) times"
+            )
+        }
         for problem in problems { runner.results.note("generic change: \(problem)") }
         runner.results.setMedian("table10m_change1000_ms", of: processTimes, scale: 1000)
+        runner.results.setMedian("freq_change1000_ms", of: groupTimes, scale: 1000)
         runner.results.setMedian("table10m_history1000_ms", of: historyTimes, scale: 1000)
     }
 }

@@ -25,6 +25,7 @@ struct BenchResults {
     static let genericKeys = [
         "table10m_first_screen_s", "table10m_fetch_ratio", "table10m_rss_bytes_per_row",
         "table10m_change1000_ms", "csv1m_first_screen_s", "csv1m_ready_ratio", "grid10m_first_screen_s",
+        "freq10m_ratio", "freq_change1000_ms",
     ]
 
     /// The `generic` group's keys that its CSV part measures (`--only` naming only these runs only that part).

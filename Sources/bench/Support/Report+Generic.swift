@@ -40,6 +40,22 @@ extension Report {
                 unit: .milliseconds,
                 target: "≤ 20 ms"
             ),
+            .ratioAtMost(
+                1.2,
+                "frequency of a column, 10M rows, 1,000 values",
+                key: "freq10m_s",
+                unit: .seconds,
+                reference: ("GROUP BY … ORDER BY 2 DESC", "freq10m_raw_query_s", .seconds),
+                ratio: ("freq10m_ratio", "ours/ref"),
+                target: "ratio ≤ 1.2"
+            ),
+            .atMost(
+                10,
+                "1,000 changed rows reach the frequency sheet",
+                key: "freq_change1000_ms",
+                unit: .milliseconds,
+                target: "≤ 10 ms"
+            ),
             .information(
                 "1,000 rows: reading the history (--track)",
                 key: "table10m_history1000_ms",
