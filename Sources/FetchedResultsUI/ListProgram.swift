@@ -119,7 +119,7 @@ public struct ListProgram {
             say("cannot use the terminal: \(error)")
             return 1
         }
-        let loop = TerminalRunLoop(screen: backend, minimumWidth: minimumSize.width, minimumHeight: minimumSize.height)
+        let loop = TerminalRunLoop(backend: backend, minimumWidth: minimumSize.width, minimumHeight: minimumSize.height)
         do {
             let status = try makeList(store: store, loop: loop, animated: animated).run().exitStatus
             backend.close()

@@ -18,7 +18,7 @@ public protocol TimeSource: AnyObject {
 
 /// `CLOCK_MONOTONIC` in seconds: immune to wall-clock changes.
 ///
-///     let loop = TerminalRunLoop(screen: screen, clock: MonotonicClock())
+///     let loop = TerminalRunLoop(backend: screen, clock: MonotonicClock())
 ///     let (seconds, rows) = MonotonicClock.measure { try importer.run() }
 public final class MonotonicClock: TimeSource {
     /// The system's monotonic clock.

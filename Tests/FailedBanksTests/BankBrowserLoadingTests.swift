@@ -44,7 +44,7 @@ private final class LoadingFixture {
         try BankBrowser(
             store: store,
             options: options,
-            screen: screen,
+            backend: screen,
             clock: TestClock(now: 100),
             cacheDirectory: cacheDirectory
         )

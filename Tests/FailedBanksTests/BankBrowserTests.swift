@@ -64,7 +64,7 @@ final class BrowserHarness {
         browser = try BankBrowser(
             store: store,
             options: options,
-            screen: screen,
+            backend: screen,
             clock: clock,
             readOnlyReason: readOnly ? "opened read-only for the test" : nil,
             cacheDirectory: directory.path("cache")

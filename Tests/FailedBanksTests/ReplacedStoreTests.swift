@@ -93,7 +93,7 @@ import Testing
             browser = try BankBrowser(
                 store: try Store(path: path, model: BrowserModel.model),
                 options: BrowserOptions(),
-                screen: screen,
+                backend: screen,
                 clock: clock,
                 cacheDirectory: cacheDirectory
             )

@@ -109,7 +109,7 @@ private final class StudentList: View, TableViewDelegate {
 
         let screen = MemoryBackend(width: 32, height: 10)
         let clock = TestClock()
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         loop.push(list)
         loop.addTicker(every: 0.2) { _ in _ = try? context.processExternalChanges() }
 

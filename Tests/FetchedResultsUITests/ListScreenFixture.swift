@@ -74,7 +74,7 @@ final class ListScreenFixture {
         store = try Store(path: path, model: ListScreenFixture.model, readOnly: readOnly)
         context = ObjectContext(store: store)
         screen = MemoryBackend(width: width, height: height)
-        loop = TerminalRunLoop(screen: screen, clock: loopClock ?? clock, minimumWidth: 24, minimumHeight: 8)
+        loop = TerminalRunLoop(backend: screen, clock: loopClock ?? clock, minimumWidth: 24, minimumHeight: 8)
 
         func cell(_ book: ManagedObject) -> TableCell {
             TableCell(

@@ -34,7 +34,7 @@ import Testing
             browser = try TableBrowser(
                 database: try TableDatabase.open(options: options),
                 options: options,
-                screen: screen,
+                backend: screen,
                 clock: clock
             )
             press()

@@ -20,7 +20,7 @@ import Testing
             try stash.addPassword(PasswordEntry(name: "Bank", userID: "me@example.com", password: "pw"))
             app = try StashApp(
                 stash: stash,
-                screen: MemoryBackend(width: 80, height: 24),
+                backend: MemoryBackend(width: 80, height: 24),
                 clock: clock,
                 animated: false,
                 lockAfter: lockAfter

@@ -50,7 +50,7 @@ final class RecordingClipboard: Clipboard {
     {
         try StashApp(
             stash: stash,
-            screen: MemoryBackend(width: 80, height: 24),
+            backend: MemoryBackend(width: 80, height: 24),
             clock: clock,
             animated: false,
             lockAfter: lockAfter,

@@ -110,7 +110,7 @@ import Testing
         let clock = TestClock(now: 100)
         let app = try StashApp(
             stash: stash,
-            screen: MemoryBackend(width: 80, height: 24),
+            backend: MemoryBackend(width: 80, height: 24),
             clock: clock,
             animated: false,
             lockAfter: 0,

@@ -29,7 +29,7 @@ import Testing
             try stash.addPassword(PasswordEntry(name: "Zulu", userID: "z", password: "zulu-Secret-2"))
             app = try StashApp(
                 stash: stash,
-                screen: MemoryBackend(width: 80, height: 24),
+                backend: MemoryBackend(width: 80, height: 24),
                 clock: clock,
                 animated: false,
                 lockAfter: 0,

@@ -22,7 +22,7 @@ import Testing
         #expect(try PasswordHistory(encoded: history.encoded) == history)
         let app = try StashApp(
             stash: stash,
-            screen: MemoryBackend(width: 80, height: 24),
+            backend: MemoryBackend(width: 80, height: 24),
             clock: TestClock(now: 1),
             animated: false,
             lockAfter: 0,
@@ -57,7 +57,7 @@ import Testing
         let replaced = try #require(try stash.entry(for: object).history.items.first?.replaced)
         let app = try StashApp(
             stash: stash,
-            screen: MemoryBackend(width: 80, height: 24),
+            backend: MemoryBackend(width: 80, height: 24),
             clock: TestClock(now: 1),
             animated: false,
             lockAfter: 0,

@@ -22,7 +22,7 @@ import Testing
         let stash = try temp.open()
         let app = try StashApp(
             stash: stash,
-            screen: MemoryBackend(width: 80, height: 24),
+            backend: MemoryBackend(width: 80, height: 24),
             clock: TestClock(now: 1),
             animated: false,
             lockAfter: 0,

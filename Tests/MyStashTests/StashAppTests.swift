@@ -20,7 +20,7 @@ import Testing
             temp = try TemporaryStash()
             try prepare(temp)
             stash = try temp.open()
-            app = try StashApp(stash: stash, screen: screen, clock: clock, animated: false)
+            app = try StashApp(stash: stash, backend: screen, clock: clock, animated: false)
             app.loop.draw()
         }
 

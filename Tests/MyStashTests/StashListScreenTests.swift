@@ -32,7 +32,7 @@ import Testing
         _ = try stash.addNote(title: "Banana bread", body: "")
         let reopened = try temp.open()
         let screen = MemoryBackend(width: 80, height: 24)
-        let app = try StashApp(stash: reopened, screen: screen, clock: TestClock(now: 100), animated: false)
+        let app = try StashApp(stash: reopened, backend: screen, clock: TestClock(now: 100), animated: false)
         #expect(!app.browser.list.isLoading)
         app.loop.draw()
         #expect(screen.presentCount == 1)
@@ -70,7 +70,7 @@ import Testing
         #expect(try stash.objectIDs(of: .passwords, matching: "zebra").isEmpty)
         let app = try StashApp(
             stash: stash,
-            screen: MemoryBackend(width: 80, height: 24),
+            backend: MemoryBackend(width: 80, height: 24),
             clock: TestClock(now: 1),
             animated: false,
             lockAfter: 0,

@@ -198,7 +198,7 @@ private func tableCanvas(firstRow: Int) -> Canvas {
         let tty = try #require(PseudoTerminalPair())
         let screen = try CursesBackend(options: options(tty))
         defer { screen.close() }
-        let loop = TerminalRunLoop(screen: screen)
+        let loop = TerminalRunLoop(backend: screen)
         // No ticker, no view: after its first frame the loop waits for a key without a timeout.
         var keyArrived = false
         loop.unhandledEventHandler = { _ in

@@ -16,7 +16,7 @@ private final class LineView: View {
     @Test func actionRunsOnceAfterTheNextFrameIsPresentedAndTheLoopDrawsItsResultAtOnce() {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(clock: clock, script: [(1, .character("q"))])
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         let view = LineView("Loading…")
         loop.push(view)
         var framesWhenRun: [Int] = []
@@ -36,7 +36,7 @@ private final class LineView: View {
 
     @Test func drawRunsTheActionsOfItsFrameOnlyAndLaterActionsWaitForTheNextFrame() {
         let screen = MemoryBackend(width: 20, height: 5)
-        let loop = TerminalRunLoop(screen: screen, clock: TestClock())
+        let loop = TerminalRunLoop(backend: screen, clock: TestClock())
         let view = LineView("one")
         loop.push(view)
         var runs: [String] = []

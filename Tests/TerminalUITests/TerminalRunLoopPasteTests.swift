@@ -24,7 +24,7 @@ private final class BackdropView: View {
     private func makeLoop(_ events: [InputEvent]) -> (TerminalRunLoop, MemoryBackend) {
         let screen = MemoryBackend(width: 80, height: 24)
         screen.enqueue(contentsOf: events)
-        let loop = TerminalRunLoop(screen: screen, clock: TestClock())
+        let loop = TerminalRunLoop(backend: screen, clock: TestClock())
         loop.push(BackdropView())
         return (loop, screen)
     }

@@ -20,7 +20,7 @@ private final class LineView: View {
         let clock = TestClock()
         // A key at 5 s: the loop would wait until then if the post did not wake it.
         let screen = WidgetScriptedScreen(clock: clock, script: [(5, .character("q"))])
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         let view = LineView("Loading…")
         loop.push(view)
         let show = loop.poster { [unowned view] (text: String) in view.line = text }

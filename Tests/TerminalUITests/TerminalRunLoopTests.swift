@@ -39,7 +39,7 @@ private final class PulseView: View {
     @Test func blocksWithoutTimeoutWhenNothingAnimatesOrPolls() {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(clock: clock, script: [(1, .down), (2, .character("q"))])
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         loop.push(PulseView(clock: clock))
         #expect(loop.run() == .quit)
         #expect(screen.waits.map(\.timeoutMilliseconds) == [nil, nil])
@@ -49,7 +49,7 @@ private final class PulseView: View {
     @Test func ticksAtAboutThirtyFramesPerSecondOnlyWhileAnimating() {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(clock: clock, script: [(1, .character("a")), (5, .character("q"))])
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         let view = PulseView(clock: clock, duration: 0.25)
         loop.push(view)
         #expect(loop.run() == .quit)
@@ -68,7 +68,7 @@ private final class PulseView: View {
     @Test func tickerPollsAtItsIntervalAndStopsWhenRemoved() {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(clock: clock, script: [(1.05, .character("r")), (3, .character("q"))])
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         var polls: [Double] = []
         var ticker: TerminalRunLoop.TickerID?
         loop.unhandledEventHandler = { event in
@@ -92,7 +92,7 @@ private final class PulseView: View {
     @Test func wakesOnceWhenAStatusMessageExpiresInsteadOfTicking() {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(clock: clock, script: [(10, .character("q"))])
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         let status = StatusLine(hints: "q quit")
         status.showMessage("Saved", at: 0, duration: 4)
         loop.push(status)
@@ -105,7 +105,7 @@ private final class PulseView: View {
     @Test func quitsOnQWhenTheTopViewIgnoresIt() {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(clock: clock, script: [(0, .character("q"))])
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         let view = PulseView(clock: clock)
         loop.push(view)
         #expect(loop.run() == .quit)
@@ -115,7 +115,7 @@ private final class PulseView: View {
     @Test func viewCanQuitAndDismissItself() {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(clock: clock, script: [(0, .character("x")), (1, .character("!"))])
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         let bottom = PulseView(clock: clock)
         let top = PulseView(clock: clock)
         loop.push(bottom)
@@ -137,7 +137,7 @@ private final class PulseView: View {
                 (0, .escape), (1, .left), (2, .escape), (3, .character("q")),
             ]
         )
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         let root = Quiet()
         loop.push(root)
         loop.push(Quiet())
@@ -151,7 +151,7 @@ private final class PulseView: View {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(clock: clock, script: [(9, .character("q"))])
         screen.signal = (at: 2, signo: SIGTERM)
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         loop.push(PulseView(clock: clock))
         let exit = loop.run()
         #expect(exit == .signal(SIGTERM))
@@ -167,7 +167,7 @@ private final class PulseView: View {
                 (0, .control("l")), (1, .resize(width: 100, height: 30)), (2, .character("q")),
             ]
         )
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         let bottom = PulseView(clock: clock)
         let top = PulseView(clock: clock)
         loop.push(bottom)
@@ -195,7 +195,7 @@ private final class PulseView: View {
                 (0, .character("?")), (1, .character("z")), (2, .function(1)), (3, .escape), (4, .character("q")),
             ]
         )
-        let loop = TerminalRunLoop(screen: screen, clock: clock)
+        let loop = TerminalRunLoop(backend: screen, clock: clock)
         loop.push(Quiet())
         loop.helpBindings = [("q", "quit"), ("?", "this help")]
         #expect(loop.run() == .quit)
@@ -218,7 +218,7 @@ private final class PulseView: View {
                 (0, .character("a")), (1, .character("q")),
             ]
         )
-        let loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 20, minimumHeight: 5)
+        let loop = TerminalRunLoop(backend: screen, clock: clock, minimumWidth: 20, minimumHeight: 5)
         let view = PulseView(clock: clock)
         loop.push(view)
         #expect(loop.run() == .quit)
@@ -238,7 +238,7 @@ private final class PulseView: View {
                 (0, .resize(width: 40, height: 12)), (1, .character("q")),
             ]
         )
-        let loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 20, minimumHeight: 5)
+        let loop = TerminalRunLoop(backend: screen, clock: clock, minimumWidth: 20, minimumHeight: 5)
         loop.push(PulseView(clock: clock))
         _ = loop.run()
         #expect(screen.frames.last!.text.hasPrefix("pulse 1"))

@@ -171,7 +171,7 @@ import Testing
     @Test func tooSmallScreenThroughTheRunLoop() {
         let clock = TestClock()
         let screen = WidgetScriptedScreen(width: 12, height: 4, clock: clock, script: [(0, .character("q"))])
-        let loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 40, minimumHeight: 10)
+        let loop = TerminalRunLoop(backend: screen, clock: clock, minimumWidth: 40, minimumHeight: 10)
         _ = loop.run()
         Golden.check(screen.frames[0], "WidgetTooSmall-12x4")
     }

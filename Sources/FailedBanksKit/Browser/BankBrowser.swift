@@ -22,7 +22,7 @@ import TerminalUI
 /// an update from the FDIC in the background (BankBrowser+Update.swift).
 ///
 ///     let store = try Store(path: path, model: BrowserModel.model)
-///     let browser = try BankBrowser(store: store, options: BrowserOptions(), screen: try CursesBackend())
+///     let browser = try BankBrowser(store: store, options: BrowserOptions(), backend: try CursesBackend())
 ///     let exit = browser.run()           // .quit, or .signal(SIGTERM) …
 package final class BankBrowser {
     /// What the browser was launched with (`c` and `U` use it).
@@ -45,13 +45,13 @@ package final class BankBrowser {
     package init(
         store: Store,
         options: BrowserOptions,
-        screen: Backend,
+        backend: Backend,
         clock: any TerminalUI.TimeSource = TerminalUI.MonotonicClock(),
         readOnlyReason: String? = nil,
         cacheDirectory: String? = nil
     ) throws {
         self.options = options
-        loop = TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8)
+        loop = TerminalRunLoop(backend: backend, clock: clock, minimumWidth: 24, minimumHeight: 8)
         var configuration = BankListConfiguration.make(
             options: options,
             storePath: store.path,

@@ -84,7 +84,7 @@ struct BrowserLauncher {
             browser = try BankBrowser(
                 store: consume store,
                 options: options,
-                screen: screen,
+                backend: screen,
                 readOnlyReason: readOnlyReason,
                 cacheDirectory: environment["FAILEDBANKS_CACHE"]
             )

@@ -30,7 +30,7 @@ import TerminalUI
 /// Search as you type runs once per frame, however many keys arrived before it
 /// (a paste is one search, not one per character).
 ///
-///     let loop = TerminalRunLoop(screen: try CursesBackend(), minimumWidth: 24, minimumHeight: 8)
+///     let loop = TerminalRunLoop(backend: try CursesBackend(), minimumWidth: 24, minimumHeight: 8)
 ///     var configuration = ListScreenConfiguration(title: "Students", tabs: [bySubject])
 ///     configuration.detailScreen = { student, _ in StudentScreen(student: student) }
 ///     let list = try ListScreen(context: ObjectContext(store: store), configuration: configuration, loop: loop)
@@ -136,7 +136,7 @@ public final class ListScreen: View, TableViewDelegate {
             install(controller)
         } else if configuration.previewsFirstPage,
             let preview = try? FetchedPreviewTableSource(
-                rows: controller.previewFirstObjects(limit: max(1, loop.screen.height)),
+                rows: controller.previewFirstObjects(limit: max(1, loop.backend.height)),
                 context: context,
                 isSectioned: tab.sectionNameKeyPath != nil,
                 cellForObject: cellMaker(),

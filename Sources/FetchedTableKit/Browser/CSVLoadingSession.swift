@@ -1,4 +1,5 @@
 import BulkImport
+import FetchedResultsUI
 import Foundation
 import SQLiteStore
 import TerminalUI

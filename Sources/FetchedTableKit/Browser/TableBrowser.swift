@@ -16,7 +16,7 @@ import TerminalUI
 /// Works on any `Backend` — ncurses in the app, an in-memory screen in tests.
 ///
 ///     let database = try TableDatabase.open(options: options)
-///     let browser = try TableBrowser(database: database, options: options, screen: try CursesBackend())
+///     let browser = try TableBrowser(database: database, options: options, backend: try CursesBackend())
 ///     let exit = browser.run()
 package final class TableBrowser {
     /// The file's tables (read again when another program changes the schema).
@@ -45,13 +45,13 @@ package final class TableBrowser {
     package convenience init(
         database: TableDatabase,
         options: TableOptions,
-        screen: Backend,
+        backend: Backend,
         clock: any TerminalUI.TimeSource = TerminalUI.MonotonicClock()
     ) throws {
         try self.init(
             database: database,
             options: options,
-            loop: TerminalRunLoop(screen: screen, clock: clock, minimumWidth: 24, minimumHeight: 8)
+            loop: TerminalRunLoop(backend: backend, clock: clock, minimumWidth: 24, minimumHeight: 8)
         )
     }
 

@@ -130,7 +130,7 @@ enum PostgresFaces {
                 status: ExitStatus.failure
             )
         }
-        let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
+        let loop = TerminalRunLoop(backend: screen, minimumWidth: 24, minimumHeight: 8)
         let browser = PostgresBrowser(server: server, options: options, loop: loop)
         do {
             if let opening { browser.open(opening) } else { try browser.showTableList() }

@@ -10,7 +10,7 @@ import TerminalUI
 /// (which drive `loop.dispatch(_:)` and read `loop.canvas`).
 ///
 ///     let screen = try CursesBackend()
-///     let app = try StashApp(stash: stash, screen: screen)
+///     let app = try StashApp(stash: stash, backend: screen)
 ///     let exit = app.run()
 ///     screen.close()
 ///     stash.lock()
@@ -20,7 +20,7 @@ package final class StashApp {
     /// The run loop (tests dispatch events to it and read its `canvas`).
     package let loop: TerminalRunLoop
     let browser: StashBrowser
-    let activity: ActivityTrackingScreen
+    let activity: ActivityTrackingBackend
     /// Seconds without a key after which the app locks (`--lock-after`; 0 never).
     package let lockAfter: Double
     /// The unlock prompt while locked, else nil.
@@ -34,7 +34,7 @@ package final class StashApp {
     /// cleared after `clipSeconds` (`--clip-seconds`).
     package init(
         stash: Stash,
-        screen: Backend,
+        backend: Backend,
         clock: any TimeSource = MonotonicClock(),
         animated: Bool = true,
         lockAfter: Double = 300,
@@ -47,8 +47,8 @@ package final class StashApp {
             clipboard: clipboard ?? SystemClipboard(terminal: isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : nil),
             seconds: clipSeconds
         )
-        activity = ActivityTrackingScreen(base: screen, clock: clock)
-        loop = TerminalRunLoop(screen: activity, clock: clock, minimumWidth: 40, minimumHeight: 12)
+        activity = ActivityTrackingBackend(base: backend, clock: clock)
+        loop = TerminalRunLoop(backend: activity, clock: clock, minimumWidth: 40, minimumHeight: 12)
         // The list screen pushes itself, sets the help and polls the store every 0.25 s.
         browser = try StashBrowser(stash: stash, loop: loop, animated: animated)
         browser.onLock = { [unowned self] in self.lock() }

@@ -21,13 +21,13 @@
 /// close the top view when there is one beneath it (back), and, when
 /// `helpBindings` is set, `?` and F1 open a `HelpOverlay`.
 ///
-///     let screen = try CursesBackend()
-///     let loop = TerminalRunLoop(screen: screen, minimumWidth: 40, minimumHeight: 10)
+///     let backend = try CursesBackend()
+///     let loop = TerminalRunLoop(backend: backend, minimumWidth: 40, minimumHeight: 10)
 ///     loop.push(bookListScreen)
 ///     loop.helpBindings = [("↑/↓ j/k", "move"), ("q", "quit")]
 ///     loop.addTicker(every: 0.2) { _ in try? context.processExternalChanges() }
 ///     let reason = loop.run()          // .quit, or .signal(SIGTERM) …
-///     screen.close()
+///     backend.close()
 ///     exit(reason.exitStatus)
 public final class TerminalRunLoop {
     /// Why `run()` returned.
@@ -59,7 +59,7 @@ public final class TerminalRunLoop {
     }
 
     /// Where frames go and events come from.
-    public let screen: Backend
+    public let backend: Backend
     /// The thread-safe way in: what other threads post runs on the loop's thread
     /// (``post(_:)``, ``perform(_:then:)``).
     public let mailbox: RunLoopMailbox
@@ -87,19 +87,19 @@ public final class TerminalRunLoop {
     private var quitRequested = false
     private var afterFrameActions: [() -> Void] = []
 
-    /// A loop over `screen` with an empty view stack.
+    /// A loop over `backend` with an empty view stack.
     public init(
-        screen: Backend,
+        backend: Backend,
         clock: any TimeSource = MonotonicClock(),
         minimumWidth: Int = 20,
         minimumHeight: Int = 5
     ) {
-        self.screen = screen
-        self.mailbox = RunLoopMailbox(wake: screen.waker)
+        self.backend = backend
+        self.mailbox = RunLoopMailbox(wake: backend.waker)
         self.clock = clock
         self.minimumWidth = minimumWidth
         self.minimumHeight = minimumHeight
-        self.canvas = Canvas(width: screen.width, height: screen.height)
+        self.canvas = Canvas(width: backend.width, height: backend.height)
     }
 
     /// The view that receives events.
@@ -166,11 +166,11 @@ public final class TerminalRunLoop {
         draw()
         while true {
             if quitRequested { return .quit }
-            if let signo = (screen as? TerminalBackend)?.terminationSignal { return .signal(signo) }
+            if let signo = (backend as? TerminalBackend)?.terminationSignal { return .signal(signo) }
             // Something posted meanwhile: look for keys, but do not wait.
             let timeout = hasPosted ? 0 : waitTimeout(now: clock.now)
-            let event = screen.nextEvent(timeoutMilliseconds: timeout)
-            if let signo = (screen as? TerminalBackend)?.terminationSignal { return .signal(signo) }
+            let event = backend.nextEvent(timeoutMilliseconds: timeout)
+            if let signo = (backend as? TerminalBackend)?.terminationSignal { return .signal(signo) }
             if let event { dispatchBurst(startingWith: event) }
             if quitRequested { return .quit }
             runPosted()
@@ -207,7 +207,7 @@ public final class TerminalRunLoop {
         }
     }
 
-    private var isTooSmall: Bool { screen.width < minimumWidth || screen.height < minimumHeight }
+    private var isTooSmall: Bool { backend.width < minimumWidth || backend.height < minimumHeight }
 
     private var visibleViews: ArraySlice<View> {
         let start = views.lastIndex { $0.isOpaque } ?? 0
@@ -217,8 +217,8 @@ public final class TerminalRunLoop {
     /// Erases the canvas, renders the visible views (or the too-small screen), presents;
     /// then runs the ``afterNextFrame(_:)`` actions, if any, and draws once more.
     public func draw() {
-        let width = screen.width
-        let height = screen.height
+        let width = backend.width
+        let height = backend.height
         if canvas.width != width || canvas.height != height {
             canvas.resize(width: width, height: height)
         } else {
@@ -232,7 +232,7 @@ public final class TerminalRunLoop {
         } else {
             for view in visibleViews { view.render(into: &canvas, frame: frame, at: now) }
         }
-        screen.present(canvas)
+        backend.present(canvas)
         frameCount += 1
         if !afterFrameActions.isEmpty {
             let actions = afterFrameActions
@@ -264,8 +264,8 @@ public final class TerminalRunLoop {
                 dispatch(event)
                 count += 1
                 if quitRequested || clock.now - start >= maximumBurstDuration { break }
-                if (screen as? TerminalBackend)?.terminationSignal != nil { break }
-                next = screen.nextPendingEvent()
+                if (backend as? TerminalBackend)?.terminationSignal != nil { break }
+                next = backend.nextPendingEvent()
             }
         }
         return count
@@ -278,7 +278,7 @@ public final class TerminalRunLoop {
             for view in views { _ = view.handle(event) }
             return
         case .control("l"):
-            (screen as? TerminalBackend)?.redrawAll()
+            (backend as? TerminalBackend)?.redrawAll()
             return
         default:
             break

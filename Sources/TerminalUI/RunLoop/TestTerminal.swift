@@ -22,7 +22,7 @@ public final class TestTerminal {
     public init(width: Int = 80, height: Int = 24, now: Double = 10, minimumWidth: Int = 20, minimumHeight: Int = 5) {
         backend = MemoryBackend(width: width, height: height)
         clock = TestClock(now: now)
-        loop = TerminalRunLoop(screen: backend, clock: clock, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+        loop = TerminalRunLoop(backend: backend, clock: clock, minimumWidth: minimumWidth, minimumHeight: minimumHeight)
     }
 
     deinit { while loop.pop() != nil {} }

@@ -24,13 +24,13 @@ import Synchronization
 /// against what the terminal shows and, because `idlok` is on, scrolls with
 /// the terminal's scroll region when rows moved. It never calls `clear()`.
 ///
-///     let screen: CursesBackend
-///     do { screen = try CursesBackend() }
+///     let backend: CursesBackend
+///     do { backend = try CursesBackend() }
 ///     catch { print("cannot use the terminal: \(error)"); exit(1) }
-///     let loop = TerminalRunLoop(screen: screen)
+///     let loop = TerminalRunLoop(backend: backend)
 ///     loop.push(browser)
 ///     let reason = loop.run()
-///     screen.close()
+///     backend.close()
 ///     exit(reason.exitStatus)    // 0, or 128 + signal number
 public final class CursesBackend: TerminalBackend {
     /// How to take the terminal over. Defaults come from the environment.

@@ -5,7 +5,7 @@
 /// reads; the command-line layer prefixes the program name:
 ///
 ///     do {
-///         let screen = try CursesBackend()
+///         let backend = try CursesBackend()
 ///         …
 ///     } catch let error as TerminalError {
 ///         print(error.description)   // "TERM is not set" …

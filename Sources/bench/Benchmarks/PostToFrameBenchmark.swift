@@ -63,7 +63,7 @@ struct PostToFrameBenchmark {
 
         /// `posts` posts, one after the other; each one's seconds from post to presented frame.
         func measure(posts: Int) throws -> [Double] {
-            let loop = TerminalRunLoop(screen: screen)
+            let loop = TerminalRunLoop(backend: screen)
             loop.unhandledEventHandler = { _ in .ignored }
             let view = LineView()
             loop.push(view)

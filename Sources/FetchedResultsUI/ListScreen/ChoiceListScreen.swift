@@ -1,4 +1,5 @@
 import Foundation
+import TerminalUI
 
 /// A whole screen listing things to open — the tables of a database with their
 /// row counts — one a line (`name` left, its detail right and dim). Enter or →

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalUI
 
 /// A list of rows shown while the real list is still being made — the first
 /// rows of a file as read, and how far the load has got on the status line

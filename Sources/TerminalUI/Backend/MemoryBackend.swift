@@ -2,12 +2,12 @@
 /// script of input events. Tests and benchmarks run the same views on it as the
 /// ncurses backend, and compare `text` with golden files.
 ///
-///     let screen = MemoryBackend(width: 80, height: 24)
-///     screen.enqueue(.down, .down, .enter, .character("q"))
+///     let backend = MemoryBackend(width: 80, height: 24)
+///     backend.enqueue(.down, .down, .enter, .character("q"))
 ///     var canvas = Canvas(width: screen.width, height: screen.height)
 ///     table.render(into: &canvas, at: 0)
 ///     screen.present(canvas)
-///     print(screen.text)
+///     print(backend.text)
 ///     screen.nextEvent(timeoutMilliseconds: 0)   // .down
 public final class MemoryBackend: Backend {
     /// Columns; changed by `resize`.

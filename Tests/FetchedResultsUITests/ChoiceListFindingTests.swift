@@ -1,7 +1,8 @@
 import Foundation
+import TerminalUI
 import Testing
 
-@testable import TerminalUI
+@testable import FetchedResultsUI
 
 /// The table list of a database of a thousand tables finds a name as it is typed: `/`, then
 /// any part of it in any case selects the first that holds it (shown on screen), `n` the next,

@@ -40,7 +40,7 @@ package enum TableBrowserCommand {
             }
             let browser: TableBrowser
             do {
-                browser = try TableBrowser(database: database, options: options, screen: screen)
+                browser = try TableBrowser(database: database, options: options, backend: screen)
             } catch {
                 screen.close()
                 throw error
@@ -64,7 +64,7 @@ package enum TableBrowserCommand {
                 status: ExitStatus.failure
             )
         }
-        let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
+        let loop = TerminalRunLoop(backend: screen, minimumWidth: 24, minimumHeight: 8)
         let session = CSVLoadingSession(options: options, loop: loop)
         session.start()
         let exit = loop.run()

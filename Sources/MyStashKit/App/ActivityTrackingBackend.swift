@@ -3,9 +3,9 @@ import TerminalUI
 /// A screen that passes everything through to another and remembers when
 /// the last key (or mouse event) arrived: what auto-lock measures idleness by.
 ///
-///     let screen = ActivityTrackingScreen(base: try CursesBackend(), clock: clock)
+///     let backend = ActivityTrackingBackend(base: try CursesBackend(), clock: clock)
 ///     screen.lastActivity   // the clock's time of the last input
-final class ActivityTrackingScreen: TerminalBackend {
+final class ActivityTrackingBackend: TerminalBackend {
     let base: Backend
     let clock: any TimeSource
     /// The clock's time of the last input event (the creation time before any).

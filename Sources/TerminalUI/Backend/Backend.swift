@@ -23,7 +23,7 @@ public enum InputEvent: Hashable, Sendable {
 /// A frame is drawn into a `Canvas` by the views and handed to `present`,
 /// which the ncurses backend turns into `wnoutrefresh` + one `doupdate`.
 ///
-///     let screen = MemoryBackend(width: 80, height: 24)
+///     let backend = MemoryBackend(width: 80, height: 24)
 ///     var canvas = Canvas(width: screen.width, height: screen.height)
 ///     tableView.render(into: &canvas, at: clock.now)
 ///     screen.present(canvas)

@@ -29,7 +29,7 @@ struct StashAppLauncher {
         do {
             let app = try StashApp(
                 stash: stash,
-                screen: screen,
+                backend: screen,
                 animated: animated,
                 lockAfter: lockAfter,
                 clipSeconds: clipSeconds
