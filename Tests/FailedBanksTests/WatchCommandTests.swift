@@ -413,8 +413,8 @@ struct WatchRun {
 
     // MARK: Resets
 
-    @Test("after a bulk write (reset marker), a new snapshot line instead of a batch")
-    func bulkWriteResetPrintsSnapshot() throws {
+    @Test("after a bulk write (reset marker), the refetch diffed against what was printed: a batch line")
+    func bulkWriteResetPrintsABatch() throws {
         let other = try Store(path: store.path, model: BrowserModel.model)
         let run = try WatchRun(
             ["--db", store.path],
@@ -427,22 +427,20 @@ struct WatchRun {
         #expect(
             run.afterStep == [
                 [
-                    #"{"type":"snapshot","sections":[{"name":"2026","ids":[5]},{"name":"2025","ids":[1,2]},{"name":"2024","ids":[3]},{"name":"2023","ids":[4]}]}"#
+                    #"{"type":"batch","sections":[{"change":"insert","index":0,"name":"2026"}],"objects":[{"change":"insert","id":5,"to":[0,0]}],"counts":[1,2,1,1]}"#
                 ],
-                [
-                    #"{"type":"snapshot","sections":[{"name":"2026","ids":[5]},{"name":"2025","ids":[1,2]},{"name":"2024","ids":[3]},{"name":"2023","ids":[4]}]}"#
-                ],
+                [],
                 [
                     #"{"type":"batch","sections":[{"change":"delete","index":2}],"objects":[{"change":"delete","id":3,"from":[2,0]}],"counts":[1,2,1]}"#
                 ],
             ],
-            "a reset that changes nothing visible still prints a snapshot; batches resume after it"
+            "a reset is a batch like any other; one that changes nothing visible prints nothing"
         )
         try expectAgreesWithList(run)
     }
 
-    @Test("a watcher whose history position was pruned gets a reset: a new snapshot line")
-    func prunedHistoryPrintsSnapshot() throws {
+    @Test("a watcher whose history position was pruned gets a reset: the refetch's batch line")
+    func prunedHistoryPrintsABatch() throws {
         let other = try Store(path: store.path, model: BrowserModel.model)
         other.historyLimit = 1  // keep only the newest history entry
         let context = ObjectContext(store: other)
@@ -465,10 +463,11 @@ struct WatchRun {
         #expect(
             run.afterStep == [
                 [
-                    #"{"type":"snapshot","sections":[{"name":"2026","ids":[5]},{"name":"2025","ids":[1,2]},{"name":"2024","ids":[3]},{"name":"2023","ids":[4]}]}"#
+                    #"{"type":"batch","sections":[{"change":"insert","index":0,"name":"2026"}],"objects":[{"change":"insert","id":5,"to":[0,0]}],"counts":[1,2,1,1]}"#
                 ]
             ]
         )
+        try expectAgreesWithList(run)
     }
 
     // MARK: Ending and errors

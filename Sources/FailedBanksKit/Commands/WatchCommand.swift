@@ -26,8 +26,9 @@ import SQLiteStore
 ///
 /// (one line; `counts` are the row counts of every section after the batch).
 /// A change that leaves the results as they were (a bank outside `--where`) prints nothing.
-/// When the store reports a reset (a bulk import), a new snapshot line follows instead of a batch.
-/// So it does when another file is renamed over the store's path (`mv other.sqlite store.sqlite`;
+/// When the store reports a reset (a bulk import, a pruned history), the results are fetched again
+/// and diffed against what was printed: a batch like any other (nothing when nothing visible changed).
+/// A new snapshot line follows only when another file is renamed over the store's path (`mv other.sqlite store.sqlite`;
 /// each poll compares the path's device and inode with the open file's): `watch` says so on
 /// stderr, reopens the path and prints the new file's snapshot; when the new file is not a
 /// failedbanks store, it prints why and exits with the status of that refusal (65 not a store
@@ -97,12 +98,12 @@ package enum WatchCommand {
                 case .fetched(let store, let context, let controller):
                     watched = Watched(store: store, context: context, controller: controller)
                     readerGone = !output(snapshotLine(controller))
-                    controller.onChange = { [unowned controller] batch in
+                    controller.onChange = { batch in
                         // A change set that touched none of the results (a bank outside --where) comes
-                        // from the controller as an empty batch: nothing watch's reader could apply.
-                        guard !readerGone, batch.isReset || !batch.isEmpty else { return }
-                        let line = batch.isReset ? snapshotLine(controller) : batchLine(batch)
-                        if !output(line) { readerGone = true }
+                        // from the controller as an empty batch: nothing watch's reader could apply. A
+                        // reset (a bulk import) is the refetch diffed against what was shown: a batch too.
+                        guard !readerGone, !batch.isEmpty else { return }
+                        if !output(batchLine(batch)) { readerGone = true }
                     }
                     try? controller.prepareForChanges()
                     return nil
