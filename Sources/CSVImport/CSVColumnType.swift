@@ -2,7 +2,7 @@
 ///
 /// Types combine as values are seen: integers and reals make ``real``,
 /// dates and date-times make ``dateTime``, anything else with anything
-/// makes ``text``.
+/// makes ``text``. (A CSV field is never ``boolean``: only JSON's `true` and `false` are.)
 ///
 ///     CSVColumnType.integer.combined(with: .real)     // .real
 ///     CSVColumnType.date.combined(with: .dateTime)    // .dateTime
@@ -18,6 +18,8 @@ public enum CSVColumnType: String, Sendable, Hashable, CaseIterable {
     case dateTime
     /// Anything else.
     case text
+    /// JSON's `true` and `false` (stored as 1 and 0).
+    case boolean
 
     /// The type of a column holding values of both types.
     public func combined(with other: CSVColumnType) -> CSVColumnType {

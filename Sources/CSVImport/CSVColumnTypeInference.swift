@@ -28,12 +28,14 @@ public struct CSVColumnTypeInference: Sendable, Equatable {
         public var dateTimes = 0
         /// Text.
         public var texts = 0
+        /// Booleans (JSON's `true` and `false`: ``CSVColumnTypeInference/addBoolean(column:)``).
+        public var booleans = 0
         /// Missing-value tokens (`NA`, `N/A`, `-`…: ``CSVColumnTypeInference/addMissing(column:)``), which do not
         /// decide a type: NULL when the rest of the column is numbers or dates, text in a column of text.
         public var missing = 0
 
         /// Values that are not empty.
-        public var values: Int { integers + exactReals + otherReals + dates + dateTimes + texts }
+        public var values: Int { integers + exactReals + otherReals + dates + dateTimes + texts + booleans }
     }
 
     /// The counts of each column, in order.
@@ -68,6 +70,22 @@ public struct CSVColumnTypeInference: Sendable, Equatable {
         }
     }
 
+    /// Takes one boolean of `column` into account (JSON's `true` or `false`; a CSV field is never one).
+    public mutating func addBoolean(column: Int) {
+        counts[column].booleans += 1
+        if let seen = seenTypes[column] {
+            if seen != .boolean { seenTypes[column] = seen.combined(with: .boolean) }
+        } else {
+            seenTypes[column] = .boolean
+        }
+    }
+
+    /// Adds a column after the others, with no value yet (a JSON file's key seen for the first time).
+    public mutating func appendColumn() {
+        counts.append(Counts())
+        seenTypes.append(nil)
+    }
+
     /// Takes one missing-value token of `column` (`NA`, `N/A`, `-`…) into account: counted, not deciding the
     /// type, as an empty field. A column of nothing else is text (the tokens stay as written).
     public mutating func addMissing(column: Int) {
@@ -92,6 +110,7 @@ public struct CSVColumnTypeInference: Sendable, Equatable {
             counts[column].dateTimes += o.dateTimes
             counts[column].texts += o.texts
             counts[column].missing += o.missing
+            counts[column].booleans += o.booleans
             switch (seenTypes[column], other.seenTypes[column]) {
             case (let a?, let b?): seenTypes[column] = a.combined(with: b)
             case (nil, let b): seenTypes[column] = b

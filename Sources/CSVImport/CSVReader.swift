@@ -63,10 +63,15 @@ public final class CSVReader {
 
     /// The path given to ``init(path:chunkSize:limits:delimiter:)``, or `nil` for in-memory input.
     public let path: String?
-    /// The size of the input in bytes when known (regular files and memory).
+    /// The size of the input in bytes when known (regular files and memory; the part read, with
+    /// a start or end offset).
     public let totalBytes: Int64?
     /// Bytes read from the input so far (for progress reports).
     @exclusivity(unchecked) public private(set) var bytesRead: Int64 = 0
+    /// Where in the file reading began.
+    public let startOffset: Int64
+    /// Where in the file reading ends (nil: at its end).
+    public let endOffset: Int64?
     /// The limits on a field and a record.
     public let limits: Limits
     /// The byte between fields: `,` by default; `;`, tab or `|` for other dialects (see `CSVDialect`).
@@ -95,20 +100,47 @@ public final class CSVReader {
     private static let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
     /// Opens the file at `path` for reading in chunks of `chunkSize` bytes, fields separated by `delimiter`.
-    public init(path: String, chunkSize: Int = 1 << 18, limits: Limits = .standard, delimiter: UInt8 = 0x2C) throws {
+    ///
+    /// `startOffset` and `endOffset` read a part of the file: from a record's start (the
+    /// ``CSVRecord/offset`` of a record read before, or the end of the last one) up to a size
+    /// the file had (the rest of a growing file is left for later); the first record there is
+    /// on `firstLine`. A byte-order mark is skipped only at offset 0.
+    ///
+    ///     let rest = try CSVReader(path: "log.csv", startOffset: loadedLength, endOffset: size, firstLine: 1001)
+    public init(
+        path: String,
+        chunkSize: Int = 1 << 18,
+        limits: Limits = .standard,
+        delimiter: UInt8 = 0x2C,
+        startOffset: Int64 = 0,
+        endOffset: Int64? = nil,
+        firstLine: Int = 1
+    ) throws {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw CSVError.cannotOpen(path: path, code: errno) }
         var info = stat()
+        var size: Int64?
         if fstat(fd, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 close(fd)
                 throw CSVError.cannotOpen(path: path, code: EISDIR)
             }
-            totalBytes = (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
-        } else {
-            totalBytes = nil
+            size = (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
         }
+        let end = endOffset.map { end in size.map { min($0, end) } ?? end } ?? size
+        totalBytes = end.map { max(0, $0 - startOffset) }
+        if startOffset > 0 {
+            guard lseek(fd, off_t(startOffset), SEEK_SET) >= 0 else {
+                let code = errno
+                close(fd)
+                throw CSVError.readFailed(path: path, code: code)
+            }
+            atStart = false
+        }
+        self.startOffset = startOffset
+        self.endOffset = endOffset
+        line = max(1, firstLine)
         _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
         self.path = path
         self.limits = limits
@@ -124,6 +156,8 @@ public final class CSVReader {
     /// parser at a time (tests use tiny chunks to cross every boundary); fields separated by `delimiter`.
     public init(bytes: [UInt8], chunkSize: Int = 1 << 16, limits: Limits = .standard, delimiter: UInt8 = 0x2C) {
         self.path = nil
+        startOffset = 0
+        endOffset = nil
         self.limits = limits
         self.delimiter = CSVReader.usableDelimiter(delimiter)
         self.highestSpecialByte = max(self.delimiter, CSVReader.cr)
@@ -180,6 +214,7 @@ public final class CSVReader {
                     continue
                 }
                 record.line = line
+                record.offset = startOffset + bytesRead - Int64(count) + Int64(pos)
                 state = .startOfField
 
             case .startOfField:
@@ -386,8 +421,11 @@ public final class CSVReader {
     private func readSome(into target: UnsafeMutableRawBufferPointer) throws -> Int {
         switch source {
         case .file(let fd):
+            var wanted = target.count
+            if let endOffset { wanted = Int(min(Int64(wanted), max(0, endOffset - startOffset - bytesRead))) }
+            guard wanted > 0 else { return 0 }
             while true {
-                let n = Glibc.read(fd, target.baseAddress, target.count)
+                let n = Glibc.read(fd, target.baseAddress, wanted)
                 if n >= 0 {
                     bytesRead += Int64(n)
                     return n

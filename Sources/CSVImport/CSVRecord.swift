@@ -90,6 +90,8 @@ public struct CSVRecord: @unchecked Sendable, CustomStringConvertible {
     @usableFromInline var storage: Storage
     /// The 1-based line number on which the record starts.
     public internal(set) var line: Int = 0
+    /// The offset in the input of the record's first byte (where a reader may start again to read it).
+    public internal(set) var offset: Int64 = 0
 
     /// An empty record, ready for ``CSVReader/read(into:)``.
     public init() {
