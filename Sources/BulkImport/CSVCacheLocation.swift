@@ -1,30 +1,29 @@
 import BaseDirectories
 import CSVImport
 import Foundation
+import SQLiteStore
 
-/// Where the cache database of one CSV file lives, and whether it is up to date.
+/// Where the cache database of one CSV or JSON file lives, and whether it is up to date.
 ///
 /// The folder is the app's cache folder, ``defaultDirectory(for:environment:)``:
 /// `$XDG_CACHE_HOME/<application>/` (`~/.cache/<application>/` when the variable is
 /// unset or not an absolute path), made on first use.
-/// A file's database is named after the file and a hash of its absolute path,
-/// then the file's size, modification time, inode and a hash of its content's
-/// ends (``contentCheck``: the first and last 64 KiB and the size):
-/// `events-3f2a9c0d1e4b5a67-104857600-1764590000123456789-i1835027-c0a1b2c3d4e5f6789-v3.sqlite`
-/// (with `-x` and a hash of the ``variant`` before `-v3` when the loader's options are not the default ones).
-/// So the database is reused while all of these are unchanged — a file replaced
-/// by another of the same size and time (`mv`, `cp -p`, `touch -r`, a coarse
-/// file-system clock) has another inode or other bytes — and a
-/// changed file simply has a database name that does not exist yet: it is
-/// built into a temporary file beside it and renamed into place (atomic: a
-/// reader sees the old database or the new one, never half of one), and the
-/// databases of the file's older versions are then removed. (A file changed
-/// while it is being loaded leaves a database named for its old version: the
-/// next load sees the new size or mtime, builds anew and removes that one.)
+/// A file has one database, named after the file and a hash of its absolute path
+/// (`events-3f2a9c0d1e4b5a67-v4.sqlite`; with `-x` and a hash of the ``variant`` before
+/// `-v4` when the loader's options are not the default ones). The database says which
+/// version of the file it holds (kept inside it: ``CSVTableLoader`` writes it): the file's size,
+/// modification time, inode and a hash of its content's ends (``contentCheck``: the first and
+/// last 64 KiB and the size). So the database is reused while all of these are unchanged — a
+/// file replaced by another of the same size and time (`mv`, `cp -p`, `touch -r`, a coarse
+/// file-system clock) has another inode or other bytes. A file that only grew (a log) still
+/// begins with the bytes loaded — the database keeps their length and their own content check —
+/// and its database is completed in place with the rows appended. Any other change builds
+/// the database anew into a temporary file beside it, renamed over it when complete (atomic:
+/// a reader sees the old database or the new one, never half of one).
 ///
 ///     let location = try CSVCacheLocation(source: "events.csv", directory: CSVCacheLocation.defaultDirectory(for: "books"))
-///     location.databasePath   // "/home/ada/.cache/books/events-…-104857600-….sqlite"
-///     location.isBuilt        // false until a CSVTableLoader has loaded it
+///     location.databasePath   // "/home/ada/.cache/books/events-3f2a9c0d1e4b5a67-v4.sqlite"
+///     location.isBuilt        // false until a CSVTableLoader has loaded this version of the file
 public struct CSVCacheLocation: Sendable, Hashable {
     /// The CSV file's absolute path (symbolic links resolved).
     public let sourcePath: String
@@ -49,8 +48,9 @@ public struct CSVCacheLocation: Sendable, Hashable {
     public let variant: String
 
     /// Bumped when the loader's database format (or the name's form) changes, so that old caches are rebuilt
-    /// (3: missing-value tokens NULL in columns of numbers and dates; fields decoded one by one).
-    static let formatVersion = 3
+    /// (3: missing-value tokens NULL in columns of numbers and dates; fields decoded one by one; 4: one
+    /// database a file, the version it holds kept inside it, JSON files).
+    static let formatVersion = 4
 
     /// The location of `source`'s cache in `directory` (by default ``defaultDirectory(for:environment:)``),
     /// for the loader's options that `variant` names (see ``variant``).
@@ -73,6 +73,28 @@ public struct CSVCacheLocation: Sendable, Hashable {
         contentCheck =
             (info.st_mode & S_IFMT) == S_IFREG
             ? try CSVCacheLocation.contentCheck(fd: fd, size: sourceSize, path: source) : 0
+    }
+
+    /// ``contentCheck(fd:size:path:)`` of the file at `path` as if it were `size` bytes long (its
+    /// first `size` bytes: the part a cache loaded of a file that grew since).
+    static func contentCheck(path: String, size: Int64) throws -> UInt64 {
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw CSVError.cannotOpen(path: path, code: errno) }
+        defer { close(fd) }
+        return try contentCheck(fd: fd, size: size, path: path)
+    }
+
+    /// Whether the file at `path`'s byte before offset `size` is a line break (a CR or LF: the
+    /// last record read had its line end). False for an empty file.
+    static func endsWithLineBreak(path: String, size: Int64) -> Bool {
+        guard size > 0 else { return false }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var byte: UInt8 = 0
+        guard pread(fd, &byte, 1, off_t(size - 1)) == 1 else { return false }
+        return byte == 0x0A || byte == 0x0D
     }
 
     /// FNV-1a of the first and last ``contentCheckBytes`` bytes of the open file `fd` (all of it when
@@ -134,16 +156,25 @@ public struct CSVCacheLocation: Sendable, Hashable {
         return safe + "-" + CSVCacheLocation.hashText(sourcePath) + "-"
     }
 
-    /// The database for this version of the source.
+    /// The source's database (for the loader's options that ``variant`` names).
     public var databasePath: String {
-        directory + "/" + namePrefix + "\(sourceSize)-\(sourceModified)-i\(sourceInode)-c"
-            + CSVCacheLocation.hex(contentCheck)
-            + (variant.isEmpty ? "" : "-x" + CSVCacheLocation.hashText(variant))
-            + "-v\(CSVCacheLocation.formatVersion).sqlite"
+        directory + "/" + namePrefix + (variant.isEmpty ? "" : "x" + CSVCacheLocation.hashText(variant) + "-")
+            + "v\(CSVCacheLocation.formatVersion).sqlite"
     }
 
-    /// True when the database for this version of the source exists.
-    public var isBuilt: Bool { FileManager.default.fileExists(atPath: databasePath) }
+    /// True when the source's database holds this version of the source.
+    public var isBuilt: Bool { storedState()?.describes(self) ?? false }
+
+    /// What the database says it holds (nil: no database, or not one the loader made).
+    func storedState() -> CSVCacheState? {
+        guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
+        var options = Database.Options()
+        options.readOnly = true
+        options.create = false
+        options.walMode = false
+        guard let db = try? Database(path: databasePath, options: options) else { return nil }
+        return (try? CSVCacheState.read(from: db)) ?? nil
+    }
 
     /// True when the source's size, modification time, inode and content check are still the ones
     /// this location was made for.
@@ -151,7 +182,8 @@ public struct CSVCacheLocation: Sendable, Hashable {
         guard let now = try? CSVCacheLocation(source: sourcePath, directory: directory, variant: variant) else {
             return false
         }
-        return now.databasePath == databasePath
+        return now.sourceSize == sourceSize && now.sourceModified == sourceModified
+            && now.sourceInode == sourceInode && now.contentCheck == contentCheck
     }
 
     /// Makes the cache folder (and its parents) when missing, readable by the user only, and checks
@@ -207,8 +239,8 @@ public struct CSVCacheLocation: Sendable, Hashable {
         databasePath + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
-    /// Removes the databases of the source's other versions, and the temporary files of loads whose
-    /// process is gone (a load that was killed).
+    /// Removes the source's other databases (of older formats, or other options), and the temporary
+    /// files of loads whose process is gone (a load that was killed).
     func removeStaleFiles() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         let current = (databasePath as NSString).lastPathComponent

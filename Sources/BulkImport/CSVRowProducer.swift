@@ -45,6 +45,10 @@ final class CSVRowProducer: @unchecked Sendable {
     /// UTF-8 (complete once ``fill(_:)`` has returned): a file that mixes the two encodings.
     var mixedEncodingLine: Int? { utf8Fields > 0 ? firstWindows1252Line : nil }
     private var line = 0
+    /// Where the last record read starts: its offset in the file and its line.
+    private(set) var lastRecord: (offset: Int64, line: Int)?
+    /// Whether the last record read was added to a batch (not refused for its field count).
+    private(set) var lastRecordWasWritten = false
 
     /// The writer went away (it failed) or the load was cancelled: stop reading.
     struct Stopped: Error {}
@@ -79,6 +83,8 @@ final class CSVRowProducer: @unchecked Sendable {
     func fill(_ pipe: BatchPipe<BulkRowBatch>) throws {
         var batch = pipe.emptyBatch()
         try rows.readEach { record in
+            lastRecord = (record.offset, record.line)
+            lastRecordWasWritten = false
             guard record.count == columnCount else {
                 rows.addIssue(
                     RowProblem(reason: "expected \(columnCount) fields, found \(record.count)"),
@@ -89,6 +95,7 @@ final class CSVRowProducer: @unchecked Sendable {
             if rows.mustAbort { return }
             guard let current = batch else { throw Stopped() }
             add(record, to: current)
+            lastRecordWasWritten = true
             if current.isFull {
                 pipe.send(current)
                 if isCancelled() { throw Stopped() }

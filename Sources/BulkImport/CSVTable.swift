@@ -35,6 +35,7 @@ public struct CSVTable: Sendable, Equatable {
             case .date: return .date
             case .dateTime: return .dateTime
             case .text: return .text
+            case .boolean: return .bool
             }
         }
     }
@@ -47,8 +48,11 @@ public struct CSVTable: Sendable, Equatable {
     public var columns: [Column]
     /// The rows loaded (the file's data rows).
     public var rowCount: Int
-    /// True when an up-to-date cache was opened instead of loading the file.
+    /// True when an up-to-date cache was opened instead of loading the file (completed with the
+    /// rows appended to the file since, if any: ``appendedRowCount``).
     public var wasReused: Bool
+    /// The rows this load added to a reused cache: those appended to the file since it was loaded.
+    public var appendedRowCount = 0
     /// Set when the cache folder could not be written and a temporary one was used: the sentence to
     /// tell the person once (`cannot write /home/ada/.cache/books: Permission denied; the cache of
     /// events.csv is in /tmp/books-cache-1000 instead`).

@@ -70,6 +70,9 @@ public final class CSVTableLoader: @unchecked Sendable {
         /// (a flights file's `dep_delay` of numbers and `NA`); kept as written in a column of text. Part of
         /// the cache's identity: another set builds another cache.
         public var missingValues: [String] = CSVTableLoader.defaultMissingValues
+        /// The history a cache keeps of its changes (the rows appended to a growing file: see
+        /// ``CSVCacheLocation``), for a `Store` opened on it with these names; nil (the default) for none.
+        public var tracking: TrackingNames?
         /// The defaults: named after the file, 100 first rows, all-or-nothing, the default cache, sniffed.
         public init() {}
 
@@ -140,7 +143,8 @@ public final class CSVTableLoader: @unchecked Sendable {
         return location?.isBuilt ?? false
     }
 
-    /// The table of the file's cache database: reused when up to date, else built (see the type's summary).
+    /// The table of the file's cache database: reused when up to date, completed with the rows
+    /// appended since when the file only grew, else built (see the type's summary).
     public func load() throws -> CSVTable {
         var location: CSVCacheLocation
         do {
@@ -152,12 +156,7 @@ public final class CSVTableLoader: @unchecked Sendable {
         } catch let error as CSVError {
             throw EntityImportError.unreadable(path: source, error)
         }
-        let table = tableName
-        if location.isBuilt, var reused = try? CSVTable.read(databasePath: location.databasePath, tableName: table) {
-            reused.wasReused = true
-            try addMissingIndexes(to: reused)
-            return reused
-        }
+        if let reused = try reusing(location) { return reused }
         var notice: String?
         do { try location.makeDirectory() } catch let unwritable as CSVError {
             // A cache folder that cannot be written is no reason not to show the file: a temporary one will do.
@@ -168,32 +167,132 @@ public final class CSVTableLoader: @unchecked Sendable {
             }
             notice = "\(unwritable); the cache of \(source) is in \(fallback) instead"
             location = location.moved(to: fallback)
-            if location.isBuilt, var reused = try? CSVTable.read(databasePath: location.databasePath, tableName: table)
-            {
-                reused.wasReused = true
+            if var reused = try reusing(location) {
                 reused.cacheNotice = notice
-                try addMissingIndexes(to: reused)
                 return reused
             }
         }
-        var built = try build(at: location.databasePath)
+        var built = try build(at: location.databasePath, location: location)
         built.cacheNotice = notice
         location.removeStaleFiles()
         return built
     }
 
+    /// The cache at `location` when it holds this version of the file — completed first with the
+    /// rows appended since, when the file only grew (``CSVCacheAppender``); nil when it must be built.
+    private func reusing(_ location: CSVCacheLocation) throws -> CSVTable? {
+        guard let state = location.storedState() else { return nil }
+        if state.describes(location) {
+            guard var reused = try? CSVTable.read(databasePath: location.databasePath, tableName: tableName) else {
+                return nil
+            }
+            reused.wasReused = true
+            try addMissingIndexes(to: reused)
+            return reused
+        }
+        guard state.mayBeAppendedTo(location),
+            var appended = try CSVCacheAppender(loader: self, location: location).append()
+        else { return nil }
+        appended.wasReused = true
+        try addMissingIndexes(to: appended)
+        return appended
+    }
+
     /// Builds the table into a new database at `path` (replacing a file there only once complete).
     public func build(at path: String) throws -> CSVTable {
+        try build(at: path, location: nil)
+    }
+
+    /// Builds the table into a new database at `path`; for a cache at `location`, the version of
+    /// the file read (no further than the size `location` found) is kept in it (``CSVCacheState``),
+    /// with the tracking of ``Options/tracking``.
+    func build(at path: String, location: CSVCacheLocation?) throws -> CSVTable {
         let started = MonotonicClock.seconds()
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { removeDatabaseFiles(temporary) }
+        let end = location?.sourceSize
+        let loaded =
+            try sourceLayout() != nil
+            ? try loadJSON(into: temporary, started: started, endOffset: end)
+            : try loadCSV(into: temporary, started: started, endOffset: end)
+        let columns = zip(loaded.names, loaded.types).map { CSVTable.Column(name: $0, type: $1) }
+        var built = CSVTable(
+            databasePath: path,
+            tableName: tableName,
+            columns: columns,
+            rowCount: loaded.rows,
+            wasReused: false
+        )
+        built.mixedEncodingLine = loaded.mixedEncodingLine
+        if let location { try seal(temporary, table: built, loaded: loaded, location: location) }
+        try syncFile(temporary)
+        guard rename(temporary, path) == 0 else {
+            throw EntityImportError.store(path: path, CSVError.writeFailed(path: path, code: errno))
+        }
+        syncDirectory(of: path)
+        return built
+    }
+
+    /// Keeps the version of the file loaded in the new cache at `path` (``CSVCacheState``) and
+    /// installs the tracking of ``Options/tracking``: the appended rows' history.
+    private func seal(_ path: String, table: CSVTable, loaded: Loaded, location: CSVCacheLocation) throws {
+        do {
+            let state = try CSVCacheState.of(
+                location,
+                endsWithLineBreak: CSVCacheLocation.endsWithLineBreak(path: source, size: location.sourceSize),
+                endLine: loaded.endLine,
+                lastRecord: loaded.lastRecord,
+                lastRowID: loaded.lastRecordWritten ? Int64(loaded.rows) : nil,
+                delimiter: loaded.delimiter,
+                isJSON: loaded.isJSON,
+                undecidedColumns: loaded.undecidedColumns
+            )
+            var databaseOptions = Database.Options()
+            databaseOptions.walMode = false
+            databaseOptions.create = false
+            let db = try Database(path: path, options: databaseOptions)
+            try db.transaction { try state.write(to: db) }
+            if let tracking = options.tracking {
+                let store = try Store(foreignDatabaseAt: path, model: table.model, readOnly: false, tracking: tracking)
+                try store.installTracking(forTables: [table.tableName])
+            }
+        } catch let error as CSVError {
+            throw EntityImportError.unreadable(path: source, error)
+        } catch {
+            throw EntityImportError.store(path: path, error)
+        }
+    }
+
+    /// What a load made: the columns, their types, the rows, the first line read as Windows-1252 in a
+    /// file that mixes encodings.
+    struct Loaded {
+        var names: [String]
+        var types: [CSVColumnType]
+        var rows: Int
+        var mixedEncodingLine: Int?
+        /// Where the last record read starts (its offset in the file, its line).
+        var lastRecord: (offset: Int64, line: Int)?
+        /// Whether the last record read was written (the last row), not skipped as bad.
+        var lastRecordWritten = false
+        /// The line the reader reached at the end.
+        var endLine = 1
+        /// The byte between fields (a comma for JSON).
+        var delimiter: UInt8 = 0x2C
+        /// True for a JSON file.
+        var isJSON = false
+        /// The columns that held no value.
+        var undecidedColumns: [String] = []
+    }
+
+    /// Loads the CSV file into a new database at `path` (again without rewriting the dates of a
+    /// column that turns out to hold other text too).
+    private func loadCSV(into path: String, started: Double, endOffset: Int64?) throws -> Loaded {
         let table = tableName
         var convertsDates: [Bool]?
-        var count: (rows: Int, types: [CSVColumnType], rewrittenNonDates: [Int], mixedEncodingLine: Int?)
-        var names: [String]
+        var loaded: Loaded
+        var rewrittenNonDates: [Int]
         repeat {
-            let (dialect, reader, header) = try openSource()
-            names = header
+            let (dialect, reader, names) = try openSource(endOffset: endOffset)
             guard names.count <= CSVTableLoader.maxColumns else {
                 throw EntityImportError.malformed(
                     path: source,
@@ -209,36 +308,22 @@ public final class CSVTableLoader: @unchecked Sendable {
                 progress: progress,
                 started: started
             )
-            count = try loadRows(
+            (loaded, rewrittenNonDates) = try loadRows(
                 rows,
                 dialect: dialect,
                 names: names,
                 convertsDates: convertsDates,
-                into: temporary,
+                into: path,
                 table: table
             )
             // A column of dates in other forms that also holds other text: load again, keeping its text as written.
-            if !count.rewrittenNonDates.isEmpty {
+            if !rewrittenNonDates.isEmpty {
                 var again = convertsDates ?? Array(repeating: true, count: names.count)
-                for column in count.rewrittenNonDates { again[column] = false }
+                for column in rewrittenNonDates { again[column] = false }
                 convertsDates = again
             }
-        } while !count.rewrittenNonDates.isEmpty
-        try syncFile(temporary)
-        guard rename(temporary, path) == 0 else {
-            throw EntityImportError.store(path: path, CSVError.writeFailed(path: path, code: errno))
-        }
-        syncDirectory(of: path)
-        let columns = zip(names, count.types).map { CSVTable.Column(name: $0, type: $1) }
-        var built = CSVTable(
-            databasePath: path,
-            tableName: table,
-            columns: columns,
-            rowCount: count.rows,
-            wasReused: false
-        )
-        built.mixedEncodingLine = count.mixedEncodingLine
-        return built
+        } while !rewrittenNonDates.isEmpty
+        return loaded
     }
 
     /// The table's name: the option, else the file's name without its extension.
@@ -256,13 +341,13 @@ public final class CSVTableLoader: @unchecked Sendable {
 
     // MARK: Steps
 
-    /// Sniffs the dialect, opens the reader and reads the header.
-    private func openSource() throws -> (CSVDialect, CSVReader, [String]) {
+    /// Sniffs the dialect, opens the reader (up to `endOffset`, nil: the end) and reads the header.
+    private func openSource(endOffset: Int64?) throws -> (CSVDialect, CSVReader, [String]) {
         let dialect: CSVDialect
         let reader: CSVReader
         do {
             dialect = try options.dialect ?? CSVDialect.sniff(path: source)
-            reader = try CSVReader(path: source, delimiter: dialect.delimiter)
+            reader = try CSVReader(path: source, delimiter: dialect.delimiter, endOffset: endOffset)
         } catch let error as CSVError {
             throw EntityImportError.unreadable(path: source, error)
         }
@@ -276,7 +361,8 @@ public final class CSVTableLoader: @unchecked Sendable {
         return (dialect, reader, CSVColumnNames.make(from: cells))
     }
 
-    /// Loads every row into `table` of a new database at `path`; returns the row count and the column types.
+    /// Loads every row into `table` of a new database at `path`: what was made, and the columns
+    /// to load again without rewriting their dates (the rest then undone).
     private func loadRows(
         _ rows: ImportRows,
         dialect: CSVDialect,
@@ -284,20 +370,8 @@ public final class CSVTableLoader: @unchecked Sendable {
         convertsDates: [Bool]?,
         into path: String,
         table: String
-    ) throws -> (rows: Int, types: [CSVColumnType], rewrittenNonDates: [Int], mixedEncodingLine: Int?) {
-        removeDatabaseFiles(path)
-        var databaseOptions = Database.Options()
-        databaseOptions.walMode = false
-        let db: Database
-        do {
-            db = try Database(path: path, options: databaseOptions)
-            // A private new file, renamed into place only when complete: no journal, no syncing.
-            try db.execute(
-                "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE"
-            )
-        } catch {
-            throw EntityImportError.store(path: path, error)
-        }
+    ) throws -> (Loaded, rewrittenNonDates: [Int]) {
+        let db = try newDatabase(at: path)
         let producer = CSVRowProducer(
             rows: rows,
             dialect: dialect,
@@ -332,16 +406,8 @@ public final class CSVTableLoader: @unchecked Sendable {
                 types = producer.inference.types
                 rewrittenNonDates = producer.columnsWithRewrittenNonDates
                 if !rewrittenNonDates.isEmpty { return }  // loaded again (see build(at:)): no schema to finish
-                let inference = producer.inference
-                try schema.nullMissingValues(
-                    options.missingValues,
-                    columns: names.indices.filter { inference.treatsMissingAsNull(column: $0) }
-                )
-                try schema.finish(types: types, counts: inference.counts)
                 mixedEncodingLine = producer.mixedEncodingLine
-                // Kept in the cache, so that a reuse says it as the load did.
-                try db.execute("PRAGMA user_version = \(Int32(clamping: mixedEncodingLine ?? 0))")
-                try schema.createIndexes(options.indexes)
+                try finish(schema, inference: producer.inference, mixedEncodingLine: mixedEncodingLine)
                 written = writer.count
             }
         } catch let error as EntityImportError {
@@ -355,10 +421,46 @@ public final class CSVTableLoader: @unchecked Sendable {
             throw EntityImportError.store(path: path, error)
         }
         if firstRows != nil && written == 0 { firstRows?(Preview(columns: names, rows: [], dialect: dialect)) }
-        return (written, types, rewrittenNonDates, mixedEncodingLine)
+        var loaded = Loaded(names: names, types: types, rows: written, mixedEncodingLine: mixedEncodingLine)
+        loaded.lastRecord = producer.lastRecord
+        loaded.lastRecordWritten = producer.lastRecordWasWritten
+        loaded.endLine = rows.reader.currentLine
+        loaded.delimiter = dialect.delimiter
+        loaded.undecidedColumns = names.indices.filter { producer.inference.seenTypes[$0] == nil }.map { names[$0] }
+        return (loaded, rewrittenNonDates)
     }
 
-    private func preview(_ batch: BulkRowBatch, names: [String], dialect: CSVDialect) -> Preview {
+    /// A new private database at `path` (what was there removed): renamed into place only when
+    /// complete, so no journal and no syncing.
+    func newDatabase(at path: String) throws -> Database {
+        removeDatabaseFiles(path)
+        var databaseOptions = Database.Options()
+        databaseOptions.walMode = false
+        do {
+            let db = try Database(path: path, options: databaseOptions)
+            try db.execute(
+                "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE"
+            )
+            return db
+        } catch {
+            throw EntityImportError.store(path: path, error)
+        }
+    }
+
+    /// The loaded table's last steps: missing-value tokens NULL where the column is not text, the
+    /// values converted to their column's type and the types declared, the encoding noted, the indexes.
+    func finish(_ schema: CSVTableSchema, inference: CSVColumnTypeInference, mixedEncodingLine: Int?) throws {
+        try schema.nullMissingValues(
+            options.missingValues,
+            columns: schema.columns.indices.filter { inference.treatsMissingAsNull(column: $0) }
+        )
+        try schema.finish(types: inference.types, counts: inference.counts)
+        // Kept in the cache, so that a reuse says it as the load did.
+        try schema.database.execute("PRAGMA user_version = \(Int32(clamping: mixedEncodingLine ?? 0))")
+        try schema.createIndexes(options.indexes)
+    }
+
+    func preview(_ batch: BulkRowBatch, names: [String], dialect: CSVDialect) -> Preview {
         let count = min(batch.rowCount, max(0, options.firstRowCount))
         let rows = (0..<count).map { row in
             (0..<names.count).map { column -> String? in
@@ -402,7 +504,7 @@ public final class CSVTableLoader: @unchecked Sendable {
     }
 
     /// Writes the file's data to the disk before it is renamed into place.
-    private func syncFile(_ path: String) throws {
+    func syncFile(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw EntityImportError.store(path: path, CSVError.cannotOpen(path: path, code: errno)) }
         defer { close(fd) }
@@ -412,14 +514,14 @@ public final class CSVTableLoader: @unchecked Sendable {
     }
 
     /// Makes the rename durable (best effort).
-    private func syncDirectory(of path: String) {
+    func syncDirectory(of path: String) {
         let fd = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
     }
 
-    private func removeDatabaseFiles(_ path: String) {
+    func removeDatabaseFiles(_ path: String) {
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 }

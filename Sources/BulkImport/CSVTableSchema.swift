@@ -79,6 +79,11 @@ struct CSVTableSchema {
                     "\(column) = CASE WHEN typeof(\(column)) = 'text' THEN CAST(\(column) AS REAL) ELSE \(column) END"
                 )
                 conditions.append(condition)
+            case .boolean:
+                // JSON's true and false were kept as their text (a column that turns out text keeps them so).
+                let condition = "typeof(\(column)) = 'text'"
+                assignments.append("\(column) = CASE WHEN \(condition) THEN \(column) = 'true' ELSE \(column) END")
+                conditions.append(condition)
             default:
                 break
             }
@@ -148,6 +153,7 @@ struct CSVTableSchema {
         case .date: return "DATE"
         case .dateTime: return "DATETIME"
         case .text: return "TEXT"
+        case .boolean: return "BOOLEAN"
         }
     }
 
@@ -158,6 +164,7 @@ struct CSVTableSchema {
         case "REAL": return .real
         case "DATE": return .date
         case "DATETIME": return .dateTime
+        case "BOOLEAN": return .boolean
         default: return .text
         }
     }

@@ -18,6 +18,8 @@ public enum EntityImportError: Error, CustomStringConvertible {
     case missingColumns(path: String, names: [String], header: [String])
     /// The CSV is malformed at `line` (an unterminated quote, a record too long).
     case malformed(path: String, line: Int, reason: String)
+    /// The JSON is malformed at `line` and `column` (in characters, from 1): `FILE:LINE:COLUMN: reason`.
+    case malformedJSON(path: String, line: Int, column: Int, reason: String)
     /// Bad rows, in the all-or-nothing mode: the first ones (at most the listed limit) and how many in all.
     case badRows(path: String, issues: [ImportIssue], total: Int)
     /// The store failed (SQLite error, read-only file, …).
@@ -29,7 +31,7 @@ public enum EntityImportError: Error, CustomStringConvertible {
         case .unreadable(_, let error):
             if case .cannotOpen = error { return 66 }
             return 74
-        case .emptyFile, .missingColumns, .malformed, .badRows: return 65
+        case .emptyFile, .missingColumns, .malformed, .malformedJSON, .badRows: return 65
         case .store: return 74
         }
     }
@@ -47,6 +49,8 @@ public enum EntityImportError: Error, CustomStringConvertible {
             return ["\(path):1: missing required column\(names.count == 1 ? "" : "s") \(list) (header: \(found))"]
         case .malformed(let path, let line, let reason):
             return ["\(path):\(line): \(reason)"]
+        case .malformedJSON(let path, let line, let column, let reason):
+            return ["\(path):\(line):\(column): \(reason)"]
         case .badRows(let path, let issues, let total):
             var lines = issues.map(\.description)
             if total > issues.count {
