@@ -250,8 +250,9 @@ import Testing
                 return nil
             } catch { return error.message }
         }
-        #expect(refusal(Array("{\"a\": 1}\n{\"a\": 2}\n".utf8))?.contains("JSON Lines") == true)
-        #expect(refusal(Array("[{\"a\": 1}]".utf8))?.contains("a JSON file") == true)
+        #expect(try TableFileKind.kind(of: Array("{\"a\": 1}\n{\"a\": 2}\n".utf8)[...], path: "x") == .json)
+        #expect(try TableFileKind.kind(of: Array("[{\"a\": 1}]".utf8)[...], path: "x") == .json)
+        #expect(try TableFileKind.kind(of: Array("id,name\n".utf8)[...], path: "x") == .csv)
         #expect(refusal([0xFF, 0xFE, 0x61, 0x00])?.contains("UTF-16") == true)
         #expect(refusal([0x61, 0x00, 0x2C, 0x00, 0x62, 0x00, 0x0A, 0x00])?.contains("UTF-16") == true)
         #expect(refusal(Array("{id},{name}\n1,2\n".utf8)) == nil)

@@ -4,7 +4,7 @@ import Foundation
 import SQLiteStore
 import TerminalUI
 
-/// A CSV file loaded into its cache database while the terminal already shows its
+/// A CSV or JSON file loaded into its cache database while the terminal already shows its
 /// first rows as read and the progress (``LoadingListScreen``); once complete, the
 /// sorted, sectioned list takes its place, at its top — or, when the person moved the
 /// selection meanwhile, with the selection kept on the same row (a fresh load numbers
@@ -89,7 +89,7 @@ final class CSVLoadingSession {
             notice = table.cacheNotice
             let database = try TableDatabase(
                 path: options.file,
-                kind: .csv,
+                kind: (try? TableFileKind.of(path: options.file)) ?? .csv,
                 databasePath: table.databasePath,
                 readOnly: true
             )

@@ -20,7 +20,7 @@ import TerminalUI
 ///     let exit = browser.run()
 package final class TableBrowser {
     /// The file's tables (read again when another program changes the schema).
-    package private(set) var database: TableDatabase
+    package internal(set) var database: TableDatabase
     /// What the command line asked.
     package let options: TableOptions
     /// The run loop driving the screen.
@@ -28,13 +28,15 @@ package final class TableBrowser {
     /// The table list, when the file has several tables and no `--table` was given.
     package private(set) var tableList: ChoiceListScreen?
     /// The list of the table open (the last one opened).
-    package private(set) var list: ListScreen?
+    package internal(set) var list: ListScreen?
     /// The table open in ``list``.
-    package private(set) var opened: OpenedTable?
+    package internal(set) var opened: OpenedTable?
     /// Whether a CSV file's column is being re-typed (`t`).
     var isRetyping = false
     /// Whether a table's first frame is its preview, fetched in full right after (see ``ListScreenConfiguration/previewsFirstPage``).
     let previewsFirstPage: Bool
+    /// A CSV or JSON file's following: its changes brought into its cache while it is shown.
+    var following: FileFollowing?
     /// Changes a table's list configuration before its screen is made (a server table's
     /// copy: deletes and undo go to the server).
     let configure: ((inout ListScreenConfiguration) -> Void)?
@@ -79,6 +81,8 @@ package final class TableBrowser {
         if database.kind == .sqlite {
             // A poll of the file: another program may change its schema at any time.
             loop.addTicker(every: TableBrowser.schemaCheckInterval) { [weak self] _ in self?.checkSchema() }
+        } else {
+            startFollowing()
         }
     }
 
@@ -216,7 +220,7 @@ package final class TableBrowser {
     /// database's table and file ("student — school.sqlite").
     static func title(table: String, path: String, kind: TableFileKind) -> String {
         let file = (path as NSString).lastPathComponent
-        return kind == .csv ? file : "\(table) — \(file)"
+        return kind.isCached ? file : "\(table) — \(file)"
     }
 
     /// A table list line's detail: "view · 12 rows", "virtual table · 3 rows", "12 rows", "unreadable".
@@ -302,10 +306,6 @@ package final class TableBrowser {
         self.opened = opened
         list = try ListScreen(context: ObjectContext(store: opened.store), configuration: configuration, loop: loop)
         schemaVersion = fileSchemaVersion
-        if database.kind == .csv {
-            let file = (database.path as NSString).lastPathComponent
-            list?.statusLine.showMessage(TableDatabase.notFollowedNotice(file), at: loop.clock.now, duration: 6)
-        }
     }
 
     /// Another file was renamed over the file's path while `name` showed (the list noticed and

@@ -46,7 +46,7 @@ package enum CompleteTablesCommand {
                 throw FetchedTableError.usage("give a FILE, a URL or --pg")
             }
             switch try TableFileKind.of(path: path) {
-            case .csv:
+            case .csv, .json:
                 output(CSVTableLoader(source: path, options: CSVTableLoader.Options()).tableName)
             case .sqlite:
                 let database = try TableDatabase(path: path, kind: .sqlite, databasePath: path, readOnly: true)

@@ -21,7 +21,7 @@ package enum TableBrowserCommand {
         ) { parsed in
             let options = try TableOptions(parsed)
             if options.postgres != nil { return try PostgresFaces.browse(options) }
-            if try TableFileKind.of(path: options.file) == .csv,
+            if try TableFileKind.of(path: options.file).isCached,
                 !CSVSource.isCached(path: options.file, missingValues: options.missingValues)
             {
                 return try runLoading(options)
@@ -53,7 +53,7 @@ package enum TableBrowserCommand {
         }
     }
 
-    /// A CSV file without an up-to-date cache: its first rows and the progress on the terminal
+    /// A CSV or JSON file without an up-to-date cache: its first rows and the progress on the terminal
     /// while it loads, then the browser (``CSVLoadingSession``).
     static func runLoading(_ options: TableOptions) throws -> Int32 {
         if let refusal = terminalRefusal() { throw refusal }

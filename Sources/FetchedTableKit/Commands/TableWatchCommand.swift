@@ -13,10 +13,11 @@ import SQLiteStore
 /// is computed, until interrupted (Ctrl-C or SIGTERM: exit status 0). It polls every
 /// 100 ms: without `--track` a change is seen through `PRAGMA data_version` and diffed
 /// into a batch by a refetch; with `--track` it is read from `fetchedtable_history`.
-/// A change that leaves the results as they were prints nothing. A CSV file is read once (its
-/// cache): stderr says once that changes to it are not followed. When another file is renamed
-/// over the database's path (`mv new.sqlite db.sqlite`), `watch` says so on stderr and prints a
-/// snapshot line of the file now there (or exits with its refusal).
+/// A change that leaves the results as they were prints nothing. A CSV or JSON file is followed:
+/// the rows appended to it (a log) are printed as batches of inserts, and a file changed otherwise is
+/// read again and printed as a new snapshot. When another file is renamed over the database's path
+/// (`mv new.sqlite db.sqlite`), `watch` says so on stderr and prints a snapshot line of the file now
+/// there (or exits with its refusal).
 ///
 ///     TableWatchCommand.run(["events.sqlite", "--sort", "ts desc", "--section", "day(ts)"])
 package enum TableWatchCommand {
@@ -68,11 +69,26 @@ package enum TableWatchCommand {
                 return (opened, controller)
             }
             var watched: (opened: OpenedTable, controller: FetchedResultsController)? = try start()
-            if watched?.opened.database.kind == .csv {
-                // Said once: a growing file (a log) would otherwise look followed and quiet.
-                errorOutput("\(ProgramName.current) watch: \(TableDatabase.notFollowedNotice(options.file))")
-            }
+            // A CSV or JSON file is followed: the rows appended to it come as batches of inserts (its
+            // cache's history); a file changed otherwise is read into a new cache, and a new snapshot follows.
+            let follower =
+                watched?.opened.database.kind.isCached == true
+                ? CachedFileFollower(path: options.file, missingValues: options.missingValues) : nil
             while !readerGone && !shouldStop() {
+                if let follower, follower.hasChanged() {
+                    do {
+                        if !(try follower.refresh().wasReused) {
+                            // The new cache was renamed over the old one: the old store goes first.
+                            watched?.opened.store.prepareForReopening()
+                            watched = nil
+                            watched = try start()
+                        }
+                    } catch {
+                        if watched == nil { throw TableDatabase.refusal(error, path: options.file) }
+                        let message = TableDatabase.refusal(error, path: options.file).message
+                        errorOutput("\(ProgramName.current) watch: \(message)")
+                    }
+                }
                 if let store = watched?.opened.store, store.fileAtPath() == .replaced {
                     // Another file was renamed over the path (each poll compares the path's device and
                     // inode with the open file's): a snapshot of the file now there, or its refusal. The

@@ -2,10 +2,12 @@ import BulkImport
 import CLIKit
 import Foundation
 
-/// A CSV or TSV file as a database `fetchedtable` can browse: its cache database
+/// A CSV, TSV or JSON file as a database `fetchedtable` can browse: its cache database
 /// (``CSVTableLoader``: under `$XDG_CACHE_HOME/fetchedtable/`, reused while the
-/// file's size and mtime are unchanged, rebuilt when they change; `--na` names the
-/// missing-value tokens, and another set is another cache).
+/// file is unchanged, completed with the rows appended to a file that grew, rebuilt when it
+/// changed otherwise; `--na` names the missing-value tokens, and another set is another cache).
+/// The cache keeps the history of the rows appended (`fetchedtable_history`), so a list open on
+/// it shows them as inserts.
 ///
 ///     let table = try CSVSource.load(path: "banklist.csv")
 enum CSVSource {
@@ -19,11 +21,13 @@ enum CSVSource {
         return CSVTableLoader(source: path, options: options).isCached
     }
 
-    /// The loader's options: fetchedtable's cache folder, its history table's name kept free, `--na`.
+    /// The loader's options: fetchedtable's cache folder, its history table's name kept free and
+    /// installed, `--na`.
     static func loaderOptions(missingValues: [String]?, environment: [String: String]) -> CSVTableLoader.Options {
         var options = CSVTableLoader.Options()
         options.cacheDirectory = CSVCacheLocation.defaultDirectory(for: "fetchedtable", environment: environment)
         options.reservedTableNames.insert(TableFileNames.tracking.historyTable)
+        options.tracking = TableFileNames.tracking
         if let missingValues { options.missingValues = missingValues }
         return options
     }

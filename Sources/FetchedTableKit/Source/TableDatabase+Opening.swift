@@ -14,7 +14,8 @@ extension TableDatabase {
     )
         throws(FetchedTableError) -> TableDatabase
     {
-        switch try TableFileKind.of(path: options.file) {
+        let kind = try TableFileKind.of(path: options.file)
+        switch kind {
         case .sqlite:
             if options.missingValues != nil {
                 throw .usage("--na: \(options.file) is a SQLite database; missing-value tokens are a CSV file's")
@@ -25,7 +26,7 @@ extension TableDatabase {
                 databasePath: options.file,
                 readOnly: options.readOnly
             )
-        case .csv:
+        case .csv, .json:
             let table = try CSVSource.load(
                 path: options.file,
                 missingValues: options.missingValues,
@@ -34,7 +35,7 @@ extension TableDatabase {
             )
             // Said once, before anything else is printed (or curses takes the terminal).
             if let notice = table.cacheNotice { writeStandardError("\(ProgramName.current): \(notice)\n") }
-            return try TableDatabase(path: options.file, kind: .csv, databasePath: table.databasePath, readOnly: true)
+            return try TableDatabase(path: options.file, kind: kind, databasePath: table.databasePath, readOnly: true)
         }
     }
 }

@@ -28,8 +28,11 @@ package struct TableDatabase {
     /// Per column, the label its values are shown under when it is not its name (``TableQuery/columnLabels``).
     package var columnLabels: [String: String] = [:]
 
-    /// The tables and views, in the catalog's order.
-    package var tables: [CatalogTable] { catalog.tables }
+    /// The tables and views, in the catalog's order (a cache's one table, not what the cache keeps of
+    /// its file in `store_metadata`).
+    package var tables: [CatalogTable] {
+        kind.isCached ? catalog.tables.filter { $0.name != Store.metadataTable } : catalog.tables
+    }
 
     /// Opens the database at `databasePath` (the file itself, or a CSV file's cache) for `path`.
     ///
@@ -43,8 +46,8 @@ package struct TableDatabase {
         } catch {
             throw TableDatabase.refusal(error, path: path)
         }
-        if kind == .csv {
-            readOnlyReason = "the rows come from a CSV file (deleting would not change it)"
+        if kind.isCached {
+            readOnlyReason = "the rows come from \(kind.phrase) (deleting would not change it)"
         } else if readOnly {
             readOnlyReason = "opened with --read-only"
         } else if !TableDatabase.isWritable(databasePath) {
@@ -70,14 +73,6 @@ package struct TableDatabase {
                     return table.brokenReason != nil
                         ? "\(table.name) (broken \(kind))" : kind == "table" ? table.name : "\(table.name) (\(kind))"
                 }.joined(separator: ", ")
-    }
-
-    /// That a CSV file's changes are not followed: its rows are read once, into its cache.
-    ///
-    ///     TableDatabase.notFollowedNotice("log.csv")
-    ///     // "log.csv is a CSV file, read once: rows added to it later are not followed (open it again to see them)"
-    static func notFollowedNotice(_ file: String) -> String {
-        "\(file) is a CSV file, read once: rows added to it later are not followed (open it again to see them)"
     }
 
     /// "table", "view" or "virtual table".
@@ -158,11 +153,11 @@ package struct TableDatabase {
         var columns: [TableColumn] = []
         let orderColumns = Set(serverOrder?.orderColumns.values.map { $0 } ?? [])
         for column in table.columns where !orderColumns.contains(column.name) {
-            if kind == .csv, let of = CSVTable.column(ofWrittenForm: column.name) {
+            if kind.isCached, let of = CSVTable.column(ofWrittenForm: column.name) {
                 writtenForms[of] = column.name
             } else {
                 var tableColumn = TableColumn(name: column.name, type: column.type)
-                tableColumn.typeIsChecked = kind == .csv
+                tableColumn.typeIsChecked = kind.isCached
                 if kind == .sqlite, column.type == .text {
                     tableColumn.sampleHoldsDates = table.sampleHoldsDates(column: column.name)
                 }

@@ -1,18 +1,34 @@
+import CSVImport
 import Foundation
 import Glibc
 
 /// What kind of file `FILE` is, told by its content, never by its name:
-/// SQLite's 16-byte header, else text (a CSV or TSV file). Anything else is refused.
+/// SQLite's 16-byte header; JSON records (an object, or an array, to begin with: JSON Lines or a
+/// JSON array of objects); else text (a CSV or TSV file). Anything else is refused.
 ///
 ///     switch try TableFileKind.of(path: "school.sqlite") {
 ///     case .sqlite: …
-///     case .csv: …
+///     case .csv, .json: …   // read into a cache database
 ///     }
 package enum TableFileKind: Equatable, Sendable {
     /// A SQLite database (`SQLite format 3\0`).
     case sqlite
     /// Text: a CSV or TSV file.
     case csv
+    /// JSON Lines, or a JSON array of objects.
+    case json
+
+    /// Whether the file's rows are read into a cache database (a CSV or JSON file), not browsed as they are.
+    package var isCached: Bool { self != .sqlite }
+
+    /// "a CSV file", "a JSON file": what the file is, in a sentence.
+    package var phrase: String {
+        switch self {
+        case .sqlite: return "a SQLite database"
+        case .csv: return "a CSV file"
+        case .json: return "a JSON file"
+        }
+    }
 
     /// The bytes that begin every SQLite database file.
     static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
@@ -74,8 +90,7 @@ package enum TableFileKind: Equatable, Sendable {
 
     /// The kind of a file beginning with `bytes`.
     ///
-    /// - Throws: 65 for an empty file, UTF-16 text (named, with how to make it UTF-8), JSON or JSON
-    ///   Lines (told apart from a CSV file by their first line; not read yet), binary data.
+    /// - Throws: 65 for an empty file, UTF-16 text (named, with how to make it UTF-8), binary data.
     static func kind(of bytes: ArraySlice<UInt8>, path: String) throws(FetchedTableError) -> TableFileKind {
         if bytes.starts(with: sqliteHeader) { return .sqlite }
         if bytes.isEmpty { throw .data("\(path): the file is empty (neither a SQLite database nor a CSV file)") }
@@ -85,11 +100,7 @@ package enum TableFileKind: Equatable, Sendable {
                     + "(iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8.csv)"
             )
         }
-        if let json = jsonForm(bytes) {
-            throw .data(
-                "\(path): \(json), which fetchedtable does not read (yet): it reads SQLite databases and CSV files"
-            )
-        }
+        if JSONRecordReader.layout(of: bytes) != nil { return .json }
         // Text: no control bytes but tab, line breaks and form feed (UTF-8 and Windows-1252 alike).
         let binary = bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C || $0 == 0x7F }
         if binary { throw .data("\(path): neither a SQLite database nor a CSV file (it holds binary data)") }
@@ -115,27 +126,5 @@ package enum TableFileKind: Equatable, Sendable {
         if oddZeros >= pairs * 9 / 10 && evenZeros == 0 { return "little-endian" }
         if evenZeros >= pairs * 9 / 10 && oddZeros == 0 { return "big-endian" }
         return nil
-    }
-
-    /// "a JSON Lines file" or "a JSON file" when the first line says so: an object (`{…}`) that is the
-    /// whole first line, or a document that opens with `{` or `[` and then a JSON value's first character.
-    /// A CSV file's header never does (`[id],[name]` is none).
-    static func jsonForm(_ bytes: ArraySlice<UInt8>) -> String? {
-        var text = bytes
-        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
-        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-        text = text.drop(while: isSpace)
-        guard let first = text.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        let line = text.prefix { $0 != 0x0A && $0 != 0x0D }
-        let trimmedLine = line.reversed().drop(while: isSpace).reversed()
-        if first == UInt8(ascii: "{"), trimmedLine.last == UInt8(ascii: "}"),
-            (try? JSONSerialization.jsonObject(with: Data(trimmedLine))) is [String: Any]
-        {
-            let more = text.dropFirst(line.count).drop(while: isSpace)
-            return more.first == UInt8(ascii: "{") ? "a JSON Lines file (a JSON object a line)" : "a JSON file"
-        }
-        let next = text.dropFirst().drop(while: isSpace).first
-        let opensValue = next.map { "{[\"]}-0123456789tfn".utf8.contains($0) } ?? true
-        return opensValue ? "a JSON file" : nil
     }
 }
