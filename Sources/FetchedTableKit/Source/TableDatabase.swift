@@ -164,7 +164,13 @@ package struct TableDatabase {
                 columns.append(tableColumn)
             }
         }
-        let idKey = table.rowIDColumn.flatMap { id in columns.contains { $0.name == id } ? id : nil } ?? "id"
+        // The row id's key path: its column, else `id` — unless a column is called `id` (a CSV file's
+        // own), where `rowid` (the id column's name) names it, so that the default order is the
+        // table's (before: a 3.4M-row file's own `id` column, unindexed, sorted for the first screen: 0.9 s).
+        let hasIDColumn = columns.contains { $0.name == "id" }
+        let idKey =
+            table.rowIDColumn.flatMap { id in columns.contains { $0.name == id } ? id : nil }
+            ?? (hasIDColumn ? table.rowIDColumn ?? "id" : "id")
         var query = try TableQuery(options: options, table: table.name, columns: columns, idKey: idKey)
         query.writtenForms = writtenForms
         query.serverOrder = serverOrder

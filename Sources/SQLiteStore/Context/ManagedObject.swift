@@ -58,7 +58,8 @@ public final class ManagedObject {
 
     // MARK: Values
 
-    /// The value of an attribute or derived attribute; `id` gives the row id,
+    /// The value of an attribute or derived attribute; `id` (or the id column's name, `rowid`, when no
+    /// attribute has it) gives the row id,
     /// a relationship name the related row id (or NULL). Setting marks the key changed.
     public subscript(key: String) -> StoreValue {
         get {
@@ -70,7 +71,7 @@ public final class ManagedObject {
                 if let id = relatedID(i) { return .integer(id.rowID) }
                 return .null
             }
-            if key == "id" { return .integer(objectID.rowID) }
+            if key == "id" || key == entity.idColumn { return .integer(objectID.rowID) }
             return .null
         }
         set {

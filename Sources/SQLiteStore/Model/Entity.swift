@@ -178,7 +178,7 @@ public struct Entity: Sendable {
     public func columnName(forKey key: String) -> String? {
         if let i = attributeIndex[key] { return attributes[i].columnName }
         if let i = relationshipIndex[key], relationships[i].storesForeignKey { return relationships[i].columnName }
-        if key == "id" { return idColumn }
+        if key == "id" || key == idColumn { return idColumn }
         return nil
     }
 

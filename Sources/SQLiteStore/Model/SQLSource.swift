@@ -92,7 +92,8 @@ public struct SQLSource: Sendable {
             let isLast = i == parts.count - 1
             if isLast {
                 if let a = entity.attribute(named: part) { return (alias + "." + a.sqlColumn, a.type, a.affinity) }
-                if part == "id" {
+                // `id`, or the id column's own name for a table whose columns have an `id` (`rowid`).
+                if part == "id" || part == entity.idColumn {
                     // A view's position (`row_number()` of a subquery) has no affinity.
                     return (alias + "." + entity.sqlIDColumn, .integer, entity.numbersRowsByPosition ? nil : .integer)
                 }

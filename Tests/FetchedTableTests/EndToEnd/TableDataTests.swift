@@ -183,6 +183,18 @@ struct TableDataTests {
         #expect(try fixture.run(["list", brackets]).status == 0, "a CSV header in brackets is a CSV file")
     }
 
+    @Test func aCSVFileWithAnIDColumnListsInFileOrderByDefault() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let csv = try fixture.write("ids.csv", "id,name\n3,c\n1,a\n2,b\n")
+        let result = try fixture.run(["list", csv, "--format", "csv"])
+        // Before: sorted by the file's own id column (1, 2, 3): on 3.4 million rows, 0.9 s before
+        // the first screen, the column not being indexed.
+        #expect(Self.rows(result.standardOutput) == [",1,3,c", ",2,1,a", ",3,2,b"], "\(result.standardOutput)")
+        let sorted = try fixture.run(["list", csv, "--sort", "id", "--format", "csv"])
+        #expect(Self.rows(sorted.standardOutput) == [",2,1,a", ",3,2,b", ",1,3,c"], "\(sorted.standardOutput)")
+    }
+
     @Test func badJSONNamesItsLineAndColumnWithExit65() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }

@@ -317,4 +317,20 @@ struct ForeignDatabaseTests {
         #expect(SQLIdentifier.quoted("1st") == "\"1st\"")
         #expect(SQLIdentifier.quoted("rowid") == "rowid")
     }
+
+    @Test func theIDColumnsNameIsTheRowIDsKeyPathWhenAColumnIsCalledID() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("log.sqlite")
+        let db = try Database(path: path)
+        try db.execute("CREATE TABLE log (id TEXT, message TEXT); INSERT INTO log VALUES ('b', 'one'), ('a', 'two')")
+        let table = try #require(try DatabaseCatalog(path: path).table(named: "log"))
+        let model = Model(version: 1, applicationID: 0, entities: [table.entity(named: "log")])
+        let source = try model.sqlSource(root: "log", keyPaths: ["id", "rowid"])
+        #expect(try source.expression(forKeyPath: "id") == "t0.id", "the column")
+        #expect(try source.expression(forKeyPath: "rowid") == "t0.rowid", "the row id")
+        let context = ObjectContext(store: try Store(foreignDatabaseAt: path, model: model, readOnly: true))
+        let rows = try context.fetch("log", orderBy: "t0.rowid DESC")
+        #expect(rows.map { $0["rowid"] } == [.integer(2), .integer(1)])
+        #expect(rows.map { $0["id"] } == [.text("a"), .text("b")])
+    }
 }
