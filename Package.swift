@@ -134,7 +134,11 @@ let package = Package(
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"]),
         .testTarget(
             name: "FetchedResultsScriptsTests",
-            dependencies: ["FetchedResultsScripts", "FetchedResults", "SQLiteStore", "TestSupport"]
+            dependencies: [
+                "FetchedResultsScripts", "FetchedResults", "SQLiteStore", "TestSupport",
+                // A saved view read back through the project's own readers.
+                "CSVImport", "BulkImport",
+            ]
         ),
         // The built programs as installed: install.sh, the Debian package, man pages, completions.
         .testTarget(name: "PackagingTests", dependencies: ["CLIKit", "MyStashKit", "TestSupport"]),

@@ -61,4 +61,8 @@ public struct FetchedObjects: RandomAccessCollection {
     public var objectIDs: [ObjectID] {
         sequence.ids(in: range).map { ObjectID(entity: entityName, rowID: $0) }
     }
+
+    /// All row ids in order (``objectIDs`` without the entity's name: a million of them in a few
+    /// milliseconds, for work that hands them to another thread).
+    package var rowIDs: [Int64] { sequence.ids(in: range) }
 }

@@ -26,6 +26,7 @@ extension ListScreen {
             _ = filterField.handle(event)
             return .handled
         }
+        if handleSaveFieldKey(event) { return .handled }
         if case .resize = event { return .ignored }
         if table.editingIndexPath != nil || table.indexSearchText != nil {
             return table.handle(event) ? .handled : .ignored
@@ -53,6 +54,9 @@ extension ListScreen {
         case .character("\\"):
             filterField.activate(text: filterText)
             filterField.trailingText = nil
+            return .handled
+        case .control("s"):
+            beginSavingView()
             return .handled
         case .character("n"):
             findNext(forward: true)

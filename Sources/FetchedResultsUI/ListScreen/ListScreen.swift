@@ -97,6 +97,8 @@ public final class ListScreen: View, TableViewDelegate {
     /// What the screen's controllers call on their worker thread when background work of theirs
     /// finishes: it posts ``backgroundWorkFinished()`` to the loop.
     lazy var backgroundWake: @Sendable () -> Void = loop.poster { [weak self] in self?.backgroundWorkFinished() }
+    /// Ctrl-S: the `Save as:` line and the save running (``beginSavingView()``).
+    let viewSaving = ViewSaving()
     /// The most keys kept while loading (the rest are dropped).
     static let maximumKeysKept = 256
 
@@ -315,6 +317,8 @@ public final class ListScreen: View, TableViewDelegate {
             searchField.render(into: &canvas, frame: frame, at: time)
         } else if filterField.isActive {
             filterField.render(into: &canvas, frame: frame, at: time)
+        } else if viewSaving.field.isActive {
+            viewSaving.field.render(into: &canvas, frame: frame, at: time)
         } else {
             updateStatusLine()
             statusLine.render(into: &canvas, frame: frame.row(frame.height - 1), at: time)

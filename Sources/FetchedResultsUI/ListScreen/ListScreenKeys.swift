@@ -69,10 +69,11 @@ public enum ListScreenKeys {
         lines.append(("", "Screen"))
         if grids {
             lines.append(("?  F1  Ctrl-L", "this help (any key closes it); Ctrl-L redraws the screen"))
+            // Ctrl-S shares q's line, so that it costs none (failedbanks' help fits 80×24).
+            lines.append(("Ctrl-S  q", "save the rows shown (.csv .tsv .jsonl .sqlite); q: quit"))
         } else {
-            lines += [("Ctrl-L", "redraw the screen"), ("?  F1", "this help (any key closes it)")]
+            lines += [("Ctrl-L", "redraw the screen"), ("?  F1", "this help (any key closes it)"), ("q", "quit")]
         }
-        lines.append(("q", "quit"))
         lines = placing(configuration.keyBindings, in: lines, commandsAt: commandsIndex)
         return lines + configuration.extraHelp
     }

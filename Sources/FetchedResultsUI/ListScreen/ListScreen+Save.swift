@@ -1,0 +1,268 @@
+import FetchedResults
+import FetchedResultsScripts
+import Foundation
+import TerminalUI
+
+/// Saving the view (Ctrl-S): the file name asked on the status line, what a save would replace
+/// asked about, the save running on a thread of its own with its progress on the status line.
+final class ViewSaving {
+    /// The `Save as:` line.
+    let field = PromptField(prompt: "Save as: ")
+    /// Whether a sectioned tab's section is saved as a first column (Tab in the field switches).
+    var keepsSections = true
+    /// The name typed last (offered again).
+    var lastName = ""
+    /// The save running, if one is.
+    var running: Job?
+
+    /// A save on its thread: what it hands to the loop's thread (its progress, its end) and
+    /// what the loop's thread tells it (stop).
+    final class Job: @unchecked Sendable {
+        // @unchecked Sendable: every field is read and written under `lock`.
+        private let lock = NSLock()
+        private var written = 0
+        private var result: Result<Int, Error>?
+        private var cancelled = false
+        let name: String
+        let total: Int
+
+        init(name: String, total: Int) {
+            self.name = name
+            self.total = total
+        }
+
+        func set(written: Int) { lock.withLock { self.written = written } }
+        func finish(_ result: Result<Int, Error>) { lock.withLock { self.result = result } }
+        func cancel() { lock.withLock { cancelled = true } }
+        var isCancelled: Bool { lock.withLock { cancelled } }
+        /// The rows written so far and the result, once there is one.
+        var state: (written: Int, result: Result<Int, Error>?) { lock.withLock { (written, result) } }
+    }
+}
+
+extension ListScreen {
+    /// Ctrl-S: asks on the status line for the file to save the rows shown to — the tab's
+    /// objects in the order shown (the filter and the sort in force), the grid's shown columns in
+    /// their order, the sections kept as a first column or dropped (Tab) — in the format its
+    /// extension names (``FetchedResultsScripts/ExportFormat``: `.csv`, `.tsv`, `.jsonl`, `.sqlite`).
+    /// Enter saves, after asking when a file (or a SQLite file's table) would be replaced; the
+    /// save runs on a thread of its own, a progress bar on the status line, and writes a
+    /// temporary file renamed into place only when complete (``FetchedResultsScripts/ViewExport``).
+    /// A tab without a ``ListTab/grid`` has no columns to save: the status line says so.
+    public func beginSavingView() {
+        guard !isLoading, adapter != nil else { return }
+        guard tabGrid(tabIndex) != nil else {
+            showMessage("This list has no columns to save", style: .error)
+            return
+        }
+        if let running = viewSaving.running {
+            showMessage("\(running.name) is being saved: one save at a time", style: .error)
+            return
+        }
+        let field = viewSaving.field
+        if field.onCommit == nil {
+            field.onCommit = { [unowned self] text in self.commitSaveName(text) }
+        }
+        field.activate(text: viewSaving.lastName)
+        updateSaveHint()
+    }
+
+    /// Whether a save (``beginSavingView()``) is running.
+    package var isSavingView: Bool { viewSaving.running != nil }
+
+    /// The save line's keys: Tab keeps or drops a sectioned tab's sections; the rest edit the name.
+    /// False when the line is not open.
+    func handleSaveFieldKey(_ event: InputEvent) -> Bool {
+        let field = viewSaving.field
+        guard field.isActive else { return false }
+        if event == .tab, tab.sectionNameKeyPath != nil {
+            viewSaving.keepsSections.toggle()
+            updateSaveHint()
+            return true
+        }
+        _ = field.handle(event)
+        return true
+    }
+
+    /// The right of the save line: what happens to a sectioned tab's sections (Tab switches),
+    /// else the formats.
+    private func updateSaveHint() {
+        if tab.sectionNameKeyPath != nil {
+            viewSaving.field.trailingText = viewSaving.keepsSections ? "Tab: sections kept" : "Tab: no sections"
+        } else {
+            viewSaving.field.trailingText = ".csv .tsv .jsonl .sqlite"
+        }
+    }
+
+    /// Enter on the save line: the name checked, what would be replaced asked about, the save started.
+    func commitSaveName(_ text: String) {
+        let name = text.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { return }
+        viewSaving.lastName = name
+        func refuse(_ reason: String) {
+            viewSaving.field.activate(text: name)
+            updateSaveHint()
+            viewSaving.field.setError(reason)
+        }
+        let path = ListScreen.savePath(name)
+        guard let format = ExportFormat(path: path) else {
+            refuse("use \(ExportFormat.extensionsDescription)")
+            return
+        }
+        var isFolder: ObjCBool = false
+        let folder = (path as NSString).deletingLastPathComponent
+        guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder),
+            isFolder.boolValue
+        else {
+            refuse("no folder \(folder)")
+            return
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            refuse("\(name) is a folder")
+            return
+        }
+        let export = makeExport()
+        guard let replaced = export.replaced(at: path, format: format) else {
+            startSave(export, to: path, name: name, format: format, replacing: nil)
+            return
+        }
+        let question: String
+        switch replaced {
+        case .file: question = "\(name) exists. Replace it?"
+        case .table(let table): question = "\(name) has a table \(table). Replace it?"
+        }
+        let confirm = ConfirmDialog(
+            title: "Save",
+            message: question,
+            confirmTitle: "Replace",
+            cancelTitle: "Cancel",
+            confirmSelected: false
+        )
+        confirm.isDestructive = true
+        confirm.onAnswer = { [unowned self] replace in
+            if replace {
+                self.startSave(export, to: path, name: name, format: format, replacing: replaced)
+            } else {
+                self.showMessage("Not saved: \(name) is as it was")
+            }
+        }
+        loop.push(confirm)
+    }
+
+    /// `name` as a path: `~/` is the home folder; a relative name is in the current folder.
+    static func savePath(_ name: String) -> String {
+        if name.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+            return home + name.dropFirst()
+        }
+        return name
+    }
+
+    /// The rows shown, as an export: the objects' ids in order, the grid's shown columns, the
+    /// sections when kept.
+    func makeExport() -> ViewExport {
+        let controller = adapter.controller
+        let grid = tabGrid(tabIndex)?.grid
+        let columns =
+            grid?.visibleIndices.compactMap { grid?.columns[$0] }.map {
+                ViewExport.Column(name: $0.name, keyPath: $0.keyPath)
+            } ?? []
+        var export = ViewExport(
+            databasePath: store.path,
+            model: store.model,
+            entity: tab.entity,
+            columns: columns,
+            rowIDs: controller.fetchedObjects.rowIDs
+        )
+        if let key = tab.sectionNameKeyPath, viewSaving.keepsSections {
+            export.sections = controller.sections.map { ViewExport.Section(name: $0.name, count: $0.numberOfObjects) }
+            var name = key
+            let taken = Set(columns.map { $0.name.lowercased() })
+            while taken.contains(name.lowercased()) { name = "_" + name }
+            export.sectionColumn = name
+        }
+        return export
+    }
+
+    /// Starts the save on a thread of its own; a ticker shows its progress and its end.
+    func startSave(
+        _ export: ViewExport,
+        to path: String,
+        name: String,
+        format: ExportFormat,
+        replacing: ViewExport.Replaced?
+    ) {
+        let job = ViewSaving.Job(name: name, total: export.rowIDs.count)
+        viewSaving.running = job
+        let thread = Thread {
+            do {
+                let written = try export.write(
+                    to: path,
+                    format: format,
+                    replacing: replacing,
+                    progress: { job.set(written: $0) },
+                    isCancelled: { job.isCancelled }
+                )
+                job.finish(.success(written))
+            } catch {
+                job.finish(.failure(error))
+            }
+        }
+        thread.stackSize = 1 << 22
+        thread.start()
+        showSaveProgress(job, written: 0)
+        addTicker(every: ListScreen.saveProgressInterval) { screen in screen.followSave(job, format: format) }
+    }
+
+    /// How often the save's progress is shown (seconds).
+    static let saveProgressInterval = 0.1
+
+    /// One look at the save: its progress, or its end said. False (the ticker goes) once it ended.
+    func followSave(_ job: ViewSaving.Job, format: ExportFormat) -> Bool {
+        guard loop.contains(self) else {
+            job.cancel()  // the screen went away: the file is left as it was
+            return job.state.result == nil
+        }
+        let (written, result) = job.state
+        guard let result else {
+            showSaveProgress(job, written: written)
+            return true
+        }
+        viewSaving.running = nil
+        switch result {
+        case .success(let count):
+            let rows = count == 1 ? tab.noun.singular : tab.noun.plural
+            statusLine.showMessage(
+                "Saved \(ListScreen.grouped(count)) \(rows) to \(job.name) (\(format.name))",
+                at: now,
+                duration: 6
+            )
+        case .failure(let error):
+            statusLine.showMessage("Not saved: \(error)", at: now, duration: 10, style: .error)
+        }
+        return false
+    }
+
+    /// "Saving books.csv ▕████████░░░░░░░░▏ 52 %".
+    private func showSaveProgress(_ job: ViewSaving.Job, written: Int) {
+        let fraction = job.total > 0 ? min(1, Double(written) / Double(job.total)) : 0
+        let width = 16
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        statusLine.showMessage(
+            "Saving \(job.name) ▕\(bar)▏ \(Int(fraction * 100)) %",
+            at: now,
+            duration: ListScreen.saveProgressInterval * 20
+        )
+    }
+
+    /// "336,776".
+    static func grouped(_ count: Int) -> String {
+        var digits = String(count)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return digits
+    }
+}
