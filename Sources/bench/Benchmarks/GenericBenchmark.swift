@@ -20,13 +20,15 @@ import Timekeeping
 ///   1,000 values against `GROUP BY` in SQL;
 /// - ``GenericScreenBenchmark``: `table10m_first_screen_s`, `grid10m_first_screen_s` (a
 ///   20-column copy of the table, ``EventsDataCache/wideDatabase(from:rows:)``), `csv1m_first_screen_s`,
-///   `csv1m_ready_ratio` and VisiData's time, through the `fetchedtable` executable.
+///   `csv1m_ready_ratio`, `jsonl1m_ready_ratio`, `csv3m_cached_first_screen_s` and VisiData's
+///   times (`visidata_ready_speedup`), through the `fetchedtable` executable.
 ///
 /// A part that cannot run leaves its keys `null` with a note, and the others
 /// still run. Run alone (`--only generic`) the group measures 10M rows; in a
 /// run of every group it follows `--rows` (a quick run stays quick).
-/// `--only csv1m_ready_ratio` (or `csv1m_first_screen_s`) runs the CSV part
-/// alone, at 1M rows, without building the table.
+/// `--only csv1m_ready_ratio` (or another of the CSV part's keys: `csv1m_first_screen_s`,
+/// `jsonl1m_ready_ratio`, `csv3m_cached_first_screen_s`, `visidata_ready_speedup`) runs the
+/// CSV part alone, at 1M rows, without building the table.
 struct GenericBenchmark {
     let runner: BenchRunner
 
@@ -50,6 +52,7 @@ struct GenericBenchmark {
                 csvRows: csvRows
             )
             part("csv") { try screens.runCSV() }
+            runFileParts(screens, cache: cache)
             return
         }
         let database = try cache.database(rows: tableRows)
@@ -77,8 +80,19 @@ struct GenericBenchmark {
             try GenericFrequencyBenchmark(runner: runner, database: wide, rows: tableRows).run()
         }
         part("csv") { try screens.runCSV() }
+        runFileParts(screens, cache: cache)
+    }
+
+    /// The parts over files beside the 1M-row CSV: its rows as JSON Lines, a CSV of 3.4 times as many
+    /// rows reopened with its cache, and VisiData on the same CSV (after `csv`: their ratios need its time).
+    private func runFileParts(_ screens: GenericScreenBenchmark, cache: EventsDataCache) {
+        part("jsonl") { try screens.runJSONLines(try cache.jsonLines(rows: csvRows)) }
+        part("csv3m") { try screens.runCachedCSV(try cache.csv(rows: csv3Rows), rows: csv3Rows) }
         part("visidata") { try screens.runVisiData() }
     }
+
+    /// Rows of the CSV reopened with its cache: 3.4 times the CSV's (3.4 million at full size).
+    var csv3Rows: Int { csvRows * 34 / 10 }
 
     /// Runs one part; its failure becomes a note and the others go on.
     private func part(_ name: String, _ body: () throws -> Void) {

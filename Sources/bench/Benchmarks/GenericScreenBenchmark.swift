@@ -23,7 +23,16 @@ import Timekeeping
 ///   only), is the `sqlite3` shell's `.import` of the same file into a new
 ///   database; launches and imports alternate.
 /// - `csv1m_visidata_s` (table only, when `vd` is installed): VisiData's time to
-///   show the same file's first row.
+///   show the same file's first row; `visidata_sorted_s` (table only) and
+///   `visidata_ready_speedup`: in the same launches, VisiData's time until the
+///   same sorted view is on screen (`l` to the `ts` column, then `]`, its
+///   descending sort, as soon as the first row shows; the newest event at the top
+///   means the sort covered every row), divided by `csv1m_ready_s`.
+/// - `csv3m_cached_first_screen_s`: `fetchedtable events.csv` (the grid, file order)
+///   over a CSV of 3.4 times as many rows whose cache was built by a launch before
+///   (not timed), from the spawn until the first row's timestamp is on screen.
+/// - `jsonl1m_ready_s` (table only) and `jsonl1m_ready_ratio`: `csv1m_ready_s`'s
+///   launches over the same rows as JSON Lines, against `csv1m_ready_s`.
 struct GenericScreenBenchmark {
     let runner: BenchRunner
     /// The command line that runs `fetchedtable` (its arguments follow).
@@ -173,24 +182,129 @@ struct GenericScreenBenchmark {
         let home = runner.workspace.path("vd-home")
         mkdir(home, 0o755)
         var times: [Double] = []
+        var sortedTimes: [Double] = []
         for index in 0...runner.configuration.runs(small: 3, large: 3) {
             let tty = try PseudoTerminal([vd, csv], environment: ["HOME": home], rows: 24, columns: 80)
             guard let (_, shown) = tty.waitForAny(GenericScreenBenchmark.patterns(of: first), timeout: 120) else {
                 tty.finish(timeout: 0.5)
                 throw BenchError.failed("VisiData did not show the first row within 120 s")
             }
-            if index > 0 { times.append(shown - tty.startTime) }
+            // Sorted as fetchedtable's view: the cursor to `ts` (the second column), then `]`.
+            tty.send(Array("l]".utf8))
+            let newest = EventsGenerator(rows: csvRows).row(Int64(csvRows))
+            guard let (_, sorted) = tty.waitForAny(GenericScreenBenchmark.patterns(of: newest), timeout: 600) else {
+                tty.finish(timeout: 0.5)
+                throw BenchError.failed(
+                    "VisiData did not show the sorted view (the newest event at the top) within 600 s"
+                )
+            }
+            if index > 0 {
+                times.append(shown - tty.startTime)
+                sortedTimes.append(sorted - tty.startTime)
+            }
+            runner.log(
+                String(
+                    format: "VisiData events.csv (%d rows) run %@: first row after %.3f s, sorted view after %.3f s",
+                    csvRows,
+                    index == 0 ? "warm-up" : String(index),
+                    shown - tty.startTime,
+                    sorted - tty.startTime
+                )
+            )
             tty.send(Array("gq".utf8))
             tty.finish(timeout: 2)
         }
         runner.results.setMedian("csv1m_visidata_s", of: times)
+        runner.results.setMedian("visidata_sorted_s", of: sortedTimes)
+        runner.results.setRatio("visidata_ready_speedup", "visidata_sorted_s", "csv1m_ready_s")
     }
 
-    /// Starts `fetchedtable` with `arguments` under a pseudo-terminal, with an empty cache folder.
-    private func launch(_ arguments: [String], rows: UInt16 = 24, columns: UInt16 = 80) throws -> PseudoTerminal {
-        let cache = runner.workspace.path("fetchedtable-xdg-cache")
+    /// `csv3m_cached_first_screen_s`: `fetchedtable` over `csv` (`rows` rows) reopened with its
+    /// cache, until its first row is on screen.
+    func runCachedCSV(_ csv: String, rows: Int) throws {
+        let first = EventsGenerator(rows: rows).row(1)
+        let cache = runner.workspace.path("fetchedtable-xdg-cache-kept")
         try? FileManager.default.removeItem(atPath: cache)
         mkdir(cache, 0o755)
+        runner.workspace.warm(csv)
+        // The cache built once, not timed.
+        let (seconds, built) = try MonotonicClock.measure {
+            try ChildProcess.run(
+                command + ["list", csv, "--where", "id == 1", "--format", "csv"],
+                environment: ["XDG_CACHE_HOME": cache],
+                captureOutput: true
+            )
+        }
+        guard built.succeeded else {
+            throw BenchError.failed("building the cache of \(csv) failed: \(runner.lastLine(built.errorOutput))")
+        }
+        runner.log(String(format: "fetchedtable built the cache of %@ (%d rows) in %.1f s", csv, rows, seconds))
+        var times: [Double] = []
+        var problems: [String] = []
+        for index in 0...runner.configuration.runs(small: 3, large: 5) {  // 0: warm-up
+            let tty = try launch([csv], cache: cache)
+            guard let (_, shown) = tty.waitForAny([Array(first.ts.utf8)], timeout: 60) else {
+                throw tty.failure("fetchedtable", "did not show the first row (\(first.ts)) of \(csv) within 60 s")
+            }
+            if index > 0 { times.append(shown - tty.startTime) }
+            runner.log(
+                String(
+                    format: "fetchedtable events (%d rows, cached) run %@: first row after %.3f s",
+                    rows,
+                    index == 0 ? "warm-up" : String(index),
+                    shown - tty.startTime
+                )
+            )
+            tty.quit("fetchedtable", problems: &problems)
+        }
+        runner.results.setMedian("csv3m_cached_first_screen_s", of: times)
+        for problem in problems { runner.results.note("generic csv3m: \(problem)") }
+    }
+
+    /// `jsonl1m_ready_s` and `jsonl1m_ready_ratio`: ``runCSV()``'s launches over the same rows as
+    /// JSON Lines (an empty cache each time), until the sorted, sectioned view is on screen.
+    func runJSONLines(_ jsonl: String) throws {
+        let newest = EventsGenerator(rows: csvRows).row(Int64(csvRows))
+        runner.workspace.warm(jsonl)
+        var readies: [Double] = []
+        var problems: [String] = []
+        for index in 0...runner.configuration.runs(small: 3, large: 3) {  // 0: warm-up
+            let tty = try launch([jsonl, "--sort", "ts desc", "--section", "day(ts)"])
+            guard let ready = waitForSortedTop(tty, newest: newest, timeout: 300) else {
+                throw tty.failure(
+                    "fetchedtable",
+                    "did not show the sorted view of the JSON Lines (the newest event, \(newest.ts), at the top) within 300 s"
+                )
+            }
+            if index > 0 { readies.append(ready - tty.startTime) }
+            runner.log(
+                String(
+                    format: "fetchedtable events.jsonl (%d rows) run %@: sorted view after %.3f s",
+                    csvRows,
+                    index == 0 ? "warm-up" : String(index),
+                    ready - tty.startTime
+                )
+            )
+            tty.quit("fetchedtable", problems: &problems)
+        }
+        runner.results.setMedian("jsonl1m_ready_s", of: readies)
+        runner.results.setRatio("jsonl1m_ready_ratio", "jsonl1m_ready_s", "csv1m_ready_s")
+        for problem in problems { runner.results.note("generic jsonl: \(problem)") }
+    }
+
+    /// Starts `fetchedtable` with `arguments` under a pseudo-terminal, with an empty cache folder
+    /// (or the folder `cache`, as it is).
+    private func launch(
+        _ arguments: [String],
+        rows: UInt16 = 24,
+        columns: UInt16 = 80,
+        cache kept: String? = nil
+    ) throws -> PseudoTerminal {
+        let cache = kept ?? runner.workspace.path("fetchedtable-xdg-cache")
+        if kept == nil {
+            try? FileManager.default.removeItem(atPath: cache)
+            mkdir(cache, 0o755)
+        }
         return try PseudoTerminal(
             command + arguments,
             environment: ["TERM": "xterm-256color", "XDG_CACHE_HOME": cache],

@@ -25,11 +25,15 @@ struct BenchResults {
     static let genericKeys = [
         "table10m_first_screen_s", "table10m_fetch_ratio", "table10m_rss_bytes_per_row",
         "table10m_change1000_ms", "csv1m_first_screen_s", "csv1m_ready_ratio", "grid10m_first_screen_s",
-        "freq10m_ratio", "freq_change1000_ms",
+        "freq10m_ratio", "freq_change1000_ms", "csv3m_cached_first_screen_s", "jsonl1m_ready_ratio",
+        "visidata_ready_speedup",
     ]
 
     /// The `generic` group's keys that its CSV part measures (`--only` naming only these runs only that part).
-    static let csvKeys: Set<String> = ["csv1m_first_screen_s", "csv1m_ready_ratio"]
+    static let csvKeys: Set<String> = [
+        "csv1m_first_screen_s", "csv1m_ready_ratio", "csv3m_cached_first_screen_s", "jsonl1m_ready_ratio",
+        "visidata_ready_speedup",
+    ]
 
     /// The JSON keys of the `stash` group, written when that group ran.
     static let stashKeys = ["stash_reimport100k_s"]

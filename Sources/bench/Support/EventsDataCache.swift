@@ -236,6 +236,43 @@ struct EventsDataCache {
         return path
     }
 
+    /// The path of the JSON Lines file of `rows` events (the CSV's rows: ``EventsGenerator/writeJSONLines(to:)``),
+    /// written when missing or stale.
+    func jsonLines(rows: Int) throws -> String {
+        let generator = EventsGenerator(rows: rows)
+        try makeDirectory()
+        let path = directory + "/" + baseName(generator) + ".jsonl"
+        if access(path, R_OK) == 0 {
+            if EventsDataCache.jsonLinesMatch(path, generator: generator) {
+                log("reusing \(path)")
+                return path
+            }
+            log("cached \(path) does not match the generator; rewriting")
+            unlink(path)
+        }
+        let temporary = path + ".writing-\(getpid())"
+        let (seconds, _) = try MonotonicClock.measure { try generator.writeJSONLines(to: temporary) }
+        guard rename(temporary, path) == 0 else {
+            throw BenchError.setup("cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
+        }
+        log(
+            String(format: "wrote %@ (%d rows, %.0f MB) in %.1f s", path, rows, Double(size(path)) / 1_048_576, seconds)
+        )
+        return path
+    }
+
+    /// Whether the JSON Lines file's last line is the generator's last row (its id and timestamp).
+    static func jsonLinesMatch(_ path: String, generator: EventsGenerator) -> Bool {
+        guard let file = fopen(path, "r") else { return false }
+        defer { fclose(file) }
+        guard fseek(file, -4096, SEEK_END) == 0 || fseek(file, 0, SEEK_SET) == 0 else { return false }
+        var tail = [UInt8](repeating: 0, count: 4096)
+        let m = fread(&tail, 1, tail.count, file)
+        let last = tail[0..<m].split(separator: UInt8(ascii: "\n")).last.map { String(decoding: $0, as: UTF8.self) }
+        let row = generator.row(Int64(generator.rows))
+        return last?.hasPrefix("{\"id\":\(row.id),\"ts\":\"\(row.ts)\"") == true
+    }
+
     /// Whether the file's first data line and last line are the generator's.
     static func csvMatches(_ path: String, generator: EventsGenerator) -> Bool {
         guard let file = fopen(path, "r") else { return false }

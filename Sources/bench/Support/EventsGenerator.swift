@@ -241,4 +241,37 @@ struct EventsGenerator {
         ok = fclose(file) == 0 && ok
         if !ok { throw BenchError.setup("cannot write \(path): \(String(cString: strerror(errno)))") }
     }
+
+    /// Writes the same rows as JSON Lines to `path`: one object a line, its keys in the CSV's column
+    /// order (`{"id":1,"ts":"…","level":"INFO","service":"auth","message":"…"}`).
+    func writeJSONLines(to path: String) throws {
+        guard let file = fopen(path, "w") else {
+            throw BenchError.setup("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        var line: [UInt8] = []
+        line.reserveCapacity(1 << 16)
+        var ts: [UInt8] = []
+        var message: [UInt8] = []
+        let levels = EventsGenerator.levels.map { Array($0.utf8) }
+        let services = EventsGenerator.services.map { Array($0.utf8) }
+        var ok = true
+        for id in 1...Int64(max(rows, 1)) where rows > 0 {
+            let (level, service) = fill(id, ts: &ts, message: &message)
+            line.append(contentsOf: Array("{\"id\":".utf8))
+            EventsGenerator.appendNumber(UInt64(id), to: &line)
+            line.append(contentsOf: Array(",\"ts\":\"".utf8) + ts)
+            line.append(contentsOf: Array("\",\"level\":\"".utf8) + levels[level])
+            line.append(contentsOf: Array("\",\"service\":\"".utf8) + services[service])
+            // The generator's messages hold no quote, backslash or control character: written as they are.
+            line.append(contentsOf: Array("\",\"message\":\"".utf8) + message)
+            line.append(contentsOf: Array("\"}\n".utf8))
+            if line.count > 60_000 {
+                ok = ok && fwrite(line, 1, line.count, file) == line.count
+                line.removeAll(keepingCapacity: true)
+            }
+        }
+        ok = ok && fwrite(line, 1, line.count, file) == line.count
+        ok = fclose(file) == 0 && ok
+        if !ok { throw BenchError.setup("cannot write \(path): \(String(cString: strerror(errno)))") }
+    }
 }

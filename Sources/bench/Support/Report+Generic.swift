@@ -78,6 +78,31 @@ extension Report {
                 target: "ratio ≤ 1.5"
             ),
             .information("VisiData, same CSV: first row (pty)", key: "csv1m_visidata_s", unit: .seconds),
+            .atMost(
+                0.1,
+                "fetchedtable, 3.4M-row CSV with its cache: first row",
+                key: "csv3m_cached_first_screen_s",
+                unit: .seconds,
+                target: "≤ 0.1 s"
+            ),
+            .ratioAtMost(
+                1.5,
+                "1M-row JSON Lines: sorted, sectioned view",
+                key: "jsonl1m_ready_s",
+                unit: .seconds,
+                reference: ("the same rows as CSV", "csv1m_ready_s", .seconds),
+                ratio: ("jsonl1m_ready_ratio", "ours/ref"),
+                target: "ratio ≤ 1.5"
+            ),
+            Line(
+                title: "VisiData, same CSV: sorted (ts desc)",
+                key: "visidata_sorted_s",
+                unit: .seconds,
+                reference: ("fetchedtable's sorted view", "csv1m_ready_s", .seconds),
+                ratio: ("visidata_ready_speedup", "speedup"),
+                target: "speedup ≥ 5",
+                check: { r in r["visidata_ready_speedup"].map { $0 >= 5 } }
+            ),
         ]
     }
 }
