@@ -206,12 +206,14 @@ final class JSONRowProducer: @unchecked Sendable {
             return
         }
         let value = CSVFieldValue.classify(raw)
-        if value == .date || value == .dateTime {
+        switch value {
+        case .date, .dateTime:
             inference.add(value, column: column)
             batch.append(utf8: raw)
             return
+        default: break
         }
-        if value == .text, column >= convertsDates.count || convertsDates[column],
+        if case .text = value, column >= convertsDates.count || convertsDates[column],
             let day = CalendarDay.parse(bytes: raw)
         {
             inference.add(.date, column: column)

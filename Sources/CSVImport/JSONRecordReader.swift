@@ -70,30 +70,33 @@ public final class JSONRecordReader {
     public private(set) var layout: Layout?
 
     private var source: Source
-    private var memoryOffset = 0
+    @exclusivity(unchecked) private var memoryOffset = 0
     private let chunkSize: Int
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var count = 0
-    private var pos = 0
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var count = 0
+    @exclusivity(unchecked) private var pos = 0
     /// The input's offset of `buffer[0]`.
-    private var bufferStart: Int64 = 0
-    private var atEnd = false
-    private var line = 1
+    @exclusivity(unchecked) private var bufferStart: Int64 = 0
+    @exclusivity(unchecked) private var atEnd = false
+    @exclusivity(unchecked) private var line = 1
     /// The input's offset of the current line's first byte.
-    private var lineStart: Int64 = 0
+    @exclusivity(unchecked) private var lineStart: Int64 = 0
     /// Characters of the current line in bytes no longer buffered.
-    private var charsBeforeBuffer = 0
-    private var state = State.start
-    private var depth = 0
+    @exclusivity(unchecked) private var charsBeforeBuffer = 0
+    @exclusivity(unchecked) private var state = State.start
+    @exclusivity(unchecked) private var depth = 0
     /// Where the record being read starts (buffer offset), to check its length.
-    private var recordStart = 0
+    @exclusivity(unchecked) private var recordStart = 0
 
     private var keyIndexByBytes: [[UInt8]: Int32] = [:]
-    private var keyBytes: [[UInt8]] = []
+    /// Every key's bytes, one after the other (key `i` from `keyStarts[i]` to `keyStarts[i + 1]`):
+    /// compared in place with a key read, with no array of arrays to retain on the hot path.
+    @exclusivity(unchecked) private var keyArena: [UInt8] = []
+    @exclusivity(unchecked) private var keyStarts: [Int] = [0]
     /// The key index each member position had in the last record (most files repeat it).
-    private var predictedKeys: [Int32] = []
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var predictedKeys: [Int32] = []
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     /// The most nested arrays and objects a value may hold.
     public static let maximumDepth = 512
@@ -385,10 +388,13 @@ public final class JSONRecordReader {
             pos = i + 1
             if member < predictedKeys.count {
                 let predicted = Int(predictedKeys[member])
-                let matches = keyBytes[predicted].withUnsafeBufferPointer { known in
-                    known.count == length && (length == 0 || memcmp(known.baseAddress!, buffer + start, length) == 0)
+                let knownStart = keyStarts[predicted]
+                if keyStarts[predicted + 1] - knownStart == length {
+                    let matches = keyArena.withUnsafeBufferPointer { arena in
+                        length == 0 || memcmp(arena.baseAddress! + knownStart, buffer + start, length) == 0
+                    }
+                    if matches { return predicted }
                 }
-                if matches { return predicted }
             }
             scratch.removeAll(keepingCapacity: true)
             scratch.append(contentsOf: UnsafeBufferPointer(start: buffer + start, count: length))
@@ -403,7 +409,8 @@ public final class JSONRecordReader {
         } else {
             index = Int32(keys.count)
             keyIndexByBytes[scratch] = index
-            keyBytes.append(scratch)
+            keyArena.append(contentsOf: scratch)
+            keyStarts.append(keyArena.count)
             keys.append(scratch.withUnsafeBytes { CSVTextDecoding.string(from: $0) })
         }
         if member < predictedKeys.count {
