@@ -24,12 +24,12 @@ struct TableListOutputTests {
         let csv = try fixture.write("ids.csv", "id,name\n100,alpha\n7,beta\n")
         let json = try fixture.run(["list", csv, "--format", "json"])
         #expect(json.status == 0, "\(json.standardError)")
-        // Sorted by `id` (the default sort's key, which the column has), each row whole.
+        // In the file's order (the default sort is the row id, not the file's own id column), each row whole.
         let objects = try TableListOutputTests.objects(json.standardOutput)
-        #expect(objects.map { ($0["id"] as? NSNumber)?.intValue } == [7, 100], "\(json.standardOutput)")
-        #expect(objects.map { ($0["_rowid"] as? NSNumber)?.intValue } == [2, 1])
-        #expect(objects.map { $0["name"] as? String } == ["beta", "alpha"])
-        let table = try fixture.run(["list", csv, "--format", "csv"])
+        #expect(objects.map { ($0["id"] as? NSNumber)?.intValue } == [100, 7], "\(json.standardOutput)")
+        #expect(objects.map { ($0["_rowid"] as? NSNumber)?.intValue } == [1, 2])
+        #expect(objects.map { $0["name"] as? String } == ["alpha", "beta"])
+        let table = try fixture.run(["list", csv, "--sort", "id", "--format", "csv"])
         #expect(table.standardOutput == "section,_rowid,id,name\n,2,7,beta\n,1,100,alpha\n", "\(table.standardOutput)")
     }
 
