@@ -108,6 +108,22 @@ import Testing
         #expect(saved.hasPrefix("_year,title,author,year\r\n1986,Count Zero,Gibson,1986\r\n"))
     }
 
+    @Test func theSavesEndComesBackAsAPostToTheLoopNotATicker() throws {
+        // A loop whose clock stands still: no ticker ever fires; only what is posted runs.
+        let f = try ListScreenFixture(yearGrid: ListScreenGridTests.grid)
+        let path = f.directory.path("posted.tsv")
+        f.press(.control("s"))
+        f.type(path)
+        f.press(.enter)
+        let deadline = Date().addingTimeInterval(20)
+        while f.list.isSavingView, Date() < deadline { f.loop.runPosted(waitingUpTo: 1) }
+        // Before: the end was looked for by a ticker every 0.1 s, and this loop never saw it.
+        #expect(!f.list.isSavingView)
+        f.loop.draw()
+        #expect(f.text.contains("Saved 8 books"), "\(f.text)")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("_year\ttitle\tauthor\tyear\n"))
+    }
+
     @Test func aTabWithoutColumnsSaysItCannotBeSaved() throws {
         let f = try ListScreenFixture(yearGrid: ListScreenGridTests.grid)
         f.press(.tab)  // Author: no grid

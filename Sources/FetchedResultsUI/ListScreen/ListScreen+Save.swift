@@ -4,7 +4,7 @@ import Foundation
 import TerminalUI
 
 /// Saving the view (Ctrl-S): the file name asked on the status line, what a save would replace
-/// asked about, the save running on a thread of its own with its progress on the status line.
+/// asked about, the save running on a thread of its own, which posts its progress and its end to the loop.
 final class ViewSaving {
     /// The `Save as:` line.
     let field = PromptField(prompt: "Save as: ")
@@ -15,13 +15,11 @@ final class ViewSaving {
     /// The save running, if one is.
     var running: Job?
 
-    /// A save on its thread: what it hands to the loop's thread (its progress, its end) and
-    /// what the loop's thread tells it (stop).
+    /// A save on its thread: what the loop's thread tells it (stop). What it hands back (its
+    /// progress, its end) is posted to the loop.
     final class Job: @unchecked Sendable {
-        // @unchecked Sendable: every field is read and written under `lock`.
+        // @unchecked Sendable: `cancelled` is read and written under `lock`; the rest is constant.
         private let lock = NSLock()
-        private var written = 0
-        private var result: Result<Int, Error>?
         private var cancelled = false
         let name: String
         let total: Int
@@ -31,12 +29,8 @@ final class ViewSaving {
             self.total = total
         }
 
-        func set(written: Int) { lock.withLock { self.written = written } }
-        func finish(_ result: Result<Int, Error>) { lock.withLock { self.result = result } }
         func cancel() { lock.withLock { cancelled = true } }
         var isCancelled: Bool { lock.withLock { cancelled } }
-        /// The rows written so far and the result, once there is one.
-        var state: (written: Int, result: Result<Int, Error>?) { lock.withLock { (written, result) } }
     }
 }
 
@@ -183,7 +177,8 @@ extension ListScreen {
         return export
     }
 
-    /// Starts the save on a thread of its own; a ticker shows its progress and its end.
+    /// Starts the save on a thread of its own, which posts its progress (at most every
+    /// ``saveProgressInterval`` seconds) and its end to the loop.
     func startSave(
         _ export: ViewExport,
         to path: String,
@@ -193,40 +188,46 @@ extension ListScreen {
     ) {
         let job = ViewSaving.Job(name: name, total: export.rowIDs.count)
         viewSaving.running = job
+        let showProgress = loop.poster { [weak self] (written: Int) in
+            guard let self, self.loop.contains(self) else {
+                job.cancel()  // the screen went away: the file is left as it was
+                return
+            }
+            guard self.viewSaving.running === job else { return }
+            self.showSaveProgress(job, written: written)
+        }
+        let finish = loop.poster { [weak self] (result: Result<Int, Error>) in
+            self?.endSave(job, result: result, format: format)
+        }
         let thread = Thread {
-            do {
-                let written = try export.write(
+            var shown = ProcessInfo.processInfo.systemUptime
+            let result = Result<Int, Error> {
+                try export.write(
                     to: path,
                     format: format,
                     replacing: replacing,
-                    progress: { job.set(written: $0) },
+                    progress: { written in
+                        let now = ProcessInfo.processInfo.systemUptime
+                        guard now - shown >= ListScreen.saveProgressInterval else { return }
+                        shown = now
+                        showProgress(written)
+                    },
                     isCancelled: { job.isCancelled }
                 )
-                job.finish(.success(written))
-            } catch {
-                job.finish(.failure(error))
             }
+            finish(result)
         }
         thread.stackSize = 1 << 22
         thread.start()
         showSaveProgress(job, written: 0)
-        addTicker(every: ListScreen.saveProgressInterval) { screen in screen.followSave(job, format: format) }
     }
 
-    /// How often the save's progress is shown (seconds).
+    /// How often the save's progress is shown, at most (seconds).
     static let saveProgressInterval = 0.1
 
-    /// One look at the save: its progress, or its end said. False (the ticker goes) once it ended.
-    func followSave(_ job: ViewSaving.Job, format: ExportFormat) -> Bool {
-        guard loop.contains(self) else {
-            job.cancel()  // the screen went away: the file is left as it was
-            return job.state.result == nil
-        }
-        let (written, result) = job.state
-        guard let result else {
-            showSaveProgress(job, written: written)
-            return true
-        }
+    /// The save ended (posted by its thread): said on the status line.
+    func endSave(_ job: ViewSaving.Job, result: Result<Int, Error>, format: ExportFormat) {
+        guard viewSaving.running === job else { return }
         viewSaving.running = nil
         switch result {
         case .success(let count):
@@ -239,7 +240,6 @@ extension ListScreen {
         case .failure(let error):
             statusLine.showMessage("Not saved: \(error)", at: now, duration: 10, style: .error)
         }
-        return false
     }
 
     /// "Saving books.csv ▕████████░░░░░░░░▏ 52 %".
