@@ -69,4 +69,17 @@ struct TableFollowTests {
         #expect(again == #"{"type":"snapshot","sections":[{"name":"","ids":[1,2]}]}"#, "\(again)")
         #expect(watch.stop() == 0)
     }
+
+    @Test func aJSONLinesFileThatGrowsIsReadAgainAndWatchPrintsANewSnapshot() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let path = try fixture.write("log.jsonl", "{\"ts\": \"2025-01-01T10:00:00Z\", \"message\": \"started\"}\n")
+        let watch = try TableLiveTests.Watch(fixture, [path, "--sort", "ts"])
+        #expect(try watch.waitForLines(1)[0] == #"{"type":"snapshot","sections":[{"name":"","ids":[1]}]}"#)
+        // A JSON file is not completed in place (a key may come late): it is read again.
+        try TableFollowTests.append("{\"ts\": \"2025-01-01T10:00:01Z\", \"message\": \"one\"}\n", to: path)
+        let again = try watch.waitForLines(2)[1]
+        #expect(again == #"{"type":"snapshot","sections":[{"name":"","ids":[1,2]}]}"#, "\(again)")
+        #expect(watch.stop() == 0)
+    }
 }
