@@ -61,7 +61,7 @@ public final class CSVReader {
         public static let standard = Limits(maxFieldBytes: 1 << 20, maxRecordBytes: 1 << 24)
     }
 
-    /// The path given to ``init(path:chunkSize:limits:delimiter:)``, or `nil` for in-memory input.
+    /// The path given to ``init(path:chunkSize:limits:delimiter:startOffset:endOffset:firstLine:)``, or `nil` for in-memory input.
     public let path: String?
     /// The size of the input in bytes when known (regular files and memory; the part read, with
     /// a start or end offset).

@@ -105,7 +105,7 @@ public struct ViewExport: Sendable {
     }
 
     /// Writes the rows to `path` in `format`, replacing what ``replaced(at:format:)`` says only
-    /// when `replacing` says the same (else it throws ``ViewExportError/exists(path:)``). Calls
+    /// when `replacing` says the same (else it throws ``ViewExportError/exists(path:_:)``). Calls
     /// `progress` with the rows written so far after each batch, and stops — leaving nothing
     /// written — when `isCancelled` says so. Returns how many rows were written (rows deleted
     /// since the snapshot are left out).

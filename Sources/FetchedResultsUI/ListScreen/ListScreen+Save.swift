@@ -38,10 +38,10 @@ extension ListScreen {
     /// Ctrl-S: asks on the status line for the file to save the rows shown to — the tab's
     /// objects in the order shown (the filter and the sort in force), the grid's shown columns in
     /// their order, the sections kept as a first column or dropped (Tab) — in the format its
-    /// extension names (``FetchedResultsScripts/ExportFormat``: `.csv`, `.tsv`, `.jsonl`, `.sqlite`).
+    /// extension names (``ExportFormat``: `.csv`, `.tsv`, `.jsonl`, `.sqlite`).
     /// Enter saves, after asking when a file (or a SQLite file's table) would be replaced; the
     /// save runs on a thread of its own, a progress bar on the status line, and writes a
-    /// temporary file renamed into place only when complete (``FetchedResultsScripts/ViewExport``).
+    /// temporary file renamed into place only when complete (``ViewExport``).
     /// A tab without a ``ListTab/grid`` has no columns to save: the status line says so.
     public func beginSavingView() {
         guard !isLoading, adapter != nil else { return }
