@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Issue 38's data defects where they show, in a real terminal (tmux): a column named with a dot,
-/// a table too wide to read, the sections of NULL and of empty
+/// a table too wide to read, bad JSON in the browser, the sections of NULL and of empty
 /// text, `list --format csv` on a terminal, and the table list after the table `--table` named was
 /// altered.
 @Suite(
@@ -128,5 +128,22 @@ struct TableDataScreenTests {
         #expect(!opened.contains("no column"), "\(opened)")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test func badJSONOpenedInTheBrowserOrWatchedNamesItsLineAndColumnWithExit65() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let path = try fixture.write("bad.json", "[\n  {\"a\": 1},\n  {\"a\": 2,}\n]\n")
+        // The browser: the terminal given back, then the error and 65 (as `list` says it).
+        let tmux = try fixture.launch([path])
+        defer { tmux.close() }
+        #expect(fixture.exitStatus() == 65)
+        let errors = try String(contentsOf: fixture.directory.appendingPathComponent("app.stderr"), encoding: .utf8)
+        #expect(errors.contains("bad.json:3:11: expected a key"), "\(errors)")
+        // watch: the same, before any snapshot.
+        let watch = try fixture.run(["watch", path])
+        #expect(watch.status == 65)
+        #expect(watch.standardError.contains("bad.json:3:11: expected a key"), "\(watch.standardError)")
+        #expect(watch.standardOutput.isEmpty, "\(watch.standardOutput)")
     }
 }
