@@ -110,9 +110,18 @@ let package = Package(
 
         // Tests sit beside the layer they test.
         .target(name: "TestSupport", dependencies: ["CSVImport"], path: "Tests/TestSupport"),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
+        // A SQLite VFS that fails chosen I/O calls, for the tests only (README: Reliability).
+        .target(
+            name: "FaultInjection",
+            dependencies: ["CSQLite", "SQLiteStore", "TestSupport"],
+            path: "Tests/FaultInjection"
+        ),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "FaultInjection"]),
         .testTarget(name: "CSVImportTests", dependencies: ["CSVImport", "TestSupport"]),
-        .testTarget(name: "BulkImportTests", dependencies: ["BulkImport", "CSVImport", "SQLiteStore", "TestSupport"]),
+        .testTarget(
+            name: "BulkImportTests",
+            dependencies: ["BulkImport", "CSVImport", "SQLiteStore", "TestSupport", "FaultInjection"]
+        ),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "BenchTests", dependencies: ["TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"], exclude: ["Golden"]),
@@ -125,11 +134,14 @@ let package = Package(
             name: "FailedBanksTests",
             dependencies: [
                 "FailedBanksKit", "SQLiteStore", "CSVImport", "BulkImport", "FetchedResults", "FetchedResultsScripts",
-                "TestSupport", "CZlib",
+                "TestSupport", "FaultInjection", "CZlib",
             ],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "MyStashTests", dependencies: ["MyStashKit", "SQLiteStore", "TestSupport"]),
+        .testTarget(
+            name: "MyStashTests",
+            dependencies: ["MyStashKit", "SQLiteStore", "TestSupport", "FaultInjection"]
+        ),
         .testTarget(name: "CLIKitTests", dependencies: ["CLIKit", "TestSupport"]),
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"]),
         .testTarget(
@@ -156,7 +168,7 @@ let package = Package(
             name: "FetchedTableTests",
             dependencies: [
                 "FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport",
-                "PostgreSQLReplica",
+                "PostgreSQLReplica", "FaultInjection",
             ]
         ),
     ]

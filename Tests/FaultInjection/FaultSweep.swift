@@ -1,0 +1,79 @@
+import Foundation
+
+/// Runs one operation under failure after failure: for each kind of fault, the 1st, 2nd, 3rd…
+/// call fails, until a run in which the operation made fewer calls than that (it succeeded
+/// without meeting the fault).
+///
+/// The short form (the default, part of the normal test run) tries N = 1, 2, 3, 4, then
+/// doubles N, and last the final two calls of the operation (where the commit is); the long
+/// form, `FAULTS_LONG=1`, tries every N.
+///
+///     let sweep = try FaultSweep.run { fault in
+///         let trial = try Trial(folder)                      // a fresh copy of the file
+///         let (result, report) = FaultInjection.inject(fault, under: trial.folder) { try trial.save() }
+///         try trial.check(result, fired: report.fired)      // old or new state, never a lie
+///         return report
+///     }
+///     #expect(sweep.fired(.write) > 0)
+public enum FaultSweep {
+    /// `FAULTS_LONG=1`: every N.
+    public static let isLong = ProcessInfo.processInfo.environment["FAULTS_LONG"] == "1"
+
+    /// The faults tried by default: what a disk and other processes really do to each call
+    /// (a write or a truncate on a full disk, any call failing with an I/O error, a lock taken
+    /// by someone else). The long form tries every combination.
+    public static var standardKinds: [(FaultyCall, FaultResult)] {
+        if isLong { return FaultyCall.allCases.flatMap { call in FaultResult.allCases.map { (call, $0) } } }
+        return [
+            (.write, .ioError), (.write, .diskFull), (.sync, .ioError), (.truncate, .ioError),
+            (.lock, .busy), (.lock, .ioError), (.shmLock, .busy), (.shmLock, .ioError),
+        ]
+    }
+
+    /// What a sweep did.
+    public struct Summary: Sendable, CustomStringConvertible {
+        /// Every trial's report, in order.
+        public var reports: [FaultReport] = []
+        /// How many trials met their fault, for `call`.
+        public func fired(_ call: FaultyCall) -> Int { reports.filter { $0.fault.call == call && $0.fired }.count }
+        /// How many trials ran.
+        public var trials: Int { reports.count }
+        public var description: String {
+            let fired = FaultyCall.allCases.map { "\($0): \(self.fired($0))" }.joined(separator: ", ")
+            return "\(trials) trials, faults met — \(fired)"
+        }
+    }
+
+    /// Runs `trial` for each fault of `kinds` at the N of the short or long form (see the type);
+    /// `trial` makes a fresh subject, injects the fault around the operation, checks the
+    /// outcome, and returns the injection's report. At most `limit` trials per kind.
+    @discardableResult
+    public static func run(
+        kinds: [(FaultyCall, FaultResult)] = standardKinds,
+        limit: Int = 100_000,
+        _ trial: (Fault) throws -> FaultReport
+    ) throws -> Summary {
+        var summary = Summary()
+        for (call, result) in kinds {
+            var tried = Set<Int>()
+            var n = 1
+            var total: Int?
+            while total == nil, tried.count < limit {
+                let report = try trial(Fault(call, result, n: n))
+                summary.reports.append(report)
+                tried.insert(n)
+                if !report.fired {
+                    total = report.calls
+                } else {
+                    n = isLong || n < 4 ? n + 1 : n * 2
+                }
+            }
+            guard !isLong, let total else { continue }
+            for last in [total, total - 1] where last > 0 && !tried.contains(last) {
+                tried.insert(last)
+                summary.reports.append(try trial(Fault(call, result, n: last)))
+            }
+        }
+        return summary
+    }
+}
