@@ -193,49 +193,50 @@ public final class ObjectContext {
     private func load(_ entity: Entity, rowIDs: [Int64]) throws -> [ManagedObject] {
         var result: [ManagedObject] = []
         result.reserveCapacity(rowIDs.count)
+        try forEachRow(of: entity, rowIDs: rowIDs) { row in result.append(materialize(entity, row)) }
+        return result
+    }
+
+    /// Calls `body` with each row of `entity` among `rowIDs` (chunked), every column selected.
+    private func forEachRow(of entity: Entity, rowIDs: [Int64], _ body: (Statement) -> Void) throws {
         for (placeholders, arguments) in ObjectContext.inListChunks(rowIDs) {
             var select = selectSQL(entity)
             if entity.numbersRowsByPosition, let last = arguments.compactMap(\.int64).max() {
                 select = selectSQL(entity, from: entity.sqlTable(throughID: last))
             }
-            try database.forEachRow(
-                select + " WHERE t0.\(entity.sqlIDColumn) IN (\(placeholders))",
-                arguments
-            ) { row in
-                result.append(materialize(entity, row))
-            }
+            try database.forEachRow(select + " WHERE t0.\(entity.sqlIDColumn) IN (\(placeholders))", arguments, body)
         }
-        return result
     }
 
     /// The registered object for the row (refreshed from it), or a new registered one.
     private func materialize(_ entity: Entity, _ row: Statement) -> ManagedObject {
         let id = ObjectID(entity: entity.name, rowID: row.int64(at: 0))
         if let object = registered(id) {
-            refresh(object, from: row)
+            refresh(object) { row.value(at: $0) }
             return object
         }
         let object = ManagedObject(entity: entity, id: id, context: self)
-        refresh(object, from: row)
+        refresh(object) { row.value(at: $0) }
         register(object)
         return object
     }
 
-    /// Sets the committed state from a row; unsaved changes of the object are kept.
-    private func refresh(_ object: ManagedObject, from row: Statement) {
+    /// Sets the committed state from a row (`column(n)`: the value of the select's column n);
+    /// unsaved changes of the object are kept.
+    private func refresh(_ object: ManagedObject, column value: (Int32) -> StoreValue) {
         let entity = object.entity
         var column: Int32 = 1
         for i in entity.attributes.indices {
-            let value = row.value(at: column)
+            let value = value(column)
             object.committedValues[i] = value
             if !object.changedKeys.contains(entity.attributes[i].name) { object.values[i] = value }
             column += 1
         }
         for i in entity.foreignKeyRelationships {
             let rel = entity.relationships[i]
+            let key = value(column)
             let link: ManagedObject.Link =
-                row.isNull(at: column)
-                ? .none : .object(ObjectID(entity: rel.destination, rowID: row.int64(at: column)))
+                key.isNull ? .none : .object(ObjectID(entity: rel.destination, rowID: key.int64 ?? 0))
             object.committedLinks[i] = link
             if !object.changedKeys.contains(rel.name) { object.links[i] = link }
             column += 1
@@ -381,11 +382,13 @@ public final class ObjectContext {
             $0.objectID < $1.objectID
         }
         let deletes = objects.filter { $0.isDeleted && !$0.isInserted }.sorted { $0.objectID < $1.objectID }
-        let log = try writeTransaction(inserts: inserts, updates: updates, deletes: deletes)
+        let (log, propagated) = try writeTransaction(inserts: inserts, updates: updates, deletes: deletes)
+        // Committed: from here on nothing reads the file or throws, so that the context
+        // never reports a failure for a save that happened.
         let renamed = assignPermanentIDs(to: inserts)
         var changes = commit(objects, renamed: renamed)
         dirty.removeAll()
-        try propagateToOne(&changes)
+        for (id, keys) in propagated { changes.addUpdate(id, keys: keys) }
         changes.writtenRows = WrittenRows(log, model: model)
         pushUndo(log, actionName: actionName)
         publish(changes)
@@ -411,13 +414,16 @@ public final class ObjectContext {
     /// Writes the save in one transaction (foreign keys checked at its end), recording
     /// every row it changes for undo; notes the history entries it wrote as this
     /// context's own, so that ``processExternalChanges()`` does not report them again.
+    /// Returns the log and the updates the save's changes propagate to through to-one
+    /// relationships, read before the commit: after it, the save reads nothing.
     private func writeTransaction(
         inserts: [ManagedObject],
         updates: [ManagedObject],
         deletes: [ManagedObject]
-    ) throws -> RowChangeLog {
+    ) throws -> (RowChangeLog, [ObjectID: Set<String>]) {
         let counterBefore = store.localChangeCounter
-        let (range, log) = try database.transaction { () throws -> (ClosedRange<Int64>?, RowChangeLog) in
+        let (range, log, propagated) = try database.transaction {
+            () throws -> (ClosedRange<Int64>?, RowChangeLog, [ObjectID: Set<String>]) in
             let start = try store.historyPosition()
             try database.execute("PRAGMA defer_foreign_keys = ON")
             try runWillWriteHook(.save)
@@ -425,13 +431,16 @@ public final class ObjectContext {
                 try write(inserts: inserts, updates: updates, deletes: deletes, recorder: recorder)
             }
             try runDidWriteHook(.save)
+            var updated: [ObjectID: Set<String>] = [:]
+            for object in updates { updated[object.objectID] = withDerivedKeys(object.changedKeys, of: object.entity) }
+            let propagated = try toOnePropagation(of: updated, trustingLinks: true)
             try store.pruneHistory()
             let end = try store.historyPosition()
-            return (end > start ? (start + 1)...end : nil, log)
+            return (end > start ? (start + 1)...end : nil, log, propagated)
         }
         store.localChangeCounter &+= 1
         historyReader?.noteOwnWrite(range, counterBefore: counterBefore)
-        return log
+        return (log, propagated)
     }
 
     /// The history tables of this project's stores and of a foreign database's tracking: they
@@ -592,27 +601,35 @@ public final class ObjectContext {
         return keys.union(entity.derived.map(\.name))
     }
 
-    /// Reports attribute changes of an updated object as updates of the objects
-    /// that reach it through a to-one relationship ("details.publishedOn").
-    private func propagateToOne(_ changes: inout ChangeSet) throws {
-        let direct = changes.updated
-        for (id, keys) in direct {
+    /// The updates that attribute changes of `updated` objects propagate to: the objects that
+    /// reach them through a to-one relationship ("details.publishedOn"). Read inside the write
+    /// transaction, after its writes; `trustingLinks` takes a registered object's foreign keys
+    /// as written (a save), otherwise every partner is looked up (an undo: the registered
+    /// objects are not reloaded yet).
+    private func toOnePropagation(
+        of updated: [ObjectID: Set<String>],
+        trustingLinks: Bool
+    ) throws -> [ObjectID: Set<String>] {
+        var result: [ObjectID: Set<String>] = [:]
+        for (id, keys) in updated {
             guard let entity = model.entity(named: id.entity) else { continue }
             let attributeKeys = keys.filter { entity.attributeIndex[$0] != nil || entity.derivedIndex[$0] != nil }
             guard !attributeKeys.isEmpty else { continue }
             for (i, rel) in entity.relationships.enumerated() {
                 let partner: ObjectID?
-                if let object = registered(id), object.links[i] != .unknown {
-                    partner = object.links[i].id
-                } else if let object = registered(id) {
-                    partner = try object.relatedIDThrowing(i)
+                if trustingLinks, rel.storesForeignKey, let object = registered(id), object.links[i] != .unknown {
+                    partner = object.links[i].id.flatMap { target in
+                        target.isTemporary
+                            ? permanent[target].map { ObjectID(entity: target.entity, rowID: $0) } : target
+                    }
                 } else {
-                    let link = try lookUpLink(of: ManagedObject(entity: entity, id: id, context: self), relationship: i)
-                    partner = link.id
+                    let probe = ManagedObject(entity: entity, id: id, context: self)
+                    partner = try lookUpLink(of: probe, relationship: i).id
                 }
-                if let partner { changes.addUpdate(partner, keys: attributeKeys.map { rel.inverse + "." + $0 }) }
+                if let partner { result[partner, default: []].formUnion(attributeKeys.map { rel.inverse + "." + $0 }) }
             }
         }
+        return result
     }
 
     // MARK: Undo
@@ -681,7 +698,8 @@ public final class ObjectContext {
     private func revert(_ log: RowChangeLog, as write: SaveHook.Write) throws -> (RowChangeLog, ChangeSet) {
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
         let counterBefore = store.localChangeCounter
-        let (range, reverted) = try database.transaction { () throws -> (ClosedRange<Int64>?, RowChangeLog) in
+        let (range, reverted, changes, reloaded) = try database.transaction {
+            () throws -> (ClosedRange<Int64>?, RowChangeLog, ChangeSet, ReloadedRows) in
             let start = try store.historyPosition()
             try database.execute("PRAGMA defer_foreign_keys = ON")
             try runWillWriteHook(write)
@@ -689,16 +707,25 @@ public final class ObjectContext {
                 try database.revert(log)
             }
             try runDidWriteHook(write)
+            // What to publish and reload is read before the commit: after it, nothing is read.
+            var changes = changeSet(of: rowChanges(of: reverted))
+            let reloaded = try readRegistered(
+                Array(changes.inserted) + Array(changes.updated.keys) + Array(changes.deleted)
+            )
+            for (id, keys) in try toOnePropagation(of: changes.updated, trustingLinks: false) {
+                changes.addUpdate(id, keys: keys)
+            }
             try store.pruneHistory()
             let end = try store.historyPosition()
-            return (end > start ? (start + 1)...end : nil, reverted)
+            return (end > start ? (start + 1)...end : nil, reverted, changes, reloaded)
         }
         store.localChangeCounter &+= 1
         historyReader?.noteOwnWrite(range, counterBefore: counterBefore)
-        var changes = try changeSet(of: rowChanges(of: reverted))
-        changes.writtenRows = WrittenRows(reverted, model: model)
-        publish(changes)
-        return (reverted, changes)
+        apply(reloaded)
+        var published = changes
+        published.writtenRows = WrittenRows(reverted, model: model)
+        publish(published)
+        return (reverted, published)
     }
 
     /// The logged changes of the model's rows, one per row and state (an update that moved
@@ -746,8 +773,8 @@ public final class ObjectContext {
         return result
     }
 
-    /// The change set of `steps` (in the order they happened), registered objects reloaded.
-    private func changeSet(of steps: [RowChange]) throws -> ChangeSet {
+    /// The change set of `steps` (in the order they happened), before to-one propagation.
+    private func changeSet(of steps: [RowChange]) -> ChangeSet {
         var changes = ChangeSet()
         var partners: [ObjectID: Set<String>] = [:]
         for step in steps {
@@ -779,8 +806,6 @@ public final class ObjectContext {
         }
         for id in changes.inserted.union(changes.deleted) { changes.updated.removeValue(forKey: id) }
         for (id, keys) in partners { changes.addUpdate(id, keys: keys) }
-        try reload(Array(changes.inserted) + Array(changes.updated.keys) + Array(changes.deleted))
-        try propagateToOne(&changes)
         return changes
     }
 
@@ -811,24 +836,44 @@ public final class ObjectContext {
 
     /// Re-reads the registered objects among `ids`; those whose rows are gone become deleted.
     private func reload(_ ids: [ObjectID]) throws {
-        var byEntity: [String: [Int64]] = [:]
+        apply(try readRegistered(ids))
+    }
+
+    /// The rows of registered objects, read (by ``readRegistered(_:)``) but not yet applied.
+    private struct ReloadedRows {
         var objects: [ManagedObject] = []
+        var rows: [ObjectID: [StoreValue]] = [:]
+    }
+
+    /// Reads the rows of the registered objects among `ids`, changing no object.
+    private func readRegistered(_ ids: [ObjectID]) throws -> ReloadedRows {
+        var byEntity: [String: [Int64]] = [:]
+        var reloaded = ReloadedRows()
         for id in ids {
             guard let object = registered(id), !id.isTemporary else { continue }
-            objects.append(object)
+            reloaded.objects.append(object)
             byEntity[id.entity, default: []].append(id.rowID)
         }
-        guard !objects.isEmpty else { return }
-        var found = Set<ObjectID>()
         for (name, rowIDs) in byEntity {
             guard let entity = model.entity(named: name) else { continue }
-            for object in try load(entity, rowIDs: rowIDs) { found.insert(object.objectID) }
+            try forEachRow(of: entity, rowIDs: rowIDs) { row in
+                reloaded.rows[ObjectID(entity: name, rowID: row.int64(at: 0))] = row.row()
+            }
         }
-        for object in objects where !found.contains(object.objectID) {
-            object.isDeleted = true
-            object.changedKeys = []
-            dirty.removeValue(forKey: ObjectIdentifier(object))
-            unregister(object)
+        return reloaded
+    }
+
+    /// Refreshes the objects from their rows; those whose rows were gone become deleted.
+    private func apply(_ reloaded: ReloadedRows) {
+        for object in reloaded.objects {
+            if let row = reloaded.rows[object.objectID] {
+                refresh(object) { row[Int($0)] }
+            } else {
+                object.isDeleted = true
+                object.changedKeys = []
+                dirty.removeValue(forKey: ObjectIdentifier(object))
+                unregister(object)
+            }
         }
     }
 
