@@ -427,7 +427,7 @@ public final class Store {
             try dropTriggers()
             try body(database)
             try installTriggers()
-            try database.run("INSERT INTO \(SchemaBuilder.historyTable)(entity, row_id, op) VALUES ('', 0, 'R')")
+            try recordReset()
             try pruneHistory()
         }
         localChangeCounter &+= 1
@@ -447,6 +447,35 @@ public final class Store {
             "SELECT seq FROM sqlite_sequence WHERE name = ?",
             [.text(SchemaBuilder.historyTable)]
         ).int64 ?? 0
+    }
+
+    /// Whether the file has triggers besides those that write the history (a store's own
+    /// `<table>_history_<op>`, a foreign database's tracking triggers): an undo turns those
+    /// off while it puts rows back, and then records a reset instead (``recordReset()``).
+    func hasTriggersBesidesHistory() throws -> Bool {
+        let history: Set<String> =
+            isForeign ? [] : Set(model.entities.flatMap { schema.triggerNames(for: $0) })
+        let prefix = trackingSchema.triggerPrefix
+        for row in try database.query("SELECT name FROM sqlite_master WHERE type = 'trigger'") {
+            guard let name = row.first?.string else { continue }
+            if history.contains(name) || (isForeign && name.hasPrefix(prefix)) { continue }
+            return true
+        }
+        return false
+    }
+
+    /// Appends a reset marker to the history (inside the caller's transaction): readers
+    /// refetch everything. For writes that ran with the history triggers off. A foreign
+    /// database without tracking needs none: any change of it is a reset for its readers.
+    func recordReset() throws {
+        if isForeign {
+            guard hasTracking else { return }
+            try database.run(
+                "INSERT INTO \(trackingSchema.historyTable)(table_name, row_id, op) VALUES ('', 0, 'R')"
+            )
+            return
+        }
+        try database.run("INSERT INTO \(SchemaBuilder.historyTable)(entity, row_id, op) VALUES ('', 0, 'R')")
     }
 
     /// Deletes history older than the newest `historyLimit` entries.

@@ -703,9 +703,18 @@ public final class ObjectContext {
             let start = try store.historyPosition()
             try database.execute("PRAGMA defer_foreign_keys = ON")
             try runWillWriteHook(write)
+            // The file's own triggers stay off: what they did at the save is in the log, and
+            // firing them again (an audit row of the undo) would make the undo inexact and the
+            // redo collide with it. The history triggers are off with them: readers get a reset.
+            let triggersOff = try store.hasTriggersBesidesHistory()
             let (_, reverted) = try database.recordingChanges(excluding: unloggedTables) { _ in
-                try database.revert(log)
+                if triggersOff {
+                    try database.withTriggersOff { try database.revert(log) }
+                } else {
+                    try database.revert(log)
+                }
             }
+            if triggersOff { try store.recordReset() }
             try runDidWriteHook(write)
             // What to publish and reload is read before the commit: after it, nothing is read.
             var changes = changeSet(of: rowChanges(of: reverted))

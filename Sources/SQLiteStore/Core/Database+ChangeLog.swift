@@ -62,6 +62,16 @@ extension Database {
         }
     }
 
+    /// Runs `body` with the connection's triggers off (`SQLITE_DBCONFIG_ENABLE_TRIGGER`; the
+    /// cached statements are prepared again, without them), then on again. Foreign-key actions
+    /// still run. For ``revert(_:)``: what the triggers did at the time is in the log.
+    func withTriggersOff<T>(_ body: () throws -> T) rethrows -> T {
+        var now: Int32 = 0
+        csqlite_db_config_int(handle, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, &now)
+        defer { csqlite_db_config_int(handle, SQLITE_DBCONFIG_ENABLE_TRIGGER, 1, &now) }
+        return try body()
+    }
+
     private func insert(_ row: [String: StoreValue], rowID: Int64, into table: LoggedTable) throws {
         var columns = table.writableColumns
         var values = columns.map { row[$0] ?? .null }

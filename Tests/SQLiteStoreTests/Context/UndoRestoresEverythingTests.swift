@@ -122,6 +122,37 @@ import Testing
         #expect(try f.snapshot() == before, "grandchildren, notes back; the trigger's audit row gone")
     }
 
+    /// The file's own triggers do not fire while an undo or a redo puts rows back: what they
+    /// did at the save is in the log and is reverted row by row; firing them again would add
+    /// an audit row of the undo itself, and the redo would then find the audit row's id taken
+    /// (UNIQUE constraint failed: audit.id).
+    @Test func undoAndRedoWithAnAuditTriggerGiveBackExactlyTheStatesBeforeAndAfterTheSave() throws {
+        let f = try ParentFixture(
+            """
+            PRAGMA foreign_keys = ON;
+            CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE audit (id INTEGER PRIMARY KEY, what TEXT);
+            CREATE TRIGGER parent_gone AFTER DELETE ON parent BEGIN
+              INSERT INTO audit(what) VALUES ('deleted ' || old.name);
+            END;
+            INSERT INTO parent VALUES (1, 'alice'), (2, 'bob');
+            """
+        )
+        let before = try f.snapshot()
+        let added = f.context.insert(into: "parent")
+        added["name"] = "carol"
+        try f.context.delete(#require(try f.context.object(with: ObjectID(entity: "parent", rowID: 1))))
+        try f.context.save(actionName: "Edits")
+        let after = try f.snapshot()
+        #expect(after["audit"] == [[.integer(1), .integer(1), .text("deleted alice")]])
+        try f.context.undo()
+        #expect(try f.snapshot() == before, "no audit row of the undo's own delete of carol")
+        try f.context.redo()
+        #expect(try f.snapshot() == after)
+        try f.context.undo()
+        #expect(try f.snapshot() == before)
+    }
+
     @Test func undoRestoresRowsOfTablesWithGeneratedColumnsHiddenRowIDsAndWithoutRowID() throws {
         let f = try ParentFixture(
             """
