@@ -18,6 +18,8 @@ import Foundation
 public enum FaultSweep {
     /// `FAULTS_LONG=1`: every N.
     public static let isLong = ProcessInfo.processInfo.environment["FAULTS_LONG"] == "1"
+    /// `FAULTS_VERBOSE=1`: each sweep prints what it did.
+    public static let isVerbose = ProcessInfo.processInfo.environment["FAULTS_VERBOSE"] == "1"
 
     /// The faults tried by default: what a disk and other processes really do to each call
     /// (a write or a truncate on a full disk, any call failing with an I/O error, a lock taken

@@ -121,7 +121,9 @@ public struct WriteUnderFaults<Subject> {
             problems += found.map { "\(fault): \($0)" }
             return report
         }
-        return Outcome(summary: summary, problems: problems, failuresReported: failures)
+        let outcome = Outcome(summary: summary, problems: problems, failuresReported: failures)
+        if FaultSweep.isVerbose { print("faults: \(outcome)") }
+        return outcome
     }
 
     /// The old and the new state: a run without faults.
