@@ -127,7 +127,9 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "FetchedResultsUITests",
-            dependencies: ["FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore", "TestSupport"],
+            dependencies: [
+                "FetchedResultsUI", "FetchedResults", "TerminalUI", "SQLiteStore", "TestSupport", "FaultInjection",
+            ],
             exclude: ["Golden"]
         ),
         .testTarget(

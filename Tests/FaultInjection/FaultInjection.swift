@@ -110,7 +110,8 @@ public enum FaultInjection {
         return (result, FaultReport(fault: fault, calls: calls))
     }
 
-    /// Installs the VFS (pass-through until a folder is armed); ``inject(_:under:_:)`` does it too.
+    /// Installs the VFS (pass-through until a folder is armed). Call it before opening the
+    /// connections a test arms faults for: a connection opened before goes to the disk directly.
     public static func install() { _ = FaultyFileSystem.installed }
 
     /// The code a call on `file` returns instead of running, or nil to let it run.

@@ -70,6 +70,8 @@ public struct WriteUnderFaults<Subject> {
 
     /// Runs the reference run, then the sweep.
     public func run() throws -> Outcome {
+        // Before any connection opens: one opened earlier goes to the disk directly.
+        FaultInjection.install()
         let (oldDigest, newDigest) = try reference()
         var problems: [String] = []
         if oldDigest == newDigest { problems.append("the operation changes nothing: nothing to test") }

@@ -1,3 +1,4 @@
+import FaultInjection
 @_spi(Benchmark) import FetchedResults
 import FetchedResultsUI
 import Foundation
@@ -154,6 +155,37 @@ import Testing
         #expect(f.list.positionText == "2/8")
         #expect(f.press(.character("u")).contains("Nothing to undo"))
         f.press(.delete, .escape)
+        #expect(f.list.positionText.hasSuffix("/8"))
+    }
+
+    /// A delete the disk refuses says why in words (no SQL) and leaves the row; `d` again deletes it.
+    @Test func aDeleteThatFailsSaysWhyAndLeavesTheRowAndDeletingAgainWorks() throws {
+        FaultInjection.install()
+        let f = try ListScreenFixture(width: 80)
+        f.press(.down)  // Neuromancer
+        #expect(f.press(.character("d")).contains("Delete"))
+        let (frame, report) = FaultInjection.inject(Fault(.write, .diskFull, n: 1), under: f.directory.path) {
+            f.press(.enter)
+        }
+        #expect(report.fired)
+        #expect(
+            (try? frame.get())?.contains("Could not delete “Neuromancer”: the disk is full") == true,
+            "\((try? frame.get()) ?? "")"
+        )
+        #expect(f.list.positionText.hasSuffix("/8"))
+        #expect(f.context.undoActionName == nil)
+        f.press(.character("d"))
+        #expect(f.press(.enter).contains("Deleted “Neuromancer” — u to undo"))
+        #expect(f.list.positionText.hasSuffix("/7"))
+        let (undone, undoReport) = FaultInjection.inject(Fault(.write, .ioError, n: 1), under: f.directory.path) {
+            f.press(.character("u"))
+        }
+        #expect(undoReport.fired)
+        #expect(
+            (try? undone.get())?.contains("Could not undo: the file could not be written (") == true,
+            "\((try? undone.get()) ?? "")"
+        )
+        #expect(f.press(.character("u")).contains("Undone: Deleted “Neuromancer”"))
         #expect(f.list.positionText.hasSuffix("/8"))
     }
 

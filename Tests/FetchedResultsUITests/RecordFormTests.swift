@@ -1,3 +1,4 @@
+import FaultInjection
 import FetchedResults
 import Foundation
 import SQLiteStore
@@ -147,5 +148,46 @@ import Testing
         #expect(f.list.context.undoActionName == "Saved “Dune Messiah”")
         #expect(f.titles == ["Dune Messiah"])
         #expect(f.list.selectedObject?.string("authorName") == "Frank Herbert")
+    }
+
+    /// A save the disk refuses (SQLITE_FULL on the first write) keeps the form open with the
+    /// reason in words, what was typed still in it, and Ctrl-S again saves it.
+    @Test func aSaveThatFailsKeepsTheFormOpenSaysWhyAndCtrlSAgainSavesIt() throws {
+        FaultInjection.install()
+        let f = try Fixture()
+        let form = f.add()
+        f.terminal.type("Emma")
+        f.next("Jane Austen")
+        let (_, report) = FaultInjection.inject(Fault(.write, .diskFull, n: 1), under: f.directory.path) {
+            f.terminal.press(.control("s"))
+        }
+        #expect(report.fired)
+        #expect(form.errorMessage == "Not saved: the disk is full")
+        #expect(f.terminal.loop.topView === form, "the form stays open")
+        #expect(f.titles == ["Dune"])
+        f.terminal.press(.control("s"))
+        #expect(f.titles == ["Dune", "Emma"])
+        #expect(f.terminal.loop.topView !== form)
+        #expect(f.list.context.undoActionName == "Added “Emma”")
+    }
+
+    @Test func anEditThatFailsKeepsTheFormOpenAndCtrlSAgainSavesIt() throws {
+        FaultInjection.install()
+        let f = try Fixture()
+        f.terminal.press(.enter)
+        let form = try #require(f.terminal.loop.topView as? Form)
+        for _ in "Dune" { f.terminal.press(.backspace) }
+        f.terminal.type("Dune Messiah")
+        let (_, report) = FaultInjection.inject(Fault(.write, .ioError, n: 1), under: f.directory.path) {
+            f.terminal.press(.control("s"))
+        }
+        #expect(report.fired)
+        // The cause in brackets is the system's errno as SQLite last saw it (EIO here, or none).
+        #expect(form.errorMessage?.hasPrefix("Not saved: the file could not be written (") == true)
+        #expect(f.terminal.loop.topView === form)
+        #expect(f.titles == ["Dune"])
+        f.terminal.press(.control("s"))
+        #expect(f.titles == ["Dune Messiah"])
+        #expect(f.list.context.undoActionName == "Saved “Dune Messiah”")
     }
 }

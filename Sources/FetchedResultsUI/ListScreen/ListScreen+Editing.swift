@@ -45,7 +45,12 @@ extension ListScreen {
             waitForLock(forWriting: true, saying: "Deleting \(name): ")
         } catch {
             context.rollback()
-            statusLine.showMessage("Could not delete \(name): \(error)", at: now, duration: 8, style: .error)
+            statusLine.showMessage(
+                "Could not delete \(name): \(StoreFailure.reason(of: error))",
+                at: now,
+                duration: 8,
+                style: .error
+            )
         }
     }
 
@@ -89,7 +94,12 @@ extension ListScreen {
             writeWaitingForLock = { [unowned self] in self.undo() }
             waitForLock(forWriting: true, saying: "Undoing: ")
         } catch {
-            statusLine.showMessage("Could not undo: \(error)", at: now, duration: 8, style: .error)
+            statusLine.showMessage(
+                "Could not undo: \(StoreFailure.reason(of: error))",
+                at: now,
+                duration: 8,
+                style: .error
+            )
         }
     }
 }

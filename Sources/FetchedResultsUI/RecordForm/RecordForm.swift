@@ -122,7 +122,7 @@ public struct RecordForm: Sendable {
             try context.save(actionName: "\(object == nil ? "Added" : "Saved") \(name)")
         } catch {
             context.rollback()
-            form.errorMessage = "Not saved: \(error)"
+            form.errorMessage = "Not saved: \(StoreFailure.reason(of: error))"
             return false
         }
         screen.adapter.select(saved.objectID)

@@ -67,6 +67,41 @@ public enum StoreFailure: Sendable, Equatable {
         }
     }
 
+    /// What went wrong, in words a person reads after "Not saved: " or "Could not delete …: ":
+    /// "the disk is full", "the file could not be written (Input/output error)", "another
+    /// program is writing to the file; try again". Never SQL: the project's own errors give
+    /// their description, another SQLite error its message.
+    ///
+    ///     catch { form.errorMessage = "Not saved: \(StoreFailure.reason(of: error))" }
+    public static func reason(of error: any Error) -> String {
+        let sqlite = error as? SQLiteError
+        switch StoreFailure(error) {
+        case .diskFull: return "the disk is full"
+        case .fileTooLarge: return "the file reached the file size limit"
+        case .quotaExceeded: return "the disk quota is exceeded"
+        case .locked where sqlite != nil:
+            return "another program is writing to the file (it did not finish in time); try again"
+        case .readOnly where sqlite != nil: return "the file is read-only"
+        case .damaged: return "the file is damaged"
+        case .ioError:
+            guard let sqlite else { break }
+            let cause = sqlite.systemErrno != 0 ? String(cString: strerror(sqlite.systemErrno)) : "I/O error"
+            return "the file could not be \(ioVerb(sqlite.code)) (\(cause))"
+        default: break
+        }
+        if let sqlite { return sqlite.message }
+        return "\(error)"
+    }
+
+    /// What an `SQLITE_IOERR_*` code failed to do to the file.
+    private static func ioVerb(_ code: Int32) -> String {
+        switch code >> 8 {
+        case 1, 2: return "read"  // SQLITE_IOERR_READ, _SHORT_READ
+        case 8, 9, 14, 15, 20: return "locked"  // _UNLOCK, _RDLOCK, _CHECKRESERVEDLOCK, _LOCK, _SHMLOCK
+        default: return "written"
+        }
+    }
+
     private static func of(_ error: StoreError) -> StoreFailure {
         switch error {
         case .missingFile: return .missingFile
