@@ -42,6 +42,9 @@ public final class ManagedObject {
     public internal(set) var isInserted = false
     /// Deleted (pending save, or deleted from the store).
     public internal(set) var isDeleted = false
+    /// The committed state when the first unsaved change was made (nil without changes, and
+    /// for an inserted object): the save checks that the row still holds it (``SaveConflict``).
+    var editBase: (values: [StoreValue], links: [Link])?
 
     init(entity: Entity, id: ObjectID, context: ObjectContext) {
         self.entity = entity

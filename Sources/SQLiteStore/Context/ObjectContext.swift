@@ -75,10 +75,20 @@ public final class ObjectContext {
 
     func noteChange(_ object: ManagedObject) {
         if object.hasChanges {
-            dirty[ObjectIdentifier(object)] = object
+            beginEditing(object)
         } else {
+            object.editBase = nil
             dirty.removeValue(forKey: ObjectIdentifier(object))
         }
+    }
+
+    /// Holds `object` until save or rollback; at its first change, notes the state it was read
+    /// in, which the save checks the row against (``SaveConflict``).
+    private func beginEditing(_ object: ManagedObject) {
+        if object.editBase == nil, !object.isInserted {
+            object.editBase = (object.committedValues, object.committedLinks)
+        }
+        dirty[ObjectIdentifier(object)] = object
     }
 
     func recordError(_ error: StoreError) {
@@ -198,7 +208,7 @@ public final class ObjectContext {
     }
 
     /// Calls `body` with each row of `entity` among `rowIDs` (chunked), every column selected.
-    private func forEachRow(of entity: Entity, rowIDs: [Int64], _ body: (Statement) -> Void) throws {
+    func forEachRow(of entity: Entity, rowIDs: [Int64], _ body: (Statement) -> Void) throws {
         for (placeholders, arguments) in ObjectContext.inListChunks(rowIDs) {
             var select = selectSQL(entity)
             if entity.numbersRowsByPosition, let last = arguments.compactMap(\.int64).max() {
@@ -223,7 +233,7 @@ public final class ObjectContext {
 
     /// Sets the committed state from a row (`column(n)`: the value of the select's column n);
     /// unsaved changes of the object are kept.
-    private func refresh(_ object: ManagedObject, column value: (Int32) -> StoreValue) {
+    func refresh(_ object: ManagedObject, column value: (Int32) -> StoreValue) {
         let entity = object.entity
         var column: Int32 = 1
         for i in entity.attributes.indices {
@@ -281,7 +291,7 @@ public final class ObjectContext {
         }
         guard !object.isDeleted else { return }
         object.isDeleted = true
-        dirty[ObjectIdentifier(object)] = object
+        beginEditing(object)
     }
 
     /// True when there are unsaved inserts, updates or deletes.
@@ -302,6 +312,7 @@ public final class ObjectContext {
                 object.isDeleted = false
             }
             object.changedKeys = []
+            object.editBase = nil
         }
         dirty.removeAll()
         pendingErrors.removeAll()
@@ -456,9 +467,11 @@ public final class ObjectContext {
         return id.isTemporary ? permanent[id] : id.rowID
     }
 
-    /// The SQL of one save: inserts (in dependency order), updates, deletes. A delete that
-    /// finds its row gone — not removed by this save's own cascades — throws
-    /// ``StoreError/alreadyDeleted(table:rowID:)``: another process deleted it first.
+    /// The SQL of one save: inserts (in dependency order), updates, deletes. An update or a
+    /// delete of a row another writer changed since it was read throws ``StoreError/conflict(_:)``
+    /// before anything is written. A delete that finds its row gone — not removed by this
+    /// save's own cascades — throws ``StoreError/alreadyDeleted(table:rowID:)``: another
+    /// process deleted it first.
     private func write(
         inserts: [ManagedObject],
         updates: [ManagedObject],
@@ -466,6 +479,7 @@ public final class ObjectContext {
         recorder: PreupdateRecorder
     ) throws {
         permanent = [:]
+        try checkConflicts(updates + deletes)
         let unresolved = try insertRows(of: inserts)
         try linkInsertedRows(unresolved)
         for object in updates { try updateRow(of: object) }
@@ -569,6 +583,7 @@ public final class ObjectContext {
                 unregister(object)
                 object.isInserted = false
                 object.changedKeys = []
+                object.editBase = nil
                 continue
             }
             if object.isInserted {
@@ -581,6 +596,7 @@ public final class ObjectContext {
             object.committedLinks = object.links
             object.forgetInverseLinks()
             object.changedKeys = []
+            object.editBase = nil
         }
         return changes
     }
@@ -706,6 +722,7 @@ public final class ObjectContext {
             // The file's own triggers stay off: what they did at the save is in the log, and
             // firing them again (an audit row of the undo) would make the undo inexact and the
             // redo collide with it. The history triggers are off with them: readers get a reset.
+            try database.checkUnchangedSince(log)
             let triggersOff = try store.hasTriggersBesidesHistory()
             let (_, reverted) = try database.recordingChanges(excluding: unloggedTables) { _ in
                 if triggersOff {
@@ -878,12 +895,18 @@ public final class ObjectContext {
             if let row = reloaded.rows[object.objectID] {
                 refresh(object) { row[Int($0)] }
             } else {
-                object.isDeleted = true
-                object.changedKeys = []
-                dirty.removeValue(forKey: ObjectIdentifier(object))
-                unregister(object)
+                discardGone(object)
             }
         }
+    }
+
+    /// An object whose row is gone becomes deleted and leaves the context, its changes dropped.
+    func discardGone(_ object: ManagedObject) {
+        object.isDeleted = true
+        object.changedKeys = []
+        object.editBase = nil
+        dirty.removeValue(forKey: ObjectIdentifier(object))
+        unregister(object)
     }
 
     /// Splits row ids into `IN (?,…)` lists of at most 512, padded to a power of two

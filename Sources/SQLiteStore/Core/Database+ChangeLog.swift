@@ -62,6 +62,96 @@ extension Database {
         }
     }
 
+    /// Before ``revert(_:)``: throws ``StoreError/restoreConflict(table:row:reason:)`` for the
+    /// first row that another writer changed since the log was written — a row the log deleted
+    /// that exists again, a row it inserted or changed that is gone, or whose columns the log
+    /// set hold other values now (every column, for a row the log inserted). Reverting over
+    /// them would lose the other writer's change.
+    func checkUnchangedSince(_ log: RowChangeLog) throws {
+        var order: [String] = []
+        var finals: [String: FinalRow] = [:]
+        func note(
+            _ table: LoggedTable,
+            rowID: Int64,
+            values: [String: StoreValue],
+            final: [String: StoreValue]?,
+            columns: Set<String>
+        ) {
+            let key = FinalRow.key(table, rowID: rowID, values: values)
+            if finals[key] == nil {
+                order.append(key)
+                finals[key] = FinalRow(table: table, rowID: rowID, address: values, final: final, columns: columns)
+            } else {
+                finals[key]!.final = final
+                finals[key]!.columns.formUnion(columns)
+                if let final { finals[key]!.address = final }
+            }
+        }
+        for change in log.changes {
+            switch change.kind {
+            case .insert:
+                guard let new = change.new else { continue }
+                note(
+                    change.table,
+                    rowID: change.newRowID,
+                    values: new,
+                    final: new,
+                    columns: Set(change.table.writableColumns)
+                )
+            case .delete:
+                guard let old = change.old else { continue }
+                note(change.table, rowID: change.oldRowID, values: old, final: nil, columns: [])
+            case .update:
+                guard let old = change.old, let new = change.new else { continue }
+                let from = FinalRow.key(change.table, rowID: change.oldRowID, values: old)
+                let to = FinalRow.key(change.table, rowID: change.newRowID, values: new)
+                if from == to {
+                    let changed = Set(change.table.writableColumns.filter { old[$0] != new[$0] })
+                    note(change.table, rowID: change.newRowID, values: new, final: new, columns: changed)
+                } else {
+                    note(change.table, rowID: change.oldRowID, values: old, final: nil, columns: [])
+                    note(
+                        change.table,
+                        rowID: change.newRowID,
+                        values: new,
+                        final: new,
+                        columns: Set(change.table.writableColumns)
+                    )
+                }
+            }
+        }
+        for key in order {
+            let row = finals[key]!
+            let now = try current(row)
+            let conflict: RestoreConflict?
+            switch (row.final, now) {
+            case (nil, nil): conflict = nil
+            case (nil, _?): conflict = .existsAgain
+            case (_?, nil): conflict = .deletedSince
+            case (let final?, let now?):
+                conflict = row.columns.contains { final[$0] ?? .null != now[$0] ?? .null } ? .changedSince : nil
+            }
+            if let conflict {
+                throw StoreError.restoreConflict(table: row.table.name, row: row.name, reason: conflict)
+            }
+        }
+    }
+
+    /// The row's stored columns as the file holds them now, nil when there is no such row.
+    private func current(_ row: FinalRow) throws -> [String: StoreValue]? {
+        let columns = row.table.writableColumns
+        guard !columns.isEmpty else { return nil }
+        let (condition, arguments) = try Database.address(row.table, rowID: row.rowID, values: row.address)
+        var found: [String: StoreValue]?
+        try forEachRow(
+            "SELECT \(columns.map(SQLIdentifier.alwaysQuoted).joined(separator: ", ")) FROM \(row.table.sqlName) WHERE \(condition)",
+            arguments
+        ) { statement in
+            found = Dictionary(uniqueKeysWithValues: zip(columns, statement.row()))
+        }
+        return found
+    }
+
     /// Runs `body` with the connection's triggers off (`SQLITE_DBCONFIG_ENABLE_TRIGGER`; the
     /// cached statements are prepared again, without them), then on again. Foreign-key actions
     /// still run. For ``revert(_:)``: what the triggers did at the time is in the log.
@@ -126,5 +216,31 @@ extension Database {
             )
         }
         return ("\(SQLIdentifier.alwaysQuoted(name)) = ?", [.integer(rowID)])
+    }
+}
+
+/// One row a ``RowChangeLog`` touched, as the log left it (``Database/checkUnchangedSince(_:)``).
+private struct FinalRow {
+    var table: LoggedTable
+    var rowID: Int64
+    /// Values that name the row (a `WITHOUT ROWID` table's key is among them).
+    var address: [String: StoreValue]
+    /// The row's values after the log; nil when the log left it deleted.
+    var final: [String: StoreValue]?
+    /// The columns the log set (every one, for a row it inserted).
+    var columns: Set<String>
+
+    /// What names the row in messages: its row id, or a `WITHOUT ROWID` table's key values.
+    var name: String {
+        guard !table.keyColumns.isEmpty else { return String(rowID) }
+        return table.keyColumns.map { (address[$0] ?? .null).description }.joined(separator: ", ")
+    }
+
+    /// One string per row of the file: the table and the row id, or the key values.
+    static func key(_ table: LoggedTable, rowID: Int64, values: [String: StoreValue]) -> String {
+        let identity =
+            table.keyColumns.isEmpty
+            ? String(rowID) : table.keyColumns.map { (values[$0] ?? .null).description }.joined(separator: "\u{1F}")
+        return table.sqlName + "\u{1F}" + identity
     }
 }

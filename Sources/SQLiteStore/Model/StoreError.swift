@@ -42,6 +42,14 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A delete of a row that is no longer there: another process (or connection) deleted
     /// it since it was read. The save changes nothing.
     case alreadyDeleted(table: String, rowID: Int64)
+    /// A save of objects whose rows another writer changed or deleted since they were read:
+    /// nothing was written, and the context keeps the changes. ``ObjectContext/resolveConflict(of:by:)``
+    /// chooses what the next save does (<doc:ChangesFromOtherProcesses>).
+    case conflict([SaveConflict])
+    /// An undo or redo that would write over another writer's change of the row `row` (its row
+    /// id, or a `WITHOUT ROWID` table's key) of `table` since the save: it changed nothing and
+    /// stays on its stack ([Changes and undo](<doc:ChangesAndUndo>)).
+    case restoreConflict(table: String, row: String, reason: RestoreConflict)
     /// The folder that would hold the store cannot be created (``Store/createFolder(for:)``):
     /// `errno` says why (`EACCES`, `ENOTDIR`, …).
     case cannotCreateFolder(path: String, errno: Int32)
@@ -68,6 +76,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noRowID(let t): return "\(t) has no row id (a view or a WITHOUT ROWID table)"
         case .cannotRestore(let t, let r): return "cannot restore the rows of \(t): \(r)"
         case .alreadyDeleted(let t, let id): return "the row \(id) of \(t) was already deleted (by another process)"
+        case .conflict(let conflicts):
+            return conflicts.map(\.description).joined(separator: "; ")
+                + ": reload and reapply the changes, or overwrite"
+        case .restoreConflict(let t, let row, let reason):
+            switch reason {
+            case .existsAgain: return "the row \(row) of \(t) already exists again; not restored"
+            case .changedSince: return "the row \(row) of \(t) was changed by another program since; not undone"
+            case .deletedSince: return "the row \(row) of \(t) was deleted by another program since; not undone"
+            }
         case .cannotCreateFolder(let p, let code):
             return "cannot create the folder \(p): \(String(cString: strerror(code)))"
         case .replacedFileStillOpen(let p):

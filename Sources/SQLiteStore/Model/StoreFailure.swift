@@ -41,7 +41,8 @@ public enum StoreFailure: Sendable, Equatable {
     /// A mistake of the program rather than of the file (an unknown entity or key path, an invalid model
     /// or object): 70, internal software error.
     case programError
-    /// Any other error (another SQLite result code, or not the store's error at all): 74.
+    /// Any other error (another SQLite result code, another writer's change in the way of a save
+    /// or an undo, or not the store's error at all): 74.
     case other
 
     /// The kind of `error`, met while opening or using a store.
@@ -111,6 +112,7 @@ public enum StoreFailure: Sendable, Equatable {
         case .schemaMismatch, .missingMigration: return .schemaMismatch
         case .readOnly: return .readOnly
         case .cannotCreateFolder: return .cannotOpen
+        case .conflict, .restoreConflict, .alreadyDeleted: return .other
         default: return .programError
         }
     }

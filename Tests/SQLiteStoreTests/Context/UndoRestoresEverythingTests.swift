@@ -185,7 +185,9 @@ import Testing
         // Another program takes a deleted child's id meanwhile: the undo cannot restore it.
         try f.other.execute("INSERT INTO child VALUES (11, 2, 'taken')")
         let deleted = try f.snapshot()
-        #expect(throws: SQLiteError.self) { try f.context.undo() }
+        #expect(throws: StoreError.restoreConflict(table: "child", row: "11", reason: .existsAgain)) {
+            try f.context.undo()
+        }
         #expect(try f.snapshot() == deleted, "not the parent without its children: nothing")
         #expect(f.context.canUndo, "the delete can still be undone once the conflict is gone")
         try f.other.execute("DELETE FROM child WHERE id = 11")

@@ -1,0 +1,52 @@
+/// An object whose row another writer changed (or deleted) after the object was read and
+/// before a save of it: the save refuses with ``StoreError/conflict(_:)`` and writes nothing,
+/// rather than write over the other side's change. ``ObjectContext/resolveConflict(of:by:)``
+/// chooses what the next save does ([Changes from other processes](<doc:ChangesFromOtherProcesses>)).
+///
+///     do { try context.save() } catch StoreError.conflict(let conflicts) {
+///         for conflict in conflicts { print(conflict) }   // FailedBankInfo/3 was changed by another program since it was read (city)
+///     }
+public struct SaveConflict: Sendable, Equatable, CustomStringConvertible {
+    /// The object.
+    public var objectID: ObjectID
+    /// The attributes and to-one relationships whose stored value is no longer the one the
+    /// object was read with (empty when the row is gone).
+    public var changedKeys: Set<String>
+    /// True when the row is gone: another writer deleted it.
+    public var rowIsGone: Bool
+
+    /// A conflict over `objectID` (made by the context; public for tests and adapters).
+    package init(objectID: ObjectID, changedKeys: Set<String>, rowIsGone: Bool) {
+        self.objectID = objectID
+        self.changedKeys = changedKeys
+        self.rowIsGone = rowIsGone
+    }
+
+    public var description: String {
+        rowIsGone
+            ? "\(objectID) was deleted by another program since it was read"
+            : "\(objectID) was changed by another program since it was read (\(changedKeys.sorted().joined(separator: ", ")))"
+    }
+}
+
+/// What the next save does with an object in conflict (``SaveConflict``).
+public enum ConflictResolution: Sendable {
+    /// Take the row as the other writer left it, and apply the object's own changes on top:
+    /// what the other side changed stays, unless this side changed the same key.
+    case reloadAndReapply
+    /// Write the object as the context shows it over whatever the row holds now: every key
+    /// whose value differs from the row is written (a delete goes ahead).
+    case overwrite
+}
+
+/// An undo or redo that would write over what another writer did to a row since the save
+/// (``StoreError/restoreConflict(table:row:reason:)``): it changes nothing, and stays on its
+/// stack (it applies once the other writer's change is gone).
+public enum RestoreConflict: Sendable, Equatable {
+    /// A row the save deleted was put back (with the same key) by another writer.
+    case existsAgain
+    /// A row the save inserted or changed was changed again by another writer.
+    case changedSince
+    /// A row the save inserted or changed was deleted by another writer.
+    case deletedSince
+}
