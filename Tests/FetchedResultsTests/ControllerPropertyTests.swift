@@ -399,6 +399,10 @@ struct ControllerPropertyTests {
                 context: t.context,
                 sectionNameKeyPath: c.section
             )
+            // The first controller's split reads wait for the second thread's first chunk: the
+            // test asserts below that some read was split, which a loaded machine may otherwise
+            // never schedule (the caller can read every chunk before the other thread runs).
+            controller.splitReadsWaitForOtherThread = k == 0
             try controller.performFetch()
             controller.onChange = { received[k].append($0) }
             controllers.append(controller)

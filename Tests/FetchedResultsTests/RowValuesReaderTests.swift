@@ -90,7 +90,9 @@ import Testing
             computed?.fill(&row)
             expected[id] = row
         }
-        var reader = RowValuesReader(store: t.store, plan: plan, splits: splits)
+        // The caller waits for the other thread's first chunk: the read is split however the
+        // threads are scheduled (on a loaded machine the caller could otherwise read it all).
+        var reader = RowValuesReader(store: t.store, plan: plan, splits: splits, waitsForOtherThread: true)
         let pending = reader.begin(ids, known: known)
         var rows: [(id: Int64, values: [StoreValue])] = []
         try reader.finish(pending) { rows += $0 }

@@ -130,7 +130,12 @@ extension FetchedResultsController {
     /// The values of ``FetchPlan/valueKeyPaths`` for the given rows, in the order
     /// SQLite returns them; rows that no longer exist are missing (see ``RowValuesReader``).
     func readRows(_ ids: [Int64], plan: FetchPlan) throws -> [(id: Int64, values: [StoreValue])] {
-        var reader = RowValuesReader(store: context.store, plan: plan, splits: splitsLargeReads)
+        var reader = RowValuesReader(
+            store: context.store,
+            plan: plan,
+            splits: splitsLargeReads,
+            waitsForOtherThread: splitReadsWaitForOtherThread
+        )
         let rows = try reader.read(ids)
         if reader.wasSplit { statistics.splitReads += 1 }
         return rows

@@ -69,6 +69,9 @@ public final class FetchedResultsController {
     /// too, half on each core (default true; see ``process(_:)``). The benchmark
     /// turns it off to show what one connection costs.
     package var splitsLargeReads = true
+    /// A test hook: a split read waits for the second connection's thread to read a chunk
+    /// first, so that it is split however the threads are scheduled (see ``RowValuesReader``).
+    package var splitReadsWaitForOtherThread = false
 
     /// The continuations of the sequences made by ``changeBatches(bufferingPolicy:)``;
     /// each delivered batch is yielded to all of them (finished ones are dropped then).

@@ -112,7 +112,12 @@ struct IncrementalBatchBuilder {
         records = oldRecords
         hasSections = plan.sectionExpression != nil
         short = controller.keysAreShort
-        reader = RowValuesReader(store: controller.context.store, plan: plan, splits: controller.splitsLargeReads)
+        reader = RowValuesReader(
+            store: controller.context.store,
+            plan: plan,
+            splits: controller.splitsLargeReads,
+            waitsForOtherThread: controller.splitReadsWaitForOtherThread
+        )
     }
 
     /// Phase 2: starts reading the new values of the objects to evaluate (a large

@@ -41,11 +41,15 @@ struct RowValuesReader {
     let single: Query
     /// Whether large reads may use the second connection.
     let splits: Bool
+    /// A test hook: a split read's caller waits until the other thread has read a chunk (or
+    /// given up) before it reads any, so that the read is split whatever the scheduler does.
+    let waitsForOtherThread: Bool
 
-    init(store: Store, plan: FetchPlan, splits: Bool = true) {
+    init(store: Store, plan: FetchPlan, splits: Bool = true, waitsForOtherThread: Bool = false) {
         self.store = store
         self.plan = plan
         self.splits = splits
+        self.waitsForOtherThread = waitsForOtherThread
         let columns = Int32(plan.valueKeyPaths.count)
         many = Query(sql: plan.valuesSQL(single: false), columns: columns, computed: plan.sectionValueFromSortValue)
         single = Query(sql: plan.valuesSQL(single: true), columns: columns, computed: plan.sectionValueFromSortValue)
@@ -170,6 +174,7 @@ struct RowValuesReader {
             return
         }
         defer { pending.lease?.release() }  // after `done.wait()` below, on every path
+        if waitsForOtherThread { chunks.waitForOtherThreadsFirstChunk() }
         do {
             if !pending.known.isEmpty { try body(pending.known) }
             while let next = chunks.nextForCaller() {
@@ -252,6 +257,9 @@ struct RowValuesReader {
 
         private let pieces: [Piece]
         private let state: Mutex<State>
+        /// Signalled once the other thread has delivered its first chunk, or has stopped.
+        private let otherThreadStarted = DispatchSemaphore(value: 0)
+        private let startSignalled = Atomic<Bool>(false)
 
         /// Each query's ids (in id order) cut into chunks of `size`.
         init(_ groups: [[Int64]], size: Int) {
@@ -283,7 +291,19 @@ struct RowValuesReader {
                 s.read.append(rows)
                 s.otherThreadRead = true
             }
+            signalStart()
         }
+
+        /// For the other thread: it takes no more chunks.
+        func otherThreadStopped() { signalStart() }
+
+        private func signalStart() {
+            if !startSignalled.exchange(true, ordering: .acquiringAndReleasing) { otherThreadStarted.signal() }
+        }
+
+        /// For the caller (``RowValuesReader/waitsForOtherThread``): waits until the other
+        /// thread has delivered a chunk or stopped.
+        func waitForOtherThreadsFirstChunk() { otherThreadStarted.wait() }
 
         /// For the other thread: a chunk it could not read (it takes no more).
         func giveBack(_ piece: Piece) { state.withLock { $0.failed = piece } }
@@ -332,7 +352,10 @@ struct RowValuesReader {
 
         func run() {
             let placement = ProcessorPlacement.leave(caller)
-            defer { placement?.restore() }
+            defer {
+                placement?.restore()
+                chunks.otherThreadStopped()
+            }
             while let piece = chunks.nextForOtherThread() {
                 do {
                     chunks.deliver(try queries[piece.query].read(piece.ids, on: database))
