@@ -6,8 +6,8 @@ import SQLiteStore
 /// Brings a store up to date with the FDIC's current list: downloads it
 /// (conditionally, with the validators of the last successful update), checks
 /// that the body is a complete bank list, imports it by upsert through
-/// ``BankImporter`` (all-or-nothing, cert as the key), then keeps the new
-/// validators in the store's metadata.
+/// ``BankImporter`` (all-or-nothing, cert as the key), and keeps the new
+/// validators in the store's metadata, in the same transaction.
 ///
 /// Every failure throws (``UpdateError`` for the network and the body,
 /// ``BankImportError/store(path:_:)`` for the store) and leaves the store as it was.
@@ -83,17 +83,27 @@ package final class BankListUpdater {
         progress?(.importing)
         let imported: ImportSummary
         do {
-            // Parsed from memory: the download is never written to a file.
-            imported = try BankImporter(store: store).importCSV(bytes: [UInt8](body.data), displayName: name)
+            // The banks and the validators they came with are one transaction: either both are
+            // written or neither (new banks under the old validators would make the next update
+            // a conditional GET answered "not modified" by a server that has them).
+            imported = try store.database.transaction {
+                var options = BankImporter.Options()
+                options.allowJournalSwitch = false  // the journal mode cannot change inside a transaction
+                // Parsed from memory: the download is never written to a file.
+                let summary = try BankImporter(store: store).importCSV(
+                    bytes: [UInt8](body.data),
+                    displayName: name,
+                    options: options
+                )
+                try store.setMetadata([
+                    Key.url: name, Key.etag: body.validators.etag, Key.lastModified: body.validators.lastModified,
+                ])
+                return summary
+            }
         } catch let error as BankImportError {
             throw BankListUpdater.translate(error, url: name)
-        }
-        do {
-            try store.setMetadata([
-                Key.url: name, Key.etag: body.validators.etag, Key.lastModified: body.validators.lastModified,
-            ])
         } catch {
-            // The banks are imported; without the validators the next update is a plain GET.
+            throw BankImportError.store(path: name, error)
         }
         var summary = UpdateSummary(
             url: name,

@@ -158,6 +158,29 @@ import Testing
         #expect(conditional.headers["if-modified-since"] == "Fri, 14 Nov 2025 20:00:00 GMT")
     }
 
+    /// The banks and the validators they came with are one write: an update whose validators
+    /// cannot be written changes nothing and says so (it had imported the banks, kept the old
+    /// validators and exited 0, so the next update asked for the old list's changes again).
+    @Test func anUpdateWhoseValidatorsCannotBeWrittenChangesNothing() throws {
+        let store = try BundledStore()
+        try Database(path: store.path).execute(
+            """
+            CREATE TRIGGER no_metadata BEFORE INSERT ON store_metadata WHEN NEW.key LIKE 'failedbanks.update.%'
+            BEGIN SELECT RAISE(ABORT, 'metadata refused'); END
+            """
+        )
+        let server = try LocalHTTPServer { _ in
+            .ok(body: UpdateCommandTests.newerList, headers: [("ETag", "\"fdic-v2\"")])
+        }
+        defer { server.stop() }
+        let url = server.url("/banklist.csv")
+        let before = try store.digest()
+        let run = update(["--url", url, "--db", store.path])
+        #expect(run.status != 0, "\(run.text)")
+        #expect(run.errors.last?.contains("nothing was changed") == true, "\(run.errors)")
+        #expect(try store.digest() == before)
+    }
+
     @Test func aRedirectIsFollowed() throws {
         let store = try BundledStore()
         let server = try LocalHTTPServer { request in
