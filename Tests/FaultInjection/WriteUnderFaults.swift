@@ -81,7 +81,8 @@ public struct WriteUnderFaults<Subject> {
             defer { folder.remove() }
             let path = try template.copy(into: folder.path)
             var found: [String] = []
-            let report: FaultReport
+            // An error of the checks themselves (the next open finds the file damaged) is a problem of the trial.
+            var report = FaultReport(fault: fault, calls: fault.n)
             do {
                 let subject = try open(path)
                 let before = try digest(path)
@@ -116,10 +117,16 @@ public struct WriteUnderFaults<Subject> {
                         }
                     }
                 }
+            } catch {
+                found.append("reading the file after the operation failed: \(error)")
             }
             // The subject is released: its connections are closed. The next open must manage.
-            let integrity = try StoredState.integrity(of: path)
-            if integrity != "ok" { found.append("after closing: integrity_check: \(integrity)") }
+            do {
+                let integrity = try StoredState.integrity(of: path)
+                if integrity != "ok" { found.append("after closing: integrity_check: \(integrity)") }
+            } catch {
+                found.append("after closing, the next open failed: \(error)")
+            }
             problems += found.map { "\(fault): \($0)" }
             return report
         }
