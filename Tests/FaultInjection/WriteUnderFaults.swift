@@ -39,19 +39,23 @@ public struct WriteUnderFaults<Subject> {
     /// The faults to try.
     public var kinds: [(FaultyCall, FaultResult)] = FaultSweep.standardKinds
 
-    /// The test of `operation` on subjects `open` makes over copies of `template`.
+    /// The test of `operation` on subjects `open` makes over copies of `template`; `digest`
+    /// (default: every table's rows) is what must be the old or the new state — a file whose
+    /// writes are not deterministic (fresh nonces) compares what they mean instead.
     public init(
         template: FileTemplate,
         open: @escaping (String) throws -> Subject,
         operation: @escaping (Subject) throws -> Void,
         afterFailure: @escaping (Subject, any Error) throws -> [String] = { _, _ in [] },
-        retry: ((Subject) throws -> Void)?
+        retry: ((Subject) throws -> Void)?,
+        digest: @escaping (String) throws -> String = { try StoredState.digest(of: $0) }
     ) {
         self.template = template
         self.open = open
         self.operation = operation
         self.afterFailure = afterFailure
         self.retry = retry
+        self.digest = digest
     }
 
     /// What the sweep found.
@@ -90,8 +94,10 @@ public struct WriteUnderFaults<Subject> {
                 let (result, injected) = FaultInjection.inject(fault, under: folder.path) { try operation(subject) }
                 report = injected
                 let after = try digest(path)
-                let integrity = try StoredState.integrity(of: path)
-                if integrity != "ok" { found.append("integrity_check: \(integrity)") }
+                if FileManager.default.fileExists(atPath: path) {
+                    let integrity = try StoredState.integrity(of: path)
+                    if integrity != "ok" { found.append("integrity_check: \(integrity)") }
+                }
                 switch result {
                 case .success:
                     if after != newDigest {
@@ -122,8 +128,11 @@ public struct WriteUnderFaults<Subject> {
             }
             // The subject is released: its connections are closed. The next open must manage.
             do {
+                guard FileManager.default.fileExists(atPath: path) else { throw NoFile() }
                 let integrity = try StoredState.integrity(of: path)
                 if integrity != "ok" { found.append("after closing: integrity_check: \(integrity)") }
+            } catch is NoFile {
+                // Nothing was created (an operation that makes the file failed early): nothing to open.
             } catch {
                 found.append("after closing, the next open failed: \(error)")
             }
@@ -147,7 +156,8 @@ public struct WriteUnderFaults<Subject> {
     }
 }
 
-/// A starting file made once, then copied (the main file only: it is made closed, checkpointed).
+/// A starting file made once, then copied (the main file only: it is made closed, checkpointed),
+/// or no file at all (``absent(_:)``: for an operation that creates it).
 public final class FileTemplate {
     private let folder: TemporaryDirectory
     /// The file's name.
@@ -164,10 +174,16 @@ public final class FileTemplate {
         precondition(left.isEmpty, "the template was not closed: \(left) left beside it")
     }
 
-    /// Copies the file into `directory`; returns the copy's path.
+    /// No file called `name`: each trial starts from an empty folder.
+    public static func absent(_ name: String) throws -> FileTemplate { try FileTemplate(name) { _ in } }
+
+    /// Copies the file into `directory` (when there is one); returns the copy's path.
     public func copy(into directory: String) throws -> String {
         let target = (directory as NSString).appendingPathComponent(name)
-        try FileManager.default.copyItem(atPath: path, toPath: target)
+        if FileManager.default.fileExists(atPath: path) { try FileManager.default.copyItem(atPath: path, toPath: target) }
         return target
     }
 }
+
+/// The file is not there (an operation that creates it failed before it did).
+private struct NoFile: Error {}

@@ -84,7 +84,7 @@ extension ObjectContext {
     ///
     /// - Throws: ``StoreError/alreadyDeleted(table:rowID:)`` when the row is gone: the object
     ///   leaves the context (deleted) with its changes.
-    public func resolveConflict(of object: ManagedObject, by resolution: ConflictResolution) throws {
+    public func resolveConflict(of object: ManagedObject, by resolution: SaveConflict.Resolution) throws {
         guard object.context === self, !object.isInserted, !object.objectID.isTemporary else { return }
         var row: [StoreValue]?
         try forEachRow(of: object.entity, rowIDs: [object.objectID.rowID]) { row = $0.row() }

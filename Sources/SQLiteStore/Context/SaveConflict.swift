@@ -22,21 +22,21 @@ public struct SaveConflict: Sendable, Equatable, CustomStringConvertible {
         self.rowIsGone = rowIsGone
     }
 
+    /// What the next save does with an object in conflict (``ObjectContext/resolveConflict(of:by:)``).
+    public enum Resolution: Sendable {
+        /// Take the row as the other writer left it, and apply the object's own changes on top:
+        /// what the other side changed stays, unless this side changed the same key.
+        case reloadAndReapply
+        /// Write the object as the context shows it over whatever the row holds now: every key
+        /// whose value differs from the row is written (a delete goes ahead).
+        case overwrite
+    }
+
     public var description: String {
         rowIsGone
             ? "\(objectID) was deleted by another program since it was read"
             : "\(objectID) was changed by another program since it was read (\(changedKeys.sorted().joined(separator: ", ")))"
     }
-}
-
-/// What the next save does with an object in conflict (``SaveConflict``).
-public enum ConflictResolution: Sendable {
-    /// Take the row as the other writer left it, and apply the object's own changes on top:
-    /// what the other side changed stays, unless this side changed the same key.
-    case reloadAndReapply
-    /// Write the object as the context shows it over whatever the row holds now: every key
-    /// whose value differs from the row is written (a delete goes ahead).
-    case overwrite
 }
 
 /// An undo or redo that would write over what another writer did to a row since the save
