@@ -29,20 +29,20 @@ public final class ObjectContext {
     private var registry: [ObjectID: WeakObject] = [:]
     private var registryPurgeThreshold = 4096
     /// Objects with unsaved changes, held strongly until save or rollback.
-    private var dirty: [ObjectIdentifier: ManagedObject] = [:]
+    var dirty: [ObjectIdentifier: ManagedObject] = [:]
     private var nextTemporaryRowID: Int64 = -1
     private var pendingErrors: [StoreError] = []
     private var observers: [(token: ObserverToken, body: (ChangeSet) -> Void)] = []
     private var nextObserverID = 0
     /// Each undoable save (or undo, on the redo stack): every row it changed, cascades and
     /// triggers included, and the name it was saved with.
-    private struct UndoEntry {
+    struct UndoEntry {
         var name: String?
         var log: RowChangeLog
     }
-    private var undoStack: [UndoEntry] = []
-    private var redoStack: [UndoEntry] = []
-    private var historyReader: HistoryReader?
+    var undoStack: [UndoEntry] = []
+    var redoStack: [UndoEntry] = []
+    var historyReader: HistoryReader?
     private var selectColumns: [String: String] = [:]
 
     /// How many saves can be undone.
@@ -58,7 +58,7 @@ public final class ObjectContext {
 
     func registered(_ id: ObjectID) -> ManagedObject? { registry[id]?.object }
 
-    private func register(_ object: ManagedObject) {
+    func register(_ object: ManagedObject) {
         registry[object.objectID] = WeakObject(object: object)
         if registry.count > registryPurgeThreshold {
             registry = registry.filter { $0.value.object != nil }
@@ -66,7 +66,7 @@ public final class ObjectContext {
         }
     }
 
-    private func unregister(_ object: ManagedObject) {
+    func unregister(_ object: ManagedObject) {
         if registry[object.objectID]?.object === object { registry.removeValue(forKey: object.objectID) }
     }
 
@@ -393,16 +393,19 @@ public final class ObjectContext {
             $0.objectID < $1.objectID
         }
         let deletes = objects.filter { $0.isDeleted && !$0.isInserted }.sorted { $0.objectID < $1.objectID }
-        let (log, propagated) = try writeTransaction(inserts: inserts, updates: updates, deletes: deletes)
-        // Committed: from here on nothing reads the file or throws, so that the context
-        // never reports a failure for a save that happened.
+        let (log, propagated, range) = try writeTransaction(inserts: inserts, updates: updates, deletes: deletes)
+        // Written: from here on nothing reads the file or throws, so that the context never
+        // reports a failure for a save that happened. Inside a caller's transaction it is the
+        // caller's commit that decides: until then nothing is published, and a rollback puts
+        // the context back as it was before the save (``restore(_:)``).
+        let before = memory(of: objects, ownWrite: range)
         let renamed = assignPermanentIDs(to: inserts)
         var changes = commit(objects, renamed: renamed)
         dirty.removeAll()
         for (id, keys) in propagated { changes.addUpdate(id, keys: keys) }
         changes.writtenRows = WrittenRows(log, model: model)
         pushUndo(log, actionName: actionName)
-        publish(changes)
+        publishWhenCommitted(changes, restoringOtherwise: before)
     }
 
     /// A value set earlier that the model refused (an unknown key, a value of the wrong
@@ -431,7 +434,7 @@ public final class ObjectContext {
         inserts: [ManagedObject],
         updates: [ManagedObject],
         deletes: [ManagedObject]
-    ) throws -> (RowChangeLog, [ObjectID: Set<String>]) {
+    ) throws -> (RowChangeLog, [ObjectID: Set<String>], ClosedRange<Int64>?) {
         let counterBefore = store.localChangeCounter
         let (range, log, propagated) = try database.transaction {
             () throws -> (ClosedRange<Int64>?, RowChangeLog, [ObjectID: Set<String>]) in
@@ -451,7 +454,7 @@ public final class ObjectContext {
         }
         store.localChangeCounter &+= 1
         historyReader?.noteOwnWrite(range, counterBefore: counterBefore)
-        return (log, propagated)
+        return (log, propagated, range)
     }
 
     /// The history tables of this project's stores and of a foreign database's tracking: they
@@ -747,10 +750,11 @@ public final class ObjectContext {
         }
         store.localChangeCounter &+= 1
         historyReader?.noteOwnWrite(range, counterBefore: counterBefore)
+        let before = memory(of: reloaded.objects, ownWrite: range)
         apply(reloaded)
         var published = changes
         published.writtenRows = WrittenRows(reverted, model: model)
-        publish(published)
+        publishWhenCommitted(published, restoringOtherwise: before)
         return (reverted, published)
     }
 
@@ -960,7 +964,7 @@ public final class ObjectContext {
         observers.removeAll { $0.token == token }
     }
 
-    private func publish(_ changes: ChangeSet) {
+    func publish(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }
         for observer in observers { observer.body(changes) }
     }

@@ -54,6 +54,9 @@ public final class Database {
     /// Beyond this many cached statements, idle ones are dropped.
     static let cacheLimit = 512
     private var transactionDepth = 0
+    /// For each open transaction level, outermost first: what to call when it is known whether
+    /// the writes made in it last (``onTransactionEnd(_:)``).
+    private var endHandlers: [[(Bool) -> Void]] = []
 
     /// Opens (or creates) the database at `path`.
     public convenience init(path: String, options: Options = Options()) throws {
@@ -287,6 +290,7 @@ public final class Database {
             try execute("SAVEPOINT \(savepoint)")
         }
         transactionDepth += 1
+        endHandlers.append([])
         let result: T
         do {
             result = try body()
@@ -298,19 +302,52 @@ public final class Database {
                 try? execute("ROLLBACK TO \(savepoint)")
                 try? execute("RELEASE \(savepoint)")
             }
+            endLevel(committed: false)
             throw error
         }
         transactionDepth -= 1
         if depth == 0 {
             do { try execute("COMMIT") } catch {
                 try? execute("ROLLBACK")
+                endLevel(committed: false)
                 throw error
             }
             if !isReadOnly { hasCommittedWrite = true }
+            endLevel(committed: true)
         } else {
+            // Released or not, the level's writes now stand or fall with the level around it.
+            defer { endLevel(committed: true) }
             try execute("RELEASE \(savepoint)")
         }
         return result
+    }
+
+    /// Calls `handler` once it is known whether what was written so far in the open transaction
+    /// lasts: with true after the outermost transaction commits, with false as soon as the
+    /// level open now rolls back (the outermost transaction, or a savepoint around the writes);
+    /// at once with true outside a transaction. For what is kept in memory about the writes —
+    /// a context's saved state, its undo stack — and must follow the file.
+    ///
+    ///     try db.transaction {
+    ///         try db.run("INSERT INTO book(name) VALUES ('Dune')")
+    ///         db.onTransactionEnd { committed in if !committed { cache.removeAll() } }
+    ///     }
+    package func onTransactionEnd(_ handler: @escaping (_ committed: Bool) -> Void) {
+        guard !endHandlers.isEmpty else { return handler(true) }
+        endHandlers[endHandlers.count - 1].append(handler)
+    }
+
+    /// Ends the innermost level's handlers: a committed savepoint hands them to the level
+    /// around it; the outermost commit calls them in order, a rollback in reverse order.
+    private func endLevel(committed: Bool) {
+        guard let handlers = endHandlers.popLast() else { return }
+        if committed, !endHandlers.isEmpty {
+            endHandlers[endHandlers.count - 1] += handlers
+        } else if committed {
+            for handler in handlers { handler(true) }
+        } else {
+            for handler in handlers.reversed() { handler(false) }
+        }
     }
 
     /// Runs `body` in a read transaction (`BEGIN DEFERRED`) so that several
@@ -321,15 +358,22 @@ public final class Database {
         if transactionDepth > 0 { return try body() }
         try execute("BEGIN DEFERRED")
         transactionDepth += 1
-        defer { transactionDepth -= 1 }
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
+        endHandlers.append([])
+        let result: T
+        do { result = try body() } catch {
+            transactionDepth -= 1
             try? execute("ROLLBACK")
+            endLevel(committed: false)
             throw error
         }
+        transactionDepth -= 1
+        do { try execute("COMMIT") } catch {
+            try? execute("ROLLBACK")
+            endLevel(committed: false)
+            throw error
+        }
+        endLevel(committed: true)
+        return result
     }
 
     // MARK: Connection state

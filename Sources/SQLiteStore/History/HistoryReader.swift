@@ -48,6 +48,13 @@ public final class HistoryReader {
         if localCounter == counterBefore { localCounter = store.localChangeCounter }
     }
 
+    /// Takes back ``noteOwnWrite(_:counterBefore:)`` for a write that was rolled back (the
+    /// caller's transaction around it): another writer's entries may take those `seq` values.
+    func forgetOwnWrite(_ range: ClosedRange<Int64>?) {
+        guard let range else { return }
+        if let i = ownRanges.lastIndex(of: range) { ownRanges.remove(at: i) }
+    }
+
     /// True when another connection or another user of this store may have written since the last read.
     public func mayHaveChanges() throws -> Bool {
         try store.database.dataVersion() != dataVersion || store.localChangeCounter != localCounter
