@@ -21,7 +21,9 @@ import Testing
         try FileTemplate("stash.sqlite") { path in
             let stash = try Stash(path: path)
             try stash.setUp(passphrase: SecureBytes(utf8: passphrase), parameters: .minimum)
-            try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "s3cret", url: "https://bank.example"))
+            try stash.addPassword(
+                PasswordEntry(name: "Bank", userID: "me", password: "s3cret", url: "https://bank.example")
+            )
             try stash.addPassword(PasswordEntry(name: "Mail", userID: "me@example.org", password: "hunter2"))
             try stash.addNote(title: "Groceries", body: "milk")
             stash.lock()
@@ -101,7 +103,9 @@ import Testing
         try sweep(
             open: { path in
                 let stash = try WriteFaultTests.unlocked(path)
-                try stash.delete(try #require(try stash.context.fetch(StashModel.password, where: "name = 'Mail'").first))
+                try stash.delete(
+                    try #require(try stash.context.fetch(StashModel.password, where: "name = 'Mail'").first)
+                )
                 return stash
             },
             { stash in _ = try stash.undo() }
@@ -119,7 +123,9 @@ import Testing
     }
 
     @Test func aPassphraseChangeThatFailsKeepsTheOldPassphrase() throws {
-        try sweep { try $0.changePassphrase(to: SecureBytes(utf8: WriteFaultTests.newPassphrase), parameters: .minimum) }
+        try sweep {
+            try $0.changePassphrase(to: SecureBytes(utf8: WriteFaultTests.newPassphrase), parameters: .minimum)
+        }
     }
 
     /// `init`: the stash is made and its passphrase set, or there is none (a file without a
@@ -128,5 +134,52 @@ import Testing
         try sweep(template: try FileTemplate.absent("stash.sqlite"), open: { try Stash(path: $0) }) { stash in
             try stash.setUp(passphrase: SecureBytes(utf8: WriteFaultTests.passphrase), parameters: .minimum)
         }
+    }
+
+    /// The app's forms on a full disk: the form stays open and says why in words, what was
+    /// typed is still in it, and Ctrl-S again saves it (a retry closed the form and wrote
+    /// nothing: the context believed the failed save made).
+    @Test func aFormWhoseSaveFailsStaysOpenAndCtrlSAgainSavesIt() throws {
+        FaultInjection.install()
+        let h = try StashAppTests.Harness()
+        h.addNote("Groceries", body: "milk")
+        h.send(.home, .character("e"))
+        h.send(.tab)
+        h.type(", eggs")
+        let (_, report) = FaultInjection.inject(Fault(.write, .diskFull, n: 1), under: h.temp.directory.path) {
+            h.send(.control("s"))
+        }
+        #expect(report.fired)
+        #expect(h.text.contains("Edit Note") && h.text.contains("Not saved: the disk is full"), "\(h.text)")
+        #expect(
+            try Self.contents(h.temp.path).contains("note: Groceries | milk\n")
+                || Self.contents(h.temp.path).hasSuffix("note: Groceries | milk")
+        )
+        h.send(.control("s"))
+        #expect(!h.text.contains("Edit Note"), "\(h.text)")
+        #expect(try Self.contents(h.temp.path).hasSuffix("note: Groceries | milk, eggs"))
+
+        h.send(.tab, .character("a"))
+        h.type("Bank")
+        h.send(.tab)
+        h.type("me")
+        h.send(.tab)
+        h.type("hunter2-secret")
+        h.send(.control("s"))
+        h.send(.enter)
+        h.send(.tab, .tab)
+        h.send(.control("u"))
+        h.type("correct-horse-battery")
+        let (_, second) = FaultInjection.inject(Fault(.write, .ioError, n: 1), under: h.temp.directory.path) {
+            h.send(.control("s"))
+        }
+        #expect(second.fired)
+        #expect(
+            h.text.contains("Edit Password") && h.text.contains("Not saved: the file could not be written ("),
+            "\(h.text)"
+        )
+        h.send(.control("s"))
+        #expect(!h.text.contains("Edit Password"), "\(h.text)")
+        #expect(try Self.contents(h.temp.path).contains("Bank | me | correct-horse-battery"))
     }
 }

@@ -82,7 +82,7 @@ final class NoteEditor {
             offerConflictChoice(name: name, deleted: deleted)
             return false
         } catch {
-            form.errorMessage = "Not saved: \(ErrorReason.text(of: error))"
+            form.errorMessage = notSavedMessage(error)
             return false
         }
     }

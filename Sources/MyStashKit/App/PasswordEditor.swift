@@ -170,7 +170,7 @@ final class PasswordEditor: View {
             )
             return false
         } catch {
-            form.errorMessage = "Not saved: \(ErrorReason.text(of: error))"
+            form.errorMessage = notSavedMessage(error)
             return false
         }
     }
