@@ -180,7 +180,8 @@ public final class FileTemplate {
     /// Copies the file into `directory` (when there is one); returns the copy's path.
     public func copy(into directory: String) throws -> String {
         let target = (directory as NSString).appendingPathComponent(name)
-        if FileManager.default.fileExists(atPath: path) { try FileManager.default.copyItem(atPath: path, toPath: target) }
+        guard FileManager.default.fileExists(atPath: path) else { return target }
+        try FileManager.default.copyItem(atPath: path, toPath: target)
         return target
     }
 }
