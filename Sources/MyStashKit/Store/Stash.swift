@@ -163,7 +163,7 @@ package final class Stash {
                 body: try? noteBody(of: note),
                 revision: note["revision"].int64 ?? 0
             )
-        return try store.database.transaction {
+        return try transactionRollingBack {
             var title = title
             var body: String? = body
             if try checkRevision(of: note, loadedAt: base.revision, name: base.title, resolving: resolving),
@@ -265,7 +265,7 @@ package final class Stash {
         let vault = try currentVault()
         try Stash.require(entry.name, entity: StashModel.password, key: "name")
         let base = try loaded ?? LoadedEntry(entry: read(object).entry, revision: object["revision"].int64 ?? 0)
-        return try store.database.transaction {
+        return try transactionRollingBack {
             let conflicted = try checkRevision(
                 of: object,
                 loadedAt: base.revision,
@@ -491,6 +491,17 @@ package final class Stash {
     /// save's transaction); a failed save leaves the context as the file is.
     func saveOrRollback() throws {
         do { try context.save() } catch {
+            context.rollback()
+            throw error
+        }
+    }
+
+    /// Runs `body` in one transaction; when it fails — the body threw, or the COMMIT did (a full
+    /// disk) after the context's save inside it — the context's changes are rolled back too, so
+    /// that it holds what the file holds (a context saved inside a transaction that then rolls
+    /// back has its changes pending again) and the form's retry starts from the file.
+    func transactionRollingBack<T>(_ body: () throws -> T) throws -> T {
+        do { return try store.database.transaction(body) } catch {
             context.rollback()
             throw error
         }
