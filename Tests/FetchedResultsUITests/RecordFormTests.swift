@@ -190,4 +190,101 @@ import Testing
         #expect(f.titles == ["Dune Messiah"])
         #expect(f.list.context.undoActionName == "Saved “Dune Messiah”")
     }
+
+    /// Another program's change of the book, through a store of its own.
+    static func otherProgram(_ f: Fixture, _ change: (ManagedObject, ObjectContext) -> Void) throws {
+        let other = ObjectContext(store: try Store(path: f.directory.path("books.sqlite"), model: model))
+        let book = try #require(try other.fetch("Book").first)
+        change(book, other)
+        try other.save()
+    }
+
+    func row(_ f: Fixture) throws -> [String] {
+        try ObjectContext(store: f.store).fetch("Book").map {
+            "\($0.string("title") ?? "") by \($0.string("authorName") ?? "")"
+        }
+    }
+
+    /// Another program changes the author while the form is open and the title is edited: the
+    /// save writes nothing, names the book and the field, and offers a choice; "reload and
+    /// reapply" keeps both changes. (Before: the save was refused with the store's message and
+    /// no choice, and the form could only overwrite or give up.)
+    @Test func anEditOverAnotherProgramsChangeWritesNothingAndReloadAndReapplyKeepsBoth() throws {
+        let f = try Fixture()
+        f.terminal.press(.enter)
+        let form = try #require(f.terminal.loop.topView as? Form)
+        try Self.otherProgram(f) { book, _ in book["authorName"] = .text("F. Herbert") }
+        for _ in "Dune" { f.terminal.press(.backspace) }
+        f.terminal.type("Dune Messiah")
+        f.terminal.press(.control("s"))
+        #expect(form.errorMessage == "Not saved: “Dune” was changed by another program since this form opened (Author)")
+        #expect(try row(f) == ["Dune by F. Herbert"])
+        let picker = try #require(f.terminal.loop.topView as? ChoicePicker)
+        #expect(picker.choices == ["Reload it and reapply my changes", "Overwrite it with this form", "Keep editing"])
+        f.terminal.press(.enter)
+        #expect(try row(f) == ["Dune Messiah by F. Herbert"])
+        #expect(!f.terminal.loop.contains(form), "the form closed once saved")
+        #expect(f.list.context.undoActionName == "Saved “Dune Messiah”")
+    }
+
+    /// The list's context has taken in another program's change before the save: the form
+    /// wrote its stale author back over it (the change was lost) before it compared the book
+    /// with what it opened with; now it refuses, and "overwrite" writes the form as it is.
+    @Test func anEditOfABookTheListHasSeenChangedRefusesAndOverwriteWritesTheForm() throws {
+        let f = try Fixture()
+        f.terminal.press(.enter)
+        let form = try #require(f.terminal.loop.topView as? Form)
+        try Self.otherProgram(f) { book, _ in book["authorName"] = .text("F. Herbert") }
+        _ = try f.list.context.fetch("Book")  // the context takes the change in, as a poll does
+        for _ in "Dune" { f.terminal.press(.backspace) }
+        f.terminal.type("Dune Messiah")
+        f.terminal.press(.control("s"))
+        #expect(try row(f) == ["Dune by F. Herbert"], "nothing written over the other program's change")
+        #expect(form.errorMessage == "Not saved: “Dune” was changed by another program since this form opened (Author)")
+        #expect(f.terminal.loop.topView is ChoicePicker)
+        f.terminal.press(.down)
+        f.terminal.press(.enter)
+        #expect(try row(f) == ["Dune Messiah by Frank Herbert"])
+        #expect(!f.terminal.loop.contains(form))
+    }
+
+    /// "Reload and reapply" writes only the fields changed in the form: another program's
+    /// change of a field the form shows but that was not touched in it stays.
+    @Test func reloadAndReapplyWritesOnlyTheFieldsChangedInTheForm() throws {
+        let f = try Fixture()
+        f.terminal.press(.enter)
+        let form = try #require(f.terminal.loop.topView as? Form)
+        f.terminal.press(.tab)
+        for _ in "Frank Herbert" { f.terminal.press(.backspace) }
+        f.terminal.type("Frank Patrick Herbert")
+        try Self.otherProgram(f) { book, _ in book["pages"] = .integer(412) }
+        _ = try f.list.context.fetch("Book")
+        f.terminal.press(.control("s"))
+        #expect(form.errorMessage?.contains("(Pages)") == true)
+        f.terminal.press(.enter)  // reload and reapply
+        let book = try #require(try ObjectContext(store: f.store).fetch("Book").first)
+        #expect(book.string("authorName") == "Frank Patrick Herbert")
+        #expect(book["pages"] == .integer(412))
+        #expect(book.string("title") == "Dune")
+    }
+
+    /// Another program deleted the book while its form was open: the save says so and can add
+    /// it again with the form's values.
+    @Test func anEditOfABookAnotherProgramDeletedSaysSoAndCanAddItAgain() throws {
+        let f = try Fixture()
+        f.terminal.press(.enter)
+        let form = try #require(f.terminal.loop.topView as? Form)
+        try Self.otherProgram(f) { book, context in context.delete(book) }
+        for _ in "Dune" { f.terminal.press(.backspace) }
+        f.terminal.type("Dune Messiah")
+        f.terminal.press(.control("s"))
+        #expect(form.errorMessage == "Not saved: “Dune” was deleted by another program since this form opened")
+        #expect(f.titles == [])
+        let picker = try #require(f.terminal.loop.topView as? ChoicePicker)
+        #expect(picker.choices == ["Add it again with this form's values", "Keep editing"])
+        f.terminal.press(.enter)
+        #expect(try row(f) == ["Dune Messiah by Frank Herbert"])
+        #expect(!f.terminal.loop.contains(form))
+        #expect(f.list.context.undoActionName == "Added “Dune Messiah”")
+    }
 }

@@ -8,7 +8,10 @@ import TerminalUI
 /// values checked before anything is saved. Ctrl-S inserts the object (or changes the one
 /// edited), saves the list's context in one change set that undo names "Added “Aquaman”" or
 /// "Saved “Aquaman”", and selects the object in the list; a save the store refuses is rolled
-/// back and its reason shown on the form.
+/// back and its reason shown on the form. An edit writes only the fields the person changed;
+/// when another program changed or deleted the object since the form opened, nothing is
+/// written: the form names the object and what changed, and offers to reload it and reapply
+/// the form's changes, or to overwrite it with the form (to add it again, when it was deleted).
 ///
 ///     let heroForm = RecordForm(entity: "Hero", labels: ["sex": "Gender"])
 ///     configuration.detailScreen = { hero, screen in heroForm.form(editing: hero, in: screen) }
@@ -44,6 +47,7 @@ public struct RecordForm: Sendable {
     /// - Precondition: the screen's model has the entity, with every key of ``keys``.
     public func form(editing object: ManagedObject?, in screen: ListScreen) -> Form {
         let attributes = shownAttributes(in: screen.context.store.model)
+        let edit = object.map { RecordEdit(object: $0, attributes: attributes) }
         let form = Form(
             title: "\(object == nil ? "New" : "Edit") \(RecordForm.label(of: entity))",
             fields: attributes.map { attribute in
@@ -61,7 +65,7 @@ public struct RecordForm: Sendable {
         form.onSave = { [unowned form] texts in
             do {
                 let values = try values(of: attributes, from: texts)
-                return save(values, into: object, attributes: attributes, screen: screen, form: form)
+                return save(values, texts: texts, editing: edit, attributes: attributes, screen: screen, form: form)
             } catch {
                 form.errorMessage = "\(error)"
                 return false
@@ -82,7 +86,7 @@ public struct RecordForm: Sendable {
         }
     }
 
-    private func label(of attribute: Attribute) -> String {
+    func label(of attribute: Attribute) -> String {
         labels[attribute.name] ?? RecordForm.label(of: attribute.name)
     }
 
@@ -104,29 +108,64 @@ public struct RecordForm: Sendable {
         }
     }
 
-    /// Writes `values` into `object` (a new object when nil), saves the context named for undo
-    /// and selects the object; false, with the reason on `form`, when the save was refused.
-    private func save(
+    /// Writes `values` into the object edited — those whose text the person changed, or all
+    /// of them when `resolution` is `.overwrite` — or into a new object, saves the context
+    /// named for undo and selects the object; false, with the reason on `form`, when the save
+    /// was refused. An edit of an object another program changed or deleted since the form
+    /// opened writes nothing unless `resolution` says what to do (``offerChoice(after:_:)``).
+    func save(
         _ values: [(key: String, value: StoreValue)],
-        into object: ManagedObject?,
+        texts: [String: String],
+        editing edit: RecordEdit?,
+        resolution: SaveConflict.Resolution? = nil,
         attributes: [Attribute],
         screen: ListScreen,
         form: Form
     ) -> Bool {
         let context = screen.context
-        let saved = object ?? context.insert(into: entity)
-        for (key, value) in values { saved[key] = value }
-        let nameKey = nameKey ?? attributes.first { $0.type == .text }?.name
-        let name = nameKey.flatMap { saved[$0].string }.map { "“\($0)”" } ?? RecordForm.label(of: entity)
+        let retry = RecordRetry(
+            values: values,
+            texts: texts,
+            edit: edit,
+            attributes: attributes,
+            screen: screen,
+            form: form
+        )
+        if let edit, resolution == nil, let conflict = edit.conflict() {
+            offerChoice(after: conflict, retry)
+            return false
+        }
+        let saved: ManagedObject
+        if let edit, !edit.object.isDeleted {
+            saved = edit.object
+            for (key, value) in values where resolution == .overwrite || texts[key] != edit.texts[key] {
+                saved[key] = value
+            }
+        } else {
+            saved = context.insert(into: entity)
+            for (key, value) in values { saved[key] = value }
+        }
+        let name = name(attributes: attributes) { saved[$0] }
         do {
-            try context.save(actionName: "\(object == nil ? "Added" : "Saved") \(name)")
+            try context.save(actionName: "\(saved.isInserted ? "Added" : "Saved") \(name)")
         } catch {
-            context.rollback()
-            form.errorMessage = "Not saved: \(StoreFailure.reason(of: error))"
+            if let edit, case StoreError.conflict(let conflicts) = error {
+                offerChoice(after: edit.catchUp(after: conflicts, in: context), retry)
+            } else {
+                context.rollback()
+                form.errorMessage = "Not saved: \(StoreFailure.reason(of: error))"
+            }
             return false
         }
         screen.adapter.select(saved.objectID)
         return true
+    }
+
+    /// How an object is named in an undo action or a message: the name attribute's value
+    /// (`value(key)`) in quotes (“Aquaman”), else the entity's label.
+    func name(attributes: [Attribute], value: (String) -> StoreValue?) -> String {
+        let nameKey = nameKey ?? attributes.first { $0.type == .text }?.name
+        return nameKey.flatMap { value($0)?.string }.map { "“\($0)”" } ?? RecordForm.label(of: entity)
     }
 
     /// A name as a label: its words (split at underscores and spaces, then where the store splits a
