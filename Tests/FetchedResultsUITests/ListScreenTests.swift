@@ -189,6 +189,33 @@ import Testing
         #expect(f.list.positionText.hasSuffix("/8"))
     }
 
+    /// Another program changed the book after the list read it: the delete deletes nothing, says
+    /// so naming the book, and offers to delete it as it is now (was: "Could not delete
+    /// “Neuromancer”: Book/4 was changed by another program since it was read (author): reload
+    /// and reapply the changes, or overwrite", and nothing to do about it).
+    @Test func aDeleteOfABookAnotherProgramChangedAsksAndDeletesItAsItIsNow() throws {
+        let f = try ListScreenFixture(width: 100)
+        f.press(.down)  // Neuromancer
+        try Database(path: f.store.path).execute("UPDATE book SET author = 'W. Gibson' WHERE title = 'Neuromancer'")
+        #expect(f.press(.character("d")).contains("Delete"))
+        let frame = f.press(.enter)
+        #expect(frame.contains("Not deleted: “Neuromancer” was changed by another program"), "\(frame)")
+        #expect(f.context.undoActionName == nil)
+        let picker = try #require(f.loop.topView as? ChoicePicker)
+        #expect(picker.choices == ["Delete it as it is now", "Keep it"])
+        #expect(f.press(.enter).contains("Deleted “Neuromancer” — u to undo"))
+        #expect(f.list.positionText.hasSuffix("/7"))
+        #expect(
+            try Database(path: f.store.path).scalar("SELECT count(*) FROM book WHERE title = 'Neuromancer'")
+                == .integer(0)
+        )
+        #expect(f.press(.character("u")).contains("Undone: Deleted “Neuromancer”"))
+        #expect(
+            try Database(path: f.store.path).scalar("SELECT author FROM book WHERE title = 'Neuromancer'")
+                == .text("W. Gibson")
+        )
+    }
+
     @Test func readOnlyRefusesDeleteAndUndoAndSaysWhy() throws {
         let f = try ListScreenFixture(width: 80, readOnly: true)
         #expect(f.text.lines[0].contains("read-only"))

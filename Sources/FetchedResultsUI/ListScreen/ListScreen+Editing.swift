@@ -43,6 +43,11 @@ extension ListScreen {
             let id = object.objectID
             writeWaitingForLock = { [unowned self] in self.retryDelete(of: id, named: name) }
             waitForLock(forWriting: true, saying: "Deleting \(name): ")
+        } catch StoreError.conflict(_) where configuration.delete == nil {
+            // Another program changed the row since the list read it: read it again, and ask.
+            try? context.resolveConflict(of: object, by: .reloadAndReapply)
+            context.rollback()
+            offerDeleteAfterConflict(of: object.objectID, named: name)
         } catch {
             context.rollback()
             statusLine.showMessage(
@@ -62,6 +67,25 @@ extension ListScreen {
             return
         }
         commitDelete(at: indexPath)
+    }
+
+    /// A delete refused because another program changed the object since the list read it
+    /// (the context has read it again): says so, and offers to delete it as it is now, or keep it.
+    private func offerDeleteAfterConflict(of id: ObjectID, named name: String) {
+        statusLine.showMessage(
+            "Not deleted: \(name) was changed by another program since the list showed it",
+            at: now,
+            duration: 8,
+            style: .error
+        )
+        let picker = ChoicePicker(
+            title: "\(name) was changed by another program",
+            choices: ["Delete it as it is now", "Keep it"]
+        )
+        picker.onChoose = { [unowned self] index, _ in
+            if index == 0 { self.retryDelete(of: id, named: name) }
+        }
+        loop.push(picker)
     }
 
     // MARK: Undo
