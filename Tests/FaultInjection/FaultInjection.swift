@@ -72,6 +72,12 @@ public struct FaultReport: Sendable {
     public var calls: Int
     /// True when the `n`th call happened, and so failed.
     public var fired: Bool { calls >= fault.n }
+
+    /// The report of a run armed with `fault` that made `calls` calls of its kind.
+    public init(fault: Fault, calls: Int) {
+        self.fault = fault
+        self.calls = calls
+    }
 }
 
 /// Fails chosen I/O calls of SQLite on the files under one folder, to test that every
