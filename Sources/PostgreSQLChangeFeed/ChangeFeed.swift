@@ -83,6 +83,12 @@ public struct ChangeFeed: Hashable, Sendable {
     /// The tracked table's label in the history and in notifications: its quoted name.
     public var tableLabel: String { table.quoted }
 
+    /// The SQL of a key column's text as the history records it: the type's output function
+    /// (`format('%s', …)`), never a cast to `text`, which another role may have defined (and
+    /// which for `boolean`, `inet` and `char(n)` differs from the output). A reader that
+    /// matches history keys to rows reads its rows' keys with it.
+    package static func keyText(of quotedColumn: String) -> String { "pg_catalog.format('%s', \(quotedColumn))" }
+
     // MARK: Installing
 
     /// Makes what is missing of the history table, its registry and functions, registers

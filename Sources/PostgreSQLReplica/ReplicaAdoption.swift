@@ -44,13 +44,14 @@ struct ReplicaAdoption {
         guard let feed = shape.feed else { return nil }
         let store = try ReplicaStore(path: path, shape: shape, tracking: tracking)
         guard let state = try ReplicaState.read(from: store.database), state.identity == identity,
-            !state.history.isEmpty, state.history == (try ReplicaState.history(of: shape, on: connection))
+            !state.position.installation.isEmpty
         else { return nil }
         let counters = try Catalog.changeCounters(of: shape.source, on: connection)
+        // Under another installation of the history than the file's position (or none), it needs a refetch.
         let batch = try feed.read(after: state.position, on: connection)
         guard !batch.needsRefetch else { return nil }
         if batch.changes.isEmpty {
-            try store.database.transaction { try ReplicaState.write(batch.position, history: nil, to: store.database) }
+            try store.database.transaction { try ReplicaState.write(batch.position, to: store.database) }
         } else {
             _ = try ReplicaSync(store: store).refresh(
                 keys: batch.changes.map(\.key),
@@ -65,7 +66,6 @@ struct ReplicaAdoption {
             shape: shape,
             position: batch.position,
             counters: counters,
-            wasTracked: true,
             tracking: tracking
         )
     }

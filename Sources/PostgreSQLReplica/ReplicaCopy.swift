@@ -116,16 +116,14 @@ struct ReplicaCopy {
         let store = try ReplicaStore(path: file, shape: shape, tracking: tracking, building: true)
         try store.createSchema()
         let counters = try Catalog.changeCounters(of: shape.source, on: connection)
-        let wasTracked = try shape.feed?.isInstalled(on: connection) ?? false
         var position = ChangeFeedPosition(snapshot: "", readAt: "")
         var count = 0
         var collected: RowOrderCollector?
         try connection.transaction(isolation: "REPEATABLE READ, READ ONLY") {
-            position = try ChangeFeed.position(on: connection)
-            let history = try ReplicaState.history(of: shape, on: connection)
+            position = try ReplicaState.position(of: shape, on: connection)
             try store.database.transaction {
                 // No identity until the file is on disk (``ReplicaDurability``): no later session takes it over before.
-                try ReplicaState(identity: "", position: position, history: history).write(to: store.database)
+                try ReplicaState(identity: "", position: position).write(to: store.database)
                 let appender = try ReplicaStore.Appender(store: store)
                 appender.order = order.flatMap { RowOrderCollector(term: $0, shape: shape) }
                 var reported = 0
@@ -154,7 +152,6 @@ struct ReplicaCopy {
             shape: shape,
             position: position,
             counters: counters,
-            wasTracked: wasTracked,
             tracking: tracking
         )
         return (loaded, collected)

@@ -10,9 +10,21 @@ import PostgreSQLClient
 /// position it applied and re-reads the rows of the keys it names. Not
 /// tracking, it compares the table's change counters about once a second
 /// (and, for a small table, the server's write position) and refetches the
-/// table when they moved. A broken connection is reported, retried with
+/// table when they moved — a view's or a partitioned table's are those of its
+/// tables or partitions. A broken connection is reported, retried with
 /// backoff (0.25 s doubling to 5 s), and followed by a catch-up: the history
 /// after the position (nothing lost), or a refetch.
+///
+/// The history is trusted only while it is the one read last: every read checks the
+/// feed's installation in the same snapshot (``ChangeFeedPosition/installation``). Its
+/// triggers made again (changes made in between are in no history) mean a refetch; the
+/// history gone (`untrack`, dropped or disabled triggers) means a refetch, then polling,
+/// reported as ``ReplicaStatus/untracked(reason:)`` — the follower installs the history
+/// only before it has seen it in place, so it never undoes an `untrack`.
+///
+/// Rows that can change without a write (a view over a foreign table or calling `now()`:
+/// `Catalog.unfollowableSources(of:on:)`) are copied again every so often instead, and
+/// each copy reported as ``ReplicaStatus/notLive(reason:checkedAt:)``.
 ///
 /// A server that stops answering without closing the connection (stopped,
 /// frozen, a cable pulled) is found by the cheap statements of each round —
@@ -92,12 +104,21 @@ final class ReplicaFollower: @unchecked Sendable {
 
     // MARK: The loop
 
+    /// The least time between two copies of a table that cannot be followed.
+    static let refreshInterval = 5.0
+
     private struct State {
         var connection: PostgresConnection?
         var position: ChangeFeedPosition
         var counters: ChangeCounters
         var writePosition = ""
         var needsRefetch: Bool
+        /// Following the history (else polling or refreshing).
+        var tracking: Bool
+        /// The history may be installed: not yet seen in place (afterwards it is never made again).
+        var mayInstall = true
+        /// What keeps the rows from being followed (nil: not asked yet on this connection).
+        var unfollowable: [String]?
         var lastContact = Date()
         var failing = false
         var lastError = ""
@@ -106,6 +127,8 @@ final class ReplicaFollower: @unchecked Sendable {
         var lastPrune = Date.distantPast
         var lastShapeCheck = Date()
         var needsShapeCheck = false
+        var lastRefresh = Date()
+        var refreshDuration = 0.0
     }
 
     private func run() {
@@ -120,7 +143,8 @@ final class ReplicaFollower: @unchecked Sendable {
         var state = State(
             position: replica.position,
             counters: replica.counters,
-            needsRefetch: track && !replica.wasTracked
+            needsRefetch: track && !replica.wasTracked,
+            tracking: track
         )
         while !isStopped {
             do {
@@ -129,7 +153,7 @@ final class ReplicaFollower: @unchecked Sendable {
                 state.backoff = 0.25
                 if state.failing {
                     state.failing = false
-                    status(.live)
+                    status(currentStatus(state))
                 }
             } catch let change as ReplicaShapeChange {
                 // Copying again is the owner's to do, with the new columns: this replica is of the old ones.
@@ -139,9 +163,10 @@ final class ReplicaFollower: @unchecked Sendable {
                 state.connection = nil
                 // A statement the server refused may name a column that is no longer there.
                 if ((error as? PostgresError)?.sqlState ?? "").hasPrefix("42") { state.needsShapeCheck = true }
+                state.unfollowable = nil
                 // After a reconnect: the history at once (notifications sent meanwhile are lost), or a refetch.
                 state.lastRead = .distantPast
-                if !track { state.needsRefetch = true }
+                if !state.tracking { state.needsRefetch = true }
                 let message = (error as? PostgresError)?.description ?? "\(error)"
                 if !state.failing || message != state.lastError {
                     state.failing = true
@@ -158,15 +183,12 @@ final class ReplicaFollower: @unchecked Sendable {
     private func step(_ state: inout State, sync: ReplicaSync) throws {
         if state.connection == nil {
             let connection = try connect()
-            if track, let feed = replica.shape.feed {
-                if try !feed.isInstalled(on: connection) {
-                    try feed.install(on: connection)
-                    state.needsRefetch = true
-                }
-                try connection.listen(feed.configuration.channel)
+            try connectFeed(&state, connection: connection)
+            if !state.tracking {
+                state.unfollowable = try Catalog.unfollowableSources(of: replica.shape.source, on: connection)
             }
             state.connection = connection
-            if !state.failing { status(.live) }
+            if !state.failing { status(currentStatus(state)) }
         }
         guard let connection = state.connection else { return }
         if state.needsShapeCheck || Date().timeIntervalSince(state.lastShapeCheck) > ReplicaFollower.shapeCheckInterval
@@ -175,6 +197,9 @@ final class ReplicaFollower: @unchecked Sendable {
             state.lastShapeCheck = Date()
             if let change = try quickly(on: connection, { try replica.shape.change(on: $0) }) { throw change }
         }
+        if state.unfollowable == nil && !state.tracking {
+            state.unfollowable = try Catalog.unfollowableSources(of: replica.shape.source, on: connection)
+        }
         if state.needsRefetch {
             let (batch, position) = try sync.refetch(on: connection)
             state.position = position
@@ -182,11 +207,51 @@ final class ReplicaFollower: @unchecked Sendable {
             state.needsRefetch = false
             report(batch)
         }
-        if track, let feed = replica.shape.feed {
+        if state.tracking, let feed = replica.shape.feed {
             try followHistory(feed, &state, connection: connection, sync: sync)
+        } else if let reason = notLiveReason(state) {
+            try refresh(&state, reason: reason, connection: connection, sync: sync)
         } else {
             try poll(&state, connection: connection, sync: sync)
         }
+    }
+
+    /// Tracking, on a new connection: the history installed if it never was in place (then
+    /// the table copied again: what was written before it is in no history), and listened
+    /// to; found gone after it was in place, tracking ends.
+    private func connectFeed(_ state: inout State, connection: PostgresConnection) throws {
+        guard state.tracking, let feed = replica.shape.feed else { return }
+        if try !feed.isInstalled(on: connection) {
+            guard state.mayInstall else {
+                stopTracking(&state, reason: "the change history of \(replica.shape.source) was removed")
+                return
+            }
+            try feed.install(on: connection)
+            state.needsRefetch = true
+        }
+        state.mayInstall = false
+        try connection.listen(feed.configuration.channel)
+    }
+
+    /// The history is gone: the table is copied again and followed by polling from now on.
+    private func stopTracking(_ state: inout State, reason: String) {
+        state.tracking = false
+        state.needsRefetch = true
+        state.unfollowable = nil
+        if let feed = replica.shape.feed { _ = try? state.connection?.unlisten(feed.configuration.channel) }
+        status(.untracked(reason: "\(reason) (untrack): following it by polling from now on"))
+    }
+
+    /// `.live`, or `.notLive` since the last copy when the rows cannot be followed.
+    private func currentStatus(_ state: State) -> ReplicaStatus {
+        guard let reason = notLiveReason(state) else { return .live }
+        return .notLive(reason: reason, checkedAt: state.lastRefresh)
+    }
+
+    /// Why the rows cannot be followed, when they cannot.
+    private func notLiveReason(_ state: State) -> String? {
+        guard let unfollowable = state.unfollowable, !unfollowable.isEmpty else { return nil }
+        return "it reads " + unfollowable.joined(separator: ", ")
     }
 
     private func followHistory(
@@ -202,8 +267,20 @@ final class ReplicaFollower: @unchecked Sendable {
             return
         }
         state.lastRead = Date()
-        let batch = try feed.read(after: state.position, on: connection)
+        let batch: ChangeBatch
+        do {
+            batch = try feed.read(after: state.position, on: connection)
+        } catch let error as PostgresError where error.sqlState == "42P01" {
+            // The history table is gone (dropped with its triggers): nothing is recorded any more.
+            stopTracking(&state, reason: "the change history of \(replica.shape.source) was dropped")
+            return
+        }
+        if batch.position.installation.isEmpty {
+            stopTracking(&state, reason: "the change history of \(replica.shape.source) was removed")
+            return
+        }
         if batch.needsRefetch {
+            // Truncated, behind the retention, or the history made again: what it misses is read from the table.
             let (refetched, position) = try sync.refetch(on: connection)
             state.position = position
             report(refetched)
@@ -233,6 +310,31 @@ final class ReplicaFollower: @unchecked Sendable {
         let (batch, _) = try sync.refetch(on: connection)
         state.writePosition = try Catalog.writePosition(on: connection)
         report(batch)
+    }
+
+    /// Rows no counter follows: copied again (a refetch and diff) every ``refreshInterval``
+    /// seconds at least, and ten times as long as the last copy took (so that it costs the
+    /// server a tenth of its time at most), with a heartbeat each second in between.
+    private func refresh(
+        _ state: inout State,
+        reason: String,
+        connection: PostgresConnection,
+        sync: ReplicaSync
+    ) throws {
+        let interval = max(ReplicaFollower.refreshInterval, 10 * state.refreshDuration)
+        let wait = interval - Date().timeIntervalSince(state.lastRefresh)
+        if wait > 0 {
+            guard pause(min(wait, 1)) else { return }
+            _ = try connection.query("SELECT 1", timeout: contactTimeout)
+            return
+        }
+        let started = Date()
+        let (batch, position) = try sync.refetch(on: connection)
+        state.position = position
+        state.lastRefresh = Date()
+        state.refreshDuration = state.lastRefresh.timeIntervalSince(started)
+        report(batch)
+        status(.notLive(reason: reason, checkedAt: state.lastRefresh))
     }
 
     /// The timeout of the cheap statements: the replica's, at most `contactTimeout`.

@@ -98,9 +98,12 @@ struct ReplicaShape: Sendable {
     /// order column's key is made from (``ReplicaOrder/sourceSQL``), then
     /// each key column's text (the history's form of a key).
     var selectList: String {
-        let keys = keyColumns.indices.map { "\(SQLIdentifier.quote(keyColumns[$0]))::text AS replica_key_\($0)" }
+        let keys = keyColumns.indices.map { "\(keyTexts[$0]) AS replica_key_\($0)" }
         return (convertedColumns + orderSources + keys).joined(separator: ", ")
     }
+
+    /// Each key column's text, as the change history records it (``ChangeFeed/keyText(of:)``).
+    var keyTexts: [String] { keyColumns.map { ChangeFeed.keyText(of: SQLIdentifier.quote($0)) } }
 
     /// What the copy's `COPY` reads: as ``selectList``, without the key's text when the
     /// key is the integer row id (the copy writes it as the id; no need to read it twice).

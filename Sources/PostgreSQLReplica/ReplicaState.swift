@@ -12,10 +12,11 @@ import SQLiteStore
 ///   today cannot be trusted and is copied again;
 /// - `snapshot`, `read_at`: the server position the rows stand at (the copy's
 ///   snapshot, then each applied batch's);
-/// - `history`: the oid of the change history that position may be read from,
-///   empty when the position was not taken under a history (then only a refetch
-///   catches up). A history dropped and made again (`untrack`, then `--track`) has
-///   another oid: what was committed in between is in neither.
+/// - `history`: the change history's installation that position was taken under
+///   (``ChangeFeedPosition/installation``: the history's oid and its triggers'), empty
+///   when there was none (then only a refetch catches up). A history dropped and made
+///   again (`untrack`, then `--track`), or its triggers made again, is another
+///   installation: what was committed in between is in neither.
 ///
 /// The position is written in the SQLite transaction that applies the rows it
 /// stands for, so the file never says more than it holds.
@@ -23,8 +24,8 @@ struct ReplicaState: Equatable {
     static let table = "pgreplica_state"
 
     var identity: String
+    /// Where the rows stand, with the installation it was read under (`history`).
     var position: ChangeFeedPosition
-    var history: String
 
     /// Creates the state table in a new replica file.
     static func createTable(in database: Database) throws {
@@ -34,7 +35,7 @@ struct ReplicaState: Equatable {
     /// Writes every field (inside the caller's transaction).
     func write(to database: Database) throws {
         try ReplicaState.write(["identity": identity], to: database)
-        try ReplicaState.write(position, history: history, to: database)
+        try ReplicaState.write(position, to: database)
     }
 
     /// Writes the identity alone (inside the caller's transaction): ``ReplicaDurability``,
@@ -43,12 +44,13 @@ struct ReplicaState: Equatable {
         try write(["identity": identity], to: database)
     }
 
-    /// Writes where the rows stand (inside the transaction that applied them); a nil
-    /// `history` keeps the one recorded (the position was read from it).
-    static func write(_ position: ChangeFeedPosition, history: String?, to database: Database) throws {
-        var values = ["snapshot": position.snapshot, "read_at": position.readAt]
-        if let history { values["history"] = history }
-        try write(values, to: database)
+    /// Writes where the rows stand and the installation it was read under (inside the
+    /// transaction that applied them).
+    static func write(_ position: ChangeFeedPosition, to database: Database) throws {
+        try write(
+            ["snapshot": position.snapshot, "read_at": position.readAt, "history": position.installation],
+            to: database
+        )
     }
 
     /// The state of the file, nil when it has none (or not all of it).
@@ -67,8 +69,7 @@ struct ReplicaState: Equatable {
         else { return nil }
         return ReplicaState(
             identity: identity,
-            position: ChangeFeedPosition(snapshot: snapshot, readAt: readAt),
-            history: history
+            position: ChangeFeedPosition(snapshot: snapshot, readAt: readAt, installation: history)
         )
     }
 
@@ -82,6 +83,13 @@ struct ReplicaState: Equatable {
     }
 
     // MARK: The server's side
+
+    /// The position of `shape`'s table now (inside a snapshot transaction: of that snapshot),
+    /// under its change history's installation when it has one.
+    static func position(of shape: ReplicaShape, on connection: PostgresConnection) throws -> ChangeFeedPosition {
+        if let feed = shape.feed { return try feed.currentPosition(on: connection) }
+        return try ChangeFeed.position(on: connection)
+    }
 
     /// The identity of `shape`'s table on the server today, copied in `timeZone` under `tracking`.
     static func identity(
@@ -102,12 +110,5 @@ struct ReplicaState: Equatable {
             "key \(shape.keyColumns.joined(separator: ", "))", "time zone \(timeZone ?? "")",
             "tracking \(tracking.historyTable) \(tracking.triggerPrefix)",
         ].joined(separator: "; ")
-    }
-
-    /// The oid of `shape`'s change history on the server now, empty when there is none.
-    static func history(of shape: ReplicaShape, on connection: PostgresConnection) throws -> String {
-        guard let feed = shape.feed, try feed.isInstalled(on: connection) else { return "" }
-        let result = try connection.query("SELECT to_regclass($1)::oid::text", [feed.historyTable.quoted])
-        return result.text(row: 0, column: 0) ?? ""
     }
 }

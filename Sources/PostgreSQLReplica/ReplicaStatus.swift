@@ -9,6 +9,8 @@ import PostgreSQLClient
 ///         case .reconnecting(let since, let error): statusLine = "Reconnecting… (\(Int(-since.timeIntervalSinceNow)) s): \(error)"
 ///         case .refused(_, let reason, let advice): statusLine = "The server refuses: \(reason) — \(advice)"
 ///         case .tableChanged(let reason): copyAgain(reason)
+///         case .untracked(let reason): message = reason
+///         case .notLive(let reason, let checkedAt): statusLine = "Not live (\(reason)): checked at \(checkedAt)"
 ///         }
 ///     }
 public enum ReplicaStatus: Hashable, Sendable {
@@ -28,6 +30,17 @@ public enum ReplicaStatus: Hashable, Sendable {
     /// retyped on the server; `reason` says which): the follower has stopped, and the table
     /// must be copied again with its new shape.
     case tableChanged(reason: String)
+    /// Connected and current, but no longer from the change history: the history was
+    /// removed while following it (`untrack`, or its triggers dropped or disabled), so the
+    /// follower copied the table again and now polls its change counters — and does not
+    /// install the history again. `reason` says what happened, for a message.
+    case untracked(reason: String)
+    /// Connected, but the rows can change without a write any counter sees: `reason` names
+    /// what they come from (`the foreign table public.rates`, `the function now()`; see
+    /// `Catalog.unfollowableSources(of:on:)`). The follower copies the table again every so
+    /// often — at least 5 seconds apart, and at least ten times as long as a copy takes — and
+    /// `checkedAt` is when it last did: a list of it is not live, and says since when.
+    case notLive(reason: String, checkedAt: Date)
 
     /// The status after `error` ended a follower's round on `table`: `.refused` for a server that
     /// answered no (no privilege, credentials refused, the table or database gone), else

@@ -50,7 +50,7 @@ struct ReplicaSync {
                 occurrences: &occurrences,
                 preferredRowIDs: preferredRowIDs
             )
-            if let position { try ReplicaState.write(position, history: nil, to: store.database) }
+            if let position { try ReplicaState.write(position, to: store.database) }
             try store.pruneHistory()
         }
         return ReplicaBatch(
@@ -68,8 +68,7 @@ struct ReplicaSync {
         var counts = ReplicaStore.Counts()
         var position = ChangeFeedPosition(snapshot: "", readAt: "")
         try connection.transaction(isolation: "REPEATABLE READ, READ ONLY") {
-            position = try ChangeFeed.position(on: connection)
-            let history = try ReplicaState.history(of: shape, on: connection)
+            position = try ReplicaState.position(of: shape, on: connection)
             try connection.execute(
                 "DECLARE replica_refetch NO SCROLL CURSOR FOR SELECT \(shape.selectList) \(shape.fromClause)"
                     + shape.keyOrder
@@ -85,7 +84,7 @@ struct ReplicaSync {
                     kept.formUnion(try store.apply(rows, counts: &counts, occurrences: &occurrences))
                 }
                 try store.deleteRows(notIn: kept, counts: &counts)
-                try ReplicaState.write(position, history: history, to: store.database)
+                try ReplicaState.write(position, to: store.database)
                 try store.pruneHistory()
             }
         }

@@ -33,7 +33,7 @@ struct ReplicaWrites {
             let names = shape.columns.map(\.name)
             let returning =
                 names.map(SQLIdentifier.quote).joined(separator: ", ") + ", "
-                + shape.keyColumns.map { "\(SQLIdentifier.quote($0))::text" }.joined(separator: ", ")
+                + shape.keyTexts.joined(separator: ", ")
             let deleted = try lockHolders(of: keys, on: connection) { () throws -> [DeletedRow] in
                 try connection.execute("SET LOCAL lock_timeout = \(Int(lockTimeout * 1000))")
                 let result = try connection.query(
@@ -84,7 +84,7 @@ struct ReplicaWrites {
                     let values = written.enumerated().map { parameter, index in
                         "$\(parameter + 1)::\(described[row.columns[index]]?.typeName ?? "text")"
                     }.joined(separator: ", ")
-                    let returning = shape.keyColumns.map { "\(SQLIdentifier.quote($0))::text" }.joined(separator: ", ")
+                    let returning = shape.keyTexts.joined(separator: ", ")
                     let result = try connection.query(
                         "INSERT INTO \(shape.source.quoted) (\(columns)) OVERRIDING SYSTEM VALUE VALUES (\(values))"
                             + " RETURNING \(returning)",

@@ -7,7 +7,9 @@ import SQLiteStore
 ///
 /// `fetchedtable untrack URL|--pg [--table NAME]`: removes what `--track` made for that
 /// server table — its triggers and history rows, and the `fetchedtable_history` table and
-/// its function once no other table uses them (``PostgresServer/removeTracking(on:)``).
+/// its functions once no other table uses them (``PostgresServer/removeTracking(on:)``).
+/// Sessions following the table with `--track` are woken, copy it again and poll it from
+/// then on: they do not install the triggers again.
 ///
 ///     UntrackCommand.run(["events.sqlite"])
 ///     UntrackCommand.run(["--pg", "--table", "events"])
@@ -32,7 +34,10 @@ package enum UntrackCommand {
                     return ExitStatus.usage
                 }
                 try server.removeTracking(on: table)
-                output("untrack: \(table.displayName) has no fetchedtable_history triggers now")
+                output(
+                    "untrack: \(table.displayName) has no fetchedtable_history triggers now; fetchedtable sessions "
+                        + "following it copy it again and poll it from now on (they do not install the triggers again)"
+                )
                 return ExitStatus.ok
             }
             let path = options.file

@@ -80,7 +80,12 @@ final class PostgresBrowser {
                 guard let self else { return }
                 switch result {
                 case .success(let opening):
-                    list.statusLine.showMessage("", at: self.loop.clock.now, duration: 0)
+                    list.statusLine.showMessage(
+                        opening.notices.last ?? "",
+                        at: self.loop.clock.now,
+                        duration: opening.notices.isEmpty ? 0 : 8
+                    )
+                    self.log += opening.notices
                     self.open(opening)
                 case .failure(let error):
                     let message = (error as? FetchedTableError)?.message ?? FetchedTableError.reason(error)
@@ -288,8 +293,10 @@ final class PostgresBrowser {
     /// The follower's news (posted by its thread): while the list is not kept current, why, in
     /// the status line — `Reconnecting… (Ns since last contact): <the last error>` while the
     /// server does not answer, the seconds counted on the screen's clock; `The server refuses: …
-    /// — <what to do>` while it answers no — and `Connected again` once it answers. A table whose
-    /// columns changed on the server is copied again.
+    /// — <what to do>` while it answers no — and `Connected again` once it answers; while the
+    /// rows cannot be followed, `Not live: …; checked Ns ago` when no other message shows (on
+    /// the same clock); the history removed under the follower, once. A table whose columns
+    /// changed on the server is copied again.
     func showConnectionState(_ status: ReplicaStatus) {
         if case .tableChanged(let reason) = status {
             connectionState.record(status)
@@ -297,8 +304,20 @@ final class PostgresBrowser {
             reopenChangedTable(reason: reason)
             return
         }
+        let wasOutOfReach = PostgresConnectionState.statusText(connectionState.current) != nil
         guard connectionState.record(status) else { return }
         stopReconnectingClock()
+        if let notice = connectionState.takeNotice() {
+            browser?.list?.showMessage(notice, duration: 8)
+            return
+        }
+        if case .notLive = status {
+            if wasOutOfReach { browser?.list?.showMessage("Connected again", duration: 3) }
+            showNotLive()
+            // A clock on the screen (the seconds since the last copy), not a poll: the follower posts each copy.
+            reconnectingClock = loop.addTicker(every: 0.5) { [weak self] _ in self?.showNotLive() }
+            return
+        }
         guard PostgresConnectionState.statusText(status) != nil else {
             browser?.list?.showMessage("Connected again", duration: 3)
             return
@@ -311,8 +330,17 @@ final class PostgresBrowser {
         // A clock on the screen (the seconds since the server last answered), not a poll.
         reconnectingClock = loop.addTicker(every: 0.5) { _ in showTime() }
     }
-    /// Counts the seconds of `Reconnecting…` while the server is out of reach.
+    /// Counts the seconds of `Reconnecting…` while the server is out of reach, or of `Not live: …`.
     private var reconnectingClock: TerminalRunLoop.TickerID?
+
+    /// `Not live: …; checked Ns ago` of the latest status (the follower records each copy's
+    /// time), unless another message shows.
+    private func showNotLive() {
+        guard let list = browser?.list, let text = PostgresConnectionState.notLiveText(connectionState.current)
+        else { return }
+        let showing = list.statusLine.message(at: loop.clock.now)?.text
+        if showing == nil || showing?.hasPrefix("Not live: ") == true { list.showMessage(text, duration: 1) }
+    }
 
     private func stopReconnectingClock() {
         if let clock = reconnectingClock { loop.removeTicker(clock) }

@@ -2,18 +2,22 @@ import Foundation
 import PostgreSQLReplica
 
 /// Where a replica's follower is with the server: the latest ``ReplicaStatus``, and whether
-/// a status is news (lost, refused or changed, or back after being lost). `watch` records on
+/// a status is news (lost, refused or changed, back after being lost, untracked, not live),
+/// with the one-time notice of an untracked follower. `watch` records on
 /// the follower's thread and reads on its own; the browser records on the loop's thread,
 /// where the follower posts its statuses.
 final class PostgresConnectionState: @unchecked Sendable {
     private let lock = NSLock()
     private var status: ReplicaStatus = .live
     private var wasLost = false
+    private var notice: String?
 
-    /// Records `status`; true when it is news: lost, refused or changed, or back after being lost.
+    /// Records `status`; true when it is news: lost, refused or changed, back after being lost,
+    /// no longer tracked, or not live (the first time, or back after being lost).
     @discardableResult
     func record(_ status: ReplicaStatus) -> Bool {
         lock.withLock {
+            let previous = self.status
             defer { self.status = status }
             switch status {
             case .live:
@@ -22,20 +26,43 @@ final class PostgresConnectionState: @unchecked Sendable {
             case .reconnecting, .refused, .tableChanged:
                 wasLost = true
                 return true
+            case .untracked(let reason):
+                notice = reason
+                return true
+            case .notLive:
+                defer { wasLost = false }
+                if case .notLive = previous { return wasLost }
+                return true
             }
+        }
+    }
+
+    /// A one-time message of the follower (the history removed under it), once.
+    func takeNotice() -> String? {
+        lock.withLock {
+            defer { notice = nil }
+            return notice
         }
     }
 
     /// The latest status.
     var current: ReplicaStatus { lock.withLock { status } }
 
+    /// `Not live: it reads the function now(); checked 12s ago` while the rows are copied again
+    /// every so often instead of followed, else nil.
+    static func notLiveText(_ status: ReplicaStatus, now: Date = Date()) -> String? {
+        guard case .notLive(let reason, let checkedAt) = status else { return nil }
+        return "Not live: \(reason); checked \(max(0, Int(now.timeIntervalSince(checkedAt))))s ago"
+    }
+
     /// The status line while the list is not kept current, else nil: `Reconnecting… (12s since
     /// last contact): <the last error>` while the server does not answer; `The server refuses:
     /// <its words> — <what to do>` when it answers no (no reconnect mends that); `… changed on the
-    /// server` once the table's columns did (the table is copied again).
+    /// server` once the table's columns did (the table is copied again). An untracked list (polled)
+    /// has none, and one that is not live has ``notLiveText(_:now:)``'s.
     static func statusText(_ status: ReplicaStatus, now: Date = Date()) -> String? {
         switch status {
-        case .live:
+        case .live, .untracked, .notLive:
             return nil
         case .reconnecting(let since, let lastError):
             let seconds = max(0, Int(now.timeIntervalSince(since)))

@@ -102,6 +102,13 @@ enum PostgresFaces {
                     )
                 case .tableChanged:
                     applied.signal()
+                case .untracked(let reason):
+                    writeStandardError("\(ProgramName.current) watch: \(reason)\n")
+                case .notLive(let reason, _):
+                    writeStandardError(
+                        "\(ProgramName.current) watch: not live: \(reason), which can change without a write; "
+                            + "the table is copied again every few seconds, and a batch is what changed in between\n"
+                    )
                 }
             },
             applied: { _ in applied.signal() }

@@ -15,6 +15,8 @@ struct PostgresOpening {
     let readOnlyReason: String?
     /// The bound of the copies in the cache (`--cache-limit`).
     var cacheLimit = CacheLimit.standard
+    /// One-line notices of `--track` (an upgrade made, or one its owner should make), to show once.
+    var notices: [String] = []
 
     /// Connects to `options.postgres`, chooses the table (nil: several and `command` is the
     /// browser's, which shows the table list) and checks the options; `--track` installs the history.
@@ -27,20 +29,24 @@ struct PostgresOpening {
         guard let target = options.postgres else { throw .usage("not a PostgreSQL URL: \(options.file)") }
         let server = try PostgresServer.connect(target)
         guard let table = try server.soleTable(options.table, command: command) else { return (server, nil) }
-        return (server, try open(table, on: server, options: options))
+        let opening = try open(table, on: server, options: options)
+        for notice in opening.notices { writeStandardError("\(ProgramName.current): \(notice)\n") }
+        return (server, opening)
     }
 
-    /// `table` on `server` checked against `options` (and tracked with `--track`).
+    /// `table` on `server` checked against `options` (and tracked with `--track`; its notices
+    /// in ``notices``, for the caller to show).
     static func open(
         _ table: TableDescription,
         on server: PostgresServer,
         options: TableOptions
     ) throws(FetchedTableError) -> PostgresOpening {
         let query = try PostgresServer.query(for: table, options: options)
-        if options.track { try server.installTracking(on: table) }
+        let notices = options.track ? try server.installTracking(on: table) : []
         let reason = try server.readOnlyReason(of: table, options: options)
         var opening = PostgresOpening(server: server, table: table, query: query, readOnlyReason: reason)
         opening.cacheLimit = options.cacheLimit
+        opening.notices = notices
         return opening
     }
 }

@@ -74,7 +74,11 @@ public enum Catalog {
         try connection.query("SELECT pg_current_wal_insert_lsn()::text").text(row: 0, column: 0) ?? ""
     }
 
-    /// `table`'s change counters now (see ``ChangeCounters`` for when they move).
+    /// `table`'s change counters now (see ``ChangeCounters`` for when they move). For a
+    /// view or a partitioned table, which have none of their own, the sums of those of the
+    /// relations their rows come from — a view's tables (through other views too), a
+    /// partitioned table's partitions — so that a write to any of them moves them.
+    /// (``unfollowableSources(of:on:)`` says what they cannot see.)
     public static func changeCounters(
         of table: TableName,
         on connection: PostgresConnection
@@ -83,9 +87,12 @@ public enum Catalog {
     {
         let result = try connection.query(
             """
-            SELECT coalesce(s.n_tup_ins, 0), coalesce(s.n_tup_upd, 0), coalesce(s.n_tup_del, 0),
-                   coalesce(pg_relation_filenode($1::regclass), 0)
-            FROM (SELECT $1::regclass AS relid) r LEFT JOIN pg_stat_user_tables s ON s.relid = r.relid
+            WITH \(sources)
+            SELECT coalesce(sum(st.n_tup_ins), 0)::bigint, coalesce(sum(st.n_tup_upd), 0)::bigint,
+                   coalesce(sum(st.n_tup_del), 0)::bigint,
+                   coalesce(sum(pg_relation_filenode(c.oid)::bigint) FILTER (WHERE c.relkind IN ('r', 'm', 't')), 0)::bigint
+            FROM sources AS s JOIN pg_class AS c ON c.oid = s.relid
+            LEFT JOIN pg_stat_user_tables AS st ON st.relid = s.relid
             """,
             [table.quoted]
         )
