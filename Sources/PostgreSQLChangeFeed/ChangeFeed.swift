@@ -266,24 +266,16 @@ public struct ChangeFeed: Hashable, Sendable {
     /// triggers removed, or made again) it says ``ChangeBatch/needsRefetch``.
     public func read(after position: ChangeFeedPosition, on connection: PostgresConnection) throws -> ChangeBatch {
         let sql = ChangeFeedSQL(feed: self, connection: connection)
-        let result = try connection.query(
-            """
-            WITH \(ChangeFeedSQL.feedState),
-            here AS (SELECT pg_current_snapshot() AS snapshot, now() AS read_at)
-            SELECT here.snapshot::text, here.read_at::text,
-                   here.read_at - $7::timestamptz > make_interval(secs => $8::float8),
-                   feed.installation,
-                   h.sequence, h.operation, h.key, h.changed_at
-            FROM here CROSS JOIN feed
-            LEFT JOIN \(historyTable.quoted) h
-              ON h.table_name = $6
-             AND h.transaction_id >= pg_snapshot_xmin($5::pg_snapshot)
-             AND pg_visible_in_snapshot(h.transaction_id, here.snapshot)
-             AND NOT pg_visible_in_snapshot(h.transaction_id, $5::pg_snapshot)
-            ORDER BY h.sequence
-            """,
-            sql.feedStateParameters + [position.snapshot, tableLabel, position.readAt, "\(configuration.retention)"]
-        )
+        let result: QueryResult
+        do {
+            result = try connection.query(readSQL, sql.feedStateParameters + [
+                position.snapshot, tableLabel, position.readAt, "\(configuration.retention)",
+            ])
+        } catch {
+            // The history is gone (the last table untracked, or dropped): nothing is recorded.
+            guard error.sqlState == "42P01", try !isHistoryPresent(on: connection) else { throw error }
+            return ChangeBatch(changes: [], position: try Self.position(on: connection), needsRefetch: true)
+        }
         var changes: [Change] = []
         changes.reserveCapacity(result.rowCount)
         for row in 0..<result.rowCount {
@@ -311,6 +303,27 @@ public struct ChangeFeed: Hashable, Sendable {
             position: next,
             needsRefetch: tooOld || interrupted || changes.contains { $0.operation == .truncate }
         )
+    }
+
+    /// The read: the feed's state (``ChangeFeedSQL/feedState``, `$1`…`$4`), the snapshot and time
+    /// of now, and the history rows committed after `$5` (a snapshot) for the label `$6`;
+    /// whether `$7` (the last read's time) is older than `$8` seconds of retention.
+    private var readSQL: String {
+        """
+        WITH \(ChangeFeedSQL.feedState),
+        here AS (SELECT pg_current_snapshot() AS snapshot, now() AS read_at)
+        SELECT here.snapshot::text, here.read_at::text,
+               here.read_at - $7::timestamptz > make_interval(secs => $8::float8),
+               feed.installation,
+               h.sequence, h.operation, h.key, h.changed_at
+        FROM here CROSS JOIN feed
+        LEFT JOIN \(historyTable.quoted) h
+          ON h.table_name = $6
+         AND h.transaction_id >= pg_snapshot_xmin($5::pg_snapshot)
+         AND pg_visible_in_snapshot(h.transaction_id, here.snapshot)
+         AND NOT pg_visible_in_snapshot(h.transaction_id, $5::pg_snapshot)
+        ORDER BY h.sequence
+        """
     }
 
     /// Deletes history older than the retention (of every table in this

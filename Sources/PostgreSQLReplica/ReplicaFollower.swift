@@ -267,14 +267,7 @@ final class ReplicaFollower: @unchecked Sendable {
             return
         }
         state.lastRead = Date()
-        let batch: ChangeBatch
-        do {
-            batch = try feed.read(after: state.position, on: connection)
-        } catch let error as PostgresError where error.sqlState == "42P01" {
-            // The history table is gone (dropped with its triggers): nothing is recorded any more.
-            stopTracking(&state, reason: "the change history of \(replica.shape.source) was dropped")
-            return
-        }
+        let batch = try feed.read(after: state.position, on: connection)
         if batch.position.installation.isEmpty {
             stopTracking(&state, reason: "the change history of \(replica.shape.source) was removed")
             return
