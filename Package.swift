@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "PostgreSQLChangeFeed", dependencies: ["PostgreSQLClient"]),
         .target(
             name: "PostgreSQLReplica",
-            dependencies: ["PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore", "CICU"]
+            dependencies: ["PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore", "CICU", "BaseDirectories"]
         ),
 
         // Apps: a library each (testable), and a thin executable.

@@ -186,27 +186,25 @@ public struct CSVCacheLocation: Sendable, Hashable {
             && now.sourceInode == sourceInode && now.contentCheck == contentCheck
     }
 
-    /// Makes the cache folder (and its parents) when missing, readable by the user only, and checks
-    /// that it can be written.
+    /// Makes the cache folder (and its parents) when missing, readable by the user only, tightens an
+    /// existing one to `0700`, and checks that it can be written.
     ///
     /// - Throws: `CSVError.writeFailed` naming the folder (or the parent that could not be made) and
-    ///   the system's reason: `EACCES` for a folder that cannot be written, `ENOTDIR` for a file in its place.
+    ///   the system's reason: `EACCES` for a folder that cannot be written, `ENOTDIR` for a file in its
+    ///   place, `ELOOP` for a symbolic link (never followed), `EPERM` for another user's folder.
     public func makeDirectory() throws {
         try CSVCacheLocation.makeDirectory(directory)
     }
 
-    /// `mkdir -p` with mode 0700, then a check that `path` is a folder this process can write.
+    /// ``BaseDirectories/PrivateFiles/makeFolder(_:)``, then a check that `path` can be written.
     static func makeDirectory(_ path: String) throws {
-        var info = stat()
-        if stat(path, &info) != 0 {
-            let parent = (path as NSString).deletingLastPathComponent
-            if !parent.isEmpty && parent != path { try makeDirectory(parent) }
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { throw CSVError.writeFailed(path: path, code: errno) }
-            guard stat(path, &info) == 0 else { throw CSVError.writeFailed(path: path, code: errno) }
-        }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw CSVError.writeFailed(path: path, code: ENOTDIR) }
+        do { try PrivateFiles.makeFolder(path) } catch { throw CSVError.writeFailed(path: error.path, code: error.code) }
         guard access(path, W_OK | X_OK) == 0 else { throw CSVError.writeFailed(path: path, code: errno) }
     }
+
+    /// Whether the source's database (if any) may be read as this user's own: tightened to `0600`
+    /// with its companions, and not a link nor another user's.
+    var isPrivate: Bool { (try? PrivateFiles.tighten(database: databasePath)) != nil }
 
     /// The folder used when the cache folder of `application` cannot be written:
     /// `$TMPDIR/<application>-cache-UID` (this user's own, mode 0700; refused when another user

@@ -1,3 +1,4 @@
+import BaseDirectories
 import CSVImport
 import Foundation
 import SQLiteStore
@@ -181,7 +182,10 @@ public final class CSVTableLoader: @unchecked Sendable {
     /// The cache at `location` when it holds this version of the file — completed first with the
     /// rows appended since, when the file only grew (``CSVCacheAppender``); nil when it must be built.
     private func reusing(_ location: CSVCacheLocation) throws -> CSVTable? {
-        guard let state = location.storedState() else { return nil }
+        // Reused once its folder is 0700 and its files 0600 (tightened if an earlier version made them).
+        guard (try? location.makeDirectory()) != nil, location.isPrivate, let state = location.storedState() else {
+            return nil
+        }
         if state.describes(location) {
             guard var reused = try? CSVTable.read(databasePath: location.databasePath, tableName: tableName) else {
                 return nil
@@ -437,6 +441,8 @@ public final class CSVTableLoader: @unchecked Sendable {
         var databaseOptions = Database.Options()
         databaseOptions.walMode = false
         do {
+            // Readable by this user only, like the folder, before SQLite opens it (its journal takes its mode).
+            try PrivateFiles.createFile(path)
             let db = try Database(path: path, options: databaseOptions)
             try db.execute(
                 "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE"

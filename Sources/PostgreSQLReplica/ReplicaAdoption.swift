@@ -23,6 +23,7 @@ struct ReplicaAdoption {
 
     /// The replica taken over and caught up, ready to follow; nil when there is none to trust.
     func adopt(on connection: PostgresConnection) throws -> LoadedReplica? {
+        try ReplicaLocation.makeFolder((path as NSString).deletingLastPathComponent)  // 0700, or tightened
         guard let stale = ReplicaLocation.newestStaleCopy(like: path), ReplicaLocation.move(stale, to: path) else {
             return nil
         }

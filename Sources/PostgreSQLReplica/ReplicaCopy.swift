@@ -33,12 +33,7 @@ struct ReplicaCopy {
     ) throws(ReplicaError)
         -> (LoadedReplica, ReplicaRowOrder?)
     {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .cache(path: path, message: error.localizedDescription)
-        }
+        try ReplicaLocation.makeFolder((path as NSString).deletingLastPathComponent)
         ReplicaLocation.removeStaleCopies(like: path)
         let building = path + ".building"
         ReplicaLocation.removeFiles(building)

@@ -1,3 +1,4 @@
+import BaseDirectories
 import Foundation
 import PostgreSQLClient
 
@@ -6,6 +7,11 @@ import PostgreSQLClient
 /// without its password, and libpq's environment), the process ID making
 /// each session's copy its own while it runs. A session that ended leaves its
 /// copy for the next one to take over (``ReplicaAdoption``).
+///
+/// A replica may hold rows that row-level security shows this role alone: the folder is
+/// `0700` and the files `0600` (``makeFolder(_:)``; ``ReplicaStore`` makes a new file
+/// private before SQLite opens it, and tightens an existing one), and a symbolic link at
+/// any of these paths is refused, never followed.
 struct ReplicaLocation {
     let directory: String
     let base: String
@@ -23,6 +29,14 @@ struct ReplicaLocation {
     }
 
     var path: String { "\(directory)/\(base)-\(getpid()).sqlite" }
+
+    /// Makes the replicas' folder `directory` (with its missing parents) this user's alone
+    /// (`0700`), or tightens it.
+    ///
+    /// - Throws: ``ReplicaError/cache(path:message:)`` for a link, another user's folder, a file.
+    static func makeFolder(_ directory: String) throws(ReplicaError) {
+        do { try PrivateFiles.makeFolder(directory) } catch { throw .cache(path: error.path, message: error.description) }
+    }
 
     /// Removes the replicas like `path` (the same table) left by sessions that ended.
     static func removeStaleCopies(like path: String) {

@@ -1,3 +1,4 @@
+import BaseDirectories
 import Foundation
 import SQLiteStore
 
@@ -32,6 +33,8 @@ final class ReplicaStore {
     /// Opens the replica at `path`, whose tracking triggers have the names `tracking`;
     /// `building` opens a new file for the copy (no journal: a failed copy is thrown away).
     init(path: String, shape: ReplicaShape, tracking: TrackingNames, building: Bool = false) throws {
+        // This user's alone (``ReplicaLocation``): made so before SQLite opens it, or tightened.
+        if building { try PrivateFiles.createFile(path) } else { try PrivateFiles.tighten(database: path) }
         var options = Database.Options()
         options.walMode = !building
         database = try Database(path: path, options: options)

@@ -1,3 +1,4 @@
+import BaseDirectories
 import CLIKit
 import FetchedResults
 import Foundation
@@ -48,10 +49,12 @@ struct PostgresCopy {
         let directory = cacheDirectory()
         ReplicaCache(directory: directory).prune(toFit: cacheLimit.bytes)
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // Both fetchedtable's cache folder and this one hold private copies: 0700, made or tightened.
+            try PrivateFiles.makeFolder((directory as NSString).deletingLastPathComponent)
+            try PrivateFiles.makeFolder(directory)
         } catch {
             throw FetchedTableError(
-                "cannot make the folder of the server tables' copies \(directory): \(FetchedTableError.reason(error))",
+                "cannot make the folder of the server tables' copies \(directory): \(error)",
                 status: ExitStatus.cantCreate
             )
         }
