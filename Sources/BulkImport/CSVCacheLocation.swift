@@ -198,7 +198,9 @@ public struct CSVCacheLocation: Sendable, Hashable {
 
     /// ``BaseDirectories/PrivateFiles/makeFolder(_:)``, then a check that `path` can be written.
     static func makeDirectory(_ path: String) throws {
-        do { try PrivateFiles.makeFolder(path) } catch { throw CSVError.writeFailed(path: error.path, code: error.code) }
+        do { try PrivateFiles.makeFolder(path) } catch {
+            throw CSVError.writeFailed(path: error.path, code: error.code)
+        }
         guard access(path, W_OK | X_OK) == 0 else { throw CSVError.writeFailed(path: path, code: errno) }
     }
 

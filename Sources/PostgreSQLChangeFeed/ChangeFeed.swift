@@ -208,7 +208,8 @@ public struct ChangeFeed: Hashable, Sendable {
         let owner = facts.text(row: 0, column: 0)
         return ChangeFeedInstallation(
             installation: state.installation ?? "",
-            isOutdated: owner != nil && (facts.text(row: 0, column: 2) == "t" || (state.installation != nil && !state.current)),
+            isOutdated: owner != nil
+                && (facts.text(row: 0, column: 2) == "t" || (state.installation != nil && !state.current)),
             owner: owner,
             canRead: facts.text(row: 0, column: 1) == "t"
         )
@@ -268,9 +269,12 @@ public struct ChangeFeed: Hashable, Sendable {
         let sql = ChangeFeedSQL(feed: self, connection: connection)
         let result: QueryResult
         do {
-            result = try connection.query(readSQL, sql.feedStateParameters + [
-                position.snapshot, tableLabel, position.readAt, "\(configuration.retention)",
-            ])
+            result = try connection.query(
+                readSQL,
+                sql.feedStateParameters + [
+                    position.snapshot, tableLabel, position.readAt, "\(configuration.retention)",
+                ]
+            )
         } catch {
             // The history is gone (the last table untracked, or dropped): nothing is recorded.
             guard error.sqlState == "42P01", try !isHistoryPresent(on: connection) else { throw error }
@@ -328,7 +332,8 @@ public struct ChangeFeed: Hashable, Sendable {
 
     /// Deletes history older than the retention (of every table in this
     /// history table) and returns how many rows went. Cheap to call often:
-    /// the BRIN index on `changed_at` finds the old end.
+    /// the BRIN index on `changed_at` finds the old end. Only the history's owner
+    /// may delete from it: another role's call is refused (`PostgresError`, 42501).
     @discardableResult
     public func prune(on connection: PostgresConnection) throws -> Int {
         guard try isHistoryPresent(on: connection) else { return 0 }

@@ -223,7 +223,7 @@ final class ReplicaFollower: @unchecked Sendable {
         guard state.tracking, let feed = replica.shape.feed else { return }
         if try !feed.isInstalled(on: connection) {
             guard state.mayInstall else {
-                stopTracking(&state, reason: "the change history of \(replica.shape.source) was removed")
+                stopTracking(&state)
                 return
             }
             try feed.install(on: connection)
@@ -234,12 +234,14 @@ final class ReplicaFollower: @unchecked Sendable {
     }
 
     /// The history is gone: the table is copied again and followed by polling from now on.
-    private func stopTracking(_ state: inout State, reason: String) {
+    private func stopTracking(_ state: inout State) {
         state.tracking = false
         state.needsRefetch = true
         state.unfollowable = nil
         if let feed = replica.shape.feed { _ = try? state.connection?.unlisten(feed.configuration.channel) }
-        status(.untracked(reason: "\(reason) (untrack): following it by polling from now on"))
+        status(
+            .untracked(reason: "the change history was removed (untrack): polling \(replica.shape.source) from now on")
+        )
     }
 
     /// `.live`, or `.notLive` since the last copy when the rows cannot be followed.
@@ -269,7 +271,7 @@ final class ReplicaFollower: @unchecked Sendable {
         state.lastRead = Date()
         let batch = try feed.read(after: state.position, on: connection)
         if batch.position.installation.isEmpty {
-            stopTracking(&state, reason: "the change history of \(replica.shape.source) was removed")
+            stopTracking(&state)
             return
         }
         if batch.needsRefetch {

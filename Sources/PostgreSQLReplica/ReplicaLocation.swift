@@ -35,7 +35,9 @@ struct ReplicaLocation {
     ///
     /// - Throws: ``ReplicaError/cache(path:message:)`` for a link, another user's folder, a file.
     static func makeFolder(_ directory: String) throws(ReplicaError) {
-        do { try PrivateFiles.makeFolder(directory) } catch { throw .cache(path: error.path, message: error.description) }
+        do { try PrivateFiles.makeFolder(directory) } catch {
+            throw .cache(path: error.path, message: error.description)
+        }
     }
 
     /// Removes the replicas like `path` (the same table) left by sessions that ended.

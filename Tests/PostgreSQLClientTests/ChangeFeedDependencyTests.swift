@@ -94,9 +94,11 @@ struct ChangeFeedDependencyTests {
             """
         )
         let batch = try feed.read(after: start, on: connection)
-        #expect(batch.changes.map { "\($0.operation.rawValue) \($0.key)" } == [
-            "INSERT [\"1\", \"1\"]", "INSERT [\"2\", \"12\"]", "UPDATE [\"1\", \"1\"]",
-        ])
+        #expect(
+            batch.changes.map { "\($0.operation.rawValue) \($0.key)" } == [
+                "INSERT [\"1\", \"1\"]", "INSERT [\"2\", \"12\"]", "UPDATE [\"1\", \"1\"]",
+            ]
+        )
         // A partition attached later has no triggers: the feed is not whole until --track runs again.
         try database.psql("CREATE TABLE readings_3 PARTITION OF readings FOR VALUES FROM (20) TO (30)")
         #expect(try !feed.isInstalled(on: connection))

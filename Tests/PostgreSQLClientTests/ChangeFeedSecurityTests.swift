@@ -208,7 +208,9 @@ struct ChangeFeedSecurityTests {
         try notes.install(on: scene.tracker)
         let reader = try scene.connect(as: scene.role)
         let start = try scene.feed.currentPosition(on: reader)
-        try scene.database.psql("UPDATE events SET level = 'warn' WHERE id = 2; INSERT INTO notes VALUES (1, 'private')")
+        try scene.database.psql(
+            "UPDATE events SET level = 'warn' WHERE id = 2; INSERT INTO notes VALUES (1, 'private')"
+        )
         #expect(try scene.feed.read(after: start, on: reader).changes.map(\.key) == [["2"]])
         #expect(try notes.read(after: start, on: reader).changes.isEmpty)
         #expect(try reader.query("SELECT count(*) FROM public.changefeed_history").int64(row: 0, column: 0) == 1)

@@ -94,7 +94,9 @@ struct ReplicaLivenessTests {
     @Test func theHistoryDroppedWithItsTriggersUnderAFollowerIsCaughtUpAndPolled() throws {
         let (database, replica, table, log) = try Self.followedEvents()
         defer { replica.stop() }
-        try database.psql("DROP TABLE changefeed_history CASCADE; INSERT INTO events (ts, level, message) VALUES (now(), 'x', 'y')")
+        try database.psql(
+            "DROP TABLE changefeed_history CASCADE; INSERT INTO events (ts, level, message) VALUES (now(), 'x', 'y')"
+        )
         #expect(
             try eventually {
                 log.allStatuses.contains { if case .untracked = $0 { true } else { false } }

@@ -27,7 +27,7 @@ final class PostgresConnectionState: @unchecked Sendable {
                 wasLost = true
                 return true
             case .untracked(let reason):
-                notice = reason
+                notice = reason.prefix(1).uppercased() + reason.dropFirst()
                 return true
             case .notLive:
                 defer { wasLost = false }

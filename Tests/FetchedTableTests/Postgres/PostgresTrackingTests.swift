@@ -68,7 +68,7 @@ struct PostgresTrackingTests {
         } catch {
             throw EndToEndError("the row never came; watch's stderr: \(Self.stderr(of: watch))")
         }
-        try fixture.waitUntil("the notice on stderr") { Self.stderr(of: watch).contains("by polling") }
+        try fixture.waitUntil("the notice on stderr") { Self.stderr(of: watch).contains("polling public.student") }
         #expect(Self.stderr(of: watch).contains("was removed (untrack)"), "\(Self.stderr(of: watch))")
         #expect(try fixture.server.schemaDump(database: fixture.database) == before, "not installed again")
     }
@@ -139,6 +139,43 @@ struct PostgresTrackingTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: cache + "/postgres")
         #expect(!files.isEmpty)
         for file in files { #expect(mode(cache + "/postgres/" + file) == 0o600, "\(file)") }
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func untrackUnderTheBrowserSaysItPollsFromNowOnAndLosesNoRow() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(Self.schema)
+        let tmux = try fixture.launch([fixture.uri, "--table", "student", "--section", "subject", "--track"])
+        defer { tmux.close() }
+        try tmux.waitFor("Math (1)", timeout: 15)
+        let untrack = try fixture.run(["untrack", fixture.uri, "--table", "student"])
+        #expect(untrack.status == 0, "\(untrack.standardError)")
+        try fixture.psql("INSERT INTO student VALUES (3, 'Cyril', 'Zoology')")
+        try tmux.waitFor("The change history was removed (untrack): polling public.student", timeout: 15)
+        try tmux.waitFor("Zoology (1)", timeout: 30)
+        #expect(try fixture.psql("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'student'::regclass") == "0")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aViewOfTheCurrentTimeSaysItIsNotLiveAndWhenItWasChecked() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(
+            Self.schema + """
+                ALTER TABLE student ADD COLUMN seen timestamptz NOT NULL DEFAULT '2000-01-01';
+                CREATE VIEW recent AS SELECT id, name, subject FROM student WHERE seen > now() - interval '1 hour';
+                """
+        )
+        let tmux = try fixture.launch([fixture.uri, "--table", "recent", "--title", "name"])
+        defer { tmux.close() }
+        try tmux.waitFor("Not live: it reads the function now(); checked", timeout: 15)
+        try fixture.psql("UPDATE student SET seen = now() WHERE id = 2")
+        try tmux.waitFor("Brook", timeout: 30)
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
     }
 
     /// What an earlier fetchedtable installed on `student`: a `SECURITY DEFINER` capture function
