@@ -45,7 +45,8 @@ struct ReplicaAdoption {
         guard let feed = shape.feed else { return nil }
         let store = try ReplicaStore(path: path, shape: shape, tracking: tracking)
         guard let state = try ReplicaState.read(from: store.database), state.identity == identity,
-            !state.position.installation.isEmpty
+            !state.position.installation.isEmpty,
+            try feed.installation(on: connection).canRead  // an earlier version's history some roles cannot read
         else { return nil }
         let counters = try Catalog.changeCounters(of: shape.source, on: connection)
         // Under another installation of the history than the file's position (or none), it needs a refetch.
