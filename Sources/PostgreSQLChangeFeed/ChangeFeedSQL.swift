@@ -52,10 +52,9 @@ struct ChangeFeedSQL {
     static let quotedName =
         "'\"' || replace(n.nspname, '\"', '\"\"') || '\".\"' || replace(c.relname, '\"', '\"\"') || '\"'"
 
-    /// What installing needs to know, in one row: the owners of the four objects (NULL when
-    /// missing), the role, whether the capture function is `SECURITY DEFINER`, and the
-    /// relations of the table with a quoted name each (`{oid:name,…}`).
-    /// Parameters: the history, the registry, the capture and guard functions' signatures.
+    /// What installing needs to know, in one row: the owners of the history, the registry, the
+    /// capture and the guard function (NULL when missing), the role, and whether the capture
+    /// function is `SECURITY DEFINER` (an earlier version's). Parameters: ``objectParameters``.
     static let objects = """
         SELECT (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = to_regclass($1)),
                (SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = to_regclass($2)),
