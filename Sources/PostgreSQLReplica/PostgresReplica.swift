@@ -307,11 +307,15 @@ public final class PostgresReplica: @unchecked Sendable {
 
     /// Starts keeping the replica current on a thread of its own (with its
     /// own connection), until ``stop(waiting:)``. With `track`, from the change
-    /// history (installed if missing; a refusal is reported through
+    /// history (installed if it was never in place; a refusal is reported through
     /// `status` as `.reconnecting` — call ``installTracking()`` first to
-    /// report it yourself); without, by polling the table's change counters
-    /// about once a second and refetching. `status` is called (on the
-    /// follower's thread) when the connection is lost or back; `applied`
+    /// report it yourself; removed while following, the table is copied again and
+    /// polled: ``ReplicaStatus/untracked(reason:)``) — for a view, the histories of
+    /// the tables it reads, whose notifications refetch it; without, by polling
+    /// the table's change counters (a view's or a partitioned table's: its tables')
+    /// about once a second and refetching. Rows no counter follows are copied again
+    /// every few seconds (``ReplicaStatus/notLive(reason:checkedAt:)``). `status` is
+    /// called (on the follower's thread) when the connection is lost or back; `applied`
     /// after each applied batch. Does nothing before ``load(progress:status:)``,
     /// or when already following.
     public func follow(

@@ -11,7 +11,9 @@ import PostgreSQLClient
 /// tracking, it compares the table's change counters about once a second
 /// (and, for a small table, the server's write position) and refetches the
 /// table when they moved — a view's or a partitioned table's are those of its
-/// tables or partitions. A broken connection is reported, retried with
+/// tables or partitions; a view followed with `track` also listens to its tables'
+/// histories (``Catalog/sourceTables(of:on:)``), and a notification of one refetches it
+/// at once. A broken connection is reported, retried with
 /// backoff (0.25 s doubling to 5 s), and followed by a catch-up: the history
 /// after the position (nothing lost), or a refetch.
 ///
@@ -63,7 +65,7 @@ final class ReplicaFollower: @unchecked Sendable {
         applied: (@Sendable (ReplicaBatch) -> Void)?
     ) {
         self.replica = replica
-        self.track = track && replica.shape.feed != nil
+        self.track = track && (replica.shape.feed != nil || replica.shape.description.kind == .view)
         self.connect = connect
         self.timeout = timeout
         self.status = status
@@ -128,6 +130,9 @@ final class ReplicaFollower: @unchecked Sendable {
         var lastShapeCheck = Date()
         var needsShapeCheck = false
         var lastRefresh = Date()
+        var lastPoll = Date.distantPast
+        /// A tracked view: the labels of its tables' histories, whose notifications wake a refetch.
+        var wakeLabels: Set<String> = []
         var refreshDuration = 0.0
     }
 
@@ -184,7 +189,7 @@ final class ReplicaFollower: @unchecked Sendable {
         if state.connection == nil {
             let connection = try connect()
             try connectFeed(&state, connection: connection)
-            if !state.tracking {
+            if !followsHistory(state) {
                 state.unfollowable = try Catalog.unfollowableSources(of: replica.shape.source, on: connection)
             }
             state.connection = connection
@@ -197,7 +202,7 @@ final class ReplicaFollower: @unchecked Sendable {
             state.lastShapeCheck = Date()
             if let change = try quickly(on: connection, { try replica.shape.change(on: $0) }) { throw change }
         }
-        if state.unfollowable == nil && !state.tracking {
+        if state.unfollowable == nil && !followsHistory(state) {
             state.unfollowable = try Catalog.unfollowableSources(of: replica.shape.source, on: connection)
         }
         if state.needsRefetch {
@@ -207,7 +212,7 @@ final class ReplicaFollower: @unchecked Sendable {
             state.needsRefetch = false
             report(batch)
         }
-        if state.tracking, let feed = replica.shape.feed {
+        if followsHistory(state), let feed = replica.shape.feed {
             try followHistory(feed, &state, connection: connection, sync: sync)
         } else if let reason = notLiveReason(state) {
             try refresh(&state, reason: reason, connection: connection, sync: sync)
@@ -220,7 +225,8 @@ final class ReplicaFollower: @unchecked Sendable {
     /// the table copied again: what was written before it is in no history), and listened
     /// to; found gone after it was in place, tracking ends.
     private func connectFeed(_ state: inout State, connection: PostgresConnection) throws {
-        guard state.tracking, let feed = replica.shape.feed else { return }
+        guard state.tracking else { return }
+        guard let feed = replica.shape.feed else { return try listenToTables(&state, connection: connection) }
         if try !feed.isInstalled(on: connection) {
             guard state.mayInstall else {
                 stopTracking(&state)
@@ -231,6 +237,19 @@ final class ReplicaFollower: @unchecked Sendable {
         }
         state.mayInstall = false
         try connection.listen(feed.configuration.channel)
+    }
+
+    /// Whether the rows are read from the table's own history (else polled, or copied again).
+    private func followsHistory(_ state: State) -> Bool { state.tracking && replica.shape.feed != nil }
+
+    /// A tracked view, on a new connection: a notification of one of its tables' histories
+    /// (`--track` on the view installs them) wakes a refetch at once, where the change
+    /// counters can take up to ten seconds to move. Tables without a history are polled.
+    private func listenToTables(_ state: inout State, connection: PostgresConnection) throws {
+        let tables = try Catalog.sourceTables(of: replica.shape.source, on: connection)
+        let feeds = tables.map { ChangeFeed(table: $0, keyColumns: [], configuration: replica.shape.changeFeed) }
+        state.wakeLabels = Set(try feeds.filter { try $0.isInstalled(on: connection) }.map(\.tableLabel))
+        if !state.wakeLabels.isEmpty { try connection.listen(replica.shape.changeFeed.channel) }
     }
 
     /// The history is gone: the table is copied again and followed by polling from now on.
@@ -292,9 +311,17 @@ final class ReplicaFollower: @unchecked Sendable {
     }
 
     private func poll(_ state: inout State, connection: PostgresConnection, sync: ReplicaSync) throws {
-        guard pause(1) else { return }
+        var woken = false
+        if state.wakeLabels.isEmpty {
+            guard pause(1) else { return }
+        } else {
+            let notifications = try connection.waitForNotifications(timeout: ReplicaFollower.tick)
+            woken = notifications.contains { state.wakeLabels.contains($0.payload) }
+            guard woken || Date().timeIntervalSince(state.lastPoll) >= 1 else { return }
+        }
+        state.lastPoll = Date()
         let counters = try quickly(on: connection) { try Catalog.changeCounters(of: replica.shape.source, on: $0) }
-        var moved = counters != state.counters
+        var moved = woken || counters != state.counters
         if !moved && replica.table.rowCount <= ReplicaFollower.smallTable {
             let position = try quickly(on: connection) { try Catalog.writePosition(on: $0) }
             moved = !state.writePosition.isEmpty && position != state.writePosition

@@ -33,10 +33,12 @@ package enum UntrackCommand {
                 guard let table = try server.soleTable(options.table, command: "fetchedtable untrack") else {
                     return ExitStatus.usage
                 }
-                try server.removeTracking(on: table)
+                let untracked = try server.removeTracking(on: table).map(\.displayName).joined(separator: ", ")
+                let view = table.kind == .view
                 output(
-                    "untrack: \(table.displayName) has no fetchedtable_history triggers now; fetchedtable sessions "
-                        + "following it copy it again and poll it from now on (they do not install the triggers again)"
+                    "untrack: \(view ? "the tables of \(table.displayName) (\(untracked)) have" : "\(untracked) has") "
+                        + "no fetchedtable_history triggers now; fetchedtable sessions following \(view ? "them" : "it") "
+                        + "copy again and poll from now on (they do not install the triggers again)"
                 )
                 return ExitStatus.ok
             }

@@ -20,6 +20,7 @@ extension PostgresServer {
     ///   when it is another's, or the `GRANT` to ask for — before anything is changed.
     @discardableResult
     func installTracking(on table: TableDescription) throws(FetchedTableError) -> [String] {
+        if table.kind == .view { return try installTracking(onTablesOf: table) }
         try checkTrackable(table)
         let feed = PostgresServer.changeFeed(of: table)
         let found = try run { try feed.installation(on: $0) }
@@ -70,17 +71,40 @@ extension PostgresServer {
         ]
     }
 
+    /// `--track` on a view: on each table it reads that has a primary key (the others are followed
+    /// by their change counters); a notification of any of them makes the view's copy read again.
+    ///
+    /// - Throws: 64 when it reads no such table; as for a table otherwise.
+    private func installTracking(onTablesOf view: TableDescription) throws(FetchedTableError) -> [String] {
+        let tables = try tables(readBy: view)
+        let trackable = tables.filter { ($0.kind == .table || $0.kind == .partitionedTable) && !$0.primaryKey.isEmpty }
+        guard !trackable.isEmpty else {
+            throw .usage(
+                "--track: the view \(view.displayName) reads no table with a primary key "
+                    + "(\(tables.map(\.displayName).joined(separator: ", "))), so no change can be recorded; "
+                    + "without --track it is followed by its tables' change counters"
+            )
+        }
+        var notices: [String] = []
+        for table in trackable { notices += try installTracking(on: table) }
+        return notices
+    }
+
+    /// The tables `view` reads (``Catalog/sourceTables(of:on:)``), described.
+    private func tables(readBy view: TableDescription) throws(FetchedTableError) -> [TableDescription] {
+        try run { connection in
+            try Catalog.sourceTables(of: view.name, on: connection).compactMap {
+                try Catalog.table(named: $0.quoted, on: connection)
+            }
+        }
+    }
+
     /// `--track` applies to a table (or a partitioned table) with a primary key.
     private func checkTrackable(_ table: TableDescription) throws(FetchedTableError) {
         guard table.kind == .table || table.kind == .partitionedTable else {
-            let followed =
-                table.kind == .view
-                ? "; without --track, a view is followed through the change counters of the tables it reads "
-                    + "(--track those tables to record their changes)"
-                : ""
             throw .usage(
                 "--track: \(table.displayName) is a \(PostgresServer.kindName(table.kind)); "
-                    + "only a table's changes can be recorded\(followed)"
+                    + "only a table's changes can be recorded"
             )
         }
         guard !table.primaryKey.isEmpty else {
@@ -133,7 +157,19 @@ extension PostgresServer {
     /// functions once no table uses them (also when some of them were dropped already). A table
     /// without them is left as it is. Sessions following the table are woken, copy it again and
     /// follow it by polling from then on: they do not install the history again.
-    func removeTracking(on table: TableDescription) throws(FetchedTableError) {
+    /// A view's: its tables' (``installTracking(on:)``). Returns the tables untracked.
+    @discardableResult
+    func removeTracking(on table: TableDescription) throws(FetchedTableError) -> [TableDescription] {
+        guard table.kind == .view else {
+            try removeTracking(onTable: table)
+            return [table]
+        }
+        let tables = try tables(readBy: table).filter { $0.kind == .table || $0.kind == .partitionedTable }
+        for base in tables { try removeTracking(onTable: base) }
+        return tables
+    }
+
+    private func removeTracking(onTable table: TableDescription) throws(FetchedTableError) {
         let feed = PostgresServer.changeFeed(of: table)
         do {
             try connection.execute("SET client_min_messages = warning")

@@ -22,6 +22,33 @@ extension Catalog {
         )
         """
 
+    /// The tables whose writes change `table`'s rows, each once, by schema and name: `table`
+    /// itself when it is a table; for a view, the tables, partitioned tables, materialized
+    /// views and foreign tables it reads (through other views too) — a partition by the
+    /// partitioned table it belongs to, when the view reads that one.
+    ///
+    ///     let tables = try Catalog.sourceTables(of: ranked, on: connection)   // [public.events, public.levels]
+    public static func sourceTables(
+        of table: TableName,
+        on connection: PostgresConnection
+    ) throws(PostgresError) -> [TableName] {
+        let result = try connection.query(
+            """
+            WITH \(sources)
+            SELECT n.nspname, c.relname
+            FROM sources AS s JOIN pg_class AS c ON c.oid = s.relid JOIN pg_namespace AS n ON n.oid = c.relnamespace
+            WHERE c.relkind IN ('r', 'p', 'm', 'f')
+              AND NOT EXISTS (SELECT FROM pg_inherits AS i JOIN sources AS parent ON parent.relid = i.inhparent
+                              WHERE i.inhrelid = s.relid)
+            ORDER BY 1, 2
+            """,
+            [table.quoted]
+        )
+        return (0..<result.rowCount).map {
+            TableName(schema: result.text(row: $0, column: 0) ?? "", name: result.text(row: $0, column: 1) ?? "")
+        }
+    }
+
     /// What keeps `table`'s rows from being followed by change counters, as a person names
     /// it — empty when nothing does (a table, a materialized view, a partitioned table, a view
     /// over those that calls no function whose result changes without a write):

@@ -141,6 +141,29 @@ struct PostgresTrackingTests {
         for file in files { #expect(mode(cache + "/postgres/" + file) == 0o600, "\(file)") }
     }
 
+    @Test func aViewIsTrackedThroughItsTablesAndUntrackedLikewise() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(Self.schema + "CREATE VIEW math AS SELECT id, name FROM student WHERE subject = 'Math';")
+        let before = try fixture.server.schemaDump(database: fixture.database)
+        let watch = try fixture.startWatch([fixture.uri, "--table", "math", "--track"])
+        defer { kill(watch.pid, SIGTERM) }
+        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
+        #expect(try fixture.psql("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'student'::regclass") == "4")
+        try fixture.psql("INSERT INTO student VALUES (3, 'Cyril', 'Math')")
+        do {
+            try fixture.waitUntil("the insert's batch") { fixture.lines(watch.output).count >= 2 }
+        } catch {
+            throw EndToEndError("no batch line; watch's stderr: \(Self.stderr(of: watch))")
+        }
+        #expect(fixture.lines(watch.output)[1].contains("insert"), "\(fixture.lines(watch.output))")
+        kill(watch.pid, SIGTERM)
+        let untrack = try fixture.run(["untrack", fixture.uri, "--table", "math"])
+        #expect(untrack.status == 0, "\(untrack.standardError)")
+        #expect(untrack.standardOutput.contains("the tables of math (student) have no"), "\(untrack.standardOutput)")
+        #expect(try fixture.server.schemaDump(database: fixture.database) == before)
+    }
+
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func untrackUnderTheBrowserSaysItPollsFromNowOnAndLosesNoRow() throws {
         let fixture = try PostgresFixture()
