@@ -148,7 +148,7 @@ final class ReplicaFollower: @unchecked Sendable {
         var state = State(
             position: replica.position,
             counters: replica.counters,
-            needsRefetch: track && !replica.wasTracked,
+            needsRefetch: track && replica.shape.feed != nil && !replica.wasTracked,
             tracking: track
         )
         while !isStopped {
@@ -171,7 +171,7 @@ final class ReplicaFollower: @unchecked Sendable {
                 state.unfollowable = nil
                 // After a reconnect: the history at once (notifications sent meanwhile are lost), or a refetch.
                 state.lastRead = .distantPast
-                if !state.tracking { state.needsRefetch = true }
+                if !followsHistory(state) { state.needsRefetch = true }
                 let message = (error as? PostgresError)?.description ?? "\(error)"
                 if !state.failing || message != state.lastError {
                     state.failing = true
