@@ -164,4 +164,46 @@ struct ReplicaWritesTests {
         try holder.execute("ROLLBACK")
         #expect(try replica.delete(rowIDs: [2]).count == 1)
     }
+
+    /// The history names a row by each key column's output text (`format('%s')`), which is not
+    /// always its cast to `text`: `character(4)` keeps its padding, an `inet` host drops `/32`.
+    /// Delete, undo (writing the server's texts back, with an identity column and a column
+    /// that has an order column) and the history must all name the row as the copy does.
+    @Test func aKeyWhoseOutputIsNotItsTextCastIsOneRowThroughDeleteUndoAndTheHistory() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(
+            """
+            CREATE COLLATION en_icu (provider = icu, locale = 'en-US');
+            CREATE TABLE hosts (code character(4), addr inet, name text COLLATE en_icu,
+                                n int GENERATED ALWAYS AS IDENTITY, PRIMARY KEY (code, addr));
+            INSERT INTO hosts (code, addr, name) VALUES ('ab', '10.0.0.1', 'b'), ('cd', '10.0.0.2/32', 'a');
+            """
+        )
+        let replica = try Self.replica(database, table: "hosts")
+        try replica.installTracking()
+        let table = try replica.load()
+        let rows = { () throws -> [[StoreValue]] in
+            var options = Database.Options()
+            options.readOnly = true
+            return try Database(path: table.path, options: options).query(
+                "SELECT rowid, code, addr, name, n, pgreplica_order_name IS NOT NULL FROM hosts ORDER BY rowid"
+            )
+        }
+        let original = try rows()
+        let id = try #require(original.first { $0[3] == .text("b") }?[0].int64)
+        let deleted = try replica.delete(rowIDs: [id])
+        #expect(deleted.map(\.rowID) == [id], "the deleted row is found by its key's text")
+        try replica.restore(deleted)
+        #expect(try rows() == original, "written back under its row id, with its identity and order key")
+
+        let log = FollowerLog()
+        replica.follow(track: true, status: { log.record($0) }, applied: { log.record($0) })
+        defer { replica.stop() }
+        try database.psql("UPDATE hosts SET name = 'c' WHERE code = 'ab'")
+        #expect(try eventually { try rows().contains { $0[3] == .text("c") } })
+        let after = try rows()
+        #expect(after.count == 2, "the history's key is the copy's: no second row")
+        #expect(after.map { $0[0] } == original.map { $0[0] })
+        #expect(after.allSatisfy { $0[5] == .integer(1) })
+    }
 }

@@ -86,4 +86,34 @@ import Testing
         #expect(state.record(.live), "back after being lost is news")
         #expect(!state.record(.live))
     }
+
+    @Test func eachStatusHasOneLineOfItsOwn() {
+        let since = Date(timeIntervalSince1970: 1_000)
+        let now = since.addingTimeInterval(12.4)
+        let notLive = ReplicaStatus.notLive(reason: "it reads the function now()", checkedAt: since)
+        let untracked = ReplicaStatus.untracked(reason: "the change history was removed (untrack)")
+        #expect(PostgresConnectionState.statusText(notLive, now: now) == nil)
+        #expect(PostgresConnectionState.statusText(untracked, now: now) == nil)
+        #expect(
+            PostgresConnectionState.notLiveText(notLive, now: now)
+                == "Not live: it reads the function now(); checked 12s ago"
+        )
+        let others: [ReplicaStatus] = [
+            .live, untracked, .reconnecting(since: since, lastError: "gone"),
+            .refused(since: since, reason: "no", advice: "ask"), .tableChanged(reason: "a column renamed"),
+        ]
+        #expect(others.allSatisfy { PostgresConnectionState.notLiveText($0, now: now) == nil })
+        #expect(
+            PostgresConnectionState.statusText(.tableChanged(reason: "a column renamed"))
+                == "Copying again: a column renamed"
+        )
+        let state = PostgresConnectionState()
+        #expect(state.record(notLive), "not live is news the first time")
+        #expect(!state.record(notLive))
+        #expect(state.record(.refused(since: since, reason: "no", advice: "ask")))
+        #expect(state.record(notLive), "not live again after a refusal is news")
+        #expect(state.record(untracked))
+        #expect(state.takeNotice() == "The change history was removed (untrack)")
+        #expect(state.takeNotice() == nil, "said once")
+    }
 }
