@@ -98,6 +98,44 @@ struct PostgresTrackingTests {
         #expect(Self.stderr(of: again).isEmpty, "once: \(Self.stderr(of: again))")
     }
 
+    /// Issue 39 item 10: an earlier fetchedtable's history granted nothing, and another role's
+    /// `--track` failed on "permission denied for table fetchedtable_history". It is told the
+    /// GRANT to run (or to have the owner upgrade it); once granted, it follows the table and
+    /// says in one line that only the owner can upgrade the history.
+    @Test func anotherRolesTrackOfAnEarlierHistoryIsToldTheGrantThenFollows() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(Self.schema)
+        try fixture.psql(Self.earlierVersion)
+        let reader = "reader_\(fixture.database)"
+        try fixture.psql("CREATE ROLE \(reader) LOGIN; GRANT SELECT ON student TO \(reader)")
+        let before = try fixture.server.schemaDump(database: fixture.database)
+        let refused = try fixture.run(["watch", fixture.uri(user: reader), "--table", "student", "--track"])
+        #expect(refused.status == 77, "\(refused.standardError)")
+        let grant = "GRANT SELECT ON \"public\".\"fetchedtable_history\" TO \"\(reader)\""
+        #expect(refused.standardError.contains("the role \(reader) may not read public.fetchedtable_history"))
+        #expect(refused.standardError.contains("postgres can run --track once to upgrade it"))
+        #expect(refused.standardError.contains(grant), "\(refused.standardError)")
+        #expect(try fixture.server.schemaDump(database: fixture.database) == before, "nothing was changed")
+        try fixture.psql(grant)
+        let watch = try fixture.startWatch([fixture.uri(user: reader), "--table", "student", "--track"])
+        defer { kill(watch.pid, SIGTERM) }
+        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
+        let stderr = Self.stderr(of: watch)
+        #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
+        #expect(stderr.contains("postgres should run --track once to upgrade it"), "\(stderr)")
+        try fixture.psql("INSERT INTO student VALUES (3, 'Cyril', 'Zoology')")
+        do {
+            try fixture.waitUntil("the insert's batch") {
+                fixture.lines(watch.output).contains { $0.contains("\"change\":\"insert\",\"id\":3") }
+            }
+        } catch {
+            throw EndToEndError(
+                "the row never came: \(fixture.lines(watch.output)); watch's stderr: \(Self.stderr(of: watch))"
+            )
+        }
+    }
+
     @Test func aHistoryAnotherRoleMadeIsRefusedNamingThatRole() throws {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
