@@ -208,6 +208,7 @@ public struct ChangeFeed: Hashable, Sendable {
         let owner = facts.text(row: 0, column: 0)
         return ChangeFeedInstallation(
             installation: state.installation ?? "",
+            isIncomplete: state.installation == nil && state.present,
             isOutdated: owner != nil
                 && (facts.text(row: 0, column: 2) == "t" || (state.installation != nil && !state.current)),
             owner: owner,
@@ -216,16 +217,18 @@ public struct ChangeFeed: Hashable, Sendable {
     }
 
     /// The table's triggers: the installation they make (nil: not all in place and
-    /// enabled), and whether this version made them.
+    /// enabled), whether this version made them, and whether any of them is there.
     private func feedState(
         _ sql: ChangeFeedSQL,
         on connection: PostgresConnection
-    ) throws -> (installation: String?, current: Bool) {
+    ) throws -> (installation: String?, current: Bool, present: Bool) {
         let result = try connection.query(
-            "WITH \(ChangeFeedSQL.feedState) SELECT installation, current FROM feed",
+            "WITH \(ChangeFeedSQL.feedState) SELECT installation, current, present FROM feed",
             sql.feedStateParameters
         )
-        return (result.text(row: 0, column: 0), result.text(row: 0, column: 1) == "t")
+        return (
+            result.text(row: 0, column: 0), result.text(row: 0, column: 1) == "t", result.text(row: 0, column: 2) == "t"
+        )
     }
 
     /// Serializes installs and uninstalls of one history (two sessions tracking at once).

@@ -11,6 +11,10 @@ public struct ChangeFeedInstallation: Hashable, Sendable {
     public let installation: String
     /// Whether the table's triggers are in place (``installation`` is not empty).
     public var isInstalled: Bool { !installation.isEmpty }
+    /// Some of the table's triggers are there, but not all of them enabled: a partition
+    /// attached after ``ChangeFeed/install(on:)`` has none, or a trigger was dropped or
+    /// disabled. Changes are not all recorded until ``ChangeFeed/install(on:)`` runs again.
+    public let isIncomplete: Bool
     /// Installed by an earlier version of this library, whose capture function was
     /// `SECURITY DEFINER` and callable by every role: ``ChangeFeed/install(on:)``, run by
     /// ``owner``, upgrades it in place.
@@ -22,8 +26,9 @@ public struct ChangeFeedInstallation: Hashable, Sendable {
     public let canRead: Bool
 
     /// An installation as found.
-    public init(installation: String, isOutdated: Bool, owner: String?, canRead: Bool) {
+    public init(installation: String, isIncomplete: Bool = false, isOutdated: Bool, owner: String?, canRead: Bool) {
         self.installation = installation
+        self.isIncomplete = isIncomplete
         self.isOutdated = isOutdated
         self.owner = owner
         self.canRead = canRead

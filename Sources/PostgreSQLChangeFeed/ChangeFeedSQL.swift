@@ -71,9 +71,9 @@ struct ChangeFeedSQL {
     /// The state of the table's triggers (`$1` the table, `$2` their names, `$3` the capture
     /// function, `$4` the history): `installation` (the history's oid and a digest of the
     /// triggers' oids and row versions, so that any trigger made again, disabled or renamed
-    /// gives another; NULL unless each relation has its four triggers, enabled) and `current`
-    /// (made by this version: a `WHEN` guard and no arguments). A common table expression
-    /// named `feed`.
+    /// gives another; NULL unless each relation has its four triggers, enabled), `current`
+    /// (made by this version: a `WHEN` guard and no arguments) and `present` (some of the
+    /// triggers are there, enabled or not). A common table expression named `feed`.
     static let feedState = """
         feed AS (
             SELECT CASE WHEN count(t.oid) FILTER (WHERE t.tgenabled <> 'D')
@@ -82,7 +82,8 @@ struct ChangeFeedSQL {
                         THEN to_regclass($4)::oid::text || ':'
                              || md5(string_agg(t.oid::text || '.' || t.xmin::text, ',' ORDER BY t.oid)) END
                        AS installation,
-                   coalesce(bool_and(t.tgqual IS NOT NULL AND t.tgnargs = 0), false) AS current
+                   coalesce(bool_and(t.tgqual IS NOT NULL AND t.tgnargs = 0), false) AS current,
+                   count(t.oid) > 0 AS present
             FROM (\(relations)) AS r
             JOIN pg_trigger AS t ON t.tgrelid = r.relid AND t.tgname = ANY ($2::text[])
                                 AND t.tgfoid = to_regprocedure($3)

@@ -227,9 +227,10 @@ final class ReplicaFollower: @unchecked Sendable {
     private func connectFeed(_ state: inout State, connection: PostgresConnection) throws {
         guard state.tracking else { return }
         guard let feed = replica.shape.feed else { return try listenToTables(&state, connection: connection) }
-        if try !feed.isInstalled(on: connection) {
+        let found = try feed.installation(on: connection)
+        if !found.isInstalled {
             guard state.mayInstall else {
-                stopTracking(&state)
+                stopTracking(&state, incomplete: found.isIncomplete)
                 return
             }
             try feed.install(on: connection)
@@ -252,15 +253,18 @@ final class ReplicaFollower: @unchecked Sendable {
         if !state.wakeLabels.isEmpty { try connection.listen(replica.shape.changeFeed.channel) }
     }
 
-    /// The history is gone: the table is copied again and followed by polling from now on.
-    private func stopTracking(_ state: inout State) {
+    /// The history is gone, or `incomplete` (some triggers left: a partition attached since,
+    /// a trigger dropped or disabled): the table is copied again and followed by polling from now on.
+    private func stopTracking(_ state: inout State, incomplete: Bool) {
         state.tracking = false
         state.needsRefetch = true
         state.unfollowable = nil
         if let feed = replica.shape.feed { _ = try? state.connection?.unlisten(feed.configuration.channel) }
-        status(
-            .untracked(reason: "the change history was removed (untrack): polling \(replica.shape.source) from now on")
-        )
+        let why =
+            incomplete
+            ? "the change history misses a partition or trigger (--track again)"
+            : "the change history was removed (untrack)"
+        status(.untracked(reason: "\(why): polling \(replica.shape.source) from now on"))
     }
 
     /// `.live`, or `.notLive` since the last copy when the rows cannot be followed.
@@ -290,7 +294,7 @@ final class ReplicaFollower: @unchecked Sendable {
         state.lastRead = Date()
         let batch = try feed.read(after: state.position, on: connection)
         if batch.position.installation.isEmpty {
-            stopTracking(&state)
+            stopTracking(&state, incomplete: (try? feed.installation(on: connection).isIncomplete) ?? false)
             return
         }
         if batch.needsRefetch {

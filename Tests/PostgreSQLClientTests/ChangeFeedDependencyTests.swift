@@ -102,9 +102,12 @@ struct ChangeFeedDependencyTests {
         // A partition attached later has no triggers: the feed is not whole until --track runs again.
         try database.psql("CREATE TABLE readings_3 PARTITION OF readings FOR VALUES FROM (20) TO (30)")
         #expect(try !feed.isInstalled(on: connection))
+        #expect(try feed.installation(on: connection).isIncomplete)
         #expect(try feed.install(on: connection) == .installed)
         #expect(try feed.isInstalled(on: connection))
+        #expect(try !feed.installation(on: connection).isIncomplete)
         try feed.uninstall(on: connection)
+        #expect(try !feed.installation(on: connection).isIncomplete, "none is not some")
         let triggers = try connection.query(
             "SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'changefeed_history%'"
         )

@@ -106,6 +106,43 @@ struct ReplicaLivenessTests {
         #expect(try eventually { try ReplicaFollowTests.replicaRows(table) == expected })
     }
 
+    @Test func aPartitionAttachedUnderATrackingFollowerIsCaughtUpPolledAndNamed() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(
+            """
+            CREATE TABLE readings (id int, day int, value text, PRIMARY KEY (id, day)) PARTITION BY RANGE (day);
+            CREATE TABLE readings_1 PARTITION OF readings FOR VALUES FROM (0) TO (10);
+            INSERT INTO readings VALUES (1, 1, 'first');
+            """
+        )
+        let replica = try Self.replica(database, table: "readings")
+        try replica.installTracking()
+        let table = try replica.load()
+        let log = FollowerLog()
+        replica.follow(track: true, status: { log.record($0) }, applied: { log.record($0) })
+        defer { replica.stop() }
+        #expect(try eventually { log.allStatuses.contains(.live) })
+        // The new partition has no triggers: its rows are in no history.
+        try database.psql(
+            """
+            CREATE TABLE readings_2 PARTITION OF readings FOR VALUES FROM (10) TO (20);
+            INSERT INTO readings_2 VALUES (2, 12, 'in a partition without triggers');
+            """
+        )
+        #expect(try eventually { try Self.replicaCount(table) == 2 })
+        let reasons = log.allStatuses.compactMap { status -> String? in
+            if case .untracked(let reason) = status { reason } else { nil }
+        }
+        #expect(
+            reasons == [
+                "the change history misses a partition or trigger (--track again): polling public.readings from now on"
+            ],
+            "\(log.allStatuses)"
+        )
+        try database.psql("INSERT INTO readings_2 VALUES (3, 13, 'polled')")
+        #expect(try eventually { try Self.replicaCount(table) == 3 })
+    }
+
     @Test func aViewAboveTwentyThousandRowsFollowsTheCountersOfItsTables() throws {
         let database = try ReplicaTestDatabase()
         try ReplicaFollowTests.makeEvents(database, rows: 20_500)
