@@ -94,6 +94,7 @@ import Testing
         #expect(list.press(.character("e")).contains("Cannot edit: cells are edited in a grid"))
 
         var grid = ListScreenGridTests.grid
+        grid.columns[1] = ListColumn("author", keyPath: "shouted")
         grid.columns[1].text = { book in book.string("author")?.uppercased() }
         let computed = try ListScreenFixture(yearGrid: grid, cellEdits: true)
         computed.press(.right)

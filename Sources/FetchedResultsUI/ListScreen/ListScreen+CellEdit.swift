@@ -31,8 +31,8 @@ extension ListScreen {
 
     /// `e` in a grid (``ListScreenConfiguration/allowsCellEdits``): opens the line editor over
     /// the cell of the selected row under the column cursor, holding its value. Says why on the
-    /// status line instead when the cell cannot be edited (a read-only store, a column that is
-    /// not one of the table's own, one the app refuses: ``ListScreenConfiguration/cellEditRefusal``).
+    /// status line instead when the cell cannot be edited (a read-only store, a column whose key
+    /// path is not one of the entity's attributes, one the app refuses: ``ListScreenConfiguration/cellEditRefusal``).
     public func beginCellEdit() {
         guard !isLoading, configuration.allowsCellEdits else { return }
         if let reason = cellEditRefusal() {
@@ -54,8 +54,9 @@ extension ListScreen {
         if writeWaitingForLock != nil { return "a change waits for another program's lock" }
         guard adapter.selectedObjectID != nil else { return "no row is selected" }
         if let reason = configuration.cellEditRefusal?(column) { return reason }
-        guard column.text == nil, let attribute = store.model.entity(named: tab.entity)?.attribute(named: column.keyPath)
-        else { return "\(column.name) is computed, not a column of the table" }
+        guard let attribute = store.model.entity(named: tab.entity)?.attribute(named: column.keyPath) else {
+            return "\(column.name) is computed, not a column of the table"
+        }
         if attribute.type == .blob { return "\(column.name) holds binary data, which is not edited as text" }
         return nil
     }

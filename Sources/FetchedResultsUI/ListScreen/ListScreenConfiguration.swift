@@ -91,8 +91,8 @@ public struct ListScreenConfiguration {
     public var allowsCellEdits = false
     /// Why a grid column cannot be edited (`e`), nil when it can: what the app knows of its
     /// columns that the model does not say (a generated column, a view's). The screen itself
-    /// refuses on a read-only store, for a column whose value is computed (``ListColumn/text``, a
-    /// key path that is not one of the entity's attributes) and for binary data.
+    /// refuses on a read-only store, for a column whose value is computed (a key path that is not
+    /// one of the entity's attributes) and for binary data.
     ///
     ///     configuration.cellEditRefusal = { column in
     ///         generated.contains(column.keyPath) ? "\(column.name) is a generated column" : nil
