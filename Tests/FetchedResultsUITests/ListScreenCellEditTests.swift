@@ -28,7 +28,8 @@ import Testing
         let (ok, message) = matchesGolden(open, "cell-edit-open-48x14")
         #expect(ok, "\(message)")
         f.press(.control("u"))
-        #expect(lines(f.type("Mona Lisa Overdrive"))[4].hasPrefix(" Mona Lisa Overdrive    1986"))  // it widens over author
+        // The editor widens over the author as the text grows.
+        #expect(lines(f.type("Mona Lisa Overdrive"))[4].hasPrefix(" Mona Lisa Overdrive    1986"))
         let saved = f.press(.enter)
         #expect(!f.list.isEditingCell)
         #expect(saved.contains("Edited title of “Count Zero” — u to undo"))

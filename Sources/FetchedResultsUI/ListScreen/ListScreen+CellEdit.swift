@@ -88,13 +88,15 @@ extension ListScreen {
     /// editor open with the text and says why on the status line.
     private func commitCellEdit(_ edit: CellEdit, text: String?) {
         let name = edit.column.name
-        let value: StoreValue
-        do {
-            value = try text.map { text throws(CellText.Refusal) in try CellText.value(of: text, for: edit.attribute) }
-                ?? .null
-        } catch {
-            statusLine.showMessage("Not saved: “\(text ?? "")” is \(error) (\(name))", at: now, duration: 8, style: .error)
-            return
+        var value = StoreValue.null
+        if let text {
+            do {
+                value = try CellText.value(of: text, for: edit.attribute)
+            } catch {
+                let said = "Not saved: “\(text)” is \(error) (\(name))"
+                statusLine.showMessage(said, at: now, duration: 8, style: .error)
+                return
+            }
         }
         guard let indexPath = adapter.controller.indexPath(for: edit.objectID),
             let object = adapter.controller.existingObject(at: indexPath)
