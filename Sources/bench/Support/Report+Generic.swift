@@ -63,7 +63,11 @@ extension Report {
                 unit: .milliseconds,
                 target: "≤ 5 ms"
             ),
-            .information("the cell edit's Enter alone: save and change set", key: "edit_cell_save_ms", unit: .milliseconds),
+            .information(
+                "the cell edit's Enter alone: save and change set",
+                key: "edit_cell_save_ms",
+                unit: .milliseconds
+            ),
             .information(
                 "1,000 rows: reading the history (--track)",
                 key: "table10m_history1000_ms",
