@@ -42,7 +42,7 @@ struct EditCellBenchmark {
         configuration.animated = false
         configuration.previewsFirstPage = false
         let screen = MemoryBackend(width: 200, height: 50)
-        let loop = TerminalRunLoop(screen: screen, minimumWidth: 24, minimumHeight: 8)
+        let loop = TerminalRunLoop(backend: screen, minimumWidth: 24, minimumHeight: 8)
         let list = try ListScreen(context: ObjectContext(store: opened.store), configuration: configuration, loop: loop)
         defer { while loop.pop() != nil {} }
         loop.draw()
