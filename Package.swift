@@ -103,8 +103,8 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "SQLiteStore", "CSVImport", "FetchedResults", "TerminalUI", "FailedBanksKit", "FetchedTableKit",
-                "CLIKit", "TestSupport", "Timekeeping", "BaseDirectories", "PostgreSQLClient",
+                "SQLiteStore", "CSVImport", "FetchedResults", "FetchedResultsUI", "TerminalUI", "FailedBanksKit",
+                "FetchedTableKit", "CLIKit", "TestSupport", "Timekeeping", "BaseDirectories", "PostgreSQLClient",
             ]
         ),
 

@@ -47,6 +47,8 @@ struct BenchConfiguration {
     /// `generic`: whether `--only` named nothing of the group but its CSV keys
     /// (`csv1m_first_screen_s`, `csv1m_ready_ratio`): only the CSV part runs, without the 10M table.
     private(set) var genericCSVOnly = false
+    /// `--only edit_cell_ms`: the generic group's cell edit part alone (``EditCellBenchmark``).
+    private(set) var genericEditOnly = false
     /// `postgres`: rows of the server's events table: 1 million when `--only` names the group, else `--rows`.
     var postgresRows: Int { postgresNamed ? 1_000_000 : rows }
     /// Whether `--only` named the `postgres` group (or one of its keys).
@@ -146,6 +148,7 @@ struct BenchConfiguration {
             let names = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
             let genericNames = names.filter { Group(rawValue: $0) == .generic || Group.containing(key: $0) == .generic }
             genericCSVOnly = !genericNames.isEmpty && genericNames.allSatisfy(BenchResults.csvKeys.contains)
+            genericEditOnly = !genericNames.isEmpty && genericNames.allSatisfy(BenchResults.editKeys.contains)
             postgresNamed = chosen.contains(.postgres)
             stashNamed = chosen.contains(.stash)
         }

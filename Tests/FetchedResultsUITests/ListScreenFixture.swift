@@ -58,6 +58,8 @@ final class ListScreenFixture {
         authorRowHeight: Int = TableCell.Style.subtitle.lineCount,
         answersDeletesLater: Bool = false,
         yearGrid: ListGrid? = nil,
+        cellEdits: Bool = false,
+        cellEditRefusal: ((ListColumn) -> String?)? = nil,
         extraBooks: [(String, String, String)] = []
     ) throws {
         let path = directory.path("books.sqlite")
@@ -121,6 +123,8 @@ final class ListScreenFixture {
         configuration.cacheDirectory = directory.path("cache")
         configuration.animated = false
         configuration.willPoll = willPoll
+        configuration.allowsCellEdits = cellEdits
+        configuration.cellEditRefusal = cellEditRefusal
         configuration.fetchesInBackground = fetchesInBackground
         configuration.navigationTrailingText = { screen in "\(screen.adapter?.controller.numberOfObjects ?? 0) books" }
         configuration.detailScreen = { book, _ in BookScreen(book: book) }

@@ -126,4 +126,33 @@ extension ListScreen {
             )
         }
     }
+
+    // MARK: Redo
+
+    /// Ctrl-R: redoes the change `u` last undid and says what it redid (the save's action name);
+    /// the selection goes to the object it changed, when it is in the list.
+    public func redo() {
+        if let readOnlyReason = configuration.readOnlyReason {
+            statusLine.showMessage("Redo is disabled: \(readOnlyReason)", at: now, style: .error)
+            return
+        }
+        if writeWaitingForLock != nil {
+            statusLine.showMessage("Not redone: a change waits for another program's lock", at: now, style: .error)
+            return
+        }
+        adapter.controller.cancelBackgroundWork()  // as for an undo
+        do {
+            guard context.canRedo, let redone = try context.redo() else {
+                statusLine.showMessage("Nothing to redo", at: now)
+                return
+            }
+            let touched = redone.changes.inserted.sorted() + redone.changes.updated.keys.sorted()
+            if let id = touched.first(where: { adapter.controller.indexPath(for: $0) != nil }) {
+                adapter.select(id)
+            }
+            statusLine.showMessage("Redone: \(redone.name ?? "the last change")", at: now)
+        } catch {
+            statusLine.showMessage("Could not redo: \(error)", at: now, duration: 8, style: .error)
+        }
+    }
 }

@@ -18,6 +18,7 @@ extension ListScreen {
             }
             return .ignored
         }
+        if cellEdit != nil { return handleCellEditKey(event) }
         if searchField.isActive {
             _ = searchField.handle(event)
             return .handled
@@ -66,6 +67,12 @@ extension ListScreen {
             return .handled
         case .character("u"):
             undo()
+            return .handled
+        case .control("r") where configuration.allowsCellEdits:
+            redo()
+            return .handled
+        case .character("e") where configuration.allowsCellEdits:
+            beginCellEdit()
             return .handled
         case .escape, .left:
             return clearSearchAndFilter() ? .handled : .ignored

@@ -7,7 +7,8 @@ extension ListScreen {
         var parts = [tab.title]
         if filter != nil { parts.append("filter: \(filterText)") }
         if let search, !search.text.isEmpty { parts.append("/\(search.text)") }
-        statusLine.hints = parts.joined(separator: " · ") + "   " + configuration.statusHints
+        let hints = cellEdit == nil ? configuration.statusHints : ListScreen.cellEditHints
+        statusLine.hints = parts.joined(separator: " · ") + "   " + hints
         statusLine.trailingText = isLoading ? "Loading…" : positionText
     }
 

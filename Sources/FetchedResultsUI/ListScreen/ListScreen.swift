@@ -94,6 +94,8 @@ public final class ListScreen: View, TableViewDelegate {
     var loading: (controller: FetchedResultsController, keys: [InputEvent])?
     /// Each tab's grid as the person arranged it (made from the tab's own when first shown).
     var tabGrids: [Int: TabGrid] = [:]
+    /// The cell being edited (`e` in a grid), if any.
+    var cellEdit: CellEdit?
     /// What the screen's controllers call on their worker thread when background work of theirs
     /// finishes: it posts ``backgroundWorkFinished()`` to the loop.
     lazy var backgroundWake: @Sendable () -> Void = loop.poster { [weak self] in self?.backgroundWorkFinished() }
@@ -313,6 +315,7 @@ public final class ListScreen: View, TableViewDelegate {
             tabBar.render(into: &canvas, frame: frame.row(1), at: time)
         }
         table.render(into: &canvas, frame: frame.inset(top: configuration.showsTabBar ? 2 : 1, bottom: 1), at: time)
+        renderCellEditor(into: &canvas, frame: frame, at: time)
         if searchField.isActive {
             searchField.render(into: &canvas, frame: frame, at: time)
         } else if filterField.isActive {

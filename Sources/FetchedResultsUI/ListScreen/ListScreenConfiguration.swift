@@ -79,6 +79,25 @@ public struct ListScreenConfiguration {
     /// then `save(actionName:)`). An app whose deletes go through its own store
     /// type supplies this; it must save through the screen's context so `u` undoes it.
     public var delete: ((ManagedObject, _ actionName: String) throws -> Void)?
+    /// Whether `e` edits the cell under a grid's column cursor in the selected row (default
+    /// false): the line editor over the cell holding its value (Ctrl-U clears it, Enter saves,
+    /// Ctrl-N saves NULL, Esc cancels); the text is converted to the column's type (a whole
+    /// number, a number, yes/no, a date; a refusal keeps the editor open and says why), saved
+    /// through the screen's context named for undo ("Edited price of “Dune”"), `u` undoes it and
+    /// Ctrl-R redoes it. A store's refusal (NOT NULL, CHECK, UNIQUE, a foreign key) is named on
+    /// the status line.
+    ///
+    ///     configuration.allowsCellEdits = true
+    public var allowsCellEdits = false
+    /// Why a grid column cannot be edited (`e`), nil when it can: what the app knows of its
+    /// columns that the model does not say (a generated column, a view's). The screen itself
+    /// refuses on a read-only store, for a column whose value is computed (a key path that is not
+    /// one of the entity's attributes) and for binary data.
+    ///
+    ///     configuration.cellEditRefusal = { column in
+    ///         generated.contains(column.keyPath) ? "\(column.name) is a generated column" : nil
+    ///     }
+    public var cellEditRefusal: ((ListColumn) -> String?)?
     /// Whether ``delete`` only sends the delete on its way (to a server, on a thread of
     /// the app's): the status line then says `Deleting <name>…` rather than that it is
     /// deleted, the row stays until the store has the change, and the app says the outcome.

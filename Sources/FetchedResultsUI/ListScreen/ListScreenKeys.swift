@@ -49,10 +49,16 @@ public enum ListScreenKeys {
             if configuration.detailScreen != nil { lines.append(("Enter/→", configuration.detailDescription)) }
             lines.append(("Esc/←", "back; cancel; clear the search or the filter"))
         }
-        if configuration.allowsDelete {
+        if configuration.allowsDelete || configuration.allowsCellEdits {
             lines.append(("", "Change"))
-            lines.append(("d/Delete", "Delete button on the row; Enter or d deletes it"))
+            if configuration.allowsCellEdits {
+                lines.append(("e", "edit the cell (Enter saves, Esc cancels, Ctrl-U clears, Ctrl-N ∅)"))
+            }
+            if configuration.allowsDelete {
+                lines.append(("d/Delete", "Delete button on the row; Enter or d deletes it"))
+            }
             lines.append(("u", "undo the last change"))
+            if configuration.allowsCellEdits { lines.append(("Ctrl-R", "redo what u undid")) }
         }
         let commandsIndex = lines.count
         lines.append(("", "Find"))

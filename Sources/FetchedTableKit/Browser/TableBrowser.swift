@@ -263,6 +263,13 @@ package final class TableBrowser {
         configuration.readOnlyReason = opened.readOnlyReason
         // d on a view or a read-only file says why it cannot delete (readOnlyReason), rather than nothing.
         configuration.allowsDelete = true
+        // e edits a cell; not a generated column's, which SQLite computes (nor any on a read-only
+        // file, a view or a CSV file's cache: readOnlyReason says why).
+        configuration.allowsCellEdits = true
+        let generated = Set(table.columns.filter(\.isGenerated).map(\.name))
+        configuration.cellEditRefusal = { column in
+            generated.contains(column.keyPath) ? "\(column.name) is a generated column (SQLite computes it)" : nil
+        }
         let keys = opened.query.columns.map(\.name)
         let titleKey = opened.query.titleKey
         let query = opened.query

@@ -156,6 +156,8 @@ final class PostgresBrowser {
                     try self.startDelete(row, actionName: actionName)
                 }
                 configuration.deleteIsAnsweredLater = true
+                // A cell edit would change the local copy, not the server's table: not offered yet.
+                configuration.allowsCellEdits = false
                 configuration.keyBindings.append(self.undoBinding())
                 configuration.presortedRows = presorted.take()
                 self.defersPreparationForChanges(&configuration)

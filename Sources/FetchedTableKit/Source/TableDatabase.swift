@@ -47,7 +47,7 @@ package struct TableDatabase {
             throw TableDatabase.refusal(error, path: path)
         }
         if kind.isCached {
-            readOnlyReason = "the rows come from \(kind.phrase) (deleting would not change it)"
+            readOnlyReason = "the rows come from \(kind.phrase)'s cache (a change would not reach the file)"
         } else if readOnly {
             readOnlyReason = "opened with --read-only"
         } else if !TableDatabase.isWritable(databasePath) {

@@ -86,14 +86,14 @@ public struct CatalogTable {
         self.connection = connection
     }
 
-    /// Why rows cannot be named by a row id (deleted, tracked), nil when ``rowIDColumn`` names it.
+    /// Why rows cannot be named by a row id (deleted, edited, tracked), nil when ``rowIDColumn`` names it.
     ///
-    ///     table.noRowIDReason   // "a view has no row id to delete by"
+    ///     table.noRowIDReason   // "a view has no row id to change its rows by"
     package var noRowIDReason: String? {
         if rowIDColumn != nil { return nil }
-        if isView { return "a view has no row id to delete by" }
+        if isView { return "a view has no row id to change its rows by" }
         if let virtualModule { return "a virtual table (\(virtualModule)) is read-only here" }
-        if isWithoutRowID { return "a table WITHOUT ROWID has no row id to delete by" }
+        if isWithoutRowID { return "a table WITHOUT ROWID has no row id to change its rows by" }
         return "its columns named rowid, _rowid_ and oid hide its row id, and no INTEGER PRIMARY KEY names it"
     }
 

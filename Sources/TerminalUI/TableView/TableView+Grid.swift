@@ -276,6 +276,20 @@ extension TableView {
         }
     }
 
+    /// Where the cursor's column of the selected row was drawn in the last frame, as a rect of
+    /// one line: what an editor of that cell is drawn over. Nil without a grid, a selection,
+    /// or when the row or the column was not on screen.
+    ///
+    ///     if let cell = table.selectedGridCellFrame { field.render(into: &canvas, frame: cell, at: now) }
+    public var selectedGridCellFrame: Rect? {
+        guard gridColumns != nil, let selection, let frame = lastFrame, layout.contains(selection),
+            let placement = gridPlacements.first(where: { $0.column == clampedCursorColumn })
+        else { return nil }
+        let line = layout.rowTop(selection) - scrollOffset
+        guard line >= 0, line < frame.height else { return nil }
+        return Rect(x: placement.x, y: frame.y + line, width: placement.width, height: 1)
+    }
+
     /// The grid column under canvas column `x` in the last frame, if any.
     func gridColumn(atX x: Int) -> Int? {
         gridPlacements.first { x >= $0.x - 1 && x < $0.x + $0.width + 1 }?.column

@@ -18,6 +18,8 @@ import Timekeeping
 ///   `freq_change1000_ms` (the same change sets reaching a frequency sheet's grouped controller);
 /// - ``GenericFrequencyBenchmark``: `freq10m_ratio`, a frequency sheet's count of a column of
 ///   1,000 values against `GROUP BY` in SQL;
+/// - ``EditCellBenchmark``: `edit_cell_ms`, a cell edited in the list screen's grid, saved and
+///   on screen (`--only edit_cell_ms` runs it alone);
 /// - ``GenericScreenBenchmark``: `table10m_first_screen_s`, `grid10m_first_screen_s` (a
 ///   20-column copy of the table, ``EventsDataCache/wideDatabase(from:rows:)``), `csv1m_first_screen_s`,
 ///   `csv1m_ready_ratio`, `jsonl1m_ready_ratio`, `csv3m_cached_first_screen_s` and VisiData's
@@ -56,6 +58,10 @@ struct GenericBenchmark {
             return
         }
         let database = try cache.database(rows: tableRows)
+        if runner.configuration.genericEditOnly {
+            part("edit") { try EditCellBenchmark(runner: runner, database: database).run() }
+            return
+        }
         if tableRows != 10_000_000 {
             runner.results.note(
                 "generic: \(tableRows) rows in the table and \(csvRows) in the CSV (the keys are named for 10M and 1M)"
@@ -79,6 +85,7 @@ struct GenericBenchmark {
             let wide = try cache.wideDatabase(from: database, rows: tableRows)
             try GenericFrequencyBenchmark(runner: runner, database: wide, rows: tableRows).run()
         }
+        part("edit") { try EditCellBenchmark(runner: runner, database: database).run() }
         part("csv") { try screens.runCSV() }
         runFileParts(screens, cache: cache)
     }

@@ -26,7 +26,7 @@ struct BenchResults {
         "table10m_first_screen_s", "table10m_fetch_ratio", "table10m_rss_bytes_per_row",
         "table10m_change1000_ms", "csv1m_first_screen_s", "csv1m_ready_ratio", "grid10m_first_screen_s",
         "freq10m_ratio", "freq_change1000_ms", "csv3m_cached_first_screen_s", "jsonl1m_ready_ratio",
-        "visidata_ready_speedup",
+        "visidata_ready_speedup", "edit_cell_ms",
     ]
 
     /// The `generic` group's keys that its CSV part measures (`--only` naming only these runs only that part).
@@ -34,6 +34,9 @@ struct BenchResults {
         "csv1m_first_screen_s", "csv1m_ready_ratio", "csv3m_cached_first_screen_s", "jsonl1m_ready_ratio",
         "visidata_ready_speedup",
     ]
+
+    /// The `generic` group's key its cell edit part measures (`--only edit_cell_ms` runs only that part).
+    static let editKeys: Set<String> = ["edit_cell_ms"]
 
     /// The JSON keys of the `stash` group, written when that group ran.
     static let stashKeys = ["stash_reimport100k_s"]
