@@ -4,7 +4,7 @@ import CSQLite
 /// on a connection, with what SQLite said about it while preparing: its columns (and the table
 /// column each is read from), the tables it reads, its named parameters.
 ///
-/// Made by ``Database/prepareReadOnlyQuery(_:)``; run it with ``rows()`` (after ``bind(_:)``
+/// Made by ``Database/prepareReadOnlyQuery(_:)``; run it with `rows()` (after ``bind(_:)``
 /// when it has parameters) or materialize it in a ``QueryResultTable``.
 ///
 ///     let query = try database.prepareReadOnlyQuery(
