@@ -133,6 +133,8 @@ package final class TableBrowser {
             )
             fresh.serverOrder = database.serverOrder
             fresh.columnLabels = database.columnLabels
+            fresh.querySource = database.querySource
+            if database.querySource != nil { fresh.readOnlyReason = database.readOnlyReason }
         } catch {
             list.statusLine.showMessage("\(error)", at: loop.clock.now, duration: 8, style: .error)
             return
@@ -528,6 +530,18 @@ package final class TableBrowser {
 
     /// Errors that should never happen, from the list screen.
     package var log: [String] { list?.log ?? [] }
+
+    /// `--query`: runs the query again whenever another program commits to a table it reads (on the
+    /// query's thread); the list sees its result change as any other program's writes, and a re-run
+    /// that fails says why on the status line.
+    package func followQuery() {
+        guard let source = database.querySource else { return }
+        let show = loop.poster { [weak self] (message: String) in
+            guard let self, let list = self.list else { return }
+            list.statusLine.showMessage(message, at: self.loop.clock.now, duration: 8, style: .error)
+        }
+        source.follow { show($0) }
+    }
     /// Why the first fetch failed, if it did.
     package var loadError: Error? { list?.loadError }
 }

@@ -45,6 +45,8 @@ package enum TableBrowserCommand {
                 screen.close()
                 throw error
             }
+            // --query: re-run when a table it reads changes; the list sees the result's file change.
+            browser.followQuery()
             let exit = browser.run()
             screen.close()
             if let error = browser.loadError { throw TableDatabase.refusal(error, path: options.file) }

@@ -74,6 +74,10 @@ package enum TableWatchCommand {
             let follower =
                 watched?.opened.database.kind.isCached == true
                 ? CachedFileFollower(path: options.file, missingValues: options.missingValues) : nil
+            // --query: re-run when a table it reads changes; the poll below sees the result's file change.
+            watched?.opened.database.querySource?.follow { message in
+                writeStandardError("\(ProgramName.current) watch: \(message)\n")
+            }
             while !readerGone && !shouldStop() {
                 if let follower, follower.hasChanged() {
                     do {

@@ -43,6 +43,12 @@ package struct TableOptions: Equatable, Sendable {
     package var missingValues: [String]?
     /// `--cache-limit SIZE`: the bound of the server tables' copies (1 GB when not given).
     package var cacheLimit = CacheLimit.standard
+    /// `--query 'SELECT …'` or `--query @FILE`, as given (``QuerySource`` reads a file's SQL).
+    package var query: String?
+    /// `--param name=value`, each in order (a later value for the same name wins).
+    package var parameters: [String: String] = [:]
+    /// `--key 'COLUMN, …'`: the query result's columns that tell its rows apart.
+    package var key: [String]?
 
     /// Options for `file` and nothing else.
     package init(file: String) { self.file = file }
@@ -86,10 +92,40 @@ package struct TableOptions: Equatable, Sendable {
             missingValues = try OptionText.splitList(tokens, option: "--na").map(TableOptions.unquoted)
         }
         if let limit = parsed.value("--cache-limit") { cacheLimit = try CacheLimit(parsing: limit) }
+        try parseQuery(parsed)
         if track && readOnly {
             let place = postgres == nil ? "the file" : "the database"
             throw OptionError("--track installs triggers in \(place), so it cannot go with --read-only")
         }
+    }
+
+    /// `--query`, `--param` and `--key`, and what they cannot go with.
+    private mutating func parseQuery(_ parsed: ParsedArguments) throws(OptionError) {
+        query = parsed.value("--query")
+        for pair in parsed.values("--param") {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw OptionError("--param: name=value, not '\(pair)'")
+            }
+            var name = String(pair[..<equals])
+            if let sign = name.first, ":@$".contains(sign) { name.removeFirst() }
+            parameters[name] = String(pair[pair.index(after: equals)...])
+        }
+        if let key = parsed.value("--key") {
+            self.key = try OptionText.splitList(key, option: "--key").map(TableOptions.unquoted)
+        }
+        guard query != nil else {
+            if !parameters.isEmpty {
+                throw OptionError("--param gives a value to a --query's parameter; there is no --query")
+            }
+            if key != nil { throw OptionError("--key names a --query's key columns; there is no --query") }
+            return
+        }
+        if postgres != nil { throw OptionError("--query: a query of a PostgreSQL server is not supported yet") }
+        if table != nil { throw OptionError("--query: the rows are the query's, so not with --table") }
+        if track {
+            throw OptionError("--query: a query's tables are followed without triggers, so not with --track")
+        }
+        if missingValues != nil { throw OptionError("--na: missing-value tokens are a CSV file's, not a query's") }
     }
 
     /// The options for a table other than the one `--table` names (the table list, after that table was
@@ -186,6 +222,28 @@ package struct TableOptions: Equatable, Sendable {
         cacheLimitOption,
     ]
 
+    /// `--query`, `--param`, `--key`.
+    static let queryOptions: [OptionSpec] = [
+        OptionSpec(
+            "--query",
+            value: "SQL|@FILE",
+            help: "the rows of one read-only SELECT of a SQLite file (a join, an aggregate) instead of a table, "
+                + "kept current as its tables change; @FILE reads it from FILE"
+        ),
+        OptionSpec(
+            "--param",
+            value: "NAME=VALUE",
+            help: "a value for the query's :NAME (a number when it reads as one, else text); repeat for each",
+            repeatable: true
+        ),
+        OptionSpec(
+            "--key",
+            value: "'COLUMN, …'",
+            help: "the query's columns that tell its rows apart (checked unique; default: its one table's key, "
+                + "else the whole row)"
+        ),
+    ]
+
     /// `--cache-limit SIZE`: the bound of the copies of server tables in the cache folder.
     static let cacheLimitOption = OptionSpec(
         "--cache-limit",
@@ -209,8 +267,9 @@ package struct TableOptions: Equatable, Sendable {
         summary: "Browse any SQLite table or CSV file as a live, sectioned, indexed list.",
         usage: "FILE|URL|--pg [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--columns 'KEY, …'] "
             + "[--title KEY] [--subtitle 'KEY, KEY'] [--type 'KEY=TYPE, …'] "
-            + "[--where PREDICATE] [--na TOKEN,…] [--read-only] [--track] [--no-animation] | COMMAND …",
-        options: common + [
+            + "[--where PREDICATE] [--na TOKEN,…] [--read-only] [--track] [--no-animation]"
+            + " [--query SQL|@FILE [--param NAME=VALUE]… [--key 'COLUMN, …']] | COMMAND …",
+        options: common + queryOptions + [
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them")
         ],
         minPositionals: 0,
@@ -226,8 +285,8 @@ package struct TableOptions: Equatable, Sendable {
         usage:
             "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--columns …] [--title KEY] [--subtitle …] "
             + "[--type …] [--where PREDICATE] [--na TOKEN,…] "
-            + "[--format text|json|csv]",
-        options: common + [
+            + "[--format text|json|csv] [--query SQL|@FILE [--param NAME=VALUE]… [--key 'COLUMN, …']]",
+        options: common + queryOptions + [
             OptionSpec(
                 "--format",
                 value: "FORMAT",
@@ -246,8 +305,9 @@ package struct TableOptions: Equatable, Sendable {
         name: "fetchedtable watch",
         summary:
             "Print a table's sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
-        usage: "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--where PREDICATE] [--na TOKEN,…] [--track]",
-        options: common,
+        usage: "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--where PREDICATE] [--na TOKEN,…] [--track]"
+            + " [--query SQL|@FILE [--param NAME=VALUE]… [--key 'COLUMN, …']]",
+        options: common + queryOptions,
         minPositionals: 0,
         maxPositionals: 1,
         epilogue: epilogue,

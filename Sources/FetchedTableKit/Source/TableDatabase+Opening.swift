@@ -14,6 +14,7 @@ extension TableDatabase {
     )
         throws(FetchedTableError) -> TableDatabase
     {
+        if options.query != nil { return try openQuery(options) }
         let kind = try TableFileKind.of(path: options.file)
         switch kind {
         case .sqlite:
@@ -37,5 +38,29 @@ extension TableDatabase {
             if let notice = table.cacheNotice { writeStandardError("\(ProgramName.current): \(notice)\n") }
             return try TableDatabase(path: options.file, kind: kind, databasePath: table.databasePath, readOnly: true)
         }
+    }
+
+    /// `--query`: the query checked and run over the SQLite file `options.file` (``QuerySource``), its
+    /// result's table opened as the database's one table; not followed until ``QuerySource/follow(_:)``.
+    ///
+    /// - Throws: ``FetchedTableError``: 64 a refused query (naming why); 65 a CSV file (a query reads a
+    ///   SQLite file), a `--key` two rows share; 66 a missing file.
+    static func openQuery(_ options: TableOptions) throws(FetchedTableError) -> TableDatabase {
+        let kind = try TableFileKind.of(path: options.file)
+        if kind != .sqlite {
+            throw .data(
+                "--query: \(options.file) is a \(kind == .json ? "JSON" : "CSV") file; a query reads a SQLite database"
+            )
+        }
+        let source = try QuerySource.open(options)
+        var database = try TableDatabase(
+            path: options.file,
+            kind: .sqlite,
+            databasePath: source.live.result.path,
+            readOnly: true
+        )
+        database.readOnlyReason = "the rows are a query's result (\(source.live.identityDescription))"
+        database.querySource = source
+        return database
     }
 }

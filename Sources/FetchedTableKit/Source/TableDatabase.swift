@@ -21,7 +21,9 @@ package struct TableDatabase {
     /// Its tables and views (a CSV file: one table).
     package let catalog: DatabaseCatalog
     /// Why nothing may be changed, whatever the table (nil: the file is writable).
-    package let readOnlyReason: String?
+    package var readOnlyReason: String?
+    /// For `--query`: the query whose result the database holds (kept open as long as the database).
+    package var querySource: QuerySource?
     /// For a copy of a server's table: the server's order (its order columns, hidden from the
     /// columns shown, and NULL above every value); nil for a file's own tables.
     package var serverOrder: TableQuery.ServerOrder?
@@ -151,7 +153,9 @@ package struct TableDatabase {
         // A CSV file's real columns may have companions of text (the numbers as written): shown, not listed.
         var writtenForms: [String: String] = [:]
         var columns: [TableColumn] = []
-        let orderColumns = Set(serverOrder?.orderColumns.values.map { $0 } ?? [])
+        let orderColumns = Set(serverOrder?.orderColumns.values.map { $0 } ?? []).union(
+            querySource?.hiddenColumns ?? []
+        )
         for column in table.columns where !orderColumns.contains(column.name) {
             if kind.isCached, let of = CSVTable.column(ofWrittenForm: column.name) {
                 writtenForms[of] = column.name
@@ -168,9 +172,11 @@ package struct TableDatabase {
         // own), where `rowid` (the id column's name) names it, so that the default order is the
         // table's (before: a 3.4M-row file's own `id` column, unindexed, sorted for the first screen: 0.9 s).
         let hasIDColumn = columns.contains { $0.name == "id" }
-        let idKey =
+        let rowIDKey =
             table.rowIDColumn.flatMap { id in columns.contains { $0.name == id } ? id : nil }
             ?? (hasIDColumn ? table.rowIDColumn ?? "id" : "id")
+        // A query's rows are in its own order unless --sort says otherwise.
+        let idKey = querySource?.orderColumn ?? rowIDKey
         var query = try TableQuery(options: options, table: table.name, columns: columns, idKey: idKey)
         query.writtenForms = writtenForms
         query.serverOrder = serverOrder

@@ -36,6 +36,13 @@ public final class Statement {
         self.connection = connection
     }
 
+    /// A statement already prepared on `connection` (``Database/prepareReadOnlyQuery(_:)`` prepares it itself).
+    init(prepared handle: OpaquePointer, connection: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.sql = sql
+        self.connection = connection
+    }
+
     deinit { sqlite3_finalize(handle) }
 
     @inline(__always) private func check(_ rc: Int32) throws {

@@ -1,0 +1,135 @@
+import CLIKit
+import Foundation
+import SQLiteStore
+
+/// `--query`: one read-only SELECT of a SQLite file, its result kept as a table that the
+/// browser, `list` and `watch` open like any other (``TableDatabase/querySource``), and
+/// kept current as the tables it reads change (``follow()``).
+///
+/// The result lives in a file of a private temporary folder, removed when the source goes.
+/// Its own columns — the row id and the row's place in the query's order — are not shown;
+/// the rows are in the query's order unless `--sort` asks for another.
+///
+///     let source = try QuerySource.open(options)
+///     source.follow()   // another connection's commit to a table it reads runs it again
+package final class QuerySource {
+    /// The query as run.
+    package let live: LiveQuery
+    /// The folder of the result's file.
+    private let folder: String
+
+    /// The result table's columns that are the table's own, not the query's.
+    var hiddenColumns: Set<String> { [live.result.rowIDColumn, live.result.orderColumn] }
+    /// The column that orders the rows as the query does.
+    var orderColumn: String { live.result.orderColumn }
+
+    private init(live: LiveQuery, folder: String) {
+        self.live = live
+        self.folder = folder
+    }
+
+    deinit {
+        live.stop()
+        live.result.removeFile()
+        rmdir(folder)
+    }
+
+    /// Checks and runs `options.query` over `options.file` (`@FILE`: the SQL in FILE).
+    ///
+    /// - Throws: ``FetchedTableError``: 64 for a statement that is not one read-only SELECT (naming
+    ///   why, SQLite's message and position for one it cannot prepare), a parameter without a value,
+    ///   an unknown `--key` column; 65 for a `--key` two rows share (naming them); 66 for a missing
+    ///   file or `@FILE`; 74 when the result cannot be written.
+    package static func open(_ options: TableOptions) throws(FetchedTableError) -> QuerySource {
+        guard let given = options.query else { throw .usage("--query: no query") }
+        let sql = try text(of: given)
+        guard FileManager.default.fileExists(atPath: options.file) else {
+            throw .noInput("\(options.file): no such file")
+        }
+        let folder = try makeFolder()
+        let live: LiveQuery
+        do {
+            live = try LiveQuery(
+                databasePath: options.file,
+                sql: sql,
+                parameters: options.parameters.mapValues(parameterValue),
+                key: options.key,
+                resultPath: folder + "/result.sqlite",
+                tracking: TableFileNames.tracking,
+                resultTracking: TableFileNames.tracking
+            )
+        } catch {
+            rmdir(folder)
+            throw refusal(error, options: options)
+        }
+        let source = QuerySource(live: live, folder: folder)
+        do {
+            try live.load()
+        } catch {
+            throw refusal(error, options: options)
+        }
+        return source
+    }
+
+    /// Runs the query again whenever another connection commits a change to a table it reads
+    /// (on a thread of its own; the result's file then changes, and its readers see it as any
+    /// other program's writes). A run that fails leaves the result as it was, `report` told why.
+    package func follow(_ report: @escaping @Sendable (String) -> Void = { _ in }) {
+        live.follow { event in
+            if case .failed(let message) = event { report("the query's re-run failed: \(message)") }
+        }
+    }
+
+    /// `--query`'s SQL: as given, or the contents of FILE for `@FILE`.
+    static func text(of given: String) throws(FetchedTableError) -> String {
+        guard given.hasPrefix("@") else { return given }
+        let path = String(given.dropFirst())
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .noInput("--query: cannot read \(path)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A `--param` value: an integer or a real when it reads as one (`3`, `-2.5`), else text.
+    ///
+    ///     QuerySource.parameterValue("42")    // .integer(42)
+    ///     QuerySource.parameterValue("x")     // .text("x")
+    static func parameterValue(_ text: String) -> StoreValue {
+        if let integer = Int64(text) { return .integer(integer) }
+        if let real = Double(text), real.isFinite, text.contains(where: \.isNumber) { return .real(real) }
+        return .text(text)
+    }
+
+    /// A private folder for the result's file.
+    private static func makeFolder() throws(FetchedTableError) -> String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/fetchedtable-query-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw FetchedTableError(
+                "--query: cannot make a folder for its result in \(base): \(String(cString: strerror(errno)))",
+                status: ExitStatus.cantCreate
+            )
+        }
+        return String(cString: made)
+    }
+
+    /// What a refused or failed query says, with its status.
+    static func refusal(_ error: Error, options: TableOptions) -> FetchedTableError {
+        switch error {
+        case let refusal as QueryRefusal:
+            let place = refusal.offset.map { " (at character \($0 + 1) of the query)" } ?? ""
+            return .usage("--query refused: \(refusal.message)\(place)")
+        case QueryResultError.duplicateKey(let columns, let values):
+            let pairs = zip(columns, values).map { "\($0) = \($1)" }.joined(separator: ", ")
+            return .data("--key \(columns.joined(separator: ", ")) is not unique: two rows have \(pairs)")
+        case QueryResultError.unknownKeyColumn(let name, let columns):
+            return .usage(
+                "--key: no column \"\(name)\" in the query's result; its columns: \(columns.joined(separator: ", "))"
+            )
+        case let error as SQLiteError:
+            return .data("\(options.file): the query failed: \(error.message)")
+        default:
+            return TableDatabase.refusal(error, path: options.file)
+        }
+    }
+}

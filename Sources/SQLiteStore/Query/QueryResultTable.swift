@@ -1,0 +1,257 @@
+import Foundation
+
+/// A query's result kept as a table of a SQLite file of its own, and brought up to each new run
+/// of the query by the difference between the runs: the rows that are new are inserted, the
+/// rows that are gone deleted, the rows whose values or place changed updated — in one
+/// transaction, which the file's history triggers record row by row. A `FetchedResults`
+/// controller over the table (``entity``, ``openStore()``) then sorts, sections, filters and
+/// animates it as any table, and reads each run's difference as a change set of those rows.
+///
+/// Rows are told apart by ``identity``: a key's columns, or their whole content. The table's
+/// columns are the result's (their declared types kept, so that their values are stored as the
+/// query returned them), plus two of its own, named so as not to clash with them: the row id
+/// (``rowIDColumn``) and the row's place in the query's order (``orderColumn``), which moves as
+/// few rows as it can from one run to the next (a longest increasing run keeps its places).
+///
+///     let table = try QueryResultTable(path: "/tmp/q.sqlite", columns: query.columns, identity: .key(["id"]))
+///     try table.load(try query.rows())                 // the first run
+///     let change = try table.update(from: try query.rows())   // a later run: what changed
+///     let store = try table.openStore()                // for a controller: FetchRequest(entity: table.entityName)
+///
+/// The table is written from one thread at a time (its own connection); any number of
+/// connections may read the file meanwhile (WAL).
+public final class QueryResultTable {
+    /// The file.
+    public let path: String
+    /// The result's columns, as the table has them.
+    public let columns: [QueryColumn]
+    /// How rows are told apart (``identifyByContent()`` changes a key to content).
+    public internal(set) var identity: QueryRowIdentity
+    /// The table's name in the file.
+    public let tableName = "query_result"
+    /// The column holding each row's id.
+    public let rowIDColumn: String
+    /// The column holding each row's place in the query's order (sort by it for the query's own order).
+    public let orderColumn: String
+    /// The history table and triggers of the file (``Store/installTracking(forTables:)``): open
+    /// a store over the file with them (``openStore()`` does).
+    public let tracking: TrackingNames
+    /// The history table and triggers a result file has unless told otherwise: `query_history`.
+    public static let defaultTracking = TrackingNames(historyTable: "query_history")
+    /// History entries kept; a reader further behind reads a reset (and refetches).
+    static let historyLimit = 20_000
+
+    let database: Database
+    var index = QueryRowIndex()
+    /// Positions in ``columns`` of the key's columns (empty: by content).
+    var keyColumns: [Int] = []
+    private(set) var isLoaded = false
+
+    /// Makes the file at `path` (replacing any) with an empty table of `columns`, its history
+    /// table and triggers named by `tracking`.
+    ///
+    /// - Throws: ``QueryResultError/unknownKeyColumn(_:columns:)`` for a key column the result
+    ///   lacks; ``SQLiteError`` when the file cannot be made.
+    public init(
+        path: String,
+        columns: [QueryColumn],
+        identity: QueryRowIdentity,
+        tracking: TrackingNames = QueryResultTable.defaultTracking
+    ) throws {
+        self.path = path
+        self.tracking = tracking
+        self.columns = columns
+        self.identity = identity
+        let names = Set(columns.map { $0.name.lowercased() })
+        func free(_ base: String) -> String {
+            var name = base
+            var number = 1
+            while names.contains(name.lowercased()) {
+                number += 1
+                name = "\(base)_\(number)"
+            }
+            return name
+        }
+        rowIDColumn = free("query_row")
+        orderColumn = free("query_order")
+        keyColumns = try QueryResultTable.keyPositions(identity, columns: columns)
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        var options = Database.Options()
+        options.walMode = false
+        database = try Database(path: path, options: options)
+        try database.execute("PRAGMA page_size = 16384")
+        try database.execute("PRAGMA journal_mode = MEMORY")  // a failed first run rolls back
+        try database.execute("PRAGMA synchronous = OFF")
+        try database.execute("PRAGMA cache_size = -16384")
+        let definitions =
+            ["\(SQLIdentifier.quoted(rowIDColumn)) INTEGER PRIMARY KEY"]
+            + columns.map { column in
+                let type = column.declaredType.isEmpty ? "" : " " + QueryResultTable.typeName(column.declaredType)
+                return SQLIdentifier.alwaysQuoted(column.name) + type
+            } + ["\(SQLIdentifier.quoted(orderColumn)) REAL NOT NULL"]
+        try database.execute("CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))")
+    }
+
+    /// The name the table's entity has (its table's).
+    public var entityName: String { tableName }
+
+    /// How many rows the result has.
+    public var count: Int { index.count }
+
+    /// The entity of the table, for a model: every result column an optional attribute named as
+    /// the column (its type guessed from the declared type, ``CatalogColumn/guessType(_:)``), the
+    /// order column a real attribute, the row id the entity's id.
+    public var entity: Entity {
+        var attributes = columns.map { column in
+            Attribute(
+                column.name,
+                CatalogColumn.guessType(column.declaredType),
+                column: column.name,
+                optional: true,
+                declaredType: column.declaredType.isEmpty ? "" : QueryResultTable.typeName(column.declaredType)
+            )
+        }
+        attributes.append(Attribute(orderColumn, .real, column: orderColumn, optional: false, declaredType: "REAL"))
+        return Entity(tableName, tableName: tableName, idColumn: rowIDColumn, attributes: attributes)
+    }
+
+    /// A read-only store over the file, for a controller (its context sees each run's changes
+    /// through `processExternalChanges()` as the rows changed).
+    public func openStore() throws -> Store {
+        try Store(
+            foreignDatabaseAt: path,
+            model: Model(version: 1, applicationID: 0, entities: [entity]),
+            readOnly: true,
+            tracking: tracking
+        )
+    }
+
+    /// Removes the file (and its `-wal` and `-shm`); call once every store over it is closed.
+    public func removeFile() {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+
+    /// A declared type as a column's type in the table: the same words, or none for a type SQLite
+    /// could not read back (it is kept for its affinity only).
+    static func typeName(_ declared: String) -> String {
+        let plain = declared.allSatisfy { $0.isLetter || $0.isNumber || $0 == " " || $0 == "_" }
+        return plain ? declared : SQLIdentifier.alwaysQuoted(declared)
+    }
+
+    /// The positions of `identity`'s key columns among `columns`.
+    static func keyPositions(_ identity: QueryRowIdentity, columns: [QueryColumn]) throws -> [Int] {
+        guard case .key(let names) = identity else { return [] }
+        return try names.map { name in
+            guard let position = columns.firstIndex(where: { $0.name == name }) else {
+                throw QueryResultError.unknownKeyColumn(name, columns: columns.map(\.name))
+            }
+            return position
+        }
+    }
+
+    // MARK: The first run
+
+    /// Writes the first run's rows, in their order (one transaction, no history), then switches
+    /// the file to WAL and installs its history triggers, so that later runs are read row by row.
+    /// `progress` is called with the rows written so far, about every 50,000 rows.
+    ///
+    /// - Throws: ``QueryResultError/duplicateKey(columns:values:)`` when two rows have the same key;
+    ///   what reading the rows throws (an interrupted ``SQLiteError`` when the run was stopped).
+    ///   The table is then empty.
+    package func load(_ rows: QueryRows, progress: ((Int) -> Void)? = nil) throws {
+        precondition(!isLoaded, "a result table is loaded once; later runs go through update(from:)")
+        index.beginRun()
+        let width = columns.count + 2
+        // Many rows a statement; those of the last, unfinished one are bound and the rest left
+        // NULL, which the WHERE leaves out (every row has a row id).
+        let perStatement = max(1, min(64, 999 / width))
+        let marks = "(" + Array(repeating: "?", count: width).joined(separator: ",") + ")"
+        let insert = try database.uncachedStatement(
+            "INSERT INTO \(tableName) SELECT * FROM (VALUES "
+                + Array(repeating: marks, count: perStatement).joined(separator: ",") + ") WHERE column1 IS NOT NULL"
+        )
+        var pending = 0
+        var written = 0
+        do {
+            try database.transaction {
+                while try rows.next() {
+                    let base = Int32(pending * width)
+                    let (identity, content) = try digests(of: rows)
+                    let rowID = index.takeRowID()
+                    try insert.bind(field: .integer(rowID), at: base + 1)
+                    for column in 0..<columns.count {
+                        try insert.bind(field: rows.field(column), at: base + Int32(column) + 2)
+                    }
+                    try insert.bind(field: .real(Double(rowID)), at: base + Int32(width))
+                    index.add(rowID: rowID, identity: identity, content: content, order: Double(rowID))
+                    pending += 1
+                    if pending == perStatement {
+                        _ = try insert.step()
+                        insert.reset()
+                        written += pending
+                        pending = 0
+                        if written % 51_200 < perStatement { progress?(written) }
+                    }
+                }
+                if pending > 0 {
+                    _ = try insert.step()
+                    written += pending
+                }
+                insert.reset()
+            }
+        } catch {
+            insert.reset()
+            index = QueryRowIndex()
+            throw error
+        }
+        try database.execute("PRAGMA journal_mode = WAL")
+        let store = try Store(
+            foreignDatabaseAt: path,
+            model: Model(version: 1, applicationID: 0, entities: [entity]),
+            readOnly: false,
+            tracking: tracking
+        )
+        try store.installTracking(forTables: [tableName])
+        database.clearStatementCache()
+        isLoaded = true
+        progress?(written)
+    }
+
+    /// The identity and content digests of the current row of `rows`: the key's (or the content
+    /// numbered by occurrence among the rows of this run so far) and the whole row's. `isNew`
+    /// says whether an identity was given to a new row of this run already (an update's rows
+    /// are added to the index only once they are written).
+    ///
+    /// - Throws: ``QueryResultError/duplicateKey(columns:values:)`` when the key was seen in this run.
+    func digests(
+        of rows: QueryRows,
+        isNew: (RowDigest.Digest) -> Bool = { _ in false }
+    ) throws -> (identity: RowDigest.Digest, content: RowDigest.Digest) {
+        var content = RowDigest()
+        for column in 0..<columns.count { content.add(rows.field(column)) }
+        let whole = content.value
+        guard !keyColumns.isEmpty else {
+            var number = 0
+            while true {
+                let identity = whole.numbered(number)
+                if let slot = index.slot(of: identity) {
+                    if !index.isSeen(slot) { return (identity, whole) }
+                } else if !isNew(identity) {
+                    return (identity, whole)
+                }
+                number += 1
+            }
+        }
+        var key = RowDigest()
+        for column in keyColumns { key.add(rows.field(column)) }
+        let identity = key.value
+        let seen = index.slot(of: identity).map(index.isSeen) ?? isNew(identity)
+        if seen {
+            throw QueryResultError.duplicateKey(
+                columns: keyColumns.map { columns[$0].name },
+                values: keyColumns.map { rows.field($0).value }
+            )
+        }
+        return (identity, whole)
+    }
+}

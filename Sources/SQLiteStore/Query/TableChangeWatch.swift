@@ -1,0 +1,165 @@
+/// Which of the tables a query reads another connection changed: what a ``LiveQuery`` asks
+/// before it runs the query again. Each look costs one `PRAGMA data_version` while nobody has
+/// committed; after a commit it tells the query's tables apart so that a commit to a table the
+/// query does not read costs no run of the query:
+///
+/// - a table with history triggers (``Store/installTracking(forTables:)``) is known changed when
+///   the history has an entry of it past the last one read — one indexed read of the new entries;
+/// - any other table is compared by its fingerprint: a ``RowDigest`` of every row (`rowid` and
+///   columns, in the table's order), read once per commit that may have touched it, in the same
+///   read transaction as the run that follows. SQLite keeps no per-table change counter, and
+///   nothing is written to a file that is only read, so this scan is the price of an untracked
+///   table (`--track` makes it one indexed read).
+///
+/// Use it inside a read transaction (``Database/read(_:)``), so that what it reads and the run it
+/// decides on see one snapshot.
+final class TableChangeWatch {
+    let database: Database
+    let tracking: TrackingNames
+    /// The tables watched.
+    private(set) var tables: [String]
+    /// `PRAGMA data_version` when last looked.
+    private var dataVersion: Int64?
+    /// `PRAGMA schema_version` when last looked.
+    private var schemaVersion: Int64?
+    /// The tables with history triggers.
+    private var tracked = Set<String>()
+    /// The last history entry read (nil: no history table).
+    private var historyPosition: Int64?
+    /// Each untracked table's fingerprint (nil until the first look).
+    private var fingerprints: [String: RowDigest.Digest]?
+
+    /// What a look found.
+    enum Finding: Equatable {
+        /// Nobody committed, or no commit touched the tables.
+        case unchanged
+        /// These tables changed (all of them when it cannot be told which).
+        case changed([String])
+        /// The schema changed: the query must be prepared again.
+        case schemaChanged
+    }
+
+    init(database: Database, tables: [String], tracking: TrackingNames) {
+        self.database = database
+        self.tables = tables
+        self.tracking = tracking
+    }
+
+    /// Notes the state of the file now (the snapshot a run is about to read): later looks compare with it.
+    /// Fingerprints are made at the first look that needs them.
+    func start() throws {
+        dataVersion = try database.dataVersion()
+        schemaVersion = try database.scalar("PRAGMA schema_version").int64
+        try readTracking()
+        fingerprints = nil
+    }
+
+    /// Whether the tables changed since the last look (or ``start()``).
+    func look() throws -> Finding {
+        let version = try database.dataVersion()
+        if version == dataVersion {
+            // Nothing committed since the run: the fingerprints of now are those of the run.
+            if fingerprints == nil { fingerprints = try fingerprintsNow() }
+            return .unchanged
+        }
+        dataVersion = version
+        let schema = try database.scalar("PRAGMA schema_version").int64
+        if schema != schemaVersion {
+            schemaVersion = schema
+            return .schemaChanged
+        }
+        var changed = Set<String>()
+        if !tracked.isEmpty { changed.formUnion(try trackedChanges()) }
+        if let before = fingerprints {
+            let now = try fingerprintsNow()
+            for (table, digest) in now where before[table] != digest { changed.insert(table) }
+            fingerprints = now
+        } else {
+            // No fingerprint of the run's state: which table changed cannot be told.
+            fingerprints = try fingerprintsNow()
+            changed.formUnion(tables.filter { !tracked.contains($0) })
+        }
+        return changed.isEmpty ? .unchanged : .changed(tables.filter(changed.contains))
+    }
+
+    /// Watches `tables` from now on (the query was prepared again).
+    func watch(_ tables: [String]) throws {
+        self.tables = tables
+        try start()
+    }
+
+    // MARK: Steps
+
+    /// Which tables have history triggers, and the history's last entry.
+    private func readTracking() throws {
+        tracked = []
+        historyPosition = nil
+        let history = try database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+            [.text(tracking.historyTable)]
+        )
+        guard history.int64 == 1 else { return }
+        for table in tables {
+            let names = ["insert", "update", "delete"].map {
+                StoreValue.text(tracking.triggerPrefix + $0 + "_" + table)
+            }
+            let count = try database.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?, ?)",
+                names
+            )
+            if count.int64 == 3 { tracked.insert(table) }
+        }
+        historyPosition =
+            try database.scalar("SELECT max(seq) FROM \(SQLIdentifier.quoted(tracking.historyTable))")
+            .int64 ?? 0
+    }
+
+    /// The tracked tables with history entries past the last one read (all of them when entries
+    /// were pruned before they were read).
+    private func trackedChanges() throws -> Set<String> {
+        guard let position = historyPosition else { return tracked }
+        let history = SQLIdentifier.quoted(tracking.historyTable)
+        let bounds = try database.query("SELECT min(seq), max(seq) FROM \(history)").first ?? []
+        let newest = bounds.count == 2 ? bounds[1].int64 ?? 0 : 0
+        let oldest = bounds.count == 2 ? bounds[0].int64 : nil
+        defer { historyPosition = newest }
+        if newest < position || (oldest.map { $0 > position + 1 } ?? false) { return tracked }
+        var changed = Set<String>()
+        try database.forEachRow(
+            "SELECT DISTINCT table_name FROM \(history) WHERE seq > ?",
+            [.integer(position)]
+        ) { row in
+            let table = row.text(at: 0)
+            if tracked.contains(table) { changed.insert(table) }
+        }
+        return changed
+    }
+
+    /// The fingerprint of every untracked table now.
+    private func fingerprintsNow() throws -> [String: RowDigest.Digest] {
+        var digests: [String: RowDigest.Digest] = [:]
+        for table in tables where !tracked.contains(table) { digests[table] = try fingerprint(of: table) }
+        return digests
+    }
+
+    /// A digest of every row of `table`, its row id first when it has one.
+    private func fingerprint(of table: String) throws -> RowDigest.Digest {
+        let name = SQLIdentifier.quoted(table)
+        let statement: Statement
+        do {
+            statement = try database.statement("SELECT _rowid_, * FROM \(name)")
+        } catch {
+            statement = try database.statement("SELECT * FROM \(name)")  // WITHOUT ROWID, or a virtual table
+        }
+        defer { statement.reset() }
+        let rows = StatementRows(statement)
+        var digest = RowDigest()
+        var count: UInt64 = 0
+        while try rows.next() {
+            for column in 0..<rows.columnCount { digest.add(rows.field(column)) }
+            count += 1
+        }
+        digest.add(word: count)
+        return digest.value
+    }
+}
