@@ -20,7 +20,7 @@ package enum TableBrowserCommand {
             errorOutput: { writeStandardError($0 + "\n") }
         ) { parsed in
             let options = try TableOptions(parsed)
-            if options.postgres != nil { return try PostgresFaces.browse(options) }
+            if options.postgres != nil { return try TableBrowserCommand.browsePostgres(options) }
             if try TableFileKind.of(path: options.file).isCached,
                 !CSVSource.isCached(path: options.file, missingValues: options.missingValues)
             {

@@ -57,7 +57,7 @@ package enum TableListCommand {
             if options.postgres != nil {
                 let (_, opening) = try PostgresOpening.open(options, command: "fetchedtable list")
                 guard let opening else { return ExitStatus.usage }
-                return try PostgresFaces.list(opening, options: options, format: format, output: output)
+                return try TableListCommand.listPostgres(opening, options: options, format: format, output: output)
             }
             let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable list")
             var writer = makeWriter(opened, chosen: options.columns)

@@ -47,7 +47,7 @@ package enum TableWatchCommand {
             if options.postgres != nil {
                 let (_, opening) = try PostgresOpening.open(options, command: "fetchedtable watch")
                 guard let opening else { return ExitStatus.usage }
-                return try PostgresFaces.watch(
+                return try TableWatchCommand.watchPostgres(
                     opening,
                     options: options,
                     output: output,

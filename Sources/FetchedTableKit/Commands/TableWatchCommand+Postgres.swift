@@ -8,30 +8,12 @@ import TerminalUI
 import Glibc
 #endif
 
-/// `list`, `watch` and the browser over a PostgreSQL table.
-enum PostgresFaces {
-    /// `fetchedtable list URL|--pg`: the rows in the formats of the SQLite face.
-    static func list(
-        _ opening: PostgresOpening,
-        options: TableOptions,
-        format: ResultsListWriter.Format,
-        output: (String) -> Void
-    ) throws(FetchedTableError) -> Int32 {
-        let copy = try PostgresCopy.load(opening)
-        let (opened, controller) = try copy.fetch(options)
-        let writer = TableListCommand.makeWriter(opened, chosen: options.columns)
-        do {
-            try writer.write(controller, format: format, output: output)
-        } catch {
-            throw TableDatabase.refusal(error, path: options.file)
-        }
-        return ExitStatus.ok
-    }
-
+/// `fetchedtable watch` over a PostgreSQL table: a copy kept current from the server.
+extension TableWatchCommand {
     /// `fetchedtable watch URL|--pg`: the snapshot line, then a line per change batch. When the
     /// table's columns change on the server (a column renamed, added, dropped), it is copied again
     /// with its new shape and a new snapshot line follows, as for a SQLite file replaced.
-    static func watch(
+    static func watchPostgres(
         _ opening: PostgresOpening,
         options: TableOptions,
         output: @escaping (String) -> Bool,
@@ -125,33 +107,4 @@ enum PostgresFaces {
         }
         return readerGone
     }
-
-    /// `fetchedtable URL|--pg`: the browser (the table list first without `--table`).
-    static func browse(_ options: TableOptions) throws(FetchedTableError) -> Int32 {
-        let (server, opening) = try PostgresOpening.open(options, command: "")
-        if let refusal = TableBrowserCommand.terminalRefusal() { throw refusal }
-        let screen: CursesBackend
-        do { screen = try CursesBackend() } catch {
-            throw FetchedTableError(
-                "cannot use the terminal: \(FetchedTableError.reason(error))",
-                status: ExitStatus.failure
-            )
-        }
-        let loop = TerminalRunLoop(backend: screen, minimumWidth: 24, minimumHeight: 8)
-        let browser = PostgresBrowser(server: server, options: options, loop: loop)
-        do {
-            if let opening { browser.open(opening) } else { try browser.showTableList() }
-        } catch {
-            screen.close()
-            throw error
-        }
-        let exit = loop.run()
-        browser.stop()
-        while loop.pop() != nil {}
-        screen.close()
-        if let error = browser.error { throw error }
-        for line in (browser.log + PostgresNoticeLog.shared.take()).suffix(5) { printError(line) }
-        return exit.exitStatus
-    }
-
 }
