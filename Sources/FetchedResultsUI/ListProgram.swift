@@ -145,8 +145,16 @@ public struct ListProgram {
         return nil
     }
 
-    /// Writes `name: message` to standard error.
+    /// Writes `name: message` to standard error, each line's control characters escaped by the
+    /// one policy of every program's output (``DisplayText/escapingControls(_:)``): a path or an
+    /// error naming a file's contents cannot drive the terminal.
     func say(_ message: String) {
-        FileHandle.standardError.write(Data("\(name): \(message)\n".utf8))
+        FileHandle.standardError.write(Data(errorText(message).utf8))
+    }
+
+    /// What ``say(_:)`` writes: `name: message` and a line break, each line escaped.
+    package func errorText(_ message: String) -> String {
+        let lines = "\(name): \(message)".split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.map { DisplayText.escapingControls(String($0)) }.joined(separator: "\n") + "\n"
     }
 }

@@ -79,4 +79,11 @@ import Testing
         #expect(program.run(arguments: ["--db", file], environment: [:]) == 65)
         #expect(books.firstLaunches == 0)
     }
+
+    @Test func anErrorNamingAPathWithControlCharactersIsWrittenEscapedLineByLine() {
+        let program = Books().program
+        let text = program.errorText("/tmp/\u{1B}[2Jevil.sqlite: not a store\nusage: books")
+        #expect(text == "books: /tmp/\\u{1B}[2Jevil.sqlite: not a store\nusage: books\n")
+        #expect(!text.unicodeScalars.contains("\u{1B}"))
+    }
 }
