@@ -1,5 +1,3 @@
-import SQLiteStore
-
 /// A request for the objects of one entity, filtered and ordered.
 ///
 /// The controller reads only identifiers in order; objects are loaded
