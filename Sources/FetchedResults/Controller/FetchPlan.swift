@@ -110,9 +110,7 @@ struct FetchPlan {
                 )
             }
         }
-        for i in sorts.indices {
-            sorts[i].sortsLast = try FetchPlan.derivedAttribute(sorts[i].keyPath, model: model, root: entity)?.sortsLast
-        }
+        sorts = sorts.map { $0.resolvingSortsLast(in: model, root: entity) }
         self.sorts = sorts
         self.sectionKeyPath = sectionNameKeyPath
         self.sectionAscending = sectionNameKeyPath == nil ? true : sorts[0].ascending
@@ -153,9 +151,9 @@ struct FetchPlan {
 
         var fromSortValue: SectionFromSortValue?
         if derivedFromFirstSortAlone, let section = sectionNameKeyPath,
-            let derived = try FetchPlan.derivedAttribute(section, model: model, root: entity),
+            let derived = model.derivedAttribute(atKeyPath: section, root: entity),
             let bytes = derived.decidingBytes, bytes > 0,
-            try FetchPlan.derivedAttribute(first.keyPath, model: model, root: entity) == nil
+            model.derivedAttribute(atKeyPath: first.keyPath, root: entity) == nil
         {
             // One binary sort and no limit: rows with the same value may come in any order, and the
             // fetch puts them in id order itself (a limit would cut that run at SQLite's order).
@@ -179,12 +177,9 @@ struct FetchPlan {
         fetchSelectFrom = select + " FROM " + source.from
         var base = fetchSelectFrom
         if let p = predicateSQL { base += " WHERE " + p.sql }
-        var limit = ""
-        if request.fetchLimit > 0 || request.fetchOffset > 0 {
-            limit = " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(max(0, request.fetchOffset))"
-        }
+        let limit = FetchSort.limitClause(limit: request.fetchLimit, offset: request.fetchOffset)
         let id = source.idExpression
-        fetchSQL = base + " ORDER BY " + FetchPlan.orderBy(sorts: sorts, expressions: sortExpressions, id: id) + limit
+        fetchSQL = base + " ORDER BY " + FetchSort.orderBy(sorts: sorts, expressions: sortExpressions, id: id) + limit
         if sorts.count > request.sortDescriptors.count {
             var cheaperBase = base
             if fromSortValue != nil {
@@ -198,7 +193,7 @@ struct FetchPlan {
             }
             fetchSQLWithoutSectionSort =
                 cheaperBase + " ORDER BY "
-                + FetchPlan.orderBy(
+                + FetchSort.orderBy(
                     sorts: Array(sorts.dropFirst()),
                     expressions: Array(sortExpressions.dropFirst()),
                     id: fromSortValue?.ordersTiesByID == true ? nil : id
@@ -221,19 +216,6 @@ struct FetchPlan {
         let values = ([id] + valueExpressions).joined(separator: ", ")
         valuesSQLMany = "SELECT \(values) FROM \(source.from) WHERE \(id) IN (SELECT value FROM json_each(?))"
         valuesSQLSingle = "SELECT \(values) FROM \(source.from) WHERE \(id) = ?"
-    }
-
-    /// The ORDER BY terms of `sorts`, then `id ASC` (nil: no id term, the ties left in SQLite's order).
-    static func orderBy(sorts: [FetchSort], expressions: [String], id: String?) -> String {
-        var terms: [String] = []
-        for (s, e) in zip(sorts, expressions) {
-            // A value that sorts last in both directions (the section of the values that are not dates).
-            if let last = s.sortsLast { terms.append("(\(e) IS \(DerivedAttribute.sqlLiteral(last))) ASC") }
-            let nulls = s.nulls == .greatest ? (s.ascending ? " NULLS LAST" : " NULLS FIRST") : ""
-            terms.append("\(e) COLLATE \(s.collation.sqlName) \(s.ascending ? "ASC" : "DESC")\(nulls)")
-        }
-        if let id { terms.append(id + " ASC") }
-        return terms.joined(separator: ", ")
     }
 
     enum DerivedReads { case onlyTheSortAttribute, theSortAttributeAndOthers }
@@ -267,12 +249,6 @@ struct FetchPlan {
         func section(of value: StoreValue) -> StoreValue { compute { _ in value } }
     }
 
-    /// The derived attribute `keyPath` names, nil when it names a stored one.
-    static func derivedAttribute(_ keyPath: String, model: Model, root: Entity) throws -> DerivedAttribute? {
-        let (prefix, name) = split(keyPath, root: root)
-        return try entity(at: prefix, model: model, root: root)?.derivedAttribute(named: name)
-    }
-
     /// Whether `section` names a derived attribute whose SQL reads the attribute `sortKeyPath`
     /// names (nil when it does not), and whether it reads nothing else.
     static func derivedReads(
@@ -281,9 +257,9 @@ struct FetchPlan {
         model: Model,
         root: Entity
     ) throws -> DerivedReads? {
-        let (sectionPrefix, sectionName) = split(section, root: root)
-        let (sortPrefix, sortName) = split(sortKeyPath, root: root)
-        guard sectionPrefix == sortPrefix, let owner = try entity(at: sectionPrefix, model: model, root: root),
+        let (sectionPrefix, sectionName) = Model.split(section, root: root)
+        let (sortPrefix, sortName) = Model.split(sortKeyPath, root: root)
+        guard sectionPrefix == sortPrefix, let owner = model.entity(at: sectionPrefix, root: root),
             let derived = owner.derivedAttribute(named: sectionName)
         else { return nil }
         let columns = columns(of: derived)
@@ -298,36 +274,14 @@ struct FetchPlan {
         let parts = keyPath.split(separator: ".").map(String.init)
         // A changed link on the way changes everything behind it.
         for i in 1..<max(1, parts.count) { out.append(parts[0..<i].joined(separator: ".")) }
-        let (prefix, name) = split(keyPath, root: root)
-        if let owner = try entity(at: prefix, model: model, root: root),
+        let (prefix, name) = Model.split(keyPath, root: root)
+        if let owner = model.entity(at: prefix, root: root),
             let derived = owner.derivedAttribute(named: name)
         {
             let keys = columns(of: derived).compactMap { owner.key(forColumn: $0) }
             for k in keys { out.append(prefix.isEmpty ? k : prefix + "." + k) }
         }
         return out
-    }
-
-    /// The relationship path and the last name of `keyPath`; a name of `root` with a dot in it (a
-    /// column of an existing table, `user.email`, or a key derived from one) is a name, not a path.
-    private static func split(_ keyPath: String, root: Entity) -> (prefix: String, name: String) {
-        if root.isForeign, root.attribute(named: keyPath) != nil || root.derivedAttribute(named: keyPath) != nil {
-            return ("", keyPath)
-        }
-        guard let dot = keyPath.lastIndex(of: ".") else { return ("", keyPath) }
-        return (String(keyPath[..<dot]), String(keyPath[keyPath.index(after: dot)...]))
-    }
-
-    private static func entity(at prefix: String, model: Model, root: Entity) throws -> Entity? {
-        var e = root
-        guard !prefix.isEmpty else { return e }
-        for part in prefix.split(separator: ".") {
-            guard let r = e.relationship(named: String(part)), let next = model.entity(named: r.destination) else {
-                return nil
-            }
-            e = next
-        }
-        return e
     }
 
     /// Column names a derived attribute's SQL template reads (`$.close_date` → `close_date`,
@@ -471,7 +425,7 @@ extension FetchPlan {
         let skip = requestSortsOnly && hasPrependedSectionSort ? 1 : 0
         sql +=
             " ORDER BY "
-            + FetchPlan.orderBy(
+            + FetchSort.orderBy(
                 sorts: Array(sorts.dropFirst(skip)),
                 expressions: Array(sortExpressions.dropFirst(skip)),
                 id: source.idExpression

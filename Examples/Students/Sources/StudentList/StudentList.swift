@@ -3,9 +3,21 @@ import FetchedResultsUI
 import SQLiteStore
 import TerminalUI
 
-/// A student, as the table `student` (name, number, subject) holds one.
-public struct Student: StoreRecord, Codable, Equatable, Sendable {
-    public static let entityName = "Student"
+/// A student, as the table `student` (name, number, subject) holds one: the one place the
+/// schema is declared (the model is built from it).
+public struct Student: EntityRecord, Codable, Equatable, Sendable {
+    /// The attributes, by name: in sorts, predicates and section keys as in the entity.
+    public enum CodingKeys: String, CodingKey { case name, number, subject }
+    public typealias Columns = CodingKeys
+    /// The entity `Student`, in the table `student`.
+    public static let entity = Entity(
+        "Student",
+        attributes: [
+            Attribute(Columns.name.stringValue, .text),
+            Attribute(Columns.number.stringValue, .integer),
+            Attribute(Columns.subject.stringValue, .text, indexed: true),
+        ]
+    )
     public var name: String
     public var number: Int
     public var subject: String
@@ -14,20 +26,7 @@ public struct Student: StoreRecord, Codable, Equatable, Sendable {
 /// The store's model, the sample data, and the list screen's configuration of `students`.
 public enum StudentList {
     /// One entity, `Student`, in the table `student`.
-    public static let model = Model(
-        version: 1,
-        applicationID: 0x5354_4455,
-        entities: [
-            Entity(
-                "Student",
-                attributes: [
-                    Attribute("name", .text),
-                    Attribute("number", .integer),
-                    Attribute("subject", .text, indexed: true),
-                ]
-            )
-        ]
-    )
+    public static let model = Model(version: 1, applicationID: 0x5354_4455, records: [Student.self])
 
     /// What a first launch puts in the new store.
     public static let sampleStudents: [Student] = [
@@ -46,17 +45,17 @@ public enum StudentList {
     public static var bySubject: ListTab {
         var tab = ListTab(
             title: "Students",
-            entity: "Student",
-            sortDescriptors: [FetchSort("subject"), FetchSort("number")],
-            sectionNameKeyPath: "subject"
+            entity: Student.entityName,
+            sortDescriptors: [FetchSort(Student.Columns.subject), FetchSort(Student.Columns.number)],
+            sectionNameKeyPath: Student.Columns.subject.stringValue
         ) { object in
             let student = try? object.record(as: Student.self)
             return TableCell(style: .subtitle, title: student?.name ?? "?", detail: "No. \(student?.number ?? 0)")
         }
         tab.headerTitle = { section in "\(section.name) (\(section.numberOfObjects))" }
-        tab.searchKeyPaths = ["name"]
+        tab.searchKeyPaths = [Student.Columns.name.stringValue]
         tab.noun = ("student", "students")
-        tab.objectName = { object in "“\(object.string("name") ?? "")”" }
+        tab.objectName = { object in "“\(object.string(Student.Columns.name.stringValue) ?? "")”" }
         return tab
     }
 

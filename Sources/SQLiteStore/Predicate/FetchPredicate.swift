@@ -1,5 +1,3 @@
-import SQLiteStore
-
 /// A filter for fetched objects, written in an NSPredicate-like language.
 ///
 /// The same predicate is compiled to SQL (with bound parameters; values are

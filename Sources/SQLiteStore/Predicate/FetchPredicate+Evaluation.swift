@@ -1,5 +1,3 @@
-import SQLiteStore
-
 /// SQL's three truth values.
 enum Truth: Equatable {
     case yes, no, unknown

@@ -1,5 +1,3 @@
-import SQLiteStore
-
 /// A piece of SQL with its bound arguments, in the order of the `?`s.
 ///
 ///     let where_ = try predicate.sql(in: source)

@@ -1,5 +1,3 @@
-import SQLiteStore
-
 /// Recursive-descent parser for the NSPredicate-like format of ``FetchPredicate``.
 ///
 /// Grammar (keywords are case-insensitive):

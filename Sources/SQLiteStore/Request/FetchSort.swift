@@ -1,5 +1,3 @@
-import SQLiteStore
-
 /// One ordering criterion of a ``FetchRequest``: a key path, a direction and
 /// how text compares.
 ///
@@ -46,7 +44,7 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
     /// for a key path that names a derived attribute with a `DerivedAttribute.sortsLast` value
     /// (the section of the values that are not dates), so that SQL, Swift and the sort-key
     /// prefixes agree on it: `ORDER BY (e IS last), e ASC|DESC`.
-    var sortsLast: StoreValue?
+    package var sortsLast: StoreValue?
 
     /// A sort by `keyPath`.
     ///
@@ -83,7 +81,7 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Orders two values ascending with NULL where `nulls` puts it: -1, 0 or 1.
-    static func compare(_ a: StoreValue, _ b: StoreValue, collation: Collation, nulls: NullOrder) -> Int {
+    package static func compare(_ a: StoreValue, _ b: StoreValue, collation: Collation, nulls: NullOrder) -> Int {
         if nulls == .greatest, a.isNullInOrder != b.isNullInOrder { return a.isNullInOrder ? 1 : -1 }
         return StoreValue.compare(a, b, collation: collation)
     }
@@ -91,7 +89,7 @@ public struct FetchSort: Sendable, Hashable, CustomStringConvertible {
 
 extension StoreValue {
     /// Whether SQLite's `ORDER BY` treats it as NULL (NULL, and a NaN real, which SQLite stores as NULL).
-    var isNullInOrder: Bool {
+    package var isNullInOrder: Bool {
         switch self {
         case .null: true
         case .real(let value): value.isNaN

@@ -1,5 +1,3 @@
-import SQLiteStore
-
 /// A request for the objects of one entity, filtered and ordered.
 ///
 /// The controller reads only identifiers in order; objects are loaded
@@ -15,7 +13,7 @@ public struct FetchRequest: Sendable, Hashable {
     public var entityName: String
     /// Objects for which the predicate is true are fetched (nil: all).
     public var predicate: FetchPredicate?
-    /// At least one is required by ``FetchedResultsController``.
+    /// At least one is required by `FetchedResultsController`.
     public var sortDescriptors: [FetchSort]
     /// How many objects are loaded at once when one of them is first accessed
     /// (0 means the default, ``FetchRequest/defaultBatchSize``).

@@ -1,5 +1,3 @@
-import SQLiteStore
-
 /// A token of the predicate language with its 1-based column.
 struct PredicateToken: Equatable {
     enum Kind: Equatable {

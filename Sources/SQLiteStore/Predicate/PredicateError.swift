@@ -1,5 +1,3 @@
-import SQLiteStore
-
 /// Why a predicate format string could not be parsed or compiled.
 ///
 /// Positions are 1-based columns (characters) in the format string, so a

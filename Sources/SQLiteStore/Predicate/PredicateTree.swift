@@ -1,5 +1,3 @@
-import SQLiteStore
-
 /// The tree a ``FetchPredicate`` is made of.
 ///
 /// The parser builds it from the format string; code can also build it
