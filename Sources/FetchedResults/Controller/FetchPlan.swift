@@ -347,7 +347,7 @@ struct FetchPlan {
     }
 
     /// Compares two section values as `StoreValue.compare` does, except that the section sort's
-    /// ``FetchSort/sortsLast`` value (the section of the values that are not dates) is above every
+    /// `FetchSort.sortsLast` value (the section of the values that are not dates) is above every
     /// other when sections ascend and below every other when they descend: in the direction
     /// sections run (``sectionOrder(_:_:)``), it is last either way.
     func compareSectionValues(_ a: StoreValue, _ b: StoreValue) -> Int {

@@ -11,7 +11,7 @@ extension FetchedResultsController {
     /// attribute alone, a stored one, byte for byte, in one section or in sections derived
     /// from that attribute (``FetchPlan/sectionFromSortValue``: the day of a date-time).
     /// Each row is checked against the one before it (SQLite's BINARY order of the texts,
-    /// NULL where the sort's ``FetchSort/nulls`` puts it, then the id ascending), and the sections must come out in order
+    /// NULL where the sort's `FetchSort.nulls` puts it, then the id ascending), and the sections must come out in order
     /// as for the query. Returns false, changing nothing, when any of this does not hold: call
     /// ``performFetch()`` then. The caller vouches that `rows` holds every row of the table
     /// with the attribute's value as the store holds it.

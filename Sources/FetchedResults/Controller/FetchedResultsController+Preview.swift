@@ -65,7 +65,7 @@ extension FetchedResultsController {
     ///     // [Book/948398 in "2025", Book/163453 in "2025", …]
     ///
     /// - Throws: what ``performFetch()`` throws for an invalid request
-    ///   (``FetchedResultsError``, ``PredicateError``), and SQLite's errors.
+    ///   (``FetchedResultsError``, `PredicateError`), and SQLite's errors.
     package func previewFirstObjects(limit: Int) throws -> [FetchedPreviewRow] {
         guard limit > 0 else { return [] }
         let plan = try makePlan()

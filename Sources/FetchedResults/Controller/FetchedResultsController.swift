@@ -9,7 +9,7 @@ struct SectionRecord {
 }
 
 /// Core Data's `NSFetchedResultsController` over the SQLite object store:
-/// the results of a ``FetchRequest`` in sections, kept up to date as the
+/// the results of a `FetchRequest` in sections, kept up to date as the
 /// store changes, with batches of changes a table view can animate.
 ///
 /// - `performFetch()` runs one SQL query returning only ids (and the section

@@ -24,7 +24,7 @@ package final class PresortedRows: Sendable {
     package let offsets: [UInt32]
     /// Which rows hold NULL.
     package let isNull: [Bool]
-    /// Whether NULL is above every text (``FetchSort/NullOrder/greatest``), not below.
+    /// Whether NULL is above every text (`FetchSort.NullOrder.greatest`), not below.
     package let nullsGreatest: Bool
 
     package init(

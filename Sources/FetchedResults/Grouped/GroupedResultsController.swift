@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteStore
 
-/// The rows of a ``FetchRequest`` grouped by the value of one key path — each distinct
+/// The rows of a `FetchRequest` grouped by the value of one key path — each distinct
 /// value with the number of rows that hold it, most rows first — kept up to date as the
 /// store changes, with batches of changes a table view can animate: a frequency table
 /// that is live.

@@ -68,9 +68,9 @@ struct SortPrefix: Hashable {
 ///   code each, which ends the prefix), a terminator 0, and codes that end
 ///   the prefix for control characters and non-ASCII bytes;
 /// - blobs end the prefix after the class.
-/// A field with a value that sorts last in both directions (``FetchSort/sortsLast``) starts with
+/// A field with a value that sorts last in both directions (`FetchSort.sortsLast`) starts with
 /// one bit, 1 for that value, which a descending sort does not invert. A field whose NULL is the
-/// greatest value (``FetchSort/nulls``) then has one bit, 1 for NULL (and NaN), which a descending
+/// greatest value (`FetchSort.nulls`) then has one bit, 1 for NULL (and NaN), which a descending
 /// sort inverts as the rest, and nothing more for NULL.
 /// A descending sort inverts its field's bits. A field that ends the prefix
 /// (or running out of bits) makes it inexact.
@@ -81,10 +81,10 @@ struct SortKeyEncoder {
         var mode: Mode
         var nocase: Bool
         var ascending: Bool
-        /// A value that sorts after every other in both directions (``FetchSort/sortsLast``): a
+        /// A value that sorts after every other in both directions (`FetchSort.sortsLast`): a
         /// leading bit, set for it, not inverted by a descending sort.
         var last: StoreValue? = nil
-        /// NULL above every value (``FetchSort/NullOrder/greatest``): a bit, set for NULL.
+        /// NULL above every value (`FetchSort.NullOrder.greatest`): a bit, set for NULL.
         var nullsGreatest = false
     }
 
