@@ -20,7 +20,10 @@ enum FaultyFileSystem {
 
     /// The default VFS this one forwards to (the one that was default before).
     nonisolated(unsafe) static var base: UnsafeMutablePointer<sqlite3_vfs>!
-    nonisolated(unsafe) static var vfs = sqlite3_vfs()
+    /// This VFS: allocated once and never freed, since SQLite keeps the pointer registered (a
+    /// global's address is not a stable pointer in Swift, and its storage may be smaller than
+    /// the C struct's stride that a copy writes).
+    nonisolated(unsafe) static var vfs: UnsafeMutablePointer<sqlite3_vfs>!
     /// One method table per `iVersion` the real files may report (1, 2, 3).
     nonisolated(unsafe) static var methods: [UnsafeMutablePointer<sqlite3_io_methods>] = []
 
@@ -33,13 +36,14 @@ enum FaultyFileSystem {
             table.initialize(to: ioMethods(version: Int32(version)))
             return table
         }
-        vfs = found.pointee
-        vfs.szOsFile = found.pointee.szOsFile + Int32(headerSize)
-        vfs.pNext = nil
-        vfs.zName = UnsafePointer(strdup("fault-injection"))
-        vfs.pAppData = nil
-        vfs.xOpen = { _, name, file, flags, outFlags in FaultyFileSystem.open(name, file!, flags, outFlags) }
-        let rc = withUnsafeMutablePointer(to: &vfs) { sqlite3_vfs_register($0, 1) }
+        vfs = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
+        vfs.initialize(to: found.pointee)
+        vfs.pointee.szOsFile = found.pointee.szOsFile + Int32(headerSize)
+        vfs.pointee.pNext = nil
+        vfs.pointee.zName = UnsafePointer(strdup("fault-injection"))
+        vfs.pointee.pAppData = nil
+        vfs.pointee.xOpen = { _, name, file, flags, outFlags in FaultyFileSystem.open(name, file!, flags, outFlags) }
+        let rc = sqlite3_vfs_register(vfs, 1)
         precondition(rc == SQLITE_OK, "sqlite3_vfs_register failed: \(rc)")
     }()
 
