@@ -33,7 +33,8 @@ if [ -z "$bin_dir" ]; then
     bin_dir=$(bash scripts/build-release.sh --print-bin-path)
 fi
 
-version=$(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' Sources/CLIKit/BuildInfo.swift)
+version=$(sed -n 's/^ *[a-z]* static let version = "\(.*\)"$/\1/p' Sources/CLIKit/BuildInfo.swift)
+[ -n "$version" ] || { echo "package-deb: no version in Sources/CLIKit/BuildInfo.swift"; exit 1; }
 arch=$(dpkg --print-architecture)
 name=fetchedtable-tools
 maintainer="${DEBFULLNAME:-FetchedTable maintainers} <${DEBEMAIL:-maintainers@fetchedtable.invalid}>"
