@@ -118,9 +118,11 @@ import Testing
         defer { temp.remove() }
         let stash = try temp.open(passphrase: Self.passphrase)
         let note = try stash.addNote(title: "Groceries", body: "milk")
-        note["title"] = .text("Shopping")
-        Stash.nextRevision(of: note)
-        note["body"] = try stash.seal("milk, eggs", .body, of: note, vault: try stash.currentVault())
+        var record = try note.record(as: NoteRecord.self)
+        record.title = "Shopping"
+        record.revision += 1
+        record.body = try stash.seal("milk, eggs", .body, of: record, vault: try stash.currentVault())
+        try stash.context.update(note, with: record)
         try stash.context.save()
         let other = ObjectContext(store: stash.store)  // another context over the same store
         let fetched = try #require(try other.fetch(StashModel.note, orderBy: "id").first)

@@ -30,23 +30,20 @@ final class NoteEditor {
         self.note = note
         var body = ""
         var problem: String?
+        let record = try? note?.record(as: NoteRecord.self)
         if let note {
             do { body = try stash.noteBody(of: note) } catch {
                 problem =
                     "\(ErrorReason.text(of: error)); saving keeps the stored text as it is unless you type a new one"
             }
-            loaded = LoadedNote(
-                title: note.string("title") ?? "",
-                body: problem == nil ? body : nil,
-                revision: note["revision"].int64 ?? 0
-            )
+            loaded = record.map { LoadedNote($0, body: problem == nil ? body : nil) }
         } else {
             loaded = nil
         }
         form = Form(
             title: note == nil ? "New Note" : "Edit Note",
             fields: [
-                .text("title", label: "Title", value: note?.string("title") ?? "", placeholder: "Title"),
+                .text("title", label: "Title", value: record?.title ?? "", placeholder: "Title"),
                 .multiline("body", label: "Note", value: body, height: 12),
             ]
         )

@@ -67,7 +67,10 @@ final class PasswordEditor: View {
             do {
                 let reading = try stash.read(object)
                 entry = reading.entry
-                loaded = LoadedEntry(entry: reading.entry, revision: object["revision"].int64 ?? 0)
+                loaded = LoadedEntry(
+                    entry: reading.entry,
+                    revision: try object.record(as: PasswordRecord.self).revision
+                )
                 if !reading.unreadable.isEmpty {
                     let labels = reading.unreadable.map(\.label).joined(separator: ", ")
                     problem =
@@ -75,7 +78,7 @@ final class PasswordEditor: View {
                         + "saving keeps the stored \(labels) unless you type new"
                 }
             } catch {
-                entry.name = object.string("name") ?? ""
+                entry.name = object.string(StashKind.passwords.nameKey) ?? ""
                 problem = "Cannot decrypt: \(ErrorReason.text(of: error))"
             }
         }

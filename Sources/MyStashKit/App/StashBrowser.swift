@@ -110,7 +110,7 @@ final class StashBrowser {
         guard currentKind == .passwords, let object = list.selectedObject else { return }
         do {
             loop.push(
-                PasswordHistoryView(name: object.string("name") ?? "", history: try stash.entry(for: object).history)
+                PasswordHistoryView(name: try object.record(as: PasswordRecord.self).name, history: try stash.entry(for: object).history)
             )
         } catch {
             list.showMessage("Cannot show the history: \(ErrorReason.text(of: error))", style: .error)
@@ -122,7 +122,7 @@ final class StashBrowser {
     /// Copies a field of `object` (the password, the user ID or the current TOTP code); the
     /// status line counts down to the clearing. The secret never appears on screen.
     func copy(_ field: EntryField, of object: ManagedObject) {
-        let name = object.string("name") ?? ""
+        let name = object.string(StashKind.passwords.nameKey) ?? ""
         do {
             let value = try stash.copyableValue(field, of: object, at: Date())
             guard !value.isEmpty else {

@@ -44,10 +44,11 @@ enum StashListTab {
     /// (name; user ID, URL and the TOTP code — never the password), opened by the stash.
     static func cellMaker(for kind: StashKind, stash: Stash) -> (ManagedObject) -> TableCell {
         { [unowned stash] object in
-            TableCell(
+            let entry = try? stash.sealedEntry(object)
+            return TableCell(
                 style: .subtitle,
-                title: object.string(kind.nameKey) ?? "",
-                detail: stash.listDetail(of: object),
+                title: entry?.entryName ?? object.string(kind.nameKey) ?? "",
+                detail: entry.map { stash.listDetail(of: $0) } ?? stash.listDetail(of: object),
                 accessory: .disclosureIndicator
             )
         }

@@ -3,7 +3,7 @@ import SQLiteStore
 /// What an editor loaded of a password entry: its fields as they opened, and the revision they
 /// were read at — what a save compares the file with (another program may have saved since).
 ///
-///     let loaded = LoadedEntry(entry: try stash.read(object).entry, revision: object["revision"].int64 ?? 0)
+///     let loaded = LoadedEntry(entry: try stash.read(object).entry, revision: try object.record(as: PasswordRecord.self).revision)
 package struct LoadedEntry: Equatable, Sendable {
     package var entry: PasswordEntry
     package var revision: Int64
@@ -24,6 +24,11 @@ package struct LoadedNote: Equatable, Sendable {
         self.title = title
         self.body = body
         self.revision = revision
+    }
+
+    /// What an editor loads of `note`: its title and revision, and `body` (nil: it did not open).
+    init(_ note: NoteRecord, body: String?) {
+        self.init(title: note.title, body: body, revision: note.revision)
     }
 }
 
@@ -53,15 +58,16 @@ extension Stash {
         resolving: ConflictResolution
     ) throws -> Bool {
         let kind: StashKind = object.entity.name == StashModel.note ? .notes : .passwords
+        let entry = try sealedEntry(object)
         let row = try store.database.query(
             "SELECT revision, uid FROM \(kind.table) WHERE id = ?",
             [.integer(object.objectID.rowID)]
         ).first
-        guard let row, row[1] == object["uid"] else {
+        guard let row, row[1].string == entry.uid else {
             throw StashError.changedElsewhere(kind: kind.entryWord, name: name, deleted: true)
         }
         let inFile = row[0].int64 ?? -1
-        if inFile != (object["revision"].int64 ?? -1) {
+        if inFile != entry.revision {
             // The context has not caught up with the file yet: read the row again.
             _ = try context.fetch(object.entity.name, where: "id = ?", [.integer(object.objectID.rowID)])
         }

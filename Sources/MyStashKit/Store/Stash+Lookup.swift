@@ -55,7 +55,8 @@ extension Stash {
 
     /// One field of an entry as `show` prints it and `copy` copies it (the TOTP field: the code at `date`).
     package func copyableValue(_ field: EntryField, of object: ManagedObject, at date: Date) throws -> String {
-        try value(field, of: try entry(for: object), name: object.string("name") ?? "", at: date)
+        let entry = try entry(for: object)
+        return try value(field, of: entry, name: entry.name, at: date)
     }
 
     private func value(_ field: EntryField, of entry: PasswordEntry, name: String, at date: Date) throws -> String {

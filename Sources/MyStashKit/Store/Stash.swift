@@ -118,19 +118,10 @@ package final class Stash {
     package func addNote(title: String, body: String) throws -> ManagedObject {
         let vault = try currentVault()
         try Stash.require(title, entity: StashModel.note, key: "title")
-        let note = context.insert(into: StashModel.note)
-        let now = StoreValue.text(StoreDate.dateTimeText(from: Date()))
-        note["uid"] = .text(Stash.newUID())
-        note["title"] = .text(title)
-        note["created"] = now
-        note["modified"] = now
-        note["revision"] = .integer(1)
-        do {
-            note["body"] = try seal(body, .body, of: note, vault: vault)
-        } catch {
-            context.rollback()
-            throw error
-        }
+        let now = StoreDate.dateTimeText(from: Date())
+        var record = NoteRecord(uid: Stash.newUID(), title: title, body: .none, created: now, modified: now, revision: 1)
+        record.body = try seal(body, .body, of: record, vault: vault)
+        let note = context.insert(record)
         try saveOrRollback()
         return note
     }
@@ -156,35 +147,25 @@ package final class Stash {
     ) throws -> Bool {
         let vault = try currentVault()
         try Stash.require(title, entity: StashModel.note, key: "title")
-        let base =
-            loaded
-            ?? LoadedNote(
-                title: note.string("title") ?? "",
-                body: try? noteBody(of: note),
-                revision: note["revision"].int64 ?? 0
-            )
+        let base = try loaded ?? LoadedNote(note.record(as: NoteRecord.self), body: try? noteBody(of: note))
         return try transactionRollingBack {
             var title = title
             var body: String? = body
-            if try checkRevision(of: note, loadedAt: base.revision, name: base.title, resolving: resolving),
-                resolving == .reapply
-            {
-                if title == base.title { title = note.string("title") ?? title }
-                if body == base.body { body = try? noteBody(of: note) }
+            let conflicted = try checkRevision(of: note, loadedAt: base.revision, name: base.title, resolving: resolving)
+            var record = try note.record(as: NoteRecord.self)
+            let current = try? openField(.body, of: record, vault: vault)
+            if conflicted, resolving == .reapply {
+                if title == base.title { title = record.title }
+                if body == base.body { body = current }
             }
-            let current = try? noteBody(of: note)
-            if note.string("title") == title && current == body { return false }
-            do {
-                Stash.nextRevision(of: note)
-                note["title"] = .text(title)
-                if let body, current != nil || !body.isEmpty {
-                    note["body"] = try seal(body, .body, of: note, vault: vault)
-                }  // else the unreadable body stays as it was
-                note["modified"] = .text(StoreDate.dateTimeText(from: Date()))
-            } catch {
-                context.rollback()
-                throw error
-            }
+            if record.title == title && current == body { return false }
+            record.revision += 1
+            record.title = title
+            if let body, current != nil || !body.isEmpty {
+                record.body = try seal(body, .body, of: record, vault: vault)
+            }  // else the unreadable body stays as it was
+            record.modified = StoreDate.dateTimeText(from: Date())
+            try context.update(note, with: record)
             try saveOrRollback()
             return true
         }
@@ -192,36 +173,20 @@ package final class Stash {
 
     /// The decrypted body of a note. Throws `StashError.tampered` when it does not open.
     package func noteBody(of note: ManagedObject) throws -> String {
-        try open(.body, of: note, vault: try currentVault())
+        try openField(.body, of: note, vault: try currentVault())
     }
 
     // MARK: - Passwords
 
-    /// The associated data a sealed field of a row is bound to.
-    package static func identity(of object: ManagedObject, field: SealedField) -> String {
-        EntryBinding(of: object).associatedData(field)
-    }
-
-    /// What a row's sealed fields are bound to, read from it once: its uid, name (a note's title) and revision.
+    /// What an entry's sealed fields are bound to: its uid, name (a note's title) and revision.
     struct EntryBinding {
         var uid: String
         var name: String
         var revision: Int64
 
-        init(of object: ManagedObject) {
-            uid = object.string("uid") ?? ""
-            name = object.string(object.entity.name == StashModel.note ? "title" : "name") ?? ""
-            revision = object["revision"].int64 ?? 0
-        }
-
         func associatedData(_ field: SealedField) -> String {
             field.associatedData(uid: uid, name: name, revision: revision)
         }
-    }
-
-    /// Counts a change of the entry: its fields are sealed next bound to the new revision.
-    static func nextRevision(of object: ManagedObject) {
-        object["revision"] = .integer((object["revision"].int64 ?? 0) + 1)
     }
 
     /// Adds a password entry, sealing every field but the name, and saves. Needs the vault unlocked.
@@ -229,14 +194,8 @@ package final class Stash {
     package func addPassword(_ entry: PasswordEntry) throws -> ManagedObject {
         let vault = try currentVault()
         try Stash.require(entry.name, entity: StashModel.password, key: "name")
-        let object = context.insert(into: StashModel.password)
-        object["uid"] = .text(Stash.newUID())
-        do {
-            try fill(object, with: entry, keeping: [], vault: vault)
-        } catch {
-            context.rollback()
-            throw error
-        }
+        let record = try filled(PasswordRecord(uid: Stash.newUID(), name: entry.name), with: entry, vault: vault)
+        let object = context.insert(record)
         try saveOrRollback()
         return object
     }
@@ -264,7 +223,7 @@ package final class Stash {
     ) throws -> EntryUpdate {
         let vault = try currentVault()
         try Stash.require(entry.name, entity: StashModel.password, key: "name")
-        let base = try loaded ?? LoadedEntry(entry: read(object).entry, revision: object["revision"].int64 ?? 0)
+        let base = try loaded ?? LoadedEntry(entry: read(object).entry, revision: object.record(as: PasswordRecord.self).revision)
         return try transactionRollingBack {
             let conflicted = try checkRevision(
                 of: object,
@@ -272,7 +231,8 @@ package final class Stash {
                 name: base.entry.name,
                 resolving: resolving
             )
-            let current = try read(object)
+            let record = try object.record(as: PasswordRecord.self)
+            let current = read(record, vault: vault)
             var entry = entry
             if conflicted {
                 // The other program's history stays; the editor's is the one it loaded.
@@ -287,12 +247,7 @@ package final class Stash {
             if !current.unreadable.contains(.password), current.entry.password != entry.password {
                 entry.history.record(current.entry.password, replacedAt: StoreDate.dateTimeText(from: Date()))
             }
-            do {
-                try fill(object, with: entry, keeping: Set(keep), vault: vault)
-            } catch {
-                context.rollback()
-                throw error
-            }
+            try context.update(object, with: filled(record, with: entry, keeping: Set(keep), vault: vault))
             try saveOrRollback()
             return EntryUpdate(changed: true, keptUnreadable: keep)
         }
@@ -301,14 +256,20 @@ package final class Stash {
     /// The decrypted password of an entry (for the form's reveal and copy only).
     /// Throws `StashError.tampered` when it does not open.
     package func revealPassword(of object: ManagedObject) throws -> String {
-        try open(.password, of: object, vault: try currentVault())
+        try openField(.password, of: object, vault: try currentVault())
     }
 
     /// All fields of an entry, decrypted. Throws `StashError.tampered`
     /// naming the entry when any field does not open.
     package func entry(for object: ManagedObject) throws -> PasswordEntry {
         let reading = try read(object)
-        guard reading.unreadable.isEmpty else { throw Stash.tampered(object, fields: reading.unreadable) }
+        guard reading.unreadable.isEmpty else {
+            throw StashError.tampered(
+                kind: StashKind.passwords.entryWord,
+                name: reading.entry.name,
+                fields: reading.unreadable.map(\.label)
+            )
+        }
         return reading.entry
     }
 
@@ -320,12 +281,21 @@ package final class Stash {
 
     /// `read(_:)` with the vault at hand (an import reads every entry: one header check, not one each).
     func read(_ object: ManagedObject, vault: Vault) -> EntryReading {
-        let binding = EntryBinding(of: object)
-        var entry = PasswordEntry(name: binding.name)
+        guard let record = try? object.record(as: PasswordRecord.self) else {
+            // A row the record cannot read (a value of the wrong kind put there): nothing opens.
+            let name = object.string(PasswordRecord.Columns.name.stringValue) ?? ""
+            return EntryReading(entry: PasswordEntry(name: name), unreadable: SealedField.passwordFields)
+        }
+        return read(record, vault: vault)
+    }
+
+    /// The fields of `record` that open, and the ones that do not.
+    func read(_ record: PasswordRecord, vault: Vault) -> EntryReading {
+        var entry = PasswordEntry(name: record.name)
         var unreadable: [SealedField] = []
         for field in SealedField.passwordFields {
             do {
-                let value = try open(field, of: object, binding: binding, vault: vault)
+                let value = try openField(field, of: record, vault: vault)
                 switch field {
                 case .userID: entry.userID = value
                 case .password: entry.password = value
@@ -342,14 +312,22 @@ package final class Stash {
         return EntryReading(entry: entry, unreadable: unreadable)
     }
 
-    func fill(_ object: ManagedObject, with entry: PasswordEntry, keeping: Set<SealedField>, vault: Vault) throws {
+    /// `record` holding `entry`: renamed, at its next revision, every field but those `keeping` sealed again.
+    func filled(
+        _ record: PasswordRecord,
+        with entry: PasswordEntry,
+        keeping: Set<SealedField> = [],
+        vault: Vault
+    ) throws -> PasswordRecord {
         // A kept (unreadable) field stays bound to the old name and revision: it stays unreadable, as it was.
-        object["name"] = .text(entry.name)
-        Stash.nextRevision(of: object)
+        var record = record
+        record.name = entry.name
+        record.revision += 1
         for field in SealedField.passwordFields where !keeping.contains(field) {
-            object[field.key] = try seal(Stash.value(of: field, in: entry), field, of: object, vault: vault)
+            record[sealed: field] = try seal(Stash.value(of: field, in: entry), field, of: record, vault: vault)
         }
-        object["modified"] = .text(StoreDate.dateTimeText(from: Date()))
+        record.modified = StoreDate.dateTimeText(from: Date())
+        return record
     }
 
     private static func value(of field: SealedField, in entry: PasswordEntry) -> String {
@@ -366,55 +344,58 @@ package final class Stash {
 
     // MARK: - Sealing
 
-    func seal(_ value: String, _ field: SealedField, of object: ManagedObject, vault: Vault) throws -> StoreValue {
-        .blob(
-            try vault.seal(
+    /// `value` sealed as `field` of `entry`, bound to its uid, name and revision.
+    func seal(_ value: String, _ field: SealedField, of entry: some SealedEntry, vault: Vault) throws -> SealedValue {
+        SealedValue(
+            bytes: try vault.seal(
                 value,
-                identity: Stash.identity(of: object, field: field),
+                identity: entry.binding.associatedData(field),
                 largeBlocks: field.usesLargeBlocks
             )
         )
     }
 
-    /// One sealed field of `object`, decrypted (`open`, for the other files of the stash).
-    func openField(
-        _ field: SealedField,
-        of object: ManagedObject,
-        binding: EntryBinding? = nil,
-        vault: Vault
-    ) throws -> String {
-        try open(field, of: object, binding: binding, vault: vault)
+    /// The note or password entry `object` holds, as its record.
+    /// Throws `StashError.tampered` for a row the record cannot read (a value of the wrong kind put there).
+    func sealedEntry(_ object: ManagedObject) throws -> any SealedEntry {
+        let isNote = object.entity.name == StashModel.note
+        do {
+            return isNote ? try object.record(as: NoteRecord.self) : try object.record(as: PasswordRecord.self)
+        } catch {
+            let kind: StashKind = isNote ? .notes : .passwords
+            throw StashError.tampered(
+                kind: kind.entryWord,
+                name: object.string(kind.nameKey) ?? "",
+                fields: kind.sealedFields.map(\.label)
+            )
+        }
+    }
+
+    /// One sealed field of `object`, decrypted.
+    func openField(_ field: SealedField, of object: ManagedObject, vault: Vault) throws -> String {
+        try openField(field, of: sealedEntry(object), vault: vault)
     }
 
     /// Opens one sealed field. Throws `StashError.tampered`: for a value
     /// that does not open, and for anything but a ciphertext (format 3
     /// seals every field, empty ones too: a NULL or plaintext was put there).
-    private func open(
-        _ field: SealedField,
-        of object: ManagedObject,
-        binding: EntryBinding? = nil,
-        vault: Vault
-    ) throws -> String {
-        switch object[field.key] {
-        case .blob(let sealed):
-            do {
-                let identity = (binding ?? EntryBinding(of: object)).associatedData(field)
-                return try vault.openString(sealed, identity: identity)
-            } catch VaultError.closed {
-                throw StashError.locked
-            } catch {
-                throw Stash.tampered(object, fields: [field])
-            }
-        default:
-            throw Stash.tampered(object, fields: [field])  // plaintext where a ciphertext belongs
+    func openField(_ field: SealedField, of entry: some SealedEntry, vault: Vault) throws -> String {
+        guard let sealed = entry[sealed: field].bytes else {
+            throw Stash.tampered(entry, fields: [field])  // NULL or plaintext where a ciphertext belongs
+        }
+        do {
+            return try vault.openString(sealed, identity: entry.binding.associatedData(field))
+        } catch VaultError.closed {
+            throw StashError.locked
+        } catch {
+            throw Stash.tampered(entry, fields: [field])
         }
     }
 
-    private static func tampered(_ object: ManagedObject, fields: [SealedField]) -> StashError {
-        let isNote = object.entity.name == StashModel.note
-        return StashError.tampered(
-            kind: isNote ? "note" : "password entry",
-            name: object.string(isNote ? "title" : "name") ?? "",
+    private static func tampered(_ entry: some SealedEntry, fields: [SealedField]) -> StashError {
+        StashError.tampered(
+            kind: (entry is NoteRecord ? StashKind.notes : .passwords).entryWord,
+            name: entry.entryName,
             fields: fields.map(\.label)
         )
     }
@@ -425,18 +406,25 @@ package final class Stash {
     /// a password entry's user ID, URL and current TOTP code with the seconds
     /// it has left (never the password); a warning when its fields do not open.
     package func listDetail(of object: ManagedObject, at date: Date = Date()) -> String {
+        guard vault != nil else { return "" }
+        guard let entry = try? sealedEntry(object) else { return "⚠ tampered with or damaged" }
+        return listDetail(of: entry, at: date)
+    }
+
+    /// `listDetail(of:at:)` of an entry already read.
+    func listDetail(of entry: any SealedEntry, at date: Date = Date()) -> String {
         guard let vault = try? currentVault() else { return "" }
-        if object.entity.name == StashModel.note {
-            guard let body = try? open(.body, of: object, vault: vault) else { return "⚠ tampered with or damaged" }
+        if entry is NoteRecord {
+            guard let body = try? openField(.body, of: entry, vault: vault) else { return "⚠ tampered with or damaged" }
             let firstLine = body.split(whereSeparator: \.isNewline)
                 .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
             return firstLine ?? "No additional text"
         }
-        guard let user = try? open(.userID, of: object, vault: vault),
-            let url = try? open(.url, of: object, vault: vault)
+        guard let user = try? openField(.userID, of: entry, vault: vault),
+            let url = try? openField(.url, of: entry, vault: vault)
         else { return "⚠ tampered with or damaged" }
         var parts = [user, url].filter { !$0.isEmpty }
-        if let secret = try? open(.totp, of: object, vault: vault), !secret.isEmpty {
+        if let secret = try? openField(.totp, of: entry, vault: vault), !secret.isEmpty {
             if let totp = try? TOTP(parsing: secret), let code = try? totp.code(at: date) {
                 parts.append("\(code) (\(totp.secondsLeft(at: date)) s)")
             } else {
@@ -455,8 +443,9 @@ package final class Stash {
         let needle = text.lowercased()
         var found: [ObjectID] = []
         for object in try context.fetch(kind.entity, orderBy: "id") {
-            var haystack = [object.string(kind.nameKey) ?? ""]
-            for field in kind.searchedFields { haystack.append((try? open(field, of: object, vault: vault)) ?? "") }
+            guard let entry = try? sealedEntry(object) else { continue }
+            var haystack = [entry.entryName]
+            for field in kind.searchedFields { haystack.append((try? openField(field, of: entry, vault: vault)) ?? "") }
             if haystack.contains(where: { $0.lowercased().contains(needle) }) { found.append(object.objectID) }
         }
         return found
@@ -530,7 +519,9 @@ package enum StashKind: String, CaseIterable, Sendable {
     /// The entity behind the list.
     package var entity: String { self == .notes ? StashModel.note : StashModel.password }
     /// The key shown and sorted by (`title` or `name`).
-    package var nameKey: String { self == .notes ? "title" : "name" }
+    package var nameKey: String {
+        self == .notes ? NoteRecord.Columns.title.stringValue : PasswordRecord.Columns.name.stringValue
+    }
     /// The derived section key (`titleInitial` or `nameInitial`).
     package var sectionKey: String { self == .notes ? "titleInitial" : "nameInitial" }
     /// The fields sealed in each entry of the list.

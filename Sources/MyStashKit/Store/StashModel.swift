@@ -42,20 +42,25 @@ package enum StashModel {
         "(" + DerivedAttribute.initial(column, of: column).sql + ")"
     }
 
-    /// Version 3 of the model (everything sealed but titles and names; revisions, header MAC, manifest).
+    /// Version 3 of the model (everything sealed but titles and names; revisions, header MAC, manifest):
+    /// the notes and passwords as their records declare them (`NoteRecord`, `PasswordRecord`).
     package static let model = Model(
         version: 3,
         applicationID: applicationID,
-        entities: sealedEntities(authenticated: true),
+        entities: [NoteRecord.entity, PasswordRecord.entity, vaultInfoEntity(authenticated: true)],
         migrations: [sealEverythingButNames, authenticateTheWhole]
     )
 
     /// Version 2 of the model, as the release before the authenticated format wrote it: the
-    /// schema that ``authenticateTheWhole`` migrates.
+    /// schema that ``authenticateTheWhole`` migrates (version 3 without the entries' revisions
+    /// and the vault's header MAC, generation and manifest).
     package static let secondVersion = Model(
         version: 2,
         applicationID: applicationID,
-        entities: sealedEntities(authenticated: false)
+        entities: [
+            withoutRevision(NoteRecord.entity), withoutRevision(PasswordRecord.entity),
+            vaultInfoEntity(authenticated: false),
+        ]
     )
 
     /// The vault header's attributes in every version: the passphrase's salt, the KDF limits and
@@ -69,10 +74,9 @@ package enum StashModel {
         Attribute("changed", .dateTime),
     ]
 
-    /// The entities of the sealed versions: version 2 (`authenticated` false), and version 3, which
-    /// adds a revision to every entry and the header MAC, generation and manifest to the vault header.
-    private static func sealedEntities(authenticated: Bool) -> [Entity] {
-        let revision = authenticated ? [Attribute("revision", .integer, default: .integer(0))] : []
+    /// The vault header of the sealed versions: version 2 (`authenticated` false), and version 3,
+    /// which adds the header MAC, generation and manifest.
+    private static func vaultInfoEntity(authenticated: Bool) -> Entity {
         let wholeVault =
             authenticated
             ? [
@@ -81,40 +85,20 @@ package enum StashModel {
                 Attribute("manifest", .blob, optional: true),
                 Attribute("manifestMAC", .blob, optional: true),
             ] : []
-        return [
-            Entity(
-                note,
-                attributes: [
-                    Attribute("uid", .text),
-                    Attribute("title", .text),
-                    Attribute("body", .blob, optional: true),
-                    Attribute("created", .dateTime),
-                    Attribute("modified", .dateTime),
-                ] + revision,
-                derived: [.initial("titleInitial", of: "title")],
-                uniqueKeys: [["uid"]]
-            ),
-            Entity(
-                password,
-                attributes: [
-                    Attribute("uid", .text),
-                    Attribute("name", .text),
-                    Attribute("userID", .blob, optional: true),
-                    Attribute("password", .blob, optional: true),
-                    Attribute("url", .blob, optional: true),
-                    Attribute("notes", .blob, optional: true),
-                    Attribute("totp", .blob, optional: true),
-                    Attribute("history", .blob, optional: true),
-                    Attribute("modified", .dateTime),
-                ] + revision,
-                derived: [.initial("nameInitial", of: "name")],
-                uniqueKeys: [["uid"]]
-            ),
-            Entity(
-                vaultInfo,
-                attributes: keyDerivation + [Attribute("sealing", .integer, default: .integer(1))] + wholeVault
-            ),
-        ]
+        return Entity(
+            vaultInfo,
+            attributes: keyDerivation + [Attribute("sealing", .integer, default: .integer(1))] + wholeVault
+        )
+    }
+
+    /// An entry's entity as version 2 had it: without the revision.
+    private static func withoutRevision(_ entity: Entity) -> Entity {
+        Entity(
+            entity.name,
+            attributes: entity.attributes.filter { $0.name != NoteRecord.Columns.revision.stringValue },
+            derived: entity.derived,
+            uniqueKeys: entity.uniqueKeys
+        )
     }
 
     /// Version 1 of the model, as the first release wrote it: a file of this

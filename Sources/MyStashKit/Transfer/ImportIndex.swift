@@ -26,12 +26,13 @@ struct ImportIndex {
     init(of stash: Stash) throws {
         let vault = try stash.currentVault()
         for object in try stash.context.fetch(StashModel.password, orderBy: "id") {
-            let user = try? stash.openField(.userID, of: object, vault: vault)
-            let key = Key(name: Array((object.string("name") ?? "").utf8), user: Array((user ?? "").utf8))
+            guard let record = try? object.record(as: PasswordRecord.self) else { continue }
+            let user = try? stash.openField(.userID, of: record, vault: vault)
+            let key = Key(name: Array(record.name.utf8), user: Array((user ?? "").utf8))
             if passwords[key] == nil { passwords[key] = (object, user != nil) }
         }
         for note in try stash.context.fetch(StashModel.note, orderBy: "id") {
-            let title = Array((note.string("title") ?? "").utf8)
+            let title = Array(((try? note.record(as: NoteRecord.self))?.title ?? "").utf8)
             if notes[title] == nil { notes[title] = note }
         }
     }

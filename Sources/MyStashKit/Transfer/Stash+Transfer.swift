@@ -45,32 +45,39 @@ extension Stash {
                                 replacedAt: StoreDate.dateTimeText(from: Date())
                             )
                         }
-                        try fill(object, with: entry, keeping: [], vault: vault)
+                        let record = try object.record(as: PasswordRecord.self)
+                        try context.update(object, with: filled(record, with: entry, vault: vault))
                         summary.updated += 1
                     } else {
-                        let object = context.insert(into: StashModel.password)
-                        object["uid"] = .text(Stash.newUID())
-                        try fill(object, with: entry, keeping: [], vault: vault)
+                        let record = PasswordRecord(uid: Stash.newUID(), name: entry.name)
+                        context.insert(try filled(record, with: entry, vault: vault))
                         summary.added += 1
                     }
                 case .note(let title, let body):
                     if let note = index.note(titled: title) {
-                        if (try? noteBody(of: note)) == body {
+                        var record = try note.record(as: NoteRecord.self)
+                        if (try? openField(.body, of: record, vault: vault)) == body {
                             summary.unchanged += 1
                             continue
                         }
-                        Stash.nextRevision(of: note)
-                        note["body"] = try seal(body, .body, of: note, vault: vault)
-                        note["modified"] = .text(StoreDate.dateTimeText(from: Date()))
+                        record.revision += 1
+                        record.body = try seal(body, .body, of: record, vault: vault)
+                        record.modified = StoreDate.dateTimeText(from: Date())
+                        try context.update(note, with: record)
                         summary.updated += 1
                     } else {
-                        let note = context.insert(into: StashModel.note)
-                        let now = StoreValue.text(StoreDate.dateTimeText(from: Date()))
-                        note["uid"] = .text(Stash.newUID())
-                        note["title"] = .text(title)
-                        note["created"] = now
-                        note["modified"] = now
-                        note["body"] = try seal(body, .body, of: note, vault: vault)
+                        // Revision 0, as imports have always added notes (the attribute's default).
+                        let now = StoreDate.dateTimeText(from: Date())
+                        var record = NoteRecord(
+                            uid: Stash.newUID(),
+                            title: title,
+                            body: .none,
+                            created: now,
+                            modified: now,
+                            revision: 0
+                        )
+                        record.body = try seal(body, .body, of: record, vault: vault)
+                        context.insert(record)
                         summary.added += 1
                     }
                 }
@@ -88,9 +95,9 @@ extension Stash {
     /// changes nothing. Opens those five fields only (a re-import of 100,000 unchanged entries
     /// opens no user ID twice and decodes no history).
     private func holds(_ object: ManagedObject, _ entry: PasswordEntry, vault: Vault) -> Bool {
-        let binding = EntryBinding(of: object)
+        guard let record = try? object.record(as: PasswordRecord.self) else { return false }
         func opened(_ field: SealedField) -> String? {
-            try? openField(field, of: object, binding: binding, vault: vault)
+            try? openField(field, of: record, vault: vault)
         }
         return opened(.password) == entry.password && opened(.url) == (entry.url ?? "")
             && opened(.notes) == (entry.notes ?? "") && opened(.totp) == (entry.totp ?? "") && opened(.history) != nil
@@ -105,8 +112,9 @@ extension Stash {
         let text = FormulaEscaping.escaped
         try writer.write(PasswordExportFormat.bitwardenHeader)
         for note in try context.fetch(StashModel.note, orderBy: "title COLLATE NOCASE, id") {
+            let record = try note.record(as: NoteRecord.self)
             try writer.write([
-                "", "", "note", text(note.string("title") ?? ""), text(try noteBody(of: note)), "", "0", "", "", "",
+                "", "", "note", text(record.title), text(try noteBody(of: note)), "", "0", "", "", "",
                 "",
             ])
         }
