@@ -83,12 +83,12 @@ package final class BankBrowser {
     /// The cell of a bank: its name, and `City, ST` below it. A value that is not text
     /// (a BLOB name a `sqlite3` shell stored) shows as ``DisplayText/of(_:)`` writes it (`x'…'`).
     package static func cell(for bank: ManagedObject) -> TableCell {
-        let city = DisplayText.of(bank.value(forKeyPath: "city"))
-        let state = DisplayText.of(bank.value(forKeyPath: "state"))
+        let city = DisplayText.of(bank[FailedBankInfo.Columns.city.stringValue])
+        let state = DisplayText.of(bank[FailedBankInfo.Columns.state.stringValue])
         let detail = city.isEmpty ? state : (state.isEmpty ? city : "\(city), \(state)")
         return TableCell(
             style: .subtitle,
-            title: DisplayText.of(bank.value(forKeyPath: "name")),
+            title: DisplayText.of(bank[FailedBankInfo.Columns.name.stringValue]),
             detail: detail,
             accessory: .disclosureIndicator
         )

@@ -11,9 +11,11 @@ import SQLiteStore
 enum BankDetail {
     /// The keys shown, top to bottom, and their labels.
     static let rows: [(key: String, label: String)] = [
-        ("name", "Name"), ("city", "City"), ("state", "State"), ("details.cert", "Cert"),
-        ("details.acquiringInstitution", "Acquiring institution"), ("details.closeDate", "Closing date"),
-        ("details.updatedDate", "Updated"), ("details.fund", "Fund"),
+        (FailedBankInfo.Columns.name.stringValue, "Name"), (FailedBankInfo.Columns.city.stringValue, "City"),
+        (FailedBankInfo.Columns.state.stringValue, "State"), (FailedBankInfo.details(.cert), "Cert"),
+        (FailedBankInfo.details(.acquiringInstitution), "Acquiring institution"),
+        (FailedBankInfo.details(.closeDate), "Closing date"), (FailedBankInfo.details(.updatedDate), "Updated"),
+        (FailedBankInfo.details(.fund), "Fund"),
     ]
 
     /// The screen of `bank` (a `FailedBankInfo`).
@@ -22,7 +24,7 @@ enum BankDetail {
             object: bank,
             keys: rows.map(\.key),
             labels: Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0.label) }),
-            titleKey: "name",
+            titleKey: FailedBankInfo.Columns.name.stringValue,
             backTitle: "Banks",
             noun: "bank",
             valueText: valueText

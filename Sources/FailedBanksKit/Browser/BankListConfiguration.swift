@@ -72,12 +72,12 @@ extension BankSortTab {
         tab.sectionIndexTitleProvider = { name in name.isEmpty ? nil : name }
         tab.cacheName = storePath.map(cacheName(forStoreAt:))
         tab.fetchBatchSize = fetchRequest(filter: nil).fetchBatchSize
-        tab.searchKeyPaths = ["name"]
+        tab.searchKeyPaths = [FailedBankInfo.Columns.name.stringValue]
         tab.searchDescription = "by name"
         tab.noun = ("bank", "banks")
         tab.headerTitle = BankBrowser.header(for:)
         tab.provisionalHeaderTitle = BankBrowser.provisionalHeader(forSectionNamed:)
-        tab.objectName = { bank in bank.string("name") ?? "the bank" }
+        tab.objectName = { bank in bank.string(FailedBankInfo.Columns.name.stringValue) ?? "the bank" }
         tab.grid = BankSortTab.grid
         tab.startsAsGrid = false
         return tab
@@ -86,20 +86,20 @@ extension BankSortTab {
     /// Every column of a bank, `v` away from its cell: the cert, the acquiring institution and
     /// the fund are shown nowhere else but the detail screen.
     static var grid: ListGrid {
-        var name = ListColumn("Bank", keyPath: "name", type: .text)
+        var name = ListColumn("Bank", keyPath: FailedBankInfo.Columns.name.stringValue, type: .text)
         name.isFrozen = true
         name.maximumWidth = 28
-        var acquirer = ListColumn("Acquired by", keyPath: "details.acquiringInstitution", type: .text)
+        var acquirer = ListColumn("Acquired by", keyPath: FailedBankInfo.details(.acquiringInstitution), type: .text)
         acquirer.maximumWidth = 28
         return ListGrid(columns: [
             name,
-            ListColumn("City", keyPath: "city", type: .text),
-            ListColumn("St", keyPath: "state", type: .text),
-            ListColumn("Closed", keyPath: "details.closeDate", type: .date),
-            ListColumn("Cert", keyPath: "details.cert", type: .integer),
+            ListColumn("City", keyPath: FailedBankInfo.Columns.city.stringValue, type: .text),
+            ListColumn("St", keyPath: FailedBankInfo.Columns.state.stringValue, type: .text),
+            ListColumn("Closed", keyPath: FailedBankInfo.details(.closeDate), type: .date),
+            ListColumn("Cert", keyPath: FailedBankInfo.details(.cert), type: .integer),
             acquirer,
-            ListColumn("Fund", keyPath: "details.fund", type: .integer),
-            ListColumn("Updated", keyPath: "details.updatedDate", type: .date),
+            ListColumn("Fund", keyPath: FailedBankInfo.details(.fund), type: .integer),
+            ListColumn("Updated", keyPath: FailedBankInfo.details(.updatedDate), type: .date),
         ])
     }
 }

@@ -37,19 +37,19 @@ package enum BankSortTab: String, CaseIterable, Sendable {
     /// The key path whose value names each section.
     package var sectionNameKeyPath: String {
         switch self {
-        case .date: return "details.closeYear"
+        case .date: return FailedBankInfo.details + "." + FailedBankDetails.closeYear
         case .name: return BrowserModel.nameInitial
-        case .state: return "state"
+        case .state: return FailedBankInfo.Columns.state.stringValue
         }
     }
 
     /// The sort descriptors (the controller appends the id).
     package var sortDescriptors: [FetchSort] {
-        let byName = FetchSort("name", comparison: .caseInsensitive)
+        let byName = FetchSort(FailedBankInfo.Columns.name, comparison: .caseInsensitive)
         switch self {
-        case .date: return [FetchSort("details.closeDate", ascending: false), byName]
+        case .date: return [FetchSort(FailedBankInfo.details(.closeDate), ascending: false), byName]
         case .name: return [byName]
-        case .state: return [FetchSort("state"), byName]
+        case .state: return [FetchSort(FailedBankInfo.Columns.state), byName]
         }
     }
 

@@ -31,5 +31,5 @@ package enum BrowserModel {
     }()
 
     /// The name's initial (`A`…`Z`, `#` for anything else), the library's section key.
-    static let nameInitialAttribute = DerivedAttribute.initial(nameInitial, of: "name")
+    static let nameInitialAttribute = DerivedAttribute.initial(nameInitial, of: FailedBankInfo.Columns.name.stringValue)
 }

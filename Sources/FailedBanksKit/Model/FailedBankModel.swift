@@ -59,52 +59,11 @@ package enum FailedBankModel {
         }
     ]
 
-    /// The model (entities, relationship, derived `closeYear`).
+    /// The model (entities, relationship, derived `closeYear`), as the records declare it.
     package static let model = Model(
         version: version,
         applicationID: applicationID,
-        entities: [
-            Entity(
-                info,
-                attributes: [
-                    Attribute("name", .text),
-                    Attribute("city", .text),
-                    Attribute("state", .text),
-                ],
-                relationships: [
-                    Relationship(
-                        "details",
-                        destination: details,
-                        inverse: "info",
-                        deleteRule: .cascade,
-                        storesForeignKey: false
-                    )
-                ]
-            ),
-            Entity(
-                details,
-                attributes: [
-                    Attribute("closeDate", .date, indexed: true),
-                    Attribute("updatedDate", .date, optional: true),
-                    Attribute("cert", .integer),
-                    Attribute("acquiringInstitution", .text, optional: true),
-                    Attribute("fund", .integer, optional: true),
-                ],
-                relationships: [
-                    Relationship(
-                        "info",
-                        destination: info,
-                        inverse: "details",
-                        deleteRule: .nullify,
-                        storesForeignKey: true
-                    )
-                ],
-                derived: [
-                    .year("closeYear", of: "closeDate", column: "close_date", notADate: .null)
-                ],
-                uniqueKeys: [["cert"], ["info"]]
-            ),
-        ],
+        records: [FailedBankInfo.self, FailedBankDetails.self],
         migrations: migrations
     )
 }

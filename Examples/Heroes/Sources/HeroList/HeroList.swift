@@ -3,9 +3,28 @@ import FetchedResultsUI
 import SQLiteStore
 import TerminalUI
 
-/// A hero, as the table `hero` holds one.
-public struct Hero: StoreRecord, Codable, Equatable, Sendable {
-    public static let entityName = "Hero"
+/// A hero, as the table `hero` holds one: the one place the schema is declared (the model is
+/// built from it).
+public struct Hero: EntityRecord, Codable, Equatable, Sendable {
+    /// The attributes, by name: in sorts, predicates and section keys as in the entity.
+    public enum CodingKeys: String, CodingKey { case name, secretIdentity, birthdate, sex, favoriteColor }
+    public typealias Columns = CodingKeys
+    /// `Hero`, in the table `hero` (name, secret_identity, birthdate, sex, favorite_color), with the
+    /// initials of its two keys as derived attributes (the sections of the two tabs).
+    public static let entity = Entity(
+        "Hero",
+        attributes: [
+            Attribute(Columns.name.stringValue, .text, indexed: true),
+            Attribute(Columns.secretIdentity.stringValue, .text, indexed: true),
+            Attribute(Columns.birthdate.stringValue, .date, optional: true),
+            Attribute(Columns.sex.stringValue, .text, optional: true),
+            Attribute(Columns.favoriteColor.stringValue, .text, optional: true),
+        ],
+        derived: [
+            .initial("nameInitial", of: Columns.name.stringValue),
+            .initial("secretIdentityInitial", of: Columns.secretIdentity.stringValue, column: "secret_identity"),
+        ]
+    )
     public var name: String
     public var secretIdentity: String
     public var birthdate: String?
@@ -15,28 +34,8 @@ public struct Hero: StoreRecord, Codable, Equatable, Sendable {
 
 /// The model, the sample heroes, the tabs and the hero form of `heroes`.
 public enum HeroList {
-    /// `Hero`, in the table `hero` (name, secret_identity, birthdate, sex, favorite_color), with the
-    /// initials of its two keys as derived attributes (the sections of the two tabs).
-    public static let model = Model(
-        version: 1,
-        applicationID: 0x4845_524f,
-        entities: [
-            Entity(
-                "Hero",
-                attributes: [
-                    Attribute("name", .text, indexed: true),
-                    Attribute("secretIdentity", .text, indexed: true),
-                    Attribute("birthdate", .date, optional: true),
-                    Attribute("sex", .text, optional: true),
-                    Attribute("favoriteColor", .text, optional: true),
-                ],
-                derived: [
-                    .initial("nameInitial", of: "name"),
-                    .initial("secretIdentityInitial", of: "secretIdentity", column: "secret_identity"),
-                ]
-            )
-        ]
-    )
+    /// One entity, ``Hero``.
+    public static let model = Model(version: 1, applicationID: 0x4845_524f, records: [Hero.self])
 
     /// What a first launch puts in the new store.
     public static let sampleHeroes: [Hero] = [
@@ -56,10 +55,10 @@ public enum HeroList {
         ListProgram(name: "heroes", model: model, dataFolder: "fetchedtable-examples") { context in
             for hero in sampleHeroes { context.insert(hero) }
         } configuration: { _ in
-            let byName = tab("Name", key: "name", detail: "secretIdentity")
+            let byName = tab("Name", key: .name, detail: .secretIdentity)
             var configuration = ListScreenConfiguration(
                 title: "Heroes",
-                tabs: [byName, tab("Secret Identity", key: "secretIdentity", detail: "name")]
+                tabs: [byName, tab("Secret Identity", key: .secretIdentity, detail: .name)]
             )
             configuration.detailDescription = "edit the hero"
             configuration.detailScreen = { hero, screen in form.form(editing: hero, in: screen) }
@@ -76,19 +75,20 @@ public enum HeroList {
     static let form = RecordForm(entity: Hero.entityName)
 
     /// A tab sorted by `key`, with a section per first letter of it.
-    static func tab(_ title: String, key: String, detail: String) -> ListTab {
+    static func tab(_ title: String, key: Hero.Columns, detail: Hero.Columns) -> ListTab {
+        let text = { (hero: Hero, column: Hero.Columns) in column == .name ? hero.name : hero.secretIdentity }
         var tab = ListTab(
             title: title,
-            entity: "Hero",
-            sortDescriptors: [FetchSort(key, comparison: .caseInsensitive)],
-            sectionNameKeyPath: key + "Initial"
+            records: Hero.self,
+            sortDescriptors: [FetchSort(key.stringValue, comparison: .caseInsensitive)],
+            sectionNameKeyPath: key.stringValue + "Initial",
+            name: { "“\($0.name)”" }
         ) { hero in
-            TableCell(style: .subtitle, title: hero.string(key) ?? "", detail: hero.string(detail) ?? "")
+            TableCell(style: .subtitle, title: text(hero, key), detail: text(hero, detail))
         }
-        tab.searchKeyPaths = ["name", "secretIdentity"]
+        tab.searchKeyPaths = [Hero.Columns.name.stringValue, Hero.Columns.secretIdentity.stringValue]
         tab.searchDescription = "by name or secret identity"
         tab.noun = ("hero", "heroes")
-        tab.objectName = { "“\($0.string("name") ?? "")”" }
         return tab
     }
 }

@@ -45,17 +45,16 @@ public enum StudentList {
     public static var bySubject: ListTab {
         var tab = ListTab(
             title: "Students",
-            entity: Student.entityName,
+            records: Student.self,
             sortDescriptors: [FetchSort(Student.Columns.subject), FetchSort(Student.Columns.number)],
-            sectionNameKeyPath: Student.Columns.subject.stringValue
-        ) { object in
-            let student = try? object.record(as: Student.self)
-            return TableCell(style: .subtitle, title: student?.name ?? "?", detail: "No. \(student?.number ?? 0)")
+            sectionNameKeyPath: Student.Columns.subject.stringValue,
+            name: { student in "“\(student.name)”" }
+        ) { student in
+            TableCell(style: .subtitle, title: student.name, detail: "No. \(student.number)")
         }
         tab.headerTitle = { section in "\(section.name) (\(section.numberOfObjects))" }
         tab.searchKeyPaths = [Student.Columns.name.stringValue]
         tab.noun = ("student", "students")
-        tab.objectName = { object in "“\(object.string(Student.Columns.name.stringValue) ?? "")”" }
         return tab
     }
 
