@@ -70,7 +70,9 @@ import Testing
     @Test func aBankReadsBackAsItsRecords() throws {
         let directory = TemporaryDirectory("bank-records")
         defer { directory.remove() }
-        let context = ObjectContext(store: try Store(path: directory.path("banks.sqlite"), model: FailedBankModel.model))
+        let context = ObjectContext(
+            store: try Store(path: directory.path("banks.sqlite"), model: FailedBankModel.model)
+        )
         let bank = context.insert(FailedBankInfo(name: "First Bank", city: "Lindsay", state: "OK"))
         try context.save()
         let details = context.insert(

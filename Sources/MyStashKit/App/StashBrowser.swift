@@ -110,7 +110,10 @@ final class StashBrowser {
         guard currentKind == .passwords, let object = list.selectedObject else { return }
         do {
             loop.push(
-                PasswordHistoryView(name: try object.record(as: PasswordRecord.self).name, history: try stash.entry(for: object).history)
+                PasswordHistoryView(
+                    name: try object.record(as: PasswordRecord.self).name,
+                    history: try stash.entry(for: object).history
+                )
             )
         } catch {
             list.showMessage("Cannot show the history: \(ErrorReason.text(of: error))", style: .error)

@@ -119,7 +119,14 @@ package final class Stash {
         let vault = try currentVault()
         try Stash.require(title, entity: StashModel.note, key: "title")
         let now = StoreDate.dateTimeText(from: Date())
-        var record = NoteRecord(uid: Stash.newUID(), title: title, body: .none, created: now, modified: now, revision: 1)
+        var record = NoteRecord(
+            uid: Stash.newUID(),
+            title: title,
+            body: .none,
+            created: now,
+            modified: now,
+            revision: 1
+        )
         record.body = try seal(body, .body, of: record, vault: vault)
         let note = context.insert(record)
         try saveOrRollback()
@@ -151,7 +158,12 @@ package final class Stash {
         return try transactionRollingBack {
             var title = title
             var body: String? = body
-            let conflicted = try checkRevision(of: note, loadedAt: base.revision, name: base.title, resolving: resolving)
+            let conflicted = try checkRevision(
+                of: note,
+                loadedAt: base.revision,
+                name: base.title,
+                resolving: resolving
+            )
             var record = try note.record(as: NoteRecord.self)
             let current = try? openField(.body, of: record, vault: vault)
             if conflicted, resolving == .reapply {
@@ -223,7 +235,9 @@ package final class Stash {
     ) throws -> EntryUpdate {
         let vault = try currentVault()
         try Stash.require(entry.name, entity: StashModel.password, key: "name")
-        let base = try loaded ?? LoadedEntry(entry: read(object).entry, revision: object.record(as: PasswordRecord.self).revision)
+        let base =
+            try loaded
+            ?? LoadedEntry(entry: read(object).entry, revision: object.record(as: PasswordRecord.self).revision)
         return try transactionRollingBack {
             let conflicted = try checkRevision(
                 of: object,
