@@ -21,9 +21,8 @@ extension ListTab {
     ///     }
     ///     students.searchKeyPaths = [Student.Columns.name.stringValue]
     ///
-    /// - Parameters:
-    ///   - name: The record's name in messages ("Deleted “Ada” — u to undo"); nil: "the item".
-    ///   - cell: The cell of a record, called only for the rows being drawn.
+    /// `cell` is called only for the rows being drawn; `name` gives the record's name in
+    /// messages ("Deleted “Ada” — u to undo"; nil: "the item", ``objectName``'s default).
     public init<Record: StoreRecord>(
         title: String,
         records: Record.Type,
