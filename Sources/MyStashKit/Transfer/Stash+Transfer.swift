@@ -29,11 +29,13 @@ extension Stash {
                 switch item {
                 case .password(var entry):
                     if let (object, userIDOpens) = index.password(named: entry.name, user: entry.userID) {
-                        if userIDOpens, holds(object, entry, vault: vault) {
+                        // Read now, not from the index: an earlier row of the file may have updated it.
+                        let record = try object.record(as: PasswordRecord.self)
+                        if userIDOpens, holds(record, entry, vault: vault) {
                             summary.unchanged += 1
                             continue
                         }
-                        let current = read(object, vault: vault)
+                        let current = read(record, vault: vault)
                         entry.history = current.entry.history
                         if current.unreadable.isEmpty && current.entry == entry {
                             summary.unchanged += 1
@@ -45,7 +47,6 @@ extension Stash {
                                 replacedAt: StoreDate.dateTimeText(from: Date())
                             )
                         }
-                        let record = try object.record(as: PasswordRecord.self)
                         try context.update(object, with: filled(record, with: entry, vault: vault))
                         summary.updated += 1
                     } else {
@@ -90,12 +91,11 @@ extension Stash {
         return summary
     }
 
-    /// Whether `object` (its user ID known to open and to be `entry`'s) holds `entry`'s
+    /// Whether `record` (its user ID known to open and to be `entry`'s) holds `entry`'s
     /// password, URL, notes and TOTP secret, and its history opens: an imported item that
     /// changes nothing. Opens those five fields only (a re-import of 100,000 unchanged entries
     /// opens no user ID twice and decodes no history).
-    private func holds(_ object: ManagedObject, _ entry: PasswordEntry, vault: Vault) -> Bool {
-        guard let record = try? object.record(as: PasswordRecord.self) else { return false }
+    private func holds(_ record: PasswordRecord, _ entry: PasswordEntry, vault: Vault) -> Bool {
         func opened(_ field: SealedField) -> String? {
             try? openField(field, of: record, vault: vault)
         }
