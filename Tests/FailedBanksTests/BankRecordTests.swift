@@ -65,6 +65,12 @@ import Testing
         #expect(fromRecords == declared)
         #expect(fromRecords.contains { $0.contains("failed_bank_details") && $0.contains("UNIQUE") })
         #expect(FailedBankModel.model.entities.map(\.name) == ["FailedBankInfo", "FailedBankDetails"])
+        // The import's bulk rows are laid out in this order (BankRowLayout.append).
+        #expect(BankRowLayout.infoColumns == ["name", "city", "state"])
+        #expect(
+            BankRowLayout.detailsColumns == ["close_date", "updated_date", "cert", "acquiring_institution", "fund"]
+        )
+        #expect(FailedBankDetails.infoColumn == "info_id")
     }
 
     @Test func aBankReadsBackAsItsRecords() throws {

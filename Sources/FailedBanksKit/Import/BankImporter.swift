@@ -202,8 +202,8 @@ package final class BankImporter {
     private func bulkLoadIntoEmptyStore(_ run: ImportRun) throws -> Bool {
         let done = try EmptyStoreLoad.run(
             store: store,
-            tables: ["failed_bank_details", "failed_bank_info"],
-            keepingIndexesLeadingWith: "info_id",
+            tables: [FailedBankDetails.entity.tableName, FailedBankInfo.entity.tableName],
+            keepingIndexesLeadingWith: FailedBankDetails.infoColumn,
             allowJournalSwitch: run.options.allowJournalSwitch,
             trace: trace
         ) { db in
@@ -212,17 +212,17 @@ package final class BankImporter {
             let detailsColumns = BankRowLayout.detailsColumns
             let info = try MultiRowInsertWriter(
                 database: db,
-                table: "failed_bank_info",
+                table: FailedBankInfo.entity.tableName,
                 columns: infoColumns,
                 values: 0..<infoColumns.count,
                 rowIDs: .init()
             )
             let details = try MultiRowInsertWriter(
                 database: db,
-                table: "failed_bank_details",
+                table: FailedBankDetails.entity.tableName,
                 columns: detailsColumns,
                 values: infoColumns.count..<(infoColumns.count + detailsColumns.count),
-                rowIDs: .init(column: "info_id")
+                rowIDs: .init(column: FailedBankDetails.infoColumn)
             )
             // Parses on a second thread while this thread, which owns the connection, writes.
             let layout = run.layout

@@ -104,9 +104,10 @@ struct BankRowLayout {
 
     /// The table columns of a checked row, as ``append(_:_:to:)`` lays them out in a bulk batch:
     /// `failed_bank_info`'s take the first values, `failed_bank_details`' the rest (its `info_id`
-    /// is the row's id, filled in by the writer).
-    static let infoColumns = ["name", "city", "state"]
-    static let detailsColumns = ["close_date", "updated_date", "cert", "acquiring_institution", "fund"]
+    /// is the row's id, filled in by the writer). They are the records' attributes in their order
+    /// (name, city, state; closing date, updated date, cert, acquirer, fund), which `append` follows.
+    static let infoColumns = FailedBankInfo.entity.attributes.map(\.columnName)
+    static let detailsColumns = FailedBankDetails.entity.attributes.map(\.columnName)
 
     /// Appends a checked row's values to `batch` in the order of ``infoColumns`` then
     /// ``detailsColumns``: trimmed text, ISO dates, an empty or absent acquirer as NULL.
@@ -136,17 +137,17 @@ struct BankRowLayout {
     /// columns this file lacks (a 2010 list has no acquirers) left alone.
     func upsertWriter(database: Database) throws -> ToOneUpsertWriter {
         var absent: Set<String> = []
-        if updatedDate == nil { absent.insert("updated_date") }
-        if acquirer == nil { absent.insert("acquiring_institution") }
-        if fund == nil { absent.insert("fund") }
+        if updatedDate == nil { absent.insert(FailedBankDetails.column(.updatedDate)) }
+        if acquirer == nil { absent.insert(FailedBankDetails.column(.acquiringInstitution)) }
+        if fund == nil { absent.insert(FailedBankDetails.column(.fund)) }
         return try ToOneUpsertWriter(
             database: database,
-            rootTable: "failed_bank_info",
+            rootTable: FailedBankInfo.entity.tableName,
             rootColumns: BankRowLayout.infoColumns,
-            table: "failed_bank_details",
-            foreignKey: "info_id",
+            table: FailedBankDetails.entity.tableName,
+            foreignKey: FailedBankDetails.infoColumn,
             columns: BankRowLayout.detailsColumns,
-            key: "cert",
+            key: FailedBankDetails.column(.cert),
             absentColumns: absent
         )
     }

@@ -46,6 +46,14 @@ package struct FailedBankDetails: EntityRecord, Codable, Equatable, Sendable {
         uniqueKeys: [[Columns.cert.stringValue], [info]]
     )
 
+    /// The table's column of an attribute (`close_date`), for the import's SQL.
+    package static func column(_ column: Columns) -> String {
+        entity.columnName(forKey: column.stringValue) ?? column.stringValue
+    }
+
+    /// The table's column of the bank's row id (`info_id`).
+    package static var infoColumn: String { entity.columnName(forKey: info) ?? info }
+
     /// `YYYY-MM-DD` text, as stored.
     package var closeDate: String
     /// `YYYY-MM-DD` text, as stored.
