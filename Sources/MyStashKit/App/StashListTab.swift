@@ -20,35 +20,37 @@ import TerminalUI
 enum StashListTab {
     /// The tab of `kind`.
     static func listTab(for kind: StashKind, stash: Stash) -> ListTab {
-        var tab = ListTab(
-            title: kind == .notes ? "Notes" : "Passwords",
-            entity: kind.entity,
-            sortDescriptors: [
-                FetchSort(kind.sectionKey),
-                FetchSort(kind.nameKey, comparison: .caseInsensitive),
-            ],
-            sectionNameKeyPath: kind.sectionKey,
-            cell: cellMaker(for: kind, stash: stash)
-        )
+        var tab =
+            kind == .notes
+            ? recordTab(of: NoteRecord.self, kind: kind, stash: stash)
+            : recordTab(of: PasswordRecord.self, kind: kind, stash: stash)
         tab.fetchBatchSize = 40
         tab.searchObjectIDs = { [unowned stash] text in try stash.objectIDs(of: kind, matching: text) }
         tab.searchDescription = kind == .notes ? "titles and notes" : "names, user IDs and URLs"
         tab.noun = kind == .notes ? ("note", "notes") : ("password", "passwords")
         tab.emptyMessage =
             kind == .notes ? "No notes yet — press a to add one" : "No passwords yet — press a to add one"
-        tab.objectName = { object in "“\(object.string(kind.nameKey) ?? "")”" }
         return tab
     }
 
-    /// The cell of a note (title; first line of the body) or a password
-    /// (name; user ID, URL and the TOTP code — never the password), opened by the stash.
-    static func cellMaker(for kind: StashKind, stash: Stash) -> (ManagedObject) -> TableCell {
-        { [unowned stash] object in
-            let entry = try? stash.sealedEntry(object)
-            return TableCell(
+    /// The tab listing `Entry`s: each row drawn from the record of the row (decoded only for the
+    /// rows drawn), a note's title and the first line of its body, or a password entry's name
+    /// and its user ID, URL and TOTP code — never the password — opened by the stash.
+    private static func recordTab<Entry: SealedEntry>(of type: Entry.Type, kind: StashKind, stash: Stash) -> ListTab {
+        ListTab(
+            title: kind == .notes ? "Notes" : "Passwords",
+            records: Entry.self,
+            sortDescriptors: [
+                FetchSort(kind.sectionKey),
+                FetchSort(kind.nameKey, comparison: .caseInsensitive),
+            ],
+            sectionNameKeyPath: kind.sectionKey,
+            name: { entry in "“\(entry.entryName)”" }
+        ) { [unowned stash] entry in
+            TableCell(
                 style: .subtitle,
-                title: entry?.entryName ?? object.string(kind.nameKey) ?? "",
-                detail: entry.map { stash.listDetail(of: $0) } ?? stash.listDetail(of: object),
+                title: entry.entryName,
+                detail: stash.listDetail(of: entry),
                 accessory: .disclosureIndicator
             )
         }
