@@ -532,15 +532,19 @@ package final class TableBrowser {
     package var log: [String] { list?.log ?? [] }
 
     /// `--query`: runs the query again whenever another program commits to a table it reads (on the
-    /// query's thread); the list sees its result change as any other program's writes, and a re-run
-    /// that fails says why on the status line.
+    /// query's thread); the list sees its result change as any other program's writes, a re-run
+    /// that fails says why on the status line, and its right end says when the result was last
+    /// refreshed and from which change (``QuerySource/refreshedText(_:timeZone:)``).
     package func followQuery() {
         guard let source = database.querySource else { return }
         let show = loop.poster { [weak self] (message: String) in
             guard let self, let list = self.list else { return }
             list.statusLine.showMessage(message, at: self.loop.clock.now, duration: 8, style: .error)
         }
-        source.follow { show($0) }
+        let refreshed = loop.poster { [weak self] (text: String) in
+            self?.list?.statusLine.trailingText = text
+        }
+        source.follow({ show($0) }, refreshed: { refreshed(QuerySource.refreshedText($0)) })
     }
     /// Why the first fetch failed, if it did.
     package var loadError: Error? { list?.loadError }

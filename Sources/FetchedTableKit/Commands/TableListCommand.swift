@@ -54,7 +54,7 @@ package enum TableListCommand {
                 )
             }
             options.readOnly = true
-            if options.postgres != nil {
+            if options.postgres != nil && options.query == nil {
                 let (_, opening) = try PostgresOpening.open(options, command: "fetchedtable list")
                 guard let opening else { return ExitStatus.usage }
                 return try TableListCommand.listPostgres(opening, options: options, format: format, output: output)

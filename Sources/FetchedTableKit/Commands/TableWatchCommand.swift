@@ -44,7 +44,7 @@ package enum TableWatchCommand {
             errorOutput: errorOutput
         ) { parsed in
             let options = try TableOptions(parsed)
-            if options.postgres != nil {
+            if options.postgres != nil && options.query == nil {
                 let (_, opening) = try PostgresOpening.open(options, command: "fetchedtable watch")
                 guard let opening else { return ExitStatus.usage }
                 return try TableWatchCommand.watchPostgres(
@@ -75,9 +75,14 @@ package enum TableWatchCommand {
                 watched?.opened.database.kind.isCached == true
                 ? CachedFileFollower(path: options.file, missingValues: options.missingValues) : nil
             // --query: re-run when a table it reads changes; the poll below sees the result's file change.
-            watched?.opened.database.querySource?.follow { message in
-                writeStandardError("\(ProgramName.current) watch: \(message)\n")
-            }
+            // Each run that changed the result says when and from which change, on stderr.
+            watched?.opened.database.querySource?.follow(
+                { message in writeStandardError("\(ProgramName.current) watch: \(message)\n") },
+                refreshed: { refresh in
+                    guard !refresh.change.isEmpty else { return }
+                    writeStandardError("\(ProgramName.current) watch: \(QuerySource.refreshedText(refresh))\n")
+                }
+            )
             while !readerGone && !shouldStop() {
                 if let follower, follower.hasChanged() {
                     do {

@@ -49,6 +49,8 @@ package struct TableOptions: Equatable, Sendable {
     package var parameters: [String: String] = [:]
     /// `--key 'COLUMN, …'`: the query result's columns that tell its rows apart.
     package var key: [String]?
+    /// `--statement-timeout SECONDS`: how long a server's query may run (nil: 60 s).
+    package var statementTimeout: Double?
 
     /// Options for `file` and nothing else.
     package init(file: String) { self.file = file }
@@ -118,9 +120,20 @@ package struct TableOptions: Equatable, Sendable {
                 throw OptionError("--param gives a value to a --query's parameter; there is no --query")
             }
             if key != nil { throw OptionError("--key names a --query's key columns; there is no --query") }
+            if parsed.value("--statement-timeout") != nil {
+                throw OptionError("--statement-timeout: a --query's timeout; there is no --query")
+            }
             return
         }
-        if postgres != nil { throw OptionError("--query: a query of a PostgreSQL server is not supported yet") }
+        if let given = parsed.value("--statement-timeout") {
+            guard let seconds = Double(given), seconds > 0, seconds.isFinite else {
+                throw OptionError("--statement-timeout: a number of seconds above 0, not '\(given)'")
+            }
+            guard postgres != nil else {
+                throw OptionError("--statement-timeout: a server's query runs with a timeout; a file's does not")
+            }
+            statementTimeout = seconds
+        }
         if table != nil { throw OptionError("--query: the rows are the query's, so not with --table") }
         if track {
             throw OptionError("--query: a query's tables are followed without triggers, so not with --track")
@@ -227,8 +240,8 @@ package struct TableOptions: Equatable, Sendable {
         OptionSpec(
             "--query",
             value: "SQL|@FILE",
-            help: "the rows of one read-only SELECT of a SQLite file (a join, an aggregate) instead of a table, "
-                + "kept current as its tables change; @FILE reads it from FILE"
+            help: "the rows of one read-only SELECT of a SQLite file or a PostgreSQL server (a join, an aggregate) "
+                + "instead of a table, kept current as its tables change; @FILE reads it from FILE"
         ),
         OptionSpec(
             "--param",
@@ -241,6 +254,11 @@ package struct TableOptions: Equatable, Sendable {
             value: "'COLUMN, …'",
             help: "the query's columns that tell its rows apart (checked unique; default: its one table's key, "
                 + "else the whole row)"
+        ),
+        OptionSpec(
+            "--statement-timeout",
+            value: "SECONDS",
+            help: "how long a PostgreSQL server's query may run before it is cancelled (default 60)"
         ),
     ]
 

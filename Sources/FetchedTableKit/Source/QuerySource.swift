@@ -1,8 +1,11 @@
 import CLIKit
 import Foundation
+import PostgreSQLClient
+import PostgreSQLReplica
 import SQLiteStore
 
-/// `--query`: one read-only SELECT of a SQLite file, its result kept as a table that the
+/// `--query`: one read-only SELECT of a SQLite file or a PostgreSQL server
+/// (``PostgresLiveQuery``), its result kept as a table that the
 /// browser, `list` and `watch` open like any other (``TableDatabase/querySource``), and
 /// kept current as the tables it reads change (``follow()``).
 ///
@@ -13,8 +16,8 @@ import SQLiteStore
 ///     let source = try QuerySource.open(options)
 ///     source.follow()   // another connection's commit to a table it reads runs it again
 package final class QuerySource {
-    /// The query as run.
-    package let live: LiveQuery
+    /// The query as run: a SQLite file's (``LiveQuery``) or a server's (``PostgresLiveQuery``).
+    package let live: any LiveQuerying
     /// The folder of the result's file.
     private let folder: String
 
@@ -23,7 +26,7 @@ package final class QuerySource {
     /// The column that orders the rows as the query does.
     var orderColumn: String { live.result.orderColumn }
 
-    private init(live: LiveQuery, folder: String) {
+    private init(live: any LiveQuerying, folder: String) {
         self.live = live
         self.folder = folder
     }
@@ -43,6 +46,7 @@ package final class QuerySource {
     package static func open(_ options: TableOptions) throws(FetchedTableError) -> QuerySource {
         guard let given = options.query else { throw .usage("--query: no query") }
         let sql = try text(of: given)
+        if options.postgres != nil { return try openPostgres(options, sql: sql) }
         guard FileManager.default.fileExists(atPath: options.file) else {
             throw .noInput("\(options.file): no such file")
         }
@@ -71,12 +75,54 @@ package final class QuerySource {
         return source
     }
 
+    /// `--query` of a server: checked and run there (``PostgresLiveQuery``) on a connection of its own.
+    ///
+    /// - Throws: ``FetchedTableError``: 64 a query refused before it is sent or by the server (its
+    ///   message and position), a write, a parameter without a value; 65 a `--key` two rows share;
+    ///   69/77 the server cannot be reached or refuses the credentials.
+    static func openPostgres(_ options: TableOptions, sql: String) throws(FetchedTableError) -> QuerySource {
+        guard let target = options.postgres else { throw .usage("not a PostgreSQL URL: \(options.file)") }
+        let server = try PostgresServer.connect(target)
+        let folder = try makeFolder()
+        let live: PostgresLiveQuery
+        do {
+            live = try PostgresLiveQuery(
+                connection: server.connection,
+                sql: sql,
+                parameters: options.parameters,
+                key: options.key,
+                resultPath: folder + "/result.sqlite",
+                resultTracking: TableFileNames.tracking,
+                changeFeed: TableFileNames.changeFeed,
+                statementTimeout: options.statementTimeout ?? PostgresLiveQuery.defaultStatementTimeout
+            )
+        } catch {
+            rmdir(folder)
+            throw refusal(error, options: options)
+        }
+        let source = QuerySource(live: live, folder: folder)
+        do {
+            try live.load()
+        } catch {
+            throw refusal(error, options: options)
+        }
+        return source
+    }
+
     /// Runs the query again whenever another connection commits a change to a table it reads
-    /// (on a thread of its own; the result's file then changes, and its readers see it as any
+    /// (a server's: when a tracked table notifies, else on a poll; on a thread of its own; the result's file then changes, and its readers see it as any
     /// other program's writes). A run that fails leaves the result as it was, `report` told why.
-    package func follow(_ report: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// `refreshed` gets each run's ``refreshedText(_:timeZone:)``.
+    package func follow(
+        _ report: @escaping @Sendable (String) -> Void = { _ in },
+        refreshed: (@Sendable (QueryRefresh) -> Void)? = nil
+    ) {
         live.follow { event in
-            if case .failed(let message) = event { report("the query's re-run failed: \(message)") }
+            switch event {
+            case .failed(let message): report("the query's re-run failed: \(message)")
+            case .refreshed(let refresh): refreshed?(refresh)
+            default: break
+            }
         }
     }
 
@@ -128,6 +174,8 @@ package final class QuerySource {
             )
         case let error as SQLiteError:
             return .data("\(options.file): the query failed: \(error.message)")
+        case let error as PostgresError:
+            return PostgresServer.refusal(error, target: options.postgres ?? PostgresTarget(connectionString: nil))
         default:
             return TableDatabase.refusal(error, path: options.file)
         }

@@ -46,7 +46,7 @@ extension TableDatabase {
     /// - Throws: ``FetchedTableError``: 64 a refused query (naming why); 65 a CSV file (a query reads a
     ///   SQLite file), a `--key` two rows share; 66 a missing file.
     static func openQuery(_ options: TableOptions) throws(FetchedTableError) -> TableDatabase {
-        let kind = try TableFileKind.of(path: options.file)
+        let kind = options.postgres != nil ? .sqlite : try TableFileKind.of(path: options.file)
         if kind != .sqlite {
             throw .data(
                 "--query: \(options.file) is a \(kind == .json ? "JSON" : "CSV") file; a query reads a SQLite database"

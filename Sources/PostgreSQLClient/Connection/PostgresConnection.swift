@@ -38,6 +38,9 @@ public final class PostgresConnection {
     /// (nil: no limit): a follower's connection sets it so that a stopped
     /// server costs it at most this long, whichever call it is in.
     public var statementTimeout: Double?
+    /// Where in its SQL the last statement that failed went wrong, in characters from 0
+    /// (the server's `P` field), or nil when the server did not say: an editor puts a caret there.
+    public private(set) var lastErrorPosition: Int?
     private var listening: [String] = []
     private var needsReset = false
     /// The connection's notices: never libpq's default, which prints them on stderr.
@@ -191,6 +194,17 @@ public final class PostgresConnection {
         -> QueryResult
     {
         try query(sql, values.map(\.parameterText), timeout: timeout)
+    }
+
+    /// The columns one statement would return, without running it: the statement is prepared
+    /// (unnamed; the server refuses several statements) and described. Its `$1`, `$2`… get the
+    /// types the server infers. An empty array: the statement returns no rows (`INSERT`, `SET`).
+    public func describe(_ sql: String, timeout: Double? = nil) throws(PostgresError) -> [QueryResult.Column] {
+        let handle = try usableHandle()
+        guard PQsendPrepare(handle, "", sql, 0, nil) == 1 else { throw failure(of: handle) }
+        _ = try awaitResults(of: handle, sql: sql, timeout: timeout ?? statementTimeout)
+        guard PQsendDescribePrepared(handle, "") == 1 else { throw failure(of: handle) }
+        return try awaitResults(of: handle, sql: sql, timeout: timeout ?? statementTimeout).columns
     }
 
     /// Runs SQL without parameters, which may hold several statements
@@ -542,6 +556,7 @@ public final class PostgresConnection {
             PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
         }
         let sqlState = field("C") ?? ""
+        lastErrorPosition = field("P").flatMap { Int($0) }.map { $0 - 1 }
         var message = field("M") ?? String(cString: PQresultErrorMessage(result))
         if let detail = field("D") { message += " (\(detail))" }
         return .statementFailed(sqlState: sqlState, message: redacted(message), sql: sql)

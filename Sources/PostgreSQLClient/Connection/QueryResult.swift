@@ -16,6 +16,11 @@ public final class QueryResult: @unchecked Sendable {
         public let name: String
         /// The OID of the column's type (`pg_type.oid`): 20 for `bigint`, 25 for `text`…
         public let typeOID: UInt32
+        /// The OID of the table the column is read from when it is a plain reference to a
+        /// table's column (libpq's `PQftable`), 0 for an expression.
+        public var tableOID: UInt32 = 0
+        /// The number of that table column (`pg_attribute.attnum`, `PQftablecol`), 0 for an expression.
+        public var tableColumn: Int = 0
     }
 
     private let handle: OpaquePointer
@@ -30,7 +35,12 @@ public final class QueryResult: @unchecked Sendable {
         self.handle = handle
         rowCount = Int(PQntuples(handle))
         columns = (0..<PQnfields(handle)).map { index in
-            Column(name: String(cString: PQfname(handle, index)), typeOID: PQftype(handle, index))
+            Column(
+                name: String(cString: PQfname(handle, index)),
+                typeOID: PQftype(handle, index),
+                tableOID: PQftable(handle, index),
+                tableColumn: Int(PQftablecol(handle, index))
+            )
         }
         let affected = String(cString: PQcmdTuples(handle))
         affectedRowCount = affected.isEmpty ? nil : Int(affected)
@@ -55,6 +65,15 @@ public final class QueryResult: @unchecked Sendable {
         let c = Int32(column)
         if PQgetisnull(handle, r, c) == 1 { return nil }
         return String(cString: PQgetvalue(handle, r, c))
+    }
+
+    /// The server's text for the value at `row`, `column` as bytes in libpq's memory, without a
+    /// copy (valid as long as the result), or nil for NULL: the fast path for reading many rows.
+    public func textBytes(row: Int, column: Int) -> UnsafeRawBufferPointer? {
+        let r = Int32(row)
+        let c = Int32(column)
+        if PQgetisnull(handle, r, c) == 1 { return nil }
+        return UnsafeRawBufferPointer(start: PQgetvalue(handle, r, c), count: Int(PQgetlength(handle, r, c)))
     }
 
     /// Whether ``text(row:column:)`` holds the server's bytes exactly: NULL, or valid UTF-8.

@@ -20,6 +20,18 @@ public struct QuerySourceTable: Sendable, Hashable {
         public var result: String
         /// The table's column.
         public var table: String
+
+        /// The result's column `result`, the table's `table`.
+        package init(result: String, table: String) {
+            self.result = result
+            self.table = table
+        }
+    }
+
+    /// The mapping of a result to `table`'s rows by `keyColumns` (another engine's query).
+    package init(table: String, keyColumns: [KeyColumn]) {
+        self.table = table
+        self.keyColumns = keyColumns
     }
 
     /// The mapping of a prepared query to the one table it reads, or why there is none.

@@ -92,8 +92,11 @@ struct TableQueryTests {
         #expect(unknown.status == 64 && unknown.standardError.contains("no parameter :a"), "\(unknown.standardError)")
         let key = try fixture.run(["list", fixture.school, "--query", "SELECT 1 AS one", "--key", "two"])
         #expect(key.status == 64 && key.standardError.contains("--key: no column \"two\""), "\(key.standardError)")
-        let server = try fixture.run(["list", "postgres://nowhere.invalid/shop", "--query", "SELECT 1 AS one"])
-        #expect(server.status == 64 && server.standardError.contains("not supported yet"), "\(server.standardError)")
+        let timeout = try fixture.run(["list", fixture.school, "--query", "SELECT 1 AS one", "--statement-timeout", "5"])
+        #expect(
+            timeout.status == 64 && timeout.standardError.contains("a file's does not"),
+            "a server's query has a timeout: \(timeout.standardError)"
+        )
         let missing = try fixture.run(["list", fixture.school, "--query", "@nowhere.sql"])
         #expect(missing.status == 66, "\(missing.standardError)")
     }

@@ -1,0 +1,167 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--query` of a throwaway PostgreSQL server through the built `fetchedtable`: `list --format json`
+/// gives the values `psql` prints for the same queries (a join with an aggregate, NULLs, numerics,
+/// `timestamptz`, unicode text, a bound parameter); a write or several statements exit 64 naming
+/// why, a server error with its position; and in tmux a sectioned join with an aggregate changes
+/// on screen, without a key, when another session inserts into a tracked base table.
+@Suite(
+    .serialized,
+    .enabled(if: PostgresFixture.isAvailable, Comment(rawValue: PostgresFixture.unavailableReason ?? ""))
+)
+struct PostgresQueryTests {
+    static let schema = """
+        CREATE TABLE customer (id bigint PRIMARY KEY, name text NOT NULL, city text);
+        CREATE TABLE orders (id bigint PRIMARY KEY, customer bigint REFERENCES customer, total numeric(10,2),
+                             weight double precision, placed_at timestamptz, note text, paid boolean);
+        INSERT INTO customer VALUES (1, 'Ada', 'Zürich'), (2, 'Brook', NULL), (3, 'Çelik 🐢', 'İzmir'), (4, 'Dana', 'Oslo');
+        INSERT INTO orders VALUES
+            (10, 1, 12.50, 1.5, '2024-03-01 10:00:00+00', 'first', true),
+            (11, 1, 7.25, NULL, '2024-03-02 23:30:00.25+00', NULL, false),
+            (12, 2, 100.00, 0.1, NULL, 'ünïcode ✓', NULL),
+            (13, 3, NULL, 2.0, '2023-12-31 23:59:59+00', '', true);
+        """
+
+    /// `fetchedtable list URL --query SQL --format json`'s rows, each a dictionary of its columns.
+    static func listedRows(_ fixture: PostgresFixture, _ arguments: [String]) throws -> [[String: Any]] {
+        let result = try fixture.run(["list", fixture.uri, "--format", "json"] + arguments)
+        guard result.status == 0 else { throw EndToEndError("list failed (\(result.status)): \(result.standardError)") }
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        )
+        let sections = try #require(json["sections"] as? [[String: Any]])
+        return sections.flatMap { ($0["objects"] as? [[String: Any]]) ?? [] }
+    }
+
+    /// What `psql` prints for `sql`: a row a line, its fields split, NULL as nil.
+    static func psqlRows(_ fixture: PostgresFixture, _ sql: String) throws -> [[String?]] {
+        let output = try fixture.psql("\\pset null '<NULL>'\n\\pset fieldsep_zero on\n" + sql + ";")
+        return output.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }.map { line in
+            line.split(separator: "\0", omittingEmptySubsequences: false).map { $0 == "<NULL>" ? nil : String($0) }
+        }
+    }
+
+    /// Whether the listed `value` is psql's `text`: the same text, the same number, or the same boolean.
+    static func same(_ value: Any?, _ text: String?) -> Bool {
+        guard let text else { return value == nil || value is NSNull }
+        switch value {
+        case let string as String: return string == text
+        case let number as NSNumber:
+            if CFGetTypeID(number) == CFBooleanGetTypeID() { return (number.boolValue ? "t" : "f") == text }
+            guard let expected = Double(text) else { return false }
+            return abs(number.doubleValue - expected) <= abs(expected) * 1e-15
+        default: return false
+        }
+    }
+
+    @Test func listJSONHasPsqlsValuesForTheSameQueries() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresQueryTests.schema)
+        let queries: [(sql: String, columns: [String], parameters: [String], psql: String?)] = [
+            (
+                """
+                SELECT c.name, c.city, count(o.id) AS orders, sum(o.total) AS spent, avg(o.weight) AS weight
+                FROM customer c LEFT JOIN orders o ON o.customer = c.id GROUP BY c.name, c.city ORDER BY c.name
+                """,
+                ["name", "city", "orders", "spent", "weight"], [], nil
+            ),
+            (
+                "SELECT id, total, total * 3 AS triple, weight, weight / 3 AS third, note FROM orders ORDER BY id",
+                ["id", "total", "triple", "weight", "third", "note"], [], nil
+            ),
+            ("SELECT id, placed_at, paid FROM orders ORDER BY id", ["id", "placed_at", "paid"], [], nil),
+            (
+                "SELECT id, note FROM orders WHERE customer = :who OR note = :note ORDER BY id",
+                ["id", "note"], ["--param", "who=1", "--param", "note=ünïcode ✓"],
+                "SELECT id, note FROM orders WHERE customer = 1 OR note = 'ünïcode ✓' ORDER BY id"
+            ),
+        ]
+        for query in queries {
+            let listed = try PostgresQueryTests.listedRows(fixture, ["--query", query.sql] + query.parameters)
+            let expected = try PostgresQueryTests.psqlRows(fixture, query.psql ?? query.sql)
+            #expect(listed.count == expected.count, "\(query.sql): \(listed.count) rows, psql \(expected.count)")
+            for (row, fields) in zip(listed, expected) {
+                #expect(fields.count == query.columns.count, "\(fields)")
+                for (column, text) in zip(query.columns, fields) {
+                    #expect(
+                        PostgresQueryTests.same(row[column], text),
+                        "\(query.sql): \(column) is \(String(describing: row[column])), psql says \(text ?? "NULL")"
+                    )
+                }
+            }
+        }
+    }
+
+    @Test func writesSeveralStatementsAndServerErrorsExit64NamingWhy() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresQueryTests.schema)
+        let cases: [(sql: String, says: String)] = [
+            ("DELETE FROM orders", "it writes (DELETE)"),
+            ("SELECT 1; DELETE FROM orders", "more than one statement"),
+            ("WITH gone AS (DELETE FROM orders RETURNING id) SELECT * FROM gone", "it writes: cannot execute DELETE"),
+            ("SELECT nextval('orders_seq')", "orders_seq"),
+            ("SELECT nmae FROM customer", "column \"nmae\" does not exist (at character 8 of the query)"),
+            ("SELECT id FROM orders WHERE customer = :who", "the parameter :who has no value"),
+        ]
+        for (sql, says) in cases {
+            let result = try fixture.run(["list", fixture.uri, "--query", sql])
+            #expect(result.status == 64, "\(sql): \(result.status) \(result.standardError)")
+            #expect(result.standardError.contains(says), "\(sql): \(result.standardError)")
+        }
+        // Nothing was deleted.
+        #expect(try fixture.psql("SELECT count(*) FROM orders") == "4")
+        let timeout = try fixture.run([
+            "list", fixture.uri, "--query", "SELECT pg_sleep(5)", "--statement-timeout", "0.2",
+        ])
+        #expect(timeout.status == 64 && timeout.standardError.contains("statement timeout"), "\(timeout.standardError)")
+    }
+
+    @Test func keyIsCheckedUniqueAndTheTablesKeyIsFoundWithoutOne() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresQueryTests.schema)
+        let duplicate = try fixture.run([
+            "list", fixture.uri, "--query", "SELECT customer, id FROM orders", "--key", "customer",
+        ])
+        #expect(duplicate.status == 65, "\(duplicate.standardError)")
+        #expect(duplicate.standardError.contains("two rows have customer = 1"), "\(duplicate.standardError)")
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aSectionedJoinWithAnAggregateChangesOnScreenWhenATrackedTableIsWritten() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresQueryTests.schema)
+        // orders tracked (its history triggers installed by a watch with --track).
+        let watch = try fixture.startWatch([fixture.uri, "--table", "orders", "--track"])
+        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
+        kill(watch.pid, SIGTERM)
+        let query = """
+            SELECT coalesce(c.city, 'nowhere') AS city, c.name, count(o.id) AS orders
+            FROM customer c LEFT JOIN orders o ON o.customer = c.id GROUP BY c.city, c.name
+            """
+        let tmux = try fixture.launch([fixture.uri, "--query", query, "--section", "city"], width: 90, height: 16)
+        defer { tmux.close() }
+        let first = try tmux.waitUntil("the query's rows", timeout: 15) { $0.contains("Ada") && $0.contains("Oslo (1)") }
+        let ada = try #require(first.screenLines.first { $0.contains("Ada") })
+        #expect(ada.hasSuffix(" 2") || ada.contains(" 2 "), "Ada: 2 orders:\n\(first)")
+        let dana = try #require(first.screenLines.first { $0.contains("Dana") })
+        #expect(dana.contains(" 0"), "Dana: no orders:\n\(first)")
+        // Another session inserts into orders (tracked): Dana's row changes, without a --key.
+        try fixture.psql("INSERT INTO orders (id, customer, total) VALUES (20, 4, 1), (21, 4, 2), (22, 4, 3)")
+        let after = try tmux.waitUntil("the re-run's rows", timeout: 20) { screen in
+            screen.screenLines.contains { $0.contains("Dana") && $0.contains(" 3") }
+        }
+        #expect(after.contains("refreshed"), "the status says when and from which change:\n\(after)")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+}
