@@ -533,8 +533,8 @@ package final class TableBrowser {
 
     /// `--query`: runs the query again whenever another program commits to a table it reads (on the
     /// query's thread); the list sees its result change as any other program's writes, a re-run
-    /// that fails says why on the status line, and its right end says when the result was last
-    /// refreshed and from which change (``QuerySource/refreshedText(_:timeZone:)``).
+    /// that fails says why on the status line, and one that changed the result says when and from
+    /// which change (``QuerySource/refreshedText(_:timeZone:)``).
     package func followQuery() {
         guard let source = database.querySource else { return }
         let show = loop.poster { [weak self] (message: String) in
@@ -542,9 +542,16 @@ package final class TableBrowser {
             list.statusLine.showMessage(message, at: self.loop.clock.now, duration: 8, style: .error)
         }
         let refreshed = loop.poster { [weak self] (text: String) in
-            self?.list?.statusLine.trailingText = text
+            guard let self, let list = self.list else { return }
+            list.statusLine.showMessage(text, at: self.loop.clock.now, duration: 8)
         }
-        source.follow({ show($0) }, refreshed: { refreshed(QuerySource.refreshedText($0)) })
+        source.follow(
+            { show($0) },
+            refreshed: { refresh in
+                // A run that changed nothing (a poll) says nothing; one that did says when and why.
+                if !refresh.change.isEmpty { refreshed(QuerySource.refreshedText(refresh)) }
+            }
+        )
     }
     /// Why the first fetch failed, if it did.
     package var loadError: Error? { list?.loadError }

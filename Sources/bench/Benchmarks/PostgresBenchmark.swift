@@ -18,7 +18,8 @@ import Timekeeping
 /// - ``PostgresScreenBenchmark``: `pg1m_first_screen_s`, `pg1m_ready_ratio` and
 ///   `pg1m_rss_bytes_per_row`, through the `fetchedtable` executable under a pty;
 /// - ``PostgresChangeBenchmark``: `pg_change1_ms` and `pg_change1000_ms`, through
-///   `fetchedtable watch --track`.
+///   `fetchedtable watch --track`;
+/// - ``PostgresQueryBenchmark``: `pgquery1m_ready_ratio`, through `fetchedtable --pg --query`.
 ///
 /// Without the server binaries every key is `null`, with a note. Run alone
 /// (`--only postgres`) the table has a million rows; in a run of every group
@@ -52,6 +53,7 @@ struct PostgresBenchmark {
         let target = PostgresBenchTarget(server: server, database: database, command: fetchedtable(), runner: runner)
         part("screen") { try PostgresScreenBenchmark(target: target, rows: rows).run() }
         part("change") { try PostgresChangeBenchmark(target: target, rows: rows).run() }
+        part("query") { try PostgresQueryBenchmark(target: target, rows: rows).run() }
     }
 
     /// Runs one part; its failure becomes a note and the others go on.

@@ -44,6 +44,7 @@ struct BenchResults {
     /// The JSON keys of the `postgres` group, written when that group ran.
     static let postgresKeys = [
         "pg1m_first_screen_s", "pg1m_ready_ratio", "pg1m_rss_bytes_per_row", "pg_change1_ms", "pg_change1000_ms",
+        "pgquery1m_ready_ratio",
     ]
 
     private var values: [String: Double] = [:]

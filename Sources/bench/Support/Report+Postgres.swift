@@ -40,6 +40,15 @@ extension Report {
                 unit: .milliseconds,
                 target: "≤ 100 ms"
             ),
+            .ratioAtMost(
+                1.5,
+                "fetchedtable --pg --query, 1M rows: browsable",
+                key: "pgquery1m_ready_s",
+                unit: .seconds,
+                reference: ("libpq fetch of the same query's rows", "pgquery1m_fetch_s", .seconds),
+                ratio: ("pgquery1m_ready_ratio", "ours/ref"),
+                target: "ratio ≤ 1.5"
+            ),
         ]
     }
 }
