@@ -136,6 +136,32 @@ struct PostgresQueryTests {
         #expect(duplicate.standardError.contains("two rows have customer = 1"), "\(duplicate.standardError)")
     }
 
+    @Test func watchOfAnUntrackedTablePollsAndTellsRowsApartByItsPrimaryKey() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresQueryTests.schema)
+        // One table, its key in the result: a changed row is updated in place (no --key given).
+        let watch = try fixture.startWatch([
+            fixture.uri, "--query", "SELECT id, name FROM customer WHERE id < :upto ORDER BY id", "--param", "upto=10",
+        ])
+        defer { kill(watch.pid, SIGTERM) }
+        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
+        #expect(fixture.lines(watch.output)[0] == #"{"type":"snapshot","sections":[{"name":"","ids":[1,2,3,4]}]}"#)
+        try fixture.psql("UPDATE customer SET name = 'Brooke' WHERE id = 2")
+        // customer is not tracked: the poll (every 2 s at first) runs it again.
+        try fixture.waitUntil("the update's batch") { fixture.lines(watch.output).count >= 2 }
+        #expect(
+            fixture.lines(watch.output)[1]
+                == #"{"type":"batch","sections":[],"objects":[{"change":"update","id":2,"from":[0,1],"to":[0,1]}],"counts":[4]}"#
+        )
+        let stderrPath = watch.output.path + ".stderr"
+        try fixture.waitUntil("the refresh's line on stderr") {
+            ((try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "").contains(": 1 updated")
+        }
+        let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        #expect(stderr.hasPrefix("fetchedtable watch: refreshed "), "\(stderr)")
+    }
+
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func aSectionedJoinWithAnAggregateChangesOnScreenWhenATrackedTableIsWritten() throws {
         let fixture = try PostgresFixture()
