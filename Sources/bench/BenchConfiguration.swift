@@ -49,8 +49,11 @@ struct BenchConfiguration {
     private(set) var genericCSVOnly = false
     /// `--only edit_cell_ms`: the generic group's cell edit part alone (``EditCellBenchmark``).
     private(set) var genericEditOnly = false
-    /// `postgres`: rows of the server's events table: 1 million when `--only` names the group, else `--rows`.
-    var postgresRows: Int { postgresNamed ? 1_000_000 : rows }
+    /// `postgres`: rows of the server's events table: 1 million when `--only` names the group and
+    /// `--rows` is not given, else `--rows` (`--rows 20000 --only postgres`: a quick look).
+    var postgresRows: Int { postgresNamed && !rowsGiven ? 1_000_000 : rows }
+    /// Whether `--rows` was given.
+    private var rowsGiven = false
     /// Whether `--only` named the `postgres` group (or one of its keys).
     private var postgresNamed = false
     /// `stash`: entries of the stash re-imported: 100,000 when `--only` names the group or the run is large, else `--rows`.
@@ -130,6 +133,7 @@ struct BenchConfiguration {
                 throw CommandLineError.usage("bench: --rows must be a whole number ≥ 100 (got '\(text)')")
             }
             rows = n
+            rowsGiven = true
         }
         jsonPath = parsed.value("--json")
         if let only = parsed.value("--only") {

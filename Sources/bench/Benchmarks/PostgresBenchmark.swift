@@ -22,8 +22,8 @@ import Timekeeping
 /// - ``PostgresQueryBenchmark``: `pgquery1m_ready_ratio`, through `fetchedtable --pg --query`.
 ///
 /// Without the server binaries every key is `null`, with a note. Run alone
-/// (`--only postgres`) the table has a million rows; in a run of every group
-/// it follows `--rows`.
+/// (`--only postgres`) the table has a million rows unless `--rows` is given;
+/// in a run of every group it follows `--rows`.
 struct PostgresBenchmark {
     let runner: BenchRunner
 
