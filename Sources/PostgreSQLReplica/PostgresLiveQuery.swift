@@ -317,7 +317,11 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         let text = QueryText(sql)
         guard let word = text.firstWord else { throw QueryRefusal(.empty, "there is no statement") }
         if let offset = text.secondStatementOffset {
-            throw QueryRefusal(.severalStatements, "it holds more than one statement; a query source is one", offset: offset)
+            throw QueryRefusal(
+                .severalStatements,
+                "it holds more than one statement; a query source is one",
+                offset: offset
+            )
         }
         if writingWords.contains(word) {
             throw QueryRefusal(.writes, "it writes (\(word)): a query source only reads", offset: 0)

@@ -20,7 +20,9 @@ package enum TableBrowserCommand {
             errorOutput: { writeStandardError($0 + "\n") }
         ) { parsed in
             let options = try TableOptions(parsed)
-            if options.postgres != nil && options.query == nil { return try TableBrowserCommand.browsePostgres(options) }
+            if options.postgres != nil && options.query == nil {
+                return try TableBrowserCommand.browsePostgres(options)
+            }
             if options.postgres == nil, try TableFileKind.of(path: options.file).isCached,
                 !CSVSource.isCached(path: options.file, missingValues: options.missingValues)
             {

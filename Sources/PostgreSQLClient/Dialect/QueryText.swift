@@ -141,8 +141,9 @@ public struct QueryText: Sendable, Equatable {
             }
             if c == ":", let next, isIdentifierStart(next) {
                 var end = index + 1
-                while end < characters.count && (characters[end] == "_" || characters[end].isLetter
-                    || characters[end].isNumber)
+                while end < characters.count
+                    && (characters[end] == "_" || characters[end].isLetter
+                        || characters[end].isNumber)
                 {
                     end += 1
                 }

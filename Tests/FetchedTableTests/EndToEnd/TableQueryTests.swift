@@ -92,7 +92,9 @@ struct TableQueryTests {
         #expect(unknown.status == 64 && unknown.standardError.contains("no parameter :a"), "\(unknown.standardError)")
         let key = try fixture.run(["list", fixture.school, "--query", "SELECT 1 AS one", "--key", "two"])
         #expect(key.status == 64 && key.standardError.contains("--key: no column \"two\""), "\(key.standardError)")
-        let timeout = try fixture.run(["list", fixture.school, "--query", "SELECT 1 AS one", "--statement-timeout", "5"])
+        let timeout = try fixture.run([
+            "list", fixture.school, "--query", "SELECT 1 AS one", "--statement-timeout", "5",
+        ])
         #expect(
             timeout.status == 64 && timeout.standardError.contains("a file's does not"),
             "a server's query has a timeout: \(timeout.standardError)"

@@ -177,7 +177,9 @@ struct PostgresQueryTests {
             """
         let tmux = try fixture.launch([fixture.uri, "--query", query, "--section", "city"], width: 90, height: 16)
         defer { tmux.close() }
-        let first = try tmux.waitUntil("the query's rows", timeout: 15) { $0.contains("Ada") && $0.contains("Oslo (1)") }
+        let first = try tmux.waitUntil("the query's rows", timeout: 15) {
+            $0.contains("Ada") && $0.contains("Oslo (1)")
+        }
         let ada = try #require(first.screenLines.first { $0.contains("Ada") })
         #expect(ada.hasSuffix(" 2") || ada.contains(" 2 "), "Ada: 2 orders:\n\(first)")
         let dana = try #require(first.screenLines.first { $0.contains("Dana") })
