@@ -96,6 +96,20 @@ package enum CellText {
         return (1...12).contains(month) && (1...31).contains(day)
     }
 
+    /// The column a constraint the store refused names (`NOT NULL constraint failed: items.name`:
+    /// `name`, the first of a UNIQUE key's), nil when the message names none of `table`'s.
+    ///
+    ///     CellText.column(of: SQLiteError(code: 1299, message: "NOT NULL constraint failed: items.name"), table: "items")
+    ///     // "name"
+    package static func column(of error: Error, table: String) -> String? {
+        guard let error = error as? SQLiteError, error.isConstraint,
+            let colon = error.message.range(of: "constraint failed: ")
+        else { return nil }
+        let first = error.message[colon.upperBound...].components(separatedBy: ", ")[0]
+        guard first.hasPrefix(table + ".") else { return nil }
+        return String(first.dropFirst(table.count + 1))
+    }
+
     /// Why the store refused to save `column`'s new value, in a person's words: the constraint
     /// by its kind (NOT NULL, CHECK, UNIQUE, FOREIGN KEY), or the error's own description
     /// (another program's lock, a conflict with another program's change).

@@ -13,6 +13,12 @@ import TerminalUI
 /// written: the form names the object and what changed, and offers to reload it and reapply
 /// the form's changes, or to overwrite it with the form (to add it again, when it was deleted).
 ///
+/// Over an existing table (an entity the model did not make, as fetchedtable's) the form is the
+/// table's: a field per column, its DEFAULT as the empty field's placeholder (`default: 1`),
+/// generated columns shown and not editable, NOT NULL columns marked `*`; a text is converted by
+/// its column's type as the grid's cell editor converts it, a refusal named as it names them, and
+/// only the fields filled are written (an empty one takes the column's DEFAULT, else NULL).
+///
 ///     let heroForm = RecordForm(entity: "Hero", labels: ["sex": "Gender"])
 ///     configuration.detailScreen = { hero, screen in heroForm.form(editing: hero, in: screen) }
 ///     configuration.keyBindings = [
@@ -47,6 +53,9 @@ public struct RecordForm: Sendable {
     /// - Precondition: the screen's model has the entity, with every key of ``keys``.
     public func form(editing object: ManagedObject?, in screen: ListScreen) -> Form {
         let attributes = shownAttributes(in: screen.context.store.model)
+        if screen.context.store.model.entity(named: entity)?.isForeign == true {
+            return tableForm(editing: object, attributes: attributes, in: screen)
+        }
         let edit = object.map { RecordEdit(object: $0, attributes: attributes) }
         let form = Form(
             title: "\(object == nil ? "New" : "Edit") \(RecordForm.label(of: entity))",
@@ -153,7 +162,7 @@ public struct RecordForm: Sendable {
                 offerChoice(after: edit.catchUp(after: conflicts, in: context), retry)
             } else {
                 context.rollback()
-                form.errorMessage = "Not saved: \(StoreFailure.reason(of: error))"
+                form.errorMessage = "Not saved: \(refusal(of: error, in: context.store.model))"
             }
             return false
         }

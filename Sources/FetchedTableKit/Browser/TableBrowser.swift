@@ -294,6 +294,7 @@ package final class TableBrowser {
         // --where narrows the tab itself: the \\ filter comes on top of it.
         configuration.tabs[0].predicate = opened.query.predicate
         configuration.keyBindings = [sortBinding(), sectionBinding(), columnSectionBinding(), layoutBinding()]
+        configuration.keyBindings.append(addRowBinding(table, titleKey: titleKey))
         if database.kind == .sqlite {
             // Another file renamed over the path (the list's polls compare its device and inode
             // with the open file's, `Store.fileAtPath()`): the same table in the file now there.

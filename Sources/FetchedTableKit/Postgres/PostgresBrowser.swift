@@ -156,8 +156,11 @@ final class PostgresBrowser {
                     try self.startDelete(row, actionName: actionName)
                 }
                 configuration.deleteIsAnsweredLater = true
-                // A cell edit would change the local copy, not the server's table: not offered yet.
+                // A cell edit or a new row would change the local copy, not the server's table:
+                // not offered yet, and e and a say so.
                 configuration.allowsCellEdits = false
+                configuration.keyBindings.removeAll { $0.events.contains(.character("a")) }
+                configuration.keyBindings.append(contentsOf: PostgresBrowser.editsNotOfferedBindings())
                 configuration.keyBindings.append(self.undoBinding())
                 configuration.presortedRows = presorted.take()
                 self.defersPreparationForChanges(&configuration)
@@ -273,6 +276,23 @@ final class PostgresBrowser {
         }
         binding.helpPlacement = .section("Change")
         return binding
+    }
+
+    /// `e` and `a` over a PostgreSQL table's copy: why a cell is not edited nor a row added
+    /// (they would change the copy, not the server's table), on the status line.
+    static func editsNotOfferedBindings() -> [ListKeyBinding] {
+        let reason = "edits are not sent to the PostgreSQL server yet (d deletes there)"
+        let keys: [(Character, String, String)] = [
+            ("e", "Cannot edit", "edit the cell: not on PostgreSQL yet"),
+            ("a", "Cannot add a row", "add a row: not on PostgreSQL yet"),
+        ]
+        return keys.map { key, refusal, description in
+            var binding = ListKeyBinding(.character(key), keys: String(key), description: description) { screen in
+                screen.showMessage("\(refusal): \(reason)", duration: 8, style: .error)
+            }
+            binding.helpPlacement = .section("Change")
+            return binding
+        }
     }
 
     /// A write's failure as the user reads it in the status line: the server's words on one

@@ -78,7 +78,9 @@ public final class ManagedObject {
             return .null
         }
         set {
-            if let i = entity.attributeIndex[key] {
+            if let i = entity.attributeIndex[key], entity.attributes[i].isGenerated {
+                context?.recordError(.validation(entity: entity.name, key: key, reason: "is a generated column"))
+            } else if let i = entity.attributeIndex[key] {
                 setValue(newValue, at: i)
             } else if let i = entity.relationshipIndex[key] {
                 switch newValue {

@@ -115,6 +115,7 @@ extension ObjectContext {
         recorder: PreupdateRecorder
     ) throws {
         permanent = [:]
+        filledByInsert = [:]
         try checkConflicts(updates + deletes)
         let unresolved = try insertRows(of: inserts)
         try linkInsertedRows(unresolved)
@@ -128,21 +129,40 @@ extension ObjectContext {
         var unresolved: [ManagedObject] = []
         for object in inserts {
             let entity = object.entity
-            let row = object.columnValues(committed: false, resolve: resolve)
             let pointsAtUnsaved = entity.foreignKeyRelationships.contains { i in
                 guard let id = object.links[i].id, id.isTemporary, permanent[id] == nil else { return false }
                 return registered(id).map { !$0.isDeleted } ?? false
             }
-            let columns = Array(entity.columnNames.dropFirst())
-            let sql =
-                columns.isEmpty
-                ? "INSERT INTO \(entity.sqlTable) DEFAULT VALUES"
-                : "INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-            try database.run(sql, row)
+            try insertRow(of: object)
             permanent[object.objectID] = database.lastInsertRowID
             if pointsAtUnsaved { unresolved.append(object) }
         }
         return unresolved
+    }
+
+    /// Inserts one new object's row naming only the attributes that were set (and its foreign
+    /// keys), as `sqlite3` would: an unset column takes its DEFAULT, a generated one is left to
+    /// SQLite. The values SQLite chose for the others are read back (`RETURNING`) into
+    /// ``filledByInsert``, so that the object holds what the file holds once saved.
+    func insertRow(of object: ManagedObject) throws {
+        let entity = object.entity
+        let row = object.columnValues(committed: false, resolve: resolve)
+        let set = entity.attributes.indices.filter {
+            object.changedKeys.contains(entity.attributes[$0].name) && !entity.attributes[$0].isGenerated
+        }
+        let unset = entity.attributes.indices.filter { !set.contains($0) }
+        let foreignKeys = entity.foreignKeyRelationships.indices.map { entity.attributes.count + $0 }
+        let written = set + foreignKeys
+        let names = Array(entity.columnNames.dropFirst())
+        let columns = written.map { names[$0] }
+        var sql =
+            columns.isEmpty
+            ? "INSERT INTO \(entity.sqlTable) DEFAULT VALUES"
+            : "INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        guard !unset.isEmpty else { return try database.run(sql, written.map { row[$0] }) }
+        sql += " RETURNING " + unset.map { entity.attributes[$0].sqlColumn }.joined(separator: ", ")
+        let values = try database.query(sql, written.map { row[$0] }).first ?? []
+        filledByInsert[ObjectIdentifier(object)] = Dictionary(uniqueKeysWithValues: zip(unset, values))
     }
 
     /// Sets the foreign keys of new objects in a cycle, once every new row has its id.
@@ -223,6 +243,7 @@ extension ObjectContext {
                 continue
             }
             if object.isInserted {
+                for (i, value) in filledByInsert[ObjectIdentifier(object)] ?? [:] { object.values[i] = value }
                 changes.inserted.insert(object.objectID)
             } else if !object.changedKeys.isEmpty {
                 changes.updated[object.objectID] = withDerivedKeys(object.changedKeys, of: object.entity)

@@ -46,6 +46,9 @@ public final class ObjectContext {
     var selectColumns: [String: String] = [:]
     /// Row ids the inserts of the save being written were given (temporary id → row id).
     var permanent: [ObjectID: Int64] = [:]
+    /// The values SQLite gave the attributes the inserts of the save being written did not set
+    /// (their DEFAULTs, generated columns), by object and attribute index.
+    var filledByInsert: [ObjectIdentifier: [Int: StoreValue]] = [:]
 
     /// How many saves can be undone.
     public var undoLimit = 100

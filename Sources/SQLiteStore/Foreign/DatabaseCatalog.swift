@@ -132,7 +132,7 @@ public struct CatalogTable {
         derived: [DerivedAttribute] = [],
         positionColumn: String = Entity.defaultPositionColumn
     ) -> Entity {
-        // A generated column is read like any other (never written: only rows are deleted).
+        // A generated column is read like any other, never written.
         let attributes = columns.map { column in
             var attribute = Attribute(
                 column.name,
@@ -144,6 +144,9 @@ public struct CatalogTable {
             // A view's column computed by an expression has no declared type and no affinity (a
             // table's column without a type has blob's).
             if isView && column.declaredType.isEmpty { attribute.affinity = nil }
+            attribute.isGenerated = column.isGenerated
+            attribute.defaultExpression = column.defaultExpression
+            attribute.isNotNull = column.isNotNull
             return attribute
         }
         if let rowIDColumn {
@@ -173,6 +176,10 @@ public struct CatalogColumn: Sendable, Hashable {
     public let isPrimaryKey: Bool
     /// True for a generated column (`GENERATED ALWAYS AS (…) STORED` or `VIRTUAL`): shown, never written.
     package let isGenerated: Bool
+    /// The column's `DEFAULT` as the table declares it (`1`, `'today'`, `CURRENT_TIMESTAMP`); nil without one.
+    package var defaultExpression: String?
+    /// True when the column is declared `NOT NULL`.
+    package var isNotNull = false
 
     /// A column; `type` is guessed from `declaredType` (see ``type``).
     public init(name: String, declaredType: String, isPrimaryKey: Bool, isGenerated: Bool = false) {
@@ -257,15 +264,17 @@ enum CatalogInspection {
         do {
             // table_xinfo: generated columns too (hidden 2 VIRTUAL, 3 STORED); 1 is a virtual table's hidden column.
             try database.forEachRow(
-                "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid",
+                "SELECT name, type, pk, hidden, dflt_value, \"notnull\" FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid",
                 [.text(name)]
             ) { r in
-                let column = CatalogColumn(
+                var column = CatalogColumn(
                     name: r.text(at: 0),
                     declaredType: r.isNull(at: 1) ? "" : r.text(at: 1),
                     isPrimaryKey: r.int64(at: 2) > 0,
                     isGenerated: r.int64(at: 3) >= 2
                 )
+                column.defaultExpression = r.isNull(at: 4) ? nil : r.text(at: 4)
+                column.isNotNull = r.int64(at: 5) != 0
                 if column.isPrimaryKey {
                     keyCount += 1
                     if column.declaredType.uppercased() == "INTEGER" { integerKey.append(column.name) }

@@ -43,6 +43,16 @@ public struct Attribute: Sendable, Hashable {
     /// a type has blob's); nil for a view's column computed by an expression, which has none.
     /// Predicates compare as SQLite does by it, in SQL and in Swift.
     public var affinity: TypeAffinity?
+    /// True for a generated column of an existing table (`GENERATED ALWAYS AS (…)`): read like
+    /// any other, never written (an insert leaves it to SQLite; setting it fails the save).
+    package var isGenerated = false
+    /// The `DEFAULT` an existing table declares for the column, as written (`1`, `'today'`,
+    /// `CURRENT_TIMESTAMP`): what an insert that leaves the attribute unset stores. Nil without one
+    /// (and for this project's columns, whose default is ``defaultValue``).
+    package var defaultExpression: String?
+    /// True when an existing table declares the column `NOT NULL` (the store leaves the check to
+    /// SQLite: such an attribute is still ``isOptional``, its DEFAULT may fill it).
+    package var isNotNull = false
 
     /// An attribute; required (NOT NULL) unless `optional`, indexed when `indexed`.
     public init(

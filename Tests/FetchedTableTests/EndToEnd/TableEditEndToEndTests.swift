@@ -18,7 +18,8 @@ struct TableEditEndToEndTests {
             name TEXT NOT NULL UNIQUE,
             price REAL CHECK (price >= 0),
             qty INTEGER,
-            total REAL GENERATED ALWAYS AS (price * qty) VIRTUAL
+            total REAL GENERATED ALWAYS AS (price * qty) VIRTUAL,
+            note TEXT DEFAULT 'none'
         );
         INSERT INTO item(id, name, price, qty) VALUES (1, 'apple', 1.5, 4), (2, 'pear', 2, 3);
         CREATE VIEW cheap AS SELECT name, price FROM item WHERE price < 2;
@@ -85,6 +86,50 @@ struct TableEditEndToEndTests {
         #expect(fixture.exitStatus() == 0)
     }
 
+    @Test func aRowAddedInTheFormIsTheRowSqlite3AddsUndoneAndRedone() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let database = fixture.directory.appendingPathComponent("shop.db").path
+        try fixture.sql(Self.shop, database: database)
+        let tmux = try fixture.launch(
+            [database, "--table", "item", "--columns", "name, price, qty, total", "--sort", "id"],
+            width: 100,
+            height: 16
+        )
+        defer { tmux.close() }
+        try tmux.waitFor("apple", timeout: 10)
+
+        // The form: every column, the DEFAULT shown, the generated column not editable, NOT NULL marked.
+        tmux.send("a")
+        let form = try tmux.waitFor("New row in item")
+        #expect(form.contains("default: 'none'") && form.contains("name *") && form.contains("generated"), "\(form)")
+        tmux.send("Tab")
+        tmux.type("plum")
+        tmux.send("Tab")
+        tmux.type("cheap")
+        tmux.send("C-s")
+        try tmux.waitFor("is not a number (price)")
+        tmux.send("C-u")
+        tmux.type("3")
+        tmux.send("Tab")
+        tmux.type("2")
+        tmux.send("C-s")
+        try tmux.waitUntil("the new row in the grid") { $0.contains("plum") && !$0.contains("New row in item") }
+        #expect(
+            try fixture.sql("SELECT id, name, price, qty, total, note FROM item WHERE name = 'plum'", database: database)
+                == "3|plum|3.0|2|6.0|none"
+        )
+
+        tmux.send("u")
+        try tmux.waitFor("Undone: Added “plum”")
+        #expect(try fixture.sql("SELECT count(*) FROM item WHERE name = 'plum'", database: database) == "0")
+        tmux.send("C-r")
+        try tmux.waitFor("Redone: Added “plum”")
+        #expect(try fixture.sql("SELECT id, note FROM item WHERE name = 'plum'", database: database) == "3|none")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
     @Test func eOnAViewOrACSVFileSaysWhyItCannotEdit() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
@@ -94,6 +139,8 @@ struct TableEditEndToEndTests {
         try view.waitFor("apple", timeout: 10)
         view.send("e")
         try view.waitFor("Cannot edit: a view has no row id")
+        view.send("a")
+        try view.waitFor("Cannot add a row: a view has no row id")
         view.send("q")
         #expect(fixture.exitStatus() == 0)
         view.close()
@@ -104,9 +151,11 @@ struct TableEditEndToEndTests {
         try tmux.waitFor("read-only · 2 rows", timeout: 10)  // the browser, not the loading preview
         tmux.send("e")
         try tmux.waitFor("Cannot edit: the rows come from a CSV file's cache")
+        tmux.send("a")
+        try tmux.waitFor("Cannot add a row: the rows come from a CSV file's cache")
         tmux.send("?")
         let help = try tmux.waitFor("edit the cell")
-        #expect(help.contains("Ctrl-R"), "\(help)")
+        #expect(help.contains("Ctrl-R") && help.contains("add a row"), "\(help)")
         tmux.send("q")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)

@@ -157,6 +157,24 @@ struct PostgresEndToEndTests {
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func eAndASayWhyTheyDoNotChangeAPostgreSQLTable() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        let tmux = try fixture.launch([fixture.uri, "--table", "student", "--sort", "id"])
+        defer { tmux.close() }
+        try tmux.waitFor("Brook", timeout: 15)
+        let before = try fixture.psql("SELECT string_agg(id || ':' || name, ',' ORDER BY id) FROM student")
+        tmux.send("e")
+        try tmux.waitFor("Cannot edit: edits are not sent to the PostgreSQL server yet")
+        tmux.send("a")
+        try tmux.waitFor("Cannot add a row: edits are not sent to the PostgreSQL server yet")
+        #expect(try fixture.psql("SELECT string_agg(id || ':' || name, ',' ORDER BY id) FROM student") == before)
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func theTableListHasCountsAndATableWithoutAPrimaryKeyIsReadOnly() throws {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
