@@ -62,7 +62,11 @@ import Testing
                     screen.beginAddingRow(with: form)
                 }
             ]
-            list = try ListScreen(context: ObjectContext(store: store), configuration: configuration, loop: terminal.loop)
+            list = try ListScreen(
+                context: ObjectContext(store: store),
+                configuration: configuration,
+                loop: terminal.loop
+            )
             terminal.press()
         }
 
@@ -102,7 +106,11 @@ import Testing
         #expect(f.terminal.press(.character("u")).contains("Undone: Added “lamp”"))
         #expect(try f.rows("SELECT name FROM items WHERE name = 'lamp'") == [])
         #expect(f.terminal.press(.control("r")).contains("Redone: Added “lamp”"))
-        #expect(try f.rows("SELECT id, qty, added FROM items WHERE name = 'lamp'") == [[.integer(3), .integer(1), .text("today")]])
+        #expect(
+            try f.rows("SELECT id, qty, added FROM items WHERE name = 'lamp'") == [
+                [.integer(3), .integer(1), .text("today")]
+            ]
+        )
     }
 
     @Test func aTextOfTheWrongTypeOrAConstraintIsNamedAndTheFormStaysOpen() throws {

@@ -39,7 +39,8 @@ extension RecordForm {
             let shown = value.map(CellText.text(of:)) ?? ""
             return Form.Field(key: attribute.name, label: label, control: GeneratedColumnField(value: shown))
         }
-        let placeholder = attribute.defaultExpression.map { "default: \($0)" } ?? AttributeText.placeholder(of: attribute)
+        let placeholder =
+            attribute.defaultExpression.map { "default: \($0)" } ?? AttributeText.placeholder(of: attribute)
         return .text(
             attribute.name,
             label: label,

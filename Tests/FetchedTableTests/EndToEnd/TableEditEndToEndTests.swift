@@ -116,7 +116,10 @@ struct TableEditEndToEndTests {
         tmux.send("C-s")
         try tmux.waitUntil("the new row in the grid") { $0.contains("plum") && !$0.contains("New row in item") }
         #expect(
-            try fixture.sql("SELECT id, name, price, qty, total, note FROM item WHERE name = 'plum'", database: database)
+            try fixture.sql(
+                "SELECT id, name, price, qty, total, note FROM item WHERE name = 'plum'",
+                database: database
+            )
                 == "3|plum|3.0|2|6.0|none"
         )
 
