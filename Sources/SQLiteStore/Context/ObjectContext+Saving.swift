@@ -142,7 +142,7 @@ extension ObjectContext {
 
     /// Inserts one new object's row naming only the attributes that were set (and its foreign
     /// keys), as `sqlite3` would: an unset column takes its DEFAULT, a generated one is left to
-    /// SQLite. The values SQLite chose for the others are read back (`RETURNING`) into
+    /// SQLite. The values SQLite chose for the others are read back into
     /// ``filledByInsert``, so that the object holds what the file holds once saved.
     func insertRow(of object: ManagedObject) throws {
         let entity = object.entity
@@ -155,13 +155,19 @@ extension ObjectContext {
         let written = set + foreignKeys
         let names = Array(entity.columnNames.dropFirst())
         let columns = written.map { names[$0] }
-        var sql =
+        let sql =
             columns.isEmpty
             ? "INSERT INTO \(entity.sqlTable) DEFAULT VALUES"
             : "INSERT INTO \(entity.sqlTable)(\(columns.map(SQLIdentifier.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        guard !unset.isEmpty else { return try database.run(sql, written.map { row[$0] }) }
-        sql += " RETURNING " + unset.map { entity.attributes[$0].sqlColumn }.joined(separator: ", ")
-        let values = try database.query(sql, written.map { row[$0] }).first ?? []
+        try database.run(sql, written.map { row[$0] })
+        guard !unset.isEmpty else { return }
+        // Read as a SELECT reads it: RETURNING gives a generated column's value before its
+        // column's affinity (a REAL column's 6 as an integer).
+        let values = try database.query(
+            "SELECT \(unset.map { entity.attributes[$0].sqlColumn }.joined(separator: ", ")) FROM \(entity.sqlTable)"
+                + " WHERE \(entity.sqlIDColumn) = ?",
+            [.integer(database.lastInsertRowID)]
+        ).first ?? []
         filledByInsert[ObjectIdentifier(object)] = Dictionary(uniqueKeysWithValues: zip(unset, values))
     }
 

@@ -129,11 +129,25 @@ extension Database {
             case (nil, _?): conflict = .existsAgain
             case (_?, nil): conflict = .deletedSince
             case (let final?, let now?):
-                conflict = row.columns.contains { final[$0] ?? .null != now[$0] ?? .null } ? .changedSince : nil
+                conflict =
+                    row.columns.contains { !Database.sameStored(final[$0] ?? .null, now[$0] ?? .null) }
+                    ? .changedSince : nil
             }
             if let conflict {
                 throw StoreError.restoreConflict(table: row.table.name, row: row.name, reason: conflict)
             }
+        }
+    }
+
+    /// Whether a logged value and the one read now are the same stored value: equal, or a whole
+    /// number as an integer and as a real — the pre-update hook gives a `REAL` column's 3.0 as
+    /// SQLite records it (3), a read gives it with the column's affinity (3.0).
+    static func sameStored(_ logged: StoreValue, _ now: StoreValue) -> Bool {
+        switch (logged, now) {
+        case (.integer(let integer), .real(let real)), (.real(let real), .integer(let integer)):
+            return Double(integer) == real
+        default:
+            return logged == now
         }
     }
 

@@ -163,7 +163,7 @@ struct PostgresEndToEndTests {
         try fixture.psql(PostgresEndToEndTests.schema)
         let tmux = try fixture.launch([fixture.uri, "--table", "student", "--sort", "id"])
         defer { tmux.close() }
-        try tmux.waitFor("Brook", timeout: 15)
+        try tmux.waitFor("5 rows", timeout: 15)  // the browser's title, not the copying preview's
         let before = try fixture.psql("SELECT string_agg(id || ':' || name, ',' ORDER BY id) FROM student")
         tmux.send("e")
         try tmux.waitFor("Cannot edit: edits are not sent to the PostgreSQL server yet")

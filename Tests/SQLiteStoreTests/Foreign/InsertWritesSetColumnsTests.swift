@@ -14,7 +14,9 @@ struct InsertWritesSetColumnsTests {
           added TEXT DEFAULT 'today',
           note TEXT,
           total INTEGER GENERATED ALWAYS AS (qty * 10) VIRTUAL,
-          kept INTEGER GENERATED ALWAYS AS (qty + 1) STORED
+          kept INTEGER GENERATED ALWAYS AS (qty + 1) STORED,
+          price REAL,
+          amount REAL GENERATED ALWAYS AS (price * qty) VIRTUAL
         );
         """
 
@@ -53,6 +55,28 @@ struct InsertWritesSetColumnsTests {
         #expect(try other.query("SELECT * FROM items") == [])
         _ = try #require(try context.redo())
         #expect(try other.query("SELECT * FROM items") == reference)
+    }
+
+    @Test func aWholeNumberInARealColumnReadsBackAsARealAndItsUndoIsNoConflict() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("store.sqlite")
+        _ = try Self.makeFile(at: path, naming: "")
+        let model = try ForeignDatabaseFixture.model(try DatabaseCatalog(path: path), table: "items")
+        let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false)
+        let context = ObjectContext(store: store)
+        let item = context.insert(into: "items")
+        item["name"] = .text("cup")
+        item["price"] = .real(3)
+        item["qty"] = .integer(2)
+        try context.save(actionName: "Added cup")
+        // As a SELECT reads it (the pre-update hook and RETURNING give 3 and 6 as integers).
+        #expect(item["amount"] == .real(6))
+        item["price"] = .real(4)
+        try context.save(actionName: "Edited price")
+        _ = try #require(try context.undo())
+        _ = try #require(try context.undo())
+        let other = try Database(path: path, options: ForeignDatabaseFixture.plain())
+        #expect(try other.query("SELECT count(*) FROM items") == [[.integer(0)]])
     }
 
     @Test func aGeneratedColumnIsNeverWrittenAndSettingItIsRefused() throws {
