@@ -163,11 +163,12 @@ extension ObjectContext {
         guard !unset.isEmpty else { return }
         // Read as a SELECT reads it: RETURNING gives a generated column's value before its
         // column's affinity (a REAL column's 6 as an integer).
-        let values = try database.query(
-            "SELECT \(unset.map { entity.attributes[$0].sqlColumn }.joined(separator: ", ")) FROM \(entity.sqlTable)"
-                + " WHERE \(entity.sqlIDColumn) = ?",
-            [.integer(database.lastInsertRowID)]
-        ).first ?? []
+        let values =
+            try database.query(
+                "SELECT \(unset.map { entity.attributes[$0].sqlColumn }.joined(separator: ", ")) FROM \(entity.sqlTable)"
+                    + " WHERE \(entity.sqlIDColumn) = ?",
+                [.integer(database.lastInsertRowID)]
+            ).first ?? []
         filledByInsert[ObjectIdentifier(object)] = Dictionary(uniqueKeysWithValues: zip(unset, values))
     }
 
