@@ -9,7 +9,7 @@ extension Store {
     ///     let store = try Store(path: path, model: model)
     ///
     /// - Throws: ``StoreError/cannotCreateFolder(path:errno:)`` naming the folder that could not be made.
-    public static func createFolder(for path: String) throws(StoreError) {
+    package static func createFolder(for path: String) throws(StoreError) {
         guard let slash = path.lastIndex(of: "/") else { return }
         var current = path.hasPrefix("/") ? "" : "."
         for component in path[..<slash].split(separator: "/") {

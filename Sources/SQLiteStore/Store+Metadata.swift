@@ -11,16 +11,16 @@
 ///     let etag = try store.metadata(forKey: "update.etag")                          // "\"abc\""
 extension Store {
     /// The table's name (people open the file with `sqlite3`).
-    public static let metadataTable = SchemaBuilder.metadataTable
+    package static let metadataTable = SchemaBuilder.metadataTable
 
     /// The value stored under `key`, or nil when there is none (or no table yet).
-    public func metadata(forKey key: String) throws -> String? {
+    package func metadata(forKey key: String) throws -> String? {
         guard try hasMetadataTable() else { return nil }
         return try database.scalar("SELECT value FROM \(Store.metadataTable) WHERE key = ?", [.text(key)]).string
     }
 
     /// Sets (or, for nil, removes) each key's value, in one transaction (a savepoint inside another).
-    public func setMetadata(_ values: [String: String?]) throws {
+    package func setMetadata(_ values: [String: String?]) throws {
         guard !isReadOnly else { throw StoreError.readOnly(path: path) }
         try database.transaction {
             try database.execute(

@@ -40,7 +40,7 @@ public final class Store {
     /// this project's stores (`store_history`); for a foreign database when the
     /// history table of ``trackingNames`` is installed (``installTracking(forTables:)``).
     /// Without it, any change by another connection is reported as a reset.
-    public internal(set) var hasTracking: Bool
+    package internal(set) var hasTracking: Bool
     /// What the history table and triggers of a foreign database's tracking are called
     /// (``TrackingNames/standard`` unless the store was opened with others).
     public let trackingNames: TrackingNames
@@ -500,7 +500,7 @@ extension Store {
     /// created later at the same path (see ``StoreIdentity``).
     ///
     ///     let fingerprint = "\(store.identity);rows=\(count)"
-    public var identity: StoreIdentity {
+    package var identity: StoreIdentity {
         StoreIdentity(storeID: storeID, device: fileNode?.device, inode: fileNode?.inode)
     }
 

@@ -13,16 +13,16 @@ import Synchronization
 ///
 ///     let store = try Store(path: "books.sqlite", model: model)
 ///     print(store.identity)   // "4F0C…-9A2E@2049:1311768"
-public struct StoreIdentity: Hashable, Sendable, CustomStringConvertible {
+package struct StoreIdentity: Hashable, Sendable, CustomStringConvertible {
     /// The random id in the file's `store_metadata` table (nil for an old
     /// store opened read-only, which cannot be given one).
-    public let storeID: String?
+    package let storeID: String?
     /// `st_dev` of the opened file (nil for in-memory and special stores).
-    public let device: UInt64?
+    package let device: UInt64?
     /// `st_ino` of the opened file (nil for in-memory and special stores).
-    public let inode: UInt64?
+    package let inode: UInt64?
 
-    public var description: String {
+    package var description: String {
         let file = device.flatMap { d in inode.map { "\(d):\($0)" } } ?? "none"
         return "\(storeID ?? "none")@\(file)"
     }

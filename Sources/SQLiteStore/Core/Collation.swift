@@ -15,7 +15,7 @@ public enum Collation: Sendable, Hashable {
     case nocase
 
     /// The SQL name, for `COLLATE <name>`.
-    public var sqlName: String {
+    package var sqlName: String {
         switch self {
         case .binary: return "BINARY"
         case .nocase: return "NOCASE"

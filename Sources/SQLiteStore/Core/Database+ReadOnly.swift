@@ -37,7 +37,7 @@ extension Database {
     /// True when `path` starts with SQLite's 16-byte header magic (`SQLite format 3` and a NUL).
     ///
     ///     Database.hasSQLiteHeader(path: "books.csv")   // false
-    public static func hasSQLiteHeader(path: String) -> Bool {
+    package static func hasSQLiteHeader(path: String) -> Bool {
         StoreFileInspector.hasSQLiteHeader(path: path)
     }
 }

@@ -260,12 +260,12 @@ public final class Database {
     }
 
     /// A statement outside the cache (for one-off SQL that should not stay prepared).
-    public func uncachedStatement(_ sql: String) throws -> Statement {
+    package func uncachedStatement(_ sql: String) throws -> Statement {
         try Statement(connection: handle, sql: sql, persistent: false)
     }
 
     /// Drops all cached statements (needed before schema changes in some SQLite versions; cheap).
-    public func clearStatementCache() {
+    package func clearStatementCache() {
         cache.removeAll()
     }
 

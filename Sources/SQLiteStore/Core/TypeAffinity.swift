@@ -50,7 +50,7 @@ public enum TypeAffinity: String, Sendable, Hashable, CaseIterable {
     }
 
     /// True for numeric, integer and real.
-    public var isNumeric: Bool { self == .numeric || self == .integer || self == .real }
+    package var isNumeric: Bool { self == .numeric || self == .integer || self == .real }
 
     /// The affinity of a comparison between operands of affinities `a` and `b` (nil: an operand
     /// without one): two columns compare numerically when either is numeric, else without

@@ -7,7 +7,7 @@ public enum AttributeType: Sendable, Hashable {
     case text, integer, real, bool, date, dateTime, blob
 
     /// The declared column type in CREATE TABLE.
-    public var sqlType: String {
+    package var sqlType: String {
         switch self {
         case .text, .date, .dateTime: return "TEXT"
         case .integer, .bool: return "INTEGER"
@@ -36,9 +36,9 @@ public struct Attribute: Sendable, Hashable {
     /// The column name: `snake_case(name)`, or the column given to ``init(_:_:column:optional:declaredType:)``.
     public var columnName: String
     /// ``columnName`` as SQL (quoted when it must be: `"Close Date"`).
-    public var sqlColumn: String { SQLIdentifier.quoted(columnName) }
+    package var sqlColumn: String { SQLIdentifier.quoted(columnName) }
     /// The column's type affinity, which decides how SQLite converts a value compared with it:
-    /// that of ``AttributeType/sqlType`` for this project's columns, that of the declared type
+    /// that of `AttributeType.sqlType` for this project's columns, that of the declared type
     /// for a column of an existing table (a `DATE` column's is numeric, a column declared without
     /// a type has blob's); nil for a view's column computed by an expression, which has none.
     /// Predicates compare as SQLite does by it, in SQL and in Swift.
@@ -73,7 +73,7 @@ public struct Attribute: Sendable, Hashable {
 
     /// An attribute stored in the column `column` exactly as named in its table (for entities
     /// over existing tables): optional by default, no default value, no index of its own; its
-    /// ``affinity`` that of the column's `declaredType` when it is given, else of `type`'s ``AttributeType/sqlType``.
+    /// ``affinity`` that of the column's `declaredType` when it is given, else of `type`'s `AttributeType.sqlType`.
     ///
     ///     Attribute("Close Date", .date, column: "Close Date")   // key path "Close Date", SQL "Close Date"
     ///     Attribute("Closed", .date, column: "Closed", declaredType: "DATE")   // numeric affinity

@@ -144,7 +144,7 @@ public struct Entity: Sendable {
 
     /// What follows `FROM` for this entity's rows (before `AS t0`): the quoted table name,
     /// or for rows numbered by position `(SELECT row_number() OVER () AS store_position, * FROM "view")`.
-    public var sqlTable: String {
+    package var sqlTable: String {
         let table = SQLIdentifier.quoted(tableName)
         guard numbersRowsByPosition else { return table }
         return "(SELECT row_number() OVER () AS \(sqlIDColumn), * FROM \(table))"
@@ -160,7 +160,7 @@ public struct Entity: Sendable {
     }
 
     /// ``idColumn`` as SQL (quoted when it must be).
-    public var sqlIDColumn: String { SQLIdentifier.quoted(idColumn) }
+    package var sqlIDColumn: String { SQLIdentifier.quoted(idColumn) }
 
     /// The attribute called `name`, nil when there is none.
     public func attribute(named name: String) -> Attribute? { attributeIndex[name].map { attributes[$0] } }
@@ -170,12 +170,12 @@ public struct Entity: Sendable {
     public func derivedAttribute(named name: String) -> DerivedAttribute? { derivedIndex[name].map { derived[$0] } }
 
     /// The table's columns in the order the store reads them: the id column, attributes, foreign keys.
-    public var columnNames: [String] {
+    package var columnNames: [String] {
         [idColumn] + attributes.map(\.columnName) + foreignKeyRelationships.map { relationships[$0].columnName }
     }
 
     /// The column for a stored key (attribute or foreign-key relationship), nil otherwise.
-    public func columnName(forKey key: String) -> String? {
+    package func columnName(forKey key: String) -> String? {
         if let i = attributeIndex[key] { return attributes[i].columnName }
         if let i = relationshipIndex[key], relationships[i].storesForeignKey { return relationships[i].columnName }
         if key == "id" || key == idColumn { return idColumn }

@@ -8,7 +8,7 @@
 ///
 /// A unique key the new version adds is enforced from then on, unless rows
 /// already in the file break it: then the file gets a plain index on the key's
-/// columns instead, and still opens (``Store/enforcesUniqueKey(_:of:)`` tells
+/// columns instead, and still opens (`Store.enforcesUniqueKey(_:of:)` tells
 /// which), rather than locking its owner out or deleting rows for them. A
 /// step that knows how to settle such rows may do so before the index is made.
 ///

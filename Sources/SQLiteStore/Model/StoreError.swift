@@ -50,7 +50,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// id, or a `WITHOUT ROWID` table's key) of `table` since the save: it changed nothing and
     /// stays on its stack ([Changes and undo](<doc:ChangesAndUndo>)).
     case restoreConflict(table: String, row: String, reason: RestoreConflict)
-    /// The folder that would hold the store cannot be created (``Store/createFolder(for:)``):
+    /// The folder that would hold the store cannot be created (`Store.createFolder(for:)`):
     /// `errno` says why (`EACCES`, `ENOTDIR`, …).
     case cannotCreateFolder(path: String, errno: Int32)
 

@@ -24,7 +24,7 @@ public indirect enum PredicateTree: Sendable, Hashable {
     case or(PredicateTree, PredicateTree)
 
     /// Every key path the expression reads, in order of first appearance.
-    public var keyPaths: [String] {
+    package var keyPaths: [String] {
         var out: [String] = []
         var seen = Set<String>()
         func visit(_ e: PredicateTree) {
@@ -128,7 +128,7 @@ public struct PredicateComparison: Sendable, Hashable {
     }
 
     /// The key paths on either side.
-    public var keyPaths: [String] {
+    package var keyPaths: [String] {
         var out: [String] = []
         if case .keyPath(let k) = left { out.append(k) }
         if op != .between && op != .in, case .keyPath(let k) = right, !out.contains(k) { out.append(k) }

@@ -51,5 +51,5 @@ public struct FetchRequest: Sendable, Hashable {
     }
 
     /// ``fetchBatchSize``, or the default when it is 0.
-    public var effectiveBatchSize: Int { fetchBatchSize > 0 ? fetchBatchSize : FetchRequest.defaultBatchSize }
+    package var effectiveBatchSize: Int { fetchBatchSize > 0 ? fetchBatchSize : FetchRequest.defaultBatchSize }
 }

@@ -6,7 +6,7 @@ extension Store {
     /// opened it with a plain index instead (see ``Migration``).
     ///
     ///     let enforced = try store.enforcesUniqueKey(["book"], of: "BookDetails")
-    public func enforcesUniqueKey(_ key: [String], of entityName: String) throws -> Bool {
+    package func enforcesUniqueKey(_ key: [String], of entityName: String) throws -> Bool {
         guard let entity = model.entity(named: entityName) else { throw StoreError.unknownEntity(entityName) }
         let columns = key.compactMap { entity.columnName(forKey: $0) }
         guard columns.count == key.count, !columns.isEmpty else {
