@@ -11,7 +11,7 @@
 ///     // ["Name", "column_2", "name_2", "City", "rowid_2"]
 public enum CSVColumnNames {
     /// Names reserved for the row's id.
-    public static let reserved: Set<String> = ["rowid", "oid", "_rowid_"]
+    package static let reserved: Set<String> = ["rowid", "oid", "_rowid_"]
 
     /// The names for `header` (see the type's summary).
     public static func make(from header: [String]) -> [String] {

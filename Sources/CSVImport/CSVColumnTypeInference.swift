@@ -13,35 +13,35 @@
 ///     inference.types   // [.real, .dateTime]
 public struct CSVColumnTypeInference: Sendable, Equatable {
     /// How many values of each kind one column has held.
-    public struct Counts: Sendable, Equatable {
+    package struct Counts: Sendable, Equatable {
         /// Empty fields (NULL).
-        public var empty = 0
+        package var empty = 0
         /// Integers.
-        public var integers = 0
+        package var integers = 0
         /// Reals written as SQLite writes them back (``CSVFieldValue/real(_:exact:)`` with `exact`).
-        public var exactReals = 0
+        package var exactReals = 0
         /// Other reals (`1.50`, `1e3`).
-        public var otherReals = 0
+        package var otherReals = 0
         /// Dates.
-        public var dates = 0
+        package var dates = 0
         /// Date-times.
-        public var dateTimes = 0
+        package var dateTimes = 0
         /// Text.
-        public var texts = 0
+        package var texts = 0
         /// Booleans (JSON's `true` and `false`: ``CSVColumnTypeInference/addBoolean(column:)``).
-        public var booleans = 0
+        package var booleans = 0
         /// Missing-value tokens (`NA`, `N/A`, `-`…: ``CSVColumnTypeInference/addMissing(column:)``), which do not
         /// decide a type: NULL when the rest of the column is numbers or dates, text in a column of text.
-        public var missing = 0
+        package var missing = 0
 
         /// Values that are not empty.
-        public var values: Int { integers + exactReals + otherReals + dates + dateTimes + texts + booleans }
+        package var values: Int { integers + exactReals + otherReals + dates + dateTimes + texts + booleans }
     }
 
     /// The counts of each column, in order.
-    public private(set) var counts: [Counts]
+    package private(set) var counts: [Counts]
     /// The type of each column so far (nil: no value yet).
-    public private(set) var seenTypes: [CSVColumnType?]
+    package private(set) var seenTypes: [CSVColumnType?]
 
     /// An inference over `columnCount` columns, before any value.
     public init(columnCount: Int) {
@@ -71,7 +71,7 @@ public struct CSVColumnTypeInference: Sendable, Equatable {
     }
 
     /// Takes one boolean of `column` into account (JSON's `true` or `false`; a CSV field is never one).
-    public mutating func addBoolean(column: Int) {
+    package mutating func addBoolean(column: Int) {
         counts[column].booleans += 1
         if let seen = seenTypes[column] {
             if seen != .boolean { seenTypes[column] = seen.combined(with: .boolean) }
@@ -81,25 +81,25 @@ public struct CSVColumnTypeInference: Sendable, Equatable {
     }
 
     /// Adds a column after the others, with no value yet (a JSON file's key seen for the first time).
-    public mutating func appendColumn() {
+    package mutating func appendColumn() {
         counts.append(Counts())
         seenTypes.append(nil)
     }
 
     /// Takes one missing-value token of `column` (`NA`, `N/A`, `-`…) into account: counted, not deciding the
     /// type, as an empty field. A column of nothing else is text (the tokens stay as written).
-    public mutating func addMissing(column: Int) {
+    package mutating func addMissing(column: Int) {
         counts[column].missing += 1
     }
 
     /// Whether `column`'s missing-value tokens are NULL: it has some, and its other values are numbers or
     /// dates (a column of text keeps them as written).
-    public func treatsMissingAsNull(column: Int) -> Bool {
+    package func treatsMissingAsNull(column: Int) -> Bool {
         counts[column].missing > 0 && seenTypes[column] != nil && seenTypes[column] != .text
     }
 
     /// Takes the counts of another part of the same file into account.
-    public mutating func merge(_ other: CSVColumnTypeInference) {
+    package mutating func merge(_ other: CSVColumnTypeInference) {
         for column in counts.indices where column < other.counts.count {
             let o = other.counts[column]
             counts[column].empty += o.empty

@@ -41,7 +41,7 @@ public struct CSVDialect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The delimiters ``sniff(_:)`` chooses from, in order of preference on a tie.
-    public static let candidateDelimiters: [UInt8] = [UInt8(ascii: ","), 0x09, UInt8(ascii: ";"), UInt8(ascii: "|")]
+    package static let candidateDelimiters: [UInt8] = [UInt8(ascii: ","), 0x09, UInt8(ascii: ";"), UInt8(ascii: "|")]
 
     /// How many bytes ``sniff(path:)`` reads.
     public static let sampleSize = 1 << 16
@@ -50,7 +50,7 @@ public struct CSVDialect: Sendable, Hashable, CustomStringConvertible {
     static let sampledRecords = 50
 
     /// The delimiter's name as a person says it: `comma`, `semicolon`, `tab`, `pipe`.
-    public var delimiterName: String {
+    package var delimiterName: String {
         switch delimiter {
         case UInt8(ascii: ","): return "comma"
         case UInt8(ascii: ";"): return "semicolon"

@@ -124,7 +124,7 @@ public struct CSVRecord: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The raw bytes of field `index`.
-    public func rawBytes(at index: Int) -> [UInt8] {
+    package func rawBytes(at index: Int) -> [UInt8] {
         withUnsafeBytes(at: index) { Array($0) }
     }
 

@@ -20,7 +20,7 @@ public enum CSVTextDecoding {
 
     /// True when every byte is below 0x80.
     @inlinable
-    public static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var i = 0
         let n = bytes.count
         // Eight bytes at a time.
@@ -36,7 +36,7 @@ public enum CSVTextDecoding {
     }
 
     /// True when `bytes` is well-formed UTF-8 (no overlong forms, surrogates or values above U+10FFFF).
-    public static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var i = 0
         let n = bytes.count
         while i < n {
@@ -81,7 +81,7 @@ public enum CSVTextDecoding {
 
     /// Decodes Windows-1252 (code page 1252). The five undefined bytes
     /// (0x81, 0x8D, 0x8F, 0x90, 0x9D) become U+FFFD.
-    public static func windows1252(_ bytes: UnsafeRawBufferPointer) -> String {
+    package static func windows1252(_ bytes: UnsafeRawBufferPointer) -> String {
         var scalars = String.UnicodeScalarView()
         for b in bytes {
             scalars.append(windows1252Scalar(b))
@@ -90,7 +90,7 @@ public enum CSVTextDecoding {
     }
 
     /// The Unicode scalar for one Windows-1252 byte.
-    public static func windows1252Scalar(_ byte: UInt8) -> Unicode.Scalar {
+    package static func windows1252Scalar(_ byte: UInt8) -> Unicode.Scalar {
         if byte < 0x80 || byte >= 0xA0 { return Unicode.Scalar(byte) }
         return Unicode.Scalar(cp1252High[Int(byte - 0x80)])!
     }

@@ -72,7 +72,7 @@ public final class CSVWriter {
     }
 
     /// Writes raw bytes (e.g. a record without its final line end).
-    public func writeRaw(_ raw: [UInt8]) {
+    package func writeRaw(_ raw: [UInt8]) {
         bytes.append(contentsOf: raw)
     }
 
@@ -92,7 +92,7 @@ public final class CSVWriter {
     }
 
     /// True when `field` must be quoted (comma, quote, CR or LF inside).
-    public static func needsQuotes(_ field: String) -> Bool {
+    package static func needsQuotes(_ field: String) -> Bool {
         field.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }
     }
 

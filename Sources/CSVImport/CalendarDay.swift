@@ -28,16 +28,16 @@ import Timekeeping
 ///     CalendarDay.parse("3-Nov-23")?.isoText       // "2023-11-03"
 ///     CalendarDay.parse("June 27, 2025")?.isoText  // "2025-06-27"
 ///     CalendarDay.parse("31-Feb-24")               // nil
-public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The year (1–9999).
-    public let year: Int
+    package let year: Int
     /// The month (1–12).
-    public let month: Int
+    package let month: Int
     /// The day of the month (1–31, valid for the month).
-    public let day: Int
+    package let day: Int
 
     /// A validated date; nil when the day does not exist (or the year is outside 1–9999).
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
             day >= 1, day <= CalendarDay.daysIn(month: month, year: year)
         else { return nil }
@@ -47,16 +47,16 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     /// The date `dayNumber` days after 1970-01-01 (negative before).
-    public init(dayNumber: Int) {
+    package init(dayNumber: Int) {
         // The same day numbering as the store's (days since 1970-01-01, proleptic Gregorian).
         (year, month, day) = CivilCalendar.civil(fromDays: Int64(dayNumber))
     }
 
     /// Days since 1970-01-01 (negative before).
-    public var dayNumber: Int { Int(CivilCalendar.days(year: year, month: month, day: day)) }
+    package var dayNumber: Int { Int(CivilCalendar.days(year: year, month: month, day: day)) }
 
     /// Next year (UTC) at the time the process started: the default pivot for two-digit years.
-    public static let defaultPivotYear: Int = {
+    package static let defaultPivotYear: Int = {
         var now = time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)
@@ -64,29 +64,29 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     }()
 
     /// The year a two-digit year `yy` stands for: the latest year ending in `yy` that is ≤ `pivotYear`.
-    public static func expandTwoDigitYear(_ yy: Int, pivotYear: Int = defaultPivotYear) -> Int {
+    package static func expandTwoDigitYear(_ yy: Int, pivotYear: Int = defaultPivotYear) -> Int {
         let century = pivotYear - pivotYear % 100
         let candidate = century + yy
         return candidate <= pivotYear ? candidate : candidate - 100
     }
 
     /// Number of days in a month of the proleptic Gregorian calendar.
-    public static func daysIn(month: Int, year: Int) -> Int { CivilCalendar.daysIn(month: month, year: year) }
+    package static func daysIn(month: Int, year: Int) -> Int { CivilCalendar.daysIn(month: month, year: year) }
 
-    public static func < (a: CalendarDay, b: CalendarDay) -> Bool {
+    package static func < (a: CalendarDay, b: CalendarDay) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
 
     /// `YYYY-MM-DD`.
-    public var isoText: String {
+    package var isoText: String {
         withISOBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    public var description: String { isoText }
+    package var description: String { isoText }
 
     /// Calls `body` with the ten ASCII bytes of ``isoText``, without allocating.
     @inlinable
-    public func withISOBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withISOBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         var buffer: (UInt64, UInt64) = (0, 0)
         return try Swift.withUnsafeMutableBytes(of: &buffer) { raw in
             let zero: UInt8 = 0x30
@@ -106,13 +106,13 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     /// Parses text in any accepted format; nil when it is not a valid date.
-    public static func parse(_ text: String, pivotYear: Int = defaultPivotYear) -> CalendarDay? {
+    package static func parse(_ text: String, pivotYear: Int = defaultPivotYear) -> CalendarDay? {
         var text = text
         return text.withUTF8 { parse(bytes: UnsafeRawBufferPointer($0), pivotYear: pivotYear) }
     }
 
     /// Parses ASCII/UTF-8 bytes in any accepted format; nil when they are not a valid date.
-    public static func parse(bytes: UnsafeRawBufferPointer, pivotYear: Int = defaultPivotYear) -> CalendarDay? {
+    package static func parse(bytes: UnsafeRawBufferPointer, pivotYear: Int = defaultPivotYear) -> CalendarDay? {
         var scanner = DateScanner(bytes: bytes)
         scanner.trim()
         guard let first = scanner.peek() else { return nil }
