@@ -5,14 +5,14 @@ import SQLiteStore
 
 /// Where the cache database of one CSV or JSON file lives, and whether it is up to date.
 ///
-/// The folder is the app's cache folder, ``defaultDirectory(for:environment:)``:
+/// The folder is the app's cache folder, `defaultDirectory(for:environment:)`:
 /// `$XDG_CACHE_HOME/<application>/` (`~/.cache/<application>/` when the variable is
 /// unset or not an absolute path), made on first use.
 /// A file has one database, named after the file and a hash of its absolute path
-/// (`events-3f2a9c0d1e4b5a67-v4.sqlite`; with `-x` and a hash of the ``variant`` before
+/// (`events-3f2a9c0d1e4b5a67-v4.sqlite`; with `-x` and a hash of the `variant` before
 /// `-v4` when the loader's options are not the default ones). The database says which
 /// version of the file it holds (kept inside it: ``CSVTableLoader`` writes it): the file's size,
-/// modification time, inode and a hash of its content's ends (``contentCheck``: the first and
+/// modification time, inode and a hash of its content's ends (`contentCheck`: the first and
 /// last 64 KiB and the size). So the database is reused while all of these are unchanged — a
 /// file replaced by another of the same size and time (`mv`, `cp -p`, `touch -r`, a coarse
 /// file-system clock) has another inode or other bytes. A file that only grew (a log) still
@@ -26,34 +26,34 @@ import SQLiteStore
 ///     location.isBuilt        // false until a CSVTableLoader has loaded this version of the file
 public struct CSVCacheLocation: Sendable, Hashable {
     /// The CSV file's absolute path (symbolic links resolved).
-    public let sourcePath: String
+    package let sourcePath: String
     /// The cache folder.
     public private(set) var directory: String
     /// The source's size in bytes when the location was made.
-    public let sourceSize: Int64
+    package let sourceSize: Int64
     /// The source's modification time (nanoseconds since 1970) when the location was made.
-    public let sourceModified: Int64
+    package let sourceModified: Int64
     /// The source's inode when the location was made.
-    public let sourceInode: UInt64
+    package let sourceInode: UInt64
     /// A hash of the source's first and last ``contentCheckBytes`` bytes and its size, when the
     /// location was made: a file rewritten in place with the same size and time still differs here
     /// unless the change is all in its middle.
-    public let contentCheck: UInt64
+    package let contentCheck: UInt64
 
     /// How many bytes of each end of the source ``contentCheck`` reads.
-    public static let contentCheckBytes = 64 * 1024
+    package static let contentCheckBytes = 64 * 1024
 
     /// What else tells this file's caches apart (a loader's options, as ``CSVTableLoader`` words them): part
     /// of ``databasePath`` when not empty.
-    public let variant: String
+    package let variant: String
 
     /// Bumped when the loader's database format (or the name's form) changes, so that old caches are rebuilt
     /// (3: missing-value tokens NULL in columns of numbers and dates; fields decoded one by one; 4: one
     /// database a file, the version it holds kept inside it, JSON files).
     static let formatVersion = 4
 
-    /// The location of `source`'s cache in `directory` (by default ``defaultDirectory(for:environment:)``),
-    /// for the loader's options that `variant` names (see ``variant``).
+    /// The location of `source`'s cache in `directory` (by default `defaultDirectory(for:environment:)`),
+    /// for the loader's options that `variant` names (see `variant`).
     /// Throws `CSVError.cannotOpen` when the source cannot be examined.
     public init(source: String, directory: String? = nil, variant: String = "") throws {
         self.variant = variant
@@ -129,13 +129,13 @@ public struct CSVCacheLocation: Sendable, Hashable {
     }
 
     /// The folder of the caches when the app names none: `$XDG_CACHE_HOME/csv-tables`.
-    public static let defaultApplication = "csv-tables"
+    package static let defaultApplication = "csv-tables"
 
     /// The cache folder of `application` (by default ``defaultApplication``): `$XDG_CACHE_HOME/<application>`,
     /// or `$HOME/.cache/<application>` (`XDGBaseDirectories`).
     ///
     ///     CSVCacheLocation.defaultDirectory(for: "books")   // "/home/ada/.cache/books"
-    public static func defaultDirectory(
+    package static func defaultDirectory(
         for application: String = defaultApplication,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
@@ -163,7 +163,7 @@ public struct CSVCacheLocation: Sendable, Hashable {
     }
 
     /// True when the source's database holds this version of the source.
-    public var isBuilt: Bool { storedState()?.describes(self) ?? false }
+    package var isBuilt: Bool { storedState()?.describes(self) ?? false }
 
     /// What the database says it holds (nil: no database, or not one the loader made).
     func storedState() -> CSVCacheState? {
@@ -178,7 +178,7 @@ public struct CSVCacheLocation: Sendable, Hashable {
 
     /// True when the source's size, modification time, inode and content check are still the ones
     /// this location was made for.
-    public var sourceIsUnchanged: Bool {
+    package var sourceIsUnchanged: Bool {
         guard let now = try? CSVCacheLocation(source: sourcePath, directory: directory, variant: variant) else {
             return false
         }
@@ -192,7 +192,7 @@ public struct CSVCacheLocation: Sendable, Hashable {
     /// - Throws: `CSVError.writeFailed` naming the folder (or the parent that could not be made) and
     ///   the system's reason: `EACCES` for a folder that cannot be written, `ENOTDIR` for a file in its
     ///   place, `ELOOP` for a symbolic link (never followed), `EPERM` for another user's folder.
-    public func makeDirectory() throws {
+    package func makeDirectory() throws {
         try CSVCacheLocation.makeDirectory(directory)
     }
 
@@ -213,7 +213,7 @@ public struct CSVCacheLocation: Sendable, Hashable {
     /// owns it or it is a link). ``CSVTableLoader`` names the application after its cache folder.
     ///
     ///     try CSVCacheLocation.fallbackDirectory(for: "books")   // "/tmp/books-cache-1000"
-    public static func fallbackDirectory(for application: String = defaultApplication) throws -> String {
+    package static func fallbackDirectory(for application: String = defaultApplication) throws -> String {
         let temporary =
             (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp")
         let path = temporary + "/\(application)-cache-\(getuid())"

@@ -28,7 +28,7 @@ public struct CSVTable: Sendable, Equatable {
         }
 
         /// The store's type for the column's values.
-        public var attributeType: AttributeType {
+        package var attributeType: AttributeType {
             switch type {
             case .integer: return .integer
             case .real: return .real
@@ -56,7 +56,7 @@ public struct CSVTable: Sendable, Equatable {
     /// Set when the cache folder could not be written and a temporary one was used: the sentence to
     /// tell the person once (`cannot write /home/ada/.cache/books: Permission denied; the cache of
     /// events.csv is in /tmp/books-cache-1000 instead`).
-    public var cacheNotice: String?
+    package var cacheNotice: String?
     /// Set when the file mixes encodings — fields of non-ASCII UTF-8 and fields that are not UTF-8, read as
     /// Windows-1252 field by field: the line of the first of those (kept in the cache's `user_version`, so a
     /// reused cache tells it as the load did).
@@ -66,7 +66,7 @@ public struct CSVTable: Sendable, Equatable {
     ///
     ///     table.encodingNotice(file: "names.csv")
     ///     // "names.csv mixes encodings: fields that are not UTF-8 (the first on line 17) are read as Windows-1252, the others as UTF-8"
-    public func encodingNotice(file: String) -> String? {
+    package func encodingNotice(file: String) -> String? {
         mixedEncodingLine.map {
             "\(file) mixes encodings: fields that are not UTF-8 (the first on line \($0)) are read as Windows-1252, "
                 + "the others as UTF-8"
@@ -113,10 +113,10 @@ public struct CSVTable: Sendable, Equatable {
     /// control character, which no header's name has (`CSVColumnNames`), so it cannot be a column's.
     ///
     ///     CSVTable.writtenFormColumn(of: "price")   // "price\u{1F}written"
-    public static func writtenFormColumn(of column: String) -> String { column + "\u{1F}written" }
+    package static func writtenFormColumn(of column: String) -> String { column + "\u{1F}written" }
 
     /// The real column whose companion ``writtenFormColumn(of:)`` `name` is, or nil for any other name.
-    public static func column(ofWrittenForm name: String) -> String? {
+    package static func column(ofWrittenForm name: String) -> String? {
         guard name.hasSuffix("\u{1F}written") else { return nil }
         return String(String.UnicodeScalarView(name.unicodeScalars.dropLast("\u{1F}written".unicodeScalars.count)))
     }

@@ -52,7 +52,7 @@ public final class CSVTableLoader: @unchecked Sendable {
         public var firstRowCount = 100
         /// Whether bad rows refuse the file (the default) or are skipped and listed; how many are listed.
         public var importOptions = ImportOptions()
-        /// The cache folder for ``CSVTableLoader/load()``; by default ``CSVCacheLocation/defaultDirectory(for:environment:)``.
+        /// The cache folder for ``CSVTableLoader/load()``; by default `CSVCacheLocation.defaultDirectory(for:environment:)`.
         public var cacheDirectory: String?
         /// The dialect; nil to sniff it from the file.
         public var dialect: CSVDialect?
@@ -63,7 +63,7 @@ public final class CSVTableLoader: @unchecked Sendable {
         /// Table names a file's name does not become (it gets `_csv` added), compared ignoring case:
         /// the tables a store keeps for itself. An app that tracks changes under other
         /// `TrackingNames` (SQLiteStore) adds its history table.
-        public var reservedTableNames: Set<String> = [
+        package var reservedTableNames: Set<String> = [
             "store_history", "store_metadata", TrackingNames.standard.historyTable,
         ]
         /// The fields that stand for a missing value (``defaultMissingValues`` unless set; empty for none):
@@ -109,7 +109,7 @@ public final class CSVTableLoader: @unchecked Sendable {
 
     /// The most columns a file may have: SQLite's default `SQLITE_MAX_COLUMN`, the most a table can have.
     /// A file with more is refused at once (`FILE:1: the header has 10000 columns, more than the 2000 …`).
-    public static let maxColumns = 2000
+    package static let maxColumns = 2000
 
     /// The CSV file.
     public let source: String
@@ -132,10 +132,10 @@ public final class CSVTableLoader: @unchecked Sendable {
     public func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     /// True once ``cancel()`` was called.
-    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    package var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     /// Whether the file's cache database for these options is up to date: ``load()`` would reuse it at once.
-    public var isCached: Bool {
+    package var isCached: Bool {
         let location = try? CSVCacheLocation(
             source: source,
             directory: options.cacheDirectory,

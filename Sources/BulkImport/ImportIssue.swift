@@ -39,7 +39,7 @@ public struct ImportIssue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Shows control characters (a line break inside a field) visibly: `ImportIssue.quoteSafe("a\nb")` is `a\\nb`.
-    public static func quoteSafe(_ value: String) -> String {
+    package static func quoteSafe(_ value: String) -> String {
         var out = ""
         for scalar in value.unicodeScalars {
             switch scalar {
