@@ -8,9 +8,9 @@
 ///     CivilCalendar.days(year: 2025, month: 6, day: 27)   // 20266
 ///     CivilCalendar.civil(fromDays: 20266)                // (2025, 6, 27)
 ///     CivilCalendar.daysIn(month: 2, year: 2024)          // 29
-public enum CivilCalendar {
+package enum CivilCalendar {
     /// Days since 1970-01-01 of a civil date (negative before).
-    public static func days(year: Int, month: Int, day: Int) -> Int64 {
+    package static func days(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -21,7 +21,7 @@ public enum CivilCalendar {
     }
 
     /// The civil date (year, month, day) of a day count since 1970-01-01.
-    public static func civil(fromDays z0: Int64) -> (year: Int, month: Int, day: Int) {
+    package static func civil(fromDays z0: Int64) -> (year: Int, month: Int, day: Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -35,7 +35,7 @@ public enum CivilCalendar {
     }
 
     /// The number of days of `month` (1–12) in `year`.
-    public static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
