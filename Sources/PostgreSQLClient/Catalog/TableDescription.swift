@@ -58,7 +58,7 @@ public struct ColumnDescription: Hashable, Sendable {
 
     /// Whether a row's value can be written in an INSERT: not a generated column (an identity
     /// column can be, with `OVERRIDING SYSTEM VALUE`).
-    public var isWritable: Bool { generation != .stored }
+    package var isWritable: Bool { generation != .stored }
 }
 
 /// How the server makes a column's values.
@@ -110,7 +110,7 @@ public struct ColumnCollation: Hashable, Sendable {
     /// Whether it orders text by its bytes, as SQLite's `BINARY` does with UTF-8: the `C` and
     /// `POSIX` locales of the C library or PostgreSQL's own, and `C.UTF-8` (code point order,
     /// which UTF-8's byte order is). Never an ICU collation (even its root orders by rules).
-    public var ordersByBytes: Bool {
+    package var ordersByBytes: Bool {
         provider != .icu && ["c", "posix", "c.utf-8", "c.utf8"].contains(locale.lowercased())
     }
 }

@@ -24,7 +24,7 @@ public enum ConnectionString {
     ///
     ///     ConnectionString.isKeywordValue("host=db password=secret dbname=shop")   // true
     ///     ConnectionString.isKeywordValue("data=2024.csv")                         // false: no such keyword
-    public static func isKeywordValue(_ text: String) -> Bool {
+    package static func isKeywordValue(_ text: String) -> Bool {
         guard text.contains("="), !isURI(text) else { return false }
         var error: UnsafeMutablePointer<CChar>?
         let options = PQconninfoParse(text, &error)
@@ -35,7 +35,7 @@ public enum ConnectionString {
     }
 
     /// Whether `text` is a connection URI: `postgres://…` or `postgresql://…` (any case).
-    public static func isURI(_ text: String) -> Bool {
+    package static func isURI(_ text: String) -> Bool {
         let lower = text.lowercased()
         return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
     }

@@ -253,7 +253,7 @@ public final class PostgresConnection {
     ///   - row: called with each row's bytes; what it throws ends the copy (the
     ///     statement is cancelled) and is thrown.
     @discardableResult
-    public func copyOut(
+    package func copyOut(
         _ sql: String,
         timeout: Double? = nil,
         firstRowTimeout: Double? = nil,
@@ -345,7 +345,7 @@ public final class PostgresConnection {
     /// Escapes `identifier` for SQL with libpq (`PQescapeIdentifier`): double
     /// quotes around, embedded quotes doubled. ``SQLIdentifier/quote(_:)``
     /// gives the same text without a connection.
-    public func escapeIdentifier(_ identifier: String) -> String {
+    package func escapeIdentifier(_ identifier: String) -> String {
         guard let handle, let escaped = PQescapeIdentifier(handle, identifier, identifier.utf8.count) else {
             return SQLIdentifier.quote(identifier)
         }
@@ -356,7 +356,7 @@ public final class PostgresConnection {
     /// Escapes `text` as a SQL string literal with libpq (`PQescapeLiteral`):
     /// for the few places that take no parameters (DDL such as a trigger's
     /// arguments). Anything else binds values as parameters.
-    public func escapeLiteral(_ text: String) -> String {
+    package func escapeLiteral(_ text: String) -> String {
         guard let handle, let escaped = PQescapeLiteral(handle, text, text.utf8.count) else {
             return "'" + text.replacing("'", with: "''") + "'"
         }

@@ -79,7 +79,7 @@ public final class QueryResult: @unchecked Sendable {
     /// Whether ``text(row:column:)`` holds the server's bytes exactly: NULL, or valid UTF-8.
     /// A `SQL_ASCII` database sends its bytes unconverted, and bytes that are not UTF-8 are read
     /// with U+FFFD in their place — a value that must not be written back.
-    public func textIsExact(row: Int, column: Int) -> Bool {
+    package func textIsExact(row: Int, column: Int) -> Bool {
         let r = Int32(row)
         let c = Int32(column)
         if PQgetisnull(handle, r, c) == 1 { return true }
