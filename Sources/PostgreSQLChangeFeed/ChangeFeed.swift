@@ -81,7 +81,7 @@ public struct ChangeFeed: Hashable, Sendable {
     }
 
     /// The tracked table's label in the history and in notifications: its quoted name.
-    public var tableLabel: String { table.quoted }
+    package var tableLabel: String { table.quoted }
 
     /// The SQL of a key column's text as the history records it: the type's output function
     /// (`format('%s', …)`), never a cast to `text`, which another role may have defined (and

@@ -26,7 +26,7 @@ public struct ChangeFeedInstallation: Hashable, Sendable {
     public let canRead: Bool
 
     /// An installation as found.
-    public init(installation: String, isIncomplete: Bool = false, isOutdated: Bool, owner: String?, canRead: Bool) {
+    package init(installation: String, isIncomplete: Bool = false, isOutdated: Bool, owner: String?, canRead: Bool) {
         self.installation = installation
         self.isIncomplete = isIncomplete
         self.isOutdated = isOutdated
