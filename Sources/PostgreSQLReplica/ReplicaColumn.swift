@@ -31,7 +31,7 @@ import PostgreSQLClient
 ///     column.declaredType   // "TIMESTAMP"
 public struct ReplicaColumn: Hashable, Sendable {
     /// How a column's values are kept in the replica.
-    public enum Storage: String, Hashable, Sendable {
+    package enum Storage: String, Hashable, Sendable {
         /// An integer.
         case integer
         /// A floating-point number.
@@ -57,7 +57,7 @@ public struct ReplicaColumn: Hashable, Sendable {
     /// Its type's OID on the server.
     public let typeOID: UInt32
     /// How its values are kept.
-    public let storage: Storage
+    package let storage: Storage
     /// The replica's column of keys that sort as the server orders this column's values
     /// (BLOB, never NULL: NULL's key is above every other, as PostgreSQL sorts it), or nil
     /// when SQLite sorts the kept values as the server does. Sort by it, not by the column.
@@ -80,7 +80,7 @@ public struct ReplicaColumn: Hashable, Sendable {
     /// The type the replica's `CREATE TABLE` declares: `INTEGER`, `REAL`,
     /// `TEXT`, `BOOLEAN`, `DATE` or `TIMESTAMP`. SQLiteStore's catalog reads
     /// a column's kind from it (a `BOOLEAN` column is shown as yes/no).
-    public var declaredType: String {
+    package var declaredType: String {
         switch storage {
         case .integer: "INTEGER"
         case .real: "REAL"
@@ -94,7 +94,7 @@ public struct ReplicaColumn: Hashable, Sendable {
     /// Whether it is `timestamp with time zone` (or a domain over it): copied in the replica's
     /// time zone (``PostgresReplica/timeZone``, the terminal's by default), without an offset,
     /// so that a person reading it should be told the zone once.
-    public var isTimestampWithTimeZone: Bool { baseTypeOID == 1184 }
+    package var isTimestampWithTimeZone: Bool { baseTypeOID == 1184 }
 
     private static func storage(forType oid: UInt32, name: String) -> Storage {
         switch oid {

@@ -20,11 +20,11 @@ public struct ReplicaRowOrder: Sendable {
     /// The ids (the integer primary key) in order.
     public let ids: [Int64]
     /// The column's texts, in order, one after the other.
-    public let text: [UInt8]
+    package let text: [UInt8]
     /// Where each row's text starts in ``text`` (one more than the rows: the last is the end).
-    public let offsets: [UInt32]
+    package let offsets: [UInt32]
     /// Which rows hold NULL (their text is empty).
-    public let isNull: [Bool]
+    package let isNull: [Bool]
     /// Whether NULL sorts above every text (PostgreSQL's order), not below it (SQLite's).
     public let nullsGreatest: Bool
 }
