@@ -31,7 +31,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 
     /// The extensions there are, in a sentence: ".csv, .tsv, .jsonl or .sqlite" (`.tab`, `.ndjson`,
     /// `.sqlite3` and `.db` are taken too).
-    public static let extensionsDescription = ".csv, .tsv, .jsonl or .sqlite"
+    package static let extensionsDescription = ".csv, .tsv, .jsonl or .sqlite"
 
     /// The format's name, as a person reads it: "CSV", "TSV", "JSON Lines", "SQLite".
     public var name: String {

@@ -23,7 +23,7 @@ public enum JSONText {
     ///
     ///     JSONText.isNumber("1.10")   // true
     ///     JSONText.isNumber(".5")     // false
-    public static func isNumber(_ text: String) -> Bool {
+    package static func isNumber(_ text: String) -> Bool {
         var bytes = text.utf8[...]
         func digits() -> Int {
             let count = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }.count

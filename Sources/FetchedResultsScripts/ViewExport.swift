@@ -77,7 +77,7 @@ public struct ViewExport: Sendable {
     /// The table made in a SQLite file (default: the entity's table's name).
     public var tableName: String
     /// Ids read at a time.
-    public var batchSize = 2000
+    package var batchSize = 2000
 
     /// An export of `rowIDs` of `entity` in the store at `databasePath` with `model`, in `columns`.
     public init(databasePath: String, model: Model, entity: String, columns: [Column], rowIDs: [Int64]) {
