@@ -23,7 +23,7 @@
 ///     CellText.visible("\u{1B}")      // ("␛", 1)
 public enum CellText {
     /// The placeholder for a control that has no control picture (C1, bidi controls).
-    public static let replacement = "\u{FFFD}"
+    package static let replacement = "\u{FFFD}"
 
     /// The text a cell holds for `character` and the cells it takes (0, 1 or 2).
     public static func visible(_ character: Character) -> (text: String, width: Int) {
@@ -50,7 +50,7 @@ public enum CellText {
     }
 
     /// True when `scalar` must never be written to a terminal as it is.
-    public static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
         placeholder(for: scalar) != nil
     }
 

@@ -243,7 +243,7 @@ public final class TerminalRunLoop {
     }
 
     /// Longest a burst is delivered before a frame is drawn (seconds, the loop's clock).
-    public var maximumBurstDuration: Double = 0.05
+    package var maximumBurstDuration: Double = 0.05
 
     /// Sends `first` and every event already waiting in the screen through
     /// ``dispatch(_:)``, as one `InputBurst`: a paste of 10,000 characters is

@@ -48,7 +48,7 @@ public final class BarChart: View {
     public init() {}
 
     /// The eighth blocks, from one eighth to a full cell.
-    public static let eighths: [Character] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"]
+    package static let eighths: [Character] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"]
 
     /// Replaces the bars. With `animated`, every bar moves from the length it shows at `time`
     /// to its new one (a new label grows from nothing). The selection stays on the same label
@@ -95,7 +95,7 @@ public final class BarChart: View {
     public func needsTick(at time: Double) -> Bool { time < animationStart + animationDuration }
 
     /// The value a bar is drawn with at `time` (between its old and new value while animating).
-    public func displayedValue(of bar: Bar, at time: Double) -> Double {
+    package func displayedValue(of bar: Bar, at time: Double) -> Double {
         let target = Double(bar.value)
         guard time < animationStart + animationDuration else { return target }
         let start = startValues[bar.label] ?? 0
@@ -123,7 +123,7 @@ public final class BarChart: View {
     ///
     ///     BarChart.barText(length: 2.5, usesBlocks: true)    // "██▌"
     ///     BarChart.barText(length: 2.5, usesBlocks: false)   // "###"
-    public static func barText(length: Double, usesBlocks: Bool) -> String {
+    package static func barText(length: Double, usesBlocks: Bool) -> String {
         guard length > 0 else { return "" }
         guard usesBlocks else {
             return String(repeating: "#", count: max(1, Int(length.rounded())))
