@@ -32,7 +32,7 @@ public struct BankListGenerator: Sendable {
         /// The acquirer, or "No Acquirer".
         public var acquiringInstitution: String
         /// The closing date (2000–2025, newest first in the list).
-        public var closingDate: CalendarDay
+        package var closingDate: CalendarDay
         /// The FDIC fund number (counts down the list).
         public var fund: Int
 
@@ -54,15 +54,15 @@ public struct BankListGenerator: Sendable {
     /// The seed everything is derived from.
     public let seed: UInt64
     /// The first and last closing day of the spread.
-    public let firstDay = CalendarDay(year: 2000, month: 1, day: 7)!
+    package let firstDay = CalendarDay(year: 2000, month: 1, day: 7)!
     /// The last closing day of the spread.
-    public let lastDay = CalendarDay(year: 2025, month: 12, day: 19)!
+    package let lastDay = CalendarDay(year: 2025, month: 12, day: 19)!
 
     /// A generator whose every list is determined by `seed`.
     public init(seed: UInt64) { self.seed = seed }
 
     /// `26-Apr-24`: day without padding, English month abbreviation, two-digit year.
-    public static func fdicDateText(_ day: CalendarDay) -> String {
+    package static func fdicDateText(_ day: CalendarDay) -> String {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let yy = day.year % 100
         return "\(day.day)-\(months[day.month - 1])-\(yy < 10 ? "0" : "")\(yy)"
