@@ -156,7 +156,7 @@ public struct CSVCacheLocation: Sendable, Hashable {
         return safe + "-" + CSVCacheLocation.hashText(sourcePath) + "-"
     }
 
-    /// The source's database (for the loader's options that ``variant`` names).
+    /// The source's database (for the loader's options that `variant` names).
     public var databasePath: String {
         directory + "/" + namePrefix + (variant.isEmpty ? "" : "x" + CSVCacheLocation.hashText(variant) + "-")
             + "v\(CSVCacheLocation.formatVersion).sqlite"
