@@ -15,9 +15,11 @@ struct BenchConfiguration {
         /// `mystash import` of an export the stash already holds: at 100,000 entries when named in
         /// `--only` or in a large run, else at `--rows`.
         case stash
+        /// `fetchedtable --query` over the `generic` group's events and services: a join of `--rows` rows.
+        case query
 
         /// Groups whose keys are their own (not the app groups' `BenchResults.keys`).
-        var hasOwnKeys: Bool { [.generic, .postgres, .stash].contains(self) }
+        var hasOwnKeys: Bool { [.generic, .postgres, .stash, .query].contains(self) }
 
         /// Groups that need the generated store on disk.
         var needsStore: Bool { [.fetch, .change, .rss, .app].contains(self) }
@@ -218,6 +220,7 @@ extension BenchConfiguration.Group {
         case _ where BenchResults.genericKeys.contains(key): return .generic
         case _ where BenchResults.postgresKeys.contains(key): return .postgres
         case _ where BenchResults.stashKeys.contains(key): return .stash
+        case _ where BenchResults.queryKeys.contains(key): return .query
         default: return nil
         }
     }

@@ -97,10 +97,12 @@ final class BenchRunner {
         let generic = configuration.groups.contains(.generic)
         let postgres = configuration.groups.contains(.postgres)
         let stash = configuration.groups.contains(.stash)
+        let query = configuration.groups.contains(.query)
         let others =
             configuration.groups.contains { !$0.hasOwnKeys } || !configuration.groups.contains(where: \.hasOwnKeys)
         return (others ? BenchResults.keys : []) + (generic ? BenchResults.genericKeys : [])
             + (postgres ? BenchResults.postgresKeys : []) + (stash ? BenchResults.stashKeys : [])
+            + (query ? BenchResults.queryKeys : [])
     }
 
     /// Whether the group that produces `key` was chosen for this run.
@@ -125,6 +127,7 @@ final class BenchRunner {
         case .generic: try GenericBenchmark(runner: self).run()
         case .postgres: try PostgresBenchmark(runner: self).run()
         case .stash: try StashReimportBenchmark(runner: self).run()
+        case .query: try QueryBenchmark(runner: self).run()
         }
     }
 

@@ -147,7 +147,7 @@ struct GenericBenchmark {
     /// The command line that runs `fetchedtable`: `--fetchedtable PATH`, else the
     /// executable beside `bench` when it was linked after the last change to the
     /// sources, else `bench --child fetchedtable` (the same `FetchedTableCommand`).
-    private func fetchedtable() -> [String] {
+    func fetchedtable() -> [String] {
         if let explicit = runner.configuration.fetchedtablePath { return [explicit] }
         let sibling = (runner.executablePath as NSString).deletingLastPathComponent + "/fetchedtable"
         if access(sibling, X_OK) == 0, let linked = runner.modificationTime(sibling),

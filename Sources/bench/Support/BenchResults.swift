@@ -47,6 +47,9 @@ struct BenchResults {
         "pgquery1m_ready_ratio",
     ]
 
+    /// The JSON keys of the `query` group, written when that group ran.
+    static let queryKeys = ["query1m_ready_ratio", "query_change_ms", "query_rerun_ratio"]
+
     private var values: [String: Double] = [:]
     /// Figures shown in the table but not part of the JSON contract (VisiData).
     private(set) var extras: [String: Double] = [:]
@@ -64,6 +67,7 @@ struct BenchResults {
         set {
             if BenchResults.keys.contains(key) || BenchResults.genericKeys.contains(key)
                 || BenchResults.postgresKeys.contains(key) || BenchResults.stashKeys.contains(key)
+                || BenchResults.queryKeys.contains(key)
             {
                 values[key] = newValue
             } else {

@@ -75,6 +75,7 @@ struct Report {
             + (groups.contains(.generic) ? Report.genericLines : [])
             + (groups.contains(.postgres) ? Report.postgresLines : [])
             + (groups.contains(.stash) ? Report.stashLines : [])
+            + (groups.contains(.query) ? Report.queryLines : [])
     }
 
     static var lines: [Line] {
