@@ -533,9 +533,10 @@ package final class TableBrowser {
     package var log: [String] { list?.log ?? [] }
 
     /// `--query`: runs the query again whenever another program commits to a table it reads (on the
-    /// query's thread); the list sees its result change as any other program's writes, a re-run
-    /// that fails says why on the status line, and one that changed the result says when and from
-    /// which change (``QuerySource/refreshedText(_:timeZone:)``).
+    /// query's thread); the list reads its result's change as any other program's writes, at once
+    /// (a run that changed the result posts the list's look at its store to the loop, rather than
+    /// leaving it to the list's next poll), a re-run that fails says why on the status line, and one
+    /// that changed the result says when and from which change (``QuerySource/refreshedText(_:timeZone:)``).
     package func followQuery() {
         guard let source = database.querySource else { return }
         let show = loop.poster { [weak self] (message: String) in
@@ -544,6 +545,7 @@ package final class TableBrowser {
         }
         let refreshed = loop.poster { [weak self] (text: String) in
             guard let self, let list = self.list else { return }
+            list.pollExternalChanges()
             list.statusLine.showMessage(text, at: self.loop.clock.now, duration: 8)
         }
         source.follow(
