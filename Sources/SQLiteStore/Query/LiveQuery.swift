@@ -176,6 +176,7 @@ public final class LiveQuery: @unchecked Sendable {
         let finished = self.finished
         let thread = Thread { [weak self] in
             defer { finished.leave() }
+            self?.prepareForRuns()
             while true {
                 guard let interval = self?.pollInterval else { break }
                 _ = wake.wait(timeout: .now() + interval)
@@ -266,6 +267,13 @@ public final class LiveQuery: @unchecked Sendable {
             result.identifyByContent()
             return try result.update(from: try query.rows(), progress: progress)
         }
+    }
+
+    /// Before the first look: the result's index of the first run's rows read back, when its load
+    /// left it for later (``QueryResultTable/buildIndex()``), so that the first change costs no more
+    /// than the others. A failure is left to the first run, which tries again and says why.
+    private func prepareForRuns() {
+        try? result.buildIndex()
     }
 
     /// The file's schema changed: the query prepared again (its columns must be the same), its

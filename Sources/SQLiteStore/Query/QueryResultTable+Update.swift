@@ -48,6 +48,7 @@ extension QueryResultTable {
     package func update(from rows: QueryRows, progress: ((Int) -> Void)? = nil) throws -> QueryResultChange {
         precondition(isLoaded, "update(from:) follows load(_:)")
         guard rows.columnCount == columns.count else { throw QueryResultError.columnsChanged }
+        try buildIndex()
         index.beginRun()
         // 1. Read the run: each row matched to a slot, or new.
         var sequence: [Int64] = []  // a slot, or -(its position in `fresh` + 1)
@@ -57,8 +58,8 @@ extension QueryResultTable {
         var changed: [Int32: (content: RowDigest.Digest, values: [StoreValue])] = [:]
         var read = 0
         while try rows.next() {
-            let (identity, content) = try digests(of: rows) { freshIdentities.contains($0) }
-            if let slot = index.slot(of: identity) {
+            let (identity, content, found) = try digests(of: rows) { freshIdentities.contains($0) }
+            if let slot = found {
                 index.markSeen(slot)
                 if index.contents[Int(slot)] != content { changed[slot] = (content, QueryResultTable.values(of: rows)) }
                 sequence.append(Int64(slot))
@@ -90,7 +91,7 @@ extension QueryResultTable {
                 }
                 let slot = Int32(entry)
                 let rowID = StoreValue.integer(index.rowIDs[Int(slot)])
-                if let values = changed[slot]?.values {
+                if !changed.isEmpty, let values = changed[slot]?.values {
                     try database.run(updateSQL, values + [.real(order), rowID])
                     change.updated += 1
                 } else if order != old[position] {
@@ -138,7 +139,7 @@ extension QueryResultTable {
     }
 
     private var quotedTable: String { tableName }
-    private var quotedRowID: String { SQLIdentifier.quoted(rowIDColumn) }
+    var quotedRowID: String { SQLIdentifier.quoted(rowIDColumn) }
     private var quotedOrder: String { SQLIdentifier.quoted(orderColumn) }
 
     private var deleteSQL: String { "DELETE FROM \(quotedTable) WHERE \(quotedRowID) = ?" }
