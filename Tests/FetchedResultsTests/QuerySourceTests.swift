@@ -178,6 +178,44 @@ import Testing
         #expect(refresh.change.updated == 1 && refresh.change.inserted == 0 && refresh.change.deleted == 0)
     }
 
+    /// A table without history triggers is told changed by its count and largest row id, else by
+    /// its rows' digest: an update in place right after an insert (its digest not read again
+    /// yet) is still seen, and so is one after a quiet look; a commit that rewrites a row as it
+    /// was, or writes another table, runs nothing.
+    @Test func untrackedTablesAreToldChangedByTheirCountThenByTheirRows() throws {
+        let school = try School()
+        let live = try LiveQuery(
+            databasePath: school.path,
+            sql: "SELECT id, name, number FROM student ORDER BY id",
+            resultPath: school.folder.path("result.sqlite")
+        )
+        try live.load()
+        #expect(live.lookNow() == nil, "nothing committed")
+        try school.writer.run("INSERT INTO student (name, subject, number) VALUES ('Dana', 'art', 4)")
+        guard case .refreshed(let inserted)? = live.lookNow() else {
+            Issue.record("an insert into student runs the query")
+            return
+        }
+        #expect(inserted.change.inserted == 1 && inserted.change.count == 4)
+        try school.writer.run("UPDATE student SET number = 9 WHERE name = 'Ada'")
+        guard case .refreshed(let updated)? = live.lookNow() else {
+            Issue.record("an update in place right after the insert runs the query")
+            return
+        }
+        #expect(updated.change.updated == 1 && updated.change.inserted == 0)
+        #expect(live.lookNow() == nil, "a quiet look")
+        try school.writer.run("UPDATE student SET number = 10 WHERE name = 'Brook'")
+        guard case .refreshed(let again)? = live.lookNow() else {
+            Issue.record("an update in place after a quiet look runs the query")
+            return
+        }
+        #expect(again.change.updated == 1)
+        try school.writer.run("UPDATE student SET number = number")
+        #expect(live.lookNow() == nil, "every row rewritten as it was")
+        try school.writer.run("INSERT INTO unrelated VALUES (2)")
+        #expect(live.lookNow() == nil, "a table the query does not read")
+    }
+
     @Test func aKeyThatRepeatsIsRefusedNamingTheDuplicate() throws {
         let school = try School()
         let live = try LiveQuery(

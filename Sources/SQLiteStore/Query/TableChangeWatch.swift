@@ -5,11 +5,15 @@
 ///
 /// - a table with history triggers (``Store/installTracking(forTables:)``) is known changed when
 ///   the history has an entry of it past the last one read — one indexed read of the new entries;
-/// - any other table is compared by its fingerprint: a ``RowDigest`` of every row (`rowid` and
-///   columns, in the table's order), read once per commit that may have touched it, in the same
-///   read transaction as the run that follows. SQLite keeps no per-table change counter, and
-///   nothing is written to a file that is only read, so this scan is the price of an untracked
-///   table (`--track` makes it one indexed read).
+/// - any other table is compared by its fingerprint: first its row count and largest row id
+///   (SQLite counts a table's rows from its pages, without reading them, and finds the largest
+///   row id in one descent) — when either moved, the table changed (an insert, a delete); when
+///   neither did, a ``RowDigest`` of every row (`rowid` and columns, in the table's order), read
+///   in the same read transaction as the run that follows (an update in place). SQLite keeps no
+///   per-table change counter, and nothing is written to a file that is only read, so that scan
+///   is the price of an untracked table's updates (`--track` makes any change one indexed read).
+///   A digest the count made stale is read again at the next look that finds no commit, off the
+///   path of a change.
 ///
 /// Use it inside a read transaction (``Database/read(_:)``), so that what it reads and the run it
 /// decides on see one snapshot.
@@ -27,7 +31,16 @@ final class TableChangeWatch {
     /// The last history entry read (nil: no history table).
     private var historyPosition: Int64?
     /// Each untracked table's fingerprint (nil until the first look).
-    private var fingerprints: [String: RowDigest.Digest]?
+    private var fingerprints: [String: Fingerprint]?
+
+    /// What is kept of an untracked table to tell whether a commit changed it.
+    struct Fingerprint: Equatable {
+        /// Its row count and largest row id (nil: not a rowid table), read without its rows.
+        var count: Int64?
+        var largestRowID: Int64?
+        /// The digest of its rows (nil: not read since the count moved; read at the next quiet look).
+        var digest: RowDigest.Digest?
+    }
 
     /// What a look found.
     enum Finding: Equatable {
@@ -60,6 +73,7 @@ final class TableChangeWatch {
         if version == dataVersion {
             // Nothing committed since the run: the fingerprints of now are those of the run.
             if fingerprints == nil { fingerprints = try fingerprintsNow() }
+            try completeDigests()
             return .unchanged
         }
         dataVersion = version
@@ -70,10 +84,11 @@ final class TableChangeWatch {
         }
         var changed = Set<String>()
         if !tracked.isEmpty { changed.formUnion(try trackedChanges()) }
-        if let before = fingerprints {
-            let now = try fingerprintsNow()
-            for (table, digest) in now where before[table] != digest { changed.insert(table) }
-            fingerprints = now
+        if var kept = fingerprints {
+            for table in tables where !tracked.contains(table) {
+                if try hasChanged(table, fingerprint: &kept[table]) { changed.insert(table) }
+            }
+            fingerprints = kept
         } else {
             // No fingerprint of the run's state: which table changed cannot be told.
             fingerprints = try fingerprintsNow()
@@ -136,14 +151,51 @@ final class TableChangeWatch {
     }
 
     /// The fingerprint of every untracked table now.
-    private func fingerprintsNow() throws -> [String: RowDigest.Digest] {
-        var digests: [String: RowDigest.Digest] = [:]
-        for table in tables where !tracked.contains(table) { digests[table] = try fingerprint(of: table) }
-        return digests
+    private func fingerprintsNow() throws -> [String: Fingerprint] {
+        var fingerprints: [String: Fingerprint] = [:]
+        for table in tables where !tracked.contains(table) {
+            var fingerprint = try counts(of: table)
+            fingerprint.digest = try digest(of: table)
+            fingerprints[table] = fingerprint
+        }
+        return fingerprints
+    }
+
+    /// Whether `table` changed since `fingerprint` (nil: unknown, so changed) was taken; the
+    /// fingerprint becomes today's. The count first; the rows' digest only when the count did not move.
+    private func hasChanged(_ table: String, fingerprint: inout Fingerprint?) throws -> Bool {
+        var now = try counts(of: table)
+        if let before = fingerprint, now.count != nil,
+            now.count != before.count || now.largestRowID != before.largestRowID
+        {
+            fingerprint = now  // changed: its digest is read at the next quiet look
+            return true
+        }
+        now.digest = try digest(of: table)
+        defer { fingerprint = now }
+        guard let digest = fingerprint?.digest else { return true }
+        return digest != now.digest
+    }
+
+    /// The digests the counts left unread, read now (a look that found no commit: the run's state).
+    private func completeDigests() throws {
+        guard let kept = fingerprints else { return }
+        for (table, fingerprint) in kept where fingerprint.digest == nil {
+            fingerprints?[table]?.digest = try digest(of: table)
+        }
+    }
+
+    /// The row count of `table` and its largest row id (nil when it has none: `WITHOUT ROWID`,
+    /// a virtual table), read without reading its rows; a count of nil when SQLite cannot count it.
+    private func counts(of table: String) throws -> Fingerprint {
+        let name = SQLIdentifier.quoted(table)
+        let count = try? database.scalar("SELECT count(*) FROM \(name)").int64
+        let largest = try? database.scalar("SELECT max(_rowid_) FROM \(name)").int64
+        return Fingerprint(count: count, largestRowID: largest, digest: nil)
     }
 
     /// A digest of every row of `table`, its row id first when it has one.
-    private func fingerprint(of table: String) throws -> RowDigest.Digest {
+    private func digest(of table: String) throws -> RowDigest.Digest {
         let name = SQLIdentifier.quoted(table)
         let statement: Statement
         do {
