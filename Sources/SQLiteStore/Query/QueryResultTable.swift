@@ -161,9 +161,12 @@ public final class QueryResultTable {
     /// `progress` is called with the rows written so far, about every 50,000 rows.
     ///
     /// Rows told apart by a key are indexed as they are written (a key two rows share is refused
-    /// here). Rows told apart by their content are only written: what the next run is compared
-    /// with (``buildIndex()``) is read back from the table before it, so that the first run's
-    /// rows are ready sooner (the index was 60 % of a 100k-row join's load).
+    /// here). Rows of a SQLite statement told apart by their content are only written: what the
+    /// next run is compared with (``buildIndex()``) is read back from the table before it, so that
+    /// the first run's rows are ready sooner (the index was 60 % of a 100k-row join's load). Their
+    /// values read back as the statement returned them: each column has the declared type, hence
+    /// the affinity, its value was stored under in its own table. Other sources' rows are indexed
+    /// as they are written (a server's text of a number could read back as a number).
     ///
     /// - Throws: ``QueryResultError/duplicateKey(columns:values:)`` when two rows have the same key;
     ///   what reading the rows throws (an interrupted ``SQLiteError`` when the run was stopped).
@@ -171,7 +174,7 @@ public final class QueryResultTable {
     package func load(_ rows: QueryRows, progress: ((Int) -> Void)? = nil) throws {
         precondition(!isLoaded, "a result table is loaded once; later runs go through update(from:)")
         index.beginRun()
-        let indexes = !keyColumns.isEmpty
+        let indexes = !keyColumns.isEmpty || !(rows is StatementRows)
         let width = columns.count + 2
         // Many rows a statement; those of the last, unfinished one are bound and the rest left
         // NULL, which the WHERE leaves out (every row has a row id).
@@ -233,7 +236,8 @@ public final class QueryResultTable {
     }
 
     /// Reads the rows the first run wrote back into the index the next run is compared with, when
-    /// ``load(_:progress:)`` left it for later (rows told apart by their content); nothing otherwise.
+    /// ``load(_:progress:)`` left it for later (a statement's rows told apart by their content);
+    /// nothing otherwise.
     /// ``update(from:progress:)`` calls it first; a ``LiveQuery`` calls it on its own thread after
     /// the first run, before it looks for changes.
     ///
