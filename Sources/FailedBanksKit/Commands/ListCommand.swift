@@ -74,14 +74,9 @@ package enum ListCommand {
 
     /// Runs the subcommand with `arguments` (after `list`); returns the exit status.
     package static func run(_ arguments: [String]) -> Int32 {
-        let out = StandardOutput()
-        defer { out.flush() }
-        return run(
-            arguments,
-            output: { out.write($0) },
-            errorOutput: { writeStandardError($0 + "\n") },
-            escapesForTerminal: EscapedOutput.standardOutputIsTerminal
-        )
+        ListProcess.run { output, errorOutput, escapesForTerminal in
+            run(arguments, output: output, errorOutput: errorOutput, escapesForTerminal: escapesForTerminal)
+        }
     }
 
     /// The same with the output going to `output` (text with its own newlines) and

@@ -90,29 +90,21 @@ package enum WatchCommand {
             errorOutput: errorOutput
         ) { parsed in
             var watched: Watched?
-            var readerGone = false
+            let watch = ResultsWatch(output: output)
             /// Opens the store at the path, prints the snapshot line and follows the controller's batches.
             func start() throws -> Int32? {
                 switch try ListCommand.openAndFetch(parsed, command: "watch", for: .watching, errorOutput: errorOutput)
                 {
                 case .fetched(let store, let context, let controller):
                     watched = Watched(store: store, context: context, controller: controller)
-                    readerGone = !output(snapshotLine(controller))
-                    controller.onChange = { batch in
-                        // A change set that touched none of the results (a bank outside --where) comes
-                        // from the controller as an empty batch: nothing watch's reader could apply. A
-                        // reset (a bulk import) is the refetch diffed against what was shown: a batch too.
-                        guard !readerGone, !batch.isEmpty else { return }
-                        if !output(batchLine(batch)) { readerGone = true }
-                    }
-                    try? controller.prepareForChanges()
+                    watch.show(controller)
                     return nil
                 case .exit(let status):
                     return status
                 }
             }
             if let status = try start() { return status }
-            while !readerGone && !shouldStop() {
+            return try watch.run(until: shouldStop) {
                 var replaced = false
                 if let old = watched?.store, old.fileAtPath() == .replaced {
                     errorOutput(
@@ -137,8 +129,8 @@ package enum WatchCommand {
                     return refusal.status
                 }
                 usleep(pollInterval)
+                return nil
             }
-            return ExitStatus.ok
         }
     }
 
@@ -148,10 +140,4 @@ package enum WatchCommand {
         var context: ObjectContext
         var controller: FetchedResultsController
     }
-
-    /// `{"type":"snapshot","sections":[{"name":"2025","ids":[12,7]}]}` (``ResultsJSONLines/snapshot(_:)``)
-    static func snapshotLine(_ controller: FetchedResultsController) -> String { ResultsJSONLines.snapshot(controller) }
-
-    /// `{"type":"batch","sections":[…],"objects":[…],"counts":[…]}` (``ResultsJSONLines/batch(_:)``)
-    static func batchLine(_ batch: ChangeBatch) -> String { ResultsJSONLines.batch(batch) }
 }

@@ -25,13 +25,13 @@ extension FetchedResultsController {
             return nil
         }
         let root = plan.entity.name
-        if (changes.isReset || isStale) && refetchesInBackgroundOnReset && plan.request.fetchLimit == 0
+        if (changes.isReset || tracking.isStale) && refetchesInBackgroundOnReset && plan.request.fetchLimit == 0
             && plan.request.fetchOffset == 0,
             startBackgroundRefetch(isReset: changes.isReset) == .started
         {
             return nil
         }
-        if changes.isReset || isStale || plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 {
+        if changes.isReset || tracking.isStale || plan.request.fetchLimit > 0 || plan.request.fetchOffset > 0 {
             let updated = Set(changes.updated.keys.filter { $0.entity == root })
             let batch = try refetchAndDiff(updated: updated, isReset: changes.isReset)
             return batch.isEmpty ? nil : batch

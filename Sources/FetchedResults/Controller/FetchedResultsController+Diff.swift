@@ -54,7 +54,7 @@ extension FetchedResultsController {
         invalidateStarts()
         generation += 1
         loader.removeAll()
-        isStale = false
+        tracking.isStale = false
     }
 
     /// The batch that turns the old results into the new ones (see `refetchAndDiff(updated:isReset:)`):

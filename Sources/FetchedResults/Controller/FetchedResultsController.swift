@@ -30,7 +30,7 @@ struct SectionRecord {
 ///     try controller.performFetch()
 ///     for section in controller.sections { print(section.name, section.numberOfObjects) }
 ///     controller.onChange = { batch in print(batch.objectChanges.count, "changes") }
-public final class FetchedResultsController {
+public final class FetchedResultsController: ChangeTrackingController {
     /// What is fetched: entity, predicate, sorts, batch size, limit and offset.
     public let fetchRequest: FetchRequest
     /// The context objects are loaded from and whose change sets are observed while tracking.
@@ -81,7 +81,7 @@ public final class FetchedResultsController {
     public var onError: ((Error) -> Void)?
 
     /// The last error met while processing a change set.
-    public private(set) var lastError: Error?
+    public internal(set) var lastError: Error?
 
     // MARK: State
 
@@ -92,15 +92,13 @@ public final class FetchedResultsController {
     var generation = 0
     var hasFetched = false
     var loader: ObjectBatchLoader
-    private var observerToken: ObserverToken?
-    /// Set when tracking was off for a while after a fetch and the store moved: the next change set refetches.
-    var isStale = false
+    /// Whether the context is observed, and whether the results may be stale (see ``ChangeTracking``).
+    var tracking = ChangeTracking()
     /// Whether the prefixes may leave out a prepended derived section sort (see ``FetchPlan/shortEncoder``);
     /// cleared for good once the data shows the derivation is not monotonic.
     var mayUseShortPrefixes = true
     /// Whether the installed prefixes are the short ones.
     var keysAreShort = false
-    private var historyPositionWhenUntracked: Int64?
     /// The background work (``BackgroundWork``): the fetch or refetch query, the build of the
     /// prefixes, a cache warming, and whom to wake when one of them finishes.
     var backgroundQuery: BackgroundQuery?
@@ -172,7 +170,7 @@ public final class FetchedResultsController {
         for continuation in batchContinuations { continuation.finish() }
         prefixJob?.job.cancel()
         backgroundQuery?.job.cancel()
-        if let token = observerToken { context.removeObserver(token) }
+        tracking.end(on: context)
     }
 
     // MARK: Fetching
@@ -227,10 +225,8 @@ public final class FetchedResultsController {
         generation += 1
         loader.removeAll()
         hasFetched = true
-        isStale = false
+        tracking.installed(at: position, isTracking: isTracking)
         mayUseShortPrefixes = true
-        historyPositionWhenUntracked = nil
-        if !isTracking { historyPositionWhenUntracked = position }
         updateTracking()
     }
 
@@ -684,31 +680,9 @@ public final class FetchedResultsController {
     /// True when a delegate or ``onChange`` is set: the controller observes its context.
     public var isTracking: Bool { delegate != nil || onChange != nil || !batchContinuations.isEmpty }
 
-    func updateTracking() {
-        if isTracking {
-            guard observerToken == nil else { return }
-            observerToken = context.addObserver { [weak self] changes in self?.handle(changes) }
-            if hasFetched, let before = historyPositionWhenUntracked,
-                let now = try? context.store.historyPosition(), now != before
-            {
-                isStale = true
-            }
-            historyPositionWhenUntracked = nil
-        } else if let token = observerToken {
-            context.removeObserver(token)
-            observerToken = nil
-            if hasFetched { historyPositionWhenUntracked = try? context.store.historyPosition() }
-        }
-    }
-
-    private func handle(_ changes: ChangeSet) {
-        do {
-            try process(changes)
-        } catch {
-            lastError = error
-            onError?(error)
-            _ = try? refetchAndDiff()
-        }
+    /// Refetches and delivers the difference, after a change set could not be processed.
+    func refetchAfterFailedChanges() {
+        _ = try? refetchAndDiff()
     }
 
     /// Delivers a batch: delegate calls in the order of rule 3 of <doc:ChangeBatches>, then ``onChange``.

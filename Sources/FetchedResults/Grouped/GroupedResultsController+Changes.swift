@@ -18,7 +18,7 @@ extension GroupedResultsController {
             background?.refetchAfter = true
             return nil
         }
-        if changes.isReset || isStale {
+        if changes.isReset || tracking.isStale {
             if refetchesInBackgroundOnReset, startBackgroundRefetch(isReset: changes.isReset) != .unavailable {
                 return nil  // started, or tried again at the next poll
             }
@@ -113,7 +113,7 @@ extension GroupedResultsController {
         let changes = table.replace(with: GroupTable(groups: groups))
         membership = nil
         generation += 1
-        isStale = false
+        tracking.isStale = false
         pendingRefetch = nil
         return deliver(changes, isReset: isReset)
     }

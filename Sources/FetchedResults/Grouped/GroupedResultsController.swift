@@ -31,7 +31,7 @@ import SQLiteStore
 ///     try byAuthor.performFetch()
 ///     for group in byAuthor.groups { print(group.value, group.count) }
 ///     byAuthor.onChange = { batch in print(batch.changes.count, "groups changed") }
-public final class GroupedResultsController {
+public final class GroupedResultsController: ChangeTrackingController {
     /// The rows counted: the entity, and the predicate they must match (the sorts are not used).
     public let fetchRequest: FetchRequest
     /// The key path whose value makes the groups (an attribute, a derived one such as
@@ -48,7 +48,7 @@ public final class GroupedResultsController {
     /// Called when processing a change set failed (the controller then counted every group again).
     public var onError: ((Error) -> Void)?
     /// The last error met while processing a change set.
-    public private(set) var lastError: Error?
+    public internal(set) var lastError: Error?
 
     /// When true, a reset the context publishes (another connection wrote to a foreign
     /// database without history triggers) counts the groups again on the store's second
@@ -64,10 +64,8 @@ public final class GroupedResultsController {
     var hasFetched = false
     /// Bumped whenever the groups are replaced by counted ones (a background pass over older rows is then moot).
     var generation = 0
-    /// Set when tracking was off while the store moved: the next change set counts again.
-    var isStale = false
-    private var observerToken: ObserverToken?
-    private var positionWhenUntracked: Int64?
+    /// Whether the context is observed, and whether the groups may be stale (see ``ChangeTracking``).
+    var tracking = ChangeTracking()
     /// The work on the store's second connection, if any (one at a time).
     var background: BackgroundGrouping?
     /// A refetch that could not start (the second connection was busy), tried on the next poll:
@@ -97,7 +95,7 @@ public final class GroupedResultsController {
 
     deinit {
         background?.job.cancel()
-        if let token = observerToken { context.removeObserver(token) }
+        tracking.end(on: context)
     }
 
     // MARK: Fetching
@@ -121,9 +119,8 @@ public final class GroupedResultsController {
         membership = nil
         generation += 1
         hasFetched = true
-        isStale = false
+        tracking.installed(at: position, isTracking: isTracking)
         pendingRefetch = nil
-        positionWhenUntracked = isTracking ? nil : position
         updateTracking()
     }
 
@@ -154,31 +151,9 @@ public final class GroupedResultsController {
     /// True when ``onChange`` is set: the controller observes its context.
     public var isTracking: Bool { onChange != nil }
 
-    func updateTracking() {
-        if isTracking {
-            guard observerToken == nil else { return }
-            observerToken = context.addObserver { [weak self] changes in self?.handle(changes) }
-            if hasFetched, let before = positionWhenUntracked, let now = try? context.store.historyPosition(),
-                now != before
-            {
-                isStale = true
-            }
-            positionWhenUntracked = nil
-        } else if let token = observerToken {
-            context.removeObserver(token)
-            observerToken = nil
-            if hasFetched { positionWhenUntracked = try? context.store.historyPosition() }
-        }
-    }
-
-    private func handle(_ changes: ChangeSet) {
-        do {
-            try process(changes)
-        } catch {
-            lastError = error
-            onError?(error)
-            _ = try? refetchAndDiff(isReset: false)
-        }
+    /// Counts every group again and delivers the difference, after a change set could not be processed.
+    func refetchAfterFailedChanges() {
+        _ = try? refetchAndDiff(isReset: false)
     }
 
     func deliver(_ changes: [GroupChangeBatch.Change], isReset: Bool) -> GroupChangeBatch? {

@@ -8,7 +8,8 @@ import TerminalUI
 /// first rows as read and the progress (``LoadingListScreen``); once complete, the
 /// sorted, sectioned list takes its place, at its top — or, when the person moved the
 /// selection meanwhile, with the selection kept on the same row (a fresh load numbers
-/// rows in file order, so preview row `i` is row id `i + 1`).
+/// rows in file order, so preview row `i` is row id `i + 1`). The load runs in the
+/// background as every source's does (``BackgroundLoading``).
 ///
 ///     let session = CSVLoadingSession(options: options, loop: loop)
 ///     session.start()
@@ -17,7 +18,9 @@ import TerminalUI
 final class CSVLoadingSession {
     let options: TableOptions
     let loop: TerminalRunLoop
-    let screen: LoadingListScreen
+    /// The load on its thread, and the screen shown meanwhile.
+    let loading: BackgroundLoading
+    var screen: LoadingListScreen { loading.screen }
     /// The browser, once the load is complete.
     private(set) var browser: TableBrowser?
     /// Why the load or the opening failed (the loop is then quit).
@@ -25,14 +28,11 @@ final class CSVLoadingSession {
     /// What to tell the person once the terminal is theirs again (a temporary cache folder was used).
     private(set) var notice: String?
 
-    private var shownPreview = false
-
     /// A session for `options.file` on `loop` (its loading screen pushed).
     init(options: TableOptions, loop: TerminalRunLoop) {
         self.options = options
         self.loop = loop
-        screen = LoadingListScreen(title: (options.file as NSString).lastPathComponent)
-        loop.push(screen)
+        loading = BackgroundLoading(title: (options.file as NSString).lastPathComponent, loop: loop)
     }
 
     /// Starts the load on a thread of its own; its first rows, its progress (at most ten
@@ -40,11 +40,12 @@ final class CSVLoadingSession {
     func start(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let path = options.file
         let missingValues = options.missingValues
-        let showPreview = loop.poster { [weak self] (preview: CSVTableLoader.Preview) in self?.show(preview) }
-        let showProgress = loop.poster { [weak self] (progress: ImportProgress) in self?.show(progress) }
-        let finish = loop.poster { [weak self] (result: Result<CSVTable, FetchedTableError>) in self?.finish(result) }
+        let showPreview = loading.rowsPoster { [options] (preview: CSVTableLoader.Preview) in
+            CSVLoadingSession.cells(preview, options: options)
+        }
+        let showProgress = loading.progressPoster(CSVLoadingSession.progressText)
         let types = options.columnTypes
-        let thread = Thread {
+        loading.start {
             let result: Result<CSVTable, FetchedTableError>
             do {
                 result = .success(
@@ -62,23 +63,16 @@ final class CSVLoadingSession {
             } catch {
                 result = .failure(FetchedTableError("\(path): \(FetchedTableError.reason(error))", status: 74))
             }
-            finish(result)
+            return result
+        } then: { [weak self] result in
+            self?.finish(result)
         }
-        thread.stackSize = 1 << 22
-        thread.start()
     }
 
-    /// The file's first rows, shown while the rest loads.
-    private func show(_ preview: CSVTableLoader.Preview) {
-        guard !shownPreview else { return }
-        shownPreview = true
-        screen.rows = CSVLoadingSession.cells(preview, options: options)
-    }
-
-    /// How far the load is.
-    private func show(_ progress: ImportProgress) {
+    /// How far the load is: `Loading… 42 % · 120000 rows`.
+    static func progressText(_ progress: ImportProgress) -> String {
         let percent = progress.fraction.map { " \(Int($0 * 100)) %" } ?? ""
-        screen.progressText = "Loading…\(percent) · \(progress.rows) rows"
+        return "Loading…\(percent) · \(progress.rows) rows"
     }
 
     /// The load is complete: the sorted list takes the loading screen's place (or the loop

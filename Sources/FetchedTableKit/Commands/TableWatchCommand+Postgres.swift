@@ -58,12 +58,8 @@ extension TableWatchCommand {
     ) throws(FetchedTableError) -> Bool {
         let copy = try PostgresCopy.load(opening)
         let (opened, controller) = try copy.fetch(options)
-        var readerGone = !output(ResultsJSONLines.snapshot(controller))
-        controller.onChange = { batch in
-            guard !readerGone, !batch.isEmpty else { return }
-            if !output(ResultsJSONLines.batch(batch)) { readerGone = true }
-        }
-        try? controller.prepareForChanges()
+        let watch = ResultsWatch(output: output)
+        watch.show(controller)
         let label = options.file
         // Each batch the follower applies wakes the loop at once: no poll interval between a commit and its line.
         let applied = DispatchSemaphore(value: 0)
@@ -96,15 +92,16 @@ extension TableWatchCommand {
             applied: { _ in applied.signal() }
         )
         defer { copy.replica.stop(waiting: false) }  // a frozen server must not hold the exit
-        while !readerGone && !shouldStop() {
-            if case .tableChanged = state.current { break }
+        _ = try watch.run(until: shouldStop) { () throws(FetchedTableError) -> Int32? in
+            if case .tableChanged = state.current { return ExitStatus.ok }
             do {
                 try controller.context.processExternalChanges()
             } catch {
                 throw TableDatabase.refusal(error, path: opened.database.path)
             }
             _ = applied.wait(timeout: .now() + .microseconds(Int(pollInterval)))
+            return nil
         }
-        return readerGone
+        return watch.readerGone
     }
 }

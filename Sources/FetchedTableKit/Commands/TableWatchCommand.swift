@@ -55,17 +55,11 @@ package enum TableWatchCommand {
                     pollInterval: pollInterval
                 )
             }
-            var readerGone = false
+            let watch = ResultsWatch(output: output)
             /// Opens the table at the path, prints its snapshot line and follows its batches.
             func start() throws -> (OpenedTable, FetchedResultsController) {
                 let (opened, controller) = try TableFetch.openAndFetch(options, command: "fetchedtable watch")
-                readerGone = !output(ResultsJSONLines.snapshot(controller))
-                controller.onChange = { batch in
-                    // A reset is a refetch diffed against what was shown: a batch like any other.
-                    guard !readerGone, !batch.isEmpty else { return }
-                    if !output(ResultsJSONLines.batch(batch)) { readerGone = true }
-                }
-                try? controller.prepareForChanges()
+                watch.show(controller)
                 return (opened, controller)
             }
             var watched: (opened: OpenedTable, controller: FetchedResultsController)? = try start()
@@ -83,7 +77,7 @@ package enum TableWatchCommand {
                     writeStandardError("\(ProgramName.current) watch: \(QuerySource.refreshedText(refresh))\n")
                 }
             )
-            while !readerGone && !shouldStop() {
+            return try watch.run(until: shouldStop) {
                 if let follower, follower.hasChanged() {
                     do {
                         if !(try follower.refresh().wasReused) {
@@ -116,8 +110,8 @@ package enum TableWatchCommand {
                     throw TableDatabase.refusal(error, path: opened.database.path)
                 }
                 usleep(pollInterval)
+                return nil
             }
-            return ExitStatus.ok
         }
     }
 }

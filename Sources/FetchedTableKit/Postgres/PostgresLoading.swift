@@ -10,7 +10,7 @@ import TerminalUI
 /// A server table being copied while the terminal already shows its first rows (a first
 /// page read straight from the server, in the order asked) and the rows copied so far —
 /// as a CSV file's preview while it loads (``CSVLoadingSession``). The copy and the first
-/// page run on a thread of their own: keys are answered meanwhile (`q` quits). A server out
+/// page run on a thread of their own (``BackgroundLoading``): keys are answered meanwhile (`q` quits). A server out
 /// of reach meanwhile (not answering for two seconds, a lost connection) says
 /// `Reconnecting…` with the time since its last answer, as the browser does after the copy,
 /// and the copy is made again once it answers.
@@ -18,7 +18,9 @@ final class PostgresLoading {
     let opening: PostgresOpening
     let options: TableOptions
     let loop: TerminalRunLoop
-    let screen: LoadingListScreen
+    /// The copy on its thread, and the screen shown meanwhile.
+    let loading: BackgroundLoading
+    var screen: LoadingListScreen { loading.screen }
     private let done: (Result<PostgresCopy, FetchedTableError>, LoadingListScreen) -> Void
     /// Counts the seconds of `Reconnecting…` while the server is out of reach.
     private var ticker: TerminalRunLoop.TickerID?
@@ -35,9 +37,7 @@ final class PostgresLoading {
         self.options = options
         self.loop = loop
         self.done = done
-        screen = LoadingListScreen(title: opening.table.displayName)
-        screen.progressText = "Copying…"
-        loop.push(screen)
+        loading = BackgroundLoading(title: opening.table.displayName, progressText: "Copying…", loop: loop)
     }
 
     /// Starts the first page and the copy on a thread of its own, which posts them to the loop
@@ -48,16 +48,13 @@ final class PostgresLoading {
         let sort = PostgresLoading.presortable(opening.query)
         let table = opening.table.name
         let target = opening.server.target
-        let showPreview = loop.poster { [weak self] (preview: ReplicaPreview) in self?.show(preview) }
-        let showCopied = loop.poster { [weak self] (rows: Int) in self?.show(copied: rows) }
-        let showStatus = loop.poster { [weak self] (status: ReplicaStatus) in self?.show(status) }
-        let finish = loop.poster { [weak self] (result: Result<PostgresCopy, FetchedTableError>) in
-            guard let self else { return }
-            if let ticker = self.ticker { self.loop.removeTicker(ticker) }
-            self.done(result, self.screen)
+        let query = opening.query
+        let showPreview = loading.rowsPoster { (preview: ReplicaPreview) in PostgresLoading.cells(preview, query: query)
         }
+        let showCopied = loading.progressPoster { (rows: Int) in "Copying… \(rows) rows" }
+        let showStatus = loop.poster { [weak self] (status: ReplicaStatus) in self?.show(status) }
         let limit = opening.cacheLimit
-        let thread = Thread {
+        loading.start {
             let result: Result<PostgresCopy, FetchedTableError>
             do {
                 let replica = try PostgresCopy.replica(of: table, on: target, cacheLimit: limit)
@@ -76,10 +73,12 @@ final class PostgresLoading {
             } catch {
                 result = .failure(FetchedTableError(FetchedTableError.reason(error), status: ExitStatus.ioError))
             }
-            finish(result)
+            return result
+        } then: { [weak self] result in
+            guard let self else { return }
+            if let ticker = self.ticker { self.loop.removeTicker(ticker) }
+            self.done(result, self.screen)
         }
-        thread.stackSize = 1 << 22
-        thread.start()
     }
 
     /// The server order of the first page: the sort asked, the section's column first when the sort does not begin with it.
@@ -98,16 +97,6 @@ final class PostgresLoading {
             sort.comparison == .binary, query.columns.contains(where: { $0.name == sort.keyPath })
         else { return nil }
         return sort
-    }
-
-    /// The first rows, straight from the server.
-    private func show(_ preview: ReplicaPreview) {
-        screen.rows = PostgresLoading.cells(preview, query: opening.query)
-    }
-
-    /// How many rows are copied.
-    private func show(copied rows: Int) {
-        screen.progressText = "Copying… \(rows) rows"
     }
 
     /// The server out of reach (`Reconnecting… (3s since last contact)`, the seconds counted
