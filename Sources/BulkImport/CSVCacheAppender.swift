@@ -2,8 +2,8 @@ import CSVImport
 import Foundation
 import SQLiteStore
 
-/// Completes a CSV file's cache with the rows appended to the file since it was loaded (a
-/// log that grows), in place and in one transaction: the rows a reader of the cache sees
+/// Completes a CSV or JSON Lines file's cache with the rows appended to the file since it was
+/// loaded (a log that grows), in place and in one transaction: the rows a reader of the cache sees
 /// come as inserts (with the cache's tracking, its history says which).
 ///
 /// The file must still begin with the bytes loaded (``CSVCacheState/loadedLength``, whose
@@ -24,11 +24,11 @@ struct CSVCacheAppender {
     let location: CSVCacheLocation
 
     /// A value appended is not of its column's type (or the file is not the one loaded): build anew.
-    private struct NeedsRebuild: Error {}
+    struct NeedsRebuild: Error {}
 
     /// One column of the cache: its name, its type, and whether it has a companion of values
     /// as written (``CSVTable/writtenFormColumn(of:)``).
-    private struct Column {
+    struct Column {
         var name: String
         var type: CSVColumnType
         var hasCompanion: Bool
@@ -56,7 +56,8 @@ struct CSVCacheAppender {
                     try CSVCacheLocation.contentCheck(path: loader.source, size: state.loadedLength)
                         == state.loadedCheck
                 else { throw NeedsRebuild() }
-                appended = try appendRows(after: state, into: db)
+                appended =
+                    state.isJSON ? try appendJSONLines(after: state, into: db) : try appendRows(after: state, into: db)
             }
         } catch is NeedsRebuild {
             return nil
@@ -136,7 +137,7 @@ struct CSVCacheAppender {
     }
 
     /// The table's columns as the cache declares them.
-    private func describe(_ table: String, in db: Database, undecided: Set<String>) throws -> [Column] {
+    func describe(_ table: String, in db: Database, undecided: Set<String>) throws -> [Column] {
         let rows = try db.query("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", [.text(table)])
         let names = rows.compactMap { $0[0].string }
         let companions = Set(names.compactMap(CSVTable.column(ofWrittenForm:)))

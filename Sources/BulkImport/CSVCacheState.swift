@@ -35,7 +35,7 @@ struct CSVCacheState: Equatable {
     var openRowID: Int64?
     /// The byte between fields (a CSV file's dialect).
     var delimiter: UInt8
-    /// True for a JSON file (not completed by appending: read again when it changes).
+    /// True for a JSON file (completed by appending when it is JSON Lines, whole lines at a time).
     var isJSON: Bool
     /// The columns that held no value when loaded (typed text until one comes: a value appended
     /// there means loading again, to type it).
@@ -51,9 +51,10 @@ struct CSVCacheState: Equatable {
     }
 
     /// Whether the file as `location` found it may be this one with rows appended (same inode, as
-    /// long or longer, a CSV file): ``CSVCacheAppender`` then checks the loaded prefix's bytes.
+    /// long or longer): ``CSVCacheAppender`` then checks the loaded prefix's bytes (and that a JSON
+    /// file is JSON Lines: an array cannot grow by appending).
     func mayBeAppendedTo(_ location: CSVCacheLocation) -> Bool {
-        !isJSON && sourceInode == location.sourceInode && location.sourceSize >= loadedLength
+        sourceInode == location.sourceInode && location.sourceSize >= loadedLength
     }
 
     /// The state kept in `db`, nil when it has none (or another program changed it).

@@ -107,6 +107,7 @@ extension CSVTableLoader {
                 }
                 loaded.names = schema.columns
                 loaded.types = producer.inference.types
+                loaded.endLine = reader.currentLine  // where appended lines start
                 rewrittenNonDates = producer.columnsWithRewrittenNonDates
                 if !rewrittenNonDates.isEmpty { return }  // loaded again: no schema to finish
                 loaded.mixedEncodingLine = producer.mixedEncodingLine

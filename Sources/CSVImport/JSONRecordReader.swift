@@ -55,7 +55,7 @@ public final class JSONRecordReader {
         var state: State
     }
 
-    /// The path given to ``init(path:chunkSize:limits:endOffset:)``, nil for bytes in memory.
+    /// The path given to ``init(path:chunkSize:limits:startOffset:firstLine:endOffset:)``, nil for bytes in memory.
     public let path: String?
     /// The size of the input in bytes when known (a regular file's, memory's).
     public let totalBytes: Int64?
@@ -68,6 +68,8 @@ public final class JSONRecordReader {
     public private(set) var keys: [String] = []
     /// How the records are laid out; nil until the first read.
     public private(set) var layout: Layout?
+    /// The line the reader is on: after the last record, the line after it (once its line break was read).
+    public var currentLine: Int { line }
 
     private var source: Source
     @exclusivity(unchecked) private var memoryOffset = 0
@@ -102,15 +104,35 @@ public final class JSONRecordReader {
     public static let maximumDepth = 512
 
     /// Opens the file at `path`, read in chunks of `chunkSize` bytes, up to `endOffset` (nil: to its end).
+    ///
+    /// `startOffset` (not 0: the records appended to a JSON Lines file already read up to there)
+    /// starts there, reading JSON Lines, its first record on line `firstLine`.
+    ///
+    ///     let reader = try JSONRecordReader(path: "log.jsonl", startOffset: 4096, firstLine: 58)
     public init(
         path: String,
         chunkSize: Int = 1 << 18,
         limits: CSVReader.Limits = .standard,
+        startOffset: Int64 = 0,
+        firstLine: Int = 1,
         endOffset: Int64? = nil
     ) throws {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw CSVError.cannotOpen(path: path, code: errno) }
+        if startOffset > 0 {
+            guard lseek(fd, off_t(startOffset), SEEK_SET) == off_t(startOffset) else {
+                let code = errno
+                close(fd)
+                throw CSVError.readFailed(path: path, code: code)
+            }
+            bytesRead = startOffset
+            bufferStart = startOffset
+            lineStart = startOffset
+            line = firstLine
+            state = .lines
+            layout = .lines
+        }
         var info = stat()
         if fstat(fd, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR {

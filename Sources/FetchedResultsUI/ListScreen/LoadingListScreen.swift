@@ -8,10 +8,17 @@ import TerminalUI
 /// ``selectionWasMoved`` (the first row selected by itself is no choice of the
 /// person's: the real list then opens at its own top).
 ///
+/// Keys for the list that is coming — `/`, a filter's text, Ctrl-S — are kept, in order, and
+/// sent to it by ``handOver(to:)`` once it is on the loop: nothing typed while a file loads is
+/// lost. Only the movement keys act here (on the rows shown); `q` and Esc, typed before any
+/// kept key, are the loop's (quit; back, which leaves the load).
+///
 ///     let loading = LoadingListScreen(title: "events.csv")
 ///     loading.rows = preview.map { TableCell(title: $0[0]) }
 ///     loading.progressText = "Loading… 42 %"
 ///     loop.push(loading)
+///     // … the load is complete: the list is pushed, then
+///     loading.handOver(to: loop)   // the loading screen leaves; the keys kept go to the list
 public final class LoadingListScreen: View, TableViewDataSource, TableViewDelegate {
     /// The rows shown, top to bottom.
     public var rows: [TableCell] = [] {
@@ -52,16 +59,45 @@ public final class LoadingListScreen: View, TableViewDataSource, TableViewDelega
         statusLine.render(into: &canvas, frame: frame.row(frame.height - 1), at: time)
     }
 
-    /// The table's movement keys; nothing opens or deletes while loading.
+    /// The keys typed for the list that is coming, oldest first (see ``handOver(to:)``).
+    public private(set) var keptEvents: [InputEvent] = []
+
+    /// The table's movement keys here, `q` and Esc to the loop (quit, back); every other key (and
+    /// every key after one kept, so that a filter's text stays whole) is kept for the list.
     public func handle(_ event: InputEvent) -> EventResult {
         switch event {
-        case .enter, .right, .character("d"), .delete, .character("f"): return .handled
+        case .resize:
+            return moveSelection(event)
+        case .mouseWheel, .mouseClick:
+            // A place on this screen: nothing for the list to come.
+            return keptEvents.isEmpty ? moveSelection(event) : .handled
+        case .character("q"), .escape:
+            // The loop's own: `q` quits, Esc goes back (cancels the load).
+            if keptEvents.isEmpty { return .ignored }
+        case .enter, .right, .character("d"), .delete, .character("f"):
+            break
         default:
-            let before = table.selection
-            guard table.handle(event) else { return .ignored }
-            if table.selection != before { selectionWasMoved = true }
-            return .handled
+            if keptEvents.isEmpty, moveSelection(event) == .handled { return .handled }
         }
+        keptEvents.append(event)
+        return .handled
+    }
+
+    /// `event` given to the table: whether it moved or scrolled it.
+    private func moveSelection(_ event: InputEvent) -> EventResult {
+        let before = table.selection
+        guard table.handle(event) else { return .ignored }
+        if table.selection != before { selectionWasMoved = true }
+        return .handled
+    }
+
+    /// Takes this screen off `loop` and sends the keys it kept (``keptEvents``), in order, to
+    /// what `loop` shows then — the list that took its place.
+    public func handOver(to loop: TerminalRunLoop) {
+        loop.remove(self)
+        let events = keptEvents
+        keptEvents.removeAll()
+        for event in events { loop.dispatch(event) }
     }
 
     // MARK: TableViewDataSource

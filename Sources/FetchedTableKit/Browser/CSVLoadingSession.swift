@@ -90,10 +90,11 @@ final class CSVLoadingSession {
             // The preview's first row, selected by itself, is no choice: the list opens at its top.
             let selected = screen.selectionWasMoved ? screen.selectedRow : nil
             let browser = try TableBrowser(database: database, options: options, loop: loop, previewsFirstPage: false)
-            loop.remove(screen)
             if let selected, let list = browser.list, let entity = browser.opened?.entityName {
                 list.adapter.select(ObjectID(entity: entity, rowID: Int64(selected + 1)))
             }
+            // The keys typed while loading go to the list, after the selection is kept.
+            screen.handOver(to: loop)
             self.browser = browser
         } catch {
             self.error = error

@@ -84,13 +84,17 @@ package struct SectionKeySpecification: Equatable, Sendable {
     /// after them); any other value — text that is no date (`garbage`), a number (`20240101`), a BLOB —
     /// is in one section, ``notADate``; NULL stays NULL. `valuesAreDates` (a CSV file's column typed as
     /// dates from every value) leaves the check out: the plain `substr`, which an index on the column
-    /// serves as fast as ever.
-    package func derivedAttribute(valuesAreDates: Bool) -> DerivedAttribute? {
+    /// serves as fast as ever. `inLocalTime` (a column of date-times written with offsets) takes the
+    /// part of the local date, in the terminal's time zone: `2024-12-31T20:30:00-05:00` is in
+    /// `2025-01` in Tokyo.
+    package func derivedAttribute(valuesAreDates: Bool, inLocalTime: Bool = false) -> DerivedAttribute? {
         guard let derivation else { return nil }
+        let dates = valuesAreDates
+        let local = inLocalTime
         switch derivation {
-        case .year: return .year(keyPath, of: column, valuesAreDates: valuesAreDates)
-        case .month: return .month(keyPath, of: column, valuesAreDates: valuesAreDates)
-        case .day: return .day(keyPath, of: column, valuesAreDates: valuesAreDates)
+        case .year: return .year(keyPath, of: column, valuesAreDates: dates, inLocalTime: local)
+        case .month: return .month(keyPath, of: column, valuesAreDates: dates, inLocalTime: local)
+        case .day: return .day(keyPath, of: column, valuesAreDates: dates, inLocalTime: local)
         case .initial: return .initial(keyPath, of: column)
         }
     }

@@ -26,6 +26,15 @@ package struct TableColumn: Equatable, Sendable {
     /// (``typeIsChecked`` false) are all dates (`YYYY-MM-DD…`): set when the table is opened.
     package var sampleHoldsDates = false
 
+    /// Whether a sample of its values holds date-times written with an offset from UTC
+    /// (`2024-12-31T20:30:00-05:00`): set when the table is opened.
+    package var holdsTimeZoneOffsets = false
+
+    /// Whether its date-times are read in the terminal's time zone (`TZ`): shown, sorted and sectioned
+    /// by the local time (``SQLiteStore/DerivedAttribute/localTime(_:of:column:)``) — a column that
+    /// holds dates (``isDateLike``) written with offsets.
+    var readsInLocalTime: Bool { holdsTimeZoneOffsets && isDateLike }
+
     /// Whether `S` offers its day(), month() and year(): a column that holds dates — a date or
     /// date-time column, or a declared text column whose sampled values are dates. Not a
     /// column of other text or numbers, whatever its name (`dep_time` holding `517`).

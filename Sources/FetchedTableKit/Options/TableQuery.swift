@@ -50,7 +50,14 @@ package struct TableQuery {
     /// How the rows are ordered when it is not by SQLite's order of the values: a server table's
     /// copy sorts as the server does (``ServerOrder``); nil for a file's own table.
     package var serverOrder: ServerOrder? {
-        didSet { sortDescriptors = TableQuery.sortDescriptors(requestedSort, section: section, order: serverOrder) }
+        didSet {
+            sortDescriptors = TableQuery.sortDescriptors(
+                requestedSort,
+                section: section,
+                order: serverOrder,
+                localTime: localTimeColumns
+            )
+        }
     }
 
     /// A server's `ORDER BY` over a copy of its table: NULL above every value (last ascending,
@@ -97,7 +104,12 @@ package struct TableQuery {
             try check(key.column, "--sort")
         }
         requestedSort = sort
-        sortDescriptors = TableQuery.sortDescriptors(sort, section: section, order: nil)
+        sortDescriptors = TableQuery.sortDescriptors(
+            sort,
+            section: section,
+            order: nil,
+            localTime: Set(columns.filter(\.readsInLocalTime).map(\.name))
+        )
         if let title = options.title { try check(title, "--title") }
         titleKey = options.title ?? (columns.first(where: \.isTextual) ?? columns.first)?.name ?? idKey
         if let subtitle = options.subtitle {
@@ -198,16 +210,31 @@ package struct TableQuery {
     /// `order`, NULL sorts above every value, and a column with an order column is sorted by
     /// it — except the first sort's when the sections are of its column, which the controller
     /// orders by that column's own values.
+    ///
+    /// A column of `localTime` (date-times with offsets, ``localTimeColumns``) sorts by its local time
+    /// (``localTimeKey(_:)``): by the instants. Sectioned by its `year()`, `month()` or `day()`, the
+    /// rows are in the section's order first, then the local time's.
     static func sortDescriptors(
         _ sort: SortSpecification,
         section: SectionKeySpecification?,
-        order: ServerOrder?
+        order: ServerOrder?,
+        localTime: Set<String> = []
     ) -> [FetchSort] {
         let nulls: FetchSort.NullOrder = order == nil ? .least : .greatest
-        var descriptors = sort.keys.enumerated().map { index, key in
+        var descriptors: [FetchSort] = []
+        for (index, key) in sort.keys.enumerated() {
             let sectioned = index == 0 && section.map { key.column == $0.keyPath || key.column == $0.column } == true
-            let keyPath = sectioned ? key.column : order?.orderColumns[key.column] ?? key.column
-            return FetchSort(keyPath, ascending: key.ascending, nulls: nulls)
+            if localTime.contains(key.column), let section, sectioned, section.derivation != nil {
+                descriptors.append(FetchSort(section.keyPath, ascending: key.ascending, nulls: nulls))
+                descriptors.append(FetchSort(localTimeKey(key.column), ascending: key.ascending, nulls: nulls))
+                continue
+            }
+            let keyPath =
+                sectioned
+                ? key.column
+                : localTime.contains(key.column)
+                    ? localTimeKey(key.column) : order?.orderColumns[key.column] ?? key.column
+            descriptors.append(FetchSort(keyPath, ascending: key.ascending, nulls: nulls))
         }
         guard let section, let first = sort.keys.first else { return descriptors }
         if first.column == section.keyPath || first.column == section.column { return descriptors }
@@ -228,14 +255,29 @@ package struct TableQuery {
     /// (the model has them all, so that `S` can choose another without reopening the store).
     package var derivedAttributes: [DerivedAttribute] {
         var seen = Set<String>()
-        return ([section].compactMap { $0 } + sectionKeyChoices.compactMap { $0 }).compactMap { key in
+        let given: [SectionKeySpecification] = [section].compactMap { $0 } + sectionKeyChoices.compactMap { $0 }
+        let keys = given.compactMap { key -> DerivedAttribute? in
             let column = columns.first { $0.name == key.column }
             let datesOnly = column.map { $0.typeIsChecked && ($0.type == .date || $0.type == .dateTime) } ?? false
-            guard let attribute = key.derivedAttribute(valuesAreDates: datesOnly), seen.insert(attribute.name).inserted
+            let local = column?.readsInLocalTime ?? false
+            guard let attribute = key.derivedAttribute(valuesAreDates: datesOnly, inLocalTime: local),
+                seen.insert(attribute.name).inserted
             else { return nil }
             return attribute
         }
+        // What a column of date-times with offsets sorts by: the local time, in the order of the instants.
+        let localTimes = columns.filter(\.readsInLocalTime).map {
+            DerivedAttribute.localTime(TableQuery.localTimeKey($0.name), of: $0.name)
+        }
+        return keys + localTimes.filter { seen.insert($0.name).inserted }
     }
+
+    /// The key path a column of date-times with offsets sorts by (``TableColumn/readsInLocalTime``):
+    /// its local time, `localtime(placed_at)`.
+    static func localTimeKey(_ column: String) -> String { "localtime(\(column))" }
+
+    /// The columns whose date-times are read in the terminal's time zone (``TableColumn/readsInLocalTime``).
+    package var localTimeColumns: Set<String> { Set(columns.filter(\.readsInLocalTime).map(\.name)) }
 
     /// The section keys `S` offers: none, then each column, a text column's initial, and a
     /// date column's year, month and day (``TableColumn/isDateLike``).
@@ -263,19 +305,29 @@ package struct TableQuery {
     }
 
     /// The value of `key` as a person reads it: as the file wrote it (``writtenForms``), a boolean's
-    /// `yes`/`no`, any other as ``DisplayText/of(_:)``.
+    /// `yes`/`no`, a date-time with an offset in a column of them as the local time
+    /// (``localTimeColumns``), any other as ``DisplayText/of(_:)``.
     package func displayText(of row: ManagedObject, key: String) -> String {
         if let companion = writtenForms[key], case .text(let written) = row.value(forKeyPath: companion) {
             return written
         }
-        return DisplayText.of(row.value(forKeyPath: key), type: row.entity.attribute(named: key)?.type)
+        var value = row.value(forKeyPath: key)
+        if columns.contains(where: { $0.name == key && $0.readsInLocalTime }) {
+            value = DerivedAttribute.localTime(of: value)
+        }
+        return DisplayText.of(value, type: row.entity.attribute(named: key)?.type)
     }
 
     /// The same query ordered by `sort` (the section kept in front).
     package func sorted(by sort: SortSpecification) -> TableQuery {
         var copy = self
         copy.requestedSort = sort
-        copy.sortDescriptors = TableQuery.sortDescriptors(sort, section: section, order: serverOrder)
+        copy.sortDescriptors = TableQuery.sortDescriptors(
+            sort,
+            section: section,
+            order: serverOrder,
+            localTime: localTimeColumns
+        )
         return copy
     }
 
@@ -283,7 +335,12 @@ package struct TableQuery {
     package func sectioned(by section: SectionKeySpecification?) -> TableQuery {
         var copy = self
         copy.section = section
-        copy.sortDescriptors = TableQuery.sortDescriptors(requestedSort, section: section, order: serverOrder)
+        copy.sortDescriptors = TableQuery.sortDescriptors(
+            requestedSort,
+            section: section,
+            order: serverOrder,
+            localTime: localTimeColumns
+        )
         return copy
     }
 }

@@ -115,7 +115,8 @@ final class PostgresBrowser {
             self.loading = nil
             do throws(FetchedTableError) {
                 try self.show(result.get(), opening: opening)
-                self.loop.remove(screen)
+                // The keys typed while copying go to the list.
+                screen.handOver(to: self.loop)
             } catch {
                 self.loop.remove(screen)
                 if let tableList = self.tableList, self.loop.contains(tableList) {

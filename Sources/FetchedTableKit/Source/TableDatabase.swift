@@ -165,6 +165,9 @@ package struct TableDatabase {
                 if kind == .sqlite, column.type == .text {
                     tableColumn.sampleHoldsDates = table.sampleHoldsDates(column: column.name)
                 }
+                if column.type == .dateTime || column.type == .text {
+                    tableColumn.holdsTimeZoneOffsets = table.sampleHoldsTimeZoneOffsets(column: column.name)
+                }
                 columns.append(tableColumn)
             }
         }

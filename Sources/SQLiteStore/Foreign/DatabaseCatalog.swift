@@ -118,6 +118,19 @@ public struct CatalogTable {
         return present > 0 && others == 0
     }
 
+    /// Whether `column` holds date-times written with their offset from UTC (`…-05:00`, `…+01`,
+    /// `…Z`): among the table's first `rows` rows, one such value at least (see
+    /// ``DerivedAttribute/localTime(_:of:column:)``). False when it cannot be read.
+    ///
+    ///     table.sampleHoldsTimeZoneOffsets(column: "placed_at")   // true for '2024-12-31T20:30:00-05:00'
+    package func sampleHoldsTimeZoneOffsets(column: String, rows: Int = 1000) -> Bool {
+        let sql =
+            "SELECT count(*) FROM (SELECT \(SQLIdentifier.quoted(column)) AS v FROM \(SQLIdentifier.quoted(name)) "
+            + "LIMIT \(max(1, rows))) WHERE \(DerivedAttribute.hasOffsetSQL("v"))"
+        guard let count = try? connection.database.scalar(sql).int64 else { return false }
+        return count > 0
+    }
+
     /// The entity for this table: every column an attribute named as the column (optional,
     /// its ``CatalogColumn/type``), the id ``rowIDColumn``. A view or a `WITHOUT ROWID` table
     /// gets an entity that numbers its rows by position

@@ -65,7 +65,9 @@ extension DerivedAttribute {
         /// sorts after every date in both directions (``DerivedAttribute/sortsLast``). `column` is
         /// the attribute's column in SQL (default: the attribute's name). `valuesAreDates` (every
         /// value is known to be a date) leaves the check out: the plain `substr`, which an index on
-        /// the column serves.
+        /// the column serves. `inLocalTime` reads a date-time with an offset (`2024-12-31T20:30:00-05:00`)
+        /// in the local time zone first (``DerivedAttribute/localTime(of:)``): its part of the local
+        /// date (`2025-01-01` in Tokyo), which no index serves.
         ///
         ///     DerivedAttribute.month("publishedMonth", of: "publishedOn", column: "published_on", valuesAreDates: true)
         public func callAsFunction(
@@ -73,9 +75,26 @@ extension DerivedAttribute {
             of attribute: String,
             column: String? = nil,
             notADate: StoreValue = .text(DerivedAttribute.notADate),
-            valuesAreDates: Bool = false
+            valuesAreDates: Bool = false,
+            inLocalTime: Bool = false
         ) -> DerivedAttribute {
             let ref = sqlReference(column ?? attribute)
+            if inLocalTime {
+                // The local date's part when it is a date-time with an offset; else the part as written.
+                let plain = self(
+                    name,
+                    of: attribute,
+                    column: column,
+                    notADate: notADate,
+                    valuesAreDates: valuesAreDates
+                )
+                let sql = "coalesce(substr(\(localDateSQL(ref)), 1, \(length)), \(plain.sql))"
+                return DerivedAttribute(name, .text, sql: sql, sortsLast: plain.sortsLast) { [length] value in
+                    let local = localTime(of: value(attribute))
+                    if local != value(attribute) { return prefix(of: local, length: length) }
+                    return plain.compute(value)
+                }
+            }
             if valuesAreDates {
                 // `length` characters: at most 4 bytes each.
                 return DerivedAttribute(name, .text, sql: "substr(\(ref), 1, \(length))", decidingBytes: 4 * length) {

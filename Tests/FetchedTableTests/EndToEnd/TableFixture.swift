@@ -88,12 +88,17 @@ final class TableFixture {
         return path
     }
 
-    /// The environment of every run: a private cache, a UTF-8 locale, a terminal type.
+    /// `TZ` of the runs when set: the terminal's time zone (`Asia/Tokyo`).
+    var timeZone: String?
+
+    /// The environment of every run: a private cache, a UTF-8 locale, a terminal type (and ``timeZone``).
     var environment: [String: String] {
-        [
+        var environment = [
             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "screen", "XDG_CACHE_HOME": cache, "HOME": directory.path,
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
+        if let timeZone { environment["TZ"] = timeZone }
+        return environment
     }
 
     /// Runs `fetchedtable arguments` to completion, without a terminal.
