@@ -28,6 +28,8 @@ public final class LoadingListScreen: View, TableViewDataSource, TableViewDelega
     public let statusLine = StatusLine(hints: "loading: the sorted list follows   q quit")
     /// The rows' table.
     public let table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
+    /// Esc: stops what is loading (a query's first run); nil: Esc is the run loop's.
+    public var onEscape: (() -> Void)?
 
     /// A screen titled `title`, with no rows yet.
     public init(title: String) {
@@ -56,6 +58,9 @@ public final class LoadingListScreen: View, TableViewDataSource, TableViewDelega
     public func handle(_ event: InputEvent) -> EventResult {
         switch event {
         case .enter, .right, .character("d"), .delete, .character("f"): return .handled
+        case .escape where onEscape != nil:
+            onEscape?()
+            return .handled
         default:
             let before = table.selection
             guard table.handle(event) else { return .ignored }
