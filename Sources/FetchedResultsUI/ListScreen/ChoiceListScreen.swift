@@ -33,6 +33,8 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
     public var items: [Item] { didSet { table.reloadData() } }
     /// Called with the index Enter chose.
     public var onChoose: ((Int) -> Void)?
+    /// Offered the keys the list does not take (`:` for the app's query line); true: taken.
+    public var onKey: ((InputEvent) -> Bool)?
     /// The help overlay's lines for `?` (the screen's own keys by default).
     public var helpBindings: [(keys: String, description: String)] = [
         ("↑/↓  j/k", "move the selection"),
@@ -99,7 +101,8 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
         case .character("d"), .delete:
             return .handled  // nothing to delete here
         default:
-            return table.handle(event) ? .handled : .ignored
+            if table.handle(event) { return .handled }
+            return onKey?(event) == true ? .handled : .ignored
         }
     }
 

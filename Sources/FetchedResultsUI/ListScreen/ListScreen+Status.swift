@@ -5,6 +5,7 @@ extension ListScreen {
     /// its right side: "Loading…" or the position.
     func updateStatusLine() {
         var parts = [tab.title]
+        if let detail = configuration.statusDetail?(self) { parts.append(detail) }
         if filter != nil { parts.append("filter: \(filterText)") }
         if let search, !search.text.isEmpty { parts.append("/\(search.text)") }
         let hints = cellEdit == nil ? configuration.statusHints : ListScreen.cellEditHints

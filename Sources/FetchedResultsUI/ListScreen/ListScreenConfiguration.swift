@@ -110,6 +110,9 @@ public struct ListScreenConfiguration {
     }
     /// The navigation bar's right side (nil: nothing); on a read-only store after "read-only · " (or that alone).
     public var navigationTrailingText: ((ListScreen) -> String?)?
+    /// Said on the status line after the tab's name (nil: nothing): what the rows are as of now —
+    /// a live query's "refreshed 12:03:41 after a change to orders: 1 updated".
+    public var statusDetail: ((ListScreen) -> String?)?
     /// The end of the status line's left side.
     public var statusHints = "? help  q quit"
     /// An example filter for the help, one line per element (["state == \"CA\"", "AND …; Esc clears"]).

@@ -35,6 +35,8 @@ public final class LoadingListScreen: View, TableViewDataSource, TableViewDelega
     public let statusLine = StatusLine(hints: "loading: the sorted list follows   q quit")
     /// The rows' table.
     public let table = TableView(rowHeight: TableCell.Style.subtitle.lineCount)
+    /// Esc: stops what is loading (a query's first run); nil: Esc is the run loop's.
+    public var onEscape: (() -> Void)?
 
     /// A screen titled `title`, with no rows yet.
     public init(title: String) {
@@ -62,8 +64,9 @@ public final class LoadingListScreen: View, TableViewDataSource, TableViewDelega
     /// The keys typed for the list that is coming, oldest first (see ``handOver(to:)``).
     public private(set) var keptEvents: [InputEvent] = []
 
-    /// The table's movement keys here, `q` and Esc to the loop (quit, back); every other key (and
-    /// every key after one kept, so that a filter's text stays whole) is kept for the list.
+    /// The table's movement keys here; Esc to ``onEscape`` when set; `q` and Esc to the loop (quit,
+    /// back); every other key (and every key after one kept, so that a filter's text stays whole) is
+    /// kept for the list.
     public func handle(_ event: InputEvent) -> EventResult {
         switch event {
         case .resize:
@@ -71,6 +74,10 @@ public final class LoadingListScreen: View, TableViewDataSource, TableViewDelega
         case .mouseWheel, .mouseClick:
             // A place on this screen: nothing for the list to come.
             return keptEvents.isEmpty ? moveSelection(event) : .handled
+        case .escape where onEscape != nil:
+            // The load's own cancel (a query run): always answered here.
+            onEscape?()
+            return .handled
         case .character("q"), .escape:
             // The loop's own: `q` quits, Esc goes back (cancels the load).
             if keptEvents.isEmpty { return .ignored }

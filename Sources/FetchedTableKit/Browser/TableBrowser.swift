@@ -40,6 +40,8 @@ package final class TableBrowser {
     /// Changes a table's list configuration before its screen is made (a server table's
     /// copy: deletes and undo go to the server).
     let configure: ((inout ListScreenConfiguration) -> Void)?
+    /// The `:` line's history and the queries run from it (``QueryTabs``).
+    let queries = QueryTabs()
 
     /// Builds the browser on `screen`: the table `--table` names (or the only one), else the table list.
     ///
@@ -89,16 +91,24 @@ package final class TableBrowser {
     /// Shows the table list (made the first time, its lines read again after).
     func showTableList() {
         if let tableList {
-            tableList.items = database.tables.map(TableBrowser.item(for:))
+            tableList.items = tableListItems
             if !loop.contains(tableList) { loop.push(tableList) }
             return
         }
         let list = ChoiceListScreen(
             title: (database.path as NSString).lastPathComponent,
-            items: database.tables.map(TableBrowser.item(for:)),
+            items: tableListItems,
             loop: loop
         )
         list.onChoose = { [unowned self] index in self.openFromList(index) }
+        if options.postgres == nil {
+            list.onKey = { [unowned self] event in
+                guard event == .character(":") else { return false }
+                self.beginQuery()
+                return true
+            }
+            list.helpBindings.insert((":", "run a query (↑/↓ history, Tab names): its rows in a new tab"), at: 5)
+        }
         tableList = list
         loop.push(list)
         // A poll of the file's row counts, read once each time the list shows again.
@@ -186,7 +196,7 @@ package final class TableBrowser {
     func recountOnReturn() {
         guard recountsOpenedTable, let tableList, loop.topView === tableList else { return }
         recountsOpenedTable = false
-        var items = database.tables.map(TableBrowser.item(for:))
+        var items = tableListItems
         if let opened, let list, let index = database.tables.firstIndex(where: { $0.name == opened.table.name }) {
             let count = (try? list.context.count(opened.table.name)).map(TableBrowser.rowCountText)
             items[index].detail = TableBrowser.detail(kind: TableDatabase.kind(of: opened.table), count: count)
@@ -233,6 +243,7 @@ package final class TableBrowser {
 
     /// Enter in the table list: opens that table over it (a refusal goes on its status line).
     func openFromList(_ index: Int) {
+        if index >= database.tables.count { return showQueryTab(index - database.tables.count) }
         do {
             try open(database.tables[index])
             recountsOpenedTable = true
@@ -295,6 +306,10 @@ package final class TableBrowser {
         configuration.tabs[0].predicate = opened.query.predicate
         configuration.keyBindings = [sortBinding(), sectionBinding(), columnSectionBinding(), layoutBinding()]
         configuration.keyBindings.append(addRowBinding(table, titleKey: titleKey))
+        if options.postgres == nil { configuration.keyBindings.append(queryBinding()) }
+        if database.querySource != nil {
+            configuration.statusDetail = { [unowned self] _ in self.queryStatusDetail }
+        }
         if database.kind == .sqlite {
             // Another file renamed over the path (the list's polls compare its device and inode
             // with the open file's, `Store.fileAtPath()`): the same table in the file now there.
@@ -548,9 +563,11 @@ package final class TableBrowser {
             list.pollExternalChanges()
             list.statusLine.showMessage(text, at: self.loop.clock.now, duration: 8)
         }
+        let lastRefresh = loop.poster { [weak self] (refresh: QueryRefresh) in self?.queries.lastRefresh = refresh }
         source.follow(
             { show($0) },
             refreshed: { refresh in
+                lastRefresh(refresh)
                 // A run that changed nothing (a poll) says nothing; one that did says when and why.
                 if !refresh.change.isEmpty { refreshed(QuerySource.refreshedText(refresh)) }
             }

@@ -23,6 +23,7 @@ package enum TableBrowserCommand {
             if options.postgres != nil && options.query == nil {
                 return try TableBrowserCommand.browsePostgres(options)
             }
+            if options.postgres == nil, options.query != nil { return try runQueryLoading(options) }
             if options.postgres == nil, try TableFileKind.of(path: options.file).isCached,
                 !CSVSource.isCached(path: options.file, missingValues: options.missingValues)
             {
@@ -78,6 +79,55 @@ package enum TableBrowserCommand {
         if let error = session.error { throw TableDatabase.refusal(error, path: options.file) }
         if let error = session.browser?.loadError { throw TableDatabase.refusal(error, path: options.file) }
         for line in (session.browser?.log ?? []).suffix(5) { printError(line) }
+        return exit.exitStatus
+    }
+
+    /// `--query`: the query checked before curses starts (refused: exit 64 naming why), its first
+    /// run shown while it goes (``QueryLoading``: the time and the rows so far), then the browser
+    /// of its result, followed. Esc during the run stops it: the message "the query was cancelled"
+    /// and status 130 (as Ctrl-C's, 128 + SIGINT).
+    static func runQueryLoading(_ options: TableOptions) throws -> Int32 {
+        let source = try TableDatabase.prepareQuery(options)
+        if let refusal = terminalRefusal() { throw refusal }
+        let screen: CursesBackend
+        do { screen = try CursesBackend() } catch {
+            throw FetchedTableError(
+                "cannot use the terminal: \(FetchedTableError.reason(error))",
+                status: ExitStatus.failure
+            )
+        }
+        let loop = TerminalRunLoop(backend: screen, minimumWidth: 24, minimumHeight: 8)
+        let loading = QueryLoading(source: source, title: (options.file as NSString).lastPathComponent, loop: loop)
+        var browser: TableBrowser?
+        var failure: Error?
+        loading.onCancel = { loop.quit() }
+        loading.onFinish = { result in
+            do {
+                try result.get()
+                let opened = try TableBrowser(
+                    database: try TableDatabase.queryResult(source, path: options.file),
+                    options: options,
+                    loop: loop
+                )
+                opened.followQuery()
+                browser = opened
+            } catch {
+                failure = error
+                loop.quit()
+            }
+        }
+        loading.start()
+        let exit = loop.run()
+        while loop.pop() != nil {}
+        screen.close()
+        if loading.isCancelled {
+            loading.waitUntilStopped()
+            printError("the query was cancelled")
+            return TerminalRunLoop.Exit.signal(SIGINT).exitStatus
+        }
+        if let failure { throw QuerySource.refusal(failure, options: options) }
+        if let error = browser?.loadError { throw TableDatabase.refusal(error, path: options.file) }
+        for line in (browser?.log ?? []).suffix(5) { printError(line) }
         return exit.exitStatus
     }
 

@@ -47,33 +47,68 @@ package final class QuerySource {
         guard let given = options.query else { throw .usage("--query: no query") }
         let sql = try text(of: given)
         if options.postgres != nil { return try openPostgres(options, sql: sql) }
+        let source = try prepare(options)
+        try source.load(options: options)
+        return source
+    }
+
+    /// Checks `options.query` over the SQLite file `options.file` and makes its result's file;
+    /// nothing is run yet (``load(options:progress:)``).
+    ///
+    /// - Throws: ``FetchedTableError`` as ``open(_:)``, but for what only a run finds.
+    package static func prepare(_ options: TableOptions) throws(FetchedTableError) -> QuerySource {
+        guard let given = options.query else { throw .usage("--query: no query") }
+        let sql = try text(of: given)
         guard FileManager.default.fileExists(atPath: options.file) else {
             throw .noInput("\(options.file): no such file")
         }
-        let folder = try makeFolder()
-        let live: LiveQuery
         do {
-            live = try LiveQuery(
-                databasePath: options.file,
+            return try prepare(sql: sql, file: options.file, parameters: options.parameters, key: options.key)
+        } catch let error as FetchedTableError {
+            throw error
+        } catch {
+            throw refusal(error, options: options)
+        }
+    }
+
+    /// Checks `sql` over the SQLite file `file` and makes its result's file (the browser's `:`
+    /// line: the errors as thrown, a ``QueryRefusal`` with its position).
+    package static func prepare(
+        sql: String,
+        file: String,
+        parameters: [String: String] = [:],
+        key: [String]? = nil
+    ) throws -> QuerySource {
+        let folder = try makeFolder()
+        do {
+            let live = try LiveQuery(
+                databasePath: file,
                 sql: sql,
-                parameters: options.parameters.mapValues(parameterValue),
-                key: options.key,
+                parameters: parameters.mapValues(parameterValue),
+                key: key,
                 resultPath: folder + "/result.sqlite",
                 tracking: TableFileNames.tracking,
                 resultTracking: TableFileNames.tracking
             )
+            return QuerySource(live: live, folder: folder)
         } catch {
             rmdir(folder)
-            throw refusal(error, options: options)
+            throw error
         }
-        let source = QuerySource(live: live, folder: folder)
-        do {
-            try live.load()
-        } catch {
-            throw refusal(error, options: options)
-        }
-        return source
     }
+
+    /// Runs the query the first time (on the calling thread; ``LiveQuerying/cancelRun()`` from
+    /// another stops it), `progress` told the rows read so far.
+    package func load(options: TableOptions, progress: ((Int) -> Void)? = nil) throws(FetchedTableError) {
+        do {
+            try live.load(progress: progress)
+        } catch {
+            throw QuerySource.refusal(error, options: options)
+        }
+    }
+
+    /// The SQLite file a SQLite query reads (nil: a server's).
+    package var databasePath: String? { (live as? LiveQuery)?.databasePath }
 
     /// `--query` of a server: checked and run there (``PostgresLiveQuery``) on a connection of its own.
     ///

@@ -52,9 +52,26 @@ extension TableDatabase {
                 "--query: \(options.file) is a \(kind == .json ? "JSON" : "CSV") file; a query reads a SQLite database"
             )
         }
-        let source = try QuerySource.open(options)
+        return try queryResult(QuerySource.open(options), path: options.file)
+    }
+
+    /// `--query` checked over the SQLite file `options.file`, not run yet (``QuerySource/prepare(_:)``).
+    ///
+    /// - Throws: ``FetchedTableError``: 64 a refused query; 65 a CSV or JSON file; 66 a missing file.
+    static func prepareQuery(_ options: TableOptions) throws(FetchedTableError) -> QuerySource {
+        let kind = try TableFileKind.of(path: options.file)
+        if kind != .sqlite {
+            throw .data(
+                "--query: \(options.file) is a \(kind == .json ? "JSON" : "CSV") file; a query reads a SQLite database"
+            )
+        }
+        return try QuerySource.prepare(options)
+    }
+
+    /// The result of `source` (run) as a database of one table, for the file at `path`.
+    static func queryResult(_ source: QuerySource, path: String) throws(FetchedTableError) -> TableDatabase {
         var database = try TableDatabase(
-            path: options.file,
+            path: path,
             kind: .sqlite,
             databasePath: source.live.result.path,
             readOnly: true

@@ -28,8 +28,11 @@ public class EntryBar: View {
         set { field.text = newValue }
     }
 
-    /// The insertion point, in characters.
-    public var cursorIndex: Int { field.cursorIndex }
+    /// The insertion point, in characters (set: moved there, kept within the text).
+    public var cursorIndex: Int {
+        get { field.cursorIndex }
+        set { field.cursorIndex = newValue }
+    }
 
     /// Longest text accepted, in characters (nil: unlimited): an edit that would make it longer is refused.
     public var maximumLength: Int? {

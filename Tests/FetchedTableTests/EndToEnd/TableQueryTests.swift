@@ -202,3 +202,86 @@ struct TableQueryEndToEndTests {
         #expect(fixture.exitStatus() == 0)
     }
 }
+
+/// The browser's `:` line in a real terminal (tmux): a join with an aggregate run as a new tab
+/// that changes on screen when another process inserts, without a key; a slow query's first
+/// run cancelled with Esc — at launch (`--query`: exit 130) and from the line (the line kept).
+@Suite(
+    .serialized,
+    .enabled(if: TableFixture.isTmuxAvailable, Comment(rawValue: TableFixture.tmuxUnavailableReason ?? ""))
+)
+struct TableQueryLineEndToEndTests {
+    static let slow =
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) SELECT count(*) FROM c"
+
+    @Test func theQueryLineRunsAJoinWithAnAggregateAsATabThatChangesWhenAnotherProcessInserts() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let tmux = try fixture.launch([fixture.school], width: 100, height: 16)
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the table list", timeout: 10) { $0.contains("teacher") }
+        tmux.type(":")
+        tmux.type(
+            "SELECT s.subject, t.name AS teacher, count(*) AS students, sum(s.number) AS total "
+                + "FROM student s JOIN teacher t ON t.subject = s.subject GROUP BY s.subject, t.name"
+        )
+        tmux.press("Enter")
+        let first = try tmux.waitUntil("the query's tab", timeout: 40) {
+            $0.contains(":1 SELECT s.subject") && $0.contains("Ms Ito")
+        }
+        let math = try #require(first.screenLines.first { $0.contains("Ms Ito") })
+        #expect(math.contains(" 3 ") && math.contains(" 6"), "Math: 3 students, 6 in all:\n\(first)")
+        try fixture.sql("INSERT INTO student (name, subject, number) VALUES ('Ivo', 'Math', 4);")
+        let after = try tmux.waitUntil("the re-run's rows, without a key", timeout: 20) { screen in
+            screen.screenLines.contains { $0.contains("Ms Ito") && $0.contains(" 4 ") && $0.contains(" 10") }
+        }
+        #expect(after.contains("after a change to student"), "\(after)")
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the table list with the query's tab", timeout: 10) {
+            $0.contains("teacher") && $0.contains(":1 SELECT s.subject")
+        }
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+        let history = try String(
+            contentsOfFile: fixture.directory.appendingPathComponent(".local/state/fetchedtable/query-history").path,
+            encoding: .utf8
+        )
+        #expect(history.hasPrefix("\"SELECT s.subject, t.name AS teacher"), "\(history)")
+    }
+
+    @Test func aSlowQueryAtLaunchShowsItsProgressAndEscCancelsItWithStatus130() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let tmux = try fixture.launch([fixture.school, "--query", Self.slow], width: 90, height: 16)
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the query's progress", timeout: 20) { $0.contains("Running…") && $0.contains(" s · ") }
+        tmux.press("Escape")
+        #expect(fixture.exitStatus() == 130)
+        let stderr = try String(
+            contentsOfFile: fixture.directory.appendingPathComponent("app.stderr").path,
+            encoding: .utf8
+        )
+        #expect(stderr.contains("the query was cancelled"), "\(stderr)")
+        #expect(fixture.databaseFiles() == ["school.sqlite"], "nothing left beside the file")
+    }
+
+    @Test func aSlowQueryFromTheLineIsCancelledWithEscAndTheLineKept() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let tmux = try fixture.launch([fixture.school], width: 140, height: 16)
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the table list", timeout: 10) { $0.contains("teacher") }
+        tmux.type(":")
+        tmux.type(Self.slow)
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the query's progress", timeout: 20) { $0.contains("Running…") }
+        tmux.press("Escape")
+        let back = try tmux.waitUntil("the line, cancelled", timeout: 20) {
+            $0.contains("cancelled") && $0.contains("teacher")
+        }
+        #expect(back.contains("WITH RECURSIVE") || back.contains("count(*) FROM c"), "\(back)")
+        tmux.press("Escape")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+}

@@ -1,0 +1,173 @@
+import FetchedResultsUI
+import Foundation
+import SQLiteStore
+import TerminalUI
+
+/// The queries run from the browser's `:` line, each a tab beside the file's tables.
+final class QueryTabs {
+    /// The browser whose `:` line and tabs these are (a query tab's own browser: the one it was run from).
+    weak var root: TableBrowser?
+    /// The queries run before (read when the line first opens).
+    var history: QueryHistory?
+    /// Where the history is kept (``QueryHistory/standardPath(environment:)``; a test's own file).
+    var historyPath = QueryHistory.standardPath()
+    /// The queries run, in order: their browsers.
+    var tabs: [QueryTab] = []
+    /// The first run under way, if one is.
+    var running: QueryLoading?
+    /// A query tab's last refresh (its own browser's).
+    var lastRefresh: QueryRefresh?
+
+    /// A query run from the line: its number (`:1`), its title, its browser.
+    struct QueryTab {
+        let title: String
+        let browser: TableBrowser
+    }
+
+    /// ":1 SELECT s.subject, count(*) …": the tab's number and the query on one line, at most 40 characters.
+    static func title(number: Int, sql: String) -> String {
+        let words = sql.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let head = ":\(number) "
+        let room = 40 - head.count
+        return head + (words.count <= room ? words : String(words.prefix(room - 1)) + "…")
+    }
+}
+
+extension TableBrowser {
+    /// `:`: the query line, over the screen shown.
+    func queryBinding() -> ListKeyBinding {
+        var binding = ListKeyBinding(
+            .character(":"),
+            keys: ":",
+            description: "run a query (↑/↓ history, Tab names): its rows in a new tab"
+        ) { [unowned self] _ in
+            self.queryRoot.beginQuery()
+        }
+        binding.helpPlacement = .section("Browse")
+        return binding
+    }
+
+    /// The browser that holds the `:` line and the query tabs.
+    var queryRoot: TableBrowser { queries.root ?? self }
+
+    /// The SQLite file a query reads: the file's database (a CSV file's cache), or the file a `--query` reads.
+    var queryFile: String { database.querySource?.databasePath ?? database.databasePath }
+
+    /// Opens the `:` line (with `text`, `error` under it at character `offset`).
+    func beginQuery(text: String = "", error: String? = nil, offset: Int? = nil) {
+        if queries.running != nil { return }
+        if queries.history == nil { queries.history = QueryHistory(path: queries.historyPath) }
+        let line = QueryLine(history: queries.history!, completion: queryCompletion(), text: text)
+        if let error { line.showError(error, text: text, offset: offset) }
+        line.onRun = { [unowned self, unowned line] sql in self.runQuery(sql, from: line) }
+        loop.push(line)
+    }
+
+    /// The names Tab completes: the tables of the file queried and their columns.
+    func queryCompletion() -> QueryCompletion {
+        var tables: [CatalogTable] = database.tables
+        if database.querySource != nil {
+            tables = (try? DatabaseCatalog(path: queryFile, tracking: TableFileNames.tracking))?.tables ?? []
+        }
+        var names: [String: [String]] = [:]
+        for table in tables where table.name != Store.metadataTable {
+            names[table.name] = table.columns.map(\.name)
+        }
+        return QueryCompletion(tables: names)
+    }
+
+    /// Enter on the line: the query kept in the history, checked (refused: the line says why and
+    /// where), run with its progress shown (Esc: the line again, "cancelled"), then its tab opened.
+    func runQuery(_ sql: String, from line: QueryLine) {
+        if let failure = line.history.record(sql) {
+            list?.statusLine.showMessage("history not kept: \(failure)", at: loop.clock.now, duration: 8)
+        }
+        queries.history = line.history
+        let source: QuerySource
+        do {
+            source = try QuerySource.prepare(sql: sql, file: queryFile)
+        } catch {
+            let (message, offset) = TableBrowser.queryError(error)
+            line.showError(message, text: sql, offset: offset)
+            return
+        }
+        loop.remove(line)
+        let title = QueryTabs.title(number: queries.tabs.count + 1, sql: sql)
+        let loading = QueryLoading(source: source, title: title, loop: loop)
+        queries.running = loading
+        loading.onCancel = { [unowned self] in
+            self.queries.running = nil
+            self.beginQuery(text: sql, error: "cancelled")
+        }
+        loading.onFinish = { [unowned self] result in
+            self.queries.running = nil
+            do {
+                try result.get()
+                try self.openQueryTab(source, title: title)
+            } catch {
+                let (message, offset) = TableBrowser.queryError(error)
+                self.beginQuery(text: sql, error: message, offset: offset)
+            }
+        }
+        loading.start()
+    }
+
+    /// The query's result in a browser of its own, over the screen the query was run from,
+    /// followed; listed in the table list after the tables.
+    func openQueryTab(_ source: QuerySource, title: String) throws {
+        var options = TableOptions(file: database.path)
+        options.query = source.live.sql
+        options.animated = self.options.animated
+        options.readOnly = true
+        let result = try TableDatabase.queryResult(source, path: database.path)
+        let browser = try TableBrowser(database: result, options: options, loop: loop) { configuration in
+            configuration.title = title
+        }
+        browser.queries.root = self
+        browser.followQuery()
+        queries.tabs.append(QueryTabs.QueryTab(title: title, browser: browser))
+        tableList?.items = tableListItems
+    }
+
+    /// The table list's lines: the tables, then the queries run (":1 SELECT …", "query · 12 rows").
+    var tableListItems: [ChoiceListScreen.Item] {
+        database.tables.map(TableBrowser.item(for:))
+            + queries.tabs.map { tab in
+                let count = tab.browser.list.map { TableBrowser.rowCountText($0.context.countOrZero(tab.browser)) }
+                return ChoiceListScreen.Item(title: tab.title, detail: "query · \(count ?? "…")")
+            }
+    }
+
+    /// Enter on a query's line of the table list: its tab shown again.
+    func showQueryTab(_ index: Int) {
+        guard queries.tabs.indices.contains(index), let list = queries.tabs[index].browser.list else { return }
+        if !loop.contains(list) { loop.push(list) }
+    }
+
+    /// What the line says of a query that cannot run, and where (a character of the query):
+    /// SQLite's words, "at column N".
+    static func queryError(_ error: Error) -> (message: String, offset: Int?) {
+        switch error {
+        case let refusal as QueryRefusal:
+            let place = refusal.offset.map { " (at column \($0 + 1))" } ?? ""
+            return (refusal.message + place, refusal.offset)
+        case let error as SQLiteError:
+            return (error.message, nil)
+        case let error as FetchedTableError:
+            return (error.message, nil)
+        default:
+            return (FetchedTableError.reason(error), nil)
+        }
+    }
+
+    /// What the status line keeps saying of a query tab's rows once a re-run brought them up to
+    /// date: "refreshed 12:03:41 after a change to orders: 1 updated" (``QuerySource/refreshedText(_:timeZone:)``).
+    var queryStatusDetail: String? { queries.lastRefresh.map { QuerySource.refreshedText($0) } }
+}
+
+extension ObjectContext {
+    /// The rows of `browser`'s open table (0 when they cannot be counted).
+    fileprivate func countOrZero(_ browser: TableBrowser) -> Int {
+        browser.opened.flatMap { try? count($0.table.name) } ?? 0
+    }
+}
