@@ -201,29 +201,7 @@ extension CSVCacheAppender {
         missing: [[UInt8]],
         to batch: BulkRowBatch
     ) throws {
-        if raw.isEmpty {
-            batch.appendNull()
-            return
-        }
-        if missing.contains(where: { $0.count == raw.count && $0.elementsEqual(raw) }) {
-            if column.type == .text { batch.append(utf8: raw) } else { batch.appendNull() }
-            return
-        }
-        switch (column.type, CSVFieldValue.classify(raw)) {
-        case (.date, .date), (.dateTime, .date), (.dateTime, .dateTime):
-            batch.append(utf8: raw)
-        case (.date, .text):
-            guard let day = CalendarDay.parse(bytes: raw) else { throw NeedsRebuild() }
-            day.withISOBytes { batch.append(utf8: $0) }
-        case (.text, _) where !column.isUndecided:
-            if CSVTextDecoding.isASCII(raw) || CSVTextDecoding.isValidUTF8(raw) {
-                batch.append(utf8: raw)
-            } else {
-                var decoded = CSVTextDecoding.windows1252(raw)
-                decoded.withUTF8 { batch.append(utf8: UnsafeRawBufferPointer($0)) }
-            }
-        default:
-            throw NeedsRebuild()
-        }
+        if addEmptyOrMissing(raw, column: column, missing: missing, to: batch) { return }
+        try addDateOrText(raw, classified: CSVFieldValue.classify(raw), column: column, to: batch)
     }
 }

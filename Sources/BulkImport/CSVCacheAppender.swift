@@ -183,18 +183,7 @@ struct CSVCacheAppender {
         missing: [[UInt8]],
         to batch: BulkRowBatch
     ) throws -> Bool {
-        if raw.isEmpty {
-            batch.appendNull()
-            return false
-        }
-        if missing.contains(where: { $0.count == raw.count && $0.elementsEqual(raw) }) {
-            if column.type == .text {
-                batch.append(utf8: raw)
-            } else {
-                batch.appendNull()
-            }
-            return false
-        }
+        if addEmptyOrMissing(raw, column: column, missing: missing, to: batch) { return false }
         let value = CSVFieldValue.classify(raw)
         switch (column.type, value) {
         case (.integer, .integer(let n)):
@@ -207,6 +196,43 @@ struct CSVCacheAppender {
         case (.real, .integer(let n)) where column.hasCompanion:
             batch.append(Double(n))
             return true
+        default:
+            try addDateOrText(raw, classified: value, column: column, to: batch)
+        }
+        return false
+    }
+
+    /// Appends an empty field (NULL) or a missing-value token (text in a text column, NULL
+    /// elsewhere); returns whether `raw` was one of them.
+    func addEmptyOrMissing(
+        _ raw: UnsafeRawBufferPointer,
+        column: Column,
+        missing: [[UInt8]],
+        to batch: BulkRowBatch
+    ) -> Bool {
+        if raw.isEmpty {
+            batch.appendNull()
+            return true
+        }
+        guard missing.contains(where: { $0.count == raw.count && $0.elementsEqual(raw) }) else { return false }
+        if column.type == .text {
+            batch.append(utf8: raw)
+        } else {
+            batch.appendNull()
+        }
+        return true
+    }
+
+    /// Appends a value to a column of dates or of text as the cache holds it (a day written
+    /// otherwise as its ISO form; text that is not UTF-8 decoded from Windows-1252). Throws
+    /// ``NeedsRebuild`` for a value the column's type does not hold.
+    func addDateOrText(
+        _ raw: UnsafeRawBufferPointer,
+        classified value: CSVFieldValue,
+        column: Column,
+        to batch: BulkRowBatch
+    ) throws {
+        switch (column.type, value) {
         case (.date, .date), (.dateTime, .date), (.dateTime, .dateTime):
             batch.append(utf8: raw)
         case (.date, .text):
@@ -222,6 +248,5 @@ struct CSVCacheAppender {
         default:
             throw NeedsRebuild()
         }
-        return false
     }
 }
