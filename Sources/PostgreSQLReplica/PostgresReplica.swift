@@ -415,6 +415,74 @@ public final class PostgresReplica: @unchecked Sendable {
         try ReplicaWrites(replica: replica).restore(rows, on: connection)
     }
 
+    /// Writes `text` (nil: NULL), cast to the column's type, into `column` of the row the
+    /// replica names `rowID` — only when the server still holds `expecting` there (the value the
+    /// browser showed): the row is locked, compared and updated in one transaction, then the
+    /// replica reads it again (one SQLite transaction). Returns the write, for ``revert(_:)``.
+    ///
+    ///     let edit = try replica.update(rowID: 7, column: "price", to: "2.50", expecting: .shown(.text("2.00")))
+    ///     let undone = try replica.revert(edit)   // undo; try replica.revert(undone) redoes
+    ///
+    /// - Throws: ``ReplicaError/conflict(reason:)`` when another session changed or deleted the
+    ///   row since (nothing written; the replica then shows its value);
+    ///   ``ReplicaError/readOnly(reason:)`` for a view, a table without a primary key, a generated
+    ///   or `GENERATED ALWAYS` identity column, `bytea`, a value before that is not UTF-8;
+    ///   ``ReplicaError/locked(holders:waited:)``; ``ReplicaError/server(_:)`` when the server
+    ///   refuses the value (its SQLSTATE: `22P02` not of the type, `23502` NOT NULL, `23514`
+    ///   CHECK, `23505` UNIQUE, `23503` a foreign key, `42501` no privilege).
+    public func update(
+        rowID: Int64,
+        column: String,
+        to text: String?,
+        expecting: CellExpectation
+    ) throws(ReplicaError) -> EditedCell {
+        let replica = try loadedReplica()
+        let connection = try connect()
+        connection.statementTimeout = timeout
+        var writes = ReplicaWrites(replica: replica)
+        writes.lockTimeout = max(0.5, timeout * 0.6)
+        return try writes.update(rowID: rowID, column: column, to: text, expecting: expecting, on: connection)
+    }
+
+    /// Writes `edit`'s value before back, only when the server still holds the value `edit`
+    /// left (undo); returns the reverse write, whose revert is redo.
+    ///
+    /// - Throws: as ``update(rowID:column:to:expecting:)``: a ``ReplicaError/conflict(reason:)``
+    ///   when another session changed the cell since.
+    public func revert(_ edit: EditedCell) throws(ReplicaError) -> EditedCell {
+        let replica = try loadedReplica()
+        let connection = try connect()
+        connection.statementTimeout = timeout
+        var writes = ReplicaWrites(replica: replica)
+        writes.lockTimeout = max(0.5, timeout * 0.6)
+        return try writes.revert(edit, on: connection)
+    }
+
+    /// Inserts a row on the server (`INSERT … RETURNING` its key) with `values` — column name to
+    /// text cast to the column's type, nil for NULL; the columns left out take their DEFAULT,
+    /// identity or generated value — then into the replica; returns its row id there. Undo is
+    /// ``delete(rowIDs:)``.
+    ///
+    ///     let id = try replica.insert(["name": "Ada", "born": "1815-12-10"])
+    ///
+    /// - Throws: ``ReplicaError/readOnly(reason:)`` for a view, a table without a primary key,
+    ///   a generated column given; ``ReplicaError/server(_:)`` when the server refuses the row.
+    public func insert(_ values: [String: String?]) throws(ReplicaError) -> Int64 {
+        let replica = try loadedReplica()
+        let connection = try connect()
+        connection.statementTimeout = timeout
+        return try ReplicaWrites(replica: replica).insert(values, on: connection)
+    }
+
+    /// Why a cell of `column` is never edited by ``update(rowID:column:to:expecting:)`` (nil: it
+    /// can be): a generated column, an identity column `GENERATED ALWAYS`, `bytea` (the replica
+    /// holds its size). A browser asks before it opens the editor.
+    ///
+    ///     PostgresReplica.editRefusal(of: total)   // "total is a generated column (the server computes it)"
+    public static func editRefusal(of column: ColumnDescription) -> String? {
+        ReplicaWrites.editRefusal(of: column)
+    }
+
     /// Why a row deleted from `table` could not be written back as it was by ``restore(_:)``
     /// — then ``delete(rowIDs:)`` refuses to delete it — or nil when it can: the role may insert
     /// every column undo writes (all but generated ones), and no other table's foreign key

@@ -22,6 +22,9 @@ public enum ReplicaError: Error, Sendable, CustomStringConvertible {
     /// (process, role, application, state and for how long), empty when none could be seen.
     /// Nothing was written.
     case locked(holders: [String], waited: Double)
+    /// A write found the row not as it was shown: another session changed or deleted it
+    /// since. Nothing was written; the replica holds the server's row as it is now.
+    case conflict(reason: String)
 
     /// The sentence a person reads.
     public var description: String {
@@ -38,6 +41,7 @@ public enum ReplicaError: Error, Sendable, CustomStringConvertible {
             "it waited \(Int(waited.rounded())) s for a lock held by "
                 + (holders.isEmpty ? "another transaction" : holders.joined(separator: "; "))
                 + " — it can go through once that transaction ends"
+        case .conflict(let reason): reason
         }
     }
 }

@@ -325,7 +325,7 @@ final class ReplicaStore {
 
     private var quotedRowID: String { Database.quote(identifier: rowID) }
 
-    private func rowID(forKey key: String) throws -> Int64? {
+    func rowID(forKey key: String) throws -> Int64? {
         if shape.integerKey != nil {
             guard let id = Int64(key) else { return nil }
             let found = try database.scalar("SELECT count(*) FROM \(table) WHERE \(quotedRowID) = ?", [.integer(id)])

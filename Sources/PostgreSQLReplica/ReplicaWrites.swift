@@ -104,7 +104,7 @@ struct ReplicaWrites {
     /// Runs `body` in a transaction; when it gives up waiting for a lock (`lock_timeout`,
     /// SQLSTATE 55P03), throws ``ReplicaError/locked(holders:waited:)`` naming the sessions that
     /// hold a lock on the rows of `keys` (the transaction in their `xmax`) or on the table.
-    private func lockHolders<T>(
+    func lockHolders<T>(
         of keys: [[String]],
         on connection: PostgresConnection,
         _ body: () throws -> T

@@ -118,6 +118,7 @@ struct PostgresCopy {
         case .server(let error): PostgresServer.refusal(error, target: target)
         case .noSuchTable: .usage("\(target.label): \(target.redacted(error.description))")
         case .readOnly(let reason): .usage(target.redacted(reason))
+        case .conflict(let reason): FetchedTableError(target.redacted(reason), status: 1)
         case .trackingRefused: FetchedTableError(target.redacted(error.description), status: ExitStatus.noPermission)
         case .cache, .notLoaded, .locked:
             FetchedTableError(target.redacted(error.description), status: ExitStatus.ioError)
