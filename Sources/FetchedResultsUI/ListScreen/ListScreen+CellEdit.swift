@@ -34,7 +34,11 @@ extension ListScreen {
     /// status line instead when the cell cannot be edited (a read-only store, a column whose key
     /// path is not one of the entity's attributes, one the app refuses: ``ListScreenConfiguration/cellEditRefusal``).
     public func beginCellEdit() {
-        guard !isLoading, configuration.allowsCellEdits else { return }
+        guard configuration.allowsCellEdits else { return }
+        if isLoading {
+            statusLine.showMessage("Cannot edit yet: the list is still loading", at: now, duration: 8, style: .error)
+            return
+        }
         if let reason = cellEditRefusal() {
             statusLine.showMessage("Cannot edit: \(reason)", at: now, duration: 8, style: .error)
             return
@@ -111,6 +115,22 @@ extension ListScreen {
             return
         }
         let actionName = "Edited \(name) of \(tab.objectName(object))"
+        if let saveCell = configuration.saveCell {
+            do {
+                try saveCell(object, edit.attribute.name, value, edit.original, actionName)
+            } catch {
+                statusLine.showMessage(
+                    "Not saved: \(StoreFailure.reason(of: error))",
+                    at: now,
+                    duration: 8,
+                    style: .error
+                )
+                return
+            }
+            cellEdit = nil
+            statusLine.showMessage("Saving \(actionName)…", at: now, duration: 30)
+            return
+        }
         // As for a delete: a refetch reading in the background need not hold up the save.
         adapter.controller.cancelBackgroundWork()
         object[edit.attribute.name] = value

@@ -8,7 +8,7 @@ extension ListScreen {
     /// False (and says why) on a read-only store, or when the app allows no deletes.
     public func canDeleteRow(at indexPath: IndexPath) -> Bool {
         if isLoading || !configuration.allowsDelete { return false }
-        if let readOnlyReason = configuration.readOnlyReason {
+        if let readOnlyReason = configuration.readOnlyReason ?? configuration.deleteRefusal {
             statusLine.showMessage("Delete is disabled: \(readOnlyReason)", at: now, style: .error)
             return false
         }

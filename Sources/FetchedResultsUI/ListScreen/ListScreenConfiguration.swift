@@ -98,6 +98,28 @@ public struct ListScreenConfiguration {
     ///         generated.contains(column.keyPath) ? "\(column.name) is a generated column" : nil
     ///     }
     public var cellEditRefusal: ((ListColumn) -> String?)?
+    /// Sends a cell edit (`e`) elsewhere instead of saving it through the screen's context — to a
+    /// server, on a thread of the app's: given the row, the attribute, the new value, the value the
+    /// cell showed when the edit began (for the app to refuse a write over another session's
+    /// change) and the action name. The status line then says `Saving <action name>…`, the cell
+    /// shows its old value until the store has the change, and the app says the outcome (and
+    /// does its own undo). A thrown error keeps the editor open and is said on the status line.
+    /// Nil (the default): the context saves it.
+    ///
+    ///     configuration.saveCell = { row, key, value, shown, actionName in
+    ///         server.send(row.objectID, key, value, unless: shown) { screen.showMessage("\(actionName) — u to undo") }
+    ///     }
+    public var saveCell:
+        (
+            (_ row: ManagedObject, _ key: String, _ value: StoreValue, _ shown: StoreValue, _ actionName: String) throws
+                -> Void
+        )?
+    /// Why `d` cannot delete although the store is writable (a server role without DELETE, a
+    /// delete whose undo could not be done), nil when it can: `d` says `Delete is disabled: …`,
+    /// while edits and additions go on. ``readOnlyReason`` refuses every change.
+    ///
+    ///     configuration.deleteRefusal = mayDelete ? nil : "the role may not delete from items"
+    public var deleteRefusal: String?
     /// Whether ``delete`` only sends the delete on its way (to a server, on a thread of
     /// the app's): the status line then says `Deleting <name>…` rather than that it is
     /// deleted, the row stays until the store has the change, and the app says the outcome.

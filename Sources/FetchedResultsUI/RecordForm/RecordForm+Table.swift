@@ -12,8 +12,29 @@ extension RecordForm {
     /// The hint line of a table's form that marks NOT NULL columns.
     static let tableHints = "* NOT NULL · Tab next · Ctrl-S save · Esc cancel"
 
+    /// What a table's form of a new row does with it instead of inserting it through the screen's
+    /// context (a server's table: sends it there): given the values of the fields filled and the
+    /// row's name; the form closes and the app says the outcome. A thrown error keeps the form
+    /// open, said on it.
+    package typealias Insert = (_ values: [(key: String, value: StoreValue)], _ name: String) throws -> Void
+
+    /// The form of a new row of the table, which `insert` sends on its way.
+    package func newRowForm(in screen: ListScreen, insert: @escaping Insert) -> Form {
+        tableForm(
+            editing: nil,
+            attributes: tableAttributes ?? shownAttributes(in: screen.context.store.model),
+            in: screen,
+            insert: insert
+        )
+    }
+
     /// The form of a new row (`object` nil) or of `object`'s row.
-    func tableForm(editing object: ManagedObject?, attributes: [Attribute], in screen: ListScreen) -> Form {
+    func tableForm(
+        editing object: ManagedObject?,
+        attributes: [Attribute],
+        in screen: ListScreen,
+        insert: Insert? = nil
+    ) -> Form {
         let edit = object.map { RecordEdit(object: $0, attributes: attributes) }
         let form = Form(
             title: object == nil ? "New row in \(entity)" : "Edit a row of \(entity)",
@@ -23,9 +44,16 @@ extension RecordForm {
         form.onSave = { [unowned form] texts in
             do {
                 let values = try tableValues(of: attributes, from: texts, adding: object == nil)
+                if object == nil, let insert {
+                    try insert(values, name(attributes: attributes) { key in values.first { $0.key == key }?.value })
+                    return true
+                }
                 return save(values, texts: texts, editing: edit, attributes: attributes, screen: screen, form: form)
-            } catch {
+            } catch let error as TableFieldRefusal {
                 form.errorMessage = "\(error)"
+                return false
+            } catch {
+                form.errorMessage = "Not saved: \(StoreFailure.reason(of: error))"
                 return false
             }
         }

@@ -37,6 +37,9 @@ public struct RecordForm: Sendable {
     /// The attribute whose value names an object in the undo action ("Added “Aquaman”");
     /// nil (the default): the first text attribute shown.
     public var nameKey: String?
+    /// The columns of a table's form when the store's model does not describe them (a server
+    /// table's copy: its DEFAULTs, generated and NOT NULL columns are the server's); nil: the model's.
+    package var tableAttributes: [Attribute]?
 
     /// The form of `entity`'s `keys` (nil: all but blobs), labelled by `labels` or by their names,
     /// an object named by `nameKey`'s value (nil: the first text attribute).
@@ -52,8 +55,8 @@ public struct RecordForm: Sendable {
     ///
     /// - Precondition: the screen's model has the entity, with every key of ``keys``.
     public func form(editing object: ManagedObject?, in screen: ListScreen) -> Form {
-        let attributes = shownAttributes(in: screen.context.store.model)
-        if screen.context.store.model.entity(named: entity)?.isForeign == true {
+        let attributes = tableAttributes ?? shownAttributes(in: screen.context.store.model)
+        if tableAttributes != nil || screen.context.store.model.entity(named: entity)?.isForeign == true {
             return tableForm(editing: object, attributes: attributes, in: screen)
         }
         let edit = object.map { RecordEdit(object: $0, attributes: attributes) }
@@ -84,7 +87,7 @@ public struct RecordForm: Sendable {
     }
 
     /// The attributes the form shows.
-    private func shownAttributes(in model: Model) -> [Attribute] {
+    func shownAttributes(in model: Model) -> [Attribute] {
         guard let described = model.entity(named: entity) else { preconditionFailure("no entity \(entity)") }
         guard let keys else { return described.attributes.filter { $0.type != .blob } }
         return keys.map { key in
