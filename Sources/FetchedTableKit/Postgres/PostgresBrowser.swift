@@ -98,11 +98,13 @@ final class PostgresBrowser {
     /// The table open: its copy, and the browser over the copy.
     private(set) var copy: PostgresCopy?
     private(set) var browser: TableBrowser?
-    /// The rows of each delete, newest last, for `u` (restored on the server).
-    private var deleted: [(name: String, rows: [DeletedRow])] = []
+    /// The changes made on the server, newest last, for `u`; those `u` undid, for Ctrl-R.
+    var changes = PostgresChanges()
+    /// A row added on the server that the list has not read yet: selected once it has.
+    var pendingSelection: Int64?
     private let connectionState = PostgresConnectionState()
-    /// Deletes and undos on their way to the server.
-    private lazy var requests = PostgresRequests(loop: loop)
+    /// Deletes, edits, added rows, undos on their way to the server.
+    lazy var requests = PostgresRequests(loop: loop)
 
     /// The copy under way.
     private var loading: PostgresLoading?
@@ -143,6 +145,8 @@ final class PostgresBrowser {
         copy.presortedRows = nil
         let replicaReason = copy.table.readOnlyReason
         let reason = opening.readOnlyReason ?? replicaReason
+        let refusals = opening.writeRefusals
+        let columns = copy.table.columns
         let browser: TableBrowser
         do {
             browser = try TableBrowser(
@@ -157,12 +161,15 @@ final class PostgresBrowser {
                     try self.startDelete(row, actionName: actionName)
                 }
                 configuration.deleteIsAnsweredLater = true
-                // A cell edit or a new row would change the local copy, not the server's table:
-                // not offered yet, and e and a say so.
-                configuration.allowsCellEdits = false
+                configuration.deleteRefusal = refusals.delete
+                // e and a write the server's table (the copy follows), never the copy itself.
+                self.configureEdits(&configuration, table: opening.table, refusals: refusals)
                 configuration.keyBindings.removeAll { $0.events.contains(.character("a")) }
-                configuration.keyBindings.append(contentsOf: PostgresBrowser.editsNotOfferedBindings())
+                configuration.keyBindings.append(
+                    self.addRowBinding(opening, columns: columns, refusal: refusals.insert)
+                )
                 configuration.keyBindings.append(self.undoBinding())
+                configuration.keyBindings.append(self.redoBinding())
                 configuration.presortedRows = presorted.take()
                 self.defersPreparationForChanges(&configuration)
             }
@@ -173,7 +180,7 @@ final class PostgresBrowser {
         }
         self.copy = copy
         self.browser = browser
-        deleted = []
+        changes = PostgresChanges()
         // The follower's thread posts what the browser shows: the server's reachability, and
         // the batches it applied (from the first large one, the list's polls wait for the prefixes).
         let showStatus = loop.poster { [weak self] (status: ReplicaStatus) in self?.showConnectionState(status) }
@@ -201,6 +208,11 @@ final class PostgresBrowser {
     private func defersPreparationForChanges(_ configuration: inout ListScreenConfiguration) {
         for index in configuration.tabs.indices { configuration.tabs[index].defersPreparationForChanges = true }
         configuration.willPoll = { [unowned self] screen in
+            if let rowID = self.pendingSelection, let adapter = screen.adapter,
+                adapter.select(ObjectID(entity: screen.tab.entity, rowID: rowID))
+            {
+                self.pendingSelection = nil
+            }
             guard self.batchNeedsPrefixes, let controller = screen.adapter?.controller else { return true }
             controller.defersPreparationForChanges = false
             controller.startInBackground(.prepareForChanges)
@@ -236,63 +248,70 @@ final class PostgresBrowser {
         case .success(let rows) where rows.isEmpty:
             show("Could not delete \(name): another client deleted it first", error: true)
         case .success(let rows):
-            deleted.append((actionName, rows))
+            changes.did(actionName, .deleted(rows))
             show("\(actionName) — u to undo", error: false)
         case .failure(let error):
             show("Could not delete \(name): \(PostgresBrowser.reason(error, copy: copy))", error: true)
         }
     }
 
-    /// `u`: the last delete's rows written back to the server (one transaction) on the
-    /// writing thread, then to the copy; said in the status line once the server answers.
+    /// `u`: the last change made on the server undone there (one transaction) on the writing
+    /// thread, then in the copy — a delete's rows written back, an added row deleted, an edited
+    /// cell given its value back (only over the value the edit wrote: another session's later
+    /// value is a conflict, kept); said in the status line once the server answers.
     func undoBinding() -> ListKeyBinding {
-        var binding = ListKeyBinding(.character("u"), keys: "u", description: "undo the last delete (on the server)") {
+        var binding = ListKeyBinding(.character("u"), keys: "u", description: "undo the last change (on the server)") {
             [unowned self] screen in
-            guard let copy = self.copy else { return }
-            if let reason = screen.configuration.readOnlyReason {
-                screen.showMessage("Undo is disabled: \(reason)", style: .error)
-                return
-            }
-            if let waiting = self.requests.inFlight.first {
-                screen.showMessage("Could not undo: the server has not answered \(waiting) yet", style: .error)
-                return
-            }
-            guard let last = self.deleted.popLast() else {
-                screen.showMessage("Nothing to undo")
-                return
-            }
-            screen.showMessage("Undoing: \(last.name)…", duration: 8)
-            let rows = last.rows
-            let replica = copy.replica
-            self.requests.run("the undo of \(last.name)", { try replica.restore(rows) }) { [weak self] result in
-                guard let self else { return }
-                switch result {
-                case .success:
-                    self.show("Undone: \(last.name)", error: false)
-                case .failure(let error):
-                    self.deleted.append(last)
-                    self.show("Could not undo: \(PostgresBrowser.reason(error, copy: copy))", error: true)
-                }
-            }
+            self.step(.undo, on: screen)
         }
         binding.helpPlacement = .section("Change")
         return binding
     }
 
-    /// `e` and `a` over a PostgreSQL table's copy: why a cell is not edited nor a row added
-    /// (they would change the copy, not the server's table), on the status line.
-    static func editsNotOfferedBindings() -> [ListKeyBinding] {
-        let reason = "edits are not sent to the PostgreSQL server yet (d deletes there)"
-        let keys: [(Character, String, String)] = [
-            ("e", "Cannot edit", "edit the cell: not on PostgreSQL yet"),
-            ("a", "Cannot add a row", "add a row: not on PostgreSQL yet"),
-        ]
-        return keys.map { key, refusal, description in
-            var binding = ListKeyBinding(.character(key), keys: String(key), description: description) { screen in
-                screen.showMessage("\(refusal): \(reason)", duration: 8, style: .error)
+    /// Ctrl-R: the change `u` last undid made again on the server, as `u` undoes.
+    func redoBinding() -> ListKeyBinding {
+        var binding = ListKeyBinding(.control("r"), keys: "Ctrl-R", description: "redo what u undid (on the server)") {
+            [unowned self] screen in
+            self.step(.redo, on: screen)
+        }
+        binding.helpPlacement = .section("Change")
+        return binding
+    }
+
+    /// `u` or Ctrl-R: the newest change of that stack inverted on the server, off the UI thread.
+    private func step(_ direction: PostgresChanges.Direction, on screen: ListScreen) {
+        guard let copy = self.copy else { return }
+        let verb = direction == .undo ? "undo" : "redo"
+        if let reason = screen.configuration.readOnlyReason {
+            screen.showMessage(
+                "\(verb.prefix(1).uppercased() + verb.dropFirst()) is disabled: \(reason)",
+                style: .error
+            )
+            return
+        }
+        if let waiting = self.requests.inFlight.first {
+            screen.showMessage("Could not \(verb): the server has not answered \(waiting) yet", style: .error)
+            return
+        }
+        guard let last = changes.take(direction) else {
+            screen.showMessage("Nothing to \(verb)")
+            return
+        }
+        screen.showMessage("\(direction == .undo ? "Undoing" : "Redoing"): \(last.name)…", duration: 8)
+        let replica = copy.replica
+        let change = last.change
+        requests.run("the \(verb) of \(last.name)", { try change.inverted(on: replica) }) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let inverse):
+                self.changes.stepped(direction, last.name, inverse)
+                self.show("\(direction == .undo ? "Undone" : "Redone"): \(last.name)", error: false)
+                if let rowID = inverse.rowIDs.first { self.select(rowID) }
+            case .failure(let error):
+                // Another session's change is kept, and so is theirs on the next u: this one is dropped.
+                if case ReplicaError.conflict = error {} else { self.changes.putBack(direction, last) }
+                self.show("Could not \(verb): \(PostgresBrowser.reason(error, copy: copy))", error: true)
             }
-            binding.helpPlacement = .section("Change")
-            return binding
         }
     }
 
@@ -300,11 +319,26 @@ final class PostgresBrowser {
     /// line (not naming the server, which the title does), no password.
     static func reason(_ error: any Error, copy: PostgresCopy) -> String {
         switch error {
-        case ReplicaError.server(let error): PostgresServer.oneLine(copy.target.redacted(error.description))
+        case ReplicaError.server(let error): PostgresServer.oneLine(copy.target.redacted(refusalText(error)))
         case let error as ReplicaError: PostgresCopy.refusal(error, target: copy.target).message
         case let error as FetchedTableError: error.message
         default: copy.target.redacted(FetchedTableError.reason(error))
         }
+    }
+
+    /// The server's refusal of a write: what kind of refusal its SQLSTATE says — `not a value of
+    /// its type`, `NOT NULL`, `CHECK`, `UNIQUE`, `FOREIGN KEY`, `no privilege` — first (a long
+    /// message is cut at the screen's edge), then the server's message, which names the
+    /// constraint; the bare code when the kind is none of those.
+    static func refusalText(_ error: PostgresError) -> String {
+        guard case .statementFailed(let state, let message, _) = error else { return error.description }
+        let kinds = [
+            "22P02": "not a value of its type", "22003": "a number out of range", "22007": "not a date or time",
+            "22008": "a date or time out of range", "22001": "too long for the column", "23502": "NOT NULL",
+            "23514": "CHECK", "23505": "UNIQUE", "23503": "FOREIGN KEY", "42501": "no privilege",
+        ]
+        guard let kind = kinds[state] else { return error.description }
+        return "\(kind) — \(message)"
     }
 
     /// `text` in the open table's status line (an error for 8 seconds).

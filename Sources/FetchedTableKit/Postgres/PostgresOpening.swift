@@ -11,8 +11,12 @@ struct PostgresOpening {
     let table: TableDescription
     /// The options checked against its columns.
     let query: TableQuery
-    /// Why rows cannot be deleted (nil: they can).
+    /// Why rows cannot be changed at all (nil: they can): a view, no primary key, `--read-only`.
     let readOnlyReason: String?
+    /// Why the role may not delete, edit or add rows (read only when ``readOnlyReason`` is nil).
+    var writeRefusals = PostgresWriteRefusals()
+    /// The columns' `DEFAULT`s, for the form of a new row (`a`).
+    var columnDefaults: [String: String] = [:]
     /// The bound of the copies in the cache (`--cache-limit`).
     var cacheLimit = CacheLimit.standard
     /// One-line notices of `--track` (an upgrade made, or one its owner should make), to show once.
@@ -43,8 +47,12 @@ struct PostgresOpening {
     ) throws(FetchedTableError) -> PostgresOpening {
         let query = try PostgresServer.query(for: table, options: options)
         let notices = options.track ? try server.installTracking(on: table) : []
-        let reason = try server.readOnlyReason(of: table, options: options)
+        let reason = server.readOnlyReason(of: table, options: options)
         var opening = PostgresOpening(server: server, table: table, query: query, readOnlyReason: reason)
+        if reason == nil {
+            opening.writeRefusals = try server.writeRefusals(of: table)
+            opening.columnDefaults = try server.columnDefaults(of: table)
+        }
         opening.cacheLimit = options.cacheLimit
         opening.notices = notices
         return opening

@@ -220,18 +220,53 @@ struct PostgresServer {
         return try TableQuery(options: options, table: table.displayName, columns: columns, idKey: idKey)
     }
 
-    /// Why rows of `table` cannot be deleted in this session (nil: they can): a view, no
-    /// primary key, `--read-only`, or a role without DELETE (`has_table_privilege`).
-    func readOnlyReason(of table: TableDescription, options: TableOptions) throws(FetchedTableError) -> String? {
+    /// Why rows of `table` cannot be changed in this session (nil: they can): a view, no
+    /// primary key, `--read-only`.
+    func readOnlyReason(of table: TableDescription, options: TableOptions) -> String? {
         if options.readOnly { return "opened with --read-only" }
         if table.kind != .table && table.kind != .partitionedTable {
             return "\(table.displayName) is a \(PostgresServer.kindName(table.kind)), not a table"
         }
         if table.primaryKey.isEmpty {
-            return "\(table.displayName) has no primary key, so a row cannot be named to delete it"
+            return "\(table.displayName) has no primary key, so a row cannot be named to change it"
         }
+        return nil
+    }
+
+    /// Why the role may not delete, edit, add rows of `table` (each nil when it may), from
+    /// `has_table_privilege`; a delete also when its undo could not be done
+    /// (``PostgresReplica/undoRefusal(of:on:)``).
+    func writeRefusals(of table: TableDescription) throws(FetchedTableError) -> PostgresWriteRefusals {
         let privileges = try run { try Catalog.privileges(of: table.name, on: $0) }
-        if !privileges.delete { return "the role may not delete from \(table.displayName) (no DELETE privilege)" }
-        return try run { try PostgresReplica.undoRefusal(of: table, on: $0) }
+        let name = table.displayName
+        return PostgresWriteRefusals(
+            delete: privileges.delete
+                ? try run { try PostgresReplica.undoRefusal(of: table, on: $0) }
+                : "the role may not delete from \(name) (no DELETE privilege)",
+            update: privileges.update ? nil : "the role may not update \(name) (no UPDATE privilege)",
+            insert: privileges.insert ? nil : "the role may not insert into \(name) (no INSERT privilege)"
+        )
+    }
+
+    /// The `DEFAULT` of each column of `table` that has one, as the server writes it
+    /// (`nextval('items_id_seq'::regclass)`, `now()`); generated columns' expressions left out.
+    func columnDefaults(of table: TableDescription) throws(FetchedTableError) -> [String: String] {
+        let result = try run { connection in
+            try connection.query(
+                """
+                SELECT a.attname, pg_get_expr(d.adbin, d.adrelid)
+                FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+                WHERE d.adrelid = $1::regclass AND a.attgenerated = ''
+                """,
+                [table.name.quoted]
+            )
+        }
+        var defaults: [String: String] = [:]
+        for row in 0..<result.rowCount {
+            if let name = result.text(row: row, column: 0), let expression = result.text(row: row, column: 1) {
+                defaults[name] = expression
+            }
+        }
+        return defaults
     }
 }

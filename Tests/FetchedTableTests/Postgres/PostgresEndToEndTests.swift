@@ -10,7 +10,8 @@ import Glibc
 /// local copy: `list` in the SQL order, `watch` of another client's insert, `--track`
 /// then `untrack` leaving the schema as it was, and the browser in tmux (the table list
 /// with counts, sections and index, a live insert into a new section, delete and undo
-/// checked on the server, a table without a primary key refused with its reason).
+/// checked on the server, a cell edited and a row added there (a conflict with another
+/// session named), a table without a primary key refused with its reason).
 /// Serialized: the machine's two cores are shared.
 @Suite(
     .serialized,
@@ -157,19 +158,126 @@ struct PostgresEndToEndTests {
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
-    func eAndASayWhyTheyDoNotChangeAPostgreSQLTable() throws {
+    func eEditsACellOnTheServerGuardedByTheValueShownAndAAddsARowBothUndone() throws {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
         try fixture.psql(PostgresEndToEndTests.schema)
-        let tmux = try fixture.launch([fixture.uri, "--table", "student", "--sort", "id"])
+        let tmux = try fixture.launch(
+            [fixture.uri, "--table", "student", "--sort", "id", "--columns", "name, subject, fee"],
+            width: 100,
+            height: 12
+        )
         defer { tmux.close() }
         try tmux.waitFor("5 rows", timeout: 15)  // the browser's title, not the copying preview's
-        let before = try fixture.psql("SELECT string_agg(id || ':' || name, ',' ORDER BY id) FROM student")
+        let fee = { try fixture.psql("SELECT fee FROM student WHERE id = 1") }
+
+        // fee of Ada: a text that is not a number, refused by the server and named; then saved.
+        tmux.send("l", "l", "e")
+        try tmux.waitFor("Enter saves")
+        tmux.send("C-u")
+        tmux.type("cheap")
+        tmux.send("Enter")
+        try tmux.waitFor("Not saved: not a value of its type — invalid input syntax", timeout: 15)
+        #expect(try fee() == "120.50")
         tmux.send("e")
-        try tmux.waitFor("Cannot edit: edits are not sent to the PostgreSQL server yet")
+        try tmux.waitFor("Enter saves")
+        tmux.send("C-u")
+        tmux.type("130.75")
+        tmux.send("Enter")
+        // The server's yes, not "Saving Edited fee of …" before it.
+        try tmux.waitUntil("the edit saved", timeout: 15) { $0.contains("Edited fee of") && $0.contains("u to undo") }
+        #expect(try fee() == "130.75")
+        try tmux.waitFor("130.75", timeout: 15)
+
+        tmux.send("u")
+        try tmux.waitFor("Undone: Edited fee of", timeout: 15)
+        #expect(try fee() == "120.50")
+        tmux.send("C-r")
+        try tmux.waitFor("Redone: Edited fee of", timeout: 15)
+        #expect(try fee() == "130.75")
+
+        // Another session changes the cell while it is being edited: a conflict, named; theirs kept.
+        tmux.send("e")
+        try tmux.waitFor("Enter saves")
+        try fixture.psql("UPDATE student SET fee = 77 WHERE id = 1")
+        tmux.send("C-u")
+        tmux.type("1")
+        tmux.send("Enter")
+        try tmux.waitFor("fee was changed by another session since it was shown", timeout: 15)
+        #expect(try fee() == "77.00")
+        try tmux.waitFor("77.00", timeout: 15)
+
+        // name: NOT NULL named.
+        tmux.send("h", "h", "e")
+        try tmux.waitFor("Enter saves")
+        tmux.send("C-n")
+        try tmux.waitFor("Not saved: NOT NULL — null value in column \"name\"", timeout: 15)
+        #expect(try fixture.psql("SELECT name FROM student WHERE id = 1") == "Ada")
+
+        // a: the form of the server's columns; the row read back from the server, then undone.
         tmux.send("a")
-        try tmux.waitFor("Cannot add a row: edits are not sent to the PostgreSQL server yet")
-        #expect(try fixture.psql("SELECT string_agg(id || ':' || name, ',' ORDER BY id) FROM student") == before)
+        let form = try tmux.waitFor("New row in student")
+        #expect(form.contains("id *") && form.contains("name *"), "\(form)")
+        tmux.type("9")
+        tmux.send("Tab")
+        tmux.type("Zoe")
+        tmux.send("Tab")
+        tmux.type("Zoology")
+        tmux.send("C-s")
+        try tmux.waitFor("Added “Zoe”", timeout: 15)
+        #expect(try fixture.psql("SELECT name, subject, fee IS NULL FROM student WHERE id = 9") == "Zoe|Zoology|t")
+        try tmux.waitFor("6 rows", timeout: 15)
+        tmux.send("u")
+        try tmux.waitFor("Undone: Added “Zoe”", timeout: 15)
+        #expect(try fixture.psql("SELECT count(*) FROM student WHERE id = 9") == "0")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func eTypedWhileTheCopyIsMadeOpensTheEditorOnceTheListShows() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(
+            PostgresEndToEndTests.schema
+                + "INSERT INTO student (id, name, subject) SELECT n, 'S' || n, 'Art' FROM generate_series(10, 600000) n;"
+        )
+        let tmux = try fixture.launch(
+            [fixture.uri, "--table", "student", "--sort", "id", "--columns", "name, subject"],
+            width: 100,
+            height: 12
+        )
+        defer { tmux.close() }
+        try tmux.waitFor("Copying", timeout: 15)  // the preview, read straight from the server
+        tmux.send("e")
+        try tmux.waitFor("Enter saves", timeout: 60)  // kept, then the editor over Ada's name in the list
+        try tmux.waitFor("599,996 rows")  // the browser's title: the list, not the preview
+        tmux.press("Escape")
+        try tmux.waitFor("Not changed")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func eAndASayWhyARoleWithoutTheirPrivilegeCannotChangeTheTable() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresEndToEndTests.schema)
+        let reader = "reader_\(fixture.database)"
+        try fixture.psql("CREATE ROLE \(reader) LOGIN; GRANT SELECT ON student TO \(reader)")
+        let tmux = try fixture.launch(
+            [fixture.uri(user: reader), "--table", "student", "--sort", "id"],
+            width: 110,
+            height: 12
+        )
+        defer { tmux.close() }
+        try tmux.waitFor("5 rows", timeout: 15)
+        tmux.send("e")
+        try tmux.waitFor("Cannot edit: the role may not update student (no UPDATE privilege)")
+        tmux.send("a")
+        try tmux.waitFor("Cannot add a row: the role may not insert into student (no INSERT privilege)")
+        tmux.send("d")
+        try tmux.waitFor("Delete is disabled: the role may not delete from student (no DELETE privilege)")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
