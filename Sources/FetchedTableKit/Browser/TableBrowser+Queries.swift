@@ -119,7 +119,10 @@ extension TableBrowser {
         options.query = source.live.sql
         options.animated = self.options.animated
         options.readOnly = true
-        let result = try TableDatabase.queryResult(source, path: database.path)
+        // The file's own refusal (--read-only, a CSV file's cache), not another query's.
+        let fileRefusal =
+            database.querySource == nil ? database.readOnlyReason : self.options.readOnly ? "opened with --read-only" : nil
+        let result = try TableDatabase.queryResult(source, path: database.path, writeRefusal: fileRefusal)
         let browser = try TableBrowser(database: result, options: options, loop: loop) { configuration in
             configuration.title = title
         }

@@ -327,6 +327,9 @@ package final class TableBrowser {
             tab.sortDescriptors = query.sortDescriptors
             self.opened?.query = query
         }
+        if let source = database.querySource, let writes = source.writes {
+            configureQueryWrites(&configuration, source: source, writes: writes)
+        }
         configure?(&configuration)
         self.opened = opened
         list = try ListScreen(context: ObjectContext(store: opened.store), configuration: configuration, loop: loop)

@@ -105,7 +105,11 @@ package enum TableBrowserCommand {
             do {
                 try result.get()
                 let opened = try TableBrowser(
-                    database: try TableDatabase.queryResult(source, path: options.file),
+                    database: try TableDatabase.queryResult(
+                        source,
+                        path: options.file,
+                        writeRefusal: options.readOnly ? "opened with --read-only" : nil
+                    ),
                     options: options,
                     loop: loop
                 )

@@ -110,6 +110,37 @@ package final class QuerySource {
     /// The SQLite file a SQLite query reads (nil: a server's).
     package var databasePath: String? { (live as? LiveQuery)?.databasePath }
 
+    /// `d`, `e` and `a` on the result: the table its rows are rows of, open for writing (nil until
+    /// ``openWrites(refusal:)`` opened it).
+    private(set) var writes: QueryWrites?
+
+    /// Opens the table the result's rows are rows of for `d`, `e` and `a` — only a SQLite query's
+    /// result whose rows are one table's, by its key (``QuerySourceTable``, and not grouped,
+    /// distinct, combined or windowed: ``QuerySourceTable/changeRefusal``) — or says why not.
+    ///
+    /// - Parameter refusal: why the file may not be written whatever the query (`--read-only`, a
+    ///   CSV file's cache), nil when it may.
+    /// - Returns: why the rows cannot be changed (the browser's read-only reason), nil when they can.
+    func openWrites(refusal: String?) -> String? {
+        guard let live = live as? LiveQuery else {
+            let table = self.live.sourceTable?.table ?? (self.live.readTables.count == 1 ? self.live.readTables[0] : nil)
+            return "writes through a PostgreSQL query's result are not supported: open the table with --table "
+                + (table ?? "TABLE")
+        }
+        guard let mapping = live.sourceTable else {
+            return "the rows are a query's result (\(live.sourceTableRefusal ?? live.identityDescription))"
+        }
+        if let reason = mapping.changeRefusal { return "the rows are a query's result (\(reason))" }
+        if let refusal { return refusal }
+        if !TableDatabase.isWritable(live.databasePath) { return "\(live.databasePath) is not writable" }
+        do {
+            writes = try QueryWrites(file: live.databasePath, mapping: mapping, columns: live.columns)
+            return nil
+        } catch {
+            return "\(mapping.table) cannot be written: \(error.message)"
+        }
+    }
+
     /// `--query` of a server: checked and run there (``PostgresLiveQuery``) on a connection of its own.
     ///
     /// - Throws: ``FetchedTableError``: 64 a query refused before it is sent or by the server (its

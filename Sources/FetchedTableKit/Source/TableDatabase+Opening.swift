@@ -52,7 +52,11 @@ extension TableDatabase {
                 "--query: \(options.file) is a \(kind == .json ? "JSON" : "CSV") file; a query reads a SQLite database"
             )
         }
-        return try queryResult(QuerySource.open(options), path: options.file)
+        return try queryResult(
+            QuerySource.open(options),
+            path: options.file,
+            writeRefusal: options.readOnly ? "opened with --read-only" : nil
+        )
     }
 
     /// `--query` checked over the SQLite file `options.file`, not run yet (``QuerySource/prepare(_:)``).
@@ -68,15 +72,24 @@ extension TableDatabase {
         return try QuerySource.prepare(options)
     }
 
-    /// The result of `source` (run) as a database of one table, for the file at `path`.
-    static func queryResult(_ source: QuerySource, path: String) throws(FetchedTableError) -> TableDatabase {
+    /// The result of `source` (run) as a database of one table, for the file at `path`: its rows
+    /// deleted, edited and added to in the table they are rows of when they are one table's
+    /// (``QuerySource/openWrites(refusal:)``), else read-only, saying why.
+    ///
+    /// - Parameter writeRefusal: why the queried file may not be written whatever the query
+    ///   (`--read-only`, a CSV file's cache); nil when it may.
+    static func queryResult(
+        _ source: QuerySource,
+        path: String,
+        writeRefusal: String? = nil
+    ) throws(FetchedTableError) -> TableDatabase {
         var database = try TableDatabase(
             path: path,
             kind: .sqlite,
             databasePath: source.live.result.path,
             readOnly: true
         )
-        database.readOnlyReason = "the rows are a query's result (\(source.live.identityDescription))"
+        database.readOnlyReason = source.openWrites(refusal: writeRefusal)
         database.querySource = source
         return database
     }

@@ -117,7 +117,8 @@ package struct TableDatabase {
             store = try Store(
                 foreignDatabaseAt: databasePath,
                 model: model,
-                readOnly: readOnlyReason != nil || options.readOnly,
+                // A query's result is written by the query alone (its rows' writes go to their table).
+                readOnly: readOnlyReason != nil || options.readOnly || querySource != nil,
                 tracking: TableFileNames.tracking
             )
         } catch {
