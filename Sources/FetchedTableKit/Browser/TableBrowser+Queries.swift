@@ -17,6 +17,9 @@ final class QueryTabs {
     var running: QueryLoading?
     /// A query tab's last refresh (its own browser's).
     var lastRefresh: QueryRefresh?
+    /// Whether the next refresh follows a write of the browser's own (`d`, `e`, `a`, `u` on the
+    /// result): its status message is not said over the write's ("… — u to undo").
+    var refreshFollowsOwnWrite = false
 
     /// A query run from the line: its number (`:1`), its title, its browser.
     struct QueryTab {

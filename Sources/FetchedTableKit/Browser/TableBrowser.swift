@@ -564,6 +564,11 @@ package final class TableBrowser {
         let refreshed = loop.poster { [weak self] (text: String) in
             guard let self, let list = self.list else { return }
             list.pollExternalChanges()
+            // After a write of its own, the write's message stays (the status detail says the refresh).
+            if self.queries.refreshFollowsOwnWrite {
+                self.queries.refreshFollowsOwnWrite = false
+                return
+            }
             list.statusLine.showMessage(text, at: self.loop.clock.now, duration: 8)
         }
         let lastRefresh = loop.poster { [weak self] (refresh: QueryRefresh) in self?.queries.lastRefresh = refresh }

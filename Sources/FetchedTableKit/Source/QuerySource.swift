@@ -128,9 +128,10 @@ package final class QuerySource {
                 + (table ?? "TABLE")
         }
         guard let mapping = live.sourceTable else {
-            return "the rows are a query's result (\(live.sourceTableRefusal ?? live.identityDescription))"
+            return live.sourceTableRefusal.map { "the rows are a query's result; \($0)" }
+                ?? "the rows are a query's result (\(live.identityDescription))"
         }
-        if let reason = mapping.changeRefusal { return "the rows are a query's result (\(reason))" }
+        if let reason = mapping.changeRefusal { return "the rows are a query's result; \(reason)" }
         if let refusal { return refusal }
         if !TableDatabase.isWritable(live.databasePath) { return "\(live.databasePath) is not writable" }
         do {

@@ -57,12 +57,12 @@ final class QueryWrites {
         guard let source = tableColumns[name] else {
             let origin = columns.first { $0.name == name }?.sourceTable
             if let origin, origin != mapping.table {
-                return "\(name) is \(origin)'s column, not \(mapping.table)'s"
+                return "\(name) is \(QueryWrites.owner(origin)) column, not \(QueryWrites.owner(mapping.table))"
             }
             return "\(name) is computed by the query, not a column of \(mapping.table)"
         }
         if mapping.keyColumns.contains(where: { $0.result == name }) {
-            return "\(name) is \(mapping.table)'s key, which finds the row: it is not edited here"
+            return "\(name) is \(QueryWrites.owner(mapping.table)) key, which finds the row: it is not edited here"
         }
         if let column = context.store.model.entity(named: mapping.table)?.attribute(named: source),
             column.isGenerated
@@ -71,6 +71,9 @@ final class QueryWrites {
         }
         return nil
     }
+
+    /// "orders'", "student's".
+    static func owner(_ name: String) -> String { name.hasSuffix("s") ? "\(name)'" : "\(name)'s" }
 
     /// The table's row that `row` of the result stands for, read now.
     ///

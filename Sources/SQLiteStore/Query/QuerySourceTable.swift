@@ -65,13 +65,14 @@ public struct QuerySourceTable: Sendable, Hashable {
         let primaryKey = inspected.columns.filter(\.isPrimaryKey).map(\.name)
         if !primaryKey.isEmpty && primaryKey != keys.first { keys.append(primaryKey) }
         guard let first = keys.first else { return .failure(Refusal("\(table) has no key to find its rows by")) }
+        let changeRefusal = try changeRefusal(shape, in: query.database)
         for key in keys {
             if let columns = keyColumns(key, of: inspected, in: query) {
-                var mapping = QuerySourceTable(table: table, keyColumns: columns)
-                mapping.changeRefusal = try changeRefusal(shape, in: query.database)
-                return .success(mapping)
+                return .success(QuerySourceTable(table: table, keyColumns: columns, changeRefusal: changeRefusal))
             }
         }
+        // Rows made of several (GROUP BY) say so rather than that the key is missing.
+        if let changeRefusal { return .failure(Refusal(changeRefusal)) }
         let owner = table.hasSuffix("s") ? "\(table)'" : "\(table)'s"
         return .failure(Refusal("it does not return \(owner) key (\(first.joined(separator: ", "))): add it to the SELECT"))
     }

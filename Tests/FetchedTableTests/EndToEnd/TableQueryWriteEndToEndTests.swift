@@ -1,0 +1,113 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `d`, `e` and `a` on a query's result whose rows are one table's rows by its key: they change
+/// that table (read back with the `sqlite3` shell), the result shows it once the query ran again,
+/// `u` and Ctrl-R undo and redo; a result that is not one table's rows says why.
+/// Serialized: the machine's two cores are shared.
+@Suite(
+    .serialized,
+    .enabled(if: TableFixture.isTmuxAvailable, Comment(rawValue: TableFixture.tmuxUnavailableReason ?? ""))
+)
+struct TableQueryWriteEndToEndTests {
+    static let shop = """
+        CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE orders (
+            id INTEGER PRIMARY KEY, name TEXT NOT NULL, qty INTEGER CHECK (qty >= 0), customer INTEGER
+        );
+        INSERT INTO customers VALUES (1, 'Ito');
+        INSERT INTO orders VALUES (1, 'pen', 3, 1), (2, 'ink', 0, 1), (3, 'pad', 5, 1);
+        """
+
+    @Test func editDeleteAndAddOnAOneTableQueryChangeTheTableAndUndo() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let database = fixture.directory.appendingPathComponent("shop.db").path
+        try fixture.sql(Self.shop, database: database)
+        let tmux = try fixture.launch(
+            [database, "--query", "SELECT id, name, qty FROM orders WHERE qty > 0"],
+            width: 100,
+            height: 14
+        )
+        defer { tmux.close() }
+        try tmux.waitUntil("the query's rows", timeout: 10) { $0.contains("pen") && $0.contains("pad") }
+
+        // e on qty: a refusal of the table's CHECK named, then a value saved in orders and shown.
+        tmux.send("l", "l", "e")
+        try tmux.waitFor("Enter saves")
+        tmux.send("C-u")
+        tmux.type(" -1")  // a leading space: tmux would read "-1" as an option
+        tmux.send("Enter")
+        try tmux.waitFor("the table's CHECK (qty >= 0) refuses it")
+        tmux.send("C-u")
+        tmux.type("7")
+        tmux.send("Enter")
+        try tmux.waitFor("Edited qty of")
+        #expect(try fixture.sql("SELECT qty FROM orders WHERE id = 1", database: database) == "7")
+        let edited = try tmux.waitUntil("the re-run's qty", timeout: 20) { screen in
+            screen.screenLines.contains { $0.contains("pen") && $0.contains(" 7") }
+        }
+        #expect(!edited.screenLines.contains { $0.contains("pen") && $0.contains(" 3") }, "\(edited)")
+        // The key column and a computed one are not edited.
+        tmux.send("h", "h", "e")
+        try tmux.waitFor("id is orders' key")
+
+        // d deletes pad from orders; u puts it back.
+        tmux.send("j", "d")
+        try tmux.waitFor("Delete")
+        tmux.send("Enter")
+        try tmux.waitFor("u to undo")
+        #expect(try fixture.sql("SELECT count(*) FROM orders WHERE id = 3", database: database) == "0")
+        try tmux.waitUntil("pad gone from the result", timeout: 20) { !$0.contains("pad") }
+        tmux.send("u")
+        try tmux.waitFor("Undone: Deleted")
+        #expect(try fixture.sql("SELECT name, qty FROM orders WHERE id = 3", database: database) == "pad|5")
+        try tmux.waitUntil("pad back in the result", timeout: 20) { $0.contains("pad") }
+
+        // a: the form of orders' columns; the new row is in the table and, once re-run, in the result.
+        tmux.send("a")
+        let form = try tmux.waitFor("New row in orders")
+        #expect(form.contains("name *") && form.contains("customer"), "\(form)")
+        tmux.send("Tab")
+        tmux.type("cap")
+        tmux.send("Tab")
+        tmux.type("4")
+        tmux.send("C-s")
+        try tmux.waitFor("Added a row to orders")
+        #expect(try fixture.sql("SELECT id, qty FROM orders WHERE name = 'cap'", database: database) == "4|4")
+        try tmux.waitUntil("cap in the result", timeout: 20) { $0.contains("cap") && !$0.contains("New row in") }
+        tmux.send("u")
+        try tmux.waitFor("Undone: Added")
+        #expect(try fixture.sql("SELECT count(*) FROM orders WHERE name = 'cap'", database: database) == "0")
+        tmux.send("C-r")
+        try tmux.waitFor("Redone: Added")
+        #expect(try fixture.sql("SELECT count(*) FROM orders WHERE name = 'cap'", database: database) == "1")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test func aJoinsResultSaysWhyItsRowsCannotBeChanged() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let database = fixture.directory.appendingPathComponent("shop.db").path
+        try fixture.sql(Self.shop, database: database)
+        let tmux = try fixture.launch(
+            [
+                database, "--query",
+                "SELECT o.id, o.qty, c.name AS customer FROM orders o JOIN customers c ON c.id = o.customer",
+            ],
+            width: 140,
+            height: 12
+        )
+        defer { tmux.close() }
+        try tmux.waitFor("Ito", timeout: 10)
+        tmux.send("d")
+        try tmux.waitFor("its rows come from a join of orders and customers")
+        tmux.send("a")
+        try tmux.waitFor("Cannot add a row: the rows are a query's result; its rows come from a join")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+        #expect(try fixture.sql("SELECT count(*) FROM orders", database: database) == "3")
+    }
+}
