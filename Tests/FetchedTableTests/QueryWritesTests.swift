@@ -83,7 +83,10 @@ import Testing
             nil,
             "the rows are a query's result; its rows come from a join of orders and customers"
         ),
-        ("SELECT name, sum(qty) AS total FROM orders GROUP BY name", nil, "the rows are a query's result; it groups rows (GROUP BY)"),
+        (
+            "SELECT name, sum(qty) AS total FROM orders GROUP BY name", nil,
+            "the rows are a query's result; it groups rows (GROUP BY)"
+        ),
         ("SELECT id, qty FROM orders", "opened with --read-only", "opened with --read-only"),
     ])
     func aResultThatCannotBeWrittenIsReadOnlySayingWhy(_ sql: String, _ refusal: String?, _ reason: String) throws {

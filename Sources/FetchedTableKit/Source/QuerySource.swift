@@ -123,7 +123,8 @@ package final class QuerySource {
     /// - Returns: why the rows cannot be changed (the browser's read-only reason), nil when they can.
     func openWrites(refusal: String?) -> String? {
         guard let live = live as? LiveQuery else {
-            let table = self.live.sourceTable?.table ?? (self.live.readTables.count == 1 ? self.live.readTables[0] : nil)
+            let table =
+                self.live.sourceTable?.table ?? (self.live.readTables.count == 1 ? self.live.readTables[0] : nil)
             return "writes through a PostgreSQL query's result are not supported: open the table with --table "
                 + (table ?? "TABLE")
         }

@@ -74,7 +74,9 @@ public struct QuerySourceTable: Sendable, Hashable {
         // Rows made of several (GROUP BY) say so rather than that the key is missing.
         if let changeRefusal { return .failure(Refusal(changeRefusal)) }
         let owner = table.hasSuffix("s") ? "\(table)'" : "\(table)'s"
-        return .failure(Refusal("it does not return \(owner) key (\(first.joined(separator: ", "))): add it to the SELECT"))
+        return .failure(
+            Refusal("it does not return \(owner) key (\(first.joined(separator: ", "))): add it to the SELECT")
+        )
     }
 
     /// The result's columns that are `key`'s columns of `table`, nil when one is missing.

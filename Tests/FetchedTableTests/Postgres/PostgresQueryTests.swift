@@ -194,4 +194,26 @@ struct PostgresQueryTests {
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func dEAndAOnAQuerysResultSayToOpenTheTable() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresQueryTests.schema)
+        let tmux = try fixture.launch(
+            [fixture.uri, "--query", "SELECT id, name FROM customer ORDER BY id"],
+            width: 150,
+            height: 12
+        )
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the query's rows", timeout: 15) { $0.contains("Ada") }
+        let why = "writes through a PostgreSQL query's result are not supported: open the table with --table customer"
+        tmux.send("d")
+        try tmux.waitFor("Delete is disabled: \(why)")
+        tmux.send("l", "e")
+        try tmux.waitFor("Cannot edit: \(why)")
+        tmux.send("a")
+        try tmux.waitFor("Cannot add a row: \(why)")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
 }

@@ -67,7 +67,10 @@ import Testing
             "it combines several queries' rows (UNION)"
         ),
         ("SELECT id, sum(qty) AS total FROM orders", "it makes one row of many (sum(…))"),
-        ("SELECT id, row_number() OVER (ORDER BY qty) AS place FROM orders", "it computes over a window of rows (OVER)"),
+        (
+            "SELECT id, row_number() OVER (ORDER BY qty) AS place FROM orders",
+            "it computes over a window of rows (OVER)"
+        ),
         ("SELECT customer, sum(qty) AS total FROM orders GROUP BY customer", "it groups rows (GROUP BY)"),
         ("SELECT customer, total FROM totals", "it groups rows (GROUP BY) in the view totals"),
         ("SELECT id, qty FROM orders WHERE id IN (SELECT id FROM orders GROUP BY name)", "it groups rows (GROUP BY)"),
@@ -88,7 +91,9 @@ import Testing
     }
 
     @Test func wordsInStringsQuotedNamesAndCommentsAreNotTheQuerysShape() throws {
-        #expect(QueryShape(sql: "SELECT id, 'GROUP BY' AS \"distinct\" FROM orders -- UNION\n /* OVER */").refusal == nil)
+        #expect(
+            QueryShape(sql: "SELECT id, 'GROUP BY' AS \"distinct\" FROM orders -- UNION\n /* OVER */").refusal == nil
+        )
         #expect(QueryShape(sql: "SELECT id, max(qty, 2) AS top, total FROM orders").refusal == nil)
         #expect(QueryShape(sql: "SELECT id, max(qty) FROM orders").refusal == "it makes one row of many (max(…))")
         #expect(QueryShape(sql: "SELECT id, count (*) FROM orders").refusal == "it makes one row of many (count(…))")
