@@ -192,6 +192,28 @@ import Glibc
         #expect(list.contains(":1 SELECT s.subject") && list.contains("query ·"), "\(list)")
     }
 
+    @Test func aQueryTabOfOneTablesRowsDeletesFromThatTableAndUndoes() throws {
+        let folder = TemporaryDirectory("ft-querytabwrite")
+        defer { folder.remove() }
+        let b = try Browsing(folder: folder)
+        b.press(.character(":"))
+        b.type("SELECT id, name, number FROM student WHERE number > 1 ORDER BY number")
+        b.press(.enter)
+        b.waitUntil { b.browser.queries.tabs.first?.browser.list?.isLoading == false }
+        let tab = try #require(b.browser.queries.tabs.first)
+        #expect(tab.browser.database.readOnlyReason == nil)
+        let file = try Database(path: folder.path("school.sqlite"))
+        b.press(.character("d"))
+        b.press(.enter)
+        #expect(try file.scalar("SELECT count(*) FROM student WHERE name = 'Bo'") == .integer(0))
+        b.waitUntil { !b.screen.text.contains(" Bo ") }
+        #expect(!b.screen.text.contains(" Bo "), "\(b.screen.text)")
+        b.press(.character("u"))
+        #expect(try file.scalar("SELECT number FROM student WHERE name = 'Bo'") == .integer(2))
+        b.waitUntil { b.screen.text.contains(" Bo ") }
+        #expect(b.screen.text.contains(" Bo "), "\(b.screen.text)")
+    }
+
     @Test func escDuringASlowFirstRunStopsItAndReopensTheLineSayingCancelled() throws {
         let folder = TemporaryDirectory("ft-querycancel")
         defer { folder.remove() }

@@ -40,7 +40,7 @@ import Testing
         )
         #expect(database.readOnlyReason == nil)
         let writes = try #require(source.writes)
-        #expect(writes.editRefusal(column: "double") == "double is computed by the query, not a column of orders")
+        #expect(writes.editRefusal(column: "double") == "double is computed (qty * 2), not a column of orders")
         #expect(writes.editRefusal(column: "id") == "id is orders' key, which finds the row: it is not edited here")
         #expect(writes.editRefusal(column: "qty") == nil)
         let table = try #require(database.tables.first)

@@ -136,7 +136,12 @@ package final class QuerySource {
         if let refusal { return refusal }
         if !TableDatabase.isWritable(live.databasePath) { return "\(live.databasePath) is not writable" }
         do {
-            writes = try QueryWrites(file: live.databasePath, mapping: mapping, columns: live.columns)
+            writes = try QueryWrites(
+                file: live.databasePath,
+                sql: live.sql,
+                mapping: mapping,
+                columns: live.columns
+            )
             return nil
         } catch {
             return "\(mapping.table) cannot be written: \(error.message)"

@@ -8,7 +8,7 @@ import SQLiteStore
 /// itself is never written: it changes when the query runs again after the commit, as after
 /// any other program's.
 ///
-///     let writes = try QueryWrites(file: "shop.sqlite", mapping: mapping, columns: live.columns)
+///     let writes = try QueryWrites(file: "shop.sqlite", sql: live.sql, mapping: mapping, columns: live.columns)
 ///     try writes.delete(row, actionName: "Deleted “pear”")
 final class QueryWrites {
     /// The table and the result's key columns.
@@ -20,14 +20,17 @@ final class QueryWrites {
     let tableColumns: [String: String]
     /// The result's columns.
     private let columns: [QueryColumn]
+    /// The query's expressions named with `AS`, by that name (``QueryColumn/expressions(in:)``).
+    private let expressions: [String: String]
 
     /// The table `mapping` names in the SQLite file at `file`, open for writing.
     ///
     /// - Throws: ``FetchedTableError`` naming why its rows cannot be changed (a table without a
     ///   row id, a file that cannot be opened).
-    init(file: String, mapping: QuerySourceTable, columns: [QueryColumn]) throws(FetchedTableError) {
+    init(file: String, sql: String, mapping: QuerySourceTable, columns: [QueryColumn]) throws(FetchedTableError) {
         self.mapping = mapping
         self.columns = columns
+        expressions = QueryColumn.expressions(in: sql)
         var tableColumns: [String: String] = [:]
         for column in columns where column.sourceTable == mapping.table {
             if let source = column.sourceColumn { tableColumns[column.name] = source }
@@ -59,7 +62,8 @@ final class QueryWrites {
             if let origin, origin != mapping.table {
                 return "\(name) is \(QueryWrites.owner(origin)) column, not \(QueryWrites.owner(mapping.table))"
             }
-            return "\(name) is computed by the query, not a column of \(mapping.table)"
+            let how = expressions[name].map { "(\($0))" } ?? "by the query"
+            return "\(name) is computed \(how), not a column of \(mapping.table)"
         }
         if mapping.keyColumns.contains(where: { $0.result == name }) {
             return "\(name) is \(QueryWrites.owner(mapping.table)) key, which finds the row: it is not edited here"

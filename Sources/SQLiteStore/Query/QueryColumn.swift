@@ -1,3 +1,5 @@
+import Foundation
+
 /// One column of a query's result: the name it is listed under, its declared type, and the
 /// column of a table it is read from when it is a plain column reference.
 ///
@@ -44,5 +46,72 @@ public struct QueryColumn: Sendable, Hashable {
             }
             return name
         }
+    }
+}
+
+extension QueryColumn {
+    /// The expressions of `sql`'s outermost select list that are named with `AS`, by that name
+    /// (as written, quotes taken off): what a computed column of the result is computed from.
+    ///
+    ///     QueryColumn.expressions(in: "SELECT id, sum(qty) AS total FROM orders")   // ["total": "sum(qty)"]
+    package static func expressions(in sql: String) -> [String: String] {
+        var items: [String] = []
+        var item = ""
+        var depth = 0
+        var started = false
+        var word = ""
+        var quote: Character?
+        // The select list: from the first SELECT outside parentheses to the FROM after it.
+        for character in sql {
+            if let open = quote {
+                if started { item.append(character) }
+                if character == open { quote = nil }
+                continue
+            }
+            if character.isLetter || character == "_" {
+                word.append(character)
+            } else {
+                let ended = word.uppercased()
+                word = ""
+                if depth == 0 && !started && ended == "SELECT" {
+                    started = true
+                    item = ""
+                    if character != " " { item.append(character) }
+                    continue
+                }
+                if depth == 0 && started && ended == "FROM" {
+                    item.removeLast(4)
+                    break
+                }
+            }
+            switch character {
+            case "'", "\"", "`": quote = character
+            case "(": depth += 1
+            case ")": depth -= 1
+            case "," where depth == 0 && started:
+                items.append(item)
+                item = ""
+                continue
+            default: break
+            }
+            if started { item.append(character) }
+        }
+        if started { items.append(item) }
+        var found: [String: String] = [:]
+        for item in items {
+            let text = item.trimmingCharacters(in: .whitespacesAndNewlines)
+            // The last AS names the column (an earlier one is inside the expression).
+            guard let range = text.matches(of: #/\s+[Aa][Ss]\s+/#).last?.range else { continue }
+            var name = text[range.upperBound...].trimmingCharacters(in: .whitespaces)
+            if let first = name.first, "\"`[".contains(first), name.count >= 2 {
+                name = String(name.dropFirst().dropLast())
+            }
+            var expression = text[..<range.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+            for prefix in ["DISTINCT ", "ALL "] where expression.uppercased().hasPrefix(prefix) {
+                expression = String(expression.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            }
+            found[name] = expression
+        }
+        return found
     }
 }

@@ -98,4 +98,18 @@ import Testing
         #expect(QueryShape(sql: "SELECT id, max(qty) FROM orders").refusal == "it makes one row of many (max(…))")
         #expect(QueryShape(sql: "SELECT id, count (*) FROM orders").refusal == "it makes one row of many (count(…))")
     }
+    @Test func theExpressionsOfTheSelectListAreFoundByTheirNames() {
+        #expect(
+            QueryColumn.expressions(in: "SELECT id, sum(qty) AS total FROM orders GROUP BY id") == ["total": "sum(qty)"]
+        )
+        let sql = """
+            WITH big AS (SELECT id AS n FROM orders) SELECT DISTINCT qty * 2 AS "double", 'a, b' || name as label,
+              (SELECT max(x) FROM (SELECT 1 AS x)) AS top FROM orders
+            """
+        #expect(
+            QueryColumn.expressions(in: sql)
+                == ["double": "qty * 2", "label": "'a, b' || name", "top": "(SELECT max(x) FROM (SELECT 1 AS x))"]
+        )
+        #expect(QueryColumn.expressions(in: "SELECT 1 AS one") == ["one": "1"])
+    }
 }
