@@ -51,10 +51,10 @@ import Testing
 
         // Another program changes pen's qty after it was shown: nothing is written.
         try writer.execute("UPDATE orders SET qty = 9 WHERE id = 1")
-        #expect(throws: QueryWriteConflict.self) {
+        #expect(throws: QueryWriteRefusal.self) {
             try writes.edit(rows[0], column: "qty", value: .integer(4), shown: rows[0]["qty"], actionName: "Edited qty")
         }
-        #expect(throws: QueryWriteConflict.self) { try writes.delete(rows[0], actionName: "Deleted pen") }
+        #expect(throws: QueryWriteRefusal.self) { try writes.delete(rows[0], actionName: "Deleted pen") }
         #expect(try qty(1) == .integer(9))
 
         // Shown as it is now: written, and undone by the context's undo.
@@ -68,7 +68,7 @@ import Testing
         do {
             try writes.delete(rows[1], actionName: "Deleted pad")
             Issue.record("deleted a row that is gone")
-        } catch let conflict as QueryWriteConflict {
+        } catch let conflict as QueryWriteRefusal {
             #expect(conflict.description == "another program deleted it from orders since it was shown")
         }
         // As shown again: deleted.

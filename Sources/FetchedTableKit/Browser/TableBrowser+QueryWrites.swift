@@ -7,7 +7,8 @@ extension TableBrowser {
     /// table, `e` edits a cell of one of its columns (checked against the value shown), `a` adds a
     /// row to it with the table's form, `u` and Ctrl-R undo and redo those — each saved at once,
     /// in the table; the result shows it once the query has run again (asked for at once).
-    func configureQueryWrites(_ configuration: inout ListScreenConfiguration, source: QuerySource, writes: QueryWrites) {
+    func configureQueryWrites(_ configuration: inout ListScreenConfiguration, source: QuerySource, writes: QueryWrites)
+    {
         let mapped: () throws -> Void = {
             // A re-run found the key repeated (a self-join): its rows are no longer one table's.
             if source.live.sourceTable == nil {
@@ -50,7 +51,7 @@ extension TableBrowser {
     /// columns, DEFAULTs, generated and NOT NULL ones as the table's own form shows them).
     private func queryAddRowBinding(
         writes: QueryWrites,
-        say: @escaping @Sendable (String) -> Void,
+        say: @escaping @Sendable (sending String) -> Void,
         written: @escaping () -> Void
     ) -> ListKeyBinding {
         let table = writes.mapping.table

@@ -74,7 +74,7 @@ struct TableQueryWriteEndToEndTests {
         tmux.send("Tab")
         tmux.type("4")
         tmux.send("C-s")
-        try tmux.waitFor("Added a row to orders")
+        try tmux.waitFor("to orders — u to undo")
         #expect(try fixture.sql("SELECT id, qty FROM orders WHERE name = 'cap'", database: database) == "4|4")
         try tmux.waitUntil("cap in the result", timeout: 20) { $0.contains("cap") && !$0.contains("New row in") }
         tmux.send("u")
