@@ -170,7 +170,7 @@ let package = Package(
             name: "FetchedTableTests",
             dependencies: [
                 "FetchedTableKit", "FetchedResults", "FetchedResultsUI", "SQLiteStore", "TestSupport",
-                "PostgreSQLReplica", "FaultInjection",
+                "PostgreSQLReplica", "PostgreSQLClient", "FaultInjection",
             ]
         ),
     ]

@@ -78,6 +78,54 @@ import Testing
         #expect(try titlesInFile(f).contains("Count Zero II"))
     }
 
+    @Test func aCellSentToAServerIsMarkedUntilItAnswersAndARefusalReopensTheEditorWithTheText() throws {
+        let f = try ListScreenFixture(yearGrid: ListScreenGridTests.grid, cellEdits: true, savesCellsLater: true)
+        let id = try #require(f.list.selectedObject).objectID
+        f.press(.character("e"), .control("u"))
+        f.type("Zero History")
+        let sent = f.press(.enter)
+        #expect(f.extraKeyTitles == ["title='Zero History'"])
+        #expect(!f.list.isEditingCell)
+        // The text typed, dim, marked ↻ before it, until the app says the server answered.
+        #expect(lines(sent)[4].hasPrefix("↻Zero History  Gibson"), "\(sent)")
+        #expect(try #require(f.screen.lastFrame)[1, 4].attributes.contains(.dim))
+        #expect(!(try #require(f.screen.lastFrame)[15, 4].attributes.contains(.dim)), "the author is not sent")
+        let (ok, message) = matchesGolden(sent, "cell-edit-pending-48x14")
+        #expect(ok, "\(message)")
+        // Refused: the mark goes, the cell shows what the store holds, the editor is back with the text.
+        f.list.cellSaveAnswered(row: id, key: "title", refusal: "CHECK — title_short")
+        let refused = f.press(.character("X"))
+        #expect(f.list.isEditingCell)
+        #expect(lines(refused)[4].hasPrefix(" Zero HistoryX"), "\(refused)")
+        #expect(refused.contains("Not saved: CHECK — title_short"))
+        // Sent again and saved: the mark goes, the cell shows the store's value (this app saved nothing).
+        f.press(.enter)
+        #expect(lines(f.text)[4].hasPrefix("↻Zero HistoryX"))
+        f.list.cellSaveAnswered(row: id, key: "title")
+        let answered = f.press(.character("x"))
+        #expect(lines(answered)[4].hasPrefix(" Count Zero "), "\(answered)")
+        #expect(!answered.contains("↻"))
+        f.list.cellSaveAnswered(row: id, key: "title", refusal: "NOT NULL")
+        #expect(!f.list.isEditingCell, "answered already: nothing to reopen")
+    }
+
+    @Test func escDiscardsTheTextOfAnEditorReopenedAfterARefusal() throws {
+        let f = try ListScreenFixture(yearGrid: ListScreenGridTests.grid, cellEdits: true, savesCellsLater: true)
+        let id = try #require(f.list.selectedObject).objectID
+        f.press(.character("e"), .control("u"))
+        f.type("Zero History")
+        f.press(.enter, .down)  // moved on meanwhile: the editor opens on the refused cell all the same
+        #expect(f.selectedTitle != "Count Zero")
+        f.list.cellSaveAnswered(row: id, key: "title", refusal: "NOT NULL")
+        #expect(lines(f.press(.end))[4].hasPrefix(" Zero History"))
+        #expect(f.selectedTitle == "Count Zero")
+        #expect(f.list.isEditingCell)
+        let discarded = f.press(.escape)
+        #expect(!f.list.isEditingCell)
+        #expect(discarded.contains("Not changed"))
+        #expect(lines(discarded)[4].hasPrefix(" Count Zero"))
+    }
+
     @Test func enterWithTheValueUnchangedSavesNothing() throws {
         let f = try ListScreenFixture(yearGrid: ListScreenGridTests.grid, cellEdits: true)
         f.press(.character("e"))

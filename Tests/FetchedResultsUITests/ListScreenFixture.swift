@@ -60,6 +60,7 @@ final class ListScreenFixture {
         yearGrid: ListGrid? = nil,
         cellEdits: Bool = false,
         cellEditRefusal: ((ListColumn) -> String?)? = nil,
+        savesCellsLater: Bool = false,
         extraBooks: [(String, String, String)] = []
     ) throws {
         let path = directory.path("books.sqlite")
@@ -133,6 +134,10 @@ final class ListScreenFixture {
             // An app whose deletes go to a server: sent on their way here, answered later.
             configuration.delete = { [marks] book, _ in marks.titles.append(book.string("title") ?? "") }
             configuration.deleteIsAnsweredLater = true
+        }
+        if savesCellsLater {
+            // An app whose cell edits go to a server: sent on their way here, answered later.
+            configuration.saveCell = { [marks] _, key, value, _, _ in marks.titles.append("\(key)=\(value)") }
         }
         configuration.indexTitleDescription = "a year, an author"
         configuration.detailDescription = "show the book"

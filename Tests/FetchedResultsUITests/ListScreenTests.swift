@@ -136,6 +136,13 @@ import Testing
         #expect(!sent.contains("u to undo"))
         #expect(f.list.positionText.hasSuffix("/8"), "the row stays until the store has the change")
         #expect(f.context.undoActionName == nil)
+        // Marked until the app says the store answered: dim, ↻ at its left.
+        let lines = sent.split(separator: "\n", omittingEmptySubsequences: false)
+        let row = try #require(lines.firstIndex { $0.hasPrefix("↻Neuromancer") }, "\(sent)")
+        #expect(try #require(f.screen.lastFrame)[1, row].attributes.contains(.dim))
+        f.list.deleteAnswered(row: try #require(f.list.selectedObject).objectID)
+        let answered = f.press(.character("x")).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(answered[row].hasPrefix(" Neuromancer"))
     }
 
     @Test func deleteSavesWithAnActionNameAndUndoSaysWhatTheContextUndid() throws {

@@ -174,6 +174,27 @@ import Testing
         #expect(reversed(9, 2) && !canvas[9, 2].attributes.contains(.underline))
     }
 
+    @Test func aRowOrAValueWaitingForItsStoresAnswerIsDimAndMarked() {
+        var edited = TableCell(values: ["Heritage Bank", "Atlanta", "1234"])
+        edited.pendingColumns = [1]
+        var deleted = TableCell(values: ["First Bank", "Miami", "77"])
+        deleted.isPending = true
+        let plain = TableCell(values: ["Coastal Bank", "Tampa", nil])
+        let table = TableView(rowHeight: 1)
+        let source = HighlightSource([edited, deleted, plain])
+        table.dataSource = source
+        table.gridColumns = [GridColumn("bank"), GridColumn("city"), GridColumn("n", alignment: .trailing)]
+        table.selectRow(at: IndexPath(row: 0, section: 0))
+        let canvas = draw(table, width: 32, height: 5)
+        let shown = lines(canvas)
+        #expect(shown[1] == " Heritage Bank ↻Atlanta  1234")  // the value sent, marked before it
+        #expect(shown[2] == "↻First Bank     Miami      77")  // the row sent, marked at its left
+        #expect(shown[3] == " Coastal Bank   Tampa       ∅")
+        #expect(canvas[16, 1].attributes.contains(.dim) && !canvas[1, 1].attributes.contains(.dim))
+        #expect((1...28).allSatisfy { canvas[$0, 2].attributes.contains(.dim) })
+        Golden.check(canvas, "grid-pending-32x5")
+    }
+
     @Test func numbersAreRightAlignedUnderARightAlignedName() {
         let rows: [ModelDataSource.Row] = [
             .init(id: 0, title: "a", values: ["5"]),

@@ -12,12 +12,13 @@ final class CellEdit {
     let original: StoreValue
     let field: TextField
 
-    init(objectID: ObjectID, column: ListColumn, attribute: Attribute, original: StoreValue) {
+    /// The editor of a cell holding `text` (nil: its value, `original`).
+    init(objectID: ObjectID, column: ListColumn, attribute: Attribute, original: StoreValue, text: String? = nil) {
         self.objectID = objectID
         self.column = column
         self.attribute = attribute
         self.original = original
-        self.field = TextField(text: CellText.text(of: original))
+        self.field = TextField(text: text ?? CellText.text(of: original))
         field.fieldAttributes = [.reverse]
     }
 }
@@ -128,6 +129,7 @@ extension ListScreen {
                 return
             }
             cellEdit = nil
+            markPendingEdit(of: edit.objectID, key: edit.attribute.name, sent: text, typed: edit.field.text)
             statusLine.showMessage("Saving \(actionName)…", at: now, duration: 30)
             return
         }

@@ -35,6 +35,7 @@ extension ListScreen {
                 context.delete(object)
                 try context.save(actionName: actionName)
             }
+            if configuration.deleteIsAnsweredLater { markPendingDelete(of: object.objectID) }
             let said = configuration.deleteIsAnsweredLater ? "Deleting \(name)…" : "\(actionName) — u to undo"
             statusLine.showMessage(said, at: now, duration: 8)
         } catch let error where isLockedOut(error) {

@@ -91,15 +91,27 @@ extension ListScreen {
     }
 
     /// The cell of an object in the tab showing: its values in the grid's shown columns (the
-    /// search's matches in them highlighted), or the tab's own cell in a list.
+    /// search's matches in them highlighted), or the tab's own cell in a list; marked while a
+    /// change of it waits for its store's answer.
     func cellMaker() -> (ManagedObject) -> TableCell {
-        guard let current = tabGrid(tabIndex), current.showsGrid else { return tab.cell }
+        guard let current = tabGrid(tabIndex), current.showsGrid else {
+            let cell = tab.cell
+            return { [weak self] object in
+                guard let self, !self.pendingChanges.isEmpty else { return cell(object) }
+                return self.markingPending(cell(object), of: object, visibleKeys: [])
+            }
+        }
         let grid = current.grid
         let numeric = grid.visibleIndices.map { grid.columns[$0].isNumeric }
+        let keys = grid.visibleIndices.map { grid.columns[$0].keyPath }
         return { [weak self] object in
             let values = grid.values(of: object)
-            guard let text = self?.search?.text, !text.isEmpty else { return TableCell(values: values) }
-            return TableCell(values: values, highlights: ListScreen.highlights(of: text, in: values, numeric: numeric))
+            var cell = TableCell(values: values)
+            if let text = self?.search?.text, !text.isEmpty {
+                cell.highlights = ListScreen.highlights(of: text, in: values, numeric: numeric)
+            }
+            guard let self, !self.pendingChanges.isEmpty else { return cell }
+            return self.markingPending(cell, of: object, visibleKeys: keys)
         }
     }
 

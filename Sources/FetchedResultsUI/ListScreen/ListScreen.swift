@@ -96,6 +96,8 @@ public final class ListScreen: View, TableViewDelegate {
     var tabGrids: [Int: TabGrid] = [:]
     /// The cell being edited (`e` in a grid), if any.
     var cellEdit: CellEdit?
+    /// The changes sent on their way that their store has not answered yet, by row (marked on screen).
+    var pendingChanges: [ObjectID: PendingChange] = [:]
     /// What the screen's controllers call on their worker thread when background work of theirs
     /// finishes: it posts ``backgroundWorkFinished()`` to the loop.
     lazy var backgroundWake: @Sendable () -> Void = loop.poster { [weak self] in self?.backgroundWorkFinished() }

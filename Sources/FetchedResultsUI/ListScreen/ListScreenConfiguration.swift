@@ -102,9 +102,10 @@ public struct ListScreenConfiguration {
     /// server, on a thread of the app's: given the row, the attribute, the new value, the value the
     /// cell showed when the edit began (for the app to refuse a write over another session's
     /// change) and the action name. The status line then says `Saving <action name>…`, the cell
-    /// shows its old value until the store has the change, and the app says the outcome (and
-    /// does its own undo). A thrown error keeps the editor open and is said on the status line.
-    /// Nil (the default): the context saves it.
+    /// shows the text typed, dim and marked `↻`, until the app says the store answered
+    /// (``ListScreen/cellSaveAnswered(row:key:refusal:)``: a refusal opens the editor again with
+    /// the text typed), and the app says the outcome (and does its own undo). A thrown error
+    /// keeps the editor open and is said on the status line. Nil (the default): the context saves it.
     ///
     ///     configuration.saveCell = { row, key, value, shown, actionName in
     ///         server.send(row.objectID, key, value, unless: shown) { screen.showMessage("\(actionName) — u to undo") }
@@ -122,7 +123,8 @@ public struct ListScreenConfiguration {
     public var deleteRefusal: String?
     /// Whether ``delete`` only sends the delete on its way (to a server, on a thread of
     /// the app's): the status line then says `Deleting <name>…` rather than that it is
-    /// deleted, the row stays until the store has the change, and the app says the outcome.
+    /// deleted, the row stays, dim and marked `↻`, until the store has the change, and the app
+    /// says the outcome (and ``ListScreen/deleteAnswered(row:)``: the mark goes).
     public var deleteIsAnsweredLater = false
     /// The action name a delete is saved with (the undo stack's label).
     public var deleteActionName: (_ objectName: String) -> String = { name in "Deleted \(name)" }

@@ -13,10 +13,14 @@ extension RecordForm {
     static let tableHints = "* NOT NULL · Tab next · Ctrl-S save · Esc cancel"
 
     /// What a table's form of a new row does with it instead of inserting it through the screen's
-    /// context (a server's table: sends it there): given the values of the fields filled and the
-    /// row's name; the form closes and the app says the outcome. A thrown error keeps the form
-    /// open, said on it.
-    package typealias Insert = (_ values: [(key: String, value: StoreValue)], _ name: String) throws -> Void
+    /// context (a server's table: sends it there): given the values of the fields filled, the
+    /// row's name, and what opens the form again with the fields as filled and the store's
+    /// refusal said on it (for the app to call when the store refuses the row: nothing typed is
+    /// lost); the form closes and the app says the outcome. A thrown error keeps the form open,
+    /// said on it.
+    package typealias Insert = (
+        _ values: [(key: String, value: StoreValue)], _ name: String, _ reopen: @escaping (_ refusal: String) -> Void
+    ) throws -> Void
 
     /// The form of a new row of the table, which `insert` sends on its way.
     package func newRowForm(in screen: ListScreen, insert: @escaping Insert) -> Form {
@@ -26,6 +30,22 @@ extension RecordForm {
             in: screen,
             insert: insert
         )
+    }
+
+    /// What opens the form of a new row again on `screen` with its fields holding `typed`, the
+    /// store's refusal said on it: Ctrl-S sends it again, Esc asks before discarding it.
+    private func reopening(
+        in screen: ListScreen,
+        insert: @escaping Insert,
+        typed: [String]
+    ) -> (String) -> Void {
+        { [weak screen] refusal in
+            guard let screen else { return }
+            let form = newRowForm(in: screen, insert: insert)
+            form.restoreValues((current: typed, initial: form.fields.map(\.control.value)))
+            form.errorMessage = "Not saved: \(refusal)"
+            screen.loop.push(form)
+        }
     }
 
     /// The form of a new row (`object` nil) or of `object`'s row.
@@ -45,7 +65,12 @@ extension RecordForm {
             do {
                 let values = try tableValues(of: attributes, from: texts, adding: object == nil)
                 if object == nil, let insert {
-                    try insert(values, name(attributes: attributes) { key in values.first { $0.key == key }?.value })
+                    let reopen = reopening(in: screen, insert: insert, typed: form.fields.map(\.control.value))
+                    try insert(
+                        values,
+                        name(attributes: attributes) { key in values.first { $0.key == key }?.value },
+                        reopen
+                    )
                     return true
                 }
                 return save(values, texts: texts, editing: edit, attributes: attributes, screen: screen, form: form)

@@ -30,8 +30,9 @@ extension PostgresBrowser {
 
     /// The cell editor's Enter: `UPDATE` of the cell on the server, guarded by the value shown
     /// (``PostgresReplica/update(rowID:column:to:expecting:)``), on the requests' thread; the
-    /// cell keeps its value until the server answers, then the copy shows the new one. Another
-    /// session's change since is a conflict, named, and kept.
+    /// cell shows the text typed, marked, until the server answers, then the copy's value.
+    /// Another session's change since is a conflict, named, and kept; any other refusal opens
+    /// the editor again with the text typed, to fix it.
     func startEdit(_ row: ManagedObject, key: String, value: StoreValue, shown: StoreValue, actionName: String) throws {
         guard let copy else { return }
         if let waiting = requests.inFlight.first {
@@ -39,21 +40,30 @@ extension PostgresBrowser {
         }
         let column = copy.table.columns.first { $0.name == key }
         let text = PostgresBrowser.serverText(of: value, isBoolean: column?.storage == .boolean)
-        let rowID = row.objectID.rowID
+        let id = row.objectID
+        let rowID = id.rowID
         let replica = copy.replica
         requests.run(
             "the edit of \(key)",
             { try replica.update(rowID: rowID, column: key, to: text, expecting: .shown(shown)) },
             then: { [weak self] result in
                 guard let self else { return }
+                let list = self.browser?.list
+                list?.pollExternalChanges()
                 switch result {
                 case .success(let edit):
                     self.changes.did(actionName, .edited(edit))
-                    self.browser?.list?.pollExternalChanges()
+                    list?.cellSaveAnswered(row: id, key: key)
                     self.show(ok: "\(actionName) — u to undo")
+                case .failure(let error as ReplicaError):
+                    if case .conflict = error {
+                        list?.cellSaveAnswered(row: id, key: key)
+                        self.show(refusal: "Not saved: \(PostgresBrowser.reason(error, copy: copy))")
+                    } else {
+                        list?.cellSaveAnswered(row: id, key: key, refusal: PostgresBrowser.reason(error, copy: copy))
+                    }
                 case .failure(let error):
-                    self.browser?.list?.pollExternalChanges()
-                    self.show(refusal: "Not saved: \(PostgresBrowser.reason(error, copy: copy))")
+                    list?.cellSaveAnswered(row: id, key: key, refusal: PostgresBrowser.reason(error, copy: copy))
                 }
             }
         )
@@ -79,8 +89,8 @@ extension PostgresBrowser {
                 screen.showMessage("Cannot add a row: \(refusal)", duration: 8, style: .error)
                 return
             }
-            screen.beginAddingRow(with: form) { [unowned self] values, name in
-                try self.startInsert(values, name: name, booleans: booleans)
+            screen.beginAddingRow(with: form) { [unowned self] values, name, reopen in
+                try self.startInsert(values, name: name, booleans: booleans, reopen: reopen)
             }
         }
         binding.helpPlacement = .section("Change")
@@ -103,8 +113,14 @@ extension PostgresBrowser {
     }
 
     /// The form's Ctrl-S: the row inserted on the server on the requests' thread; once it
-    /// answers, said on the status line and the new row selected.
-    func startInsert(_ values: [(key: String, value: StoreValue)], name: String, booleans: Set<String>) throws {
+    /// answers, said on the status line and the new row selected — or, refused, the form open
+    /// again with the fields as filled and the refusal said on it (`reopen`).
+    func startInsert(
+        _ values: [(key: String, value: StoreValue)],
+        name: String,
+        booleans: Set<String>,
+        reopen: @escaping (String) -> Void
+    ) throws {
         guard let copy else { return }
         if let waiting = requests.inFlight.first {
             throw FetchedTableError("the server has not answered \(waiting) yet", status: 1)
@@ -124,7 +140,9 @@ extension PostgresBrowser {
                 self.show(ok: "\(actionName) — u to undo")
                 self.select(rowID)
             case .failure(let error):
-                self.show(refusal: "Could not add \(name): \(PostgresBrowser.reason(error, copy: copy))")
+                let reason = PostgresBrowser.reason(error, copy: copy)
+                self.show(refusal: "Could not add \(name): \(reason)")
+                reopen(reason)
             }
         }
     }

@@ -230,9 +230,10 @@ final class PostgresBrowser {
         if let waiting = requests.inFlight.first {
             throw FetchedTableError("the server has not answered \(waiting) yet", status: 1)
         }
-        let rowID = row.objectID.rowID
+        let id = row.objectID
         let replica = copy.replica
-        requests.run("the delete of \(name)", { try replica.delete(rowIDs: [rowID]) }) { [weak self] result in
+        requests.run("the delete of \(name)", { try replica.delete(rowIDs: [id.rowID]) }) { [weak self] result in
+            self?.browser?.list?.deleteAnswered(row: id)
             self?.finishDelete(result, name: name, actionName: actionName, copy: copy)
         }
     }

@@ -71,6 +71,19 @@ public struct TableCell: Hashable, Sendable {
     /// Parts of the grid values to show apart (a search's matches): in reverse video, or —
     /// in the selected row, which is reversed already — bold and underlined, not reversed.
     public var highlights: [Highlight] = []
+    /// Whether the row waits for a store's answer to a change sent on its way (a delete sent
+    /// to a server): drawn dim, marked ``pendingMark`` at its left edge until the answer.
+    ///
+    ///     cell.isPending = deleting.contains(row.id)
+    public var isPending = false
+    /// The grid values that wait for a store's answer (an edit sent to a server), as indices
+    /// in ``values``: each drawn dim, marked ``pendingMark`` just before it, until the answer.
+    ///
+    ///     cell.pendingColumns = [2]   // the third value is being saved
+    public var pendingColumns: Set<Int> = []
+
+    /// The mark of a row or a grid value that waits for a store's answer.
+    public static let pendingMark = "↻"
 
     /// A part of one grid value to show apart: `range` counts the value's characters
     /// (grapheme clusters, as `String.count` does).

@@ -183,7 +183,7 @@ extension TableView {
 
     /// A row's line of values; `base` holds the row's attributes (reverse when selected,
     /// dim while fading). The cursor's cell of the selected row is bold and underlined
-    /// instead of reversed.
+    /// instead of reversed; a value waiting for a store's answer is dim, marked before it.
     func drawGridLine(_ cell: TableCell, selected: Bool, into canvas: inout Canvas, y: Int, base: CellAttributes) {
         guard let columns = gridColumns else { return }
         let cursor = clampedCursorColumn
@@ -193,6 +193,10 @@ extension TableView {
                 attributes.remove(.reverse)
                 attributes.formUnion([.bold, .underline])
                 canvas.fill(" ", x: placement.x, y: y, width: placement.width, attributes: attributes)
+            }
+            if cell.pendingColumns.contains(placement.column) {
+                attributes.insert(.dim)
+                canvas.put(TableCell.pendingMark, x: placement.x - 1, y: y, attributes: base.union(.dim), maxWidth: 1)
             }
             let alignment = columns[placement.column].alignment
             let value: String? = placement.column < cell.values.count ? cell.values[placement.column] : ""

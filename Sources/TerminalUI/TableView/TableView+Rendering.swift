@@ -231,7 +231,8 @@ extension TableView {
     ) {
         let editing = indexPath != nil && indexPath == editingIndexPath
         let selected = indexPath != nil && indexPath == selection && !editing
-        let base = selected ? attributes.union(.reverse) : attributes
+        var base = selected ? attributes.union(.reverse) : attributes
+        if cell.isPending { base.insert(.dim) }
         let buttonWidth = editing ? min(DisplayWidth.of(Self.deleteButtonTitle), max(0, geometry.contentWidth - 4)) : 0
         let x = geometry.contentX
         let width = geometry.contentWidth
@@ -252,6 +253,9 @@ extension TableView {
                     width: width - buttonWidth,
                     attributes: base
                 )
+            }
+            if cell.isPending && l == 0 {
+                canvas.put(TableCell.pendingMark, x: x, y: y, attributes: base, maxWidth: 1)
             }
             if buttonWidth > 0 {
                 let buttonAttributes: CellAttributes = [.reverse, .bold, .destructive]

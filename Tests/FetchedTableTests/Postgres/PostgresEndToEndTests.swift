@@ -1,4 +1,5 @@
 import Foundation
+import PostgreSQLClient
 import TestSupport
 import Testing
 
@@ -171,7 +172,8 @@ struct PostgresEndToEndTests {
         try tmux.waitFor("5 rows", timeout: 15)  // the browser's title, not the copying preview's
         let fee = { try fixture.psql("SELECT fee FROM student WHERE id = 1") }
 
-        // fee of Ada: a text that is not a number, refused by the server and named; then saved.
+        // fee of Ada: a text that is not a number, refused by the server and named; the editor back
+        // with the text typed, to fix it.
         tmux.send("l", "l", "e")
         try tmux.waitFor("Enter saves")
         tmux.send("C-u")
@@ -179,13 +181,28 @@ struct PostgresEndToEndTests {
         tmux.send("Enter")
         try tmux.waitFor("Not saved: not a value of its type — invalid input syntax", timeout: 15)
         #expect(try fee() == "120.50")
-        tmux.send("e")
-        try tmux.waitFor("Enter saves")
+        tmux.type("r")
+        try tmux.waitFor("cheapr")  // typed into the editor reopened over the cell
         tmux.send("C-u")
         tmux.type("130.75")
+
+        // Another session holds Ada's row: the edit waits for the server, the cell shows the value
+        // sent marked ↻ until it answers — here that it gave up waiting (the editor back again).
+        let holder = try PostgresConnection(fixture.uri, applicationName: "lock-holder", timeZone: "UTC", timeout: 30)
+        try holder.execute("BEGIN; SELECT * FROM student WHERE id = 1 FOR UPDATE")
+        tmux.send("Enter")
+        let waiting = try tmux.waitUntil("the edit marked while the server has not answered") {
+            $0.contains("↻") && $0.contains("130.75") && !$0.contains("Not saved")
+        }
+        #expect(!waiting.contains("Enter saves"), "\(waiting)")
+        try tmux.waitFor("for a lock held by", timeout: 30)  // the lock holder named, the editor back with 130.75
+        try holder.execute("ROLLBACK")
+        let back = tmux.capture()
+        #expect(back.contains("130.75") && !back.contains("↻"), "\(back)")
         tmux.send("Enter")
         // The server's yes, not "Saving Edited fee of …" before it.
         try tmux.waitUntil("the edit saved", timeout: 15) { $0.contains("Edited fee of") && $0.contains("u to undo") }
+        #expect(!tmux.capture().contains("↻"))
         #expect(try fee() == "130.75")
         try tmux.waitFor("130.75", timeout: 15)
 
@@ -207,22 +224,32 @@ struct PostgresEndToEndTests {
         #expect(try fee() == "77.00")
         try tmux.waitFor("77.00", timeout: 15)
 
-        // name: NOT NULL named.
+        // name: NOT NULL named, and the editor back with the text it held; Esc discards it.
         tmux.send("h", "h", "e")
         try tmux.waitFor("Enter saves")
+        tmux.type(" Lovelace")
         tmux.send("C-n")
         try tmux.waitFor("Not saved: NOT NULL — null value in column \"name\"", timeout: 15)
         #expect(try fixture.psql("SELECT name FROM student WHERE id = 1") == "Ada")
+        #expect(tmux.capture().contains("Ada Lovelace"))
+        tmux.press("Escape")
+        try tmux.waitFor("Not changed")
 
-        // a: the form of the server's columns; the row read back from the server, then undone.
+        // a: the form of the server's columns; a row it refuses (UNIQUE) opens the form again with
+        // the fields as filled; fixed, the row read back from the server, then undone.
         tmux.send("a")
         let form = try tmux.waitFor("New row in student")
         #expect(form.contains("id *") && form.contains("name *"), "\(form)")
-        tmux.type("9")
+        tmux.type("1")
         tmux.send("Tab")
         tmux.type("Zoe")
         tmux.send("Tab")
         tmux.type("Zoology")
+        tmux.send("C-s")
+        let again = try tmux.waitFor("UNIQUE — duplicate key", timeout: 15)
+        #expect(again.contains("New row in student") && again.contains("Zoology"), "\(again)")
+        tmux.send("C-u")  // the id field, focused first
+        tmux.type("9")
         tmux.send("C-s")
         try tmux.waitFor("Added “Zoe”", timeout: 15)
         #expect(try fixture.psql("SELECT name, subject, fee IS NULL FROM student WHERE id = 9") == "Zoe|Zoology|t")
