@@ -48,23 +48,23 @@ extension PostgresBrowser {
             { try replica.update(rowID: rowID, column: key, to: text, expecting: .shown(shown)) },
             then: { [weak self] result in
                 guard let self else { return }
+                // The mark goes before the list reads the copy: an animated update draws the cells of then.
                 let list = self.browser?.list
-                list?.pollExternalChanges()
                 switch result {
                 case .success(let edit):
                     self.changes.did(actionName, .edited(edit))
                     list?.cellSaveAnswered(row: id, key: key)
                     self.show(ok: "\(actionName) — u to undo")
-                case .failure(let error as ReplicaError):
-                    if case .conflict = error {
-                        list?.cellSaveAnswered(row: id, key: key)
-                        self.show(refusal: "Not saved: \(PostgresBrowser.reason(error, copy: copy))")
-                    } else {
-                        list?.cellSaveAnswered(row: id, key: key, refusal: PostgresBrowser.reason(error, copy: copy))
-                    }
                 case .failure(let error):
-                    list?.cellSaveAnswered(row: id, key: key, refusal: PostgresBrowser.reason(error, copy: copy))
+                    let reason = PostgresBrowser.reason(error, copy: copy)
+                    if case ReplicaError.conflict = error {
+                        list?.cellSaveAnswered(row: id, key: key)  // theirs kept: nothing to fix
+                        self.show(refusal: "Not saved: \(reason)")
+                    } else {
+                        list?.cellSaveAnswered(row: id, key: key, refusal: reason)
+                    }
                 }
+                list?.pollExternalChanges()
             }
         )
     }
