@@ -138,6 +138,7 @@ final class ListScreenFixture {
         if savesCellsLater {
             // An app whose cell edits go to a server: sent on their way here, answered later.
             configuration.saveCell = { [marks] _, key, value, _, _ in marks.titles.append("\(key)=\(value)") }
+            configuration.cellEditIsAnsweredLater = true
         }
         configuration.indexTitleDescription = "a year, an author"
         configuration.detailDescription = "show the book"

@@ -129,7 +129,9 @@ extension ListScreen {
                 return
             }
             cellEdit = nil
-            markPendingEdit(of: edit.objectID, key: edit.attribute.name, sent: text, typed: edit.field.text)
+            if configuration.cellEditIsAnsweredLater {
+                markPendingEdit(of: edit.objectID, key: edit.attribute.name, sent: text, typed: edit.field.text)
+            }
             statusLine.showMessage("Saving \(actionName)…", at: now, duration: 30)
             return
         }

@@ -18,8 +18,9 @@ struct PendingChange {
 }
 
 extension ListScreen {
-    /// The store answered the cell edit ``ListScreenConfiguration/saveCell`` sent of row `id`'s
-    /// `key`: the cell's mark goes and it shows what the store holds. With a `refusal` (the
+    /// The store answered the cell edit ``ListScreenConfiguration/saveCell`` sent
+    /// (``ListScreenConfiguration/cellEditIsAnsweredLater``) of row `id`'s `key`: the cell's mark
+    /// goes and it shows what the store holds. With a `refusal` (the
     /// server's NOT NULL, CHECK, a text not of the column's type), the cell editor opens again on
     /// that cell holding the text typed, and the status line says `Not saved: <refusal>` — Enter
     /// sends it again, Esc discards it. A conflict is no refusal to fix: pass nil and say it.

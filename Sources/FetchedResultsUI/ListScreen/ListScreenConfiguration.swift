@@ -101,11 +101,10 @@ public struct ListScreenConfiguration {
     /// Sends a cell edit (`e`) elsewhere instead of saving it through the screen's context — to a
     /// server, on a thread of the app's: given the row, the attribute, the new value, the value the
     /// cell showed when the edit began (for the app to refuse a write over another session's
-    /// change) and the action name. The status line then says `Saving <action name>…`, the cell
-    /// shows the text typed, dim and marked `↻`, until the app says the store answered
-    /// (``ListScreen/cellSaveAnswered(row:key:refusal:)``: a refusal opens the editor again with
-    /// the text typed), and the app says the outcome (and does its own undo). A thrown error
-    /// keeps the editor open and is said on the status line. Nil (the default): the context saves it.
+    /// change) and the action name. The status line then says `Saving <action name>…` (the cell
+    /// marked until the store answers: ``cellEditIsAnsweredLater``), and the app says the outcome
+    /// (and does its own undo). A thrown error keeps the editor open and is said on the status
+    /// line. Nil (the default): the context saves it.
     ///
     ///     configuration.saveCell = { row, key, value, shown, actionName in
     ///         server.send(row.objectID, key, value, unless: shown) { screen.showMessage("\(actionName) — u to undo") }
@@ -121,6 +120,13 @@ public struct ListScreenConfiguration {
     ///
     ///     configuration.deleteRefusal = mayDelete ? nil : "the role may not delete from items"
     public var deleteRefusal: String?
+    /// Whether ``saveCell`` only sends the edit on its way (to a server, on a thread of the
+    /// app's): the cell then shows the value sent, dim and marked `↻`, until the app says the
+    /// store answered (``ListScreen/cellSaveAnswered(row:key:refusal:)``: a refusal opens the
+    /// editor again with the text typed). False (the default): `saveCell` has saved it when it returns.
+    ///
+    ///     configuration.cellEditIsAnsweredLater = true   // edits go to a server
+    public var cellEditIsAnsweredLater = false
     /// Whether ``delete`` only sends the delete on its way (to a server, on a thread of
     /// the app's): the status line then says `Deleting <name>…` rather than that it is
     /// deleted, the row stays, dim and marked `↻`, until the store has the change, and the app

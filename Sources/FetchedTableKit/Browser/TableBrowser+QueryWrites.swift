@@ -68,7 +68,7 @@ extension TableBrowser {
                 return
             }
             screen.loop.push(
-                form.newRowForm(in: screen) { values, name in
+                form.newRowForm(in: screen) { values, name, _ in
                     try writes.insert(values, actionName: "Added \(name)")
                     written()
                     say("Added \(name) to \(table) — u to undo")

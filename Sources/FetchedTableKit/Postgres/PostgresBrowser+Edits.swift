@@ -23,6 +23,7 @@ extension PostgresBrowser {
             if let updateRefusal { return updateRefusal }
             return described[column.keyPath].flatMap(PostgresReplica.editRefusal(of:))
         }
+        configuration.cellEditIsAnsweredLater = true
         configuration.saveCell = { [unowned self] row, key, value, shown, actionName in
             try self.startEdit(row, key: key, value: value, shown: shown, actionName: actionName)
         }
