@@ -54,8 +54,10 @@ enum QueryOrdering {
     static func renumbered(_ count: Int) -> [Double] { (0..<count).map { Double($0 + 1) } }
 
     /// Which positions of `numbers` lie on one longest strictly increasing subsequence of the
-    /// non-nil numbers (patience sorting with back links).
+    /// non-nil numbers (patience sorting with back links; in one pass when they all increase, as
+    /// in a run whose rows kept their order).
     static func longestIncreasing(_ numbers: [Double?]) -> [Bool] {
+        if allIncreasing(numbers) { return numbers.map { $0 != nil } }
         var tails: [Int] = []  // position of the smallest tail of each length
         var previous = [Int](repeating: -1, count: numbers.count)
         for (position, number) in numbers.enumerated() {
@@ -76,5 +78,15 @@ enum QueryOrdering {
             position = previous[position]
         }
         return kept
+    }
+
+    /// Whether the non-nil numbers of `numbers` strictly increase.
+    static func allIncreasing(_ numbers: [Double?]) -> Bool {
+        var last = -Double.infinity
+        for case let number? in numbers {
+            guard number > last else { return false }
+            last = number
+        }
+        return true
     }
 }

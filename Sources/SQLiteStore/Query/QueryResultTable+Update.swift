@@ -46,21 +46,36 @@ extension QueryResultTable {
     ///   The table is then as it was.
     @discardableResult
     package func update(from rows: QueryRows, progress: ((Int) -> Void)? = nil) throws -> QueryResultChange {
+        // A statement's rows (every SQLite run) read without a dynamic call per value.
+        if let statementRows = rows as? StatementRows { return try update(reading: statementRows, progress: progress) }
+        return try update(reading: rows, progress: progress)
+    }
+
+    /// ``update(from:progress:)`` of rows of a type known here.
+    private func update<Rows: QueryRows>(reading rows: Rows, progress: ((Int) -> Void)?) throws -> QueryResultChange {
         precondition(isLoaded, "update(from:) follows load(_:)")
         guard rows.columnCount == columns.count else { throw QueryResultError.columnsChanged }
         try buildIndex()
+        index.prepareRunOrder()
         index.beginRun()
-        // 1. Read the run: each row matched to a slot, or new.
+        // 1. Read the run: each row matched to a slot, or new. Each row is expected where the last
+        // run's order has the row after the last one matched.
         var sequence: [Int64] = []  // a slot, or -(its position in `fresh` + 1)
-        sequence.reserveCapacity(index.count)
+        sequence.reserveCapacity(index.count + 16)
         var fresh: [NewRow] = []
         var freshIdentities = Set<RowDigest.Digest>()
         var changed: [Int32: (content: RowDigest.Digest, values: [StoreValue])] = [:]
         var read = 0
+        var matched = 0
+        var expected = 0  // a position in the last run's order
         while try rows.next() {
-            let (identity, content, found) = try digests(of: rows) { freshIdentities.contains($0) }
+            let (identity, content, found) = try digests(of: rows, expected: index.slot(inRunOrderAt: expected)) {
+                freshIdentities.contains($0)
+            }
             if let slot = found {
                 index.markSeen(slot)
+                matched += 1
+                expected = index.runPosition(of: slot) + 1
                 if index.contents[Int(slot)] != content { changed[slot] = (content, QueryResultTable.values(of: rows)) }
                 sequence.append(Int64(slot))
             } else {
@@ -71,7 +86,7 @@ extension QueryResultTable {
             read += 1
             if read % 51_200 == 0 { progress?(read) }
         }
-        let gone = index.unseenSlots()
+        let gone = matched == index.count ? [] : index.unseenSlots()
         // 2. Their places in the order.
         let old = sequence.map { $0 >= 0 ? index.orders[Int($0)] : nil }
         let places = QueryOrdering.places(old: old)
@@ -107,9 +122,12 @@ extension QueryResultTable {
         for (position, entry) in sequence.enumerated() where entry >= 0 && places[position] != old[position] {
             index.setOrder(places[position], of: Int32(entry))
         }
+        var addedSlots: [Int32] = []
+        addedSlots.reserveCapacity(added.count)
         for (row, rowID, order) in added {
-            index.add(rowID: rowID, identity: row.identity, content: row.content, order: order)
+            addedSlots.append(index.add(rowID: rowID, identity: row.identity, content: row.content, order: order))
         }
+        index.setRunOrder(sequence.map { $0 >= 0 ? Int32($0) : addedSlots[Int(-$0 - 1)] })
         change.inserted = added.count
         change.deleted = gone.count
         change.count = index.count
@@ -134,7 +152,7 @@ extension QueryResultTable {
     }
 
     /// The current row's values.
-    static func values(of rows: QueryRows) -> [StoreValue] {
+    static func values<Rows: QueryRows>(of rows: Rows) -> [StoreValue] {
         (0..<rows.columnCount).map { rows.field($0).value }
     }
 

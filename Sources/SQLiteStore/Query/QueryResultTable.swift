@@ -272,21 +272,35 @@ public final class QueryResultTable {
     /// numbered by occurrence among the rows of this run so far) and the whole row's; and the
     /// slot of the last run's row with that identity, if any (found once, not looked up again).
     /// `isNew` says whether an identity was given to a new row of this run already (an update's
-    /// rows are added to the index only once they are written).
+    /// rows are added to the index only once they are written). `expected` is the slot the row is
+    /// likely in (the next of the last run's order): when its identity is the row's, no lookup.
     ///
     /// - Throws: ``QueryResultError/duplicateKey(columns:values:)`` when the key was seen in this run.
-    func digests(
-        of rows: QueryRows,
+    @inline(__always)
+    func digests<Rows: QueryRows>(
+        of rows: Rows,
+        expected: Int32? = nil,
         isNew: (RowDigest.Digest) -> Bool = { _ in false }
     ) throws -> (identity: RowDigest.Digest, content: RowDigest.Digest, slot: Int32?) {
         var content = RowDigest()
-        for column in 0..<columns.count { content.add(rows.field(column)) }
+        var key = RowDigest()
+        // A key of one column (the common case) is read once, with the content.
+        let single = keyColumns.count == 1 ? keyColumns[0] : -1
+        for column in 0..<columns.count {
+            let field = rows.field(column)
+            content.add(field)
+            if column == single { key.add(field) }
+        }
         let whole = content.value
+        func lookUp(_ identity: RowDigest.Digest) -> Int32? {
+            if let expected, index.identities[Int(expected)] == identity { return expected }
+            return index.slot(of: identity)
+        }
         guard !keyColumns.isEmpty else {
             var number = 0
             while true {
                 let identity = whole.numbered(number)
-                if let slot = index.slot(of: identity) {
+                if let slot = number == 0 ? lookUp(identity) : index.slot(of: identity) {
                     if !index.isSeen(slot) { return (identity, whole, slot) }
                 } else if !isNew(identity) {
                     return (identity, whole, nil)
@@ -294,10 +308,9 @@ public final class QueryResultTable {
                 number += 1
             }
         }
-        var key = RowDigest()
-        for column in keyColumns { key.add(rows.field(column)) }
+        if single < 0 { for column in keyColumns { key.add(rows.field(column)) } }
         let identity = key.value
-        let slot = index.slot(of: identity)
+        let slot = lookUp(identity)
         let seen = slot.map(index.isSeen) ?? isNew(identity)
         if seen {
             throw QueryResultError.duplicateKey(

@@ -4,6 +4,10 @@
 ///
 /// Rows live in slots (reused once their row is gone); row ids are never reused, so that a
 /// row deleted and another inserted are never taken for one row changed.
+///
+/// It also keeps the last run's slots in its order (``slot(inRunOrderAt:)``), so that a run
+/// that comes in the same order as the last — most of a re-run after a change of a few rows —
+/// finds each row's slot where the last run had it, by comparing one digest, without a lookup.
 struct QueryRowIndex {
     /// A slot's row id in the table (0: the slot is free).
     private(set) var rowIDs: [Int64] = []
@@ -22,6 +26,12 @@ struct QueryRowIndex {
     private(set) var nextRowID: Int64 = 1
     /// The run being read (``beginRun()``).
     private(set) var run: UInt32 = 0
+    /// The live slots in the last run's order (when `runOrderIsCurrent`).
+    private var runOrder: [Int32] = []
+    /// Each slot's position in `runOrder`.
+    private var runPosition: [Int32] = []
+    /// Whether `runOrder` is the slots in their places' order (a change of a slot makes it stale).
+    private var runOrderIsCurrent = false
 
     /// How many rows there are.
     var count: Int { slotOfIdentity.count }
@@ -88,6 +98,7 @@ struct QueryRowIndex {
         }
         slotOfIdentity[identity] = slot
         nextRowID = max(nextRowID, rowID + 1)
+        runOrderIsCurrent = false
         return slot
     }
 
@@ -97,13 +108,54 @@ struct QueryRowIndex {
         slotOfIdentity[identities[index]] = nil
         rowIDs[index] = 0
         freeSlots.append(slot)
+        runOrderIsCurrent = false
     }
 
     /// Gives `slot` new content.
     mutating func setContent(_ content: RowDigest.Digest, of slot: Int32) { contents[Int(slot)] = content }
 
     /// Gives `slot` a new place in the order.
-    mutating func setOrder(_ order: Double, of slot: Int32) { orders[Int(slot)] = order }
+    mutating func setOrder(_ order: Double, of slot: Int32) {
+        orders[Int(slot)] = order
+        runOrderIsCurrent = false
+    }
+
+    // MARK: The last run's order
+
+    /// The slot at `position` in the last run's order, nil past its end (``prepareRunOrder()`` first).
+    @inline(__always)
+    func slot(inRunOrderAt position: Int) -> Int32? { position < runOrder.count ? runOrder[position] : nil }
+
+    /// The position of the live `slot` in the last run's order.
+    @inline(__always)
+    func runPosition(of slot: Int32) -> Int { Int(runPosition[Int(slot)]) }
+
+    /// Makes the last run's order current, when a change since made it stale: the live slots by
+    /// their places (in one pass when the slots are in order already, as after the first run).
+    mutating func prepareRunOrder() {
+        guard !runOrderIsCurrent else { return }
+        var live: [Int32] = []
+        live.reserveCapacity(count)
+        var inOrder = true
+        var last = -Double.infinity
+        for slot in rowIDs.indices where rowIDs[slot] != 0 {
+            if orders[slot] <= last { inOrder = false }
+            last = orders[slot]
+            live.append(Int32(slot))
+        }
+        if !inOrder { live.sort { orders[Int($0)] < orders[Int($1)] } }
+        setRunOrder(live)
+    }
+
+    /// Sets the last run's order: its slots (every live one) in its order.
+    mutating func setRunOrder(_ slots: [Int32]) {
+        runOrder = slots
+        if runPosition.count < rowIDs.count {
+            runPosition.append(contentsOf: repeatElement(0, count: rowIDs.count - runPosition.count))
+        }
+        for (position, slot) in slots.enumerated() { runPosition[Int(slot)] = Int32(position) }
+        runOrderIsCurrent = true
+    }
 
     /// Every row's identity recomputed from its content (numbered by occurrence, in the order's
     /// sequence): the index of a result that is told apart by content from now on.

@@ -20,8 +20,8 @@ import Timekeeping
 ///   smaller: the result has as many rows), shown by `fetchedtable` under a pseudo-terminal;
 ///   another connection inserts one event, newer than all, whose timestamp is a marker no other
 ///   row has; from just after its commit until the marker is on screen (the new first row). The
-///   live query looks for commits every 0.1 s (``LiveQuery/pollInterval``, `PRAGMA data_version`), so
-///   this includes up to 0.1 s (0.05 s on average) of waiting for that look; nothing else polls.
+///   live query looks for commits every 0.025 s (``LiveQuery/pollInterval``, `PRAGMA data_version`),
+///   so this includes up to 0.025 s of waiting for that look; nothing else polls.
 /// - `query_rerun_ms` (table only) and `query_rerun_ratio`: in-process over the same copy, a
 ///   ``LiveQuery`` loaded once; after each insert by another connection, one look
 ///   (``LiveQuery/lookNow(progress:)``: the change found, the query run again, its difference
