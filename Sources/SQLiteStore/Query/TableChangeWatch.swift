@@ -12,8 +12,9 @@
 ///   in the same read transaction as the run that follows (an update in place). SQLite keeps no
 ///   per-table change counter, and nothing is written to a file that is only read, so that scan
 ///   is the price of an untracked table's updates (`--track` makes any change one indexed read).
-///   A digest the count made stale is read again at the next look that finds no commit, off the
-///   path of a change.
+///   A digest the count made stale is read again over the next looks that find no commit, a
+///   slice of ``digestRowsPerLook`` rows each (in row id order), so that no look after a change
+///   costs a read of the whole table while the change is shown.
 ///
 /// Use it inside a read transaction (``Database/read(_:)``), so that what it reads and the run it
 /// decides on see one snapshot.
@@ -32,14 +33,30 @@ final class TableChangeWatch {
     private var historyPosition: Int64?
     /// Each untracked table's fingerprint (nil until the first look).
     private var fingerprints: [String: Fingerprint]?
+    /// Rows of a stale digest read again by one look that finds no commit.
+    var digestRowsPerLook = 8192
 
     /// What is kept of an untracked table to tell whether a commit changed it.
     struct Fingerprint: Equatable {
         /// Its row count and largest row id (nil: not a rowid table), read without its rows.
         var count: Int64?
         var largestRowID: Int64?
-        /// The digest of its rows (nil: not read since the count moved; read at the next quiet look).
+        /// The digest of its rows (nil: not read since the count moved; read over the next quiet looks).
         var digest: RowDigest.Digest?
+        /// The digest being read again, slice by slice (nil: not started).
+        var partial: PartialDigest?
+    }
+
+    /// A digest of a table's rows read so far, in row id order.
+    struct PartialDigest: Equatable {
+        var digest = RowDigest()
+        var rows: UInt64 = 0
+        /// The last row id read (nil: none yet).
+        var lastRowID: Int64?
+
+        static func == (lhs: PartialDigest, rhs: PartialDigest) -> Bool {
+            lhs.digest.value == rhs.digest.value && lhs.rows == rhs.rows && lhs.lastRowID == rhs.lastRowID
+        }
     }
 
     /// What a look found.
@@ -150,12 +167,13 @@ final class TableChangeWatch {
         return changed
     }
 
-    /// The fingerprint of every untracked table now.
+    /// The fingerprint of every untracked table now: its counts, and the digest of a table without
+    /// row ids (a rowid table's is read in slices by the quiet looks, ``completeDigests()``).
     private func fingerprintsNow() throws -> [String: Fingerprint] {
         var fingerprints: [String: Fingerprint] = [:]
         for table in tables where !tracked.contains(table) {
             var fingerprint = try counts(of: table)
-            fingerprint.digest = try digest(of: table)
+            if fingerprint.largestRowID == nil { fingerprint.digest = try digest(of: table) }
             fingerprints[table] = fingerprint
         }
         return fingerprints
@@ -177,12 +195,46 @@ final class TableChangeWatch {
         return digest != now.digest
     }
 
-    /// The digests the counts left unread, read now (a look that found no commit: the run's state).
+    /// The digests the counts left unread, read on (a look that found no commit: the run's state):
+    /// a slice of each table's rows, all of a table that has no row ids.
     private func completeDigests() throws {
         guard let kept = fingerprints else { return }
-        for (table, fingerprint) in kept where fingerprint.digest == nil {
-            fingerprints?[table]?.digest = try digest(of: table)
+        for (table, var fingerprint) in kept where fingerprint.digest == nil {
+            if fingerprint.largestRowID == nil {
+                fingerprint.digest = try digest(of: table)
+            } else {
+                var partial = fingerprint.partial ?? PartialDigest()
+                if try digestSlice(of: table, into: &partial) {
+                    partial.digest.add(word: partial.rows)
+                    fingerprint.digest = partial.digest.value
+                    fingerprint.partial = nil
+                } else {
+                    fingerprint.partial = partial
+                }
+            }
+            fingerprints?[table] = fingerprint
         }
+    }
+
+    /// Reads up to ``digestRowsPerLook`` more rows of `table` (a rowid table) into `partial`, in row
+    /// id order — the order of ``digest(of:)``; true when none is left.
+    private func digestSlice(of table: String, into partial: inout PartialDigest) throws -> Bool {
+        let name = SQLIdentifier.quoted(table)
+        let statement = try database.statement(
+            "SELECT _rowid_, * FROM \(name) WHERE _rowid_ > ? ORDER BY _rowid_ LIMIT ?"
+        )
+        defer { statement.reset() }
+        try statement.bind(partial.lastRowID ?? Int64.min, at: 1)
+        try statement.bind(Int64(digestRowsPerLook), at: 2)
+        let rows = StatementRows(statement)
+        var read = 0
+        while try rows.next() {
+            for column in 0..<rows.columnCount { partial.digest.add(rows.field(column)) }
+            if case .integer(let rowID) = rows.field(0) { partial.lastRowID = rowID }
+            partial.rows += 1
+            read += 1
+        }
+        return read < digestRowsPerLook
     }
 
     /// The row count of `table` and its largest row id (nil when it has none: `WITHOUT ROWID`,
@@ -194,12 +246,12 @@ final class TableChangeWatch {
         return Fingerprint(count: count, largestRowID: largest, digest: nil)
     }
 
-    /// A digest of every row of `table`, its row id first when it has one.
+    /// A digest of every row of `table`, its row id first when it has one (in row id order).
     private func digest(of table: String) throws -> RowDigest.Digest {
         let name = SQLIdentifier.quoted(table)
         let statement: Statement
         do {
-            statement = try database.statement("SELECT _rowid_, * FROM \(name)")
+            statement = try database.statement("SELECT _rowid_, * FROM \(name) ORDER BY _rowid_")
         } catch {
             statement = try database.statement("SELECT * FROM \(name)")  // WITHOUT ROWID, or a virtual table
         }

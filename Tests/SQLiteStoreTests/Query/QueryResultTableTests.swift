@@ -115,6 +115,53 @@ import Testing
         #expect(table.rowIDColumn == "query_row_2" && table.orderColumn == "query_order_2")
     }
 
+    /// Runs that insert, delete, move, change and repeat rows, at random: after each, the table
+    /// is the run, in its order; a row told apart by its key keeps its row id while it stays.
+    /// (A re-run finds a row's slot where the last run's order expects it, else by its digest.)
+    @Test(arguments: [true, false])
+    func everyRunLeavesTheTableAsTheRunWhateverMoved(byKey: Bool) throws {
+        let folder = TemporaryDirectory("query-result")
+        let table = try table(byKey ? .key(["id"]) : .content, folder)
+        var rng = SplitMix64(seed: byKey ? 0x51DE : 0xC0DE)
+        var run: [(Int64, String, StoreValue)] = (1...30).map { ($0, "n\($0 % 4)", .integer($0 % 3)) }
+        try table.load(rows(run))
+        var nextID: Int64 = 31
+        for step in 0..<150 {
+            // By key: each id's row id before the run.
+            let before = byKey ? try contents(table) : []
+            let rowIDs = Dictionary(uniqueKeysWithValues: before.map { ($0[1], $0[0]) })
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let place = Int.random(in: 0...run.count, using: &rng)
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0:
+                    run.insert((nextID, "new", .integer(nextID % 5)), at: place)
+                    nextID += 1
+                case 1 where !run.isEmpty:
+                    run.remove(at: Int.random(in: 0..<run.count, using: &rng))
+                case 2 where !run.isEmpty:
+                    let row = run.remove(at: Int.random(in: 0..<run.count, using: &rng))
+                    run.insert(row, at: min(place, run.count))
+                case 3 where !run.isEmpty:
+                    run[Int.random(in: 0..<run.count, using: &rng)].2 = .integer(Int64.random(in: 0...4, using: &rng))
+                case 4 where !run.isEmpty && !byKey:
+                    run.insert(run[Int.random(in: 0..<run.count, using: &rng)], at: place)  // an equal row
+                default:
+                    break
+                }
+            }
+            let change = try table.update(from: rows(run))
+            let written = try contents(table)
+            #expect(
+                written.map { Array($0.dropFirst()) } == run.map { [.integer($0.0), .text($0.1), $0.2] },
+                "step \(step): the table is the run"
+            )
+            #expect(change.count == run.count)
+            for row in written where rowIDs[row[1]] != nil {
+                #expect(rowIDs[row[1]] == row[0], "step \(step): the row of id \(row[1]) kept its row id")
+            }
+        }
+    }
+
     @Test(arguments: [0, 1, 2])
     func placesKeepTheLongestIncreasingRunAndStayInOrder(_ seed: Int) throws {
         var rng = SplitMix64(seed: UInt64(seed) &+ 0x0DE5)
