@@ -23,7 +23,8 @@ import Synchronization
 ///   it is run on a poll every ``minimumPollInterval`` seconds, doubled after each poll that
 ///   changed nothing, up to ``maximumPollInterval``, and back to the minimum after a change.
 ///   Runs never overlap: notifications that arrive during a run make one more run.
-/// - **Cancel.** ``cancelRun()`` sends `PQcancel` for the run in progress.
+/// - **Cancel.** ``cancelRun()`` sends `PQcancel` for the run in progress; one that comes before
+///   ``load(progress:)`` starts ends the load at once, as cancelled.
 package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     package let sql: String
     package let columns: [QueryColumn]
@@ -52,7 +53,8 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     private let labels: [String: String]
     private let mapping = Mutex<(table: QuerySourceTable?, refusal: String?)>((nil, nil))
     private let stopped = Atomic<Bool>(false)
-    private let cancelled = Atomic<Bool>(false)
+    /// ``cancelRun()`` asked (until a run takes the request), and whether a run's statements are on the server.
+    private let cancelling = Mutex<(requested: Bool, onServer: Bool)>((false, false))
     private let refreshRequested = Atomic<Bool>(false)
     private let finished = DispatchGroup()
     private var thread: Thread?
@@ -155,7 +157,6 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     }
 
     package func load(progress: ((Int) -> Void)?) throws {
-        cancelled.store(false, ordering: .relaxed)
         let rows = try run()
         do {
             try result.load(PostgresResultRows(rows), progress: progress)
@@ -205,9 +206,13 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     }
 
     package func cancelRun() {
-        cancelled.store(true, ordering: .relaxed)
-        // PQcancel waits for the server's answer: never on the caller's thread.
-        if let canceller { DispatchQueue.global(qos: .userInitiated).async { canceller.cancel() } }
+        let onServer = cancelling.withLock { state in
+            state.requested = true
+            return state.onServer
+        }
+        // PQcancel waits for the server's answer: never on the caller's thread. Before a run, the
+        // request alone stops it (the server ignores a cancel while it waits for a statement).
+        if onServer, let canceller { DispatchQueue.global(qos: .userInitiated).async { canceller.cancel() } }
     }
 
     package func refresh() {
@@ -230,7 +235,7 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         tables: [String],
         report: @escaping @Sendable (LiveQuery.Event) -> Void = { _ in }
     ) -> LiveQuery.Event? {
-        cancelled.store(false, ordering: .relaxed)
+        cancelling.withLock { $0.requested = false }  // a request between runs stops none
         let started = Date()
         report(.running(rows: 0, tables: tables))
         do {
@@ -272,19 +277,38 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     }
 
     /// One run of the query: in a `READ ONLY` transaction, with the statement timeout, rolled back.
+    /// A ``cancelRun()`` before it stops it before anything is sent; one during it, by `PQcancel`
+    /// (or, when that came while the server waited between two statements, once it ends).
     ///
-    /// - Throws: ``QueryRefusal`` with the server's message and position (`.cancelled` when
-    ///   ``cancelRun()`` stopped it); ``PostgresError`` when the connection failed.
+    /// - Throws: ``RunCancelled`` when ``cancelRun()`` stopped it; ``QueryRefusal`` with the
+    ///   server's message and position; ``PostgresError`` when the connection failed.
     private func run() throws -> QueryResult {
+        let cancelledBefore = cancelling.withLock { state in
+            if state.requested {
+                state.requested = false
+                return true
+            }
+            state.onServer = true
+            return false
+        }
+        if cancelledBefore { throw RunCancelled() }
         let milliseconds = Int((statementTimeout * 1000).rounded())
+        let outcome: Result<QueryResult, PostgresError>
         do {
             try connection.execute("BEGIN READ ONLY; SET LOCAL statement_timeout = \(milliseconds)")
             defer { if connection.isConnected { _ = try? connection.execute("ROLLBACK") } }
-            return try connection.query(text.sql, values)
+            outcome = .success(try connection.query(text.sql, values))
         } catch {
-            if error.sqlState == "57014" && cancelled.load(ordering: .relaxed) {
-                throw RunCancelled()
-            }
+            outcome = .failure(error)
+        }
+        let cancelled = cancelling.withLock { state in
+            defer { state = (false, false) }
+            return state.requested
+        }
+        if cancelled { throw RunCancelled() }
+        do {
+            return try outcome.get()
+        } catch {
             throw PostgresLiveQuery.refusal(error, position: connection.lastErrorPosition)
         }
     }

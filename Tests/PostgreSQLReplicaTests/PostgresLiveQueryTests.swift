@@ -44,6 +44,22 @@ struct PostgresLiveQueryTests {
         #expect(slow.result.count == 0)
     }
 
+    @Test func aCancelBeforeTheLoadEndsTheLoadAsCancelledAtOnce() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(PostgresLiveQueryTests.schema)
+        let live = try PostgresLiveQuery(
+            connection: try database.connect(),
+            sql: "SELECT id, kind, pg_sleep(30)::text AS slept FROM item",
+            resultPath: try makeCacheDirectory() + "/result.sqlite"
+        )
+        // Before the fix the load cleared the request and ran the 90 s query (PQcancel had no statement to stop).
+        live.cancelRun()
+        let started = Date()
+        #expect(throws: PostgresLiveQuery.RunCancelled.self) { try live.load() }
+        #expect(Date().timeIntervalSince(started) < 20, "cancelled at once, not run for 90 s")
+        #expect(live.result.count == 0)
+    }
+
     @Test func aTrackedTablesNotificationRunsItAgain() throws {
         let database = try ReplicaTestDatabase()
         try database.psql(PostgresLiveQueryTests.schema)

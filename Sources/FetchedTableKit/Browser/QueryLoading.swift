@@ -4,8 +4,9 @@ import SQLiteStore
 import TerminalUI
 
 /// A query's first run on a thread of its own, shown meanwhile (``LoadingListScreen``: how long
-/// it has run and the rows read so far); Esc stops it (``LiveQuery/cancelRun()``, SQLite's
-/// `sqlite3_interrupt`). Its progress and its end are posted to the loop, never polled for.
+/// it has run and the rows read so far); Esc stops it (``LiveQuerying/cancelRun()``: SQLite's
+/// `sqlite3_interrupt`, a server's `PQcancel`). Its progress and its end are posted to the loop,
+/// never polled for.
 ///
 ///     let loading = QueryLoading(source: source, title: ":1 SELECT …", loop: loop)
 ///     loading.onFinish = { result in … }      // not called once cancelled
@@ -63,17 +64,12 @@ final class QueryLoading {
         thread.start()
     }
 
-    /// Esc: the run stopped, the screen gone, ``onCancel`` called; its end, when it comes, ignored.
+    /// Esc: the run stopped (one that has not begun yet, too: it then ends at once), the screen
+    /// gone, ``onCancel`` called; its end, when it comes, ignored.
     func cancel() {
         guard !isCancelled else { return }
         isCancelled = true
-        // Again until the thread ends: a cancel before the run has begun is undone by its start.
-        let live = source.live
-        let done = self.done
-        live.cancelRun()
-        DispatchQueue.global().async {
-            while done.wait(timeout: .now() + 0.05) == .timedOut { live.cancelRun() }
-        }
+        source.live.cancelRun()
         close()
         onCancel?()
     }
@@ -90,7 +86,7 @@ final class QueryLoading {
     private func finish(_ result: Result<Void, Error>) {
         guard !isCancelled else { return }
         close()
-        if case .failure(let error as SQLiteError) = result, error.isInterrupted {
+        if case .failure(let error) = result, QuerySource.isCancellation(error) {
             isCancelled = true
             onCancel?()
             return

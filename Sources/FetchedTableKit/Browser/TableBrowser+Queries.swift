@@ -1,5 +1,6 @@
 import FetchedResultsUI
 import Foundation
+import PostgreSQLClient
 import SQLiteStore
 import TerminalUI
 
@@ -20,6 +21,11 @@ final class QueryTabs {
     /// Whether the next refresh follows a write of the browser's own (`d`, `e`, `a`, `u` on the
     /// result): its status message is not said over the write's ("… — u to undo").
     var refreshFollowsOwnWrite = false
+    /// The server the `:` line's queries run on when the browser shows a copy of one of its
+    /// tables (``TableBrowser/queryServer``).
+    var server: PostgresTarget?
+    /// The server's tables and their columns, for Tab (read once, in the background).
+    var serverNames: [String: [String]]?
 
     /// A query run from the line: its number (`:1`), its title, its browser.
     struct QueryTab {
@@ -29,10 +35,8 @@ final class QueryTabs {
 
     /// ":1 SELECT s.subject, count(*) …": the tab's number and the query on one line, at most 40 characters.
     static func title(number: Int, sql: String) -> String {
-        let words = sql.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         let head = ":\(number) "
-        let room = 40 - head.count
-        return head + (words.count <= room ? words : String(words.prefix(room - 1)) + "…")
+        return head + QuerySource.title(of: sql, limit: 40 - head.count)
     }
 }
 
@@ -56,6 +60,10 @@ extension TableBrowser {
     /// The SQLite file a query reads: the file's database (a CSV file's cache), or the file a `--query` reads.
     var queryFile: String { database.querySource?.databasePath ?? database.databasePath }
 
+    /// The PostgreSQL server a query reads, when the browser shows a server's table (its copy)
+    /// or a server query's result (nil: ``queryFile``).
+    var queryServer: PostgresTarget? { queries.server ?? options.postgres }
+
     /// Opens the `:` line (with `text`, `error` under it at character `offset`).
     func beginQuery(text: String = "", error: String? = nil, offset: Int? = nil) {
         if queries.running != nil { return }
@@ -64,10 +72,13 @@ extension TableBrowser {
         if let error { line.showError(error, text: text, offset: offset) }
         line.onRun = { [unowned self, unowned line] sql in self.runQuery(sql, from: line) }
         loop.push(line)
+        if let server = queryServer, queries.serverNames == nil { readServerNames(server) }
     }
 
-    /// The names Tab completes: the tables of the file queried and their columns.
+    /// The names Tab completes: the tables of the file queried and their columns (a server's:
+    /// as read by ``readServerNames(_:)``, none until then).
     func queryCompletion() -> QueryCompletion {
+        if queryServer != nil { return QueryCompletion(tables: queries.serverNames ?? [:]) }
         var tables: [CatalogTable] = database.tables
         if database.querySource != nil {
             tables = (try? DatabaseCatalog(path: queryFile, tracking: TableFileNames.tracking))?.tables ?? []
@@ -79,23 +90,51 @@ extension TableBrowser {
         return QueryCompletion(tables: names)
     }
 
-    /// Enter on the line: the query kept in the history, checked (refused: the line says why and
-    /// where), run with its progress shown (Esc: the line again, "cancelled"), then its tab opened.
+    /// A server's tables and their columns (``Catalog/tables(on:)``), read on a thread of its own
+    /// and given to the `:` line (the open one, and the next ones); none when the server cannot say.
+    func readServerNames(_ server: PostgresTarget) {
+        queries.serverNames = [:]
+        let give = loop.poster { [weak self] (names: [String: [String]]) in
+            guard let self else { return }
+            self.queries.serverNames = names
+            if let line = self.loop.topView as? QueryLine { line.completion = QueryCompletion(tables: names) }
+        }
+        let thread = Thread {
+            var names: [String: [String]] = [:]
+            let tables = (try? PostgresServer.connect(server, warn: { _ in }).tables()) ?? []
+            for table in tables where names[table.displayName] == nil {
+                names[table.displayName] = table.columns.map(\.name)
+            }
+            give(names)
+        }
+        thread.start()
+    }
+
+    /// Enter on the line: the query kept in the history, checked — on the file, or on the server
+    /// (``queryServer``: read-only, with the statement timeout, as `--query`) — refused: the line
+    /// says why and where; run with its progress shown (Esc: the line again, "cancelled"), then its
+    /// tab opened, live.
     func runQuery(_ sql: String, from line: QueryLine) {
         if let failure = line.history.record(sql) {
             list?.statusLine.showMessage("history not kept: \(failure)", at: loop.clock.now, duration: 8)
         }
         queries.history = line.history
+        let server = queryServer
         let source: QuerySource
         do {
-            source = try QuerySource.prepare(sql: sql, file: queryFile)
+            if let server {
+                source = try QuerySource.prepare(sql: sql, server: server, statementTimeout: options.statementTimeout)
+            } else {
+                source = try QuerySource.prepare(sql: sql, file: queryFile)
+            }
         } catch {
-            let (message, offset) = TableBrowser.queryError(error)
+            let (message, offset) = TableBrowser.queryError(error, server: server)
             line.showError(message, text: sql, offset: offset)
             return
         }
         loop.remove(line)
         let title = QueryTabs.title(number: queries.tabs.count + 1, sql: sql)
+        source.title = title
         let loading = QueryLoading(source: source, title: title, loop: loop)
         queries.running = loading
         loading.onCancel = { [unowned self] in
@@ -108,7 +147,7 @@ extension TableBrowser {
                 try result.get()
                 try self.openQueryTab(source, title: title)
             } catch {
-                let (message, offset) = TableBrowser.queryError(error)
+                let (message, offset) = TableBrowser.queryError(error, server: server)
                 self.beginQuery(text: sql, error: message, offset: offset)
             }
         }
@@ -152,14 +191,16 @@ extension TableBrowser {
     }
 
     /// What the line says of a query that cannot run, and where (a character of the query):
-    /// SQLite's words, "at column N".
-    static func queryError(_ error: Error) -> (message: String, offset: Int?) {
+    /// SQLite's words, "at column N"; a server's (`server`), "at character N" as PostgreSQL counts.
+    static func queryError(_ error: Error, server: PostgresTarget? = nil) -> (message: String, offset: Int?) {
         switch error {
         case let refusal as QueryRefusal:
-            let place = refusal.offset.map { " (at column \($0 + 1))" } ?? ""
+            let place = refusal.offset.map { " (at \(server == nil ? "column" : "character") \($0 + 1))" } ?? ""
             return (refusal.message + place, refusal.offset)
         case let error as SQLiteError:
             return (error.message, nil)
+        case let error as PostgresError:
+            return (PostgresServer.refusal(error, target: server ?? PostgresTarget(connectionString: nil)).message, nil)
         case let error as FetchedTableError:
             return (error.message, nil)
         default:

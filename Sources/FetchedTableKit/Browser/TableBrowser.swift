@@ -258,7 +258,7 @@ package final class TableBrowser {
         // `--table`'s column options are that table's: another one (from the table list) opens with its defaults.
         let opened = try database.open(table, options: options.opening(table.name))
         var configuration = ListScreenConfiguration(
-            title: TableBrowser.title(table: table.name, path: database.path, kind: database.kind),
+            title: TableBrowser.title(table: opened.query.label, path: database.path, kind: database.kind),
             tabs: [TableListTab.make(opened.query)]
         )
         // One tab: the title bar names the file and counts the rows; no tab line.
@@ -292,7 +292,7 @@ package final class TableBrowser {
                 keys: keys,
                 labels: query.columnLabels,
                 titleKey: titleKey,
-                backTitle: table.name
+                backTitle: query.label
             ) { row, key in
                 query.displayText(of: row, key: key)
             }
@@ -306,7 +306,7 @@ package final class TableBrowser {
         configuration.tabs[0].predicate = opened.query.predicate
         configuration.keyBindings = [sortBinding(), sectionBinding(), columnSectionBinding(), layoutBinding()]
         configuration.keyBindings.append(addRowBinding(table, titleKey: titleKey))
-        if options.postgres == nil { configuration.keyBindings.append(queryBinding()) }
+        configuration.keyBindings.append(queryBinding())
         if database.querySource != nil {
             configuration.statusDetail = { [unowned self] _ in self.queryStatusDetail }
         }

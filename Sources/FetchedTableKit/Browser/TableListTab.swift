@@ -15,7 +15,7 @@ enum TableListTab {
     static func make(_ query: TableQuery) -> ListTab {
         let titleKey = query.titleKey
         var tab = ListTab(
-            title: query.table,
+            title: query.label,
             entity: query.table,
             sortDescriptors: query.sortDescriptors,
             sectionNameKeyPath: query.section?.keyPath

@@ -23,7 +23,7 @@ package enum TableBrowserCommand {
             if options.postgres != nil && options.query == nil {
                 return try TableBrowserCommand.browsePostgres(options)
             }
-            if options.postgres == nil, options.query != nil { return try runQueryLoading(options) }
+            if options.query != nil { return try runQueryLoading(options) }
             if options.postgres == nil, try TableFileKind.of(path: options.file).isCached,
                 !CSVSource.isCached(path: options.file, missingValues: options.missingValues)
             {
@@ -82,12 +82,14 @@ package enum TableBrowserCommand {
         return exit.exitStatus
     }
 
-    /// `--query`: the query checked before curses starts (refused: exit 64 naming why), its first
-    /// run shown while it goes (``QueryLoading``: the time and the rows so far), then the browser
-    /// of its result, followed. Esc during the run stops it: the message "the query was cancelled"
-    /// and status 130 (as Ctrl-C's, 128 + SIGINT).
+    /// `--query` of a file or a server: the query checked before curses starts (refused: exit 64
+    /// naming why), its first run shown while it goes (``QueryLoading``: the time and the rows so
+    /// far), then the browser of its result, followed. Esc during the run stops it (SQLite's
+    /// interrupt, the server's `PQcancel`): the message "the query was cancelled" and status 130
+    /// (as Ctrl-C's, 128 + SIGINT).
     static func runQueryLoading(_ options: TableOptions) throws -> Int32 {
-        let source = try TableDatabase.prepareQuery(options)
+        let source =
+            options.postgres != nil ? try QuerySource.preparePostgres(options) : try TableDatabase.prepareQuery(options)
         if let refusal = terminalRefusal() { throw refusal }
         let screen: CursesBackend
         do { screen = try CursesBackend() } catch {
@@ -97,7 +99,8 @@ package enum TableBrowserCommand {
             )
         }
         let loop = TerminalRunLoop(backend: screen, minimumWidth: 24, minimumHeight: 8)
-        let loading = QueryLoading(source: source, title: (options.file as NSString).lastPathComponent, loop: loop)
+        let place = options.postgres?.label ?? (options.file as NSString).lastPathComponent
+        let loading = QueryLoading(source: source, title: place, loop: loop)
         var browser: TableBrowser?
         var failure: Error?
         loading.onCancel = { loop.quit() }
@@ -107,7 +110,7 @@ package enum TableBrowserCommand {
                 let opened = try TableBrowser(
                     database: try TableDatabase.queryResult(
                         source,
-                        path: options.file,
+                        path: options.postgres?.label ?? options.file,
                         writeRefusal: options.readOnly ? "opened with --read-only" : nil
                     ),
                     options: options,

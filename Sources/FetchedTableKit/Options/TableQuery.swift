@@ -17,6 +17,9 @@ import SQLiteStore
 package struct TableQuery {
     /// The table's name.
     package var table: String
+    /// What the table is called on screen (the tab, the title bar, the detail view): its name, or
+    /// for a query's result the query's title (``QuerySource/title``), not the result's own table.
+    package var label: String
     /// Its columns, in table order.
     package var columns: [TableColumn]
     /// The key path that orders by the row id or primary key (the default sort).
@@ -72,19 +75,27 @@ package struct TableQuery {
         package init(orderColumns: [String: String]) { self.orderColumns = orderColumns }
     }
 
-    /// Checks `options` against `columns` of `table`.
+    /// Checks `options` against `columns` of `table` (shown as `label`: a query's title, when given).
     ///
-    /// - Throws: ``FetchedTableError`` 64 naming the option and the columns there are.
-    package init(options: TableOptions, table: String, columns: [TableColumn], idKey: String) throws(FetchedTableError)
-    {
+    /// - Throws: ``FetchedTableError`` 64 naming the option and the columns there are (in "the
+    ///   query's result" when a `label` is given).
+    package init(
+        options: TableOptions,
+        table: String,
+        label: String? = nil,
+        columns: [TableColumn],
+        idKey: String
+    ) throws(FetchedTableError) {
         self.table = table
+        self.label = label ?? table
+        let place = label == nil ? "table \"\(table)\"" : "the query's result"
         self.idKey = idKey
         var columns = columns
         let names = Set(columns.map(\.name))
         let list = columns.map(\.name).joined(separator: ", ")
         func check(_ column: String, _ option: String) throws(FetchedTableError) {
             guard names.contains(column) else {
-                throw .usage("\(option): no column \"\(column)\" in table \"\(table)\"; its columns: \(list)")
+                throw .usage("\(option): no column \"\(column)\" in \(place); its columns: \(list)")
             }
         }
         // --type: how the values read (a CSV file's cache stores them so already: then nothing changes).

@@ -178,6 +178,8 @@ final class PostgresBrowser {
         } catch {
             throw TableDatabase.refusal(error, path: options.file)
         }
+        // The `:` line queries the server, not the copy.
+        browser.queries.server = copy.target
         self.copy = copy
         self.browser = browser
         changes = PostgresChanges()

@@ -20,6 +20,10 @@ package final class QuerySource {
     package let live: any LiveQuerying
     /// The folder of the result's file.
     private let folder: String
+    /// What the query is called on screen where its result's own table name (`query_result`)
+    /// would show — the status line, the title bar, the detail view, messages: the `:` line's tab
+    /// title (":1 SELECT …"), else the query's first words (``title(of:limit:)``).
+    package var title: String
 
     /// The result table's columns that are the table's own, not the query's.
     var hiddenColumns: Set<String> { [live.result.rowIDColumn, live.result.orderColumn] }
@@ -29,6 +33,18 @@ package final class QuerySource {
     private init(live: any LiveQuerying, folder: String) {
         self.live = live
         self.folder = folder
+        title = QuerySource.title(of: live.sql)
+    }
+
+    /// "SELECT s.subject, count(*) …": the query's words on one line, at most `limit` characters.
+    static func title(of sql: String, limit: Int = 40) -> String {
+        let words = sql.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return words.count <= limit ? words : String(words.prefix(max(limit - 1, 0))) + "…"
+    }
+
+    /// Whether `error` is a run's end by ``LiveQuerying/cancelRun()`` (SQLite's interrupt, a server's cancel).
+    static func isCancellation(_ error: Error) -> Bool {
+        (error as? SQLiteError)?.isInterrupted == true || error is PostgresLiveQuery.RunCancelled
     }
 
     deinit {
@@ -44,10 +60,7 @@ package final class QuerySource {
     ///   an unknown `--key` column; 65 for a `--key` two rows share (naming them); 66 for a missing
     ///   file or `@FILE`; 74 when the result cannot be written.
     package static func open(_ options: TableOptions) throws(FetchedTableError) -> QuerySource {
-        guard let given = options.query else { throw .usage("--query: no query") }
-        let sql = try text(of: given)
-        if options.postgres != nil { return try openPostgres(options, sql: sql) }
-        let source = try prepare(options)
+        let source = options.postgres != nil ? try preparePostgres(options) : try prepare(options)
         try source.load(options: options)
         return source
     }
@@ -148,38 +161,64 @@ package final class QuerySource {
         }
     }
 
-    /// `--query` of a server: checked and run there (``PostgresLiveQuery``) on a connection of its own.
+    /// `--query` of a server: checked there (``PostgresLiveQuery``) on a connection of its own, its
+    /// result's file made; nothing is run yet (``load(options:progress:)``).
     ///
     /// - Throws: ``FetchedTableError``: 64 a query refused before it is sent or by the server (its
-    ///   message and position), a write, a parameter without a value; 65 a `--key` two rows share;
-    ///   69/77 the server cannot be reached or refuses the credentials.
-    static func openPostgres(_ options: TableOptions, sql: String) throws(FetchedTableError) -> QuerySource {
+    ///   message and position), a write, a parameter without a value; 69/77 the server cannot be
+    ///   reached or refuses the credentials. (65, a `--key` two rows share, comes with the run.)
+    static func preparePostgres(_ options: TableOptions) throws(FetchedTableError) -> QuerySource {
         guard let target = options.postgres else { throw .usage("not a PostgreSQL URL: \(options.file)") }
-        let server = try PostgresServer.connect(target)
-        let folder = try makeFolder()
-        let live: PostgresLiveQuery
+        guard let given = options.query else { throw .usage("--query: no query") }
+        let sql = try text(of: given)
         do {
-            live = try PostgresLiveQuery(
-                connection: server.connection,
+            return try prepare(
                 sql: sql,
+                server: target,
                 parameters: options.parameters,
                 key: options.key,
+                statementTimeout: options.statementTimeout,
+                warn: { writeStandardError("\(ProgramName.current): \($0)\n") }
+            )
+        } catch let error as FetchedTableError {
+            throw error
+        } catch {
+            throw refusal(error, options: options)
+        }
+    }
+
+    /// Checks `sql` on `target`'s server, on a connection of its own that its runs use, and makes its
+    /// result's file (the browser's `:` line: the errors as thrown, a ``QueryRefusal`` with the
+    /// server's position); nothing is run yet. `warn` gets the URL's password warning.
+    ///
+    /// - Throws: ``FetchedTableError`` (the server cannot be reached), ``QueryRefusal``,
+    ///   ``PostgresError``, ``QueryResultError``.
+    package static func prepare(
+        sql: String,
+        server target: PostgresTarget,
+        parameters: [String: String] = [:],
+        key: [String]? = nil,
+        statementTimeout: Double? = nil,
+        warn: (String) -> Void = { _ in }
+    ) throws -> QuerySource {
+        let server = try PostgresServer.connect(target, warn: warn)
+        let folder = try makeFolder()
+        do {
+            let live = try PostgresLiveQuery(
+                connection: server.connection,
+                sql: sql,
+                parameters: parameters,
+                key: key,
                 resultPath: folder + "/result.sqlite",
                 resultTracking: TableFileNames.tracking,
                 changeFeed: TableFileNames.changeFeed,
-                statementTimeout: options.statementTimeout ?? PostgresLiveQuery.defaultStatementTimeout
+                statementTimeout: statementTimeout ?? PostgresLiveQuery.defaultStatementTimeout
             )
+            return QuerySource(live: live, folder: folder)
         } catch {
             rmdir(folder)
-            throw refusal(error, options: options)
+            throw error
         }
-        let source = QuerySource(live: live, folder: folder)
-        do {
-            try live.load()
-        } catch {
-            throw refusal(error, options: options)
-        }
-        return source
     }
 
     /// Runs the query again whenever another connection commits a change to a table it reads

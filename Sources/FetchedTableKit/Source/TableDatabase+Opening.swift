@@ -54,7 +54,7 @@ extension TableDatabase {
         }
         return try queryResult(
             QuerySource.open(options),
-            path: options.file,
+            path: options.postgres?.label ?? options.file,
             writeRefusal: options.readOnly ? "opened with --read-only" : nil
         )
     }

@@ -181,7 +181,13 @@ package struct TableDatabase {
             ?? (hasIDColumn ? table.rowIDColumn ?? "id" : "id")
         // A query's rows are in its own order unless --sort says otherwise.
         let idKey = querySource?.orderColumn ?? rowIDKey
-        var query = try TableQuery(options: options, table: table.name, columns: columns, idKey: idKey)
+        var query = try TableQuery(
+            options: options,
+            table: table.name,
+            label: querySource?.title,
+            columns: columns,
+            idKey: idKey
+        )
         query.writtenForms = writtenForms
         query.serverOrder = serverOrder
         query.columnLabels = columnLabels

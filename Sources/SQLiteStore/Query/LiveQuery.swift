@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Synchronization
 
@@ -145,13 +146,17 @@ public final class LiveQuery: @unchecked Sendable {
     }
 
     /// Runs the query and keeps its rows (on the calling thread); `progress` gets the rows read so
-    /// far. ``cancelRun()`` from another thread stops it (an interrupted ``SQLiteError``).
+    /// far. ``cancelRun()`` from another thread stops it (an interrupted ``SQLiteError``), also
+    /// when it comes before the load starts: the load then ends so at once.
     ///
     /// - Throws: ``QueryResultError/duplicateKey(columns:values:)`` when the `key` given repeats;
     ///   what SQLite says when the query fails.
     public func load(progress: ((Int) -> Void)? = nil) throws {
-        cancelled.store(false, ordering: .relaxed)
+        // Resumed first, then the request read: a cancelRun() whose interrupt this resume cleared
+        // has set `cancelled` already, and one that comes later interrupts the run itself.
         database.resume()
+        if cancelled.exchange(false, ordering: .sequentiallyConsistent) { throw LiveQuery.interruption }
+        defer { cancelled.store(false, ordering: .sequentiallyConsistent) }
         defer { query.finishRun() }
         do {
             try database.read {
@@ -194,7 +199,7 @@ public final class LiveQuery: @unchecked Sendable {
     /// Stops the run in progress, if any (the first one, or one of ``follow(_:)``'s): it ends with
     /// ``Event/cancelled`` (or ``load(progress:)`` throws), the result as it was.
     public func cancelRun() {
-        cancelled.store(true, ordering: .relaxed)
+        cancelled.store(true, ordering: .sequentiallyConsistent)
         database.interruptUntilResumed()
     }
 
@@ -294,6 +299,9 @@ public final class LiveQuery: @unchecked Sendable {
             state = (nil, state.table.map { "\($0.table)'s key repeats in the result" } ?? state.refusal)
         }
     }
+
+    /// What a run stopped by ``cancelRun()`` before it began throws: SQLite's interrupt, as one it stopped.
+    static let interruption = SQLiteError(code: SQLITE_INTERRUPT, message: "interrupted")
 
     /// What a failed run says: SQLite's words, or the error's.
     static func message(_ error: Error) -> String {

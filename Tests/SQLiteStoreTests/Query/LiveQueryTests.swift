@@ -39,13 +39,34 @@ import Testing
             done.signal()
         }
         thread.start()
-        // Asked until the run ends: a request before the run starts is cleared by its start.
-        let deadline = Date().addingTimeInterval(60)
-        while done.wait(timeout: .now() + 0.05) == .timedOut {
-            live.cancelRun()
-            if Date() > deadline { break }
+        // Asked once, whether the run has started yet or not.
+        live.cancelRun()
+        if done.wait(timeout: .now() + 60) == .timedOut {
+            live.cancelRun()  // not to leave the thread running
+            done.wait()
         }
         #expect(outcome.value == "interrupted")
         #expect(live.result.count == 0)
+    }
+
+    @Test func aCancelBeforeTheLoadEndsTheLoadAsCancelledAtOnceAndTheNextLoadRuns() throws {
+        let folder = TemporaryDirectory("live-query-early")
+        let writer = try Database(path: folder.path("quick.sqlite"))
+        try writer.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1), (2);")
+        let live = try LiveQuery(
+            databasePath: folder.path("quick.sqlite"),
+            sql: "SELECT n FROM t",
+            resultPath: folder.path("result.sqlite")
+        )
+        // Before the fix the load's start cleared the request: the query ran to its end.
+        live.cancelRun()
+        #expect {
+            try live.load()
+        } throws: { error in
+            (error as? SQLiteError)?.isInterrupted == true
+        }
+        #expect(live.result.count == 0)
+        try live.load()
+        #expect(live.result.count == 2, "the request was the cancelled load's only")
     }
 }
