@@ -231,4 +231,38 @@ import Glibc
         loading.waitUntilStopped()
         #expect(b.browser.queries.tabs.isEmpty)
     }
+
+    @Test func aQueryTabShowsItsTitleNotItsResultTablesNameInTheStatusLineAndTheDetailView() throws {
+        let folder = TemporaryDirectory("ft-querytitle")
+        defer { folder.remove() }
+        let b = try Browsing(folder: folder)
+        b.press(.character(":"))
+        b.type("SELECT name, subject FROM student ORDER BY name")
+        b.press(.enter)
+        b.waitUntil { b.browser.queries.tabs.first?.browser.list?.isLoading == false }
+        b.clock.advance(by: 30)  // past the opening's "read-only" message
+        let frame = b.press()
+        let status = try #require(frame.split(separator: "\n").last)
+        #expect(status.contains(":1 SELECT name, subject FROM student"), "\(frame)")
+        #expect(!frame.contains("query_result"), "\(frame)")
+        let detail = b.press(.enter)
+        #expect(detail.contains("‹ :1 SELECT name, subject"), "\(detail)")
+        #expect(!detail.contains("query_result"), "\(detail)")
+    }
+
+    @Test func aServersRefusalSaysTheCharacterAsPostgreSQLCountsItAndPutsTheCursorThere() {
+        let refusal = QueryRefusal(.invalid, "column \"nmae\" does not exist", offset: 7)
+        let server = PostgresTarget(connectionString: "postgres://alice@db/shop")
+        let said = TableBrowser.queryError(refusal, server: server)
+        #expect(said.message == "column \"nmae\" does not exist (at character 8)")
+        #expect(said.offset == 7)
+        #expect(TableBrowser.queryError(refusal).message.hasSuffix("(at column 8)"), "a file's: as SQLite says")
+    }
+
+    @Test func aQueryTitleIsItsWordsOnOneLineAtMost40Characters() {
+        #expect(QuerySource.title(of: "SELECT name\n  FROM student") == "SELECT name FROM student")
+        let long = QuerySource.title(of: "SELECT s.subject, count(*) AS students FROM student s GROUP BY s.subject")
+        #expect(long == "SELECT s.subject, count(*) AS students …" && long.count == 40)
+        #expect(QueryTabs.title(number: 2, sql: "SELECT 1") == ":2 SELECT 1")
+    }
 }

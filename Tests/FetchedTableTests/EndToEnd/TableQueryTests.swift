@@ -92,6 +92,11 @@ struct TableQueryTests {
         #expect(unknown.status == 64 && unknown.standardError.contains("no parameter :a"), "\(unknown.standardError)")
         let key = try fixture.run(["list", fixture.school, "--query", "SELECT 1 AS one", "--key", "two"])
         #expect(key.status == 64 && key.standardError.contains("--key: no column \"two\""), "\(key.standardError)")
+        let sort = try fixture.run(["list", fixture.school, "--query", "SELECT 1 AS one", "--sort", "two"])
+        #expect(
+            sort.status == 64 && sort.standardError.contains("--sort: no column \"two\" in the query's result"),
+            "not its result table's name: \(sort.standardError)"
+        )
         let timeout = try fixture.run([
             "list", fixture.school, "--query", "SELECT 1 AS one", "--statement-timeout", "5",
         ])

@@ -191,6 +191,7 @@ struct PostgresQueryTests {
                 && screen.contains("after a change to orders")
         }
         #expect(after.contains("refreshed "), "the status says when and from which change:\n\(after)")
+        #expect(!after.contains("query_result"), "the query's words, not its result table's name:\n\(after)")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
@@ -215,5 +216,112 @@ struct PostgresQueryTests {
         try tmux.waitFor("Cannot add a row: \(why)")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func theQueryLineOverAServerTableRunsAJoinWithAnAggregateOnTheServerAsATabThatChangesWhenPsqlInserts() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresQueryTests.schema)
+        // orders tracked (its history triggers installed by a watch with --track): its NOTIFY runs the tab's query again.
+        let watch = try fixture.startWatch([fixture.uri, "--table", "orders", "--track"])
+        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
+        kill(watch.pid, SIGTERM)
+        let tmux = try fixture.launch([fixture.uri, "--table", "customer"], width: 110, height: 16)
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the table's rows", timeout: 15) { $0.contains("Brook") && $0.contains("Zürich") }
+        // The server's error, its position, the cursor there; the line stays.
+        tmux.type(":")
+        tmux.type("SELECT nmae FROM customer")
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the server's refusal", timeout: 15) {
+            $0.contains("column \"nmae\" does not exist (at character 8)")
+        }
+        tmux.press("Escape")
+        // Tab completes a column from the server's catalog (read in the background: asked again until it is).
+        tmux.type(":")
+        tmux.type("SELECT c.nam")
+        _ = try tmux.waitUntil("the column completed", timeout: 15) { screen in
+            if screen.contains("SELECT c.name") { return true }
+            tmux.press("Tab")
+            usleep(200_000)
+            return false
+        }
+        tmux.type(
+            ", coalesce(c.city, 'nowhere') AS city, count(o.id) AS orders, sum(o.total) AS spent "
+                + "FROM customer c LEFT JOIN orders o ON o.customer = c.id GROUP BY c.name, c.city"
+        )
+        tmux.press("Enter")
+        let first = try tmux.waitUntil("the query's tab", timeout: 20) {
+            $0.contains(":1 SELECT c.name") && $0.contains("Dana") && $0.contains("nowhere")
+        }
+        let dana = try #require(first.screenLines.first { $0.contains("Dana") })
+        #expect(dana.contains(" 0"), "Dana: no orders:\n\(first)")
+        // The status line names the tab as the user knows it, not the result's table.
+        let status = try tmux.waitUntil("the tab's status line", timeout: 20) {
+            $0.screenLines.last?.contains(":1 SELECT c.name") == true
+        }
+        #expect(!status.contains("query_result"), "\(status)")
+        // psql inserts into orders: the tab's row changes, and the status says why.
+        try fixture.psql("INSERT INTO orders (id, customer, total) VALUES (20, 4, 1), (21, 4, 2), (22, 4, 3)")
+        let after = try tmux.waitUntil("the re-run's rows", timeout: 20) { screen in
+            screen.screenLines.contains { $0.contains("Dana") && $0.contains(" 3 ") && $0.contains(" 6") }
+        }
+        #expect(!after.contains("query_result"), "\(after)")
+        tmux.press("Enter")
+        let detail = try tmux.waitUntil("the row's detail", timeout: 10) { $0.contains("‹ :1 SELECT c.name") }
+        #expect(!detail.contains("query_result"), "\(detail)")
+        tmux.press("Escape")
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the server's table again", timeout: 10) { $0.contains("Zürich") && !$0.contains(":1 ") }
+        // A slow query from the line: Esc cancels it on the server and the line comes back, saying so.
+        tmux.type(":")
+        tmux.type("SELECT pg_sleep(120) AS slept")
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the query's progress", timeout: 20) { $0.contains("Running…") }
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the line, cancelled", timeout: 20) {
+            $0.contains("cancelled") && $0.contains("SELECT pg_sleep(120)")
+        }
+        try fixture.waitUntil("the server's statement cancelled") {
+            try fixture.psql(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(120)%' AND state = 'active'"
+            ) == "0"
+        }
+        tmux.press("Escape")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+        let history = try String(
+            contentsOfFile: fixture.directory.appendingPathComponent(".local/state/fetchedtable/query-history").path,
+            encoding: .utf8
+        )
+        #expect(history.contains("\"SELECT c.name, coalesce(c.city"), "the history shared with SQLite's: \(history)")
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aSlowServerQueryAtLaunchShowsItsProgressAndEscCancelsItWithStatus130() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        // Far longer than the wait for the exit: only the cancel can end it in time.
+        let tmux = try fixture.launch(
+            [fixture.uri, "--query", "SELECT pg_sleep(300) AS slept", "--statement-timeout", "600"],
+            width: 90,
+            height: 16
+        )
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the query's progress", timeout: 20) { $0.contains("Running…") && $0.contains(" s · ") }
+        tmux.press("Escape")
+        #expect(fixture.exitStatus() == 130)
+        let stderr = try String(
+            contentsOfFile: fixture.directory.appendingPathComponent("app.stderr").path,
+            encoding: .utf8
+        )
+        #expect(stderr.contains("the query was cancelled"), "\(stderr)")
+        #expect(
+            try fixture.psql(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(300)%' AND state = 'active'"
+            ) == "0",
+            "the statement was cancelled on the server"
+        )
     }
 }
