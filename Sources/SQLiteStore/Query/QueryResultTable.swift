@@ -96,6 +96,11 @@ public final class QueryResultTable {
                 return SQLIdentifier.alwaysQuoted(column.name) + type
             } + ["\(SQLIdentifier.quoted(orderColumn)) REAL NOT NULL"]
         try database.execute("CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))")
+        // The query's order read without a sort: a controller's first fetch of a million rows sorted
+        // them (0.30 s of CPU) where the first run, written in order, fills this index for 0.19 s.
+        try database.execute(
+            "CREATE INDEX \(tableName)_order ON \(tableName) (\(SQLIdentifier.quoted(orderColumn)))"
+        )
     }
 
     /// The name the table's entity has (its table's).

@@ -165,6 +165,19 @@ import Testing
         #expect(try contents(live.result) == (try source.expected(sql)))
     }
 
+    @Test func theQuerysOrderIsReadWithoutASort() throws {
+        let source = try Source()
+        let live = try live(source, "SELECT name, price FROM item ORDER BY price DESC")
+        try live.load()
+        let plan = try live.result.database.query(
+            """
+            EXPLAIN QUERY PLAN SELECT \(live.result.rowIDColumn) FROM query_result \
+            ORDER BY \(live.result.orderColumn), \(live.result.rowIDColumn)
+            """
+        ).map { $0.last?.string ?? "" }
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+    }
+
     /// A value set on one thread and read on another.
     final class Outcome: @unchecked Sendable {
         private let lock = NSLock()
