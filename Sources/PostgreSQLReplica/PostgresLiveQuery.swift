@@ -23,6 +23,9 @@ import Synchronization
 ///   it is run on a poll every ``minimumPollInterval`` seconds, doubled after each poll that
 ///   changed nothing, up to ``maximumPollInterval``, and back to the minimum after a change.
 ///   Runs never overlap: notifications that arrive during a run make one more run.
+/// - **First run.** A query without parameters is streamed (``PostgresCopyRows``: `COPY (query)
+///   TO STDOUT`, received on one thread while the result is written on another), as a replica's
+///   copy is; one with parameters (COPY takes none) is fetched whole, then written.
 /// - **Cancel.** ``cancelRun()`` sends `PQcancel` for the run in progress; one that comes before
 ///   ``load(progress:)`` starts ends the load at once, as cancelled.
 package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
@@ -45,6 +48,8 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     package static let defaultStatementTimeout = 60.0
 
     private let connection: PostgresConnection
+    /// The type of each result column, as the server described it.
+    private let typeOIDs: [UInt32]
     private let canceller: QueryCanceller?
     private let text: QueryText
     private let values: [String?]
@@ -103,6 +108,7 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         } catch let error as PostgresError {
             throw PostgresLiveQuery.refusal(error, position: connection.lastErrorPosition)
         }
+        typeOIDs = described.map(\.typeOID)
         let names = QueryColumn.uniqueNames(described.map(\.name))
         columns = zip(names, described).map { name, column in
             QueryColumn(name: name, declaredType: PostgresResultRows.declaredType(of: column.typeOID))
@@ -157,6 +163,7 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     }
 
     package func load(progress: ((Int) -> Void)?) throws {
+        if values.isEmpty, try loadByCopy(progress: progress) { return }
         let rows = try run()
         do {
             try result.load(PostgresResultRows(rows), progress: progress)
@@ -283,15 +290,7 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     /// - Throws: ``RunCancelled`` when ``cancelRun()`` stopped it; ``QueryRefusal`` with the
     ///   server's message and position; ``PostgresError`` when the connection failed.
     private func run() throws -> QueryResult {
-        let cancelledBefore = cancelling.withLock { state in
-            if state.requested {
-                state.requested = false
-                return true
-            }
-            state.onServer = true
-            return false
-        }
-        if cancelledBefore { throw RunCancelled() }
+        try beginRun()
         let milliseconds = Int((statementTimeout * 1000).rounded())
         let outcome: Result<QueryResult, PostgresError>
         do {
@@ -301,15 +300,75 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         } catch {
             outcome = .failure(error)
         }
-        let cancelled = cancelling.withLock { state in
-            defer { state = (false, false) }
-            return state.requested
-        }
-        if cancelled { throw RunCancelled() }
+        if endRun() { throw RunCancelled() }
         do {
             return try outcome.get()
         } catch {
             throw PostgresLiveQuery.refusal(error, position: connection.lastErrorPosition)
+        }
+    }
+
+    /// Marks a run's statements as on their way to the server (``cancelRun()`` then sends
+    /// `PQcancel`), or throws ``RunCancelled`` when a cancel was asked for before it.
+    private func beginRun() throws {
+        let cancelledBefore = cancelling.withLock { state in
+            if state.requested {
+                state.requested = false
+                return true
+            }
+            state.onServer = true
+            return false
+        }
+        if cancelledBefore { throw RunCancelled() }
+    }
+
+    /// Marks the run's statements as done; whether a cancel was asked for during it.
+    private func endRun() -> Bool {
+        cancelling.withLock { state in
+            defer { state = (false, false) }
+            return state.requested
+        }
+    }
+
+    /// The first run streamed into the result (``PostgresCopyRows``: `COPY (query) TO STDOUT` in the
+    /// run's `READ ONLY` transaction, received on another thread while the rows before are written),
+    /// for a query without parameters (COPY takes none). False, nothing written, when the server
+    /// refused the COPY (or the table's key repeats in the rows): the query is then run as a query.
+    ///
+    /// - Throws: as ``load(progress:)``: ``RunCancelled``, the statement timeout's refusal, a repeated
+    ///   `key`, the connection's failure.
+    private func loadByCopy(progress: ((Int) -> Void)?) throws -> Bool {
+        var sql = Substring(text.sql)
+        while let last = sql.last, last == ";" || last.isWhitespace { sql = sql.dropLast() }
+        let milliseconds = Int((statementTimeout * 1000).rounded())
+        try beginRun()
+        let outcome: Result<Bool, any Error>
+        do {
+            try connection.execute("BEGIN READ ONLY; SET LOCAL statement_timeout = \(milliseconds)")
+            defer { if connection.isConnected { _ = try? connection.execute("ROLLBACK") } }
+            let rows = PostgresCopyRows(typeOIDs: typeOIDs)
+            rows.start("COPY (\(sql)\n) TO STDOUT", on: connection)
+            defer { rows.finish() }
+            do {
+                try result.load(rows, progress: progress)
+                outcome = .success(true)
+            } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
+                outcome = .success(false)
+            }
+        } catch {
+            outcome = .failure(error)
+        }
+        if endRun() { throw RunCancelled() }
+        switch outcome {
+        case .success(let copied):
+            return copied
+        case .failure(let error as PostgresError):
+            guard case .statementFailed = error, error.sqlState != "57014" else {
+                throw PostgresLiveQuery.refusal(error, position: connection.lastErrorPosition)
+            }
+            return false
+        case .failure(let error):
+            throw error
         }
     }
 

@@ -51,6 +51,8 @@ struct BenchConfiguration {
     private(set) var genericCSVOnly = false
     /// `--only edit_cell_ms`: the generic group's cell edit part alone (``EditCellBenchmark``).
     private(set) var genericEditOnly = false
+    /// `--only pgquery1m_ready_ratio`: the postgres group's query part alone (``PostgresQueryBenchmark``).
+    private(set) var postgresQueryOnly = false
     /// `postgres`: rows of the server's events table: 1 million when `--only` names the group and
     /// `--rows` is not given, else `--rows` (`--rows 20000 --only postgres`: a quick look).
     var postgresRows: Int { postgresNamed && !rowsGiven ? 1_000_000 : rows }
@@ -156,6 +158,11 @@ struct BenchConfiguration {
             genericCSVOnly = !genericNames.isEmpty && genericNames.allSatisfy(BenchResults.csvKeys.contains)
             genericEditOnly = !genericNames.isEmpty && genericNames.allSatisfy(BenchResults.editKeys.contains)
             postgresNamed = chosen.contains(.postgres)
+            let postgresNames = names.filter {
+                Group(rawValue: $0) == .postgres || Group.containing(key: $0) == .postgres
+            }
+            postgresQueryOnly =
+                !postgresNames.isEmpty && postgresNames.allSatisfy(BenchResults.postgresQueryKeys.contains)
             stashNamed = chosen.contains(.stash)
         }
         if let text = parsed.value("--table-rows") {

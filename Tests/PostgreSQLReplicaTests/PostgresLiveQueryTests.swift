@@ -83,6 +83,48 @@ struct PostgresLiveQueryTests {
         #expect(refresh.change.inserted == 1 && refresh.change.count == 3, "\(refresh.change)")
     }
 
+    @Test func aFirstRunStreamedByCopyHoldsWhatTheQueryReturns() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(
+            """
+            CREATE TABLE sample (id bigint PRIMARY KEY, label text, amount numeric, ratio double precision,
+              done boolean, at timestamptz, small int);
+            INSERT INTO sample VALUES
+              (1, E'tab\\there, new\\nline, back\\\\slash', 1.50, 0.25, true, '2026-01-02 03:04:05+00', 7),
+              (2, NULL, NULL, 'NaN', false, NULL, NULL), (3, '', -2, -1e300, NULL, '2020-02-29 23:59:59.5+00', -3),
+              (4, '\\N', 12345678901234567890, 1.5, true, '1999-12-31 00:00:00+00', 0);
+            """
+        )
+        let select = "SELECT id, label, amount, ratio, done, at, small, id * 2 AS twice FROM sample"
+        // Without parameters the rows are copied (COPY … TO STDOUT); with one, fetched as a query's.
+        let copied = try PostgresLiveQuery(
+            connection: try database.connect(),
+            sql: select + " ORDER BY id DESC",
+            resultPath: try makeCacheDirectory() + "/result.sqlite"
+        )
+        let fetched = try PostgresLiveQuery(
+            connection: try database.connect(),
+            sql: select + " WHERE id > :least ORDER BY id DESC",
+            parameters: ["least": "-1"],
+            resultPath: try makeCacheDirectory() + "/result.sqlite"
+        )
+        var reported: [Int] = []
+        try copied.load { reported.append($0) }
+        try fetched.load(progress: nil)
+        func contents(_ live: PostgresLiveQuery) throws -> [[StoreValue]] {
+            let names = live.columns.map { "\"\($0.name)\"" } + ["typeof(label)", "typeof(ratio)", "typeof(done)"]
+            return try Database.openForQueries(path: live.result.path).query(
+                "SELECT \(names.joined(separator: ", ")) FROM query_result ORDER BY \(live.result.orderColumn)"
+            )
+        }
+        let rows = try contents(copied)
+        #expect(rows == (try contents(fetched)))
+        #expect(rows.count == 4 && reported.last == 4)
+        #expect(rows.first?[1] == .text("\\N"), "a text that reads as COPY's NULL marker is text")
+        #expect(rows.last?[1] == .text("tab\there, new\nline, back\\slash"))
+        #expect(rows[2][3] == .text("NaN") && rows[2][1] == .null)
+    }
+
     /// What a follower reported.
     final class Events: @unchecked Sendable {
         private let lock = NSLock()

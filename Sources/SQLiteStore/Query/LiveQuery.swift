@@ -155,13 +155,23 @@ public final class LiveQuery: @unchecked Sendable {
         // Resumed first, then the request read: a cancelRun() whose interrupt this resume cleared
         // has set `cancelled` already, and one that comes later interrupts the run itself.
         database.resume()
+        result.database.resume()
         if cancelled.exchange(false, ordering: .sequentiallyConsistent) { throw LiveQuery.interruption }
         defer { cancelled.store(false, ordering: .sequentiallyConsistent) }
         defer { query.finishRun() }
         do {
             try database.read {
+                // The tables' state first: a commit after it runs the query again.
                 try watch.start()
-                try result.load(try query.rows(), progress: progress)
+                // The rows written by the result's own connection (their index built on the
+                // follower's thread, prepareForRuns), else read here.
+                let inPlace = try result.loadInPlace(
+                    query,
+                    from: databasePath,
+                    checksKey: givenKey != nil,
+                    progress: progress
+                )
+                if !inPlace { try result.load(try query.rows(), progress: progress) }
             }
         } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
             // The table's key repeats in the result (a self-join, UNION ALL): rows by content.
@@ -201,6 +211,7 @@ public final class LiveQuery: @unchecked Sendable {
     public func cancelRun() {
         cancelled.store(true, ordering: .sequentiallyConsistent)
         database.interruptUntilResumed()
+        result.database.interruptUntilResumed()
     }
 
     /// Runs the query again at the next look, whether or not its tables changed.
@@ -228,6 +239,7 @@ public final class LiveQuery: @unchecked Sendable {
     package func lookNow(progress report: @escaping @Sendable (Event) -> Void = { _ in }) -> Event? {
         cancelled.store(false, ordering: .relaxed)
         database.resume()
+        result.database.resume()
         let started = Date()
         var tables: [String] = []
         do {
@@ -280,7 +292,14 @@ public final class LiveQuery: @unchecked Sendable {
     /// left it for later (``QueryResultTable/buildIndex()``), so that the first change costs no more
     /// than the others. A failure is left to the first run, which tries again and says why.
     private func prepareForRuns() {
-        try? result.buildIndex()
+        do {
+            try result.buildIndex()
+        } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
+            // The table's key repeats in the first run's rows (a self-join): rows by content.
+            dropSourceTable()
+            result.identifyByContent()
+            try? result.buildIndex()
+        } catch {}
     }
 
     /// The file's schema changed: the query prepared again (its columns must be the same), its

@@ -83,7 +83,8 @@ public final class QueryResultTable {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
         var options = Database.Options()
         options.walMode = false
-        database = try Database(path: path, options: options)
+        // URIs on: the first run attaches the queried file read-only (loadInPlace).
+        database = try Database(uri: QueryResultTable.fileURI(path), path: path, options: options)
         try database.execute("PRAGMA page_size = 16384")
         try database.execute("PRAGMA journal_mode = MEMORY")  // a failed first run rolls back
         try database.execute("PRAGMA synchronous = OFF")
@@ -95,6 +96,11 @@ public final class QueryResultTable {
                 return SQLIdentifier.alwaysQuoted(column.name) + type
             } + ["\(SQLIdentifier.quoted(orderColumn)) REAL NOT NULL"]
         try database.execute("CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))")
+        // The query's order read without a sort: a controller's first fetch of a million rows sorted
+        // them (0.30 s of CPU) where the first run, written in order, fills this index for 0.19 s.
+        try database.execute(
+            "CREATE INDEX \(tableName)_order ON \(tableName) (\(SQLIdentifier.quoted(orderColumn)))"
+        )
     }
 
     /// The name the table's entity has (its table's).
@@ -220,6 +226,14 @@ public final class QueryResultTable {
             index = QueryRowIndex()
             throw error
         }
+        try finishFirstRun(written: written, indexed: indexes)
+        progress?(written)
+    }
+
+    /// After the first run's rows are written: the file switched to WAL, its history triggers
+    /// installed (later runs are recorded row by row), the table marked loaded with `written` rows,
+    /// their index built (`indexed`) or left for ``buildIndex()``.
+    func finishFirstRun(written: Int, indexed: Bool) throws {
         try database.execute("PRAGMA journal_mode = WAL")
         let store = try Store(
             foreignDatabaseAt: path,
@@ -230,9 +244,8 @@ public final class QueryResultTable {
         try store.installTracking(forTables: [tableName])
         database.clearStatementCache()
         isLoaded = true
-        isIndexed = indexes
+        isIndexed = indexed
         loadedCount = written
-        progress?(written)
     }
 
     /// Reads the rows the first run wrote back into the index the next run is compared with, when

@@ -19,7 +19,8 @@ import Timekeeping
 ///   `pg1m_rss_bytes_per_row`, through the `fetchedtable` executable under a pty;
 /// - ``PostgresChangeBenchmark``: `pg_change1_ms` and `pg_change1000_ms`, through
 ///   `fetchedtable watch --track`;
-/// - ``PostgresQueryBenchmark``: `pgquery1m_ready_ratio`, through `fetchedtable --pg --query`.
+/// - ``PostgresQueryBenchmark``: `pgquery1m_ready_ratio`, through `fetchedtable --pg --query`
+///   (`--only pgquery1m_ready_ratio`: this part alone).
 ///
 /// Without the server binaries every key is `null`, with a note. Run alone
 /// (`--only postgres`) the table has a million rows unless `--rows` is given;
@@ -51,8 +52,10 @@ struct PostgresBenchmark {
             runner.results.note("postgres: \(rows) rows in the table (the keys are named for 1M)")
         }
         let target = PostgresBenchTarget(server: server, database: database, command: fetchedtable(), runner: runner)
-        part("screen") { try PostgresScreenBenchmark(target: target, rows: rows).run() }
-        part("change") { try PostgresChangeBenchmark(target: target, rows: rows).run() }
+        if !runner.configuration.postgresQueryOnly {
+            part("screen") { try PostgresScreenBenchmark(target: target, rows: rows).run() }
+            part("change") { try PostgresChangeBenchmark(target: target, rows: rows).run() }
+        }
         part("query") { try PostgresQueryBenchmark(target: target, rows: rows).run() }
     }
 

@@ -47,6 +47,9 @@ struct BenchResults {
         "pgquery1m_ready_ratio",
     ]
 
+    /// The `postgres` group's key its query part measures (`--only pgquery1m_ready_ratio` runs only that part).
+    static let postgresQueryKeys: Set<String> = ["pgquery1m_ready_ratio"]
+
     /// The JSON keys of the `query` group, written when that group ran.
     static let queryKeys = ["query1m_ready_ratio", "query_change_ms", "query_rerun_ratio"]
 
