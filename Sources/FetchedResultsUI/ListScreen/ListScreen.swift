@@ -179,8 +179,8 @@ public final class ListScreen: View, TableViewDelegate {
 
     deinit { lockWait?.stop() }
 
-    /// The adapter for the first tab's fetched controller.
-    private func install(_ controller: FetchedResultsController) {
+    /// The adapter for the first tab's fetched controller (and for a new store's, in `show(context:)`).
+    func install(_ controller: FetchedResultsController) {
         adapter = FetchedResultsTableAdapter(
             controller: controller,
             tableView: table,
