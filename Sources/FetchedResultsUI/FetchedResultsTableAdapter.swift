@@ -44,7 +44,7 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
     /// The controller whose results the table shows (see ``swap(to:)``).
     public private(set) var controller: FetchedResultsController
     /// The table fed by this adapter (its `dataSource` is the adapter; held weakly there).
-    public let tableView: TableView
+    package let tableView: TableView
     /// Makes the cell of an object; called only for visible rows.
     public var cellForObject: (ManagedObject) -> TableCell
     /// The header of a section; nil shows the section's name (no header when
@@ -52,16 +52,16 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
     public var headerTitle: ((SectionInfo) -> String)?
     /// Whether batches animate (false for `--no-animation`; the table's own
     /// switches are honoured as well).
-    public var animatesChanges = true
+    package var animatesChanges = true
     /// Where errors go that should never happen (an update batch the table
     /// refused). Default: nowhere; the last one is also kept in ``lastError``.
     public var log: (String) -> Void = { _ in }
     /// The last batch the table refused, if any.
     public private(set) var lastError: Error?
     /// Called after each batch reached the table (e.g. to update a status line).
-    public var didApplyChanges: (() -> Void)?
+    package var didApplyChanges: (() -> Void)?
     /// Batches applied so far (tests, status).
-    public private(set) var batchCount = 0
+    package private(set) var batchCount = 0
 
     /// Sections as `SectionInfo`, built once per batch or swap (headers ask per section).
     private var sectionCache: [SectionInfo]?
@@ -120,7 +120,7 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
     }
 
     /// Reloads the table from the controller as it is now (after a refetch).
-    public func reload() {
+    package func reload() {
         sectionCache = nil
         tableView.reloadData()
     }
@@ -128,12 +128,12 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
     // MARK: Selection helpers
 
     /// The ID of the selected object, if any.
-    public var selectedObjectID: ObjectID? {
+    package var selectedObjectID: ObjectID? {
         tableView.selection.flatMap { controller.objectID(at: $0) }
     }
 
     /// The selected object, if any (loads its batch).
-    public var selectedObject: ManagedObject? {
+    package var selectedObject: ManagedObject? {
         guard let indexPath = tableView.selection else { return nil }
         return controller.existingObject(at: indexPath)
     }
@@ -147,7 +147,7 @@ public final class FetchedResultsTableAdapter: FetchedResultsControllerDelegate,
     }
 
     /// The 1-based position of the selection among all rows (for a status line's `123/572`).
-    public var selectedPosition: Int? {
+    package var selectedPosition: Int? {
         guard let indexPath = tableView.selection, indexPath.section < controller.numberOfSections else { return nil }
         var position = indexPath.row + 1
         for s in 0..<indexPath.section { position += controller.numberOfObjects(inSection: s) }

@@ -10,38 +10,12 @@ import Testing
 @Suite struct CSVCacheAppendTests {
     let fixture = CSVLoaderFixture()
 
-    /// Appends `text` to the file at `path` (the same inode, as a logger writes).
-    func append(_ text: String, to path: String) throws {
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(text.utf8))
-        try handle.close()
-    }
-
-    /// The cache file's inode (the same one: completed in place).
-    func inode(_ path: String) -> UInt64 {
-        var info = stat()
-        return stat(path, &info) == 0 ? UInt64(info.st_ino) : 0
-    }
-
-    func trackingLoader(_ path: String) -> CSVTableLoader {
-        var options = CSVTableLoader.Options()
-        options.cacheDirectory = fixture.cacheDirectory
-        options.tracking = TrackingNames(historyTable: "test_history")
-        return CSVTableLoader(source: path, options: options)
-    }
-
     @Test func rowsAppendedToTheFileAreAppendedToItsCacheInPlace() throws {
         let path = fixture.file("log.csv", "ts,level,n\n2025-01-01T10:00:00Z,info,1\n")
-        let first = try trackingLoader(path).load()
-        let node = inode(first.databasePath)
-        try append("2025-01-01T10:00:01Z,warn,2\n2025-01-01T10:00:02Z,info,NA\n", to: path)
-        let second = try trackingLoader(path).load()
-        #expect(second.wasReused)
-        #expect(second.appendedRowCount == 2)
-        #expect(second.rowCount == 3)
-        #expect(second.columns == first.columns)
-        #expect(inode(second.databasePath) == node, "the same database, completed")
+        let second = try fixture.loadAppendedInPlace(
+            path,
+            appending: "2025-01-01T10:00:01Z,warn,2\n2025-01-01T10:00:02Z,info,NA\n"
+        )
         #expect(
             try fixture.rows(second) == [
                 [.text("2025-01-01T10:00:00Z"), .text("info"), .integer(1)],
@@ -49,23 +23,13 @@ import Testing
                 [.text("2025-01-01T10:00:02Z"), .text("info"), .null],
             ]
         )
-        // The history a store on the cache reads: the two inserts.
-        let db = try Database(path: second.databasePath, options: fixture.readOnly)
-        #expect(
-            try db.query("SELECT row_id, op FROM test_history ORDER BY seq") == [
-                [.integer(2), .text("I")], [.integer(3), .text("I")],
-            ]
-        )
-        let third = try trackingLoader(path).load()
-        #expect(third.wasReused)
-        #expect(third.appendedRowCount == 0, "up to date now")
     }
 
     @Test func aLastRowWithoutItsLineEndIsReadAgainWhenItEnds() throws {
         let path = fixture.file("log.csv", "a,b\n1,2\n3,4")
         let first = try fixture.loader(path).load()
         #expect(try fixture.rows(first) == [[.integer(1), .integer(2)], [.integer(3), .integer(4)]])
-        try append("5\n6,7\n", to: path)
+        try fixture.append("5\n6,7\n", to: path)
         let second = try fixture.loader(path).load()
         #expect(second.wasReused)
         #expect(second.appendedRowCount == 1)
@@ -79,7 +43,7 @@ import Testing
     @Test func realsAndDatesAppendedAreTypedAsTheLoadTypedThem() throws {
         let path = fixture.file("p.csv", "price,day,note\n1.50,2025-01-01,x\n2.25,1/2/2025,\n")
         _ = try fixture.loader(path).load()
-        try append("3,01/03/2025,y\n4.5,2025-01-04,-\n", to: path)
+        try fixture.append("3,01/03/2025,y\n4.5,2025-01-04,-\n", to: path)
         let table = try fixture.loader(path).load()
         #expect(table.appendedRowCount == 2)
         #expect(table.columns.map(\.type) == [.real, .date, .text])
@@ -98,7 +62,7 @@ import Testing
     func aValueOfAnotherTypeLoadsTheWholeFileAgain(start: String, appended: String, types: [CSVColumnType]) throws {
         let path = fixture.file("t.csv", start)
         _ = try fixture.loader(path).load()
-        try append(appended, to: path)
+        try fixture.append(appended, to: path)
         let table = try fixture.loader(path).load()
         #expect(!table.wasReused)
         #expect(table.rowCount == 2)
@@ -120,7 +84,7 @@ import Testing
     @Test func aBadRowAppendedIsRefusedWithItsLine() throws {
         let path = fixture.file("t.csv", "a,b\n1,2\n\"x\ny\",3\n")
         _ = try fixture.loader(path).load()
-        try append("4,5\n6\n", to: path)
+        try fixture.append("4,5\n6\n", to: path)
         do {
             _ = try fixture.loader(path).load()
             Issue.record("a bad row was appended")
@@ -133,7 +97,7 @@ import Testing
         let path = fixture.file("g.csv", "a\n1\n2\n")
         let location = try CSVCacheLocation(source: path, directory: fixture.cacheDirectory)
         try location.makeDirectory()
-        try append("3\n", to: path)  // while the load runs: after the size it found
+        try fixture.append("3\n", to: path)  // while the load runs: after the size it found
         let loader = fixture.loader(path)
         let built = try loader.build(at: location.databasePath, location: location)
         #expect(built.rowCount == 2)
@@ -154,7 +118,7 @@ import Testing
         #expect(state.describes(location))
         #expect(state.loadedLength == 4)
         #expect(state.openRowID == nil)
-        try append("2\n", to: path)
+        try fixture.append("2\n", to: path)
         #expect(!(try CSVCacheLocation(source: path, directory: fixture.cacheDirectory)).isBuilt)
     }
 }

@@ -37,11 +37,35 @@ import Testing
             )
         }
 
+        /// A live query of `sql` on the school, its results kept beside it; `loaded`: run once.
+        func liveQuery(
+            _ sql: String = QuerySourceTests.query,
+            key: [String]? = ["code"],
+            loaded: Bool = true
+        )
+            throws -> LiveQuery
+        {
+            let live = try LiveQuery(
+                databasePath: path,
+                sql: sql,
+                key: key,
+                resultPath: folder.path("result.sqlite")
+            )
+            if loaded { try live.load() }
+            return live
+        }
+
         /// The query run afresh on a connection of its own: its rows' values, in its order.
         func freshRun() throws -> [[StoreValue]] {
             let reader = try Database.openForQueries(path: path)
             return try reader.query(QuerySourceTests.query)
         }
+    }
+
+    /// A controller over the results of `live`, on a context of its own (not fetched yet).
+    static func controller(_ live: LiveQuery) throws -> FetchedResultsController {
+        let context = ObjectContext(store: try live.result.openStore())
+        return FetchedResultsController(fetchRequest: FetchRequest(query: live.result), context: context)
     }
 
     /// The controller's rows' values (the result's columns), in order.
@@ -91,16 +115,9 @@ import Testing
     @Test(arguments: [UInt64(7), 42, 2026])
     func everyRunsBatchAppliedToTheOldResultsIsAFreshRunOfTheQuery(seed: UInt64) throws {
         let school = try School()
-        let live = try LiveQuery(
-            databasePath: school.path,
-            sql: Self.query,
-            key: ["code"],
-            resultPath: school.folder.path("result.sqlite")
-        )
-        try live.load()
+        let live = try school.liveQuery()
         #expect(Set(live.readTables) == ["student", "subject"])
-        let context = ObjectContext(store: try live.result.openStore())
-        let controller = FetchedResultsController(fetchRequest: FetchRequest(query: live.result), context: context)
+        let controller = try Self.controller(live)
         var batches: [ChangeBatch] = []
         controller.onChange = { batches.append($0) }
         try controller.performFetch()
@@ -119,7 +136,7 @@ import Testing
                 return
             }
             batches = []
-            try context.processExternalChanges()
+            try controller.context.processExternalChanges()
             #expect(batches.count <= 1, "seed \(seed) step \(step): one run, one batch")
             if !batches.isEmpty { stepsWithABatch += 1 }
             let after = try batches.last.map { try BatchChecker.apply($0, to: before) } ?? before
@@ -137,13 +154,7 @@ import Testing
 
     @Test func aFollowedQueryReportsARefreshAfterAnotherConnectionCommits() throws {
         let school = try School()
-        let live = try LiveQuery(
-            databasePath: school.path,
-            sql: Self.query,
-            key: ["code"],
-            resultPath: school.folder.path("result.sqlite")
-        )
-        try live.load()
+        let live = try school.liveQuery()
         let refreshed = DispatchSemaphore(value: 0)
         live.pollInterval = 0.01
         live.follow { event in if case .refreshed = event { refreshed.signal() } }
@@ -151,21 +162,14 @@ import Testing
         try school.writer.run("INSERT INTO student (name, subject, number) VALUES ('Dana', 'bio', 4)")
         // A bound so that a broken follower fails instead of hanging; the refresh itself is guaranteed.
         #expect(refreshed.wait(timeout: .now() + 60) == .success)
-        let context = ObjectContext(store: try live.result.openStore())
-        let controller = FetchedResultsController(fetchRequest: FetchRequest(query: live.result), context: context)
+        let controller = try Self.controller(live)
         try controller.performFetch()
         #expect(Self.values(controller, columns: live.columns) == (try school.freshRun()))
     }
 
     @Test func aCommitToATableTheQueryDoesNotReadRunsNothing() throws {
         let school = try School()
-        let live = try LiveQuery(
-            databasePath: school.path,
-            sql: Self.query,
-            key: ["code"],
-            resultPath: school.folder.path("result.sqlite")
-        )
-        try live.load()
+        let live = try school.liveQuery()
         #expect(live.lookNow() == nil, "nothing committed")
         try school.writer.run("INSERT INTO unrelated VALUES (1)")
         #expect(live.lookNow() == nil, "a table the query does not read")
@@ -184,12 +188,7 @@ import Testing
     /// was, or writes another table, runs nothing.
     @Test func untrackedTablesAreToldChangedByTheirCountThenByTheirRows() throws {
         let school = try School()
-        let live = try LiveQuery(
-            databasePath: school.path,
-            sql: "SELECT id, name, number FROM student ORDER BY id",
-            resultPath: school.folder.path("result.sqlite")
-        )
-        try live.load()
+        let live = try school.liveQuery("SELECT id, name, number FROM student ORDER BY id", key: nil)
         #expect(live.lookNow() == nil, "nothing committed")
         try school.writer.run("INSERT INTO student (name, subject, number) VALUES ('Dana', 'art', 4)")
         guard case .refreshed(let inserted)? = live.lookNow() else {
@@ -218,11 +217,10 @@ import Testing
 
     @Test func aKeyThatRepeatsIsRefusedNamingTheDuplicate() throws {
         let school = try School()
-        let live = try LiveQuery(
-            databasePath: school.path,
-            sql: "SELECT subject, name FROM student ORDER BY name",
+        let live = try school.liveQuery(
+            "SELECT subject, name FROM student ORDER BY name",
             key: ["subject"],
-            resultPath: school.folder.path("result.sqlite")
+            loaded: false
         )
         #expect(throws: QueryResultError.duplicateKey(columns: ["subject"], values: [.text("math")])) {
             try live.load()
@@ -234,12 +232,7 @@ import Testing
 
     @Test func withoutAKeyRowsAreToldApartByContent() throws {
         let school = try School()
-        let live = try LiveQuery(
-            databasePath: school.path,
-            sql: "SELECT subject, count(*) AS n FROM student GROUP BY subject",
-            resultPath: school.folder.path("result.sqlite")
-        )
-        try live.load()
+        let live = try school.liveQuery("SELECT subject, count(*) AS n FROM student GROUP BY subject", key: nil)
         #expect(live.identityDescription == "by their content")
         try school.writer.run("INSERT INTO student (name, subject, number) VALUES ('Dana', 'art', 4)")
         guard case .refreshed(let refresh)? = live.lookNow() else {

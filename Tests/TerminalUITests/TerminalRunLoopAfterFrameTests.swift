@@ -2,15 +2,6 @@ import Testing
 
 @testable import TerminalUI
 
-/// A view showing one line of text.
-private final class LineView: View {
-    var line: String
-    init(_ line: String) { self.line = line }
-    func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
-        canvas.put(line, x: frame.x, y: frame.y)
-    }
-}
-
 /// `afterNextFrame`: slow work after the first picture is on the screen.
 @Suite struct TerminalRunLoopAfterFrameTests {
     @Test func actionRunsOnceAfterTheNextFrameIsPresentedAndTheLoopDrawsItsResultAtOnce() {

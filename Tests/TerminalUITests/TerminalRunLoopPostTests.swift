@@ -5,15 +5,6 @@ import Testing
 
 @testable import TerminalUI
 
-/// A view showing one line of text.
-private final class LineView: View {
-    var line: String
-    init(_ line: String) { self.line = line }
-    func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
-        canvas.put(line, x: frame.x, y: frame.y)
-    }
-}
-
 /// `post(_:)`, `poster(_:)` and `perform(_:then:)`: the one way back to the loop's thread.
 @Suite struct TerminalRunLoopPostTests {
     @Test func whatIsPostedRunsOnTheLoopBeforeTheFrameOfThatIteration() {

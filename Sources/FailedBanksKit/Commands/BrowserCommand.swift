@@ -15,11 +15,7 @@ package enum BrowserCommand {
         summary: "Browse the FDIC Failed Bank List: by closing date (sections by year), by name or by state.",
         usage: "[--db PATH] [--sort date|name|state] [--no-animation] | COMMAND …",
         options: [
-            OptionSpec(
-                "--db",
-                value: "PATH",
-                help: "the store (default: $FAILEDBANKS_DB, then the XDG data directory)"
-            ),
+            BankCommandOptions.database,
             OptionSpec(
                 "--sort",
                 value: "ORDER",

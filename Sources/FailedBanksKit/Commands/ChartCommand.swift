@@ -23,11 +23,7 @@ package enum ChartCommand {
         summary: "Print the number of failures per year as a bar chart, newest year first.",
         usage: "[--db PATH] [--where PREDICATE]",
         options: [
-            OptionSpec(
-                "--db",
-                value: "PATH",
-                help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
-            ),
+            BankCommandOptions.database,
             OptionSpec("--where", value: "PREDICATE", help: "count only the banks that match, e.g. state == \"CA\""),
         ],
         maxPositionals: 0,

@@ -44,11 +44,7 @@ package enum ImportCommand {
             + "known ones updated where a value differs. Each file is imported completely or not at all.",
         usage: "FILE... [--db PATH] [--skip-bad-rows] [--quiet]",
         options: [
-            OptionSpec(
-                "--db",
-                value: "PATH",
-                help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
-            ),
+            BankCommandOptions.database,
             OptionSpec(
                 "--skip-bad-rows",
                 value: nil,

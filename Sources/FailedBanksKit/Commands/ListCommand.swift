@@ -38,17 +38,8 @@ package enum ListCommand {
         summary: "Print the banks in the order and sections of a browser tab, as text, JSON or CSV.",
         usage: "[--db PATH] [--sort date|name|state] [--where PREDICATE] [--format text|json|csv]",
         options: [
-            OptionSpec(
-                "--db",
-                value: "PATH",
-                help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
-            ),
-            OptionSpec(
-                "--sort",
-                value: "ORDER",
-                help: "date (newest first, by year; the default), name (by initial) or state",
-                completion: .values(BankSortTab.allCases.map(\.rawValue))
-            ),
+            BankCommandOptions.database,
+            BankCommandOptions.sort,
             OptionSpec(
                 "--where",
                 value: "PREDICATE",

@@ -44,11 +44,7 @@ package enum UpdateCommand {
                 value: "URL",
                 help: "where to download the list (default: $FAILEDBANKS_URL, else \(BankListSource.fdicURL))"
             ),
-            OptionSpec(
-                "--db",
-                value: "PATH",
-                help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
-            ),
+            BankCommandOptions.database,
             OptionSpec("--timeout", value: "SECONDS", help: "give up when the whole request takes longer (default 30)"),
             OptionSpec(
                 "--quiet",

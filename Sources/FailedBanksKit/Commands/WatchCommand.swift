@@ -42,17 +42,8 @@ package enum WatchCommand {
             "Print the banks' sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
         usage: "[--db PATH] [--sort date|name|state] [--where PREDICATE]",
         options: [
-            OptionSpec(
-                "--db",
-                value: "PATH",
-                help: "the store (default: $FAILEDBANKS_DB, else $XDG_DATA_HOME/failedbanks/failedbanks.sqlite)"
-            ),
-            OptionSpec(
-                "--sort",
-                value: "ORDER",
-                help: "date (newest first, by year; the default), name (by initial) or state",
-                completion: .values(BankSortTab.allCases.map(\.rawValue))
-            ),
+            BankCommandOptions.database,
+            BankCommandOptions.sort,
             OptionSpec(
                 "--where",
                 value: "PREDICATE",

@@ -30,13 +30,13 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
     }
 
     /// The items, top to bottom.
-    public var items: [Item] { didSet { table.reloadData() } }
+    package var items: [Item] { didSet { table.reloadData() } }
     /// Called with the index Enter chose.
     public var onChoose: ((Int) -> Void)?
     /// Offered the keys the list does not take (`:` for the app's query line); true: taken.
-    public var onKey: ((InputEvent) -> Bool)?
+    package var onKey: ((InputEvent) -> Bool)?
     /// The help overlay's lines for `?` (the screen's own keys by default).
-    public var helpBindings: [(keys: String, description: String)] = [
+    package var helpBindings: [(keys: String, description: String)] = [
         ("↑/↓  j/k", "move the selection"),
         ("PgUp/PgDn  Home/End", "page, first / last"),
         ("Enter/→", "open it (Esc returns here)"),
@@ -47,12 +47,12 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
     ]
     let navigationBar: NavigationBar
     /// The bottom line (hints and messages).
-    public let statusLine: StatusLine
+    package let statusLine: StatusLine
     /// The table of the items, one row each (one line per row).
-    public let table = TableView(rowHeight: TableCell.Style.value1.lineCount)
+    package let table = TableView(rowHeight: TableCell.Style.value1.lineCount)
 
     /// The run loop its help overlay goes on.
-    public weak var loop: TerminalRunLoop?
+    package weak var loop: TerminalRunLoop?
 
     /// The text `/` is finding, while it is typed: the selection before, and the status line's hints.
     private var finding: (text: String, selectionBefore: Int?, hints: String)?
@@ -72,7 +72,7 @@ public final class ChoiceListScreen: View, TableViewDataSource, TableViewDelegat
     }
 
     /// The index of the selected item.
-    public var selectedIndex: Int? { table.selection?.row }
+    package var selectedIndex: Int? { table.selection?.row }
 
     public func render(into canvas: inout Canvas, frame: Rect, at time: Double) {
         guard !frame.isEmpty else { return }

@@ -28,13 +28,13 @@ extension ListScreen {
     static let cellEditHints = "Enter saves · Esc cancels · Ctrl-U clears · Ctrl-N ∅ (NULL)"
 
     /// Whether a cell is being edited (`e`).
-    public var isEditingCell: Bool { cellEdit != nil }
+    package var isEditingCell: Bool { cellEdit != nil }
 
     /// `e` in a grid (``ListScreenConfiguration/allowsCellEdits``): opens the line editor over
     /// the cell of the selected row under the column cursor, holding its value. Says why on the
     /// status line instead when the cell cannot be edited (a read-only store, a column whose key
     /// path is not one of the entity's attributes, one the app refuses: ``ListScreenConfiguration/cellEditRefusal``).
-    public func beginCellEdit() {
+    package func beginCellEdit() {
         guard configuration.allowsCellEdits else { return }
         if isLoading {
             statusLine.showMessage("Cannot edit yet: the list is still loading", at: now, duration: 8, style: .error)

@@ -31,14 +31,7 @@ extension ListScreen {
         if !isLoading, let adapter {
             adapter.swap(to: controller)
         } else {
-            adapter = FetchedResultsTableAdapter(
-                controller: controller,
-                tableView: table,
-                cellForObject: cellMaker(),
-                headerTitle: tab.headerTitle
-            )
-            adapter.animatesChanges = configuration.animated
-            adapter.log = { [unowned self] message in self.log.append(message) }
+            install(controller)
             // The controller fetching the old store in the background goes, and the keys kept for it.
             loading = nil
             preview = nil

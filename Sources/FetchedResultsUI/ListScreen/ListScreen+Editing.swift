@@ -94,7 +94,7 @@ extension ListScreen {
     /// `u`: undoes the context's last save and says what it undid, in the
     /// context's own words (the save's action name); the selection goes to the
     /// object that came back or changed, when it is in the list.
-    public func undo() {
+    package func undo() {
         if let readOnlyReason = configuration.readOnlyReason {
             statusLine.showMessage("Undo is disabled: \(readOnlyReason)", at: now, style: .error)
             return
@@ -132,7 +132,7 @@ extension ListScreen {
 
     /// Ctrl-R: redoes the change `u` last undid and says what it redid (the save's action name);
     /// the selection goes to the object it changed, when it is in the list.
-    public func redo() {
+    package func redo() {
         if let readOnlyReason = configuration.readOnlyReason {
             statusLine.showMessage("Redo is disabled: \(readOnlyReason)", at: now, style: .error)
             return

@@ -6,7 +6,7 @@ extension ListScreen {
     /// Applies `predicate` (nil: none) to the current tab: a new controller, swapped in.
     ///
     ///     try screen.applyFilter(try FetchPredicate("state == 'CA'"), text: "state == 'CA'")
-    public func applyFilter(_ predicate: FetchPredicate?, text: String) throws {
+    package func applyFilter(_ predicate: FetchPredicate?, text: String) throws {
         let controller = makeController(for: tab, filter: predicate)
         try controller.performFetch()
         filter = predicate

@@ -50,7 +50,7 @@ extension ListScreen {
     }
 
     /// `!`: freezes the cursor's column on the left, or lets it scroll again; says which.
-    public func toggleFrozenCursorColumn() {
+    package func toggleFrozenCursorColumn() {
         guard showsGrid, var grid, let column = cursorColumn else { return }
         let frozen = grid.toggleFrozen(atVisibleIndex: table.gridState.cursorColumn)
         self.grid = grid

@@ -13,7 +13,7 @@ extension ListScreen {
     }
 
     /// The ID of ``selectedObject``, nil when nothing is selected and while ``isLoading``.
-    public var selectedObjectID: ObjectID? {
+    package var selectedObjectID: ObjectID? {
         isLoading ? nil : adapter?.selectedObjectID
     }
 }

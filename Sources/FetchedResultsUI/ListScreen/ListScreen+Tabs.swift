@@ -9,7 +9,7 @@ extension ListScreen {
     /// stays too, unless the new tab lists another entity (then it is dropped).
     ///
     ///     screen.switchTab(to: 1)   // Tab, Shift-Tab, 1…9 and a click on the tab bar do this
-    public func switchTab(to index: Int) {
+    package func switchTab(to index: Int) {
         guard index != tabIndex, configuration.tabs.indices.contains(index), !isLoading else { return }
         let newTab = configuration.tabs[index]
         let keepsFilter = newTab.entity == tab.entity
@@ -65,7 +65,7 @@ extension ListScreen {
     /// runs in the background and comes back by itself), and warms the next tab's cache.
     /// The polling ticker calls it: a poll of the store for other processes' changes, never
     /// for a result of the screen's own work.
-    public func pollExternalChanges() {
+    package func pollExternalChanges() {
         // While another program's lock is waited for (off this thread), the wait polls when it goes.
         guard !isLoading, lockWait == nil else { return }
         if let willPoll = configuration.willPoll, !willPoll(self) { return }

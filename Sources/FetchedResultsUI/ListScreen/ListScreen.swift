@@ -37,15 +37,15 @@ import TerminalUI
 ///     let exit = list.run()
 public final class ListScreen: View, TableViewDelegate {
     /// What the app configured (``show(context:readOnlyReason:)`` changes its `readOnlyReason`).
-    public internal(set) var configuration: ListScreenConfiguration
+    package internal(set) var configuration: ListScreenConfiguration
     /// The context the controllers fetch through and deletes are saved in
     /// (another one after ``show(context:readOnlyReason:)``).
-    public internal(set) var context: ObjectContext
+    package internal(set) var context: ObjectContext
     /// The run loop the screen sits on.
     public unowned let loop: TerminalRunLoop
     /// The sectioned table of the current tab's objects, with its index.
-    public let table: TableView
-    /// Feeds ``table`` from the current tab's controller (nil while ``isLoading``).
+    package let table: TableView
+    /// Feeds the table from the current tab's controller (nil while ``isLoading``).
     public internal(set) var adapter: FetchedResultsTableAdapter!
     /// True from a launch without a valid results cache until the first tab's full
     /// fetch is done: the table shows a provisional first page and keys are ignored.
@@ -53,11 +53,11 @@ public final class ListScreen: View, TableViewDelegate {
     /// Why the first tab's deferred fetch failed, if it did (the screen then quits the loop).
     public internal(set) var loadError: Error?
     /// The index of the tab showing.
-    public internal(set) var tabIndex: Int
+    package internal(set) var tabIndex: Int
     /// The filter applied (`\`), if any.
-    public internal(set) var filter: FetchPredicate?
+    package internal(set) var filter: FetchPredicate?
     /// The filter's text as typed ("" without a filter).
-    public internal(set) var filterText = ""
+    package internal(set) var filterText = ""
     /// Errors that should never happen (a refused batch, a failed poll), newest last.
     package internal(set) var log: [String] = []
     /// Tabs whose results cache is still to be filled in the background (see ``warmNextTab()``).
@@ -68,11 +68,11 @@ public final class ListScreen: View, TableViewDelegate {
     let navigationBar: NavigationBar
     let tabBar: TabBar
     /// The bottom line: hints, the position, messages (``showMessage(_:duration:style:)``).
-    public let statusLine = StatusLine()
+    package let statusLine = StatusLine()
     /// The `/` line, while searching.
-    public let searchField = SearchField()
+    package let searchField = SearchField()
     /// The `\` line, while a filter is typed (at most ``ListScreenConfiguration/filterMaximumLength`` characters).
-    public let filterField = FilterField()
+    package let filterField = FilterField()
 
     /// The search in force (`n`/`N`), if any.
     var search: ListSearch?
@@ -110,10 +110,10 @@ public final class ListScreen: View, TableViewDelegate {
     public var tab: ListTab { configuration.tabs[tabIndex] }
 
     /// The store browsed.
-    public var store: Store { context.store }
+    package var store: Store { context.store }
 
     /// Why deleting is disabled, when the store is read-only.
-    public var readOnlyReason: String? { configuration.readOnlyReason }
+    package var readOnlyReason: String? { configuration.readOnlyReason }
 
     /// Builds the screen on `loop` (pushing it) and fetches the first tab, or shows
     /// its preview and fetches after the first frame.
@@ -179,8 +179,8 @@ public final class ListScreen: View, TableViewDelegate {
 
     deinit { lockWait?.stop() }
 
-    /// The adapter for the first tab's fetched controller.
-    private func install(_ controller: FetchedResultsController) {
+    /// The adapter for the first tab's fetched controller (and for a new store's, in `show(context:)`).
+    func install(_ controller: FetchedResultsController) {
         adapter = FetchedResultsTableAdapter(
             controller: controller,
             tableView: table,

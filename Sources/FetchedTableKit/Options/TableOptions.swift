@@ -262,6 +262,10 @@ package struct TableOptions: Equatable, Sendable {
         ),
     ]
 
+    /// The usage of ``queryOptions``, after the options of a table.
+    static let queryUsage =
+        " [--query SQL|@FILE [--param NAME=VALUE]… [--key 'COLUMN, …'] [--statement-timeout SECONDS]]"
+
     /// `--cache-limit SIZE`: the bound of the copies of server tables in the cache folder.
     static let cacheLimitOption = OptionSpec(
         "--cache-limit",
@@ -285,8 +289,8 @@ package struct TableOptions: Equatable, Sendable {
         summary: "Browse any SQLite table or CSV file as a live, sectioned, indexed list.",
         usage: "FILE|URL|--pg [--table NAME] [--sort 'KEY [desc], …'] [--section KEY] [--columns 'KEY, …'] "
             + "[--title KEY] [--subtitle 'KEY, KEY'] [--type 'KEY=TYPE, …'] "
-            + "[--where PREDICATE] [--na TOKEN,…] [--read-only] [--track] [--no-animation]"
-            + " [--query SQL|@FILE [--param NAME=VALUE]… [--key 'COLUMN, …']] | COMMAND …",
+            + "[--where PREDICATE] [--na TOKEN,…] [--read-only] [--track] [--cache-limit SIZE] [--no-animation]"
+            + queryUsage + " | COMMAND …",
         options: common + queryOptions + [
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them")
         ],
@@ -302,8 +306,8 @@ package struct TableOptions: Equatable, Sendable {
         summary: "Print a table's rows in the order and sections the browser shows, as text, JSON or CSV.",
         usage:
             "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--columns …] [--title KEY] [--subtitle …] "
-            + "[--type …] [--where PREDICATE] [--na TOKEN,…] "
-            + "[--format text|json|csv] [--query SQL|@FILE [--param NAME=VALUE]… [--key 'COLUMN, …']]",
+            + "[--type …] [--where PREDICATE] [--na TOKEN,…] [--read-only] [--track] [--cache-limit SIZE] "
+            + "[--format text|json|csv]" + queryUsage,
         options: common + queryOptions + [
             OptionSpec(
                 "--format",
@@ -323,8 +327,8 @@ package struct TableOptions: Equatable, Sendable {
         name: "fetchedtable watch",
         summary:
             "Print a table's sections as a JSON snapshot line, then one JSON line per change batch, until interrupted.",
-        usage: "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--where PREDICATE] [--na TOKEN,…] [--track]"
-            + " [--query SQL|@FILE [--param NAME=VALUE]… [--key 'COLUMN, …']]",
+        usage: "FILE|URL|--pg [--table NAME] [--sort …] [--section KEY] [--columns …] [--title KEY] [--subtitle …] "
+            + "[--type …] [--where PREDICATE] [--na TOKEN,…] [--read-only] [--track] [--cache-limit SIZE]" + queryUsage,
         options: common + queryOptions,
         minPositionals: 0,
         maxPositionals: 1,

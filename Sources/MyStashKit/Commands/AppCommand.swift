@@ -16,7 +16,7 @@ enum AppCommand {
         summary: "Notes and passwords in the terminal; passwords encrypted at rest under a master passphrase.",
         usage: "[--db PATH] [--no-animation] | " + MyStashCommand.synopsis,
         options: [
-            OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
+            StashUnlocker.dbOption,
             OptionSpec("--no-animation", value: nil, help: "apply changes without animating them"),
             OptionSpec(
                 "--lock-after",

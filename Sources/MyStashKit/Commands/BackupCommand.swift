@@ -12,7 +12,7 @@ enum BackupCommand {
         summary: "Write an encrypted copy of the stash to a new file (mode 0600).",
         usage: "FILE [--db PATH]",
         options: [
-            OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)")
+            StashUnlocker.dbOption
         ],
         minPositionals: 1,
         maxPositionals: 1,

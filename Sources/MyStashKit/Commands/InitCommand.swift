@@ -21,7 +21,7 @@ enum InitCommand {
         summary: "Create a new, empty stash and set its master passphrase.",
         usage: "[--db PATH] [--passphrase-fd N] [--allow-weak]",
         options: [
-            OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
+            StashUnlocker.dbOption,
             OptionSpec(
                 "--passphrase-fd",
                 value: "N",

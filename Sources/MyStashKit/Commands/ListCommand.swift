@@ -15,7 +15,7 @@ enum ListCommand {
         summary: "Print the titles of the notes or the names of the passwords, one per line.",
         usage: "notes|passwords [--db PATH]",
         options: [
-            OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)")
+            StashUnlocker.dbOption
         ],
         minPositionals: 1,
         maxPositionals: 1,

@@ -18,7 +18,7 @@ enum PasswdCommand {
         summary: "Change the master passphrase (every field is re-encrypted in one transaction).",
         usage: "[--db PATH] [--skip-damaged]",
         options: [
-            OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
+            StashUnlocker.dbOption,
             OptionSpec(
                 "--skip-damaged",
                 value: nil,

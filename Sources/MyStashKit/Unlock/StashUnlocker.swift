@@ -26,9 +26,16 @@ struct StashUnlocker {
         acceptsRollback = parsed.flag("--accept-rollback")
     }
 
+    /// `--db PATH`: the stash every command opens.
+    static let dbOption = OptionSpec(
+        "--db",
+        value: "PATH",
+        help: "the store (default: $MYSTASH_DB, then the XDG data directory)"
+    )
+
     /// The options every unlocking command takes.
     static let options = [
-        OptionSpec("--db", value: "PATH", help: "the store (default: $MYSTASH_DB, then the XDG data directory)"),
+        dbOption,
         OptionSpec("--passphrase-fd", value: "N", help: "read the master passphrase (one line) from file descriptor N"),
         acceptRollbackOption,
     ]

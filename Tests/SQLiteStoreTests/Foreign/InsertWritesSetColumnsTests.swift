@@ -28,6 +28,14 @@ struct InsertWritesSetColumnsTests {
         return try db.query("SELECT * FROM items")
     }
 
+    /// An empty file of the schema at `path`, and a context on a store over it (the foreign
+    /// database's model read from the file), writable.
+    static func emptyItemsContext(at path: String) throws -> ObjectContext {
+        _ = try makeFile(at: path, naming: "")
+        let model = try ForeignDatabaseFixture.model(try DatabaseCatalog(path: path), table: "items")
+        return ObjectContext(store: try Store(foreignDatabaseAt: path, model: model, readOnly: false))
+    }
+
     @Test func anInsertedRowEqualsOneAddedNamingOnlyTheColumnsSet() throws {
         let dir = TemporaryDirectory()
         let reference = try Self.makeFile(
@@ -35,10 +43,7 @@ struct InsertWritesSetColumnsTests {
             naming: "INSERT INTO items(name, note) VALUES ('pen', NULL)"
         )
         let path = dir.path("store.sqlite")
-        _ = try Self.makeFile(at: path, naming: "")
-        let model = try ForeignDatabaseFixture.model(try DatabaseCatalog(path: path), table: "items")
-        let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false)
-        let context = ObjectContext(store: store)
+        let context = try Self.emptyItemsContext(at: path)
         let item = context.insert(into: "items")
         item["name"] = .text("pen")
         item["note"] = .null
@@ -60,10 +65,7 @@ struct InsertWritesSetColumnsTests {
     @Test func aWholeNumberInARealColumnReadsBackAsARealAndItsUndoIsNoConflict() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("store.sqlite")
-        _ = try Self.makeFile(at: path, naming: "")
-        let model = try ForeignDatabaseFixture.model(try DatabaseCatalog(path: path), table: "items")
-        let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false)
-        let context = ObjectContext(store: store)
+        let context = try Self.emptyItemsContext(at: path)
         let item = context.insert(into: "items")
         item["name"] = .text("cup")
         item["price"] = .real(3)
@@ -82,10 +84,7 @@ struct InsertWritesSetColumnsTests {
     @Test func aGeneratedColumnIsNeverWrittenAndSettingItIsRefused() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("store.sqlite")
-        _ = try Self.makeFile(at: path, naming: "")
-        let model = try ForeignDatabaseFixture.model(try DatabaseCatalog(path: path), table: "items")
-        let store = try Store(foreignDatabaseAt: path, model: model, readOnly: false)
-        let context = ObjectContext(store: store)
+        let context = try Self.emptyItemsContext(at: path)
         let item = context.insert(into: "items")
         item["name"] = .text("cup")
         item["qty"] = .integer(3)
