@@ -110,7 +110,7 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         }
         typeOIDs = described.map(\.typeOID)
         let names = QueryColumn.uniqueNames(described.map(\.name))
-        columns = zip(names, described).map { name, column in
+        var columns = zip(names, described).map { name, column in
             QueryColumn(name: name, declaredType: PostgresResultRows.declaredType(of: column.typeOID))
         }
         readTables = relations.map(PostgresLiveQuery.displayName)
@@ -128,7 +128,16 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         // How the rows are told apart.
         var identity = QueryRowIdentity.content
         switch try PostgresLiveQuery.mappedTable(relations, described: described, names: names, on: connection) {
-        case .success(let table):
+        case .success(var table):
+            // The result's plain columns of the table (what `e` may write), and its shape's refusal.
+            let plain = try PostgresLiveQuery.tableColumns(relations[0], described: described, on: connection)
+            for index in columns.indices {
+                if let name = plain[index] {
+                    columns[index].sourceTable = table.table
+                    columns[index].sourceColumn = name
+                }
+            }
+            table.changeRefusal = QuerySourceTable.shapeRefusal(sql: text.sql)
             let keyNames = table.keyColumns.map(\.result)
             if key == nil || key == keyNames {
                 mapping.withLock { $0 = (table, nil) }
@@ -141,6 +150,7 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
             mapping.withLock { $0 = (nil, unmapped.reason) }
         }
         if let key { identity = .key(key) }
+        self.columns = columns
         result = try QueryResultTable(
             path: resultPath,
             columns: columns,
@@ -497,6 +507,28 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
             columns.append(.init(result: names[position], table: key.text(row: row, column: 2) ?? ""))
         }
         return .success(QuerySourceTable(table: displayName(table), keyColumns: columns))
+    }
+
+    /// The table's column each of `described` is a plain reference to, by the result's position.
+    static func tableColumns(
+        _ table: TableName,
+        described: [QueryResult.Column],
+        on connection: PostgresConnection
+    ) throws -> [Int: String] {
+        let attributes = try connection.query(
+            "SELECT attrelid::bigint, attnum::int, attname::text FROM pg_attribute"
+                + " WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped",
+            [table.quoted]
+        )
+        var plain: [Int: String] = [:]
+        for row in 0..<attributes.rowCount {
+            let oid = UInt32(attributes.int64(row: row, column: 0) ?? 0)
+            let number = Int(attributes.int64(row: row, column: 1) ?? 0)
+            for (position, column) in described.enumerated() where column.tableOID == oid && column.tableColumn == number {
+                plain[position] = attributes.text(row: row, column: 2)
+            }
+        }
+        return plain
     }
 
     /// Why a result's rows are no rows of one table.

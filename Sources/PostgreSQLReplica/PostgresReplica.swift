@@ -480,7 +480,7 @@ public final class PostgresReplica: @unchecked Sendable {
     ///
     ///     PostgresReplica.editRefusal(of: total)   // "total is a generated column (the server computes it)"
     public static func editRefusal(of column: ColumnDescription) -> String? {
-        ReplicaWrites.editRefusal(of: column)
+        TableWrites.editRefusal(of: column)
     }
 
     /// Why a row deleted from `table` could not be written back as it was by ``restore(_:)``
@@ -494,7 +494,7 @@ public final class PostgresReplica: @unchecked Sendable {
         of table: TableDescription,
         on connection: PostgresConnection
     ) throws(PostgresError) -> String? {
-        try ReplicaWrites.undoRefusal(of: table, on: connection)
+        try TableWrites.undoRefusal(of: table, on: connection)
     }
 
     // MARK: Steps

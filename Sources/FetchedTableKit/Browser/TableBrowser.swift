@@ -329,6 +329,8 @@ package final class TableBrowser {
         }
         if let source = database.querySource, let writes = source.writes {
             configureQueryWrites(&configuration, source: source, writes: writes)
+        } else if let source = database.querySource, let writes = source.serverWrites {
+            configurePostgresQueryWrites(&configuration, source: source, writes: writes)
         }
         configure?(&configuration)
         self.opened = opened

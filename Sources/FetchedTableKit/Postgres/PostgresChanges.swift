@@ -3,43 +3,13 @@ import PostgreSQLReplica
 /// The changes a browser made on a server table, for `u` and Ctrl-R: each named as the status
 /// line names it ("Edited price of “pen”"), with what undoes it there. Undoing a change gives
 /// the change that redoes it, and the other way round.
-struct PostgresChanges {
+typealias PostgresChanges = ServerChanges<PostgresChange>
+
+/// Changes made on a server, for `u` and Ctrl-R (a table copy's, ``PostgresChanges``; a query
+/// result's, ``PostgresQueryWrites/Change``): two stacks of named changes.
+struct ServerChanges<Change: Sendable> {
     /// Which stack a key works on.
     enum Direction { case undo, redo }
-
-    /// One change on the server, as what inverting it takes.
-    enum Change: Sendable {
-        /// Rows deleted (their values as they were): inverted by writing them back.
-        case deleted([DeletedRow])
-        /// Rows present that were added or written back (their row ids): inverted by deleting them.
-        case present([Int64])
-        /// A cell written: inverted by writing its value before back, over the value it wrote only.
-        case edited(EditedCell)
-
-        /// Makes the inverse change on the server (on the requests' thread) and returns it.
-        func inverted(on replica: PostgresReplica) throws -> Change {
-            switch self {
-            case .deleted(let rows):
-                try replica.restore(rows)
-                return .present(rows.map(\.rowID))
-            case .present(let rowIDs):
-                let rows = try replica.delete(rowIDs: rowIDs)
-                if rows.isEmpty { throw ReplicaError.conflict(reason: "another session deleted the row since") }
-                return .deleted(rows)
-            case .edited(let edit):
-                return .edited(try replica.revert(edit))
-            }
-        }
-
-        /// The rows it leaves in the table (to select), none for a delete.
-        var rowIDs: [Int64] {
-            switch self {
-            case .deleted: []
-            case .present(let rowIDs): rowIDs
-            case .edited(let edit): [edit.rowID]
-            }
-        }
-    }
 
     private var undone: [(name: String, change: Change)] = []
     private var done: [(name: String, change: Change)] = []
@@ -64,5 +34,39 @@ struct PostgresChanges {
     /// stays, to try again.
     mutating func putBack(_ direction: Direction, _ change: (name: String, change: Change)) {
         if direction == .undo { done.append(change) } else { undone.append(change) }
+    }
+}
+
+/// One change on the server, as what inverting it takes.
+enum PostgresChange: Sendable {
+    /// Rows deleted (their values as they were): inverted by writing them back.
+    case deleted([DeletedRow])
+    /// Rows present that were added or written back (their row ids): inverted by deleting them.
+    case present([Int64])
+    /// A cell written: inverted by writing its value before back, over the value it wrote only.
+    case edited(EditedCell)
+
+    /// Makes the inverse change on the server (on the requests' thread) and returns it.
+    func inverted(on replica: PostgresReplica) throws -> PostgresChange {
+        switch self {
+        case .deleted(let rows):
+            try replica.restore(rows)
+            return .present(rows.map(\.rowID))
+        case .present(let rowIDs):
+            let rows = try replica.delete(rowIDs: rowIDs)
+            if rows.isEmpty { throw ReplicaError.conflict(reason: "another session deleted the row since") }
+            return .deleted(rows)
+        case .edited(let edit):
+            return .edited(try replica.revert(edit))
+        }
+    }
+
+    /// The rows it leaves in the table (to select), none for a delete.
+    var rowIDs: [Int64] {
+        switch self {
+        case .deleted: []
+        case .present(let rowIDs): rowIDs
+        case .edited(let edit): [edit.rowID]
+        }
     }
 }

@@ -135,12 +135,7 @@ package final class QuerySource {
     ///   CSV file's cache), nil when it may.
     /// - Returns: why the rows cannot be changed (the browser's read-only reason), nil when they can.
     func openWrites(refusal: String?) -> String? {
-        guard let live = live as? LiveQuery else {
-            let table =
-                self.live.sourceTable?.table ?? (self.live.readTables.count == 1 ? self.live.readTables[0] : nil)
-            return "writes through a PostgreSQL query's result are not supported: open the table with --table "
-                + (table ?? "TABLE")
-        }
+        guard let live = live as? LiveQuery else { return openServerWrites(refusal: refusal) }
         guard let mapping = live.sourceTable else {
             return live.sourceTableRefusal.map { "the rows are a query's result; \($0)" }
                 ?? "the rows are a query's result (\(live.identityDescription))"
@@ -160,6 +155,35 @@ package final class QuerySource {
             return "\(mapping.table) cannot be written: \(error.message)"
         }
     }
+
+    /// `d`, `e` and `a` on a PostgreSQL query's result: its rows' table on the server, open for
+    /// writing (``PostgresQueryWrites``) — or why not, as ``openWrites(refusal:)``.
+    private func openServerWrites(refusal: String?) -> String? {
+        guard let mapping = live.sourceTable else {
+            return live.sourceTableRefusal.map { "the rows are a query's result; \($0)" }
+                ?? "the rows are a query's result (\(live.identityDescription))"
+        }
+        if let reason = mapping.changeRefusal { return "the rows are a query's result; \(reason)" }
+        if let refusal { return refusal }
+        guard let target = postgresTarget else { return "the rows are a query's result of a server" }
+        do {
+            let writes = try PostgresQueryWrites(target: target, sql: live.sql, mapping: mapping, columns: live.columns)
+            if let reason = writes.table.kind == .table || writes.table.kind == .partitionedTable
+                ? nil : "\(mapping.table) is not a table"
+            {
+                return reason
+            }
+            serverWrites = writes
+            return nil
+        } catch {
+            return "\(mapping.table) cannot be written: \(error.message)"
+        }
+    }
+
+    /// `d`, `e` and `a` on a PostgreSQL query's result (nil until ``openWrites(refusal:)`` opened it).
+    private(set) var serverWrites: PostgresQueryWrites?
+    /// The server a PostgreSQL query's result comes from.
+    var postgresTarget: PostgresTarget?
 
     /// `--query` of a server: checked there (``PostgresLiveQuery``) on a connection of its own, its
     /// result's file made; nothing is run yet (``load(options:progress:)``).
@@ -214,7 +238,9 @@ package final class QuerySource {
                 changeFeed: TableFileNames.changeFeed,
                 statementTimeout: statementTimeout ?? PostgresLiveQuery.defaultStatementTimeout
             )
-            return QuerySource(live: live, folder: folder)
+            let source = QuerySource(live: live, folder: folder)
+            source.postgresTarget = target
+            return source
         } catch {
             rmdir(folder)
             throw error

@@ -79,6 +79,10 @@ public struct QuerySourceTable: Sendable, Hashable {
         )
     }
 
+    /// Why the rows of `sql` are made from several rows of a table, from its words (``changeRefusal``
+    /// for another engine's query, whose views its planner reads through): nil when they are not.
+    package static func shapeRefusal(sql: String) -> String? { QueryShape(sql: sql).refusal }
+
     /// The result's columns that are `key`'s columns of `table`, nil when one is missing.
     private static func keyColumns(
         _ key: [String],
