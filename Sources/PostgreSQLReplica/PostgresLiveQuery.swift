@@ -127,7 +127,7 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         if !labels.isEmpty { try connection.listen(changeFeed.channel) }
         // How the rows are told apart.
         var identity = QueryRowIdentity.content
-        switch try PostgresLiveQuery.mappedTable(relations, described: described, names: names, on: connection) {
+        switch try PostgresLiveQuery.mappedTable(relations, sql: text.sql, described: described, names: names, on: connection) {
         case .success(var table):
             // The result's plain columns of the table (what `e` may write), and its shape's refusal.
             let plain = try PostgresLiveQuery.tableColumns(relations[0], described: described, on: connection)
@@ -477,14 +477,14 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     /// The one table the rows are rows of, by its primary key, or why not.
     static func mappedTable(
         _ relations: [TableName],
+        sql: String,
         described: [QueryResult.Column],
         names: [String],
         on connection: PostgresConnection
     ) throws -> Result<QuerySourceTable, Unmapped> {
         guard let table = relations.first else { return .failure(Unmapped("the query reads no table")) }
         guard relations.count == 1 else {
-            let names = relations.map(displayName).joined(separator: ", ")
-            return .failure(Unmapped("the rows come from several tables (\(names))"))
+            return .failure(Unmapped(QuerySourceTable.severalTablesRefusal(sql: sql, tables: relations.map(displayName))))
         }
         let key = try connection.query(
             """
@@ -502,7 +502,9 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
             let number = Int(key.int64(row: row, column: 1) ?? 0)
             guard let position = described.firstIndex(where: { $0.tableOID == oid && $0.tableColumn == number }) else {
                 let all = (0..<key.rowCount).compactMap { key.text(row: $0, column: 2) }.joined(separator: ", ")
-                return .failure(Unmapped("the result lacks \(displayName(table))'s key (\(all)): add it to the SELECT"))
+                let name = displayName(table)
+                let owner = name.hasSuffix("s") ? "\(name)'" : "\(name)'s"
+                return .failure(Unmapped("it does not return \(owner) key (\(all)): add it to the SELECT"))
             }
             columns.append(.init(result: names[position], table: key.text(row: row, column: 2) ?? ""))
         }

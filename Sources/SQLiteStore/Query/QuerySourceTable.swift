@@ -83,6 +83,13 @@ public struct QuerySourceTable: Sendable, Hashable {
     /// for another engine's query, whose views its planner reads through): nil when they are not.
     package static func shapeRefusal(sql: String) -> String? { QueryShape(sql: sql).refusal }
 
+    /// Why the rows of `sql`, which reads `tables`, are no one table's ("its rows come from a
+    /// join of orders and customer"), for another engine's query.
+    package static func severalTablesRefusal(sql: String, tables: [String]) -> String {
+        QueryShape(sql: sql).joins
+            ? "its rows come from a join of \(list(tables))" : "it reads \(list(tables)), not one table"
+    }
+
     /// The result's columns that are `key`'s columns of `table`, nil when one is missing.
     private static func keyColumns(
         _ key: [String],

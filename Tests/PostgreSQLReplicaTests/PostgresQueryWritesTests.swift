@@ -1,0 +1,101 @@
+import Foundation
+import PostgreSQLClient
+import PostgreSQLReplica
+import SQLiteStore
+import TestSupport
+import Testing
+
+/// Writes through a PostgreSQL query's result whose rows are one table's, by its key: the
+/// result knows the table, its key and its plain columns; the guarded write the table's copy
+/// uses (``TableWrites``) changes the server only over the value shown, a changed or deleted row
+/// is a named conflict with nothing overwritten, and the result shows the write once re-run. A
+/// join's, a grouped and a keyless result say why their rows are no table's.
+@Suite(.enabled(if: serverAvailable))
+struct PostgresQueryWritesTests {
+    static let schema = """
+        CREATE TABLE customers (id bigint PRIMARY KEY, name text);
+        CREATE TABLE orders (id bigint PRIMARY KEY, name text NOT NULL, qty int CHECK (qty >= 0), customer bigint);
+        INSERT INTO customers VALUES (1, 'Ito');
+        INSERT INTO orders VALUES (1, 'pen', 3, 1), (2, 'ink', 0, 1), (3, 'pad', 5, 1);
+        """
+
+    static func query(_ database: ReplicaTestDatabase, _ sql: String) throws -> PostgresLiveQuery {
+        try PostgresLiveQuery(
+            connection: try database.connect(),
+            sql: sql,
+            resultPath: try makeCacheDirectory() + "/result.sqlite"
+        )
+    }
+
+    @Test func anEditThroughAOneTableResultIsGuardedByTheValueShownAndTheReRunShowsIt() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(Self.schema)
+        let live = try Self.query(database, "SELECT id, name, qty * 2 AS double, qty FROM orders WHERE qty > 0")
+        let mapping = try #require(live.sourceTable, "\(live.sourceTableRefusal ?? "")")
+        #expect(mapping.table == "orders" && mapping.keyColumns.map(\.result) == ["id"])
+        #expect(mapping.changeRefusal == nil)
+        let plain = live.columns.map { $0.sourceColumn ?? "-" }
+        #expect(plain == ["id", "name", "-", "qty"], "double is computed, the others orders' columns")
+        try live.load()
+        let connection = try database.connect()
+        let table = try #require(try Catalog.table(named: mapping.table, on: connection))
+        let writes = TableWrites(table: table)
+
+        // The value shown: written.
+        let edit = try writes.update(key: ["1"], column: "qty", to: "7", expecting: .shown(.integer(3)), on: connection)
+            .get()
+        #expect(try database.psql("SELECT qty FROM orders WHERE id = 1") == "7\n")
+        let change = try #require(live.runAgain(tables: []))
+        guard case .refreshed(let refresh) = change else {
+            Issue.record("the re-run failed: \(change)")
+            return
+        }
+        #expect(refresh.change.updated == 1, "\(refresh.change)")
+
+        // Another session's value since: a conflict, theirs kept.
+        try database.psql("UPDATE orders SET qty = 9 WHERE id = 3")
+        let conflict = try writes.update(
+            key: ["3"],
+            column: "qty",
+            to: "6",
+            expecting: .shown(.integer(5)),
+            on: connection
+        )
+        #expect(Self.conflictReason(conflict) == "qty was changed by another session since it was shown")
+        #expect(try database.psql("SELECT qty FROM orders WHERE id = 3") == "9\n")
+        // A row deleted since: a conflict.
+        try database.psql("DELETE FROM orders WHERE id = 3")
+        let gone = try writes.update(key: ["3"], column: "qty", to: "6", expecting: .shown(.integer(9)), on: connection)
+        #expect(Self.conflictReason(gone) == "another session deleted the row since it was shown")
+
+        // Undo writes back the value before, only over the value written; then delete and restore.
+        _ = try writes.revert(edit, on: connection).get()
+        #expect(try database.psql("SELECT qty FROM orders WHERE id = 1") == "3\n")
+        let deleted = try writes.delete(keys: [["1"]], on: connection)
+        #expect(deleted.count == 1)
+        #expect(try database.psql("SELECT count(*) FROM orders WHERE id = 1") == "0\n")
+        #expect(try writes.restore(deleted, on: connection) == [["1"]])
+        #expect(try database.psql("SELECT name, qty FROM orders WHERE id = 1") == "pen|3\n")
+    }
+
+    /// The reason of a write's conflict, nil when it was no conflict.
+    static func conflictReason(_ outcome: Result<EditedCell, ReplicaError>) -> String? {
+        guard case .failure(.conflict(let reason)) = outcome else { return nil }
+        return reason
+    }
+
+    @Test func joinsGroupsAndAMissingKeySayWhyTheRowsAreNoTables() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(Self.schema)
+        let join = try Self.query(
+            database,
+            "SELECT o.id, o.qty, c.name AS customer FROM orders o JOIN customers c ON c.id = o.customer"
+        )
+        #expect(join.sourceTable == nil)
+        #expect(join.sourceTableRefusal == "its rows come from a join of orders and customers")
+        let keyless = try Self.query(database, "SELECT name, qty FROM orders")
+        #expect(keyless.sourceTableRefusal == "it does not return orders' key (id): add it to the SELECT")
+        let grouped = try Self.query(database, "SELECT DISTINCT id, name FROM orders")
+        #expect(grouped.sourceTable?.changeRefusal != nil, "DISTINCT: \(String(describing: grouped.sourceTable))")
+    }
+}
