@@ -206,7 +206,8 @@ struct PostgresQueryTests {
             """
         )
         let tmux = try fixture.launch(
-            [fixture.uri, "--query", "SELECT id, name, qty FROM orders WHERE qty > 0"],
+            // Sorted by id: an UPDATE moves pen's row to the end of the heap, and so of the query's order.
+            [fixture.uri, "--query", "SELECT id, name, qty FROM orders WHERE qty > 0", "--sort", "id"],
             width: 120,
             height: 14
         )
@@ -225,7 +226,7 @@ struct PostgresQueryTests {
         tmux.send("C-u")
         tmux.type("7")
         tmux.send("Enter")
-        try tmux.waitFor("Edited qty of", timeout: 15)
+        try tmux.waitFor("— u to undo", timeout: 15)  // the server's answer, not the list's "Saving …"
         #expect(try fixture.psql("SELECT qty FROM orders WHERE id = 1") == "7")
         _ = try tmux.waitUntil("the re-run's qty", timeout: 20) { screen in
             screen.screenLines.contains { $0.contains("pen") && $0.contains(" 7") }
