@@ -127,7 +127,13 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         if !labels.isEmpty { try connection.listen(changeFeed.channel) }
         // How the rows are told apart.
         var identity = QueryRowIdentity.content
-        switch try PostgresLiveQuery.mappedTable(relations, sql: text.sql, described: described, names: names, on: connection) {
+        switch try PostgresLiveQuery.mappedTable(
+            relations,
+            sql: text.sql,
+            described: described,
+            names: names,
+            on: connection
+        ) {
         case .success(var table):
             // The result's plain columns of the table (what `e` may write), and its shape's refusal.
             let plain = try PostgresLiveQuery.tableColumns(relations[0], described: described, on: connection)
@@ -484,7 +490,9 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     ) throws -> Result<QuerySourceTable, Unmapped> {
         guard let table = relations.first else { return .failure(Unmapped("the query reads no table")) }
         guard relations.count == 1 else {
-            return .failure(Unmapped(QuerySourceTable.severalTablesRefusal(sql: sql, tables: relations.map(displayName))))
+            return .failure(
+                Unmapped(QuerySourceTable.severalTablesRefusal(sql: sql, tables: relations.map(displayName)))
+            )
         }
         let key = try connection.query(
             """
@@ -526,7 +534,8 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         for row in 0..<attributes.rowCount {
             let oid = UInt32(attributes.int64(row: row, column: 0) ?? 0)
             let number = Int(attributes.int64(row: row, column: 1) ?? 0)
-            for (position, column) in described.enumerated() where column.tableOID == oid && column.tableColumn == number {
+            for (position, column) in described.enumerated()
+            where column.tableOID == oid && column.tableColumn == number {
                 plain[position] = attributes.text(row: row, column: 2)
             }
         }

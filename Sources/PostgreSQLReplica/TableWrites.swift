@@ -105,7 +105,9 @@ package struct TableWrites: Sendable {
         if let reason = shape.readOnlyReason { throw ReplicaError.readOnly(reason: reason) }
         let written = shape.description.columns.filter { values.keys.contains($0.name) }
         if let refused = written.first(where: { !$0.isWritable || $0.generation == .identityAlways }) {
-            throw ReplicaError.readOnly(reason: TableWrites.editRefusal(of: refused) ?? "\(refused.name) is not written")
+            throw ReplicaError.readOnly(
+                reason: TableWrites.editRefusal(of: refused) ?? "\(refused.name) is not written"
+            )
         }
         let returning = shape.keyTexts.joined(separator: ", ")
         let sql: String
@@ -176,15 +178,23 @@ package struct TableWrites: Sendable {
             )
             let newKey = shape.keyColumns.indices.map { result.text(row: 0, column: 1 + $0) ?? "" }
             return .success(
-                EditedCell(column: column, rowID: rowID, key: newKey, before: now, after: result.text(row: 0, column: 0))
+                EditedCell(
+                    column: column,
+                    rowID: rowID,
+                    key: newKey,
+                    before: now,
+                    after: result.text(row: 0, column: 0)
+                )
             )
         }
     }
 
     /// Writes `edit`'s value before back over its value after (undo; a reverted edit's revert
     /// is redo), when the server still holds the value after.
-    package func revert(_ edit: EditedCell, on connection: PostgresConnection) throws -> Result<EditedCell, ReplicaError>
-    {
+    package func revert(
+        _ edit: EditedCell,
+        on connection: PostgresConnection
+    ) throws -> Result<EditedCell, ReplicaError> {
         try update(
             key: edit.key,
             rowID: edit.rowID,

@@ -31,7 +31,12 @@ final class PostgresQueryWrites: @unchecked Sendable {
     private let writes: TableWrites
 
     /// Connects to `target` and reads `mapping`'s table, its privileges and DEFAULTs.
-    init(target: PostgresTarget, sql: String, mapping: QuerySourceTable, columns: [QueryColumn])
+    init(
+        target: PostgresTarget,
+        sql: String,
+        mapping: QuerySourceTable,
+        columns: [QueryColumn]
+    )
         throws(FetchedTableError)
     {
         self.mapping = mapping

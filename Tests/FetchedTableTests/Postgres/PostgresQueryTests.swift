@@ -250,7 +250,9 @@ struct PostgresQueryTests {
         #expect(fixture.exitStatus() == 0)
 
         // A join's rows are no one table's: d, e and a say why.
-        try fixture.psql("CREATE TABLE customers (id bigint PRIMARY KEY, name text); INSERT INTO customers VALUES (1, 'Ito')")
+        try fixture.psql(
+            "CREATE TABLE customers (id bigint PRIMARY KEY, name text); INSERT INTO customers VALUES (1, 'Ito')"
+        )
         let join = try fixture.launch(
             [
                 fixture.uri, "--query",
