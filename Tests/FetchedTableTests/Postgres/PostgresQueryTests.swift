@@ -196,7 +196,7 @@ struct PostgresQueryTests {
         #expect(fixture.exitStatus() == 0)
     }
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
-    func eDAndUOnAOneTableQueryChangeTheServersTableAndAJoinSaysWhyNot() throws {
+    func eDAAndUOnAOneTableQueryChangeTheServersTableAndAJoinSaysWhyNot() throws {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
         try fixture.psql(
@@ -246,6 +246,23 @@ struct PostgresQueryTests {
         try tmux.waitFor("Undone: Deleted", timeout: 15)
         #expect(try fixture.psql("SELECT name, qty FROM orders WHERE id = 3") == "pad|5")
         _ = try tmux.waitUntil("pad back in the result", timeout: 20) { $0.contains("pad") }
+
+        // a: the form of orders' columns; the row inserted on the server, then in the result; u deletes it.
+        tmux.send("a")
+        let form = try tmux.waitFor("New row in orders")
+        #expect(form.contains("name *") && form.contains("customer"), "\(form)")
+        tmux.type("4")
+        tmux.send("Tab")
+        tmux.type("cap")
+        tmux.send("Tab")
+        tmux.type("4")
+        tmux.send("C-s")
+        try tmux.waitFor("to orders — u to undo", timeout: 15)
+        #expect(try fixture.psql("SELECT name, qty FROM orders WHERE id = 4") == "cap|4")
+        _ = try tmux.waitUntil("cap in the result", timeout: 20) { $0.contains("cap") && !$0.contains("New row in") }
+        tmux.send("u")
+        try tmux.waitFor("Undone: Added", timeout: 15)
+        #expect(try fixture.psql("SELECT count(*) FROM orders WHERE id = 4") == "0")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
 
