@@ -30,10 +30,13 @@ package struct TableWrites: Sendable {
 
     /// Deletes the rows of `keys` (primary key values as the server's text) in one
     /// transaction; returns them as the server held them (for ``restore(_:on:)``), each with
-    /// its row id from `rowIDs` (0 when not there). Rows already gone are left out.
+    /// its row id from `rowIDs` (0 when not there). Rows already gone are left out. With
+    /// `shown` (a column's name → the value shown, for one key), the row is deleted only while
+    /// it still holds those values: otherwise a ``ReplicaError/conflict(reason:)``, nothing deleted.
     package func delete(
         keys: [[String]],
         rowIDs: [[String]: Int64] = [:],
+        shown: [String: StoreValue] = [:],
         on connection: PostgresConnection
     ) throws -> [DeletedRow] {
         if let reason = shape.readOnlyReason { throw ReplicaError.readOnly(reason: reason) }
@@ -46,6 +49,7 @@ package struct TableWrites: Sendable {
             names.map(SQLIdentifier.quote).joined(separator: ", ") + ", " + shape.keyTexts.joined(separator: ", ")
         return try lockHolders(of: keys, on: connection) { () throws -> [DeletedRow] in
             try connection.execute("SET LOCAL lock_timeout = \(Int(lockTimeout * 1000))")
+            if !shown.isEmpty { try checkShown(shown, key: keys[0], on: connection) }
             let result = try connection.query(
                 "DELETE FROM \(shape.source.quoted) WHERE \(shape.keyCondition) RETURNING \(returning)",
                 shape.keyParameters(keys)
@@ -66,6 +70,24 @@ package struct TableWrites: Sendable {
                     values: names.indices.map { result[row, $0] },
                     rowID: rowIDs[key] ?? 0,
                     serverTexts: names.indices.map { result.text(row: row, column: $0) }
+                )
+            }
+        }
+    }
+
+    /// Throws a conflict when the row of `key`, locked, no longer holds the values `shown`.
+    private func checkShown(_ shown: [String: StoreValue], key: [String], on connection: PostgresConnection) throws {
+        let read = try connection.query(
+            "SELECT \(shape.selectList) \(shape.fromClause) WHERE \(shape.keyCondition) FOR UPDATE",
+            shape.keyParameters([key])
+        )
+        guard read.rowCount == 1 else { return }
+        let row = ServerRow(read, row: 0, shape: shape, keys: ReplicaOrderKeys(shape.orders))
+        for (column, value) in shown.sorted(by: { $0.key < $1.key }) {
+            guard let index = shape.columns.firstIndex(where: { $0.name == column }) else { continue }
+            if !TableWrites.sameValue(row.values[index], value) {
+                throw ReplicaError.conflict(
+                    reason: "\(column) was changed by another session since it was shown; nothing was deleted"
                 )
             }
         }

@@ -71,7 +71,19 @@ struct PostgresQueryWritesTests {
         // Undo writes back the value before, only over the value written; then delete and restore.
         _ = try writes.revert(edit, on: connection).get()
         #expect(try database.psql("SELECT qty FROM orders WHERE id = 1") == "3\n")
-        let deleted = try writes.delete(keys: [["1"]], on: connection)
+        // A delete guarded by the values shown: another session's value since is a conflict, the row kept.
+        #expect {
+            _ = try writes.delete(keys: [["2"]], shown: ["qty": .integer(1)], on: connection)
+        } throws: { error in
+            guard case ReplicaError.conflict(let reason) = error else { return false }
+            return reason == "qty was changed by another session since it was shown; nothing was deleted"
+        }
+        #expect(try database.psql("SELECT count(*) FROM orders WHERE id = 2") == "1\n")
+        let deleted = try writes.delete(
+            keys: [["1"]],
+            shown: ["qty": .integer(3), "name": .text("pen")],
+            on: connection
+        )
         #expect(deleted.count == 1)
         #expect(try database.psql("SELECT count(*) FROM orders WHERE id = 1") == "0\n")
         #expect(try writes.restore(deleted, on: connection) == [["1"]])

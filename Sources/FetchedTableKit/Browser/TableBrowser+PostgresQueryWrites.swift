@@ -37,14 +37,16 @@ extension TableBrowser {
         configuration.delete = { [weak self] row, actionName in
             try busy()
             let key = writes.key(of: row)
+            let shown = writes.shownValues(of: row)
             let name = self?.list?.tab.objectName(row) ?? "the row"
-            requests.run("the delete of \(name)", { try writes.delete(key: key) }) { result in
+            requests.run("the delete of \(name)", { try writes.delete(key: key, shown: shown) }) { result in
                 switch result {
                 case .success(let rows):
                     history.changes.did(actionName, .deleted(rows))
                     written()
                     say("\(actionName) — u to undo", false)
                 case .failure(let error):
+                    written()
                     say("Could not delete \(name): \(writes.reason(error))", true)
                 }
             }

@@ -84,9 +84,15 @@ final class PostgresQueryWrites: @unchecked Sendable {
 
     // MARK: On the requests' thread
 
-    /// `d`: the row of `key` deleted; a row another session deleted first is a conflict.
-    func delete(key: [String]) throws -> [DeletedRow] {
-        let rows = try writes.delete(keys: [key], on: connection)
+    /// The values `row` of the result shows of the table's columns, by the table's column name.
+    func shownValues(of row: ManagedObject) -> [String: StoreValue] {
+        Dictionary(tableColumns.map { ($0.value, row[$0.key]) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `d`: the row of `key` deleted while it holds the values `shown`; a row another session
+    /// changed or deleted first is a conflict.
+    func delete(key: [String], shown: [String: StoreValue]) throws -> [DeletedRow] {
+        let rows = try writes.delete(keys: [key], shown: shown, on: connection)
         if rows.isEmpty {
             throw ReplicaError.conflict(reason: "another session deleted it from \(mapping.table) since it was shown")
         }
