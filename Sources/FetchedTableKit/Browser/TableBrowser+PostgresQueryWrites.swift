@@ -39,7 +39,9 @@ extension TableBrowser {
             let key = writes.key(of: row)
             let shown = writes.shownValues(of: row)
             let name = self?.list?.tab.objectName(row) ?? "the row"
-            requests.run("the delete of \(name)", { try writes.delete(key: key, shown: shown) }) { result in
+            let id = row.objectID
+            requests.run("the delete of \(name)", { try writes.delete(key: key, shown: shown) }) { [weak self] result in
+                self?.list?.deleteAnswered(row: id)
                 switch result {
                 case .success(let rows):
                     history.changes.did(actionName, .deleted(rows))
@@ -55,26 +57,35 @@ extension TableBrowser {
         configuration.deleteRefusal = writes.refusals.delete
         configuration.allowsCellEdits = true
         configuration.cellEditRefusal = { column in writes.editRefusal(column: column.keyPath) }
-        configuration.saveCell = { row, column, value, shown, actionName in
+        configuration.cellEditIsAnsweredLater = true
+        configuration.saveCell = { [weak self] row, column, value, shown, actionName in
             try busy()
             let key = writes.key(of: row)
             let text = PostgresBrowser.serverText(
                 of: value,
                 isBoolean: writes.tableColumns[column].map(writes.isBoolean) ?? false
             )
+            let id = row.objectID
             requests.run(
                 "the edit of \(column)",
                 { try writes.update(key: key, column: column, to: text, shown: shown) }
-            ) { result in
+            ) { [weak self] result in
+                let list = self?.list
                 switch result {
                 case .success(let edit):
                     history.changes.did(actionName, .edited(edit))
-                    written()
+                    list?.cellSaveAnswered(row: id, key: column)
                     say("\(actionName) — u to undo", false)
                 case .failure(let error):
-                    written()
-                    say("Not saved: \(writes.reason(error))", true)
+                    let reason = writes.reason(error)
+                    if case ReplicaError.conflict = error {
+                        list?.cellSaveAnswered(row: id, key: column)  // theirs kept: nothing to fix
+                        say("Not saved: \(reason)", true)
+                    } else {
+                        list?.cellSaveAnswered(row: id, key: column, refusal: reason)
+                    }
                 }
+                written()
             }
         }
         configuration.keyBindings.removeAll { $0.events.contains(.character("a")) }
@@ -147,7 +158,7 @@ extension TableBrowser {
                 screen.showMessage("Cannot add a row: \(refusal)", duration: 8, style: .error)
                 return
             }
-            screen.beginAddingRow(with: form) { values, name in
+            screen.beginAddingRow(with: form) { values, name, reopen in
                 if let waiting = requests.inFlight.first {
                     throw FetchedTableError("the server has not answered \(waiting) yet", status: 1)
                 }
@@ -166,7 +177,9 @@ extension TableBrowser {
                         written()
                         say("\(actionName) to \(writes.mapping.table) — u to undo", false)
                     case .failure(let error):
-                        say("Could not add \(name): \(writes.reason(error))", true)
+                        let reason = writes.reason(error)
+                        say("Could not add \(name): \(reason)", true)
+                        reopen(reason)
                     }
                 }
             }

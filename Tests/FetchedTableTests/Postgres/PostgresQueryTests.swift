@@ -221,8 +221,7 @@ struct PostgresQueryTests {
         tmux.type(" -1")  // a leading space: tmux would read "-1" as an option
         tmux.send("Enter")
         try tmux.waitFor("Not saved: CHECK", timeout: 15)
-        tmux.send("e")
-        try tmux.waitFor("Enter saves")
+        try tmux.waitFor("Enter saves")  // the editor reopened over the cell with the text typed
         tmux.send("C-u")
         tmux.type("7")
         tmux.send("Enter")
