@@ -111,27 +111,55 @@ extension TableBrowser {
     }
 
     /// Enter on the line: the query kept in the history, checked — on the file, or on the server
-    /// (``queryServer``: read-only, with the statement timeout, as `--query`) — refused: the line
-    /// says why and where; run with its progress shown (Esc: the line again, "cancelled"), then its
-    /// tab opened, live.
+    /// (``queryServer``: read-only, with the statement timeout, as `--query`; off the screen's
+    /// thread, ``checkOnServer(_:server:from:)``) — refused: the line says why and where; run with
+    /// its progress shown (Esc: the line again, "cancelled"), then its tab opened, live.
     func runQuery(_ sql: String, from line: QueryLine) {
         if let failure = line.history.record(sql) {
             list?.statusLine.showMessage("history not kept: \(failure)", at: loop.clock.now, duration: 8)
         }
         queries.history = line.history
-        let server = queryServer
+        if let server = queryServer {
+            checkOnServer(sql, server: server, from: line)
+            return
+        }
         let source: QuerySource
         do {
-            if let server {
-                source = try QuerySource.prepare(sql: sql, server: server, statementTimeout: options.statementTimeout)
-            } else {
-                source = try QuerySource.prepare(sql: sql, file: queryFile)
-            }
+            source = try QuerySource.prepare(sql: sql, file: queryFile)
         } catch {
-            let (message, offset) = TableBrowser.queryError(error, server: server)
+            let (message, offset) = TableBrowser.queryError(error)
             line.showError(message, text: sql, offset: offset)
             return
         }
+        launchQuery(source, sql: sql, from: line)
+    }
+
+    /// A server's query checked there (connected, described, explained: ``QuerySource/prepare(sql:server:parameters:key:statementTimeout:warn:)``)
+    /// on a thread of its own, the line saying "Checking on the server…" meanwhile (Esc: the check
+    /// abandoned, the line kept with its text; the source it makes, if it comes, dropped); then
+    /// refused on the line, or launched.
+    func checkOnServer(_ sql: String, server: PostgresTarget, from line: QueryLine) {
+        let statementTimeout = options.statementTimeout
+        let check = line.beginChecking("Checking on the server…  Esc stop")
+        loop.perform {
+            try QuerySource.prepare(sql: sql, server: server, statementTimeout: statementTimeout)
+        } then: { [weak self, weak line] result in
+            guard let self, let line, line.checking == check, self.loop.contains(line) else { return }
+            line.endChecking()
+            switch result {
+            case .success(let source):
+                self.launchQuery(source, sql: sql, from: line)
+            case .failure(let error):
+                let (message, offset) = TableBrowser.queryError(error, server: server)
+                line.showError(message, text: sql, offset: offset)
+            }
+        }
+    }
+
+    /// A checked query's first run, its loading screen in place of the line; refused or failed
+    /// there: the line again, saying why.
+    func launchQuery(_ source: QuerySource, sql: String, from line: QueryLine) {
+        let server = queryServer
         loop.remove(line)
         let title = QueryTabs.title(number: queries.tabs.count + 1, sql: sql)
         source.title = title
