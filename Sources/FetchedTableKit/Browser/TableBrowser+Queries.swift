@@ -26,6 +26,8 @@ final class QueryTabs {
     var server: PostgresTarget?
     /// The server's tables and their columns, for Tab (read once, in the background).
     var serverNames: [String: [String]]?
+    /// A tab was added: a list of them kept elsewhere (a server's table list) reads them again.
+    var onTabsChanged: (() -> Void)?
 
     /// A query run from the line: its number (`:1`), its title, its browser.
     struct QueryTab {
@@ -201,15 +203,19 @@ extension TableBrowser {
         browser.followQuery()
         queries.tabs.append(QueryTabs.QueryTab(title: title, browser: browser))
         tableList?.items = tableListItems
+        queries.onTabsChanged?()
     }
 
-    /// The table list's lines: the tables, then the queries run (":1 SELECT …", "query · 12 rows").
-    var tableListItems: [ChoiceListScreen.Item] {
-        database.tables.map(TableBrowser.item(for:))
-            + queries.tabs.map { tab in
-                let count = tab.browser.list.map { TableBrowser.rowCountText($0.context.countOrZero(tab.browser)) }
-                return ChoiceListScreen.Item(title: tab.title, detail: "query · \(count ?? "…")")
-            }
+    /// The table list's lines: the tables, then the queries run (``queryTabItems``).
+    var tableListItems: [ChoiceListScreen.Item] { database.tables.map(TableBrowser.item(for:)) + queryTabItems }
+
+    /// The queries run, a table list's line each (":1 SELECT …", "query · 12 rows"): after the
+    /// file's tables, or a server's (``QueryTabs/onTabsChanged``).
+    var queryTabItems: [ChoiceListScreen.Item] {
+        queries.tabs.map { tab in
+            let count = tab.browser.list.map { TableBrowser.rowCountText($0.context.countOrZero(tab.browser)) }
+            return ChoiceListScreen.Item(title: tab.title, detail: "query · \(count ?? "…")")
+        }
     }
 
     /// Enter on a query's line of the table list: its tab shown again.
