@@ -232,6 +232,34 @@ import Glibc
         #expect(b.browser.queries.tabs.isEmpty)
     }
 
+    @Test func aServerThatNeverAnswersLeavesTheScreenAnsweringKeysAndEscKeepsTheLineWithItsText() throws {
+        let folder = TemporaryDirectory("ft-querysilent")
+        defer { folder.remove() }
+        let silent = try SilentServer()
+        defer { silent.close() }
+        let b = try Browsing(folder: folder)
+        // The browser over a server's table: its `:` queries are checked there, which never answers.
+        b.browser.queries.server = PostgresTarget(
+            connectionString: "postgresql://nobody@127.0.0.1:\(silent.port)/shop?connect_timeout=120&sslmode=disable"
+        )
+        b.press(.character(":"))
+        b.type("SELECT 1")
+        let checking = b.press(.enter)
+        #expect(checking.contains("Checking on the server…"), "\(checking)")
+        #expect(b.line?.checking != nil)
+        let waiting = b.type("x")
+        #expect(waiting.contains("Checking on the server…") && b.line?.text == "SELECT 1", "\(waiting)")
+        let back = b.press(.escape)
+        #expect(b.line?.text == "SELECT 1", "\(back)")
+        #expect(b.line?.checking == nil)
+        #expect(!back.contains("Checking on the server"), "\(back)")
+        #expect(b.browser.queries.running == nil && b.browser.queries.tabs.isEmpty)
+        b.type("2")
+        #expect(b.line?.text == "SELECT 12", "the line takes keys again")
+        b.press(.escape)
+        #expect(b.line == nil)
+    }
+
     @Test func aQueryTabShowsItsTitleNotItsResultTablesNameInTheStatusLineAndTheDetailView() throws {
         let folder = TemporaryDirectory("ft-querytitle")
         defer { folder.remove() }
@@ -264,5 +292,44 @@ import Glibc
         let long = QuerySource.title(of: "SELECT s.subject, count(*) AS students FROM student s GROUP BY s.subject")
         #expect(long == "SELECT s.subject, count(*) AS students …" && long.count == 40)
         #expect(QueryTabs.title(number: 2, sql: "SELECT 1") == ":2 SELECT 1")
+    }
+}
+
+/// A TCP port on 127.0.0.1 that takes connections (the kernel completes them) and never says a
+/// word: a PostgreSQL client connecting there waits for its connect timeout. ``close()`` resets them.
+private final class SilentServer {
+    let port: UInt16
+    private var listener: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0, "socket: \(String(cString: strerror(errno)))")
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            Glibc.close(fd)
+            try #require(Bool(false), "bind/listen: \(String(cString: strerror(errno)))")
+            throw CancellationError()
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    /// Stops listening: the connections never accepted are reset.
+    func close() {
+        guard listener >= 0 else { return }
+        Glibc.close(listener)
+        listener = -1
     }
 }

@@ -6,6 +6,8 @@ import TerminalUI
 /// (``showError(_:offset:)``: the message under the line, the cursor where the trouble is).
 /// Up and Down recall the ``QueryHistory``; Tab completes the word before the cursor
 /// (``QueryCompletion``), again: the next name, the names shown on the right. Esc closes it.
+/// While the query is checked elsewhere (``beginChecking(_:)``: on a server, off the screen's
+/// thread) the line says so and waits; Esc then abandons the check and keeps the line, its text as typed.
 ///
 ///     let line = QueryLine(history: history, completion: names)
 ///     line.onRun = { sql in run(sql) }
@@ -20,6 +22,12 @@ final class QueryLine: View {
     var onRun: ((String) -> Void)?
     /// Esc.
     var onCancel: (() -> Void)?
+    /// Esc while a check is under way (``beginChecking(_:)``): the check abandoned, the line kept.
+    var onStopChecking: (() -> Void)?
+    /// The check under way (``beginChecking(_:)``), nil when none is.
+    private(set) var checking: Int?
+    /// The checks begun so far: each one's number.
+    private var checks = 0
 
     /// Up/Down: the entry shown (nil: the text typed), and that text.
     private var recalled: (index: Int, draft: String)?
@@ -47,7 +55,29 @@ final class QueryLine: View {
         field.trailingText = nil
     }
 
+    /// Says `message` ("Checking on the server…") after the query until ``endChecking()``; keys
+    /// wait meanwhile but Esc, which abandons the check. Returns the check's number (``checking``).
+    func beginChecking(_ message: String) -> Int {
+        checks += 1
+        checking = checks
+        completing = nil
+        field.trailingText = message
+        return checks
+    }
+
+    /// The check is over (its result arrived, or Esc abandoned it): the line takes keys again.
+    func endChecking() {
+        checking = nil
+        field.trailingText = nil
+    }
+
     func handle(_ event: InputEvent) -> EventResult {
+        if checking != nil {
+            guard event == .escape else { return .handled }
+            endChecking()
+            onStopChecking?()
+            return .handled
+        }
         switch event {
         case .enter:
             let sql = field.text

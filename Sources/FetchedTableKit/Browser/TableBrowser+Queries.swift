@@ -26,6 +26,8 @@ final class QueryTabs {
     var server: PostgresTarget?
     /// The server's tables and their columns, for Tab (read once, in the background).
     var serverNames: [String: [String]]?
+    /// A tab was added: a list of them kept elsewhere (a server's table list) reads them again.
+    var onTabsChanged: (() -> Void)?
 
     /// A query run from the line: its number (`:1`), its title, its browser.
     struct QueryTab {
@@ -111,27 +113,55 @@ extension TableBrowser {
     }
 
     /// Enter on the line: the query kept in the history, checked — on the file, or on the server
-    /// (``queryServer``: read-only, with the statement timeout, as `--query`) — refused: the line
-    /// says why and where; run with its progress shown (Esc: the line again, "cancelled"), then its
-    /// tab opened, live.
+    /// (``queryServer``: read-only, with the statement timeout, as `--query`; off the screen's
+    /// thread, ``checkOnServer(_:server:from:)``) — refused: the line says why and where; run with
+    /// its progress shown (Esc: the line again, "cancelled"), then its tab opened, live.
     func runQuery(_ sql: String, from line: QueryLine) {
         if let failure = line.history.record(sql) {
             list?.statusLine.showMessage("history not kept: \(failure)", at: loop.clock.now, duration: 8)
         }
         queries.history = line.history
-        let server = queryServer
+        if let server = queryServer {
+            checkOnServer(sql, server: server, from: line)
+            return
+        }
         let source: QuerySource
         do {
-            if let server {
-                source = try QuerySource.prepare(sql: sql, server: server, statementTimeout: options.statementTimeout)
-            } else {
-                source = try QuerySource.prepare(sql: sql, file: queryFile)
-            }
+            source = try QuerySource.prepare(sql: sql, file: queryFile)
         } catch {
-            let (message, offset) = TableBrowser.queryError(error, server: server)
+            let (message, offset) = TableBrowser.queryError(error)
             line.showError(message, text: sql, offset: offset)
             return
         }
+        launchQuery(source, sql: sql, from: line)
+    }
+
+    /// A server's query checked there (connected, described, explained: ``QuerySource/prepare(sql:server:parameters:key:statementTimeout:warn:)``)
+    /// on a thread of its own, the line saying "Checking on the server…" meanwhile (Esc: the check
+    /// abandoned, the line kept with its text; the source it makes, if it comes, dropped); then
+    /// refused on the line, or launched.
+    func checkOnServer(_ sql: String, server: PostgresTarget, from line: QueryLine) {
+        let statementTimeout = options.statementTimeout
+        let check = line.beginChecking("Checking on the server…  Esc stop")
+        loop.perform {
+            try QuerySource.prepare(sql: sql, server: server, statementTimeout: statementTimeout)
+        } then: { [weak self, weak line] result in
+            guard let self, let line, line.checking == check, self.loop.contains(line) else { return }
+            line.endChecking()
+            switch result {
+            case .success(let source):
+                self.launchQuery(source, sql: sql, from: line)
+            case .failure(let error):
+                let (message, offset) = TableBrowser.queryError(error, server: server)
+                line.showError(message, text: sql, offset: offset)
+            }
+        }
+    }
+
+    /// A checked query's first run, its loading screen in place of the line; refused or failed
+    /// there: the line again, saying why.
+    func launchQuery(_ source: QuerySource, sql: String, from line: QueryLine) {
+        let server = queryServer
         loop.remove(line)
         let title = QueryTabs.title(number: queries.tabs.count + 1, sql: sql)
         source.title = title
@@ -173,15 +203,19 @@ extension TableBrowser {
         browser.followQuery()
         queries.tabs.append(QueryTabs.QueryTab(title: title, browser: browser))
         tableList?.items = tableListItems
+        queries.onTabsChanged?()
     }
 
-    /// The table list's lines: the tables, then the queries run (":1 SELECT …", "query · 12 rows").
-    var tableListItems: [ChoiceListScreen.Item] {
-        database.tables.map(TableBrowser.item(for:))
-            + queries.tabs.map { tab in
-                let count = tab.browser.list.map { TableBrowser.rowCountText($0.context.countOrZero(tab.browser)) }
-                return ChoiceListScreen.Item(title: tab.title, detail: "query · \(count ?? "…")")
-            }
+    /// The table list's lines: the tables, then the queries run (``queryTabItems``).
+    var tableListItems: [ChoiceListScreen.Item] { database.tables.map(TableBrowser.item(for:)) + queryTabItems }
+
+    /// The queries run, a table list's line each (":1 SELECT …", "query · 12 rows"): after the
+    /// file's tables, or a server's (``QueryTabs/onTabsChanged``).
+    var queryTabItems: [ChoiceListScreen.Item] {
+        queries.tabs.map { tab in
+            let count = tab.browser.list.map { TableBrowser.rowCountText($0.context.countOrZero(tab.browser)) }
+            return ChoiceListScreen.Item(title: tab.title, detail: "query · \(count ?? "…")")
+        }
     }
 
     /// Enter on a query's line of the table list: its tab shown again.

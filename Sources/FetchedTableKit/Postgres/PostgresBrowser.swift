@@ -36,11 +36,7 @@ final class PostgresBrowser {
     /// Pushes the table list (read from the server now).
     func showTableList() throws(FetchedTableError) {
         tables = try server.tables()
-        let list = ChoiceListScreen(
-            title: server.target.label,
-            items: tables.map(PostgresBrowser.item(for:)),
-            loop: loop
-        )
+        let list = ChoiceListScreen(title: server.target.label, items: listItems, loop: loop)
         list.onChoose = { [unowned self] index in self.openFromList(index) }
         tableList = list
         loop.push(list)
@@ -51,11 +47,21 @@ final class PostgresBrowser {
         ChoiceListScreen.Item(title: table.displayName, detail: PostgresServer.detail(of: table))
     }
 
-    /// Enter in the table list: that table checked (and tracked with `--track`) on a connection
+    /// The table list's lines: the server's tables, then the `:` line's queries run over the
+    /// table open (``TableBrowser/queryTabItems``), as a file's list shows them.
+    var listItems: [ChoiceListScreen.Item] {
+        tables.map(PostgresBrowser.item(for:)) + (browser?.queryTabItems ?? [])
+    }
+
+    /// Enter in the table list: a query's line: its tab shown again; a table's: that table checked (and tracked with `--track`) on a connection
     /// of its own, on the requests' thread, then opened over the list; meanwhile the list says
     /// `Opening …` and answers keys. A refusal goes on its status line.
     func openFromList(_ index: Int) {
         guard let list = tableList else { return }
+        if index >= tables.count {
+            browser?.showQueryTab(index - tables.count)
+            return
+        }
         let table = tables[index]
         if let waiting = requests.inFlight.first {
             list.statusLine.showMessage(
@@ -178,8 +184,14 @@ final class PostgresBrowser {
         } catch {
             throw TableDatabase.refusal(error, path: options.file)
         }
-        // The `:` line queries the server, not the copy.
+        // The `:` line queries the server, not the copy; its tabs are listed after the server's
+        // tables, those run over the table open before kept.
         browser.queries.server = copy.target
+        if let old = self.browser {
+            browser.queries.tabs = old.queries.tabs
+            for tab in old.queries.tabs { tab.browser.queries.root = browser }
+        }
+        browser.queries.onTabsChanged = { [unowned self] in self.tableList?.items = self.listItems }
         self.copy = copy
         self.browser = browser
         changes = PostgresChanges()

@@ -290,6 +290,43 @@ struct PostgresQueryTests {
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aQueryTabOverAServerTableIsListedAfterTheServersTablesAndEnterThereShowsItAgain() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresQueryTests.schema)
+        let tmux = try fixture.launch([fixture.uri], width: 110, height: 16)
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the server's tables", timeout: 15) { $0.contains("customer") && $0.contains("orders") }
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the first table's rows", timeout: 15) { $0.contains("Brook") && $0.contains("Zürich") }
+        tmux.type(":")
+        tmux.type("SELECT name AS who FROM customer WHERE city = 'Oslo'")
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the query's tab", timeout: 20) {
+            $0.contains(":1 SELECT name AS who") && $0.contains("Dana")
+        }
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the server's table again", timeout: 10) { $0.contains("Zürich") && !$0.contains(":1 ") }
+        tmux.press("Escape")
+        let list = try tmux.waitUntil("the table list, the query after the tables", timeout: 10) {
+            $0.contains("orders") && $0.contains(":1 SELECT name AS who") && $0.contains("query ·")
+        }
+        let lines = list.screenLines
+        let orders = try #require(lines.firstIndex { $0.contains("orders") })
+        let query = try #require(lines.firstIndex { $0.contains(":1 SELECT name AS who") })
+        #expect(orders < query, "\(list)")
+        for _ in 0..<4 { tmux.press("Down") }  // the last line: the query's
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the query's tab again", timeout: 10) {
+            $0.contains("Dana") && !$0.contains("Zürich") && !$0.contains("query ·")
+        }
+        tmux.press("Escape")
+        tmux.press("Escape")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func theQueryLineOverAServerTableRunsAJoinWithAnAggregateOnTheServerAsATabThatChangesWhenPsqlInserts() throws {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
