@@ -259,14 +259,7 @@ struct TableQueryLineEndToEndTests {
         defer { fixture.remove() }
         let tmux = try fixture.launch([fixture.school, "--query", Self.slow], width: 90, height: 16)
         defer { tmux.close() }
-        _ = try tmux.waitUntil("the query's progress", timeout: 20) { $0.contains("Running…") && $0.contains(" s · ") }
-        tmux.press("Escape")
-        #expect(fixture.exitStatus() == 130)
-        let stderr = try String(
-            contentsOfFile: fixture.directory.appendingPathComponent("app.stderr").path,
-            encoding: .utf8
-        )
-        #expect(stderr.contains("the query was cancelled"), "\(stderr)")
+        try expectEscCancelsTheQueryAtLaunch(tmux, exitStatus: { fixture.exitStatus() }, directory: fixture.directory)
         #expect(fixture.databaseFiles() == ["school.sqlite"], "nothing left beside the file")
     }
 

@@ -28,6 +28,14 @@ struct PostgresQueryTests {
             (13, 3, NULL, 2.0, '2023-12-31 23:59:59+00', '', true);
         """
 
+    /// Tracks `orders`: its history triggers installed by a `watch --track`, stopped once it
+    /// printed its snapshot.
+    static func trackOrders(_ fixture: PostgresFixture) throws {
+        let watch = try fixture.startWatch([fixture.uri, "--table", "orders", "--track"])
+        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
+        kill(watch.pid, SIGTERM)
+    }
+
     /// `fetchedtable list URL --query SQL --format json`'s rows, each a dictionary of its columns.
     static func listedRows(_ fixture: PostgresFixture, _ arguments: [String]) throws -> [[String: Any]] {
         let result = try fixture.run(["list", fixture.uri, "--format", "json"] + arguments)
@@ -167,10 +175,7 @@ struct PostgresQueryTests {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
         try fixture.psql(PostgresQueryTests.schema)
-        // orders tracked (its history triggers installed by a watch with --track).
-        let watch = try fixture.startWatch([fixture.uri, "--table", "orders", "--track"])
-        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
-        kill(watch.pid, SIGTERM)
+        try PostgresQueryTests.trackOrders(fixture)
         let query = """
             SELECT coalesce(c.city, 'nowhere') AS city, c.name, count(o.id) AS orders
             FROM customer c LEFT JOIN orders o ON o.customer = c.id GROUP BY c.city, c.name
@@ -331,10 +336,7 @@ struct PostgresQueryTests {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
         try fixture.psql(PostgresQueryTests.schema)
-        // orders tracked (its history triggers installed by a watch with --track): its NOTIFY runs the tab's query again.
-        let watch = try fixture.startWatch([fixture.uri, "--table", "orders", "--track"])
-        try fixture.waitUntil("the snapshot line") { fixture.lines(watch.output).count >= 1 }
-        kill(watch.pid, SIGTERM)
+        try PostgresQueryTests.trackOrders(fixture)  // its NOTIFY runs the tab's query again
         let tmux = try fixture.launch([fixture.uri, "--table", "customer"], width: 110, height: 16)
         defer { tmux.close() }
         _ = try tmux.waitUntil("the table's rows", timeout: 15) { $0.contains("Brook") && $0.contains("Zürich") }
@@ -417,14 +419,7 @@ struct PostgresQueryTests {
             height: 16
         )
         defer { tmux.close() }
-        _ = try tmux.waitUntil("the query's progress", timeout: 20) { $0.contains("Running…") && $0.contains(" s · ") }
-        tmux.press("Escape")
-        #expect(fixture.exitStatus() == 130)
-        let stderr = try String(
-            contentsOfFile: fixture.directory.appendingPathComponent("app.stderr").path,
-            encoding: .utf8
-        )
-        #expect(stderr.contains("the query was cancelled"), "\(stderr)")
+        try expectEscCancelsTheQueryAtLaunch(tmux, exitStatus: { fixture.exitStatus() }, directory: fixture.directory)
         #expect(
             try fixture.psql(
                 "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(300)%' AND state = 'active'"
