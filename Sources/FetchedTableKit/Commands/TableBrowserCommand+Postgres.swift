@@ -13,14 +13,7 @@ extension TableBrowserCommand {
     /// `fetchedtable URL|--pg`: the browser (the table list first without `--table`).
     static func browsePostgres(_ options: TableOptions) throws(FetchedTableError) -> Int32 {
         let (server, opening) = try PostgresOpening.open(options, command: "")
-        if let refusal = TableBrowserCommand.terminalRefusal() { throw refusal }
-        let screen: CursesBackend
-        do { screen = try CursesBackend() } catch {
-            throw FetchedTableError(
-                "cannot use the terminal: \(FetchedTableError.reason(error))",
-                status: ExitStatus.failure
-            )
-        }
+        let screen = try TableBrowserCommand.openTerminal()
         let loop = TerminalRunLoop(backend: screen, minimumWidth: 24, minimumHeight: 8)
         let browser = PostgresBrowser(server: server, options: options, loop: loop)
         do {

@@ -33,14 +33,7 @@ package enum TableBrowserCommand {
             if let table = try database.soleTable(options.table, command: "") {
                 _ = try database.query(for: table, options: options)  // the options checked before curses starts
             }
-            if let refusal = terminalRefusal() { throw refusal }
-            let screen: CursesBackend
-            do { screen = try CursesBackend() } catch {
-                throw FetchedTableError(
-                    "cannot use the terminal: \(FetchedTableError.reason(error))",
-                    status: ExitStatus.failure
-                )
-            }
+            let screen = try TableBrowserCommand.openTerminal()
             let browser: TableBrowser
             do {
                 browser = try TableBrowser(database: database, options: options, backend: screen)
@@ -61,14 +54,7 @@ package enum TableBrowserCommand {
     /// A CSV or JSON file without an up-to-date cache: its first rows and the progress on the terminal
     /// while it loads, then the browser (``CSVLoadingSession``).
     static func runLoading(_ options: TableOptions) throws -> Int32 {
-        if let refusal = terminalRefusal() { throw refusal }
-        let screen: CursesBackend
-        do { screen = try CursesBackend() } catch {
-            throw FetchedTableError(
-                "cannot use the terminal: \(FetchedTableError.reason(error))",
-                status: ExitStatus.failure
-            )
-        }
+        let screen = try TableBrowserCommand.openTerminal()
         let loop = TerminalRunLoop(backend: screen, minimumWidth: 24, minimumHeight: 8)
         let session = CSVLoadingSession(options: options, loop: loop)
         session.start()
@@ -90,14 +76,7 @@ package enum TableBrowserCommand {
     static func runQueryLoading(_ options: TableOptions) throws -> Int32 {
         let source =
             options.postgres != nil ? try QuerySource.preparePostgres(options) : try TableDatabase.prepareQuery(options)
-        if let refusal = terminalRefusal() { throw refusal }
-        let screen: CursesBackend
-        do { screen = try CursesBackend() } catch {
-            throw FetchedTableError(
-                "cannot use the terminal: \(FetchedTableError.reason(error))",
-                status: ExitStatus.failure
-            )
-        }
+        let screen = try TableBrowserCommand.openTerminal()
         let loop = TerminalRunLoop(backend: screen, minimumWidth: 24, minimumHeight: 8)
         let place = options.postgres?.label ?? (options.file as NSString).lastPathComponent
         let loading = QueryLoading(source: source, title: place, loop: loop)
@@ -136,6 +115,18 @@ package enum TableBrowserCommand {
         if let error = browser?.loadError { throw TableDatabase.refusal(error, path: options.file) }
         for line in (browser?.log ?? []).suffix(5) { printError(line) }
         return exit.exitStatus
+    }
+
+    /// The terminal for a browser: refused (``terminalRefusal()``) when standard input or output is
+    /// not one or TERM is unset, else curses started on it.
+    static func openTerminal() throws(FetchedTableError) -> CursesBackend {
+        if let refusal = terminalRefusal() { throw refusal }
+        do { return try CursesBackend() } catch {
+            throw FetchedTableError(
+                "cannot use the terminal: \(FetchedTableError.reason(error))",
+                status: ExitStatus.failure
+            )
+        }
     }
 
     /// Why the browser cannot take the terminal over, if it cannot.
