@@ -95,6 +95,26 @@ public final class TmuxSession {
         return screen
     }
 
+    /// Waits until `condition` holds on a whole frame: a screen that has not changed for `quiet`
+    /// seconds. A capture can catch a frame the program is still writing (tmux shows the bytes
+    /// written so far: a new title over the last screen's rows), so a condition that the last
+    /// screen's rows could meet with the next screen's title is checked once drawing stops.
+    @discardableResult
+    public func waitUntilWhole(
+        _ what: String,
+        timeout: Double = 5,
+        quiet: Double = 0.3,
+        _ condition: (String) -> Bool
+    ) throws -> String {
+        let deadline = Date().addingTimeInterval(max(timeout, generousDeadline))
+        while true {
+            let screen = try waitUntil(what, timeout: deadline.timeIntervalSinceNow, condition)
+            let settled = try waitUntilSettled(quiet: quiet)
+            if condition(settled) { return settled }
+            if Date() > deadline { throw Timeout(what: what + " (on a whole frame)", lastScreen: screen) }
+        }
+    }
+
     /// Waits until the pane has not changed for `quiet` seconds (an animation has finished);
     /// returns that screen. Throws after ``generousDeadline`` of changes.
     @discardableResult
