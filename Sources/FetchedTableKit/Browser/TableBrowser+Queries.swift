@@ -185,7 +185,8 @@ extension TableBrowser {
     }
 
     /// The query's result in a browser of its own, over the screen the query was run from,
-    /// followed; listed in the table list after the tables.
+    /// followed; listed in the table list after the tables (made beneath the table when it was
+    /// opened without one: ``placeTableListBeneath()``).
     func openQueryTab(_ source: QuerySource, title: String) throws {
         var options = TableOptions(file: database.path)
         options.query = source.live.sql
@@ -203,6 +204,7 @@ extension TableBrowser {
         browser.followQuery()
         queries.tabs.append(QueryTabs.QueryTab(title: title, browser: browser))
         tableList?.items = tableListItems
+        placeTableListBeneath()
         queries.onTabsChanged?()
     }
 

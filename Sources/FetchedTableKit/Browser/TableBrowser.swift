@@ -95,6 +95,23 @@ package final class TableBrowser {
             if !loop.contains(tableList) { loop.push(tableList) }
             return
         }
+        loop.push(makeTableList())
+    }
+
+    /// A file's browser opened at one table (`--table`, a file of one table) has no table list
+    /// until a query tab is opened from its `:` line: then the list is made and put beneath
+    /// the screens shown, so that Esc from the table returns to it — the file's tables, then
+    /// the queries (Enter: the tab again) — as a browser opened without `--table` does.
+    func placeTableListBeneath() {
+        guard tableList == nil, database.kind == .sqlite, database.querySource == nil, queries.server == nil
+        else { return }
+        loop.pushToBack(makeTableList())
+        // The table open is counted again when Esc returns to the list.
+        recountsOpenedTable = true
+    }
+
+    /// The table list (``tableList``): Enter opens a table or a query's tab; `:` runs a query.
+    private func makeTableList() -> ChoiceListScreen {
         let list = ChoiceListScreen(
             title: (database.path as NSString).lastPathComponent,
             items: tableListItems,
@@ -110,9 +127,9 @@ package final class TableBrowser {
             list.helpBindings.insert((":", "run a query (↑/↓ history, Tab names): its rows in a new tab"), at: 5)
         }
         tableList = list
-        loop.push(list)
         // A poll of the file's row counts, read once each time the list shows again.
         loop.addTicker(every: TableBrowser.recountInterval) { [weak self] _ in self?.recountOnReturn() }
+        return list
     }
 
     // MARK: Schema changes

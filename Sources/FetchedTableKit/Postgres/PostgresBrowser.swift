@@ -36,10 +36,46 @@ final class PostgresBrowser {
     /// Pushes the table list (read from the server now).
     func showTableList() throws(FetchedTableError) {
         tables = try server.tables()
+        loop.push(makeTableList())
+    }
+
+    /// The table list (``tableList``) of ``tables``, then the queries run.
+    private func makeTableList() -> ChoiceListScreen {
         let list = ChoiceListScreen(title: server.target.label, items: listItems, loop: loop)
         list.onChoose = { [unowned self] index in self.openFromList(index) }
         tableList = list
-        loop.push(list)
+        return list
+    }
+
+    /// A query tab opened over a table opened with `--table` (there is no table list yet): the
+    /// table list put beneath the screens shown at once, its query lines first, so that Esc from
+    /// the table returns to it as without `--table`; the server's tables are read on a connection
+    /// of their own, off the screen's thread, and listed before the queries when they come (when
+    /// the server cannot say, the list's status line says why).
+    private func placeTableListBeneath() {
+        guard tableList == nil else { return }
+        tables = []
+        let list = makeTableList()
+        loop.pushToBack(list)
+        let target = server.target
+        loop.perform {
+            () throws(FetchedTableError) -> [TableDescription] in
+            try PostgresServer.connect(target, warn: { _ in }).tables()  // warned at the start
+        } then: { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let tables):
+                self.tables = tables
+                list.items = self.listItems
+            case .failure(let error):
+                list.statusLine.showMessage(
+                    "The server's tables could not be read: \(error.message)",
+                    at: self.loop.clock.now,
+                    duration: 10,
+                    style: .error
+                )
+            }
+        }
     }
 
     /// The table list's line for `table`: its name, and "12 rows", "view · ~1.2M rows".
@@ -191,7 +227,9 @@ final class PostgresBrowser {
             browser.queries.tabs = old.queries.tabs
             for tab in old.queries.tabs { tab.browser.queries.root = browser }
         }
-        browser.queries.onTabsChanged = { [unowned self] in self.tableList?.items = self.listItems }
+        browser.queries.onTabsChanged = { [unowned self] in
+            if let tableList = self.tableList { tableList.items = self.listItems } else { self.placeTableListBeneath() }
+        }
         self.copy = copy
         self.browser = browser
         changes = PostgresChanges()

@@ -108,6 +108,10 @@ public final class TerminalRunLoop {
     /// Puts `view` in front (a new screen, an overlay, a dialog).
     public func push(_ view: View) { views.append(view) }
 
+    /// Puts `view` at the back, beneath every view shown: a screen made later to go back to
+    /// (Esc from the bottom screen then returns to it).
+    package func pushToBack(_ view: View) { views.insert(view, at: 0) }
+
     /// Removes the front view and returns it.
     @discardableResult
     public func pop() -> View? { views.popLast() }

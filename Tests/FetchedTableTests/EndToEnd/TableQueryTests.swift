@@ -254,6 +254,43 @@ struct TableQueryLineEndToEndTests {
         #expect(history.hasPrefix("\"SELECT s.subject, t.name AS teacher"), "\(history)")
     }
 
+    @Test func aQueryTabRunOverATableOpenedWithTableIsReachedAgainFromTheTableListEscFromTheTableShows() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let tmux = try fixture.launch([fixture.school, "--table", "student"], width: 100, height: 16)
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the table", timeout: 10) { $0.contains("student — school.sqlite") }
+        tmux.type(":")
+        tmux.type("SELECT name AS who, subject FROM teacher")
+        tmux.press("Enter")
+        _ = try tmux.waitUntilWhole("the query's tab", timeout: 40) {
+            $0.contains(":1 SELECT name AS who") && $0.contains("Ms Ito")
+        }
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the table again", timeout: 10) {
+            $0.contains("student — school.sqlite") && !$0.contains(":1 ")
+        }
+        // Back from the table: the file's table list, as without --table — the tables, then the query.
+        tmux.press("Escape")
+        let list = try tmux.waitUntil("the table list, the query after the tables", timeout: 10) {
+            $0.contains(":1 SELECT name AS who") && $0.contains("query · 2 rows")
+        }
+        let lines = list.screenLines
+        let teacher = try #require(lines.firstIndex { $0.contains("teacher") && !$0.contains(":1 ") }, "\(list)")
+        let query = try #require(lines.firstIndex { $0.contains(":1 SELECT name AS who") })
+        #expect(lines.contains { $0.contains("student") }, "\(list)")
+        #expect(teacher < query, "\(list)")
+        tmux.press("End")  // the last line: the query's
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the query's tab again", timeout: 10) {
+            $0.contains("Ms Ito") && $0.contains(":1 SELECT name AS who") && !$0.contains("query ·")
+        }
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 2 rows") }
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
     @Test func aSlowQueryAtLaunchShowsItsProgressAndEscCancelsItWithStatus130() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
