@@ -7,13 +7,25 @@ import TerminalUI
 /// asked about, the save running on a thread of its own, which posts its progress and its end to the loop.
 final class ViewSaving {
     /// The `Save as:` line.
-    let field = PromptField(prompt: "Save as: ")
+    let field = PromptField(prompt: ViewSaving.filePrompt)
     /// Whether a sectioned tab's section is saved as a first column (Tab in the field switches).
     var keepsSections = true
     /// The name typed last (offered again).
     var lastName = ""
     /// The save running, if one is.
     var running: Job?
+    /// The file chosen, while the line asks for the table to make in it (``ListScreenConfiguration/saveTableName``).
+    var tableStep: TableStep?
+
+    /// A `.sqlite` file chosen, its table's name asked next.
+    struct TableStep {
+        let export: ViewExport
+        let path: String
+        let name: String
+    }
+
+    /// The line's question for a file's name.
+    static let filePrompt = "Save as: "
 
     /// A save on its thread: what the loop's thread tells it (stop). What it hands back (its
     /// progress, its end) is posted to the loop.
@@ -55,8 +67,16 @@ extension ListScreen {
         }
         let field = viewSaving.field
         if field.onCommit == nil {
-            field.onCommit = { [unowned self] text in self.commitSaveName(text) }
+            field.onCommit = { [unowned self] text in
+                if let step = self.viewSaving.tableStep {
+                    self.commitSaveTable(text, step)
+                } else {
+                    self.commitSaveName(text)
+                }
+            }
         }
+        viewSaving.tableStep = nil
+        field.prompt = ViewSaving.filePrompt
         field.activate(text: viewSaving.lastName)
         updateSaveHint()
     }
@@ -83,6 +103,8 @@ extension ListScreen {
     private func updateSaveHint() {
         if tab.sectionNameKeyPath != nil {
             viewSaving.field.trailingText = viewSaving.keepsSections ? "Tab: sections kept" : "Tab: no sections"
+        } else if viewSaving.tableStep != nil {
+            viewSaving.field.trailingText = "a new table"
         } else {
             viewSaving.field.trailingText = ".csv .tsv .jsonl .sqlite"
         }
@@ -116,10 +138,84 @@ extension ListScreen {
             return
         }
         let export = makeExport()
+        if format == .sqlite, let table = configuration.saveTableName?(self) {
+            askTableName(export, path: path, name: name, offering: table)
+            return
+        }
         guard let replaced = export.replaced(at: path, format: format) else {
             startSave(export, to: path, name: name, format: format, replacing: nil)
             return
         }
+        confirmReplacing(replaced, export: export, path: path, name: name, format: format)
+    }
+
+    /// The line asks for the table to make in the SQLite file `name`: `table` offered (`table_2`,
+    /// `table_3`… when the file has one of that name), editable.
+    func askTableName(_ export: ViewExport, path: String, name: String, offering table: String) {
+        var offered = table
+        var probe = export
+        probe.tableName = offered
+        var suffix = 2
+        while case .table = probe.replaced(at: path, format: .sqlite) {
+            offered = "\(table)_\(suffix)"
+            probe.tableName = offered
+            suffix += 1
+        }
+        viewSaving.tableStep = ViewSaving.TableStep(export: export, path: path, name: name)
+        viewSaving.field.prompt = "Table in \(name): "
+        viewSaving.field.activate(text: offered)
+        updateSaveHint()
+    }
+
+    /// Enter on the table's line: the name checked — a plain SQL name, and no table or view of
+    /// the file's has it — then the save started (a file that is no database replaced after a yes).
+    func commitSaveTable(_ text: String, _ step: ViewSaving.TableStep) {
+        let table = text.trimmingCharacters(in: .whitespaces)
+        func refuse(_ reason: String) {
+            viewSaving.field.activate(text: table)
+            updateSaveHint()
+            viewSaving.field.setError(reason)
+        }
+        guard ListScreen.isPlainTableName(table) else {
+            refuse(
+                table.isEmpty
+                    ? "the table needs a name"
+                    : "\(table) is not a table name: letters, digits and _, not starting with a digit or sqlite_"
+            )
+            return
+        }
+        var export = step.export
+        export.tableName = table
+        switch export.replaced(at: step.path, format: .sqlite) {
+        case .table(let existing):
+            refuse("\(step.name) has a table \(existing) already: give another name")
+        case .file:
+            viewSaving.tableStep = nil
+            confirmReplacing(.file, export: export, path: step.path, name: step.name, format: .sqlite)
+        case nil:
+            viewSaving.tableStep = nil
+            startSave(export, to: step.path, name: "\(table) in \(step.name)", format: .sqlite, replacing: nil)
+        }
+    }
+
+    /// Whether `name` is a plain SQL name for a new table: letters, digits and `_`, not starting
+    /// with a digit, nor with `sqlite_` (SQLite's own).
+    static func isPlainTableName(_ name: String) -> Bool {
+        let plain = name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+        }
+        guard plain, let first = name.first, !first.isNumber else { return false }
+        return !name.lowercased().hasPrefix("sqlite_")
+    }
+
+    /// Asks whether to replace what a save to `name` would (a file, or a table of the file), then saves or says it did not.
+    private func confirmReplacing(
+        _ replaced: ViewExport.Replaced,
+        export: ViewExport,
+        path: String,
+        name: String,
+        format: ExportFormat
+    ) {
         let question: String
         switch replaced {
         case .file: question = "\(name) exists. Replace it?"

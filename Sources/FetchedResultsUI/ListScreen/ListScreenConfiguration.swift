@@ -114,6 +114,15 @@ public struct ListScreenConfiguration {
             (_ row: ManagedObject, _ key: String, _ value: StoreValue, _ shown: StoreValue, _ actionName: String) throws
                 -> Void
         )?
+    /// The table a `.sqlite` save of the view (Ctrl-S) makes, for rows whose own table's name
+    /// means nothing to the person (a query's result): asked on the status line after the file,
+    /// this name offered (with `_2`, `_3`… when the file has a table of that name already) and
+    /// editable. A name the file has a table or view of already, or that is not a plain SQL name
+    /// (letters, digits and `_`, not starting with a digit or `sqlite_`), is refused saying so.
+    /// Nil (the default): the tab's table's own name, a table of that name replaced after a yes.
+    ///
+    ///     configuration.saveTableName = { _ in "orders_query" }
+    public var saveTableName: ((ListScreen) -> String)?
     /// Why `d` cannot delete although the store is writable (a server role without DELETE, a
     /// delete whose undo could not be done), nil when it can: `d` says `Delete is disabled: …`,
     /// while edits and additions go on. ``readOnlyReason`` refuses every change.

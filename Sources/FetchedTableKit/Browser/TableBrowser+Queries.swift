@@ -244,6 +244,23 @@ extension TableBrowser {
         }
     }
 
+    /// The table a `.sqlite` save of a query's rows (Ctrl-S) offers: the one table the query
+    /// reads and `_query` (`orders_query`), else `query_` and its tab's number (`query_1` for
+    /// `:1 …`), `query` for `--query`'s rows.
+    static func saveTableName(of source: QuerySource) -> String {
+        if source.live.readTables.count == 1, let table = source.live.readTables.first {
+            // A server's `public.orders`, `"Order Lines"`: the table's own name, in plain characters.
+            let name = String(table.split(separator: ".").last ?? "").filter {
+                $0.isASCII && ($0 == "_" || $0.isLetter || $0.isNumber)
+            }
+            if let first = name.first, !first.isNumber, !name.lowercased().hasPrefix("sqlite_") {
+                return name + "_query"
+            }
+        }
+        let number = source.title.hasPrefix(":") ? source.title.dropFirst().prefix(while: \.isNumber) : ""
+        return number.isEmpty ? "query" : "query_\(number)"
+    }
+
     /// What the status line keeps saying of a query tab's rows once a re-run brought them up to
     /// date: "refreshed 12:03:41 after a change to orders: 1 updated" (``QuerySource/refreshedText(_:timeZone:)``).
     var queryStatusDetail: String? { queries.lastRefresh.map { QuerySource.refreshedText($0) } }

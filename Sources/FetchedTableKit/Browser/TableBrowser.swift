@@ -324,8 +324,10 @@ package final class TableBrowser {
         configuration.keyBindings = [sortBinding(), sectionBinding(), columnSectionBinding(), layoutBinding()]
         configuration.keyBindings.append(addRowBinding(table, titleKey: titleKey))
         configuration.keyBindings.append(queryBinding())
-        if database.querySource != nil {
+        if let source = database.querySource {
             configuration.statusDetail = { [unowned self] _ in self.queryStatusDetail }
+            // Its rows' own table (query_result) means nothing to the person: a name from the query.
+            configuration.saveTableName = { _ in TableBrowser.saveTableName(of: source) }
         }
         if database.kind == .sqlite {
             // Another file renamed over the path (the list's polls compare its device and inode

@@ -54,4 +54,50 @@ struct TableSaveEndToEndTests {
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
+
+    @Test func ctrlSOfAQueryTabIntoASQLiteFileOffersATableNamedAfterTheQueryAndRefusesATakenOrBadName() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let out = fixture.directory.appendingPathComponent("out.sqlite").path
+        try fixture.sql("CREATE TABLE teacher_query (x); INSERT INTO teacher_query VALUES (1);", database: out)
+        let tmux = try fixture.launch([fixture.school], width: 120, height: 16)
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the table list", timeout: 10) { $0.contains("teacher") }
+        tmux.type(":")
+        tmux.type("SELECT name, subject FROM teacher")
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the query's tab", timeout: 40) {
+            $0.contains(":1 SELECT name, subject") && $0.contains("Ms Ito")
+        }
+        tmux.press("C-s")
+        _ = try tmux.waitFor("Save as:", timeout: 10)
+        tmux.type("out.sqlite")
+        tmux.press("Enter")
+        // The one table the query reads, and _query: taken in out.sqlite, so _2 is offered.
+        _ = try tmux.waitFor("Table in out.sqlite: teacher_query_2", timeout: 10)
+        tmux.press("C-u")
+        tmux.type("teacher_query")
+        tmux.press("Enter")
+        _ = try tmux.waitFor("out.sqlite has a table teacher_query already: give another name", timeout: 10)
+        tmux.press("C-u")
+        tmux.type("2nd-try")
+        tmux.press("Enter")
+        _ = try tmux.waitFor("2nd-try is not a table name", timeout: 10)
+        tmux.press("C-u")
+        tmux.type("staff")
+        tmux.press("Enter")
+        _ = try tmux.waitFor("Saved 2 rows to staff in out.sqlite", timeout: 20)
+        #expect(
+            try fixture.sql("SELECT name, subject FROM staff ORDER BY name;", database: out)
+                == "Mr Obi|Art\nMs Ito|Math"
+        )
+        #expect(try fixture.sql("SELECT count(*) FROM teacher_query;", database: out) == "1", "left as it was")
+        let tables = try fixture.sql(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name;",
+            database: out
+        )
+        #expect(tables == "staff\nteacher_query", "no query_result: \(tables)")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
 }
