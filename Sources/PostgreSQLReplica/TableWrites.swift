@@ -85,7 +85,10 @@ package struct TableWrites: Sendable {
         let row = ServerRow(read, row: 0, shape: shape, keys: ReplicaOrderKeys(shape.orders))
         for (column, value) in shown.sorted(by: { $0.key < $1.key }) {
             guard let index = shape.columns.firstIndex(where: { $0.name == column }) else { continue }
-            if !TableWrites.sameValue(row.values[index], value) {
+            let described = shape.description.columns.first { $0.name == column }
+            if !TableWrites.sameValue(row.values[index], value),
+                try !(described.map { try holdsInstant(value, column: $0, key: key, on: connection) } ?? false)
+            {
                 throw ReplicaError.conflict(
                     reason: "\(column) was changed by another session since it was shown; nothing was deleted"
                 )
@@ -178,7 +181,9 @@ package struct TableWrites: Sendable {
             switch expecting {
             case .shown(let value):
                 let row = ServerRow(read, row: 0, shape: shape, keys: ReplicaOrderKeys(shape.orders))
-                unchanged = TableWrites.sameValue(row.values[index], value)
+                unchanged =
+                    try TableWrites.sameValue(row.values[index], value)
+                    || holdsInstant(value, column: described, key: key, on: connection)
             case .server(let text):
                 unchanged = now == text
             }
@@ -248,6 +253,25 @@ package struct TableWrites: Sendable {
         case (.integer(let a), .real(let b)), (.real(let b), .integer(let a)): return Double(a) == b
         default: return false
         }
+    }
+
+    /// Whether the `timestamptz` column of the row of `key` holds the instant `shown` names as a
+    /// query's result holds it — the server's text with the offset of the result's session, where
+    /// a replica holds the local time — as the server compares them. False for another type.
+    func holdsInstant(
+        _ shown: StoreValue,
+        column: ColumnDescription,
+        key: [String],
+        on connection: PostgresConnection
+    ) throws -> Bool {
+        guard column.typeOID == 1184 || column.baseTypeOID == 1184, case .text(let text) = shown else { return false }
+        let parameter = "$\(shape.keyColumns.count + 1)"
+        let read = try connection.query(
+            "SELECT \(SQLIdentifier.quote(column.name)) = \(parameter)::timestamptz \(shape.fromClause)"
+                + " WHERE \(shape.keyCondition)",
+            shape.keyParameters([key]) + [text]
+        )
+        return read.rowCount == 1 && read.text(row: 0, column: 0) == "t"
     }
 
     /// Runs `body` in a transaction; when it gives up waiting for a lock (`lock_timeout`,

@@ -96,6 +96,72 @@ struct PostgresQueryWritesTests {
         return reason
     }
 
+    /// A result's numeric, timestamp, timestamptz and boolean cells, as the result holds them
+    /// (the server's text; a boolean as 1 or 0), written through the guarded edit: saved as psql
+    /// reads them back, a value not of the type refused by the server naming the type, and the
+    /// undo restoring psql's exact text.
+    @Test func numericTimestampAndBooleanCellsOfAResultAreEditedRefusedByTypeAndUndoneExactly() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(
+            """
+            CREATE TABLE items (id bigint PRIMARY KEY, price numeric(10,2), placed timestamptz, due timestamp, paid boolean);
+            INSERT INTO items VALUES (1, 12.50, '2024-03-01 10:00:00.25+00', '2024-03-02 08:30:00', true);
+            """
+        )
+        let live = try Self.query(database, "SELECT id, price, placed, due, paid FROM items")
+        try live.load()
+        let names = ["price", "placed", "due", "paid"]
+        let row = try #require(
+            try Database.openForQueries(path: live.result.path).query(
+                "SELECT \(names.map { "\"\($0)\"" }.joined(separator: ", ")) FROM query_result"
+            ).first
+        )
+        let shown = Dictionary(uniqueKeysWithValues: zip(names, row))
+        #expect(shown["paid"] == .integer(1), "a boolean as 1 or 0: \(row)")
+        let connection = try database.connect()
+        let table = try #require(try Catalog.table(named: "items", on: connection))
+        let writes = TableWrites(table: table)
+        let edits: [(column: String, typed: String, sameAs: String)] = [
+            ("price", "7.5", "7.50"),
+            ("placed", "2024-05-01 12:00:00+02", "'2024-05-01 10:00:00+00'::timestamptz"),
+            ("due", "2024-06-01 09:15:00", "'2024-06-01 09:15:00'::timestamp"),
+            ("paid", "false", "false"),
+        ]
+        for edit in edits {
+            let select = "SELECT \(edit.column) FROM items WHERE id = 1"
+            let before = try database.psql(select)
+            let value = try #require(shown[edit.column])
+            let outcome = try writes.update(
+                key: ["1"],
+                column: edit.column,
+                to: edit.typed,
+                expecting: .shown(value),
+                on: connection
+            )
+            let written = try #require(try? outcome.get(), "\(edit.column) shown as \(value): \(outcome)")
+            let same = "SELECT \(edit.column) = \(edit.sameAs) FROM items WHERE id = 1"
+            let after = try database.psql(select)
+            #expect(try database.psql(same) == "t\n", "\(edit.column): \(after)")
+            // u: psql's exact text before.
+            _ = try writes.revert(written, on: connection).get()
+            #expect(try database.psql(select) == before, "\(edit.column) undone")
+        }
+        // Not a value of the column's type: the server's refusal names the type; nothing written.
+        for (column, typed, type) in [("price", "abc", "numeric"), ("paid", "maybe", "boolean")] {
+            let value = try #require(shown[column])
+            #expect {
+                _ = try writes.update(key: ["1"], column: column, to: typed, expecting: .shown(value), on: connection)
+            } throws: { error in
+                "\(error)".contains("invalid input syntax for type \(type)")
+            }
+        }
+        #expect(try database.psql("SELECT price, paid FROM items WHERE id = 1") == "12.50|t\n")
+        // d, guarded by the values the result shows (a timestamptz with its offset among them): deleted.
+        let deleted = try writes.delete(keys: [["1"]], shown: shown, on: connection)
+        #expect(deleted.count == 1)
+        #expect(try database.psql("SELECT count(*) FROM items") == "0\n")
+    }
+
     @Test func joinsGroupsAndAMissingKeySayWhyTheRowsAreNoTables() throws {
         let database = try ReplicaTestDatabase()
         try database.psql(Self.schema)

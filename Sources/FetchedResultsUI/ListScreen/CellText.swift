@@ -30,7 +30,7 @@ package enum CellText {
             switch self {
             case .notAWholeNumber: return "not a whole number"
             case .notANumber: return "not a number"
-            case .notYesOrNo: return "not yes or no"
+            case .notYesOrNo: return "not a boolean (yes or no, true or false)"
             case .notADate: return "not a date (YYYY-MM-DD)"
             }
         }

@@ -295,6 +295,74 @@ struct PostgresQueryTests {
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func eOnNumericTimestamptzAndBooleanCellsOfAQuerySavesRefusesByTypeAndUUndoesExactly() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(
+            """
+            CREATE TABLE items (id bigint PRIMARY KEY, price numeric(10,2), placed timestamptz, paid boolean);
+            INSERT INTO items VALUES (1, 12.50, '2024-03-01 10:00:00+00', true);
+            """
+        )
+        let tmux = try fixture.launch(
+            [fixture.uri, "--query", "SELECT id, price, placed, paid FROM items"],
+            width: 140,
+            height: 12
+        )
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the query's row", timeout: 15) { $0.contains("12.50") }
+        let before = try fixture.psql("SELECT price, placed, paid FROM items")
+        /// `e` on the cursor's cell, `text` typed over its value, Enter.
+        func edit(_ text: String) throws {
+            tmux.send("e")
+            try tmux.waitFor("Enter saves")
+            tmux.send("C-u")
+            tmux.type(text)
+            tmux.send("Enter")
+        }
+        /// Waits until psql reads `expected` for `sql`, and the screen says the server's answer
+        /// (the messages alternate: an edit's "— u to undo", then u's "Undone:").
+        func answered(_ message: String, _ sql: String, _ expected: String) throws {
+            try tmux.waitFor(message, timeout: 15)
+            try fixture.waitUntil("psql reads \(expected) for \(sql)") { (try? fixture.psql(sql)) == expected }
+        }
+        // numeric: abc refused by the server naming the type, the editor back; 7.5 saved; u.
+        tmux.send("l")
+        try edit("abc")
+        try tmux.waitFor("invalid input syntax for type numeric", timeout: 15)
+        try tmux.waitFor("Enter saves")  // the editor reopened with the text typed
+        tmux.send("C-u")
+        tmux.type("7.5")
+        tmux.send("Enter")
+        try answered("— u to undo", "SELECT price FROM items", "7.50")
+        tmux.send("u")
+        try answered("Undone:", "SELECT price FROM items", "12.50")
+        // timestamptz: another instant saved; u.
+        tmux.send("l")
+        try edit("2024-05-01 12:00:00+02")
+        try answered("— u to undo", "SELECT placed = '2024-05-01 10:00:00+00' FROM items", "t")
+        tmux.send("u")
+        try answered("Undone:", "SELECT placed = '2024-03-01 10:00:00+00' FROM items", "t")
+        // boolean: maybe refused naming the type, the editor back; no saved; u.
+        tmux.send("l")
+        try edit("maybe")
+        // Said where the editor's keys were; the editor stays open over the cell with the text typed.
+        _ = try tmux.waitUntil("maybe refused", timeout: 15) { screen in
+            screen.contains("Not saved: “maybe” is not a boolean")
+                && screen.screenLines.contains { $0.contains("12.50") && $0.hasSuffix(" maybe") }
+        }
+        tmux.send("C-u")
+        tmux.type("no")
+        tmux.send("Enter")
+        try answered("— u to undo", "SELECT paid FROM items", "f")
+        tmux.send("u")
+        try answered("Undone:", "SELECT paid FROM items", "t")
+        #expect(try fixture.psql("SELECT price, placed, paid FROM items") == before, "u gave back psql's exact text")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func aQueryTabOverAServerTableIsListedAfterTheServersTablesAndEnterThereShowsItAgain() throws {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
