@@ -404,15 +404,38 @@ public final class PostgresReplica: @unchecked Sendable {
     }
 
     /// Writes `rows` (from ``delete(rowIDs:)``) back to the server in one
-    /// transaction, then to the replica under their old row ids (undo).
+    /// transaction, then to the replica under their old row ids (undo). Returns them as
+    /// the server then holds them, for ``delete(_:)`` (redo).
     ///
     /// - Throws: ``ReplicaError/server(_:)`` (a row with the key exists
     ///   again, no privilege…) — then nothing was written.
-    public func restore(_ rows: [DeletedRow]) throws(ReplicaError) {
+    @discardableResult
+    public func restore(_ rows: [DeletedRow]) throws(ReplicaError) -> [AddedRow] {
         let replica = try loadedReplica()
         let connection = try connect()
         connection.statementTimeout = timeout
-        try ReplicaWrites(replica: replica).restore(rows, on: connection)
+        return try ReplicaWrites(replica: replica).restore(rows, on: connection)
+    }
+
+    /// Deletes rows a write put on the server — undo of ``insert(_:)``, redo of a delete
+    /// ``restore(_:)`` undid — in one transaction, each only while it still holds what the
+    /// write left there (every column's server text compared, the rows locked `FOR UPDATE`),
+    /// then from the replica. Returns the rows as the server held them, for ``restore(_:)``;
+    /// rows already gone are left out.
+    ///
+    ///     let added = try replica.insert(["name": "Ada"])
+    ///     let deleted = try replica.delete([added])   // undo
+    ///
+    /// - Throws: ``ReplicaError/conflict(reason:)`` when another session changed a row since
+    ///   (`qty was changed by another session since it was added: not deleted`) — nothing is
+    ///   deleted, and the replica shows their row; otherwise as ``delete(rowIDs:)``.
+    public func delete(_ rows: [AddedRow]) throws(ReplicaError) -> [DeletedRow] {
+        let replica = try loadedReplica()
+        let connection = try connect()
+        connection.statementTimeout = timeout
+        var writes = ReplicaWrites(replica: replica)
+        writes.lockTimeout = max(0.5, timeout * 0.6)
+        return try writes.delete(rows, on: connection)
     }
 
     /// Writes `text` (nil: NULL), cast to the column's type, into `column` of the row the
@@ -460,14 +483,16 @@ public final class PostgresReplica: @unchecked Sendable {
 
     /// Inserts a row on the server (`INSERT … RETURNING` its key) with `values` — column name to
     /// text cast to the column's type, nil for NULL; the columns left out take their DEFAULT,
-    /// identity or generated value — then into the replica; returns its row id there. Undo is
-    /// ``delete(rowIDs:)``.
+    /// identity or generated value — then into the replica; returns the row as the server
+    /// held it (``AddedRow``: every column's text, read back in the insert's transaction) and
+    /// its row id there. Undo is ``delete(_:)``, which deletes it only while it still holds that.
     ///
-    ///     let id = try replica.insert(["name": "Ada", "born": "1815-12-10"])
+    ///     let added = try replica.insert(["name": "Ada", "born": "1815-12-10"])
+    ///     print(added.rowID)
     ///
     /// - Throws: ``ReplicaError/readOnly(reason:)`` for a view, a table without a primary key,
     ///   a generated column given; ``ReplicaError/server(_:)`` when the server refuses the row.
-    public func insert(_ values: [String: String?]) throws(ReplicaError) -> Int64 {
+    public func insert(_ values: [String: String?]) throws(ReplicaError) -> AddedRow {
         let replica = try loadedReplica()
         let connection = try connect()
         connection.statementTimeout = timeout

@@ -65,17 +65,18 @@ extension ReplicaWrites {
     }
 
     /// Inserts a row of `values` (column name → text cast to its type, nil: NULL; the columns
-    /// left out take their DEFAULT) and returns its row id in the replica, which holds it.
-    func insert(_ values: [String: String?], on connection: PostgresConnection) throws(ReplicaError) -> Int64 {
+    /// left out take their DEFAULT) and returns it as the server held it, named by its row id
+    /// in the replica, which holds it.
+    func insert(_ values: [String: String?], on connection: PostgresConnection) throws(ReplicaError) -> AddedRow {
         if let reason = shape.readOnlyReason { throw .readOnly(reason: reason) }
         do {
             let store = try ReplicaStore(path: replica.table.path, shape: shape, tracking: replica.tracking)
-            let key = try server.insert(values, on: connection)
-            _ = try ReplicaSync(store: store).refresh(keys: [key], on: connection)
-            guard let rowID = try store.rowID(forKey: ReplicaKey.encode(key)) else {
+            let added = try server.insert(values, on: connection)
+            _ = try ReplicaSync(store: store).refresh(keys: [added.key], on: connection)
+            guard let rowID = try store.rowID(forKey: ReplicaKey.encode(added.key)) else {
                 throw ReplicaError.conflict(reason: "another session deleted the new row before the copy read it")
             }
-            return rowID
+            return added.with(rowID: rowID)
         } catch {
             throw .wrap(error)
         }

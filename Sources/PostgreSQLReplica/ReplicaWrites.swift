@@ -43,15 +43,43 @@ struct ReplicaWrites {
         }
     }
 
-    func restore(_ rows: [DeletedRow], on connection: PostgresConnection) throws(ReplicaError) {
+    /// Deletes `rows` (undo of an insert, redo of a delete) on the server, each only while it
+    /// holds what the write left (``TableWrites/delete(_:on:)``), then in the replica; a
+    /// conflict brings the replica up to the other session's row.
+    func delete(_ rows: [AddedRow], on connection: PostgresConnection) throws(ReplicaError) -> [DeletedRow] {
         if let reason = shape.readOnlyReason { throw .readOnly(reason: reason) }
-        guard !rows.isEmpty else { return }
+        guard !rows.isEmpty else { return [] }
         do {
             let store = try ReplicaStore(path: replica.table.path, shape: shape, tracking: replica.tracking)
-            let keys = try server.restore(rows, on: connection)
+            let keys = rows.map(\.key)
+            do {
+                let deleted = try server.delete(rows, on: connection)
+                _ = try ReplicaSync(store: store).refresh(keys: keys, on: connection)
+                return deleted
+            } catch let conflict as ReplicaError {
+                if case .conflict = conflict { _ = try ReplicaSync(store: store).refresh(keys: keys, on: connection) }
+                throw conflict
+            }
+        } catch {
+            throw .wrap(error)
+        }
+    }
+
+    /// Writes `rows` back on the server, then in the replica under their old row ids; returns
+    /// them as written (for ``delete(_:on:)``, redo).
+    func restore(_ rows: [DeletedRow], on connection: PostgresConnection) throws(ReplicaError) -> [AddedRow] {
+        if let reason = shape.readOnlyReason { throw .readOnly(reason: reason) }
+        guard !rows.isEmpty else { return [] }
+        do {
+            let store = try ReplicaStore(path: replica.table.path, shape: shape, tracking: replica.tracking)
+            let restored = try server.restore(rows, on: connection)
+            let keys = restored.map(\.key)
             var preferred: [String: Int64] = [:]
-            for (key, row) in zip(keys, rows) where row.rowID != 0 { preferred[ReplicaKey.encode(key)] = row.rowID }
+            for row in restored where row.rowID != 0 { preferred[ReplicaKey.encode(row.key)] = row.rowID }
             _ = try ReplicaSync(store: store).refresh(keys: keys, on: connection, preferredRowIDs: preferred)
+            return try restored.map { row in
+                try row.with(rowID: store.rowID(forKey: ReplicaKey.encode(row.key)) ?? row.rowID)
+            }
         } catch {
             throw .wrap(error)
         }

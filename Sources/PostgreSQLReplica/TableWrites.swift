@@ -3,7 +3,7 @@ import SQLiteStore
 
 /// A server table's rows changed by primary key, each change in one transaction on the
 /// server and nothing else: the guarded `UPDATE`, the `DELETE` whose rows undo writes back,
-/// the `INSERT … RETURNING` its key. What a replica's writes (``ReplicaWrites``, which then
+/// the `INSERT … RETURNING` the row, and the guarded `DELETE` that undoes it. What a replica's writes (``ReplicaWrites``, which then
 /// bring the replica up to the server) and a query's result over one table share — one
 /// implementation for both.
 ///
@@ -11,7 +11,8 @@ import SQLiteStore
 /// redo, what the last write left there): the row is locked (`FOR UPDATE`, waiting
 /// ``lockTimeout`` at most, then naming the sessions that hold it), its value compared, and
 /// only then updated; any other value is another session's, kept, and the write is a
-/// ``ReplicaError/conflict(reason:)``.
+/// ``ReplicaError/conflict(reason:)``. A row a write added (or wrote back) is deleted by its
+/// undo (or redo) in the same way: only while every column still holds what the write left.
 ///
 ///     var writes = TableWrites(table: description)
 ///     let edit = try writes.update(key: ["7"], column: "qty", to: "3", expecting: .shown(.integer(2)), on: connection).get()
@@ -39,6 +40,30 @@ package struct TableWrites: Sendable {
         shown: [String: StoreValue] = [:],
         on connection: PostgresConnection
     ) throws -> [DeletedRow] {
+        try delete(keys: keys, rowIDs: rowIDs, on: connection) {
+            if !shown.isEmpty { try checkShown(shown, key: keys[0], on: connection) }
+        }
+    }
+
+    /// Deletes `rows` (undo of ``insert(_:on:)``, redo of ``restore(_:on:)``) in one
+    /// transaction, each only while the server still holds what the write left in it: any
+    /// other value is another session's, and the delete a ``ReplicaError/conflict(reason:)``
+    /// with nothing deleted. Returns the rows as ``delete(keys:rowIDs:shown:on:)`` does; rows
+    /// already gone are left out.
+    package func delete(_ rows: [AddedRow], on connection: PostgresConnection) throws -> [DeletedRow] {
+        let rowIDs = Dictionary(rows.map { ($0.key, $0.rowID) }, uniquingKeysWith: { first, _ in first })
+        return try delete(keys: rows.map(\.key), rowIDs: rowIDs, on: connection) {
+            try checkHeld(rows, on: connection)
+        }
+    }
+
+    /// The delete of the rows of `keys`, `check` run first in its transaction (a throw deletes nothing).
+    private func delete(
+        keys: [[String]],
+        rowIDs: [[String]: Int64],
+        on connection: PostgresConnection,
+        check: () throws -> Void
+    ) throws -> [DeletedRow] {
         if let reason = shape.readOnlyReason { throw ReplicaError.readOnly(reason: reason) }
         if let refusal = try TableWrites.undoRefusal(of: shape.description, on: connection) {
             throw ReplicaError.readOnly(reason: refusal)
@@ -49,7 +74,7 @@ package struct TableWrites: Sendable {
             names.map(SQLIdentifier.quote).joined(separator: ", ") + ", " + shape.keyTexts.joined(separator: ", ")
         return try lockHolders(of: keys, on: connection) { () throws -> [DeletedRow] in
             try connection.execute("SET LOCAL lock_timeout = \(Int(lockTimeout * 1000))")
-            if !shown.isEmpty { try checkShown(shown, key: keys[0], on: connection) }
+            try check()
             let result = try connection.query(
                 "DELETE FROM \(shape.source.quoted) WHERE \(shape.keyCondition) RETURNING \(returning)",
                 shape.keyParameters(keys)
@@ -96,10 +121,53 @@ package struct TableWrites: Sendable {
         }
     }
 
-    /// Writes `rows` (from ``delete(keys:rowIDs:on:)``) back in one transaction; returns their keys.
-    package func restore(_ rows: [DeletedRow], on connection: PostgresConnection) throws -> [[String]] {
+    /// Throws a conflict when a row of `rows`, locked, no longer holds what the write that put
+    /// it there left (each column's server text compared); a row gone is left to the delete.
+    private func checkHeld(_ rows: [AddedRow], on connection: PostgresConnection) throws {
+        let names = shape.columns.map(\.name)
+        let read = try connection.query(
+            "SELECT \(heldList) FROM \(shape.source.quoted) WHERE \(shape.keyCondition) FOR UPDATE",
+            shape.keyParameters(rows.map(\.key))
+        )
+        var held: [[String]: [String?]] = [:]
+        for row in 0..<read.rowCount {
+            let key = shape.keyColumns.indices.map { read.text(row: row, column: names.count + $0) ?? "" }
+            held[key] = names.indices.map { read.text(row: row, column: $0) }
+        }
+        for row in rows {
+            guard let now = held[row.key] else { continue }
+            for (index, column) in names.enumerated() {
+                guard let written = row.columns.firstIndex(of: column), row.serverTexts[written] != now[index]
+                else { continue }
+                throw ReplicaError.conflict(
+                    reason: "\(column) was changed by another session since it was \(row.verb): not deleted"
+                )
+            }
+        }
+    }
+
+    /// What a write returns and ``checkHeld(_:on:)`` reads of a row: every column, then the key's texts.
+    private var heldList: String {
+        (shape.columns.map { SQLIdentifier.quote($0.name) } + shape.keyTexts).joined(separator: ", ")
+    }
+
+    /// Row `row` of `result` (which selected ``heldList``) as a write left it.
+    private func addedRow(_ result: QueryResult, row: Int, rowID: Int64, restored: Bool) -> AddedRow {
+        let names = shape.columns.map(\.name)
+        return AddedRow(
+            rowID: rowID,
+            key: shape.keyColumns.indices.map { result.text(row: row, column: names.count + $0) ?? "" },
+            columns: names,
+            serverTexts: names.indices.map { result.text(row: row, column: $0) },
+            restored: restored
+        )
+    }
+
+    /// Writes `rows` (from ``delete(keys:rowIDs:shown:on:)``) back in one transaction; returns
+    /// them as the server then holds them, for ``delete(_:on:)`` (redo).
+    package func restore(_ rows: [DeletedRow], on connection: PostgresConnection) throws -> [AddedRow] {
         if let reason = shape.readOnlyReason { throw ReplicaError.readOnly(reason: reason) }
-        var keys: [[String]] = []
+        var restored: [AddedRow] = []
         let described = Dictionary(
             shape.description.columns.map { ($0.name, $0) },
             uniquingKeysWith: { first, _ in first }
@@ -112,21 +180,21 @@ package struct TableWrites: Sendable {
                 let values = written.enumerated().map { parameter, index in
                     "$\(parameter + 1)::\(described[row.columns[index]]?.typeName ?? "text")"
                 }.joined(separator: ", ")
-                let returning = shape.keyTexts.joined(separator: ", ")
                 let result = try connection.query(
                     "INSERT INTO \(shape.source.quoted) (\(columns)) OVERRIDING SYSTEM VALUE VALUES (\(values))"
-                        + " RETURNING \(returning)",
+                        + " RETURNING \(heldList)",
                     written.map { row.text(at: $0) }
                 )
-                keys.append(shape.keyColumns.indices.map { result.text(row: 0, column: $0) ?? "" })
+                restored.append(addedRow(result, row: 0, rowID: row.rowID, restored: true))
             }
         }
-        return keys
+        return restored
     }
 
     /// Inserts a row of `values` (column name → text cast to its type, nil: NULL; the columns
-    /// left out take their DEFAULT); returns its key.
-    package func insert(_ values: [String: String?], on connection: PostgresConnection) throws -> [String] {
+    /// left out take their DEFAULT); returns it as the server holds it then (its key, every
+    /// column's text), which ``delete(_:on:)`` (undo) compares.
+    package func insert(_ values: [String: String?], on connection: PostgresConnection) throws -> AddedRow {
         if let reason = shape.readOnlyReason { throw ReplicaError.readOnly(reason: reason) }
         let written = shape.description.columns.filter { values.keys.contains($0.name) }
         if let refused = written.first(where: { !$0.isWritable || $0.generation == .identityAlways }) {
@@ -134,7 +202,7 @@ package struct TableWrites: Sendable {
                 reason: TableWrites.editRefusal(of: refused) ?? "\(refused.name) is not written"
             )
         }
-        let returning = shape.keyTexts.joined(separator: ", ")
+        let returning = heldList
         let sql: String
         if written.isEmpty {
             sql = "INSERT INTO \(shape.source.quoted) DEFAULT VALUES RETURNING \(returning)"
@@ -144,7 +212,7 @@ package struct TableWrites: Sendable {
             sql = "INSERT INTO \(shape.source.quoted) (\(columns)) VALUES (\(casts)) RETURNING \(returning)"
         }
         let result = try connection.query(sql, written.map { values[$0.name] ?? nil })
-        return shape.keyColumns.indices.map { result.text(row: 0, column: $0) ?? "" }
+        return addedRow(result, row: 0, rowID: 0, restored: false)
     }
 
     /// The guarded write of `text` (nil: NULL) into `column` of the row of `key`: the row

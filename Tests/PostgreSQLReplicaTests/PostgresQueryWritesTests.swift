@@ -86,8 +86,34 @@ struct PostgresQueryWritesTests {
         )
         #expect(deleted.count == 1)
         #expect(try database.psql("SELECT count(*) FROM orders WHERE id = 1") == "0\n")
-        #expect(try writes.restore(deleted, on: connection) == [["1"]])
+        #expect(try writes.restore(deleted, on: connection).map(\.key) == [["1"]])
         #expect(try database.psql("SELECT name, qty FROM orders WHERE id = 1") == "pen|3\n")
+    }
+
+    @Test func undoOfARowAddedThroughAResultDeletesItOnlyWhileItHoldsWhatWasInserted() throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(Self.schema)
+        let connection = try database.connect()
+        let table = try #require(try Catalog.table(named: "orders", on: connection))
+        let writes = TableWrites(table: table)
+        let added = try writes.insert(["id": "4", "name": "cap", "qty": "4"], on: connection)
+        #expect(added.key == ["4"])
+        // Another session changes the row: undo is a conflict, the row kept as theirs.
+        try database.psql("UPDATE orders SET customer = 7 WHERE id = 4")
+        #expect {
+            _ = try writes.delete([added], on: connection)
+        } throws: { error in
+            guard case ReplicaError.conflict(let reason) = error else { return false }
+            return reason == "customer was changed by another session since it was added: not deleted"
+        }
+        #expect(try database.psql("SELECT name, qty, customer FROM orders WHERE id = 4") == "cap|4|7\n")
+        // As inserted again: deleted, and its redo writes it back.
+        try database.psql("UPDATE orders SET customer = NULL WHERE id = 4")
+        let deleted = try writes.delete([added], on: connection)
+        #expect(deleted.count == 1)
+        #expect(try database.psql("SELECT count(*) FROM orders WHERE id = 4") == "0\n")
+        #expect(try writes.restore(deleted, on: connection).map(\.key) == [["4"]])
+        #expect(try database.psql("SELECT name, qty FROM orders WHERE id = 4") == "cap|4\n")
     }
 
     /// The reason of a write's conflict, nil when it was no conflict.

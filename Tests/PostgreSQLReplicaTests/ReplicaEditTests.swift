@@ -7,7 +7,8 @@ import Testing
 /// A cell edit writes the server only when it still holds the value shown (else a named
 /// conflict, the other session's value kept and copied); the server's refusals keep their
 /// SQLSTATE; undo writes back exactly what was there, only over what the edit wrote; an added
-/// row writes only the columns given and is in the replica when insert returns.
+/// row writes only the columns given and is in the replica when insert returns; its undo (and
+/// a delete's redo) deletes it only while it holds what the write left, else a named conflict.
 @Suite(.enabled(if: serverAvailable, "needs Debian's postgresql binaries"))
 struct ReplicaEditTests {
     static func loaded(_ database: ReplicaTestDatabase, table: String) throws -> (PostgresReplica, ReplicaTable) {
@@ -144,13 +145,55 @@ struct ReplicaEditTests {
         let database = try ReplicaTestDatabase()
         try Self.items(database)
         let (replica, table) = try Self.loaded(database, table: "items")
-        let id = try replica.insert(["id": "3", "name": "nib", "price": "0.40"])
-        #expect(id == 3)
+        let added = try replica.insert(["id": "3", "name": "nib", "price": "0.40"])
+        #expect(added.rowID == 3)
         #expect(try database.psql("SELECT name, price, qty, total FROM items WHERE id = 3") == "nib|0.40|1|0.40\n")
         #expect(try replicaRows(table, orderBy: "id").map { $0[1] } == [.text("pen"), .text("ink"), .text("nib")])
-        let deleted = try replica.delete(rowIDs: [id])
+        let deleted = try replica.delete([added])
         #expect(try database.psql("SELECT count(*) FROM items") == "2\n")
         try replica.restore(deleted)
         #expect(try database.psql("SELECT name, qty FROM items WHERE id = 3") == "nib|1\n")
+    }
+
+    @Test func undoOfAnAddedRowAnotherSessionChangedIsAConflictThatKeepsTheRow() throws {
+        let database = try ReplicaTestDatabase()
+        try Self.items(database)
+        let (replica, table) = try Self.loaded(database, table: "items")
+        let added = try replica.insert(["id": "3", "name": "nib", "price": "0.40"])
+        // qty took its DEFAULT: the row as read back after the insert is what undo compares.
+        try database.psql("UPDATE items SET qty = 5 WHERE id = 3")
+        #expect {
+            _ = try replica.delete([added])
+        } throws: { error in
+            guard case ReplicaError.conflict(let reason) = error else { return false }
+            return reason == "qty was changed by another session since it was added: not deleted"
+        }
+        #expect(try database.psql("SELECT name, qty, total FROM items WHERE id = 3") == "nib|5|2.00\n")
+        #expect(try replicaRows(table, orderBy: "id")[2][3] == .integer(5), "the copy shows the other session's row")
+        // Set back as it was added: the undo deletes it.
+        try database.psql("UPDATE items SET qty = 1 WHERE id = 3")
+        #expect(try replica.delete([added]).count == 1)
+        #expect(try database.psql("SELECT count(*) FROM items") == "2\n")
+        #expect(try replicaRows(table, orderBy: "id").count == 2)
+    }
+
+    @Test func redoOfADeleteDeletesTheRowWrittenBackOnlyWhileItHoldsWhatUndoWrote() throws {
+        let database = try ReplicaTestDatabase()
+        try Self.items(database)
+        let (replica, _) = try Self.loaded(database, table: "items")
+        let deleted = try replica.delete(rowIDs: [2])
+        let restored = try replica.restore(deleted)
+        #expect(restored.map(\.rowID) == [2])
+        try database.psql("UPDATE items SET name = 'ink!' WHERE id = 2")
+        #expect {
+            _ = try replica.delete(restored)
+        } throws: { error in
+            guard case ReplicaError.conflict(let reason) = error else { return false }
+            return reason == "name was changed by another session since it was written back: not deleted"
+        }
+        #expect(try database.psql("SELECT name FROM items WHERE id = 2") == "ink!\n")
+        // Deleted by another session since: nothing to delete, said by the caller.
+        try database.psql("DELETE FROM items WHERE id = 2")
+        #expect(try replica.delete(restored).isEmpty)
     }
 }

@@ -172,8 +172,8 @@ extension TableBrowser {
                 say("Adding \(name)…", false)
                 requests.run("the insert of \(name)", { try writes.insert(texts) }) { result in
                     switch result {
-                    case .success(let key):
-                        history.changes.did(actionName, .present([key]))
+                    case .success(let added):
+                        history.changes.did(actionName, .present([added]))
                         written()
                         say("\(actionName) to \(writes.mapping.table) — u to undo", false)
                     case .failure(let error):

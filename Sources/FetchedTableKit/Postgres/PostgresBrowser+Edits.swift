@@ -136,10 +136,10 @@ extension PostgresBrowser {
         requests.run("the insert of \(name)", { try replica.insert(texts) }) { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success(let rowID):
-                self.changes.did(actionName, .present([rowID]))
+            case .success(let added):
+                self.changes.did(actionName, .present([added]))
                 self.show(ok: "\(actionName) — u to undo")
-                self.select(rowID)
+                self.select(added.rowID)
             case .failure(let error):
                 let reason = PostgresBrowser.reason(error, copy: copy)
                 self.show(refusal: "Could not add \(name): \(reason)")

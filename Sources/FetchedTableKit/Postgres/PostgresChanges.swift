@@ -41,8 +41,9 @@ struct ServerChanges<Change: Sendable> {
 enum PostgresChange: Sendable {
     /// Rows deleted (their values as they were): inverted by writing them back.
     case deleted([DeletedRow])
-    /// Rows present that were added or written back (their row ids): inverted by deleting them.
-    case present([Int64])
+    /// Rows present that were added or written back (as the write left them): inverted by
+    /// deleting them, only while they still hold that.
+    case present([AddedRow])
     /// A cell written: inverted by writing its value before back, over the value it wrote only.
     case edited(EditedCell)
 
@@ -50,10 +51,9 @@ enum PostgresChange: Sendable {
     func inverted(on replica: PostgresReplica) throws -> PostgresChange {
         switch self {
         case .deleted(let rows):
-            try replica.restore(rows)
-            return .present(rows.map(\.rowID))
-        case .present(let rowIDs):
-            let rows = try replica.delete(rowIDs: rowIDs)
+            return .present(try replica.restore(rows))
+        case .present(let added):
+            let rows = try replica.delete(added)
             if rows.isEmpty { throw ReplicaError.conflict(reason: "another session deleted the row since") }
             return .deleted(rows)
         case .edited(let edit):
@@ -65,7 +65,7 @@ enum PostgresChange: Sendable {
     var rowIDs: [Int64] {
         switch self {
         case .deleted: []
-        case .present(let rowIDs): rowIDs
+        case .present(let rows): rows.map(\.rowID)
         case .edited(let edit): [edit.rowID]
         }
     }

@@ -108,15 +108,16 @@ final class PostgresQueryWrites: @unchecked Sendable {
         return try writes.update(key: key, column: source, to: text, expecting: .shown(shown), on: connection).get()
     }
 
-    /// `a`: a row of `values` (the table's columns) inserted; returns its key.
-    func insert(_ values: [String: String?]) throws -> [String] {
+    /// `a`: a row of `values` (the table's columns) inserted; returns it as the server held it.
+    func insert(_ values: [String: String?]) throws -> AddedRow {
         try writes.insert(values, on: connection)
     }
 
     /// One change made through the result, as what inverting it takes.
     enum Change: Sendable {
         case deleted([DeletedRow])
-        case present([[String]])
+        /// Rows added or written back, as the write left them: deleted only while they hold that.
+        case present([AddedRow])
         case edited(EditedCell)
     }
 
@@ -125,8 +126,8 @@ final class PostgresQueryWrites: @unchecked Sendable {
         switch change {
         case .deleted(let rows):
             return .present(try writes.restore(rows, on: connection))
-        case .present(let keys):
-            let rows = try writes.delete(keys: keys, on: connection)
+        case .present(let added):
+            let rows = try writes.delete(added, on: connection)
             if rows.isEmpty { throw ReplicaError.conflict(reason: "another session deleted the row since") }
             return .deleted(rows)
         case .edited(let edit):

@@ -257,6 +257,16 @@ struct PostgresEndToEndTests {
         tmux.send("u")
         try tmux.waitFor("Undone: Added “Zoe”", timeout: 15)
         #expect(try fixture.psql("SELECT count(*) FROM student WHERE id = 9") == "0")
+        // Redone, then changed by another session: u is a conflict, named, and their row is kept.
+        tmux.send("C-r")
+        try tmux.waitFor("Redone: Added “Zoe”", timeout: 15)
+        try fixture.psql("UPDATE student SET subject = 'Zen' WHERE id = 9")
+        tmux.send("u")
+        try tmux.waitFor(
+            "Could not undo: subject was changed by another session since it was written back",
+            timeout: 15
+        )
+        #expect(try fixture.psql("SELECT name, subject FROM student WHERE id = 9") == "Zoe|Zen")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }

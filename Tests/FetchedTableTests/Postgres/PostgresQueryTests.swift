@@ -267,6 +267,14 @@ struct PostgresQueryTests {
         tmux.send("u")
         try tmux.waitFor("Undone: Added", timeout: 15)
         #expect(try fixture.psql("SELECT count(*) FROM orders WHERE id = 4") == "0")
+        // Ctrl-R writes it back; another session changes it, and u is a conflict that keeps their row.
+        tmux.send("C-r")
+        try tmux.waitFor("Redone: Added", timeout: 15)
+        #expect(try fixture.psql("SELECT count(*) FROM orders WHERE id = 4") == "1")
+        try fixture.psql("UPDATE orders SET qty = 8 WHERE id = 4")
+        tmux.send("u")
+        try tmux.waitFor("Could not undo: qty was changed by another session since it was written back", timeout: 15)
+        #expect(try fixture.psql("SELECT qty FROM orders WHERE id = 4") == "8")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
 
@@ -291,7 +299,7 @@ struct PostgresQueryTests {
         try join.waitFor("Cannot add a row: \(why)")
         join.send("q")
         #expect(fixture.exitStatus() == 0)
-        #expect(try fixture.psql("SELECT count(*) FROM orders") == "3")
+        #expect(try fixture.psql("SELECT count(*) FROM orders") == "4", "cap kept, as the other session left it")
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
