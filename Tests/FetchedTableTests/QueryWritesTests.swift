@@ -77,6 +77,27 @@ import Testing
         #expect(try writer.scalar("SELECT count(*) FROM orders") == .integer(1))
     }
 
+    @Test func undoOfARowAddedThroughTheResultKeepsItWhenAnotherProgramChangedIt() throws {
+        let folder = TemporaryDirectory("query-writes")
+        defer { folder.remove() }
+        let (_, source, writer) = try Self.result("SELECT id, name, qty FROM orders WHERE qty > 0", in: folder)
+        let writes = try #require(source.writes)
+        try writes.insert([("name", .text("cap")), ("qty", .integer(4))], actionName: "Added “cap”")
+        #expect(try writer.scalar("SELECT qty FROM orders WHERE id = 4") == .integer(4))
+        // The context's undo compares the row with what the save wrote (SQLiteStore's revert).
+        try writer.execute("UPDATE orders SET qty = 8 WHERE id = 4")
+        #expect {
+            try writes.context.undo()
+        } throws: { error in
+            "\(error)" == "the row 4 of orders was changed by another program since; not undone"
+        }
+        #expect(try writer.scalar("SELECT qty FROM orders WHERE id = 4") == .integer(8))
+        #expect(writes.context.undoActionName == "Added “cap”", "it stays, as an edit's undo does")
+        try writer.execute("UPDATE orders SET qty = 4 WHERE id = 4")
+        #expect(try writes.context.undo()?.name == "Added “cap”")
+        #expect(try writer.scalar("SELECT count(*) FROM orders WHERE id = 4") == .integer(0))
+    }
+
     @Test(arguments: [
         (
             "SELECT o.id, o.qty, c.name FROM orders o JOIN customers c ON c.id = o.customer",

@@ -111,8 +111,9 @@ package enum CellText {
     }
 
     /// Why the store refused to save `column`'s new value, in a person's words: the constraint
-    /// by its kind (NOT NULL, CHECK, UNIQUE, FOREIGN KEY), or the error's own description
-    /// (another program's lock, a conflict with another program's change).
+    /// by its kind (NOT NULL, CHECK, UNIQUE, FOREIGN KEY), else what the list says of any failed
+    /// write (``StoreFailure/reason(of:)``: "the disk is full", another program's lock, a
+    /// conflict with another program's change).
     ///
     ///     CellText.reason(for: SQLiteError(code: 2067, message: "UNIQUE constraint failed: t.code"), column: "code")
     ///     // "another row already has this code (UNIQUE)"
@@ -120,7 +121,7 @@ package enum CellText {
         if case StoreError.validation(_, _, let reason)? = error as? StoreError, reason == "is required" {
             return "\(column) may not be empty (NOT NULL)"
         }
-        guard let error = error as? SQLiteError, error.isConstraint else { return "\(error)" }
+        guard let error = error as? SQLiteError, error.isConstraint else { return StoreFailure.reason(of: error) }
         let message = error.message
         if message.hasPrefix("NOT NULL constraint failed") { return "\(column) may not be empty (NOT NULL)" }
         if message.hasPrefix("UNIQUE constraint failed") { return "another row already has this \(column) (UNIQUE)" }

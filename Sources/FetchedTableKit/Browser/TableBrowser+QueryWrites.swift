@@ -31,13 +31,7 @@ extension TableBrowser {
         }
         configuration.saveCell = { row, key, value, shown, actionName in
             try mapped()
-            do {
-                try writes.edit(row, column: key, value: value, shown: shown, actionName: actionName)
-            } catch let refusal as QueryWriteRefusal {
-                throw refusal
-            } catch {
-                throw QueryWriteRefusal(description: CellText.reason(for: error, column: key))
-            }
+            try writes.edit(row, column: key, value: value, shown: shown, actionName: actionName)
             written()
             say("\(actionName) — u to undo")
         }

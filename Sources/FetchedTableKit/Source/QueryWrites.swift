@@ -1,4 +1,5 @@
 import CLIKit
+import FetchedResultsUI
 import Foundation
 import SQLiteStore
 
@@ -109,20 +110,35 @@ final class QueryWrites {
 
     /// `e`: the table's column of the result's `column` set to `value` in `row`'s table row,
     /// saved as `actionName` — unless it no longer holds `shown`, the value the cell showed.
+    ///
+    /// - Throws: ``QueryWriteRefusal`` in the words the table's own cell editor says them
+    ///   (``CellText/reason(for:column:)``: a constraint by its kind, "the disk is full").
     func edit(_ row: ManagedObject, column: String, value: StoreValue, shown: StoreValue, actionName: String) throws {
         if let reason = editRefusal(column: column) { throw QueryWriteRefusal(description: reason) }
         guard let source = tableColumns[column] else { return }
         let object = try tableRow(of: row)
         try checkShown(shown, column: column, now: object[source])
         object[source] = value
-        try save(actionName)
+        do {
+            try save(actionName)
+        } catch {
+            throw QueryWriteRefusal(description: CellText.reason(for: error, column: column))
+        }
     }
 
     /// `a`: a new row of the table with `values` (the fields filled), saved as `actionName`.
+    ///
+    /// - Throws: ``QueryWriteRefusal`` in the words the table's own form says them (the
+    ///   constraint's column by its kind, "the disk is full").
     func insert(_ values: [(key: String, value: StoreValue)], actionName: String) throws {
         let object = context.insert(into: mapping.table)
         for (key, value) in values { object[key] = value }
-        try save(actionName)
+        do {
+            try save(actionName)
+        } catch {
+            let column = CellText.column(of: error, table: mapping.table) ?? "one of its columns"
+            throw QueryWriteRefusal(description: CellText.reason(for: error, column: column))
+        }
     }
 
     /// Saves the context (rolled back when refused).
