@@ -267,6 +267,9 @@ struct PostgresEndToEndTests {
             timeout: 15
         )
         #expect(try fixture.psql("SELECT name, subject FROM student WHERE id = 9") == "Zoe|Zen")
+        // The change is dropped, not put on the redo stack: there is nothing to redo.
+        tmux.send("C-r")
+        try tmux.waitFor("Nothing to redo")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }

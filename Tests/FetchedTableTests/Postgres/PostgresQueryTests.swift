@@ -275,6 +275,9 @@ struct PostgresQueryTests {
         tmux.send("u")
         try tmux.waitFor("Could not undo: qty was changed by another session since it was written back", timeout: 15)
         #expect(try fixture.psql("SELECT qty FROM orders WHERE id = 4") == "8")
+        // The change is dropped, not put on the redo stack: there is nothing to redo.
+        tmux.send("C-r")
+        try tmux.waitFor("Nothing to redo")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
 
