@@ -149,6 +149,21 @@ import Testing
         #expect(try t.stored("city") == "Peoria")
     }
 
+    @Test func undoOfAnInsertAnotherWriterChangedSinceRefusesAndKeepsTheRow() throws {
+        let t = try TwoWriters()
+        let id = t.bank.objectID.rowID
+        try t.other.run("UPDATE failed_bank_info SET city = 'Chicago' WHERE id = ?", [.integer(id)])
+        #expect {
+            try t.f.context.undo()
+        } throws: { error in
+            "\(error)" == "the row \(id) of failed_bank_info was changed by another program since; not undone"
+        }
+        #expect(try t.stored("city") == "Chicago", "the added row is kept, as the other writer left it")
+        try t.other.run("UPDATE failed_bank_info SET city = 'Springfield' WHERE id = ?", [.integer(id)])
+        try t.f.context.undo()
+        #expect(try t.other.scalar("SELECT count(*) FROM failed_bank_info WHERE id = ?", [.integer(id)]) == .integer(0))
+    }
+
     @Test func undoOfAChangeAnotherWriterChangedAgainRefuses() throws {
         let t = try TwoWriters()
         t.bank["city"] = "Peoria"
