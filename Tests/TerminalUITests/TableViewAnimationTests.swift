@@ -76,6 +76,25 @@ import Testing
         Golden.check(frames(table, at: [0, 0.125, 0.25], attributes: true), "animation-insert-30x12")
     }
 
+    @Test func anInsertedRowIsOnScreenInTheAnimationsFirstFrame() throws {
+        // One-line rows (a grid's, a query's result): the new row shows at once, dim, the rows
+        // below already one line down, none missing.
+        let (table, source) = makeTable([letters("ABCDE")], rowHeight: 1)
+        source.sections[0].rows.insert(row("X"), at: 0)
+        try table.performBatchUpdates { table.insertRows(at: [IndexPath(row: 0, section: 0)]) }
+        let first = draw(table, width: 30, height: 12, at: 0)
+        let titles = first.text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.prefix(6) }
+        #expect(Array(titles[1...6]) == [" Row X", " Row A", " Row B", " Row C", " Row D", " Row E"])
+        #expect(first[1, 1].attributes.contains(.dim))
+        #expect(!first[1, 2].attributes.contains(.dim))
+        // A two-line row opens from its first line: its title from the first frame.
+        let (tall, tallSource) = makeTable([letters("ABCDE")])
+        tallSource.sections[0].rows.insert(row("Y"), at: 2)
+        try tall.performBatchUpdates { tall.insertRows(at: [IndexPath(row: 2, section: 0)]) }
+        let opening = draw(tall, width: 30, height: 12, at: 0).text.split(separator: "\n").map(String.init)
+        #expect(Array(opening[4...6]) == [" detail of B", " Row Y", " Row C"])
+    }
+
     @Test func aRowMovedToAnotherSectionTravelsFromItsOldLineToItsNewOne() throws {
         let (table, source) = makeTable(
             [

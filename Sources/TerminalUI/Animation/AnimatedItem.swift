@@ -4,8 +4,10 @@ import Foundation
 /// lines: where it starts and ends, and how tall it is at each end.
 ///
 /// Adjacent items share edges at both ends, and both edges are interpolated
-/// and rounded the same way, so a collapsing or opening row never leaves a
-/// hole between its neighbours.
+/// and rounded the same way (``AnimationCurve/edge(from:to:_:)``), so a
+/// collapsing or opening row never leaves a hole between its neighbours. An
+/// opening row's lower edge moves down, so it is one line high from the first
+/// frame: an inserted row shows at once, dim, while the rows below slide down.
 struct AnimatedItem {
     enum Content {
         case header(String)
@@ -17,7 +19,8 @@ struct AnimatedItem {
         case none
         /// Deleted: drawn dim while its height shrinks to 0.
         case fadeOut
-        /// Inserted: its gap opens, and it is dim for the first two thirds.
+        /// Inserted: its gap opens from its first line (shown from the first frame),
+        /// and it is dim for the first two thirds.
         case fadeIn
         /// Reloaded: reverse and bold in the first half.
         case flash
@@ -38,9 +41,16 @@ struct AnimatedItem {
 
     /// Top line and height at eased progress `q`.
     func frame(at q: Double) -> (top: Int, height: Int) {
-        let top = AnimationCurve.line(AnimationCurve.lerp(fromY, toY, q))
-        let bottom = AnimationCurve.line(AnimationCurve.lerp(fromY + fromHeight, toY + toHeight, q))
+        let top = edge(from: fromY, to: toY, q)
+        let bottom = edge(from: fromY + fromHeight, to: toY + toHeight, q)
         return (top, max(0, bottom - top))
+    }
+
+    /// One of its edges at eased progress `q`. A moving row travels on its own, above the others:
+    /// it opens no gap, so its edges round as plain lines.
+    private func edge(from: Int, to: Int, _ q: Double) -> Int {
+        guard effect != .move else { return AnimationCurve.line(AnimationCurve.lerp(from, to, q)) }
+        return AnimationCurve.edge(from: from, to: to, q)
     }
 
     /// Attributes the effect adds at eased progress `q`.
