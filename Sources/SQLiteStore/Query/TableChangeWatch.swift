@@ -5,16 +5,18 @@
 ///
 /// - a table with history triggers (``Store/installTracking(forTables:)``) is known changed when
 ///   the history has an entry of it past the last one read — one indexed read of the new entries;
-/// - any other table is compared by its fingerprint: first its row count and largest row id
-///   (SQLite counts a table's rows from its pages, without reading them, and finds the largest
-///   row id in one descent) — when either moved, the table changed (an insert, a delete); when
-///   neither did, a ``RowDigest`` of every row (`rowid` and columns, in the table's order), read
+/// - any other table is compared by its fingerprint: first its largest row id (one descent) —
+///   when it moved, the table changed (an insert) and nothing more is read then; else its row
+///   count (SQLite counts a table's rows from its pages, without reading the rows) — when it
+///   moved, the table changed (a delete); when neither did, a ``RowDigest`` of every row (`rowid`
+///   and columns, in the table's order), read
 ///   in the same read transaction as the run that follows (an update in place). SQLite keeps no
 ///   per-table change counter, and nothing is written to a file that is only read, so that scan
 ///   is the price of an untracked table's updates (`--track` makes any change one indexed read).
-///   A digest the count made stale is read again over the next looks that find no commit, a
-///   slice of ``digestRowsPerLook`` rows each (in row id order), so that no look after a change
-///   costs a read of the whole table while the change is shown.
+///   A digest the change made stale is read again over the next looks that find no commit, a
+///   slice of ``digestRowsPerLook`` rows each (in row id order), and a count an insert left
+///   unread at the first of them, so that no look after a change costs a read of the whole
+///   table (nor a walk of its pages) while the change is shown.
 ///
 /// Use it inside a read transaction (``Database/read(_:)``), so that what it reads and the run it
 /// decides on see one snapshot.
@@ -35,12 +37,17 @@ final class TableChangeWatch {
     private var fingerprints: [String: Fingerprint]?
     /// Rows of a stale digest read again by one look that finds no commit.
     var digestRowsPerLook = 8192
+    /// How many times a table's rows were counted (what a look after an insert does not do).
+    private(set) var rowCounts = 0
 
     /// What is kept of an untracked table to tell whether a commit changed it.
     struct Fingerprint: Equatable {
         /// Its row count and largest row id (nil: not a rowid table), read without its rows.
         var count: Int64?
         var largestRowID: Int64?
+        /// True when `count` was not read when the largest row id moved (that told the change):
+        /// it is read at the next quiet look; until then the table is taken as changed.
+        var countIsStale = false
         /// The digest of its rows (nil: not read since the count moved; read over the next quiet looks).
         var digest: RowDigest.Digest?
         /// The digest being read again, slice by slice (nil: not started).
@@ -182,9 +189,16 @@ final class TableChangeWatch {
     /// Whether `table` changed since `fingerprint` (nil: unknown, so changed) was taken; the
     /// fingerprint becomes today's. The count first; the rows' digest only when the count did not move.
     private func hasChanged(_ table: String, fingerprint: inout Fingerprint?) throws -> Bool {
+        // An insert moves the largest row id: that tells the change, its count is read later.
+        if let before = fingerprint, before.count != nil, let was = before.largestRowID,
+            let largest = largestRowID(of: table), largest != was
+        {
+            fingerprint = Fingerprint(count: before.count, largestRowID: largest, countIsStale: true, digest: nil)
+            return true
+        }
         var now = try counts(of: table)
         if let before = fingerprint, now.count != nil,
-            now.count != before.count || now.largestRowID != before.largestRowID
+            before.countIsStale || now.count != before.count || now.largestRowID != before.largestRowID
         {
             fingerprint = now  // changed: its digest is read at the next quiet look
             return true
@@ -200,6 +214,10 @@ final class TableChangeWatch {
     private func completeDigests() throws {
         guard let kept = fingerprints else { return }
         for (table, var fingerprint) in kept where fingerprint.digest == nil {
+            if fingerprint.countIsStale {
+                fingerprint.count = try counts(of: table).count
+                fingerprint.countIsStale = false
+            }
             if fingerprint.largestRowID == nil {
                 fingerprint.digest = try digest(of: table)
             } else {
@@ -241,9 +259,14 @@ final class TableChangeWatch {
     /// a virtual table), read without reading its rows; a count of nil when SQLite cannot count it.
     private func counts(of table: String) throws -> Fingerprint {
         let name = SQLIdentifier.quoted(table)
+        rowCounts += 1
         let count = try? database.scalar("SELECT count(*) FROM \(name)").int64
-        let largest = try? database.scalar("SELECT max(_rowid_) FROM \(name)").int64
-        return Fingerprint(count: count, largestRowID: largest, digest: nil)
+        return Fingerprint(count: count, largestRowID: largestRowID(of: table), digest: nil)
+    }
+
+    /// The largest row id of `table` (one descent), nil when it has none.
+    private func largestRowID(of table: String) -> Int64? {
+        try? database.scalar("SELECT max(_rowid_) FROM \(SQLIdentifier.quoted(table))").int64
     }
 
     /// A digest of every row of `table`, its row id first when it has one (in row id order).

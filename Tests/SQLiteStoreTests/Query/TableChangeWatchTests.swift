@@ -32,6 +32,35 @@ import Testing
         #expect(try reader.read { try watch.look() } == .changed(["t"]), "an update in place")
     }
 
+    @Test func anInsertIsToldByTheLargestRowIDAloneAndTheCountReadAtTheNextQuietLook() throws {
+        let folder = TemporaryDirectory("table-change-watch")
+        let path = folder.path("watched.sqlite")
+        let writer = try Database(path: path)
+        try writer.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+        for id in 1...10 { try writer.run("INSERT INTO t VALUES (?, ?)", [.integer(Int64(id)), .text("v\(id)")]) }
+        let reader = try Database.openForQueries(path: path)
+        let watch = TableChangeWatch(database: reader, tables: ["t"], tracking: .standard)
+        try reader.read { try watch.start() }
+        #expect(try reader.read { try watch.look() } == .unchanged)
+        let counted = watch.rowCounts
+        try writer.run("INSERT INTO t VALUES (11, 'v11')")
+        #expect(try reader.read { try watch.look() } == .changed(["t"]))
+        #expect(watch.rowCounts == counted, "the look after an insert walks none of the table's pages")
+        // A delete before the count was read again: the largest row id stays, the count is unknown.
+        try writer.run("DELETE FROM t WHERE id = 3")
+        #expect(try reader.read { try watch.look() } == .changed(["t"]))
+        try writer.run("INSERT INTO t VALUES (12, 'v12')")
+        #expect(try reader.read { try watch.look() } == .changed(["t"]))
+        #expect(try reader.read { try watch.look() } == .unchanged, "the count and the digest read again")
+        try writer.run("DELETE FROM t WHERE id = 4")
+        #expect(try reader.read { try watch.look() } == .changed(["t"]), "the count moved")
+        #expect(try reader.read { try watch.look() } == .unchanged)
+        try writer.run("UPDATE t SET v = v")
+        #expect(try reader.read { try watch.look() } == .unchanged, "every row rewritten as it was")
+        try writer.run("UPDATE t SET v = 'changed' WHERE id = 11")
+        #expect(try reader.read { try watch.look() } == .changed(["t"]), "an update in place")
+    }
+
     @Test func aCommitBeforeTheDigestIsWholeIsTakenForAChange() throws {
         let folder = TemporaryDirectory("table-change-watch")
         let path = folder.path("watched.sqlite")
