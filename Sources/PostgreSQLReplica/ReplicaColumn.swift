@@ -72,7 +72,8 @@ public struct ReplicaColumn: Hashable, Sendable {
         name = column.name
         postgresType = column.typeName
         typeOID = column.typeOID
-        baseTypeOID = column.baseTypeOID == 0 ? column.typeOID : column.baseTypeOID
+        baseTypeOID = column.valueTypeOID
+        isTimestampWithTimeZone = column.isTimestampWithTimeZone
         storage = ReplicaColumn.storage(forType: baseTypeOID, name: column.typeName)
         order = ReplicaOrder(for: column)
     }
@@ -94,17 +95,17 @@ public struct ReplicaColumn: Hashable, Sendable {
     /// Whether it is `timestamp with time zone` (or a domain over it): copied in the replica's
     /// time zone (``PostgresReplica/timeZone``, the terminal's by default), without an offset,
     /// so that a person reading it should be told the zone once.
-    package var isTimestampWithTimeZone: Bool { baseTypeOID == 1184 }
+    package let isTimestampWithTimeZone: Bool
 
     private static func storage(forType oid: UInt32, name: String) -> Storage {
         switch oid {
-        case 20, 21, 23, 26: .integer
-        case 700, 701: .real
-        case 16: .boolean
-        case 1082: .date
-        case 1114, 1184: .timestamp
-        case 114, 3802: .json
-        case 17: .byteSize
+        case TypeOID.int8, TypeOID.int2, TypeOID.int4, TypeOID.oid: .integer
+        case TypeOID.float4, TypeOID.float8: .real
+        case TypeOID.bool: .boolean
+        case TypeOID.date: .date
+        case TypeOID.timestamp, TypeOID.timestamptz: .timestamp
+        case TypeOID.json, TypeOID.jsonb: .json
+        case TypeOID.bytea: .byteSize
         default: .text
         }
     }

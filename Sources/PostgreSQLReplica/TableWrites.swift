@@ -332,7 +332,7 @@ package struct TableWrites: Sendable {
         key: [String],
         on connection: PostgresConnection
     ) throws -> Bool {
-        guard column.typeOID == 1184 || column.baseTypeOID == 1184, case .text(let text) = shown else { return false }
+        guard column.isTimestampWithTimeZone, case .text(let text) = shown else { return false }
         let parameter = "$\(shape.keyColumns.count + 1)"
         let read = try connection.query(
             "SELECT \(SQLIdentifier.quote(column.name)) = \(parameter)::timestamptz \(shape.fromClause)"

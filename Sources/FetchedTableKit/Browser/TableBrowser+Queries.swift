@@ -209,12 +209,19 @@ extension TableBrowser {
     }
 
     /// The table list's lines: the tables, then the queries run (``queryTabItems``).
-    var tableListItems: [ChoiceListScreen.Item] { database.tables.map(TableBrowser.item(for:)) + queryTabItems }
+    var tableListItems: [ChoiceListScreen.Item] { listedTables.map(TableBrowser.item(for:)) + queryTabItems }
 
-    /// The queries run, a table list's line each (":1 SELECT …", "query · 12 rows"): after the
+    /// The queries shown, in the table list's order: `--query`'s own result first (this
+    /// browser's, titled by its words), then those run from the `:` line.
+    var listedQueries: [QueryTabs.QueryTab] {
+        guard queries.root == nil, let source = database.querySource else { return queries.tabs }
+        return [QueryTabs.QueryTab(title: source.title, browser: self)] + queries.tabs
+    }
+
+    /// The queries shown, a table list's line each (":1 SELECT …", "query · 12 rows"): after the
     /// file's tables, or a server's (``QueryTabs/onTabsChanged``).
     var queryTabItems: [ChoiceListScreen.Item] {
-        queries.tabs.map { tab in
+        listedQueries.map { tab in
             let count = tab.browser.list.map { TableBrowser.rowCountText($0.context.countOrZero(tab.browser)) }
             return ChoiceListScreen.Item(title: tab.title, detail: "query · \(count ?? "…")")
         }
@@ -222,7 +229,8 @@ extension TableBrowser {
 
     /// Enter on a query's line of the table list: its tab shown again.
     func showQueryTab(_ index: Int) {
-        guard queries.tabs.indices.contains(index), let list = queries.tabs[index].browser.list else { return }
+        let shown = listedQueries
+        guard shown.indices.contains(index), let list = shown[index].browser.list else { return }
         if !loop.contains(list) { loop.push(list) }
     }
 

@@ -102,12 +102,66 @@ package final class TableBrowser {
     /// until a query tab is opened from its `:` line: then the list is made and put beneath
     /// the screens shown, so that Esc from the table returns to it — the file's tables, then
     /// the queries (Enter: the tab again) — as a browser opened without `--table` does.
+    ///
+    /// A CSV or JSON file's list shows its cache's one table; `--query`'s result's shows the
+    /// tables of the file the query reads (``listedFile``), then the query and those run after it.
+    /// A server's table or query is listed by ``PostgresBrowser`` instead.
     func placeTableListBeneath() {
-        guard tableList == nil, database.kind == .sqlite, database.querySource == nil, queries.server == nil
-        else { return }
-        loop.pushToBack(makeTableList())
+        guard tableList == nil, queries.server == nil, options.postgres == nil, queries.root == nil else { return }
+        var failure: String?
+        if database.querySource != nil {
+            do {
+                listedFile = try TableDatabase(
+                    path: options.file,
+                    kind: .sqlite,
+                    databasePath: options.file,
+                    readOnly: options.readOnly
+                )
+            } catch {
+                failure = "The tables of \(options.file) could not be read: \(error.message)"
+            }
+        }
+        let list = makeTableList()
+        loop.pushToBack(list)
+        if let failure { list.statusLine.showMessage(failure, at: loop.clock.now, duration: 10, style: .error) }
         // The table open is counted again when Esc returns to the list.
         recountsOpenedTable = true
+    }
+
+    /// `--query`'s result's table list: the file the query reads, whose tables it lists (nil
+    /// until the list is made, and for any other browser: its own ``database`` is listed).
+    private(set) var listedFile: TableDatabase?
+
+    /// The tables the table list shows: the file's, or for `--query`'s result those of the file the query reads.
+    var listedTables: [CatalogTable] {
+        database.querySource == nil ? database.tables : listedFile?.tables ?? []
+    }
+
+    /// A table of the file a `--query` reads, opened from its result's table list: its own
+    /// browser over the list (its `:` line this one's, its query tabs listed here).
+    private var listedTableBrowser: TableBrowser?
+
+    /// The options a table listed beneath `--query`'s result opens with (`query`): the file's
+    /// or the server's, `--read-only`, `--track`, `--no-animation`, `--cache-limit`; none of the
+    /// query's or its columns'.
+    static func listedTableOptions(_ query: TableOptions) -> TableOptions {
+        var options = TableOptions(file: query.file)
+        options.postgres = query.postgres
+        options.readOnly = query.readOnly
+        options.track = query.track
+        options.animated = query.animated
+        options.cacheLimit = query.cacheLimit
+        options.statementTimeout = query.statementTimeout
+        return options
+    }
+
+    /// Enter on a table of ``listedFile``: that table in a browser of its own, over the list.
+    private func openListedTable(_ table: CatalogTable, of file: TableDatabase) throws {
+        var options = TableBrowser.listedTableOptions(self.options)
+        options.table = table.name
+        let browser = try TableBrowser(database: file, options: options, loop: loop)
+        browser.queries.root = self
+        listedTableBrowser = browser
     }
 
     /// The table list (``tableList``): Enter opens a table or a query's tab; `:` runs a query.
@@ -214,7 +268,9 @@ package final class TableBrowser {
         guard recountsOpenedTable, let tableList, loop.topView === tableList else { return }
         recountsOpenedTable = false
         var items = tableListItems
-        if let opened, let list, let index = database.tables.firstIndex(where: { $0.name == opened.table.name }) {
+        if listedFile == nil, let opened, let list,
+            let index = database.tables.firstIndex(where: { $0.name == opened.table.name })
+        {
             let count = (try? list.context.count(opened.table.name)).map(TableBrowser.rowCountText)
             items[index].detail = TableBrowser.detail(kind: TableDatabase.kind(of: opened.table), count: count)
         }
@@ -260,9 +316,10 @@ package final class TableBrowser {
 
     /// Enter in the table list: opens that table over it (a refusal goes on its status line).
     func openFromList(_ index: Int) {
-        if index >= database.tables.count { return showQueryTab(index - database.tables.count) }
+        let tables = listedTables
+        if index >= tables.count { return showQueryTab(index - tables.count) }
         do {
-            try open(database.tables[index])
+            if let listedFile { try openListedTable(tables[index], of: listedFile) } else { try open(tables[index]) }
             recountsOpenedTable = true
         } catch {
             let message = TableDatabase.refusal(error, path: database.path).message

@@ -15,9 +15,9 @@ extension TableBrowserCommand {
         let (server, opening) = try PostgresOpening.open(options, command: "")
         let screen = try TableBrowserCommand.openTerminal()
         let loop = TerminalRunLoop(backend: screen, minimumWidth: 24, minimumHeight: 8)
-        let browser = PostgresBrowser(server: server, options: options, loop: loop)
+        let browser = PostgresBrowser(target: server.target, options: options, loop: loop)
         do {
-            if let opening { browser.open(opening) } else { try browser.showTableList() }
+            if let opening { browser.open(opening) } else { try browser.showTableList(of: server) }
         } catch {
             screen.close()
             throw error

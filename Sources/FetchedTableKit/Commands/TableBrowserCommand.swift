@@ -81,6 +81,8 @@ package enum TableBrowserCommand {
         let place = options.postgres?.label ?? (options.file as NSString).lastPathComponent
         let loading = QueryLoading(source: source, title: place, loop: loop)
         var browser: TableBrowser?
+        // A server's: the list of its tables and queries, made beneath the result when the `:` line opens a tab.
+        var serverList: PostgresBrowser?
         var failure: Error?
         loading.onCancel = { loop.quit() }
         loading.onFinish = { result in
@@ -96,6 +98,15 @@ package enum TableBrowserCommand {
                     loop: loop
                 )
                 opened.followQuery()
+                if let target = options.postgres {
+                    let list = PostgresBrowser(
+                        target: target,
+                        options: TableBrowser.listedTableOptions(options),
+                        loop: loop
+                    )
+                    list.listQueries(of: opened)
+                    serverList = list
+                }
                 browser = opened
             } catch {
                 failure = error
@@ -104,6 +115,7 @@ package enum TableBrowserCommand {
         }
         loading.start()
         let exit = loop.run()
+        serverList?.stop()
         while loop.pop() != nil {}
         screen.close()
         if loading.isCancelled {
@@ -113,7 +125,7 @@ package enum TableBrowserCommand {
         }
         if let failure { throw QuerySource.refusal(failure, options: options) }
         if let error = browser?.loadError { throw TableDatabase.refusal(error, path: options.file) }
-        for line in (browser?.log ?? []).suffix(5) { printError(line) }
+        for line in ((browser?.log ?? []) + (serverList?.log ?? [])).suffix(5) { printError(line) }
         return exit.exitStatus
     }
 

@@ -9,10 +9,12 @@ import TerminalUI
 
 /// The browser over a PostgreSQL server: without `--table`, the table list (each table
 /// and view of the search path with its row count — counted when small, the planner's
-/// estimate `~1.2M` when large); Enter opens one, Esc from it returns to the list.
+/// estimate `~1.2M` when large); Enter opens one, Esc from it returns to the list. Over a
+/// server's `--query` (``listQueries(of:)``), the list of its tables and queries made beneath
+/// the result when the `:` line first opens a tab.
 final class PostgresBrowser {
-    /// The server.
-    let server: PostgresServer
+    /// The server's address.
+    let target: PostgresTarget
     /// What the command line asked.
     let options: TableOptions
     /// The run loop driving the screen.
@@ -26,28 +28,49 @@ final class PostgresBrowser {
     /// Status messages of the tables opened, for stderr at the end.
     var log: [String] = []
 
-    /// A browser of `server` on `loop`.
-    init(server: PostgresServer, options: TableOptions, loop: TerminalRunLoop) {
-        self.server = server
+    /// A browser of `target`'s server on `loop`.
+    init(target: PostgresTarget, options: TableOptions, loop: TerminalRunLoop) {
+        self.target = target
         self.options = options
         self.loop = loop
     }
 
-    /// Pushes the table list (read from the server now).
-    func showTableList() throws(FetchedTableError) {
+    /// Pushes the table list (read from `server` now).
+    func showTableList(of server: PostgresServer) throws(FetchedTableError) {
         tables = try server.tables()
         loop.push(makeTableList())
     }
 
+    /// The browser of a server's `--query` result, whose `:` line's tabs this browser lists
+    /// after the server's tables (the result's own first); the tables opened from the list
+    /// run their `:` line's queries there too.
+    private(set) var queryRoot: TableBrowser?
+
+    /// `--query`'s result (`root`): its table list — the server's tables, then `root`'s query
+    /// and those run from its `:` line — made beneath it when the first of those opens, so that
+    /// Esc returns to it as from a table; Enter opens a table or shows a query again.
+    func listQueries(of root: TableBrowser) {
+        queryRoot = root
+        root.queries.onTabsChanged = { [unowned self] in self.queryTabsChanged() }
+    }
+
+    /// A query tab opened: the table list reads its lines again, or is made (``placeTableListBeneath()``).
+    private func queryTabsChanged() {
+        if let tableList { tableList.items = listItems } else { placeTableListBeneath() }
+    }
+
+    /// The browser whose query tabs the list shows: the `--query` result's, or the table open's.
+    private var queriesShown: TableBrowser? { queryRoot ?? browser }
+
     /// The table list (``tableList``) of ``tables``, then the queries run.
     private func makeTableList() -> ChoiceListScreen {
-        let list = ChoiceListScreen(title: server.target.label, items: listItems, loop: loop)
+        let list = ChoiceListScreen(title: target.label, items: listItems, loop: loop)
         list.onChoose = { [unowned self] index in self.openFromList(index) }
         tableList = list
         return list
     }
 
-    /// A query tab opened over a table opened with `--table` (there is no table list yet): the
+    /// A query tab opened over a table opened with `--table` or a `--query` result (there is no table list yet): the
     /// table list put beneath the screens shown at once, its query lines first, so that Esc from
     /// the table returns to it as without `--table`; the server's tables are read on a connection
     /// of their own, off the screen's thread, and listed before the queries when they come (when
@@ -57,7 +80,7 @@ final class PostgresBrowser {
         tables = []
         let list = makeTableList()
         loop.pushToBack(list)
-        let target = server.target
+        let target = self.target
         loop.perform {
             () throws(FetchedTableError) -> [TableDescription] in
             try PostgresServer.connect(target, warn: { _ in }).tables()  // warned at the start
@@ -86,7 +109,7 @@ final class PostgresBrowser {
     /// The table list's lines: the server's tables, then the `:` line's queries run over the
     /// table open (``TableBrowser/queryTabItems``), as a file's list shows them.
     var listItems: [ChoiceListScreen.Item] {
-        tables.map(PostgresBrowser.item(for:)) + (browser?.queryTabItems ?? [])
+        tables.map(PostgresBrowser.item(for:)) + (queriesShown?.queryTabItems ?? [])
     }
 
     /// Enter in the table list: a query's line: its tab shown again; a table's: that table checked (and tracked with `--track`) on a connection
@@ -95,7 +118,7 @@ final class PostgresBrowser {
     func openFromList(_ index: Int) {
         guard let list = tableList else { return }
         if index >= tables.count {
-            browser?.showQueryTab(index - tables.count)
+            queriesShown?.showQueryTab(index - tables.count)
             return
         }
         let table = tables[index]
@@ -109,7 +132,7 @@ final class PostgresBrowser {
             return
         }
         list.statusLine.showMessage("Opening \(table.displayName)…", at: loop.clock.now, duration: 30)
-        let target = server.target
+        let target = self.target
         let options = self.options
         requests.run(
             "the opening of \(table.displayName)",
@@ -223,12 +246,15 @@ final class PostgresBrowser {
         // The `:` line queries the server, not the copy; its tabs are listed after the server's
         // tables, those run over the table open before kept.
         browser.queries.server = copy.target
-        if let old = self.browser {
-            browser.queries.tabs = old.queries.tabs
-            for tab in old.queries.tabs { tab.browser.queries.root = browser }
-        }
-        browser.queries.onTabsChanged = { [unowned self] in
-            if let tableList = self.tableList { tableList.items = self.listItems } else { self.placeTableListBeneath() }
+        if let queryRoot {
+            // Over a `--query` result: its `:` line and its tabs.
+            browser.queries.root = queryRoot
+        } else {
+            if let old = self.browser {
+                browser.queries.tabs = old.queries.tabs
+                for tab in old.queries.tabs { tab.browser.queries.root = browser }
+            }
+            browser.queries.onTabsChanged = { [unowned self] in self.queryTabsChanged() }
         }
         self.copy = copy
         self.browser = browser
@@ -477,7 +503,7 @@ final class PostgresBrowser {
         reopening = name
         current.replica.stop(waiting: false)
         list.showMessage("\(reason): copying it again…", duration: 30)
-        let target = server.target
+        let target = self.target
         let options = self.options
         let tableName = current.table.source
         requests.run(

@@ -203,12 +203,12 @@ struct PostgresServer {
     /// The attribute type a PostgreSQL type is shown and sorted as. `numeric` is text: exact, as the server writes it.
     static func attributeType(of typeOID: UInt32) -> AttributeType {
         switch typeOID {
-        case 20, 21, 23, 26: .integer  // int8, int2, int4, oid
-        case 700, 701: .real  // float4, float8
-        case 16: .bool
-        case 1082: .date
-        case 1114, 1184: .dateTime  // timestamp, timestamptz
-        case 17: .blob  // bytea
+        case TypeOID.int8, TypeOID.int2, TypeOID.int4, TypeOID.oid: .integer
+        case TypeOID.float4, TypeOID.float8: .real
+        case TypeOID.bool: .bool
+        case TypeOID.date: .date
+        case TypeOID.timestamp, TypeOID.timestamptz: .dateTime
+        case TypeOID.bytea: .blob
         default: .text
         }
     }

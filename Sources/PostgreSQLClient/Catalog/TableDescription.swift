@@ -59,6 +59,13 @@ public struct ColumnDescription: Hashable, Sendable {
     /// Whether a row's value can be written in an INSERT: not a generated column (an identity
     /// column can be, with `OVERRIDING SYSTEM VALUE`).
     package var isWritable: Bool { generation != .stored }
+
+    /// The OID of the type whose values it holds: ``baseTypeOID``, or ``typeOID`` when that is
+    /// not known (0: a query's result column described without the catalog).
+    package var valueTypeOID: UInt32 { baseTypeOID == 0 ? typeOID : baseTypeOID }
+
+    /// Whether its values are `timestamp with time zone`'s (its type, or the type of its domain).
+    package var isTimestampWithTimeZone: Bool { valueTypeOID == TypeOID.timestamptz }
 }
 
 /// How the server makes a column's values.

@@ -1,26 +1,26 @@
 /// The type OIDs of PostgreSQL's built-in types that ``PostgresValue``
 /// decodes (from `pg_type.dat`; they are fixed across versions).
-enum TypeOID {
-    static let bool: UInt32 = 16
-    static let bytea: UInt32 = 17
-    static let char: UInt32 = 18
-    static let name: UInt32 = 19
-    static let int8: UInt32 = 20
-    static let int2: UInt32 = 21
-    static let int4: UInt32 = 23
-    static let text: UInt32 = 25
-    static let oid: UInt32 = 26
-    static let json: UInt32 = 114
-    static let float4: UInt32 = 700
-    static let float8: UInt32 = 701
-    static let bpchar: UInt32 = 1042
-    static let varchar: UInt32 = 1043
-    static let date: UInt32 = 1082
-    static let timestamp: UInt32 = 1114
-    static let timestamptz: UInt32 = 1184
-    static let numeric: UInt32 = 1700
-    static let uuid: UInt32 = 2950
-    static let jsonb: UInt32 = 3802
+package enum TypeOID {
+    package static let bool: UInt32 = 16
+    package static let bytea: UInt32 = 17
+    package static let char: UInt32 = 18
+    package static let name: UInt32 = 19
+    package static let int8: UInt32 = 20
+    package static let int2: UInt32 = 21
+    package static let int4: UInt32 = 23
+    package static let text: UInt32 = 25
+    package static let oid: UInt32 = 26
+    package static let json: UInt32 = 114
+    package static let float4: UInt32 = 700
+    package static let float8: UInt32 = 701
+    package static let bpchar: UInt32 = 1042
+    package static let varchar: UInt32 = 1043
+    package static let date: UInt32 = 1082
+    package static let timestamp: UInt32 = 1114
+    package static let timestamptz: UInt32 = 1184
+    package static let numeric: UInt32 = 1700
+    package static let uuid: UInt32 = 2950
+    package static let jsonb: UInt32 = 3802
 
     /// Array type → element type, for the arrays of the types above.
     static let arrayElements: [UInt32: UInt32] = [

@@ -413,6 +413,66 @@ struct PostgresQueryTests {
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func aServersQueryListsItsTablesAndEveryQueryTabTheLaunchQueryFirstEscFromItShows() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresQueryTests.schema)
+        let tmux = try fixture.launch(
+            [fixture.uri, "--query", "SELECT name AS who FROM customer WHERE city = 'Oslo'"],
+            width: 110,
+            height: 16
+        )
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the query's rows", timeout: 15) { $0.contains("Dana") && !$0.contains("Brook") }
+        tmux.type(":")
+        tmux.type("SELECT note AS remark FROM orders WHERE paid")
+        tmux.press("Enter")
+        _ = try tmux.waitUntilWhole("the : line's tab", timeout: 20) {
+            $0.contains(":1 SELECT note AS remark") && $0.contains("first") && !$0.contains("Dana")
+        }
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the launch query's result again", timeout: 10) {
+            $0.contains("Dana") && !$0.contains(":1 ")
+        }
+        // Back from it: the server's tables (read in the background), then the launch query, then the : line's.
+        tmux.press("Escape")
+        let list = try tmux.waitUntil("the table list, the queries after the tables", timeout: 15) {
+            $0.contains("orders") && $0.contains("query · 1 row") && $0.contains(":1 SELECT note AS remark")
+                && $0.contains("query · 2 rows")
+        }
+        let lines = list.screenLines
+        let orders = try #require(lines.firstIndex { $0.contains("orders") && !$0.contains("SELECT") }, "\(list)")
+        let launch = try #require(lines.firstIndex { $0.contains("SELECT name AS who") }, "\(list)")
+        let tab = try #require(lines.firstIndex { $0.contains(":1 SELECT note AS remark") })
+        #expect(orders < launch && launch < tab, "\(list)")
+        tmux.press("End")  // the last line: the : line's query
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the : line's tab again", timeout: 10) {
+            $0.contains("first") && $0.contains(":1 SELECT note AS remark") && !$0.contains("query ·")
+        }
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 2 rows") }
+        tmux.press("Up")  // the launch query's line
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the launch query's result again", timeout: 10) {
+            $0.contains("Dana") && !$0.contains("query ·")
+        }
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 1 row") }
+        // A server's table, opened from the list: its rows once copied (1/4: the list's, not the
+        // copy's preview, where Esc would stop the copy), and Esc back.
+        tmux.press("Home")
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the customer table's rows", timeout: 15) {
+            $0.contains("Brook") && $0.contains("Zürich") && $0.contains("1/4") && !$0.contains("query ·")
+        }
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 1 row") }
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func aQueryTabOverATableOpenedWithTableIsReachedAgainFromTheServersTableListEscFromTheTableShows() throws {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
