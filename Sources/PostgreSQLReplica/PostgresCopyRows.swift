@@ -24,6 +24,8 @@ final class PostgresCopyRows: QueryRows {
     /// The batch being read, and the row in it.
     private var current: Batch?
     private var row = -1
+    /// The batch read before it, kept so that its rows' bytes stay valid (``bytesOutlastRows``).
+    private var previous: Batch?
     /// Batches decoded and not read yet; nil after the last one is the end (with the copy's error, if any).
     private var queue: [Batch?] = []
     private var failure: (any Error)?
@@ -72,15 +74,23 @@ final class PostgresCopyRows: QueryRows {
         free.signal()
         guard let next else {
             finished = true
-            current = nil
+            row = current?.count ?? 0
             if let failure = lock.withLock({ failure }) { throw failure }
             return false
         }
+        guard next.count > 0 else { return try self.next() }
+        previous = current
         current = next
         row = 0
-        if next.count > 0 { return true }
-        return try self.next()
+        return true
     }
+
+    /// A full batch's rows at least: a row's batch is let go once the batch after the next is read
+    /// (only the last batch is not full).
+    var bytesOutlastRows: Int { PostgresCopyRows.batchRows }
+
+    /// True, as ``PostgresResultRows/readsBackAsWritten``: the same values.
+    var readsBackAsWritten: Bool { true }
 
     func field(_ index: Int) -> QueryField {
         guard let current else { return .null }

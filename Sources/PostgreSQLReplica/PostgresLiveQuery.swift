@@ -25,7 +25,11 @@ import Synchronization
 ///   Runs never overlap: notifications that arrive during a run make one more run.
 /// - **First run.** A query without parameters is streamed (``PostgresCopyRows``: `COPY (query)
 ///   TO STDOUT`, received on one thread while the result is written on another), as a replica's
-///   copy is; one with parameters (COPY takes none) is fetched whole, then written.
+///   copy is; one with parameters (COPY takes none) is fetched whole, then written. Its rows are
+///   only written (`key` checked unique as they come): the index a re-run is compared with is
+///   read back from the result's table by the follower after its first wait (a table's key is
+///   checked then: when it repeats, the rows are told apart by content from then on), so that
+///   it does not compete with the first screen.
 /// - **Cancel.** ``cancelRun()`` sends `PQcancel` for the run in progress; one that comes before
 ///   ``load(progress:)`` starts ends the load at once, as cancelled.
 package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
@@ -182,7 +186,7 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         if values.isEmpty, try loadByCopy(progress: progress) { return }
         let rows = try run()
         do {
-            try result.load(PostgresResultRows(rows), progress: progress)
+            try result.load(PostgresResultRows(rows), checksKey: givenKey != nil, progress: progress)
         } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
             dropSourceTable()
             result.identifyByContent()
@@ -198,12 +202,17 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
             defer { finished.leave() }
             var interval = self?.minimumPollInterval ?? 2
             var nextPoll = Date().addingTimeInterval(interval)
+            var prepared = false
             while let self, !self.stopped.load(ordering: .relaxed) {
                 let polls = !self.isNotified
                 let wait = polls ? min(max(nextPoll.timeIntervalSinceNow, 0), 0.25) : 0.25
                 let changed: [String]
                 do {
                     changed = try self.changedTables(waiting: wait)
+                    if !prepared {
+                        prepared = true
+                        self.prepareForRuns()
+                    }
                 } catch {
                     report(.failed("\(error)"))
                     Thread.sleep(forTimeInterval: interval)
@@ -282,6 +291,20 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         } catch {
             return .failed("\(error)")
         }
+    }
+
+    /// After the first wait: the result's index of the first run's rows read back from its table
+    /// (``QueryResultTable/buildIndex()``: the load only wrote them), so that the first change costs
+    /// no more than the others; the table's key repeats: the rows by content. A failure is left to
+    /// the first run, which tries again and says why.
+    private func prepareForRuns() {
+        do {
+            try result.buildIndex()
+        } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
+            dropSourceTable()
+            result.identifyByContent()
+            try? result.buildIndex()
+        } catch {}
     }
 
     /// The tables named by the notifications that arrive within `seconds` (none: empty).
@@ -366,7 +389,7 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
             rows.start("COPY (\(sql)\n) TO STDOUT", on: connection)
             defer { rows.finish() }
             do {
-                try result.load(rows, progress: progress)
+                try result.load(rows, checksKey: givenKey != nil, progress: progress)
                 outcome = .success(true)
             } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
                 outcome = .success(false)

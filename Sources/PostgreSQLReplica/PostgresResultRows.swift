@@ -28,6 +28,11 @@ package final class PostgresResultRows: QueryRows {
         return row < result.rowCount
     }
 
+    /// True: each value is stored as it is read, under its column's ``declaredType(of:)`` —
+    /// integers in `INTEGER`, reals in `REAL` (`NaN`, text, stays text there), booleans as 1 or 0,
+    /// the rest as text in `TEXT`, `DATE` or `TIMESTAMP` (a date's text never reads as a number).
+    package var readsBackAsWritten: Bool { true }
+
     package func field(_ index: Int) -> QueryField {
         guard let bytes = result.textBytes(row: row, column: index) else { return .null }
         switch kinds[index] {

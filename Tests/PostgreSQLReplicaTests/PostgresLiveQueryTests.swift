@@ -125,6 +125,69 @@ struct PostgresLiveQueryTests {
         #expect(rows[2][3] == .text("NaN") && rows[2][1] == .null)
     }
 
+    @Test(arguments: [false, true])
+    func aRerunAfterTheFirstRunFindsEveryUnchangedRowUnchanged(byKey: Bool) throws {
+        let database = try ReplicaTestDatabase()
+        try database.psql(
+            """
+            CREATE TABLE sample (id bigint PRIMARY KEY, label text, amount numeric, ratio double precision,
+              done boolean, at timestamptz, day date, local timestamp, small int, blob bytea);
+            INSERT INTO sample VALUES
+              (1, E'tab\\there, new\\nline', 1.50, 0.25, true, '2026-01-02 03:04:05+00', '2026-01-02',
+               '2026-01-02 03:04:05', 7, '\\x00ff'),
+              (2, NULL, 'NaN', 'NaN', false, NULL, 'infinity', '-infinity', NULL, NULL),
+              (3, '', -2, '-Infinity', NULL, 'infinity', '0044-03-15 BC', '2020-02-29 23:59:59.5', -3, ''),
+              (4, '12', 12345678901234567890, 'Infinity', true, '1999-12-31 00:00:00+00', NULL, NULL, 0, '\\x31');
+            """
+        )
+        // The rows read back from the result's table (the follower's index) are the server's rows:
+        // a re-run of the same rows changes nothing; one changed row is one update.
+        let live = try PostgresLiveQuery(
+            connection: try database.connect(),
+            sql: (byKey ? "SELECT *" : "SELECT label, amount, ratio, done, at, day, local, small, blob")
+                + " FROM sample ORDER BY id",
+            resultPath: try makeCacheDirectory() + "/result.sqlite"
+        )
+        #expect(live.sourceTable != nil || !byKey)
+        try live.load(progress: nil)
+        let unchanged = live.runAgain(tables: [])
+        guard case .refreshed(let refresh) = unchanged else {
+            Issue.record("the re-run did not refresh: \(String(describing: unchanged))")
+            return
+        }
+        #expect(refresh.change.isEmpty, "\(refresh.change)")
+        try database.psql("UPDATE sample SET small = 8 WHERE id = 1")
+        guard case .refreshed(let changed) = live.runAgain(tables: []) else {
+            Issue.record("the second re-run did not refresh")
+            return
+        }
+        let change = changed.change
+        let expected = byKey ? change.updated == 1 : change.inserted == 1 && change.deleted == 1
+        #expect(expected && change.count == 4 && change.moved == 0, "\(change)")
+    }
+
+    @Test func aFirstRunCopiedInManyBatchesHoldsEveryValue() throws {
+        // 21 columns: 43 rows an INSERT, so that statements straddle the copy's batches of 2,048 rows.
+        let database = try ReplicaTestDatabase()
+        let texts = (1...20).map { "'v' || n || '-\($0)' AS c\($0)" }.joined(separator: ", ")
+        let live = try PostgresLiveQuery(
+            connection: try database.connect(),
+            sql: "SELECT n, \(texts) FROM generate_series(1, 9000) AS n ORDER BY n",
+            resultPath: try makeCacheDirectory() + "/result.sqlite"
+        )
+        try live.load(progress: nil)
+        let names = live.columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        let rows = try Database.openForQueries(path: live.result.path).query(
+            "SELECT \(names) FROM query_result ORDER BY \(live.result.orderColumn)"
+        )
+        #expect(rows.count == 9000)
+        let wrong = rows.enumerated().filter { index, row in
+            let n = index + 1
+            return row != [.integer(Int64(n))] + (1...20).map { .text("v\(n)-\($0)") }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) rows differ, the first: \(String(describing: wrong.first))")
+    }
+
     /// What a follower reported.
     final class Events: @unchecked Sendable {
         private let lock = NSLock()

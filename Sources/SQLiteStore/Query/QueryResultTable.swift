@@ -166,21 +166,27 @@ public final class QueryResultTable {
     /// the file to WAL and installs its history triggers, so that later runs are read row by row.
     /// `progress` is called with the rows written so far, about every 50,000 rows.
     ///
-    /// Rows told apart by a key are indexed as they are written (a key two rows share is refused
-    /// here). Rows of a SQLite statement told apart by their content are only written: what the
+    /// Rows told apart by a key are indexed as they are written, or their key checked (a key two
+    /// rows share is refused here). Rows of a SQLite statement told apart by their content are only written: what the
     /// next run is compared with (``buildIndex()``) is read back from the table before it, so that
     /// the first run's rows are ready sooner (the index was 60 % of a 100k-row join's load). Their
     /// values read back as the statement returned them: each column has the declared type, hence
     /// the affinity, its value was stored under in its own table. Other sources' rows are indexed
-    /// as they are written (a server's text of a number could read back as a number).
+    /// as they are written — unless they read back as they were written
+    /// (``QueryRows/readsBackAsWritten``: a server's, typed by the columns' declared types), whose
+    /// index is left for ``buildIndex()`` too (it was a third of a million-row server result's
+    /// load), their key checked unique as they are written when `checksKey` (a key the user gave;
+    /// a table's key is checked by ``buildIndex()``, as ``loadInPlace(_:from:checksKey:progress:)``
+    /// leaves it).
     ///
     /// - Throws: ``QueryResultError/duplicateKey(columns:values:)`` when two rows have the same key;
     ///   what reading the rows throws (an interrupted ``SQLiteError`` when the run was stopped).
     ///   The table is then empty.
-    package func load(_ rows: QueryRows, progress: ((Int) -> Void)? = nil) throws {
+    package func load(_ rows: QueryRows, checksKey: Bool = true, progress: ((Int) -> Void)? = nil) throws {
         precondition(!isLoaded, "a result table is loaded once; later runs go through update(from:)")
         index.beginRun()
-        let indexes = !keyColumns.isEmpty || !(rows is StatementRows)
+        let indexes = !rows.readsBackAsWritten && (!keyColumns.isEmpty || !(rows is StatementRows))
+        var keys = indexes || keyColumns.isEmpty || !checksKey ? nil : Set<RowDigest.Digest>()
         let width = columns.count + 2
         // Many rows a statement; those of the last, unfinished one are bound and the rest left
         // NULL, which the WHERE leaves out (every row has a row id).
@@ -190,6 +196,8 @@ public final class QueryResultTable {
             "INSERT INTO \(tableName) SELECT * FROM (VALUES "
                 + Array(repeating: marks, count: perStatement).joined(separator: ",") + ") WHERE column1 IS NOT NULL"
         )
+        // Text bound without a copy when it stays valid until the statement is stepped.
+        let copying = rows.bytesOutlastRows < perStatement
         var pending = 0
         var written = 0
         do {
@@ -200,10 +208,12 @@ public final class QueryResultTable {
                     if indexes {
                         let (identity, content, _) = try digests(of: rows)
                         index.add(rowID: rowID, identity: identity, content: content, order: Double(rowID))
+                    } else if keys != nil {
+                        try checkKey(of: rows, against: &keys!)
                     }
                     try insert.bind(field: .integer(rowID), at: base + 1)
                     for column in 0..<columns.count {
-                        try insert.bind(field: rows.field(column), at: base + Int32(column) + 2)
+                        try insert.bind(field: rows.field(column), at: base + Int32(column) + 2, copying: copying)
                     }
                     try insert.bind(field: .real(Double(rowID)), at: base + Int32(width))
                     pending += 1
@@ -279,6 +289,21 @@ public final class QueryResultTable {
             throw error
         }
         isIndexed = true
+    }
+
+    /// Adds the key of the current row of `rows` to `seen` (the keys of the rows before it).
+    ///
+    /// - Throws: ``QueryResultError/duplicateKey(columns:values:)`` when `seen` has it already.
+    @inline(__always)
+    func checkKey<Rows: QueryRows>(of rows: Rows, against seen: inout Set<RowDigest.Digest>) throws {
+        var key = RowDigest()
+        for column in keyColumns { key.add(rows.field(column)) }
+        guard seen.insert(key.value).inserted else {
+            throw QueryResultError.duplicateKey(
+                columns: keyColumns.map { columns[$0].name },
+                values: keyColumns.map { rows.field($0).value }
+            )
+        }
     }
 
     /// The identity and content digests of the current row of `rows`: the key's (or the content

@@ -39,6 +39,18 @@ package protocol QueryRows: AnyObject {
     func next() throws -> Bool
     /// The current row's value of column `index`.
     func field(_ index: Int) -> QueryField
+    /// Whether every value reads back from a ``QueryResultTable`` as it is read here (its column's
+    /// declared type keeps it as it is): the first run's rows are then only written, their index
+    /// read back from the table after it (``QueryResultTable/buildIndex()``). False unless said.
+    var readsBackAsWritten: Bool { get }
+    /// How many rows after its own a row's text and blob bytes stay valid at least (0: until
+    /// `next()`): a ``QueryResultTable`` binds them without a copy when they outlast its statement.
+    var bytesOutlastRows: Int { get }
+}
+
+extension QueryRows {
+    package var readsBackAsWritten: Bool { false }
+    package var bytesOutlastRows: Int { 0 }
 }
 
 /// The rows of a prepared SQLite statement, stepped as they are read.
@@ -141,7 +153,7 @@ extension StoreValue {
 extension Statement {
     /// Binds a field (text and blobs copied by SQLite).
     @inline(__always)
-    package func bind(field: QueryField, at index: Int32) throws {
+    package func bind(field: QueryField, at index: Int32, copying: Bool = true) throws {
         let rc: Int32
         switch field {
         case .null: rc = sqlite3_bind_null(handle, index)
@@ -155,7 +167,7 @@ extension Statement {
                     index,
                     base.assumingMemoryBound(to: CChar.self),
                     Int32(bytes.count),
-                    csqlite_transient()
+                    copying ? csqlite_transient() : csqlite_static()
                 )
             } else {
                 rc = sqlite3_bind_text(handle, index, "", 0, csqlite_transient())

@@ -98,6 +98,40 @@ import Testing
         #expect(try contents(table) == [[1, 1, "Ada", 1]], "a refused run leaves the result as it was")
     }
 
+    /// Rows that read back from the table as they were written (a server's): the first run only
+    /// writes them, their key checked as they come, and the index is read back before a re-run.
+    final class ReadBackRows: QueryRows {
+        let rows: ValueRows
+        init(_ rows: ValueRows) { self.rows = rows }
+        var columnCount: Int { rows.columnCount }
+        func next() throws -> Bool { try rows.next() }
+        func field(_ index: Int) -> QueryField { rows.field(index) }
+        var readsBackAsWritten: Bool { true }
+    }
+
+    @Test func rowsThatReadBackAsWrittenAreIndexedAfterTheFirstRunTheirKeyCheckedAsTheyAreWritten() throws {
+        let folder = TemporaryDirectory("query-result")
+        let table = try table(.key(["name"]), folder)
+        #expect(throws: QueryResultError.duplicateKey(columns: ["name"], values: [.text("Ada")])) {
+            try table.load(ReadBackRows(rows([(1, "Ada", 1), (2, "Brook", 1), (3, "Ada", 2)])))
+        }
+        #expect(try table.database.scalar("SELECT count(*) FROM query_result").int64 == 0)
+        try table.load(ReadBackRows(rows([(7, "Ada", 3), (3, "Brook", 1), (5, "Cyril", 2)])))
+        #expect(!table.isIndexed && table.count == 3, "the load only wrote the rows")
+        let change = try table.update(from: ReadBackRows(rows([(7, "Ada", 3), (8, "Dana", 4), (3, "Brook", 9)])))
+        #expect(change.inserted == 1 && change.updated == 1 && change.deleted == 1 && change.moved == 0)
+        #expect(try contents(table) == [[1, 7, "Ada", 3], [4, 8, "Dana", 4], [2, 3, "Brook", 9]])
+        #expect(try Set(history(table)) == ["D3", "I4", "U2"])
+        #expect(table.isIndexed && table.count == 3)
+        // A table's key (not given by the user) is checked when the index is read back.
+        let otherFolder = TemporaryDirectory("query-result")
+        let unchecked = try self.table(.key(["name"]), otherFolder)
+        try unchecked.load(ReadBackRows(rows([(1, "Ada", 1), (2, "Ada", 2)])), checksKey: false)
+        #expect(throws: QueryResultError.duplicateKey(columns: ["name"], values: [.text("Ada")])) {
+            try unchecked.buildIndex()
+        }
+    }
+
     @Test func anUnknownKeyColumnIsRefused() throws {
         let folder = TemporaryDirectory("query-result")
         #expect(throws: QueryResultError.unknownKeyColumn("code", columns: ["id", "name", "score"])) {
