@@ -27,19 +27,21 @@ struct AppBenchmark {
         let pattern = AppBenchmark.searchPattern(name)
         // The app keeps its results cache here (not in the user's ~/.cache).
         let cache = runner.workspace.path("app-cache")
-        let environment = [
-            "TERM": "xterm-256color", "FAILEDBANKS_CACHE": cache,
-            "XDG_CACHE_HOME": runner.workspace.path("xdg-cache"),
-        ]
+        let app = ScreenLaunch(
+            command: runner.failedbanksCommand(["--db", store]),
+            environment: ["FAILEDBANKS_CACHE": cache],
+            keptCache: runner.workspace.path("xdg-cache")
+        )
+        let firstRow = ScreenWait([pattern], timeout: 60, "'\(String(decoding: pattern, as: UTF8.self))'")
         var problems: [String] = []
 
         // First launches: no results cache yet, the controller runs its query.
         var coldScreens: [Double] = []
         for _ in 0..<runner.configuration.runs(small: 3, large: 3) {
             try? FileManager.default.removeItem(atPath: cache)
-            let tty = try launch(store: store, environment: environment, pattern: pattern)
-            coldScreens.append(tty.shownAt - tty.terminal.startTime)
-            tty.terminal.quit("the app", problems: &problems, timeout: 3)
+            let (tty, seconds) = try runner.time(app, until: firstRow, program: "the app")
+            coldScreens.append(seconds)
+            tty.quit("the app", problems: &problems, timeout: 3)
         }
 
         // Later launches over the unchanged store (the cache written by the
@@ -50,9 +52,8 @@ struct AppBenchmark {
         var pageDowns: [Double] = []
         var scrollBytes: [Double] = []
         for index in 0...runs {  // 0: warm-up
-            let tty = try launch(store: store, environment: environment, pattern: pattern)
-            let terminal = tty.terminal
-            if index > 0 { firstScreens.append(tty.shownAt - terminal.startTime) }
+            let (terminal, seconds) = try runner.time(app, until: firstRow, program: "the app")
+            if index > 0 { firstScreens.append(seconds) }
             terminal.drain(quiet: 0.3)
             if BenchRunner.debug && index == 0 { print(AppBenchmark.visibleText(terminal.output)) }
             for _ in 0..<pagesPerRun {
@@ -82,24 +83,6 @@ struct AppBenchmark {
         runner.results.setMedian("first_screen_cold_s", of: coldScreens)
         runner.results.setMedian("page_down_ms", of: pageDowns)
         for problem in problems { runner.results.note("app: \(problem)") }
-    }
-
-    /// Starts the browser under a pseudo-terminal and waits for `pattern` (the first row).
-    private func launch(
-        store: String,
-        environment: [String: String],
-        pattern: [UInt8]
-    ) throws -> (terminal: PseudoTerminal, shownAt: Double) {
-        let terminal = try PseudoTerminal(
-            runner.failedbanksCommand(["--db", store]),
-            environment: environment,
-            rows: 24,
-            columns: 80
-        )
-        guard let shown = terminal.waitFor(pattern, timeout: 60) else {
-            throw terminal.failure("the app", "did not show '\(String(decoding: pattern, as: UTF8.self))' within 60 s")
-        }
-        return (terminal, shown)
     }
 
     /// The name of the first bank of the Date tab: newest closing date, then

@@ -51,26 +51,18 @@ struct GenericScreenBenchmark {
     func runTable() throws {
         let newest = EventsGenerator(rows: tableRows).row(Int64(tableRows))
         let arguments = [database, "--table", "events", "--sort", "ts desc", "--section", "day(ts)"]
-        var times: [Double] = []
         var problems: [String] = []
-        for index in 0...runner.configuration.runs(small: 3, large: 5) {  // 0: warm-up
-            let tty = try launch(arguments)
-            guard let (_, shown) = tty.waitForAny(GenericScreenBenchmark.patterns(of: newest), timeout: 120) else {
-                throw tty.failure(
-                    "fetchedtable",
-                    "did not show the newest event (\(newest.ts)) within 120 s"
-                )
-            }
-            if index > 0 { times.append(shown - tty.startTime) }
-            runner.log(
-                String(
-                    format: "fetchedtable events (%d rows) run %@: first row after %.3f s",
-                    tableRows,
-                    index == 0 ? "warm-up" : String(index),
-                    shown - tty.startTime
-                )
-            )
-            tty.quit("fetchedtable", problems: &problems)
+        let times = try runner.timedLaunches(
+            ScreenLaunch(command: command + arguments),
+            until: ScreenWait(
+                GenericScreenBenchmark.patterns(of: newest),
+                timeout: 120,
+                "the newest event (\(newest.ts))"
+            ),
+            runs: runner.configuration.runs(small: 3, large: 5),
+            problems: &problems
+        ) { run, seconds in
+            String(format: "fetchedtable events (%d rows) run %@: first row after %.3f s", tableRows, run, seconds)
         }
         runner.results.setMedian("table10m_first_screen_s", of: times)
         for problem in problems { runner.results.note("generic: \(problem)") }
@@ -81,23 +73,19 @@ struct GenericScreenBenchmark {
     /// timestamp is on screen.
     func runGrid(wide: String) throws {
         let first = EventsGenerator(rows: tableRows).row(1)
-        var times: [Double] = []
         var problems: [String] = []
-        for index in 0...runner.configuration.runs(small: 3, large: 5) {  // 0: warm-up
-            let tty = try launch([wide], rows: 50, columns: 200)
-            guard let (_, shown) = tty.waitForAny([Array(first.ts.utf8)], timeout: 120) else {
-                throw tty.failure("fetchedtable", "did not show the wide table's first row (\(first.ts)) within 120 s")
-            }
-            if index > 0 { times.append(shown - tty.startTime) }
-            runner.log(
-                String(
-                    format: "fetchedtable wide (%d rows, 20 columns, 200×50) run %@: first row after %.3f s",
-                    tableRows,
-                    index == 0 ? "warm-up" : String(index),
-                    shown - tty.startTime
-                )
+        let times = try runner.timedLaunches(
+            ScreenLaunch(command: command + [wide], rows: 50, columns: 200),
+            until: ScreenWait([Array(first.ts.utf8)], timeout: 120, "the wide table's first row (\(first.ts))"),
+            runs: runner.configuration.runs(small: 3, large: 5),
+            problems: &problems
+        ) { run, seconds in
+            String(
+                format: "fetchedtable wide (%d rows, 20 columns, 200×50) run %@: first row after %.3f s",
+                tableRows,
+                run,
+                seconds
             )
-            tty.quit("fetchedtable", problems: &problems)
         }
         runner.results.setMedian("grid10m_first_screen_s", of: times)
         for problem in problems { runner.results.note("generic grid: \(problem)") }
@@ -121,23 +109,15 @@ struct GenericScreenBenchmark {
             {
                 imports.append(result.seconds)
             }
-            let tty = try launch(arguments)
             let firstPatterns = GenericScreenBenchmark.patterns(of: first) + GenericScreenBenchmark.patterns(of: newest)
-            guard let (_, shown) = tty.waitForAny(firstPatterns, timeout: 120) else {
-                throw tty.failure(
-                    "fetchedtable",
-                    "did not show a first row of the CSV within 120 s"
-                )
-            }
-            guard let ready = waitForSortedTop(tty, newest: newest, timeout: 300) else {
-                throw tty.failure(
-                    "fetchedtable",
-                    "did not show the sorted view (the newest event, \(newest.ts), at the top) within 300 s"
-                )
-            }
+            let (tty, shown) = try runner.time(
+                ScreenLaunch(command: command + arguments),
+                until: ScreenWait(firstPatterns, timeout: 120, "a first row of the CSV")
+            )
+            let ready = try tty.seconds(until: sortedTop(newest, timeout: 300, "the sorted view"))
             if index > 0 {
-                firstScreens.append(shown - tty.startTime)
-                readies.append(ready - tty.startTime)
+                firstScreens.append(shown)
+                readies.append(ready)
             }
             runner.log(
                 String(
@@ -145,8 +125,8 @@ struct GenericScreenBenchmark {
                         "fetchedtable events.csv (%d rows) run %@: first row after %.3f s, sorted view after %.3f s",
                     csvRows,
                     index == 0 ? "warm-up" : String(index),
-                    shown - tty.startTime,
-                    ready - tty.startTime
+                    shown,
+                    ready
                 )
             )
             tty.quit("fetchedtable", problems: &problems)
@@ -158,19 +138,16 @@ struct GenericScreenBenchmark {
         for problem in problems { runner.results.note("generic: \(problem)") }
     }
 
-    /// Home and Ctrl-L (``PseudoTerminal/sendUntilAny(_:shows:timeout:)``) until the newest event is on
-    /// screen: once the sorted view is there, Home selects its first row. The Clock time it was seen,
-    /// nil at the timeout.
-    private func waitForSortedTop(_ tty: PseudoTerminal, newest: EventsGenerator.Row, timeout: Double) -> Double? {
-        tty.sendUntilAny(
-            GenericScreenBenchmark.home + [0x0c],
-            shows: GenericScreenBenchmark.patterns(of: newest),
-            timeout: timeout
+    /// Home and Ctrl-L until the newest event is on screen: once the sorted view is there, Home
+    /// selects its first row. `view` names it in the error.
+    private func sortedTop(_ newest: EventsGenerator.Row, timeout: Double, _ view: String) -> ScreenWait {
+        ScreenWait(
+            GenericScreenBenchmark.patterns(of: newest),
+            pressing: ScreenWait.firstRowKeys,
+            timeout: timeout,
+            "\(view) (the newest event, \(newest.ts), at the top)"
         )
     }
-
-    /// The Home key of `TERM=xterm-256color` (`khome`, `ESC O H`).
-    static let home: [UInt8] = [0x1b, 0x4f, 0x48]
 
     /// VisiData's first screen of the same CSV (information only).
     func runVisiData() throws {
@@ -239,23 +216,14 @@ struct GenericScreenBenchmark {
             throw BenchError.failed("building the cache of \(csv) failed: \(runner.lastLine(built.errorOutput))")
         }
         runner.log(String(format: "fetchedtable built the cache of %@ (%d rows) in %.1f s", csv, rows, seconds))
-        var times: [Double] = []
         var problems: [String] = []
-        for index in 0...runner.configuration.runs(small: 3, large: 5) {  // 0: warm-up
-            let tty = try launch([csv], cache: cache)
-            guard let (_, shown) = tty.waitForAny([Array(first.ts.utf8)], timeout: 60) else {
-                throw tty.failure("fetchedtable", "did not show the first row (\(first.ts)) of \(csv) within 60 s")
-            }
-            if index > 0 { times.append(shown - tty.startTime) }
-            runner.log(
-                String(
-                    format: "fetchedtable events (%d rows, cached) run %@: first row after %.3f s",
-                    rows,
-                    index == 0 ? "warm-up" : String(index),
-                    shown - tty.startTime
-                )
-            )
-            tty.quit("fetchedtable", problems: &problems)
+        let times = try runner.timedLaunches(
+            ScreenLaunch(command: command + [csv], keptCache: cache),
+            until: ScreenWait([Array(first.ts.utf8)], timeout: 60, "the first row (\(first.ts)) of \(csv)"),
+            runs: runner.configuration.runs(small: 3, large: 5),
+            problems: &problems
+        ) { run, seconds in
+            String(format: "fetchedtable events (%d rows, cached) run %@: first row after %.3f s", rows, run, seconds)
         }
         runner.results.setMedian("csv3m_cached_first_screen_s", of: times)
         for problem in problems { runner.results.note("generic csv3m: \(problem)") }
@@ -266,50 +234,22 @@ struct GenericScreenBenchmark {
     func runJSONLines(_ jsonl: String) throws {
         let newest = EventsGenerator(rows: csvRows).row(Int64(csvRows))
         runner.workspace.warm(jsonl)
-        var readies: [Double] = []
         var problems: [String] = []
-        for index in 0...runner.configuration.runs(small: 3, large: 3) {  // 0: warm-up
-            let tty = try launch([jsonl, "--sort", "ts desc", "--section", "day(ts)"])
-            guard let ready = waitForSortedTop(tty, newest: newest, timeout: 300) else {
-                throw tty.failure(
-                    "fetchedtable",
-                    "did not show the sorted view of the JSON Lines (the newest event, \(newest.ts), at the top) within 300 s"
-                )
-            }
-            if index > 0 { readies.append(ready - tty.startTime) }
-            runner.log(
-                String(
-                    format: "fetchedtable events.jsonl (%d rows) run %@: sorted view after %.3f s",
-                    csvRows,
-                    index == 0 ? "warm-up" : String(index),
-                    ready - tty.startTime
-                )
+        let readies = try runner.timedLaunches(
+            ScreenLaunch(command: command + [jsonl, "--sort", "ts desc", "--section", "day(ts)"]),
+            until: sortedTop(newest, timeout: 300, "the sorted view of the JSON Lines"),
+            runs: runner.configuration.runs(small: 3, large: 3),
+            problems: &problems
+        ) { run, seconds in
+            String(
+                format: "fetchedtable events.jsonl (%d rows) run %@: sorted view after %.3f s",
+                csvRows,
+                run,
+                seconds
             )
-            tty.quit("fetchedtable", problems: &problems)
         }
         runner.results.setMedian("jsonl1m_ready_s", of: readies)
         runner.results.setRatio("jsonl1m_ready_ratio", "jsonl1m_ready_s", "csv1m_ready_s")
         for problem in problems { runner.results.note("generic jsonl: \(problem)") }
-    }
-
-    /// Starts `fetchedtable` with `arguments` under a pseudo-terminal, with an empty cache folder
-    /// (or the folder `cache`, as it is).
-    private func launch(
-        _ arguments: [String],
-        rows: UInt16 = 24,
-        columns: UInt16 = 80,
-        cache kept: String? = nil
-    ) throws -> PseudoTerminal {
-        let cache = kept ?? runner.workspace.path("fetchedtable-xdg-cache")
-        if kept == nil {
-            try? FileManager.default.removeItem(atPath: cache)
-            mkdir(cache, 0o755)
-        }
-        return try PseudoTerminal(
-            command + arguments,
-            environment: ["TERM": "xterm-256color", "XDG_CACHE_HOME": cache],
-            rows: rows,
-            columns: columns
-        )
     }
 }

@@ -126,14 +126,14 @@ struct PostgresBenchTarget {
         return text
     }
 
-    /// Starts `fetchedtable` with `arguments` under an 80×24 pseudo-terminal, with an
-    /// empty cache folder (nothing an earlier launch copied helps).
+    /// `fetchedtable` with `arguments` over this database, as ``BenchRunner/start(_:)`` launches it:
+    /// an 80×24 pseudo-terminal, an empty cache folder (nothing an earlier launch copied helps).
+    func screen(_ arguments: [String]) -> ScreenLaunch {
+        ScreenLaunch(command: command + arguments, environment: environment)
+    }
+
+    /// Starts ``screen(_:)``.
     func launch(_ arguments: [String]) throws -> PseudoTerminal {
-        let cache = runner.workspace.path("postgres-xdg-cache")
-        try? FileManager.default.removeItem(atPath: cache)
-        mkdir(cache, 0o755)
-        var environment = self.environment
-        environment["XDG_CACHE_HOME"] = cache
-        return try PseudoTerminal(command + arguments, environment: environment, rows: 24, columns: 80)
+        try runner.start(screen(arguments))
     }
 }

@@ -26,22 +26,27 @@ struct PostgresQueryBenchmark {
         for index in 0...runner.configuration.runs(small: 3, large: 3) {  // 0: warm-up
             let (fetchSeconds, count) = try MonotonicClock.measure { try PostgresQueryBenchmark.fetch(connection) }
             if count != rows { problems.append("the reference fetch read \(count) rows, not \(rows)") }
-            let tty = try target.launch(["--pg", "--query", PostgresQueryBenchmark.query, "--title", "message"])
-            guard let ready = PostgresScreenBenchmark.waitForLastRow(tty, Array(oldest.utf8), timeout: 300) else {
-                throw tty.failure("fetchedtable", "did not show the query's last row ('\(oldest)') within 300 s")
-            }
+            let (tty, ready) = try runner.time(
+                target.screen(["--pg", "--query", PostgresQueryBenchmark.query, "--title", "message"]),
+                until: ScreenWait(
+                    [Array(oldest.utf8)],
+                    pressing: ScreenWait.lastRowKeys,
+                    timeout: 300,
+                    "the query's last row ('\(oldest)')"
+                )
+            )
             tty.quit("fetchedtable", problems: &problems)
             runner.log(
                 String(
                     format: "postgres query run %@: libpq fetch %.3f s; browsable %.3f s",
                     index == 0 ? "warm-up" : String(index),
                     fetchSeconds,
-                    ready - tty.startTime
+                    ready
                 )
             )
             if index > 0 {
                 fetches.append(fetchSeconds)
-                readies.append(ready - tty.startTime)
+                readies.append(ready)
             }
         }
         runner.results.setMedian("pgquery1m_ready_s", of: readies)

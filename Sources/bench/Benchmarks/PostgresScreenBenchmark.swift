@@ -40,19 +40,29 @@ struct PostgresScreenBenchmark {
         for index in 0...runner.configuration.runs(small: 3, large: 3) {  // 0: warm-up
             let (fetchSeconds, count) = try MonotonicClock.measure { try PostgresScreenBenchmark.ids(connection) }
             if count != rows { problems.append("the reference fetch read \(count) ids, not \(rows)") }
-            let tty = try target.launch(PostgresScreenBenchmark.arguments + ["--table", "events"])
-            guard let (_, shown) = tty.waitForAny([Array(newest.utf8)], timeout: 120) else {
-                throw tty.failure("fetchedtable", "did not show the newest event ('\(newest)') within 120 s")
-            }
-            guard let ready = PostgresScreenBenchmark.waitForLastRow(tty, Array(oldest.utf8), timeout: 300) else {
-                throw tty.failure("fetchedtable", "did not show the last row ('\(oldest)') within 300 s")
-            }
+            let (tty, shown) = try runner.time(
+                target.screen(PostgresScreenBenchmark.arguments + ["--table", "events"]),
+                until: ScreenWait([Array(newest.utf8)], timeout: 120, "the newest event ('\(newest)')")
+            )
+            let ready = try tty.seconds(
+                until: ScreenWait(
+                    [Array(oldest.utf8)],
+                    pressing: ScreenWait.lastRowKeys,
+                    timeout: 300,
+                    "the last row ('\(oldest)')"
+                )
+            )
             let resident = PostgresScreenBenchmark.peakResidentKilobytes(of: tty.pid, over: 1)
             tty.quit("fetchedtable", problems: &problems)
-            let small = try target.launch(PostgresScreenBenchmark.arguments + ["--table", "events_small"])
-            guard PostgresScreenBenchmark.waitForLastRow(small, Array(smallOldest.utf8), timeout: 60) != nil else {
-                throw small.failure("fetchedtable", "did not show events_small's last row within 60 s")
-            }
+            let (small, _) = try runner.time(
+                target.screen(PostgresScreenBenchmark.arguments + ["--table", "events_small"]),
+                until: ScreenWait(
+                    [Array(smallOldest.utf8)],
+                    pressing: ScreenWait.lastRowKeys,
+                    timeout: 60,
+                    "events_small's last row"
+                )
+            )
             let smallResident = PostgresScreenBenchmark.peakResidentKilobytes(of: small.pid, over: 1)
             small.quit("fetchedtable", problems: &problems)
             let added = Double(resident - smallResident) * 1024 / Double(max(1, rows - PostgresEvents.smallRows))
@@ -62,8 +72,8 @@ struct PostgresScreenBenchmark {
                         "postgres run %@: ids fetch %.3f s; first row %.3f s, browsable %.3f s; RSS %d kB (small: %d kB), %.1f B/row",
                     index == 0 ? "warm-up" : String(index),
                     fetchSeconds,
-                    shown - tty.startTime,
-                    ready - tty.startTime,
+                    shown,
+                    ready,
                     resident,
                     smallResident,
                     added
@@ -71,8 +81,8 @@ struct PostgresScreenBenchmark {
             )
             if index > 0 {
                 fetches.append(fetchSeconds)
-                firstScreens.append(shown - tty.startTime)
-                readies.append(ready - tty.startTime)
+                firstScreens.append(shown)
+                readies.append(ready)
                 if resident > 0 && smallResident > 0 { perRow.append(added) }
             }
         }
@@ -91,12 +101,6 @@ struct PostgresScreenBenchmark {
         ids.reserveCapacity(result.rowCount)
         for row in 0..<result.rowCount { ids.append(result.int64(row: row, column: 0) ?? 0) }
         return ids.count
-    }
-
-    /// `G` and Ctrl-L (``PseudoTerminal/sendUntilAny(_:shows:timeout:)``) until `pattern` is on screen;
-    /// the Clock time it was seen, nil at the timeout.
-    static func waitForLastRow(_ tty: PseudoTerminal, _ pattern: [UInt8], timeout: Double) -> Double? {
-        tty.sendUntilAny(Array("G".utf8) + [0x0c], shows: [pattern], timeout: timeout)
     }
 
     /// The most `VmRSS` of process `pid` sampled every 20 ms over `seconds` (0 when unreadable).

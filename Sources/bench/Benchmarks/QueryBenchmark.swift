@@ -71,23 +71,22 @@ struct QueryBenchmark {
                 guard result.succeeded else { throw BenchError.failed("sqlite3 failed (status \(result.status))") }
                 if index > 0 { references.append(result.seconds) }
             }
-            let tty = try launch(command, [database, "--query", QueryBenchmark.sql])
-            guard
-                let ready = tty.sendUntilAny(
-                    Array("G".utf8) + [0x0c],
-                    shows: GenericScreenBenchmark.patterns(of: oldest),
-                    timeout: 300
+            let (tty, ready) = try runner.time(
+                ScreenLaunch(command: command + [database, "--query", QueryBenchmark.sql]),
+                until: ScreenWait(
+                    GenericScreenBenchmark.patterns(of: oldest),
+                    pressing: ScreenWait.lastRowKeys,
+                    timeout: 300,
+                    "the query's last row (\(oldest.ts))"
                 )
-            else {
-                throw tty.failure("fetchedtable", "did not show the query's last row (\(oldest.ts)) within 300 s")
-            }
-            if index > 0 { readies.append(ready - tty.startTime) }
+            )
+            if index > 0 { readies.append(ready) }
             runner.log(
                 String(
                     format: "fetchedtable --query (%d rows) run %@: last row after %.3f s; sqlite3 %.3f s",
                     rows,
                     index == 0 ? "warm-up" : String(index),
-                    ready - tty.startTime,
+                    ready,
                     references.last ?? .nan
                 )
             )
@@ -103,7 +102,7 @@ struct QueryBenchmark {
 
     func runChange(database: String, command: [String]) throws {
         let newest = EventsGenerator(rows: changeRows).row(Int64(changeRows))
-        let tty = try launch(command, [database, "--query", QueryBenchmark.sql])
+        let tty = try runner.start(ScreenLaunch(command: command + [database, "--query", QueryBenchmark.sql]))
         guard tty.waitForAny(GenericScreenBenchmark.patterns(of: newest), timeout: 120) != nil else {
             throw tty.failure("fetchedtable", "did not show the query's first row (\(newest.ts)) within 120 s")
         }
@@ -225,19 +224,6 @@ struct QueryBenchmark {
         runner.workspace.removeDatabase(path)
         try FileManager.default.copyItem(atPath: database, toPath: path)
         return path
-    }
-
-    /// `fetchedtable` with `arguments` under a pseudo-terminal (80×24), an empty cache folder.
-    private func launch(_ command: [String], _ arguments: [String]) throws -> PseudoTerminal {
-        let cache = runner.workspace.path("fetchedtable-xdg-cache")
-        try? FileManager.default.removeItem(atPath: cache)
-        mkdir(cache, 0o755)
-        return try PseudoTerminal(
-            command + arguments,
-            environment: ["TERM": "xterm-256color", "XDG_CACHE_HOME": cache],
-            rows: 24,
-            columns: 80
-        )
     }
 
     /// Runs one part; its failure becomes a note and the others go on.
