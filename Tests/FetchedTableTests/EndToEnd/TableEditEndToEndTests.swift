@@ -28,8 +28,7 @@ struct TableEditEndToEndTests {
     @Test func aCellEditedInTheGridIsSavedRefusedByNameUndoneAndRedone() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let database = fixture.directory.appendingPathComponent("shop.db").path
-        try fixture.sql(Self.shop, database: database)
+        let database = try fixture.database("shop.db", Self.shop)
         let arguments = [database, "--table", "item", "--columns", "name, price, qty, total", "--sort", "id"]
         let other = try fixture.launch(arguments, width: 100, height: 10)
         defer { other.close() }
@@ -39,40 +38,28 @@ struct TableEditEndToEndTests {
         try other.waitFor("apple", timeout: 10)
 
         // price: a text that is not a number, then one the CHECK refuses: named, the editor stays.
-        tmux.send("l", "e")
-        try tmux.waitFor("Enter saves")
+        try tmux.openEditor("l")
         tmux.send("C-u")
         tmux.type("cheap")
         try tmux.waitFor("cheap")
         tmux.send("Enter")
         try tmux.waitFor("is not a number (price)")
-        tmux.send("C-u")
-        tmux.type(" -1")  // a leading space: tmux would read "-1" as an option
-        tmux.send("Enter")
-        try tmux.waitFor("the table's CHECK (price >= 0) refuses it")
+        // A leading space: tmux would read "-1" as an option.
+        try tmux.enter(" -1", shows: "the table's CHECK (price >= 0) refuses it")
         #expect(try fixture.sql("SELECT price FROM item WHERE id = 1", database: database) == "1.5")
-        tmux.send("C-u")
-        tmux.type("2.25")
-        tmux.send("Enter")
-        try tmux.waitFor("Edited price of")
+        try tmux.enter("2.25", shows: "Edited price of")
         #expect(try fixture.sql("SELECT price, total FROM item WHERE id = 1", database: database) == "2.25|9.0")
         // The other browser on the file shows the new value (and the generated column's).
         try other.waitUntil("the other browser updated") { $0.contains("2.25") && $0.contains("9.0") }
 
-        tmux.send("u")
-        try tmux.waitFor("Undone: Edited price of")
+        try tmux.undo("Edited price of")
         #expect(try fixture.sql("SELECT price FROM item WHERE id = 1", database: database) == "1.5")
-        tmux.send("C-r")
-        try tmux.waitFor("Redone: Edited price of")
+        try tmux.redo("Edited price of")
         #expect(try fixture.sql("SELECT price FROM item WHERE id = 1", database: database) == "2.25")
 
         // name: UNIQUE and NOT NULL named; Esc cancels.
-        tmux.send("h", "e")
-        try tmux.waitFor("Enter saves")
-        tmux.send("C-u")
-        tmux.type("pear")
-        tmux.send("Enter")
-        try tmux.waitFor("another row already has this name (UNIQUE)")
+        try tmux.openEditor("h")
+        try tmux.enter("pear", shows: "another row already has this name (UNIQUE)")
         tmux.send("C-n")
         try tmux.waitFor("name may not be empty (NOT NULL)")
         tmux.press("Escape")
@@ -89,8 +76,7 @@ struct TableEditEndToEndTests {
     @Test func aRowAddedInTheFormIsTheRowSqlite3AddsUndoneAndRedone() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let database = fixture.directory.appendingPathComponent("shop.db").path
-        try fixture.sql(Self.shop, database: database)
+        let database = try fixture.database("shop.db", Self.shop)
         let tmux = try fixture.launch(
             [database, "--table", "item", "--columns", "name, price, qty, total", "--sort", "id"],
             width: 100,
@@ -106,17 +92,11 @@ struct TableEditEndToEndTests {
             $0.contains("New row in item") && $0.contains("default: 'none'") && $0.contains("name *")
                 && $0.contains("generated")
         }
-        tmux.send("Tab")
-        tmux.type("plum")
-        tmux.send("Tab")
-        tmux.type("cheap")
-        tmux.send("C-s")
+        tmux.fillAndSave("plum", "cheap")
         try tmux.waitFor("is not a number (price)")
         tmux.send("C-u")
         tmux.type("3")
-        tmux.send("Tab")
-        tmux.type("2")
-        tmux.send("C-s")
+        tmux.fillAndSave("2")
         try tmux.waitUntil("the new row in the grid") { $0.contains("plum") && !$0.contains("New row in item") }
         #expect(
             try fixture.sql(
@@ -126,11 +106,9 @@ struct TableEditEndToEndTests {
                 == "3|plum|3.0|2|6.0|none"
         )
 
-        tmux.send("u")
-        try tmux.waitFor("Undone: Added “plum”")
+        try tmux.undo("Added “plum”")
         #expect(try fixture.sql("SELECT count(*) FROM item WHERE name = 'plum'", database: database) == "0")
-        tmux.send("C-r")
-        try tmux.waitFor("Redone: Added “plum”")
+        try tmux.redo("Added “plum”")
         #expect(try fixture.sql("SELECT id, note FROM item WHERE name = 'plum'", database: database) == "3|none")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
@@ -139,8 +117,7 @@ struct TableEditEndToEndTests {
     @Test func eOnAViewOrACSVFileSaysWhyItCannotEdit() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let database = fixture.directory.appendingPathComponent("shop.db").path
-        try fixture.sql(Self.shop, database: database)
+        let database = try fixture.database("shop.db", Self.shop)
         let view = try fixture.launch([database, "--table", "cheap"], width: 100, height: 10)
         try view.waitFor("apple", timeout: 10)
         view.send("e")

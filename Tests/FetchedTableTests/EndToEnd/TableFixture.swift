@@ -160,6 +160,13 @@ final class TableFixture {
         return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Makes the database `name` in the folder with the `sqlite3` shell running `statements`; its path.
+    func database(_ name: String, _ statements: String) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try sql(statements, database: path)
+        return path
+    }
+
     /// The files of the folder besides the run scripts and logs (a journal left behind shows here).
     func databaseFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])

@@ -23,8 +23,7 @@ struct TableQueryWriteEndToEndTests {
     @Test func editDeleteAndAddOnAOneTableQueryChangeTheTableAndUndo() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let database = fixture.directory.appendingPathComponent("shop.db").path
-        try fixture.sql(Self.shop, database: database)
+        let database = try fixture.database("shop.db", Self.shop)
         let tmux = try fixture.launch(
             [database, "--query", "SELECT id, name, qty FROM orders WHERE qty > 0"],
             width: 100,
@@ -34,16 +33,10 @@ struct TableQueryWriteEndToEndTests {
         try tmux.waitUntil("the query's rows", timeout: 10) { $0.contains("pen") && $0.contains("pad") }
 
         // e on qty: a refusal of the table's CHECK named, then a value saved in orders and shown.
-        tmux.send("l", "l", "e")
-        try tmux.waitFor("Enter saves")
-        tmux.send("C-u")
-        tmux.type(" -1")  // a leading space: tmux would read "-1" as an option
-        tmux.send("Enter")
-        try tmux.waitFor("the table's CHECK (qty >= 0) refuses it")
-        tmux.send("C-u")
-        tmux.type("7")
-        tmux.send("Enter")
-        try tmux.waitFor("Edited qty of")
+        try tmux.openEditor("l", "l")
+        // A leading space: tmux would read "-1" as an option.
+        try tmux.enter(" -1", shows: "the table's CHECK (qty >= 0) refuses it")
+        try tmux.enter("7", shows: "Edited qty of")
         #expect(try fixture.sql("SELECT qty FROM orders WHERE id = 1", database: database) == "7")
         let edited = try tmux.waitUntil("the re-run's qty", timeout: 20) { screen in
             screen.screenLines.contains { $0.contains("pen") && $0.contains(" 7") }
@@ -54,14 +47,10 @@ struct TableQueryWriteEndToEndTests {
         try tmux.waitFor("id is orders' key")
 
         // d deletes pad from orders; u puts it back.
-        tmux.send("j", "d")
-        try tmux.waitFor("Delete")
-        tmux.send("Enter")
-        try tmux.waitFor("u to undo")
+        try tmux.deleteRow("j")
         #expect(try fixture.sql("SELECT count(*) FROM orders WHERE id = 3", database: database) == "0")
         try tmux.waitUntil("pad gone from the result", timeout: 20) { !$0.contains("pad") }
-        tmux.send("u")
-        try tmux.waitFor("Undone: Deleted")
+        try tmux.undo("Deleted")
         #expect(try fixture.sql("SELECT name, qty FROM orders WHERE id = 3", database: database) == "pad|5")
         try tmux.waitUntil("pad back in the result", timeout: 20) { $0.contains("pad") }
 
@@ -69,19 +58,13 @@ struct TableQueryWriteEndToEndTests {
         tmux.send("a")
         let form = try tmux.waitFor("New row in orders")
         #expect(form.contains("name *") && form.contains("customer"), "\(form)")
-        tmux.send("Tab")
-        tmux.type("cap")
-        tmux.send("Tab")
-        tmux.type("4")
-        tmux.send("C-s")
+        tmux.fillAndSave("cap", "4")
         try tmux.waitFor("to orders — u to undo")
         #expect(try fixture.sql("SELECT id, qty FROM orders WHERE name = 'cap'", database: database) == "4|4")
         try tmux.waitUntil("cap in the result", timeout: 20) { $0.contains("cap") && !$0.contains("New row in") }
-        tmux.send("u")
-        try tmux.waitFor("Undone: Added")
+        try tmux.undo("Added")
         #expect(try fixture.sql("SELECT count(*) FROM orders WHERE name = 'cap'", database: database) == "0")
-        tmux.send("C-r")
-        try tmux.waitFor("Redone: Added")
+        try tmux.redo("Added")
         #expect(try fixture.sql("SELECT count(*) FROM orders WHERE name = 'cap'", database: database) == "1")
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
@@ -90,8 +73,7 @@ struct TableQueryWriteEndToEndTests {
     @Test func aJoinsResultSaysWhyItsRowsCannotBeChanged() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let database = fixture.directory.appendingPathComponent("shop.db").path
-        try fixture.sql(Self.shop, database: database)
+        let database = try fixture.database("shop.db", Self.shop)
         let tmux = try fixture.launch(
             [
                 database, "--query",

@@ -30,24 +30,19 @@ struct TableUndoEndToEndTests {
     @Test func undoOfADeleteBringsBackTheCascadedChildrenAndTheNulledLinks() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let database = fixture.directory.appendingPathComponent("fk.db").path
-        try fixture.sql(TableUndoEndToEndTests.foreignKeys, database: database)
+        let database = try fixture.database("fk.db", TableUndoEndToEndTests.foreignKeys)
         let tables = ["parent", "child", "toy", "friend"]
         let before = try TableUndoEndToEndTests.snapshot(fixture, database, tables: tables)
         let tmux = try fixture.launch([database, "--table", "parent", "--title", "name"])
         defer { tmux.close() }
         try tmux.waitFor("alice", timeout: 10)
-        tmux.send("d")
-        try tmux.waitFor("Delete")
-        tmux.send("Enter")
-        try tmux.waitFor("u to undo")
+        try tmux.deleteRow()
         try fixture.waitUntil("the cascade in the file") {
             (try? fixture.sql("SELECT count(*) FROM child", database: database)) == "1"
         }
         #expect(try fixture.sql("SELECT count(*) FROM toy", database: database) == "0")
         #expect(try fixture.sql("SELECT pid IS NULL FROM friend WHERE name = 'carol'", database: database) == "1")
-        tmux.send("u")
-        try tmux.waitFor("Undone: Deleted alice")
+        try tmux.undo("Deleted alice")
         try fixture.waitUntil("everything back in the file") {
             (try? TableUndoEndToEndTests.snapshot(fixture, database, tables: tables)) == before
         }
@@ -69,10 +64,7 @@ struct TableUndoEndToEndTests {
         let tmux = try fixture.launch([store, "--table", "failed_bank_info", "--title", "name"])
         defer { tmux.close() }
         try tmux.waitFor(first, timeout: 10)
-        tmux.send("d")
-        try tmux.waitFor("Delete")
-        tmux.send("Enter")
-        try tmux.waitFor("u to undo")
+        try tmux.deleteRow()
         try fixture.waitUntil("the bank's details deleted with it") {
             (try? fixture.sql("SELECT count(*) FROM failed_bank_details WHERE info_id = 1", database: store)) == "0"
         }
@@ -88,8 +80,7 @@ struct TableUndoEndToEndTests {
     @Test func aRowAnotherProgramDeletedFirstIsReportedAsAlreadyGone() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let database = fixture.directory.appendingPathComponent("fk.db").path
-        try fixture.sql(TableUndoEndToEndTests.foreignKeys, database: database)
+        let database = try fixture.database("fk.db", TableUndoEndToEndTests.foreignKeys)
         let tmux = try fixture.launch([database, "--table", "parent", "--title", "name"])
         defer { tmux.close() }
         try tmux.waitFor("alice", timeout: 10)
