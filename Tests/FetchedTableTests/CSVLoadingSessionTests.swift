@@ -10,47 +10,32 @@ import Testing
 /// posts: nothing on the loop's side polls for them.
 @Suite struct CSVLoadingSessionTests {
     @Test func theLoadsEndArrivesAsAPostAndTheListTakesTheLoadingScreensPlace() throws {
-        let folder = TemporaryDirectory("csv-session")
-        defer { folder.remove() }
-        let file = folder.path("fruit.csv")
-        try "name,count\napple,3\nbanana,5\ncherry,7\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let terminal = TestTerminal(width: 50, height: 12)
-        let session = CSVLoadingSession(options: TableOptions(file: file), loop: terminal.loop)
-        session.start(environment: ["XDG_CACHE_HOME": folder.path("cache")])
-        // The loop's clock stands still and no key comes: only the loader's posts move it on.
-        let deadline = Date().addingTimeInterval(60)
-        while session.browser == nil, session.error == nil, Date() < deadline {
-            terminal.runPosted(waitingUpTo: deadline.timeIntervalSinceNow)
-        }
-        #expect(session.error == nil)
-        let browser = try #require(session.browser, "the load never posted its end")
-        #expect(terminal.loop.topView === browser.list)
-        #expect(terminal.press().contains("banana"))
+        let fixture = try CSVLoadingFixture("csv-session", csv: "name,count\napple,3\nbanana,5\ncherry,7\n")
+        defer { fixture.remove() }
+        fixture.start()
+        let browser = try fixture.waitForBrowser()
+        #expect(fixture.terminal.loop.topView === browser.list)
+        #expect(fixture.terminal.press().contains("banana"))
     }
 
     /// Keys typed before the load is complete — a filter and its text, with a `q` in it — reach
     /// the list once it opens, in order; none is lost on the loading screen. (Before the loading
     /// screen kept them, the filter's keys went nowhere and the list opened unfiltered.)
     @Test func keysTypedWhileLoadingReachTheListOnceItOpens() throws {
-        let folder = TemporaryDirectory("csv-session-keys")
-        defer { folder.remove() }
-        let file = folder.path("fruit.csv")
-        try "name,count\napple,3\nbanana,5\ncherry,7\nquince,9\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let terminal = TestTerminal(width: 50, height: 12)
-        let session = CSVLoadingSession(options: TableOptions(file: file), loop: terminal.loop)
-        let screen = session.screen
-        session.start(environment: ["XDG_CACHE_HOME": folder.path("cache")])
+        let fixture = try CSVLoadingFixture(
+            "csv-session-keys",
+            csv: "name,count\napple,3\nbanana,5\ncherry,7\nquince,9\n"
+        )
+        defer { fixture.remove() }
+        let terminal = fixture.terminal
+        let screen = fixture.session.screen
+        fixture.start()
         // Dispatched without running the loop's posts: the load's end cannot arrive before them.
         let typed = [InputEvent.character("\\")] + "name == 'quince'".map { InputEvent.character($0) } + [.enter]
         for event in typed { terminal.loop.dispatch(event) }
         #expect(terminal.loop.topView === screen, "q typed in the filter's text must not quit or leave")
         #expect(screen.keptEvents == typed)
-        let deadline = Date().addingTimeInterval(60)
-        while session.browser == nil, session.error == nil, Date() < deadline {
-            terminal.runPosted(waitingUpTo: deadline.timeIntervalSinceNow)
-        }
-        #expect(session.error == nil)
-        let browser = try #require(session.browser, "the load never posted its end")
+        let browser = try fixture.waitForBrowser()
         #expect(terminal.loop.topView === browser.list)
         #expect(screen.keptEvents.isEmpty)
         let text = terminal.press()
