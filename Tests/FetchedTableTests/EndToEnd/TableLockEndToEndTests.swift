@@ -48,27 +48,34 @@ struct TableLockEndToEndTests {
     }
 
     static func makeTable(_ fixture: TableFixture) throws -> String {
-        let path = fixture.directory.appendingPathComponent("locked.sqlite").path
         let names = (1...30).map { "(\($0), 'Person \(String(format: "%02d", $0))')" }.joined(separator: ", ")
         // The sqlite3 shell's default journal: a rollback journal (DELETE), whose EXCLUSIVE lock keeps readers out.
-        try fixture.sql(
-            "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO person VALUES \(names);",
-            database: path
+        return try fixture.database(
+            "locked.sqlite",
+            "CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO person VALUES \(names);"
         )
-        return path
     }
 
-    @Test func keysAnswerTheStatusLineSaysWhyAndADeleteIsDoneOnceTheLockGoes() throws {
-        let fixture = try TableFixture()
-        defer { fixture.remove() }
-        let path = try Self.makeTable(fixture)
+    /// The browser on ``makeTable(_:)``'s `person` showing its list, then the file locked by a
+    /// ``LockHolder`` until the status line says so.
+    static func browseLockedTable(
+        _ fixture: TableFixture
+    ) throws -> (path: String, tmux: TmuxSession, holder: LockHolder) {
+        let path = try makeTable(fixture)
         let tmux = try fixture.launch([path, "--table", "person", "--title", "name"])
-        defer { tmux.close() }
         try tmux.waitUntil("the list", timeout: 10) { $0.contains("Person 01") && $0.contains("1/30") }
         let holder = try LockHolder(fixture, path: path)
         try tmux.waitUntil("the status line to say the file is locked", timeout: 20) {
             $0.contains("waiting for another program's write lock…")
         }
+        return (path, tmux, holder)
+    }
+
+    @Test func keysAnswerTheStatusLineSaysWhyAndADeleteIsDoneOnceTheLockGoes() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let (path, tmux, holder) = try Self.browseLockedTable(fixture)
+        defer { tmux.close() }
         tmux.send("Down")
         try tmux.waitFor("2/30")
         tmux.send("d")
@@ -91,14 +98,8 @@ struct TableLockEndToEndTests {
     @Test func qQuitsWhileAnotherProgramHoldsTheLock() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let path = try Self.makeTable(fixture)
-        let tmux = try fixture.launch([path, "--table", "person", "--title", "name"])
+        let (path, tmux, holder) = try Self.browseLockedTable(fixture)
         defer { tmux.close() }
-        try tmux.waitUntil("the list", timeout: 10) { $0.contains("Person 01") && $0.contains("1/30") }
-        let holder = try LockHolder(fixture, path: path)
-        try tmux.waitUntil("the status line to say the file is locked", timeout: 20) {
-            $0.contains("waiting for another program's write lock…")
-        }
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
         #expect(holder.process.isRunning, "the lock was still held when the browser quit")
