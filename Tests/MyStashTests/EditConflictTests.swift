@@ -108,14 +108,7 @@ import Testing
         let stash = try temp.open(passphrase: Self.passphrase)
         try stash.addPassword(PasswordEntry(name: "Bank", userID: "me", password: "old-pw", url: "https://old.example"))
         let clock = TestClock(now: 100)
-        let app = try StashApp(
-            stash: stash,
-            backend: MemoryBackend(width: 80, height: 24),
-            clock: clock,
-            animated: false,
-            lockAfter: 0,
-            clipboard: RecordingClipboard()
-        )
+        let app = try StashApp.onMemoryScreen(stash, clock: clock)
         func press(_ events: InputEvent...) -> String {
             TestTerminal.press(events, on: app.loop, clock: clock)
             return app.screenText

@@ -21,14 +21,7 @@ import Testing
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open()
-        let app = try StashApp(
-            stash: stash,
-            backend: MemoryBackend(width: 80, height: 24),
-            clock: TestClock(now: 1),
-            animated: false,
-            lockAfter: 0,
-            clipboard: RecordingClipboard()
-        )
+        let app = try StashApp.onMemoryScreen(stash)
         app.send(.tab)
         app.send(.character("a"))
         for character in "Mail" { app.send(.character(character)) }

@@ -27,14 +27,7 @@ import Testing
             stash = try temp.open(passphrase: ManifestOnEveryWriteTests.passphrase)
             try stash.addPassword(PasswordEntry(name: "Alpha", userID: "a", password: "alpha-Secret-1"))
             try stash.addPassword(PasswordEntry(name: "Zulu", userID: "z", password: "zulu-Secret-2"))
-            app = try StashApp(
-                stash: stash,
-                backend: MemoryBackend(width: 80, height: 24),
-                clock: clock,
-                animated: false,
-                lockAfter: 0,
-                clipboard: RecordingClipboard()
-            )
+            app = try StashApp.onMemoryScreen(stash, clock: clock)
             press()
         }
 

@@ -89,6 +89,25 @@ final class RecordedTmuxClient {
         stash.lock()
     }
 
+    /// ``makeStash(_:)``'s stash opened by `mystash subcommand --clip-seconds 3 extra` in a pane
+    /// whose outer terminal is recorded (``RecordedTmuxClient``), its passphrase typed.
+    private static func launchWithOuterTerminal(
+        _ session: StashSession,
+        _ extra: [String] = [],
+        subcommand: [String] = []
+    ) throws -> (pane: TmuxSession, run: Int, client: RecordedTmuxClient) {
+        try makeStash(session)
+        let (pane, run) = try session.launch(extra + ["--clip-seconds", "3"], subcommand: subcommand)
+        let client = try RecordedTmuxClient(
+            attachingTo: pane,
+            typescript: session.directory.appendingPathComponent("typescript").path
+        )
+        try pane.waitFor("Master passphrase:")
+        pane.type("tmux pass")
+        pane.press("Enter")
+        return (pane, run, client)
+    }
+
     @Test(
         .enabled(
             if: EndToEnd.unavailableReason == nil && ProcessRunner.which("script") != nil,
@@ -98,17 +117,9 @@ final class RecordedTmuxClient {
     func theAppsCopyReachesTheOuterTerminalAndIsClearedThereWithTheStatusSayingWhere() throws {
         let session = try StashSession()
         defer { session.remove() }
-        try Self.makeStash(session)
-        let (pane, _) = try session.launch(["--no-animation", "--clip-seconds", "3"])
+        let (pane, _, client) = try Self.launchWithOuterTerminal(session, ["--no-animation"])
         defer { pane.close() }
-        let client = try RecordedTmuxClient(
-            attachingTo: pane,
-            typescript: session.directory.appendingPathComponent("typescript").path
-        )
         defer { client.close() }
-        try pane.waitFor("Master passphrase:")
-        pane.type("tmux pass")
-        pane.press("Enter")
         try pane.waitFor("No notes yet")
         pane.press("Tab")
         try pane.waitFor("Bank")
@@ -133,17 +144,9 @@ final class RecordedTmuxClient {
     func theCopyCommandsClearerClearsTheOuterTerminalToo() throws {
         let session = try StashSession()
         defer { session.remove() }
-        try Self.makeStash(session)
-        let (pane, run) = try session.launch(["--clip-seconds", "3"], subcommand: ["copy", "Bank"])
+        let (pane, run, client) = try Self.launchWithOuterTerminal(session, subcommand: ["copy", "Bank"])
         defer { pane.close() }
-        let client = try RecordedTmuxClient(
-            attachingTo: pane,
-            typescript: session.directory.appendingPathComponent("typescript").path
-        )
         defer { client.close() }
-        try pane.waitFor("Master passphrase:")
-        pane.type("tmux pass")
-        pane.press("Enter")
         try pane.waitFor("EXITED")
         #expect(session.exitStatus(of: run) == 0, "\(session.file("stderr-\(run).txt"))")
         #expect(
@@ -167,17 +170,9 @@ final class RecordedTmuxClient {
     func aCopyMadeInTmuxSinceLeavesTheOuterTerminalAlone() throws {
         let session = try StashSession()
         defer { session.remove() }
-        try Self.makeStash(session)
-        let (pane, run) = try session.launch(["--clip-seconds", "3"], subcommand: ["copy", "Bank"])
+        let (pane, run, client) = try Self.launchWithOuterTerminal(session, subcommand: ["copy", "Bank"])
         defer { pane.close() }
-        let client = try RecordedTmuxClient(
-            attachingTo: pane,
-            typescript: session.directory.appendingPathComponent("typescript").path
-        )
         defer { client.close() }
-        try pane.waitFor("Master passphrase:")
-        pane.type("tmux pass")
-        pane.press("Enter")
         try pane.waitFor("EXITED")
         #expect(session.exitStatus(of: run) == 0, "\(session.file("stderr-\(run).txt"))")
         #expect(client.waitFor(Self.setSequence))

@@ -20,14 +20,7 @@ import Testing
         let history = try stash.entry(for: object).history
         #expect(history.items.map(\.password) == ["second-Old-2", "first-Old-1"])
         #expect(try PasswordHistory(encoded: history.encoded) == history)
-        let app = try StashApp(
-            stash: stash,
-            backend: MemoryBackend(width: 80, height: 24),
-            clock: TestClock(now: 1),
-            animated: false,
-            lockAfter: 0,
-            clipboard: RecordingClipboard()
-        )
+        let app = try StashApp.onMemoryScreen(stash)
         app.send(.tab)
         app.send(.character("h"))
         app.loop.draw()
@@ -55,14 +48,7 @@ import Testing
         entry.password = "current-2"
         try stash.updatePassword(object, with: entry)
         let replaced = try #require(try stash.entry(for: object).history.items.first?.replaced)
-        let app = try StashApp(
-            stash: stash,
-            backend: MemoryBackend(width: 80, height: 24),
-            clock: TestClock(now: 1),
-            animated: false,
-            lockAfter: 0,
-            clipboard: RecordingClipboard()
-        )
+        let app = try StashApp.onMemoryScreen(stash)
         app.send(.tab)
         app.send(.enter)
         app.send(.control("x"))

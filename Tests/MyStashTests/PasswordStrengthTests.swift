@@ -20,14 +20,7 @@ import Testing
         let temp = try TemporaryStash()
         defer { temp.remove() }
         let stash = try temp.open()
-        let app = try StashApp(
-            stash: stash,
-            backend: MemoryBackend(width: 80, height: 24),
-            clock: TestClock(now: 1),
-            animated: false,
-            lockAfter: 0,
-            clipboard: RecordingClipboard()
-        )
+        let app = try StashApp.onMemoryScreen(stash)
         for event: InputEvent in [.tab, .character("a")] { app.send(event) }
         for character in "Mail" { app.send(.character(character)) }
         app.send(.tab)

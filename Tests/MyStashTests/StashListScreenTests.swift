@@ -68,14 +68,7 @@ import Testing
         #expect(try stash.objectIDs(of: .passwords, matching: "BERT@") == [passwords[1].objectID])
         #expect(try stash.objectIDs(of: .passwords, matching: "quux") == [passwords[1].objectID])
         #expect(try stash.objectIDs(of: .passwords, matching: "zebra").isEmpty)
-        let app = try StashApp(
-            stash: stash,
-            backend: MemoryBackend(width: 80, height: 24),
-            clock: TestClock(now: 1),
-            animated: false,
-            lockAfter: 0,
-            clipboard: RecordingClipboard()
-        )
+        let app = try StashApp.onMemoryScreen(stash)
         app.send(.tab)
         app.send(.character("/"))
         for character in "quux" { app.send(.character(character)) }

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalUI
 import TestSupport
 import Testing
 
@@ -91,5 +92,20 @@ extension Data {
     func containsBytes(_ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, count >= needle.count else { return false }
         return range(of: Data(needle)) != nil
+    }
+}
+
+extension StashApp {
+    /// The app over `stash` as the screen tests drive it: an 80×24 memory screen, `clock`, no
+    /// animation, never locking, copies recorded (``RecordingClipboard``).
+    static func onMemoryScreen(_ stash: Stash, clock: TestClock = TestClock(now: 1)) throws -> StashApp {
+        try StashApp(
+            stash: stash,
+            backend: MemoryBackend(width: 80, height: 24),
+            clock: clock,
+            animated: false,
+            lockAfter: 0,
+            clipboard: RecordingClipboard()
+        )
     }
 }
