@@ -79,18 +79,7 @@ struct ControllerPropertyTests {
             return a.objectID.rowID < b.objectID.rowID
         }
         guard let key = c.section else { return Snapshot(sections: [("", matching.map(\.objectID))]) }
-        var sections: [(name: String, ids: [ObjectID])] = []
-        var last: StoreValue?
-        for o in matching {
-            let v = o.value(forKeyPath: key)
-            if let l = last, StoreValue.compare(l, v) == 0 {
-                sections[sections.count - 1].ids.append(o.objectID)
-            } else {
-                sections.append((FetchedResultsController.sectionName(for: v), [o.objectID]))
-            }
-            last = v
-        }
-        return Snapshot(sections: sections)
+        return Snapshot(grouping: matching, by: { $0.value(forKeyPath: key) })
     }
 
     /// One random change, applied through a context (own or second) or as raw SQL.
@@ -102,6 +91,25 @@ struct ControllerPropertyTests {
         var nextCert: Int64 = 5_000_000
 
         mutating func pick<T>(_ a: [T]) -> T { a.randomElement(using: &rng)! }
+
+        /// The change `how` (from 0 to 4), then the test's context told of what changed outside it:
+        /// 0 and 1 through the test's context, 2 through the second context, 3 as raw SQL, 4 as
+        /// ``massViaSQL()``.
+        mutating func apply(_ how: Int) throws {
+            switch how {
+            case 4:
+                try massViaSQL()
+                _ = try t.context.processExternalChanges()
+            case 0, 1: try viaContext(t.context)
+            case 2:
+                _ = try other.processExternalChanges()
+                try viaContext(other)
+                _ = try t.context.processExternalChanges()
+            default:
+                try viaSQL()
+                _ = try t.context.processExternalChanges()
+            }
+        }
         mutating func chance(_ n: Int) -> Bool { Int.random(in: 0..<n, using: &rng) == 0 }
 
         mutating func date() -> String {
@@ -420,19 +428,7 @@ struct ControllerPropertyTests {
         for step in 0..<Self.steps {
             lastChanges.removeAll()
             let how = step % 50 == 49 ? 4 : Int.random(in: 0..<4, using: &rng)
-            switch how {
-            case 4:
-                try mutator.massViaSQL()
-                _ = try t.context.processExternalChanges()
-            case 0, 1: try mutator.viaContext(t.context)
-            case 2:
-                _ = try other.processExternalChanges()
-                try mutator.viaContext(other)
-                _ = try t.context.processExternalChanges()
-            default:
-                try mutator.viaSQL()
-                _ = try t.context.processExternalChanges()
-            }
+            try mutator.apply(how)
             for (k, c) in configs.enumerated() {
                 let expected = try Self.fresh(t, c)
                 let shown = expected.sections.flatMap(\.ids)

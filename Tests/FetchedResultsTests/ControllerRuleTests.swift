@@ -16,6 +16,17 @@ struct ControllerRuleTests {
         return r
     }
 
+    /// ``byDate(batchSize:)`` over `t`'s banks in sections by closing year, fetched.
+    static func fetchedByYear(_ t: TempStore) throws -> FetchedResultsController {
+        let frc = FetchedResultsController(
+            fetchRequest: byDate(),
+            context: t.context,
+            sectionNameKeyPath: "details.closeYear"
+        )
+        try frc.performFetch()
+        return frc
+    }
+
     static func byState() -> FetchRequest {
         var r = FetchRequest(entity: "FailedBankInfo")
         r.sortDescriptors = [FetchSort("state"), FetchSort("name", comparison: .caseInsensitive)]
@@ -283,12 +294,7 @@ struct ControllerRuleTests {
         let a = try t.addBank("A", closeDate: "2010-01-01")
         let b = try t.addBank("B", closeDate: "2010-02-01")
         let c = try t.addBank("C", closeDate: "2011-05-01")
-        let frc = FetchedResultsController(
-            fetchRequest: Self.byDate(),
-            context: t.context,
-            sectionNameKeyPath: "details.closeYear"
-        )
-        try frc.performFetch()
+        let frc = try Self.fetchedByYear(t)
         var batches: [ChangeBatch] = []
         frc.onChange = { batches.append($0) }
         a.related("details")!["closeDate"] = .text("2012-06-01")
@@ -306,12 +312,7 @@ struct ControllerRuleTests {
         let t = try TempStore()
         _ = try t.addBank("A", closeDate: "2010-01-01")
         let c = try t.addBank("C", closeDate: "2011-05-01")
-        let frc = FetchedResultsController(
-            fetchRequest: Self.byDate(),
-            context: t.context,
-            sectionNameKeyPath: "details.closeYear"
-        )
-        try frc.performFetch()
+        let frc = try Self.fetchedByYear(t)
         let recorder = Recorder()
         frc.delegate = recorder
         var batches: [ChangeBatch] = []
@@ -332,12 +333,7 @@ struct ControllerRuleTests {
         let t = try TempStore()
         let a = try t.addBank("Alpha", closeDate: "2010-01-01")
         _ = try t.addBank("Beta", closeDate: "2010-01-01")
-        let frc = FetchedResultsController(
-            fetchRequest: Self.byDate(),
-            context: t.context,
-            sectionNameKeyPath: "details.closeYear"
-        )
-        try frc.performFetch()
+        let frc = try Self.fetchedByYear(t)
         var batches: [ChangeBatch] = []
         frc.onChange = { batches.append($0) }
         a["name"] = .text("Aardvark")  // a sort key changes, the order does not
@@ -377,12 +373,7 @@ struct ControllerRuleTests {
         let t = try TempStore()
         let a = try t.addBank("A", city: "X")
         _ = try t.addBank("B")
-        let frc = FetchedResultsController(
-            fetchRequest: Self.byDate(),
-            context: t.context,
-            sectionNameKeyPath: "details.closeYear"
-        )
-        try frc.performFetch()
+        let frc = try Self.fetchedByYear(t)
         var batches: [ChangeBatch] = []
         frc.onChange = { batches.append($0) }
         a["city"] = .text("Y")
@@ -396,12 +387,7 @@ struct ControllerRuleTests {
     @Test func aStoreResetRefetchesAndDiffs() throws {
         let t = try TempStore()
         _ = try t.addBank("A")
-        let frc = FetchedResultsController(
-            fetchRequest: Self.byDate(),
-            context: t.context,
-            sectionNameKeyPath: "details.closeYear"
-        )
-        try frc.performFetch()
+        let frc = try Self.fetchedByYear(t)
         var batches: [ChangeBatch] = []
         frc.onChange = { batches.append($0) }
         let (other, _) = try t.secondConnection()

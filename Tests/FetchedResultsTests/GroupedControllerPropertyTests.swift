@@ -174,19 +174,7 @@ struct GroupedControllerPropertyTests {
         var kinds: [ChangeType: Int] = [:]
         for step in 0..<Self.steps {
             let how = step % 40 == 39 ? 4 : Int.random(in: 0..<4, using: &rng)
-            switch how {
-            case 4:
-                try mutator.massViaSQL()
-                _ = try t.context.processExternalChanges()
-            case 0, 1: try mutator.viaContext(t.context)
-            case 2:
-                _ = try other.processExternalChanges()
-                try mutator.viaContext(other)
-                _ = try t.context.processExternalChanges()
-            default:
-                try mutator.viaSQL()
-                _ = try t.context.processExternalChanges()
-            }
+            try mutator.apply(how)
             for (k, c) in configs.enumerated() {
                 let expected = try Self.fresh(t, c)
                 var values = shown[k].values

@@ -73,18 +73,7 @@ import Testing
             }
             return a.objectID.rowID < b.objectID.rowID
         }
-        var sections: [(name: String, ids: [ObjectID])] = []
-        var last: StoreValue?
-        for o in sorted {
-            let v = section(o)
-            if let l = last, StoreValue.compare(l, v) == 0 {
-                sections[sections.count - 1].ids.append(o.objectID)
-            } else {
-                sections.append((FetchedResultsController.sectionName(for: v), [o.objectID]))
-            }
-            last = v
-        }
-        return Snapshot(sections: sections)
+        return Snapshot(grouping: sorted, by: section)
     }
 
     static func insert(_ values: [StoreValue], into t: TempStore) throws {

@@ -72,18 +72,7 @@ import Testing
         guard let section = c.section else {
             return Snapshot(sections: [("", sorted.map(\.objectID))])
         }
-        var sections: [(name: String, ids: [ObjectID])] = []
-        var last: StoreValue?
-        for o in sorted {
-            let v = o.value(forKeyPath: section)
-            if let l = last, StoreValue.compare(l, v) == 0 {
-                sections[sections.count - 1].ids.append(o.objectID)
-            } else {
-                sections.append((FetchedResultsController.sectionName(for: v), [o.objectID]))
-            }
-            last = v
-        }
-        return Snapshot(sections: sections)
+        return Snapshot(grouping: sorted, by: { $0.value(forKeyPath: section) })
     }
 
     static func insert(_ count: Int, into t: TempStore, rng: inout SeededGenerator) throws {

@@ -137,6 +137,23 @@ struct Snapshot: Equatable, CustomStringConvertible {
         sections = controller.sections.map { ($0.name, $0.objects.objectIDs) }
     }
 
+    /// The sections a controller should show for `sorted` (objects in its order): a run of
+    /// objects whose `section` values compare equal is one section, named as the controller names it.
+    init(grouping sorted: [ManagedObject], by section: (ManagedObject) -> StoreValue) {
+        var sections: [(name: String, ids: [ObjectID])] = []
+        var last: StoreValue?
+        for o in sorted {
+            let v = section(o)
+            if let l = last, StoreValue.compare(l, v) == 0 {
+                sections[sections.count - 1].ids.append(o.objectID)
+            } else {
+                sections.append((FetchedResultsController.sectionName(for: v), [o.objectID]))
+            }
+            last = v
+        }
+        self.sections = sections
+    }
+
     var description: String {
         sections.map { "\($0.name)(\($0.ids.count)): " + $0.ids.map { String($0.rowID) }.joined(separator: ",") }
             .joined(separator: "\n")
