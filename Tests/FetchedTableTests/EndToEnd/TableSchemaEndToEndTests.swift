@@ -10,18 +10,10 @@ import Testing
     .enabled(if: TableFixture.isAvailable, Comment(rawValue: TableFixture.unavailableReason ?? ""))
 )
 struct TableSchemaEndToEndTests {
-    /// Makes `name` in the fixture's folder with `sql`; returns its path.
-    static func database(_ fixture: TableFixture, _ name: String, _ sql: String) throws -> String {
-        let path = fixture.directory.appendingPathComponent(name).path
-        try fixture.sql(sql, database: path)
-        return path
-    }
-
     @Test func aBrokenViewIsListedWithSQLitesReasonAndEveryOtherTableOpens() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let path = try TableSchemaEndToEndTests.database(
-            fixture,
+        let path = try fixture.database(
             "bv.db",
             """
             CREATE TABLE base (a TEXT);
@@ -45,8 +37,7 @@ struct TableSchemaEndToEndTests {
     @Test func generatedColumnsAreColumnsLikeAnyOther() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let path = try TableSchemaEndToEndTests.database(
-            fixture,
+        let path = try fixture.database(
             "g.db",
             """
             CREATE TABLE item (
@@ -69,8 +60,7 @@ struct TableSchemaEndToEndTests {
     @Test func aVirtualTableIsListedAndReadItsShadowTablesAreNot() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let path = try TableSchemaEndToEndTests.database(
-            fixture,
+        let path = try fixture.database(
             "fts.db",
             """
             CREATE TABLE plain (x TEXT);
@@ -93,8 +83,7 @@ struct TableSchemaEndToEndTests {
     func aTableWhoseColumnsHideItsRowIDSaysSoWhenDeleting() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let path = try TableSchemaEndToEndTests.database(
-            fixture,
+        let path = try fixture.database(
             "r.db",
             """
             CREATE TABLE r (rowid TEXT, oid TEXT, _rowid_ TEXT, name TEXT);
@@ -116,8 +105,7 @@ struct TableSchemaEndToEndTests {
     func aColumnDroppedByAnotherProgramIsReadAgainAndADroppedTableSaysItIsGone() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let path = try TableSchemaEndToEndTests.database(
-            fixture,
+        let path = try fixture.database(
             "s.db",
             """
             CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, note TEXT);
@@ -163,8 +151,7 @@ extension TableSchemaEndToEndTests {
     func aTableDroppedWhileItsFirstFetchRunsSaysItIsGone() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let path = try TableSchemaEndToEndTests.database(
-            fixture,
+        let path = try fixture.database(
             "big.db",
             """
             CREATE TABLE big (id INTEGER PRIMARY KEY, name TEXT);
