@@ -153,6 +153,24 @@ import Testing
         #expect(c.fetchedObjects.map(\.objectID.rowID) == [3, 1, 2])
     }
 
+    @Test func rowsWhoseValuesAscendWithTheirIDsAreInstalledByTheirIDsAlone() throws {
+        // A table written in the sort's order, numbered as it was written (a query's first run).
+        let t = try TempStore(model: Self.model)
+        try Self.insert(["2025-03-01 10:00:00", "2025-03-02 09:00:00", "2025-03-03 08:00:00"], into: t)
+        let c = FetchedResultsController(fetchRequest: Self.request(ascending: true), context: t.context)
+        #expect(try c.performFetch(presorted: PresortedRows(keyPath: "ts", ascendingWithIDs: [1, 2, 3])))
+        #expect(c.fetchedObjects.map(\.objectID.rowID) == [1, 2, 3])
+        // Ids out of order are refused; so are sections, which need the values.
+        let again = FetchedResultsController(fetchRequest: Self.request(ascending: true), context: t.context)
+        #expect(try !again.performFetch(presorted: PresortedRows(keyPath: "ts", ascendingWithIDs: [2, 1, 3])))
+        let sectioned = FetchedResultsController(
+            fetchRequest: Self.request(ascending: true),
+            context: t.context,
+            sectionNameKeyPath: "day"
+        )
+        #expect(try !sectioned.performFetch(presorted: PresortedRows(keyPath: "ts", ascendingWithIDs: [1, 2, 3])))
+    }
+
     @Test func sectionsThatDoNotComeOutInOrderAreRefusedAsTheCheaperQueryRefusesThem() throws {
         // Text that is no date sorts before the dates ("") and after them ("zz"): its section, `?`,
         // keeps one place, so the sorted values do not give the sections in order either way.

@@ -152,6 +152,35 @@ import Testing
         }
     }
 
+    @Test(arguments: [["code"], nil])
+    func theFirstRunListedByItsRowIDsIsItsFetchAndTakesTheNextRunsBatch(key: [String]?) throws {
+        let school = try School()
+        let live = try school.liveQuery(key: key)
+        let count = try #require(live.firstRunRowCount)
+        let presorted = try Self.controller(live)
+        let rows = PresortedRows(keyPath: live.result.orderColumn, ascendingWithIDs: (0..<Int64(count)).map { $0 + 1 })
+        #expect(try presorted.performFetch(presorted: rows))
+        let fetched = try Self.controller(live)
+        try fetched.performFetch()
+        #expect(Snapshot(presorted) == Snapshot(fetched))
+        #expect(Self.values(presorted, columns: live.columns) == (try school.freshRun()))
+        // The next run's batch, applied to the rows as listed, gives that run.
+        try school.writer.run("INSERT INTO student (name, subject, number) VALUES ('Dee', 'bio', 5)")
+        var batches: [ChangeBatch] = []
+        presorted.onChange = { batches.append($0) }
+        guard case .refreshed? = live.lookNow() else {
+            Issue.record("the run after an insert did not refresh the result")
+            return
+        }
+        #expect(live.firstRunRowCount == nil)
+        let before = Snapshot(presorted)
+        try presorted.context.processExternalChanges()
+        #expect(batches.count == 1)
+        let after = try batches.last.map { try BatchChecker.apply($0, to: before) } ?? before
+        #expect(after == Snapshot(presorted))
+        #expect(Self.values(presorted, columns: live.columns) == (try school.freshRun()))
+    }
+
     @Test func aFollowedQueryReportsARefreshAfterAnotherConnectionCommits() throws {
         let school = try School()
         let live = try school.liveQuery()

@@ -37,7 +37,7 @@ extension FetchedResultsController {
             (sort.nulls == .greatest) == rows.nullsGreatest,
             plan.entity.attribute(named: sort.keyPath) != nil
         else { return false }
-        return plan.sectionExpression == nil || plan.sectionFromSortValue != nil
+        return plan.sectionExpression == nil || (plan.sectionFromSortValue != nil && rows.holdsValues)
     }
 
     /// The ids and sections of `rows` as ``runFetch(_:)`` reads them; nil when a row is out of

@@ -26,8 +26,11 @@ package final class PresortedRows: Sendable {
     package let isNull: [Bool]
     /// Whether NULL is above every text (`FetchSort.NullOrder.greatest`), not below.
     package let nullsGreatest: Bool
+    /// Whether ``text`` holds the attribute's values; false for ``init(keyPath:ascendingWithIDs:)``'s
+    /// rows, which stand for no fetch sectioned by a value.
+    package let holdsValues: Bool
 
-    package init(
+    package convenience init(
         keyPath: String,
         ascending: Bool,
         ids: [Int64],
@@ -35,6 +38,46 @@ package final class PresortedRows: Sendable {
         offsets: [UInt32],
         isNull: [Bool],
         nullsGreatest: Bool = false
+    ) {
+        self.init(
+            keyPath: keyPath,
+            ascending: ascending,
+            ids: ids,
+            text: text,
+            offsets: offsets,
+            isNull: isNull,
+            nullsGreatest: nullsGreatest,
+            holdsValues: true
+        )
+    }
+
+    /// Every row of a table whose attribute `keyPath` ascends as its ids do, `ids` ascending: a
+    /// table written in that order, numbered as it was written (a query's first run, whose
+    /// place in the query's order is its row id). The ids alone give the order, so no value is
+    /// kept: every row's text is the same (empty), ties are by id.
+    ///
+    ///     let rows = PresortedRows(keyPath: "query_order", ascendingWithIDs: Array(1...1_000_000))
+    package convenience init(keyPath: String, ascendingWithIDs ids: [Int64]) {
+        self.init(
+            keyPath: keyPath,
+            ascending: true,
+            ids: ids,
+            text: [],
+            offsets: Array(repeating: 0, count: ids.count + 1),
+            isNull: Array(repeating: false, count: ids.count),
+            holdsValues: false
+        )
+    }
+
+    private init(
+        keyPath: String,
+        ascending: Bool,
+        ids: [Int64],
+        text: [UInt8],
+        offsets: [UInt32],
+        isNull: [Bool],
+        nullsGreatest: Bool = false,
+        holdsValues: Bool
     ) {
         precondition(offsets.count == ids.count + 1 && isNull.count == ids.count, "one offset and flag per row")
         self.keyPath = keyPath
@@ -44,6 +87,7 @@ package final class PresortedRows: Sendable {
         self.offsets = offsets
         self.isNull = isNull
         self.nullsGreatest = nullsGreatest
+        self.holdsValues = holdsValues
     }
 
     package var count: Int { ids.count }

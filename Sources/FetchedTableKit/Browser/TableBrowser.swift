@@ -344,6 +344,8 @@ package final class TableBrowser {
         configuration.previewsFirstPage = previewsFirstPage
         // A 10-million-row table takes seconds to fetch: the keys (q) are answered meanwhile.
         configuration.fetchesInBackground = true
+        // A query's first run is in its order by row id: listed without a read of the table.
+        configuration.presortedRows = database.querySource?.firstRunRows
         // Another program's lock (a VACUUM, an import in rollback-journal mode) is waited for off
         // the screen's thread: polls and deletes wait, keys do not.
         configuration.neverWaitsForLocks = true

@@ -110,7 +110,9 @@ enum TableFetch {
         let opened = try database.open(table, options: options)
         let controller = makeController(opened.query, context: ObjectContext(store: opened.store))
         do {
-            try controller.performFetch()
+            // A query's first run is in its order by row id: fetched without a read of the table.
+            let presorted = try database.querySource?.firstRunRows.map(controller.performFetch(presorted:))
+            if presorted != true { try controller.performFetch() }
         } catch {
             throw TableDatabase.refusal(error, path: options.file)
         }

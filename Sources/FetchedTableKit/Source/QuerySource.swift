@@ -1,4 +1,5 @@
 import CLIKit
+import FetchedResults
 import Foundation
 import PostgreSQLClient
 import PostgreSQLReplica
@@ -118,6 +119,14 @@ package final class QuerySource {
         } catch {
             throw QuerySource.refusal(error, options: options)
         }
+    }
+
+    /// A SQLite query's first run for a list's first fetch, in the query's order without a read of
+    /// the table: its rows' ids ascending, each one's place its row id
+    /// (``LiveQuery/firstRunRowCount``). Nil for a server's query, and once followed (``follow(_:)``).
+    var firstRunRows: PresortedRows? {
+        guard let live = live as? LiveQuery, let count = live.firstRunRowCount else { return nil }
+        return PresortedRows(keyPath: orderColumn, ascendingWithIDs: (0..<Int64(count)).map { $0 + 1 })
     }
 
     /// The SQLite file a SQLite query reads (nil: a server's).

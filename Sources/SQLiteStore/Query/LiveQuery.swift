@@ -66,6 +66,8 @@ public final class LiveQuery: @unchecked Sendable {
     private let stopped = Atomic<Bool>(false)
     private let cancelled = Atomic<Bool>(false)
     private let refreshRequested = Atomic<Bool>(false)
+    /// Whether a look began (the result may then differ from the first run).
+    private let looked = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchGroup()
     private var thread: Thread?
@@ -184,6 +186,17 @@ public final class LiveQuery: @unchecked Sendable {
         }
     }
 
+    /// How many rows the first run wrote while they are all the result has been: before
+    /// ``follow(_:)`` or a look (``lookNow(progress:)``), once loaded. They are the rows with the ids
+    /// 1 through that count, in the query's order: each one's place (``QueryResultTable/orderColumn``)
+    /// is its row id, so that a list's first fetch of them needs no read of the table
+    /// (`PresortedRows(keyPath:ascendingWithIDs:)`). Nil otherwise. Read it on the thread that
+    /// calls ``follow(_:)``, before that call.
+    package var firstRunRowCount: Int? {
+        guard thread == nil, result.isLoaded, !looked.load(ordering: .relaxed) else { return nil }
+        return result.count
+    }
+
     /// Follows the file on a thread of its own, calling `report` there (post it to your run loop)
     /// until ``stop()``.
     public func follow(_ report: @escaping @Sendable (Event) -> Void) {
@@ -237,6 +250,7 @@ public final class LiveQuery: @unchecked Sendable {
     /// For tests and scripts; an app follows.
     @discardableResult
     package func lookNow(progress report: @escaping @Sendable (Event) -> Void = { _ in }) -> Event? {
+        looked.store(true, ordering: .relaxed)
         cancelled.store(false, ordering: .relaxed)
         database.resume()
         result.database.resume()

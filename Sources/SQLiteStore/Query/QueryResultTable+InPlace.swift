@@ -83,7 +83,7 @@ extension QueryResultTable {
         return try database.transaction {
             _ = try insert.step()
             let written = database.changes
-            try numberRowsByRowID()
+            if !numbering.numberedInPlace { try numberRowsByRowID() }
             if checksKey { try checkKeyUnique() }
             return written
         }
@@ -157,9 +157,16 @@ extension QueryResultTable {
 }
 
 /// Numbers the rows an `INSERT … SELECT` writes (``QueryResultTable/rowNumberFunction``), and reports how many.
+///
+/// It also tells whether each row's number is the row id it was written with
+/// (``numberedInPlace``): the connection's last inserted row id is the row before's at every
+/// call — the numbers were computed one row at a time as the rows were written, not all before
+/// a sort. Then the order column needs no check afterwards (a scan of every row).
 private final class RowNumbering {
     var count: Int64 = 0
     let progress: ((Int) -> Void)?
+    /// Whether every row so far was numbered just before it was written, into an empty table.
+    private(set) var numberedInPlace = true
 
     init(progress: ((Int) -> Void)?) { self.progress = progress }
 
@@ -173,6 +180,11 @@ private final class RowNumbering {
             { context, _, _ in
                 let numbering = Unmanaged<RowNumbering>.fromOpaque(sqlite3_user_data(context)!).takeUnretainedValue()
                 numbering.count += 1
+                if numbering.numberedInPlace,
+                    sqlite3_last_insert_rowid(sqlite3_context_db_handle(context)) != numbering.count - 1
+                {
+                    numbering.numberedInPlace = false
+                }
                 if numbering.count % 51_200 == 0 { numbering.progress?(Int(numbering.count)) }
                 sqlite3_result_int64(context, numbering.count)
             },

@@ -96,10 +96,16 @@ public final class QueryResultTable {
                 return SQLIdentifier.alwaysQuoted(column.name) + type
             } + ["\(SQLIdentifier.quoted(orderColumn)) REAL NOT NULL"]
         try database.execute("CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))")
-        // The query's order read without a sort: a controller's first fetch of a million rows sorted
-        // them (0.30 s of CPU) where the first run, written in order, fills this index for 0.19 s.
+    }
+
+    /// The index of the order column, when the table lacks it: a controller's fetch in the
+    /// query's order reads it instead of sorting the rows (a million: 0.30 s of CPU). A first run
+    /// written in order fills it for 0.19 s a million rows as it goes (``load(_:checksKey:progress:)``); one
+    /// written in place goes without it until ``buildIndex()`` (a list's first fetch of it needs
+    /// none: its rows are in the order of their row ids).
+    func createOrderIndex() throws {
         try database.execute(
-            "CREATE INDEX \(tableName)_order ON \(tableName) (\(SQLIdentifier.quoted(orderColumn)))"
+            "CREATE INDEX IF NOT EXISTS \(tableName)_order ON \(tableName) (\(SQLIdentifier.quoted(orderColumn)))"
         )
     }
 
@@ -184,6 +190,7 @@ public final class QueryResultTable {
     ///   The table is then empty.
     package func load(_ rows: QueryRows, checksKey: Bool = true, progress: ((Int) -> Void)? = nil) throws {
         precondition(!isLoaded, "a result table is loaded once; later runs go through update(from:)")
+        try createOrderIndex()
         index.beginRun()
         let indexes = !rows.readsBackAsWritten && (!keyColumns.isEmpty || !(rows is StatementRows))
         var keys = indexes || keyColumns.isEmpty || !checksKey ? nil : Set<RowDigest.Digest>()
@@ -259,8 +266,9 @@ public final class QueryResultTable {
     }
 
     /// Reads the rows the first run wrote back into the index the next run is compared with, when
-    /// ``load(_:progress:)`` left it for later (a statement's rows told apart by their content);
-    /// nothing otherwise.
+    /// ``load(_:checksKey:progress:)`` or ``loadInPlace(_:from:checksKey:progress:)`` left it for later (a
+    /// statement's rows told apart by their content, any run written in place), then indexes the
+    /// order column (``createOrderIndex()``); nothing otherwise.
     /// ``update(from:progress:)`` calls it first; a ``LiveQuery`` calls it on its own thread after
     /// the first run, before it looks for changes.
     ///
@@ -268,6 +276,12 @@ public final class QueryResultTable {
     ///   key two of them share (the index is then empty); what reading the table throws.
     package func buildIndex() throws {
         guard isLoaded, !isIndexed else { return }
+        try readIndex()
+        try createOrderIndex()
+    }
+
+    /// ``buildIndex()``'s read of the rows.
+    private func readIndex() throws {
         let names = columns.map { SQLIdentifier.alwaysQuoted($0.name) } + [quotedRowID]
         // The first run's rows in its order: their row ids are their places.
         let statement = try database.uncachedStatement(

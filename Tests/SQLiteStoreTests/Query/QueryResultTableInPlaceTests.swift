@@ -165,10 +165,19 @@ import Testing
         #expect(try contents(live.result) == (try source.expected(sql)))
     }
 
-    @Test func theQuerysOrderIsReadWithoutASort() throws {
+    @Test func theFirstRunIsWrittenWithoutTheOrdersIndexWhichIsBuiltBeforeTheFirstLook() throws {
         let source = try Source()
         let live = try live(source, "SELECT name, price FROM item ORDER BY price DESC")
         try live.load()
+        // Rows 1…5 in the query's order, each one's place its row id (contents checks it): a list
+        // needs no index to fetch them in that order, and the first run writes none.
+        #expect(live.firstRunRowCount == 5)
+        #expect(try contents(live.result).count == 5)
+        let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'query_result'"
+        #expect(try live.result.database.query(indexes).isEmpty)
+        // What the follower does before its first look: then the query's order is read without a sort.
+        try live.result.buildIndex()
+        #expect(try live.result.database.query(indexes).count == 1)
         let plan = try live.result.database.query(
             """
             EXPLAIN QUERY PLAN SELECT \(live.result.rowIDColumn) FROM query_result \
@@ -176,6 +185,9 @@ import Testing
             """
         ).map { $0.last?.string ?? "" }
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        // After a look the result may be another run's: no first run to list by row id.
+        live.lookNow()
+        #expect(live.firstRunRowCount == nil)
     }
 
     /// A value set on one thread and read on another.
