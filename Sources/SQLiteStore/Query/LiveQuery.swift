@@ -233,10 +233,12 @@ public final class LiveQuery: @unchecked Sendable {
         wake.signal()
     }
 
-    /// Stops following (waits for the run in progress to stop).
+    /// Stops following (waits for the run in progress to stop; it and the first run's read back
+    /// into the index are interrupted, so that quitting after a large first run is not kept waiting).
     public func stop() {
         guard thread != nil, !stopped.exchange(true, ordering: .relaxed) else { return }
         database.interruptUntilResumed()
+        result.database.interruptUntilResumed()
         wake.signal()
         finished.wait()
     }
