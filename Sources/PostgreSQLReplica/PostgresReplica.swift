@@ -74,6 +74,10 @@ public final class PostgresReplica: @unchecked Sendable {
     /// Wakes a ``load(progress:status:)`` waiting to copy again when ``stop(waiting:)`` is called.
     private let loadCondition = NSCondition()
     private var loadStopped = false
+    /// ``cancelLoad()`` was called: no load copies from then on (never reset).
+    private var loadCancelled = false
+    /// The cancel of the copy's connection, while a copy runs.
+    private var loadCanceller: QueryCanceller?
 
     /// A replica of `table` on the server `connectionString` names, kept in
     /// `cacheDirectory` with the tracking triggers `localTracking` (SQLiteStore's
@@ -213,7 +217,7 @@ public final class PostgresReplica: @unchecked Sendable {
                     reshaped += 1
                     continue
                 }
-                guard let status, error.isOutOfReach else { throw error }
+                guard let status, error.isOutOfReach, !loadCondition.withLock({ loadCancelled }) else { throw error }
                 failing = true
                 status(.reconnecting(since: lastContact, lastError: error.description))
                 guard pauseLoad(backoff) else { throw error }
@@ -230,6 +234,8 @@ public final class PostgresReplica: @unchecked Sendable {
     ) throws(ReplicaError) -> (table: ReplicaTable, order: ReplicaRowOrder?) {
         let connection = try connect()
         connection.statementTimeout = timeout
+        try startCancellableLoad(on: connection)
+        defer { loadCondition.withLock { loadCanceller = nil } }
         let description = try describe(on: connection)
         let shape = ReplicaShape(description, changeFeed: changeFeed)
         let identity: String
@@ -261,6 +267,30 @@ public final class PostgresReplica: @unchecked Sendable {
             syncs.append(sync)
         }
         return (copied.table, order)
+    }
+
+    /// Stops a ``load(progress:status:)`` for good (a person gave up waiting for it): the
+    /// statement its copy runs is cancelled on the server (`PQcancel`, sent from a thread of
+    /// its own, as it waits for the server's answer), it copies no more, and it throws — the
+    /// replica's file left as a failed copy leaves it (a copy half made is removed). One
+    /// asked before the load starts stops it before it copies. Any thread may call it.
+    package func cancelLoad() {
+        let canceller = loadCondition.withLock {
+            loadCancelled = true
+            loadStopped = true
+            loadCondition.broadcast()
+            return loadCanceller
+        }
+        if let canceller { DispatchQueue.global(qos: .userInitiated).async { canceller.cancel() } }
+    }
+
+    /// Lets ``cancelLoad()`` cancel the copy's statements on `connection`; throws when it was already called.
+    private func startCancellableLoad(on connection: PostgresConnection) throws(ReplicaError) {
+        let cancelled = loadCondition.withLock {
+            loadCanceller = connection.makeCanceller()
+            return loadCancelled
+        }
+        if cancelled { throw .server(.statementFailed(sqlState: "57014", message: "the copy was cancelled", sql: "")) }
     }
 
     /// Sleeps up to `seconds` before a load copies again; false when stopped meanwhile.

@@ -122,6 +122,15 @@ final class PostgresBrowser {
             return
         }
         let table = tables[index]
+        if let stopping {
+            list.statusLine.showMessage(
+                "The copy of \(stopping.opening.table.displayName) is still stopping",
+                at: loop.clock.now,
+                duration: 4,
+                style: .error
+            )
+            return
+        }
         if let waiting = requests.inFlight.first {
             list.statusLine.showMessage(
                 "The server has not answered \(waiting) yet",
@@ -151,7 +160,7 @@ final class PostgresBrowser {
                         duration: opening.notices.isEmpty ? 0 : 8
                     )
                     self.log += opening.notices
-                    self.open(opening)
+                    self.open(opening, fromList: true)
                 case .failure(let error):
                     let message = (error as? FetchedTableError)?.message ?? FetchedTableError.reason(error)
                     list.statusLine.showMessage(message, at: self.loop.clock.now, duration: 8, style: .error)
@@ -173,11 +182,15 @@ final class PostgresBrowser {
 
     /// The copy under way.
     private var loading: PostgresLoading?
+    /// A copy Esc left, until its thread has ended: no table opens meanwhile (its file is the one a new copy makes).
+    private var stopping: PostgresLoading?
 
     /// Opens the table of `opening` over what is shown: its first rows at once, copied on a
     /// thread of its own, then browsed through the copy, kept current until the browser quits.
     /// A copy that fails quits (opened from the command line) or says why in the table list.
-    func open(_ opening: PostgresOpening) {
+    /// Opened from the list (`fromList`), Esc while it copies returns to the list and stops the
+    /// copy (``abandon(_:)``).
+    func open(_ opening: PostgresOpening, fromList: Bool = false) {
         let loading = PostgresLoading(opening, options: options, loop: loop) { [unowned self] result, screen in
             self.loading = nil
             do throws(FetchedTableError) {
@@ -195,7 +208,25 @@ final class PostgresBrowser {
             }
         }
         self.loading = loading
+        if fromList {
+            loading.screen.onEscape = { [unowned self, unowned loading] in self.abandon(loading) }
+        }
         loading.start()
+    }
+
+    /// Esc while a table opened from the list is copied: the list shown again at once, the copy
+    /// stopped (cancelled on the server; ``PostgresLoading/cancel()``) and never shown; Enter
+    /// opens the table again once the copy's thread has ended.
+    private func abandon(_ loading: PostgresLoading) {
+        self.loading = nil
+        stopping = loading
+        loading.onStopped = { [unowned self] in self.stopping = nil }
+        loading.cancel()
+        tableList?.statusLine.showMessage(
+            "Stopped opening \(loading.opening.table.displayName)",
+            at: loop.clock.now,
+            duration: 4
+        )
     }
 
     /// The browser over `copy`, pushed (over the list of the same table before its columns changed, which goes).

@@ -5,6 +5,7 @@ import Foundation
 import PostgreSQLClient
 import PostgreSQLReplica
 import SQLiteStore
+import Synchronization
 import TerminalUI
 
 /// A server table being copied while the terminal already shows its first rows (a first
@@ -24,6 +25,12 @@ final class PostgresLoading {
     private let done: (Result<PostgresCopy, FetchedTableError>, LoadingListScreen) -> Void
     /// Counts the seconds of `Reconnecting…` while the server is out of reach.
     private var ticker: TerminalRunLoop.TickerID?
+    /// The replica being copied, for ``cancel()`` (made on the copy's thread).
+    private let cancelling = PostgresLoadCancel()
+    /// ``cancel()`` was called: the screen is gone, the copy is being stopped, its end is dropped.
+    private(set) var isCancelled = false
+    /// Called on the loop's thread once the copy's thread has ended after ``cancel()``.
+    var onStopped: (() -> Void)?
 
     /// Pushes the loading screen of `opening`'s table and starts the copy; `done` is called on
     /// the loop's thread with the copy (or why not) while the loading screen is still shown.
@@ -54,10 +61,12 @@ final class PostgresLoading {
         let showCopied = loading.progressPoster { (rows: Int) in "Copying… \(rows) rows" }
         let showStatus = loop.poster { [weak self] (status: ReplicaStatus) in self?.show(status) }
         let limit = opening.cacheLimit
+        let cancelling = self.cancelling
         loading.start {
             let result: Result<PostgresCopy, FetchedTableError>
             do {
                 let replica = try PostgresCopy.replica(of: table, on: target, cacheLimit: limit)
+                cancelling.copying(replica)
                 if let preview = try? replica.firstPage(orderBy: order, limit: 100) { showPreview(preview) }
                 let copy = try PostgresCopy.load(
                     replica,
@@ -77,8 +86,27 @@ final class PostgresLoading {
         } then: { [weak self] result in
             guard let self else { return }
             if let ticker = self.ticker { self.loop.removeTicker(ticker) }
+            self.ticker = nil
+            guard !self.isCancelled else {
+                // Copied before the cancel reached it: kept in the cache as a copy a session left.
+                if case .success(let copy) = result { copy.replica.stop(waiting: false) }
+                self.onStopped?()
+                return
+            }
             self.done(result, self.screen)
         }
+    }
+
+    /// Esc: the loading screen taken away, the copy stopped — its statement cancelled on the
+    /// server (``PostgresReplica/cancelLoad()``), or, once copied, the copy left in the cache —
+    /// and its end not handed to `done`; ``onStopped`` is called once its thread has ended.
+    func cancel() {
+        guard !isCancelled else { return }
+        isCancelled = true
+        if let ticker { loop.removeTicker(ticker) }
+        ticker = nil
+        loop.remove(screen)
+        cancelling.cancel()
     }
 
     /// The server order of the first page: the sort asked, the section's column first when the sort does not begin with it.
@@ -104,6 +132,7 @@ final class PostgresLoading {
     private func show(_ status: ReplicaStatus) {
         if let ticker { loop.removeTicker(ticker) }
         ticker = nil
+        guard !isCancelled else { return }
         guard PostgresConnectionState.statusText(status) != nil else {
             screen.statusLine.showMessage("", at: loop.clock.now, duration: 0)
             return
@@ -138,5 +167,29 @@ final class PostgresLoading {
                 accessory: .disclosureIndicator
             )
         }
+    }
+}
+
+/// The replica a ``PostgresLoading`` copies, made on the copy's thread, and whether the loading
+/// was cancelled (on the loop's thread): whichever comes second cancels the replica's load.
+private final class PostgresLoadCancel: Sendable {
+    private let state = Mutex<(replica: PostgresReplica?, cancelled: Bool)>((nil, false))
+
+    /// The copy's thread made `replica`: its load is cancelled at once when ``cancel()`` came first.
+    func copying(_ replica: PostgresReplica) {
+        let cancelled = state.withLock { state in
+            state.replica = replica
+            return state.cancelled
+        }
+        if cancelled { replica.cancelLoad() }
+    }
+
+    /// Cancels the replica's load, or the one of the replica to come.
+    func cancel() {
+        let replica = state.withLock { state in
+            state.cancelled = true
+            return state.replica
+        }
+        replica?.cancelLoad()
     }
 }
