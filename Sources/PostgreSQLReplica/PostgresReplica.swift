@@ -123,6 +123,8 @@ public final class PostgresReplica: @unchecked Sendable {
     public func firstPage(orderBy: [OrderTerm], limit: Int) throws(ReplicaError) -> ReplicaPreview {
         let connection = try connect()
         connection.statementTimeout = timeout  // a frozen server fails the page, never hangs it
+        try startCancellableLoad(on: connection)
+        defer { loadCondition.withLock { loadCanceller = nil } }
         let description = try describe(on: connection)
         let shape = ReplicaShape(description, changeFeed: changeFeed)
         let rows = try ReplicaCopy.firstPage(shape: shape, orderBy: orderBy, limit: limit, on: connection)
@@ -269,8 +271,8 @@ public final class PostgresReplica: @unchecked Sendable {
         return (copied.table, order)
     }
 
-    /// Stops a ``load(progress:status:)`` for good (a person gave up waiting for it): the
-    /// statement its copy runs is cancelled on the server (`PQcancel`, sent from a thread of
+    /// Stops a ``load(progress:status:)`` for good (a person gave up waiting for it), and a
+    /// ``firstPage(orderBy:limit:)`` of it: the statement either runs is cancelled on the server (`PQcancel`, sent from a thread of
     /// its own, as it waits for the server's answer), it copies no more, and it throws — the
     /// replica's file left as a failed copy leaves it (a copy half made is removed). One
     /// asked before the load starts stops it before it copies. Any thread may call it.

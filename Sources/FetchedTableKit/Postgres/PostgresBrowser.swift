@@ -123,12 +123,13 @@ final class PostgresBrowser {
         }
         let table = tables[index]
         if let stopping {
+            // Opened once the copy Esc left has stopped: both would build the same file.
             list.statusLine.showMessage(
-                "The copy of \(stopping.opening.table.displayName) is still stopping",
+                "Opening \(table.displayName) once the copy of \(stopping.opening.table.displayName) has stopped…",
                 at: loop.clock.now,
-                duration: 4,
-                style: .error
+                duration: 30
             )
+            openOnceStopped = index
             return
         }
         if let waiting = requests.inFlight.first {
@@ -184,6 +185,8 @@ final class PostgresBrowser {
     private var loading: PostgresLoading?
     /// A copy Esc left, until its thread has ended: no table opens meanwhile (its file is the one a new copy makes).
     private var stopping: PostgresLoading?
+    /// The line of the list Enter chose while ``stopping``: opened once it has stopped.
+    private var openOnceStopped: Int?
 
     /// Opens the table of `opening` over what is shown: its first rows at once, copied on a
     /// thread of its own, then browsed through the copy, kept current until the browser quits.
@@ -216,11 +219,17 @@ final class PostgresBrowser {
 
     /// Esc while a table opened from the list is copied: the list shown again at once, the copy
     /// stopped (cancelled on the server; ``PostgresLoading/cancel()``) and never shown; Enter
-    /// opens the table again once the copy's thread has ended.
+    /// meanwhile opens its table once the copy's thread has ended.
     private func abandon(_ loading: PostgresLoading) {
         self.loading = nil
         stopping = loading
-        loading.onStopped = { [unowned self] in self.stopping = nil }
+        loading.onStopped = { [unowned self] in
+            self.stopping = nil
+            if let index = self.openOnceStopped {
+                self.openOnceStopped = nil
+                self.openFromList(index)
+            }
+        }
         loading.cancel()
         tableList?.statusLine.showMessage(
             "Stopped opening \(loading.opening.table.displayName)",
