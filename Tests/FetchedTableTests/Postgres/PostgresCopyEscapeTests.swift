@@ -41,7 +41,7 @@ struct PostgresCopyEscapeTests {
         try holder.execute("BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE")
         tmux.press("Enter")
         _ = try tmux.waitUntil("the loading screen", timeout: 15) { $0.contains("Copying") }
-        try fixture.waitUntil("the copy waits for the lock") { try PostgresCopyEscapeTests.waitingForALock(fixture) > 0 }
+        try fixture.waitUntil("the copy waits for the lock") { try Self.waitingForALock(fixture) > 0 }
 
         tmux.press("Escape")
         let back = try tmux.waitUntilWhole("the table list again", timeout: 10) {
@@ -51,7 +51,7 @@ struct PostgresCopyEscapeTests {
         #expect(back.contains("Stopped opening t"), "\(back)")
         // Cancelled on the server while the lock is still held: nothing of ours waits for it.
         try fixture.waitUntil("the copy's statement cancelled on the server") {
-            try PostgresCopyEscapeTests.waitingForALock(fixture) == 0
+            try Self.waitingForALock(fixture) == 0
         }
         try holder.execute("COMMIT")
         // Once the lock is gone nothing copies t behind the list: no statement of ours runs, the list stays.
@@ -94,7 +94,7 @@ struct PostgresCopyEscapeTests {
         let tmux = try fixture.launch([fixture.uri, "--table", "gated"], width: 100, height: 12)
         defer { tmux.close() }
         _ = try tmux.waitUntil("the loading screen", timeout: 15) { $0.contains("Copying") }
-        try fixture.waitUntil("the copy waits for the lock") { try PostgresCopyEscapeTests.waitingForALock(fixture) > 0 }
+        try fixture.waitUntil("the copy waits for the lock") { try Self.waitingForALock(fixture) > 0 }
         tmux.press("Escape")
         let after = try tmux.waitUntilWhole("the loading screen still", timeout: 5) { $0.contains("Copying") }
         #expect(!after.contains("EXITED"), "\(after)")
