@@ -1,4 +1,5 @@
 import FetchedResultsUI
+import Foundation
 import PostgreSQLReplica
 import SQLiteStore
 import TerminalUI
@@ -20,7 +21,7 @@ extension TableBrowser {
             self?.list?.showMessage(text, duration: 8, style: error ? .error : .info)
         }
         let written = { [weak self] in
-            self?.queries.refreshFollowsOwnWrite = true
+            self?.queries.ownWriteSaved = Date()
             source.live.refresh()
         }
         let busy: () throws -> Void = {

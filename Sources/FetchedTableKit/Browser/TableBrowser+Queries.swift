@@ -18,9 +18,19 @@ final class QueryTabs {
     var running: QueryLoading?
     /// A query tab's last refresh (its own browser's).
     var lastRefresh: QueryRefresh?
-    /// Whether the next refresh follows a write of the browser's own (`d`, `e`, `a`, `u` on the
-    /// result): its status message is not said over the write's ("… — u to undo").
-    var refreshFollowsOwnWrite = false
+    /// When the browser's last write of its own (`d`, `e`, `a`, `u`, Ctrl-R on the result) was
+    /// saved, until a run of the query that began after it (``followsOwnWrite(_:)``).
+    var ownWriteSaved: Date?
+    /// Whether `refresh` follows a write of the browser's own: one saved since the last run that
+    /// began after one. Its status message is not said over the write's ("… — u to undo", "Redone: …").
+    /// Counted by when the runs began, not one by one: a run under way when the next write is saved
+    /// (Ctrl-R pressed while `u`'s run is on) follows the first, and the run after it the second.
+    func followsOwnWrite(_ refresh: QueryRefresh) -> Bool {
+        guard let saved = ownWriteSaved else { return false }
+        if refresh.date.addingTimeInterval(-refresh.seconds) >= saved { ownWriteSaved = nil }
+        return true
+    }
+
     /// The server the `:` line's queries run on when the browser shows a copy of one of its
     /// tables (``TableBrowser/queryServer``).
     var server: PostgresTarget?

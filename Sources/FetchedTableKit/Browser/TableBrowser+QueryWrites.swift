@@ -1,4 +1,5 @@
 import FetchedResultsUI
+import Foundation
 import SQLiteStore
 import TerminalUI
 
@@ -21,7 +22,7 @@ extension TableBrowser {
         // Said once the key's own handling is done (the list says "Saving …" after an edit is sent).
         let say = loop.poster { [weak self] (text: String) in self?.list?.showMessage(text, duration: 8) }
         let written = { [unowned self] in
-            self.queries.refreshFollowsOwnWrite = true
+            self.queries.ownWriteSaved = Date()
             source.live.refresh()
         }
         configuration.delete = { row, actionName in

@@ -641,25 +641,20 @@ package final class TableBrowser {
             guard let self, let list = self.list else { return }
             list.statusLine.showMessage(message, at: self.loop.clock.now, duration: 8, style: .error)
         }
-        let refreshed = loop.poster { [weak self] (text: String) in
-            guard let self, let list = self.list else { return }
+        let refreshed = loop.poster { [weak self] (refresh: QueryRefresh) in
+            guard let self else { return }
+            self.queries.lastRefresh = refresh
+            let ownWrite = self.queries.followsOwnWrite(refresh)
+            // A run that began before the last write may have taken its request: one more, after it.
+            if self.queries.ownWriteSaved != nil { self.database.querySource?.live.refresh() }
+            // A run that changed nothing (a poll) says nothing; one that did says when and why.
+            guard !refresh.change.isEmpty, let list = self.list else { return }
             list.pollExternalChanges()
             // After a write of its own, the write's message stays (the status detail says the refresh).
-            if self.queries.refreshFollowsOwnWrite {
-                self.queries.refreshFollowsOwnWrite = false
-                return
-            }
-            list.statusLine.showMessage(text, at: self.loop.clock.now, duration: 8)
+            if ownWrite { return }
+            list.statusLine.showMessage(QuerySource.refreshedText(refresh), at: self.loop.clock.now, duration: 8)
         }
-        let lastRefresh = loop.poster { [weak self] (refresh: QueryRefresh) in self?.queries.lastRefresh = refresh }
-        source.follow(
-            { show($0) },
-            refreshed: { refresh in
-                lastRefresh(refresh)
-                // A run that changed nothing (a poll) says nothing; one that did says when and why.
-                if !refresh.change.isEmpty { refreshed(QuerySource.refreshedText(refresh)) }
-            }
-        )
+        source.follow({ show($0) }, refreshed: { refreshed($0) })
     }
     /// Why the first fetch failed, if it did.
     package var loadError: Error? { list?.loadError }
