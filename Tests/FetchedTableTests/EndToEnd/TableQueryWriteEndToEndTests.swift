@@ -70,6 +70,32 @@ struct TableQueryWriteEndToEndTests {
         #expect(fixture.exitStatus() == 0)
     }
 
+    /// Ctrl-R pressed while the query still runs after `u` (a slow one: a second or so): "Redone: …"
+    /// stays until it expires, never replaced by the "refreshed …" message of a run that followed
+    /// the browser's own writes (before the fix the undo's run took the flag that was to keep the
+    /// redo's message, and the redo's run said "refreshed" over it).
+    @Test func aRedoWhileTheUndosRunIsOnKeepsItsMessage() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let database = try fixture.database("shop.db", Self.shop)
+        let slow = "SELECT id, name, qty FROM orders WHERE qty > 0 AND length(hex(randomblob(20000000))) > 0"
+        let tmux = try fixture.launch([database, "--query", slow], width: 100, height: 14)
+        defer { tmux.close() }
+        try tmux.waitUntil("the query's rows", timeout: 20) { $0.contains("pen") && $0.contains("pad") }
+        try tmux.deleteRow()
+        try tmux.waitUntil("pen gone from the result", timeout: 20) { !$0.contains("pen") }
+        try tmux.undo("Deleted")
+        try tmux.redo("Deleted")
+        #expect(try fixture.sql("SELECT count(*) FROM orders WHERE name = 'pen'", database: database) == "0")
+        // Both runs done: nothing drawn for 4 s (a run's "refreshed" message would stay 8).
+        let settled = try tmux.waitUntilSettled(quiet: 4)
+        let status = settled.screenLines.last ?? ""
+        #expect(!status.hasPrefix("refreshed"), "\(settled)")
+        #expect(!settled.contains("pen"), "\(settled)")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
     @Test func aJoinsResultSaysWhyItsRowsCannotBeChanged() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
