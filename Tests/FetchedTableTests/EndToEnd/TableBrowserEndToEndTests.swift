@@ -133,7 +133,11 @@ struct TableBrowserEndToEndTests {
         defer { tmux.close() }
         try tmux.waitFor("Art (2)", timeout: 10)
         try fixture.sql("INSERT INTO student (name, subject, number) VALUES ('Ivo', 'Chemistry', 1)")
-        let screen = try tmux.waitFor("Chemistry (1)")
+        // The new section's header shows in the insert's first frame and its row as the gap opens:
+        // the screen once both are drawn and it no longer changes.
+        let screen = try tmux.waitUntilWhole("Ivo under Chemistry (1)", timeout: 10) { screen in
+            line("Chemistry (1)", in: screen).map { line("Ivo", in: screen, after: $0) != nil } ?? false
+        }
         let chemistry = try #require(line("Chemistry (1)", in: screen))
         #expect(line("Ivo", in: screen, after: chemistry) != nil)
         #expect(line("History (2)", in: screen, after: chemistry) != nil, "between Biology and History:\n\(screen)")
