@@ -43,11 +43,7 @@ final class PostgresQueryWrites: @unchecked Sendable {
         self.target = target
         self.columns = columns
         expressions = QueryColumn.expressions(in: sql)
-        var tableColumns: [String: String] = [:]
-        for column in columns where column.sourceTable == mapping.table {
-            if let source = column.sourceColumn { tableColumns[column.name] = source }
-        }
-        self.tableColumns = tableColumns
+        tableColumns = QueryColumn.plainColumns(of: mapping.table, in: columns)
         let server = try PostgresServer.connect(target, warn: { _ in })
         connection = server.connection
         table = try server.table(named: mapping.table)

@@ -32,11 +32,7 @@ final class QueryWrites {
         self.mapping = mapping
         self.columns = columns
         expressions = QueryColumn.expressions(in: sql)
-        var tableColumns: [String: String] = [:]
-        for column in columns where column.sourceTable == mapping.table {
-            if let source = column.sourceColumn { tableColumns[column.name] = source }
-        }
-        self.tableColumns = tableColumns
+        tableColumns = QueryColumn.plainColumns(of: mapping.table, in: columns)
         do {
             let catalog = try DatabaseCatalog(path: file, tracking: TableFileNames.tracking)
             guard let table = catalog.table(named: mapping.table) else {

@@ -50,6 +50,16 @@ public struct QueryColumn: Sendable, Hashable {
 }
 
 extension QueryColumn {
+    /// The result's columns that are plain columns of `table`, by result name: the table column
+    /// each one reads (what a write through the result changes).
+    package static func plainColumns(of table: String, in columns: [QueryColumn]) -> [String: String] {
+        var plain: [String: String] = [:]
+        for column in columns where column.sourceTable == table {
+            if let source = column.sourceColumn { plain[column.name] = source }
+        }
+        return plain
+    }
+
     /// The expressions of `sql`'s outermost select list that are named with `AS`, by that name
     /// (as written, quotes taken off): what a computed column of the result is computed from.
     ///
