@@ -27,7 +27,7 @@ package final class QuerySource {
     package var title: String
 
     /// The result table's columns that are the table's own, not the query's.
-    var hiddenColumns: Set<String> { [live.result.rowIDColumn, live.result.orderColumn] }
+    var hiddenColumns: Set<String> { [live.result.rowIDColumn, live.result.orderColumn, live.result.placeColumn] }
     /// The column that orders the rows as the query does.
     var orderColumn: String { live.result.orderColumn }
 

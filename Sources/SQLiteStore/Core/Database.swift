@@ -42,14 +42,22 @@ public final class Database {
     /// The raw connection handle (for this module's helpers).
     let handle: OpaquePointer
     private var cache: [String: Statement] = [:]
-    /// Set by `interruptUntilResumed()`: the progress handler then stops every statement.
-    private let stopRequested = StopFlag()
+    /// What the connection's progress handler reads: whether to stop (``interruptUntilResumed()``)
+    /// and whom to tell of the steps (``observingSteps(_:_:)``).
+    private let stepHandler = StepHandler()
 
-    /// A flag the connection's progress handler reads (from the thread running a statement).
-    final class StopFlag: Sendable {
-        private let value = Atomic<Bool>(false)
-        func set(_ on: Bool) { value.store(on, ordering: .releasing) }
-        var isSet: Bool { value.load(ordering: .acquiring) }
+    /// The state the connection's progress handler reads (on the thread running a statement).
+    final class StepHandler: @unchecked Sendable {
+        private let stopRequested = Atomic<Bool>(false)
+        /// Set and read only on the thread that runs the connection's statements.
+        var observer: (() -> Void)?
+        func setStopRequested(_ on: Bool) { stopRequested.store(on, ordering: .releasing) }
+        /// The progress handler's answer: nonzero stops the statement.
+        func step() -> Int32 {
+            if stopRequested.load(ordering: .acquiring) { return 1 }
+            observer?()
+            return 0
+        }
     }
     /// Beyond this many cached statements, idle ones are dropped.
     static let cacheLimit = 512
@@ -108,8 +116,8 @@ public final class Database {
         sqlite3_progress_handler(
             db,
             1000,
-            { context in Unmanaged<StopFlag>.fromOpaque(context!).takeUnretainedValue().isSet ? 1 : 0 },
-            Unmanaged.passUnretained(stopRequested).toOpaque()
+            { context in Unmanaged<StepHandler>.fromOpaque(context!).takeUnretainedValue().step() },
+            Unmanaged.passUnretained(stepHandler).toOpaque()
         )
         checkpointsOnClose = options.checkpointsOnClose
         if !options.checkpointsOnClose {
@@ -165,12 +173,23 @@ public final class Database {
     ///     …
     ///     reader.resume()                  // before the connection's next user runs anything
     package func interruptUntilResumed() {
-        stopRequested.set(true)
+        stepHandler.setStopRequested(true)
         sqlite3_interrupt(handle)
     }
 
     /// Ends `interruptUntilResumed()`: statements run again.
-    package func resume() { stopRequested.set(false) }
+    package func resume() { stepHandler.setStopRequested(false) }
+
+    /// Runs `body` with `observer` called every 1,000 virtual-machine steps of the statements it
+    /// runs (a few rows each), on this thread, between steps: it may read the connection's state
+    /// (``lastInsertRowID``), not run a statement.
+    ///
+    ///     try database.observingSteps({ report(database.lastInsertRowID) }) { _ = try insert.step() }
+    package func observingSteps<T>(_ observer: @escaping () -> Void, _ body: () throws -> T) rethrows -> T {
+        stepHandler.observer = observer
+        defer { stepHandler.observer = nil }
+        return try body()
+    }
 
     /// True when the connection cannot write (opened read-only, or the file is not writable).
     public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }

@@ -158,12 +158,12 @@ extension QueryResultTable {
 
     private var quotedTable: String { tableName }
     var quotedRowID: String { SQLIdentifier.quoted(rowIDColumn) }
-    private var quotedOrder: String { SQLIdentifier.quoted(orderColumn) }
+    private var quotedPlace: String { SQLIdentifier.quoted(placeColumn) }
 
     private var deleteSQL: String { "DELETE FROM \(quotedTable) WHERE \(quotedRowID) = ?" }
-    private var moveSQL: String { "UPDATE \(quotedTable) SET \(quotedOrder) = ? WHERE \(quotedRowID) = ?" }
+    private var moveSQL: String { "UPDATE \(quotedTable) SET \(quotedPlace) = ? WHERE \(quotedRowID) = ?" }
     private var updateSQL: String {
-        let assignments = columns.map { SQLIdentifier.alwaysQuoted($0.name) + " = ?" } + ["\(quotedOrder) = ?"]
+        let assignments = columns.map { SQLIdentifier.alwaysQuoted($0.name) + " = ?" } + ["\(quotedPlace) = ?"]
         return "UPDATE \(quotedTable) SET \(assignments.joined(separator: ", ")) WHERE \(quotedRowID) = ?"
     }
     private var insertSQL: String {

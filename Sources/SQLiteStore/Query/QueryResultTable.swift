@@ -9,9 +9,11 @@ import Foundation
 ///
 /// Rows are told apart by ``identity``: a key's columns, or their whole content. The table's
 /// columns are the result's (their declared types kept, so that their values are stored as the
-/// query returned them), plus two of its own, named so as not to clash with them: the row id
+/// query returned them), plus three of its own, named so as not to clash with them: the row id
 /// (``rowIDColumn``) and the row's place in the query's order (``orderColumn``), which moves as
-/// few rows as it can from one run to the next (a longest increasing run keeps its places).
+/// few rows as it can from one run to the next (a longest increasing run keeps its places). The
+/// order column is generated: the place a later run gave the row (``placeColumn``), else its
+/// row id — a first run's rows are written in the query's order with no place of their own.
 ///
 ///     let table = try QueryResultTable(path: "/tmp/q.sqlite", columns: query.columns, identity: .key(["id"]))
 ///     try table.load(try query.rows())                 // the first run
@@ -33,6 +35,10 @@ public final class QueryResultTable {
     public let rowIDColumn: String
     /// The column holding each row's place in the query's order (sort by it for the query's own order).
     public let orderColumn: String
+    /// The column the order column is generated from: the place a later run gave the row, NULL
+    /// for a row of the first run (whose place is its row id). Writers set it; readers sort by
+    /// ``orderColumn``.
+    package let placeColumn: String
     /// The history table and triggers of the file (``Store/installTracking(forTables:)``): open
     /// a store over the file with them (``openStore()`` does).
     public let tracking: TrackingNames
@@ -79,6 +85,7 @@ public final class QueryResultTable {
         }
         rowIDColumn = free("query_row")
         orderColumn = free("query_order")
+        placeColumn = free("query_place")
         keyColumns = try QueryResultTable.keyPositions(identity, columns: columns)
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
         var options = Database.Options()
@@ -94,7 +101,13 @@ public final class QueryResultTable {
             + columns.map { column in
                 let type = column.declaredType.isEmpty ? "" : " " + QueryResultTable.typeName(column.declaredType)
                 return SQLIdentifier.alwaysQuoted(column.name) + type
-            } + ["\(SQLIdentifier.quoted(orderColumn)) REAL NOT NULL"]
+            } + [
+                "\(SQLIdentifier.quoted(placeColumn)) REAL",
+                // Reals from the expression, and no declared type: SQLite 3.40 sorts a generated
+                // REAL column's whole numbers as integers (1, not 1.0) when it sorts without an index.
+                "\(SQLIdentifier.quoted(orderColumn)) GENERATED ALWAYS AS "
+                    + "(coalesce(\(SQLIdentifier.quoted(placeColumn)), CAST(\(SQLIdentifier.quoted(rowIDColumn)) AS REAL))) VIRTUAL",
+            ]
         try database.execute("CREATE TABLE \(tableName) (\(definitions.joined(separator: ", ")))")
     }
 
@@ -222,7 +235,7 @@ public final class QueryResultTable {
                     for column in 0..<columns.count {
                         try insert.bind(field: rows.field(column), at: base + Int32(column) + 2, copying: copying)
                     }
-                    try insert.bind(field: .real(Double(rowID)), at: base + Int32(width))
+                    try insert.bind(StoreValue.null, at: base + Int32(width))  // placed by its row id
                     pending += 1
                     if pending == perStatement {
                         _ = try insert.step()

@@ -190,6 +190,38 @@ import Testing
         #expect(live.firstRunRowCount == nil)
     }
 
+    @Test func theFirstRunsInsertHasTheQueryFlattenedIntoItNotRunAsACoRoutine() throws {
+        // A join sorted by its first table's key: SQLite reads it in that order, no sort. Anything
+        // but constants beside the query's columns in the INSERT (a function numbering the rows)
+        // made it a co-routine whose every value was copied once more (0.5 s of a 1M-row join's 1 s).
+        let source = try Source()
+        let sql = "SELECT a.id, a.name, b.price FROM item a JOIN item b ON b.id = a.id ORDER BY a.id DESC"
+        let live = try live(source, sql)
+        try live.result.database.execute(
+            "ATTACH DATABASE '\(source.path)' AS \(QueryResultTable.sourceSchema)"
+        )
+        let plan = try live.result.database.query("EXPLAIN QUERY PLAN " + live.result.inPlaceInsertText(sql))
+            .map { $0.last?.string ?? "" }
+        #expect(!plan.isEmpty && !plan.contains { $0.contains("CO-ROUTINE") }, "\(plan)")
+        try live.result.database.execute("DETACH DATABASE \(QueryResultTable.sourceSchema)")
+        // Written so, each row's place is its row id, in the query's order (contents checks it).
+        try live.load()
+        #expect(try contents(live.result) == (try source.expected(sql)))
+    }
+
+    @Test func theFirstRunReportsItsRowsAsTheyAreWritten() throws {
+        let source = try Source(
+            "CREATE TABLE many (n INTEGER PRIMARY KEY); "
+                + "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 120000) "
+                + "INSERT INTO many SELECT n FROM c;"
+        )
+        let live = try live(source, "SELECT n FROM many ORDER BY n DESC")
+        let query = try Database.openForQueries(path: source.path).prepareReadOnlyQuery(live.sql)
+        var reported: [Int] = []
+        #expect(try live.result.loadInPlace(query, from: source.path, checksKey: false) { reported.append($0) })
+        #expect(reported == [51_200, 102_400, 120_000])
+    }
+
     /// A value set on one thread and read on another.
     final class Outcome: @unchecked Sendable {
         private let lock = NSLock()
