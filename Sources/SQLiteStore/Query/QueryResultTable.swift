@@ -12,7 +12,7 @@ import Foundation
 /// query returned them), plus three of its own, named so as not to clash with them: the row id
 /// (``rowIDColumn``) and the row's place in the query's order (``orderColumn``), which moves as
 /// few rows as it can from one run to the next (a longest increasing run keeps its places). The
-/// order column is generated: the place a later run gave the row (``placeColumn``), else its
+/// order column is generated: the place a later run gave the row (a third column), else its
 /// row id — a first run's rows are written in the query's order with no place of their own.
 ///
 ///     let table = try QueryResultTable(path: "/tmp/q.sqlite", columns: query.columns, identity: .key(["id"]))
