@@ -11,14 +11,34 @@ public struct AddedRow: Hashable, Sendable {
     let columns: [String]
     /// Each column's value in the server's text (nil: NULL), as the write left it.
     let serverTexts: [String?]
-    /// True when undo wrote the row back (a delete undone), false when it was inserted.
-    let restored: Bool
+    /// How the write put the row there.
+    let origin: Origin
+
+    /// How a write put a row on the server, as a person who made it would say it.
+    enum Origin: Hashable, Sendable {
+        /// Inserted (`a`).
+        case added
+        /// Written back by the redo of an add that undo had deleted (`a`, `u`, Ctrl-R).
+        case addedAgain
+        /// Written back by the undo of a delete (`d`, `u`).
+        case putBack
+    }
 
     /// The same row, named `rowID` in the replica.
     func with(rowID: Int64) -> AddedRow {
-        AddedRow(rowID: rowID, key: key, columns: columns, serverTexts: serverTexts, restored: restored)
+        AddedRow(rowID: rowID, key: key, columns: columns, serverTexts: serverTexts, origin: origin)
     }
 
-    /// How the row came to be, for a conflict's words ("since it was added").
-    var verb: String { restored ? "written back" : "added" }
+    /// Whether the row is one the user added (or added again), rather than one undo put back.
+    var wasAdded: Bool { origin != .putBack }
+
+    /// Since when another session's change is one, for a conflict's words ("qty was changed by
+    /// another session since it was added again").
+    var since: String {
+        switch origin {
+        case .added: "since it was added"
+        case .addedAgain: "since it was added again"
+        case .putBack: "since undo put it back"
+        }
+    }
 }

@@ -13,6 +13,9 @@ public struct DeletedRow: Hashable, Sendable {
     /// Each column's value in the server's text form (nil: NULL), exactly as it came: what
     /// undo writes back, cast to the column's type.
     let serverTexts: [String?]
+    /// True when the row was one the user added (its delete the undo of an add): writing it
+    /// back is adding it again, not putting back a row deleted.
+    var wasAdded = false
 
     /// The text undo writes for column `index` (the value's parameter form when the server's text is missing).
     func text(at index: Int) -> String? {

@@ -52,15 +52,18 @@ package struct TableWrites: Sendable {
     /// already gone are left out.
     package func delete(_ rows: [AddedRow], on connection: PostgresConnection) throws -> [DeletedRow] {
         let rowIDs = Dictionary(rows.map { ($0.key, $0.rowID) }, uniquingKeysWith: { first, _ in first })
-        return try delete(keys: rows.map(\.key), rowIDs: rowIDs, on: connection) {
+        let added = Set(rows.filter(\.wasAdded).map(\.key))
+        return try delete(keys: rows.map(\.key), rowIDs: rowIDs, added: added, on: connection) {
             try checkHeld(rows, on: connection)
         }
     }
 
-    /// The delete of the rows of `keys`, `check` run first in its transaction (a throw deletes nothing).
+    /// The delete of the rows of `keys`, `check` run first in its transaction (a throw deletes
+    /// nothing); the rows of `added` are ones the user added (``DeletedRow/wasAdded``).
     private func delete(
         keys: [[String]],
         rowIDs: [[String]: Int64],
+        added: Set<[String]> = [],
         on connection: PostgresConnection,
         check: () throws -> Void
     ) throws -> [DeletedRow] {
@@ -94,7 +97,8 @@ package struct TableWrites: Sendable {
                     columns: names,
                     values: names.indices.map { result[row, $0] },
                     rowID: rowIDs[key] ?? 0,
-                    serverTexts: names.indices.map { result.text(row: row, column: $0) }
+                    serverTexts: names.indices.map { result.text(row: row, column: $0) },
+                    wasAdded: added.contains(key)
                 )
             }
         }
@@ -140,7 +144,7 @@ package struct TableWrites: Sendable {
                 guard let written = row.columns.firstIndex(of: column), row.serverTexts[written] != now[index]
                 else { continue }
                 throw ReplicaError.conflict(
-                    reason: "\(column) was changed by another session since it was \(row.verb): not deleted"
+                    reason: "\(column) was changed by another session \(row.since): not deleted"
                 )
             }
         }
@@ -152,14 +156,14 @@ package struct TableWrites: Sendable {
     }
 
     /// Row `row` of `result` (which selected ``heldList``) as a write left it.
-    private func addedRow(_ result: QueryResult, row: Int, rowID: Int64, restored: Bool) -> AddedRow {
+    private func addedRow(_ result: QueryResult, row: Int, rowID: Int64, origin: AddedRow.Origin) -> AddedRow {
         let names = shape.columns.map(\.name)
         return AddedRow(
             rowID: rowID,
             key: shape.keyColumns.indices.map { result.text(row: row, column: names.count + $0) ?? "" },
             columns: names,
             serverTexts: names.indices.map { result.text(row: row, column: $0) },
-            restored: restored
+            origin: origin
         )
     }
 
@@ -185,7 +189,9 @@ package struct TableWrites: Sendable {
                         + " RETURNING \(heldList)",
                     written.map { row.text(at: $0) }
                 )
-                restored.append(addedRow(result, row: 0, rowID: row.rowID, restored: true))
+                restored.append(
+                    addedRow(result, row: 0, rowID: row.rowID, origin: row.wasAdded ? .addedAgain : .putBack)
+                )
             }
         }
         return restored
@@ -212,7 +218,7 @@ package struct TableWrites: Sendable {
             sql = "INSERT INTO \(shape.source.quoted) (\(columns)) VALUES (\(casts)) RETURNING \(returning)"
         }
         let result = try connection.query(sql, written.map { values[$0.name] ?? nil })
-        return addedRow(result, row: 0, rowID: 0, restored: false)
+        return addedRow(result, row: 0, rowID: 0, origin: .added)
     }
 
     /// The guarded write of `text` (nil: NULL) into `column` of the row of `key`: the row

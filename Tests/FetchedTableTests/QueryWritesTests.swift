@@ -89,7 +89,7 @@ import Testing
         #expect {
             try writes.context.undo()
         } throws: { error in
-            "\(error)" == "the row 4 of orders was changed by another program since; not undone"
+            "\(error)" == "the row 4 of orders was changed by another program since it was added; not undone"
         }
         #expect(try writer.scalar("SELECT qty FROM orders WHERE id = 4") == .integer(8))
         #expect(writes.context.undoActionName == "Added “cap”", "it stays, as an edit's undo does")

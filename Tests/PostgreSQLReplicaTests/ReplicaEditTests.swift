@@ -177,6 +177,36 @@ struct ReplicaEditTests {
         #expect(try replicaRows(table, orderBy: "id").count == 2)
     }
 
+    /// a, u, Ctrl-R, then u over another session's change: the row was added again (by the redo),
+    /// and the conflict says so — not that undo wrote it back.
+    @Test func undoOfAnAddRedoneSaysTheRowWasAddedAgain() throws {
+        let database = try ReplicaTestDatabase()
+        try Self.items(database)
+        let (replica, _) = try Self.loaded(database, table: "items")
+        let added = try replica.insert(["id": "3", "name": "nib", "price": "0.40"])
+        let undone = try replica.delete([added])
+        let redone = try replica.restore(undone)
+        #expect(try database.psql("SELECT name, qty FROM items WHERE id = 3") == "nib|1\n")
+        try database.psql("UPDATE items SET qty = 5 WHERE id = 3")
+        #expect {
+            _ = try replica.delete(redone)
+        } throws: { error in
+            guard case ReplicaError.conflict(let reason) = error else { return false }
+            return reason == "qty was changed by another session since it was added again: not deleted"
+        }
+        #expect(try database.psql("SELECT name, qty FROM items WHERE id = 3") == "nib|5\n")
+        // Set back: the undo deletes it, and redoing that adds it again once more.
+        try database.psql("UPDATE items SET qty = 1 WHERE id = 3")
+        let again = try replica.restore(try replica.delete(redone))
+        try database.psql("UPDATE items SET name = 'nib!' WHERE id = 3")
+        #expect {
+            _ = try replica.delete(again)
+        } throws: { error in
+            guard case ReplicaError.conflict(let reason) = error else { return false }
+            return reason == "name was changed by another session since it was added again: not deleted"
+        }
+    }
+
     @Test func redoOfADeleteDeletesTheRowWrittenBackOnlyWhileItHoldsWhatUndoWrote() throws {
         let database = try ReplicaTestDatabase()
         try Self.items(database)
@@ -189,7 +219,7 @@ struct ReplicaEditTests {
             _ = try replica.delete(restored)
         } throws: { error in
             guard case ReplicaError.conflict(let reason) = error else { return false }
-            return reason == "name was changed by another session since it was written back: not deleted"
+            return reason == "name was changed by another session since undo put it back: not deleted"
         }
         #expect(try database.psql("SELECT name FROM items WHERE id = 2") == "ink!\n")
         // Deleted by another session since: nothing to delete, said by the caller.

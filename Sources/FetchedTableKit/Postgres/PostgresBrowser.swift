@@ -446,15 +446,19 @@ final class PostgresBrowser {
     }
 
     /// The server's refusal of a write: what kind of refusal its SQLSTATE says — `not a value of
-    /// its type`, `NOT NULL`, `CHECK`, `UNIQUE`, `FOREIGN KEY`, `no privilege` — first (a long
-    /// message is cut at the screen's edge), then the server's message, which names the
-    /// constraint; the bare code when the kind is none of those.
+    /// its type`, `NOT NULL`, `CHECK`, `UNIQUE`, `FOREIGN KEY`, `no privilege`, `the server's disk
+    /// is full`, `another transaction got in the way; try again` — first (a long message is cut at
+    /// the screen's edge), then the server's message, which names the constraint or the file; the
+    /// bare code when the kind is none of those.
     static func refusalText(_ error: PostgresError) -> String {
         guard case .statementFailed(let state, let message, _) = error else { return error.description }
         let kinds = [
             "22P02": "not a value of its type", "22003": "a number out of range", "22007": "not a date or time",
             "22008": "a date or time out of range", "22001": "too long for the column", "23502": "NOT NULL",
             "23514": "CHECK", "23505": "UNIQUE", "23503": "FOREIGN KEY", "42501": "no privilege",
+            "53100": "the server's disk is full", "53200": "the server is out of memory",
+            "40001": "another transaction got in the way; try again",
+            "40P01": "a deadlock with another transaction; try again",
         ]
         guard let kind = kinds[state] else { return error.description }
         return "\(kind) — \(message)"

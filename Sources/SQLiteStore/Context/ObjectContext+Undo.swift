@@ -42,9 +42,9 @@ extension ObjectContext {
             return UndoneAction(name: nil, changes: ChangeSet(), discardedUnsavedChanges: true)
         }
         guard let entry = undoStack.last else { return nil }
-        let (log, changes) = try revert(entry.log, as: .undo)
+        let (log, changes) = try revert(entry.log, madeBy: entry.madeBy, as: .undo)
         undoStack.removeLast()
-        redoStack.append(UndoEntry(name: entry.name, log: log))
+        redoStack.append(UndoEntry(name: entry.name, log: log, madeBy: .undo))
         return UndoneAction(name: entry.name, changes: changes, discardedUnsavedChanges: false)
     }
 
@@ -54,16 +54,20 @@ extension ObjectContext {
     public func redo() throws -> UndoneAction? {
         rollback()
         guard let entry = redoStack.last else { return nil }
-        let (log, changes) = try revert(entry.log, as: .redo)
+        let (log, changes) = try revert(entry.log, madeBy: entry.madeBy, as: .redo)
         redoStack.removeLast()
-        undoStack.append(UndoEntry(name: entry.name, log: log))
+        undoStack.append(UndoEntry(name: entry.name, log: log, madeBy: .redo))
         return UndoneAction(name: entry.name, changes: changes, discardedUnsavedChanges: false)
     }
 
-    /// Undoes `log` in one transaction — every row it changed, those its cascades and
-    /// triggers changed included — recording what that changed in turn (the way back, for
-    /// redo or undo), and publishes the change set of the rows this model has.
-    func revert(_ log: RowChangeLog, as write: SaveHook.Write) throws -> (RowChangeLog, ChangeSet) {
+    /// Undoes `log` (which `madeBy` wrote) in one transaction — every row it changed, those its
+    /// cascades and triggers changed included — recording what that changed in turn (the way
+    /// back, for redo or undo), and publishes the change set of the rows this model has.
+    func revert(
+        _ log: RowChangeLog,
+        madeBy: SaveHook.Write,
+        as write: SaveHook.Write
+    ) throws -> (RowChangeLog, ChangeSet) {
         guard !store.isReadOnly else { throw StoreError.readOnly(path: store.path) }
         let counterBefore = store.localChangeCounter
         let (range, reverted, changes, reloaded) = try database.transaction {
@@ -74,7 +78,7 @@ extension ObjectContext {
             // The file's own triggers stay off: what they did at the save is in the log, and
             // firing them again (an audit row of the undo) would make the undo inexact and the
             // redo collide with it. The history triggers are off with them: readers get a reset.
-            try database.checkUnchangedSince(log)
+            try database.checkUnchangedSince(log, write: write, madeBy: madeBy)
             let triggersOff = try store.hasTriggersBesidesHistory()
             let (_, reverted) = try database.recordingChanges(excluding: unloggedTables) { _ in
                 if triggersOff {

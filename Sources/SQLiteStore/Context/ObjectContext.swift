@@ -39,6 +39,8 @@ public final class ObjectContext {
     struct UndoEntry {
         var name: String?
         var log: RowChangeLog
+        /// The write that made the log: the save, or the undo or redo that reverted another.
+        var madeBy: SaveHook.Write = .save
     }
     var undoStack: [UndoEntry] = []
     var redoStack: [UndoEntry] = []

@@ -40,7 +40,7 @@ public struct SaveConflict: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An undo or redo that would write over what another writer did to a row since the save
-/// (``StoreError/restoreConflict(table:row:reason:)``): it changes nothing, and stays on its
+/// (``StoreError/restoreConflict(table:row:reason:step:)``): it changes nothing, and stays on its
 /// stack (it applies once the other writer's change is gone).
 public enum RestoreConflict: Sendable, Equatable {
     /// A row the save deleted was put back (with the same key) by another writer.
@@ -49,4 +49,41 @@ public enum RestoreConflict: Sendable, Equatable {
     case changedSince
     /// A row the save inserted or changed was deleted by another writer.
     case deletedSince
+}
+
+/// The undo or redo a ``RestoreConflict`` refused, as the person who pressed it knows it: what
+/// it was to take back (the save, or the undo or redo before it) and what that did to the row —
+/// for the error's words ("the row 4 of orders was changed by another program since it was added
+/// again; not undone").
+public struct RestoreStep: Sendable, Equatable {
+    /// The write refused: ``SaveHook/Write/undo`` or ``SaveHook/Write/redo``.
+    public var write: SaveHook.Write
+    /// The write it was to take back: the save (an undo), an undo (a redo), or a redo (an undo again).
+    public var takingBack: SaveHook.Write
+    /// Whether that write inserted the row (else it changed it).
+    public var inserted: Bool
+
+    /// The step of `write`, taking back `takingBack`, which inserted the row or changed it.
+    public init(write: SaveHook.Write, takingBack: SaveHook.Write, inserted: Bool) {
+        self.write = write
+        self.takingBack = takingBack
+        self.inserted = inserted
+    }
+
+    /// Since when another writer's change is one: "since it was added", "since it was added
+    /// again" (a redone add), "since undo put it back" (an undone delete), and for a row changed,
+    /// "since it was edited", "since it was edited again", "since undo changed it back".
+    public var since: String {
+        switch (takingBack, inserted) {
+        case (.undo, true): "since undo put it back"
+        case (.undo, false): "since undo changed it back"
+        case (.redo, true): "since it was added again"
+        case (.redo, false): "since it was edited again"
+        case (.save, true): "since it was added"
+        case (.save, false): "since it was edited"
+        }
+    }
+
+    /// What did not happen: "not undone", "not redone".
+    public var notDone: String { write == .redo ? "not redone" : "not undone" }
 }

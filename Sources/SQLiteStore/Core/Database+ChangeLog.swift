@@ -62,12 +62,13 @@ extension Database {
         }
     }
 
-    /// Before ``revert(_:)``: throws ``StoreError/restoreConflict(table:row:reason:)`` for the
+    /// Before ``revert(_:)``: throws ``StoreError/restoreConflict(table:row:reason:step:)`` for the
     /// first row that another writer changed since the log was written — a row the log deleted
     /// that exists again, a row it inserted or changed that is gone, or whose columns the log
     /// set hold other values now (every column, for a row the log inserted). Reverting over
-    /// them would lose the other writer's change.
-    func checkUnchangedSince(_ log: RowChangeLog) throws {
+    /// them would lose the other writer's change. `write` is the undo or redo about to revert
+    /// the log, which `madeBy` wrote (for the error's words, ``RestoreStep``).
+    func checkUnchangedSince(_ log: RowChangeLog, write: SaveHook.Write, madeBy: SaveHook.Write) throws {
         var order: [String] = []
         var finals: [String: FinalRow] = [:]
         func note(
@@ -75,15 +76,24 @@ extension Database {
             rowID: Int64,
             values: [String: StoreValue],
             final: [String: StoreValue]?,
-            columns: Set<String>
+            columns: Set<String>,
+            inserted: Bool = false
         ) {
             let key = FinalRow.key(table, rowID: rowID, values: values)
             if finals[key] == nil {
                 order.append(key)
-                finals[key] = FinalRow(table: table, rowID: rowID, address: values, final: final, columns: columns)
+                finals[key] = FinalRow(
+                    table: table,
+                    rowID: rowID,
+                    address: values,
+                    final: final,
+                    columns: columns,
+                    inserted: inserted
+                )
             } else {
                 finals[key]!.final = final
                 finals[key]!.columns.formUnion(columns)
+                finals[key]!.inserted = finals[key]!.inserted || inserted
                 if let final { finals[key]!.address = final }
             }
         }
@@ -96,7 +106,8 @@ extension Database {
                     rowID: change.newRowID,
                     values: new,
                     final: new,
-                    columns: Set(change.table.writableColumns)
+                    columns: Set(change.table.writableColumns),
+                    inserted: true
                 )
             case .delete:
                 guard let old = change.old else { continue }
@@ -115,7 +126,8 @@ extension Database {
                         rowID: change.newRowID,
                         values: new,
                         final: new,
-                        columns: Set(change.table.writableColumns)
+                        columns: Set(change.table.writableColumns),
+                        inserted: true
                     )
                 }
             }
@@ -134,7 +146,12 @@ extension Database {
                     ? .changedSince : nil
             }
             if let conflict {
-                throw StoreError.restoreConflict(table: row.table.name, row: row.name, reason: conflict)
+                throw StoreError.restoreConflict(
+                    table: row.table.name,
+                    row: row.name,
+                    reason: conflict,
+                    step: RestoreStep(write: write, takingBack: madeBy, inserted: row.inserted)
+                )
             }
         }
     }
@@ -243,6 +260,8 @@ private struct FinalRow {
     var final: [String: StoreValue]?
     /// The columns the log set (every one, for a row it inserted).
     var columns: Set<String>
+    /// Whether the log inserted the row (else it changed or deleted it).
+    var inserted: Bool
 
     /// What names the row in messages: its row id, or a `WITHOUT ROWID` table's key values.
     var name: String {

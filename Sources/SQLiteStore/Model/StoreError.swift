@@ -46,10 +46,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// nothing was written, and the context keeps the changes. ``ObjectContext/resolveConflict(of:by:)``
     /// chooses what the next save does (<doc:ChangesFromOtherProcesses>).
     case conflict([SaveConflict])
-    /// An undo or redo that would write over another writer's change of the row `row` (its row
-    /// id, or a `WITHOUT ROWID` table's key) of `table` since the save: it changed nothing and
-    /// stays on its stack ([Changes and undo](<doc:ChangesAndUndo>)).
-    case restoreConflict(table: String, row: String, reason: RestoreConflict)
+    /// An undo or redo (`step`) that would write over another writer's change of the row `row`
+    /// (its row id, or a `WITHOUT ROWID` table's key) of `table` since the save: it changed
+    /// nothing and stays on its stack ([Changes and undo](<doc:ChangesAndUndo>)).
+    case restoreConflict(table: String, row: String, reason: RestoreConflict, step: RestoreStep)
     /// The folder that would hold the store cannot be created (`Store.createFolder(for:)`):
     /// `errno` says why (`EACCES`, `ENOTDIR`, …).
     case cannotCreateFolder(path: String, errno: Int32)
@@ -79,11 +79,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .conflict(let conflicts):
             return conflicts.map(\.description).joined(separator: "; ")
                 + ": reload and reapply the changes, or overwrite"
-        case .restoreConflict(let t, let row, let reason):
+        case .restoreConflict(let t, let row, let reason, let step):
             switch reason {
             case .existsAgain: return "the row \(row) of \(t) already exists again; not restored"
-            case .changedSince: return "the row \(row) of \(t) was changed by another program since; not undone"
-            case .deletedSince: return "the row \(row) of \(t) was deleted by another program since; not undone"
+            case .changedSince:
+                return "the row \(row) of \(t) was changed by another program \(step.since); \(step.notDone)"
+            case .deletedSince:
+                return "the row \(row) of \(t) was deleted by another program \(step.since); \(step.notDone)"
             }
         case .cannotCreateFolder(let p, let code):
             return "cannot create the folder \(p): \(String(cString: strerror(code)))"

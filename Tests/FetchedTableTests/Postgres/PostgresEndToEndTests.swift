@@ -263,7 +263,7 @@ struct PostgresEndToEndTests {
         try fixture.psql("UPDATE student SET subject = 'Zen' WHERE id = 9")
         tmux.send("u")
         try tmux.waitFor(
-            "Could not undo: subject was changed by another session since it was written back",
+            "Could not undo: subject was changed by another session since it was added again",
             timeout: 15
         )
         #expect(try fixture.psql("SELECT name, subject FROM student WHERE id = 9") == "Zoe|Zen")

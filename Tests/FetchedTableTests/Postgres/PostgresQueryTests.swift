@@ -273,7 +273,7 @@ struct PostgresQueryTests {
         #expect(try fixture.psql("SELECT count(*) FROM orders WHERE id = 4") == "1")
         try fixture.psql("UPDATE orders SET qty = 8 WHERE id = 4")
         tmux.send("u")
-        try tmux.waitFor("Could not undo: qty was changed by another session since it was written back", timeout: 15)
+        try tmux.waitFor("Could not undo: qty was changed by another session since it was added again", timeout: 15)
         #expect(try fixture.psql("SELECT qty FROM orders WHERE id = 4") == "8")
         // The change is dropped, not put on the redo stack: there is nothing to redo.
         tmux.send("C-r")

@@ -156,12 +156,50 @@ import Testing
         #expect {
             try t.f.context.undo()
         } throws: { error in
-            "\(error)" == "the row \(id) of failed_bank_info was changed by another program since; not undone"
+            "\(error)"
+                == "the row \(id) of failed_bank_info was changed by another program since it was added; not undone"
         }
         #expect(try t.stored("city") == "Chicago", "the added row is kept, as the other writer left it")
         try t.other.run("UPDATE failed_bank_info SET city = 'Springfield' WHERE id = ?", [.integer(id)])
         try t.f.context.undo()
         #expect(try t.other.scalar("SELECT count(*) FROM failed_bank_info WHERE id = ?", [.integer(id)]) == .integer(0))
+    }
+
+    /// a, u, Ctrl-R, then u over another writer's change: the row was added again by the redo,
+    /// and the refusal says so — not a bare "since".
+    @Test func undoOfARedoneAddAnotherWriterChangedSaysTheRowWasAddedAgain() throws {
+        let t = try TwoWriters()
+        let id = t.bank.objectID.rowID
+        try t.f.context.undo()
+        try t.f.context.redo()
+        try t.other.run("UPDATE failed_bank_info SET city = 'Chicago' WHERE id = ?", [.integer(id)])
+        #expect {
+            try t.f.context.undo()
+        } throws: { error in
+            "\(error)"
+                == "the row \(id) of failed_bank_info was changed by another program since it was added again; not undone"
+        }
+        #expect(try t.stored("city") == "Chicago")
+        #expect(t.f.context.canUndo && !t.f.context.canRedo, "it stays, to undo once the other change is gone")
+    }
+
+    /// d, u, then Ctrl-R over another writer's change: the row was put back by undo, and the
+    /// refusal is the redo's.
+    @Test func redoOfAnUndoneDeleteAnotherWriterChangedSaysUndoPutTheRowBack() throws {
+        let t = try TwoWriters()
+        let id = t.bank.objectID.rowID
+        t.f.context.delete(t.bank)
+        try t.f.context.save(actionName: "Deleted")
+        try t.f.context.undo()
+        try t.other.run("UPDATE failed_bank_info SET city = 'Chicago' WHERE id = ?", [.integer(id)])
+        #expect {
+            try t.f.context.redo()
+        } throws: { error in
+            "\(error)"
+                == "the row \(id) of failed_bank_info was changed by another program since undo put it back; not redone"
+        }
+        #expect(try t.stored("city") == "Chicago")
+        #expect(t.f.context.redoActionName == "Deleted", "it stays, to redo once the other change is gone")
     }
 
     @Test func undoOfAChangeAnotherWriterChangedAgainRefuses() throws {
@@ -173,7 +211,7 @@ import Testing
             try t.f.context.undo()
         } throws: { error in
             "\(error)"
-                == "the row \(t.bank.objectID.rowID) of failed_bank_info was changed by another program since; not undone"
+                == "the row \(t.bank.objectID.rowID) of failed_bank_info was changed by another program since it was edited; not undone"
         }
         #expect(try t.stored("city") == "Chicago")
         // Another column changed by the other writer is no conflict: the undo restores its own.

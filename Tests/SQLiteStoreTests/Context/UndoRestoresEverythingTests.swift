@@ -185,7 +185,8 @@ import Testing
         // Another program takes a deleted child's id meanwhile: the undo cannot restore it.
         try f.other.execute("INSERT INTO child VALUES (11, 2, 'taken')")
         let deleted = try f.snapshot()
-        #expect(throws: StoreError.restoreConflict(table: "child", row: "11", reason: .existsAgain)) {
+        let step = RestoreStep(write: .undo, takingBack: .save, inserted: false)
+        #expect(throws: StoreError.restoreConflict(table: "child", row: "11", reason: .existsAgain, step: step)) {
             try f.context.undo()
         }
         #expect(try f.snapshot() == deleted, "not the parent without its children: nothing")
