@@ -37,8 +37,8 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     package let columns: [QueryColumn]
     package let readTables: [String]
     package let result: QueryResultTable
-    package var sourceTable: QuerySourceTable? { mapping.withLock { $0.table } }
-    package var sourceTableRefusal: String? { mapping.withLock { $0.refusal } }
+    package var sourceTable: QuerySourceTable? { mapping.table }
+    package var sourceTableRefusal: String? { mapping.refusal }
     /// Seconds a run may take on the server before it is cancelled (`statement_timeout`).
     package let statementTimeout: Double
     /// The first poll's interval, in seconds, when a table the query reads is not tracked.
@@ -57,10 +57,10 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     private let canceller: QueryCanceller?
     private let text: QueryText
     private let values: [String?]
-    private let givenKey: [String]?
     /// Each notified table's label (its quoted name, the notification's payload) and the name shown.
     private let labels: [String: String]
-    private let mapping = Mutex<(table: QuerySourceTable?, refusal: String?)>((nil, nil))
+    /// ``sourceTable``, ``sourceTableRefusal`` and the key given.
+    private let mapping: QuerySourceMapping
     private let stopped = Atomic<Bool>(false)
     /// ``cancelRun()`` asked (until a run takes the request), and whether a run's statements are on the server.
     private let cancelling = Mutex<(requested: Bool, onServer: Bool)>((false, false))
@@ -95,7 +95,6 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
     ) throws {
         self.connection = connection
         self.sql = sql
-        self.givenKey = key
         self.statementTimeout = statementTimeout
         let text = try PostgresLiveQuery.check(sql)
         self.text = text
@@ -130,15 +129,14 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         isNotified = !relations.isEmpty && labels.count == relations.count
         if !labels.isEmpty { try connection.listen(changeFeed.channel) }
         // How the rows are told apart.
-        var identity = QueryRowIdentity.content
-        switch try PostgresLiveQuery.mappedTable(
+        var found = try PostgresLiveQuery.mappedTable(
             relations,
             sql: text.sql,
             described: described,
             names: names,
             on: connection
-        ) {
-        case .success(var table):
+        )
+        if case .success(var table) = found {
             // The result's plain columns of the table (what `e` may write), and its shape's refusal.
             let plain = try PostgresLiveQuery.tableColumns(relations[0], described: described, on: connection)
             for index in columns.indices {
@@ -148,23 +146,15 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
                 }
             }
             table.changeRefusal = QuerySourceTable.shapeRefusal(sql: text.sql)
-            let keyNames = table.keyColumns.map(\.result)
-            if key == nil || key == keyNames {
-                mapping.withLock { $0 = (table, nil) }
-                identity = .key(keyNames)
-            } else {
-                let reason = "the rows are told apart by \(key!.joined(separator: ", ")), not by \(table.table)'s key"
-                mapping.withLock { $0 = (nil, reason) }
-            }
-        case .failure(let unmapped):
-            mapping.withLock { $0 = (nil, unmapped.reason) }
+            found = .success(table)
         }
-        if let key { identity = .key(key) }
+        let mapping = QuerySourceMapping(found, reason: \.reason, key: key)
+        self.mapping = mapping
         self.columns = columns
         result = try QueryResultTable(
             path: resultPath,
             columns: columns,
-            identity: identity,
+            identity: mapping.identity,
             tracking: resultTracking
         )
     }
@@ -173,23 +163,14 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         stopped.store(true, ordering: .relaxed)
     }
 
-    package var identityDescription: String {
-        switch result.identity {
-        case .content: return "by their content"
-        case .key(let columns):
-            let names = columns.joined(separator: ", ")
-            return sourceTable.map { "by \(names) (\($0.table)'s key)" } ?? "by \(names)"
-        }
-    }
+    package var identityDescription: String { mapping.describe(result.identity) }
 
     package func load(progress: ((Int) -> Void)?) throws {
         if values.isEmpty, try loadByCopy(progress: progress) { return }
         let rows = try run()
-        do {
-            try result.load(PostgresResultRows(rows), checksKey: givenKey != nil, progress: progress)
-        } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
-            dropSourceTable()
-            result.identifyByContent()
+        try result.fallingBackToContent(for: mapping) {
+            try result.load(PostgresResultRows(rows), checksKey: mapping.givenKey != nil, progress: progress)
+        } again: {
             try result.load(PostgresResultRows(rows), progress: progress)
         }
     }
@@ -210,8 +191,9 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
                 do {
                     changed = try self.changedTables(waiting: wait)
                     if !prepared {
+                        // After the first wait (not competing with the first screen): the first run's index.
                         prepared = true
-                        self.prepareForRuns()
+                        self.result.readBackIndex(for: self.mapping)
                     }
                 } catch {
                     report(.failed("\(error)"))
@@ -273,13 +255,8 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         do {
             let rows = try run()
             let progress: (Int) -> Void = { report(.running(rows: $0, tables: tables)) }
-            let change: QueryResultChange
-            do {
-                change = try result.update(from: PostgresResultRows(rows), progress: progress)
-            } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
-                dropSourceTable()
-                result.identifyByContent()
-                change = try result.update(from: PostgresResultRows(rows), progress: progress)
+            let change = try result.fallingBackToContent(for: mapping) {
+                try result.update(from: PostgresResultRows(rows), progress: progress)
             }
             return .refreshed(
                 QueryRefresh(date: Date(), tables: tables, change: change, seconds: Date().timeIntervalSince(started))
@@ -291,20 +268,6 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         } catch {
             return .failed("\(error)")
         }
-    }
-
-    /// After the first wait: the result's index of the first run's rows read back from its table
-    /// (``QueryResultTable/buildIndex()``: the load only wrote them), so that the first change costs
-    /// no more than the others; the table's key repeats: the rows by content. A failure is left to
-    /// the first run, which tries again and says why.
-    private func prepareForRuns() {
-        do {
-            try result.buildIndex()
-        } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
-            dropSourceTable()
-            result.identifyByContent()
-            try? result.buildIndex()
-        } catch {}
     }
 
     /// The tables named by the notifications that arrive within `seconds` (none: empty).
@@ -389,9 +352,9 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
             rows.start("COPY (\(sql)\n) TO STDOUT", on: connection)
             defer { rows.finish() }
             do {
-                try result.load(rows, checksKey: givenKey != nil, progress: progress)
+                try result.load(rows, checksKey: mapping.givenKey != nil, progress: progress)
                 outcome = .success(true)
-            } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
+            } catch QueryResultError.duplicateKey where mapping.fallsBackToContent {
                 outcome = .success(false)
             }
         } catch {
@@ -408,13 +371,6 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
             return false
         case .failure(let error):
             throw error
-        }
-    }
-
-    /// The key of the source table repeats in the result: no mapping.
-    private func dropSourceTable() {
-        mapping.withLock { state in
-            state = (nil, state.table.map { "\($0.table)'s key repeats in the result" } ?? state.refusal)
         }
     }
 

@@ -34,9 +34,9 @@ public final class LiveQuery: @unchecked Sendable {
     /// The result.
     public let result: QueryResultTable
     /// The one table the rows are rows of, by its key (nil: ``sourceTableRefusal`` says why not).
-    public var sourceTable: QuerySourceTable? { mapping.withLock { $0.table } }
+    public var sourceTable: QuerySourceTable? { mapping.table }
     /// Why the rows are no rows of one table, when they are not.
-    public var sourceTableRefusal: String? { mapping.withLock { $0.refusal } }
+    public var sourceTableRefusal: String? { mapping.refusal }
     /// Seconds between two looks for other connections' commits: 0.025 unless set. A look while
     /// nobody commits is one `PRAGMA data_version` (microseconds), so a short interval costs
     /// nothing but brings a change to the result sooner.
@@ -55,13 +55,12 @@ public final class LiveQuery: @unchecked Sendable {
     }
 
     private let parameters: [String: StoreValue]
-    private let givenKey: [String]?
     /// The query's connection.
     private let database: Database
     /// The query as prepared (again after a change of the schema): used on the thread that runs it.
     private var query: ReadOnlyQuery
-    /// ``sourceTable`` and ``sourceTableRefusal``, read on any thread.
-    private let mapping = Mutex<(table: QuerySourceTable?, refusal: String?)>((nil, nil))
+    /// ``sourceTable``, ``sourceTableRefusal`` and the key given.
+    private let mapping: QuerySourceMapping
     private let watch: TableChangeWatch
     private let stopped = Atomic<Bool>(false)
     private let cancelled = Atomic<Bool>(false)
@@ -98,7 +97,6 @@ public final class LiveQuery: @unchecked Sendable {
     ) throws {
         self.databasePath = databasePath
         self.parameters = parameters
-        self.givenKey = key
         self.sql = sql
         database = try Database.openForQueries(path: databasePath)
         let query = try database.prepareReadOnlyQuery(sql)
@@ -106,25 +104,12 @@ public final class LiveQuery: @unchecked Sendable {
         self.query = query
         columns = query.columns
         readTables = query.readTables
-        var identity = QueryRowIdentity.content
-        switch try QuerySourceTable.of(query) {
-        case .success(let table):
-            let columns = table.keyColumns.map(\.result)
-            if key == nil || key == columns {
-                mapping.withLock { $0 = (table, nil) }
-                identity = .key(columns)
-            } else {
-                let reason = "the rows are told apart by \(key!.joined(separator: ", ")), not by \(table.table)'s key"
-                mapping.withLock { $0 = (nil, reason) }
-            }
-        case .failure(let refusal):
-            mapping.withLock { $0 = (nil, refusal.reason) }
-        }
-        if let key { identity = .key(key) }
+        let mapping = QuerySourceMapping(try QuerySourceTable.of(query), reason: \.reason, key: key)
+        self.mapping = mapping
         result = try QueryResultTable(
             path: resultPath,
             columns: query.columns,
-            identity: identity,
+            identity: mapping.identity,
             tracking: resultTracking
         )
         watch = TableChangeWatch(database: database, tables: query.readTables, tracking: tracking)
@@ -138,14 +123,7 @@ public final class LiveQuery: @unchecked Sendable {
     }
 
     /// How the rows are told apart, in words: "by id (student's key)", "by code", "by their content".
-    public var identityDescription: String {
-        switch result.identity {
-        case .content: return "by their content"
-        case .key(let columns):
-            let names = columns.joined(separator: ", ")
-            return sourceTable.map { "by \(names) (\($0.table)'s key)" } ?? "by \(names)"
-        }
-    }
+    public var identityDescription: String { mapping.describe(result.identity) }
 
     /// Runs the query and keeps its rows (on the calling thread); `progress` gets the rows read so
     /// far. ``cancelRun()`` from another thread stops it (an interrupted ``SQLiteError``), also
@@ -161,24 +139,21 @@ public final class LiveQuery: @unchecked Sendable {
         if cancelled.exchange(false, ordering: .sequentiallyConsistent) { throw LiveQuery.interruption }
         defer { cancelled.store(false, ordering: .sequentiallyConsistent) }
         defer { query.finishRun() }
-        do {
+        try result.fallingBackToContent(for: mapping) {
             try database.read {
                 // The tables' state first: a commit after it runs the query again.
                 try watch.start()
-                // The rows written by the result's own connection (their index built on the
-                // follower's thread, prepareForRuns), else read here.
+                // The rows written by the result's own connection (their index read back on the
+                // follower's thread, QueryResultTable.readBackIndex(for:)), else read here.
                 let inPlace = try result.loadInPlace(
                     query,
                     from: databasePath,
-                    checksKey: givenKey != nil,
+                    checksKey: mapping.givenKey != nil,
                     progress: progress
                 )
                 if !inPlace { try result.load(try query.rows(), progress: progress) }
             }
-        } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
-            // The table's key repeats in the result (a self-join, UNION ALL): rows by content.
-            dropSourceTable()
-            result.identifyByContent()
+        } again: {
             try database.read {
                 try watch.start()
                 try result.load(try query.rows(), progress: progress)
@@ -206,7 +181,8 @@ public final class LiveQuery: @unchecked Sendable {
         let finished = self.finished
         let thread = Thread { [weak self] in
             defer { finished.leave() }
-            self?.prepareForRuns()
+            // Before the first look: the first run's index, so that the first change costs no more than the others.
+            if let self { self.result.readBackIndex(for: self.mapping) }
             while true {
                 guard let interval = self?.pollInterval else { break }
                 _ = wake.wait(timeout: .now() + interval)
@@ -295,27 +271,9 @@ public final class LiveQuery: @unchecked Sendable {
         -> QueryResultChange
     {
         let progress: (Int) -> Void = { rows in report(.running(rows: rows, tables: tables)) }
-        do {
-            return try result.update(from: try query.rows(), progress: progress)
-        } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
-            dropSourceTable()
-            result.identifyByContent()
-            return try result.update(from: try query.rows(), progress: progress)
+        return try result.fallingBackToContent(for: mapping) {
+            try result.update(from: try query.rows(), progress: progress)
         }
-    }
-
-    /// Before the first look: the result's index of the first run's rows read back, when its load
-    /// left it for later (``QueryResultTable/buildIndex()``), so that the first change costs no more
-    /// than the others. A failure is left to the first run, which tries again and says why.
-    private func prepareForRuns() {
-        do {
-            try result.buildIndex()
-        } catch QueryResultError.duplicateKey where sourceTable != nil && givenKey == nil {
-            // The table's key repeats in the first run's rows (a self-join): rows by content.
-            dropSourceTable()
-            result.identifyByContent()
-            try? result.buildIndex()
-        } catch {}
     }
 
     /// The file's schema changed: the query prepared again (its columns must be the same), its
@@ -326,13 +284,6 @@ public final class LiveQuery: @unchecked Sendable {
         try again.bind(parameters)
         query = again
         try watch.watch(again.readTables)
-    }
-
-    /// The key of the source table repeats in the result (a self-join, `UNION ALL`): no mapping.
-    private func dropSourceTable() {
-        mapping.withLock { state in
-            state = (nil, state.table.map { "\($0.table)'s key repeats in the result" } ?? state.refusal)
-        }
     }
 
     /// What a run stopped by ``cancelRun()`` before it began throws: SQLite's interrupt, as one it stopped.
