@@ -260,33 +260,18 @@ struct TableQueryLineEndToEndTests {
         let tmux = try fixture.launch([fixture.school, "--table", "student"], width: 100, height: 16)
         defer { tmux.close() }
         _ = try tmux.waitUntil("the table", timeout: 10) { $0.contains("student — school.sqlite") }
-        tmux.type(":")
-        tmux.type("SELECT name AS who, subject FROM teacher")
-        tmux.press("Enter")
-        _ = try tmux.waitUntilWhole("the query's tab", timeout: 40) {
-            $0.contains(":1 SELECT name AS who") && $0.contains("Ms Ito")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the table again", timeout: 10) {
-            $0.contains("student — school.sqlite") && !$0.contains(":1 ")
-        }
         // Back from the table: the file's table list, as without --table — the tables, then the query.
-        tmux.press("Escape")
-        let list = try tmux.waitUntil("the table list, the query after the tables", timeout: 10) {
-            $0.contains(":1 SELECT name AS who") && $0.contains("query · 2 rows")
-        }
-        let lines = list.screenLines
-        let teacher = try #require(lines.firstIndex { $0.contains("teacher") && !$0.contains(":1 ") }, "\(list)")
-        let query = try #require(lines.firstIndex { $0.contains(":1 SELECT name AS who") })
-        #expect(lines.contains { $0.contains("student") }, "\(list)")
-        #expect(teacher < query, "\(list)")
-        tmux.press("End")  // the last line: the query's
-        tmux.press("Enter")
-        _ = try tmux.waitUntil("the query's tab again", timeout: 10) {
-            $0.contains("Ms Ito") && $0.contains(":1 SELECT name AS who") && !$0.contains("query ·")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 2 rows") }
+        try expectAQueryTabFromATableIsListedAfterTheTables(
+            tmux,
+            tab: QueryTab(
+                sql: "SELECT name AS who, subject FROM teacher",
+                title: ":1 SELECT name AS who",
+                row: "Ms Ito",
+                listed: "query · 2 rows"
+            ),
+            table: ["student — school.sqlite"],
+            tables: ["teacher", "student"]
+        )
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
@@ -294,56 +279,27 @@ struct TableQueryLineEndToEndTests {
     @Test func aBrowserOfAQueryListsTheFilesTablesAndEveryQueryTabTheLaunchQueryFirstEscFromItShows() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
-        let tmux = try fixture.launch(
-            [fixture.school, "--query", "SELECT name AS who, subject FROM teacher"],
-            width: 100,
-            height: 16
+        let launch = QueryTab(
+            sql: "SELECT name AS who, subject FROM teacher",
+            title: "SELECT name AS who",
+            row: "Ms Ito",
+            listed: "query · 2 rows"
         )
+        let tmux = try fixture.launch([fixture.school, "--query", launch.sql], width: 100, height: 16)
         defer { tmux.close() }
         _ = try tmux.waitUntil("the query's rows", timeout: 10) { $0.contains("Ms Ito") && $0.contains("Mr Obi") }
-        tmux.type(":")
-        tmux.type("SELECT name AS pupil FROM student WHERE subject = 'Math'")
-        tmux.press("Enter")
-        _ = try tmux.waitUntilWhole("the : line's tab", timeout: 40) {
-            $0.contains(":1 SELECT name AS pupil") && $0.contains("Farah") && !$0.contains("Ms Ito")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the launch query's result again", timeout: 10) {
-            $0.contains("Ms Ito") && !$0.contains(":1 ")
-        }
-        // Back from it: the file's tables, then the launch query, then the : line's.
-        tmux.press("Escape")
-        let list = try tmux.waitUntil("the table list, the queries after the tables", timeout: 10) {
-            $0.contains("query · 2 rows") && $0.contains(":1 SELECT name AS pupil") && $0.contains("query · 3 rows")
-        }
-        let lines = list.screenLines
-        let teacher = try #require(lines.firstIndex { $0.contains("teacher") && !$0.contains("SELECT") }, "\(list)")
-        let launch = try #require(lines.firstIndex { $0.contains("SELECT name AS who") }, "\(list)")
-        let tab = try #require(lines.firstIndex { $0.contains(":1 SELECT name AS pupil") })
-        #expect(lines.contains { $0.contains("student") && !$0.contains("SELECT") }, "\(list)")
-        #expect(teacher < launch && launch < tab, "\(list)")
-        tmux.press("End")  // the last line: the : line's query
-        tmux.press("Enter")
-        _ = try tmux.waitUntil("the : line's tab again", timeout: 10) {
-            $0.contains("Farah") && $0.contains(":1 SELECT name AS pupil") && !$0.contains("query ·")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 3 rows") }
-        tmux.press("Up")  // the launch query's line
-        tmux.press("Enter")
-        _ = try tmux.waitUntil("the launch query's result again", timeout: 10) {
-            $0.contains("Ms Ito") && !$0.contains("query ·")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 2 rows") }
-        // A table of the file, opened from the list: its rows, and Esc back.
-        tmux.press("Home")
-        tmux.press("Enter")
-        _ = try tmux.waitUntil("a table of the file", timeout: 10) {
-            $0.contains("— school.sqlite") && !$0.contains("query ·")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 2 rows") }
+        try expectTheLaunchQueryAndTheLinesTabAreListedAfterTheTables(
+            tmux,
+            launch: launch,
+            line: QueryTab(
+                sql: "SELECT name AS pupil FROM student WHERE subject = 'Math'",
+                title: ":1 SELECT name AS pupil",
+                row: "Farah",
+                listed: "query · 3 rows"
+            ),
+            tables: ["teacher", "student"],
+            firstTable: ["— school.sqlite"]
+        )
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
@@ -355,30 +311,20 @@ struct TableQueryLineEndToEndTests {
         let tmux = try fixture.launch([path], width: 100, height: 16)
         defer { tmux.close() }
         _ = try tmux.waitUntil("the file's rows", timeout: 20) { $0.contains("Rex") && $0.contains("3 rows") }
-        tmux.type(":")
-        tmux.type("SELECT kind, count(*) AS n FROM pets GROUP BY kind")
-        tmux.press("Enter")
-        _ = try tmux.waitUntilWhole("the query's tab", timeout: 40) {
-            $0.contains(":1 SELECT kind") && $0.contains("dog") && !$0.contains("Rex")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the file's rows again", timeout: 10) { $0.contains("Rex") && !$0.contains(":1 ") }
         // Back from the file's table: its cache's table, then the query.
-        tmux.press("Escape")
-        let list = try tmux.waitUntil("the table list, the query after the table", timeout: 10) {
-            $0.contains(":1 SELECT kind") && $0.contains("query · 2 rows")
-        }
-        let lines = list.screenLines
-        let table = try #require(lines.firstIndex { $0.contains("pets") && $0.contains("3 rows") }, "\(list)")
-        let query = try #require(lines.firstIndex { $0.contains(":1 SELECT kind") })
-        #expect(table < query, "\(list)")
-        tmux.press("End")  // the last line: the query's
-        tmux.press("Enter")
-        _ = try tmux.waitUntil("the query's tab again", timeout: 10) {
-            $0.contains("dog") && $0.contains(":1 SELECT kind") && !$0.contains("query ·")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 2 rows") }
+        let list = try expectAQueryTabFromATableIsListedAfterTheTables(
+            tmux,
+            tab: QueryTab(
+                sql: "SELECT kind, count(*) AS n FROM pets GROUP BY kind",
+                title: ":1 SELECT kind",
+                row: "dog",
+                listed: "query · 2 rows"
+            ),
+            table: ["Rex"],
+            tableRow: "Rex",
+            tables: ["pets"]
+        )
+        #expect(list.screenLines.contains { $0.contains("pets") && $0.contains("3 rows") }, "\(list)")
         tmux.press("Home")
         tmux.press("Enter")
         _ = try tmux.waitUntil("the file's rows again", timeout: 10) { $0.contains("Rex") && !$0.contains("query ·") }

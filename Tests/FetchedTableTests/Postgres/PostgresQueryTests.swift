@@ -28,6 +28,15 @@ struct PostgresQueryTests {
             (13, 3, NULL, 2.0, '2023-12-31 23:59:59+00', '', true);
         """
 
+    /// A query tab of the schema's customers over a table's rows: Dana is the table's row too, so
+    /// the tab is told by the absence of Brook.
+    static let whoInOslo = QueryTab(
+        sql: "SELECT name AS who FROM customer WHERE city = 'Oslo'",
+        title: ":1 SELECT name AS who",
+        row: "Dana",
+        listed: "query · 1 row"
+    )
+
     /// Tracks `orders`: its history triggers installed by a `watch --track`, stopped once it
     /// printed its snapshot.
     static func trackOrders(_ fixture: PostgresFixture) throws {
@@ -383,31 +392,13 @@ struct PostgresQueryTests {
         _ = try tmux.waitUntil("the server's tables", timeout: 15) { $0.contains("customer") && $0.contains("orders") }
         tmux.press("Enter")
         _ = try tmux.waitUntil("the first table's rows", timeout: 15) { $0.contains("Brook") && $0.contains("Zürich") }
-        tmux.type(":")
-        tmux.type("SELECT name AS who FROM customer WHERE city = 'Oslo'")
-        tmux.press("Enter")
-        // Dana is the table's row too: a frame caught half drawn (the query's running screen's
-        // title over the table's rows) would meet the condition, and Esc would then cancel the run.
-        _ = try tmux.waitUntilWhole("the query's tab", timeout: 20) {
-            $0.contains(":1 SELECT name AS who") && $0.contains("Dana") && !$0.contains("Brook")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the server's table again", timeout: 10) { $0.contains("Zürich") && !$0.contains(":1 ") }
-        tmux.press("Escape")
-        let list = try tmux.waitUntil("the table list, the query after the tables", timeout: 10) {
-            $0.contains("orders") && $0.contains(":1 SELECT name AS who") && $0.contains("query ·")
-        }
-        let lines = list.screenLines
-        let orders = try #require(lines.firstIndex { $0.contains("orders") })
-        let query = try #require(lines.firstIndex { $0.contains(":1 SELECT name AS who") })
-        #expect(orders < query, "\(list)")
-        for _ in 0..<4 { tmux.press("Down") }  // the last line: the query's
-        tmux.press("Enter")
-        _ = try tmux.waitUntil("the query's tab again", timeout: 10) {
-            $0.contains("Dana") && !$0.contains("Zürich") && !$0.contains("query ·")
-        }
-        tmux.press("Escape")
-        tmux.press("Escape")
+        try expectAQueryTabFromATableIsListedAfterTheTables(
+            tmux,
+            tab: PostgresQueryTests.whoInOslo,
+            table: ["Brook", "Zürich"],
+            tableRow: "Brook",
+            tables: ["orders"]
+        )
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
@@ -417,57 +408,29 @@ struct PostgresQueryTests {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
         try fixture.psql(PostgresQueryTests.schema)
-        let tmux = try fixture.launch(
-            [fixture.uri, "--query", "SELECT name AS who FROM customer WHERE city = 'Oslo'"],
-            width: 110,
-            height: 16
+        let launch = QueryTab(
+            sql: "SELECT name AS who FROM customer WHERE city = 'Oslo'",
+            title: "SELECT name AS who",
+            row: "Dana",
+            listed: "query · 1 row"
         )
+        let tmux = try fixture.launch([fixture.uri, "--query", launch.sql], width: 110, height: 16)
         defer { tmux.close() }
         _ = try tmux.waitUntil("the query's rows", timeout: 15) { $0.contains("Dana") && !$0.contains("Brook") }
-        tmux.type(":")
-        tmux.type("SELECT note AS remark FROM orders WHERE paid")
-        tmux.press("Enter")
-        _ = try tmux.waitUntilWhole("the : line's tab", timeout: 20) {
-            $0.contains(":1 SELECT note AS remark") && $0.contains("first") && !$0.contains("Dana")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the launch query's result again", timeout: 10) {
-            $0.contains("Dana") && !$0.contains(":1 ")
-        }
-        // Back from it: the server's tables (read in the background), then the launch query, then the : line's.
-        tmux.press("Escape")
-        let list = try tmux.waitUntil("the table list, the queries after the tables", timeout: 15) {
-            $0.contains("orders") && $0.contains("query · 1 row") && $0.contains(":1 SELECT note AS remark")
-                && $0.contains("query · 2 rows")
-        }
-        let lines = list.screenLines
-        let orders = try #require(lines.firstIndex { $0.contains("orders") && !$0.contains("SELECT") }, "\(list)")
-        let launch = try #require(lines.firstIndex { $0.contains("SELECT name AS who") }, "\(list)")
-        let tab = try #require(lines.firstIndex { $0.contains(":1 SELECT note AS remark") })
-        #expect(orders < launch && launch < tab, "\(list)")
-        tmux.press("End")  // the last line: the : line's query
-        tmux.press("Enter")
-        _ = try tmux.waitUntil("the : line's tab again", timeout: 10) {
-            $0.contains("first") && $0.contains(":1 SELECT note AS remark") && !$0.contains("query ·")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 2 rows") }
-        tmux.press("Up")  // the launch query's line
-        tmux.press("Enter")
-        _ = try tmux.waitUntil("the launch query's result again", timeout: 10) {
-            $0.contains("Dana") && !$0.contains("query ·")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 1 row") }
-        // A server's table, opened from the list: its rows once copied (1/4: the list's, not the
-        // copy's preview, where Esc would stop the copy), and Esc back.
-        tmux.press("Home")
-        tmux.press("Enter")
-        _ = try tmux.waitUntil("the customer table's rows", timeout: 15) {
-            $0.contains("Brook") && $0.contains("Zürich") && $0.contains("1/4") && !$0.contains("query ·")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 1 row") }
+        // The server's table opened from the list: its rows once copied (1/4: the list's, not the
+        // copy's preview, where Esc would stop the copy).
+        try expectTheLaunchQueryAndTheLinesTabAreListedAfterTheTables(
+            tmux,
+            launch: launch,
+            line: QueryTab(
+                sql: "SELECT note AS remark FROM orders WHERE paid",
+                title: ":1 SELECT note AS remark",
+                row: "first",
+                listed: "query · 2 rows"
+            ),
+            tables: ["orders"],
+            firstTable: ["Brook", "Zürich", "1/4"]
+        )
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
@@ -480,33 +443,14 @@ struct PostgresQueryTests {
         let tmux = try fixture.launch([fixture.uri, "--table", "customer"], width: 110, height: 16)
         defer { tmux.close() }
         _ = try tmux.waitUntil("the table's rows", timeout: 15) { $0.contains("Brook") && $0.contains("Zürich") }
-        tmux.type(":")
-        tmux.type("SELECT name AS who FROM customer WHERE city = 'Oslo'")
-        tmux.press("Enter")
-        // Dana is the table's row too: a frame caught half drawn (the query's running screen's
-        // title over the table's rows) would meet the condition, and Esc would then cancel the run.
-        _ = try tmux.waitUntilWhole("the query's tab", timeout: 20) {
-            $0.contains(":1 SELECT name AS who") && $0.contains("Dana") && !$0.contains("Brook")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the server's table again", timeout: 10) { $0.contains("Zürich") && !$0.contains(":1 ") }
-        // Back from the table: the server's table list, as without --table — its tables (read in
-        // the background), then the query.
-        tmux.press("Escape")
-        let list = try tmux.waitUntil("the table list, the query after the tables", timeout: 15) {
-            $0.contains("orders") && $0.contains(":1 SELECT name AS who") && $0.contains("query · 1 row")
-        }
-        let lines = list.screenLines
-        let orders = try #require(lines.firstIndex { $0.contains("orders") })
-        let query = try #require(lines.firstIndex { $0.contains(":1 SELECT name AS who") })
-        #expect(orders < query, "\(list)")
-        tmux.press("End")  // the last line: the query's
-        tmux.press("Enter")
-        _ = try tmux.waitUntil("the query's tab again", timeout: 10) {
-            $0.contains("Dana") && !$0.contains("Zürich") && !$0.contains("query ·")
-        }
-        tmux.press("Escape")
-        _ = try tmux.waitUntil("the table list again", timeout: 10) { $0.contains("query · 1 row") }
+        // Back from the table: the server's table list, as without --table.
+        try expectAQueryTabFromATableIsListedAfterTheTables(
+            tmux,
+            tab: PostgresQueryTests.whoInOslo,
+            table: ["Brook", "Zürich"],
+            tableRow: "Brook",
+            tables: ["orders"]
+        )
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
