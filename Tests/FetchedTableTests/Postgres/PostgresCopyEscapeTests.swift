@@ -14,15 +14,6 @@ struct PostgresCopyEscapeTests {
         INSERT INTO zoo VALUES (1, 'yak');
         """
 
-    /// The statements of fetchedtable's connections waiting for a lock (the copy of a locked table).
-    static func waitingForALock(_ fixture: PostgresFixture) throws -> Int {
-        Int(
-            try fixture.psql(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'fetchedtable' AND wait_event_type = 'Lock'"
-            )
-        ) ?? -1
-    }
-
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func escWhileATableIsCopiedCancelsTheCopyKeepsTheListAndEnterOpensItAgain() throws {
         let fixture = try PostgresFixture()
@@ -37,11 +28,10 @@ struct PostgresCopyEscapeTests {
         if zoo < t { tmux.press("Down") }
 
         // Another session holds t: its copy waits on the server, the loading screen shown.
-        let holder = try PostgresConnection(fixture.uri, applicationName: "lock-holder", timeZone: "UTC", timeout: 30)
-        try holder.execute("BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE")
+        let holder = try fixture.lockHolder("BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE")
         tmux.press("Enter")
         _ = try tmux.waitUntil("the loading screen", timeout: 15) { $0.contains("Copying") }
-        try fixture.waitUntil("the copy waits for the lock") { try Self.waitingForALock(fixture) > 0 }
+        try fixture.waitUntilFetchedtableWaitsForALock()
 
         tmux.press("Escape")
         let back = try tmux.waitUntilWhole("the table list again", timeout: 10) {
@@ -51,7 +41,7 @@ struct PostgresCopyEscapeTests {
         #expect(back.contains("Stopped opening t"), "\(back)")
         // Cancelled on the server while the lock is still held: nothing of ours waits for it.
         try fixture.waitUntil("the copy's statement cancelled on the server") {
-            try Self.waitingForALock(fixture) == 0
+            try fixture.fetchedtableStatementsWaitingForALock() == 0
         }
         try holder.execute("COMMIT")
         // Once the lock is gone nothing copies t behind the list: no statement of ours runs, the list stays.
@@ -88,13 +78,12 @@ struct PostgresCopyEscapeTests {
             CREATE VIEW gated AS SELECT id, name FROM t WHERE gate();
             """
         )
-        let holder = try PostgresConnection(fixture.uri, applicationName: "lock-holder", timeZone: "UTC", timeout: 30)
-        try holder.execute("SELECT pg_advisory_lock(42)")
+        let holder = try fixture.lockHolder("SELECT pg_advisory_lock(42)")
         defer { _ = try? holder.execute("SELECT pg_advisory_unlock(42)") }
         let tmux = try fixture.launch([fixture.uri, "--table", "gated"], width: 100, height: 12)
         defer { tmux.close() }
         _ = try tmux.waitUntil("the loading screen", timeout: 15) { $0.contains("Copying") }
-        try fixture.waitUntil("the copy waits for the lock") { try Self.waitingForALock(fixture) > 0 }
+        try fixture.waitUntilFetchedtableWaitsForALock()
         tmux.press("Escape")
         let after = try tmux.waitUntilWhole("the loading screen still", timeout: 5) { $0.contains("Copying") }
         #expect(!after.contains("EXITED"), "\(after)")

@@ -188,8 +188,7 @@ struct PostgresEndToEndTests {
 
         // Another session holds Ada's row: the edit waits for the server, the cell shows the value
         // sent marked ↻ until it answers — here that it gave up waiting (the editor back again).
-        let holder = try PostgresConnection(fixture.uri, applicationName: "lock-holder", timeZone: "UTC", timeout: 30)
-        try holder.execute("BEGIN; SELECT * FROM student WHERE id = 1 FOR UPDATE")
+        let holder = try fixture.lockHolder("BEGIN; SELECT * FROM student WHERE id = 1 FOR UPDATE")
         tmux.send("Enter")
         let waiting = try tmux.waitUntil("the edit marked while the server has not answered") {
             $0.contains("↻") && $0.contains("130.75") && !$0.contains("Not saved")
