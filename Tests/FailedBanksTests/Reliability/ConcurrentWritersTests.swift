@@ -14,9 +14,6 @@ extension ReliabilityTests {
     @Suite struct ConcurrentWriters {
         let binary = ReliabilitySettings.failedbanks
 
-        /// Words that must never reach a person from a lock conflict.
-        static let lockWords = ["database is locked", "SQLITE_BUSY", "database table is locked", "busy"]
-
         /// One round in CI; the long form runs several, each with its own seed (the base seed + the round).
         @Test(arguments: Array(0..<ReliabilitySettings.trials(ci: 1, long: 5)))
         func watchAndBrowserFollowAnImportAndAShellDeletingAndUpdatingAtRandom(_ round: Int) throws {
@@ -86,7 +83,7 @@ extension ReliabilityTests {
                 if statements % 8 == 0 {
                     // What a person would see meanwhile: no lock error in the browser's status line either.
                     let screen = tmux.capture()
-                    if let word = Self.lockWords.first(where: { screen.localizedCaseInsensitiveContains($0) }) {
+                    if let word = LockWords.first(in: screen) {
                         screensWithLockWords.append("\"\(word)\" on screen:\n\(screen)")
                     }
                 }
@@ -106,38 +103,30 @@ extension ReliabilityTests {
                 "second import: \(secondImporter?.standardError ?? ""); \(context)"
             )
             #expect(shell.exitStatus == 0, "sqlite3: \(shell.standardError); \(context)")
-            for (name, text) in [
-                ("import", importer.standardError), ("second import", secondImporter?.standardError ?? ""),
-                ("watch", watch.standardError), ("browser", fixture.standardError()),
-            ] {
-                for word in Self.lockWords {
-                    #expect(
-                        !text.localizedCaseInsensitiveContains(word),
-                        "\(name) stderr shows \"\(word)\": \(text.prefix(600)); \(context)"
-                    )
-                }
-            }
+            LockWords.expectNone(
+                in: [
+                    ("import", importer.standardError), ("second import", secondImporter?.standardError ?? ""),
+                    ("watch", watch.standardError), ("browser", fixture.standardError()),
+                ],
+                context
+            )
             #expect(
                 screensWithLockWords.isEmpty,
                 "the browser showed a lock error: \(screensWithLockWords.first ?? ""); \(context)"
             )
             #expect(watch.isRunning, "watch keeps running: \(watch.standardError); \(context)")
 
-            // Let the readers catch up: watch's output stops growing, and the browser repaints.
-            try waitUntilStable(watch.outputPath, quiet: 1.5, timeout: 30)
-            let fresh = try ProcessRunner.run(binary, ["list", "--db", store, "--format", "json"])
-            try #require(fresh.status == 0, "list --format json: \(fresh.standardError)")
-            let expected = try WatchedState.Section.list(fromJSON: fresh.standardOutput)
-            let total = expected.reduce(0) { $0 + $1.ids.count }
-
-            // Eventually consistent: a large batch may take watch a while to compute.
-            var watched = try WatchedState(jsonLines: watch.standardOutput)
-            let converging = Date()
-            while watched.sections != expected && Date().timeIntervalSince(converging) < 30 && watch.isRunning {
-                usleep(500_000)
-                watched = try WatchedState(jsonLines: watch.standardOutput)
-            }
-            let convergence = Date().timeIntervalSince(converging)
+            // Let the readers catch up: watch's output stops growing (then it is given 30 s more to
+            // equal a fresh list: eventually consistent), and the browser repaints.
+            let settled = try WatchedState.settled(
+                watch: watch,
+                binary: binary,
+                store: store,
+                quiet: 1.5,
+                timeout: 30,
+                converging: 30
+            )
+            let (watched, expected, total) = (settled.watched, settled.expected, settled.total)
             #expect(watched.problems.isEmpty, "watch's batches: \(watched.problems.prefix(10)); \(context)")
             #expect(watched.sections.map(\.name) == expected.map(\.name), "watched section names; \(context)")
             if watched.sections != expected {
@@ -149,7 +138,7 @@ extension ReliabilityTests {
                 let kept = TemporaryDirectory.create("failedbanks-concurrent-\(seed)")
                 try? FileManager.default.removeItem(at: kept)
                 try? FileManager.default.copyItem(at: scratch.url, to: kept)
-                try? fresh.standardOutput.write(
+                try? settled.listed.write(
                     to: kept.appendingPathComponent("list.json"),
                     atomically: true,
                     encoding: .utf8
@@ -158,7 +147,7 @@ extension ReliabilityTests {
                 Issue.record(
                     """
                     the watched state (\(watched.snapshots) snapshots, \(watched.batches) batches, \(seen.count) banks) differs from \
-                    a fresh fetch (\(total) banks) after waiting \(Int(convergence)) s, first in section \(firstDifference.map { expected[$0].name } ?? "count"); \
+                    a fresh fetch (\(total) banks) after waiting \(Int(settled.convergence)) s, first in section \(firstDifference.map { expected[$0].name } ?? "count"); \
                     only watched: \(seen.subtracting(fetched).sorted().prefix(10)), only fetched: \(fetched.subtracting(seen).sorted().prefix(10)); \
                     watch output, shell statements and store kept in \(kept.path); \(context)
                     """
@@ -185,7 +174,7 @@ extension ReliabilityTests {
             #expect(try fixture.sql("PRAGMA integrity_check") == "ok")
             print(
                 "concurrent writers: \(rows)-row import + 2,000-row import + \(statements) shell statements; "
-                    + "watch saw \(watched.snapshots) snapshots and \(watched.batches) batches (settled \(String(format: "%.1f", convergence)) s after the quiet period); "
+                    + "watch saw \(watched.snapshots) snapshots and \(watched.batches) batches (settled \(String(format: "%.1f", settled.convergence)) s after the quiet period); "
                     + "\(total) banks at the end; seed \(seed)"
             )
         }

@@ -103,9 +103,7 @@ extension ReliabilityTests {
                 }
                 if step % 16 == 0 {
                     let screen = tmux.capture()
-                    if let word = ConcurrentWriters.lockWords.first(where: {
-                        screen.localizedCaseInsensitiveContains($0)
-                    }) {
+                    if let word = LockWords.first(in: screen) {
                         failures.append("\"\(word)\" on the browser's screen:\n\(screen)")
                     }
                     if screen.contains("EXITED") {
@@ -131,27 +129,18 @@ extension ReliabilityTests {
                 "seed \(seed), \(counts.imports) imports, \(counts.statements) shell statements, "
                 + "\(counts.deletes) browser deletes, \(counts.undos) undos; \(replay)"
             #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n")); \(context)")
-            for (name, text) in [("watch", watch.standardError), ("browser", fixture.standardError())] {
-                for word in ConcurrentWriters.lockWords {
-                    #expect(
-                        !text.localizedCaseInsensitiveContains(word),
-                        "\(name) stderr shows \"\(word)\": \(text.prefix(600)); \(context)"
-                    )
-                }
-            }
+            LockWords.expectNone(in: [("watch", watch.standardError), ("browser", fixture.standardError())], context)
 
             // Quiet: the readers catch up. watch's state, rebuilt from its lines, equals a fresh `list`.
-            try waitUntilStable(watch.outputPath, quiet: 2, timeout: 300)
-            let fresh = try ProcessRunner.run(binary, ["list", "--db", store, "--format", "json"])
-            try #require(fresh.status == 0, "list --format json: \(fresh.standardError)")
-            let expected = try WatchedState.Section.list(fromJSON: fresh.standardOutput)
-            let total = expected.reduce(0) { $0 + $1.ids.count }
-            var watched = try WatchedState(jsonLines: watch.standardOutput)
-            let converging = Date()
-            while watched.sections != expected && Date().timeIntervalSince(converging) < 120 && watch.isRunning {
-                usleep(500_000)
-                watched = try WatchedState(jsonLines: watch.standardOutput)
-            }
+            let settled = try WatchedState.settled(
+                watch: watch,
+                binary: binary,
+                store: store,
+                quiet: 2,
+                timeout: 300,
+                converging: 120
+            )
+            let (watched, expected, total) = (settled.watched, settled.expected, settled.total)
             #expect(watched.problems.isEmpty, "watch's batches: \(watched.problems.prefix(10)); \(context)")
             #expect(
                 watched.sections == expected,
