@@ -107,6 +107,27 @@ func jsonError(_ text: String) throws -> JSONError {
         #expect(records.map { [$0.keyIndex(at: 0), $0.keyIndex(at: 1)] } == [[0, 1], [1, 0], [0, 1]])
     }
 
+    /// The key table (the keys' bytes, where each starts, the key each member position had) grows
+    /// past its first capacity: 40 keys of 30 bytes, 40 members a record, the empty key, and keys
+    /// of one length that differ in a byte where the last record's key at that position is predicted.
+    @Test func manyLongKeysKeepTheirIndexesAsTheKeyTableGrows() throws {
+        let names = (0..<40).map { "key_" + String(repeating: "x", count: 24) + String(format: "%02d", $0) } + [""]
+        func line(_ order: [Int]) -> String {
+            "{" + order.map { "\"\(names[$0])\": \($0)" }.joined(separator: ", ") + "}"
+        }
+        let orders = [Array(0...40), Array((0...40).reversed()), Array(0...40), [40, 1, 0] + Array(2...39)]
+        for chunkSize in [7, 1 << 16] {
+            let text = orders.map(line).joined(separator: "\n")
+            let reader = JSONRecordReader(bytes: Array(text.utf8), chunkSize: chunkSize)
+            let records = try reader.readAll()
+            #expect(reader.keys == names)
+            for (record, order) in zip(records, orders) {
+                #expect((0..<record.count).map { record.keyIndex(at: $0) } == order)
+                #expect((0..<record.count).map { record.text(at: $0) } == order.map(String.init))
+            }
+        }
+    }
+
     // MARK: Errors name their line and column
 
     @Test(
