@@ -179,14 +179,23 @@ extension ReliabilityTests {
             try freshTmux.waitFor(" 1/\(total)", timeout: 120)
             tmux.send("g")
             try tmux.waitFor(" 1/\(total)", timeout: 60)
+            // The last line is the status line (messages such as "Deleted …" differ): compare the rows above it.
+            func rows(_ screen: String) -> [Substring] {
+                screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            }
+            // The position, last on the status line ("10/7179").
+            func position(_ screen: String) -> Substring? {
+                screen.split(separator: "\n").last?.split(separator: " ").last
+            }
             for page in 0..<3 {
                 if page > 0 {
-                    tmux.send("PageDown")
-                    freshTmux.send("PageDown")
-                }
-                // The last line is the status line (messages such as "Deleted …" differ): compare the rows above it.
-                func rows(_ screen: String) -> [Substring] {
-                    screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                    // Each browser has handled its PageDown once its position moved: until then, two
+                    // browsers still on the last page agree too.
+                    for browser in [tmux, freshTmux] {
+                        let before = position(browser.capture())
+                        browser.send("PageDown")
+                        try browser.waitUntil("page \(page + 1)", timeout: 60) { position($0) != before }
+                    }
                 }
                 _ = try? freshTmux.waitUntil("page \(page + 1) of both browsers to agree", timeout: 60) { screen in
                     screen.contains("/\(total)") && rows(screen) == rows(tmux.capture())
