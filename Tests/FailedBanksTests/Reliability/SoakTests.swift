@@ -14,7 +14,9 @@ let soakMinutes: Double? = ReliabilitySettings.environment["SOAK_MINUTES"].flatM
 extension ReliabilityTests {
     /// The soak (long form, not in CI): for `SOAK_MINUTES` minutes, random writers — imports of
     /// generated lists, a `sqlite3` shell inserting, updating and deleting, and deletes and undos
-    /// in the browser (tmux keys) — while `watch` and the browser run. At the end `watch`'s
+    /// in the browser (tmux keys; the question a delete that met the shell's change asks, "Delete it
+    /// as it is now / Keep it", answered as a person would) — while `watch` and the browser run.
+    /// Once the writers stop and the browser has handled every key, `watch`'s
     /// batches applied to its snapshot equal `list`, and the browser's pages equal those of a
     /// browser started afresh on a copy of the store.
     ///
