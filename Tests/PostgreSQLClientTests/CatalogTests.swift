@@ -69,6 +69,28 @@ struct CatalogTests {
         #expect(fresh.rowCount.value > 10_000)
     }
 
+    /// Another session's `LOCK TABLE … IN ACCESS EXCLUSIVE MODE` in an open transaction: the list
+    /// does not wait for it (a count would, as long as the lock is held): the locked table's count
+    /// is `.locked`, the view over it estimated; the session's own `lock_timeout` is left as it was.
+    /// Before the fix, the list waited for the lock until the statement timeout ended it.
+    @Test func aTableAnotherSessionLockedIsEstimatedNotWaitedFor() throws {
+        let database = try TestDatabase()
+        try Self.makeSchema(database)
+        let holder = try database.connect(applicationName: "holder")
+        try holder.execute("BEGIN; LOCK TABLE bank IN ACCESS EXCLUSIVE MODE")
+        defer { _ = try? holder.execute("ROLLBACK") }
+        let connection = try database.connect()
+        connection.statementTimeout = 30  // what the list waited before: the test fails, never hangs
+        let tables = try Catalog.tables(on: connection)
+        #expect(tables.first { $0.displayName == "bank" }?.rowCount == .locked)
+        #expect(tables.first { $0.displayName == "log" }?.rowCount == .exact(0))
+        // The view over it: EXPLAIN would wait too, and gives up.
+        #expect(tables.first { $0.displayName == "open_bank" }?.rowCount == .estimated(0))
+        #expect(try connection.query("SHOW lock_timeout").text(row: 0, column: 0) == "0")
+        try holder.execute("ROLLBACK")
+        #expect(try Catalog.table(named: "bank", on: connection)?.rowCount == .exact(25))
+    }
+
     @Test func tablesAreFoundByDisplayNameQualifiedNameOrSQLSpelling() throws {
         let database = try TestDatabase()
         try Self.makeSchema(database)

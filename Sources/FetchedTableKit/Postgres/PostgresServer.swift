@@ -170,11 +170,13 @@ struct PostgresServer {
         return kind == "table" ? count : "\(kind) · \(count)"
     }
 
-    /// "1 row", "12 rows" counted; "~1.2M rows", "~340k rows" estimated by the planner.
+    /// "1 row", "12 rows" counted; "~1.2M rows", "~340k rows" estimated by the planner; "locked by
+    /// another session" when a count would wait for that session's lock.
     static func rowCountText(_ count: RowCount) -> String {
         switch count {
         case .exact(let value): TableBrowser.rowCountText(value)
         case .estimated(let value): "~\(abbreviated(value)) row\(value == 1 ? "" : "s")"
+        case .locked: "locked by another session"
         }
     }
 

@@ -14,6 +14,10 @@ public enum Catalog {
     /// one gets the planner's estimate.
     public static let exactCountLimit = 4 * 1024 * 1024
 
+    /// Milliseconds a row count (or a view's `EXPLAIN`) waits for a lock on its table before
+    /// it gives up for the estimate: a table another session locked never holds up a list.
+    static let countLockTimeout = 20
+
     /// The tables and views (also materialized, partitioned and foreign
     /// tables) in the schemas of the search path, in search-path order and
     /// then by name; not the system catalogs.
@@ -108,7 +112,8 @@ public enum Catalog {
         let displayName: String
         let kind: TableDescription.Kind
         let estimate: Int?
-        let bytes: Int
+        /// The main storage's size; nil while another session holds the table locked.
+        let bytes: Int?
     }
 
     private static func relations(
@@ -118,18 +123,32 @@ public enum Catalog {
     )
         throws(PostgresError) -> [Relation]
     {
+        // pg_relation_size opens the table, so waits for another session's ACCESS EXCLUSIVE lock
+        // (granted or queued): a table locked so is not sized, nor counted (``RowCount/locked``).
         let result = try connection.query(
             """
-            SELECT c.oid::text, n.nspname, c.relname, c.relkind::text,
-                   CASE WHEN pg_table_is_visible(c.oid) THEN quote_ident(c.relname)
-                        ELSE quote_ident(n.nspname) || '.' || quote_ident(c.relname) END,
-                   CASE WHEN c.reltuples < 0 OR c.relpages = 0 THEN NULL
-                        ELSE (c.reltuples / c.relpages
-                              * (pg_relation_size(c.oid) / current_setting('block_size')::int))::bigint END,
-                   pg_relation_size(c.oid)
-            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-            WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND \(condition)
-            ORDER BY array_position(current_schemas(false), n.nspname), c.relname
+            WITH found AS MATERIALIZED (
+                SELECT c.oid, n.nspname, c.relname, c.relkind, c.reltuples, c.relpages,
+                       CASE WHEN pg_table_is_visible(c.oid) THEN quote_ident(c.relname)
+                            ELSE quote_ident(n.nspname) || '.' || quote_ident(c.relname) END AS shown,
+                       array_position(current_schemas(false), n.nspname) AS place
+                FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND \(condition)
+            ), sized AS MATERIALIZED (
+                SELECT f.*, CASE WHEN EXISTS (
+                           SELECT 1 FROM pg_locks l
+                           WHERE l.locktype = 'relation' AND l.relation = f.oid AND l.mode = 'AccessExclusiveLock'
+                               AND l.pid <> pg_backend_pid()
+                               AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                       ) THEN NULL ELSE pg_relation_size(f.oid) END AS bytes
+                FROM found f
+            )
+            SELECT oid::text, nspname, relname, relkind::text, shown,
+                   CASE WHEN reltuples < 0 OR relpages = 0 OR bytes IS NULL THEN NULL
+                        ELSE (reltuples / relpages * (bytes / current_setting('block_size')::int))::bigint END,
+                   bytes
+            FROM sized
+            ORDER BY place, relname
             """,
             parameters
         )
@@ -146,7 +165,7 @@ public enum Catalog {
                 displayName: result.text(row: row, column: 4) ?? "",
                 kind: kinds[result.text(row: row, column: 3) ?? ""] ?? .table,
                 estimate: result.int64(row: row, column: 5).map(Int.init),
-                bytes: Int(result.int64(row: row, column: 6) ?? 0)
+                bytes: result.int64(row: row, column: 6).map(Int.init)
             )
         }
     }
@@ -161,6 +180,12 @@ public enum Catalog {
         let oids = "{" + relations.map(\.oid).joined(separator: ",") + "}"
         let columns = try columnsByRelation(oids, on: connection)
         let keys = try primaryKeysByRelation(oids, on: connection)
+        // A count or `EXPLAIN` waits for a lock another session holds on the table (`LOCK TABLE`,
+        // `ALTER TABLE`, `TRUNCATE` in an open transaction): given up at once, the estimate taken.
+        let lockTimeout = try connection.query(
+            "SELECT current_setting('lock_timeout'), set_config('lock_timeout', '\(countLockTimeout)ms', false)"
+        ).text(row: 0, column: 0)
+        defer { _ = try? connection.query("SELECT set_config('lock_timeout', $1, false)", [lockTimeout ?? "0"]) }
         var described: [TableDescription] = []
         for relation in relations {
             described.append(
@@ -296,12 +321,13 @@ public enum Catalog {
         -> RowCount
     {
         let countable = relation.kind == .table || relation.kind == .materializedView
-        if countable && relation.bytes <= exactCountLimit {
+        guard let bytes = relation.bytes else { return .locked }
+        if countable && bytes <= exactCountLimit {
             do {
                 let result = try connection.query("SELECT count(*) FROM \(relation.name.quoted)")
                 return .exact(Int(result.int64(row: 0, column: 0) ?? 0))
             } catch .statementFailed {
-                // No SELECT privilege: the estimate needs none.
+                // No SELECT privilege, or locked by another session: the estimate needs neither.
             }
         }
         if countable, let estimate = relation.estimate { return .estimated(estimate) }
@@ -319,7 +345,7 @@ public enum Catalog {
             let firstLine = plan.text(row: 0, column: 0) ?? ""
             if let match = firstLine.firstMatch(of: #/ rows=(\d+) /#) { return Int(match.output.1) ?? 0 }
         } catch .statementFailed {
-            // A view the role cannot read: no estimate.
+            // A view the role cannot read, or a table locked by another session: no estimate.
         }
         return 0
     }

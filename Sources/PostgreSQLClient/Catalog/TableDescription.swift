@@ -129,11 +129,15 @@ public enum RowCount: Hashable, Sendable {
     /// The planner's estimate (`pg_class.reltuples` scaled to the table's
     /// current size, or `EXPLAIN`'s): the table is large, or a view.
     case estimated(Int)
+    /// Not counted: another session holds the table locked (`ACCESS EXCLUSIVE`: `LOCK TABLE`, an
+    /// `ALTER TABLE` not yet committed), so a count, or reading its size, would wait for it.
+    case locked
 
-    /// The number, exact or not.
+    /// The number, exact or not; 0 when ``locked``.
     public var value: Int {
         switch self {
         case .exact(let value), .estimated(let value): value
+        case .locked: 0
         }
     }
 }
