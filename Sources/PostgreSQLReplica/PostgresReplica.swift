@@ -66,6 +66,17 @@ public final class PostgresReplica: @unchecked Sendable {
     }
     private var notices: (@Sendable (PostgresNotice) -> Void)?
 
+    /// Called while a load (``firstPage(orderBy:limit:)``, ``load(progress:status:)``) waits
+    /// for a lock another session holds on the table, each half second, with who holds it; then
+    /// with nil once it has the lock. On the load's thread; nil (the default) says nothing. The
+    /// load waits as long as the lock is held — PostgreSQL's way — with no statement of its own
+    /// on the server for longer than half a second at a time, until the load is cancelled.
+    public var lockWaitHandler: (@Sendable (ReplicaLockWait?) -> Void)? {
+        get { lock.withLock { lockWaits } }
+        set { lock.withLock { lockWaits = newValue } }
+    }
+    private var lockWaits: (@Sendable (ReplicaLockWait?) -> Void)?
+
     private let lock = NSLock()
     private var loaded: LoadedReplica?
     private var follower: ReplicaFollower?
@@ -125,6 +136,7 @@ public final class PostgresReplica: @unchecked Sendable {
         connection.statementTimeout = timeout  // a frozen server fails the page, never hangs it
         try startCancellableLoad(on: connection)
         defer { loadCondition.withLock { loadCanceller = nil } }
+        try waitForTheTable(on: connection)
         let description = try describe(on: connection)
         let shape = ReplicaShape(description, changeFeed: changeFeed)
         let rows = try ReplicaCopy.firstPage(shape: shape, orderBy: orderBy, limit: limit, on: connection)
@@ -238,6 +250,7 @@ public final class PostgresReplica: @unchecked Sendable {
         connection.statementTimeout = timeout
         try startCancellableLoad(on: connection)
         defer { loadCondition.withLock { loadCanceller = nil } }
+        try waitForTheTable(on: connection)
         let description = try describe(on: connection)
         let shape = ReplicaShape(description, changeFeed: changeFeed)
         let identity: String
@@ -293,6 +306,29 @@ public final class PostgresReplica: @unchecked Sendable {
             return loadCancelled
         }
         if cancelled { throw .server(.statementFailed(sqlState: "57014", message: "the copy was cancelled", sql: "")) }
+    }
+
+    /// Waits until no other session holds a lock that keeps the table from being read, telling
+    /// ``lockWaitHandler`` who does each try (``ReplicaLockWait``); the copy's own statements
+    /// then need not wait for it, nor count a lock's wait as a server out of reach.
+    ///
+    /// - Throws: ``ReplicaError/server(_:)``: the connection's failures, and a ``cancelLoad()``.
+    private func waitForTheTable(on connection: PostgresConnection) throws(ReplicaError) {
+        var since: Date?
+        do throws(PostgresError) {
+            while try !ReplicaLockWait.tryLock(table, on: connection) {
+                let start = since ?? Date(timeIntervalSinceNow: -Double(ReplicaLockWait.tryMilliseconds) / 1000)
+                since = start
+                let holders = try ReplicaLockWait.holders(of: table, on: connection)
+                lockWaitHandler?(ReplicaLockWait(table: table, holders: holders, since: start))
+                if loadCondition.withLock({ loadCancelled }) {
+                    throw PostgresError.statementFailed(sqlState: "57014", message: "the copy was cancelled", sql: "")
+                }
+            }
+        } catch {
+            throw .server(error)
+        }
+        if since != nil { lockWaitHandler?(nil) }
     }
 
     /// Sleeps up to `seconds` before a load copies again; false when stopped meanwhile.
