@@ -17,7 +17,7 @@ extension TableListCommand {
         format: ResultsListWriter.Format,
         output: (String) -> Void
     ) throws(FetchedTableError) -> Int32 {
-        let copy = try PostgresCopy.load(opening)
+        let copy = try PostgresCopy.load(opening, command: "\(ProgramName.current) list")
         let (opened, controller) = try copy.fetch(options)
         let writer = TableListCommand.makeWriter(opened, chosen: options.columns)
         do {

@@ -56,7 +56,16 @@ extension TableWatchCommand {
         shouldStop: () -> Bool,
         pollInterval: useconds_t
     ) throws(FetchedTableError) -> Bool {
-        let copy = try PostgresCopy.load(opening)
+        // Ctrl-C while copying (a lock another session holds on the table may keep it waiting)
+        // cancels the copy on the server and ends watch, as it does once following.
+        guard
+            let copy = try PostgresCopy.load(
+                opening,
+                command: "\(ProgramName.current) watch",
+                until: shouldStop,
+                interval: pollInterval
+            )
+        else { return false }
         let (opened, controller) = try copy.fetch(options)
         let watch = ResultsWatch(output: output)
         watch.show(controller)

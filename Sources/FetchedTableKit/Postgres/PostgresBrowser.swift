@@ -192,7 +192,7 @@ final class PostgresBrowser {
     /// thread of its own, then browsed through the copy, kept current until the browser quits.
     /// A copy that fails quits (opened from the command line) or says why in the table list.
     /// Opened from the list (`fromList`), Esc while it copies returns to the list and stops the
-    /// copy (``abandon(_:)``).
+    /// copy (``abandon(_:)``); opened at launch (`--table`), Esc quits.
     func open(_ opening: PostgresOpening, fromList: Bool = false) {
         let loading = PostgresLoading(opening, options: options, loop: loop) { [unowned self] result, screen in
             self.loading = nil
@@ -213,6 +213,9 @@ final class PostgresBrowser {
         self.loading = loading
         if fromList {
             loading.screen.onEscape = { [unowned self, unowned loading] in self.abandon(loading) }
+        } else if tableList == nil && browser == nil {
+            // `--table`: nothing to go back to; Esc quits as `q` does (``stop()`` cancels the copy).
+            loading.screen.onEscape = { [unowned self] in self.loop.quit() }
         }
         loading.start()
     }
@@ -579,6 +582,11 @@ final class PostgresBrowser {
         )
     }
 
-    /// Stops following the server (the browser quit), without waiting for a server that does not answer.
-    func stop() { copy?.replica.stop(waiting: false) }
+    /// Stops following the server (the browser quit), without waiting for a server that does not
+    /// answer; a copy under way (or one Esc left) is cancelled on the server first and waited for,
+    /// two seconds at most, so that no statement of the program's outlives it.
+    func stop() {
+        for copying in [loading, stopping].compactMap(\.self) { copying.stopBeforeExit(waitingUpTo: 2) }
+        copy?.replica.stop(waiting: false)
+    }
 }

@@ -74,4 +74,17 @@ final class PostgresConnectionState: @unchecked Sendable {
             return "Copying again: \(reason)"
         }
     }
+
+    /// `waiting for a lock on t held by another session (pid 4242: psql, user alice)`: why a
+    /// copy of `table` has not started, naming each session in the way as far as the role may
+    /// read it (one queued for the lock too, ahead: `pid 4243 queued ahead: …`).
+    static func lockWaitText(_ wait: ReplicaLockWait, table: String) -> String {
+        let sessions = wait.holders.map { holder in
+            let about = [holder.applicationName, holder.user.map { "user \($0)" }].compactMap(\.self)
+            return "pid \(holder.pid)\(holder.holdsTheLock ? "" : " queued ahead")"
+                + (about.isEmpty ? "" : ": " + about.joined(separator: ", "))
+        }
+        return "waiting for a lock on \(table) held by another session"
+            + (sessions.isEmpty ? "" : " (\(sessions.joined(separator: "; ")))")
+    }
 }

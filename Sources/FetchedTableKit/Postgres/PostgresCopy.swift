@@ -5,6 +5,7 @@ import Foundation
 import PostgreSQLClient
 import PostgreSQLReplica
 import SQLiteStore
+import Synchronization
 
 /// A server table's local SQLite copy (``PostgresReplica``), open as any SQLite table:
 /// the SQLite face's `list`, `watch` and browser then run over it unchanged, while the
@@ -70,9 +71,65 @@ struct PostgresCopy {
         return replica
     }
 
-    /// Copies `opening`'s table now.
-    static func load(_ opening: PostgresOpening) throws(FetchedTableError) -> PostgresCopy {
-        try load(replica(of: opening), target: opening.server.target)
+    /// Copies `opening`'s table now. While another session's lock keeps it waiting, `command`
+    /// (`fetchedtable list`) says so on stderr, once, naming who holds it (``sayingLockWaits(_:table:)``).
+    static func load(_ opening: PostgresOpening, command: String) throws(FetchedTableError) -> PostgresCopy {
+        let replica = try replica(of: opening)
+        replica.lockWaitHandler = sayingLockWaits(command, table: opening.table.displayName)
+        return try load(replica, target: opening.server.target)
+    }
+
+    /// ``load(_:command:)`` on a thread of its own, `shouldStop` asked every `interval` meanwhile:
+    /// once it says so (Ctrl-C), the copy is cancelled on the server and nil returned once it has
+    /// stopped (a server that does not answer is waited for two seconds at most).
+    static func load(
+        _ opening: PostgresOpening,
+        command: String,
+        until shouldStop: () -> Bool,
+        interval: useconds_t
+    ) throws(FetchedTableError) -> PostgresCopy? {
+        let replica = try replica(of: opening)
+        replica.lockWaitHandler = sayingLockWaits(command, table: opening.table.displayName)
+        let target = opening.server.target
+        let outcome = LoadOutcome()
+        let thread = Thread {
+            outcome.result = Result(catching: { () throws(FetchedTableError) -> PostgresCopy in
+                try load(replica, target: target)
+            })
+            outcome.ended.signal()
+        }
+        thread.start()
+        while outcome.ended.wait(timeout: .now() + .microseconds(Int(interval))) == .timedOut {
+            if shouldStop() {
+                replica.cancelLoad()
+                _ = outcome.ended.wait(timeout: .now() + 2)
+                return nil
+            }
+        }
+        return try outcome.result?.get()
+    }
+
+    /// The copy's end, handed from its thread (``LoadOutcome/ended`` orders the two).
+    private final class LoadOutcome: @unchecked Sendable {
+        var result: Result<PostgresCopy, FetchedTableError>?
+        let ended = DispatchSemaphore(value: 0)
+    }
+
+    /// Whether a message was said.
+    private final class SaidOnce: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
+
+    /// What a command without a screen does while a copy waits for another session's lock: says
+    /// `fetchedtable list: waiting for a lock on t held by another session (pid 4242: psql, user
+    /// alice); Ctrl-C stops` on stderr once, after the first half second of waiting.
+    static func sayingLockWaits(_ command: String, table: String) -> @Sendable (ReplicaLockWait?) -> Void {
+        let said = SaidOnce()
+        return { wait in
+            guard let wait, !said.flag.exchange(true, ordering: .relaxed) else { return }
+            let text = PostgresConnectionState.lockWaitText(wait, table: table)
+            writeStandardError("\(command): \(text); Ctrl-C stops\n")
+        }
     }
 
     /// Copies `replica`'s table now; `progress` is called with the rows copied so far. With

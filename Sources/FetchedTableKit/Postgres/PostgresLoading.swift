@@ -31,6 +31,8 @@ final class PostgresLoading {
     private(set) var isCancelled = false
     /// Called on the loop's thread once the copy's thread has ended after ``cancel()``.
     var onStopped: (() -> Void)?
+    /// Signalled by the copy's thread as it ends (``stopBeforeExit(waitingUpTo:)`` waits for it).
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Pushes the loading screen of `opening`'s table and starts the copy; `done` is called on
     /// the loop's thread with the copy (or why not) while the loading screen is still shown.
@@ -60,12 +62,16 @@ final class PostgresLoading {
         }
         let showCopied = loading.progressPoster { (rows: Int) in "Copying… \(rows) rows" }
         let showStatus = loop.poster { [weak self] (status: ReplicaStatus) in self?.show(status) }
+        let showLockWait = loop.poster { [weak self] (wait: ReplicaLockWait?) in self?.show(wait) }
         let limit = opening.cacheLimit
         let cancelling = self.cancelling
+        let ended = self.ended
         loading.start {
+            defer { ended.signal() }
             let result: Result<PostgresCopy, FetchedTableError>
             do {
                 let replica = try PostgresCopy.replica(of: table, on: target, cacheLimit: limit)
+                replica.lockWaitHandler = { wait in showLockWait(wait) }
                 cancelling.copying(replica)
                 if let preview = try? replica.firstPage(orderBy: order, limit: 100) { showPreview(preview) }
                 let copy = try PostgresCopy.load(
@@ -108,6 +114,33 @@ final class PostgresLoading {
         loop.remove(screen)
         cancelling.cancel()
     }
+
+    /// The program quits (`q`) while the copy runs: its statement cancelled on the server
+    /// (``PostgresReplica/cancelLoad()``) and the copy's thread waited for, `seconds` at most (a
+    /// server that does not answer), so that no statement of the program's is left waiting for
+    /// a lock, nor copying, once it has exited. Any thread; the loop need not run.
+    func stopBeforeExit(waitingUpTo seconds: Double) {
+        cancelling.cancel()
+        _ = ended.wait(timeout: .now() + seconds)
+    }
+
+    /// Another session holds a lock on the table (`wait`), or no longer does (nil): said on the
+    /// loading screen — where the first rows would be, and in the status line — until the copy begins.
+    private func show(_ wait: ReplicaLockWait?) {
+        guard !isCancelled else { return }
+        guard let wait else {
+            if let readingMessage { screen.table.emptyMessage = readingMessage }
+            screen.progressText = "Copying…"
+            return
+        }
+        let text = PostgresConnectionState.lockWaitText(wait, table: opening.table.displayName)
+        if readingMessage == nil { readingMessage = screen.table.emptyMessage }
+        screen.table.emptyMessage = text.prefix(1).uppercased() + text.dropFirst()
+        screen.progressText = "Waiting for a lock…"
+    }
+
+    /// The loading screen's own words before its first rows, kept while a lock's wait shows.
+    private var readingMessage: String?
 
     /// The server order of the first page: the sort asked, the section's column first when the sort does not begin with it.
     static func order(of query: TableQuery) -> [OrderTerm] {

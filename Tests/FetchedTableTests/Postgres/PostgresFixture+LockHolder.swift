@@ -13,11 +13,27 @@ extension PostgresFixture {
         return holder
     }
 
-    /// How many statements of fetchedtable's connections wait for a lock (`pg_stat_activity`).
+    /// How many statements of fetchedtable's connections to this database wait for a lock
+    /// (`pg_stat_activity`; other tests' run in databases of their own meanwhile).
     func fetchedtableStatementsWaitingForALock() throws -> Int {
         Int(
             try psql(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'fetchedtable' AND wait_event_type = 'Lock'"
+                """
+                SELECT count(*) FROM pg_stat_activity
+                WHERE application_name = 'fetchedtable' AND wait_event_type = 'Lock' AND datname = current_database()
+                """
+            )
+        ) ?? -1
+    }
+
+    /// How many statements of fetchedtable's connections to this database are on the server, running or waiting.
+    func fetchedtableStatementsOnTheServer() throws -> Int {
+        Int(
+            try psql(
+                """
+                SELECT count(*) FROM pg_stat_activity
+                WHERE application_name = 'fetchedtable' AND state = 'active' AND datname = current_database()
+                """
             )
         ) ?? -1
     }
