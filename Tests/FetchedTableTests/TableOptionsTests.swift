@@ -280,3 +280,39 @@ import Testing
         #expect(throws: OptionError.self) { try ColumnTypeSpecification.parse("fare") }
     }
 }
+
+/// `--key` and `--param`, the options of a `--query`.
+@Suite struct QueryOptionTests {
+    func options(_ arguments: [String]) throws -> TableOptions {
+        try TableOptions(
+            parseArguments(["school.sqlite", "--query", "SELECT 1 AS one"] + arguments, spec: TableOptions.browserSpec)
+        )
+    }
+
+    @Test func aKeyNamesAtLeastOneColumnAndEachOnce() throws {
+        #expect(try options(["--key", "subject, \"first day\""]).key == ["subject", "first day"])
+        #expect(throws: OptionError("--key: no column named; --key 'COLUMN, …'")) { try options(["--key", ""]) }
+        #expect(throws: OptionError("--key: no column named; --key 'COLUMN, …'")) { try options(["--key", " "]) }
+        #expect(throws: OptionError("--key: subject is named twice")) {
+            try options(["--key", "subject, name, subject"])
+        }
+    }
+
+    @Test func aParameterIsANumberOnlyWhenWrittenAsSQLWritesOne() {
+        #expect(QuerySource.parameterValue("42") == .integer(42))
+        #expect(QuerySource.parameterValue("-7") == .integer(-7))
+        #expect(QuerySource.parameterValue("0") == .integer(0))
+        #expect(QuerySource.parameterValue("-2.5") == .real(-2.5))
+        #expect(QuerySource.parameterValue("0.5") == .real(0.5))
+        #expect(QuerySource.parameterValue(".5") == .real(0.5))
+        #expect(QuerySource.parameterValue("1e3") == .real(1000))
+        #expect(QuerySource.parameterValue("6E-3") == .real(0.006))
+        // A code that only looks numeric stays the text it is: '007' = :zip holds.
+        for text in [
+            "007", "00", "-01", "+5", "0x10", "0x1p3", " 5", "5 ", "1e", ".", "-", "", "1_000", "nan", "inf",
+            "12345678901234567890", "1e999", "١٢",
+        ] {
+            #expect(QuerySource.parameterValue(text) == .text(text), "\(text)")
+        }
+    }
+}

@@ -113,7 +113,12 @@ package struct TableOptions: Equatable, Sendable {
             parameters[name] = String(pair[pair.index(after: equals)...])
         }
         if let key = parsed.value("--key") {
-            self.key = try OptionText.splitList(key, option: "--key").map(TableOptions.unquoted)
+            let columns = try OptionText.splitList(key, option: "--key").map(TableOptions.unquoted)
+            guard !columns.isEmpty else { throw OptionError("--key: no column named; --key 'COLUMN, …'") }
+            if let twice = columns.enumerated().first(where: { columns[..<$0.offset].contains($0.element) }) {
+                throw OptionError("--key: \(twice.element) is named twice")
+            }
+            self.key = columns
         }
         guard query != nil else {
             if !parameters.isEmpty {

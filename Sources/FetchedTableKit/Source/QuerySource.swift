@@ -283,14 +283,49 @@ package final class QuerySource {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// A `--param` value: an integer or a real when it reads as one (`3`, `-2.5`), else text.
+    /// A `--param` value: an integer or a real when it is written as SQL writes one (`3`, `-2.5`,
+    /// `1e3`), else text — a code with leading zeros (`007`), a sign (`+5`), hex (`0x10`), spaces
+    /// or more digits than an integer holds stay the text they are, so that it still equals a text column holding it (SQLite would compare
+    /// the integer 7 with `'007'` as `'7'`).
     ///
     ///     QuerySource.parameterValue("42")    // .integer(42)
+    ///     QuerySource.parameterValue("007")   // .text("007")
     ///     QuerySource.parameterValue("x")     // .text("x")
     static func parameterValue(_ text: String) -> StoreValue {
+        guard isWrittenAsANumber(text) else { return .text(text) }
         if let integer = Int64(text) { return .integer(integer) }
-        if let real = Double(text), real.isFinite, text.contains(where: \.isNumber) { return .real(real) }
+        // Digits beyond an integer's range stay text rather than become a rounded real.
+        let isReal = text.contains { $0 == "." || $0 == "e" || $0 == "E" }
+        if isReal, let real = Double(text), real.isFinite { return .real(real) }
         return .text(text)
+    }
+
+    /// Whether `text` is a number as SQL writes it: `-`, digits without a leading zero (but `0`
+    /// itself), an optional fraction and exponent (`-0.5`, `12.`, `.5`, `6e-3`).
+    private static func isWrittenAsANumber(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let whole = bytes.prefix(while: isDigit)
+        if whole.count > 1, whole.first == UInt8(ascii: "0") { return false }
+        bytes = bytes.dropFirst(whole.count)
+        var fraction = 0
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fraction = bytes.prefix(while: isDigit).count
+            bytes = bytes.dropFirst(fraction)
+        }
+        guard whole.count + fraction > 0 else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                bytes = bytes.dropFirst()
+            }
+            let exponent = bytes.prefix(while: isDigit).count
+            guard exponent > 0 else { return false }
+            bytes = bytes.dropFirst(exponent)
+        }
+        return bytes.isEmpty
     }
 
     /// A private folder for the result's file.

@@ -59,8 +59,7 @@ extension Database {
         if let second = try secondStatementOffset(in: utf8, after: tailOffset) {
             throw QueryRefusal(
                 .severalStatements,
-                "more than one statement: a query source is one SELECT (the second starts at character "
-                    + "\(Database.characterOffset(second, in: utf8) + 1))",
+                "more than one statement: a query source is one SELECT",
                 offset: Database.characterOffset(second, in: utf8)
             )
         }

@@ -3,8 +3,9 @@ import CSQLite
 /// What SQLite's authorizer reports while a query is prepared (`sqlite3_set_authorizer`): the
 /// tables it reads (`SQLITE_READ`, through views and common table expressions to the tables
 /// underneath), the first write it would make, and anything a source refuses — `ATTACH`,
-/// `DETACH`, a pragma that sets a value, a function with side effects. Nothing is denied
-/// during the prepare itself: the refusal is made afterwards, with a sentence of our own.
+/// `DETACH`, a pragma that sets a value (not one that reads a named table, `PRAGMA
+/// table_info(orders)`), a function with side effects. Nothing is denied during the prepare
+/// itself: the refusal is made afterwards, with a sentence of our own.
 final class QueryAuthorizer {
     /// Tables (and views, and SQLite's own tables) of `main` read, by name.
     private(set) var reads: [String] = []
@@ -18,6 +19,18 @@ final class QueryAuthorizer {
     static let functionsWithSideEffects: Set<String> = [
         "load_extension", "fts3_tokenizer", "readfile", "writefile", "edit", "sqlite_dbpage",
     ]
+
+    /// Pragmas whose argument names what they read (`PRAGMA table_info(orders)`), or bounds how
+    /// much (`PRAGMA integrity_check(10)`), rather than sets a value: they only report.
+    static let pragmasReadingANamedObject: Set<String> = [
+        "table_info", "table_xinfo", "table_list", "index_info", "index_xinfo", "index_list", "foreign_key_list",
+        "foreign_key_check", "integrity_check", "quick_check",
+    ]
+
+    /// Whether `pragma` (its name, any case) is one of ``pragmasReadingANamedObject``.
+    static func readsANamedObject(pragma: String?) -> Bool {
+        pragmasReadingANamedObject.contains(pragma?.lowercased() ?? "")
+    }
 
     func record(action: Int32, _ first: String?, _ second: String?, database: String?) {
         switch action {
@@ -45,7 +58,7 @@ final class QueryAuthorizer {
             noteRefusal(.attaches, "ATTACH is refused: a query source reads only the database it was given")
         case SQLITE_DETACH:
             noteRefusal(.attaches, "DETACH is refused: a query source reads only the database it was given")
-        case SQLITE_PRAGMA where second != nil:
+        case SQLITE_PRAGMA where second != nil && !QueryAuthorizer.readsANamedObject(pragma: first):
             noteRefusal(.sideEffects, "PRAGMA \(first ?? "") = … is refused: it changes the connection or the file")
         case SQLITE_FUNCTION:
             if let name = second?.lowercased(), QueryAuthorizer.functionsWithSideEffects.contains(name) {

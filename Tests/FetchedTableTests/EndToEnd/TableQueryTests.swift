@@ -62,7 +62,7 @@ struct TableQueryTests {
         ("DELETE FROM student", "not read-only: it would delete from student"),
         ("INSERT INTO teacher VALUES ('x', 'y', 'z')", "not read-only: it would insert into teacher"),
         ("CREATE TABLE x (a)", "not read-only: it would create a table"),
-        ("SELECT 1; DELETE FROM student", "more than one statement"),
+        ("SELECT 1; DELETE FROM student", "more than one statement: a query source is one SELECT (at character 11"),
         ("ATTACH 'other.sqlite' AS other", "ATTACH is refused"),
         ("PRAGMA query_only = 0", "PRAGMA query_only = … is refused"),
         ("BEGIN", "it returns no rows"),
@@ -122,6 +122,21 @@ struct TableQueryTests {
         ])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try Self.listed(result.standardOutput).map { $0["name"] as? String } == ["Ada", "Farah"])
+    }
+
+    @Test func aParameterWithLeadingZerosIsBoundAsTheTextItIs() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let result = try fixture.run([
+            "list", fixture.school, "--query",
+            "SELECT typeof(:zip) AS zip, :zip = '007' AS matches, typeof(:n) AS n, typeof(:r) AS r",
+            "--param", "zip=007", "--param", "n=42", "--param", "r=2.5", "--format", "json",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let row = try #require(try Self.listed(result.standardOutput).first)
+        #expect(row["zip"] as? String == "text", "a code, not the integer 7: \(result.standardOutput)")
+        #expect(row["matches"] as? Int == 1, "\(result.standardOutput)")
+        #expect(row["n"] as? String == "integer" && row["r"] as? String == "real", "\(result.standardOutput)")
     }
 
     @Test func aKeyTwoRowsShareExitsWith65NamingTheDuplicate() throws {

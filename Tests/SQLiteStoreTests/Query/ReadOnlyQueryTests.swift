@@ -87,6 +87,8 @@ import Testing
         let several = try refusal("SELECT 1; DELETE FROM student", in: school)
         #expect(several.reason == .severalStatements)
         #expect(several.offset == 10)
+        // The place is the offset's, said once by whoever shows it ("(at character 11 of the query)").
+        #expect(several.message == "more than one statement: a query source is one SELECT")
         // Spaces, a semicolon and comments after the statement are not another one.
         let database = try school.reader()
         _ = try database.prepareReadOnlyQuery("SELECT 1;  -- the end\n /* really */ ")
@@ -101,6 +103,20 @@ import Testing
         let function = try refusal("SELECT load_extension('x')", in: school)
         #expect(function.reason == .sideEffects || function.reason == .invalid)
         #expect(try refusal("  -- nothing\n", in: school).reason == .empty)
+    }
+
+    @Test func aPragmaThatReadsANamedTableIsAQueryOneGivenAValueIsRefused() throws {
+        let school = try School()
+        let database = try school.reader()
+        let info = try database.prepareReadOnlyQuery("PRAGMA table_info(student)")
+        #expect(info.columns.map(\.name).contains("name"))
+        _ = try database.prepareReadOnlyQuery("PRAGMA main.index_list(subject)")
+        _ = try database.prepareReadOnlyQuery("PRAGMA Foreign_Key_List(student)")
+        _ = try database.prepareReadOnlyQuery("PRAGMA integrity_check(5)")
+        for pragma in ["PRAGMA cache_size(5)", "PRAGMA query_only(0)", "PRAGMA user_version = 3"] {
+            let refused = try refusal(pragma, in: school)
+            #expect(refused.reason == .sideEffects, "\(pragma): \(refused.message)")
+        }
     }
 
     @Test func aSyntaxErrorIsSQLitesMessageWithItsPosition() throws {
