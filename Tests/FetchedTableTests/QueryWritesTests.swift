@@ -102,11 +102,11 @@ import Testing
         (
             "SELECT o.id, o.qty, c.name FROM orders o JOIN customers c ON c.id = o.customer",
             nil,
-            "the rows are a query's result; its rows come from a join of orders and customers"
+            "its rows come from a join of orders and customers"
         ),
         (
             "SELECT name, sum(qty) AS total FROM orders GROUP BY name", nil,
-            "the rows are a query's result; it groups rows (GROUP BY)"
+            "it groups rows (GROUP BY)"
         ),
         ("SELECT id, qty FROM orders", "opened with --read-only", "opened with --read-only"),
     ])

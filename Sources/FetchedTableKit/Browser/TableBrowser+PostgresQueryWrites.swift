@@ -26,10 +26,7 @@ extension TableBrowser {
         }
         let busy: () throws -> Void = {
             if source.live.sourceTable == nil {
-                throw FetchedTableError(
-                    "the rows are a query's result; \(source.live.sourceTableRefusal ?? "they are not one table's rows")",
-                    status: 1
-                )
+                throw FetchedTableError(QuerySource.notOneTablesRows(source.live), status: 1)
             }
             if let waiting = requests.inFlight.first {
                 throw FetchedTableError("the server has not answered \(waiting) yet", status: 1)

@@ -13,10 +13,7 @@ extension TableBrowser {
         let mapped: () throws -> Void = {
             // A re-run found the key repeated (a self-join): its rows are no longer one table's.
             if source.live.sourceTable == nil {
-                throw QueryWriteRefusal(
-                    description:
-                        "the rows are a query's result; \(source.live.sourceTableRefusal ?? "they are not one table's rows")"
-                )
+                throw QueryWriteRefusal(description: QuerySource.notOneTablesRows(source.live))
             }
         }
         // Said once the key's own handling is done (the list says "Saving …" after an edit is sent).

@@ -146,10 +146,9 @@ package final class QuerySource {
     func openWrites(refusal: String?) -> String? {
         guard let live = live as? LiveQuery else { return openServerWrites(refusal: refusal) }
         guard let mapping = live.sourceTable else {
-            return live.sourceTableRefusal.map { "the rows are a query's result; \($0)" }
-                ?? "the rows are a query's result (\(live.identityDescription))"
+            return QuerySource.notOneTablesRows(live)
         }
-        if let reason = mapping.changeRefusal { return "the rows are a query's result; \(reason)" }
+        if let reason = mapping.changeRefusal { return reason }
         if let refusal { return refusal }
         if !TableDatabase.isWritable(live.databasePath) { return "\(live.databasePath) is not writable" }
         do {
@@ -165,14 +164,20 @@ package final class QuerySource {
         }
     }
 
+    /// Why the rows of `live` are not one table's rows to change, in its own words ("its rows come
+    /// from a join of orders and customers"): said after "Delete is disabled: " on an 80-column
+    /// status line, the tab already saying that the rows are a query's.
+    static func notOneTablesRows(_ live: any LiveQuerying) -> String {
+        live.sourceTableRefusal ?? "the rows are a query's result (\(live.identityDescription))"
+    }
+
     /// `d`, `e` and `a` on a PostgreSQL query's result: its rows' table on the server, open for
     /// writing (``PostgresQueryWrites``) — or why not, as ``openWrites(refusal:)``.
     private func openServerWrites(refusal: String?) -> String? {
         guard let mapping = live.sourceTable else {
-            return live.sourceTableRefusal.map { "the rows are a query's result; \($0)" }
-                ?? "the rows are a query's result (\(live.identityDescription))"
+            return QuerySource.notOneTablesRows(live)
         }
-        if let reason = mapping.changeRefusal { return "the rows are a query's result; \(reason)" }
+        if let reason = mapping.changeRefusal { return reason }
         if let refusal { return refusal }
         guard let target = postgresTarget else { return "the rows are a query's result of a server" }
         do {

@@ -301,12 +301,13 @@ struct PostgresQueryTests {
                 fixture.uri, "--query",
                 "SELECT o.id, o.qty, c.name AS customer FROM orders o JOIN customers c ON c.id = o.customer",
             ],
-            width: 150,
+            width: 80,
             height: 12
         )
         defer { join.close() }
         _ = try join.waitUntil("the join's rows", timeout: 15) { $0.contains("Ito") }
-        let why = "the rows are a query's result; its rows come from a join of orders and customers"
+        // The whole reason on an 80-column status line, after what the key cannot do.
+        let why = "its rows come from a join of orders and customers"
         join.send("d")
         try join.waitFor("Delete is disabled: \(why)")
         join.send("a")
