@@ -407,6 +407,14 @@ package final class PostgresLiveQuery: LiveQuerying, @unchecked Sendable {
         guard queryWords.contains(word) else {
             throw QueryRefusal(.returnsNoRows, "\(word) is no query: a query source is one SELECT", offset: 0)
         }
+        if let offset = text.positionalParameterOffset {
+            let positional = "$" + sql.dropFirst(offset + 1).prefix(while: \.isNumber)
+            throw QueryRefusal(
+                .parameters,
+                "the parameter \(positional) has no name: name it (:name) and give its value by that name",
+                offset: offset
+            )
+        }
         return text
     }
 

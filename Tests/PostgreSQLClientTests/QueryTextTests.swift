@@ -2,7 +2,7 @@ import PostgreSQLClient
 import Testing
 
 /// ``QueryText``: `:name` parameters made `$n` outside quotes and comments (a `::` cast kept),
-/// the first word, and where a second statement starts.
+/// the first word, where a second statement starts, and a positional parameter of the text's own.
 struct QueryTextTests {
     @Test func namedParametersBecomePositionalOnesOutsideQuotesAndComments() {
         let text = QueryText(
@@ -17,6 +17,18 @@ struct QueryTextTests {
         #expect(text.sql.contains("E'\\' :skip'"))
         #expect(text.firstWord == "SELECT")
         #expect(text.secondStatementOffset == nil)
+    }
+
+    @Test func aPositionalParameterWrittenInTheTextIsFoundOutsideQuotesAndComments() {
+        // `:who` becomes `$1` too: a `$1` of the text's own would silently be given its value.
+        let both = QueryText("SELECT $1 AS b, :who AS a")
+        #expect(both.positionalParameterOffset == 7)
+        #expect(both.sql == "SELECT $1 AS b, $1 AS a")
+        #expect(QueryText("SELECT a FROM t WHERE b = :who OR c = $12").positionalParameterOffset == 38)
+        #expect(
+            QueryText("SELECT '$1', \"$1\", $$ $1 $$, x$1, $tag$$1$tag$ -- $1\n/* $1 */").positionalParameterOffset
+                == nil
+        )
     }
 
     @Test func aSecondStatementIsFoundAndATrailingSemicolonIsNot() {

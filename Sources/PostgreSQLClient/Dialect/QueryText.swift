@@ -7,6 +7,7 @@
 ///     text.sql                     // "SELECT * FROM orders WHERE customer = $1 AND total > $2"
 ///     text.parameterNames          // ["who", "least"]
 ///     QueryText("SELECT 1; DELETE FROM orders").secondStatementOffset   // 10
+///     QueryText("SELECT $1").positionalParameterOffset                // 7
 public struct QueryText: Sendable, Equatable {
     /// The statement with each `:name` replaced by `$n` (a name used twice is the same `$n`).
     public let sql: String
@@ -17,6 +18,9 @@ public struct QueryText: Sendable, Equatable {
     public let firstWord: String?
     /// Where a second statement starts, in characters from 0, when the text holds more than one.
     public let secondStatementOffset: Int?
+    /// Where the first positional parameter the text writes itself (`$1`) is, in characters from
+    /// 0: it has no name to give it a value by, and its number would be a `:name`'s.
+    public let positionalParameterOffset: Int?
 
     /// Reads `text`.
     public init(_ text: String) {
@@ -25,6 +29,7 @@ public struct QueryText: Sendable, Equatable {
         var names: [String] = []
         var first: String?
         var second: Int?
+        var positional: Int?
         var ended = false  // a `;` was seen: anything but spaces and comments is a second statement
         var index = 0
         func isIdentifierStart(_ c: Character) -> Bool { c == "_" || c.isLetter }
@@ -134,6 +139,14 @@ public struct QueryText: Sendable, Equatable {
                 }
                 continue
             }
+            if c == "$", let next, next.isNumber {
+                var end = index + 1
+                while end < characters.count && characters[end].isNumber { end += 1 }
+                if positional == nil { positional = index }
+                output += String(characters[index..<end])
+                index = end
+                continue
+            }
             if c == ":" && next == ":" {
                 output += "::"
                 index += 2
@@ -174,6 +187,7 @@ public struct QueryText: Sendable, Equatable {
         parameterNames = names
         firstWord = first
         secondStatementOffset = second
+        positionalParameterOffset = positional
     }
 
     /// The index of the `$` closing a dollar-quote tag that opens at `start` (`$$`, `$body$`), or

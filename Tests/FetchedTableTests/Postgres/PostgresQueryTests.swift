@@ -128,6 +128,11 @@ struct PostgresQueryTests {
             ("SELECT nextval('orders_seq')", "orders_seq"),
             ("SELECT nmae FROM customer", "column \"nmae\" does not exist (at character 8 of the query)"),
             ("SELECT id FROM orders WHERE customer = :who", "the parameter :who has no value"),
+            (
+                "SELECT $1 AS b, :who AS a",
+                "the parameter $1 has no name: name it (:name) and give its value by that name "
+                    + "(at character 8 of the query)"
+            ),
         ]
         for (sql, says) in cases {
             let result = try fixture.run(["list", fixture.uri, "--query", sql])
