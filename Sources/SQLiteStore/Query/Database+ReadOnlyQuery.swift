@@ -75,6 +75,15 @@ extension Database {
                 "not a query: it returns no rows (\(Database.firstWord(of: sql))); a query source is a SELECT"
             )
         }
+        // `?1` after a `:name` shares its number, so SQLite names it `:name`: it would be given that value.
+        if let numbered = Database.numberedParameterOffset(in: utf8) {
+            throw QueryRefusal(
+                .parameters,
+                "the parameter \(Database.parameterToken(at: numbered, in: utf8)) has no name: name it (:name) and "
+                    + "give its value by that name",
+                offset: Database.characterOffset(numbered, in: utf8)
+            )
+        }
         var parameters: [String] = []
         for index in stride(from: Int32(1), through: sqlite3_bind_parameter_count(prepared), by: 1) {
             guard let name = sqlite3_bind_parameter_name(prepared, index).map({ String(cString: $0) }),
@@ -166,6 +175,53 @@ extension Database {
     /// The character offset of byte `offset` of `utf8`.
     static func characterOffset(_ offset: Int, in utf8: [UInt8]) -> Int {
         String(decoding: utf8.prefix(max(0, min(offset, utf8.count))), as: UTF8.self).count
+    }
+
+    /// The byte offset of the first numbered parameter (`?1`) of `utf8`, outside quotes (`'…'`,
+    /// `"…"`, `[…]`, `` `…` ``) and comments; nil when there is none.
+    static func numberedParameterOffset(in utf8: [UInt8]) -> Int? {
+        var index = 0
+        /// Moves past the quoted run opening at `index`, closed by `close` (doubled: kept inside).
+        func skipQuoted(_ close: UInt8) {
+            index += 1
+            while index < utf8.count {
+                defer { index += 1 }
+                if utf8[index] == close {
+                    guard close != UInt8(ascii: "]"), index + 1 < utf8.count, utf8[index + 1] == close else { return }
+                    index += 1
+                }
+            }
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            let next = index + 1 < utf8.count ? utf8[index + 1] : 0
+            switch byte {
+            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"): skipQuoted(byte)
+            case UInt8(ascii: "["): skipQuoted(UInt8(ascii: "]"))
+            case UInt8(ascii: "-") where next == UInt8(ascii: "-"):
+                while index < utf8.count, utf8[index] != UInt8(ascii: "\n") { index += 1 }
+            case UInt8(ascii: "/") where next == UInt8(ascii: "*"):
+                index += 2
+                while index < utf8.count,
+                    !(utf8[index] == UInt8(ascii: "*") && index + 1 < utf8.count
+                        && utf8[index + 1] == UInt8(ascii: "/"))
+                {
+                    index += 1
+                }
+                index += 2
+            case UInt8(ascii: "?") where next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9"):
+                return index
+            default:
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// The parameter written at byte `offset` of `utf8` (`?12`).
+    static func parameterToken(at offset: Int, in utf8: [UInt8]) -> String {
+        let digits = utf8[(offset + 1)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        return "?" + String(decoding: digits, as: UTF8.self)
     }
 
     /// The statement's first word, upper-cased (`BEGIN`), past spaces and comments.

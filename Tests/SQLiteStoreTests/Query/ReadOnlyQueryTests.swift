@@ -119,6 +119,19 @@ import Testing
         }
     }
 
+    @Test func aNumberedParameterIsRefusedWhereItIsEvenWhenItSharesANamedOnesNumber() throws {
+        let school = try School()
+        // `?1` after `:least` is parameter 1, named `:least` by SQLite: it would silently be given its value.
+        let shared = try refusal("SELECT name FROM student WHERE number >= :least OR id = ?1", in: school)
+        #expect(shared.reason == .parameters)
+        #expect(shared.message == "the parameter ?1 has no name: name it (:name) and give its value by that name")
+        #expect(shared.offset == 56)
+        #expect(try refusal("SELECT ?12 AS n", in: school).message.hasPrefix("the parameter ?12 has no name"))
+        let quoted = "SELECT '?1', \"?2\", [?3], `?4`, x'3f31' -- ?5\n /* ?6 */ , 'it''s ?7'"
+        #expect(Database.numberedParameterOffset(in: Array(quoted.utf8)) == nil)
+        #expect(Database.numberedParameterOffset(in: Array("SELECT 'a''b', ?3".utf8)) == 15)
+    }
+
     @Test func aSyntaxErrorIsSQLitesMessageWithItsPosition() throws {
         let school = try School()
         let error = try refusal("SELECT name FROM student WHERE nmae = 1", in: school)
