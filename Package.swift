@@ -68,7 +68,9 @@ let package = Package(
         .target(name: "PostgreSQLChangeFeed", dependencies: ["PostgreSQLClient"]),
         .target(
             name: "PostgreSQLReplica",
-            dependencies: ["PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore", "CICU", "BaseDirectories"]
+            dependencies: [
+                "PostgreSQLClient", "PostgreSQLChangeFeed", "SQLiteStore", "BulkImport", "CICU", "BaseDirectories",
+            ]
         ),
 
         // Apps: a library each (testable), and a thin executable.

@@ -120,25 +120,35 @@ struct ReplicaCopy {
                 // No identity until the file is on disk (``ReplicaDurability``): no later session takes it over before.
                 try ReplicaState(identity: "", position: position).write(to: store.database)
                 let appender = try ReplicaStore.Appender(store: store)
-                appender.order = order.flatMap { RowOrderCollector(term: $0, shape: shape) }
-                var reported = 0
-                // COPY streams: the server produces rows while this thread writes them.
-                try connection.copyOut(
+                // COPY streams: the server produces rows while another thread decodes them and this one writes them.
+                let stream = CopyStream(
+                    shape: shape,
+                    order: order.flatMap { RowOrderCollector(term: $0, shape: shape) },
+                    rowsPerBatch: appender.perStatement * 16
+                )
+                stream.start(
                     "COPY (SELECT \(shape.copySelectList) \(shape.fromClause)\(shape.keyOrder)) TO STDOUT",
+                    on: connection,
                     timeout: contactTimeout,
                     firstRowTimeout: timeout
-                ) { line in
-                    try appender.append(copyRow: line)
-                    if appender.count - reported >= ReplicaCopy.pageSize {
-                        reported = appender.count
-                        progress?(reported)
+                )
+                var reported = 0
+                do {
+                    while let batch = try stream.pipe.nextFull() {
+                        try appender.write(batch)
+                        stream.pipe.recycle(batch)
+                        if appender.count - reported >= ReplicaCopy.pageSize {
+                            reported = appender.count
+                            progress?(reported)
+                        }
                     }
+                } catch {
+                    stream.pipe.cancelAndWait()
+                    throw error
                 }
-                try appender.finish()
                 progress?(appender.count)
                 count = appender.count
-                collected = appender.order
-                appender.order = nil
+                collected = stream.collected()
             }
         }
         let table = shape.table(at: path, rowCount: count)

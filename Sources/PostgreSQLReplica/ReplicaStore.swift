@@ -112,15 +112,10 @@ final class ReplicaStore {
         private let many: Statement
         private let one: Statement
         private let keyInsert: Statement?
-        private let perStatement: Int
+        /// Rows per multi-row `INSERT`.
+        let perStatement: Int
         private var occurrences: [String: Int] = [:]
         private(set) var count = 0
-        /// The `COPY` rows not written yet (at most one statement's worth).
-        private var decoder: CopyRowDecoder
-        private var pending = 0
-        /// The order the rows are collected in, when one was asked and the rows can give it
-        /// (``RowOrderCollector``); nil once a row could not be collected.
-        var order: RowOrderCollector?
 
         init(store: ReplicaStore) throws {
             self.store = store
@@ -132,7 +127,6 @@ final class ReplicaStore {
                 insert + Array(repeating: row, count: perStatement).joined(separator: ",")
             )
             one = try store.database.uncachedStatement(insert + row)
-            decoder = CopyRowDecoder(shape: store.shape)
             keyInsert =
                 store.usesKeyTable
                 ? try store.database.uncachedStatement(
@@ -141,60 +135,24 @@ final class ReplicaStore {
                 : nil
         }
 
-        /// Appends one data row of `COPY (SELECT selectList …) TO STDOUT`; rows are
-        /// written a statement's worth at a time, the rest by ``finish()``.
-        func append(copyRow line: UnsafeRawBufferPointer) throws {
-            try decoder.decode(line)
-            pending += 1
-            if pending == perStatement { try writePending() }
-        }
-
-        /// Writes the `COPY` rows still pending.
-        func finish() throws { try writePending() }
-
-        private func writePending() throws {
-            defer {
-                decoder.clear()
-                pending = 0
-            }
-            guard pending > 0 else { return }
+        /// Writes the rows of `batch` (data rows of `COPY (SELECT selectList …) TO STDOUT`),
+        /// ``perStatement`` to an `INSERT`.
+        func write(_ batch: CopyBatch) throws {
+            let rows = batch.rows
+            guard rows > 0, let decoder = batch.decoder else { return }
             guard !store.usesKeyTable else {
                 // Rows named through the key table: the general path, which also writes their keys.
-                try append((0..<pending).map(decoder.serverRow))
+                try append((0..<rows).map(decoder.serverRow))
                 return
             }
-            if order != nil { collectOrder() }
-            let statement = pending == perStatement ? many : one
             var row = 0
-            while row < pending {
-                let rows = statement === many ? 0..<pending : row..<row + 1
-                try decoder.insert(rows: rows, with: statement)
-                row = rows.upperBound
+            while row < rows {
+                let isMany = rows - row >= perStatement
+                let range = row..<row + (isMany ? perStatement : 1)
+                try decoder.insert(rows: range, with: isMany ? many : one)
+                row = range.upperBound
             }
-            count += pending
-        }
-
-        /// Adds the pending rows' ids and sorted column to ``order`` (which goes when one does not fit).
-        private func collectOrder() {
-            guard var collecting = order else { return }
-            order = nil
-            let fields = decoder.fields
-            let width = decoder.width
-            let complete: Bool = decoder.arena.withUnsafeBytes { arena in
-                for row in 0..<pending {
-                    guard case .integer(let id) = fields[row * width + collecting.idField] else { return false }
-                    let text: UnsafeRawBufferPointer?
-                    switch fields[row * width + collecting.valueField] {
-                    case .null: text = nil
-                    case .text(let start, let count), .blob(let start, let count):
-                        text = UnsafeRawBufferPointer(rebasing: arena[start..<start + count])
-                    case .integer, .real: return false
-                    }
-                    guard collecting.add(id: id, text: text) else { return false }
-                }
-                return true
-            }
-            if complete { order = collecting }
+            count += rows
         }
 
         func append(_ rows: [ServerRow]) throws {
