@@ -100,7 +100,10 @@ public final class JSONRecordReader {
     @exclusivity(unchecked) private var keyStarts = RawList<Int>(first: 0)
     /// The key index each member position had in the last record (most files repeat it).
     @exclusivity(unchecked) private var predictedKeys = RawList<Int32>()
-    @exclusivity(unchecked) private var scratch: [UInt8] = []
+    /// A key read that was not the predicted one.
+    @exclusivity(unchecked) private var keyBytes: [UInt8] = []
+    /// A string decoded aside: a key with escapes, a nested value's string (checked, then copied as written).
+    private let scratch = JSONRecord.Storage(byteCapacity: 64, memberCapacity: 1)
 
     /// The most nested arrays and objects a value may hold.
     public static let maximumDepth = 512
@@ -222,9 +225,9 @@ public final class JSONRecordReader {
                 charsBeforeBuffer: charsBeforeBuffer,
                 state: state
             )
-            record.removeAll()
+            let storage = record.clearForWriting()
             do {
-                if try readTopLevel(into: &record) { return true }
+                if try readTopLevel(into: storage, line: &record.line) { return true }
             } catch is NeedMore {
                 pos = mark.pos
                 line = mark.line
@@ -251,7 +254,7 @@ public final class JSONRecordReader {
 
     /// Reads what comes between records and, when it is an object, the object. False when the
     /// step read no object (the layout's start, the array's end) or the input ended.
-    private func readTopLevel(into record: inout JSONRecord) throws -> Bool {
+    private func readTopLevel(into record: JSONRecord.Storage, line recordLine: inout Int) throws -> Bool {
         skipSpace()
         recordStart = pos
         let b = try peek()
@@ -284,7 +287,7 @@ public final class JSONRecordReader {
                 return false
             }
             guard b == UInt8(ascii: "{") else { throw try unexpected("an object ('{') at the start of a record") }
-            try readObject(into: &record)
+            try readObject(into: record, line: &recordLine)
             return true
         case .arrayStart:
             guard let b else { throw try unexpected("an object or ']' (the array is not closed)") }
@@ -294,7 +297,7 @@ public final class JSONRecordReader {
                 return false
             }
             guard b == UInt8(ascii: "{") else { throw try unexpected("an object ('{') as the array's element") }
-            try readObject(into: &record)
+            try readObject(into: record, line: &recordLine)
             state = .arrayNext
             return true
         case .arrayNext:
@@ -309,7 +312,7 @@ public final class JSONRecordReader {
             skipSpace()
             recordStart = pos
             guard try peek() == UInt8(ascii: "{") else { throw try unexpected("an object ('{') after ','") }
-            try readObject(into: &record)
+            try readObject(into: record, line: &recordLine)
             return true
         case .afterArray:
             guard b == nil else { throw try unexpected("nothing after the end of the array") }
@@ -321,8 +324,8 @@ public final class JSONRecordReader {
     }
 
     /// Reads an object (at `{`) as a record.
-    private func readObject(into record: inout JSONRecord) throws {
-        record.line = line
+    private func readObject(into record: JSONRecord.Storage, line recordLine: inout Int) throws {
+        recordLine = line
         pos += 1
         skipSpace()
         if try peek() == UInt8(ascii: "}") {
@@ -337,9 +340,9 @@ public final class JSONRecordReader {
             guard try peek() == UInt8(ascii: ":") else { throw try unexpected("':' after the key") }
             pos += 1
             skipSpace()
-            let start = record.bytes.count
-            let kind = try readValue(into: &record.bytes)
-            if record.bytes.count - start > limits.maxFieldBytes || record.bytes.count > limits.maxRecordBytes {
+            let start = record.byteCount
+            let kind = try readValue(into: record)
+            if record.byteCount - start > limits.maxFieldBytes || record.byteCount > limits.maxRecordBytes {
                 throw tooLong()
             }
             record.endMember(key: key, kind: kind)
@@ -366,14 +369,14 @@ public final class JSONRecordReader {
     }
 
     /// Reads a member's value (after skipping space), appending its bytes; returns its kind.
-    private func readValue(into bytes: inout [UInt8]) throws -> JSONRecord.Kind {
+    private func readValue(into bytes: JSONRecord.Storage) throws -> JSONRecord.Kind {
         guard let b = try peek() else { throw try unexpected("a value") }
         switch b {
         case UInt8(ascii: "\""):
-            try readString(into: &bytes)
+            try readString(into: bytes)
             return .string
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            try readNumber(into: &bytes)
+            try readNumber(into: bytes)
             return .number
         case UInt8(ascii: "t"):
             try readLiteral("true")
@@ -386,7 +389,7 @@ public final class JSONRecordReader {
             return .null
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             depth = 0
-            try readNested(into: &bytes)
+            try readNested(into: bytes)
             return .nested
         default:
             throw try unexpected("a value")
@@ -422,22 +425,24 @@ public final class JSONRecordReader {
                     return predicted
                 }
             }
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: UnsafeBufferPointer(start: buffer + start, count: length))
+            keyBytes.removeAll(keepingCapacity: true)
+            keyBytes.append(contentsOf: UnsafeBufferPointer(start: buffer + start, count: length))
         } else {
             pos = start - 1
-            scratch.removeAll(keepingCapacity: true)
-            try readString(into: &scratch)
+            scratch.removeAll()
+            try readString(into: scratch)
+            keyBytes.removeAll(keepingCapacity: true)
+            keyBytes.append(contentsOf: UnsafeBufferPointer(start: scratch.bytes, count: scratch.byteCount))
         }
         let index: Int32
-        if let known = keyIndexByBytes[scratch] {
+        if let known = keyIndexByBytes[keyBytes] {
             index = known
         } else {
             index = Int32(keys.count)
-            keyIndexByBytes[scratch] = index
-            scratch.withUnsafeBufferPointer { keyArena.append(contentsOf: $0) }
+            keyIndexByBytes[keyBytes] = index
+            keyBytes.withUnsafeBufferPointer { keyArena.append(contentsOf: $0) }
             keyStarts.append(keyArena.count)
-            keys.append(scratch.withUnsafeBytes { CSVTextDecoding.string(from: $0) })
+            keys.append(keyBytes.withUnsafeBytes { CSVTextDecoding.string(from: $0) })
         }
         if member < predictedKeys.count {
             predictedKeys[member] = index
@@ -448,7 +453,7 @@ public final class JSONRecordReader {
     }
 
     /// A string (at `"`), its escapes decoded, appended without its quotes.
-    private func readString(into bytes: inout [UInt8]) throws {
+    private func readString(into bytes: JSONRecord.Storage) throws {
         pos += 1
         while true {
             var i = pos
@@ -457,7 +462,7 @@ public final class JSONRecordReader {
                 if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
                 i += 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer + pos, count: i - pos))
+            bytes.append(buffer + pos, count: i - pos)
             pos = i
             guard i < count else {
                 if atEnd { throw try unexpected("'\"' (the string is not closed)") }
@@ -472,12 +477,12 @@ public final class JSONRecordReader {
                 let name = c == 0x0A ? "a line break" : c == 0x09 ? "a tab" : "a control character"
                 throw syntax("\(name) in a string (write it as an escape, e.g. \\n or \\t)")
             }
-            try readEscape(into: &bytes)
+            try readEscape(into: bytes)
         }
     }
 
     /// An escape (at `\`), decoded.
-    private func readEscape(into bytes: inout [UInt8]) throws {
+    private func readEscape(into bytes: JSONRecord.Storage) throws {
         guard let c = try peek(1) else { throw try unexpected("an escape after '\\'", at: pos + 1) }
         let simple: UInt8?
         switch c {
@@ -495,7 +500,7 @@ public final class JSONRecordReader {
             )
         }
         if let simple {
-            bytes.append(simple)
+            bytes.append(byte: simple)
             pos += 2
             return
         }
@@ -517,7 +522,7 @@ public final class JSONRecordReader {
         } else if (0xDC00..<0xE000).contains(scalar) {
             scalar = 0xFFFD
         }
-        bytes.append(contentsOf: Unicode.Scalar(scalar).map { Array(String($0).utf8) } ?? [0xEF, 0xBF, 0xBD])
+        for byte in UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")! { bytes.append(byte: byte) }
         pos += length
     }
 
@@ -541,7 +546,7 @@ public final class JSONRecordReader {
     }
 
     /// A number (at `-` or a digit), checked against JSON's grammar and appended as written.
-    private func readNumber(into bytes: inout [UInt8]) throws {
+    private func readNumber(into bytes: JSONRecord.Storage) throws {
         let start = pos
         var i = pos
         func byte(_ i: Int) throws -> UInt8? {
@@ -573,7 +578,7 @@ public final class JSONRecordReader {
         if let next = try byte(i), JSONRecordReader.continuesAWord(next) {
             throw syntax("invalid number", at: start)
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(start: buffer + start, count: i - start))
+        bytes.append(buffer + start, count: i - start)
         pos = i
     }
 
@@ -599,7 +604,7 @@ public final class JSONRecordReader {
 
     /// An array or object (at `[` or `{`) appended as compact JSON text: strings as written,
     /// white space between tokens left out.
-    private func readNested(into bytes: inout [UInt8]) throws {
+    private func readNested(into bytes: JSONRecord.Storage) throws {
         guard let open = try peek() else { throw try unexpected("a value") }
         depth += 1
         if depth > JSONRecordReader.maximumDepth {
@@ -607,11 +612,11 @@ public final class JSONRecordReader {
         }
         let isObject = open == UInt8(ascii: "{")
         let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-        bytes.append(open)
+        bytes.append(byte: open)
         pos += 1
         skipSpace()
         if try peek() == close {
-            bytes.append(close)
+            bytes.append(byte: close)
             pos += 1
             depth -= 1
             return
@@ -621,14 +626,14 @@ public final class JSONRecordReader {
                 guard try peek() == UInt8(ascii: "\"") else {
                     throw try unexpected("a key (a string in double quotes)")
                 }
-                try copyString(into: &bytes)
+                try copyString(into: bytes)
                 skipSpace()
                 guard try peek() == UInt8(ascii: ":") else { throw try unexpected("':' after the key") }
-                bytes.append(UInt8(ascii: ":"))
+                bytes.append(byte: UInt8(ascii: ":"))
                 pos += 1
                 skipSpace()
             }
-            try copyValue(into: &bytes)
+            try copyValue(into: bytes)
             skipSpace()
             guard let next = try peek() else {
                 throw try unexpected(
@@ -636,7 +641,7 @@ public final class JSONRecordReader {
                 )
             }
             if next == close {
-                bytes.append(close)
+                bytes.append(byte: close)
                 pos += 1
                 depth -= 1
                 return
@@ -644,38 +649,38 @@ public final class JSONRecordReader {
             guard next == UInt8(ascii: ",") else {
                 throw try unexpected("',' or '\(Character(Unicode.Scalar(close)))' after the value")
             }
-            bytes.append(UInt8(ascii: ","))
+            bytes.append(byte: UInt8(ascii: ","))
             pos += 1
             skipSpace()
         }
     }
 
     /// A value inside a nested one, appended as JSON text.
-    private func copyValue(into bytes: inout [UInt8]) throws {
+    private func copyValue(into bytes: JSONRecord.Storage) throws {
         guard let b = try peek() else { throw try unexpected("a value") }
         switch b {
-        case UInt8(ascii: "\""): try copyString(into: &bytes)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try readNumber(into: &bytes)
+        case UInt8(ascii: "\""): try copyString(into: bytes)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try readNumber(into: bytes)
         case UInt8(ascii: "t"):
             try readLiteral("true")
-            bytes.append(contentsOf: "true".utf8)
+            bytes.append("true")
         case UInt8(ascii: "f"):
             try readLiteral("false")
-            bytes.append(contentsOf: "false".utf8)
+            bytes.append("false")
         case UInt8(ascii: "n"):
             try readLiteral("null")
-            bytes.append(contentsOf: "null".utf8)
-        case UInt8(ascii: "{"), UInt8(ascii: "["): try readNested(into: &bytes)
+            bytes.append("null")
+        case UInt8(ascii: "{"), UInt8(ascii: "["): try readNested(into: bytes)
         default: throw try unexpected("a value")
         }
     }
 
     /// A string (at `"`) checked and appended as written, quotes and escapes included.
-    private func copyString(into bytes: inout [UInt8]) throws {
+    private func copyString(into bytes: JSONRecord.Storage) throws {
         let start = pos
-        var decoded: [UInt8] = []
-        try readString(into: &decoded)  // checks it
-        bytes.append(contentsOf: UnsafeBufferPointer(start: buffer + start, count: pos - start))
+        scratch.removeAll()
+        try readString(into: scratch)  // checks it
+        bytes.append(buffer + start, count: pos - start)
     }
 
     // MARK: Bytes
