@@ -128,7 +128,11 @@ public struct JSONRecord: @unchecked Sendable, CustomStringConvertible {
             memberCapacity = capacity
         }
 
-        private static func grown<T>(_ old: UnsafeMutablePointer<T>, count: Int, to capacity: Int)
+        private static func grown<T>(
+            _ old: UnsafeMutablePointer<T>,
+            count: Int,
+            to capacity: Int
+        )
             -> UnsafeMutablePointer<T>
         {
             let new = UnsafeMutablePointer<T>.allocate(capacity: capacity)

@@ -128,6 +128,48 @@ func jsonError(_ text: String) throws -> JSONError {
         }
     }
 
+    /// A record's own memory (the values' bytes, the members) grows past its first capacity: a
+    /// value of 110 KB, strings with escapes and non-ASCII text, 53 members, nested values kept as
+    /// text (strings in them checked aside, copied as written), at chunk sizes that cut every token.
+    @Test func longValuesManyMembersEscapesAndNestedTextSurviveTheRecordGrowing() throws {
+        let long = String(repeating: "abcdéf😀", count: 10_000)
+        let escaped = String(repeating: #"\"q\" \\ \u00e9\ud83d\ude00\n"#, count: 200)
+        let decoded = String(repeating: "\"q\" \\ é😀\n", count: 200)
+        let nested = #"{"k\"ey": ["a\u00e9", 1.5e3, true, null, {"z": []}], "é": "ü"}"#
+        let many = (0..<50).map { "\"m\($0)\": \($0)" }.joined(separator: ", ")
+        let text = """
+            {"long": "\(long)", "esc": "\(escaped)", "nested": \(nested), \(many)}
+            {"nested": [ "x" , { "y" : "\\u0041" } ], "long": "", "esc": "\\u00e9"}
+            """
+        for chunkSize in [7, 4096, 1 << 16] {
+            let reader = JSONRecordReader(bytes: Array(text.utf8), chunkSize: chunkSize)
+            let records = try reader.readAll()
+            try #require(records.count == 2)
+            #expect(records[0].count == 53)
+            #expect(records[0].text(at: 0) == long)
+            #expect(records[0].text(at: 1) == decoded)
+            #expect(records[0].text(at: 2) == #"{"k\"ey":["a\u00e9",1.5e3,true,null,{"z":[]}],"é":"ü"}"#)
+            #expect(records[0].kind(at: 2) == .nested)
+            #expect((3..<53).map { records[0].text(at: $0) } == (0..<50).map(String.init))
+            #expect((3..<53).map { reader.keys[records[0].keyIndex(at: $0)] } == (0..<50).map { "m\($0)" })
+            #expect(records[1].text(at: 0) == #"["x",{"y":"\u0041"}]"#)
+            #expect(records[1].text(at: 1) == "")
+            #expect(records[1].text(at: 2) == "é")
+        }
+    }
+
+    /// Records are values: one kept while the reader refills another is unchanged (copy on write).
+    @Test func aRecordKeptIsNotChangedByTheNextRead() throws {
+        let reader = JSONRecordReader(bytes: Array("{\"a\": \"first\", \"b\": 1}\n{\"b\": \"second\"}\n".utf8))
+        var record = JSONRecord()
+        #expect(try reader.read(into: &record))
+        let kept = record
+        #expect(try reader.read(into: &record))
+        #expect(kept.count == 2 && kept.text(at: 0) == "first" && kept.line == 1)
+        #expect(record.count == 1 && record.text(at: 0) == "second" && record.line == 2)
+        #expect(try !reader.read(into: &record))
+    }
+
     // MARK: Errors name their line and column
 
     @Test(
