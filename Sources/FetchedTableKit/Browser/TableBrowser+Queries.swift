@@ -122,7 +122,8 @@ extension TableBrowser {
         thread.start()
     }
 
-    /// Enter on the line: the query kept in the history, checked — on the file, or on the server
+    /// Enter on the line: the query kept in the history, given the launch's `--param` values of the
+    /// parameters it names (``QuerySource/lineParameters(_:named:)``), checked — on the file, or on the server
     /// (``queryServer``: read-only, with the statement timeout, as `--query`; off the screen's
     /// thread, ``checkOnServer(_:server:from:)``) — refused: the line says why and where; run with
     /// its progress shown (Esc: the line again, "cancelled"), then its tab opened, live.
@@ -137,7 +138,7 @@ extension TableBrowser {
         }
         let source: QuerySource
         do {
-            source = try QuerySource.prepare(sql: sql, file: queryFile)
+            source = try QuerySource.prepareForLine(sql: sql, file: queryFile, launch: options.parameters)
         } catch {
             let (message, offset) = TableBrowser.queryError(error)
             line.showError(message, text: sql, offset: offset)
@@ -152,9 +153,10 @@ extension TableBrowser {
     /// refused on the line, or launched.
     func checkOnServer(_ sql: String, server: PostgresTarget, from line: QueryLine) {
         let statementTimeout = options.statementTimeout
+        let launch = options.parameters
         let check = line.beginChecking("Checking on the server…  Esc stop")
         loop.perform {
-            try QuerySource.prepare(sql: sql, server: server, statementTimeout: statementTimeout)
+            try QuerySource.prepareForLine(sql: sql, server: server, launch: launch, statementTimeout: statementTimeout)
         } then: { [weak self, weak line] result in
             guard let self, let line, line.checking == check, self.loop.contains(line) else { return }
             line.endChecking()

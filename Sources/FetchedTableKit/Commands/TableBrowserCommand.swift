@@ -19,7 +19,7 @@ package enum TableBrowserCommand {
             help: { print($0) },
             errorOutput: { writeStandardError($0 + "\n") }
         ) { parsed in
-            let options = try TableOptions(parsed)
+            let options = try TableOptions(parsed, queryLine: true)
             if options.postgres != nil && options.query == nil {
                 return try TableBrowserCommand.browsePostgres(options)
             }

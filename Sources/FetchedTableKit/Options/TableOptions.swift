@@ -56,7 +56,9 @@ package struct TableOptions: Equatable, Sendable {
     package init(file: String) { self.file = file }
 
     /// The options of a parsed command line (`FILE` or `URL` its first positional, or `--pg`).
-    package init(_ parsed: ParsedArguments) throws(OptionError) {
+    /// `queryLine`: the command has the browser's `:` line, whose queries `--param` gives values
+    /// too, so that it may come without `--query`.
+    package init(_ parsed: ParsedArguments, queryLine: Bool = false) throws(OptionError) {
         if parsed.flag("--pg") {
             if let given = parsed.positionals.first {
                 throw OptionError(
@@ -94,15 +96,16 @@ package struct TableOptions: Equatable, Sendable {
             missingValues = try OptionText.splitList(tokens, option: "--na").map(TableOptions.unquoted)
         }
         if let limit = parsed.value("--cache-limit") { cacheLimit = try CacheLimit(parsing: limit) }
-        try parseQuery(parsed)
+        try parseQuery(parsed, queryLine: queryLine)
         if track && readOnly {
             let place = postgres == nil ? "the file" : "the database"
             throw OptionError("--track installs triggers in \(place), so it cannot go with --read-only")
         }
     }
 
-    /// `--query`, `--param` and `--key`, and what they cannot go with.
-    private mutating func parseQuery(_ parsed: ParsedArguments) throws(OptionError) {
+    /// `--query`, `--param` and `--key`, and what they cannot go with (`--param` goes without
+    /// `--query` when there is a `:` line, `queryLine`, to give its queries values).
+    private mutating func parseQuery(_ parsed: ParsedArguments, queryLine: Bool) throws(OptionError) {
         query = parsed.value("--query")
         for pair in parsed.values("--param") {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
@@ -121,7 +124,7 @@ package struct TableOptions: Equatable, Sendable {
             self.key = columns
         }
         guard query != nil else {
-            if !parameters.isEmpty {
+            if !parameters.isEmpty && !queryLine {
                 throw OptionError("--param gives a value to a --query's parameter; there is no --query")
             }
             if key != nil { throw OptionError("--key names a --query's key columns; there is no --query") }
@@ -251,7 +254,8 @@ package struct TableOptions: Equatable, Sendable {
         OptionSpec(
             "--param",
             value: "NAME=VALUE",
-            help: "a value for the query's :NAME (a number when it reads as one, else text); repeat for each",
+            help: "a value for the query's :NAME (a number when it reads as one, else text), and for the :NAME "
+                + "of the queries the browser's : line runs; repeat for each",
             repeatable: true
         ),
         OptionSpec(

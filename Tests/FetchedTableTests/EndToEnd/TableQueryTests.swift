@@ -356,6 +356,40 @@ struct TableQueryLineEndToEndTests {
         #expect(fixture.databaseFiles() == ["school.sqlite"], "nothing left beside the file")
     }
 
+    @Test func aLineQueryNamingAParameterIsGivenTheLaunchsParamValueWithoutOneTheLineSaysWhichOptionGivesIt()
+        throws
+    {
+        let sql = "SELECT name, number FROM student WHERE number >= :least ORDER BY name"
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let tmux = try fixture.launch([fixture.school, "--param", "least=2"], width: 100, height: 16)
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the table list", timeout: 10) { $0.contains("teacher") }
+        tmux.type(":")
+        tmux.type(sql)
+        tmux.press("Enter")
+        let rows = try tmux.waitUntil("the query's tab", timeout: 40) {
+            $0.contains(":1 SELECT name") && $0.contains("Farah")
+        }
+        for name in ["Ada", "Dana", "Emil", "Farah"] { #expect(rows.contains(name), "number >= 2:\n\(rows)") }
+        for name in ["Brook", "Cyril", "Gus", "Hana"] { #expect(!rows.contains(name), "number < 2:\n\(rows)") }
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+
+        let without = try fixture.launch([fixture.school], width: 120, height: 16)
+        defer { without.close() }
+        _ = try without.waitUntil("the table list", timeout: 10) { $0.contains("teacher") }
+        without.type(":")
+        without.type(sql)
+        without.press("Enter")
+        _ = try without.waitUntil("the line, saying which option gives the value", timeout: 20) {
+            $0.contains("no value for the parameter :least (launch with --param least=VALUE)")
+        }
+        without.press("Escape")
+        without.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
     @Test func aSlowQueryFromTheLineIsCancelledWithEscAndTheLineKept() throws {
         let fixture = try TableFixture()
         defer { fixture.remove() }
