@@ -90,6 +90,13 @@ extension TableBrowser {
     /// a new cache is shown anew; a failure is said, and the list stays as it was.
     func finishRefresh(_ result: Result<CSVTable, FetchedTableError>) {
         switch result {
+        case .success(let table) where !table.wasReused && database.querySource != nil:
+            // `--query`'s connection reads the cache the new one was renamed over.
+            list?.statusLine.showMessage(
+                "\(fileName) changed (not only grew): the query reads it as it was; open it again to query it now",
+                at: loop.clock.now,
+                duration: 10
+            )
         case .success(let table):
             if !table.wasReused { reload(from: table) }
         case .failure(let error):

@@ -206,8 +206,8 @@ extension TableBrowser {
         options.readOnly = true
         // The file's own refusal (--read-only, a CSV file's cache), not another query's.
         let fileRefusal =
-            database.querySource == nil
-            ? database.readOnlyReason : self.options.readOnly ? "opened with --read-only" : nil
+            database.querySource.map { $0.fileRefusal ?? (self.options.readOnly ? "opened with --read-only" : nil) }
+            ?? database.readOnlyReason
         let result = try TableDatabase.queryResult(source, path: database.path, writeRefusal: fileRefusal)
         let browser = try TableBrowser(database: result, options: options, loop: loop) { configuration in
             configuration.title = title

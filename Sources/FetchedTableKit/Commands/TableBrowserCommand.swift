@@ -92,12 +92,14 @@ package enum TableBrowserCommand {
                     database: try TableDatabase.queryResult(
                         source,
                         path: options.postgres?.label ?? options.file,
-                        writeRefusal: options.readOnly ? "opened with --read-only" : nil
+                        writeRefusal: source.fileRefusal ?? (options.readOnly ? "opened with --read-only" : nil)
                     ),
                     options: options,
                     loop: loop
                 )
                 opened.followQuery()
+                // A CSV or JSON file's: the rows appended to it reach its cache, which the query reads.
+                if source.fileKind.isCached { opened.startFollowing() }
                 if let target = options.postgres {
                     let list = PostgresBrowser(
                         target: target,

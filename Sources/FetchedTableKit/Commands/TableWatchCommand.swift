@@ -64,9 +64,13 @@ package enum TableWatchCommand {
             }
             var watched: (opened: OpenedTable, controller: FetchedResultsController)? = try start()
             // A CSV or JSON file is followed: the rows appended to it come as batches of inserts (its
-            // cache's history); a file changed otherwise is read into a new cache, and a new snapshot follows.
-            let follower =
+            // cache's history; a --query over it runs again); a file changed otherwise is read into a new
+            // cache, and a new snapshot follows.
+            let readsCache =
                 watched?.opened.database.kind.isCached == true
+                || watched?.opened.database.querySource?.fileKind.isCached == true
+            let follower =
+                readsCache
                 ? CachedFileFollower(path: options.file, missingValues: options.missingValues) : nil
             // --query: re-run when a table it reads changes; the poll below sees the result's file change.
             // Each run that changed the result says when and from which change, on stderr.

@@ -60,8 +60,16 @@ package final class QuerySource {
     ///   why, SQLite's message and position for one it cannot prepare), a parameter without a value,
     ///   an unknown `--key` column; 65 for a `--key` two rows share (naming them); 66 for a missing
     ///   file or `@FILE`; 74 when the result cannot be written.
-    package static func open(_ options: TableOptions) throws(FetchedTableError) -> QuerySource {
-        let source = options.postgres != nil ? try preparePostgres(options) : try prepare(options)
+    ///
+    /// - Parameter databasePath: the SQLite file queried, when not `options.file` itself (a CSV
+    ///   file's cache).
+    package static func open(
+        _ options: TableOptions,
+        databasePath: String? = nil
+    ) throws(FetchedTableError) -> QuerySource {
+        let source =
+            options.postgres != nil
+            ? try preparePostgres(options) : try prepare(options, databasePath: databasePath)
         try source.load(options: options)
         return source
     }
@@ -69,15 +77,25 @@ package final class QuerySource {
     /// Checks `options.query` over the SQLite file `options.file` and makes its result's file;
     /// nothing is run yet (``load(options:progress:)``).
     ///
-    /// - Throws: ``FetchedTableError`` as ``open(_:)``, but for what only a run finds.
-    package static func prepare(_ options: TableOptions) throws(FetchedTableError) -> QuerySource {
+    /// - Parameter databasePath: the SQLite file queried, when not `options.file` itself (a CSV
+    ///   file's cache).
+    /// - Throws: ``FetchedTableError`` as ``open(_:databasePath:)``, but for what only a run finds.
+    package static func prepare(
+        _ options: TableOptions,
+        databasePath: String? = nil
+    ) throws(FetchedTableError) -> QuerySource {
         guard let given = options.query else { throw .usage("--query: no query") }
         let sql = try text(of: given)
         guard FileManager.default.fileExists(atPath: options.file) else {
             throw .noInput("\(options.file): no such file")
         }
         do {
-            return try prepare(sql: sql, file: options.file, parameters: options.parameters, key: options.key)
+            return try prepare(
+                sql: sql,
+                file: databasePath ?? options.file,
+                parameters: options.parameters,
+                key: options.key
+            )
         } catch let error as FetchedTableError {
             throw error
         } catch {
@@ -131,6 +149,14 @@ package final class QuerySource {
 
     /// The SQLite file a SQLite query reads (nil: a server's).
     package var databasePath: String? { (live as? LiveQuery)?.databasePath }
+
+    /// What the file queried is: a SQLite database, or a CSV or JSON file whose cache is queried
+    /// (``TableDatabase/queryDatabasePath(_:)``).
+    package var fileKind = TableFileKind.sqlite
+
+    /// Why the file queried may not be written whatever the query: its rows are a CSV or JSON
+    /// file's cache's (nil for a SQLite database).
+    var fileRefusal: String? { fileKind.cacheWriteRefusal }
 
     /// `d`, `e` and `a` on the result: the table its rows are rows of, open for writing (nil until
     /// ``openWrites(refusal:)`` opened it).

@@ -40,36 +40,57 @@ extension TableDatabase {
         }
     }
 
-    /// `--query`: the query checked and run over the SQLite file `options.file` (``QuerySource``), its
-    /// result's table opened as the database's one table; not followed until ``QuerySource/follow(_:)``.
+    /// `--query`: the query checked and run over the SQLite file `options.file`, or a CSV or JSON
+    /// file's cache (``queryDatabasePath(_:)``), its result's table opened as the database's one
+    /// table; not followed until ``QuerySource/follow(_:refreshed:)``.
     ///
-    /// - Throws: ``FetchedTableError``: 64 a refused query (naming why); 65 a CSV file (a query reads a
-    ///   SQLite file), a `--key` two rows share; 66 a missing file.
+    /// - Throws: ``FetchedTableError``: 64 a refused query (naming why); 65 a `--key` two rows share,
+    ///   a CSV or JSON file that cannot be loaded; 66 a missing file.
     static func openQuery(_ options: TableOptions) throws(FetchedTableError) -> TableDatabase {
-        let kind = options.postgres != nil ? .sqlite : try TableFileKind.of(path: options.file)
-        if kind != .sqlite {
-            throw .data(
-                "--query: \(options.file) is a \(kind == .json ? "JSON" : "CSV") file; a query reads a SQLite database"
-            )
+        let source: QuerySource
+        if options.postgres != nil {
+            source = try QuerySource.open(options)
+        } else {
+            let (path, kind) = try queryDatabasePath(options)
+            source = try QuerySource.open(options, databasePath: path)
+            source.fileKind = kind
         }
         return try queryResult(
-            QuerySource.open(options),
+            source,
             path: options.postgres?.label ?? options.file,
-            writeRefusal: options.readOnly ? "opened with --read-only" : nil
+            writeRefusal: source.fileRefusal ?? (options.readOnly ? "opened with --read-only" : nil)
         )
     }
 
-    /// `--query` checked over the SQLite file `options.file`, not run yet (``QuerySource/prepare(_:)``).
+    /// `--query` checked over the SQLite file `options.file` or a CSV or JSON file's cache
+    /// (``queryDatabasePath(_:)``), not run yet (``QuerySource/prepare(_:databasePath:)``).
     ///
-    /// - Throws: ``FetchedTableError``: 64 a refused query; 65 a CSV or JSON file; 66 a missing file.
+    /// - Throws: ``FetchedTableError``: 64 a refused query; 65 a CSV or JSON file that cannot be
+    ///   loaded; 66 a missing file.
     static func prepareQuery(_ options: TableOptions) throws(FetchedTableError) -> QuerySource {
+        let (path, kind) = try queryDatabasePath(options)
+        let source = try QuerySource.prepare(options, databasePath: path)
+        source.fileKind = kind
+        return source
+    }
+
+    /// The SQLite file a `--query` of `options.file` reads, and what the file is: the file itself,
+    /// or a CSV or JSON file's cache (loaded now when it is not up to date, with `--na` and
+    /// `--type`), whose one table is named as the `:` line names it — after the file, without
+    /// its extension (`pets.csv`: `pets`; ``CSVTableLoader/tableName``).
+    ///
+    /// - Throws: ``FetchedTableError``: 65 a file that is neither, or a CSV or JSON file that cannot
+    ///   be loaded; 66 a missing file.
+    static func queryDatabasePath(_ options: TableOptions) throws(FetchedTableError) -> (String, TableFileKind) {
         let kind = try TableFileKind.of(path: options.file)
-        if kind != .sqlite {
-            throw .data(
-                "--query: \(options.file) is a \(kind == .json ? "JSON" : "CSV") file; a query reads a SQLite database"
-            )
-        }
-        return try QuerySource.prepare(options)
+        guard kind.isCached else { return (options.file, kind) }
+        let table = try CSVSource.load(
+            path: options.file,
+            missingValues: options.missingValues,
+            types: options.columnTypes
+        )
+        if let notice = table.cacheNotice { writeStandardError("\(ProgramName.current): \(notice)\n") }
+        return (table.databasePath, kind)
     }
 
     /// The result of `source` (run) as a database of one table, for the file at `path`: its rows

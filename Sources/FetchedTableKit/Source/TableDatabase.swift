@@ -48,8 +48,8 @@ package struct TableDatabase {
         } catch {
             throw TableDatabase.refusal(error, path: path)
         }
-        if kind.isCached {
-            readOnlyReason = "the rows come from \(kind.phrase)'s cache (a change would not reach the file)"
+        if let refusal = kind.cacheWriteRefusal {
+            readOnlyReason = refusal
         } else if readOnly {
             readOnlyReason = "opened with --read-only"
         } else if !TableDatabase.isWritable(databasePath) {

@@ -30,6 +30,11 @@ package enum TableFileKind: Equatable, Sendable {
         }
     }
 
+    /// Why the rows of such a file may not be changed: they are its cache's (nil for a SQLite database).
+    package var cacheWriteRefusal: String? {
+        isCached ? "the rows come from \(phrase)'s cache (a change would not reach the file)" : nil
+    }
+
     /// The bytes that begin every SQLite database file.
     static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
 

@@ -181,6 +181,50 @@ struct TableQueryTests {
     }
 }
 
+/// `--query` over a CSV or JSON Lines file: it reads the file's cache, whose one table is named
+/// after the file as the `:` line names it; rows appended to the file reach the query (`watch`).
+@Suite(.enabled(if: TableFixture.isAvailable, Comment(rawValue: TableFixture.unavailableReason ?? "")))
+struct TableQueryOverCachedFileTests {
+    @Test func listOfAQueryOverACSVOrJSONLinesFileReadsItsCachesTableNamedAfterTheFile() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let csv = try fixture.write("pets.csv", "name,kind,age\nRex,dog,3\nTom,cat,5\nBo,dog,7\n")
+        let list = try fixture.run([
+            "list", csv, "--query", "SELECT kind, count(*) AS n, sum(age) AS total FROM pets GROUP BY kind",
+            "--format", "json",
+        ])
+        #expect(list.status == 0, "\(list.standardError)")
+        let rows = try TableQueryTests.listed(list.standardOutput)
+        #expect(
+            rows == [["kind": "cat", "n": 1, "total": 5], ["kind": "dog", "n": 2, "total": 10]] as [NSDictionary],
+            "\(list.standardOutput)"
+        )
+        let jsonl = try fixture.write("events.jsonl", "{\"a\": 1, \"b\": \"x\"}\n{\"a\": 2, \"b\": \"y\"}\n")
+        let json = try fixture.run([
+            "list", jsonl, "--query", "SELECT b FROM events WHERE a >= :least", "--param", "least=2", "--format",
+            "json",
+        ])
+        #expect(json.status == 0, "\(json.standardError)")
+        #expect(try TableQueryTests.listed(json.standardOutput) == [["b": "y"]] as [NSDictionary])
+    }
+
+    @Test func watchOfAQueryOverACSVFilePrintsABatchWhenRowsAreAppendedToTheFile() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let csv = try fixture.write("pets.csv", "name,kind,age\nRex,dog,3\nTom,cat,5\n")
+        let watch = try TableLiveTests.Watch(
+            fixture,
+            [csv, "--query", "SELECT name, age FROM pets WHERE kind = 'dog'", "--key", "name"]
+        )
+        let snapshot = try watch.waitForLines(1)[0]
+        #expect(snapshot == #"{"type":"snapshot","sections":[{"name":"","ids":[1]}]}"#)
+        try TableFollowTests.append("Bo,dog,7\n", to: csv)
+        let batch = try watch.waitForLines(2)[1]
+        #expect(batch.contains(#""change":"insert""#), "the appended dog: \(batch)")
+        #expect(watch.stop() == 0)
+    }
+}
+
 /// The browser over a query in a real terminal (tmux): a join with an aggregate, sectioned,
 /// changes on screen when another process inserts into a table it reads — without a key.
 @Suite(
@@ -343,6 +387,31 @@ struct TableQueryLineEndToEndTests {
         tmux.press("Home")
         tmux.press("Enter")
         _ = try tmux.waitUntil("the file's rows again", timeout: 10) { $0.contains("Rex") && !$0.contains("query ·") }
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test func aQueryOverACSVFileIsBrowsedAndChangesOnScreenWhenRowsAreAppendedToTheFile() throws {
+        let fixture = try TableFixture()
+        defer { fixture.remove() }
+        let path = try fixture.write("pets.csv", "name,kind,age\nRex,dog,3\nTom,cat,5\nBo,dog,1\n")
+        let tmux = try fixture.launch(
+            [path, "--query", "SELECT kind, count(*) AS n, sum(age) AS total FROM pets GROUP BY kind"],
+            width: 100,
+            height: 16
+        )
+        defer { tmux.close() }
+        let first = try tmux.waitUntil("the query's rows", timeout: 20) { $0.contains("dog") && $0.contains("cat") }
+        let cat = try #require(first.screenLines.first { $0.contains("cat") })
+        #expect(cat.contains(" 1 ") && cat.contains(" 5"), "one cat, 5 years:\n\(first)")
+        try TableFollowTests.append("Ivo,cat,2\n", to: path)
+        _ = try tmux.waitUntil("the appended cat counted", timeout: 20) { screen in
+            screen.screenLines.contains { $0.contains("cat") && $0.contains(" 2 ") && $0.contains(" 7") }
+        }
+        tmux.send("d")
+        _ = try tmux.waitUntil("d refused: the rows are a query's of the cache", timeout: 10) {
+            $0.contains("disabled")
+        }
         tmux.send("q")
         #expect(fixture.exitStatus() == 0)
     }
