@@ -464,6 +464,38 @@ struct PostgresQueryTests {
     }
 
     @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
+    func theQueryLineOverAServerTableBindsTheLaunchsParamValueOfANameItNamesOnTheServer() throws {
+        let fixture = try PostgresFixture()
+        defer { fixture.remove() }
+        try fixture.psql(PostgresQueryTests.schema)
+        let tmux = try fixture.launch(
+            [fixture.uri, "--table", "customer", "--param", "upto=2", "--param", "unused=x"],
+            width: 110,
+            height: 16
+        )
+        defer { tmux.close() }
+        _ = try tmux.waitUntil("the table's rows", timeout: 15) { $0.contains("Brook") && $0.contains("Zürich") }
+        tmux.type(":")
+        tmux.type("SELECT name AS who FROM customer WHERE id <= :upto ORDER BY id")
+        tmux.press("Enter")
+        let tab = try tmux.waitUntil("the query's tab", timeout: 20) {
+            $0.contains(":1 SELECT name AS who") && $0.contains("Brook")
+        }
+        #expect(tab.contains("Ada") && !tab.contains("Dana") && !tab.contains("Çelik"), "id <= 2:\n\(tab)")
+        tmux.press("Escape")
+        _ = try tmux.waitUntil("the server's table again", timeout: 10) { $0.contains("Zürich") && !$0.contains(":1 ") }
+        tmux.type(":")
+        tmux.type("SELECT name FROM customer WHERE city = :town")
+        tmux.press("Enter")
+        _ = try tmux.waitUntil("the line, naming the option that gives the value", timeout: 15) {
+            $0.contains("no value for the parameter :town (launch with --param town=VALUE)")
+        }
+        tmux.press("Escape")
+        tmux.send("q")
+        #expect(fixture.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: PostgresFixture.tmuxUnavailableReason == nil))
     func theQueryLineOverAServerTableRunsAJoinWithAnAggregateOnTheServerAsATabThatChangesWhenPsqlInserts() throws {
         let fixture = try PostgresFixture()
         defer { fixture.remove() }
